@@ -1,0 +1,19 @@
+# The two commands of the README: `make report` and `make test`. Each installs what is missing first.
+PY := .venv/bin/python
+.PHONY: report test test-slow benchmarks setup
+
+setup:
+	@bash scripts/bootstrap.sh
+
+report: setup
+	@$(PY) benchmarks/run.py --quiet
+	@$(PY) -m rldp_verify report --include-slow
+
+test: setup
+	@$(PY) -m pytest -q
+
+test-slow: setup
+	@$(PY) -m pytest -q -m slow
+
+benchmarks: setup
+	@$(PY) benchmarks/run.py

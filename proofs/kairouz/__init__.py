@@ -1,0 +1,1 @@
+"""Claims of 004_3b35ffa09c03afc4.txt."""

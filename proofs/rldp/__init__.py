@@ -1,0 +1,1 @@
+"""Claims of 000_aca93ed29ea857ee.txt."""

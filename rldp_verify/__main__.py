@@ -1,0 +1,3 @@
+from rldp_verify.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,169 @@
+"""Claim, Outcome, Verdict and the registry (see :mod:`rldp_verify.claims`)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Callable, Mapping
+
+from rldp_verify.numbers import DEFAULT_DPS
+
+
+class Verdict(str, Enum):
+    VERIFIED = "VERIFIED"
+    REFUTED = "REFUTED"
+    INCONCLUSIVE = "INCONCLUSIVE"
+    ERROR = "ERROR"
+
+    def __str__(self) -> str:  # pragma: no cover - trivial
+        return self.value
+
+
+class Method(str, Enum):
+    SYMBOLIC = "symbolic"
+    EXACT = "exact"
+    HIGH_PRECISION = "high-precision"
+    PROPERTY = "property"
+
+    def __str__(self) -> str:  # pragma: no cover - trivial
+        return self.value
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a check found. ``evidence`` holds JSON-serialisable values (str, int, float, lists, dicts).
+
+    For REFUTED, ``evidence`` must contain a ``counterexample`` and the recomputed values.
+    """
+
+    verdict: Verdict
+    summary: str
+    evidence: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def verified(cls, summary: str, **evidence) -> "Outcome":
+        return cls(Verdict.VERIFIED, summary, evidence)
+
+    @classmethod
+    def refuted(cls, summary: str, counterexample, **evidence) -> "Outcome":
+        return cls(Verdict.REFUTED, summary, {"counterexample": counterexample, **evidence})
+
+    @classmethod
+    def inconclusive(cls, summary: str, **evidence) -> "Outcome":
+        return cls(Verdict.INCONCLUSIVE, summary, evidence)
+
+
+@dataclass
+class Context:
+    """What a check may use: the working precision, a seed and seeded generators."""
+
+    dps: int = DEFAULT_DPS
+    seed: int = 20240306
+    include_slow: bool = False
+
+    def rng(self, salt: str = "") -> random.Random:
+        """A ``random.Random`` seeded from the context seed and ``salt`` (e.g. the claim id)."""
+        return random.Random(f"{self.seed}:{salt}")
+
+    def np_rng(self, salt: str = ""):
+        import numpy as np
+
+        return np.random.default_rng(_stable_seed(self.seed, salt))
+
+
+def _stable_seed(seed: int, salt: str) -> int:
+    import hashlib
+
+    h = hashlib.sha256(f"{seed}:{salt}".encode()).digest()
+    return int.from_bytes(h[:8], "little")
+
+
+@dataclass(frozen=True)
+class Claim:
+    id: str
+    paper: str
+    source: str
+    statement: str
+    check: Callable[[Context], Outcome]
+    method: tuple[Method, ...]
+    hypotheses: tuple[str, ...] = ()
+    reading: str | None = None
+    slow: bool = False
+    module: str = ""
+
+
+@dataclass
+class Result:
+    claim: Claim
+    verdict: Verdict
+    summary: str
+    evidence: dict
+    seconds: float
+
+    def to_json(self) -> dict:
+        c = self.claim
+        return {
+            "id": c.id,
+            "paper": c.paper,
+            "source": c.source,
+            "statement": c.statement,
+            "hypotheses": list(c.hypotheses),
+            "reading": c.reading,
+            "method": "+".join(m.value for m in c.method),
+            "slow": c.slow,
+            "module": c.module,
+            "verdict": self.verdict.value,
+            "summary": self.summary,
+            "evidence": self.evidence,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+_REGISTRY: dict[str, Claim] = {}
+
+
+def registry() -> dict[str, Claim]:
+    """All claims registered so far (by id)."""
+    return dict(_REGISTRY)
+
+
+def claim(
+    *,
+    id: str,
+    paper: str,
+    source: str,
+    statement: str,
+    method,
+    hypotheses=(),
+    reading: str | None = None,
+    slow: bool = False,
+):
+    """Register the decorated ``check(ctx) -> Outcome`` as a claim. Ids must be unique."""
+    methods = tuple(Method(m) for m in (method if isinstance(method, (tuple, list)) else (method,)))
+    if not methods:
+        raise ValueError(f"claim {id!r}: at least one method")
+    if not paper.endswith(".txt"):
+        raise ValueError(f"claim {id!r}: paper must be the seed file name, got {paper!r}")
+
+    def deco(fn: Callable[[Context], Outcome]):
+        c = Claim(
+            id=id,
+            paper=paper,
+            source=source,
+            statement=" ".join(statement.split()),
+            check=fn,
+            method=methods,
+            hypotheses=tuple(hypotheses),
+            reading=reading,
+            slow=slow,
+            module=fn.__module__,
+        )
+        old = _REGISTRY.get(id)
+        if old is not None and old.module != c.module:
+            raise ValueError(f"duplicate claim id {id!r} in {old.module} and {c.module}")
+        _REGISTRY[id] = c
+        fn.claim = c
+        return fn
+
+    return deco

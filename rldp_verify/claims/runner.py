@@ -1,0 +1,80 @@
+"""Discovering claims in a package of proof modules and running them."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import time
+import traceback
+from typing import Iterable
+
+from rldp_verify.claims.core import Claim, Context, Outcome, Result, Verdict, registry
+
+
+def discover(package: str = "proofs") -> list[Claim]:
+    """Import every module below ``package`` and return the claims they register, sorted by id.
+
+    The engine does not know the package's contents; the CLI passes the name of the proofs package.
+    """
+    pkg = importlib.import_module(package)
+    for info in pkgutil.walk_packages(pkg.__path__, prefix=pkg.__name__ + "."):
+        importlib.import_module(info.name)
+    prefix = package + "."
+    return sorted(
+        (c for c in registry().values() if c.module == package or c.module.startswith(prefix)),
+        key=lambda c: (c.paper, c.id),
+    )
+
+
+def _jsonable(x):
+    """Evidence is made JSON-safe: numbers stay numbers, everything else becomes a string."""
+    from fractions import Fraction
+
+    if isinstance(x, (str, int, bool)) or x is None:
+        return x
+    if isinstance(x, float):
+        return x if x == x and abs(x) != float("inf") else str(x)
+    if isinstance(x, Fraction):
+        return str(x)
+    if isinstance(x, dict):
+        return {str(k): _jsonable(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_jsonable(v) for v in x]
+    try:
+        import numpy as np
+
+        if isinstance(x, np.ndarray):
+            return _jsonable(x.tolist())
+        if isinstance(x, np.generic):
+            return _jsonable(x.item())
+    except ImportError:  # pragma: no cover
+        pass
+    return str(x)
+
+
+def run_claim(claim: Claim, ctx: Context) -> Result:
+    t0 = time.perf_counter()
+    try:
+        out = claim.check(ctx)
+        if not isinstance(out, Outcome):
+            raise TypeError(f"check returned {type(out).__name__}, not Outcome")
+        if out.verdict is Verdict.REFUTED and "counterexample" not in out.evidence:
+            raise TypeError("a REFUTED outcome must carry a counterexample")
+        verdict, summary, evidence = out.verdict, out.summary, _jsonable(dict(out.evidence))
+    except Exception as exc:  # the check itself failed: that is an ERROR, never a verdict
+        verdict = Verdict.ERROR
+        summary = f"{type(exc).__name__}: {exc}"
+        evidence = {"traceback": traceback.format_exc(limit=6)}
+    return Result(claim, verdict, summary, evidence, time.perf_counter() - t0)
+
+
+def run_claims(claims: Iterable[Claim], ctx: Context, *, progress=None) -> list[Result]:
+    results = []
+    for c in claims:
+        if c.slow and not ctx.include_slow:
+            continue
+        r = run_claim(c, ctx)
+        if progress:
+            progress(r)
+        results.append(r)
+    return results

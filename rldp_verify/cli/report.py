@@ -1,0 +1,48 @@
+"""``rldp-verify report``: run every registered claim and write reports/verification.{md,json,html}."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from rldp_verify.numbers import DEFAULT_DPS
+
+
+def register(sub):
+    p = sub.add_parser("report", help="check every claim of the papers and write the verification report")
+    p.add_argument("--out", default="reports", help="output directory (default: reports)")
+    p.add_argument("--proofs", default="proofs", help="package holding the claims (default: proofs)")
+    p.add_argument("--include-slow", action="store_true", help="also run the slow, exhaustive claims")
+    p.add_argument("--only", default=None, help="run only claims whose id starts with this prefix")
+    p.add_argument("--dps", type=int, default=DEFAULT_DPS, help=f"working precision in digits (default {DEFAULT_DPS})")
+    p.add_argument("--seed", type=int, default=20240306)
+    p.add_argument("--quiet", action="store_true")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from rldp_verify import report
+    from rldp_verify.claims import Context, discover, run_claims
+    from rldp_verify.errors import InputError
+
+    if args.dps < 5:
+        raise InputError(f"--dps must be at least 5, got {args.dps}")
+    if str(Path.cwd()) not in sys.path:
+        sys.path.insert(0, str(Path.cwd()))
+    claims = discover(args.proofs)
+    if args.only:
+        claims = [c for c in claims if c.id.startswith(args.only)]
+    ctx = Context(dps=args.dps, seed=args.seed, include_slow=args.include_slow)
+
+    def progress(r):
+        if not args.quiet:
+            print(f"{r.verdict.value:<12} {r.seconds:7.2f}s  {r.claim.id}", flush=True)
+
+    results = run_claims(claims, ctx, progress=progress)
+    out = Path(args.out)
+    doc = report.build(results, report.environment(args.dps, args.seed, args.include_slow),
+                       report.load_benchmarks(out / "benchmarks"))
+    paths = report.write(doc, out)
+    s = doc["summary"]
+    print("report: " + ", ".join(f"{k} {v}" for k, v in s.items()) + " -> " + ", ".join(map(str, paths)))
+    return 0

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs what rldp-verify needs, once: Debian's libcdd-dev and libgmp-dev (pycddlib's exact GMP
+# backend is built against them), a virtual environment in .venv and the Python packages.
+# Idempotent: a second run finds everything in place and prints nothing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+VENV=.venv
+PY=${PYTHON:-python3}
+
+need_apt=()
+for pkg in libcdd-dev libgmp-dev; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need_apt+=("$pkg")
+done
+if [ ${#need_apt[@]} -gt 0 ]; then
+  if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
+    echo "bootstrap: installing Debian packages: ${need_apt[*]}"
+    apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
+  else
+    echo "bootstrap: missing Debian packages ${need_apt[*]}; run as root: apt-get install ${need_apt[*]}" >&2
+    exit 1
+  fi
+fi
+
+if [ ! -x "$VENV/bin/python" ]; then
+  echo "bootstrap: creating $VENV"
+  "$PY" -m venv "$VENV"
+fi
+stamp="$VENV/.rldp-installed"
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+  echo "bootstrap: installing Python packages into $VENV"
+  "$VENV/bin/python" -m pip install -q --upgrade pip >/dev/null
+  "$VENV/bin/python" -m pip install -q -e '.[dev]'
+  "$VENV/bin/python" -c "import cdd.gmp" || { echo "bootstrap: pycddlib's exact backend cdd.gmp does not import" >&2; exit 1; }
+  touch "$stamp"
+fi
