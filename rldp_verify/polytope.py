@@ -42,3 +42,64 @@ def vertices(A: Sequence[Sequence], b: Sequence, E: Sequence[Sequence] = (), f: 
         else:
             rays.append(vec)
     return verts, rays
+
+
+def _lrs_number(x: Fraction) -> str:
+    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+
+
+def vertices_lrs(A: Sequence[Sequence], b: Sequence, E: Sequence[Sequence] = (), f: Sequence = (),
+                 *, timeout: float | None = None):
+    """Same as :func:`vertices` but computed by lrslib's reverse search (the ``lrs`` binary of the
+    Debian package ``lrslib``; exact: lrs switches to GMP on overflow).  Returns (vertices, rays)
+    as tuples of Fractions.  Raises :class:`FileNotFoundError` if ``lrs`` is not installed.
+    """
+    import os
+    import shutil
+    import subprocess
+    import tempfile
+
+    exe = shutil.which("lrs")
+    if exe is None:
+        raise FileNotFoundError("lrs (Debian package lrslib) is not installed")
+    rows = [[exact(bi)] + [-exact(a) for a in ai] for ai, bi in zip(A, b)]
+    lin = []
+    for ei, fi in zip(E, f):
+        lin.append(len(rows) + 1)
+        rows.append([exact(fi)] + [-exact(a) for a in ei])
+    n = len(rows[0])
+    lines = ["rldp", "H-representation"]
+    if lin:
+        lines.append("linearity " + str(len(lin)) + " " + " ".join(map(str, lin)))
+    lines += ["begin", f"{len(rows)} {n} rational"]
+    lines += [" ".join(_lrs_number(x) for x in r) for r in rows]
+    lines.append("end")
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "p.ine")
+        with open(path, "w") as fh:
+            fh.write("\n".join(lines) + "\n")
+        out = subprocess.run([exe, path], capture_output=True, text=True, timeout=timeout,
+                             check=True).stdout
+    # lrs restarts with wider arithmetic on overflow and then prints the output again: parse the
+    # last complete begin ... end block only.
+    lines_out = [ln.strip() for ln in out.splitlines()]
+    try:
+        end = max(i for i, t in enumerate(lines_out) if t == "end")
+        begin = max(i for i, t in enumerate(lines_out[:end]) if t == "begin")
+    except ValueError:
+        raise RuntimeError("lrs produced no V-representation") from None
+    if any(t.startswith("linearity") for t in lines_out[:begin]):
+        raise RuntimeError("lrs reported a lineality space; not a pointed polyhedron")
+    verts, rays = [], []
+    for t in lines_out[begin + 1:end]:
+        if not t or t.startswith("*"):
+            continue
+        parts = t.split()
+        vec = tuple(Fraction(p) for p in parts[1:])
+        if parts[0] == "1":
+            verts.append(vec)
+        elif parts[0] == "0":
+            rays.append(vec)
+        else:
+            raise RuntimeError(f"unexpected lrs output line: {t!r}")
+    return verts, rays
