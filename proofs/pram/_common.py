@@ -1,0 +1,56 @@
+"""Shared data for the claims of seed 002 (Ayed, Battiston & Camerlenghi, PRAM under DP)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import mpmath
+
+from rldp_verify.numbers import exact
+
+PAPER = "002_e8b3078a5cf2ef08.txt"
+
+# Sec. 4.1, the printed probability vectors (exact decimals as printed).
+SCENARIO_I = [exact(x) for x in "0.3 0.1 0.2 0.08 0.02 0.04 0.06 0.1 0.01 0.09".split()]
+SCENARIO_II = [exact(x) for x in
+               "0.0336 0.1059 0.1697 0.0962 0.0180 0.0062 0.1097 0.0005 0.1233 0.3369".split()]
+SCENARIO_IV = [Fraction(5, 100)] + [Fraction(95, 100) / 29] * 29
+ALPHAS = ("0.5", "1", "1.5", "2")  # Sec. 4.1
+
+
+def e_alpha(alpha: str) -> mpmath.mpf:
+    """e^alpha at the current mpmath precision for a printed decimal alpha."""
+    return mpmath.exp(mpmath.mpf(exact(alpha).numerator) / exact(alpha).denominator)
+
+
+def rational_brackets(alpha: str, digits: int = 30) -> tuple[Fraction, Fraction]:
+    """Rationals lo < e^alpha < hi with hi - lo = 10^-digits (from an arb enclosure; rounded
+    outward, so the true e^alpha is strictly inside)."""
+    import flint
+
+    from rldp_verify.rigorous import arb_exact, arb_precision, lower, upper
+
+    with arb_precision(digits + 20):
+        e = flint.arb.exp(arb_exact(exact(alpha)))
+        lo_f, hi_f = lower(e), upper(e)
+    scale = 10 ** digits
+    lo = Fraction((lo_f * scale).__floor__(), scale)
+    hi = Fraction(-((-hi_f * scale).__floor__()), scale)
+    assert lo < hi
+    return lo, hi
+
+
+def rational_points(n: int, rng, S: int, lo=Fraction(0), hi=Fraction(1), denom: int = 997):
+    """n random rational vectors in [lo, hi]^S with denominator ``denom``."""
+    out = []
+    for _ in range(n):
+        out.append([lo + (hi - lo) * Fraction(rng.randint(0, denom), denom) for _ in range(S)])
+    return out
+
+
+def rational_distribution(rng, S: int, full_support: bool = True, denom: int = 50):
+    lo = 1 if full_support else 0
+    while True:
+        w = [rng.randint(lo, denom) for _ in range(S)]
+        if sum(w) > 0:
+            return [Fraction(x, sum(w)) for x in w]

@@ -1,0 +1,65 @@
+"""Sec. 3.1: the O(S) form of f(q) = I(X, Z) and its minimum at q = 1/S."""
+
+from fractions import Fraction
+
+import mpmath
+
+from rldp_verify import pram
+from rldp_verify.claims import Method, Outcome, claim
+from rldp_verify.numbers import working_precision
+
+from ._common import PAPER, rational_distribution, rational_points
+
+
+@claim(
+    id="pram.sec3-1.f-linear-form",
+    paper=PAPER,
+    source="Sec. 3.1, the display after f(q) = H(Z) - H(Z|X)",
+    statement="f(q) = sum_x p_x (q_x log q_x + (1 - q_x) log((1 - q_x)/(S - 1))) - sum_z m_z log m_z "
+              "equals I(X, Z) for the PRAM matrix (8).",
+    hypotheses=("natural logarithms, 0 log 0 = 0",),
+    method=(Method.HIGH_PRECISION, Method.PROPERTY),
+)
+def check_form(ctx):
+    rng = ctx.rng("pram.f-form")
+    worst, n = mpmath.mpf(0), 0
+    with working_precision(ctx.dps):
+        tol = mpmath.mpf(10) ** (-(ctx.dps - 8))
+        for S in range(2, 9):
+            pts = rational_points(20, rng, S) + [[Fraction(1)] * S, [Fraction(0)] * S]
+            for q in pts:
+                p = rational_distribution(rng, S, full_support=False)
+                a, b = pram.f_simplified(p, q), pram.mi_pram(p, q)
+                d = abs(a - b)
+                worst = max(worst, d)
+                if d > tol:
+                    return Outcome.refuted("the O(S) form differs from I(X, Z)",
+                                           counterexample={"p": p, "q": q}, f_form=a, mi=b)
+                n += 1
+    return Outcome.verified(f"O(S) form = I(X, Z) on {n} instances (S = 2..8, q incl. 0 and 1); "
+                            f"max |difference| {mpmath.nstr(worst, 3)} at {ctx.dps} digits",
+                            instances=n, max_abs_difference=mpmath.nstr(worst, 5), dps=ctx.dps)
+
+
+@claim(
+    id="pram.sec3-1.f-minimum",
+    paper=PAPER,
+    source="Sec. 3.1, 'f is minimal, equal to 0, for q_1 = .. = q_S = 1/S'",
+    statement="f(1/S, ..., 1/S) = 0 = min f.",
+    method=(Method.EXACT, Method.HIGH_PRECISION),
+)
+def check_min(ctx):
+    rng = ctx.rng("pram.f-min")
+    with working_precision(ctx.dps):
+        for S in range(2, 12):
+            q = [Fraction(1, S)] * S
+            M = pram.pram_matrix(q)
+            if any(x != Fraction(1, S) for row in M for x in row):
+                return Outcome.refuted("M(1/S) is not the uniform channel", counterexample={"S": S})
+            for _ in range(10):
+                p = rational_distribution(rng, S, full_support=False)
+                m = pram.marginal(p, q)  # exact: every log-ratio Q(z|x)/m_z is exactly 1
+                if any(M[x][z] != m[z] for x in range(S) for z in range(S)):
+                    return Outcome.refuted("f(1/S) != 0", counterexample={"S": S, "p": p}, m=m)
+    return Outcome.verified("M(1/S,...,1/S) has identical (uniform) rows exactly, so Z is independent "
+                            "of X and f = 0, the minimum of a mutual information (f >= 0); S = 2..11")
