@@ -190,11 +190,15 @@ def _highs_basis(columns, mu_float):
     return basic, x, red
 
 
-def _candidate_bases(k, basic, x, red, columns, tries=6):
-    """Yield k-column bases: HiGHS' basis, then the support of x padded by small reduced costs."""
+def _candidate_bases(k, basic, x, red, columns, tries=6, extra=8, max_combos=400):
+    """Yield k-column bases: HiGHS' basis, the support of x padded by small reduced costs, then
+    (for degenerate optima) every completion of the support from the columns of smallest |reduced cost|."""
+    from itertools import combinations
+
     seen = set()
     order = sorted(range(len(columns)), key=lambda j: abs(red[j]))
-    starts = [list(basic), [j for j in range(len(x)) if x[j] > 1e-12]]
+    support = [j for j in range(len(x)) if x[j] > 1e-12]
+    starts = [list(basic), support]
     for start in starts:
         for shift in range(tries):
             B = list(dict.fromkeys(start))[:k]
@@ -208,6 +212,16 @@ def _candidate_bases(k, basic, x, red, columns, tries=6):
                     B = trial
             key = tuple(sorted(B))
             if len(B) == k and key not in seen:
+                seen.add(key)
+                yield key
+    if len(support) <= k and _rank([columns[c] for c in support]) == len(support):
+        pool = [j for j in order if j not in support][: (k - len(support)) + extra]
+        for n_done, extra_cols in enumerate(combinations(pool, k - len(support))):
+            if n_done >= max_combos:
+                break
+            B = support + list(extra_cols)
+            key = tuple(sorted(B))
+            if key not in seen and _rank([columns[c] for c in B]) == k:
                 seen.add(key)
                 yield key
 

@@ -1,0 +1,55 @@
+"""Shared helpers for the claims of 004_3b35ffa09c03afc4.txt (Kairouz, Oh & Viswanath)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+PAPER = "004_3b35ffa09c03afc4.txt"
+
+
+def rand_dist(rng, k: int, den: int = 40) -> tuple:
+    """A random positive rational distribution with denominator ``den`` (exact)."""
+    while True:
+        cuts = sorted(rng.sample(range(1, den), k - 1))
+        parts = [b - a for a, b in zip([0] + cuts, cuts + [den])]
+        if all(p > 0 for p in parts):
+            return tuple(Fraction(p, den) for p in parts)
+
+
+def no_ties(P0, P1) -> bool:
+    """P0(x) != P1(x) for all x and all likelihood ratios P0(x)/P1(x) distinct."""
+    if any(a == b for a, b in zip(P0, P1)):
+        return False
+    ratios = [a / b for a, b in zip(P0, P1)]
+    return len(set(ratios)) == len(ratios)
+
+
+def rand_pair(rng, k: int, den: int = 40, *, ties_ok: bool = False):
+    while True:
+        P0, P1 = rand_dist(rng, k, den), rand_dist(rng, k, den)
+        if P0 != P1 and (ties_ok or no_ties(P0, P1)):
+            return P0, P1
+
+
+def fs(v) -> list:
+    return [str(x) for x in v]
+
+
+def ball_str(x, n: int = 15) -> str:
+    return x.str(n) if hasattr(x, "str") else str(x)
+
+
+def distinct_subset_sums(P) -> bool:
+    from itertools import combinations
+
+    k = len(P)
+    sums = [sum(c, Fraction(0)) for r in range(k + 1) for c in combinations(P, r)]
+    return len(set(sums)) == len(sums)
+
+
+def generic_dist(rng, k: int, den: int = 997) -> tuple:
+    """A random distribution whose 2^k subset sums are pairwise distinct (no LP ties for MI)."""
+    while True:
+        P = rand_dist(rng, k, den)
+        if distinct_subset_sums(P):
+            return P
