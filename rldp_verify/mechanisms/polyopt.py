@@ -70,28 +70,27 @@ def gamma_inequalities(lower, exp_eps, *, include_same_s: bool = True, active=No
     return rows
 
 
-def gamma_hat_vertices(lower, exp_eps, *, include_same_s: bool = True, active=None) -> list[tuple[Fraction, ...]]:
-    """Exact vertices of Gamma-hat (pycddlib GMP). Uses ``rldp_verify.gamma`` when it is available
-    (and all s are active), the baseline :func:`rldp_verify.polytope.vertices` otherwise."""
+def gamma_hat_vertices(lower, exp_eps, *, include_same_s: bool = True, active=None,
+                       baseline: bool = False) -> list[tuple[Fraction, ...]]:
+    """Exact vertices of Gamma-hat, sorted. Uses :func:`rldp_verify.gamma.gamma_hat_vertices` (the
+    polytope developer's fast exact enumeration) when all s are active and e^eps > 1; otherwise, or
+    with ``baseline=True``, the plain double description (:func:`rldp_verify.polytope.vertices`,
+    pycddlib GMP) of the inequalities of :func:`gamma_inequalities`."""
     L = [[Fraction(v) for v in row] for row in lower]
     a = len(L) * len(L[0])
-    if active is None or set(active) == set(range(len(L))):
-        try:
-            from rldp_verify import gamma as _gamma  # provided by the polytope developer
-            fn = getattr(_gamma, "gamma_hat_vertices", None)
-        except ImportError:
-            fn = None
-        if fn is not None:
-            res = fn(L, Fraction(exp_eps), include_same_s=include_same_s)
-            verts = [tuple(Fraction(x) for x in v) for v in (res[0] if isinstance(res, tuple) else res)]
-            return verts
+    all_active = active is None or set(active) == set(range(len(L)))
+    if not baseline and all_active and Fraction(exp_eps) > 1:
+        from rldp_verify import gamma as _gamma
+
+        return [tuple(Fraction(x) for x in v)
+                for v in _gamma.gamma_hat_vertices(L, Fraction(exp_eps), include_same_s=include_same_s)]
     A = gamma_inequalities(L, exp_eps, include_same_s=include_same_s, active=active)
     A = A + [tuple(Fraction(-1) if j == i else Fraction(0) for j in range(a)) for i in range(a)]
     b = [Fraction(0)] * len(A)
     verts, rays = polytope.vertices(A, b, [[Fraction(1)] * a], [Fraction(1)])
     if rays:
         raise CertificationError("Gamma-hat reported rays although it lies in the simplex")
-    return verts
+    return sorted(set(verts))
 
 
 @dataclass(frozen=True)
