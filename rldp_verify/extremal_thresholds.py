@@ -153,6 +153,14 @@ def binary_status(mu: Callable, k: int, t, T, *, dps: int = 50) -> Status:
         mus = [mu(c) for c in cols]
         jT, jTc = pattern_index(T, k), pattern_index(Tc, k)
         bin_val = _as_arb(mus[jT]) * _as_arb(1 / (1 + t)) + _as_arb(mus[jTc]) * _as_arb(1 / (1 + t))
+        # cheap certificate of sub-optimality: a better two-output mechanism (binary on another set)
+        for j in range(1, 2**k - 1):
+            A = pattern_set(j, k)
+            jA, jAc = j, pattern_index(frozenset(range(k)) - A, k)
+            val = (_as_arb(mus[jA]) + _as_arb(mus[jAc])) * _as_arb(1 / (1 + t))
+            if val > bin_val:
+                return Status(SUBOPTIMAL, t, {"BIN": bin_val.str(15), "better_binary_set": sorted(A),
+                                              "better_value": val.str(15)})
         try:
             sol = solve_staircase_lp(k, t, mus)
         except CertificationError as exc:
