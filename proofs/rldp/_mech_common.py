@@ -1,0 +1,77 @@
+"""Shared inputs of the mechanism claims (Secs. 5-7 of 000_aca93ed29ea857ee.txt): Example 1's data,
+random instances, and helpers. Uses only the public engine API."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import mpmath
+
+from rldp_verify.uncertainty import RenyiBall
+
+PAPER = "000_aca93ed29ea857ee.txt"
+
+# Example 1
+PHAT = (("0.07", "0.10"), ("0.26", "0.57"))
+PSTAR = (("0.1", "0.1"), ("0.2", "0.6"))
+PSTAR_FLAT = [Fraction(1, 10), Fraction(1, 10), Fraction(2, 10), Fraction(6, 10)]
+# Example 2's printed lower bounds (L_{u1|s1}, L_{u2|s1}; L_{u1|s2}, L_{u2|s2}) and rad
+PRINTED_L = (("0.1620", "0.2829"), ("0.1923", "0.5337"))
+PRINTED_RAD = ("0.6107", "0.3061")
+
+
+def example_ball() -> RenyiBall:
+    """Example 1's F: alpha = 2, 95 % confidence, n = 100 (radius rounded up, certified)."""
+    return RenyiBall.from_confidence([list(r) for r in PHAT], 2, "0.95", 100)
+
+
+def rand_table(rng, a1, a2, *, den=40, zeros=False):
+    """A random exact |S| x |U| table with positive row sums (entries k/den... normalised)."""
+    while True:
+        w = [[rng.randint(0 if zeros else 1, 9) for _ in range(a2)] for _ in range(a1)]
+        if all(sum(r) > 0 for r in w):
+            tot = sum(map(sum, w))
+            return tuple(tuple(Fraction(x, tot) for x in r) for r in w)
+
+
+def rand_ball(rng, a1, a2, *, alpha=None, radius=None) -> RenyiBall:
+    alpha = alpha if alpha is not None else rng.choice(["2", "1", "1/2", "3"])
+    radius = radius if radius is not None else rng.choice(["1/100", "1/20", "1/8", "3/10"])
+    return RenyiBall.from_radius(rand_table(rng, a1, a2), alpha, radius)
+
+
+def rand_eps(rng):
+    return rng.choice(["log(2)", "log(3/2)", "log(5/4)", "log(3)", "1/2", "1"])
+
+
+def points_in_ball(ball: RenyiBall, rng, count: int):
+    """Exact distributions P with D_alpha(P^||P) <= B certified (``ball.contains``): P^ itself, and
+    mixtures P^ + lam (R - P^) towards random R, halving lam until membership is certified."""
+    pts = [list(ball.flat())]
+    a = len(pts[0])
+    tries = 0
+    while len(pts) < count and tries < 40 * count:
+        tries += 1
+        R = [Fraction(rng.randint(0, 6)) for _ in range(a)]
+        if rng.random() < 0.3:  # a vertex-like direction
+            R = [Fraction(0)] * a
+            R[rng.randrange(a)] = Fraction(1)
+        tot = sum(R)
+        if tot == 0:
+            continue
+        R = [x / tot for x in R]
+        lam = Fraction(1)
+        for _ in range(20):
+            P = [p + lam * (r - p) for p, r in zip(ball.flat(), R)]
+            if ball.contains(P) is True:
+                pts.append(P)
+                break
+            lam /= 2
+    return pts
+
+
+def s(x, digits=6):
+    """A short decimal string of an mpf/Fraction."""
+    if isinstance(x, Fraction):
+        x = mpmath.mpf(x.numerator) / x.denominator
+    return mpmath.nstr(x, digits)
