@@ -1,0 +1,394 @@
+"""Certified bracket [lo, hi] of the worst ratio for one (y, s1, s2) over a Rényi ball.
+
+Paper: 000_aca93ed29ea857ee.txt, Definition 1 (the ratio P(Y=y|S=s1)/P(Y=y|S=s2)), Sec. 4.1 /
+Appendix A.1 (power-sum identity, lift of Lemma A2), and the joint projection / dual of
+:mod:`rldp_verify.audit.dual`.
+
+    rho(y, s1, s2) = sup { <q1, R1> / <q2, R2> : (R1, R2) in F_{U|s1,s2} },   q_i = Q_{y|s_i}.
+
+Primal (gives lo). The maximiser lies on the two maximiser curves (t1 for max <q1,R1>, t2 for
+min <q2,R2>), on the boundary p1 phi(d1) + p2 phi(d2) = phi(B), with equal block multipliers
+kappa1/p1 = r kappa2~/p2 (r the ratio). We solve this 1-D system in mpmath, lift (R1, R2) to a
+full P (masses P_s proportional to P^_s e^{beta d_s} for s in {s1, s2}, P^ elsewhere; exactly Lemma A2's
+construction for one block), pull it towards P^ by tau (D_alpha(P^||.) is convex in its second argument),
+round it to rationals and check membership with :meth:`RenyiBall.contains` (arb). lo is the exact
+ratio of that rational witness.
+
+Dual (gives hi). With r_hi slightly above the primal ratio, Dual(lambda, mu1, mu2) of G(r_hi) is
+evaluated in arb at rational parameters; Dual <= 0 certifies rho <= r_hi (weak duality). When this
+fails, r_hi is raised step by step; the last resort is the pair's Theorem-1 product bound.
+
+Which way results may err: lo is attained by a verified member of F (it can only be below the sup);
+hi is certified (it can only be above). Everything in between is working precision.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import flint
+import mpmath
+
+from rldp_verify.audit.blocks import Block, divergence_mp
+from rldp_verify.audit.dual import (phi_arb, phi_inv_mp, phi_mp, power_mean_arb, power_mean_mp, psi_arb,
+                                    psi_level_mp, psi_mp)
+from rldp_verify.rigorous import arb_exact, arb_precision, upper as arb_upper
+
+INF = math.inf
+
+
+@dataclass
+class PairResult:
+    y: int
+    s1: int
+    s2: int
+    lo: Fraction | None                   # exact ratio of a verified witness (None: no witness)
+    hi: Fraction | float                  # certified upper bound (math.inf when none was found)
+    witness: tuple | None = None          # |S| x |U| table of Fractions
+    notes: list = field(default_factory=list)
+
+
+def mpf_to_fraction(x) -> Fraction:
+    x = mpmath.mpf(x)
+    man, exp = x.man, x.exp
+    man = int(man)
+    return Fraction(man * 2**exp) if exp >= 0 else Fraction(man, 2 ** (-exp))
+
+
+def _frac(x, digits: int) -> Fraction:
+    """A rational close to the mpf x (denominator 2^(3.33*digits))."""
+    bits = int(digits * 3.33) + 8
+    return Fraction(int(mpmath.nint(mpmath.mpf(x) * 2**bits)), 2**bits)
+
+
+class PairProblem:
+    def __init__(self, ball, Q_rows, y: int, s1: int, s2: int):
+        self.ball = ball
+        self.y, self.s1, self.s2 = y, s1, s2
+        self.q1 = tuple(Q_rows[s1])
+        self.q2 = tuple(Q_rows[s2])
+        self.m1 = ball.marginal(s1)
+        self.m2 = ball.marginal(s2)
+        self.w1 = ball.conditional(s1) if self.m1 > 0 else None
+        self.w2 = ball.conditional(s2) if self.m2 > 0 else None
+        self.alpha = Fraction(ball.alpha)
+        self.beta = 1 - 1 / self.alpha
+        self.B = ball.radius
+
+    # ----------------------------------------------------------------------------- exact ratio
+    def ratio_of(self, P) -> Fraction | float:
+        """P(Y=y|S=s1)/P(Y=y|S=s2) for an exact table P (0/0 = 1, x/0 = inf)."""
+        n1 = sum(a * b for a, b in zip(self.q1, P[self.s1]))
+        n2 = sum(a * b for a, b in zip(self.q2, P[self.s2]))
+        M1, M2 = sum(P[self.s1]), sum(P[self.s2])
+        if M1 == 0 or M2 == 0:
+            return None
+        a, b = n1 / M1, n2 / M2
+        if b == 0:
+            return Fraction(1) if a == 0 else INF
+        return a / b
+
+    # ------------------------------------------------------------------------------- primal
+    def lift(self, R1, R2, d1, d2):
+        """The full P (mpf table) of the lift described in the module docstring."""
+        b = mpmath.mpf(self.beta.numerator) / self.beta.denominator
+        rows = []
+        masses = []
+        for s, row in enumerate(self.ball.phat):
+            ms = sum(row)
+            if s == self.s1:
+                masses.append(mpmath.mpf(ms.numerator) / ms.denominator * mpmath.exp(b * d1))
+                rows.append(R1)
+            elif s == self.s2:
+                masses.append(mpmath.mpf(ms.numerator) / ms.denominator * mpmath.exp(b * d2))
+                rows.append(R2)
+            else:
+                masses.append(mpmath.mpf(ms.numerator) / ms.denominator)
+                rows.append([mpmath.mpf(v.numerator) / v.denominator / (mpmath.mpf(ms.numerator) / ms.denominator)
+                             if ms > 0 else mpmath.mpf(0) for v in row])
+        T = mpmath.fsum(masses)
+        return [[m / T * r for r in row] for m, row in zip(masses, rows)]
+
+    def witness(self, P_mp, dps: int):
+        """Round, pull towards P^ and verify membership; returns (ratio, table) or (None, None)."""
+        phat = self.ball.phat
+        flat = [x for row in P_mp for x in row]
+        fr = [max(Fraction(0), _frac(x, dps + 5)) for x in flat]
+        tot = sum(fr)
+        if tot == 0:
+            return None, None
+        fr = [x / tot for x in fr]
+        a2 = len(phat[0])
+        base = [fr[i * a2:(i + 1) * a2] for i in range(len(phat))]
+        for k in (dps - 15, dps - 25, dps // 2, 8, 4, 2):
+            if k < 1:
+                continue
+            tau = Fraction(1, 10**k)
+            P = tuple(tuple((1 - tau) * a + tau * b for a, b in zip(r, rh)) for r, rh in zip(base, phat))
+            if self.ball.contains(P, dps=dps + 10) is True:
+                rho = self.ratio_of(P)
+                if rho is not None:
+                    return rho, P
+        return None, None
+
+    def solve_primal(self, dps: int, start=None):
+        """(r, t1, t2, R1, R2, d1, d2) on the boundary satisfying the multiplier equation, or None."""
+        a = self.alpha
+        if self.m1 == 0 or self.m2 == 0 or self.B == INF or 1 + self.beta <= 0:
+            return None
+        blk1 = Block.make(self.w1, self.q1, a)
+        blk2 = Block.make(self.w2, [-x for x in self.q2], a)
+        if blk1.spread == 0 or blk2.spread == 0:
+            return None
+        Phi = phi_mp(mpmath.mpf(self.B.numerator) / self.B.denominator, self.beta)
+        m1 = mpmath.mpf(self.m1.numerator) / self.m1.denominator
+        m2 = mpmath.mpf(self.m2.numerator) / self.m2.denominator
+        b = mpmath.mpf(self.beta.numerator) / self.beta.denominator
+        cache = {}
+
+        def x2_of(x1):
+            key = x1
+            if key in cache:
+                return cache[key]
+            _, d1, _, _, _ = blk1.point(mpmath.exp(x1))
+            left = Phi - m1 * phi_mp(d1, self.beta)
+            if left <= 0:
+                cache[key] = None
+                return None
+            dt = phi_inv_mp(left / m2, self.beta)
+            if dt == mpmath.inf:
+                cache[key] = None
+                return None
+            f = lambda x2: blk2.point(mpmath.exp(x2))[1] - dt  # noqa: E731  decreasing in x2
+            x2 = _root_decreasing(f, mpmath.mpf(0) if start is None else mpmath.mpf(start[1]))
+            cache[key] = x2
+            return x2
+
+        def E2(x1):
+            x2 = x2_of(x1)
+            if x2 is None:
+                return -mpmath.inf
+            R1, d1, v1, M1, k1 = blk1.point(mpmath.exp(x1))
+            R2, d2, v2, M2, k2 = blk2.point(mpmath.exp(x2))
+            r = v1 / (-v2)
+            return mpmath.log(k1 / m1) - mpmath.log(r * k2 / m2)
+
+        x0 = mpmath.mpf(0) if start is None else mpmath.mpf(start[0])
+        x1 = _root_increasing(E2, x0)
+        if x1 is None:
+            return None
+        x2 = x2_of(x1)
+        if x2 is None:
+            return None
+        t1, t2 = mpmath.exp(x1), mpmath.exp(x2)
+        R1, d1, v1, _, k1 = blk1.point(t1)
+        R2, d2, v2, _, _ = blk2.point(t2)
+        r = v1 / (-v2)
+        return dict(r=r, t1=t1, t2=t2, R1=R1, R2=R2, d1=d1, d2=d2, lam=k1 / m1, blk1=blk1, blk2=blk2, Phi=Phi)
+
+    # --------------------------------------------------------------------------------- dual
+    def dual_arb(self, r: Fraction, lam: Fraction, mu1: Fraction, nu2: Fraction, dps: int):
+        """An enclosure of Dual at (lambda, mu1, mu2 = r nu2) for G(r); None when a parameter is infeasible."""
+        v1 = self.q1
+        v2 = tuple(-r * x for x in self.q2)
+        mu2 = r * nu2
+        with arb_precision(dps):
+            Phi = phi_arb(self.B, self.beta)
+            total = flint.arb(0) if Phi is None else arb_exact(lam) * Phi
+            if Phi is None and lam != 0:
+                return None
+            for mu, v, w, m in ((mu1, v1, self.w1, self.m1), (mu2, v2, self.w2, self.m2)):
+                if m == 0:
+                    total += arb_exact(max(v))
+                    continue
+                if mu < max(v) or any(mu <= vi for vi, wi in zip(v, w) if wi > 0 and self.beta <= 0):
+                    return None
+                if any(mu == vi for vi, wi in zip(v, w) if wi > 0):
+                    return None
+                M = power_mean_arb([arb_exact(mu - vi) for vi in v], w, self.beta)
+                total += arb_exact(mu) + psi_arb(lam * m, M, self.beta)
+            return total
+
+    def certify(self, r: Fraction, params, dps: int) -> bool:
+        d = self.dual_arb(r, *params, dps=dps)
+        return d is not None and bool(d <= 0)
+
+    def optimise_dual(self, r: Fraction, dps: int):
+        """Dual parameters (lambda, mu1, nu2) for G(r) by nested 1-D minimisation (mpmath)."""
+        b = self.beta
+        Phi = phi_mp(mpmath.mpf(self.B.numerator) / self.B.denominator, b) if self.B != INF else mpmath.inf
+        rr = mpmath.mpf(r.numerator) / r.denominator
+        blocks = []
+        for v, w, m in ((self.q1, self.w1, self.m1), ([-rr * mpmath.mpf(x.numerator) / x.denominator for x in self.q2],
+                                                       self.w2, self.m2)):
+            vv = [mpmath.mpf(x.numerator) / x.denominator if isinstance(x, Fraction) else x for x in v]
+            blocks.append((vv, None if w is None else [mpmath.mpf(x.numerator) / x.denominator for x in w],
+                           mpmath.mpf(m.numerator) / m.denominator))
+
+        def best_mu(vv, w, kappa):
+            vmax = max(vv)
+            sup = [x for x, wi in zip(vv, w) if wi > 0]
+            spread = max(max(sup) - min(sup), mpmath.mpf(10) ** -30)
+
+            def f(x):
+                mu = vmax + spread * mpmath.exp(x)
+                return mu + psi_mp(kappa, power_mean_mp([mu - t for t in vv], w, b), b)
+            x = _golden(f, mpmath.mpf(-40), mpmath.mpf(25), 90)
+            return vmax + spread * mpmath.exp(x)
+
+        def h(loglam):
+            lam = mpmath.exp(loglam)
+            tot = lam * Phi
+            mus = []
+            for vv, w, m in blocks:
+                if m == 0:
+                    tot += max(vv)
+                    mus.append(max(vv))
+                    continue
+                mu = best_mu(vv, w, lam * m)
+                tot += mu + psi_mp(lam * m, power_mean_mp([mu - t for t in vv], w, b), b)
+                mus.append(mu)
+            return tot, mus
+
+        with mpmath.workdps(max(20, min(dps, 30))):
+            ll = _golden(lambda x: h(x)[0], mpmath.mpf(-40), mpmath.mpf(25), 70)
+            _, mus = h(ll)
+            lam = mpmath.exp(ll)
+            return (_frac(lam, 30), _frac(mus[0], 30), _frac(mus[1] / rr, 30))
+
+
+def _golden(f, a, b, iters):
+    g = (mpmath.sqrt(5) - 1) / 2
+    c, d = b - g * (b - a), a + g * (b - a)
+    fc, fd = f(c), f(d)
+    for _ in range(iters):
+        if fc < fd:
+            b, d, fd = d, c, fc
+            c = b - g * (b - a)
+            fc = f(c)
+        else:
+            a, c, fc = c, d, fd
+            d = a + g * (b - a)
+            fd = f(d)
+    return (a + b) / 2
+
+
+def _root_increasing(f, x0, lo_lim=-700, hi_lim=80):
+    """A root of an increasing f (values may be -inf on the left) near x0: bracket by geometric
+    expansion, then Illinois regula falsi with bisection safeguards."""
+    f0 = f(x0)
+    if f0 == 0:
+        return x0
+    step = mpmath.mpf(1)
+    a = b = x0
+    fa = fb = f0
+    for _ in range(200):
+        if f0 < 0:
+            b = b + step
+            if b > hi_lim:
+                return None
+            fb = f(b)
+            if fb >= 0:
+                break
+            a, fa = b, fb
+        else:
+            a = a - step
+            if a < lo_lim:
+                return None
+            fa = f(a)
+            if fa <= 0:
+                break
+            b, fb = a, fa
+        step *= 2
+    else:
+        return None
+    if fa == 0:
+        return a
+    if fb == 0:
+        return b
+    side = 0
+    for it in range(800):
+        if b - a <= mpmath.eps * 16 * (1 + abs(a)):
+            break
+        if not (mpmath.isfinite(fa) and mpmath.isfinite(fb)) or it % 8 == 7:
+            c = (a + b) / 2
+        else:
+            c = (a * fb - b * fa) / (fb - fa)
+            if not (a < c < b):
+                c = (a + b) / 2
+        fc = f(c)
+        if fc == 0:
+            return c
+        if fc < 0:
+            a, fa = c, fc
+            if side == -1 and mpmath.isfinite(fb):
+                fb /= 2
+            side = -1
+        else:
+            b, fb = c, fc
+            if side == 1 and mpmath.isfinite(fa):
+                fa /= 2
+            side = 1
+    return (a + b) / 2
+
+
+def _root_decreasing(f, x0):
+    return _root_increasing(lambda x: -f(x), x0)
+
+
+def solve_pair(problem: PairProblem, dps: int, start=None, max_tries: int = 6) -> PairResult:
+    """The certified bracket for one pair (see the module docstring)."""
+    res = PairResult(problem.y, problem.s1, problem.s2, None, INF)
+    # witness 0: P^ itself
+    rho_hat = problem.ratio_of(problem.ball.phat)
+    if rho_hat is not None:
+        res.lo, res.witness = rho_hat, problem.ball.phat
+    sol = None
+    with mpmath.workdps(dps + 15):
+        try:
+            sol = problem.solve_primal(dps, start)
+        except (ZeroDivisionError, ValueError, OverflowError) as exc:  # pragma: no cover - numerical trouble
+            res.notes.append(f"primal solve failed: {exc}")
+            sol = None
+        if sol is not None:
+            P = problem.lift(sol["R1"], sol["R2"], sol["d1"], sol["d2"])
+            rho, W = problem.witness(P, dps)
+            if rho is not None and (res.lo is None or rho > res.lo):
+                res.lo, res.witness = rho, W
+            r_star = sol["r"]
+            params = (_frac(sol["lam"], dps + 10), _frac(sol["blk1"].mu(sol["t1"]), dps + 10),
+                      _frac(sol["blk2"].mu(sol["t2"]), dps + 10))
+            for k in range(max_tries):
+                delta = mpmath.mpf(10) ** (-(dps - 12) + 3 * k)
+                r_hi = _frac(r_star * (1 + delta), dps + 10)
+                if problem.certify(r_hi, params, dps + 10):
+                    res.hi = r_hi
+                    break
+            else:
+                res.notes.append("dual certificate at the primal parameters failed")
+        else:
+            res.notes.append("no interior KKT point (degenerate block, alpha <= 1/2, zero mass or infinite radius)")
+    if res.hi == INF:
+        res.hi = _bisect_certificate(problem, res.lo, dps)
+    return res
+
+
+def _bisect_certificate(problem: PairProblem, lo, dps: int):
+    """Fallback: raise r until the re-optimised dual certifies G(r) <= 0 (coarse, but sound)."""
+    base = lo if isinstance(lo, Fraction) and lo > 0 else Fraction(1)
+    r = base
+    for k in range(12):
+        r = base * (1 + Fraction(1, 10 ** max(1, 8 - k)))
+        try:
+            params = problem.optimise_dual(r, dps)
+        except (ZeroDivisionError, ValueError, OverflowError):
+            continue
+        if problem.certify(r, params, dps + 10):
+            return r
+    # Proposition-3 style bound: max q1 / min q2 over the cells (valid over all of P_X)
+    mx, mn = max(problem.q1), min(problem.q2)
+    if mn > 0:
+        return mx / mn
+    return INF
