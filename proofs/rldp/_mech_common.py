@@ -75,3 +75,38 @@ def s(x, digits=6):
     if isinstance(x, Fraction):
         x = mpmath.mpf(x.numerator) / x.denominator
     return mpmath.nstr(x, digits)
+
+
+SIZES = ((2, 2), (2, 3), (3, 2))
+
+
+def robust_extreme_lp(a, L, largest: bool) -> Fraction:
+    """max (or min) of R^T a over D = {R : R_u >= L_u, sum R = 1}, by an exact LP (rldp_verify.lp),
+    independent of the closed form used by the engine."""
+    from rldp_verify.lp import solve_exact
+
+    n = len(a)
+    c = [Fraction(x) if largest else -Fraction(x) for x in a]
+    A = [[Fraction(-1) if j == i else Fraction(0) for j in range(n)] for i in range(n)]
+    b = [-Fraction(x) for x in L]
+    res = solve_exact(c, A, b, [[Fraction(1)] * n], [Fraction(1)])
+    assert res.status == "optimal"
+    return res.value if largest else -res.value
+
+
+def definition3_max(v, L, r, s1, s2, a2):
+    """max over u1, u2 of the left-hand side of Definition 3 (eq. (3)) for the pair (s1, s2)."""
+    best = None
+    for u1 in range(a2):
+        for u2 in range(a2):
+            lhs = (v[s1 * a2 + u1] - r * v[s2 * a2 + u2]
+                   + sum(L[s1][u] * (v[s1 * a2 + u] - v[s1 * a2 + u1]) for u in range(a2))
+                   - r * sum(L[s2][u] * (v[s2 * a2 + u] - v[s2 * a2 + u2]) for u in range(a2)))
+            best = lhs if best is None else max(best, lhs)
+    return best
+
+
+def rand_instance(rng, k):
+    """(ball, eps) for the k-th random instance."""
+    a1, a2 = SIZES[k % len(SIZES)]
+    return rand_ball(rng, a1, a2), rand_eps(rng)

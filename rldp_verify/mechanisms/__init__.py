@@ -21,7 +21,7 @@ from rldp_verify.mechanisms.ir import exp_delta2, independent_reporting, ir_dist
 from rldp_verify.mechanisms.nonrobust import nonrobust
 from rldp_verify.mechanisms.polyopt import (Eq46Solution, gamma_hat_vertices, gamma_inequalities, polyopt,
                                             polyopt_from_bounds, solve_eq46)
-from rldp_verify.mechanisms.rounding import PrivacyLevel, exp_eps_bracket, lower_bounds, privacy_level, rad_bounds
+from rldp_verify.mechanisms.rounding import PrivacyLevel, exact_level, exp_eps_bracket, lower_bounds, privacy_level, rad_bounds
 from rldp_verify.mechanisms.srr import srr, srr_matrix
 from rldp_verify.mechanisms.utility import (mu_value, mutual_information_bounds, mutual_information_value,
                                             nmi_value)
@@ -31,5 +31,5 @@ __all__ = [
     "optimise_eps2", "polyopt", "polyopt_from_bounds", "nonrobust", "gamma_inequalities", "gamma_hat_vertices",
     "solve_eq46", "Eq46Solution", "check_ldp", "check_prop3", "check_single_distribution", "check_gamma",
     "check_column_stochastic", "CheckResult", "mutual_information_value", "mutual_information_bounds", "mu_value",
-    "nmi_value", "privacy_level", "PrivacyLevel", "exp_eps_bracket", "lower_bounds", "rad_bounds",
+    "nmi_value", "privacy_level", "exact_level", "PrivacyLevel", "exp_eps_bracket", "lower_bounds", "rad_bounds",
 ]

@@ -15,6 +15,10 @@ Paper: 000_aca93ed29ea857ee.txt.
   the left-hand side of (3) over u1, u2 (App. A.4, (A80)-(A82)), so it is an independent route to
   the same inequalities. ``include_same_s=False`` drops the pairs s1 = s2 (the relaxed cone).
 
+``eps`` is anything :func:`~rldp_verify.mechanisms.rounding.privacy_level` accepts: a number is eps
+itself (NOT e^eps), ``"log(r)"`` or :func:`~rldp_verify.mechanisms.rounding.exact_level` (r) give
+e^eps = r exactly.
+
 Every check is exact (Fractions; a float matrix is read as the rationals its floats denote). When
 e^eps is irrational, it is bracketed by rationals lo <= e^eps <= hi: the check returns True when the
 matrix passes with lo, False when it fails with hi, and None (undecided) otherwise.

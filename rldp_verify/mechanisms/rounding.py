@@ -167,3 +167,11 @@ def check_lower_table(lower, a1: int, a2: int) -> tuple[tuple[Fraction, ...], ..
             raise InputError(f"lower bounds of row {s} sum to {float(sum(vals))!r} > 1")
         out.append(tuple(vals))
     return tuple(out)
+
+
+def exact_level(exp_eps) -> PrivacyLevel:
+    """The privacy level with e^eps = ``exp_eps`` exactly (a rational >= 1), i.e. eps = log(exp_eps)."""
+    r = exact(exp_eps)
+    if r < 1:
+        raise InputError(f"e^eps = {exp_eps} must be >= 1")
+    return PrivacyLevel(f"log({fraction_str(r)})", r, True, None)
