@@ -170,7 +170,7 @@ def binary_status(mu: Callable, k: int, t, T, *, dps: int = 50) -> Status:
         if opt > bin_val:
             detail["witness_theta"] = {str(sorted(pattern_set(j, k))): str(sol.theta[j]) for j in sol.support}
             return Status(SUBOPTIMAL, t, detail)
-        if set(sol.support) <= {jT, jTc}:
+        if sol.gap == 0 and set(sol.support) <= {jT, jTc}:
             return Status(OPTIMAL, t, detail)
         # try bases {T, Tc} + extra columns with the smallest reduced costs under the LP dual
         alpha = [_as_arb(a) for a in sol.alpha]

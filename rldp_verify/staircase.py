@@ -134,6 +134,9 @@ class StaircaseSolution:
 
     ``theta`` is exact (Fractions), ``value`` is ``mu^T theta`` (Fraction or arb), ``alpha`` is the
     certifying dual of (69)/(81) (Fractions or arb), ``basis`` the 0-based basic column indices.
+    When reduced costs tie exactly at 0 (alternative optima) an arb certificate of ">= 0" is
+    impossible; then ``gap`` > 0 and ``value`` is an arb ball containing [mu^T theta, mu^T theta + gap]
+    (OPT is certainly inside): the value is enclosed, but theta is only optimal up to ``gap``.
     """
 
     k: int
@@ -143,6 +146,7 @@ class StaircaseSolution:
     alpha: tuple
     basis: tuple
     exact: bool
+    gap: Fraction = Fraction(0)  # 0: certified optimal basis; > 0: OPT lies in [mu^T theta, mu^T theta + gap]
 
     @property
     def support(self) -> tuple:
@@ -190,7 +194,36 @@ def _highs_basis(columns, mu_float):
     return basic, x, red
 
 
-def _candidate_bases(k, basic, x, red, columns, tries=6, extra=8, max_combos=400):
+def _highs_dual_tight(columns, mu_float):
+    """Solve the dual LP min 1^T alpha s.t. S^T alpha >= mu (alpha free) with HiGHS simplex; return the
+    constraint indices j ordered by slack (a dual *vertex*: its tight constraints span R^k)."""
+    import highspy
+    import numpy as np
+
+    k, n = len(columns[0]), len(columns)
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    h.setOptionValue("solver", "simplex")
+    inf = highspy.kHighsInf
+    h.addCols(k, np.ones(k), np.full(k, -inf), np.full(k, inf), 0,
+              np.array([], dtype=np.int32), np.array([], dtype=np.int32), np.array([], dtype=float))
+    starts, idx, vals = [], [], []
+    for j in range(n):
+        starts.append(len(idx))
+        for i in range(k):
+            idx.append(i)
+            vals.append(float(columns[j][i]))
+    h.addRows(n, np.asarray(mu_float, dtype=float), np.full(n, inf), len(idx), np.asarray(starts, dtype=np.int32),
+              np.asarray(idx, dtype=np.int32), np.asarray(vals, dtype=float))
+    h.run()
+    if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+        return []
+    alpha = list(h.getSolution().col_value)
+    slack = [sum(alpha[i] * float(columns[j][i]) for i in range(k)) - mu_float[j] for j in range(n)]
+    return sorted(range(n), key=lambda j: slack[j])
+
+
+def _candidate_bases(k, basic, x, red, columns, tries=6, extra=8, max_combos=400, dual_order=None):
     """Yield k-column bases: HiGHS' basis, the support of x padded by small reduced costs, then
     (for degenerate optima) every completion of the support from the columns of smallest |reduced cost|."""
     from itertools import combinations
@@ -214,6 +247,17 @@ def _candidate_bases(k, basic, x, red, columns, tries=6, extra=8, max_combos=400
             if len(B) == k and key not in seen:
                 seen.add(key)
                 yield key
+    if dual_order is not None and _rank([columns[c] for c in support]) == len(support):
+        B = list(support)
+        for j in dual_order:
+            if len(B) == k:
+                break
+            if j not in B and _rank([columns[c] for c in B + [j]]) == len(B) + 1:
+                B.append(j)
+        key = tuple(sorted(B))
+        if len(B) == k and key not in seen:
+            seen.add(key)
+            yield key
     if len(support) <= k and _rank([columns[c] for c in support]) == len(support):
         pool = [j for j in order if j not in support][: (k - len(support)) + extra]
         for n_done, extra_cols in enumerate(combinations(pool, k - len(support))):
@@ -291,11 +335,57 @@ def solve_staircase_lp(k: int, t, mu: Sequence | Callable) -> StaircaseSolution:
     if t == 1:
         raise InputError("t = e^eps = 1 (eps = 0) makes S^(k) rank one; use t > 1")
     mu_f = [_float(m) for m in mu]
+    scale = max((abs(v) for v in mu_f), default=0.0)
+    if scale > 0:  # HiGHS works with absolute tolerances: give it O(1) data (the re-check is exact)
+        mu_f = [v / scale for v in mu_f]
     basic, x, red = _highs_basis(columns, mu_f)
-    for B in _candidate_bases(k, basic, x, red, columns):
+    dual_order = _highs_dual_tight(columns, mu_f)
+    for B in _candidate_bases(k, basic, x, red, columns, dual_order=dual_order):
         res = certify_basis(columns, mu, B)
         if res is not None:
             theta, value, alpha = res
             return StaircaseSolution(k, t, tuple(theta), value, tuple(alpha), tuple(B),
                                      all(isinstance(m, (int, Fraction)) for m in mu))
+    # Fallback for exact ties: inflate the dual by eta * (1/k) 1 (S_j^T 1/k >= 1 since S_j >= 1), which
+    # turns reduced costs >= -eta into certified >= 0; weak duality then encloses OPT within eta.
+    for B in _candidate_bases(k, basic, x, red, columns, dual_order=dual_order):
+        res = _certify_within(columns, mu, B, dps_gap=Fraction(1, 10**25))
+        if res is not None:
+            theta, value, alpha, gap = res
+            return StaircaseSolution(k, t, tuple(theta), value, tuple(alpha), tuple(B), False, gap)
     raise CertificationError(f"no certified optimal basis for k={k}, t={t} (ties or ill-conditioning)")
+
+
+def _certify_within(columns, mu, basis, dps_gap: Fraction):
+    """Like :func:`certify_basis` but allows reduced costs >= -dps_gap; returns (theta, ball, alpha, gap)."""
+    k = len(columns[0])
+    B = [[columns[j][i] for j in basis] for i in range(k)]
+    try:
+        theta_B = solve_exact(B, [Fraction(1)] * k)
+    except ValueError:
+        return None
+    if any(th < 0 for th in theta_B):
+        return None
+    muB = [_as_arb(mu[j]) for j in basis]
+    BT = [[B[i][r] for i in range(k)] for r in range(k)]
+    alpha = solve_exact(BT, muB)
+    eta = _as_arb(dps_gap)
+    for j, col in enumerate(columns):
+        if j in basis:
+            continue
+        s = alpha[0] * _as_arb(col[0])
+        for i in range(1, k):
+            s = s + alpha[i] * _as_arb(col[i])
+        if not (s - _as_arb(mu[j]) + eta >= 0):
+            return None
+    theta = [Fraction(0)] * len(columns)
+    for j, th in zip(basis, theta_B):
+        theta[j] = th
+    value = muB[0] * _as_arb(theta_B[0])
+    for r in range(1, k):
+        value = value + muB[r] * _as_arb(theta_B[r])
+    gap = dps_gap  # alpha' = alpha + (eta/k) 1 is dual feasible and 1^T alpha' = 1^T alpha + eta
+    lo = value.lower()
+    hi = (value + _as_arb(gap)).upper()
+    ball = flint.arb(lo).union(flint.arb(hi))
+    return theta, ball, alpha, gap
