@@ -24,6 +24,7 @@ Conventions at zeros (as in :mod:`rldp_verify.divergence`): 0/0 ratios are skipp
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from itertools import combinations, permutations
 from typing import Sequence
@@ -218,12 +219,12 @@ def f_alpha_via_hockey_stick(p, q, alpha):
 
 def _ratio(x, y):
     if y == 0:
-        return None if x == 0 else INF
+        return None if x == 0 else math.inf
     return x / y
 
 
 def likelihood_ratio_extremes(p, q):
-    """(min_x P/Q, max_x P/Q) over x with P(x) + Q(x) > 0 (eq. (28)-(29)); max may be +inf."""
+    """(min_x P/Q, max_x P/Q) over x with P(x) + Q(x) > 0 (eq. (28)-(29)); max may be math.inf."""
     p, q = _pair(p, q)
     rs = [r for r in (_ratio(x, y) for x, y in zip(p, q)) if r is not None]
     return min(rs), max(rs)
@@ -246,14 +247,14 @@ def R_alpha(u, v, alpha, *, dps: int | None = None):
     """R_alpha(u, v) of eq. (23), u in [1, inf], v in [0, 1]; the removable singularities u = 1,
     v = 1 take their limit alpha. Exact for exact u, v and integer alpha; +inf when u = inf."""
     a = _alpha_gt1(alpha)
-    if u == INF or (isinstance(u, float) and u == float("inf")):
+    if u == math.inf:
         return INF
     if u < 1 or v < 0 or v > 1:
         raise InputError(f"R_alpha needs u >= 1 and 0 <= v <= 1, got u={u}, v={v}")
     if _is_int(a) and isinstance(u, Fraction) and isinstance(v, Fraction):
         k = int(a)
-        first = sum(u**i for i in range(k))       # (u^k - 1)/(u - 1)
-        second = sum(v**i for i in range(k))     # (1 - v^k)/(1 - v)
+        first = Fraction(k) if u == 1 else (u**k - 1) / (u - 1)
+        second = Fraction(k) if v == 1 else (1 - v**k) / (1 - v)
         return first - second
     with working_precision(dps):
         am, um, vm = to_mpf(a), to_mpf(u), to_mpf(v)
@@ -272,7 +273,7 @@ def reverse_pinsker_bound(p, q, alpha, *, gamma_min=None, gamma_max=None, dps: i
     r = R_alpha(gamma_max, gamma_min, alpha, dps=dps)
     tv = total_variation(p, q)
     if r == INF:
-        return INF if tv > 0 else 0
+        return math.inf if tv > 0 else 0
     return tv * r
 
 

@@ -31,14 +31,11 @@ def rand_channel(rng, nx: int, ny: int, *, zeros: bool = True) -> list[list[Frac
     return [rand_dist(rng, ny, zeros=zeros, scale=20) for _ in range(nx)]
 
 
-def to_fraction_list(xs, den: int = 10**12) -> list[Fraction]:
-    """Round a float vector to a rational distribution (last entry absorbs the rounding)."""
-    fr = [Fraction(max(0, round(float(x) * den)), den) for x in xs]
-    s = sum(fr[:-1])
-    if s > 1:
-        fr = [x / s for x in fr[:-1]] + [Fraction(0)]
-        return fr
-    return fr[:-1] + [1 - s]
+def to_fraction_list(xs) -> list[Fraction]:
+    """The exact rationals of the floats ``xs``, renormalised exactly to sum to 1."""
+    fr = [Fraction(float(x)) for x in xs]
+    s = sum(fr)
+    return [x / s for x in fr]
 
 
 def fstr(x, digits: int = 15) -> str:

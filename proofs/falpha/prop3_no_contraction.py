@@ -94,7 +94,9 @@ def check_prop3(ctx):
             P, Q = rand_dist(rng, len(W)), rand_dist(rng, len(W))
             for s in ("0.5", "2", "7.5"):
                 top = max(top, renyi_ratio(W, P, Q, exact(s), dps=ctx.dps))
-    if worst > mpmath.mpf(10) ** (-(ctx.dps - 10)) or top > 1 + mpmath.mpf(10) ** (-(ctx.dps - 10)):
+        tol = mpmath.mpf(10) ** (-(ctx.dps - 10))
+        bad = worst > tol or top - 1 > tol
+    if bad:
         return Outcome.inconclusive("high-precision ratio not 1 / DPI exceeded", max_abs_ratio_minus_1=fstr(worst, 3),
                                     max_random_ratio=fstr(top))
     return Outcome.verified(
