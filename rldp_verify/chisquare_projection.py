@@ -41,6 +41,7 @@ never fall below it by more than rounding. None of these routines certifies priv
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Sequence
 
 import mpmath
@@ -97,6 +98,10 @@ def _vector(name: str, xs, *, nonneg: bool = False) -> list:
 
 
 def _radius(B) -> mpmath.mpf:
+    if isinstance(B, mpmath.mpf):
+        if not (mpmath.isfinite(B) and B > 0):
+            raise InputError(f"radius B must be positive, got B={B}")
+        return +B
     q = coerce(B)
     if not q > 0:
         raise InputError(f"radius B must be positive, got B={B!r}")
@@ -132,9 +137,9 @@ def chi2_divergence(P, P_hat):
     """
     if len(list(P)) != len(list(P_hat)):
         raise InputError(f"P has {len(list(P))} cells but P_hat has {len(list(P_hat))}")
-    ps = [coerce(x) for x in P]
-    qs = [coerce(x) for x in P_hat]
-    exact = all(not isinstance(x, float) for x in ps + qs)
+    ps = [x if isinstance(x, mpmath.mpf) else coerce(x) for x in P]
+    qs = [x if isinstance(x, mpmath.mpf) else coerce(x) for x in P_hat]
+    exact = all(isinstance(x, (int, Fraction)) for x in ps + qs)
     tot = 0 if exact else mpmath.mpf(0)
     for p, q in zip(ps, qs):
         if p < 0:

@@ -1,0 +1,220 @@
+"""Theorem 3 (eq. 28): the projection of the chi-square ball F onto (P_{U|s1}, P_{U|s2}),
+checked in both directions and against direct minimisation of the chi-square divergence
+(003, Sec. IV-B and Appendix A)."""
+
+from __future__ import annotations
+
+import warnings
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+
+from proofs.isit._common import PAPER, fmt, random_joint, rational_table
+from rldp_verify.chisquare_projection import (chi2_divergence, joint_projection_bound, joint_projection_lhs,
+                                              lift_to_ball)
+from rldp_verify.claims import Method, Outcome, claim
+from rldp_verify.numbers import to_mpf, working_precision
+
+
+def _cond(P, s):
+    row = [mpmath.mpf(x) for x in P[s]]
+    t = mpmath.fsum(row)
+    return [x / t for x in row]
+
+
+def _min_chi2_given_conditionals(R1, R2, P_hat, s1, s2):
+    """Direct minimisation (cvxpy/Clarabel) of the chi-square divergence (2) over all P in the simplex
+    whose conditionals at s1, s2 are R1, R2: variables the marginals p1, p2 and the free rows."""
+    import cvxpy as cp
+
+    P_hat = np.asarray(P_hat, dtype=float)
+    nS, nU = P_hat.shape
+    others = [s for s in range(nS) if s not in (s1, s2)]
+    p = cp.Variable(2, nonneg=True)
+    X = cp.Variable((max(len(others), 1), nU), nonneg=True)
+    terms, mass = [], p[0] + p[1]
+    for k, (s, R) in enumerate(((s1, R1), (s2, R2))):
+        for u in range(nU):
+            if P_hat[s, u] > 0:  # P_{s,u} = p_k R_u
+                terms.append(P_hat[s, u] ** 2 / float(R[u]) * cp.inv_pos(p[k]))
+    for j, s in enumerate(others):
+        for u in range(nU):
+            if P_hat[s, u] > 0:
+                terms.append(P_hat[s, u] ** 2 * cp.inv_pos(X[j, u]))
+        mass = mass + cp.sum(X[j])
+    prob = cp.Problem(cp.Minimize(cp.sum(cp.hstack(terms)) - 1), [mass == 1])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        prob.solve(solver="CLARABEL")
+    return prob.value
+
+
+def _norm(R):
+    R = [mpmath.mpf(float(x)) for x in R]
+    t = mpmath.fsum(R)
+    return [x / t for x in R]
+
+
+def _random_conditionals(rng, P_hat, s, spread):
+    """A conditional near P_hat_{U|s} (all entries > 0)."""
+    base = np.asarray(P_hat[s], dtype=float)
+    base = base / base.sum()
+    q = rng.dirichlet(np.ones(len(base)))
+    return (1 - spread) * base + spread * q
+
+
+def run(ctx, n_instances, salt):
+    rng = ctx.np_rng(salt)
+    worst_in, worst_out, worst_direct, n_in, n_out, rows = None, None, 0.0, 0, 0, []
+    with working_precision(ctx.dps):
+        for k in range(n_instances):
+            nS, nU = int(rng.integers(2, 5)), int(rng.integers(2, 6))
+            Pq = rational_table(random_joint(rng, nS, nU, zeros=(k % 3 == 2)))  # sums to 1 exactly
+            P_hat = np.array([[float(x) for x in r] for r in Pq])
+            Bq = [Fraction(1, 100), Fraction(1, 10), Fraction(1, 2)][k % 3]
+            B, Bf = to_mpf(Bq), float(Bq)
+            s1, s2 = 0, 1
+            a1, a2 = Pq[s1], Pq[s2]
+            C = joint_projection_bound(a1, a2, Bq)
+            # (i) RHS of (28) -> projection: lift (33) of random conditionals inside (28)
+            for j in range(3):
+                R1 = _norm(_random_conditionals(rng, P_hat, s1, rng.uniform(0.05, 0.9)))
+                R2 = _norm(_random_conditionals(rng, P_hat, s2, rng.uniform(0.05, 0.9)))
+                if j == 2:  # move to the boundary of (28) along the segment from the P_hat conditionals
+                    b1, b2 = _norm(P_hat[s1] + 1e-300), _norm(P_hat[s2] + 1e-300)
+
+                    def mix(t):
+                        return ([(1 - t) * x + t * y for x, y in zip(b1, R1)],
+                                [(1 - t) * x + t * y for x, y in zip(b2, R2)])
+
+                    if joint_projection_lhs(*mix(mpmath.mpf(1)), a1, a2) > C:
+                        lo_t, hi_t = mpmath.mpf(0), mpmath.mpf(1)
+                        for _ in range(mpmath.mp.prec - 8):
+                            mid = (lo_t + hi_t) / 2
+                            lo_t, hi_t = (mid, hi_t) if joint_projection_lhs(*mix(mid), a1, a2) <= C else (lo_t, mid)
+                        R1, R2 = mix(lo_t)
+                lhs = joint_projection_lhs(R1, R2, a1, a2)
+                P = lift_to_ball(R1, R2, Pq, s1, s2)
+                flat = [x for r in P for x in r]
+                chi = chi2_divergence(flat, [x for r in Pq for x in r])
+                cond_err = max(max(abs(x - y) for x, y in zip(_cond(P, s1), R1)),
+                               max(abs(x - y) for x, y in zip(_cond(P, s2), R2)))
+                in28 = lhs <= C
+                inF = chi <= B
+                direct = _min_chi2_given_conditionals([float(x) for x in R1], [float(x) for x in R2], P_hat, s1, s2)
+                implied = (lhs + 1 - sum(a1) - sum(a2)) ** 2 - 1  # (kappa1+kappa2+kappa3)^2 - 1
+                worst_direct = max(worst_direct, abs(direct - float(implied)))
+                if in28:
+                    n_in += 1
+                    slack = B - chi  # must be >= 0: the lift is in F
+                    worst_in = slack if worst_in is None else min(worst_in, slack)
+                    tol = mpmath.mpf(10) ** (-ctx.dps + 10)  # rounding of the working precision
+                    if slack < -tol or cond_err > tol:
+                        return Outcome.refuted(
+                            "a pair in the right side of (28) whose lift (33) is not in F",
+                            counterexample={"P_hat": P_hat.tolist(), "B": str(Bq), "R1": [fmt(x) for x in R1], "R2": [fmt(x) for x in R2],
+                                            "chi2_of_lift": fmt(chi), "lhs28": fmt(lhs), "C": fmt(C),
+                                            "chi2_minus_B": fmt(chi - B, 5), "conditional_error": fmt(cond_err, 5)})
+                if (direct <= Bf - 1e-6 and not in28) or (direct >= Bf + 1e-6 and in28):
+                    return Outcome.refuted(
+                        "direct minimisation of the chi-square divergence disagrees with membership in (28)",
+                        counterexample={"P_hat": P_hat.tolist(), "B": str(Bq), "R1": [fmt(x) for x in R1], "R2": [fmt(x) for x in R2],
+                                        "min_chi2": direct, "lhs28": fmt(lhs), "C": fmt(C)})  # noqa: E501
+                rows.append({"nS": nS, "nU": nU, "B": str(Bq), "in28": bool(in28), "lift_in_F": bool(inF),
+                             "min_chi2_direct": direct, "implied": float(implied)})
+            # (ii) projection -> RHS of (28): conditionals of random P in F, up to the boundary
+            for j in range(3):
+                Q = rng.dirichlet(np.ones(nS * nU)).reshape(nS, nU)
+                hat = [x for r in Pq for x in r]
+
+                def chi_at(t):
+                    P = (1 - t) * P_hat + t * Q
+                    return chi2_divergence([mpmath.mpf(x) for x in P.ravel()], hat)
+
+                lo, hi = 0.0, 1.0
+                if chi_at(hi) > B:
+                    for _ in range(60):
+                        mid = (lo + hi) / 2
+                        lo, hi = (mid, hi) if chi_at(mid) <= B else (lo, mid)
+                t = lo * rng.uniform(0.5, 1.0) if j < 2 else lo  # last one on the boundary
+                P = (1 - t) * P_hat + t * Q
+                assert chi_at(t) <= B
+                R1 = (P[s1] / P[s1].sum()).tolist()
+                R2 = (P[s2] / P[s2].sum()).tolist()
+                lhs = joint_projection_lhs(R1, R2, a1, a2)
+                n_out += 1
+                slack = C - lhs
+                worst_out = slack if worst_out is None else min(worst_out, slack)
+                if slack < -mpmath.mpf(10) ** -12:
+                    return Outcome.refuted(
+                        "the conditionals of some P in F violate (28)",
+                        counterexample={"P": P.tolist(), "P_hat": P_hat.tolist(), "B": str(Bq),
+                                        "lhs28": fmt(lhs), "C": fmt(C)})
+    return Outcome.verified(
+        f"{n_instances} random instances: every one of {n_in} pairs inside (28) lifts by (33) to a P in F "
+        f"with those conditionals (min slack {fmt(worst_in, 3)}); the conditionals of {n_out} random P in F "
+        f"(some on the boundary) satisfy (28) (min slack {fmt(worst_out, 3)}); direct minimisation of the "
+        f"chi-square divergence given the conditionals equals (kappa1+kappa2+kappa3)^2 - 1 "
+        f"(max error {worst_direct:.2g}) and decides membership like (28)",
+        min_slack_lift=fmt(worst_in, 5), min_slack_conditionals=fmt(worst_out, 5),
+        max_direct_error=worst_direct, sample=rows[:8], dps=ctx.dps)
+
+
+_COMMON = dict(
+    paper=PAPER,
+    source="Sec. IV-B, Theorem 3, eq. (28); proof in App. A, eqs. (33)-(44)",
+    statement=("F_{U|s1,s2} = {(R1, R2) in P_U^2 : sum_i sqrt(sum_u P_hat_{s_i,u}^2 / R_{u|s_i}) "
+               "<= sqrt(B+1) - 1 + P_hat_{s1} + P_hat_{s2}}"),
+    hypotheses=("B > 0", "P_hat_{s1} > 0 and P_hat_{s2} > 0 (unstated; see isit.thm3.zero-marginal)"),
+    method=(Method.HIGH_PRECISION, Method.PROPERTY),
+)
+
+
+@claim(id="isit.thm3.joint-projection", **_COMMON)
+def check(ctx):
+    return run(ctx, 4, "isit.thm3")
+
+
+@claim(id="isit.thm3.joint-projection-exhaustive", slow=True, **_COMMON)
+def check_slow(ctx):
+    return run(ctx, 40, "isit.thm3.slow")
+
+
+@claim(
+    id="isit.thm3.zero-marginal",
+    paper=PAPER,
+    source="Sec. IV-B, Theorem 3, eq. (28)",
+    statement="eq. (28) describes the projection of F also when a marginal P_hat_{s1} of the estimate is 0",
+    hypotheses=("B > 0", "P_hat_{s1} = 0"),
+    method=(Method.SYMBOLIC, Method.EXACT),
+)
+def check_zero_marginal(ctx):
+    import sympy as sp
+
+    # |S| = 2, |U| = 2, P_hat = [[0, 0], [1/2, 1/2]], B = 1/3, R1 = (1/2, 1/2), R2 = (1/4, 3/4).
+    half, B = sp.Rational(1, 2), sp.Rational(1, 3)
+    R2 = (sp.Rational(1, 4), sp.Rational(3, 4))
+    lhs = sp.sqrt(half**2 / R2[0] + half**2 / R2[1])  # the s1-term is 0
+    rhs = sp.sqrt(B + 1) - 1 + 0 + 1
+    in28 = sp.simplify(lhs - rhs) <= 0
+    # every P with P_{U|s2} = R2 and P_{U|s1} = R1 has P_{s1} = delta > 0 (else P_{U|s1} is undefined)
+    delta = sp.symbols("delta", positive=True)
+    p2 = 1 - delta
+    chi = half**2 / (p2 * R2[0]) + half**2 / (p2 * R2[1]) - 1  # s1-cells contribute P_{s1,u} - 0 ... see below
+    # (P_hat - P)^2 / P for P_hat = 0 equals P: the s1-cells add delta, and the s2-cells add
+    # sum (1/2 - p2 R)^2/(p2 R) = sum 1/4/(p2 R) - 1 + p2; in total chi = (4/3)/(1 - delta) - 1.
+    chi_full = sum((half - p2 * r) ** 2 / (p2 * r) for r in R2) + delta
+    excess = sp.simplify(chi_full - B)
+    positive = sp.simplify(excess - sp.Rational(4, 3) * delta / (1 - delta)) == 0
+    at = {delta: sp.Rational(1, 100)}
+    if in28 and positive:
+        return Outcome.refuted(
+            "with P_hat_{s1} = 0 the right side of (28) contains pairs that are not conditionals of any P in F: "
+            "(28) describes only the closure of the projection (support functions, hence Theorem 4, unaffected)",
+            counterexample={"S": "{s1, s2}", "U": "{0, 1}", "P_hat": "[[0, 0], [1/2, 1/2]]", "B": "1/3",
+                            "R1": "(1/2, 1/2)", "R2": "(1/4, 3/4)", "lhs_28": str(lhs), "rhs_28": str(rhs),
+                            "chi2_of_every_P_with_these_conditionals": "4/3 * 1/(1 - delta) - 1, delta = P_s1 > 0",
+                            "chi2_minus_B": str(sp.simplify(excess)), "at_delta_1/100": str(excess.subs(at))},
+            note="the proof's lift (33) sets P_{s1} = kappa_1/(...) = 0, where P_{U|s1} is undefined")
+    return Outcome.verified("the boundary pair is attained", lhs=str(lhs), rhs=str(rhs))
