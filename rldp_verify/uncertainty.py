@@ -149,6 +149,33 @@ def xi_plus(rho, alpha, B_s, *, dps: int | None = None):
         return t_interval(rho, alpha, B_s, dps=dps)[1] / to_mpf(rho)
 
 
+def t_interval_alpha2(rho, radius, *, dps: int | None = None):
+    """Closed form of (t-, t+) = rho*(xi-, xi+) for alpha = 2 (000_aca93ed29ea857ee.txt, Sec. 4.3, Lemma 1):
+
+        xi-+(rho) = (e^B + 2 rho - 1 -+ sqrt((e^B - 1)(e^B - (2 rho - 1)^2))) / (2 e^B rho)
+
+    the two roots of the quadratic phi_B(rho, xi) = 0 (D_2(Bern(rho)||Bern(rho xi)) = B). Evaluated at
+    ``dps`` digits (rounding error either sign, ~10^-dps); an independent route to :func:`t_interval`.
+    """
+    with working_precision(dps) as d:
+        with mpmath.workdps(d + 10):
+            r = to_mpf(rho)
+            if r < 0 or r > 1:
+                raise InputError(f"rho must be in [0, 1], got {rho}")
+            if radius == INF or radius == mpmath.inf:
+                return mpmath.mpf(0), mpmath.mpf(1)
+            B = to_mpf(radius)
+            if B < 0:
+                raise InputError(f"radius must be >= 0, got {radius}")
+            eB = mpmath.exp(B)
+            root = mpmath.sqrt((eB - 1) * (eB - (2 * r - 1) ** 2))
+            tm = (eB + 2 * r - 1 - root) / (2 * eB)
+            tp = (eB + 2 * r - 1 + root) / (2 * eB)
+            tm = max(tm, mpmath.mpf(0))
+            tp = min(tp, mpmath.mpf(1))
+        return +tm, +tp
+
+
 def t_interval_certified(rho: Fraction, alpha, radius_arb, *, dps: int = DEFAULT_DPS) -> tuple[Fraction, Fraction]:
     """Rationals (lo, hi) with lo <= t- and hi >= t+, certified in arb.
 
@@ -189,6 +216,29 @@ def t_interval_certified(rho: Fraction, alpha, radius_arb, *, dps: int = DEFAULT
     return lo, hi
 
 
+def _t_plus_inner(rho: Fraction, alpha, radius_arb, dps: int) -> Fraction:
+    """A rational t <= t+(rho) (certified: D_alpha(Bern rho||Bern t) <= lower end of the radius), or rho."""
+    rho = exact(rho)
+    alpha = exact(alpha)
+    if radius_arb is None:
+        return Fraction(1)
+    B_lo = arb_lower(radius_arb)
+    if B_lo <= 0:
+        return rho
+    tp = t_interval(rho, alpha, B_lo, dps=dps)[1]
+    with arb_precision(dps):
+        B_a = arb_exact(B_lo)
+    for k in range(dps - 6, 0, -4):
+        cand = _round_down(tp - mpmath.mpf(10) ** (-k), dps)
+        if cand <= rho:
+            break
+        with arb_precision(dps):
+            v = binary_renyi_arb(rho, cand, alpha)
+            if v is not None and bool(v <= B_a):
+                return cand
+    return rho
+
+
 def _round_down(x, digits: int) -> Fraction:
     with mpmath.workdps(digits + 10):
         scale = 10 ** (digits + 2)
@@ -225,9 +275,16 @@ def confidence_radius(alpha, confidence, n: int, a: int, *, dps: int | None = No
 
 
 def _check_n(n):
-    if isinstance(n, bool) or int(n) != n or int(n) < 1:
-        raise InputError(f"the sample size must be a positive integer, got {n}")
-    return int(n)
+    bad = InputError(f"the sample size must be a positive integer, got {n!r}")
+    if isinstance(n, bool) or isinstance(n, float):
+        raise bad
+    try:
+        q = exact(n)
+    except (InputError, TypeError):
+        raise bad from None
+    if q.denominator != 1 or q < 1:
+        raise bad
+    return int(q)
 
 
 def _radius_from_quantile(q, alpha, n):
@@ -271,6 +328,12 @@ def _read_number(x, where: str) -> Fraction:
         return parse_exact(repr(x))  # a float is read as its shortest decimal representation
     if isinstance(x, (np.floating,)):
         return _read_number(float(x), where)
+    if isinstance(x, mpmath.mpf):
+        if not mpmath.isfinite(x):
+            raise InputError(f"{where} = {x} is not a finite number")
+        man, exp = x.man_exp
+        man, exp = int(man), int(exp)
+        return Fraction(man * 2**exp) if exp >= 0 else Fraction(man, 2 ** (-exp))  # the mpf's exact value
     try:
         return exact(x)
     except (InputError, TypeError):
@@ -477,21 +540,31 @@ class RenyiBall:
         ball = SimplexBall(self.conditional(s), self.alpha, self.conditional_radius(s, dps=dps))
         return ball.l1_radius_certified(self.conditional_radius_arb(s, dps=dps), dps=dps)
 
-    def statistics(self, *, dps: int = DEFAULT_DPS) -> dict:
-        """The set's statistics as used by ``rldp-verify ball --json``."""
+    def statistics(self, *, dps: int = DEFAULT_DPS, certified: bool = False) -> dict:
+        """The set's statistics (used by ``rldp-verify ball``), as numbers (mpf / Fraction / math.inf).
+
+        ``radius`` is B at working precision (for a confidence ball the value of eq. (11);
+        ``radius_upper`` is the certified rational upper bound actually used for the set). Per s:
+        ``radius`` = B_s (Theorem 1), ``lower`` = [L_{u|s}] (eq. (29)), ``rad`` = rad_s (eq. (30));
+        with ``certified`` also ``lower_certified`` (rationals <= L) and ``rad_certified`` (>= rad).
+        """
         out = []
         with working_precision(dps):
             for s in range(self.sensitive_size):
                 Bs = self.conditional_radius(s, dps=dps)
-                out.append({
+                row = {
                     "s": s,
-                    "marginal": str(self.marginal(s)),
-                    "radius": _num(Bs, dps),
-                    "lower": [_num(self.lower_value(u, s, dps=dps), dps) for u in range(self.public_size)],
-                    "rad": _num(self.rad_value(s, dps=dps), dps),
-                })
+                    "marginal": self.marginal(s),
+                    "radius": INF if Bs == mpmath.inf else Bs,
+                    "lower": [self.lower_value(u, s, dps=dps) for u in range(self.public_size)],
+                    "rad": self.rad_value(s, dps=dps),
+                }
+                if certified:
+                    row["lower_certified"] = [self.lower_certified(u, s, dps=dps) for u in range(self.public_size)]
+                    row["rad_certified"] = self.rad_certified(s, dps=dps)
+                out.append(row)
             B = self.radius_value if self.radius_value is not None else self.radius
-        return {"alpha": str(self.alpha), "radius": _num(B, dps), "radius_upper": str(self.radius),
+        return {"alpha": self.alpha, "radius": B, "radius_upper": self.radius,
                 "provenance": self.provenance, "dps": dps, "conditional": out}
 
 
@@ -527,28 +600,77 @@ class SimplexBall:
         """(min R_u, max R_u) over the ball (Lemma A5): (t-(rho), t+(rho)) with rho = center_u."""
         return t_interval(self.center[u], self.alpha, self.radius, dps=dps)
 
-    def l1_radius(self, *, dps: int | None = None, max_size: int = 20):
-        """sup_R ||R - center||_1 = 2 max_{U1} (t+(rho_{U1}) - rho_{U1}) (Lemma A6), at ``dps`` digits."""
+    # g(rho) = t+(rho) - rho is concave on [0, 1]: {(rho, t) : D_alpha(Bern rho || Bern t) <= B} is convex
+    # because D_alpha is jointly quasi-convex for every alpha in (0, inf) (van Erven & Harremoes 2014,
+    # Thm 13), and t+ is the upper boundary of that convex set. So over the sorted subset sums the
+    # values g(s_i) are unimodal, and the maximum of eq. (30) is found by a discrete binary search on
+    # the sign of g(s_{i+1}) - g(s_i) (claim rldp.lemma-a6.* checks the concavity numerically).
+    EXHAUSTIVE_UP_TO = 64  # number of distinct sums below which every sum is evaluated
+
+    def _g(self, rho, dps):
+        return t_interval(rho, self.alpha, self.radius, dps=dps)[1] - to_mpf(rho)
+
+    def _argmax_window(self, sums, dps):
+        """Indices (a, b) of a window of sums containing the (approximate) maximiser of g."""
+        n = len(sums)
+        lo, hi = 0, n - 1          # invariant: the maximiser index lies in [lo, hi]
+        cache = {}
+
+        def g(i):
+            if i not in cache:
+                cache[i] = self._g(sums[i], dps)
+            return cache[i]
+
+        while hi - lo > 2:
+            mid = (lo + hi) // 2
+            if g(mid + 1) > g(mid):
+                lo = mid + 1
+            else:
+                hi = mid
+        return max(0, lo - 2), min(n - 1, hi + 2), cache
+
+    def l1_radius(self, *, dps: int | None = None, max_size: int = 20, exhaustive: bool = False):
+        """sup_R ||R - center||_1 = 2 max_{U1} (t+(rho_{U1}) - rho_{U1}) (Lemma A6 / eq. (30)), at ``dps``
+        digits. Every subset sum is evaluated when there are few (or ``exhaustive``); otherwise the
+        unimodal search above. |U| > ``max_size`` returns the trivial bound 2."""
         sums = self._candidate_sums(max_size)
         if sums is None:
             return mpmath.mpf(2)
         with working_precision(dps):
-            best = mpmath.mpf(0)
-            for rho in sums:
-                tp = t_interval(rho, self.alpha, self.radius, dps=dps)[1]
-                best = max(best, tp - to_mpf(rho))
-            return 2 * best
+            if exhaustive or len(sums) <= self.EXHAUSTIVE_UP_TO:
+                idx = range(len(sums))
+                vals = [self._g(sums[i], dps) for i in idx]
+            else:
+                a, b, cache = self._argmax_window(sums, dps)
+                vals = [cache[i] if i in cache else self._g(sums[i], dps) for i in range(a, b + 1)]
+            return 2 * max([mpmath.mpf(0)] + vals)
 
     def l1_radius_certified(self, radius_arb, *, dps: int = DEFAULT_DPS, max_size: int = 20) -> Fraction:
-        """A rational >= sup ||R - center||_1 (certified in arb; 2 is returned when |U| > max_size)."""
+        """A rational >= sup ||R - center||_1 (certified in arb; 2 is returned when |U| > max_size).
+
+        With many subset sums, the window found by the unimodal search is certified: the maximum over
+        the window is bounded above in arb, and the values just outside the window are certified to be
+        smaller than the values inside (inner bounds of t+), which by concavity bounds every other sum.
+        When that certificate fails, every sum is bounded (slow but sound)."""
         sums = self._candidate_sums(max_size)
         if sums is None:
             return Fraction(2)
-        best = Fraction(0)
-        for rho in sums:
-            hi = t_interval_certified(rho, self.alpha, radius_arb, dps=dps)[1]
-            best = max(best, hi - rho)
-        return min(Fraction(2), 2 * best)
+
+        def up(i):
+            return t_interval_certified(sums[i], self.alpha, radius_arb, dps=dps)[1] - sums[i]
+
+        idx = range(len(sums))
+        if len(sums) > self.EXHAUSTIVE_UP_TO and radius_arb is not None:
+            a, b, _ = self._argmax_window(sums, dps)
+            ok = True
+            if a > 0:  # g(s_{a-1}) <= g(s_a) certified => g(s_i) <= g(s_{a-1}) for all i < a
+                ok &= up(a - 1) <= _t_plus_inner(sums[a], self.alpha, radius_arb, dps) - sums[a]
+            if b < len(sums) - 1:
+                ok &= up(b + 1) <= _t_plus_inner(sums[b], self.alpha, radius_arb, dps) - sums[b]
+            if ok:
+                idx = range(max(0, a - 1), min(len(sums), b + 2))
+        best = max(up(i) for i in idx)
+        return min(Fraction(2), 2 * max(best, Fraction(0)))
 
     def _candidate_sums(self, max_size):
         """The distinct sums P^_{U1} over non-empty proper subsets (U1 = U contributes 0)."""
