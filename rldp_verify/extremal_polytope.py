@@ -103,3 +103,52 @@ def is_staircase(Q, t) -> bool:
         if c == 0 or any(v not in (c, c * t) for v in col):
             return False
     return True
+
+
+def exact_feasible_point(A_eq, b_eq, n: int):
+    """An exact x >= 0 with A_eq x = b_eq, or None when none exists (cdd GMP LP, status checked).
+
+    The returned point is re-checked exactly; "None" is only returned on a certified INCONSISTENT status.
+    """
+    rows = []
+    for a, b in zip(A_eq, b_eq):
+        r = [Fraction(b)] + [-Fraction(v) for v in a]
+        rows.append(r)
+        rows.append([-v for v in r])
+    for j in range(n):
+        rows.append([Fraction(0)] + [Fraction(1) if c == j else Fraction(0) for c in range(n)])
+    obj = [Fraction(0)] * (n + 1)
+    lp = cdd.gmp.linprog_from_array(rows + [obj], obj_type=cdd.LPObjType.MAX)
+    cdd.gmp.linprog_solve(lp)
+    if lp.status == cdd.LPStatusType.INCONSISTENT:
+        return None
+    if lp.status != cdd.LPStatusType.OPTIMAL:
+        raise CertificationError(f"cdd feasibility LP status {lp.status}")
+    x = [Fraction(v) for v in lp.primal_solution]
+    if any(v < 0 for v in x) or any(sum(Fraction(ai) * xi for ai, xi in zip(a, x)) != b for a, b in zip(A_eq, b_eq)):
+        raise CertificationError("cdd returned an infeasible point")
+    return x
+
+
+def approx_ldp_binary_vertices(m: int, t, delta) -> list:
+    """Vertices of the (eps, delta)-LDP mechanisms with inputs {0, 1} and m outputs (eq. (33), all sets S)."""
+    from itertools import combinations
+
+    t = check_t(t)
+    delta = Fraction(delta)
+    n = 2 * m  # q = (Q(.|0), Q(.|1))
+    rows, lin = [], []
+    for r in range(1, m + 1):
+        for S in combinations(range(m), r):
+            for a, b in ((0, 1), (1, 0)):  # t Q(S|b) + delta - Q(S|a) >= 0
+                row = [delta] + [Fraction(0)] * n
+                for y in S:
+                    row[1 + a * m + y] -= 1
+                    row[1 + b * m + y] += t
+                rows.append(row)
+    for j in range(n):
+        rows.append([Fraction(0)] + [Fraction(1) if c == j else Fraction(0) for c in range(n)])
+    for x in range(2):
+        lin.append(len(rows))
+        rows.append([Fraction(1)] + [Fraction(-1) if x * m <= c < (x + 1) * m else Fraction(0) for c in range(n)])
+    return [[list(v[:m]), list(v[m:])] for v in _vertices(rows, lin, n)]

@@ -1,0 +1,191 @@
+"""Section 5: Proposition 17 (data processing), Theorems 18-20 (quaternary mechanism, operational
+characterisation of (eps, delta)-LDP, Blackwell dominance) for binary inputs."""
+
+from fractions import Fraction
+from itertools import combinations
+
+from rldp_verify.claims import Method, Outcome, claim
+from rldp_verify.extremal_polytope import approx_ldp_binary_vertices, exact_feasible_point
+from rldp_verify.extremal_utilities import (
+    mu_chi2, mu_kl, mu_mi, mu_tv, quaternary_mechanism, utility,
+)
+from rldp_verify.rigorous import arb_precision
+
+from proofs.kairouz._common import PAPER, fs, generic_dist, rand_pair
+
+
+def _rand_stoch(rng, r, c, den=6):
+    while True:
+        M = [[Fraction(rng.randint(0, den)) for _ in range(c)] for _ in range(r)]
+        if all(sum(row) > 0 for row in M):
+            return [[v / sum(row) for v in row] for row in M]
+
+
+def _compose(Q, W):
+    return [[sum(Q[i][y] * W[y][z] for y in range(len(W))) for z in range(len(W[0]))] for i in range(len(Q))]
+
+
+def _dominates(Q1, Q2):
+    """Exact: is there a stochastic W with Q2 = Q1 W?"""
+    l, m = len(Q1[0]), len(Q2[0])
+    n = l * m  # W[y][z] -> y*m + z
+    A, b = [], []
+    for x in range(len(Q1)):
+        for z in range(m):
+            A.append([Q1[x][y] if zz == z else Fraction(0) for y in range(l) for zz in range(m)])
+            b.append(Q2[x][z])
+    for y in range(l):
+        A.append([Fraction(1) if yy == y else Fraction(0) for yy in range(l) for zz in range(m)])
+        b.append(Fraction(1))
+    return exact_feasible_point(A, b, n) is not None
+
+
+def _region_points(Q):
+    """(P_MD, P_FA) = (Q(S|1), 1 - Q(S|0)) for every deterministic rule 'decide 0 on S'."""
+    m = len(Q[0])
+    pts = []
+    for r in range(m + 1):
+        for S in combinations(range(m), r):
+            pts.append((sum((Q[1][y] for y in S), Fraction(0)), 1 - sum((Q[0][y] for y in S), Fraction(0))))
+    return pts
+
+
+def _region_included(Q2, Q1):
+    """Exact: is conv(points of Q2) inside conv(points of Q1)? (each point of Q2 is a convex combination)"""
+    P1 = _region_points(Q1)
+    for p in _region_points(Q2):
+        A = [[q[0] for q in P1], [q[1] for q in P1], [Fraction(1)] * len(P1)]
+        if exact_feasible_point(A, [p[0], p[1], Fraction(1)], len(P1)) is None:
+            return False
+    return True
+
+
+def _is_approx_ldp(Q, t, delta):
+    m = len(Q[0])
+    return all(sum(Q[a][y] for y in S) <= t * sum(Q[b][y] for y in S) + delta
+               for r in range(1, m + 1) for S in combinations(range(m), r) for a, b in ((0, 1), (1, 0)))
+
+
+@claim(
+    id="kairouz.prop17.data-processing",
+    paper=PAPER,
+    source="Sec. 5, Proposition 17; proof Sec. 10, eq. (140)",
+    statement="Every utility U(Q) = sum_y mu(Q_y) with mu sublinear obeys U(Q W) <= U(Q) for all stochastic W.",
+    method=(Method.EXACT, Method.HIGH_PRECISION, Method.PROPERTY),
+)
+def check(ctx):
+    rng = ctx.rng("p17")
+    n, bad = 0, []
+    with arb_precision(ctx.dps):
+        for _ in range(80):
+            k, l, m = rng.randint(2, 4), rng.randint(1, 4), rng.randint(1, 4)
+            Q = _rand_stoch(rng, k, l)
+            W = _rand_stoch(rng, l, m)
+            QW = _compose(Q, W)
+            P0, P1 = rand_pair(rng, k, 12, ties_ok=True)
+            P = generic_dist(rng, k, 97)
+            for name, mu in (("tv", mu_tv(P0, P1)), ("chi2", mu_chi2(P0, P1)), ("kl", mu_kl(P0, P1)), ("mi", mu_mi(P))):
+                a, b = utility(QW, mu), utility(Q, mu)
+                n += 1
+                if (a > b) is True:
+                    bad.append({"utility": name, "Q": [[str(v) for v in r] for r in Q], "W": [[str(v) for v in r] for r in W]})
+    if bad:
+        return Outcome.refuted("data processing violated", counterexample=bad[0])
+    return Outcome.verified(f"{n} random (Q, W, utility) triples: U(QW) <= U(Q) (exact for TV and chi^2, arb for KL and MI)")
+
+
+@claim(
+    id="kairouz.thm19.operational-ldp",
+    paper=PAPER,
+    source="Sec. 5, Theorem 19 (and the two inequalities before it)",
+    statement="A binary-input mechanism Q is (eps, delta)-LDP iff its error region R_Q lies in R_eps,delta = "
+              "{P_FA + e^eps P_MD >= 1 - delta, e^eps P_FA + P_MD >= 1 - delta}.",
+    method=(Method.EXACT, Method.PROPERTY),
+)
+def check_19(ctx):
+    rng = ctx.rng("t19")
+    n = agree = n_priv = 0
+    for _ in range(400):
+        m = rng.randint(1, 4)
+        Q = _rand_stoch(rng, 2, m, 5)
+        t = Fraction(rng.randint(10, 30), 10)
+        delta = Fraction(rng.randint(0, 5), 20)
+        ldp = _is_approx_ldp(Q, t, delta)
+        inside = all(pfa + t * pmd >= 1 - delta and t * pfa + pmd >= 1 - delta for pmd, pfa in _region_points(Q))
+        n += 1
+        n_priv += ldp
+        agree += ldp == inside
+    if agree != n:
+        return Outcome.refuted("the two notions disagree", counterexample=n - agree)
+    return Outcome.verified(f"{n} random binary-input mechanisms ({n_priv} private): (eps, delta)-LDP holds exactly "
+                            "when every vertex of R_Q satisfies both inequalities (R_Q is the hull of the "
+                            "deterministic-rule points)")
+
+
+@claim(
+    id="kairouz.thm18.quaternary-optimal",
+    paper=PAPER,
+    source="Sec. 5, Theorem 18, eq. (38); Figure 9",
+    statement="For |X| = 2, any eps, delta and any utility obeying the data processing inequality, the quaternary "
+              "mechanism maximises U(Q) over all (eps, delta)-LDP Q (every such Q is Q_QT followed by some W), and "
+              "R_{Q_QT} = R_eps,delta.",
+    method=Method.EXACT,
+)
+def check_18(ctx):
+    rows, bad = [], []
+    for t, delta in ((Fraction(2), Fraction(1, 10)), (Fraction(3), Fraction(0)), (Fraction(3, 2), Fraction(1, 4)),
+                     (Fraction(5), Fraction(1, 2))):
+        QT = quaternary_mechanism(t, delta)
+        ok_priv = _is_approx_ldp(QT, t, delta)
+        # R_{Q_QT} = R_eps,delta: Q_QT is private (its region lies above both lines) and every corner of the
+        # lower boundary of R_eps,delta is in conv(R_{Q_QT})
+        corners = [(Fraction(0), Fraction(1)), (Fraction(1), Fraction(0)), (Fraction(0), 1 - delta),
+                   (1 - delta, Fraction(0)), ((1 - delta) / (1 + t), (1 - delta) / (1 + t))]
+        pts = set(_region_points(QT))
+        region_eq = ok_priv and all(c in pts or _point_in_hull(c, list(pts)) for c in corners)
+        nv = 0
+        for m in (2, 3, 4):
+            for V in approx_ldp_binary_vertices(m, t, delta):
+                nv += 1
+                if not _dominates(QT, V):
+                    bad.append({"t": str(t), "delta": str(delta), "Q": [[str(v) for v in r] for r in V]})
+        rows.append({"t": str(t), "delta": str(delta), "Q_QT_private": ok_priv, "region_equal": region_eq,
+                     "vertices_checked(m=2..4)": nv})
+        if not (ok_priv and region_eq):
+            bad.append(rows[-1])
+    if bad:
+        return Outcome.refuted("quaternary mechanism does not dominate", counterexample=bad[0], rows=rows)
+    return Outcome.verified("for each (e^eps, delta) tested, every vertex of the (eps, delta)-LDP polytope with m = 2, 3, 4 "
+                            "outputs equals Q_QT W for an exact stochastic W (cdd GMP feasibility), hence so does every "
+                            "convex combination; with Proposition 17 this gives U(Q) <= U(Q_QT)", rows=rows)
+
+
+def _point_in_hull(p, pts):
+    A = [[q[0] for q in pts], [q[1] for q in pts], [Fraction(1)] * len(pts)]
+    return exact_feasible_point(A, [p[0], p[1], Fraction(1)], len(pts)) is not None
+
+
+@claim(
+    id="kairouz.thm20.blackwell",
+    paper=PAPER,
+    source="Sec. 5, Theorem 20 (Blackwell 1953)",
+    statement="For binary inputs, Q1 dominates Q2 (Q2 = Q1 W for a stochastic W) iff R_{Q2} is contained in R_{Q1}.",
+    method=(Method.EXACT, Method.PROPERTY),
+)
+def check_20(ctx):
+    rng = ctx.rng("t20")
+    n, pos, bad = 0, 0, []
+    for i in range(60):
+        l, m = rng.randint(2, 3), rng.randint(2, 3)
+        Q1 = _rand_stoch(rng, 2, l, 4)
+        Q2 = _compose(Q1, _rand_stoch(rng, l, m, 3)) if i % 2 == 0 else _rand_stoch(rng, 2, m, 4)
+        dom = _dominates(Q1, Q2)
+        inc = _region_included(Q2, Q1)
+        n += 1
+        pos += dom
+        if dom != inc:
+            bad.append({"Q1": [[str(v) for v in r] for r in Q1], "Q2": [[str(v) for v in r] for r in Q2],
+                        "dominates": dom, "region_included": inc})
+    if bad:
+        return Outcome.refuted("dominance and region inclusion disagree", counterexample=bad[0])
+    return Outcome.verified(f"{n} random pairs ({pos} dominated): exact dominance LP and exact region inclusion agree")
