@@ -28,7 +28,7 @@ from fractions import Fraction
 import mpmath
 
 from rldp_verify.errors import InputError
-from rldp_verify.numbers import DEFAULT_DPS, exact, fraction_str, parse_exact
+from rldp_verify.numbers import DEFAULT_DPS, exact, fraction_str, parse_exact, to_mpf
 from rldp_verify.rigorous import arb_exact, arb_precision, lower as arb_lower, upper as arb_upper
 
 DEFAULT_DIGITS = 12
@@ -68,8 +68,8 @@ class PrivacyLevel:
     def eps_value(self) -> mpmath.mpf:
         """eps at the working precision (log of e^eps when e^eps was given)."""
         if self.exact:
-            return mpmath.log(mpmath.mpf(self.exp_eps.numerator) / self.exp_eps.denominator)
-        return mpmath.mpf(_eps_of_text(self.text))
+            return mpmath.log(to_mpf(self.exp_eps))
+        return to_mpf(_eps_of_text(self.text))
 
     def to_json(self) -> dict:
         out = {"eps": self.text, "exp_eps_used": fraction_str(self.exp_eps), "exact": self.exact}
