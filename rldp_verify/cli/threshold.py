@@ -57,7 +57,7 @@ def _kairouz_args(p):
     g.add_argument("--tol", type=float, default=1e-6, help="bisection width in eps (default 1e-6)")
 
 
-def _kairouz(args) -> dict:
+def kairouz_thresholds(args) -> dict:
     from fractions import Fraction
 
     from rldp_verify.extremal_thresholds import (
@@ -151,7 +151,7 @@ def _kairouz(args) -> dict:
     return out
 
 
-PAPERS = {"kairouz": (_kairouz_args, _kairouz)}
+PAPERS = {"kairouz": (_kairouz_args, kairouz_thresholds)}
 
 
 def register(sub):
