@@ -327,5 +327,13 @@ def srr_threshold(p: Sequence, a1: int, a2: int, *, eps_max: Fraction = Fraction
     with arb_precision(dps):
         eps_lo = arb_lower(arb_exact(lo_t).log()) if lo_t is not None else None
         eps_hi = arb_upper(arb_exact(hi_t).log())
-    above = tuple((g, v) for g, v in verdicts if g >= hi_t)
+    # densify the sampling between the bracket and the next grid point
+    nxt = [g for g in grid if g > hi_t]
+    dense = []
+    if nxt:
+        for k in range(1, 9):
+            g = hi_t + (nxt[0] - hi_t) * Fraction(k, 9)
+            g = g.limit_denominator(10 ** 6) if hi_t < g.limit_denominator(10 ** 6) < nxt[0] else g
+            dense.append((g, verdict_at(g)))
+    above = tuple(sorted(dense + [(g, v) for g, v in verdicts if g >= hi_t]))
     return ThresholdBracket(lo_t, hi_t, eps_lo, eps_hi, above, undecided)
