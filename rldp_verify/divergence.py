@@ -35,8 +35,18 @@ from rldp_verify.rigorous import arb_exact, arb_precision
 INF = mpmath.inf
 
 
+def _coerce(x):
+    """Like :func:`rldp_verify.numbers.coerce`, but an mpmath mpf stays an mpf (no loss of precision)."""
+    if isinstance(x, mpmath.mpf):
+        if not mpmath.isfinite(x):
+            raise InputError(f"not a finite number: {x}")
+        return x
+    return coerce(x)
+
+
 def validate_alpha(alpha) -> Fraction | float:
-    a = coerce(alpha)
+    """alpha in (0, inf): exact inputs become Fractions, floats stay floats, mpf stay mpf."""
+    a = _coerce(alpha)
     if not a > 0:
         raise InputError(f"alpha must be in (0, inf), got alpha={alpha}")
     return a
@@ -47,8 +57,8 @@ def validate_distribution(p: Sequence, name: str = "distribution", *, tol=None) 
     vals = []
     for i, x in enumerate(p):
         try:
-            v = coerce(x)
-        except InputError:
+            v = _coerce(x)
+        except (InputError, TypeError):
             raise InputError(f"{name}[{i}] = {x!r} is not a finite number") from None
         if v < 0:
             raise InputError(f"{name}[{i}] = {x} is negative")
@@ -59,8 +69,8 @@ def validate_distribution(p: Sequence, name: str = "distribution", *, tol=None) 
     if all(isinstance(v, Fraction) for v in vals):
         if total != 1:
             raise InputError(f"{name} sums to {total}, not 1")
-    elif abs(float(total) - 1) > (1e-12 if tol is None else tol):
-        raise InputError(f"{name} sums to {float(total)!r}, not 1")
+    elif abs(total - 1) > (1e-12 if tol is None else tol):
+        raise InputError(f"{name} sums to {mpmath.nstr(total, 17)}, not 1")
     return vals
 
 
