@@ -250,5 +250,8 @@ def _product_vertices(L, e):
             continue
         nums = [x for c in combo for x in c[0]]
         tot = sum(nums)
-        out.append(tuple(Fraction(x, tot) for x in nums))
-    return sorted(out)
+        vec = tuple(Fraction(x, tot) for x in nums)
+        # sort key: (float, exact) per coordinate = exact lexicographic order, cheap comparisons
+        out.append((tuple(zip([x / tot for x in nums], vec)), vec))
+    out.sort(key=lambda kv: kv[0])
+    return [vec for _, vec in out]
