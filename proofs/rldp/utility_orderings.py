@@ -168,3 +168,33 @@ def check_srr_vs_polyopt(ctx):
                                f"({s(sol.upper, 5)} < {s(i_srr[0], 5)}); the relaxed PolyOpt (pairs s1 != s2 only) "
                                f"does contain SRR ({s(rsol.lower, 5)})", counterexample=ev, **ev)
     return Outcome.verified("SRR lies in Gamma_eps here", **ev)
+
+
+@claim(
+    id="rldp.orderings.nested-exhaustive",
+    paper=PAPER,
+    source="Secs. 5-8 (as rldp.orderings.nested), more instances",
+    statement="The implied orderings NR >= relaxed >= PolyOpt >= GRR, relaxed >= SRR, NR >= IR hold on many random "
+              "instances (sizes 2x2, 2x3, 3x2; alpha in {1/2, 1, 2, 3}; several B and eps).",
+    hypotheses=("same rational e^eps and certified L' for all mechanisms",),
+    method=(Method.EXACT, Method.HIGH_PRECISION, Method.PROPERTY),
+    slow=True,
+)
+def check_nested_many(ctx):
+    rng = ctx.rng("orderings-many")
+    rows, obs = [], {"PolyOpt < SRR": 0, "PolyOpt < IR": 0, "IR < SRR": 0, "SRR < GRR": 0, "IR < GRR": 0}
+    for k in range(18):
+        ball, eps = rand_instance(rng, k)
+        inst = _instance(ball, eps, ctx.dps)
+        fails, row = _check_instance(inst)
+        row.update(size=f"{len(ball.phat)}x{len(ball.phat[0])}", eps=eps, B=str(ball.radius), alpha=str(ball.alpha))
+        rows.append(row)
+        I = inst["I"]
+        for key in obs:
+            x, y = key.split(" < ")
+            if I[x][1] < I[y][0]:
+                obs[key] += 1
+        if fails:
+            return Outcome.refuted(f"implied ordering/membership fails: {fails}", counterexample=row, table=rows)
+    return Outcome.verified(f"all nestings and implied orderings hold on {len(rows)} instances", table=rows,
+                            observations=obs)
