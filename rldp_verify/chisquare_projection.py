@@ -157,6 +157,9 @@ def chi2_divergence(P, P_hat):
 def _root_increasing(f, scale):
     """The offset ``delta > 0`` where an increasing ``f(delta)`` with ``f(0+) < 0 < f(inf)`` vanishes.
 
+    Returns 0 when ``f`` stays >= 0 down to ``delta = scale * exp(-4 prec)`` (the minimiser of the
+    convex function whose derivative is ``f`` is then the lower bound, to that accuracy).
+
     Works in ``t = log(delta)`` (``f`` may behave like ``-1/sqrt(delta)`` near 0): brackets by
     unit steps in ``t``, then runs regula falsi (Illinois variant) with a bisection step whenever the
     bracket fails to halve in three steps, until the bracket in ``x`` is below ``2^-(prec - 10)``
@@ -193,6 +196,8 @@ def _root_increasing(f, scale):
                 a, fa = t, ft
                 break
             b, fb = t, ft
+        else:  # f >= 0 down to delta = exp(t0 - 4 prec): the minimum sits at delta = 0 (to that accuracy)
+            return lo
     if a is None or b is None:
         raise CertificationError("minimiser not bracketed: the derivative does not change sign")
     if fb == 0:
@@ -489,8 +494,11 @@ def support_joint_projection(v1, v2, a1, a2, B) -> JointSupport:
         ds = [inner(0, c), inner(1, c)]
         return ds, mpmath.fsum(mpmath.cbrt(lam(i, ds[i])) ** 2 for i in range(2))
 
-    if all(a == 0 for a in r1 + r2):
-        c, ds = mpmath.mpf(0), [mpmath.mpf(0), mpmath.mpf(0)]
+    zero = mpmath.mpf(0)
+    if lam(0, zero) == 0 and lam(1, zero) == 0:
+        # every P_hat-cell sits at max v_i: the inner minimum is m_i - c lambda-coefficient, the dual is
+        # m_1 + m_2 + c (C - P_hat_{s1} - P_hat_{s2}) = m_1 + m_2 + c (sqrt(B+1) - 1), minimal at c = 0
+        c, ds = zero, [zero, zero]
     else:
         def douter(c):
             _, L = Lam(c)

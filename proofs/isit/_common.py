@@ -46,3 +46,24 @@ def rational_table(P) -> list[list[Fraction]]:
 def fmt(x, digits: int = 12) -> str:
     return mpmath.nstr(mpmath.mpf(x) if not isinstance(x, Fraction) else mpmath.mpf(x.numerator) / x.denominator,
                        digits)
+
+
+def affine_conjugate_facts(f_expr, a_syms, v_syms):
+    """For f affine in the symbols ``a_syms``, compute with sympy the facts behind eq. (45):
+    the gradient b = grad_a f and constant c = f(0); that v.a - f(a) equals -c for v = b whatever a is;
+    and that for v != b it tends to -inf along a = -t (v - b). Returns a dict of sympy results."""
+    import sympy as sp
+
+    b = [sp.diff(f_expr, a) for a in a_syms]
+    affine = all(sp.diff(f_expr, a1, a2) == 0 for a1 in a_syms for a2 in a_syms)
+    c0 = sp.simplify(f_expr.subs({a: 0 for a in a_syms}))
+    inner = sum(v * a for v, a in zip(v_syms, a_syms)) - f_expr
+    at_b = sp.simplify(inner.subs(dict(zip(v_syms, b))))
+    t = sp.symbols("t", positive=True)
+    direction = {a: -t * (v - bb) for a, v, bb in zip(a_syms, v_syms, b)}
+    along = sp.expand(inner.subs(direction))
+    norm2 = sp.expand(sum((v - bb) ** 2 for v, bb in zip(v_syms, b)))
+    along_ok = sp.simplify(along - (-t * norm2 - c0)) == 0
+    return {"affine_in_a": affine, "b": b, "c": c0, "value_at_v_eq_b": at_b,
+            "along_minus_t_(v-b)": "-t*|v-b|^2 - c" if along_ok else str(along),
+            "unbounded_when_v_ne_b": bool(along_ok)}

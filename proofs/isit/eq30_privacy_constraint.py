@@ -1,0 +1,45 @@
+"""Eq. (30): the robust privacy constraint as printed, against Lemma 2 (003, Sec. IV-B)."""
+
+from __future__ import annotations
+
+import mpmath
+
+from proofs.isit._common import PAPER, fmt
+from rldp_verify.chisquare_projection import support_joint_projection
+from rldp_verify.claims import Method, Outcome, claim
+from rldp_verify.numbers import working_precision
+
+
+@claim(
+    id="isit.eq30.as-printed",
+    paper=PAPER,
+    source="Sec. IV-B, eq. (30) (with Lemma 2, eq. 27, and eq. 26)",
+    statement=("the robust privacy constraint (23) is equivalent to "
+               "delta*((P_{y|s1,u})_u, (P_{y|s2,u})_u | F_{U|s1,s2}) <= 0"),
+    hypotheses=("B > 0", "eps >= 0"),
+    method=(Method.EXACT, Method.HIGH_PRECISION),
+    reading="as printed: the second argument is +P_{y|s2,.}; Lemma 2 gives -e^eps P_{y|s2,.}",
+)
+def check(ctx):
+    # For every protocol, (P_hat_{U|s1}, P_hat_{U|s2}) is in F_{U|s1,s2}, so the printed support is
+    # >= P_hat(y|s1) + P_hat(y|s2) and summing over y gives 2 > 0: some y always violates (30).
+    # Minimal instance: |S| = |U| = |Y| = 2, uniform P_hat, B = 1/10, eps = 1/2, the constant protocol
+    # P_{y|s,u} = 1/2 (perfectly private: P(y|s1) = P(y|s2) for every P_SU).
+    half = mpmath.mpf(1) / 2
+    with working_precision(ctx.dps):
+        a = [mpmath.mpf(1) / 4] * 2
+        printed = support_joint_projection([half, half], [half, half], a, a, "1/10")
+        e = mpmath.e ** half
+        correct = support_joint_projection([half, half], [-e * half, -e * half], a, a, "1/10")
+    if printed.value > 0 and correct.value <= 0:
+        return Outcome.refuted(
+            "as printed, (30) is violated by every protocol (even the constant one, which is 0-RLDP), so NURP and "
+            "RURP would be infeasible; with the argument -e^eps P_{y|s2,.} of Lemma 2 the constant protocol passes",
+            counterexample={"S": 2, "U": 2, "P_hat": "uniform 1/4", "B": "1/10", "eps": "1/2",
+                            "protocol": "P_{y|s,u} = 1/2", "printed_(30)_lhs": fmt(printed.value, 20),
+                            "exact_value": "1 (delta* of constant vectors 1/2, 1/2 is 1/2 + 1/2)",
+                            "with_-e^eps_(Lemma_2)": fmt(correct.value, 20),
+                            "exact_value_corrected": "(1 - e^(1/2))/2"},
+            general_argument=("P_hat is in F, so delta*(P_{y|s1,.}, P_{y|s2,.}) >= P_hat(y|s1) + P_hat(y|s2); "
+                              "the sum over y is 2 > 0"))
+    return Outcome.verified("printed (30) admits the constant protocol", printed=fmt(printed.value))

@@ -1,0 +1,35 @@
+"""Lemma 3 (eq. 45): the partial concave conjugate of a function affine in the uncertain parameter
+(003, App. B)."""
+
+from __future__ import annotations
+
+from proofs.isit._common import PAPER, affine_conjugate_facts
+from rldp_verify.claims import Method, Outcome, claim
+
+
+@claim(
+    id="isit.lemma3.affine-conjugate",
+    paper=PAPER,
+    source="App. B, Lemma 3, eqs. (45)-(46)",
+    statement="if f(a, x) = b_x^T a + c_x then f_*(v, x) = inf_a v^T a - f(a, x) = -c_x if v = b_x, -inf otherwise",
+    hypotheses=("f affine in the uncertain parameter a over all of R^m",),
+    method=Method.SYMBOLIC,
+    reading=("printed: 'Let f be a convex function, and let x be such that f(a, x) is linear in v; write "
+             "f(v, x) = b_x^T a + c_x' -- read as: f(a, x) = b_x^T a + c_x is affine in a"),
+)
+def check(ctx):
+    import sympy as sp
+
+    m = 3
+    a = sp.symbols(f"a1:{m + 1}", real=True)
+    v = sp.symbols(f"v1:{m + 1}", real=True)
+    b = sp.symbols(f"b1:{m + 1}", real=True)
+    c = sp.symbols("c", real=True)
+    f = sum(bi * ai for bi, ai in zip(b, a)) + c
+    facts = affine_conjugate_facts(f, a, v)
+    ok = facts["affine_in_a"] and sp.simplify(facts["value_at_v_eq_b"] + c) == 0 and facts["unbounded_when_v_ne_b"]
+    if ok:
+        return Outcome.verified("sympy: at v = b the infimand is the constant -c for every a; for v != b it "
+                                "equals -t|v-b|^2 - c along a = -t(v-b), so the infimum is -inf", **{
+                                    k: str(x) for k, x in facts.items()})
+    return Outcome.inconclusive("symbolic facts not confirmed", **{k: str(x) for k, x in facts.items()})
