@@ -44,7 +44,7 @@ __all__ = [
     "total_variation", "hockey_stick", "hockey_stick_breakpoints", "f_alpha_via_hockey_stick",
     "likelihood_ratio_extremes", "gamma_extremes", "R_alpha", "reverse_pinsker_bound",
     "psi_alpha", "dpsi_dp", "d2psi_dp2", "g_alpha", "g_alpha_inverse", "g_alpha_generalized_inverse",
-    "binary_min", "binary_min_lower", "push", "channel_outputs", "eta_tv", "renyi_ratio",
+    "binary_min", "binary_min_bracket", "binary_min_lower", "push", "channel_outputs", "eta_tv", "renyi_ratio",
     "rldp_level", "f_alpha_level", "amplification_bound", "validate_channel",
 ]
 
@@ -405,41 +405,61 @@ def binary_min(t, alpha, *, dps: int | None = None, iters: int | None = None):
         return psi_alpha(pstar, tm, a), pstar
 
 
-def binary_min_lower(t: Fraction, alpha, *, iters: int = 50) -> Fraction:
-    """A certified exact lower bound on min_p psi_alpha(p, t) for rational t in [0, 1) and integer
-    alpha >= 2: bisection on the exact sign of eq. (66) brackets p* in [l, r]; by convexity (eq. (67))
-    psi >= max of the tangents at l and r on [l, r], whose minimum is at their intersection."""
+def binary_min_bracket(t: Fraction, alpha, *, iters: int = 140) -> tuple[Fraction, Fraction, Fraction]:
+    """Exact (lower, upper, p) with lower <= min_{p in [0, 1-t)} psi_alpha(p, t) <= upper = psi_alpha(p, t),
+    for rational t in [0, 1) and integer alpha >= 2.
+
+    Bisection on the exact sign of eq. (66) brackets the minimiser p* in [l, r]; by convexity
+    (eq. (67)) psi >= max of the tangents at l and r on [l, r], and that maximum is smallest at the
+    tangents' intersection (the certified lower bound, rounded down to 2^-200). When a small-denominator
+    rational in the bracket has derivative exactly 0 (e.g. alpha = 2, where p* = 1/2 - t), lower = upper.
+    """
     a = _alpha_gt1(alpha)
     if not (_is_int(a) and isinstance(t, Fraction) and 0 <= t < 1):
-        raise InputError(f"binary_min_lower needs rational 0 <= t < 1 and integer alpha, got t={t}, alpha={alpha}")
+        raise InputError(f"binary_min_bracket needs rational 0 <= t < 1 and integer alpha, got t={t}, alpha={alpha}")
+    zero = Fraction(0)
     if t == 0:
-        return Fraction(0)
-    lo, hi = Fraction(0), 1 - t
+        return zero, zero, zero
+    lo = zero
     if dpsi_dp(lo, t, a) >= 0:
-        return psi_alpha(lo, t, a)
-    # hi is excluded from the domain (psi -> inf); shrink until the derivative is positive.
+        v = psi_alpha(lo, t, a)
+        return v, v, lo
+    # the right end 1 - t is outside the domain (psi -> inf); find a point with positive derivative
     step = (1 - t) / 2
-    hi = lo + step
+    hi = 1 - t - step
     while dpsi_dp(hi, t, a) <= 0:
         step /= 2
         hi = 1 - t - step
     for _ in range(iters):
         mid = (lo + hi) / 2
-        mid = Fraction(round(mid * 2**80), 2**80) if mid.denominator > 2**80 else mid
+        mid = Fraction(round(mid * 2**200), 2**200) if mid.denominator > 2**200 else mid
         if not lo < mid < hi:
             break
-        if dpsi_dp(mid, t, a) < 0:
+        d = dpsi_dp(mid, t, a)
+        if d == 0:
+            v = psi_alpha(mid, t, a)
+            return v, v, mid
+        if d < 0:
             lo = mid
         else:
             hi = mid
+    for den in [10**k for k in range(1, 13)] + [t.denominator * j for j in (1, 2, 3, 4)]:
+        c = ((lo + hi) / 2).limit_denominator(den)
+        if lo <= c <= hi and dpsi_dp(c, t, a) == 0:
+            v = psi_alpha(c, t, a)
+            return v, v, c
     fl, fr = psi_alpha(lo, t, a), psi_alpha(hi, t, a)
     sl, sr = dpsi_dp(lo, t, a), dpsi_dp(hi, t, a)
-    if sl == sr:
-        return min(fl, fr)
+    upper, p_up = (fl, lo) if fl <= fr else (fr, hi)
     x = (fr - fl + sl * lo - sr * hi) / (sl - sr)  # tangent intersection
     val = fl + sl * (x - lo)
-    # round DOWN to a dyadic with 2^-200 resolution: keeps the bound a lower bound, keeps it small
-    return Fraction(val.numerator * 2**200 // val.denominator, 2**200)
+    lower = Fraction(val.numerator * 2**200 // val.denominator, 2**200)
+    return lower, upper, p_up
+
+
+def binary_min_lower(t: Fraction, alpha, *, iters: int = 140) -> Fraction:
+    """A certified exact lower bound on min_p psi_alpha(p, t) (see :func:`binary_min_bracket`)."""
+    return binary_min_bracket(t, alpha, iters=iters)[0]
 
 
 # --------------------------------------------------------------------------- channels, Sec. II-B, V, VI
