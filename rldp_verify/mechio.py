@@ -153,6 +153,19 @@ class Mechanism:
 
         return np.array([[float(v) for v in r] for r in self.matrix])
 
+    def mutual_information(self, p, *, dps: int | None = None):
+        """I_P(X;Y) in nats (eqs. (44)-(45) of 000_aca93ed29ea857ee.txt) for a |S| x |U| table or flat P;
+        an mpmath value at ``dps`` digits (see :mod:`rldp_verify.mechanisms.utility`)."""
+        from rldp_verify.mechanisms.utility import mutual_information_value
+
+        return mutual_information_value(self.matrix, p, dps=dps)
+
+    def nmi(self, p, *, dps: int | None = None):
+        """I_P(X;Y) / H(X) (Sec. 8)."""
+        from rldp_verify.mechanisms.utility import nmi_value
+
+        return nmi_value(self.matrix, p, dps=dps)
+
     def with_meta(self, **changes) -> "Mechanism":
         return replace(self, **changes)
 

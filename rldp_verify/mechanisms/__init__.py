@@ -8,7 +8,7 @@ Public API:
 - Gamma_eps / Theorem 3: :func:`gamma_inequalities`, :func:`gamma_hat_vertices`, :func:`solve_eq46`.
 - IR (Theorem 5): :func:`ir_distance`, :func:`exp_delta2`, :func:`optimise_eps2`.
 - checks: :func:`check_ldp`, :func:`check_prop3`, :func:`check_single_distribution`,
-  :func:`check_gamma`, :func:`check_column_stochastic`.
+  :func:`check_gamma`, :func:`check_column_stochastic`, :func:`realized_eps` (Sec. 8.3).
 - utility: :func:`mutual_information_value`, :func:`mutual_information_bounds`, :func:`mu_value`,
   :func:`nmi_value`.
 - rounding: :func:`privacy_level`, :class:`PrivacyLevel`, :func:`lower_bounds`, :func:`rad_bounds`.
@@ -16,7 +16,7 @@ Public API:
 
 from rldp_verify.mechanisms.grr import grr, grr_matrix
 from rldp_verify.mechanisms.guarantees import (CheckResult, check_column_stochastic, check_gamma, check_ldp,
-                                               check_prop3, check_single_distribution)
+                                               check_prop3, check_single_distribution, realized_eps)
 from rldp_verify.mechanisms.ir import exp_delta2, independent_reporting, ir_distance, ir_matrix, optimise_eps2
 from rldp_verify.mechanisms.nonrobust import nonrobust
 from rldp_verify.mechanisms.polyopt import (Eq46Solution, gamma_hat_vertices, gamma_inequalities, polyopt,
@@ -30,6 +30,6 @@ __all__ = [
     "grr", "grr_matrix", "srr", "srr_matrix", "independent_reporting", "ir_matrix", "ir_distance", "exp_delta2",
     "optimise_eps2", "polyopt", "polyopt_from_bounds", "nonrobust", "gamma_inequalities", "gamma_hat_vertices",
     "solve_eq46", "Eq46Solution", "check_ldp", "check_prop3", "check_single_distribution", "check_gamma",
-    "check_column_stochastic", "CheckResult", "mutual_information_value", "mutual_information_bounds", "mu_value",
+    "check_column_stochastic", "CheckResult", "realized_eps", "mutual_information_value", "mutual_information_bounds", "mu_value",
     "nmi_value", "privacy_level", "exact_level", "PrivacyLevel", "exp_eps_bracket", "lower_bounds", "rad_bounds",
 ]

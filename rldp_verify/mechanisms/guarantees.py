@@ -215,3 +215,28 @@ def check_column_stochastic(mech) -> bool:
     Q = _matrix(mech)
     ncol = len(Q[0])
     return all(v >= 0 for r in Q for v in r) and all(sum(r[c] for r in Q) == 1 for c in range(ncol))
+
+
+def realized_eps(mech, p, a1: int | None = None, a2: int | None = None, *, dps: int | None = None):
+    """The realised privacy parameter of Sec. 8.3 (eq. in Sec. 8.3):
+    eps* = max_{y, s1, s2} log( P(Y=y|S=s1) / P(Y=y|S=s2) ) under X ~ P (mpmath; +inf when a conditional
+    output probability is 0 while another is positive; s with P_s = 0 are skipped)."""
+    import mpmath
+
+    from rldp_verify.numbers import to_mpf, working_precision
+
+    Q = _matrix(mech)
+    a1, a2 = _sizes(mech, a1, a2)
+    _check_width(Q, a1, a2)
+    flat = _exact_flat(p, a1 * a2)
+    marg = [sum(flat[s * a2:(s + 1) * a2]) for s in range(a1)]
+    best = Fraction(1)
+    for r in Q:
+        cond = [sum(r[s * a2 + u] * flat[s * a2 + u] for u in range(a2)) / marg[s] for s in range(a1) if marg[s] > 0]
+        if min(cond) == 0:
+            if max(cond) > 0:
+                return mpmath.inf
+            continue
+        best = max(best, max(cond) / min(cond))
+    with working_precision(dps):
+        return mpmath.log(to_mpf(best))
