@@ -510,15 +510,30 @@ def rldp_level(M, alpha, *, dps: int | None = None):
     """max_{w != w'} D_alpha(M_w || M_w') (eq. (47)-(48)), mpf (inf when some pair is not a.c.)."""
     from rldp_verify.divergence import renyi_divergence
 
-    M = validate_channel(M, "mechanism")
+    M = _distinct_rows(validate_channel(M, "mechanism"))
+    if len(M) < 2:
+        return mpmath.mpf(0)
     with working_precision(dps):
         return max(renyi_divergence(a, b, alpha, dps=dps) for a, b in permutations(M, 2))
 
 
+def _distinct_rows(M):
+    """Identical rows contribute divergence 0; dropping duplicates does not change a max over pairs."""
+    out = []
+    for r in M:
+        if r not in out:
+            out.append(r)
+    return out
+
+
 def f_alpha_level(M, alpha, *, dps: int | None = None):
     """eps_f = max_{w != w'} D_{f_alpha}(M_w || M_w') (Sec. VI, below eq. (53))."""
-    M = validate_channel(M, "mechanism")
+    M = _distinct_rows(validate_channel(M, "mechanism"))
+    if len(M) < 2:
+        return Fraction(0)
     vals = [f_alpha_divergence(a, b, alpha, dps=dps) for a, b in permutations(M, 2)]
+    if any(v == INF for v in vals):
+        return INF
     return max(vals)
 
 
@@ -543,7 +558,7 @@ def amplification_bound(M, W, alpha, *, eta=None, dps: int = 50, inverse: str = 
     W = validate_channel(W, "channel")
     if len(M[0]) != len(W):
         raise InputError(f"mechanism outputs {len(M[0])} symbols but the channel has {len(W)} rows")
-    outs = channel_outputs(W, M)
+    outs = _distinct_rows(channel_outputs(W, M))
     gmin, gmax = gamma_extremes(outs)
     eta = eta_tv(W) if eta is None else eta
     eps_f = f_alpha_level(M, a, dps=dps + 20)

@@ -1,0 +1,156 @@
+"""Remark 10: injectivity of g_alpha and the piecewise inverse bound g_alpha^{-1} of eq. (41)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import mpmath
+import sympy as sp
+
+from proofs.falpha._common import INT_ALPHAS, PAPER, REAL_ALPHAS, fstr, rand_dist
+from proofs.falpha.thm8_pinsker import t_grid
+from rldp_verify.claims import Method, Outcome, claim
+from rldp_verify.falpha import (
+    binary_min,
+    f_alpha_divergence,
+    g_alpha,
+    g_alpha_generalized_inverse,
+    g_alpha_inverse,
+    total_variation,
+)
+from rldp_verify.numbers import exact, to_mpf, working_precision
+
+
+def _jump(a, dps):
+    """(g_alpha(1/alpha^-), g_alpha(1/alpha)) at high precision."""
+    with working_precision(dps):
+        am = to_mpf(a)
+        left = mpmath.expm1(2 * (am - 1) / am**2) if am < 2 else (1 + 4 / am**2) ** (am - 1) - 1
+        return left, (1 - 1 / am) ** (1 - am) - 1
+
+
+@claim(
+    id="falpha.rem10.injective-not-bijective",
+    paper=PAPER,
+    source="Sec. IV, Remark 10",
+    statement="For every alpha > 1, g_alpha: [0,1) -> [0,inf) of eq. (39) is injective but not bijective.",
+    hypotheses=("alpha > 1",),
+    method=(Method.SYMBOLIC, Method.EXACT, Method.HIGH_PRECISION),
+    reading="'Not bijective' read as: not onto [0, inf) (each branch is continuous and increasing, so it fails exactly "
+            "when the jump at t = 1/alpha is positive).",
+)
+def check_injective(ctx):
+    # increasing on each branch (exact for integer alpha on the grid, HP otherwise) and the jump is >= 0
+    for a in INT_ALPHAS:
+        ts = t_grid(a)
+        vals = [g_alpha(t, a) for t in ts]
+        if any(x >= y for x, y in zip(vals, vals[1:])):
+            return Outcome.refuted("g_alpha not strictly increasing", counterexample={"alpha": a})
+    jumps = {}
+    for s in REAL_ALPHAS + tuple(str(a) for a in INT_ALPHAS):
+        left, right = _jump(exact(s), ctx.dps)
+        jumps[s] = fstr(right - left, 6)
+        if right < left:
+            return Outcome.refuted("g_alpha decreases at 1/alpha (not injective)", counterexample={"alpha": s},
+                                   left=fstr(left), right=fstr(right))
+    # for alpha >= 2 the jump ratio is ((alpha/(alpha-1)) / (1 + 4/alpha^2))^(alpha-1), and
+    # alpha/(alpha-1) - (1 + 4/alpha^2) = (alpha-2)^2 / (alpha^2 (alpha-1)): zero exactly at alpha = 2
+    al = sp.symbols("alpha", positive=True)
+    ident = sp.simplify(al / (al - 1) - (1 + 4 / al**2) - (al - 2) ** 2 / (al**2 * (al - 1))) == 0
+    # alpha = 2: g_2(t) = 4t^2 on [0, 1/2), t/(1-t) on [1/2, 1): continuous, increasing, unbounded -> onto [0, inf)
+    t = sp.symbols("t", positive=True)
+    cont = sp.limit(4 * t**2, t, sp.Rational(1, 2)) == (1 - sp.Rational(1, 2)) ** (-1) - 1
+    unbounded = sp.limit((1 - t) ** (-1) - 1, t, 1, "-") == sp.oo
+    if ident and cont and unbounded:
+        return Outcome.refuted(
+            "injective for every alpha > 1 (the jump at 1/alpha is >= 0), but at alpha = 2 the jump is 0: g_2 is continuous, "
+            "strictly increasing and unbounded, hence a bijection [0,1) -> [0,inf); 'not bijective' holds for alpha != 2 only",
+            counterexample={"alpha": 2, "g_2(1/2^-)": "1", "g_2(1/2)": "1", "g_2": "4t^2 (t < 1/2), t/(1-t) (t >= 1/2)"},
+            jump_sizes=jumps, jump_identity_alpha_ge_2=ident)
+    return Outcome.inconclusive("could not settle the alpha = 2 case", identity=ident, continuous=cont)
+
+
+@claim(
+    id="falpha.rem10.inverse-bound-sound",
+    paper=PAPER,
+    source="Sec. IV, Remark 10, eq. (41); used in Corollary 11",
+    statement="g_alpha^{-1} of eq. (41) is an inverse bound: TV(P||Q) <= g_alpha^{-1}(D_{f_alpha}(P||Q)) for all mutually a.c. P, Q, "
+              "and g_alpha^{-1}(g_alpha(t)) = t.",
+    hypotheses=("alpha > 1",),
+    method=(Method.HIGH_PRECISION, Method.PROPERTY),
+)
+def check_inverse_sound(ctx):
+    rng = ctx.rng("rem10")
+    n = 0
+    worst_left = mpmath.mpf(0)
+    with working_precision(ctx.dps):
+        tol = mpmath.mpf(10) ** (-(ctx.dps - 15))
+        for s in ("1.01", "1.5", "1.9", "2", "3.7", "8", "50.5"):
+            a = exact(s)
+            # left inverse on the grid
+            for t in t_grid(a):
+                back = g_alpha_inverse(g_alpha(t, a, dps=ctx.dps), a, dps=ctx.dps)
+                worst_left = max(worst_left, abs(back - to_mpf(t)))
+            # the hardest pairs: binary pairs on the lower boundary of the joint range, and random pairs
+            for t in t_grid(a)[::4]:
+                m, _ = binary_min(t, a, dps=ctx.dps)
+                if g_alpha_inverse(m, a, dps=ctx.dps) < to_mpf(t) - tol:
+                    return Outcome.refuted("TV exceeds g^-1(D_f) on the joint-range boundary",
+                                           counterexample={"alpha": s, "t": str(t)}, D_f=fstr(m))
+                n += 1
+            for k in range(20):
+                p, q = rand_dist(rng, 2 + k % 5), rand_dist(rng, 2 + k % 5)
+                d, tv = f_alpha_divergence(p, q, a, dps=ctx.dps), to_mpf(total_variation(p, q))
+                if g_alpha_inverse(d, a, dps=ctx.dps) < tv - tol:
+                    return Outcome.refuted("TV exceeds g^-1(D_f)", counterexample={"alpha": s, "P": p, "Q": q})
+                n += 1
+        ok_left = worst_left < tol
+    if not ok_left:
+        return Outcome.refuted("g^-1(g(t)) != t", counterexample={"max_abs_error": fstr(worst_left, 5)})
+    return Outcome.verified(f"TV <= g^-1(D_f) on {n} boundary and random pairs; g^-1(g(t)) = t to {fstr(worst_left, 3)}",
+                            pairs=n, left_inverse_max_error=fstr(worst_left, 3))
+
+
+@claim(
+    id="falpha.rem10.switch-point-h1",
+    paper=PAPER,
+    source="Sec. IV, Remark 10, eq. (41), h_1(alpha) = 2 - 2/alpha",
+    statement="Eq. (41) with h_1(alpha) = 2 - 2/alpha and h_2(alpha) = (1 + 4 alpha^-2)^(alpha-1) - 1 is the inverse of g_alpha, "
+              "i.e. g_alpha^{-1}(s) = sup{t : g_alpha(t) <= s}, switching branches at the jump value g_alpha(1/alpha^-).",
+    hypotheses=("alpha > 1",),
+    method=(Method.EXACT, Method.HIGH_PRECISION),
+    reading="h_2 equals the jump value g_alpha(1/alpha^-) for alpha >= 2; we read h_1 as meant to be the same switch point for "
+            "alpha < 2, where it is e^{2(alpha-1)/alpha^2} - 1.",
+)
+def check_h1(ctx):
+    with working_precision(ctx.dps):
+        # h_2 is the switch point for alpha >= 2
+        h2_ok = all(abs(((1 + 4 / to_mpf(exact(s)) ** 2) ** (to_mpf(exact(s)) - 1) - 1) - _jump(exact(s), ctx.dps)[0])
+                    < mpmath.mpf(10) ** -40 for s in ("2", "2.5", "3.7", "10.3"))
+        table = {}
+        for s in ("1.01", "1.1", "1.5", "1.9"):
+            a = to_mpf(exact(s))
+            table[s] = {"h1_printed": fstr(2 - 2 / a, 10), "jump_left_g(1/alpha-)": fstr(_jump(exact(s), ctx.dps)[0], 10),
+                        "jump_right_g(1/alpha)": fstr(_jump(exact(s), ctx.dps)[1], 10)}
+        a, s = Fraction(3, 2), Fraction(3, 5)
+        printed = g_alpha_inverse(s, a, dps=ctx.dps)
+        true = g_alpha_generalized_inverse(s, a, dps=ctx.dps)
+        # g_alpha(t) <= 3/5 for all t < 2/3 and g_alpha(2/3) = 3^(1/2) - 1 > 3/5, so the sup is exactly 2/3
+        g_below = g_alpha(Fraction(2, 3) - Fraction(1, 10**30), a, dps=ctx.dps)
+        g_at = g_alpha(Fraction(2, 3), a, dps=ctx.dps)
+        # non-monotonicity of the printed g^-1 at h_1 = 2/3
+        h1 = Fraction(2, 3)
+        before = g_alpha_inverse(h1 - Fraction(1, 10**20), a, dps=ctx.dps)
+        at = g_alpha_inverse(h1 + Fraction(1, 10**20), a, dps=ctx.dps)
+        found = printed > true and g_below <= to_mpf(s) < g_at and before > at
+    if found:
+        return Outcome.refuted(
+            "for alpha < 2, h_1 = 2 - 2/alpha is not the jump value g_alpha(1/alpha^-) = e^{2(alpha-1)/alpha^2} - 1; on "
+            "[g_alpha(1/alpha^-), h_1) eq. (41) returns the Pinsker branch, which is larger than sup{t: g_alpha(t) <= s} = 1/alpha "
+            "(still a valid but looser TV bound), and the printed g^-1 drops at s = h_1 (not monotone)",
+            counterexample={"alpha": "3/2", "s": "3/5"},
+            printed_g_inv=fstr(printed), sup_t_with_g_le_s=fstr(true), g_just_below_2_3=fstr(g_below), g_at_2_3=fstr(g_at),
+            printed_g_inv_at_h1_minus_1e-20=fstr(before), printed_g_inv_at_h1_plus_1e-20=fstr(at),
+            h2_is_jump_value=h2_ok, switch_points=table)
+    return Outcome.verified("printed inverse coincides with the generalized inverse at the test point",
+                            printed=fstr(printed), true=fstr(true))
