@@ -287,16 +287,21 @@ def _rank(vectors: list[list[Fraction]]) -> int:
 def vertices(rows: Sequence[Sequence[Fraction]], dim: int) -> list[tuple[Fraction, ...]]:
     """Exact vertices of the bounded polyhedron {x : b + a . x >= 0 for all rows} (pycddlib GMP).
 
-    Re-checked before return: the polyhedron must be bounded (no rays, no lineality) and every
-    vertex must satisfy all rows with ``dim`` linearly independent active rows; otherwise
+    Redundant rows are removed first (cdd's exact canonicalisation). Re-checked before return, in
+    exact arithmetic (python-flint): the polyhedron must be bounded (no rays, no lineality) and every
+    vertex must satisfy *all* the given rows with ``dim`` linearly independent active rows; otherwise
     :class:`CertificationError`. An empty polyhedron gives []."""
     import cdd
     import cdd.gmp
+    import flint
 
     rows = [[exact(v) for v in r] for r in rows]
     if any(len(r) != dim + 1 for r in rows):
         raise InputError(f"every row must have {dim + 1} entries")
     mat = cdd.gmp.matrix_from_array(rows, rep_type=cdd.RepType.INEQUALITY)
+    cdd.gmp.matrix_canonicalize(mat)
+    if mat.lin_set:  # implicit equalities: the set is lower-dimensional; enumeration still exact
+        pass
     poly = cdd.gmp.polyhedron_from_matrix(mat)
     gen = cdd.gmp.copy_generators(poly)
     out = []
@@ -306,18 +311,22 @@ def vertices(rows: Sequence[Sequence[Fraction]], dim: int) -> list[tuple[Fractio
         out.append(tuple(Fraction(v) for v in r[1:]))
     if gen.lin_set:
         raise CertificationError("polyhedron has a lineality space")
-    for v in out:
-        active = []
-        for r in rows:
-            s = r[0] + sum(a * x for a, x in zip(r[1:], v))
-            if s < 0:
-                raise CertificationError(f"cdd vertex {v} violates a constraint")
-            if s == 0:
-                active.append(r[1:])
-        if _rank(active) != dim:
-            raise CertificationError(f"cdd point {v} is not a vertex (active rank < {dim})")
+    if not out:
+        return []
     if len(set(out)) != len(out):
         raise CertificationError("cdd returned a vertex twice")
+    A = flint.fmpq_mat(len(rows), dim + 1, [flint.fmpq(v.numerator, v.denominator) for r in rows for v in r])
+    X = flint.fmpq_mat(dim + 1, len(out), [flint.fmpq(1)] * len(out)
+                       + [flint.fmpq(v[i].numerator, v[i].denominator) for i in range(dim) for v in out])
+    slack = (A * X).tolist()  # slack[i][j] = b_i + a_i . x_j
+    for j, v in enumerate(out):
+        col = [slack[i][j] for i in range(len(rows))]
+        if any(s < 0 for s in col):
+            raise CertificationError(f"cdd vertex {v} violates a constraint")
+        active = [i for i, s in enumerate(col) if s == 0]
+        act = flint.fmpq_mat(len(active), dim, [A[i, c + 1] for i in active for c in range(dim)]) if active else None
+        if act is None or act.rank() != dim:
+            raise CertificationError(f"cdd point {v} is not a vertex (active rank < {dim})")
     return sorted(out)
 
 
@@ -440,3 +449,46 @@ def rank_points(p, candidates: dict, f=None):
     vals = sorted(((f(p, q), name) for name, q in candidates.items()), key=lambda vn: -vn[0])
     gap = vals[0][0] - vals[1][0] if len(vals) > 1 else mpmath.inf
     return vals, gap
+
+
+def f_float_many(p, Q):
+    """f(q) for every row q of Q in binary64 (numpy), Sec. 3.1's O(S) form. A *prefilter* only: its
+    rounding error is about S * 1e-16 * max|log|, far below the 1e-9 band :func:`best_points` re-checks
+    at high precision."""
+    import numpy as np
+
+    P = np.array([float(x) for x in p])
+    Q = np.array([[float(x) for x in q] for q in Q], dtype=float)
+    S = P.size
+    with np.errstate(divide="ignore", invalid="ignore"):
+        xlogx = lambda x: np.where(x > 0, x * np.log(np.where(x > 0, x, 1.0)), 0.0)  # noqa: E731
+        off = (1 - Q) / (S - 1)
+        cond = (P * (xlogx(Q) + (S - 1) * xlogx(off))).sum(axis=1)
+        c = (P * (1 - Q)).sum(axis=1, keepdims=True) / (S - 1)
+        m = c + P * (S * Q - 1) / (S - 1)
+        return cond - xlogx(m).sum(axis=1)
+
+
+def best_points(p, candidates: dict, *, band: float = 1e-9, f=None):
+    """The maximiser of f over ``candidates`` (name -> q): ranked in binary64 by :func:`f_float_many`,
+    then every candidate within ``band`` of the float best, plus the best one below the band, is
+    re-evaluated with f (default :func:`f_simplified`, mpmath at the current precision).
+
+    Returns (sorted [(value, name)] of the re-evaluated candidates, gap best - runner-up at high
+    precision, float_band_gap: how far below the best the first un-re-checked candidate lies in
+    binary64). Callers must treat a gap below their tolerance as undecided."""
+    f = f or f_simplified
+    names = list(candidates)
+    if len(names) < 2:
+        raise InputError("need at least two candidates")
+    fl = f_float_many(p, [candidates[n] for n in names])
+    order = sorted(range(len(names)), key=lambda i: -fl[i])
+    top = fl[order[0]]
+    k = 1
+    while k < len(order) and top - fl[order[k]] <= band:
+        k += 1
+    recheck = order[: min(k + 1, len(order))]
+    float_band_gap = float(top - fl[order[k + 1]]) if k + 1 < len(order) else float("inf")
+    vals = sorted(((f(p, candidates[names[i]]), names[i]) for i in recheck), key=lambda vn: -vn[0])
+    gap = vals[0][0] - vals[1][0]
+    return vals, gap, float_band_gap

@@ -54,3 +54,16 @@ def rational_distribution(rng, S: int, full_support: bool = True, denom: int = 5
         w = [rng.randint(lo, denom) for _ in range(S)]
         if sum(w) > 0:
             return [Fraction(x, sum(w)) for x in w]
+
+
+_VERTEX_CACHE: dict = {}
+
+
+def dp_vertices(S: int, t: Fraction):
+    """Exact vertices of the DP polytope of family (8) (cached: the slow claims share them)."""
+    from rldp_verify import pram
+
+    key = (S, t)
+    if key not in _VERTEX_CACHE:
+        _VERTEX_CACHE[key] = pram.vertices(pram.dp_rows(S, t), S)
+    return _VERTEX_CACHE[key]

@@ -1,0 +1,183 @@
+"""Proposition 3.2 (Sec. 3.3), its condition on e^alpha and S, and the remark on alpha in [0, 2]."""
+
+from fractions import Fraction
+
+import sympy as sp
+
+from rldp_verify import pram
+from rldp_verify.claims import Method, Outcome, claim
+
+from ._common import ALPHAS, PAPER, dp_vertices, rational_brackets
+
+STATEMENT = ("For S >= 4 and alpha <= log(S + sqrt(S(S-4)) - 2) - log 2, the vertices of the DP polytope "
+             "are, up to permutations: all v_alpha; all v_-alpha; v_alpha/v_-alpha mixtures with 2..S-2 "
+             "v_alpha; (v_min, v_alpha, ..., v_alpha); (v_max, v_-alpha, ..., v_-alpha).")
+
+
+def _below_threshold(S, t) -> bool:
+    """Exact test of 1 <= e^alpha = t <= (S - 2 + sqrt(S(S-4)))/2: the two roots of
+    t^2 - (S-2) t + 1 have product 1, so for t >= 1 this is t^2 - (S-2) t + 1 <= 0."""
+    return t >= 1 and t * t - (S - 2) * t + 1 <= 0
+
+
+def compare_vertex_set(S, t):
+    V = set(dp_vertices(S, t))
+    P = {tuple(pram.point(pat, S, t)) for pat in pram.prop32_patterns(S)}
+    return V == P, V, P
+
+
+def _run(cases):
+    rows = []
+    for S, t in cases:
+        ok, V, P = compare_vertex_set(S, t)
+        rows.append({"S": S, "e^alpha": t, "vertices": len(V), "below_condition": _below_threshold(S, t)})
+        if not ok:
+            extra = sorted(map(list, V - P))[:3]
+            missing = sorted(map(list, P - V))[:3]
+            return rows, Outcome.refuted("vertex set differs from Proposition 3.2",
+                                         counterexample={"S": S, "e^alpha": t, "extra": extra, "missing": missing})
+    return rows, None
+
+
+@claim(
+    id="pram.prop3-2.vertex-set",
+    paper=PAPER,
+    source="Sec. 3.3, Proposition 3.2; Appendix 5.3",
+    statement=STATEMENT,
+    hypotheses=("S >= 4", "e^alpha <= (S - 2 + sqrt(S(S-4)))/2"),
+    method=Method.EXACT,
+)
+def check_vertex_set(ctx):
+    # rational e^alpha strictly inside the condition (checked exactly); for S = 4 it forces alpha = 0
+    cases = [(4, Fraction(1)), (5, Fraction(11, 10)), (5, Fraction(2)), (5, Fraction(13, 5)),
+             (6, Fraction(2)), (6, Fraction(37, 10))]
+    assert all(_below_threshold(S, t) for S, t in cases)
+    rows, bad = _run(cases)
+    if bad:
+        return bad
+    return Outcome.verified("exact vertex enumeration (cdd GMP) equals the 2^S points of Proposition 3.2 "
+                            f"in all {len(cases)} cases (S = 4..6, rational e^alpha within the condition; "
+                            "for S = 4 the condition forces alpha = 0 and the polytope is one point)",
+                            cases=rows)
+
+
+@claim(
+    id="pram.prop3-2.vertex-set-large-S",
+    paper=PAPER,
+    source="Sec. 3.3, Proposition 3.2 (S = 7..10, incl. S = 10 at the alphas of Sec. 4.1)",
+    statement=STATEMENT,
+    hypotheses=("S in {7, 8, 9, 10}", "alpha in {0.5, 1, 1.5, 2} within the condition"),
+    reading="irrational e^alpha is replaced by the rational rounded down from it at 10^-30 (cases: S = 10 "
+            "at every alpha, S = 9 at alpha = 1.5, S = 8 at alpha = 1; S = 7 at e^alpha = 3 and 47/10).",
+    method=Method.EXACT,
+    slow=True,
+)
+def check_vertex_set_large(ctx):
+    cases = [(7, Fraction(3)), (7, Fraction(47, 10)), (8, rational_brackets("1")[0]),
+             (9, rational_brackets("1.5")[0])]
+    cases += [(10, rational_brackets(a)[0]) for a in ALPHAS]
+    assert all(_below_threshold(S, t) for S, t in cases)
+    rows, bad = _run(cases)
+    if bad:
+        return bad
+    return Outcome.verified(f"exact vertex sets equal Proposition 3.2's in all {len(cases)} cases", cases=rows)
+
+
+@claim(
+    id="pram.prop3-2.condition",
+    paper=PAPER,
+    source="Appendix 5.3, 'if alpha <= log(S + sqrt(S(S-4)) - 2) - log 2 then u_alpha and u_-alpha "
+           "also satisfy (16) and (17)'",
+    statement="v_alpha, v_-alpha always satisfy (16)-(17); for S >= 4, u_alpha and u_-alpha satisfy them "
+              "iff (the 'if' of the paper) e^alpha <= (S - 2 + sqrt(S(S-4)))/2.",
+    hypotheses=("S >= 4", "alpha > 0"),
+    method=(Method.SYMBOLIC, Method.EXACT),
+)
+def check_condition(ctx):
+    t, S = sp.symbols("t S", positive=True)
+    x = ((S - 1) * t - 1) / (S * (S - 2))
+    y = ((S - 1) / t - 1) / (S * (S - 2))
+    e17 = sp.factor(sp.together(t * x - y - (t - 1)))  # (17) at u_alpha: <= 0 needed
+    e16 = sp.factor(sp.together(t * y - x - (t - 1)))  # (16) at u_alpha
+    want17 = (S - 1) * (t - 1) * (t**2 - (S - 2) * t + 1) / (S * t * (S - 2))
+    ok17 = sp.simplify(e17 - want17) == 0
+    ok16 = sp.simplify(e16 + (S - 1) * (t - 1) / (S - 2)) == 0
+    va = t / (t + S - 1)
+    vm = 1 / (1 + (S - 1) * t)
+    ok_v = all(sp.simplify(e) == 0 for e in (t * va - va - (t - 1) + (t - 1) * (1 - va),
+                                              t * vm - vm - (t - 1) + (t - 1) * (1 - vm)))
+    # sharpness of the *conclusion*: the type-5 point needs (16) at (v_-alpha, v_max)
+    vmax = t**2 / (1 + (S - 1) * t)
+    e5 = sp.factor(sp.together(t * vmax - vm - (t - 1)))
+    ok5 = sp.simplify(e5 - t * (t - 1) * (t - (S - 2)) / ((S - 1) * t + 1)) == 0
+    if not (ok17 and ok16 and ok_v and ok5):
+        return Outcome.refuted("the algebra of the condition does not check",
+                               counterexample={"eq17_at_u_alpha": str(e17), "eq16_at_u_alpha": str(e16)})
+    return Outcome.verified(
+        "symbolic: (16) at u_alpha = -(S-1)(t-1)/(S-2) <= 0 always; (17) at u_alpha = (S-1)(t-1)(t^2-(S-2)t+1)"
+        "/(S t (S-2)), <= 0 iff t <= (S-2+sqrt(S(S-4)))/2 (u_-alpha is the mirror image); v_+-alpha satisfy "
+        "(16)-(17) with slack (t-1)(1-v). Finding: the condition is sufficient, not necessary, for the "
+        "conclusion: (16) at (v_-alpha, v_max) is t(t-1)(t-(S-2))/((S-1)t+1), so the type-5 vertex exists iff "
+        "e^alpha <= S-2 (see pram.prop3-2.condition-sharpness); for S = 4 the paper's condition allows only "
+        "alpha = 0", eq17_at_u_alpha=str(e17), eq16_at_u_alpha=str(e16), type5_slack=str(e5))
+
+
+@claim(
+    id="pram.prop3-2.condition-sharpness",
+    paper=PAPER,
+    source="Proposition 3.2's condition on e^alpha and S (our sharpening; the paper states only 'if')",
+    statement="The five-type vertex structure of Proposition 3.2 holds exactly for 1 <= e^alpha <= S - 2, "
+              "a strictly larger range than the paper's condition e^alpha <= (S - 2 + sqrt(S(S-4)))/2.",
+    hypotheses=("S in {4, 5, 6} (exact enumeration); the 'only if' direction for every S >= 4 is "
+                "symbolic: the type-5 point needs e^alpha <= S-2",),
+    method=(Method.EXACT, Method.SYMBOLIC),
+    slow=True,
+)
+def check_sharpness(ctx):
+    rows = []
+    for S0 in (4, 5, 6):
+        at = compare_vertex_set(S0, Fraction(S0 - 2))[0]
+        mid = compare_vertex_set(S0, (Fraction(S0 - 2) + 1) / 2)[0]
+        above = compare_vertex_set(S0, Fraction(S0 - 2) + Fraction(1, 100))[0]
+        rows.append({"S": S0, "paper_condition_holds_at_S-2": _below_threshold(S0, Fraction(S0 - 2)),
+                     "structure at (S-1)/2": mid, "structure at S-2": at, "structure at S-2+1/100": above})
+        if not (at and mid) or above:
+            return Outcome.refuted("the structure does not switch at e^alpha = S - 2",
+                                   counterexample=rows[-1], cases=rows)
+    return Outcome.verified("exact enumeration: Proposition 3.2's vertex set holds at e^alpha = (S-1)/2 and "
+                            "S-2 and fails at S-2+1/100 for S = 4..6, where the paper's condition already "
+                            "fails at S-2; the type-5 vertex is infeasible iff e^alpha > S-2 "
+                            "(pram.prop3-2.condition)", cases=rows)
+
+
+@claim(
+    id="pram.sec3-3.alpha-range",
+    paper=PAPER,
+    source="Sec. 3.3 after Proposition 3.2; Appendix 5.3",
+    statement="For alpha in [0, 2] the condition of Proposition 3.2 holds when S >= 10.",
+    method=(Method.EXACT, Method.SYMBOLIC),
+)
+def check_alpha_range(ctx):
+    import flint
+
+    from rldp_verify.rigorous import arb_precision
+
+    with arb_precision(40):
+        e2 = flint.arb(2).exp()
+
+        def thr(S):
+            return (flint.arb(S - 2) + flint.arb(S * (S - 4)).sqrt()) / 2
+
+        ok10 = bool(thr(10) > e2)
+        fails9 = bool(thr(9) < e2)
+        margin = thr(10) - e2
+    s = sp.symbols("S", positive=True)
+    d = sp.diff((s - 2 + sp.sqrt(s * (s - 4))) / 2, s)
+    increasing = sp.simplify(d - (sp.Rational(1, 2) + (s - 2) / (2 * sp.sqrt(s * (s - 4))))) == 0
+    if ok10 and increasing:
+        return Outcome.verified("rigorous (arb): (10 - 2 + sqrt(60))/2 = 7.873 > e^2 = 7.389, and the bound "
+                                "(S-2+sqrt(S(S-4)))/2 increases in S (derivative 1/2 + (S-2)/(2 sqrt(S(S-4))) > 0); "
+                                f"S = 9 is not enough (bound 6.854 < e^2: {fails9})",
+                                margin_S10=str(margin), S9_fails=fails9)
+    return Outcome.refuted("the condition fails at S = 10, alpha = 2",
+                           counterexample={"S": 10, "alpha": 2, "bound": str(thr(10)), "e^2": str(e2)})
