@@ -59,7 +59,7 @@ def check_grid(ctx):
         outside = q < lo_l or q > hi_u  # certainly outside J
         inside = lo_u <= q <= hi_l  # certainly inside J
         if outside:
-            bad.append({"q": s, "privacy_ratio": ratio, "alpha_needed": str(loss)})
+            bad.append({"q": s, "privacy_ratio": ratio, "alpha_needed": loss.str(12, radius=False)})
         elif not inside:
             return Outcome.inconclusive(f"q = {s} too close to the end of J at 60 digits")
     if bad:
