@@ -83,7 +83,7 @@ def _check_instance(inst):
 )
 def check_nested(ctx):
     rng = ctx.rng("orderings")
-    cases = [(example_ball(), "log(2)")] + [rand_instance(rng, k) for k in range(2)]
+    cases = [(example_ball(), "log(2)")] + [rand_instance(rng, k) for k in range(1, 2)]
     cases.append((RenyiBall.from_radius([["7", "10"], ["26", "57"]], 2, "inf"), "log(2)"))  # F = P_X
     rows, obs = [], {"PolyOpt < SRR": 0, "PolyOpt < IR": 0, "IR < SRR": 0, "SRR < GRR": 0}
     for ball, eps in cases:
