@@ -134,11 +134,12 @@ def kairouz_thresholds(args) -> dict:
     thr = None
     if br.kind == "bisected":
         thr = _fmt((lo + hi) / 2)
-    method = ("certified status (randomized response: arb-rigorous reduced costs of its non-degenerate "
-              "basis; binary: certified optimal basis / certified better LP optimum) at rational "
-              f"t = e^eps on a geometric grid of {len(grid)} eps in [{args.eps_min}, {args.eps_max}], "
-              "then bisection in t; the ends of the bracket are certified, the status between grid "
-              "points is not")
+    who = ("randomized response (arb-rigorous reduced costs of its non-degenerate LP basis)" if mech == "rr" else
+           "the binary mechanism (a certified optimal LP basis containing its two patterns, or a certified "
+           "better feasible mechanism)")
+    method = (f"certified status of {who} at rational t = e^eps on a geometric grid of {len(grid)} eps in "
+              f"[{args.eps_min}, {args.eps_max}], then bisection in t; the bracket ends are certified points of "
+              "opposite status, the status between evaluated points is not certified")
     out = {"paper": "kairouz", "utility": util, "mechanism": mech, "k": k, **inputs,
            "threshold": thr, "bracket": [_fmt(lo), _fmt(hi)],
            "t_bracket": [None if br.t_lo is None else fraction_str(br.t_lo),
@@ -177,7 +178,8 @@ def _human(out: dict) -> str:
     if out.get("t_star"):
         lines.append(f"  e^eps* = {out['t_star']} (exact)")
     if out.get("t_bracket"):
-        lines.append(f"  t = e^eps bracket (exact): [{out['t_bracket'][0]}, {out['t_bracket'][1]}]")
+        a, b = out["t_bracket"]
+        lines.append(f"  t = e^eps bracket (exact): [{a or 1}, {b or 'inf'}]")
     if out.get("note"):
         lines.append(f"  note: {out['note']}")
     lines.append(f"  method: {out['method']}")
