@@ -132,6 +132,10 @@ def check_19(ctx):
     method=Method.EXACT,
 )
 def check_18(ctx):
+    return _thm18((2, 3, 4) if ctx.include_slow else (2, 3), "m = 2..4" if ctx.include_slow else "m = 2, 3")
+
+
+def _thm18(ms, label):
     rows, bad = [], []
     for t, delta in ((Fraction(2), Fraction(1, 10)), (Fraction(3), Fraction(0)), (Fraction(3, 2), Fraction(1, 4)),
                      (Fraction(5), Fraction(1, 2))):
@@ -144,18 +148,18 @@ def check_18(ctx):
         pts = set(_region_points(QT))
         region_eq = ok_priv and all(c in pts or _point_in_hull(c, list(pts)) for c in corners)
         nv = 0
-        for m in (2, 3, 4):
+        for m in ms:
             for V in approx_ldp_binary_vertices(m, t, delta):
                 nv += 1
                 if not _dominates(QT, V):
                     bad.append({"t": str(t), "delta": str(delta), "Q": [[str(v) for v in r] for r in V]})
         rows.append({"t": str(t), "delta": str(delta), "Q_QT_private": ok_priv, "region_equal": region_eq,
-                     "vertices_checked(m=2..4)": nv})
+                     f"vertices_checked({label})": nv})
         if not (ok_priv and region_eq):
             bad.append(rows[-1])
     if bad:
         return Outcome.refuted("quaternary mechanism does not dominate", counterexample=bad[0], rows=rows)
-    return Outcome.verified("for each (e^eps, delta) tested, every vertex of the (eps, delta)-LDP polytope with m = 2, 3, 4 "
+    return Outcome.verified(f"for each (e^eps, delta) tested, every vertex of the (eps, delta)-LDP polytope with {label} "
                             "outputs equals Q_QT W for an exact stochastic W (cdd GMP feasibility), hence so does every "
                             "convex combination; with Proposition 17 this gives U(Q) <= U(Q_QT)", rows=rows)
 
@@ -189,3 +193,15 @@ def check_20(ctx):
     if bad:
         return Outcome.refuted("dominance and region inclusion disagree", counterexample=bad[0])
     return Outcome.verified(f"{n} random pairs ({pos} dominated): exact dominance LP and exact region inclusion agree")
+
+
+@claim(
+    id="kairouz.thm18.quaternary-optimal-m5",
+    paper=PAPER,
+    source="Sec. 5, Theorem 18 (exhaustive: five outputs)",
+    statement="Every (eps, delta)-LDP mechanism with binary input and 5 outputs is Q_QT followed by a stochastic W.",
+    method=Method.EXACT,
+    slow=True,
+)
+def check_18_m5(ctx):
+    return _thm18((5,), "m = 5")
