@@ -63,15 +63,21 @@ def _table(name, P, shape=None) -> np.ndarray:
     return P
 
 
-def realised_eps(Q, P) -> float:
+def realised_eps(Q, P, negligible: float = 0.0) -> float:
     """``eps* = log max_{y,s1,s2} P_{y|s1} / P_{y|s2}`` of eq. (32) under the distribution ``P``.
 
     ``P_{y|s} = sum_u P_{u|s} Q[s,u,y]``; ``0/0 = 1`` and ``x/0 = inf`` for ``x > 0``. Rows ``s`` with
-    ``P_s = 0`` have no conditional and are skipped. Float arithmetic (exact zeros matter: clean
-    the protocol first).
+    ``P_s = 0`` have no conditional and are skipped. Float arithmetic.
+
+    ``negligible``: outputs ``y`` with ``max_s P_{y|s} < negligible`` are treated as never emitted
+    (their ratio is a 0/0 of the exact optimum). Interior-point solvers return such exact zeros as
+    values around 1e-9 whose ratios are numerical noise; ``negligible = 0`` keeps every output.
+    This errs towards "private" only for outputs of probability below ``negligible``.
     """
     Q = np.asarray(Q, dtype=float)
     P = np.asarray(P, dtype=float)
+    if not negligible >= 0:
+        raise InputError(f"negligible must be >= 0, got {negligible!r}")
     Ps = P.sum(axis=1)
     rows = [s for s in range(P.shape[0]) if Ps[s] > 0]
     Py = {s: (P[s] / Ps[s]) @ Q[s] for s in rows}
@@ -81,6 +87,8 @@ def realised_eps(Q, P) -> float:
             if s1 == s2:
                 continue
             for y in range(Q.shape[2]):
+                if max(Py[s][y] for s in rows) < negligible:
+                    continue
                 a, b = Py[s1][y], Py[s2][y]
                 if a == 0:
                     continue

@@ -3,6 +3,7 @@ optimisation over F (003, Sec. IV-A and Appendix C)."""
 
 from __future__ import annotations
 
+import warnings
 from fractions import Fraction
 
 import mpmath
@@ -41,7 +42,9 @@ def _cvx_primal(v, P_hat, B):
     m = p > 0
     cons = [cp.sum(P) == 1, cp.sum(cp.multiply(p[m] ** 2, cp.inv_pos(P[m]))) <= float(B) + 1]
     prob = cp.Problem(cp.Maximize(v @ P), cons)
-    prob.solve(solver="CLARABEL")
+    with warnings.catch_warnings():  # an inaccurate solve is harmless: the point is repaired and re-checked
+        warnings.simplefilter("ignore")
+        prob.solve(solver="CLARABEL")
     Pv = np.clip(np.asarray(P.value, dtype=float), 0, None)
     return prob.value, prob.status, Pv
 
@@ -72,7 +75,9 @@ def _cvx_dual(v, P_hat, B):
     t = w - v
     cons = [cp.SOC(c + t, cp.vstack([2 * r, c - t]), axis=0)]  # r^2 <= c (w - v), w >= v
     prob = cp.Problem(cp.Minimize(-2 * p @ r + cp.max(w) + c * (float(B) + 1)), cons)
-    prob.solve(solver="CLARABEL")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        prob.solve(solver="CLARABEL")
     return prob.value, prob.status
 
 

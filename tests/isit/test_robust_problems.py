@@ -79,6 +79,12 @@ def test_realised_eps_conventions():
     Q = np.array([[[1.0, 0.0], [1.0, 0.0]], [[1.0, 0.0], [0.5, 0.5]]])
     P3 = np.array([[0.5, 0.0], [0.5, 0.0]])             # u = 1 never occurs: y = 1 has 0/0 = 1
     assert realised_eps(Q, P3) == 0.0
+    # solver-precision zeros: y = 1 has probability ~1e-9 under both s, with a meaningless ratio
+    Q = np.array([[[1 - 1e-9, 1e-9]] * 2, [[1 - 3e-9, 3e-9]] * 2])
+    assert realised_eps(Q, P) == pytest.approx(math.log(3))
+    assert realised_eps(Q, P, negligible=1e-6) == pytest.approx(math.log((1 - 1e-9) / (1 - 3e-9)))
+    with pytest.raises(InputError, match="negligible"):
+        realised_eps(Q, P, negligible=-1)
 
 
 def test_bad_inputs():
