@@ -239,6 +239,7 @@ class Bracket:
     kind: str                # "bisected", "below-grid", "above-grid", "undecided"
     evaluations: list        # (t as str, status) of every evaluated point
     note: str = ""
+    tail_certified: bool = False  # rr only: optimal for EVERY eps >= log(t_hi), proved on the continuum
 
     def eps_bracket(self) -> tuple:
         lo = 0.0 if self.t_lo is None else log_bounds(self.t_lo)[0]
@@ -247,12 +248,28 @@ class Bracket:
 
 
 def bracket_threshold(status_fn: Callable[[Fraction], Status], regime: str, grid=None,
-                      tol: float = 1e-6, max_iter: int = 60) -> Bracket:
+                      tol: float = 1e-6, max_iter: int = 60, tail_fn: Callable[[Fraction], bool] | None = None) -> Bracket:
     """Bracket eps* for ``regime`` = "rr" (optimal for eps >= eps*) or "binary" (eps <= eps*).
 
     ``status_fn(t)`` returns a certified :class:`Status`. The bracket's ends are certified points
-    of opposite status; grid points beyond the bracket all have the "good" status.
+    of opposite status; grid points beyond the bracket all have the "good" status. For "rr",
+    ``tail_fn(t_hi)`` (e.g. :func:`rldp_verify.extremal_tail.certify_rr_tail`) may prove optimality
+    on the whole half-line eps >= log(t_hi); then ``tail_certified`` is True and the bracket is
+    rigorous for eps* := inf{eps : RR optimal on [eps, infinity)}.
     """
+    br = _bracket(status_fn, regime, grid, tol, max_iter)
+    if regime == "rr" and tail_fn is not None and br.t_hi is not None and br.kind in ("bisected", "below-grid"):
+        try:
+            br.tail_certified = bool(tail_fn(br.t_hi))
+        except Exception:  # a failed proof attempt is "not certified", never an answer
+            br.tail_certified = False
+        if br.tail_certified:
+            br.note = (br.note + "; " if br.note else "") + \
+                "RR proved optimal for every eps >= the bracket's upper end (interval arithmetic in s = e^-eps)"
+    return br
+
+
+def _bracket(status_fn, regime, grid, tol, max_iter) -> Bracket:
     if regime not in ("rr", "binary"):
         raise InputError(f"regime must be 'rr' or 'binary', got {regime!r}")
     grid = default_grid() if grid is None else list(grid)

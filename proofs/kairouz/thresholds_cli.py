@@ -72,14 +72,15 @@ def check_kl(ctx):
     # closed form: just above t*, a hockey-stick divergence separates (see kairouz.lemma24.eq61-closed-form)
     uni = universal_binary_threshold(P0, P1)
     t_above = 1 + uni.a_star * (1 + Fraction(1, 10**6))
-    ev = {"rr": {k_: rr[k_] for k_ in ("threshold", "bracket", "t_bracket", "kind")}, "rr_recheck": s_rr,
+    ev = {"rr": {k_: rr[k_] for k_ in ("threshold", "bracket", "t_bracket", "kind", "tail_certified")}, "rr_recheck": s_rr,
           "binary": {k_: bn[k_] for k_ in ("threshold", "bracket", "t_bracket", "kind")}, "binary_recheck": s_bn,
           "all_f": {k_: ff[k_] for k_ in ("threshold", "bracket", "t_star", "binding")}}
     ok_f = ff["threshold"] is not None and ff["threshold"] <= bn["bracket"][0]
-    if ok_rr and ok_bn and ok_f:
+    if ok_rr and ok_bn and ok_f and rr["tail_certified"]:
         return Outcome.verified(f"eps*_RR = {rr['threshold']} (bracket {rr['bracket']}), eps*_bin(KL) = {bn['threshold']} "
                                 f"(bracket {bn['bracket']}), eps*_f = log({ff['t_star']}) = {ff['threshold']} <= eps*_bin; "
-                                "both KL brackets re-checked by independent certified LPs at their ends", **ev)
+                                "both KL brackets re-checked by independent certified LPs at their ends; RR proved optimal for every "
+                                "eps above its bracket", **ev)
     return Outcome.inconclusive("bracket re-check did not confirm the statuses", **ev)
 
 
@@ -100,9 +101,10 @@ def check_mi(ctx):
     T = binary_set_mi(P)
     s_rr, ok_rr = _sharpness(rr, mu, k, lambda t: utility(randomized_response(k, t), mu), "above")
     s_bn, ok_bn = _sharpness(bn, mu, k, lambda t: utility(binary_mechanism_for_set(T, k, t), mu), "below")
-    ev = {"rr": {k_: rr[k_] for k_ in ("threshold", "bracket", "t_bracket", "kind")}, "rr_recheck": s_rr,
+    ev = {"rr": {k_: rr[k_] for k_ in ("threshold", "bracket", "t_bracket", "kind", "tail_certified")}, "rr_recheck": s_rr,
           "binary": {k_: bn[k_] for k_ in ("threshold", "bracket", "t_bracket", "kind")}, "binary_recheck": s_bn}
-    if ok_rr and ok_bn:
+    if ok_rr and ok_bn and rr["tail_certified"]:
         return Outcome.verified(f"eps*_bin(MI) = {bn['threshold']} (bracket {bn['bracket']}), eps*_RR(MI) = "
-                                f"{rr['threshold']} (bracket {rr['bracket']}); both re-checked", **ev)
+                                f"{rr['threshold']} (bracket {rr['bracket']}); both re-checked; RR proved optimal for every eps above "
+                                "its bracket", **ev)
     return Outcome.inconclusive("bracket re-check did not confirm the statuses", **ev)

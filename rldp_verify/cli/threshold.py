@@ -127,7 +127,11 @@ def kairouz_thresholds(args) -> dict:
         raise InputError("the binary mechanism needs a proper non-empty set T")
     grid = default_grid(args.eps_min, args.eps_max)
     if mech == "rr":
-        br = bracket_threshold(lambda t: rr_status(mu, k, t), "rr", grid, tol=args.tol)
+        from rldp_verify.extremal_tail import certify_rr_tail, kl_tail, mi_tail
+
+        m_of_set = mi_tail(P) if util == "mi" else kl_tail(P0, P1)
+        br = bracket_threshold(lambda t: rr_status(mu, k, t), "rr", grid, tol=args.tol,
+                               tail_fn=lambda t: certify_rr_tail(k, m_of_set, 1 / t))
     else:
         br = bracket_threshold(lambda t: binary_status(mu, k, t, T), "binary", grid, tol=args.tol)
     lo, hi = br.eps_bracket()
@@ -139,12 +143,18 @@ def kairouz_thresholds(args) -> dict:
            "better feasible mechanism)")
     method = (f"certified status of {who} at rational t = e^eps on a geometric grid of {len(grid)} eps in "
               f"[{args.eps_min}, {args.eps_max}], then bisection in t; the bracket ends are certified points of "
-              "opposite status, the status between evaluated points is not certified")
+              "opposite status")
+    if mech == "rr" and br.tail_certified:
+        method += ("; RR is moreover proved optimal for EVERY eps >= the upper end (arb interval arithmetic on "
+                   "s = e^-eps in (0, e^-hi]), so eps* = inf{eps: RR optimal on [eps, inf)} lies in the bracket")
+    else:
+        method += "; the status between evaluated points is not certified"
     out = {"paper": "kairouz", "utility": util, "mechanism": mech, "k": k, **inputs,
            "threshold": thr, "bracket": [_fmt(lo), _fmt(hi)],
            "t_bracket": [None if br.t_lo is None else fraction_str(br.t_lo),
                          None if br.t_hi is None else fraction_str(br.t_hi)],
            "kind": br.kind, "note": br.note, "evaluations": len(br.evaluations),
+           "tail_certified": br.tail_certified if mech == "rr" else None,
            "method": method, "source": src,
            "binary_set_T": sorted(T)}
     if util == "kl":
