@@ -180,3 +180,36 @@ def check_phi(ctx):
             n += 1
     return Outcome.verified(f"eps* < phi certified (arb) on {n} random (mechanism, channel, alpha) cases",
                             cases=n, smallest_gap={"phi_minus_eps_star": worst[0], "alpha": worst[1]})
+
+
+@claim(
+    id="falpha.sec6.footnote1-finite-rldp",
+    paper=PAPER,
+    source="Sec. VI, footnote 1",
+    statement="The class of discrete mechanisms with a finite RLDP guarantee for any alpha equals the class with a finite LDP "
+              "guarantee; it only contains mechanisms whose matrix is strictly positive.",
+    hypotheses=("finite alphabets",),
+    method=Method.EXACT,
+    reading="'for any alpha' read as: for any fixed order alpha > 0 (the paper defines D_alpha for all alpha > 0). For "
+            "alpha > 1 the equivalence holds (finite D_alpha <=> mutual absolute continuity of all rows <=> finite LDP), "
+            "up to output symbols that no input produces.",
+)
+def check_footnote(ctx):
+    from rldp_verify.divergence import renyi_divergence
+
+    M = [[Fraction(1), Fraction(0)], [Fraction(1, 2), Fraction(1, 2)]]
+    with working_precision(ctx.dps):
+        d_half = rldp_level(M, Fraction(1, 2), dps=ctx.dps)   # finite
+        d_two = rldp_level(M, 2, dps=ctx.dps)                 # infinite
+        ldp_inf = any(a == 0 < b or b == 0 < a for a, b in zip(M[0], M[1]))
+        # alpha > 1: a zero column used by no input keeps every guarantee finite
+        M2 = [[Fraction(1, 2), Fraction(1, 2), Fraction(0)], [Fraction(1, 3), Fraction(2, 3), Fraction(0)]]
+        d2 = rldp_level(M2, 2, dps=ctx.dps)
+    if d_half < mpmath.inf and ldp_inf:
+        return Outcome.refuted(
+            "for alpha < 1 the Renyi divergence is finite whenever supports intersect: the mechanism [[1, 0], [1/2, 1/2]] has "
+            f"RLDP^(1/2) = {fstr(d_half, 8)} but no finite LDP guarantee (and RLDP^(2) = inf); for alpha > 1 the equivalence holds, "
+            "but 'strictly positive' must allow all-zero columns (e.g. [[1/2, 1/2, 0], [1/3, 2/3, 0]] has finite RLDP and LDP)",
+            counterexample={"mechanism": [["1", "0"], ["1/2", "1/2"]], "alpha": "1/2"},
+            rldp_alpha_half=fstr(d_half), rldp_alpha_2=str(d_two), ldp="inf", zero_column_example_rldp2=fstr(d2))
+    return Outcome.verified("no counterexample", rldp_alpha_half=fstr(d_half))

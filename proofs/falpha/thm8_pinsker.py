@@ -115,7 +115,7 @@ def _thm8_outcome(ctx, int_alphas, real_alphas, *, dense, step, search, random_p
                     hp_checks=n2,
                     smallest_hp_relative_gap={"gap": fstr(w2[0], 6), "alpha": w2[1], "t": fstr(to_mpf(w2[2]), 12)},
                     random_pairs=n3)
-    summary = (f"{n1} exact certificates (integer alpha; t from 1e-8 to 1 and within 1e-9 of 1/alpha), {n2} high-precision "
+    summary = (f"{n1} exact certificates (integer alpha; t spanning orders of magnitude, a uniform grid and points within 10^-j of 1/alpha), {n2} high-precision "
                f"binary checks incl. minimiser points of (min psi - g)/g on both sides of 1/alpha, {n3} random multi-letter pairs; "
                "the smallest gaps are 0 exactly where the bound is tight")
     if und:

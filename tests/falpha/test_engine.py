@@ -195,7 +195,7 @@ def test_all_falpha_claims_including_slow():
     claims = [c for c in discover("proofs") if c.id.startswith("falpha.")]
     results = run_claims(claims, Context(include_slow=True))
     assert all(r.verdict is not Verdict.ERROR for r in results), [r.claim.id for r in results if r.verdict is Verdict.ERROR]
-    expected_refuted = {"falpha.def1.eq4-alpha-lt-1", "falpha.ex5.k-singular-no-contraction",
+    expected_refuted = {"falpha.def1.eq4-alpha-lt-1", "falpha.ex5.k-singular-no-contraction", "falpha.sec6.footnote1-finite-rldp",
                         "falpha.rem10.injective-not-bijective", "falpha.rem10.switch-point-h1",
                         "falpha.ex12.tightens-with-alpha"}
     assert {r.claim.id for r in results if r.verdict is Verdict.REFUTED} == expected_refuted
