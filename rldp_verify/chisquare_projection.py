@@ -42,7 +42,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Sequence
 
 import mpmath
 
@@ -117,7 +116,8 @@ def _distribution(name: str, xs) -> list:
 
 
 def chi2_radius(n: int, cells: int, alpha) -> float:
-    """``B = F^{-1}_{cells - 1}(1 - alpha) / n``, eq. (3) (float; scipy's chi-square quantile)."""
+    """``B = F^{-1}_{cells - 1}(1 - alpha) / n``, eq. (3) (float; scipy's chi-square quantile, about
+    1e-15 relative, not rounded in either direction: a radius, not a privacy bound)."""
     from scipy.stats import chi2
 
     if int(n) != n or n < 1:

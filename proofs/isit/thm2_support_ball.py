@@ -6,7 +6,6 @@ from __future__ import annotations
 import warnings
 from fractions import Fraction
 
-import mpmath
 import numpy as np
 
 from proofs.isit._common import PAPER, fmt, mp_fraction, random_joint, rational_table
