@@ -325,3 +325,14 @@ def check_f5(ctx):
     return Outcome.inconclusive(
         "RURP is conservative (mean eps* about half of eps at n = 75, below eps for every n) but whether that is "
         f"'<<' is undecidable at K = {K}: eps/2 lies within 2 standard errors of the mean. " + detail, **ev)
+
+
+@claim(id="isit.sec5.printed-sample-sizes", paper=PAPER, source="Sec. V, text and caption of Fig. 2a/2b",
+       statement="n = 5 |S||U| = 75 and n = 10^3 |S||U| = 15,000 for |S| = 3, |U| = 5",
+       hypotheses=("|S| = 3, |U| = 5",), method=Method.EXACT)
+def check_printed_n(ctx):
+    from rldp_verify.claims import compare_printed, outcome_from_comparisons
+
+    return outcome_from_comparisons([compare_printed("n = 5|S||U|", "75", 5 * N_S * N_U),
+                                     compare_printed("n = 10^3|S||U|", "15000", 10**3 * N_S * N_U)],
+                                    what="printed sample sizes")
