@@ -84,9 +84,9 @@ def check_lt1(ctx):
                     continue
                 worst = max(worst, abs(mpmath.log(1 - d) / (to_mpf(exact(s)) - 1) - r))
     if abs(printed - true) > mpmath.mpf(10) ** (-10):
+        neg = " (it even gives a negative value)" if printed < 0 else ""
         return Outcome.refuted(
-            "eq. (4) fails for alpha < 1 (it even gives a negative value); the correct transform there is "
-            "D_alpha = log(1 - D_{f_alpha})/(alpha - 1)",
+            f"eq. (4) fails for alpha < 1{neg}; the correct transform there is D_alpha = log(1 - D_{{f_alpha}})/(alpha - 1)",
             counterexample={"alpha": "1/2", "P": ["1", "0"], "Q": ["1/4", "3/4"]},
             D_f_alpha=fstr(df), eq4_value=fstr(printed), true_renyi=fstr(true),
             corrected_transform_value=fstr(corrected),
