@@ -31,6 +31,7 @@ they are measurements, not certificates.
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -204,7 +205,9 @@ class ProtocolSolver:
             self.cond.value = P_hat / Ps[:, None]
         if self.kind[0] == "R":
             self.Bp1.value = B + 1
-        self.problem.solve(solver=solver)
+        with warnings.catch_warnings():  # 'optimal_inaccurate' is reported in the status and re-checked
+            warnings.simplefilter("ignore", UserWarning)
+            self.problem.solve(solver=solver)
         status = self.problem.status
         if status not in ("optimal", "optimal_inaccurate"):
             raise CertificationError(f"{self.kind}: solver status {status}")
