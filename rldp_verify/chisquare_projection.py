@@ -9,7 +9,8 @@ The uncertainty set is the chi-square ball around an estimate ``P_hat`` on a fin
     B = F^{-1}_{chi2, |S x U| - 1}(1 - alpha) / n.                     eq. (3)
 
 On the simplex the constraint reads ``sum_i P_hat_i^2 / P_i <= B + 1`` (cells with ``P_hat_i = 0``
-contribute 0 for every ``P_i >= 0``).
+contribute 0 for every ``P_i >= 0``), i.e. F is the Renyi ball of order 2 around the estimate,
+``D_2(P_hat || P) = log sum_i P_hat_i^2 / P_i <= log(1 + B)``.
 
 Closed forms provided here (all evaluated in mpmath at the scoped working precision):
 

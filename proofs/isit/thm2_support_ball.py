@@ -82,7 +82,7 @@ def _cvx_dual(v, P_hat, B):
 
 def run(ctx, n_instances: int, salt: str):
     rng = ctx.np_rng(salt)
-    worst_gap, worst_cvx, worst_dual, rows = Fraction(0), 0.0, 0.0, []
+    worst_gap, worst_cvx, worst_dual, rows = Fraction(0), -float("inf"), 0.0, []
     with working_precision(ctx.dps):
         for k in range(n_instances):
             n = int(rng.integers(2, 9))
