@@ -1,0 +1,96 @@
+"""Sec. 8.1: the printed counts (n of the adult data, size of Gamma-hat for occupation vs. education,
+memory of the 57,840 x 57,840 matrix). Paper: 000_aca93ed29ea857ee.txt."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from proofs.rldp.sec8_common import ADULT, COLUMNS, PAPER, adult_table
+from rldp_verify.claims import Method, Outcome, claim, compare_printed, outcome_from_comparisons
+from rldp_verify.mechanisms import gamma_inequalities
+
+
+@claim(
+    id="rldp.sec8.adult-n",
+    paper=PAPER,
+    source="Sec. 8.1, first sentence (\"the adult data set (n = 32,561)\")",
+    statement="The adult data set has n = 32,561 records.",
+    hypotheses=(f"the file {ADULT} (UCI adult.data, no header)",),
+    method=Method.EXACT,
+)
+def check_adult_n(ctx):
+    rows = {}
+    for s, u in (("sex", "income"), ("occupation", "education")):
+        ct = adult_table(s, u, keep_missing=True)
+        rows[f"{s} x {u}"] = {"n (missing kept)": ct.n, "dropped": ct.dropped}
+    dropped = adult_table("occupation", "education").dropped
+    ns = {v["n (missing kept)"] for v in rows.values()}
+    ev = {"tables": rows, "occupation '?' records": dropped}
+    c = compare_printed("n", "32561", ns.pop() if len(ns) == 1 else -1)
+    return outcome_from_comparisons([c], what="record counts", **ev)
+
+
+@claim(
+    id="rldp.sec8.occupation-education-size",
+    paper=PAPER,
+    source="Sec. 8.1, first paragraph (occupation vs. education: \"240-dimensional\", \"57,840 inequality constraints\")",
+    statement="For occupation vs. education, Gamma-hat is 240-dimensional and defined by 57,840 inequality constraints.",
+    hypotheses=("Sec. 5: Gamma-hat is defined by a^2 + a inequalities (Definition 3's a1^2 a2^2 = a^2 rows and a "
+                "non-negativity constraints), a = |S| |U|",),
+    method=Method.EXACT,
+    reading="|X| counts the missing value '?' of occupation as a category (15 occupations x 16 education levels); "
+            "'240-dimensional' is the ambient dimension R^X (Sec. 5: Gamma-hat itself is (a-1)-dimensional).",
+)
+def check_occ_edu(ctx):
+    # the count formula, against the engine's list of Definition 3's inequalities on small shapes
+    for a1, a2 in ((2, 2), (2, 3), (3, 2), (3, 4)):
+        L = [[Fraction(1, 2 * a2)] * a2 for _ in range(a1)]
+        rows = gamma_inequalities(L, Fraction(2))
+        a = a1 * a2
+        if len(rows) + a != a * a + a:
+            return Outcome.refuted("Definition 3 does not give a^2 + a constraints",
+                                   counterexample={"a1": a1, "a2": a2, "rows": len(rows) + a, "a^2+a": a * a + a})
+    with_q = adult_table("occupation", "education", keep_missing=True)
+    without = adult_table("occupation", "education")
+    a_q = len(with_q.sensitive) * len(with_q.public)
+    a_n = len(without.sensitive) * len(without.public)
+    ev = {"|occupation| with '?'": len(with_q.sensitive), "|occupation| without '?'": len(without.sensitive),
+          "|education|": len(with_q.public), "a with '?'": a_q, "a without '?'": a_n,
+          "constraints with '?'": a_q * a_q + a_q, "constraints without '?'": a_n * a_n + a_n,
+          "formula check": "len(gamma_inequalities) + a == a^2 + a on shapes 2x2, 2x3, 3x2, 3x4"}
+    comps = [compare_printed("dimension a", "240", a_q), compare_printed("a^2 + a", "57840", a_q * a_q + a_q)]
+    return outcome_from_comparisons(comps, what="counts (with '?' as a category)", **ev)
+
+
+@claim(
+    id="rldp.sec8.matrix-size",
+    paper=PAPER,
+    source="Sec. 8.1, first paragraph (\"a 57,840 x 57,840 matrix, whose size (24.7 GB)\")",
+    statement="A 57,840 x 57,840 matrix takes 24.7 GB.",
+    hypotheses=("dense matrix of 8-byte doubles (Matlab's default class)",),
+    method=Method.EXACT,
+    reading="Recomputed as 57,840^2 x 8 bytes in GB (10^9) and in GiB (2^30); other readings tried: "
+            "57,600^2 (a^2 rows only, no non-negativity rows) and 57,840 x 57,600.",
+)
+def check_matrix_size(ctx):
+    m = 57840
+    b = Fraction(m * m * 8)
+    primary = {"bytes": int(b), "GB (1e9)": float(b / 10**9), "GiB (2^30)": float(b / 2**30)}
+    readings = {
+        "57840^2 doubles in GB": b / 10**9,
+        "57840^2 doubles in GiB": b / 2**30,
+        "57600^2 doubles in GB": Fraction(57600**2 * 8, 10**9),
+        "57600^2 doubles in GiB": Fraction(57600**2 * 8, 2**30),
+        "57840 x 57600 doubles in GiB": Fraction(57840 * 57600 * 8, 2**30),
+    }
+    tried = {k: round(float(v), 3) for k, v in readings.items()}
+    matching = [k for k, v in readings.items() if compare_printed(k, "24.7", v).agrees]
+    comps = [compare_printed("57840^2 x 8 B in GB", "24.7", readings["57840^2 doubles in GB"]),
+             compare_printed("57840^2 x 8 B in GiB", "24.7", readings["57840^2 doubles in GiB"])]
+    if any(c.agrees for c in comps):
+        return outcome_from_comparisons(comps, what="sizes", recomputed=primary, readings_tried=tried)
+    return Outcome.refuted(
+        f"57,840^2 doubles = {primary['bytes']:,} bytes = {primary['GB (1e9)']:.2f} GB = {primary['GiB (2^30)']:.2f} GiB, "
+        f"not 24.7; the printed 24.7 is reproduced only by: {', '.join(matching) or 'none of the readings tried'}",
+        counterexample={"printed": "24.7 GB", **primary}, readings_tried=tried, readings_reproducing_24_7=matching,
+        comparisons=[c.to_json() for c in comps])
