@@ -122,6 +122,9 @@ def to_markdown(doc: dict) -> str:
             if comps:
                 lines += ["", "  | quantity | printed | ours | agrees |", "  |---|---|---|---|"]
                 lines += [f"  | {x['label']} | {x['printed']} | {x['ours']} | {'yes' if x['agrees'] else '**no**'} |" for x in comps]
+            fig = c["evidence"].get("figure")
+            if isinstance(fig, str) and fig:
+                lines += ["", f"  ![{c['id']}]({fig})"]
             ev = _short(c["evidence"], 1200)
             if ev:
                 lines.append(f"- **Evidence:** {ev}")
@@ -162,6 +165,9 @@ def to_html(doc: dict) -> str:
         for c in (c for c in doc["claims"] if c["paper"] == paper):
             ev = e(json.dumps(c["evidence"], indent=1, ensure_ascii=False))
             extra = f"<br><i>Reading chosen:</i> {e(c['reading'])}" if c["reading"] else ""
+            fig = c["evidence"].get("figure")
+            if isinstance(fig, str) and fig:
+                extra += f"<br><img src='{e(fig)}' alt='{e(c['id'])}' style='max-width:700px'>"
             out.append(f"<tr class='{c['verdict']}'><td><code>{e(c['id'])}</code></td><td>{e(c['source'])}</td>"
                        f"<td><b>{c['verdict']}</b></td><td>{e(c['method'])}</td><td>{c['seconds']:.2f}</td>"
                        f"<td><b>Statement:</b> {e(c['statement'])}{extra}<br><b>Finding:</b> {e(c['summary'])}"
