@@ -299,9 +299,7 @@ def vertices(rows: Sequence[Sequence[Fraction]], dim: int) -> list[tuple[Fractio
     if any(len(r) != dim + 1 for r in rows):
         raise InputError(f"every row must have {dim + 1} entries")
     mat = cdd.gmp.matrix_from_array(rows, rep_type=cdd.RepType.INEQUALITY)
-    cdd.gmp.matrix_canonicalize(mat)
-    if mat.lin_set:  # implicit equalities: the set is lower-dimensional; enumeration still exact
-        pass
+    cdd.gmp.matrix_canonicalize(mat)  # implicit equalities (a lower-dimensional set) go to lin_set
     poly = cdd.gmp.polyhedron_from_matrix(mat)
     gen = cdd.gmp.copy_generators(poly)
     out = []

@@ -80,7 +80,7 @@ def check_printed(ctx):
     truth2 = pram.vertices(pram.dp_rows(2, t), 2)
     mirror2 = pram.vertices(pram.paper_rows(2, t, eq15="mirror"), 2)
     if truth2 != mirror2:
-        lost = [list(v) for v in truth2 if v not in mirror2]
+        lost = [[str(x) for x in v] for v in truth2 if v not in mirror2]
         cex["S=2 with (16)-(17)"] = {"S": 2, "e^alpha": t, "private vertices excluded": lost}
         findings.append(f"for S = 2, (16)-(17) exclude the private vertices {lost} (eq. (10) has the "
                         "factor 1(S >= 3) that the appendix drops)")
