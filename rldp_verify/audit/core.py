@@ -316,7 +316,10 @@ def _audit_ball(Q, mech, ball: RenyiBall, target: Target, dps: int, screen: bool
         g = gidx[y, s1, s2]
         start = (float(tab.tU[y, s1, g]), float(tab.tL[y, s2, g]))
         prob = PairProblem(ball, rows[y], y, s1, s2)
-        results[(y, s1, s2)] = solve_pair(prob, dps, start)
+        best_lo = max((r.lo for r in results.values() if r.lo is not None), default=None)
+        want = (lambda r: True) if best_lo is None or best_lo == INF else \
+            (lambda r: r > float(best_lo) * (1 + 1e-12))
+        results[(y, s1, s2)] = solve_pair(prob, dps, start, want_witness=want)
 
     if not screen:
         for p in all_pairs:
@@ -338,6 +341,10 @@ def _audit_ball(Q, mech, ball: RenyiBall, target: Target, dps: int, screen: bool
                 if Fraction(r_f) > r_cut:  # pragma: no cover - defensive
                     r_f = float(np.nextafter(r_f, 0.0))
                 ok = certify_float(tab, Qf, phat_f, float(alpha), Phi, r_f, rest)
+                # Proposition-3 bound max_u q1 / min_u q2 (valid over all of P_X), confirmed exactly
+                px = _px_ok(rest[~ok], Qf, rows, a1, a2, r_cut)
+                idx = np.flatnonzero(~ok)
+                ok[idx[px]] = True
                 n_screened = int(ok.sum())
                 bad = rest[~ok]
             cap = 400
@@ -365,3 +372,17 @@ def _audit_ball(Q, mech, ball: RenyiBall, target: Target, dps: int, screen: bool
     n_arb = sum(1 for k in results if k != ("screen",))
     return AuditResult(verdict, lo, hi, arg, best.witness if best else None, dps, 0.0, "", "", notes,
                        pairs_certified_in_arb=n_arb, pairs_screened=n_screened)
+
+
+def _px_ok(pairs, Qf, rows, a1, a2, r_cut: Fraction):
+    """Boolean array: max_u Q[y|s1,u] <= r_cut * min_u Q[y|s2,u], decided exactly (Fractions)."""
+    out = np.zeros(len(pairs), dtype=bool)
+    if not len(pairs):
+        return out
+    q = Qf.reshape(Qf.shape[0], a1, a2)
+    y, s1, s2 = pairs[:, 0], pairs[:, 1], pairs[:, 2]
+    cand = q[y, s1].max(axis=1) <= float(r_cut) * q[y, s2].min(axis=1) * (1 + 1e-9)
+    for k in np.flatnonzero(cand):
+        yy, a, b = (int(v) for v in pairs[k])
+        out[k] = max(rows[yy][a]) <= r_cut * min(rows[yy][b])
+    return out

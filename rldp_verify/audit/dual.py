@@ -185,18 +185,25 @@ def phi_arb(B: Fraction, beta: Fraction):
 
 
 def power_mean_arb(x, w, beta: Fraction):
-    """M_beta over the entries with w > 0 (x: arbs, all > 0 there); an enclosure."""
+    """M_beta over the entries with w > 0 (x: arbs >= 0 there); an enclosure.
+
+    Zero entries (x exactly 0): they contribute 0 when beta > 0 and force M = 0 when beta <= 0.
+    """
     b = arb_exact(beta)
-    if beta == 0:
-        tot = flint.arb(0)
-        for xi, wi in zip(x, w):
-            if wi > 0:
-                tot += arb_exact(wi) * xi.log()
-        return tot.exp()
+    items = [(xi, wi) for xi, wi in zip(x, w) if wi > 0]
+    zero = [xi for xi, _ in items if xi == 0]
+    if zero and beta <= 0:
+        return flint.arb(0)
+    items = [(xi, wi) for xi, wi in items if not xi == 0]
+    if not items:
+        return flint.arb(0)
     tot = flint.arb(0)
-    for xi, wi in zip(x, w):
-        if wi > 0:
-            tot += arb_exact(wi) * (xi.log() * b).exp()
+    if beta == 0:
+        for xi, wi in items:
+            tot += arb_exact(wi) * xi.log()
+        return tot.exp()
+    for xi, wi in items:
+        tot += arb_exact(wi) * (xi.log() * b).exp()
     return (tot.log() / b).exp()
 
 
@@ -208,7 +215,7 @@ def psi_arb(kappa: Fraction, M, beta: Fraction):
     if 1 + beta <= 0:
         a, c = -M, k / arb_exact(beta)
         return a.union(c) if not (a > c or c > a) else (a if a > c else c)
-    if k >= M:  # certainly capped: z* = 1, Psi = -M exactly
+    if M == 0 or k >= M:  # certainly capped: z* = 1, Psi = -M exactly
         return -M
     # interior formula: the unconstrained sup over z > 0, an upper bound of the sup over [0, 1]
     b = arb_exact(beta)

@@ -134,44 +134,81 @@ class PairProblem:
         return None, None
 
     def solve_primal(self, dps: int, start=None):
-        """(r, t1, t2, R1, R2, d1, d2) on the boundary satisfying the multiplier equation, or None."""
+        """The primal optimum on the maximiser curves, or None when no interior KKT point is found.
+
+        Returns dict(r, R1, R2, d1, d2, lam, mu1, nu2): the ratio, the two conditionals and their
+        levels, and the matching dual parameters (mu2 = r * nu2). A block whose direction is constant on
+        supp P^_{U|s} ("flat") keeps R = P^_{U|s} and needs no budget; the other block then gets all of it.
+        """
         a = self.alpha
         if self.m1 == 0 or self.m2 == 0 or self.B == INF or 1 + self.beta <= 0:
             return None
         blk1 = Block.make(self.w1, self.q1, a)
         blk2 = Block.make(self.w2, [-x for x in self.q2], a)
-        if blk1.spread == 0 or blk2.spread == 0:
-            return None
         Phi = phi_mp(mpmath.mpf(self.B.numerator) / self.B.denominator, self.beta)
         m1 = mpmath.mpf(self.m1.numerator) / self.m1.denominator
         m2 = mpmath.mpf(self.m2.numerator) / self.m2.denominator
-        b = mpmath.mpf(self.beta.numerator) / self.beta.denominator
+        flat1, flat2 = blk1.spread == 0, blk2.spread == 0
+
+        def fixed(blk):
+            R, d, v, _, _ = blk.point(mpmath.inf)
+            return R, d, v
+
+        if flat1 and flat2:
+            R1, d1, v1 = fixed(blk1)
+            R2, d2, v2 = fixed(blk2)
+            if v2 == 0:
+                return None
+            return dict(r=v1 / (-v2), R1=R1, R2=R2, d1=d1, d2=d2, lam=mpmath.mpf(0), mu1=blk1.vmax_all,
+                        nu2=blk2.vmax_all)
+        if flat1 or flat2:
+            blk, m = (blk2, m2) if flat1 else (blk1, m1)
+            dt = phi_inv_mp(Phi / m, self.beta)
+            if dt == mpmath.inf:
+                return None
+            x0 = mpmath.mpf(0) if start is None else mpmath.mpf(start[1] if flat1 else start[0])
+            x = _root_decreasing(lambda x: blk.point(mpmath.exp(x))[1] - dt, x0)
+            if x is None:
+                return None
+            R, d, v, _, k = blk.point(mpmath.exp(x))
+            lam = k / m
+            if flat1:
+                R1, d1, v1 = fixed(blk1)
+                R2, d2, v2 = R, d, v
+                mu1, nu2 = blk1.vmax_all, blk2.mu(mpmath.exp(x))
+            else:
+                R2, d2, v2 = fixed(blk2)
+                R1, d1, v1 = R, d, v
+                mu1, nu2 = blk1.mu(mpmath.exp(x)), blk2.vmax_all
+            if v2 == 0:
+                return None
+            r = v1 / (-v2)
+            # block-2 multiplier scales with r: lambda refers to G(r) = <q1,R1> - r <q2,R2>
+            if flat1:
+                lam = lam * r
+            return dict(r=r, R1=R1, R2=R2, d1=d1, d2=d2, lam=lam, mu1=mu1, nu2=nu2)
         cache = {}
 
         def x2_of(x1):
-            key = x1
-            if key in cache:
-                return cache[key]
+            if x1 in cache:
+                return cache[x1]
             _, d1, _, _, _ = blk1.point(mpmath.exp(x1))
             left = Phi - m1 * phi_mp(d1, self.beta)
-            if left <= 0:
-                cache[key] = None
-                return None
-            dt = phi_inv_mp(left / m2, self.beta)
-            if dt == mpmath.inf:
-                cache[key] = None
-                return None
-            f = lambda x2: blk2.point(mpmath.exp(x2))[1] - dt  # noqa: E731  decreasing in x2
-            x2 = _root_decreasing(f, mpmath.mpf(0) if start is None else mpmath.mpf(start[1]))
-            cache[key] = x2
-            return x2
+            out = None
+            if left > 0:
+                dt = phi_inv_mp(left / m2, self.beta)
+                if dt != mpmath.inf:
+                    out = _root_decreasing(lambda x2: blk2.point(mpmath.exp(x2))[1] - dt,
+                                           mpmath.mpf(0) if start is None else mpmath.mpf(start[1]))
+            cache[x1] = out
+            return out
 
         def E2(x1):
             x2 = x2_of(x1)
             if x2 is None:
                 return -mpmath.inf
-            R1, d1, v1, M1, k1 = blk1.point(mpmath.exp(x1))
-            R2, d2, v2, M2, k2 = blk2.point(mpmath.exp(x2))
+            _, _, v1, _, k1 = blk1.point(mpmath.exp(x1))
+            _, _, v2, _, k2 = blk2.point(mpmath.exp(x2))
             r = v1 / (-v2)
             return mpmath.log(k1 / m1) - mpmath.log(r * k2 / m2)
 
@@ -186,7 +223,7 @@ class PairProblem:
         R1, d1, v1, _, k1 = blk1.point(t1)
         R2, d2, v2, _, _ = blk2.point(t2)
         r = v1 / (-v2)
-        return dict(r=r, t1=t1, t2=t2, R1=R1, R2=R2, d1=d1, d2=d2, lam=k1 / m1, blk1=blk1, blk2=blk2, Phi=Phi)
+        return dict(r=r, R1=R1, R2=R2, d1=d1, d2=d2, lam=k1 / m1, mu1=blk1.mu(t1), nu2=blk2.mu(t2))
 
     # --------------------------------------------------------------------------------- dual
     def dual_arb(self, r: Fraction, lam: Fraction, mu1: Fraction, nu2: Fraction, dps: int):
@@ -196,67 +233,66 @@ class PairProblem:
         mu2 = r * nu2
         with arb_precision(dps):
             Phi = phi_arb(self.B, self.beta)
-            total = flint.arb(0) if Phi is None else arb_exact(lam) * Phi
             if Phi is None and lam != 0:
                 return None
+            total = flint.arb(0) if lam == 0 else arb_exact(lam) * Phi
+            rational = Fraction(0)  # exact part, added once (no rounding when the bound is attained)
             for mu, v, w, m in ((mu1, v1, self.w1, self.m1), (mu2, v2, self.w2, self.m2)):
                 if m == 0:
-                    total += arb_exact(max(v))
+                    rational += max(v)
                     continue
-                if mu < max(v) or any(mu <= vi for vi, wi in zip(v, w) if wi > 0 and self.beta <= 0):
-                    return None
-                if any(mu == vi for vi, wi in zip(v, w) if wi > 0):
+                if mu < max(v):
                     return None
                 M = power_mean_arb([arb_exact(mu - vi) for vi in v], w, self.beta)
-                total += arb_exact(mu) + psi_arb(lam * m, M, self.beta)
-            return total
+                rational += mu
+                total += psi_arb(lam * m, M, self.beta)
+            return total + arb_exact(rational)
 
     def certify(self, r: Fraction, params, dps: int) -> bool:
         d = self.dual_arb(r, *params, dps=dps)
         return d is not None and bool(d <= 0)
 
-    def optimise_dual(self, r: Fraction, dps: int):
-        """Dual parameters (lambda, mu1, nu2) for G(r) by nested 1-D minimisation (mpmath)."""
-        b = self.beta
-        Phi = phi_mp(mpmath.mpf(self.B.numerator) / self.B.denominator, b) if self.B != INF else mpmath.inf
-        rr = mpmath.mpf(r.numerator) / r.denominator
+    def optimise_dual(self, r: Fraction, dps: int = 0):
+        """Dual parameters (lambda, mu1, nu2) for G(r), minimised in floating point (numpy).
+
+        Only the parameters come from floating point; :meth:`certify` evaluates the bound in arb.
+        """
+        import numpy as np
+
+        from rldp_verify.audit.dual import power_mean_np, psi_np
+
+        beta = float(self.beta)
+        rf = float(r)
+        Phi = float(phi_mp(mpmath.mpf(float(self.B)), self.beta)) if self.B != INF else np.inf
         blocks = []
-        for v, w, m in ((self.q1, self.w1, self.m1), ([-rr * mpmath.mpf(x.numerator) / x.denominator for x in self.q2],
-                                                       self.w2, self.m2)):
-            vv = [mpmath.mpf(x.numerator) / x.denominator if isinstance(x, Fraction) else x for x in v]
-            blocks.append((vv, None if w is None else [mpmath.mpf(x.numerator) / x.denominator for x in w],
-                           mpmath.mpf(m.numerator) / m.denominator))
+        for v, w, m in ((np.array([float(x) for x in self.q1]), self.w1, self.m1),
+                        (-rf * np.array([float(x) for x in self.q2]), self.w2, self.m2)):
+            blocks.append((v, None if w is None else np.array([float(x) for x in w]), float(m)))
+        lams = np.concatenate([[0.0], np.logspace(-12, 8, 161)]) if np.isfinite(Phi) else np.array([0.0])
+        total = lams * (Phi if np.isfinite(Phi) else 0.0)
+        mus = []
+        for v, w, m in blocks:
+            vmax = v.max()
+            if m == 0:
+                total = total + vmax
+                mus.append(np.full(lams.shape, vmax))
+                continue
+            ts = np.concatenate([[0.0], np.logspace(-14, 6, 201)])
+            mu = vmax + ts  # (T,)
+            M = power_mean_np(mu[:, None] - v[None, :], np.broadcast_to(w, (len(ts), len(w))), beta)  # (T,)
+            vals = mu[None, :] + psi_np(lams[:, None] * m, M[None, :], beta)  # (L, T)
+            j = np.nanargmin(np.where(np.isfinite(vals), vals, np.inf), axis=1)
+            total = total + vals[np.arange(len(lams)), j]
+            mus.append(mu[j])
+        i = int(np.nanargmin(np.where(np.isfinite(total), total, np.inf)))
+        lam, mu1, mu2 = lams[i], mus[0][i], mus[1][i]
+        f = lambda x: Fraction(float(x)) if np.isfinite(x) else Fraction(0)  # noqa: E731
+        return (f(lam), max(f(mu1), max(self.q1)), max(f(mu2), max(-r * x for x in self.q2)) / r)
 
-        def best_mu(vv, w, kappa):
-            vmax = max(vv)
-            sup = [x for x, wi in zip(vv, w) if wi > 0]
-            spread = max(max(sup) - min(sup), mpmath.mpf(10) ** -30)
 
-            def f(x):
-                mu = vmax + spread * mpmath.exp(x)
-                return mu + psi_mp(kappa, power_mean_mp([mu - t for t in vv], w, b), b)
-            x = _golden(f, mpmath.mpf(-40), mpmath.mpf(25), 90)
-            return vmax + spread * mpmath.exp(x)
-
-        def h(loglam):
-            lam = mpmath.exp(loglam)
-            tot = lam * Phi
-            mus = []
-            for vv, w, m in blocks:
-                if m == 0:
-                    tot += max(vv)
-                    mus.append(max(vv))
-                    continue
-                mu = best_mu(vv, w, lam * m)
-                tot += mu + psi_mp(lam * m, power_mean_mp([mu - t for t in vv], w, b), b)
-                mus.append(mu)
-            return tot, mus
-
-        with mpmath.workdps(max(20, min(dps, 30))):
-            ll = _golden(lambda x: h(x)[0], mpmath.mpf(-40), mpmath.mpf(25), 70)
-            _, mus = h(ll)
-            lam = mpmath.exp(ll)
-            return (_frac(lam, 30), _frac(mus[0], 30), _frac(mus[1] / rr, 30))
+def _snap(x: Fraction, target: Fraction, dps: int) -> Fraction:
+    """x replaced by the exact ``target`` when they agree to about dps digits (flat blocks: mu = max v)."""
+    return target if abs(x - target) <= Fraction(1, 10 ** (dps - 5)) * (1 + abs(target)) else x
 
 
 def _golden(f, a, b, iters):
@@ -338,10 +374,13 @@ def _root_decreasing(f, x0):
     return _root_increasing(lambda x: -f(x), x0)
 
 
-def solve_pair(problem: PairProblem, dps: int, start=None, max_tries: int = 6) -> PairResult:
-    """The certified bracket for one pair (see the module docstring)."""
+def solve_pair(problem: PairProblem, dps: int, start=None, max_tries: int = 6, want_witness=None) -> PairResult:
+    """The certified bracket for one pair (see the module docstring).
+
+    ``want_witness(r)``: called with the primal ratio; the (costly) lifted witness is built only when it
+    returns True (default: always). P^ itself is always a witness.
+    """
     res = PairResult(problem.y, problem.s1, problem.s2, None, INF)
-    # witness 0: P^ itself
     rho_hat = problem.ratio_of(problem.ball.phat)
     if rho_hat is not None:
         res.lo, res.witness = rho_hat, problem.ball.phat
@@ -353,16 +392,24 @@ def solve_pair(problem: PairProblem, dps: int, start=None, max_tries: int = 6) -
             res.notes.append(f"primal solve failed: {exc}")
             sol = None
         if sol is not None:
-            P = problem.lift(sol["R1"], sol["R2"], sol["d1"], sol["d2"])
-            rho, W = problem.witness(P, dps)
-            if rho is not None and (res.lo is None or rho > res.lo):
-                res.lo, res.witness = rho, W
+            params = (_frac(sol["lam"], dps + 10), _snap(_frac(sol["mu1"], dps + 10), max(problem.q1), dps),
+                      _snap(_frac(sol["nu2"], dps + 10), max(-x for x in problem.q2), dps))
+            params = (params[0], max(params[1], max(problem.q1)), max(params[2], max(-x for x in problem.q2)))
             r_star = sol["r"]
-            params = (_frac(sol["lam"], dps + 10), _frac(sol["blk1"].mu(sol["t1"]), dps + 10),
-                      _frac(sol["blk2"].mu(sol["t2"]), dps + 10))
+            if isinstance(rho_hat, Fraction) and rho_hat > 0 and problem.certify(rho_hat, params, dps + 10):
+                res.hi = rho_hat  # P^ attains the certified bound
+                return res
+            if want_witness is None or want_witness(r_star):
+                P = problem.lift(sol["R1"], sol["R2"], sol["d1"], sol["d2"])
+                rho, W = problem.witness(P, dps)
+                if rho is not None and (res.lo is None or rho > res.lo):
+                    res.lo, res.witness = rho, W
+                if isinstance(res.lo, Fraction) and res.lo > 0 and problem.certify(res.lo, params, dps + 10):
+                    res.hi = res.lo
+                    return res
             for k in range(max_tries):
                 delta = mpmath.mpf(10) ** (-(dps - 12) + 3 * k)
-                r_hi = _frac(r_star * (1 + delta), dps + 10)
+                r_hi = _frac(r_star * (1 + delta), dps + 10) if k else _frac(r_star, dps + 10)
                 if problem.certify(r_hi, params, dps + 10):
                     res.hi = r_hi
                     break
@@ -376,19 +423,32 @@ def solve_pair(problem: PairProblem, dps: int, start=None, max_tries: int = 6) -
 
 
 def _bisect_certificate(problem: PairProblem, lo, dps: int):
-    """Fallback: raise r until the re-optimised dual certifies G(r) <= 0 (coarse, but sound)."""
-    base = lo if isinstance(lo, Fraction) and lo > 0 else Fraction(1)
-    r = base
-    for k in range(12):
-        r = base * (1 + Fraction(1, 10 ** max(1, 8 - k)))
-        try:
-            params = problem.optimise_dual(r, dps)
-        except (ZeroDivisionError, ValueError, OverflowError):
-            continue
-        if problem.certify(r, params, dps + 10):
-            return r
-    # Proposition-3 style bound: max q1 / min q2 over the cells (valid over all of P_X)
+    """Fallback: bisection on r between lo and the Proposition-3 bound, certifying G(r) <= 0 in arb with
+    float-optimised dual parameters (sound; as tight as the float parameters allow)."""
     mx, mn = max(problem.q1), min(problem.q2)
-    if mn > 0:
-        return mx / mn
-    return INF
+    top = mx / mn if mn > 0 else INF
+    # the Proposition-3 parameters (lambda = 0, mu_i = max v_i) certify r = top exactly
+    best = top
+    low = lo if isinstance(lo, Fraction) else Fraction(0)
+    if top == INF:
+        r = max(low, Fraction(1)) * 2
+        for _ in range(40):
+            if problem.certify(r, problem.optimise_dual(r), dps + 10):
+                best = r
+                break
+            r *= 4
+        if best == INF:
+            return INF
+    hi = best
+    for _ in range(60):
+        if hi - low <= hi * Fraction(1, 10**12):
+            break
+        mid = (low + hi) / 2
+        mid = Fraction(float(mid)) if float(mid) > 0 else mid
+        if not (low < mid < hi):
+            mid = (low + hi) / 2
+        if problem.certify(mid, problem.optimise_dual(mid), dps + 10):
+            hi = mid
+        else:
+            low = mid
+    return hi

@@ -28,7 +28,7 @@ import numpy as np
 from rldp_verify.audit.blocks import curve_np
 from rldp_verify.audit.dual import phi_inv_np, power_mean_np, psi_level_np, psi_np
 
-T_GRID = np.concatenate([np.logspace(-12, 8, 180)])
+T_GRID = np.logspace(-12, 8, 120)
 MARGIN = 1e-9
 
 
@@ -57,7 +57,7 @@ def _interp_rows(dq, d, val, logt):
     return out_v, out_t
 
 
-def build_tables(Q, phat, alpha: float, Phi: float, *, grid: int = 96) -> Tables:
+def build_tables(Q, phat, alpha: float, Phi: float, *, grid: int = 64) -> Tables:
     """Q: (Y, S*U) floats; phat: (S, U) floats; Phi = phi(B) (finite)."""
     beta = 1 - 1 / alpha
     Y = Q.shape[0]
@@ -83,12 +83,16 @@ def build_tables(Q, phat, alpha: float, Phi: float, *, grid: int = 96) -> Tables
         dL = phi_inv_np((Phi - budgets) / mass[s], beta)
         dU = np.where(np.isfinite(dU), dU, 1e300)
         dL = np.where(np.isfinite(dL), dL, 1e300)
-        w = np.broadcast_to(cond[s], (Y, Uc))
-        d1, v1 = curve_np(q[:, s, :], w, alpha, T_GRID)
-        U[:, s, :], tU[:, s, :] = _interp_rows(dU, d1, v1, logt)
-        d2, v2 = curve_np(-q[:, s, :], w, alpha, T_GRID)
-        negL, tL[:, s, :] = _interp_rows(dL, d2, v2, logt)
-        L[:, s, :] = -negL
+        # identical rows (common in structured mechanisms) share one curve
+        uniq, inv = np.unique(q[:, s, :], axis=0, return_inverse=True)
+        inv = inv.reshape(-1)
+        w = np.broadcast_to(cond[s], uniq.shape)
+        d1, v1 = curve_np(uniq, w, alpha, T_GRID)
+        u_, t_ = _interp_rows(dU, d1, v1, logt)
+        U[:, s, :], tU[:, s, :] = u_[inv], t_[inv]
+        d2, v2 = curve_np(-uniq, w, alpha, T_GRID)
+        negL, t_ = _interp_rows(dL, d2, v2, logt)
+        L[:, s, :], tL[:, s, :] = -negL[inv], t_[inv]
     return Tables(U, L, tU, tL, budgets)
 
 
