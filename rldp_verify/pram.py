@@ -490,3 +490,42 @@ def best_points(p, candidates: dict, *, band: float = 1e-9, f=None):
     vals = sorted(((f(p, candidates[names[i]]), names[i]) for i in recheck), key=lambda vn: -vn[0])
     gap = vals[0][0] - vals[1][0]
     return vals, gap, float_band_gap
+
+
+def grad_f(p, q) -> list:
+    """The gradient of f (Sec. 3.1's O(S) form) at q in (0, 1)^S, mpmath:
+
+        df/dq_x = p_x log((S-1) q_x/(1 - q_x)) + p_x/(S-1) sum_z log m_z - p_x S/(S-1) log m_x
+
+    (the terms from d(m log m) = (log m + 1) dm lose their '+1' because sum_z dm_z/dq_x = 0)."""
+    q = [_mp(x) for x in check_q(q)]
+    S = len(q)
+    p = [_mp(x) for x in check_p(p, S)]
+    if any(x <= 0 or x >= 1 for x in q):
+        raise InputError("grad_f needs 0 < q_k < 1")
+    m = marginal(p, q)
+    slog = mpmath.fsum(mpmath.log(z) for z in m)
+    return [p[x] * (mpmath.log((S - 1) * q[x] / (1 - q[x])) + slog / (S - 1) - S * mpmath.log(m[x]) / (S - 1))
+            for x in range(S)]
+
+
+def edges(rows, verts, dim: int) -> list[tuple[int, int]]:
+    """The edges of the polytope {b + a . x >= 0} among its vertices ``verts`` (exact): i ~ j iff the
+    rows active at both have rank dim - 1 (the standard adjacency test for polytopes)."""
+    import flint
+
+    rows = [[exact(v) for v in r] for r in rows]
+    act = []
+    for v in verts:
+        act.append({i for i, r in enumerate(rows) if r[0] + sum(a * x for a, x in zip(r[1:], v)) == 0})
+    out = []
+    for i in range(len(verts)):
+        for j in range(i + 1, len(verts)):
+            common = sorted(act[i] & act[j])
+            if len(common) < dim - 1:
+                continue
+            M = flint.fmpq_mat(len(common), dim, [flint.fmpq(rows[k][c + 1].numerator, rows[k][c + 1].denominator)
+                                                  for k in common for c in range(dim)])
+            if M.rank() == dim - 1:
+                out.append((i, j))
+    return out

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from rldp_verify import pram
 from rldp_verify.errors import CertificationError, InputError
-from rldp_verify.numbers import working_precision
+from rldp_verify.numbers import to_mpf, working_precision
 from tests.strategies import rational_distribution
 
 from .strategies import e_alphas, q_vectors
@@ -141,3 +141,21 @@ def test_prop32_vertex_set_S8():
     t = F(4)
     V = set(pram.vertices(pram.dp_rows(8, t), 8))
     assert V == {tuple(pram.point(pat, 8, t)) for pat in pram.prop32_patterns(8)}
+
+
+def test_grad_f_matches_finite_differences():
+    p = [F(1, 2), F(1, 3), F(1, 6)]
+    q = [F(1, 2), F(1, 3), F(3, 5)]
+    with working_precision(40):
+        g = pram.grad_f(p, q)
+        for k in range(3):
+            fd = mpmath.diff(lambda h: pram.f_simplified(p, [to_mpf(x) + (h if i == k else 0)
+                                                           for i, x in enumerate(q)]), 0)
+            assert abs(fd - g[k]) < mpmath.mpf(10) ** -25
+
+
+def test_edges_of_the_binary_quadrilateral():
+    rows = pram.dp_rows(2, F(2))
+    V = pram.vertices(rows, 2)  # (0,1), (1/3,1/3), (2/3,2/3), (1,0)
+    E = set(pram.edges(rows, V, 2))
+    assert E == {(0, 1), (0, 2), (1, 3), (2, 3)}  # (0,1) and (1,0) are opposite, so are the symmetric ones
