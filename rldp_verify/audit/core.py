@@ -360,6 +360,10 @@ def _audit_ball(Q, mech, ball: RenyiBall, target: Target, dps: int, screen: bool
                 results[(y, s1, s2)] = PairResult(y, s1, s2, None, hi)
             if r_cut != INF:
                 results[("screen",)] = PairResult(-1, -1, -1, None, r_cut)
+    # P^ is in F: the exact audit at P^ is a witness for every pair
+    rho_hat, arg_hat = exact_audits.audit_single(Q, ball.phat, a1, a2)
+    if arg_hat is not None:
+        results[("phat",)] = PairResult(arg_hat["y"], arg_hat["s"], arg_hat["s_prime"], rho_hat, 0, ball.phat)
     his = [r.hi for r in results.values()]
     hi = max(his)
     with_lo = [r for r in results.values() if r.lo is not None]
@@ -369,7 +373,7 @@ def _audit_ball(Q, mech, ball: RenyiBall, target: Target, dps: int, screen: bool
     for r in results.values():
         notes.extend(f"pair (y={r.y}, s={r.s1}, s'={r.s2}): {n}" for n in r.notes)
     verdict = _verdict(target, lo, hi, dps)
-    n_arb = sum(1 for k in results if k != ("screen",))
+    n_arb = sum(1 for k in results if k not in (("screen",), ("phat",)))
     return AuditResult(verdict, lo, hi, arg, best.witness if best else None, dps, 0.0, "", "", notes,
                        pairs_certified_in_arb=n_arb, pairs_screened=n_screened)
 

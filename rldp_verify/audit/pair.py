@@ -419,7 +419,55 @@ def solve_pair(problem: PairProblem, dps: int, start=None, max_tries: int = 6, w
             res.notes.append("no interior KKT point (degenerate block, alpha <= 1/2, zero mass or infinite radius)")
     if res.hi == INF:
         res.hi = _bisect_certificate(problem, res.lo, dps)
+        prod = product_bound(problem, dps)
+        if prod < res.hi:
+            res.hi = prod
+            res.notes.append("upper bound from the product of the Theorem-1 projections")
     return res
+
+
+def _ball_support_upper(v, w, e_minus_d: Fraction | None, beta: Fraction, dps: int):
+    """A rational >= sup {<v,R> : D_alpha(w||R) <= d} given a rational lower bound of e^{-d}
+    (None: d = inf, the whole simplex); weak duality, float-optimised mu, arb evaluation."""
+    import numpy as np
+
+    from rldp_verify.audit.dual import power_mean_np
+
+    vmax = max(v)
+    if e_minus_d is None or e_minus_d == 0:
+        return vmax
+    vf = np.array([float(x) for x in v])
+    wf = np.array([float(x) for x in w])
+    ts = np.concatenate([[0.0], np.logspace(-15, 6, 400)])
+    mu = float(vmax) + ts
+    M = power_mean_np(mu[:, None] - vf[None, :], np.broadcast_to(wf, (len(ts), len(wf))), float(beta))
+    vals = mu - float(e_minus_d) * M
+    j = int(np.nanargmin(np.where(np.isfinite(vals), vals, np.inf)))
+    mu_q = max(Fraction(float(mu[j])), vmax)
+    with arb_precision(dps):
+        Mq = power_mean_arb([arb_exact(mu_q - x) for x in v], w, beta)
+        return arb_upper(arb_exact(mu_q) - arb_exact(e_minus_d) * Mq)
+
+
+def product_bound(problem: PairProblem, dps: int):
+    """Theorem-1 bound: max_{F_{U|s1}} <q1,R1> / min_{F_{U|s2}} <q2,R2> (certified; inf if the min can be 0)."""
+    from rldp_verify.rigorous import lower as arb_lower
+
+    out = []
+    for s, v, w, m in ((problem.s1, problem.q1, problem.w1, problem.m1),
+                       (problem.s2, [-x for x in problem.q2], problem.w2, problem.m2)):
+        if m == 0 or problem.B == INF:
+            out.append(max(v))
+            continue
+        with arb_precision(dps):
+            Bs = problem.ball.conditional_radius_arb(s, dps=dps)
+            e = None if Bs is None else arb_lower((-Bs).exp())
+        out.append(_ball_support_upper(v, w, e if e is None or e > 0 else None, problem.beta, dps))
+    num, negden = out
+    den = -negden
+    if den <= 0:
+        return INF
+    return num / den
 
 
 def _bisect_certificate(problem: PairProblem, lo, dps: int):
