@@ -27,8 +27,10 @@ This characterisation is checked against the plain double description in tests/p
 
 Methods of :func:`gamma_hat_vertices`: ``"cdd"`` (plain cddlib GMP double description of the a^2 + a
 inequalities), ``"cdd-reduced"`` (same after dropping duplicate and trivially implied rows),
-``"lrs"`` (lrslib's reverse search on the reduced system, exact rationals), ``"product"``
-(the block characterisation above), ``"auto"`` (``"product"`` when it applies, else ``"cdd-reduced"``).
+``"lrs"`` (lrslib's reverse search on the reduced system, exact rationals), ``"normaliz"``
+(Normaliz via the optional PyNormaliz, exact integers, reduced system), ``"product"``
+(the block characterisation above), ``"auto"`` (``"product"`` when it applies, else ``"normaliz"`` for |X| >= 8 when PyNormaliz is
+installed, else ``"cdd-reduced"``).
 All methods are exact; none rounds.
 """
 
@@ -43,7 +45,15 @@ from rldp_verify.errors import InputError
 from rldp_verify.numbers import exact
 from rldp_verify.polytope import vertices as _cdd_vertices
 
-METHODS = ("auto", "cdd", "cdd-reduced", "lrs", "product")
+METHODS = ("auto", "cdd", "cdd-reduced", "lrs", "normaliz", "product")
+
+
+def _have_normaliz() -> bool:
+    try:
+        import PyNormaliz  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def _validate(lower_table, exp_eps):
@@ -169,7 +179,7 @@ def gamma_hat_vertices(lower_table: Sequence[Sequence], exp_eps, *, include_same
     a = a1 * a2
     product_ok = include_same_s and a1 >= 2 and all(sum(r) < 1 for r in L)
     if method == "auto":
-        method = "product" if product_ok else "cdd-reduced"
+        method = "product" if product_ok else ("normaliz" if a >= 8 and _have_normaliz() else "cdd-reduced")
     if method == "product":
         if not product_ok:
             raise InputError("method 'product' needs include_same_s=True, |S| >= 2 and "
@@ -182,6 +192,9 @@ def gamma_hat_vertices(lower_table: Sequence[Sequence], exp_eps, *, include_same
     if method == "lrs":
         from rldp_verify.polytope import vertices_lrs
         verts, rays = vertices_lrs(A, b, E, f)
+    elif method == "normaliz":
+        from rldp_verify.polytope import vertices_normaliz
+        verts, rays = vertices_normaliz(A, b, E, f)
     else:
         verts, rays = _cdd_vertices(A, b, E, f)
     return sorted(set(_check_vertices_only(verts, rays)))

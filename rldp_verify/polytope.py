@@ -103,3 +103,39 @@ def vertices_lrs(A: Sequence[Sequence], b: Sequence, E: Sequence[Sequence] = (),
         else:
             raise RuntimeError(f"unexpected lrs output line: {t!r}")
     return verts, rays
+
+
+def _integer_row(row):
+    from math import lcm
+    den = 1
+    for x in row:
+        den = lcm(den, x.denominator)
+    return [int(x * den) for x in row]
+
+
+def vertices_normaliz(A: Sequence[Sequence], b: Sequence, E: Sequence[Sequence] = (), f: Sequence = ()):
+    """Same as :func:`vertices`, computed by Normaliz through PyNormaliz (optional dependency;
+    exact integer arithmetic).  Returns (vertices, rays) as tuples of Fractions; raises
+    :class:`ImportError` if PyNormaliz is not installed."""
+    from PyNormaliz import Cone
+
+    ineq = [_integer_row([-exact(a) for a in ai] + [exact(bi)]) for ai, bi in zip(A, b)]
+    eqs = [_integer_row([exact(a) for a in ei] + [-exact(fi)]) for ei, fi in zip(E, f)]
+    kw = {"inhom_inequalities": ineq}
+    if eqs:
+        kw["inhom_equations"] = eqs
+    C = Cone(**kw)
+    verts = [tuple(Fraction(int(x), int(v[-1])) for x in v[:-1]) for v in C.VerticesOfPolyhedron()]
+    rays = [tuple(Fraction(int(x)) for x in r[:-1]) for r in C.ExtremeRays()]
+    return verts, rays
+
+
+def irredundant_rows(A: Sequence[Sequence], b: Sequence, E: Sequence[Sequence] = (), f: Sequence = ()):
+    """Indices of the rows of A x <= b that are not implied by the others together with E x = f
+    (cddlib GMP ``matrix_canonicalize``, exact).  Duplicated rows keep one representative."""
+    m = _h_matrix(A, b, E, f)
+    nA = len(A)
+    impl_lin, redset, posset = cdd.gmp.matrix_canonicalize(m)
+    # posset maps old row index -> new index (or -1 when removed)
+    keep = [i for i in range(nA) if i not in redset and i not in impl_lin]
+    return keep

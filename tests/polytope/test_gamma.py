@@ -107,3 +107,12 @@ def test_product_equals_cdd_at_ten_and_twelve():
         L = [[F(rng.randint(0, 15), 100) for _ in range(a2)] for _ in range(a1)]
         e = F(3, 2)
         assert gamma_hat_vertices(L, e, method="product") == gamma_hat_vertices(L, e, method="cdd-reduced")
+
+
+@settings(max_examples=10, deadline=None)
+@given(lower_tables(max_a1=3, max_a2=3, max_a=6), exp_eps_values)
+def test_normaliz_equals_cdd(L, e):
+    pytest.importorskip("PyNormaliz")
+    for same in (True, False):
+        base = set(gamma_hat_vertices(L, e, include_same_s=same, method="cdd"))
+        assert set(gamma_hat_vertices(L, e, include_same_s=same, method="normaliz")) == base
