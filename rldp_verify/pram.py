@@ -268,22 +268,6 @@ def satisfies(rows, x) -> bool:
 
 
 # --------------------------------------------------------------------------- vertex enumeration
-def _rank(vectors: list[list[Fraction]]) -> int:
-    m = [list(v) for v in vectors]
-    rank, cols = 0, len(m[0]) if m else 0
-    for c in range(cols):
-        piv = next((i for i in range(rank, len(m)) if m[i][c] != 0), None)
-        if piv is None:
-            continue
-        m[rank], m[piv] = m[piv], m[rank]
-        for i in range(len(m)):
-            if i != rank and m[i][c] != 0:
-                f = m[i][c] / m[rank][c]
-                m[i] = [a - f * b for a, b in zip(m[i], m[rank])]
-        rank += 1
-    return rank
-
-
 def vertices(rows: Sequence[Sequence[Fraction]], dim: int) -> list[tuple[Fraction, ...]]:
     """Exact vertices of the bounded polyhedron {x : b + a . x >= 0 for all rows} (pycddlib GMP).
 
