@@ -119,6 +119,13 @@ def t_interval(rho, alpha, radius, *, dps: int | None = None):
                 raise InputError(f"radius must be >= 0, got {radius}")
             if B == mpmath.inf:
                 return mpmath.mpf(0), mpmath.mpf(1)
+            if B == 0:
+                return +r, +r
+        # near the centre D(rho||t) ~ (t - rho)^2, so a small radius needs about log10(1/B) more digits
+        extra = 0 if B >= 1 else int(-mpmath.log10(B)) + 1
+        with mpmath.workdps(d + 10 + extra):
+            r = to_mpf(rho)
+            B = to_mpf(radius)
             f = lambda t: binary_renyi(r, t, alpha) - B  # noqa: E731
             iters = int(3.33 * (d + 8)) + 10
             # lower end: f decreasing on [0, rho]
@@ -478,6 +485,8 @@ class RenyiBall:
                 ps = to_mpf(self.marginal(s))
                 if ps == 0 or self.radius == INF:
                     return mpmath.inf
+                if self.radius == 0 or ps == 1:   # B_s = B exactly (no rounding below 0)
+                    return to_mpf(self.radius)
                 B = to_mpf(self.radius)
                 a = to_mpf(self.alpha)
                 if a == 1:
@@ -485,7 +494,7 @@ class RenyiBall:
                 arg = (mpmath.exp((a - 1) * B / a) - (1 - ps)) / ps
                 if arg <= 0:
                     return mpmath.inf
-                val = a / (a - 1) * mpmath.log(arg)
+                val = max(a / (a - 1) * mpmath.log(arg), mpmath.mpf(0))  # B_s >= 0; rounding may dip below
             return +val
 
     def conditional_radius_arb(self, s: int, *, dps: int = DEFAULT_DPS):
