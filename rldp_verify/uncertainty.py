@@ -25,6 +25,16 @@ Statistics (Proposition 1):
     L_{u|s}(F) = t-(P^_{u|s})                                                 eq. (29)
     rad_s(F)   = 2 max_{U1 subset U} (t+(P^_{U1|s}) - P^_{U1|s})               eq. (30)
 
+alpha = 2 (Sec. 4.3, Lemma 1): :func:`t_interval_alpha2` gives (t-, t+) in closed form, an independent route.
+
+rad_s: g(rho) = t+(rho) - rho is concave (D_alpha is jointly quasi-convex), so with many subset sums the
+maximum of eq. (30) is found by a unimodal search over the sorted sums (every sum is evaluated when there are
+at most 64); the certified bound certifies the window it found and falls back to every sum otherwise.
+
+Edge cases: B = 0 gives t- = t+ = rho exactly; B_s is clamped at 0 (rounding); B = inf or P^_s = 0 gives the
+whole simplex (rad_s = 2 (1 - min_u P^_{u|s}) for B = inf, the trivial bound 2 when P^_s = 0). For B = 0 and
+P^_s = 0 the true projection is empty (no P in F has P_s > 0); we still report the whole simplex (larger, safe).
+
 Which way results may err:
 - ``*_value`` methods return mpmath values at the working precision (|error| <~ 10^-(dps-5)).
 - ``lower_certified`` is a rational <= the true L_{u|s}; ``rad_certified`` is a rational >= rad_s;

@@ -151,7 +151,10 @@ def run(args) -> int:
     for r in doc["conditional"]:
         name = labels[0][r["s"]] if labels else r["s"]
         print(f"s = {name}: P^_s = {r['marginal']}, B_s = {show(r['radius'])}, rad_s = {show(r['rad'])}")
+        if args.certified:
+            print(f"    rad_s <= {r['rad_certified']} (certified)")
         for u, v in enumerate(r["lower"]):
             uname = labels[1][u] if labels else u
-            print(f"    L_{{u|s}} u = {uname}: {show(v)}")
+            extra = f"  (certified >= {r['lower_certified'][u]})" if args.certified else ""
+            print(f"    L_{{u|s}} u = {uname}: {show(v)}{extra}")
     return 0
