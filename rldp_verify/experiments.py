@@ -16,7 +16,8 @@ Nothing here certifies privacy: the mechanisms whose privacy matters are built b
 - :func:`mutual_information_float`, :func:`entropy_float`, :func:`nmi_float` — I_P(X;Y), H(X), NMI
   in nats (double precision).
 - :func:`ir_split_search` — eq. (82) (the IR budget split) maximised numerically in double precision.
-- :func:`quantile_summary` — a quantile of each batch and its spread over batches.
+- :func:`quantile` (inf-safe) and :func:`quantile_summary` — a quantile of each batch and its spread over
+  batches.
 """
 
 from __future__ import annotations
@@ -129,12 +130,14 @@ def ir_split_search(p, a1: int, a2: int, exp_eps, d, *, grid: int = 64) -> tuple
     pf = [float(x) for x in p]
 
     def f(t):
-        return mutual_information_float(ir_float_matrix(a1, a2, r, t, dd), pf)
+        return mutual_information_float(ir_float_matrix(a1, a2, r, min(r, max(1.0, t)), dd), pf)
 
     if r == 1:
         Q = ir_float_matrix(a1, a2, r, 1.0, dd)
         return 1.0, Q, f(1.0)
-    ts = [math.exp(math.log(r) * k / grid) for k in range(grid + 1)]
+    # clamp: exp(log r) may round above r, which would make e^{eps1} = r / t < 1
+    ts = [min(r, max(1.0, math.exp(math.log(r) * k / grid))) for k in range(grid + 1)]
+    ts[0], ts[-1] = 1.0, r
     vals = [f(t) for t in ts]
     k = int(np.argmax(vals))
     lo, hi = ts[max(0, k - 1)], ts[min(grid, k + 1)]
@@ -154,7 +157,30 @@ def ir_split_search(p, a1: int, a2: int, exp_eps, d, *, grid: int = 64) -> tuple
     for t, v in ((x1, f1), (x2, f2)):
         if v > best_v:
             best_t, best_v = t, v
+    best_t = min(r, max(1.0, best_t))
     return best_t, ir_float_matrix(a1, a2, r, best_t, dd), best_v
+
+
+def quantile(values: Sequence[float], q: float) -> float:
+    """The q-quantile with numpy's default linear interpolation, also for values containing +inf
+    (numpy returns nan when it interpolates between two infinities): a quantile that falls on or
+    interpolates towards +inf is +inf. Exact up to the float interpolation."""
+    if not 0 <= q <= 1:
+        raise InputError(f"quantile level must be in [0, 1], got {q!r}")
+    v = sorted(float(x) for x in values)
+    if not v:
+        raise InputError("no values")
+    if any(math.isnan(x) or x == -math.inf for x in v):
+        raise InputError("values must be finite or +inf")
+    h = (len(v) - 1) * q
+    lo = math.floor(h)
+    hi = min(lo + 1, len(v) - 1)
+    frac = h - lo
+    if frac == 0:
+        return v[lo]
+    if math.isinf(v[hi]):
+        return math.inf
+    return v[lo] + frac * (v[hi] - v[lo])
 
 
 def quantile_summary(batches: Sequence[Sequence[float]], q: float) -> dict:
@@ -164,7 +190,7 @@ def quantile_summary(batches: Sequence[Sequence[float]], q: float) -> dict:
         raise InputError(f"quantile level must be in [0, 1], got {q!r}")
     if not batches or any(len(b) == 0 for b in batches):
         raise InputError("every batch must contain at least one value")
-    qs = [float(np.quantile(np.asarray(b, dtype=float), q)) for b in batches]
+    qs = [quantile(b, q) for b in batches]
     arr = np.asarray(qs)
     fin = arr[np.isfinite(arr)]
     return {"q": q, "per_batch": qs, "min": float(arr.min()), "max": float(arr.max()),

@@ -94,3 +94,20 @@ def check_matrix_size(ctx):
         f"not 24.7; the printed 24.7 is reproduced only by: {', '.join(matching) or 'none of the readings tried'}",
         counterexample={"printed": "24.7 GB", **primary}, readings_tried=tried, readings_reproducing_24_7=matching,
         comparisons=[c.to_json() for c in comps])
+
+
+@claim(
+    id="rldp.sec8.q75-more-than-5-eps",
+    paper=PAPER,
+    source="Sec. 8.3 (\"the 75%-quantile of eps* of NR was 0.3897, which is more than 5 times the desired privacy "
+           "parameter\", eps = 0.075)",
+    statement="0.3897 > 5 x 0.075.",
+    hypotheses=("the printed values 0.3897 and eps = 0.075 (whether 0.3897 is reproduced: rldp.sec8.realized-eps-q75)",),
+    method=Method.EXACT,
+)
+def check_ratio(ctx):
+    q, eps = Fraction("0.3897"), Fraction("0.075")
+    ev = {"ratio": str(q / eps), "ratio_decimal": float(q / eps)}
+    if q > 5 * eps:
+        return Outcome.verified(f"0.3897 / 0.075 = {float(q / eps):.3f} > 5", **ev)
+    return Outcome.refuted(f"0.3897 / 0.075 = {float(q / eps):.3f} <= 5", counterexample=ev, **ev)
