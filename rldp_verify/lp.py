@@ -8,9 +8,12 @@ raises :class:`~rldp_verify.errors.CertificationError`.
 :func:`solve_certified` solves the same LP (optionally with variable bounds) in floating point with
 HiGHS, then re-solves HiGHS's final basis exactly in rationals (python-flint ``fmpq_mat``) and
 certifies it: exact primal feasibility, exact dual feasibility (signs and stationarity) and zero
-duality gap; by weak duality the returned value is then the exact optimum.  If the basis does not
-certify (or HiGHS does not report an optimum) it falls back to :func:`solve_exact`.  Neither
-function rounds: every returned number is exact.
+duality gap; by weak duality the returned value is then the exact optimum.  A basis that is optimal
+only within HiGHS's tolerances (reduced costs of order 1e-18 with the wrong sign) is repaired by
+exact primal simplex pivots from it (Bland's rule).  If that fails (or HiGHS does not report an
+optimum) it falls back to :func:`solve_exact` (keyword bounds become rows; refused with
+CertificationError when that dense system would be huge).  Neither function rounds: every returned
+number is exact.
 """
 
 from __future__ import annotations
@@ -230,6 +233,10 @@ def solve_certified(c: Sequence, A: Sequence[Sequence], b: Sequence, E: Sequence
 def _fallback(c, A, b, E, f, kw_lo, kw_up):
     """solve_exact with the keyword bounds turned into rows; multipliers mapped back."""
     n = len(c)
+    nb = sum(1 for v in kw_lo if v is not None) + sum(1 for v in kw_up if v is not None)
+    if n * (len(A) + nb) > 4 * 10 ** 7:
+        raise CertificationError(f"HiGHS's basis did not certify and the exact fallback ({n} variables, "
+                                 f"{len(A) + nb} dense rows) is too large")
     extra, eb, where = [], [], []
     for j in range(n):
         if kw_lo[j] is not None:
