@@ -57,7 +57,9 @@ def _compare(ctx, pick, what):
     out = outcome_from_comparisons(comps, what=what)
     alt_ok = all(c.agrees for c in alt_comps)
     ev = dict(out.evidence)
-    ev["reading_reproducing_printed"] = ("B_s = log((e^B - (1 - P^_s))/P^_s) (lift with P_s = P^_s) reproduces "
+    ev["reading_reproducing_printed"] = ("B_s = log((e^B - (1 - P^_s))/P^_s) (lift with P_s = P^_s; equivalently the "
+                                         "chi-square radius e^B_s - 1 = (e^B - 1)/P^_s, the analogue of the alpha = 1 "
+                                         "formula B/P^_s) reproduces "
                                          f"{sum(c.agrees for c in alt_comps)} of {len(alt_comps)} printed values")
     ev["alt_reading_comparisons"] = [c.to_json() for c in alt_comps]
     ev["text_notes"] = TEXT_NOTES
