@@ -138,11 +138,22 @@ def t_interval(rho, alpha, radius, *, dps: int | None = None):
             B = to_mpf(radius)
             f = lambda t: binary_renyi(r, t, alpha) - B  # noqa: E731
             iters = int(3.33 * (d + 8)) + 10
-            # lower end: f decreasing on [0, rho]
+            # lower end: f decreasing on [0, rho]; t- can be tiny (e.g. 1e-27), so bisect geometrically to keep
+            # the relative precision: first a bracket lo = rho (lo/rho)^2 ... with f(lo) > 0, then geometric means
             if r == 0 or f(mpmath.mpf(0)) <= 0:
                 tm = mpmath.mpf(0)
             else:
-                tm = _bisect(f, mpmath.mpf(0), r, iters)[0]
+                lo, hi = r / 2, r
+                while f(lo) <= 0:
+                    hi, lo = lo, lo * lo / r
+                steps = int(mpmath.log(mpmath.log(hi / lo) + 2, 2)) + iters
+                for _ in range(steps):
+                    mid = mpmath.sqrt(lo * hi)
+                    if f(mid) > 0:
+                        lo = mid
+                    else:
+                        hi = mid
+                tm = lo
             if r == 1 or f(mpmath.mpf(1)) <= 0:
                 tp = mpmath.mpf(1)
             else:

@@ -41,6 +41,8 @@ def _precision():
 @settings(max_examples=80)
 @example(F(1, 2), F(1, 2), F(1))          # alpha < 1: phi stays finite, xi- = 0, xi+ = 1/rho
 @example(F(1, 10), F(2), F(1))            # xi+ beyond the printed domain (1 - rho)^-1
+@example(F(1, 19), F(1), F(3))            # found by hypothesis: t- ~ 3.5e-27, an interior root next to 0
+@example(F(53, 59), F(1, 4), F(1, 5))     # found by hypothesis: t+ = 1 exactly (xi+ = 1/rho)
 def test_xi_bracket_and_roots(rho, alpha, B):
     assume(0 < rho < 1)
     with mpmath.workdps(DPS):
@@ -60,6 +62,7 @@ def test_xi_bracket_and_roots(rho, alpha, B):
 
 @given(rhos, radii)
 @settings(max_examples=60)
+@example(F(1, 2), F(0))                   # found by hypothesis: B = 0 (double root) lost half the digits
 def test_lemma1_closed_form_matches_root_finding(rho, B):
     a, b = t_interval(rho, 2, B, dps=DPS), t_interval_alpha2(rho, B, dps=DPS)
     assert abs(a[0] - b[0]) < TOL and abs(a[1] - b[1]) < TOL
@@ -67,6 +70,8 @@ def test_lemma1_closed_form_matches_root_finding(rho, B):
 
 @given(rhos, alphas, radii)
 @settings(max_examples=40)
+@example(F(0), F(1, 4), F(0))             # found by hypothesis
+@example(F(1, 3), F(1, 4), F(0))          # found by hypothesis
 def test_certified_t_interval_is_outward(rho, alpha, B):
     tm, tp = t_interval(rho, alpha, B, dps=DPS)
     with mpmath.workdps(DPS):
@@ -131,6 +136,7 @@ def test_lift_of_projected_ball_lies_in_F(phat, alpha, B, rnd):
 
 @given(tables(), alphas, radii, st.randoms(use_true_random=False))
 @settings(max_examples=25)
+@example([[F(0), F(1)]], F(1, 4), F(0), __import__("random").Random(0))   # found by hypothesis: F = {P^}
 def test_points_of_F_project_into_the_ball(phat, alpha, B, rnd):
     """Lemma A1/A3: P in F (on the segment from P^ towards a random point) has D(P^_{U|s}||P_{U|s}) <= B_s."""
     ball = RenyiBall.from_radius(phat, alpha, B)
@@ -156,6 +162,7 @@ def test_points_of_F_project_into_the_ball(phat, alpha, B, rnd):
 
 @given(tables(), alphas, radii)
 @settings(max_examples=25)
+@example([[F(1, 3), F(2, 3)], [F(0), F(0)]], F(2), F(0))   # B = 0: B_s rounded to -7e-42 before the clamp
 def test_lower_below_center_and_certified_order(phat, alpha, B):
     ball = RenyiBall.from_radius(phat, alpha, B)
     for s in range(len(phat)):
