@@ -140,7 +140,7 @@ def main() -> int:
     notes = (f"e^eps = 2, Definition 3 with s1 = s2 rows (PolyOpt as printed); seeded random P-hat, "
              f"L_(u|s) = floor(scale * 1000 * P-hat_(u|s))/1000. With max_s e^eps sum_u L > 1 the vertex count "
              "grows much faster than 2^|X|: the |X| = 16 instances at scale 0.6 have 178,928 (2x8) and 338,800 (4x4) "
-             "candidate vertices and are left out (memory/time budget of this benchmark). Largest |X| with exact vertices and a certified LP: {largest}. "
+             f"candidate vertices and are left out (memory/time budget of this benchmark). Largest |X| with exact vertices and a certified LP: {largest}. "
              "Wall seconds on the shared 2-core machine (load from other jobs inflates them); 'total CPU s' is "
              "process CPU time. cdd = pycddlib GMP on all a^2+a rows; normaliz = PyNormaliz "
              f"({'installed' if have_normaliz else 'not installed'}) and lrs = lrslib 7.1 on the duplicate-free rows; "
