@@ -229,10 +229,11 @@ def check_ball_dual(ctx):
             dual = float(min(res.fun, dual_at(grid[j])))
 
             def D(R):
-                R = np.maximum(R, 1e-300)
+                R = np.clip(R, 1e-300, None)
                 if al == 1:  # noqa: E501
                     return float(np.sum(w * np.log(w / R)))
-                return float(np.log(np.sum(w**al * R ** (1 - al))) / (al - 1))
+                with np.errstate(all="ignore"):
+                    return float(np.log(np.sum(w**al * R ** (1 - al))) / (al - 1))
             best = -np.inf
             for _ in range(3):
                 x0 = np.array([rng.random() + 0.1 for _ in range(m)])

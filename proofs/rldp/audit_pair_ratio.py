@@ -79,6 +79,7 @@ def _direct(ball, Qf, y, s1, s2, rng, starts=4):
     hypotheses=("alpha in {3/4, 1, 2, 3}", "P^ with positive rows"),
     method=(Method.HIGH_PRECISION, Method.PROPERTY),
     reading="our reduction; SLSQP is the independent optimiser",
+    slow=True,
 )
 def check(ctx):
     rng = ctx.rng("audit.pair")

@@ -75,7 +75,14 @@ def curve_np(v, w, alpha: float, t):
 
 @dataclass
 class Block:
-    """A block (R^, v) evaluated at high precision (mpmath, current working precision)."""
+    """A block (R^, v) evaluated at high precision (mpmath, current working precision).
+
+    The maximiser curve is parametrised by x in R (monotone: larger x, smaller level d):
+    - x >= x_w: R(t) with t = e^x (the curve of the module docstring);
+    - x < x_w (only when max of v off supp R^ exceeds its max on supp R^, at the cell w): mass m = 1 - e^{x - x_w}
+      moves to w, R = (1 - m) R(t_w) + m e_w, mu stays at v_w and d = d(t_w) - log(1 - m) (for every
+      alpha: the power sum scales by (1 - m)^{1-alpha}).
+    """
 
     w: tuple          # R^ (mpf)
     v: tuple          # direction (mpf)
@@ -100,8 +107,62 @@ class Block:
         vs = [vi for vi, wi in zip(self.v, self.w) if wi > 0]
         return max(vs) - min(vs)
 
+    @property
+    def off(self):
+        """(v_w, w) for the best cell off supp R^ when it beats the support, else None."""
+        best = None
+        for u, (vi, wi) in enumerate(zip(self.v, self.w)):
+            if wi == 0 and vi > self.vmax and (best is None or vi > best[0]):
+                best = (vi, u)
+        return best
+
+    @property
+    def fixed(self) -> bool:
+        """R^ is the maximiser at every level (flat on the support, nothing better off it)."""
+        return self.spread == 0 and self.off is None
+
+    @property
+    def x_w(self):
+        off = self.off
+        if off is None:
+            return -mpmath.inf
+        if self.spread == 0:
+            return mpmath.mpf(0)
+        return mpmath.log((off[0] - self.vmax) / self.spread)
+
     def mu(self, t):
         return self.vmax + self.spread * t
+
+    def mu_x(self, x):
+        xw = self.x_w
+        if x < xw:
+            return self.off[0]
+        if self.spread == 0:
+            return self.vmax
+        return self.mu(mpmath.exp(x))
+
+    def point_x(self, x):
+        """(R, d, value, kappa) at curve parameter x (see the class docstring)."""
+        xw = self.x_w
+        if x >= xw:
+            if self.spread == 0:
+                R, d, val, _, _ = self.point(mpmath.inf)
+                return R, d, val, mpmath.inf
+            R, d, val, _, k = self.point(mpmath.exp(x))
+            return R, d, val, k
+        vw, u = self.off
+        if self.spread == 0:
+            R0, d0, val0, _, _ = self.point(mpmath.inf)
+        else:
+            R0, d0, val0, _, _ = self.point(mpmath.exp(xw))
+        keep = mpmath.exp(x - xw)  # 1 - m
+        R = [keep * r for r in R0]
+        R[u] += 1 - keep
+        d = d0 - (x - xw)
+        val = keep * val0 + (1 - keep) * vw
+        b = to_mpf(self.beta)
+        kappa = keep * (vw - val0) * mpmath.exp(-b * d)
+        return R, d, val, kappa
 
     def point(self, t):
         """(R, d, value, M, kappa) at curve parameter t (t = inf gives R^)."""
@@ -116,7 +177,7 @@ class Block:
         R = [r / Z for r in raw]
         d = divergence_mp(self.w, R, a)
         value = mpmath.fsum(r * vi for r, vi in zip(R, self.v))
-        M = power_mean_mp(x, self.w, self.beta)
+        M = power_mean_mp([xi for xi, wi in zip(x, self.w) if wi > 0], [wi for wi in self.w if wi > 0], self.beta)
         b = to_mpf(self.beta)
         kappa = M * mpmath.exp(-(1 + b) * d)
         return R, d, value, M, kappa

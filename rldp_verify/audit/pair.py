@@ -138,7 +138,7 @@ class PairProblem:
 
         Returns dict(r, R1, R2, d1, d2, lam, mu1, nu2): the ratio, the two conditionals and their
         levels, and the matching dual parameters (mu2 = r * nu2). A block whose direction is constant on
-        supp P^_{U|s} ("flat") keeps R = P^_{U|s} and needs no budget; the other block then gets all of it.
+        supp P^_{U|s} with nothing better off it ("fixed") keeps R = P^_{U|s} and needs no budget.
         """
         a = self.alpha
         if self.m1 == 0 or self.m2 == 0 or self.B == INF or 1 + self.beta <= 0:
@@ -148,43 +148,44 @@ class PairProblem:
         Phi = phi_mp(mpmath.mpf(self.B.numerator) / self.B.denominator, self.beta)
         m1 = mpmath.mpf(self.m1.numerator) / self.m1.denominator
         m2 = mpmath.mpf(self.m2.numerator) / self.m2.denominator
-        flat1, flat2 = blk1.spread == 0, blk2.spread == 0
+        fix1, fix2 = blk1.fixed, blk2.fixed
 
         def fixed(blk):
             R, d, v, _, _ = blk.point(mpmath.inf)
             return R, d, v
 
-        if flat1 and flat2:
+        def start_x(i):
+            return mpmath.mpf(0) if start is None else mpmath.mpf(start[i])
+
+        if fix1 and fix2:
             R1, d1, v1 = fixed(blk1)
             R2, d2, v2 = fixed(blk2)
             if v2 == 0:
                 return None
             return dict(r=v1 / (-v2), R1=R1, R2=R2, d1=d1, d2=d2, lam=mpmath.mpf(0), mu1=blk1.vmax_all,
                         nu2=blk2.vmax_all)
-        if flat1 or flat2:
-            blk, m = (blk2, m2) if flat1 else (blk1, m1)
+        if fix1 or fix2:
+            blk, m = (blk2, m2) if fix1 else (blk1, m1)
             dt = phi_inv_mp(Phi / m, self.beta)
             if dt == mpmath.inf:
                 return None
-            x0 = mpmath.mpf(0) if start is None else mpmath.mpf(start[1] if flat1 else start[0])
-            x = _root_decreasing(lambda x: blk.point(mpmath.exp(x))[1] - dt, x0)
+            x = _root_decreasing(lambda x: blk.point_x(x)[1] - dt, start_x(1 if fix1 else 0))
             if x is None:
                 return None
-            R, d, v, _, k = blk.point(mpmath.exp(x))
+            R, d, v, k = blk.point_x(x)
             lam = k / m
-            if flat1:
+            if fix1:
                 R1, d1, v1 = fixed(blk1)
                 R2, d2, v2 = R, d, v
-                mu1, nu2 = blk1.vmax_all, blk2.mu(mpmath.exp(x))
+                mu1, nu2 = blk1.vmax_all, blk2.mu_x(x)
             else:
                 R2, d2, v2 = fixed(blk2)
                 R1, d1, v1 = R, d, v
-                mu1, nu2 = blk1.mu(mpmath.exp(x)), blk2.vmax_all
+                mu1, nu2 = blk1.mu_x(x), blk2.vmax_all
             if v2 == 0:
                 return None
             r = v1 / (-v2)
-            # block-2 multiplier scales with r: lambda refers to G(r) = <q1,R1> - r <q2,R2>
-            if flat1:
+            if fix1:  # block 2's multiplier scales with r in G(r) = <q1,R1> - r <q2,R2>
                 lam = lam * r
             return dict(r=r, R1=R1, R2=R2, d1=d1, d2=d2, lam=lam, mu1=mu1, nu2=nu2)
         cache = {}
@@ -192,14 +193,13 @@ class PairProblem:
         def x2_of(x1):
             if x1 in cache:
                 return cache[x1]
-            _, d1, _, _, _ = blk1.point(mpmath.exp(x1))
+            d1 = blk1.point_x(x1)[1]
             left = Phi - m1 * phi_mp(d1, self.beta)
             out = None
             if left > 0:
                 dt = phi_inv_mp(left / m2, self.beta)
                 if dt != mpmath.inf:
-                    out = _root_decreasing(lambda x2: blk2.point(mpmath.exp(x2))[1] - dt,
-                                           mpmath.mpf(0) if start is None else mpmath.mpf(start[1]))
+                    out = _root_decreasing(lambda x2: blk2.point_x(x2)[1] - dt, start_x(1))
             cache[x1] = out
             return out
 
@@ -207,23 +207,21 @@ class PairProblem:
             x2 = x2_of(x1)
             if x2 is None:
                 return -mpmath.inf
-            _, _, v1, _, k1 = blk1.point(mpmath.exp(x1))
-            _, _, v2, _, k2 = blk2.point(mpmath.exp(x2))
+            _, _, v1, k1 = blk1.point_x(x1)
+            _, _, v2, k2 = blk2.point_x(x2)
             r = v1 / (-v2)
             return mpmath.log(k1 / m1) - mpmath.log(r * k2 / m2)
 
-        x0 = mpmath.mpf(0) if start is None else mpmath.mpf(start[0])
-        x1 = _root_increasing(E2, x0)
+        x1 = _root_increasing(E2, start_x(0))
         if x1 is None:
             return None
         x2 = x2_of(x1)
         if x2 is None:
             return None
-        t1, t2 = mpmath.exp(x1), mpmath.exp(x2)
-        R1, d1, v1, _, k1 = blk1.point(t1)
-        R2, d2, v2, _, _ = blk2.point(t2)
+        R1, d1, v1, k1 = blk1.point_x(x1)
+        R2, d2, v2, _ = blk2.point_x(x2)
         r = v1 / (-v2)
-        return dict(r=r, R1=R1, R2=R2, d1=d1, d2=d2, lam=k1 / m1, mu1=blk1.mu(t1), nu2=blk2.mu(t2))
+        return dict(r=r, R1=R1, R2=R2, d1=d1, d2=d2, lam=k1 / m1, mu1=blk1.mu_x(x1), nu2=blk2.mu_x(x2))
 
     # --------------------------------------------------------------------------------- dual
     def dual_arb(self, r: Fraction, lam: Fraction, mu1: Fraction, nu2: Fraction, dps: int):
@@ -417,6 +415,8 @@ def solve_pair(problem: PairProblem, dps: int, start=None, max_tries: int = 6, w
                 res.notes.append("dual certificate at the primal parameters failed")
         else:
             res.notes.append("no interior KKT point (degenerate block, alpha <= 1/2, zero mass or infinite radius)")
+            if problem.alpha < 1 and problem.m1 > 0 and problem.m2 > 0:
+                _face_witnesses(problem, res, dps)
     if res.hi == INF:
         res.hi = _bisect_certificate(problem, res.lo, dps)
         prod = product_bound(problem, dps)
@@ -468,6 +468,30 @@ def product_bound(problem: PairProblem, dps: int):
     if den <= 0:
         return INF
     return num / den
+
+
+def _face_witnesses(problem: PairProblem, res: PairResult, dps: int):
+    """alpha < 1: balls can contain faces of the simplex. Try R1 on the face where q1 is maximal and/or R2
+    on the face where q2 is minimal (P^ restricted and renormalised), lifted and verified like any witness."""
+    def face(w, q, best):
+        keep = [wi if qi == best and wi > 0 else 0 for wi, qi in zip(w, q)]
+        tot = sum(keep)
+        return None if tot == 0 else [mpmath.mpf(k.numerator) / k.denominator / (mpmath.mpf(tot.numerator) / tot.denominator)
+                                      for k in keep]
+    a = mpmath.mpf(problem.alpha.numerator) / problem.alpha.denominator
+    w1 = [mpmath.mpf(x.numerator) / x.denominator for x in problem.w1]
+    w2 = [mpmath.mpf(x.numerator) / x.denominator for x in problem.w2]
+    f1 = face(problem.w1, problem.q1, max(q for q, w in zip(problem.q1, problem.w1) if w > 0))
+    f2 = face(problem.w2, problem.q2, min(q for q, w in zip(problem.q2, problem.w2) if w > 0))
+    with mpmath.workdps(dps + 15):
+        for R1, R2 in ((f1, w2), (w1, f2), (f1, f2)):
+            if R1 is None or R2 is None:
+                continue
+            d1, d2 = divergence_mp(w1, R1, a), divergence_mp(w2, R2, a)
+            P = problem.lift(R1, R2, d1, d2)
+            rho, W = problem.witness(P, dps)
+            if rho is not None and (res.lo is None or rho > res.lo):
+                res.lo, res.witness = rho, W
 
 
 def _bisect_certificate(problem: PairProblem, lo, dps: int):
