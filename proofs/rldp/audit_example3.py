@@ -8,8 +8,6 @@ rescales them (``normalize``) and says so.
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from proofs.rldp.audit_pair_ratio import product_of_projections
 from rldp_verify.audit import audit
 from rldp_verify.claims import Method, Outcome, claim

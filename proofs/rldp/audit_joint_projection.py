@@ -23,7 +23,7 @@ import numpy as np
 import sympy as sp
 from scipy.optimize import minimize
 
-from rldp_verify.audit.dual import phi_mp, phi_inv_mp, power_mean_mp
+from rldp_verify.audit.dual import phi_inv_mp, phi_mp
 from rldp_verify.audit.projection import joint_projection_lhs, lift_pair
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.divergence import renyi_divergence

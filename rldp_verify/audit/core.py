@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
-import flint
 import mpmath
 import numpy as np
 
@@ -87,15 +86,20 @@ def _dec(x, digits, down):
         return "inf"
     x = Fraction(x)
     scale = 10**digits
-    if down is None:
-        return str(mpmath.mpf(x.numerator) / x.denominator) if False else _fmt(Fraction(round(x * scale), scale), digits)
+    if down is None:  # nearest (display only)
+        return _fmt(Fraction(round(x * scale), scale), digits)
     v = (x * scale).__floor__() if down else (x * scale).__ceil__()
     return _fmt(Fraction(v, scale), digits)
 
 
 def _fmt(q: Fraction, digits: int) -> str:
-    with mpmath.workdps(digits + 10):
-        return mpmath.nstr(mpmath.mpf(q.numerator) / q.denominator, digits, strip_zeros=True)
+    """The exact decimal expansion of q = n / 10^digits (no further rounding), trailing zeros stripped."""
+    n = q.numerator * (10**digits // q.denominator)
+    sign = "-" if n < 0 else ""
+    n = abs(n)
+    whole, frac = divmod(n, 10**digits)
+    frac_s = str(frac).rjust(digits, "0").rstrip("0")
+    return f"{sign}{whole}" + (f".{frac_s}" if frac_s else "")
 
 
 def _log_str(x, digits, down):

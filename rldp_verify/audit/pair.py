@@ -32,8 +32,7 @@ import flint
 import mpmath
 
 from rldp_verify.audit.blocks import Block, divergence_mp
-from rldp_verify.audit.dual import (phi_arb, phi_inv_mp, phi_mp, power_mean_arb, power_mean_mp, psi_arb,
-                                    psi_level_mp, psi_mp)
+from rldp_verify.audit.dual import phi_arb, phi_inv_mp, phi_mp, power_mean_arb, psi_arb
 from rldp_verify.rigorous import arb_exact, arb_precision, upper as arb_upper
 
 INF = math.inf
@@ -48,13 +47,6 @@ class PairResult:
     hi: Fraction | float                  # certified upper bound (math.inf when none was found)
     witness: tuple | None = None          # |S| x |U| table of Fractions
     notes: list = field(default_factory=list)
-
-
-def mpf_to_fraction(x) -> Fraction:
-    x = mpmath.mpf(x)
-    man, exp = x.man, x.exp
-    man = int(man)
-    return Fraction(man * 2**exp) if exp >= 0 else Fraction(man, 2 ** (-exp))
 
 
 def _frac(x, digits: int) -> Fraction:
@@ -291,22 +283,6 @@ class PairProblem:
 def _snap(x: Fraction, target: Fraction, dps: int) -> Fraction:
     """x replaced by the exact ``target`` when they agree to about dps digits (flat blocks: mu = max v)."""
     return target if abs(x - target) <= Fraction(1, 10 ** (dps - 5)) * (1 + abs(target)) else x
-
-
-def _golden(f, a, b, iters):
-    g = (mpmath.sqrt(5) - 1) / 2
-    c, d = b - g * (b - a), a + g * (b - a)
-    fc, fd = f(c), f(d)
-    for _ in range(iters):
-        if fc < fd:
-            b, d, fd = d, c, fc
-            c = b - g * (b - a)
-            fc = f(c)
-        else:
-            a, c, fc = c, d, fd
-            d = a + g * (b - a)
-            fd = f(d)
-    return (a + b) / 2
 
 
 def _root_increasing(f, x0, lo_lim=-700, hi_lim=80):

@@ -6,8 +6,6 @@ Exit codes: 0 PASS, 1 FAIL, 3 INCONCLUSIVE, 2 bad input.
 from __future__ import annotations
 
 import json
-import math
-import sys
 
 from rldp_verify.errors import InputError
 from rldp_verify.numbers import DEFAULT_DPS

@@ -1,7 +1,5 @@
 """Every mechanism the mechanisms issue generates PASSes its own audit at its claimed eps."""
 
-from fractions import Fraction
-
 import numpy as np
 import pytest
 
