@@ -18,6 +18,10 @@ e^eps = 2, Definition 3 as printed, i.e. include_same_s=True):
 * total s = product + LP (exact vertices + certified LP), and product + eq46.
 
 Wall-clock seconds on the shared 2-core machine (other jobs running) and CPU seconds are both recorded.
+
+Not in the table (memory / time budget): the 2x8 instance at L scale 0.6 (176,397 vertices), measured
+once separately on 2026-11-21 with the same code: product 29.8 s wall (9.9 s CPU), certified LP
+110.5 s wall (42.9 s CPU), peak RSS 1.4 GB.
 """
 
 from __future__ import annotations

@@ -4,8 +4,11 @@ A polyhedron is given by inequalities A x <= b and equalities E x = f with ratio
 (Fractions; floats are refused). :func:`vertices` returns its vertices (and rays) as tuples of
 Fractions, computed by cddlib's double description in exact rational arithmetic.
 
-This module is the baseline implementation; faster, structure-exploiting enumerations for the
-PolyOpt polytope live next to it and are checked against this one.
+Other exact backends with the same contract: :func:`vertices_lrs` (lrslib's reverse search, the
+``lrs`` binary of Debian's ``lrslib``) and :func:`vertices_normaliz` (Normaliz via the optional
+PyNormaliz).  :func:`irredundant_rows` lists the facet-defining rows (cddlib canonicalisation).
+The structure-exploiting enumeration of the PolyOpt polytope is in :mod:`rldp_verify.gamma`; all
+are checked against :func:`vertices` in tests/polytope.
 """
 
 from __future__ import annotations

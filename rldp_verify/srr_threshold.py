@@ -160,7 +160,7 @@ def srr_vectors(a1: int, a2: int, exp_eps):
     return out
 
 
-def _mu_arb(v, p):
+def mu_arb(v, p):
     """mu(v) = sum_x v_x P_x log(v_x / sum_x' v_x' P_x') (Thm 4 proof), arb enclosure."""
     q = sum(a * b for a, b in zip(v, p))
     if q == 0:
@@ -223,7 +223,7 @@ def srr_optimality(p: Sequence, a1: int, a2: int, exp_eps, *, dps: int = DEFAULT
     inv = ABt.inv()
     inv_rows = [[Fraction(int(q.p), int(q.q)) for q in inv.entries()[i * a:(i + 1) * a]] for i in range(a)]
     with arb_precision(dps):
-        mu_b = [_mu_arb(v, p) for v in basis]
+        mu_b = [mu_arb(v, p) for v in basis]
         alpha = []
         for i in range(a):
             acc = flint.arb(0)
@@ -235,7 +235,7 @@ def srr_optimality(p: Sequence, a1: int, a2: int, exp_eps, *, dps: int = DEFAULT
         util = sum(mu_b, flint.arb(0)) / arb_exact(Z)
         best_hi, best_lo, witness, any_unknown = None, None, None, False
         for v in others:
-            r = _mu_arb(v, p)
+            r = mu_arb(v, p)
             for vx, ax in zip(v, alpha):
                 r -= arb_exact(vx) * ax
             hi, lo = arb_upper(r), arb_lower(r)

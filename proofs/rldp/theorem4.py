@@ -15,7 +15,7 @@ import flint
 
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.rigorous import arb_exact, arb_precision, lower as arb_lower, upper as arb_upper
-from rldp_verify.srr_threshold import _mu_arb, srr_optimality, srr_threshold, srr_vectors
+from rldp_verify.srr_threshold import mu_arb, srr_optimality, srr_threshold, srr_vectors
 
 PAPER = "000_aca93ed29ea857ee.txt"
 PHAT = [Fraction(7, 100), Fraction(10, 100), Fraction(26, 100), Fraction(57, 100)]
@@ -134,9 +134,9 @@ def check_zero_mass(ctx):
         # explicit better mechanism: binary randomised response on {x2, x3}, x1 reported like x2
         Q = [[t / (t + 1), t / (t + 1), 1 / (t + 1)], [1 / (t + 1), 1 / (t + 1), t / (t + 1)]]
         with arb_precision(60):
-            iq = _mu_arb(Q[0], p) + _mu_arb(Q[1], p)
+            iq = mu_arb(Q[0], p) + mu_arb(Q[1], p)
             Z = t + 2
-            isrr = sum((_mu_arb([x / Z for x in v], p) for v in srr_vectors(3, 1, t)), flint.arb(0))
+            isrr = sum((mu_arb([x / Z for x in v], p) for v in srr_vectors(3, 1, t)), flint.arb(0))
             gap_lo = arb_lower(iq - isrr)
         private = all(Q[y][i] <= t * Q[y][j] for y in range(2) for i in range(3) for j in range(3))
         rows.append({"e^eps": str(t), "lp_verdict": r.verdict, "witness": None if r.witness is None else
@@ -169,7 +169,7 @@ def check_single_secret(ctx):
         t = Fraction(10) ** k
         Z = t + 1 / t
         with arb_precision(60):
-            isrr = sum((_mu_arb([x / Z for x in v], p) for v in srr_vectors(1, 2, t)), flint.arb(0))
+            isrr = sum((mu_arb([x / Z for x in v], p) for v in srr_vectors(1, 2, t)), flint.arb(0))
             gap = arb_exact(Fraction(1)) * flint.arb(2).log() - isrr
             rows.append({"e^eps": str(t), "log 2 - I(SRR) >=": f"{float(arb_lower(gap)):.3e}"})
             if not arb_lower(gap) > 0:
@@ -200,8 +200,8 @@ def check_mu_sublinear(ctx):
             v1 = [Fraction(rng.randint(0, 9), rng.randint(1, 5)) for _ in range(a)]
             v2 = [Fraction(rng.randint(0, 9), rng.randint(1, 5)) for _ in range(a)]
             g = Fraction(rng.randint(1, 20), rng.randint(1, 7))
-            m1, m2, m12 = _mu_arb(v1, p), _mu_arb(v2, p), _mu_arb([x + y for x, y in zip(v1, v2)], p)
-            mg = _mu_arb([g * x for x in v1], p)
+            m1, m2, m12 = mu_arb(v1, p), mu_arb(v2, p), mu_arb([x + y for x, y in zip(v1, v2)], p)
+            mg = mu_arb([g * x for x in v1], p)
             n += 1
             hom = abs(mg - arb_exact(g) * m1)
             if arb_lower(m12 - m1 - m2) > 0 or arb_lower(hom) > 0 or arb_upper(m1) < 0:
@@ -242,7 +242,7 @@ def check_dual(ctx):
             ABt = flint.fmpq_mat(a, a, [flint.fmpq(x.numerator, x.denominator) for v in basis for x in v])
             inv = ABt.inv().entries()
             with arb_precision(50):
-                mu = [_mu_arb(v, p) for v in basis]
+                mu = [mu_arb(v, p) for v in basis]
                 alpha = [sum((flint.arb(inv[i * a + j]) * mu[j] for j in range(a)), flint.arb(0)) for i in range(a)]
                 min_alpha_lo = min(arb_lower(x) for x in alpha)
             opt = srr_optimality(p, a1, a2, t)
@@ -292,7 +292,7 @@ def check_utility_identity(ctx):
                 for x in range(a):
                     if p[x] * Q[y][x] != 0:
                         mi += arb_exact(p[x] * Q[y][x]) * (arb_exact(Q[y][x]) / arb_exact(py)).log()
-            mus = sum((_mu_arb(Q[y], p) for y in range(b)), flint.arb(0))
+            mus = sum((mu_arb(Q[y], p) for y in range(b)), flint.arb(0))
             d = abs(mi - mus)
             worst = max(worst, arb_upper(d))
             if arb_lower(d) > 0:
