@@ -267,20 +267,23 @@ class ThresholdBracket:
     eps_upper: Fraction              # >= log(exp_eps_upper) (rounded up)
     grid: tuple                      # (e^eps, verdict) pairs checked above the bracket
     undecided: tuple                 # e^eps values where the sign could not be decided
+    certified_up_to: Fraction | None = None   # SRR proved optimal for every e^eps in
+                                              # [exp_eps_upper, certified_up_to] (interval arithmetic)
 
 
 def srr_threshold(p: Sequence, a1: int, a2: int, *, eps_max: Fraction = Fraction(12),
                   grid_points: int = 48, tol: Fraction = Fraction(1, 10 ** 6),
-                  dps: int = DEFAULT_DPS) -> ThresholdBracket:
+                  dps: int = DEFAULT_DPS, certify: bool = True) -> ThresholdBracket:
     """A certified bracket around Theorem 4's eps_0(P) (the last switch of SRR-optimality).
 
     e^eps runs over a rational grid t_k ≈ exp(k eps_max / grid_points), k = 1..grid_points; the
     largest grid point where SRR is certainly not optimal and the next one (SRR certainly optimal,
     as at every grid point above) are bisected in t down to relative width ``tol``.
     Rigorous: SRR is certainly not optimal at ``exp_eps_lower`` (so eps_0 >= ``eps_lower``) and
-    certainly optimal at ``exp_eps_upper`` and at every grid point above it.  Between grid points
-    above the bracket optimality is only sampled, so ``eps_upper`` bounds eps_0 only under that
-    sampling (reported as such by the claims).
+    certainly optimal at ``exp_eps_upper`` and at every grid point above it.  With ``certify``,
+    :func:`certify_srr_optimal_on` then proves optimality on the whole interval
+    [exp_eps_upper, largest grid point] (``certified_up_to``; None if it could not).  Beyond the
+    largest grid point nothing is checked (Theorem 4's own asymptotic argument).
     """
     a = a1 * a2
     p = _check_p(p, a)
@@ -336,4 +339,124 @@ def srr_threshold(p: Sequence, a1: int, a2: int, *, eps_max: Fraction = Fraction
             g = g.limit_denominator(10 ** 6) if hi_t < g.limit_denominator(10 ** 6) < nxt[0] else g
             dense.append((g, verdict_at(g)))
     above = tuple(sorted(dense + [(g, v) for g, v in verdicts if g >= hi_t]))
-    return ThresholdBracket(lo_t, hi_t, eps_lo, eps_hi, above, undecided)
+    certified_up_to = None
+    if certify and not undecided:
+        ok, _, _ = certify_srr_optimal_on(p, a1, a2, hi_t, grid[-1])
+        certified_up_to = grid[-1] if ok else None
+    return ThresholdBracket(lo_t, hi_t, eps_lo, eps_hi, above, undecided, certified_up_to)
+
+
+# ------------------------------------------------------------------- certification on intervals
+
+def _exponent_patterns(a1: int, a2: int):
+    """Lemma A8's generators and SRR's basis as exponent vectors k (v_x = t^{k_x}, k_x in {-1,0,1})."""
+    a = a1 * a2
+    gens = set()
+    for s in range(a1):
+        for pat in itertools.product((-1, 1), repeat=a2):
+            k = [0] * a
+            k[s * a2:(s + 1) * a2] = pat
+            gens.add(tuple(k))
+    for pat in itertools.product((0, 1), repeat=a):
+        if sum(1 for s in range(a1) if 1 in pat[s * a2:(s + 1) * a2]) >= 2:
+            gens.add(tuple(pat))
+    basis = []
+    for s in range(a1):
+        for u in range(a2):
+            k = [0] * a
+            for w in range(a2):
+                k[s * a2 + w] = 1 if w == u else -1
+            basis.append(tuple(k))
+    # k and k + c 1 describe proportional vectors (t^c v): drop multiples of basis vectors and
+    # duplicates up to scaling (their reduced costs are identically 0 / equal)
+    def canon(k):
+        return tuple(e - k[0] for e in k)
+    bcanon = {canon(k) for k in basis}
+    seen, out = set(), []
+    for k in sorted(gens):
+        c = canon(k)
+        if c in bcanon or c in seen:
+            continue
+        seen.add(c)
+        out.append(k)
+    return out, basis
+
+
+def _max_reduced_cost_upper(p, a1, a2, t_lo: Fraction, t_hi: Fraction, patterns) -> Fraction:
+    """A rational >= r_v(t) for every generator v and every t in [t_lo, t_hi] (rounded up)."""
+    gens, basis = patterns
+    a = a1 * a2
+    t = arb_exact(t_lo).union(arb_exact(t_hi))
+    logt = t.log()
+    powers = {-1: 1 / t, 0: flint.arb(1), 1: t}
+    pa = [arb_exact(x) for x in p]
+
+    def vec(k):
+        return [powers[e] for e in k]
+
+    def mu(k):
+        v = vec(k)
+        q = sum((vx * px for vx, px in zip(v, pa)), flint.arb(0))
+        logq = q.log()
+        return sum((v[x] * pa[x] * (k[x] * logt - logq) for x in range(a) if p[x] != 0), flint.arb(0))
+
+    AB = flint.arb_mat(a, a, [powers[e] for k in basis for e in k])      # rows v_y: A_B^T
+    alpha = AB.solve(flint.arb_mat(a, 1, [mu(k) for k in basis]))
+    al = [alpha[i, 0] for i in range(a)]
+    best = None
+    for k in gens:
+        v = vec(k)
+        r = arb_upper(mu(k) - sum((v[x] * al[x] for x in range(a)), flint.arb(0)))
+        best = r if best is None or r > best else best
+    return best
+
+
+def certify_srr_optimal_on(p: Sequence, a1: int, a2: int, t_lo, t_hi, *, dps: int = 30,
+                           max_intervals: int = 20000):
+    """Certify that SRR^eps is optimal for EVERY e^eps in [t_lo, t_hi] (not only sampled points).
+
+    Adaptive bisection (geometric midpoints) with arb balls over whole t-intervals: an interval is
+    certified when the ball of every reduced cost lies below 0.  Returns (certified: bool,
+    intervals used, first uncertified interval or None).  Sound: True only with a rigorous proof
+    for the whole interval; may return False near a root or when ``max_intervals`` is exhausted.
+    """
+    a = a1 * a2
+    p = _check_p(p, a)
+    t_lo, t_hi = exact(t_lo), exact(t_hi)
+    _check_sizes(a1, a2, t_lo)
+    if t_hi < t_lo:
+        raise InputError(f"empty interval [{t_lo}, {t_hi}]")
+    patterns = _exponent_patterns(a1, a2)
+    stack = [(t_lo, t_hi)]
+    used = 0
+    with arb_precision(dps):
+        while stack:
+            lo, hi = stack.pop()
+            used += 1
+            if used > max_intervals:
+                return False, used, (lo, hi)
+            try:
+                ok = _max_reduced_cost_upper(p, a1, a2, lo, hi, patterns) < 0
+            except (ZeroDivisionError, ValueError):   # singular ball matrix: split further
+                ok = False
+            if ok:
+                continue
+            if hi - lo <= lo * Fraction(1, 10 ** 12):
+                return False, used, (lo, hi)
+            m = _geo_mid(lo, hi)
+            stack.append((m, hi))
+            stack.append((lo, m))
+    return True, used, None
+
+
+def _geo_mid(lo: Fraction, hi: Fraction) -> Fraction:
+    """A rational strictly between lo and hi, close to sqrt(lo * hi) (short denominator)."""
+    import math
+    g = Fraction(math.sqrt(float(lo) * float(hi)))
+    if not (lo < g < hi):
+        g = (lo + hi) / 2
+    for den in (10 ** 3, 10 ** 6, 10 ** 9, 10 ** 12):
+        c = g.limit_denominator(den)
+        if lo < c < hi:
+            return c
+    return (lo + hi) / 2

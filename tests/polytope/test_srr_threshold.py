@@ -81,3 +81,16 @@ def test_bad_inputs():
         srr_optimality([F(1, 2), F(1, 2)], 2, 1, F(1))
     with pytest.raises(InputError, match="a2"):
         lemma_a8_generators(2, 0, F(2))
+
+
+def test_interval_certification():
+    from rldp_verify.srr_threshold import certify_srr_optimal_on
+    b = srr_threshold(PHAT, 2, 2, grid_points=24, tol=F(1, 10 ** 7))
+    assert b.certified_up_to is not None
+    ok, _, _ = certify_srr_optimal_on(PHAT, 2, 2, b.exp_eps_upper, F(1000))
+    assert ok
+    ok, _, bad = certify_srr_optimal_on(PHAT, 2, 2, F(9), F(12))     # contains e^eps_0 ~ 10.154
+    assert not ok and bad[0] <= F(10154281, 10 ** 6)
+    # zero-mass P: never certified (SRR is not optimal there)
+    ok, _, _ = certify_srr_optimal_on([F(0), F(1, 2), F(1, 2)], 3, 1, F(10), F(100), max_intervals=200)
+    assert not ok
