@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what rldp-verify needs, once: Debian's libcdd-dev and libgmp-dev (pycddlib's exact GMP
-# backend is built against them), a virtual environment in .venv and the Python packages.
+# backend is built against them) and lrslib (the lrs vertex-enumeration backend), a virtual
+# environment in .venv and the Python packages (with the optional Normaliz backend).
 # Idempotent: a second run finds everything in place and prints nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -8,7 +9,7 @@ VENV=.venv
 PY=${PYTHON:-python3}
 
 need_apt=()
-for pkg in libcdd-dev libgmp-dev; do
+for pkg in libcdd-dev libgmp-dev lrslib; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need_apt+=("$pkg")
 done
 if [ ${#need_apt[@]} -gt 0 ]; then
@@ -30,7 +31,7 @@ stamp="$VENV/.rldp-installed"
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   echo "bootstrap: installing Python packages into $VENV"
   "$VENV/bin/python" -m pip install -q --upgrade pip >/dev/null
-  "$VENV/bin/python" -m pip install -q -e '.[dev]'
+  "$VENV/bin/python" -m pip install -q -e '.[dev,normaliz]'
   "$VENV/bin/python" -c "import cdd.gmp" || { echo "bootstrap: pycddlib's exact backend cdd.gmp does not import" >&2; exit 1; }
   touch "$stamp"
 fi
