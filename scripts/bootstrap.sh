@@ -30,8 +30,13 @@ fi
 stamp="$VENV/.rldp-installed"
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   echo "bootstrap: installing Python packages into $VENV"
-  "$VENV/bin/python" -m pip install -q --upgrade pip >/dev/null
-  "$VENV/bin/python" -m pip install -q -e '.[dev,normaliz]'
+  log="$VENV/install.log"
+  if ! { "$VENV/bin/python" -m pip install -q --upgrade pip && \
+         "$VENV/bin/python" -m pip install -q -e '.[dev,normaliz]'; } >"$log" 2>&1; then
+    tail -n 30 "$log" >&2
+    echo "bootstrap: installing the Python packages failed (full log: $log)" >&2
+    exit 1
+  fi
   "$VENV/bin/python" -c "import cdd.gmp" || { echo "bootstrap: pycddlib's exact backend cdd.gmp does not import" >&2; exit 1; }
   touch "$stamp"
 fi
