@@ -21,11 +21,14 @@ Soundness: the mechanism is built from rationals L' <= L_{u|s}(F) (certified) an
 (see :mod:`rldp_verify.mechanisms.rounding`). Theorem 2 applied to D'_s = {R : R_u >= L'_u}, which
 contains F_{U|s}, gives (log r, F)-RLDP, and log r <= eps; hence Q is (eps, F)-RLDP.
 
-LP certification: mu(v) is irrational. We solve (46) exactly (cdd GMP, re-checked) with mu rounded to
-``mu_digits`` digits, which gives an exactly feasible theta (feasibility does not involve mu). The
-optimum is then bracketed rigorously: lower = I_P(X;Y) of the returned Q (arb), upper = 1^T w with the
-dual w = y + c 1, c = max_v (mu_hi(v) - v^T y); since every v in V has sum v = 1, w is dual feasible
-for the true mu, and by convexity of mu every mechanism with rows in the cone has utility <= 1^T w.
+LP certification (:func:`solve_eq46`): mu(v) is irrational. mu is evaluated for all vertices at once
+in float64 with a proven error bound; (46) is solved with these float coefficients by HiGHS and its
+final basis re-solved exactly, which gives an exactly feasible theta (feasibility does not involve mu).
+The optimum of the TRUE (46) is then bracketed rigorously: lower = I_P(X;Y) of the returned Q (arb),
+upper = 1^T y + |X| max_v (mu(v) - v^T y) for the float dual y taken as exact rationals (every
+feasible theta has sum_v theta_v = |X| because sum_x v_x = 1 on Gamma-hat), the max made rigorous by
+evaluating in arb every vertex whose float slack is within its error bound of the top; by convexity of
+mu every mechanism with rows in the cone has utility <= upper.
 """
 
 from __future__ import annotations
@@ -34,10 +37,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Sequence
 
-import mpmath
+import numpy as np
 
 from rldp_verify.errors import CertificationError, InputError
-from rldp_verify.lp import solve_exact
 from rldp_verify.mechanisms._common import build, fstr_table, labels_for, phat_table
 from rldp_verify.mechanisms.rounding import (DEFAULT_DIGITS, check_lower_table, lower_bounds, privacy_level,
                                              round_down)
@@ -82,7 +84,7 @@ def gamma_hat_vertices(lower, exp_eps, *, include_same_s: bool = True, active=No
     if not baseline and all_active and Fraction(exp_eps) > 1:
         from rldp_verify import gamma as _gamma
 
-        return [tuple(Fraction(x) for x in v)
+        return [v if all(type(x) is Fraction for x in v) else tuple(Fraction(x) for x in v)
                 for v in _gamma.gamma_hat_vertices(L, Fraction(exp_eps), include_same_s=include_same_s)]
     A = gamma_inequalities(L, exp_eps, include_same_s=include_same_s, active=active)
     A = A + [tuple(Fraction(-1) if j == i else Fraction(0) for j in range(a)) for i in range(a)]
@@ -95,63 +97,272 @@ def gamma_hat_vertices(lower, exp_eps, *, include_same_s: bool = True, active=No
 
 @dataclass(frozen=True)
 class Eq46Solution:
-    """The certified solution of LP (46)."""
+    """The certified solution of LP (46).
+
+    ``mu_float``: float64 values of mu(v) (error bound: :func:`mu_float_bounds`); ``mu`` (property,
+    computed on first use): mpmath values at ``dps`` digits, for comparisons with printed numbers."""
 
     vertices: tuple[tuple[Fraction, ...], ...]
-    mu: tuple                      # mpf values of mu(v)
+    mu_float: tuple                # float64 mu(v), see mu_float_bounds for the error bound
     theta: tuple[Fraction, ...]    # exact, feasible
     rows: tuple[tuple[Fraction, ...], ...]   # Q_v = theta_v v for theta_v > 0
     support: tuple[int, ...]       # indices of the vertices used
     lower: Fraction                # certified: I(Q) >= lower
     upper: Fraction                # certified: every cone mechanism has I <= upper
-    dual: tuple[Fraction, ...]
+    dual: tuple[Fraction, ...]     # the y of the dual bound (exact rationals)
+    p: tuple[Fraction, ...] = ()
+    dps: int = DEFAULT_DPS
+    method: str = "float-mu+highs"
 
     @property
     def gap(self) -> Fraction:
         return self.upper - self.lower
 
+    @property
+    def mu(self) -> tuple:
+        """mu(v) of eq. (45) for every vertex, mpf at ``dps`` digits (computed once, on demand)."""
+        cached = self.__dict__.get("_mu_mp")
+        if cached is None:
+            with working_precision(self.dps):
+                cached = tuple(mu_value(v, self.p, dps=self.dps) for v in self.vertices)
+            object.__setattr__(self, "_mu_mp", cached)
+        return cached
+
+
+# unit roundoff of IEEE binary64 (round to nearest)
+_U = 2.0 ** -53
+# a nonzero float64 product below this is treated as possibly inexact (underflow) and sent to arb
+_TINY = 2.0 ** -900
+
+
+def _as_fraction(x) -> Fraction:
+    return x if type(x) is Fraction else Fraction(x)
+
+
+def _float_matrix(V) -> "np.ndarray":
+    """The exact vertices as a float64 array (each entry correctly rounded, |rel err| <= 2^-53)."""
+    a = len(V[0])
+    out = np.empty((len(V), a), dtype=float)
+    for j, v in enumerate(V):
+        out[j] = [x.numerator / x.denominator for x in v]   # int/int: correctly rounded (CPython)
+    return out
+
+
+def mu_float_bounds(Vf, pf):
+    """float64 mu(v) of eq. (45) for every row v of ``Vf`` (vectorised), with a rigorous error scale.
+
+    Returns (mu, S1, bad): mu_f[j] ~ mu(v_j); S1[j] = sum_x v_x P_x (1 + |log(v_x/q)|) (q = v . P);
+    ``bad[j]`` is True when a nonzero v_x P_x or q underflows (< 2^-900): such rows must be
+    evaluated rigorously elsewhere.
+
+    Error bound (u = 2^-53; first order in u, all inputs correctly rounded from exact rationals, so
+    |fl(v_x) - v_x| <= u v_x and likewise P_x): q = sum_x v_x P_x of a nonnegative terms has
+    relative error <= (a + 2) u (any summation order, FMA or not); v_x / q then <= (a + 4) u, which
+    moves log(v_x/q) by <= (a + 4) u absolutely; numpy's log adds <= 4 ulp = 8 u |log| (numpy
+    documents <= 4 ulp for its float64 SIMD log; glibc's is < 1 ulp); the product v_x P_x log(...)
+    adds <= 4 u relative, and the final sum of a terms <= a u sum |t_x|. Altogether
+
+        |mu_f - mu| <= u [ (a + 6) sum_x v_x P_x + (a + 12) sum_x v_x P_x |log(v_x/q)| ]
+                    <= (a + 12) u S1    (+ O(u^2)).
+
+    Callers use 4 (a + 16) u (S1 + ...) — a factor > 4 above the first-order bound, which covers
+    the O(u^2) terms and the rounding in evaluating S1 itself. Err direction: either way; the
+    bound is what makes the float values usable."""
+    q = Vf @ pf
+    vp = Vf * pf
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        lg = np.log(Vf / q[:, None])
+        pos = vp > 0
+        terms = np.where(pos, vp * lg, 0.0)
+        absl = np.where(pos, vp * (1.0 + np.abs(lg)), 0.0)
+    mu = terms.sum(axis=1)
+    S1 = absl.sum(axis=1)
+    bad = ((vp != 0) & (np.abs(vp) < _TINY)).any(axis=1) | (q < _TINY) | ~np.isfinite(mu)
+    return mu, S1, bad
+
+
+def _highs_lp46(Vf, mu):
+    """max mu . theta s.t. sum_j theta_j v_j = 1, theta >= 0 in float (HiGHS). Returns (basic column
+    indices, rows whose slack is basic, row duals) or None."""
+    import highspy
+    from scipy.sparse import csc_matrix
+
+    n, a = Vf.shape
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    lp = highspy.HighsLp()
+    lp.num_col_, lp.num_row_ = n, a
+    lp.sense_ = highspy.ObjSense.kMaximize
+    lp.col_cost_ = np.ascontiguousarray(mu, dtype=float)
+    lp.col_lower_ = np.zeros(n)
+    lp.col_upper_ = np.full(n, highspy.kHighsInf)
+    lp.row_lower_ = np.ones(a)
+    lp.row_upper_ = np.ones(a)
+    M = csc_matrix(Vf.T)
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = n, a
+    lp.a_matrix_.start_ = M.indptr.astype(np.int32)
+    lp.a_matrix_.index_ = M.indices.astype(np.int32)
+    lp.a_matrix_.value_ = M.data.astype(float)
+    h.passModel(lp)
+    h.run()
+    if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+        return None
+    basis = h.getBasis()
+    B = highspy.HighsBasisStatus.kBasic
+    basic = [j for j, s in enumerate(basis.col_status) if s == B]
+    slack_rows = [i for i, s in enumerate(basis.row_status) if s == B]
+    return basic, slack_rows, np.array(h.getSolution().row_dual, dtype=float)
+
+
+def _exact_basis_theta(V, basic, slack_rows, a):
+    """theta_B >= 0 with sum_{j in B} theta_j v_j = 1_X exactly (flint), or None.
+
+    A simplex basis of  [V^T | -I] (theta, r) = 0, r = 1  has the k basic vertex columns and a - k
+    basic row slacks; the k x k block on the rows with non-basic slack is then nonsingular. theta_B
+    solves that block exactly; the other rows are checked to be exactly 1 as well."""
+    import flint
+
+    rows = [x for x in range(a) if x not in set(slack_rows)]
+    k = len(basic)
+    if len(rows) != k or k == 0:
+        return None
+    M = flint.fmpq_mat(k, k, [flint.fmpq(V[j][x].numerator, V[j][x].denominator) for x in rows for j in basic])
+    try:
+        z = M.solve(flint.fmpq_mat(k, 1, [1] * k))
+    except ZeroDivisionError:
+        return None
+    th = [Fraction(int(t.p), int(t.q)) for t in z.entries()]
+    if any(t < 0 for t in th):
+        return None
+    for x in slack_rows:
+        if sum(t * V[j][x] for t, j in zip(th, basic)) != 1:
+            return None
+    return th
+
+
+def _rigorous_max_slack(V, p, Vf, y, mu, S1, bad, dps):
+    """A rational M >= max_v (mu(v) - v . y) over all vertices (rigorous), and the number of
+    vertices evaluated in arb.  ``y`` is a float64 vector, taken as the exact rationals it encodes.
+
+    Float slack g_v = mu_f(v) - fl(v . y) with |g_f - g| <= err_v = 4 (a + 16) u (S1 + S2 + |g_f|),
+    S2 = sum_x |v_x y_x| (see :func:`mu_float_bounds`; the dot product adds <= (a + 2) u S2 and the
+    subtraction u |g|). Vertex j* = argmax g_f is evaluated in arb, giving t <= g(v_j*) <= max.
+    Every vertex with g_f + 2 err_v >= t (a factor 2 more, for rounding in this comparison) is
+    evaluated in arb; for every other vertex g_v < t <= max. Hence M = max of the arb upper ends."""
+    a = Vf.shape[1]
+    yq = [Fraction(float(t)) for t in y]
+    g = mu - Vf @ y
+    S2 = np.abs(Vf) @ np.abs(y)
+    err = 4.0 * (a + 16) * _U * (S1 + S2 + np.abs(g))
+    g_safe = np.where(np.isfinite(g), g, np.inf)
+
+    def exact_slack(j):
+        lo_hi = mu_bounds(V[j], p, dps=dps)
+        dot = sum(x * t for x, t in zip(V[j], yq))
+        return lo_hi[0] - dot, lo_hi[1] - dot
+
+    jstar = int(np.argmax(g_safe))
+    t_lo, best = exact_slack(jstar)
+    t = float(t_lo)
+    t = t - abs(t) * 2.0 ** -50 - 2.0 ** -1000           # round the threshold down
+    cand = np.nonzero((g_safe + 2.0 * err >= t) | bad)[0]
+    for j in cand:
+        if j == jstar:
+            continue
+        best = max(best, exact_slack(int(j))[1])
+    return best, yq, len(cand)
+
 
 def solve_eq46(vertices: Sequence[Sequence[Fraction]], p, *, dps: int = DEFAULT_DPS, mu_digits: int = 30) -> Eq46Solution:
-    """Solve and certify LP (46) for the vertex list ``vertices`` and the distribution ``p`` (flat)."""
-    V = [tuple(Fraction(x) for x in v) for v in vertices]
-    if not V:
-        raise InputError("Gamma-hat has no vertices")
-    a = len(V[0])
-    p = [Fraction(x) for x in p]
-    with working_precision(dps):
-        mus = [mu_value(v, p, dps=dps) for v in V]
-        scale = mpmath.mpf(10) ** mu_digits
-        c = [Fraction(int(mpmath.nint(m * scale)), 10**mu_digits) for m in mus]
-    n = len(V)
-    E = [[V[j][x] for j in range(n)] for x in range(a)]
-    f = [Fraction(1)] * a
-    from rldp_verify import lp as _lp
+    """Solve and certify LP (46) for the vertex list ``vertices`` and the distribution ``p`` (flat).
 
-    fast = getattr(_lp, "solve_certified", None)
-    if fast is not None:
-        res = fast(c, [], [], E, f, lower=[Fraction(0)] * n)
-        yE = res.dual[:a] if res.status == "optimal" else None
-    else:  # pragma: no cover - baseline
-        A = [[Fraction(-1) if j == i else Fraction(0) for j in range(n)] for i in range(n)]
-        res = solve_exact(c, A, [Fraction(0)] * n, E, f)
-        yE = res.dual[n:] if res.status == "optimal" else None
-    if res.status != "optimal":
-        raise CertificationError(f"LP (46) ended with status {res.status}")
-    theta = res.x
-    if any(t < 0 for t in theta):
+    Sec. 5, Theorem 3, eqs. (45)-(46) of seeds/000_aca93ed29ea857ee.txt.
+
+    1. mu(v) for every vertex in float64, vectorised (:func:`mu_float_bounds`).
+    2. LP (46) with these float objective coefficients, solved by HiGHS; its final basis B (|X|
+       vertices) is re-solved exactly (flint): theta_B = B^-1 1_X >= 0 is then an exactly feasible
+       point of (46) (the feasible set does not involve mu).  If that fails (singular or negative),
+       :func:`rldp_verify.lp.solve_certified` on the float objective taken as exact rationals
+       (exact simplex repair) supplies theta instead.
+    3. Rigorous bracket of the TRUE optimum of (46):
+       lower = certified arb lower end of I_P(X;Y) = sum_v mu(theta_v v) of the returned Q;
+       upper = sum_x y_x + |X| * M, with y the float dual (as exact rationals) and
+       M >= max_v (mu(v) - v . y) rigorous (:func:`_rigorous_max_slack`).  Why: every feasible theta
+       has sum_v theta_v = sum_v theta_v sum_x v_x = sum_x 1 = |X| (sum_x v_x = 1 on Gamma-hat), so
+       sum_v theta_v mu(v) = 1 . y + sum_v theta_v (mu(v) - v . y) <= 1 . y + |X| M.  By convexity
+       and positive homogeneity of mu, every mechanism with rows in the cone has utility at most the
+       LP optimum (a row t w, w in Gamma-hat a convex combination of vertices), hence <= upper.
+    Raises CertificationError if lower > upper or a re-check fails.  ``mu_digits`` is accepted for
+    compatibility and unused (the float objective needs no rounding to digits)."""
+    if not vertices:
+        raise InputError("Gamma-hat has no vertices")
+    V = [v if type(v) is tuple and all(type(x) is Fraction for x in v) else tuple(_as_fraction(x) for x in v)
+         for v in vertices]
+    a = len(V[0])
+    if any(len(v) != a for v in V):
+        raise InputError("vertices of different lengths")
+    p = tuple(_as_fraction(x) for x in p)
+    if len(p) != a:
+        raise InputError(f"a distribution over {len(p)} inputs does not match vertices of length {a}")
+    n = len(V)
+    Vf = _float_matrix(V)
+    pf = np.array([x.numerator / x.denominator for x in p], dtype=float)
+    mu, S1, bad = mu_float_bounds(Vf, pf)
+    mu_lp = np.where(np.isfinite(mu), mu, 0.0)
+    method = "float-mu+highs+exact-basis"
+    theta_full = None
+    duals = []
+    res = None
+    try:
+        res = _highs_lp46(Vf, mu_lp)
+    except Exception:  # pragma: no cover - HiGHS failure: the exact route below
+        res = None
+    if res is not None:
+        basic, slack_rows, rd = res
+        th = _exact_basis_theta(V, basic, slack_rows, a)
+        if th is not None:
+            theta_full = [Fraction(0)] * n
+            for j, t in zip(basic, th):
+                theta_full[j] = t
+            duals.append(rd)
+            duals.append(-rd)
+            if len(basic) == a:   # the basis dual B^T y = mu_B (float), usually the tightest
+                try:
+                    duals.append(np.linalg.solve(Vf[basic], mu_lp[basic]))
+                except np.linalg.LinAlgError:
+                    pass
+    if theta_full is None:
+        method = "float-mu+solve_certified"
+        from rldp_verify.lp import solve_certified
+
+        c = [Fraction(float(m)) for m in mu_lp]
+        E = [[V[j][x] for j in range(n)] for x in range(a)]
+        r = solve_certified(c, [], [], E, [Fraction(1)] * a, lower=[Fraction(0)] * n)
+        if r.status != "optimal":
+            raise CertificationError(f"LP (46) ended with status {r.status}")
+        theta_full = list(r.x)
+        duals.append(np.array([float(t) for t in r.dual[:a]], dtype=float))
+    if any(t < 0 for t in theta_full):
         raise CertificationError("LP (46) returned a negative weight")
-    support = tuple(j for j in range(n) if theta[j] > 0)
-    rows = tuple(tuple(theta[j] * x for x in V[j]) for j in support)
+    support = tuple(j for j in range(n) if theta_full[j] > 0)
+    rows = tuple(tuple(theta_full[j] * x for x in V[j]) for j in support)
     for x in range(a):
         if sum(r[x] for r in rows) != 1:
             raise CertificationError("LP (46) solution is not column-stochastic")
-    shift = max(mu_bounds(V[j], p, dps=dps)[1] - sum(V[j][x] * yE[x] for x in range(a)) for j in range(n))
-    # w = yE + shift * 1_X: v^T w = v^T yE + shift (sum v = 1), so 1^T w = sum yE + a * shift
-    upper = sum(yE) + a * shift
+    # choose the dual vector with the smallest float bound, then bound it rigorously
+    duals = [d for d in duals if np.all(np.isfinite(d))]
+    if not duals:
+        raise CertificationError("no finite dual vector for LP (46)")
+    fl = [float(np.sum(d)) + a * float(np.max(np.where(np.isfinite(mu), mu - Vf @ d, np.inf))) for d in duals]
+    y = duals[int(np.argmin(fl))]
+    M, yq, _ = _rigorous_max_slack(V, p, Vf, y, mu, S1, bad, dps)
+    upper = sum(yq) + a * M
     lower = mutual_information_bounds(rows, p, dps=dps)[0]
     if lower > upper:
         raise CertificationError("certified lower bound exceeds the dual bound in LP (46)")
-    return Eq46Solution(tuple(V), tuple(mus), tuple(theta), rows, support, lower, upper, tuple(yE))
+    return Eq46Solution(tuple(V), tuple(float(m) for m in mu), tuple(theta_full), rows, support, lower, upper,
+                        tuple(yq), p, dps, method)
 
 
 def polyopt_from_bounds(phat, lower, eps, *, include_same_s: bool = True, active=None, name: str = "PolyOpt",
