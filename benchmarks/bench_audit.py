@@ -10,7 +10,7 @@ Columns:
 * audit s: rldp_verify.audit.audit end to end (tables, float screen over all 50,400 (y, s, s'), arb
   certification of the critical pairs, witness verification), wall-clock, ball built beforehand;
 * verdict, [lo, hi], pairs certified in arb;
-* baseline s/pair: what a user would otherwise write -- multistart SLSQP (scipy, analytic gradients, 3 starts)
+* baseline s/pair: what a user would otherwise write -- multistart SLSQP (scipy, analytic gradients, 2 starts)
   over the full P in F for one (y, s, s'), averaged over a random sample of pairs;
 * baseline s (extrapolated): s/pair x 50,400 pairs (running it on every pair would take hours);
 * ratio: baseline (extrapolated) / audit. The baseline gives no certificate and can miss the maximum.
@@ -52,7 +52,7 @@ def table():
     return rng.multinomial(32561, p).reshape(15, 16).tolist(), "synthetic 15 x 16 (Adult data not found)"
 
 
-def baseline_pair(Q, ph, B, a1, a2, y, s, t, rng, starts=3):
+def baseline_pair(Q, ph, B, a1, a2, y, s, t, rng, starts=2):
     """Multistart SLSQP maximising P(y|s)/P(y|t) over {P : chi2-form D_2(P^||P) <= B} (float, no certificate)."""
     q = Q[y].reshape(a1, a2)
     x = ph.reshape(-1)
@@ -78,14 +78,15 @@ def baseline_pair(Q, ph, B, a1, a2, y, s, t, rng, starts=3):
         return g
 
     best = None
-    for _ in range(starts):
-        x0 = x * np.exp(0.05 * rng.normal(size=x.size)) + 1e-6
-        x0 /= x0.sum()
+    for k in range(starts):
+        # start 0 near P^ (feasible), later starts randomly perturbed
+        x0 = x * np.exp(0.02 * k * rng.normal(size=x.size))
+        x0 = (1 - 1e-4) * x0 / x0.sum() + 1e-4 / x.size
         res = minimize(f, x0, jac=True, method="SLSQP", bounds=[(1e-12, 1)] * x.size,
                        constraints=[{"type": "ineq", "fun": con, "jac": con_jac},
                                     {"type": "eq", "fun": lambda p: p.sum() - 1, "jac": lambda p: np.ones_like(p)}],
                        options={"maxiter": 100, "ftol": 1e-12})
-        if con(res.x) >= -1e-9 and abs(res.x.sum() - 1) < 1e-9:
+        if con(res.x) >= -1e-6 * cap and abs(res.x.sum() - 1) < 1e-6:  # float tolerance a user would accept
             v = -f(res.x)[0]
             best = v if best is None else max(best, v)
     return best
@@ -136,9 +137,11 @@ def main():
         "notes": [f"P-hat: {source}; F: alpha = 2, 95% (eq. (11)), radius {float(ball.radius):.6g} "
                   f"(built in {t_ball:.2f} s, not included in 'audit s').",
                   "target: certified verdict in < 10 s per 240 x 240 mechanism.",
-                  f"baseline: scipy SLSQP with analytic gradients, 3 starts per pair (maxiter 100), on {SAMPLE_PAIRS} sampled pairs "
+                  f"baseline: scipy SLSQP with analytic gradients, 2 starts per pair (maxiter 100, feasibility tolerance 1e-6), on {SAMPLE_PAIRS} sampled pairs "
                   "(incl. the audit's argmax); its total is extrapolated, not run (hours). It certifies nothing "
                   "and may stop below the maximum (compare the last column with lo).",
+                  "'no feasible point': every SLSQP start ended outside F (typically 'Positive directional "
+                  "derivative for linesearch' with some P_x driven to its bound); the time is still counted.",
                   "Wall-clock on a shared 2-core machine."],
     }
     dest = ROOT / "reports" / "benchmarks" / "audit.json"
