@@ -111,3 +111,17 @@ def test_data_csv(tmp_path, capsys):
     assert code in (0, 1, 3)
     out = json.loads(capsys.readouterr().out)
     assert "n = 19 samples" in out["uncertainty"]
+
+
+def test_single_distribution_conventions():
+    """eq. (62) with 003 eq. (32): 0/0 = 1, x/0 = inf."""
+    from rldp_verify.audit.exact import audit_single
+    F = Fraction
+    Q = [[F(0), F(0), F(1, 2), F(1, 2)], [F(1), F(1), F(1, 2), F(1, 2)]]
+    P = ((F(1, 4), F(1, 4)), (F(1, 4), F(1, 4)))
+    rho, arg = audit_single(Q, P, 2, 2)
+    assert rho == float("inf") and arg == {"y": 0, "s": 1, "s_prime": 0}
+    Q2 = [[F(0), F(0), F(0), F(0)], [F(1), F(1), F(1), F(1)]]
+    assert audit_single(Q2, P, 2, 2)[0] == 1  # 0/0 = 1 and 1/1
+    r = audit(Mechanism.from_matrix(Q, 2, 2), "5", distribution=[["1/4", "1/4"], ["1/4", "1/4"]])
+    assert r.verdict == "FAIL" and r.ratio_lower == float("inf")
