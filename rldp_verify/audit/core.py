@@ -244,6 +244,9 @@ def audit(mechanism, eps, *, ball: RenyiBall | None = None, phat=None, alpha=Non
     if ldp:
         rho, arg = exact_audits.audit_ldp(Q, a1, a2)
         return _finish(target, rho, rho, arg, None, dps, t0, "eps-LDP (Definition 2)", notes)
+    if a1 < 2:
+        notes.append("|S| = 1: Definition 1 has no pair s != s'; the ratio is taken as 1")
+        return _finish(target, Fraction(1), Fraction(1), None, None, dps, t0, "any F (|S| = 1)", notes)
     if full_simplex:
         rho, arg, P = exact_audits.audit_full_simplex(Q, a1, a2)
         return _finish(target, rho, rho, arg, P, dps, t0, "F = P_X (Proposition 3)", notes)
