@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 
+from rldp_verify.cli._uncertainty import (add_ball_arguments, add_estimate_arguments, build_ball, has_estimate,
+                                          read_estimate, uses_ball)
 from rldp_verify.errors import InputError
 from rldp_verify.numbers import DEFAULT_DPS
 
@@ -18,18 +20,11 @@ def register(sub):
     p.add_argument("mechanism", help="mechanism JSON file (the format of `rldp-verify mechanism`)")
     p.add_argument("--eps", required=True, help="target eps >= 0 (a number, or log(r) for e^eps = r exactly)")
     g = p.add_argument_group("uncertainty set (choose one)")
-    g.add_argument("--phat", help="P-hat as rows 'a,b;c,d' (probabilities or counts) for a Rényi ball")
-    g.add_argument("--data", help="CSV file to estimate P-hat from (with --sensitive and --public)")
-    g.add_argument("--sensitive", help="sensitive column of --data (name or 0-based index)")
-    g.add_argument("--public", help="public column of --data (name or 0-based index)")
+    add_estimate_arguments(g)
     g.add_argument("--full-simplex", action="store_true", help="F = P_X (Proposition 3)")
     g.add_argument("--distribution", help="F = {P}: a single distribution 'a,b;c,d' (e.g. P* for eq. (62))")
     g.add_argument("--ldp", action="store_true", help="eps-LDP of the matrix (Definition 2)")
-    b = p.add_argument_group("Rényi ball")
-    b.add_argument("--alpha", help="order alpha in (0, inf)")
-    b.add_argument("--radius", help="radius B (a number or inf)")
-    b.add_argument("--confidence", help="confidence level 1 - beta (with --samples)")
-    b.add_argument("--samples", help="sample size n (default with --data: the number of rows used)")
+    add_ball_arguments(p.add_argument_group("Rényi ball (with --phat or --data)"))
     p.add_argument("--dps", type=int, default=DEFAULT_DPS, help=f"starting precision in digits (default {DEFAULT_DPS})")
     p.add_argument("--max-dps", type=int, default=None, help="precision limit for INCONCLUSIVE (default 4x --dps)")
     p.add_argument("--normalize", action="store_true", help="rescale columns that do not sum to 1 (reported)")
@@ -47,7 +42,6 @@ def _table(text: str, name: str):
 
 def run(args) -> int:
     from rldp_verify.audit import audit
-    from rldp_verify.data import read_counts
 
     if args.dps < 15:
         raise InputError(f"--dps must be at least 15, got {args.dps}")
@@ -56,32 +50,10 @@ def run(args) -> int:
                args.ldp]
     if sum(sources) != 1:
         raise InputError("choose exactly one of --phat, --data, --full-simplex, --distribution, --ldp")
-    if args.phat is not None or args.data is not None:
-        if args.alpha is None:
-            raise InputError("a Rényi ball needs --alpha")
-        if (args.radius is None) == (args.confidence is None):
-            raise InputError("give exactly one of --radius or --confidence (with --samples)")
-        if args.data is not None:
-            if args.sensitive is None or args.public is None:
-                raise InputError("--data needs --sensitive and --public")
-            counts = read_counts(args.data, args.sensitive, args.public)
-            phat = [list(r) for r in counts.counts]
-            n_default = counts.n
-        else:
-            phat = _table(args.phat, "phat")
-            n_default = None
-        kw.update(phat=phat, alpha=args.alpha)
-        if args.radius is not None:
-            kw["radius"] = args.radius
-        else:
-            n = args.samples if args.samples is not None else n_default
-            if n is None:
-                raise InputError("--confidence needs --samples")
-            try:
-                n = int(str(n))
-            except ValueError:
-                raise InputError(f"--samples must be a positive integer, got {n!r}") from None
-            kw.update(confidence=args.confidence, samples=n)
+    if has_estimate(args):
+        kw["ball"] = build_ball(args, read_estimate(args), dps=args.dps, purpose="a Rényi ball")
+    elif uses_ball(args) or args.alpha is not None:
+        raise InputError("--alpha/--radius/--confidence/--samples describe a Rényi ball: give --phat or --data too")
     elif args.full_simplex:
         kw["full_simplex"] = True
     elif args.distribution is not None:

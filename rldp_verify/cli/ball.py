@@ -23,21 +23,16 @@ from fractions import Fraction
 
 import mpmath
 
+from rldp_verify.cli._uncertainty import add_ball_arguments, add_estimate_arguments, read_estimate
+from rldp_verify.cli._uncertainty import build_ball as shared_build_ball
 from rldp_verify.errors import InputError
 from rldp_verify.numbers import DEFAULT_DPS, fraction_str, to_mpf
 
 
 def register(sub):
     p = sub.add_parser("ball", help="statistics of a Rényi uncertainty set F and its projections F_{U|s}")
-    src = p.add_argument_group("the estimate P^")
-    src.add_argument("--phat", help='|S| x |U| table "p11,p12;p21,p22" (probabilities or counts)')
-    src.add_argument("--data", help="CSV file of records (no header needed; columns are 0-based indices or names)")
-    src.add_argument("--sensitive", help="column of S in --data")
-    src.add_argument("--public", help="column of U in --data")
-    p.add_argument("--alpha", required=True, help="Rényi order alpha in (0, inf), e.g. 2, 1, 0.5, 3/2")
-    p.add_argument("--radius", help="the radius B (a number >= 0, or inf)")
-    p.add_argument("--confidence", help="confidence level 1 - beta in (0, 1) (eq. (11); needs --samples)")
-    p.add_argument("--samples", help="number of samples n behind P^ (default with --data: the rows counted)")
+    add_estimate_arguments(p.add_argument_group("the estimate P^"))
+    add_ball_arguments(p.add_argument_group("the ball F"), alpha_required=True)
     p.add_argument("--dps", default=str(DEFAULT_DPS), help=f"working precision in digits (default {DEFAULT_DPS})")
     p.add_argument("--certified", action="store_true",
                    help="also print certified rational bounds (lower bounds rounded down, rad rounded up)")
@@ -56,38 +51,10 @@ def _dps(text) -> int:
 
 
 def build_ball(args):
-    from rldp_verify.uncertainty import RenyiBall
-
-    if args.phat is not None and args.data is not None:
-        raise InputError("give either --phat or --data, not both")
-    table, n_data, labels = None, None, None
-    if args.data is not None:
-        from rldp_verify.data import read_counts
-
-        if args.sensitive is None or args.public is None:
-            raise InputError("--data needs --sensitive COL and --public COL")
-        ct = read_counts(args.data, args.sensitive, args.public)
-        table, n_data, labels = ct.counts, ct.n, (ct.sensitive, ct.public)
-    elif args.phat is not None:
-        if args.sensitive is not None or args.public is not None:
-            raise InputError("--sensitive/--public are only used with --data")
-        table = args.phat.strip()
-        if not table:
-            raise InputError("--phat is empty")
-    else:
-        raise InputError("give the estimate with --phat TABLE or --data FILE --sensitive COL --public COL")
+    est = read_estimate(args)
     dps = _dps(args.dps)
-    if args.radius is not None:
-        if args.confidence is not None or args.samples is not None:
-            raise InputError("give either --radius or --confidence/--samples, not both")
-        ball = RenyiBall.from_radius(table, args.alpha, args.radius)
-    elif args.confidence is not None:
-        samples = args.samples if args.samples is not None else n_data
-        if samples is None:
-            raise InputError("--confidence needs --samples N (the number of records behind --phat)")
-        ball = RenyiBall.from_confidence(table, args.alpha, args.confidence, samples, dps=dps)
-    else:
-        raise InputError("give the radius with --radius B, or --confidence C with --samples N")
+    ball = shared_build_ball(args, est, dps=dps)
+    labels = (est.sensitive, est.public) if est.sensitive is not None else None
     return ball, dps, labels
 
 
