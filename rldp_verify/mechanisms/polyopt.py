@@ -181,29 +181,35 @@ def mu_float_bounds(Vf, pf):
     return mu, S1, bad
 
 
-def _highs_lp46(Vf, mu):
-    """max mu . theta s.t. sum_j theta_j v_j = 1, theta >= 0 in float (HiGHS). Returns (basic column
-    indices, rows whose slack is basic, row duals) or None."""
+def _highs_run(Vf, mu, art_cost=None):
+    """HiGHS on  max mu . theta  s.t.  sum_j theta_j v_j (+ artificial e_x) = 1_X, theta >= 0.
+    Returns (basic columns, rows with basic slack, row duals, objective) or None."""
     import highspy
     from scipy.sparse import csc_matrix
 
     n, a = Vf.shape
+    cost = np.ascontiguousarray(mu, dtype=float)
+    M = Vf.T
+    if art_cost is not None:               # artificial columns e_x with cost -art_cost (phase 1)
+        M = np.hstack([M, np.eye(a)])
+        cost = np.concatenate([cost, np.full(a, -float(art_cost))])
+    N = M.shape[1]
     h = highspy.Highs()
     h.setOptionValue("output_flag", False)
     lp = highspy.HighsLp()
-    lp.num_col_, lp.num_row_ = n, a
+    lp.num_col_, lp.num_row_ = N, a
     lp.sense_ = highspy.ObjSense.kMaximize
-    lp.col_cost_ = np.ascontiguousarray(mu, dtype=float)
-    lp.col_lower_ = np.zeros(n)
-    lp.col_upper_ = np.full(n, highspy.kHighsInf)
+    lp.col_cost_ = cost
+    lp.col_lower_ = np.zeros(N)
+    lp.col_upper_ = np.full(N, highspy.kHighsInf)
     lp.row_lower_ = np.ones(a)
     lp.row_upper_ = np.ones(a)
-    M = csc_matrix(Vf.T)
+    S = csc_matrix(M)
     lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-    lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = n, a
-    lp.a_matrix_.start_ = M.indptr.astype(np.int32)
-    lp.a_matrix_.index_ = M.indices.astype(np.int32)
-    lp.a_matrix_.value_ = M.data.astype(float)
+    lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = N, a
+    lp.a_matrix_.start_ = S.indptr.astype(np.int32)
+    lp.a_matrix_.index_ = S.indices.astype(np.int32)
+    lp.a_matrix_.value_ = S.data.astype(float)
     h.passModel(lp)
     h.run()
     if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
@@ -212,7 +218,56 @@ def _highs_lp46(Vf, mu):
     B = highspy.HighsBasisStatus.kBasic
     basic = [j for j, s in enumerate(basis.col_status) if s == B]
     slack_rows = [i for i, s in enumerate(basis.row_status) if s == B]
-    return basic, slack_rows, np.array(h.getSolution().row_dual, dtype=float)
+    x = np.array(h.getSolution().col_value, dtype=float)
+    return basic, slack_rows, np.array(h.getSolution().row_dual, dtype=float), x
+
+
+def _highs_lp46(Vf, mu, *, chunk: int = 2000, max_rounds: int = 200):
+    """max mu . theta s.t. sum_j theta_j v_j = 1, theta >= 0 in float. Returns (basic column
+    indices, rows whose slack is basic, row duals) or None.
+
+    LP (46) has |X| rows and up to ~10^5-10^6 columns: solved by column generation (delayed column
+    generation / pricing, float): a working set of columns (the ``chunk`` largest mu at start, plus
+    artificial unit columns with a big penalty so that it is feasible) is solved by HiGHS; all
+    columns are priced at once in numpy with the row duals y (reduced cost mu_j - v_j . y; the
+    sign convention of the duals is fixed by the basic columns, whose reduced cost is 0) and the
+    ``chunk`` most positive are added, until none exceeds 1e-12 (relative). A final solve without
+    artificials on the working set gives the basis. Only speed depends on this: the caller
+    re-solves the basis exactly and certifies the bracket rigorously for any y."""
+    n, a = Vf.shape
+    if n <= 4 * chunk:
+        res = _highs_run(Vf, mu)
+        return None if res is None else res[:3]
+    big = 10.0 * (1.0 + float(np.max(np.abs(mu))))
+    work = np.zeros(n, dtype=bool)
+    work[np.argsort(-mu)[:chunk]] = True
+    for _ in range(max_rounds):
+        idx = np.nonzero(work)[0]
+        res = _highs_run(Vf[idx], mu[idx], art_cost=big)
+        if res is None:
+            return None
+        basic, _, y, _ = res
+        real = [j for j in basic if j < len(idx)]
+        # sign of HiGHS's row duals: basic columns have mu_j = v_j . y
+        if real and np.max(np.abs(mu[idx[real]] - Vf[idx[real]] @ y)) > np.max(np.abs(mu[idx[real]] + Vf[idx[real]] @ y)):
+            y = -y
+        d = mu - Vf @ y
+        d[work] = -np.inf
+        tol = 1e-12 * (1.0 + np.abs(mu))
+        new = np.nonzero(d > tol)[0]
+        if new.size == 0:
+            break
+        if new.size > chunk:
+            new = new[np.argpartition(-d[new], chunk)[:chunk]]
+        work[new] = True
+    else:
+        return None
+    idx = np.nonzero(work)[0]
+    res = _highs_run(Vf[idx], mu[idx])
+    if res is None:
+        return None
+    basic, slack_rows, y, _ = res
+    return [int(idx[j]) for j in basic], slack_rows, y
 
 
 def _exact_basis_theta(V, basic, slack_rows, a):
