@@ -84,8 +84,8 @@ def gamma_hat_vertices(lower, exp_eps, *, include_same_s: bool = True, active=No
     if not baseline and all_active and Fraction(exp_eps) > 1:
         from rldp_verify import gamma as _gamma
 
-        return [v if all(type(x) is Fraction for x in v) else tuple(Fraction(x) for x in v)
-                for v in _gamma.gamma_hat_vertices(L, Fraction(exp_eps), include_same_s=include_same_s)]
+        # rldp_verify.gamma returns tuples of Fractions (exact); solve_eq46 re-validates its input
+        return list(_gamma.gamma_hat_vertices(L, Fraction(exp_eps), include_same_s=include_same_s))
     A = gamma_inequalities(L, exp_eps, include_same_s=include_same_s, active=active)
     A = A + [tuple(Fraction(-1) if j == i else Fraction(0) for j in range(a)) for i in range(a)]
     b = [Fraction(0)] * len(A)
