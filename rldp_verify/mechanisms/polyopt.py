@@ -131,6 +131,8 @@ class Eq46Solution:
 
 # unit roundoff of IEEE binary64 (round to nearest)
 _U = 2.0 ** -53
+# assumed worst-case error of numpy's float64 log, in ulp (see mu_float_bounds)
+LOG_ULPS = 1024
 # a nonzero float64 product below this is treated as possibly inexact (underflow) and sent to arb
 _TINY = 2.0 ** -900
 
@@ -155,19 +157,21 @@ def mu_float_bounds(Vf, pf):
     ``bad[j]`` is True when a nonzero v_x P_x or q underflows (< 2^-900): such rows must be
     evaluated rigorously elsewhere.
 
-    Error bound (u = 2^-53; first order in u, all inputs correctly rounded from exact rationals, so
-    |fl(v_x) - v_x| <= u v_x and likewise P_x): q = sum_x v_x P_x of a nonnegative terms has
-    relative error <= (a + 2) u (any summation order, FMA or not); v_x / q then <= (a + 4) u, which
-    moves log(v_x/q) by <= (a + 4) u absolutely; numpy's log adds <= 4 ulp = 8 u |log| (numpy
-    documents <= 4 ulp for its float64 SIMD log; glibc's is < 1 ulp); the product v_x P_x log(...)
-    adds <= 4 u relative, and the final sum of a terms <= a u sum |t_x|. Altogether
+    Error bound (u = 2^-53, first order in u). Inputs are correctly rounded from exact rationals:
+    |fl(v_x) - v_x| <= u v_x, likewise P_x. q = sum_x v_x P_x (a nonnegative terms, any summation
+    order, FMA or not) has relative error <= (a + 2) u; v_x / q then <= (a + 4) u, which moves
+    log(v_x/q) by <= (a + 4) u absolutely. The only assumption (our trust level): numpy's float64
+    log is within k = :data:`LOG_ULPS` = 1024 ulp (<= 2 k u |log| relative); glibc's log is < 1 ulp
+    and numpy's SIMD kernels a few ulp, so k = 1024 is a wide margin, and every vertex evaluated in
+    arb re-checks it (:func:`_rigorous_max_slack` raises CertificationError on a violation). The
+    product v_x P_x log(...) adds <= 4 u relative and the final sum of a terms <= a u sum_x |t_x|:
 
-        |mu_f - mu| <= u [ (a + 6) sum_x v_x P_x + (a + 12) sum_x v_x P_x |log(v_x/q)| ]
-                    <= (a + 12) u S1    (+ O(u^2)).
+        |mu_f - mu| <= u [ (a + 6) sum_x v_x P_x + (a + 4 + 2 k) sum_x v_x P_x |log(v_x/q)| ]
+                    <= (a + 8 + 2 k) u S1    (+ O(u^2)).
 
-    Callers use 4 (a + 16) u (S1 + ...) — a factor > 4 above the first-order bound, which covers
-    the O(u^2) terms and the rounding in evaluating S1 itself. Err direction: either way; the
-    bound is what makes the float values usable."""
+    Callers apply 4 times this first-order bound (:func:`_float_error`), which covers the O(u^2)
+    terms and the rounding in evaluating S1 itself. Err direction: either way; the bound is what
+    makes the float values usable."""
     q = Vf @ pf
     vp = Vf * pf
     with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
@@ -296,26 +300,37 @@ def _exact_basis_theta(V, basic, slack_rows, a):
     return th
 
 
+def _float_error(a, S):
+    """4 x the first-order float error bound (a + 8 + 2 LOG_ULPS) u S of :func:`mu_float_bounds`."""
+    return 4.0 * (a + 8 + 2 * LOG_ULPS) * _U * S
+
+
 def _rigorous_max_slack(V, p, Vf, y, mu, S1, bad, dps):
     """A rational M >= max_v (mu(v) - v . y) over all vertices (rigorous), and the number of
     vertices evaluated in arb.  ``y`` is a float64 vector, taken as the exact rationals it encodes.
 
-    Float slack g_v = mu_f(v) - fl(v . y) with |g_f - g| <= err_v = 4 (a + 16) u (S1 + S2 + |g_f|),
-    S2 = sum_x |v_x y_x| (see :func:`mu_float_bounds`; the dot product adds <= (a + 2) u S2 and the
-    subtraction u |g|). Vertex j* = argmax g_f is evaluated in arb, giving t <= g(v_j*) <= max.
+    Float slack g_v = mu_f(v) - fl(v . y) with |g_f - g| <= err_v = :func:`_float_error` (a,
+    S1 + S2 + |g_f|), S2 = sum_x |v_x y_x| (see :func:`mu_float_bounds`; the dot product adds
+    <= (a + 2) u S2 and the subtraction u |g|). Vertex j* = argmax g_f is evaluated in arb, giving t <= g(v_j*) <= max.
     Every vertex with g_f + 2 err_v >= t (a factor 2 more, for rounding in this comparison) is
     evaluated in arb; for every other vertex g_v < t <= max. Hence M = max of the arb upper ends."""
     a = Vf.shape[1]
     yq = [Fraction(float(t)) for t in y]
     g = mu - Vf @ y
     S2 = np.abs(Vf) @ np.abs(y)
-    err = 4.0 * (a + 16) * _U * (S1 + S2 + np.abs(g))
-    g_safe = np.where(np.isfinite(g), g, np.inf)
+    err = _float_error(a, S1 + S2 + np.abs(g))
+    g_safe = np.where(np.isfinite(g) & np.isfinite(err), g, np.inf)
 
     def exact_slack(j):
-        lo_hi = mu_bounds(V[j], p, dps=dps)
+        lo, hi = mu_bounds(V[j], p, dps=dps)
+        if not bad[j]:     # re-check the float error model on every vertex evaluated in arb
+            e = Fraction(float(_float_error(a, S1[j]))) * 2
+            m = Fraction(float(mu[j]))
+            if not (lo - e <= m <= hi + e):
+                raise CertificationError(f"float64 mu of vertex {j} is outside its proven error bound "
+                                         "(numpy's log less accurate than assumed?)")
         dot = sum(x * t for x, t in zip(V[j], yq))
-        return lo_hi[0] - dot, lo_hi[1] - dot
+        return lo - dot, hi - dot
 
     jstar = int(np.argmax(g_safe))
     t_lo, best = exact_slack(jstar)
