@@ -1,27 +1,30 @@
 #!/usr/bin/env python3
-"""Benchmark: exact PolyOpt (Sec. 5 of seeds/000_aca93ed29ea857ee.txt) — vertices of Gamma-hat and
-the certified LP (46) — by |X|.  Writes reports/benchmarks/polyopt.json.
+"""Benchmark: exact PolyOpt (Sec. 5 of seeds/000_aca93ed29ea857ee.txt) end to end — exact vertices of
+Gamma-hat and the certified LP (46) — by |X|.  Writes reports/benchmarks/polyopt.json.
 
-Columns per instance (|S| x |U|, P-hat random with a fixed seed, L_{u|s} = floor(600 P-hat_{u|s})/1000,
-e^eps = 2, Definition 3 as printed, i.e. include_same_s=True):
+Instances: |S| x |U|, P-hat random with a fixed seed, L_{u|s} = floor(scale * P-hat_{u|s}) / 1000,
+e^eps = 2 (eps = log 2), Definition 3 as printed (include_same_s=True). Two kinds:
 
-* vertices: |V(Gamma-hat)| (exact);
-* product s: rldp_verify.gamma's block-product characterisation (exact; checked against cdd in tests);
-* cdd s / normaliz s / lrs s: the plain double description of the a^2 + a inequalities
-  (cdd: pycddlib GMP on the full system; normaliz (PyNormaliz, optional) and lrs on the
-  duplicate-free system), only where they finish in reasonable time (blank = not run);
-* LP s: rldp_verify.lp.solve_certified on LP (46) (HiGHS + exact basis re-solve + exact
-  certificate) with mu(v) evaluated in float64 and taken as exact rationals (the LP optimum is exact
-  for that objective; the rigorous bracket for the true mu is the next column's job);
-* eq46 s: the project's full PolyOpt LP, rldp_verify.mechanisms.polyopt.solve_eq46 (mu at 50 digits,
-  certified dual bracket), on the same vertices;
-* total s = product + LP (exact vertices + certified LP), and product + eq46.
+* easy (scale 400): max_s e^eps sum_u L_{u|s} < 1, every block is the box [1, e^eps]^U and
+  |V| = 2^|X| - 2;
+* hard (scale 600): max_s e^eps sum_u L_{u|s} > 1, the cone facets cut the blocks and |V| grows much
+  faster (|X| = 16: 176,397 (2x8) and 338,479 (4x4) vertices).
 
-Wall-clock seconds on the shared 2-core machine (other jobs running) and CPU seconds are both recorded.
+Columns:
 
-Not in the table (memory / time budget): the 2x8 instance at L scale 0.6 (176,397 vertices), measured
-once separately on 2026-11-21 with the same code: product 29.8 s wall (9.9 s CPU), certified LP
-110.5 s wall (42.9 s CPU), peak RSS 1.4 GB.
+* vertices, product s: rldp_verify.gamma's block-product enumeration (exact);
+* cdd s / normaliz s / lrs s: plain double descriptions (cdd: pycddlib GMP on the a^2 + a rows;
+  normaliz (PyNormaliz, optional) and lrs on the duplicate-free rows), only for small |X|;
+  "methods agree" = exact equality of the vertex sets;
+* end-to-end wall s / CPU s: the public rldp_verify.mechanisms.polyopt_from_bounds(P-hat, L, "log(2)")
+  — vertices + certified LP (46) (float64 mu, HiGHS with column generation, exact basis re-solve,
+  rigorous arb/dual bracket) + building the Mechanism record; the bracket width is
+  upper - lower of the certified optimum; "arb vertices" = vertices whose mu needed arb for the
+  dual bound; "in cone" = check_gamma (exact) and exact column-stochasticity of the result;
+  peak RSS of the process that ran the instance (each instance runs in its own subprocess).
+
+Wall-clock seconds on the shared 2-core machine (other jobs may be running) and CPU seconds are both
+recorded.
 """
 
 from __future__ import annotations
@@ -29,33 +32,25 @@ from __future__ import annotations
 import json
 import os
 import random
+import resource
+import subprocess
 import sys
 import time
 from fractions import Fraction
 from pathlib import Path
 
-import numpy as np
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from rldp_verify.gamma import gamma_hat_vertices  # noqa: E402
-from rldp_verify.lp import solve_certified  # noqa: E402
-from rldp_verify.numbers import from_float  # noqa: E402
-
 E_EPS = Fraction(2)
-# (|S|, |U|, L scale in thousandths): L_(u|s) = floor(scale * P-hat_(u|s)) / 1000.  With
-# sum_u L_(u|s) * e^eps > 1 (scale 600) the cone facets cut the block boxes and the vertex count grows
-# fast (|X| = 16: 179k (2x8) and 339k (4x4) vertices, beyond this benchmark's 10-minute / memory
-# budget on the shared machine); with scale 400 every block is the box [1, e^eps]^U and
-# |V| = 2^|X| - 2.
+# (|S|, |U|, L scale in thousandths)
 SIZES = [(2, 2, 600), (2, 3, 600), (3, 2, 600), (2, 4, 600), (4, 2, 600), (3, 3, 600), (2, 5, 600),
-         (5, 2, 600), (2, 6, 600), (3, 4, 600), (4, 3, 600), (2, 7, 600), (4, 4, 400), (2, 8, 400)]
-# the plain double descriptions (and the mpmath-heavy solve_eq46) take minutes at |X| = 12 on the
-# loaded machine: run them up to |X| = 10 and at |X| = 12 only for the 4x3 instance
-BASELINE_MAX, LRS_MAX = 10, 9
-BASELINE_EXTRA = {(4, 3)}
-BUDGET = 500.0           # seconds: sizes are skipped once the budget is spent
+         (5, 2, 600), (2, 6, 400), (4, 3, 400), (2, 6, 600), (3, 4, 600), (4, 3, 600), (2, 7, 400),
+         (2, 7, 600), (2, 8, 400), (4, 4, 400), (2, 8, 600), (4, 4, 600)]
+BASELINE_MAX, LRS_MAX = 10, 9           # plain double descriptions only up to these |X|
+NORMALIZ_EXTRA = {(4, 3, 600)}          # normaliz also on this |X| = 12 instance (cdd takes minutes)
+BUDGET = 480.0                          # seconds: remaining sizes are skipped once spent
+TARGETS = {12: 10.0, 16: 120.0}         # issue 3: |X| = 12 under 10 s, |X| = 16 under 2 minutes
 
 
 def instance(a1, a2, scale=600):
@@ -76,87 +71,111 @@ def timed(fn):
     return out, time.perf_counter() - t0, time.process_time() - c0
 
 
-def lp46(V, P):
-    a = len(P)
-    Vf = np.array([[float(x) for x in v] for v in V])
-    pf = np.array([float(x) for x in P])
-    q = Vf @ pf
-    with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(Vf > 0, Vf * pf * np.log(Vf / q[:, None]), 0.0)
-    mu = terms.sum(axis=1)
-    c = [from_float(float(m)) for m in mu]
-    E = [[v[x] for v in V] for x in range(a)]
-    return solve_certified(c, [], [], E, [Fraction(1)] * a, lower=[Fraction(0)] * len(V))
+def run_one(a1, a2, scale) -> dict:
+    """One instance in this process: vertex methods, then end to end through the public API."""
+    from rldp_verify.gamma import gamma_hat_vertices
+    from rldp_verify.mechanisms import check_column_stochastic, check_gamma, exact_level, polyopt_from_bounds
+
+    a = a1 * a2
+    P, L = instance(a1, a2, scale)
+    lam = max(sum(r) for r in L) * E_EPS
+    row = {"|X|": a, "S x U": f"{a1}x{a2}", "kind": "hard" if lam > 1 else "easy", "L scale": scale / 1000,
+           "max_s e^eps sum_u L": round(float(lam), 3)}
+    V, t_prod, _ = timed(lambda: gamma_hat_vertices(L, E_EPS, method="product"))
+    row["vertices"] = len(V)
+    row["product s"] = round(t_prod, 3)
+    ok = True
+    if a <= BASELINE_MAX:
+        Vc, t, _ = timed(lambda: gamma_hat_vertices(L, E_EPS, method="cdd"))
+        row["cdd s"] = round(t, 3)
+        ok &= Vc == V
+    try:
+        import PyNormaliz  # noqa: F401
+        have_normaliz = True
+    except ImportError:
+        have_normaliz = False
+    if have_normaliz and (a <= BASELINE_MAX or (a1, a2, scale) in NORMALIZ_EXTRA):
+        Vn, t, _ = timed(lambda: gamma_hat_vertices(L, E_EPS, method="normaliz"))
+        row["normaliz s"] = round(t, 3)
+        ok &= set(Vn) == set(V)
+    if a <= LRS_MAX:
+        Vl, t, _ = timed(lambda: gamma_hat_vertices(L, E_EPS, method="lrs"))
+        row["lrs s"] = round(t, 3)
+        ok &= set(Vl) == set(V)
+    row["methods agree"] = ok
+    del V
+    table = [P[s * a2:(s + 1) * a2] for s in range(a1)]
+    (mech, sol), t_e2e, c_e2e = timed(lambda: polyopt_from_bounds(table, L, "log(2)"))
+    row["end-to-end wall s"] = round(t_e2e, 3)
+    row["end-to-end CPU s"] = round(c_e2e, 3)
+    row["bracket width"] = f"{float(sol.gap):.1e}"
+    row["|Y|"] = len(mech.outputs)
+    row["arb vertices"] = sol.arb_vertices
+    row["LP path"] = sol.method
+    row["in cone"] = (check_gamma(mech, L, exact_level(2)).holds is True) and check_column_stochastic(mech)
+    row["peak RSS MB"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+    target = TARGETS.get(a)
+    row["target met"] = "" if target is None else (t_e2e < target and row["in cone"])
+    return row
+
+
+COLUMNS = ["|X|", "S x U", "kind", "L scale", "max_s e^eps sum_u L", "vertices", "product s", "cdd s", "normaliz s",
+           "lrs s", "methods agree", "end-to-end wall s", "end-to-end CPU s", "bracket width", "|Y|", "arb vertices",
+           "LP path", "in cone", "peak RSS MB", "target met"]
 
 
 def main() -> int:
+    if len(sys.argv) == 5 and sys.argv[1] == "--one":
+        print(json.dumps(run_one(*map(int, sys.argv[2:5]))))
+        return 0
     rows = []
     start = time.perf_counter()
-    have_normaliz = True
-    try:
-        import PyNormaliz  # noqa: F401
-    except ImportError:
-        have_normaliz = False
-    largest = 0
     for a1, a2, scale in SIZES:
         a = a1 * a2
         if time.perf_counter() - start > BUDGET:
-            rows.append({"|X|": a, "S x U": f"{a1}x{a2}", "L scale": scale / 1000,
-                         "vertices": "skipped (time budget)"})
+            rows.append({"|X|": a, "S x U": f"{a1}x{a2}", "L scale": scale / 1000, "vertices": "skipped (time budget)"})
             continue
-        P, L = instance(a1, a2, scale)
-        V, t_prod, c_prod = timed(lambda: gamma_hat_vertices(L, E_EPS, method="product"))
-        lam = max(sum(r) for r in L) * E_EPS
-        row = {"|X|": a, "S x U": f"{a1}x{a2}", "L scale": scale / 1000,
-               "max_s e^eps sum_u L": round(float(lam), 3), "vertices": len(V), "product s": round(t_prod, 3)}
-        ok = True
-        base = a <= BASELINE_MAX or (a1, a2) in BASELINE_EXTRA
-        if base:
-            Vc, t, _ = timed(lambda: gamma_hat_vertices(L, E_EPS, method="cdd"))
-            row["cdd s"] = round(t, 3)
-            ok &= Vc == V
-        if have_normaliz and base:
-            Vn, t, _ = timed(lambda: gamma_hat_vertices(L, E_EPS, method="normaliz"))
-            row["normaliz s"] = round(t, 3)
-            ok &= set(Vn) == set(V)
-        if a <= LRS_MAX:
-            Vl, t, _ = timed(lambda: gamma_hat_vertices(L, E_EPS, method="lrs"))
-            row["lrs s"] = round(t, 3)
-            ok &= set(Vl) == set(V)
-        res, t_lp, c_lp = timed(lambda: lp46(V, P))
-        row["LP s"] = round(t_lp, 3)
-        row["LP method"] = res.method
-        row["total s (product+LP)"] = round(t_prod + t_lp, 3)
-        row["total CPU s"] = round(c_prod + c_lp, 3)
-        if base:
-            from rldp_verify.mechanisms.polyopt import solve_eq46
-            _, t46, _ = timed(lambda: solve_eq46(V, P))
-            row["eq46 s"] = round(t46, 3)
-            row["total s (product+eq46)"] = round(t_prod + t46, 3)
-        row["methods agree"] = ok
-        if res.status == "optimal" and ok:
-            largest = max(largest, a)
-        rows.append(row)
-        print(json.dumps(row), flush=True)
-    columns = ["|X|", "S x U", "L scale", "max_s e^eps sum_u L", "vertices", "product s", "cdd s", "normaliz s", "lrs s", "LP s", "LP method",
-               "total s (product+LP)", "total CPU s", "eq46 s", "total s (product+eq46)", "methods agree"]
-    table = [[r.get(c, "") for c in columns] if isinstance(r, dict) else r for r in rows]
-    notes = (f"e^eps = 2, Definition 3 with s1 = s2 rows (PolyOpt as printed); seeded random P-hat, "
-             f"L_(u|s) = floor(scale * 1000 * P-hat_(u|s))/1000. With max_s e^eps sum_u L > 1 the vertex count "
-             "grows much faster than 2^|X|: the |X| = 16 instances at scale 0.6 have 178,928 (2x8) and 338,800 (4x4) "
-             f"candidate vertices and are left out (memory/time budget of this benchmark). Largest |X| with exact vertices and a certified LP: {largest}. "
-             "Wall seconds on the shared 2-core machine (load from other jobs inflates them); 'total CPU s' is "
-             "process CPU time. cdd = pycddlib GMP on all a^2+a rows; normaliz = PyNormaliz "
-             f"({'installed' if have_normaliz else 'not installed'}) and lrs = lrslib 7.1 on the duplicate-free rows; "
-             "product = block-product characterisation (rldp_verify.gamma). 'methods agree' = exact equality "
-             "of the vertex sets. LP = solve_certified on LP (46) with float64 mu taken as exact rationals "
-             "(exact optimum of that LP); eq46 = the project's solve_eq46 (mu at 50 digits and rigorous bracket), "
-             "whose time is dominated by evaluating mu for every vertex in mpmath/arb.")
-    out = {"title": "PolyOpt: exact vertices of Gamma-hat and certified LP (46) by |X|", "columns": columns,
+        t0 = time.perf_counter()
+        proc = subprocess.run([sys.executable, __file__, "--one", str(a1), str(a2), str(scale)],
+                              capture_output=True, text=True, timeout=600)
+        if proc.returncode != 0:
+            rows.append({"|X|": a, "S x U": f"{a1}x{a2}", "L scale": scale / 1000,
+                         "vertices": f"failed: {proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else proc.returncode}"})
+        else:
+            rows.append(json.loads(proc.stdout.strip().splitlines()[-1]))
+        print(json.dumps(rows[-1]), f"({time.perf_counter() - t0:.1f} s incl. subprocess)", flush=True)
+    total = time.perf_counter() - start
+    per = {}
+    for r in rows:
+        if r.get("target met") in (True, False):
+            per.setdefault(r["|X|"], []).append((r["S x U"], r["kind"], r["end-to-end wall s"], r["target met"]))
+    verdict = "; ".join(f"|X| = {a} (target {TARGETS[a]:g} s): " + ", ".join(
+        f"{sxu} {kind} {t:.1f} s {'met' if m else 'NOT met'}" for sxu, kind, t, m in v) for a, v in sorted(per.items()))
+    all_met = all(m for v in per.values() for *_, m in v) and set(per) == set(TARGETS)
+    try:
+        load = os.getloadavg()
+        load_s = f"load average at the end {load[0]:.2f}/{load[1]:.2f}/{load[2]:.2f}"
+    except OSError:
+        load_s = ""
+    notes = (f"Issue 3 targets (exact PolyOpt end to end through the public API, |X| = 12 < 10 s, |X| = 16 < 2 min): "
+             f"{'MET' if all_met else 'NOT all met'} on this run — {verdict}. "
+             f"e^eps = 2, Definition 3 with s1 = s2 rows (PolyOpt as printed); seeded random P-hat, "
+             "L_(u|s) = floor(scale * 1000 * P-hat_(u|s))/1000; easy = max_s e^eps sum_u L < 1 (|V| = 2^|X| - 2), "
+             "hard = > 1. End to end = polyopt_from_bounds: product vertices + LP (46) with float64 mu (proven "
+             "error bound), HiGHS column generation, exact basis re-solve (flint), certified bracket [arb utility of "
+             "the returned Q, dual bound 1.y + |X| max_v(mu(v) - v.y) with the max made rigorous in arb near the top]; "
+             "the vertex enumeration is run twice per instance (product s column, then inside the end-to-end call). "
+             "Each instance runs in its own subprocess (peak RSS is that process's). Wall seconds on the shared "
+             f"2-core machine, CPU = process CPU time; whole benchmark {total:.0f} s wall; {load_s}. "
+             "cdd = pycddlib GMP on all a^2+a rows; normaliz = PyNormaliz and lrs = lrslib on the duplicate-free rows "
+             "(only small |X|).")
+    table = [[r.get(c, "") for c in COLUMNS] for r in rows]
+    out = {"title": "PolyOpt end to end: exact vertices of Gamma-hat + certified LP (46) by |X|", "columns": COLUMNS,
            "rows": table, "notes": notes}
     dest = ROOT / "reports" / "benchmarks"
     dest.mkdir(parents=True, exist_ok=True)
     (dest / "polyopt.json").write_text(json.dumps(out, indent=1))
+    print(notes)
     return 0
 
 

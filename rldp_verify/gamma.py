@@ -248,23 +248,37 @@ def _product_vertices(L, e):
             v = tuple((x - lh) / c for x in h)
             vb.append((v, min(h) == 1, max(h) == e))
         blocks.append(vb)
-    # integer numerators over a common denominator make normalisation cheap
-    den = 1
-    for vb in blocks:
-        for v, _, _ in vb:
-            for x in v:
-                den = den * x.denominator // gcd(den, x.denominator)
+    # Each block vertex as small integers over its own denominator: v_s = n_s / d_s. A combination
+    # (v_1, ..., v_k) normalised is (n_s D/d_s)_s / sum_s S_s D/d_s with D = prod_s d_s, S_s = sum n_s:
+    # small integers keep the Fraction normalisation (gcd) cheap.
     iblocks = []
     for vb in blocks:
-        iblocks.append([(tuple(int(x * den) for x in v), has1, hase) for v, has1, hase in vb])
+        ib = []
+        for v, has1, hase in vb:
+            d = 1
+            for x in v:
+                d = d * x.denominator // gcd(d, x.denominator)
+            n = tuple(x.numerator * (d // x.denominator) for x in v)
+            ib.append((n, has1, hase, d, sum(n)))
+        iblocks.append(ib)
     out = []
     for combo in itertools.product(*iblocks):
         if not any(c[1] for c in combo) or not any(c[2] for c in combo):
             continue
-        nums = [x for c in combo for x in c[0]]
-        tot = sum(nums)
-        vec = tuple(Fraction(x, tot) for x in nums)
-        # sort key: (float, exact) per coordinate = exact lexicographic order, cheap comparisons
-        out.append((tuple(zip([x / tot for x in nums], vec)), vec))
+        D = 1
+        for c in combo:
+            D *= c[3]
+        nums, tot = [], 0
+        for c in combo:
+            sc = D // c[3]
+            nums.extend(x * sc for x in c[0])
+            tot += c[4] * sc
+        out.append((nums, tot))
+    # Sort key: floor(x * 2^k / tot) per coordinate with 2^k > tot_max^2. Two distinct values
+    # x/t != x'/t' (t, t' <= tot_max) differ by >= 1/(t t') > 2^-k, so their floors differ and keep
+    # the order; equal values give equal floors. Hence the integer keys sort exactly like the
+    # Fractions, with cheap int comparisons.
+    k = 2 * max((t for _, t in out), default=1).bit_length() + 2
+    out = [(tuple((x << k) // tot for x in nums), nums, tot) for nums, tot in out]
     out.sort(key=lambda kv: kv[0])
-    return [vec for _, vec in out]
+    return [tuple(Fraction(x, tot) for x in nums) for _, nums, tot in out]

@@ -113,6 +113,7 @@ class Eq46Solution:
     p: tuple[Fraction, ...] = ()
     dps: int = DEFAULT_DPS
     method: str = "float-mu+highs"
+    arb_vertices: int = 0          # vertices whose mu was evaluated in arb for the dual bound
 
     @property
     def gap(self) -> Fraction:
@@ -426,13 +427,13 @@ def solve_eq46(vertices: Sequence[Sequence[Fraction]], p, *, dps: int = DEFAULT_
         raise CertificationError("no finite dual vector for LP (46)")
     fl = [float(np.sum(d)) + a * float(np.max(np.where(np.isfinite(mu), mu - Vf @ d, np.inf))) for d in duals]
     y = duals[int(np.argmin(fl))]
-    M, yq, _ = _rigorous_max_slack(V, p, Vf, y, mu, S1, bad, dps)
+    M, yq, n_arb = _rigorous_max_slack(V, p, Vf, y, mu, S1, bad, dps)
     upper = sum(yq) + a * M
     lower = mutual_information_bounds(rows, p, dps=dps)[0]
     if lower > upper:
         raise CertificationError("certified lower bound exceeds the dual bound in LP (46)")
     return Eq46Solution(tuple(V), tuple(float(m) for m in mu), tuple(theta_full), rows, support, lower, upper,
-                        tuple(yq), p, dps, method)
+                        tuple(yq), p, dps, method, n_arb)
 
 
 def polyopt_from_bounds(phat, lower, eps, *, include_same_s: bool = True, active=None, name: str = "PolyOpt",
