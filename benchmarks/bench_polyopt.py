@@ -160,7 +160,7 @@ def main() -> int:
     notes = (f"Issue 3 targets (exact PolyOpt end to end through the public API, |X| = 12 < 10 s, |X| = 16 < 2 min): "
              f"{'MET' if all_met else 'NOT all met'} on this run — {verdict}. "
              f"e^eps = 2, Definition 3 with s1 = s2 rows (PolyOpt as printed); seeded random P-hat, "
-             "L_(u|s) = floor(scale * 1000 * P-hat_(u|s))/1000; easy = max_s e^eps sum_u L < 1 (|V| = 2^|X| - 2), "
+             "L_(u|s) = floor(1000 * scale * P-hat_(u|s))/1000; easy = max_s e^eps sum_u L < 1 (|V| = 2^|X| - 2), "
              "hard = > 1. End to end = polyopt_from_bounds: product vertices + LP (46) with float64 mu (proven "
              "error bound), HiGHS column generation, exact basis re-solve (flint), certified bracket [arb utility of "
              "the returned Q, dual bound 1.y + |X| max_v(mu(v) - v.y) with the max made rigorous in arb near the top]; "
