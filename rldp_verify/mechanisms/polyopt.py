@@ -45,6 +45,7 @@ from rldp_verify.mechanisms.rounding import (DEFAULT_DIGITS, check_lower_table, 
                                              round_down)
 from rldp_verify.mechanisms.utility import mu_bounds, mu_value, mutual_information_bounds
 from rldp_verify.numbers import DEFAULT_DPS, fraction_str, working_precision
+from rldp_verify.rigorous import arb_precision
 from rldp_verify import polytope
 
 
@@ -306,9 +307,48 @@ def _float_error(a, S):
     return 4.0 * (a + 8 + 2 * LOG_ULPS) * _U * S
 
 
-def _rigorous_max_slack(V, p, Vf, y, mu, S1, bad, dps):
+def _dyadic(x) -> Fraction:
+    """The midpoint of an arb as an exact rational."""
+    man, exp = x.mid().man_exp()
+    man, exp = int(man), int(exp)
+    return Fraction(man * 2 ** exp) if exp >= 0 else Fraction(man, 2 ** -exp)
+
+
+def _arb_basis_dual(V, p, basic, slack_rows, a, dps):
+    """The dual of the basis for the TRUE mu: y_x = 0 on rows whose slack is basic, B_R^T y_R = mu_B
+    on the others (mu_B in arb at ``dps`` + 20 digits; y = the midpoints, exact rationals). Any y
+    gives a valid bound in :func:`solve_eq46`; this one makes the bracket as tight as the arb
+    precision when the float basis is optimal for the true mu. None if arb cannot solve."""
+    import flint
+
+    from rldp_verify.mechanisms.utility import mu_arb
+    from rldp_verify.rigorous import arb_exact
+
+    sr = set(slack_rows)
+    rows = [x for x in range(a) if x not in sr]
+    k = len(basic)
+    if len(rows) != k or k == 0:
+        return None
+    with arb_precision(dps + 20):
+        mus = [mu_arb(V[j], p) for j in basic]
+        M = flint.arb_mat(k, k, [arb_exact(V[j][x]) for j in basic for x in rows])
+        try:
+            z = M.solve(flint.arb_mat(k, 1, mus))
+        except (ZeroDivisionError, ValueError):
+            return None
+        y = [Fraction(0)] * a
+        for x, e in zip(rows, z.entries()):
+            if not e.is_finite():
+                return None
+            y[x] = _dyadic(e)
+    return y
+
+
+def _rigorous_max_slack(V, p, Vf, yq, mu, S1, bad, dps):
     """A rational M >= max_v (mu(v) - v . y) over all vertices (rigorous), and the number of
-    vertices evaluated in arb.  ``y`` is a float64 vector, taken as the exact rationals it encodes.
+    vertices evaluated in arb.  ``yq``: exact rationals; the screening uses y = fl(yq) and adds
+    dy = max_x |yq_x - y_x| (rounded up) to every error bound: v >= 0 and sum_x v_x = 1 on Gamma-hat,
+    so |v . yq - v . y| <= dy.
 
     Float slack g_v = mu_f(v) - fl(v . y) with |g_f - g| <= err_v = :func:`_float_error` (a,
     S1 + S2 + |g_f|), S2 = sum_x |v_x y_x| (see :func:`mu_float_bounds`; the dot product adds
@@ -316,10 +356,12 @@ def _rigorous_max_slack(V, p, Vf, y, mu, S1, bad, dps):
     Every vertex with g_f + 2 err_v >= t (a factor 2 more, for rounding in this comparison) is
     evaluated in arb; for every other vertex g_v < t <= max. Hence M = max of the arb upper ends."""
     a = Vf.shape[1]
-    yq = [Fraction(float(t)) for t in y]
+    yq = [_as_fraction(t) for t in yq]
+    y = np.array([float(t) for t in yq], dtype=float)
+    dy = float(max(abs(t - Fraction(float(t))) for t in yq)) * (1.0 + 2.0 ** -50)
     g = mu - Vf @ y
     S2 = np.abs(Vf) @ np.abs(y)
-    err = _float_error(a, S1 + S2 + np.abs(g))
+    err = _float_error(a, S1 + S2 + np.abs(g)) + dy
     g_safe = np.where(np.isfinite(g) & np.isfinite(err), g, np.inf)
 
     def exact_slack(j):
@@ -342,7 +384,7 @@ def _rigorous_max_slack(V, p, Vf, y, mu, S1, bad, dps):
         if j == jstar:
             continue
         best = max(best, exact_slack(int(j))[1])
-    return best, yq, len(cand)
+    return best, len(cand)
 
 
 def solve_eq46(vertices: Sequence[Sequence[Fraction]], p, *, dps: int = DEFAULT_DPS, mu_digits: int = 30) -> Eq46Solution:
@@ -396,13 +438,11 @@ def solve_eq46(vertices: Sequence[Sequence[Fraction]], p, *, dps: int = DEFAULT_
             theta_full = [Fraction(0)] * n
             for j, t in zip(basic, th):
                 theta_full[j] = t
-            duals.append(rd)
-            duals.append(-rd)
-            if len(basic) == a:   # the basis dual B^T y = mu_B (float), usually the tightest
-                try:
-                    duals.append(np.linalg.solve(Vf[basic], mu_lp[basic]))
-                except np.linalg.LinAlgError:
-                    pass
+            yb = _arb_basis_dual(V, p, basic, slack_rows, a, dps)
+            if yb is not None:
+                duals.append(yb)
+            else:
+                duals.extend(([Fraction(float(t)) for t in rd], [Fraction(float(-t)) for t in rd]))
     if theta_full is None:
         method = "float-mu+solve_certified"
         from rldp_verify.lp import solve_certified
@@ -413,7 +453,7 @@ def solve_eq46(vertices: Sequence[Sequence[Fraction]], p, *, dps: int = DEFAULT_
         if r.status != "optimal":
             raise CertificationError(f"LP (46) ended with status {r.status}")
         theta_full = list(r.x)
-        duals.append(np.array([float(t) for t in r.dual[:a]], dtype=float))
+        duals.append(list(r.dual[:a]))
     if any(t < 0 for t in theta_full):
         raise CertificationError("LP (46) returned a negative weight")
     support = tuple(j for j in range(n) if theta_full[j] > 0)
@@ -422,12 +462,14 @@ def solve_eq46(vertices: Sequence[Sequence[Fraction]], p, *, dps: int = DEFAULT_
         if sum(r[x] for r in rows) != 1:
             raise CertificationError("LP (46) solution is not column-stochastic")
     # choose the dual vector with the smallest float bound, then bound it rigorously
-    duals = [d for d in duals if np.all(np.isfinite(d))]
     if not duals:
-        raise CertificationError("no finite dual vector for LP (46)")
-    fl = [float(np.sum(d)) + a * float(np.max(np.where(np.isfinite(mu), mu - Vf @ d, np.inf))) for d in duals]
-    y = duals[int(np.argmin(fl))]
-    M, yq, n_arb = _rigorous_max_slack(V, p, Vf, y, mu, S1, bad, dps)
+        raise CertificationError("no dual vector for LP (46)")
+    fl = []
+    for d in duals:
+        df = np.array([float(t) for t in d], dtype=float)
+        fl.append(float(np.sum(df)) + a * float(np.max(np.where(np.isfinite(mu), mu - Vf @ df, np.inf))))
+    yq = duals[int(np.argmin(fl))]
+    M, n_arb = _rigorous_max_slack(V, p, Vf, yq, mu, S1, bad, dps)
     upper = sum(yq) + a * M
     lower = mutual_information_bounds(rows, p, dps=dps)[0]
     if lower > upper:

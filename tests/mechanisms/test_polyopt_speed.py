@@ -126,12 +126,21 @@ def test_rigorous_max_slack_with_poor_dual():
     pf = np.array([float(x) for x in P])
     mu, S1, bad = po.mu_float_bounds(Vf, pf)
     rng = np.random.default_rng(3)
-    for _ in range(3):
+    for k in range(4):
         y = rng.normal(0.1, 0.2, len(P))
-        M, yq, _ = po._rigorous_max_slack(V, P, Vf, y, mu, S1, bad, 30)
+        # float duals and non-dyadic rationals (exercises the |yq - fl(yq)| term)
+        yq = [F(float(t)) for t in y] if k % 2 == 0 else [F(round(float(t) * 3 ** 20), 3 ** 20) for t in y]
+        M, _ = po._rigorous_max_slack(V, P, Vf, yq, mu, S1, bad, 30)
         with arb_precision(30):
             true_max_lo = max(mu_bounds(v, P, dps=30)[0] - sum(x * t for x, t in zip(v, yq)) for v in V)
         assert M >= true_max_lo
+
+
+def test_arb_basis_dual_gives_tight_bracket():
+    P, L = _instance(3, 2, 3)
+    V = gamma_hat_vertices(L, F(2))
+    sol = solve_eq46(V, P)
+    assert sol.gap < F(1, 10 ** 30)
 
 
 @pytest.mark.parametrize("same", [True, False])
