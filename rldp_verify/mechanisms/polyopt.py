@@ -22,13 +22,13 @@ Soundness: the mechanism is built from rationals L' <= L_{u|s}(F) (certified) an
 contains F_{U|s}, gives (log r, F)-RLDP, and log r <= eps; hence Q is (eps, F)-RLDP.
 
 LP certification (:func:`solve_eq46`): mu(v) is irrational. mu is evaluated for all vertices at once
-in float64 with a proven error bound; (46) is solved with these float coefficients by HiGHS and its
-final basis re-solved exactly, which gives an exactly feasible theta (feasibility does not involve mu).
-The optimum of the TRUE (46) is then bracketed rigorously: lower = I_P(X;Y) of the returned Q (arb),
-upper = 1^T y + |X| max_v (mu(v) - v^T y) for the float dual y taken as exact rationals (every
-feasible theta has sum_v theta_v = |X| because sum_x v_x = 1 on Gamma-hat), the max made rigorous by
-evaluating in arb every vertex whose float slack is within its error bound of the top; by convexity of
-mu every mechanism with rows in the cone has utility <= upper.
+in float64 with a proven error bound; (46) is solved with these float coefficients by HiGHS (column
+generation) and its final basis re-solved exactly, which gives an exactly feasible theta (feasibility
+does not involve mu). The optimum of the TRUE (46) is then bracketed rigorously: lower = I_P(X;Y) of
+the returned Q (arb), upper = 1^T y + |X| max_v (mu(v) - v^T y) for the basis dual y solved in arb
+(exact rationals; every feasible theta has sum_v theta_v = |X| because sum_x v_x = 1 on Gamma-hat),
+the max made rigorous by evaluating in arb every vertex whose float slack is within its error bound
+of the top; by convexity of mu every mechanism with rows in the cone has utility <= upper.
 """
 
 from __future__ import annotations
@@ -400,12 +400,16 @@ def solve_eq46(vertices: Sequence[Sequence[Fraction]], p, *, dps: int = DEFAULT_
        (exact simplex repair) supplies theta instead.
     3. Rigorous bracket of the TRUE optimum of (46):
        lower = certified arb lower end of I_P(X;Y) = sum_v mu(theta_v v) of the returned Q;
-       upper = sum_x y_x + |X| * M, with y the float dual (as exact rationals) and
-       M >= max_v (mu(v) - v . y) rigorous (:func:`_rigorous_max_slack`).  Why: every feasible theta
-       has sum_v theta_v = sum_v theta_v sum_x v_x = sum_x 1 = |X| (sum_x v_x = 1 on Gamma-hat), so
-       sum_v theta_v mu(v) = 1 . y + sum_v theta_v (mu(v) - v . y) <= 1 . y + |X| M.  By convexity
-       and positive homogeneity of mu, every mechanism with rows in the cone has utility at most the
-       LP optimum (a row t w, w in Gamma-hat a convex combination of vertices), hence <= upper.
+       upper = sum_x y_x + |X| * M for a rational y — the dual of the final basis for the true mu
+       (:func:`_arb_basis_dual`; HiGHS's float duals if arb cannot solve it, the exact dual of
+       solve_certified on the fallback route) — and M >= max_v (mu(v) - v . y) rigorous
+       (:func:`_rigorous_max_slack`). Why: every feasible theta has sum_v theta_v =
+       sum_v theta_v sum_x v_x = sum_x 1 = |X| (sum_x v_x = 1 on Gamma-hat), so
+       sum_v theta_v mu(v) = 1 . y + sum_v theta_v (mu(v) - v . y) <= 1 . y + |X| M (valid for any y,
+       also M < 0).  By convexity and positive homogeneity of mu, every mechanism with rows in the cone
+       has utility at most the LP optimum (a row t w, w in Gamma-hat a convex combination of
+       vertices), hence <= upper.  When the float basis is optimal for the true mu the width is at the
+       arb precision (~10^-dps); otherwise it is of the order of the float errors in mu (~10^-15).
     Raises CertificationError if lower > upper or a re-check fails.  ``mu_digits`` is accepted for
     compatibility and unused (the float objective needs no rounding to digits)."""
     if not vertices:
