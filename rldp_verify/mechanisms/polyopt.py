@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from math import lcm
 from typing import Sequence
 
 import numpy as np
@@ -417,8 +418,13 @@ def solve_eq46(vertices: Sequence[Sequence[Fraction]], p, *, dps: int = DEFAULT_
     V = [v if type(v) is tuple and all(type(x) is Fraction for x in v) else tuple(_as_fraction(x) for x in v)
          for v in vertices]
     a = len(V[0])
-    if any(len(v) != a for v in V):
-        raise InputError("vertices of different lengths")
+    for j, v in enumerate(V):   # the dual bound needs sum_x v_x = 1 (Gamma-hat) exactly
+        if len(v) != a:
+            raise InputError(f"vertex {j} has {len(v)} coordinates, expected {a}")
+        d = lcm(*[x.denominator for x in v])
+        if sum(x.numerator * (d // x.denominator) for x in v) != d or any(x < 0 for x in v):
+            raise InputError(f"vertex {j} is not in the simplex (sum_x v_x != 1 or a negative entry): "
+                             "not a vertex of Gamma-hat")
     p = tuple(_as_fraction(x) for x in p)
     if len(p) != a:
         raise InputError(f"a distribution over {len(p)} inputs does not match vertices of length {a}")

@@ -173,3 +173,12 @@ def test_mu_property_is_high_precision():
     for j in (0, len(V) - 1):
         assert abs(sol.mu[j] - mu_value(V[j], P, dps=40)) < mpmath.mpf(10) ** -35
         assert abs(sol.mu_float[j] - float(sol.mu[j])) < 1e-14
+
+
+def test_vertices_off_the_simplex_are_refused():
+    from rldp_verify.errors import InputError
+
+    with pytest.raises(InputError, match="vertex 0 is not in the simplex"):
+        solve_eq46([(F(1, 2), F(1, 3))], [F(1, 2), F(1, 2)])
+    with pytest.raises(InputError, match="vertex 1 has 1 coordinates"):
+        solve_eq46([(F(1, 2), F(1, 2)), (F(1),)], [F(1, 2), F(1, 2)])
