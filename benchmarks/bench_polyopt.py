@@ -44,9 +44,11 @@ sys.path.insert(0, str(ROOT))
 
 E_EPS = Fraction(2)
 # (|S|, |U|, L scale in thousandths)
-SIZES = [(2, 2, 600), (2, 3, 600), (3, 2, 600), (2, 4, 600), (4, 2, 600), (3, 3, 600), (2, 5, 600),
-         (5, 2, 600), (2, 6, 400), (4, 3, 400), (2, 6, 600), (3, 4, 600), (4, 3, 600), (2, 7, 400),
-         (2, 7, 600), (2, 8, 400), (4, 4, 400), (2, 8, 600), (4, 4, 600)]
+# every |X| from 4 to 16: prime sizes only as |S| x 1 (no public attribute), 15 as 3x5 and 5x3
+SIZES = [(2, 2, 600), (5, 1, 600), (2, 3, 600), (3, 2, 600), (7, 1, 600), (2, 4, 600), (4, 2, 600),
+         (3, 3, 600), (2, 5, 600), (5, 2, 600), (11, 1, 600), (2, 6, 400), (4, 3, 400), (2, 6, 600),
+         (3, 4, 600), (4, 3, 600), (13, 1, 600), (2, 7, 400), (2, 7, 600), (3, 5, 600), (5, 3, 600),
+         (2, 8, 400), (4, 4, 400), (2, 8, 600), (4, 4, 600)]
 BASELINE_MAX, LRS_MAX = 10, 9           # plain double descriptions only up to these |X|
 NORMALIZ_EXTRA = {(4, 3, 600)}          # normaliz also on this |X| = 12 instance (cdd takes minutes)
 BUDGET = 480.0                          # seconds: remaining sizes are skipped once spent

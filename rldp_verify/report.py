@@ -76,6 +76,12 @@ def load_benchmarks(directory: Path) -> list[dict]:
     return out
 
 
+def _notes(notes) -> list[str]:
+    if not notes:
+        return []
+    return [str(n) for n in notes] if isinstance(notes, (list, tuple)) else [str(notes)]
+
+
 def _short(ev: dict, limit: int = 400) -> str:
     parts = []
     for k, v in ev.items():
@@ -138,7 +144,7 @@ def to_markdown(doc: dict) -> str:
                 lines += ["| " + " | ".join(map(str, cols)) + " |", "|" + "---|" * len(cols)]
                 lines += ["| " + " | ".join(map(str, row)) + " |" for row in b.get("rows", [])]
             if b.get("notes"):
-                lines += ["", str(b["notes"])]
+                lines += [""] + [f"- {n}" for n in _notes(b["notes"])]
             lines.append("")
     return "\n".join(lines) + "\n"
 
@@ -179,7 +185,7 @@ def to_html(doc: dict) -> str:
             out.append(f"<h3>{e(str(b.get('title', '')))}</h3><table><tr>"
                        + "".join(f"<th>{e(str(c))}</th>" for c in b.get("columns", [])) + "</tr>")
             out += ["<tr>" + "".join(f"<td>{e(str(x))}</td>" for x in row) + "</tr>" for row in b.get("rows", [])]
-            out.append(f"</table><p>{e(str(b.get('notes', '')))}</p>")
+            out.append("</table><ul>" + "".join(f"<li>{e(n)}</li>" for n in _notes(b.get("notes"))) + "</ul>")
     out.append("</body></html>")
     return "\n".join(out) + "\n"
 

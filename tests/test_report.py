@@ -59,3 +59,16 @@ def test_cli_bad_input_is_one_line_exit_2():
                          capture_output=True, text=True)
     assert out.returncode == 2
     assert out.stderr.strip().count("\n") == 0 and "dps" in out.stderr
+
+
+def test_cli_report_from_json_rerenders_with_benchmarks(tmp_path):
+    run = [sys.executable, "-m", "rldp_verify", "report", "--only", "rldp.example1", "--out", str(tmp_path), "--quiet"]
+    assert subprocess.run(run, cwd=ROOT, capture_output=True, text=True).returncode == 0
+    (tmp_path / "benchmarks").mkdir()
+    (tmp_path / "benchmarks" / "x.json").write_text(json.dumps(
+        {"title": "Bench X", "columns": ["n", "s"], "rows": [[1, 0.5]], "notes": ["first note", "second note"]}))
+    out = subprocess.run(run + ["--from-json"], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    md = (tmp_path / "verification.md").read_text()
+    assert "### Bench X" in md and "- first note" in md and "- second note" in md
+    assert json.loads((tmp_path / "verification.json").read_text())["benchmarks"][0]["title"] == "Bench X"

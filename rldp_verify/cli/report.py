@@ -17,6 +17,9 @@ def register(sub):
     p.add_argument("--dps", type=int, default=DEFAULT_DPS, help=f"working precision in digits (default {DEFAULT_DPS})")
     p.add_argument("--seed", type=int, default=20240306)
     p.add_argument("--quiet", action="store_true")
+    p.add_argument("--from-json", action="store_true",
+                   help="re-render verification.md/.html from OUT/verification.json with fresh benchmark tables, "
+                        "without re-running the claims")
     p.set_defaults(func=run)
 
 
@@ -25,6 +28,18 @@ def run(args) -> int:
     from rldp_verify.claims import Context, discover, run_claims
     from rldp_verify.errors import InputError
 
+    if args.from_json:
+        import json
+
+        out = Path(args.out)
+        try:
+            doc = json.loads((out / "verification.json").read_text())
+        except (OSError, json.JSONDecodeError) as exc:
+            raise InputError(f"cannot read {str(out / 'verification.json')!r}: {exc}") from None
+        doc["benchmarks"] = report.load_benchmarks(out / "benchmarks")
+        paths = report.write(doc, out)
+        print("report re-rendered -> " + ", ".join(map(str, paths)))
+        return 0
     if args.dps < 5:
         raise InputError(f"--dps must be at least 5, got {args.dps}")
     if str(Path.cwd()) not in sys.path:
