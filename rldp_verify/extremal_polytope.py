@@ -15,20 +15,16 @@ from fractions import Fraction
 import cdd.gmp
 
 from rldp_verify.errors import CertificationError, InputError
+from rldp_verify.polytope import generators_of_rows
 from rldp_verify.extremal_utilities import is_ldp, is_stochastic
 from rldp_verify.staircase import check_t, pattern_matrix
 
 
 def _vertices(rows, lin, nvar):
-    mat = cdd.gmp.matrix_from_array(rows, lin_set=set(lin), rep_type=cdd.RepType.INEQUALITY)
-    poly = cdd.gmp.polyhedron_from_matrix(mat)
-    gen = cdd.gmp.copy_generators(poly)
-    out = []
-    for r in gen.array:
-        if r[0] != 1:
-            raise CertificationError("unbounded direction in a polytope that must be bounded")
-        out.append(tuple(Fraction(v) for v in r[1:]))
-    return out
+    verts, rays, _ = generators_of_rows(rows, lin)
+    if rays:
+        raise CertificationError("unbounded direction in a polytope that must be bounded")
+    return verts
 
 
 def ldp_polytope_vertices(k: int, l: int, t) -> list[list[list[Fraction]]]:

@@ -22,28 +22,38 @@ import cdd.gmp
 from rldp_verify.numbers import exact
 
 
-def _h_matrix(A, b, E=(), f=()):
+def generators_of_rows(rows, lin=(), *, canonicalize: bool = False):
+    """Generators of {x : b + a.x >= 0 for each row [b, a], with equality for the rows in ``lin``}.
+
+    ``rows`` are in cddlib's own H-format (exact Fractions). With ``canonicalize``, redundant rows
+    are removed and implicit equalities detected first (cdd's exact canonicalisation). Returns
+    ``(vertices, rays, has_lineality)`` with vertices and rays as tuples of Fractions.
+    """
+    rows = [[exact(v) for v in r] for r in rows]
+    m = cdd.gmp.matrix_from_array(rows, rep_type=cdd.RepType.INEQUALITY, lin_set=set(lin))
+    if canonicalize:
+        cdd.gmp.matrix_canonicalize(m)
+    gen = cdd.gmp.copy_generators(cdd.gmp.polyhedron_from_matrix(m))
+    verts, rays = [], []
+    for row in gen.array:
+        vec = tuple(Fraction(v) for v in row[1:])
+        (verts if row[0] == 1 else rays).append(vec)
+    return verts, rays, bool(gen.lin_set)
+
+
+def _h_rows(A, b, E=(), f=()):
+    """A x <= b, E x = f as cdd H-format rows [b, -A] and the indices of the equality rows."""
     rows = [[exact(bi)] + [-exact(a) for a in ai] for ai, bi in zip(A, b)]
-    lin = set()
+    lin = []
     for ei, fi in zip(E, f):
-        lin.add(len(rows))
+        lin.append(len(rows))
         rows.append([exact(fi)] + [-exact(a) for a in ei])
-    m = cdd.gmp.matrix_from_array(rows, rep_type=cdd.RepType.INEQUALITY, lin_set=lin)
-    return m
+    return rows, lin
 
 
 def vertices(A: Sequence[Sequence], b: Sequence, E: Sequence[Sequence] = (), f: Sequence = ()):
     """Vertices and rays of {x : A x <= b, E x = f}: returns (vertices, rays), exact Fractions."""
-    m = _h_matrix(A, b, E, f)
-    poly = cdd.gmp.polyhedron_from_matrix(m)
-    gen = cdd.gmp.copy_generators(poly)
-    verts, rays = [], []
-    for row in gen.array:
-        vec = tuple(Fraction(v) for v in row[1:])
-        if row[0] == 1:
-            verts.append(vec)
-        else:
-            rays.append(vec)
+    verts, rays, _ = generators_of_rows(*_h_rows(A, b, E, f))
     return verts, rays
 
 
@@ -136,7 +146,8 @@ def vertices_normaliz(A: Sequence[Sequence], b: Sequence, E: Sequence[Sequence] 
 def irredundant_rows(A: Sequence[Sequence], b: Sequence, E: Sequence[Sequence] = (), f: Sequence = ()):
     """Indices of the rows of A x <= b that are not implied by the others together with E x = f
     (cddlib GMP ``matrix_canonicalize``, exact).  Duplicated rows keep one representative."""
-    m = _h_matrix(A, b, E, f)
+    rows, lin = _h_rows(A, b, E, f)
+    m = cdd.gmp.matrix_from_array(rows, rep_type=cdd.RepType.INEQUALITY, lin_set=set(lin))
     nA = len(A)
     impl_lin, redset, posset = cdd.gmp.matrix_canonicalize(m)
     # posset maps old row index -> new index (or -1 when removed)

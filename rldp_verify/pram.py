@@ -32,6 +32,7 @@ import mpmath
 
 from rldp_verify.errors import CertificationError, InputError
 from rldp_verify.numbers import exact, to_mpf
+from rldp_verify.polytope import generators_of_rows
 
 # labels of the coordinate values named in Proposition 3.2
 V_ALPHA, V_MALPHA, V_MIN, V_MAX = "v_alpha", "v_-alpha", "v_min", "v_max"
@@ -275,23 +276,16 @@ def vertices(rows: Sequence[Sequence[Fraction]], dim: int) -> list[tuple[Fractio
     exact arithmetic (python-flint): the polyhedron must be bounded (no rays, no lineality) and every
     vertex must satisfy *all* the given rows with ``dim`` linearly independent active rows; otherwise
     :class:`CertificationError`. An empty polyhedron gives []."""
-    import cdd
-    import cdd.gmp
     import flint
 
     rows = [[exact(v) for v in r] for r in rows]
     if any(len(r) != dim + 1 for r in rows):
         raise InputError(f"every row must have {dim + 1} entries")
-    mat = cdd.gmp.matrix_from_array(rows, rep_type=cdd.RepType.INEQUALITY)
-    cdd.gmp.matrix_canonicalize(mat)  # implicit equalities (a lower-dimensional set) go to lin_set
-    poly = cdd.gmp.polyhedron_from_matrix(mat)
-    gen = cdd.gmp.copy_generators(poly)
-    out = []
-    for r in gen.array:
-        if r[0] != 1:
-            raise CertificationError("polyhedron is unbounded (cdd returned a ray)")
-        out.append(tuple(Fraction(v) for v in r[1:]))
-    if gen.lin_set:
+    # canonicalise: implicit equalities (a lower-dimensional set) go to cdd's lin_set
+    out, rays, has_lineality = generators_of_rows(rows, canonicalize=True)
+    if rays:
+        raise CertificationError("polyhedron is unbounded (cdd returned a ray)")
+    if has_lineality:
         raise CertificationError("polyhedron has a lineality space")
     if not out:
         return []
