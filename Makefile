@@ -8,6 +8,7 @@ setup:
 report: setup
 	@$(PY) benchmarks/run.py --quiet
 	@$(PY) -m rldp_verify report --include-slow
+	@$(PY) scripts/check_pins.py reports/verification.json
 
 test: setup
 	@$(PY) -m pytest -q

@@ -53,3 +53,18 @@ def test_duplicate_ids_rejected():
     other.__module__ = "elsewhere"
     with pytest.raises(ValueError):
         claim(id="t.dup", paper="000_aca93ed29ea857ee.txt", source="s", statement="x", method="exact")(other)
+
+
+def test_duplicate_id_in_the_same_module_rejected():
+    """A copy-pasted claim inside one module must not silently replace the first one."""
+
+    @claim(id="t.dup-same", paper="000_aca93ed29ea857ee.txt", source="s", statement="x", method="exact")
+    def first(ctx):
+        return Outcome.verified("ok")
+
+    def second(ctx):
+        return Outcome.verified("ok")
+
+    second.__module__ = first.__module__
+    with pytest.raises(ValueError, match="duplicate claim id 't.dup-same'"):
+        claim(id="t.dup-same", paper="000_aca93ed29ea857ee.txt", source="s", statement="x", method="exact")(second)

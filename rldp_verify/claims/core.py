@@ -139,7 +139,11 @@ def claim(
     reading: str | None = None,
     slow: bool = False,
 ):
-    """Register the decorated ``check(ctx) -> Outcome`` as a claim. Ids must be unique."""
+    """Register the decorated ``check(ctx) -> Outcome`` as a claim.
+
+    Ids must be unique: a second registration of an id (from another module, or from the same module)
+    raises ``ValueError`` at import, so a copy-pasted claim can never silently replace another.
+    """
     methods = tuple(Method(m) for m in (method if isinstance(method, (tuple, list)) else (method,)))
     if not methods:
         raise ValueError(f"claim {id!r}: at least one method")
@@ -160,8 +164,9 @@ def claim(
             module=fn.__module__,
         )
         old = _REGISTRY.get(id)
-        if old is not None and old.module != c.module:
-            raise ValueError(f"duplicate claim id {id!r} in {old.module} and {c.module}")
+        if old is not None:
+            where = old.module if old.module == c.module else f"{old.module} and {c.module}"
+            raise ValueError(f"duplicate claim id {id!r} in {where}")
         _REGISTRY[id] = c
         fn.claim = c
         return fn
