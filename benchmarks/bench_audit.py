@@ -7,7 +7,7 @@ Mechanisms: SRR^eps and GRR^eps (exact, Definition 4 / eq. (56)) and a dense ran
 (240 outputs, columns ~ Dirichlet(5), float entries read exactly).
 
 Columns:
-* audit s: rldp_verify.audit.audit end to end (tables, float screen over all 50,400 (y, s, s'), arb
+* audit s: rldp_verify.rldp.audit.audit end to end (tables, float screen over all 50,400 (y, s, s'), arb
   certification of the critical pairs, witness verification), wall-clock, ball built beforehand;
 * verdict, [lo, hi], pairs certified in arb;
 * baseline s/pair: what a user would otherwise write -- multistart SLSQP (scipy, analytic gradients, 2 starts)
@@ -33,11 +33,11 @@ from scipy.optimize import minimize
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from rldp_verify.audit import audit  # noqa: E402
-from rldp_verify.data import read_counts  # noqa: E402
-from rldp_verify.mechanisms import grr_matrix, srr_matrix  # noqa: E402
-from rldp_verify.mechio import Mechanism  # noqa: E402
-from rldp_verify.uncertainty import RenyiBall  # noqa: E402
+from rldp_verify.rldp.audit import audit  # noqa: E402
+from rldp_verify.rldp.data import read_counts  # noqa: E402
+from rldp_verify.rldp.mechanisms import grr_matrix, srr_matrix  # noqa: E402
+from rldp_verify.rldp.mechio import Mechanism  # noqa: E402
+from rldp_verify.rldp.uncertainty import RenyiBall  # noqa: E402
 
 ADULT = "/work/shared/data/adult.data"
 SAMPLE_PAIRS = int(os.environ.get("BENCH_AUDIT_PAIRS", "1"))

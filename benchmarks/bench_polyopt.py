@@ -12,11 +12,11 @@ e^eps = 2 (eps = log 2), Definition 3 as printed (include_same_s=True). Two kind
 
 Columns:
 
-* vertices, product s: rldp_verify.gamma's block-product enumeration (exact);
+* vertices, product s: rldp_verify.rldp.gamma's block-product enumeration (exact);
 * cdd s / normaliz s / lrs s: plain double descriptions (cdd: pycddlib GMP on the a^2 + a rows;
   normaliz (PyNormaliz, optional) and lrs on the duplicate-free rows), only for small |X|;
   "methods agree" = exact equality of the vertex sets;
-* end-to-end wall s / CPU s: the public rldp_verify.mechanisms.polyopt_from_bounds(P-hat, L, "log(2)")
+* end-to-end wall s / CPU s: the public rldp_verify.rldp.mechanisms.polyopt_from_bounds(P-hat, L, "log(2)")
   — vertices + certified LP (46) (float64 mu, HiGHS with column generation, exact basis re-solve,
   rigorous arb/dual bracket) + building the Mechanism record; the bracket width is
   upper - lower of the certified optimum; "arb vertices" = vertices whose mu needed arb for the
@@ -75,8 +75,8 @@ def timed(fn):
 
 def run_one(a1, a2, scale) -> dict:
     """One instance in this process: vertex methods, then end to end through the public API."""
-    from rldp_verify.gamma import gamma_hat_vertices
-    from rldp_verify.mechanisms import check_column_stochastic, check_gamma, exact_level, polyopt_from_bounds
+    from rldp_verify.rldp.gamma import gamma_hat_vertices
+    from rldp_verify.rldp.mechanisms import check_column_stochastic, check_gamma, exact_level, polyopt_from_bounds
 
     a = a1 * a2
     P, L = instance(a1, a2, scale)

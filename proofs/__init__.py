@@ -1,12 +1,9 @@
-"""The papers' claims, one folder per paper, one module per theorem or example.
+"""The papers' claims, one folder per paper, one module per numbered statement.
 
-| folder        | paper (../shared/seeds/)  |
-|---------------|---------------------------|
-| rldp          | 000_aca93ed29ea857ee.txt  |
-| falpha        | 001_29f852b736fc5e16.txt  |
-| pram          | 002_e8b3078a5cf2ef08.txt  |
-| isit          | 003_726cfd382c041001.txt  |
-| kairouz       | 004_3b35ffa09c03afc4.txt  |
+Papers (folder, seed file under ../shared/seeds/, title) are listed in :mod:`proofs.papers`. Modules are
+named ``<kind><n>_<topic>.py`` (kind: def, thm, lem, prop, cor, rem, fact, ex, eq, or sec for
+section-level statements and experiments); helpers start with ``_``.
 
-Modules register claims with :func:`rldp_verify.claims.claim`; ``rldp-verify report`` discovers them.
+Modules register claims with :func:`rldp_verify.claims.claim`; ``rldp-verify report`` discovers them. They
+use the engine's public API only (no ``_private`` names, no ``rldp_verify.cli``).
 """

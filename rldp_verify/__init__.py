@@ -3,19 +3,15 @@
 The engine (this package) knows no papers; the claims of the papers live in ``proofs/`` and use
 the engine's public API to check themselves.
 
-Public modules (one concept each):
+Layers (one concept per module; see each package's docstring):
 
-- :mod:`rldp_verify.numbers`     exact and high-precision numbers, scoped precision
-- :mod:`rldp_verify.rigorous`    certified enclosures (python-flint arb balls)
-- :mod:`rldp_verify.errors`      :class:`InputError`, raised for bad input with the bad value named
-- :mod:`rldp_verify.divergence`  Rényi divergence, KL, chi-square
-- :mod:`rldp_verify.stats`       chi-square quantiles at working precision
-- :mod:`rldp_verify.uncertainty` Rényi balls, Theorem 1 projections, xi-/xi+, L_{u|s}, rad_s
-- :mod:`rldp_verify.polytope`    exact vertex enumeration (pycddlib GMP)
-- :mod:`rldp_verify.lp`          exact / certified linear programs
-- :mod:`rldp_verify.mechio`      the mechanism JSON format (read / write / validate)
-- :mod:`rldp_verify.claims`      the claim engine
-- :mod:`rldp_verify.report`      the verification report (md / json / html)
+- :mod:`rldp_verify.core`    numerics that import nothing above them: numbers, rigorous, errors,
+  divergence, stats, polytope, lp
+- :mod:`rldp_verify.rldp`    the core RLDP paper's machinery: uncertainty, gamma, mechanisms, audit,
+  srr_threshold, experiments, mechio, data
+- :mod:`rldp_verify.topics`  the companion papers' numerics, named by concept: fdiv, pram, chisquare,
+  extremal
+- :mod:`rldp_verify.claims`  the claim engine; :mod:`rldp_verify.report` the report; ``cli`` the commands
 """
 
 __version__ = "0.1.0"

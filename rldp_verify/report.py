@@ -20,14 +20,6 @@ from pathlib import Path
 
 from rldp_verify.claims.core import Result, Verdict
 
-PAPERS = {
-    "000_aca93ed29ea857ee.txt": "Lopuhaä-Zwakenberg & Goseling, Mechanisms for Robust Local Differential Privacy (Entropy 2024)",
-    "003_726cfd382c041001.txt": "Goseling & Lopuhaä-Zwakenberg, Robust Optimization for Local Differential Privacy (ISIT)",
-    "004_3b35ffa09c03afc4.txt": "Kairouz, Oh & Viswanath, Extremal Mechanisms for Local Differential Privacy (JMLR)",
-    "002_e8b3078a5cf2ef08.txt": "Ayed, Battiston & Camerlenghi, An Information Theoretic approach to Post Randomization Methods under DP",
-    "001_29f852b736fc5e16.txt": "Grosse, Saeidian, Oechtering & Skoglund, Bounds on the Privacy Amplification of Arbitrary Channels via f_alpha-Divergence",
-}
-PAPER_ORDER = list(PAPERS)
 VERDICTS = [v.value for v in Verdict]
 
 
@@ -49,17 +41,22 @@ def environment(dps: int, seed: int, include_slow: bool) -> dict:
     }
 
 
-def _paper_key(paper: str) -> int:
-    return PAPER_ORDER.index(paper) if paper in PAPER_ORDER else len(PAPER_ORDER)
+def build(results: list[Result], env: dict, benchmarks: list[dict] | None = None,
+          titles: dict[str, str] | None = None) -> dict:
+    """The report document. ``titles`` maps a claim's ``paper`` (seed file) to its title, in report order
+    (``proofs.papers.titles()``); papers not in it keep their file name and come last."""
+    titles = titles or {}
+    order = list(titles)
 
+    def _paper_key(paper: str) -> int:
+        return order.index(paper) if paper in order else len(order)
 
-def build(results: list[Result], env: dict, benchmarks: list[dict] | None = None) -> dict:
     results = sorted(results, key=lambda r: (_paper_key(r.claim.paper), r.claim.id))
     counts = Counter(r.verdict.value for r in results)
     return {
         "summary": {v: counts.get(v, 0) for v in VERDICTS},
         "environment": env,
-        "papers": {p: PAPERS.get(p, p) for p in sorted({r.claim.paper for r in results}, key=_paper_key)},
+        "papers": {p: titles.get(p, p) for p in sorted({r.claim.paper for r in results}, key=_paper_key)},
         "claims": [r.to_json() for r in results],
         "benchmarks": benchmarks or [],
     }

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from proofs.papers import paper
 
-PAPER = "001_29f852b736fc5e16.txt"
+PAPER = paper("falpha").seed
 
 # integer orders (exact arithmetic) and non-integer orders (high precision), spanning (1, 100]
 INT_ALPHAS = (2, 3, 4, 5, 8, 16)

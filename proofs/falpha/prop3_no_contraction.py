@@ -10,9 +10,9 @@ import mpmath
 
 from proofs.falpha._common import INT_ALPHAS, PAPER, REAL_ALPHAS, SUB_ALPHAS, fstr, rand_dist
 from rldp_verify.claims import Method, Outcome, claim
-from rldp_verify.divergence import renyi_divergence, renyi_power_sum
-from rldp_verify.falpha import push, renyi_ratio
-from rldp_verify.numbers import exact, to_mpf, working_precision
+from rldp_verify.core.divergence import renyi_divergence, renyi_power_sum
+from rldp_verify.topics.fdiv import push, renyi_ratio
+from rldp_verify.core.numbers import exact, to_mpf, working_precision
 
 
 def _supports(W):
@@ -310,7 +310,7 @@ def check_maxcorr(ctx):
         px = [(a + b) / 2 for a, b in zip(_point(len(W), i), _point(len(W), j))]
         rho = _second_singular_value(W, px, ctx.dps)
         worst = max(worst, abs(rho - 1))
-    from rldp_verify.falpha import eta_tv
+    from rldp_verify.topics.fdiv import eta_tv
 
     n_conv = 0
     for _ in range(40):

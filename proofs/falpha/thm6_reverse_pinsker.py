@@ -12,7 +12,7 @@ from scipy.optimize import minimize
 
 from proofs.falpha._common import INT_ALPHAS, PAPER, REAL_ALPHAS, fstr, rand_dist, to_fraction_list
 from rldp_verify.claims import Method, Outcome, claim
-from rldp_verify.falpha import (
+from rldp_verify.topics.fdiv import (
     R_alpha,
     f_alpha_divergence,
     gamma_extremes,
@@ -22,7 +22,7 @@ from rldp_verify.falpha import (
     reverse_pinsker_bound,
     total_variation,
 )
-from rldp_verify.numbers import exact, to_mpf, working_precision
+from rldp_verify.core.numbers import exact, to_mpf, working_precision
 
 
 def _slack(p, q, a, dists=None, dps=50):
@@ -226,7 +226,7 @@ def check_rem7(ctx):
             tv = to_mpf(total_variation(p, q))
             for a in (2, 5, 20):
                 for x, y in ((p, q), (q, p)):
-                    from rldp_verify.divergence import renyi_divergence
+                    from rldp_verify.core.divergence import renyi_divergence
                     lhs = renyi_divergence(x, y, a, dps=ctx.dps)
                     rhs = mpmath.log(tv * to_mpf(R_alpha(gmax, gmin, a)) + 1) / (a - 1)
                     if lhs > rhs * (1 + mpmath.mpf(10) ** -40):

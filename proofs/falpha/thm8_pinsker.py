@@ -10,7 +10,7 @@ from scipy.optimize import minimize_scalar
 
 from proofs.falpha._common import INT_ALPHAS, PAPER, REAL_ALPHAS, fstr, rand_dist
 from rldp_verify.claims import Method, Outcome, claim
-from rldp_verify.falpha import (
+from rldp_verify.topics.fdiv import (
     binary_min,
     binary_min_bracket,
     binary_min_lower,
@@ -20,7 +20,7 @@ from rldp_verify.falpha import (
     psi_alpha,
     total_variation,
 )
-from rldp_verify.numbers import exact, to_mpf, working_precision
+from rldp_verify.core.numbers import exact, to_mpf, working_precision
 
 
 def t_grid(alpha, *, dense: bool = False) -> list[Fraction]:
@@ -286,7 +286,7 @@ def check_appA(ctx):
     method=(Method.EXACT, Method.HIGH_PRECISION),
 )
 def check_rem9(ctx):
-    from rldp_verify.divergence import chi_square
+    from rldp_verify.core.divergence import chi_square
 
     n1 = n2 = n3 = 0
     for a in INT_ALPHAS:

@@ -6,8 +6,9 @@ from fractions import Fraction
 
 import mpmath
 import numpy as np
+from proofs.papers import paper
 
-PAPER = "003_726cfd382c041001.txt"
+PAPER = paper("isit").seed
 
 
 def mp_fraction(x) -> Fraction:

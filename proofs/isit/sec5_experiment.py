@@ -1,6 +1,6 @@
 """Sec. V: the numerical experiment (Fig. 2) on a reduced scale, and the paper's qualitative findings
 (003, Sec. V). The four problems NUNP, NURP, RUNP, RURP (eqs. 7-10) are solved as convex programs with
-the closed forms of Theorems 2 and 4 (rldp_verify.robust_problems, cvxpy + Clarabel)."""
+the closed forms of Theorems 2 and 4 (rldp_verify.topics.chisquare.protocols, cvxpy + Clarabel)."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from pathlib import Path
 import numpy as np
 
 from proofs.isit._common import PAPER
-from rldp_verify.chisquare_projection import chi2_radius
+from rldp_verify.topics.chisquare.ball import chi2_radius
 from rldp_verify.claims import Method, Outcome, claim
-from rldp_verify.errors import CertificationError
-from rldp_verify.robust_problems import PROBLEMS, ProtocolSolver, realised_distortion, realised_eps, squared_distance
+from rldp_verify.core.errors import CertificationError
+from rldp_verify.topics.chisquare.protocols import PROBLEMS, ProtocolSolver, realised_distortion, realised_eps, squared_distance
 
 N_S, N_U, ALPHA, EPS = 3, 5, 0.05, 0.5
 K = 30                      # instances per n (the paper: K = 30 for Fig. 2a/b, K = 1000 for Fig. 2c/d)

@@ -11,10 +11,10 @@ import mpmath
 import numpy as np
 
 from proofs.isit._common import PAPER, fmt, random_joint, rational_table
-from rldp_verify.chisquare_projection import (chi2_divergence, joint_projection_bound, joint_projection_lhs,
+from rldp_verify.topics.chisquare.ball import (chi2_divergence, joint_projection_bound, joint_projection_lhs,
                                               lift_to_ball)
 from rldp_verify.claims import Method, Outcome, claim
-from rldp_verify.numbers import to_mpf, working_precision
+from rldp_verify.core.numbers import to_mpf, working_precision
 
 
 def _cond(P, s):

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from proofs.papers import paper
 
-PAPER = "004_3b35ffa09c03afc4.txt"
+PAPER = paper("kairouz").seed
 
 
 def rand_dist(rng, k: int, den: int = 40) -> tuple:

@@ -5,9 +5,9 @@ from fractions import Fraction
 import sympy as sp
 
 from rldp_verify.claims import Method, Outcome, claim
-from rldp_verify.extremal_utilities import is_ldp, is_stochastic
-from rldp_verify.extremal_polytope import is_staircase
-from rldp_verify.staircase import pattern_matrix
+from rldp_verify.topics.extremal.utilities import is_ldp, is_stochastic
+from rldp_verify.topics.extremal.polytope import is_staircase
+from rldp_verify.topics.extremal.staircase import pattern_matrix
 
 from proofs.kairouz._common import PAPER
 

@@ -6,7 +6,7 @@ import numpy as np
 from scipy.optimize import linprog
 
 from rldp_verify.claims import Method, Outcome, claim
-from rldp_verify.extremal_utilities import is_ldp, is_stochastic
+from rldp_verify.topics.extremal.utilities import is_ldp, is_stochastic
 
 from proofs.kairouz._common import PAPER
 

@@ -5,11 +5,11 @@ from fractions import Fraction
 from itertools import combinations
 
 from rldp_verify.claims import Method, Outcome, claim
-from rldp_verify.extremal_polytope import approx_ldp_binary_vertices, exact_feasible_point
-from rldp_verify.extremal_utilities import (
+from rldp_verify.topics.extremal.polytope import approx_ldp_binary_vertices, exact_feasible_point
+from rldp_verify.topics.extremal.utilities import (
     mu_chi2, mu_kl, mu_mi, mu_tv, quaternary_mechanism, utility,
 )
-from rldp_verify.rigorous import arb_precision
+from rldp_verify.core.rigorous import arb_precision
 
 from proofs.kairouz._common import PAPER, fs, generic_dist, rand_pair
 

@@ -7,12 +7,12 @@ import cdd
 import cdd.gmp
 
 from rldp_verify.claims import Method, Outcome, claim
-from rldp_verify.extremal_polytope import is_staircase, ldp_polytope_vertices, nonzero_columns
-from rldp_verify.extremal_utilities import (
+from rldp_verify.topics.extremal.polytope import is_staircase, ldp_polytope_vertices, nonzero_columns
+from rldp_verify.topics.extremal.utilities import (
     is_ldp, is_stochastic, mu_chi2, mu_hockey, mu_kl, mu_mi, mu_tv, utility,
 )
-from rldp_verify.rigorous import arb_precision
-from rldp_verify.staircase import pattern_matrix, solve_staircase_lp
+from rldp_verify.core.rigorous import arb_precision
+from rldp_verify.topics.extremal.staircase import pattern_matrix, solve_staircase_lp
 
 from proofs.kairouz._common import PAPER, fs, generic_dist, rand_dist, rand_pair
 

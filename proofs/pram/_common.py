@@ -6,9 +6,10 @@ from fractions import Fraction
 
 import mpmath
 
-from rldp_verify.numbers import exact
+from rldp_verify.core.numbers import exact
+from proofs.papers import paper
 
-PAPER = "002_e8b3078a5cf2ef08.txt"
+PAPER = paper("pram").seed
 
 # Sec. 4.1, the printed probability vectors (exact decimals as printed).
 SCENARIO_I = [exact(x) for x in "0.3 0.1 0.2 0.08 0.02 0.04 0.06 0.1 0.01 0.09".split()]
@@ -28,7 +29,7 @@ def rational_brackets(alpha: str, digits: int = 30) -> tuple[Fraction, Fraction]
     outward, so the true e^alpha is strictly inside)."""
     import flint
 
-    from rldp_verify.rigorous import arb_exact, arb_precision, lower, upper
+    from rldp_verify.core.rigorous import arb_exact, arb_precision, lower, upper
 
     with arb_precision(digits + 20):
         e = flint.arb.exp(arb_exact(exact(alpha)))
@@ -61,7 +62,7 @@ _VERTEX_CACHE: dict = {}
 
 def dp_vertices(S: int, t: Fraction):
     """Exact vertices of the DP polytope of family (8) (cached: the slow claims share them)."""
-    from rldp_verify import pram
+    from rldp_verify.topics import pram
 
     key = (S, t)
     if key not in _VERTEX_CACHE:

@@ -2,7 +2,7 @@
 
 from fractions import Fraction
 
-from rldp_verify import pram
+from rldp_verify.topics import pram
 from rldp_verify.claims import Method, Outcome, claim
 
 from ._common import PAPER

@@ -4,7 +4,7 @@ from fractions import Fraction
 
 import sympy as sp
 
-from rldp_verify import pram
+from rldp_verify.topics import pram
 from rldp_verify.claims import Method, Outcome, claim
 
 from ._common import ALPHAS, PAPER, dp_vertices, rational_brackets
@@ -160,7 +160,7 @@ def check_sharpness(ctx):
 def check_alpha_range(ctx):
     import flint
 
-    from rldp_verify.rigorous import arb_precision
+    from rldp_verify.core.rigorous import arb_precision
 
     with arb_precision(40):
         e2 = flint.arb(2).exp()

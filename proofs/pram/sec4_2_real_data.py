@@ -5,10 +5,10 @@ from fractions import Fraction
 import flint
 import mpmath
 
-from rldp_verify import pram
+from rldp_verify.topics import pram
 from rldp_verify.claims import Method, Outcome, claim, compare_printed, outcome_from_comparisons
-from rldp_verify.numbers import exact, to_mpf, working_precision
-from rldp_verify.rigorous import arb_exact, arb_precision, lower, upper
+from rldp_verify.core.numbers import exact, to_mpf, working_precision
+from rldp_verify.core.rigorous import arb_exact, arb_precision, lower, upper
 
 from ._common import PAPER
 

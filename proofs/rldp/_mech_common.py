@@ -7,9 +7,10 @@ from fractions import Fraction
 
 import mpmath
 
-from rldp_verify.uncertainty import RenyiBall
+from rldp_verify.rldp.uncertainty import RenyiBall
+from proofs.papers import paper
 
-PAPER = "000_aca93ed29ea857ee.txt"
+PAPER = paper("rldp").seed
 
 # Example 1
 PHAT = (("0.07", "0.10"), ("0.26", "0.57"))
@@ -81,9 +82,9 @@ SIZES = ((2, 2), (2, 3), (3, 2))
 
 
 def robust_extreme_lp(a, L, largest: bool) -> Fraction:
-    """max (or min) of R^T a over D = {R : R_u >= L_u, sum R = 1}, by an exact LP (rldp_verify.lp),
+    """max (or min) of R^T a over D = {R : R_u >= L_u, sum R = 1}, by an exact LP (rldp_verify.core.lp),
     independent of the closed form used by the engine."""
-    from rldp_verify.lp import solve_exact
+    from rldp_verify.core.lp import solve_exact
 
     n = len(a)
     c = [Fraction(x) if largest else -Fraction(x) for x in a]

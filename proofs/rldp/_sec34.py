@@ -1,6 +1,6 @@
 """Shared helpers for the claims of Sections 3-4 and Appendix A.1-A.3 of 000_aca93ed29ea857ee.txt.
 
-Only the public engine API is used (rldp_verify.divergence / .uncertainty / .stats).
+Only the public engine API is used (rldp_verify.core.divergence / .uncertainty / .stats).
 """
 
 from __future__ import annotations
@@ -9,10 +9,12 @@ from fractions import Fraction
 
 import mpmath
 
-from rldp_verify.divergence import renyi_divergence
-from rldp_verify.numbers import to_mpf
+from rldp_verify.core.divergence import renyi_divergence
+from rldp_verify.core.numbers import to_mpf
+from rldp_verify.core.polytope import vertices
+from proofs.papers import paper
 
-PAPER = "000_aca93ed29ea857ee.txt"
+PAPER = paper("rldp").seed
 
 # Example 1 (Sec. 3): P* and the estimate P^ from n = 100 samples; rows s1, s2, columns u1, u2
 EX1_PSTAR = ((Fraction(1, 10), Fraction(1, 10)), (Fraction(2, 10), Fraction(6, 10)))
@@ -144,3 +146,24 @@ def slsqp_max(center, alpha, B, objective, nprng, *, starts: int = 6):
             if v > best:
                 best, bestP = v, P
     return best, bestP
+
+
+def fprime_vertices(bounds):
+    """Vertices of F' = {P in P_X : l_s <= P_{u1|s} <= h_s} for a 2x2 table, exactly (pycddlib GMP)."""
+    A, b = [], []
+    for s, (l, h) in enumerate(bounds):
+        i, j = 2 * s, 2 * s + 1
+        row = [Fraction(0)] * 4
+        row[i], row[j] = l - 1, l            # l (P_i + P_j) - P_i <= 0
+        A.append(row)
+        b.append(Fraction(0))
+        row = [Fraction(0)] * 4
+        row[i], row[j] = 1 - h, -h           # P_i - h (P_i + P_j) <= 0
+        A.append(row)
+        b.append(Fraction(0))
+    for k in range(4):
+        row = [Fraction(0)] * 4
+        row[k] = Fraction(-1)
+        A.append(row)
+        b.append(Fraction(0))
+    return vertices(A, b, [[Fraction(1)] * 4], [Fraction(1)])

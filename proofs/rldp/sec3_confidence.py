@@ -11,10 +11,10 @@ import numpy as np
 
 from proofs.rldp._sec34 import EX1_PSTAR, PAPER, flat, nstr, rand_dist
 from rldp_verify.claims import Method, Outcome, claim
-from rldp_verify.divergence import kl_divergence, renyi_divergence
-from rldp_verify.numbers import to_mpf, working_precision
-from rldp_verify.rigorous import arb_exact, arb_precision
-from rldp_verify.stats import chi2_quantile_bracket
+from rldp_verify.core.divergence import kl_divergence, renyi_divergence
+from rldp_verify.core.numbers import to_mpf, working_precision
+from rldp_verify.core.rigorous import arb_exact, arb_precision
+from rldp_verify.core.stats import chi2_quantile_bracket
 
 
 @claim(

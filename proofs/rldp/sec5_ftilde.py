@@ -25,8 +25,8 @@ import flint
 
 from proofs.rldp._mech_common import PAPER, example_ball
 from rldp_verify.claims import Method, Outcome, claim
-from rldp_verify.mechanisms import check_single_distribution, exact_level
-from rldp_verify.rigorous import arb_exact, arb_precision
+from rldp_verify.rldp.mechanisms import check_single_distribution, exact_level
+from rldp_verify.core.rigorous import arb_exact, arb_precision
 
 Q = [[Fraction(9, 10), Fraction(1, 10), Fraction(1, 10), Fraction(29, 50)],
      [Fraction(1, 10), Fraction(9, 10), Fraction(9, 10), Fraction(21, 50)]]

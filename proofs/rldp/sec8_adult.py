@@ -7,7 +7,7 @@ education (one of the two large ones). Our choices:
 - small pairs (PolyOpt and NR feasible): sex x income (2 x 2) and sex x race (2 x 5);
 - large pairs (GRR, SRR, IR only): occupation x education (15 x 16 with '?' as a category, as the
   printed a = 240 requires) and relationship x education (6 x 16).
-eps grid: EPS_GRID of :mod:`proofs.rldp.sec8_common` (the text mentions 0.075 as its lowest eps and
+eps grid: EPS_GRID of :mod:`proofs.rldp._sec8` (the text mentions 0.075 as its lowest eps and
 uses 1.5 in Secs. 8.4-8.5).
 """
 
@@ -16,12 +16,12 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import lru_cache
 
-from proofs.rldp.sec8_common import (ADULT_PAIRS, EPS_GRID, N_ADULT, PAPER, adult_table, beats, evaluate, fmt)
+from proofs.rldp._sec8 import (ADULT_PAIRS, EPS_GRID, N_ADULT, PAPER, adult_table, beats, evaluate, fmt)
 from rldp_verify.claims import Method, Outcome, claim
-from rldp_verify.experiments import ir_split_search, nmi_float
-from rldp_verify.mechanisms import (grr, independent_reporting, ir_distance, mutual_information_bounds,
+from rldp_verify.rldp.experiments import ir_split_search, nmi_float
+from rldp_verify.rldp.mechanisms import (grr, independent_reporting, ir_distance, mutual_information_bounds,
                                     nonrobust, polyopt, privacy_level, srr)
-from rldp_verify.uncertainty import RenyiBall
+from rldp_verify.rldp.uncertainty import RenyiBall
 
 # (S, U, keep '?', certified d): occupation x education uses d = 2 (a valid upper bound of d; the
 # certified d would take ~25 s there and is 2 as well), relationship x education the certified d' >= d.
@@ -48,7 +48,7 @@ def large_runs():
     """GRR, SRR and IR (float split search) on the large pairs, IR with d = 2 or a certified d' >= d.
     d = 2 >= Theorem 5's d always, so the IR mechanism is (eps, F)-RLDP; its utility is at most that of
     IR with the exact d, so a finding 'IR beats SRR' made with it is conservative."""
-    from rldp_verify.mechanisms import grr_matrix, srr_matrix
+    from rldp_verify.rldp.mechanisms import grr_matrix, srr_matrix
 
     out = {}
     for s, u, keep, cert in LARGE_PAIRS:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from proofs.rldp.sec8_common import ADULT, COLUMNS, PAPER, adult_table
+from proofs.rldp._sec8 import ADULT, COLUMNS, PAPER, adult_table
 from rldp_verify.claims import Method, Outcome, claim, compare_printed, outcome_from_comparisons
-from rldp_verify.mechanisms import gamma_inequalities
+from rldp_verify.rldp.mechanisms import gamma_inequalities
 
 
 @claim(

@@ -6,9 +6,9 @@ from fractions import Fraction
 
 from proofs.rldp._mech_common import PAPER, rand_table
 from rldp_verify.claims import Method, Outcome, claim
-from rldp_verify.mechanisms import (check_gamma, check_single_distribution, exact_level, mutual_information_bounds,
+from rldp_verify.rldp.mechanisms import (check_gamma, check_single_distribution, exact_level, mutual_information_bounds,
                                     nonrobust)
-from rldp_verify.mechanisms.nonrobust import nonrobust_lower
+from rldp_verify.rldp.mechanisms.nonrobust import nonrobust_lower
 
 
 @claim(
@@ -79,7 +79,7 @@ def check_realized(ctx):
     import mpmath
 
     from proofs.rldp._mech_common import PHAT, PSTAR_FLAT, example_ball, s
-    from rldp_verify.mechanisms import polyopt, realized_eps
+    from rldp_verify.rldp.mechanisms import polyopt, realized_eps
 
     ball = example_ball()
     if ball.contains(PSTAR_FLAT) is not True:

@@ -7,7 +7,7 @@ set": we use the two small shapes of our adult claims, 2 x 2 and 2 x 5. Fewer ru
 100 per setting (stated in each claim), except for the eps* quantile of Sec. 8.3 (batches of 100).
 Instances that leave a sensitive value without samples are redrawn (P-hat_{U|s} undefined).
 IR uses the float split search (errs low); PolyOpt and NR are exact; eps* (eq. (62), read with the
-log: eps* = max log ratio) is exact (:func:`rldp_verify.mechanisms.realized_eps`).
+log: eps* = max log ratio) is exact (:func:`rldp_verify.rldp.mechanisms.realized_eps`).
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from pathlib import Path
 
 import numpy as np
 
-from proofs.rldp.sec8_common import (EPS_GRID, MECHS, N_ADULT, PAPER, beats, fmt, mean_nmi, nmi_curve_figure,
+from proofs.rldp._sec8 import (EPS_GRID, MECHS, N_ADULT, PAPER, beats, fmt, mean_nmi, nmi_curve_figure,
                                      synthetic_eval, synthetic_instance)
 from rldp_verify.claims import Method, Outcome, claim
-from rldp_verify.experiments import quantile, quantile_summary
-from rldp_verify.mechanisms import nonrobust, realized_eps
+from rldp_verify.rldp.experiments import quantile, quantile_summary
+from rldp_verify.rldp.mechanisms import nonrobust, realized_eps
 
 FIGURE = Path("reports/figures/rldp_sec8_nmi.png")
 # (a1, a2) -> (runs, eps values)

@@ -12,12 +12,12 @@ from fractions import Fraction
 
 import numpy as np
 
-from proofs.rldp.sec8_common import EPS_GRID, PAPER, adult_table, fmt
+from proofs.rldp._sec8 import EPS_GRID, PAPER, adult_table, fmt
 from rldp_verify.claims import Method, Outcome, claim
-from rldp_verify.experiments import quantile
-from rldp_verify.mechanisms import (check_prop3, independent_reporting, ir_distance, mutual_information_bounds,
+from rldp_verify.rldp.experiments import quantile
+from rldp_verify.rldp.mechanisms import (check_prop3, independent_reporting, ir_distance, mutual_information_bounds,
                                     nonrobust, polyopt, srr)
-from rldp_verify.uncertainty import RenyiBall
+from rldp_verify.rldp.uncertainty import RenyiBall
 
 SETTINGS_TXT = ("adult sex x income, sex x race (exact mechanisms, eps in " + ", ".join(EPS_GRID) + ")",
                 "synthetic P* ~ Dirichlet(1/2), n = 32,561: 2 x 2 (30 runs, same eps) and 2 x 5 (5 runs, eps 0.075, "
@@ -184,8 +184,8 @@ def check_srr_less(ctx):
             "at least every grid value (a check of the search, not a certificate of the optimum).",
 )
 def check_ir_quick(ctx):
-    from rldp_verify.experiments import ir_float_matrix, ir_split_search, mutual_information_float
-    from rldp_verify.mechanisms import privacy_level
+    from rldp_verify.rldp.experiments import ir_float_matrix, ir_split_search, mutual_information_float
+    from rldp_verify.rldp.mechanisms import privacy_level
 
     ct = adult_table("occupation", "education", keep_missing=True)
     p = [float(v) for r in ct.phat() for v in r]

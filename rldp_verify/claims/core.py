@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Callable, Mapping
 
-from rldp_verify.numbers import DEFAULT_DPS
+from rldp_verify.core.numbers import DEFAULT_DPS
 
 
 class Verdict(str, Enum):

@@ -13,7 +13,7 @@ from fractions import Fraction
 import mpmath
 
 from rldp_verify.claims.core import Outcome
-from rldp_verify.numbers import parse_exact, to_mpf
+from rldp_verify.core.numbers import parse_exact, to_mpf
 
 
 @dataclass(frozen=True)

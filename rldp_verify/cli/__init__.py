@@ -1,7 +1,7 @@
 """The ``rldp-verify`` command line.
 
 Each subcommand is a module in this package with ``register(subparsers)``; it adds its parser and
-sets ``func=run(args) -> int``. Bad input raises :class:`~rldp_verify.errors.InputError`, which is
+sets ``func=run(args) -> int``. Bad input raises :class:`~rldp_verify.core.errors.InputError`, which is
 printed as one line ``rldp-verify: error: ...`` with exit code 2.
 """
 
@@ -12,7 +12,7 @@ import importlib
 import pkgutil
 import sys
 
-from rldp_verify.errors import InputError
+from rldp_verify.core.errors import InputError
 
 
 class _Parser(argparse.ArgumentParser):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rldp_verify.errors import InputError
+from rldp_verify.core.errors import InputError
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,7 @@ def read_estimate(args) -> Estimate:
     if args.phat is not None and args.data is not None:
         raise InputError("give either --phat or --data, not both")
     if args.data is not None:
-        from rldp_verify.data import read_counts
+        from rldp_verify.rldp.data import read_counts
 
         if args.sensitive is None or args.public is None:
             raise InputError("--data needs --sensitive COL and --public COL")
@@ -61,7 +61,7 @@ def uses_ball(args) -> bool:
 
 def build_ball(args, est: Estimate, *, dps: int, purpose: str = "the uncertainty set F"):
     """The RenyiBall of --alpha and --radius, or --confidence with --samples (default: rows counted)."""
-    from rldp_verify.uncertainty import RenyiBall
+    from rldp_verify.rldp.uncertainty import RenyiBall
 
     if args.alpha is None:
         raise InputError(f"{purpose} needs --alpha and --radius, or --confidence with --samples")

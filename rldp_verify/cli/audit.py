@@ -9,8 +9,8 @@ import json
 
 from rldp_verify.cli._uncertainty import (add_ball_arguments, add_estimate_arguments, build_ball, has_estimate,
                                           read_estimate, uses_ball)
-from rldp_verify.errors import InputError
-from rldp_verify.numbers import DEFAULT_DPS
+from rldp_verify.core.errors import InputError
+from rldp_verify.core.numbers import DEFAULT_DPS
 
 EXIT = {"PASS": 0, "FAIL": 1, "INCONCLUSIVE": 3}
 
@@ -41,7 +41,7 @@ def _table(text: str, name: str):
 
 
 def run(args) -> int:
-    from rldp_verify.audit import audit
+    from rldp_verify.rldp.audit import audit
 
     if args.dps < 15:
         raise InputError(f"--dps must be at least 15, got {args.dps}")

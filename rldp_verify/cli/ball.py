@@ -25,8 +25,8 @@ import mpmath
 
 from rldp_verify.cli._uncertainty import add_ball_arguments, add_estimate_arguments, read_estimate
 from rldp_verify.cli._uncertainty import build_ball as shared_build_ball
-from rldp_verify.errors import InputError
-from rldp_verify.numbers import DEFAULT_DPS, fraction_str, to_mpf
+from rldp_verify.core.errors import InputError
+from rldp_verify.core.numbers import DEFAULT_DPS, fraction_str, to_mpf
 
 
 def register(sub):

@@ -22,8 +22,8 @@ import json
 import sys
 
 from rldp_verify.cli._uncertainty import add_ball_arguments, add_estimate_arguments, build_ball, read_estimate
-from rldp_verify.errors import InputError
-from rldp_verify.numbers import DEFAULT_DPS
+from rldp_verify.core.errors import InputError
+from rldp_verify.core.numbers import DEFAULT_DPS
 
 KINDS = ("grr", "srr", "ir", "polyopt", "nr")
 
@@ -53,8 +53,8 @@ def _int(text, name, lo, hi) -> int:
 
 
 def build(args):
-    from rldp_verify import mechanisms as M
-    from rldp_verify.uncertainty import read_table
+    from rldp_verify.rldp import mechanisms as M
+    from rldp_verify.rldp.uncertainty import read_table
 
     dps = _int(args.dps, "--dps", 15, 500)
     digits = _int(args.digits, "--digits", 3, 200)

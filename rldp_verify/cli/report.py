@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import importlib
 import sys
 from pathlib import Path
 
-from rldp_verify.numbers import DEFAULT_DPS
+from rldp_verify.core.numbers import DEFAULT_DPS
 
 
 def register(sub):
@@ -26,7 +27,7 @@ def register(sub):
 def run(args) -> int:
     from rldp_verify import report
     from rldp_verify.claims import Context, discover, run_claims
-    from rldp_verify.errors import InputError
+    from rldp_verify.core.errors import InputError
 
     if args.from_json:
         import json
@@ -55,8 +56,12 @@ def run(args) -> int:
 
     results = run_claims(claims, ctx, progress=progress)
     out = Path(args.out)
+    try:
+        titles = importlib.import_module(f"{args.proofs}.papers").titles()
+    except ImportError:
+        titles = {}
     doc = report.build(results, report.environment(args.dps, args.seed, args.include_slow),
-                       report.load_benchmarks(out / "benchmarks"))
+                       report.load_benchmarks(out / "benchmarks"), titles)
     paths = report.write(doc, out)
     s = doc["summary"]
     print("report: " + ", ".join(f"{k} {v}" for k, v in s.items()) + " -> " + ", ".join(map(str, paths)))

@@ -1,7 +1,9 @@
 """``rldp-verify threshold``: optimality thresholds eps* of extremal mechanisms, with brackets.
 
-Papers are plug-ins in :data:`PAPERS` (name -> (add_arguments, compute)); ``--paper kairouz``
-covers 004_3b35ffa09c03afc4.txt (Kairouz, Oh & Viswanath):
+The engine's threshold families are plug-ins in :data:`FAMILIES` (name -> (add_arguments, compute)); which
+paper uses which family is read from ``proofs.papers`` (``--paper kairouz``: 004_3b35ffa09c03afc4.txt,
+Kairouz, Oh & Viswanath, family ``extremal``, computed by
+:func:`rldp_verify.topics.extremal.summary.optimality_thresholds`):
 
 * ``--utility kl --p0 .. --p1 ..``  (Theorem 8): eps above which randomized response maximises
   D_kl(M0||M1); ``--mechanism binary`` instead gives the eps below which the binary mechanism (18)
@@ -17,33 +19,12 @@ Output is human-readable; ``--json`` prints {"threshold", "bracket", "method", .
 
 from __future__ import annotations
 
+import importlib
 import json
-import math
-
-from rldp_verify.errors import InputError
 
 
-def _parse_vector(text: str, name: str):
-    from rldp_verify.extremal_utilities import distribution
-
-    if text is None:
-        raise InputError(f"{name} is required")
-    parts = [p for p in str(text).replace(" ", "").split(",") if p != ""]
-    return distribution(parts, name)
-
-
-def _fmt(x):
-    if x is None:
-        return None
-    if isinstance(x, float) and math.isinf(x):
-        return None
-    return float(f"{x:.12g}")
-
-
-# ------------------------------------------------------------------ kairouz
-
-def _kairouz_args(p):
-    g = p.add_argument_group("kairouz (004_3b35ffa09c03afc4.txt)")
+def _extremal_args(p, title):
+    g = p.add_argument_group(title)
     g.add_argument("--utility", choices=("kl", "mi", "f"), help="kl: KL divergence (Thm 8); "
                    "mi: mutual information (Thms 12/14); f: all f-divergences (Lemma 24)")
     g.add_argument("--mechanism", choices=("rr", "binary"), default=None,
@@ -57,119 +38,32 @@ def _kairouz_args(p):
     g.add_argument("--tol", type=float, default=1e-6, help="bisection width in eps (default 1e-6)")
 
 
-def kairouz_thresholds(args) -> dict:
-    from fractions import Fraction
+def _extremal(args) -> dict:
+    from rldp_verify.topics.extremal.summary import optimality_thresholds
 
-    from rldp_verify.extremal_thresholds import (
-        binary_status, bracket_threshold, default_grid, log_bounds, rr_status,
-        universal_binary_threshold,
-    )
-    from rldp_verify.extremal_utilities import binary_set_hypothesis, binary_set_mi, mu_kl, mu_mi
-    from rldp_verify.numbers import fraction_str
-
-    if args.utility is None:
-        raise InputError("--utility is required for --paper kairouz (kl, mi or f)")
-    if not (0 < args.eps_min < args.eps_max <= 60):
-        raise InputError(f"need 0 < --eps-min < --eps-max <= 60, got {args.eps_min}, {args.eps_max}")
-    if not (0 < args.tol < 1):
-        raise InputError(f"--tol must lie in (0, 1), got {args.tol}")
-    util = args.utility
-    mech = args.mechanism or ("binary" if util == "f" else "rr")
-    if util == "f" and mech != "binary":
-        raise InputError("--utility f only has a binary-mechanism threshold (Lemma 24)")
-    if util == "mi":
-        if args.p0 is not None or args.p1 is not None:
-            raise InputError("--utility mi takes --p, not --p0/--p1")
-        P = _parse_vector(args.p, "--p")
-        k = len(P)
-        mu = mu_mi(P)
-        T = binary_set_mi(P)
-        src = "Theorem 14" if mech == "rr" else "Theorem 12"
-        inputs = {"p": [fraction_str(x) for x in P]}
-    else:
-        if args.p is not None:
-            raise InputError(f"--utility {util} takes --p0 and --p1, not --p")
-        P0 = _parse_vector(args.p0, "--p0")
-        P1 = _parse_vector(args.p1, "--p1")
-        if len(P0) != len(P1):
-            raise InputError(f"--p0 has {len(P0)} entries but --p1 has {len(P1)}")
-        if P0 == P1:
-            raise InputError("--p0 and --p1 are equal: every mechanism has divergence 0")
-        k = len(P0)
-        inputs = {"p0": [fraction_str(x) for x in P0], "p1": [fraction_str(x) for x in P1]}
-        uni = universal_binary_threshold(P0, P1)
-        uni_json = {
-            "t_star": None if uni.t_star is None else fraction_str(uni.t_star),
-            "eps_star": None if uni.t_star is None else _fmt(math.log(uni.t_star)),
-            "binding": list(uni.binding),
-        }
-        if util == "f":
-            if uni.t_star is None:
-                thr, br = None, [None, None]
-                note = "no pattern constraint binds: binary dominates for every eps"
-            else:
-                lo, hi = log_bounds(uni.t_star) if uni.t_star > 1 else (0.0, 0.0)
-                thr, br = _fmt(math.log(uni.t_star)), [_fmt(lo), _fmt(hi)]
-                note = ("eps* = 0: a pattern ties with T = {x: P0(x) >= P1(x)} (e.g. P0(x) = P1(x)), "
-                        "so the binary mechanism (18) is not optimal for every f at any eps > 0"
-                        if uni.t_star == 1 else "")
-            return {"paper": "kairouz", "utility": "f", "mechanism": "binary", "k": k, **inputs,
-                    "threshold": thr, "bracket": br, "t_star": uni_json["t_star"],
-                    "method": "closed form, exact: e^eps* - 1 = min over staircase patterns of D/(-C) "
-                              "(Lemma 24, eq. (60)/(61) and (65)); log evaluated with arb, rounded outward",
-                    "source": "Lemma 24, eq. (56), (61)", "binding": uni_json["binding"], "note": note}
-        mu = mu_kl(P0, P1)
-        T = binary_set_hypothesis(P0, P1)
-        src = "Theorem 8" if mech == "rr" else "Theorem 5 (KL)"
-    if k > 10:
-        raise InputError(f"alphabet size {k} > 10 (the LP has 2^k variables)")
-    if mech == "binary" and (len(T) in (0, k)):
-        raise InputError("the binary mechanism needs a proper non-empty set T")
-    grid = default_grid(args.eps_min, args.eps_max)
-    if mech == "rr":
-        from rldp_verify.extremal_tail import certify_rr_tail, kl_tail, mi_tail
-
-        m_of_set = mi_tail(P) if util == "mi" else kl_tail(P0, P1)
-        br = bracket_threshold(lambda t: rr_status(mu, k, t), "rr", grid, tol=args.tol,
-                               tail_fn=lambda t: certify_rr_tail(k, m_of_set, 1 / t))
-    else:
-        br = bracket_threshold(lambda t: binary_status(mu, k, t, T), "binary", grid, tol=args.tol)
-    lo, hi = br.eps_bracket()
-    thr = None
-    if br.kind == "bisected":
-        thr = _fmt((lo + hi) / 2)
-    who = ("randomized response (arb-rigorous reduced costs of its non-degenerate LP basis)" if mech == "rr" else
-           "the binary mechanism (a certified optimal LP basis containing its two patterns, or a certified "
-           "better feasible mechanism)")
-    method = (f"certified status of {who} at rational t = e^eps on a geometric grid of {len(grid)} eps in "
-              f"[{args.eps_min}, {args.eps_max}], then bisection in t; the bracket ends are certified points of "
-              "opposite status")
-    if mech == "rr" and br.tail_certified:
-        method += ("; RR is moreover proved optimal for EVERY eps >= the upper end (arb interval arithmetic on "
-                   "s = e^-eps in (0, e^-hi]), so eps* = inf{eps: RR optimal on [eps, inf)} lies in the bracket")
-    else:
-        method += "; the status between evaluated points is not certified"
-    out = {"paper": "kairouz", "utility": util, "mechanism": mech, "k": k, **inputs,
-           "threshold": thr, "bracket": [_fmt(lo), _fmt(hi)],
-           "t_bracket": [None if br.t_lo is None else fraction_str(br.t_lo),
-                         None if br.t_hi is None else fraction_str(br.t_hi)],
-           "kind": br.kind, "note": br.note, "evaluations": len(br.evaluations),
-           "tail_certified": br.tail_certified if mech == "rr" else None,
-           "method": method, "source": src,
-           "binary_set_T": sorted(T)}
-    if util == "kl":
-        out["universal_binary_threshold"] = uni_json
-    return out
+    return optimality_thresholds(args.utility, args.mechanism, args.p0, args.p1, args.p, args.eps_min,
+                                 args.eps_max, args.tol)
 
 
-PAPERS = {"kairouz": (_kairouz_args, kairouz_thresholds)}
+#: threshold families of the engine (by concept): name -> (add_arguments, compute).
+FAMILIES = {"extremal": (_extremal_args, _extremal)}
+
+
+def _papers(proofs: str = "proofs") -> dict:
+    """Papers with thresholds, read by name from ``proofs.papers``: name -> (seed file, family)."""
+    try:
+        papers = importlib.import_module(f"{proofs}.papers").PAPERS
+    except ImportError:
+        return {}
+    return {p.name: (p.seed, p.thresholds) for p in papers if p.thresholds in FAMILIES}
 
 
 def register(sub):
     p = sub.add_parser("threshold", help="optimality thresholds eps* of extremal mechanisms, with certified brackets")
-    p.add_argument("--paper", required=True, choices=sorted(PAPERS), help="which paper's thresholds")
-    for add, _ in PAPERS.values():
-        add(p)
+    papers = _papers()
+    p.add_argument("--paper", required=True, choices=sorted(papers), help="which paper's thresholds")
+    for family, (add, _) in FAMILIES.items():
+        add(p, ", ".join(f"{name} ({seed})" for name, (seed, fam) in papers.items() if fam == family) or family)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=run)
 
@@ -197,7 +91,7 @@ def _human(out: dict) -> str:
 
 
 def run(args) -> int:
-    _, compute = PAPERS[args.paper]
-    out = compute(args)
+    _, compute = FAMILIES[_papers()[args.paper][1]]
+    out = {"paper": args.paper, **compute(args)}
     print(json.dumps(out, indent=2) if args.json else _human(out))
     return 0

@@ -1,0 +1,95 @@
+"""Definition 1 / eq. (4): the Renyi divergence as a monotone transform of the f_alpha-divergence."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import mpmath
+import sympy as sp
+
+from proofs.falpha._common import INT_ALPHAS, PAPER, REAL_ALPHAS, SUB_ALPHAS, fstr, rand_dist
+from rldp_verify.claims import Method, Outcome, claim
+from rldp_verify.core.divergence import renyi_divergence
+from rldp_verify.topics.fdiv import f_alpha_divergence
+from rldp_verify.core.numbers import exact, to_mpf, working_precision
+
+
+def _symbolic_alpha_gt1() -> bool:
+    """Term by term q f_alpha(p/q) = p^a q^(1-a) - q, and sum_x Q(x) = 1, so D_f + 1 = sum P^a Q^(1-a);
+    log(.)/(a-1) of the power sum is the definition of D_alpha."""
+    a = sp.symbols("alpha", positive=True)
+    p, q = sp.symbols("p q", positive=True)
+    term = q * ((p / q) ** a - 1) - (p**a * q ** (1 - a) - q)
+    return sp.simplify(sp.powsimp(sp.expand_power_base(term, force=True), force=True)) == 0
+
+
+@claim(
+    id="falpha.def1.eq4-alpha-gt-1",
+    paper=PAPER,
+    source="Sec. II-A, Definition 1, eqs. (2)-(4)",
+    statement="For alpha > 1, D_alpha(P||Q) = 1/(alpha-1) log(D_{f_alpha}(P||Q) + 1) with f_alpha(x) = x^alpha - 1.",
+    hypotheses=("alpha > 1", "finite alphabet", "P << Q"),
+    method=(Method.SYMBOLIC, Method.EXACT, Method.HIGH_PRECISION),
+)
+def check_gt1(ctx):
+    sym = _symbolic_alpha_gt1()
+    rng = ctx.rng("def1.gt1")
+    worst = mpmath.mpf(0)
+    n = 0
+    with working_precision(ctx.dps):
+        for alpha in list(INT_ALPHAS) + [exact(a) for a in REAL_ALPHAS if exact(a) > 1]:
+            a = exact(alpha)
+            for k in range(12):
+                p, q = rand_dist(rng, 2 + k % 5, zeros=True), rand_dist(rng, 2 + k % 5)
+                df = f_alpha_divergence(p, q, a, dps=ctx.dps)
+                via = mpmath.log(to_mpf(df) + 1) / (to_mpf(a) - 1)
+                direct = renyi_divergence(p, q, a, dps=ctx.dps)
+                worst = max(worst, abs(via - direct) / max(1, abs(direct)))
+                n += 1
+        ok = sym and worst < mpmath.mpf(10) ** (-(ctx.dps - 8))
+    if ok:
+        return Outcome.verified(f"sympy identity holds; {n} random pairs agree to rel. {fstr(worst, 3)}",
+                                symbolic=sym, pairs=n, max_rel_diff=fstr(worst, 3))
+    return Outcome.inconclusive("identity not confirmed", symbolic=sym, max_rel_diff=fstr(worst, 3))
+
+
+@claim(
+    id="falpha.def1.eq4-alpha-lt-1",
+    paper=PAPER,
+    source="Sec. II-A, Definition 1, eqs. (3)-(4)",
+    statement="For any alpha > 0 (in particular alpha < 1, where f_alpha(x) = 1 - x^alpha), the Renyi divergence "
+              "is obtained by D_alpha(P||Q) = 1/(alpha-1) log(D_{f_alpha}(P||Q) + 1).",
+    hypotheses=("0 < alpha < 1",),
+    method=(Method.EXACT, Method.HIGH_PRECISION),
+    reading="Definition 1 is stated 'for any alpha > 0' and eq. (4) follows it without restriction; we test it at alpha < 1.",
+)
+def check_lt1(ctx):
+    # minimal counterexample: binary P = (1, 0), Q = (1/4, 3/4), alpha = 1/2 (all quantities rational or log of rationals)
+    a = Fraction(1, 2)
+    p, q = [Fraction(1), Fraction(0)], [Fraction(1, 4), Fraction(3, 4)]
+    rng = ctx.rng("def1.lt1")
+    with working_precision(ctx.dps):
+        df = f_alpha_divergence(p, q, a, dps=ctx.dps)           # 1 - sqrt(1/4) = 1/2
+        printed = mpmath.log(df + 1) / (to_mpf(a) - 1)          # -2 log(3/2)
+        true = renyi_divergence(p, q, a, dps=ctx.dps)           # -2 log(1/2) = 2 log 2
+        corrected = mpmath.log(1 - df) / (to_mpf(a) - 1)
+        # the corrected transform log(1 - D_f)/(alpha-1) holds on random instances
+        worst = mpmath.mpf(0)
+        for s in SUB_ALPHAS:
+            for k in range(10):
+                pp, qq = rand_dist(rng, 2 + k % 4, zeros=True), rand_dist(rng, 2 + k % 4, zeros=True)
+                d = f_alpha_divergence(pp, qq, exact(s), dps=ctx.dps)
+                r = renyi_divergence(pp, qq, exact(s), dps=ctx.dps)
+                if r == mpmath.inf:
+                    continue
+                worst = max(worst, abs(mpmath.log(1 - d) / (to_mpf(exact(s)) - 1) - r))
+    if abs(printed - true) > mpmath.mpf(10) ** (-10):
+        neg = " (it even gives a negative value)" if printed < 0 else ""
+        return Outcome.refuted(
+            f"eq. (4) fails for alpha < 1{neg}; the correct transform there is D_alpha = log(1 - D_{{f_alpha}})/(alpha - 1)",
+            counterexample={"alpha": "1/2", "P": ["1", "0"], "Q": ["1/4", "3/4"]},
+            D_f_alpha=fstr(df), eq4_value=fstr(printed), true_renyi=fstr(true),
+            corrected_transform_value=fstr(corrected),
+            corrected_transform_max_abs_diff_random=fstr(worst, 3),
+        )
+    return Outcome.verified("eq. (4) reproduced at alpha = 1/2", eq4_value=fstr(printed), true_renyi=fstr(true))

@@ -1,0 +1,165 @@
+"""ISIT Theorems 2-4 as the alpha = 2 case of the general Rényi-ball results used by the audit.
+
+003_726cfd382c041001.txt, Sec. IV (Theorems 2-4, eqs. (21), (28), (29)) against the general joint
+projection and dual of rldp_verify.rldp.audit.dual (derived from 000_aca93ed29ea857ee.txt Sec. 4.1; claims
+rldp.audit.*). The chi-square ball {chi2(P^||P) <= B} is the Rényi ball of order 2 with radius
+log(1 + B) (D_2 = log(1 + chi2)).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+import sympy as sp
+from scipy.optimize import minimize
+
+from proofs.isit._common import PAPER, random_joint, rational_table
+from rldp_verify.rldp.audit.dual import phi_np, power_mean_np, psi_np
+from rldp_verify.rldp.audit.projection import joint_projection_lhs as general_lhs
+from rldp_verify.topics.chisquare.ball import joint_projection_bound, joint_projection_lhs, support_ball, \
+    support_joint_projection
+from rldp_verify.claims import Method, Outcome, claim
+from rldp_verify.core.numbers import working_precision
+from rldp_verify.rldp.uncertainty import RenyiBall
+
+
+def _symbolic_thm3() -> bool:
+    """alpha = 2, B_R = log(1 + B): P^_s phi(D_2(P^_{U|s}||R)) = sqrt(sum_u P^_{s,u}^2/R_u) - P^_s and
+    phi(B_R) = sqrt(1 + B) - 1, so the general condition is exactly (28)."""
+    p, S, B = sp.symbols("p S B", positive=True)  # S = sum_u P^_{u|s}^2 / R_u  (= e^{D_2})
+    beta = sp.Rational(1, 2)
+    phi = lambda d: (sp.exp(beta * d) - 1) / beta  # noqa: E731
+    block = sp.simplify(p * phi(sp.log(S)) / 2 - (sp.sqrt(p**2 * S) - p))
+    rhs = sp.simplify(phi(sp.log(1 + B)) / 2 - (sp.sqrt(1 + B) - 1))
+    return block == 0 and rhs == 0
+
+
+@claim(
+    id="isit.thm3.general-renyi-projection",
+    paper=PAPER,
+    source="Sec. IV-B, Theorem 3, eq. (28); general form: rldp.audit.joint-projection",
+    statement="Eq. (28) is the alpha = 2 case of the joint projection of a Rényi ball: "
+              "sum_i P^_{s_i} phi(D_2(P^_{U|s_i}||R_i)) <= phi(log(1+B)) with phi(d) = 2(e^{d/2} - 1).",
+    hypotheses=("P^_{s1}, P^_{s2} > 0",),
+    method=(Method.SYMBOLIC, Method.HIGH_PRECISION),
+)
+def check_thm3(ctx):
+    sym = _symbolic_thm3()
+    rng = ctx.np_rng("isit.general.thm3")
+    worst = mpmath.mpf(0)
+    n = 0
+    with working_precision(ctx.dps):
+        for k in range(12):
+            P = rational_table(random_joint(rng, 2 + k % 3, 2 + k % 4, zeros=bool(k % 2)))
+            B = Fraction(int(rng.integers(1, 80)), 100)
+            ball = RenyiBall.from_radius(P, 2, B)
+            R1 = list(rng.dirichlet(np.ones(len(P[0]))))
+            R2 = list(rng.dirichlet(np.ones(len(P[0]))))
+            lhs_g, _ = general_lhs(ball, 0, 1, [mpmath.mpf(x) for x in R1], [mpmath.mpf(x) for x in R2])
+            rhs_g = 2 * (mpmath.sqrt(1 + mpmath.mpf(B.numerator) / B.denominator) - 1)
+            lhs_i = joint_projection_lhs(R1, R2, P[0], P[1])
+            rhs_i = joint_projection_bound(P[0], P[1], B)
+            # general: lhs_g <= rhs_g  <=>  lhs_g/2 + p1 + p2 <= rhs_g/2 + p1 + p2; compare both sides
+            m0, m1 = sum(P[0]), sum(P[1])
+            p12 = mpmath.mpf(m0.numerator) / m0.denominator + mpmath.mpf(m1.numerator) / m1.denominator
+            worst = max(worst, abs(lhs_g / 2 + p12 - lhs_i), abs(rhs_g / 2 + p12 - rhs_i))
+            n += 1
+    ok = sym and worst < mpmath.mpf(10) ** (-(ctx.dps - 10))
+    ev = dict(symbolic=sym, instances=n, max_abs_diff=mpmath.nstr(worst, 3))
+    if ok:
+        return Outcome.verified(f"sympy identity; {n} random instances agree with joint_projection_lhs/bound to "
+                                f"{mpmath.nstr(worst, 3)}", **ev)
+    return Outcome.refuted("eq. (28) differs from the general projection", counterexample=ev, **ev)
+
+
+def _ball_dual_min(v, w, d, beta):
+    def f(x):
+        mu = v.max() + np.exp(x)
+        return mu - np.exp(-d) * power_mean_np((mu - v)[None, :], w[None, :], beta)[0]
+    grid = np.linspace(-30, 8, 200)
+    j = int(np.argmin([f(x) for x in grid]))
+    from scipy.optimize import minimize_scalar
+    r = minimize_scalar(f, bounds=(grid[max(j - 1, 0)], grid[min(j + 1, 199)]), method="bounded",
+                        options={"xatol": 1e-12})
+    return float(min(r.fun, f(grid[j])))
+
+
+@claim(
+    id="isit.thm2.general-ball-support",
+    paper=PAPER,
+    source="Sec. IV-A, Theorem 2, eq. (21); general form: rldp.audit.ball-support-dual",
+    statement="delta*(v|F) of eq. (21) equals the Rényi-ball support min_mu mu - e^{-d} M_{1/2}(mu - v; P^) "
+              "with alpha = 2, d = log(1 + B).",
+    hypotheses=("P^ with full support",),
+    method=(Method.HIGH_PRECISION, Method.PROPERTY),
+)
+def check_thm2(ctx):
+    rng = ctx.np_rng("isit.general.thm2")
+    worst = 0.0
+    n = 0
+    for k in range(10):
+        m = 3 + k % 5
+        P = rng.dirichlet(np.ones(m))
+        v = rng.normal(size=m)
+        B = float(rng.uniform(0.01, 1.0))
+        ours = _ball_dual_min(v, P, math.log1p(B), 0.5)
+        with working_precision(30):
+            theirs = float(support_ball(list(v), list(P), B).value)
+        worst = max(worst, abs(ours - theirs) / (1 + abs(theirs)))
+        n += 1
+    ev = dict(instances=n, max_rel_diff=f"{worst:.3g}")
+    if worst < 1e-8:
+        return Outcome.verified(f"{n} random instances: eq. (21) (support_ball) = general dual to {worst:.2g}", **ev)
+    return Outcome.refuted("eq. (21) differs from the general ball support", counterexample=ev, **ev)
+
+
+def _joint_dual_min(v1, v2, w1, w2, p1, p2, Phi, beta):
+    """min over (lambda, mu1, mu2) of the general joint dual (float, Nelder-Mead from a grid start)."""
+    def f(z):
+        lam = np.exp(z[0])
+        mu1, mu2 = v1.max() + np.exp(z[1]), v2.max() + np.exp(z[2])
+        M1 = power_mean_np((mu1 - v1)[None, :], w1[None, :], beta)[0]
+        M2 = power_mean_np((mu2 - v2)[None, :], w2[None, :], beta)[0]
+        return lam * Phi + mu1 + mu2 + float(psi_np(lam * p1, M1, beta)) + float(psi_np(lam * p2, M2, beta))
+    best = None
+    for z0 in ([0, -1, -1], [-2, 0, 0], [1, -3, -3], [-4, -2, 1]):
+        r = minimize(f, np.array(z0, float), method="Nelder-Mead",
+                     options={"xatol": 1e-12, "fatol": 1e-14, "maxiter": 20000, "maxfev": 40000})
+        best = r.fun if best is None else min(best, r.fun)
+    return float(best)
+
+
+@claim(
+    id="isit.thm4.general-joint-support",
+    paper=PAPER,
+    source="Sec. IV-B, Theorem 4, eq. (29); general form: rldp_verify.rldp.audit.dual (joint dual)",
+    statement="delta*(v1, v2 | F_{U|s1,s2}) of eq. (29) equals the general joint dual "
+              "min_{lambda, mu_i} lambda phi(B_R) + sum_i [mu_i + Psi(lambda P^_{s_i}, M_{1/2}(mu_i - v_i))] at alpha = 2.",
+    hypotheses=("P^_{s1}, P^_{s2} > 0 with full-support rows",),
+    method=(Method.HIGH_PRECISION, Method.PROPERTY),
+)
+def check_thm4(ctx):
+    rng = ctx.np_rng("isit.general.thm4")
+    worst = 0.0
+    n = 0
+    rows = []
+    for k in range(6):
+        a2 = 2 + k % 3
+        P = random_joint(rng, 3, a2)
+        B = float(rng.uniform(0.02, 0.6))
+        v1, v2 = rng.normal(size=a2), rng.normal(size=a2)
+        p1, p2 = P[0].sum(), P[1].sum()
+        ours = _joint_dual_min(v1, v2, P[0] / p1, P[1] / p2, p1, p2, float(phi_np(math.log1p(B), 0.5)), 0.5)
+        with working_precision(30):
+            theirs = float(support_joint_projection(list(v1), list(v2), list(P[0]), list(P[1]), B).value)
+        diff = abs(ours - theirs) / (1 + abs(theirs))
+        rows.append(f"{ours:.10g} vs {theirs:.10g}")
+        worst = max(worst, diff)
+        n += 1
+    ev = dict(instances=n, max_rel_diff=f"{worst:.3g}", values=rows)
+    if worst < 1e-7:
+        return Outcome.verified(f"{n} random instances: eq. (29) = general joint dual to {worst:.2g}", **ev)
+    return Outcome.refuted("eq. (29) differs from the general joint dual", counterexample=ev, **ev)

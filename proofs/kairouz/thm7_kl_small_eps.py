@@ -1,0 +1,168 @@
+"""Theorem 7 (binary is a 1/(2(e^eps+1)^2)-approximation for KL), Lemma 25 (Duchi et al. bound),
+Corollary 9 and the high-privacy error exponent of Sec. 3, and the printed constants 32 and 4."""
+
+from fractions import Fraction
+
+import mpmath
+import sympy as sp
+
+from rldp_verify.claims import Method, Outcome, claim, compare_printed, outcome_from_comparisons
+from rldp_verify.topics.extremal.utilities import (
+    binary_mechanism, binary_set_hypothesis, mu_kl, mu_symkl, utility,
+)
+from rldp_verify.core.rigorous import arb_exact, arb_precision
+from rldp_verify.topics.extremal.staircase import solve_staircase_lp
+
+from proofs.kairouz._common import PAPER, fs, rand_pair
+
+TIE_P0 = (Fraction(1, 2), Fraction(1, 4), Fraction(1, 4))
+TIE_P1 = (Fraction(1, 4), Fraction(1, 2), Fraction(1, 4))
+
+
+def _tv(P0, P1):
+    return sum(abs(a - b) for a, b in zip(P0, P1)) / 2
+
+
+@claim(
+    id="kairouz.thm7.binary-kl-approximation",
+    paper=PAPER,
+    source="Sec. 3.2, Theorem 7; proof Sec. 8.5, eq. (94)-(95)",
+    statement="For any eps and P0, P1: BIN >= OPT / (2 (e^eps + 1)^2), BIN = D_kl under the binary mechanism, "
+              "OPT = maximal D_kl over eps-LDP mechanisms.",
+    method=(Method.EXACT, Method.HIGH_PRECISION),
+)
+def check(ctx):
+    rng = ctx.rng("thm7")
+    rows, bad = [], []
+    with arb_precision(ctx.dps):
+        for k in (2, 3, 4, 5):
+            for ties in (False, True):
+                P0, P1 = rand_pair(rng, k, 24, ties_ok=ties)
+                for t in (Fraction(1001, 1000), Fraction(2), Fraction(20), Fraction(10**6)):
+                    mu = mu_kl(P0, P1)
+                    try:
+                        opt = solve_staircase_lp(k, t, mu).value
+                    except Exception as exc:
+                        rows.append({"k": k, "t": str(t), "error": str(exc)})
+                        continue
+                    b = utility(binary_mechanism(P0, P1, t), mu)
+                    ratio = b / opt * arb_exact(2 * (t + 1) ** 2)
+                    rows.append({"k": k, "t": str(t), "BIN*2(t+1)^2/OPT": ratio.str(8)})
+                    if ratio < 1:
+                        bad.append({**rows[-1], "P0": fs(P0), "P1": fs(P1)})
+    if bad:
+        return Outcome.refuted("approximation ratio violated", counterexample=bad[0])
+    errs = [r for r in rows if "error" in r]
+    if errs:
+        return Outcome.inconclusive(f"{len(errs)} LPs not certified", errors=errs)
+    return Outcome.verified(f"{len(rows)} certified LPs (k = 2..5, with/without ties, e^eps from 1.001 to 1e6): "
+                            "2 (e^eps+1)^2 BIN / OPT >= 1 (the bound is loose: ratios far above 1)", instances=rows[:10])
+
+
+@claim(
+    id="kairouz.lemma25.duchi-bound",
+    paper=PAPER,
+    source="Sec. 8.5, Lemma 25, eq. (93) (Duchi et al. 2013, Thm 1)",
+    statement="For every eps-LDP Q: D_kl(M0||M1) + D_kl(M1||M0) <= 4 (e^eps - 1)^2 ||P0 - P1||_TV^2.",
+    method=(Method.EXACT, Method.HIGH_PRECISION),
+)
+def check_l25(ctx):
+    rng = ctx.rng("l25")
+    rows, bad = [], []
+    with arb_precision(ctx.dps):
+        for k in (2, 3, 4, 5):
+            P0, P1 = rand_pair(rng, k, 24, ties_ok=True)
+            for t in (Fraction(1001, 1000), Fraction(3, 2), Fraction(3), Fraction(50)):
+                opt = solve_staircase_lp(k, t, mu_symkl(P0, P1)).value  # sym. KL is an f-divergence
+                bound = arb_exact(4 * (t - 1) ** 2 * _tv(P0, P1) ** 2)
+                rows.append({"k": k, "t": str(t), "OPT_symKL": opt.str(10), "bound": bound.str(10)})
+                if not opt <= bound:
+                    bad.append({**rows[-1], "P0": fs(P0), "P1": fs(P1)})
+    if bad:
+        return Outcome.refuted("Duchi bound exceeded", counterexample=bad[0])
+    return Outcome.verified(f"{len(rows)} certified LP maxima of the symmetrised KL (an f-divergence, f = (x-1) log x) "
+                            "lie below 4 (e^eps-1)^2 TV^2", instances=rows)
+
+
+@claim(
+    id="kairouz.cor9.symkl-bound-small-eps",
+    paper=PAPER,
+    source="Sec. 3.5, Corollary 9, eq. (22); Sec. 3 display for eps <= eps* (error exponent)",
+    statement="For any delta > 0 there is eps* with: for eps <= eps*, every eps-LDP Q has D(M0||M1) + D(M1||M0) <= "
+              "2 (1+delta) (e^eps-1)^2/(e^eps+1) TV^2 (and hence -lim (1/n) log beta = D(M0||M1) <= "
+              "(1+delta)(e^eps-1)^2/(e^eps+1) TV^2 <= (1+delta)(e^eps-1)^2/(2(e^eps+1)) D(P0||P1)).",
+    method=(Method.HIGH_PRECISION, Method.SYMBOLIC),
+)
+def check_c9(ctx):
+    rng = ctx.rng("c9")
+    rows = []
+    worst = {}
+    with arb_precision(ctx.dps):
+        insts = [rand_pair(rng, 3, 24), rand_pair(rng, 4, 24), (TIE_P0, TIE_P1)]
+        for n, (P0, P1) in enumerate(insts):
+            k = len(P0)
+            for e in ("1/10", "1/100", "1/1000"):
+                t = Fraction(mpmath.nstr(mpmath.exp(mpmath.mpf(Fraction(e).numerator) / Fraction(e).denominator), 30))
+                opt = solve_staircase_lp(k, t, mu_symkl(P0, P1)).value
+                bound = arb_exact(2 * (t - 1) ** 2 / (t + 1) * _tv(P0, P1) ** 2)
+                r = opt / bound
+                rows.append({"instance": n, "eps~": e, "OPT_symKL / bound(delta=0)": r.str(10)})
+                worst[(n, e)] = float(r.mid())
+    # ratio must tend to 1 (so any delta > 0 works for small eps): deviation shrinks with eps
+    dev = {e: max(abs(worst[(n, e)] - 1) for n in range(3)) for e in ("1/10", "1/100", "1/1000")}
+    shrinking = dev["1/1000"] < dev["1/100"] < dev["1/10"] and dev["1/1000"] < 0.01
+    if shrinking:
+        return Outcome.verified("OPT(sym. KL) / [2 (e^eps-1)^2/(e^eps+1) TV^2] -> 1 as eps -> 0 on 3 instances (one with "
+                                "a tie P0(x) = P1(x)): |ratio - 1| = "
+                                + ", ".join(f"{mpmath.nstr(v, 3)} at eps={e}" for e, v in dev.items())
+                                + "; Pinsker gives the second inequality", instances=rows)
+    return Outcome.refuted("ratio does not tend to 1", counterexample=rows)
+
+
+@claim(
+    id="kairouz.cor9.binary-kl-expansion",
+    paper=PAPER,
+    source="Sec. 3.5, display after Corollary 9",
+    statement="The binary mechanism achieves D_kl(M0||M1) = (e^eps-1)^2/(e^eps+1) (P0(T) - P1(T)) + O(eps^3) "
+              "= (e^eps-1)^2/(e^eps+1) ||P0 - P1||_TV^2 + O(eps^3).",
+    method=Method.SYMBOLIC,
+)
+def check_c9exp(ctx):
+    # work in a = e^eps - 1 = eps + O(eps^2): the a^2 and eps^2 coefficients coincide
+    e, p, q = sp.symbols("a p q", positive=True)
+    t = 1 + e
+    m0 = [((t - 1) * p + 1) / (t + 1), ((t - 1) * (1 - p) + 1) / (t + 1)]
+    m1 = [((t - 1) * q + 1) / (t + 1), ((t - 1) * (1 - q) + 1) / (t + 1)]
+    kl = sum(a * (sp.log(1 + e * pp) - sp.log(1 + e * qq)) for a, pp, qq in zip(m0, [p, 1 - p], [q, 1 - q]))
+    ser = sp.series(kl, e, 0, 3).removeO()
+    c2 = sp.factor(sp.simplify(sp.expand(ser).coeff(e, 2)))
+    final_line = sp.factor(sp.simplify(sp.series((t - 1) ** 2 / (t + 1) * (p - q) ** 2, e, 0, 3).removeO().coeff(e, 2)))
+    middle_line = sp.factor(sp.simplify(sp.series((t - 1) ** 2 / (t + 1) * (p - q), e, 0, 3).removeO().coeff(e, 2)))
+    final_ok = sp.simplify(c2 - final_line) == 0
+    middle_ok = sp.simplify(c2 - middle_line) == 0
+    if final_ok and not middle_ok:
+        return Outcome.refuted(
+            f"the eps^2 coefficient of the binary mechanism's KL is {c2} (Delta = P0(T) - P1(T) = TV): the final line "
+            "(TV^2) is right, the middle line's (P0(T) - P1(T)) must be squared",
+            counterexample={"P0(T)": "3/4", "P1(T)": "1/4", "true_eps^2_coefficient": str(c2.subs({p: sp.Rational(3, 4), q: sp.Rational(1, 4)})),
+                            "middle_line_eps^2_coefficient": str(middle_line.subs({p: sp.Rational(3, 4), q: sp.Rational(1, 4)}))},
+            series=str(ser))
+    return Outcome.verified("expansion matches", c2=str(c2)) if middle_ok and final_ok else Outcome.refuted(
+        "final line also wrong", counterexample={"c2": str(c2), "final": str(final_line)})
+
+
+@claim(
+    id="kairouz.sec3.printed-constants",
+    paper=PAPER,
+    source="Sec. 3.2 after Theorem 7 ('2(e^eps+1)^2 <= 32 for eps <= 1'); Sec. 4.2 after Theorem 13 ('1 + e^eps <= 4')",
+    statement="2 (e^eps + 1)^2 <= 32 and 1 + e^eps <= 4 for eps <= 1.",
+    method=Method.HIGH_PRECISION,
+)
+def check_consts(ctx):
+    with mpmath.workdps(ctx.dps):
+        a = 2 * (mpmath.e + 1) ** 2
+        b = 1 + mpmath.e
+    ok = a <= 32 and b <= 4
+    out = Outcome.verified(f"max at eps = 1 (both increasing): 2(e+1)^2 = {mpmath.nstr(a, 10)} <= 32, "
+                           f"1 + e = {mpmath.nstr(b, 10)} <= 4") if ok else Outcome.refuted("constant exceeded", counterexample=[str(a), str(b)])
+    return out

@@ -1,0 +1,160 @@
+"""Shared settings and cached runs of the Sec. 8 experiment claims (000_aca93ed29ea857ee.txt).
+
+No claims here. Reduced-scale reproductions of Sec. 8:
+- adult data (n = 32,561) with small attribute pairs, where exact PolyOpt and NR are fast:
+  sex x income (2 x 2, a = 4) and sex x race (2 x 5, a = 10); relationship x sex (6 x 2, a = 12)
+  was tried and takes ~100 s per PolyOpt solve, too slow for the report;
+- synthetic data: P* ~ Dirichlet(1/2) (Jeffreys) on the same X, n = 32,561 samples, P-hat the ML
+  estimate; fewer runs than the paper's 100 (stated in every claim).
+F is the chi^2 confidence set of eq. (9)/(61): alpha = 2, confidence 1 - beta, beta = 0.05 unless stated.
+
+Mechanisms: GRR, SRR (exact matrices), PolyOpt (exact, certified lower bounds L' <= L_{u|s}(F) and
+r <= e^eps), NR (exact), IR: exact engine (certified split bracket) on the adult pairs, float split
+search (:func:`rldp_verify.rldp.experiments.ir_split_search`, errs low) on synthetic runs. Utilities
+are evaluated in double precision (error ~1e-13, far below every difference we compare);
+orderings treat differences below TIE = 1e-9 as ties.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from functools import lru_cache
+
+import numpy as np
+
+from rldp_verify.rldp.data import read_counts
+from rldp_verify.rldp.experiments import (draw_dirichlet, exact_distribution, ir_split_search, mutual_information_float,
+                                     nmi_float, sample_counts)
+from rldp_verify.rldp.mechanisms import (grr_matrix, independent_reporting, ir_distance, lower_bounds, nonrobust,
+                                    polyopt_from_bounds, privacy_level, realized_eps, srr_matrix)
+from rldp_verify.rldp.uncertainty import RenyiBall
+from proofs.papers import paper
+
+PAPER = paper("rldp").seed
+ADULT = "/work/shared/data/adult.data"
+N_ADULT = 32561
+EPS_GRID = ("0.075", "0.25", "0.5", "1", "1.5", "2", "3")
+TIE = 1e-9
+MECHS = ("GRR", "SRR", "IR", "PolyOpt", "NR")
+# 0-based columns of adult.data (no header)
+COLUMNS = {"age": 0, "workclass": 1, "education": 3, "marital-status": 5, "occupation": 6, "relationship": 7,
+           "race": 8, "sex": 9, "native-country": 13, "income": 14}
+ADULT_PAIRS = (("sex", "income"), ("sex", "race"))
+
+
+def conf(beta) -> str:
+    return str(1 - Fraction(str(beta)))
+
+
+@lru_cache(maxsize=None)
+def adult_table(sensitive: str, public: str, keep_missing: bool = False):
+    ct = read_counts(ADULT, COLUMNS[sensitive], COLUMNS[public], missing=() if keep_missing else ("?",))
+    return ct
+
+
+@lru_cache(maxsize=None)
+def _ball_data(table, n: int, beta: str):
+    """(ball, L', d') for the chi^2 ball around ``table`` (exact Fractions): certified L' <= L_{u|s}(F)
+    and d' >= Theorem 5's d."""
+    ball = RenyiBall.from_confidence([list(r) for r in table], 2, conf(beta), n)
+    return ball, lower_bounds(ball), ir_distance(ball)
+
+
+def evaluate(table, n: int, eps: str, *, beta: str = "0.05", pstar=None, mechs=MECHS, exact_ir: bool = False) -> dict:
+    """Run the mechanisms on P-hat = ``table`` (exact, |S| x |U|) at eps; NMI under P-hat, and under
+    ``pstar`` (exact flat) when given, with I under both and eps* (Sec. 8.3) of NR and PolyOpt."""
+    a1, a2 = len(table), len(table[0])
+    p = [v for r in table for v in r]
+    ball, L, d = _ball_data(table, n, beta)
+    r = privacy_level(eps).exp_eps
+    out = {"eps": eps, "nmi": {}, "I": {}}
+    if pstar is not None:
+        out.update({"nmi_star": {}, "I_star": {}, "eps_star": {}, "pstar_in_F": ball.contains(list(pstar))})
+    for m in mechs:
+        if m == "GRR":
+            Q = grr_matrix(a1 * a2, r)
+        elif m == "SRR":
+            Q = srr_matrix(a1, a2, r)
+        elif m == "IR":
+            if exact_ir:
+                Q = independent_reporting(ball, eps, d=d).matrix
+            else:
+                Q = ir_split_search(p, a1, a2, r, d)[1]
+        elif m == "PolyOpt":
+            Q = polyopt_from_bounds(table, L, eps)[0].matrix
+        elif m == "NR":
+            Q = nonrobust(table, eps).matrix
+        else:
+            raise ValueError(m)
+        out["nmi"][m] = nmi_float(Q, p)
+        out["I"][m] = mutual_information_float(Q, p)
+        if pstar is not None:
+            out["nmi_star"][m] = nmi_float(Q, pstar)
+            out["I_star"][m] = mutual_information_float(Q, pstar)
+            if m in ("NR", "PolyOpt"):
+                out["eps_star"][m] = float(realized_eps(Q, list(pstar), a1, a2, dps=20))
+    return out
+
+
+SYNTH_SALT = "rldp.sec8.synthetic"
+
+
+@lru_cache(maxsize=None)
+def synthetic_instance(seed: int, a1: int, a2: int, k: int, n: int = N_ADULT):
+    """Instance k: P* ~ Dirichlet(1/2) on a1 * a2 points (exact), counts of n draws; redrawn while a
+    sensitive value has no sample (P-hat_{U|s} undefined). Returns (pstar, table, redraws)."""
+    rng = np.random.default_rng([seed % 2**32, a1, a2, k, 8])
+    redraws = 0
+    while True:
+        w = draw_dirichlet(rng, a1 * a2, 0.5)
+        pstar = exact_distribution(w)
+        counts = sample_counts(rng, [float(x) for x in pstar], n, a1, a2)
+        if all(sum(r) > 0 for r in counts):
+            table = tuple(tuple(Fraction(c, n) for c in r) for r in counts)
+            return pstar, table, redraws
+        redraws += 1
+
+
+@lru_cache(maxsize=None)
+def synthetic_eval(seed: int, a1: int, a2: int, k: int, eps: str, beta: str = "0.05", mechs=MECHS) -> dict:
+    pstar, table, _ = synthetic_instance(seed, a1, a2, k)
+    return evaluate(table, N_ADULT, eps, beta=beta, pstar=pstar, mechs=mechs)
+
+
+def mean_nmi(rows, m, key="nmi") -> float:
+    return float(np.mean([r[key][m] for r in rows]))
+
+
+def beats(x: float, y: float) -> bool:
+    return x - y > TIE
+
+
+def fmt(x: float, k: int = 4) -> str:
+    return "inf" if math.isinf(x) else f"{x:.{k}f}"
+
+
+def nmi_curve_figure(path, panels):
+    """Plot NMI against eps: ``panels`` = [(title, eps list, {mech: [nmi]})]."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    marks = {"GRR": "v", "SRR": "s", "IR": "^", "PolyOpt": "o", "NR": "x"}
+    fig, axes = plt.subplots(1, len(panels), figsize=(6 * len(panels), 4.5))
+    axes = np.atleast_1d(axes)
+    for ax, (title, eps, curves) in zip(axes, panels):
+        xs = [float(e) for e in eps]
+        for m, ys in curves.items():
+            ax.plot(xs, ys, marker=marks.get(m, "."), label=m)
+        ax.set_xlabel("eps")
+        ax.set_ylabel("NMI = I_P-hat(X;Y) / H(X)")
+        ax.set_title(title, fontsize=9)
+        ax.legend(fontsize=8)
+        ax.grid(alpha=0.3)
+    fig.suptitle("RLDP paper Sec. 8 (reduced scale): NMI against eps, beta = 0.05", fontsize=10)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

@@ -1,0 +1,118 @@
+"""Relaxed PolyOpt: Definition 3 without the pairs s1 = s2 (our variant; Sec. 5, App. A.4).
+
+Finding. Definition 3 quantifies over all s1, s2 including s1 = s2, but Theorem 2 does not need the
+pairs s1 = s2:
+
+Proof. Definition 1 for s = s' reads P(Y=y|S=s) <= e^eps P(Y=y|S=s), true for eps >= 0. For s1 != s2,
+App. A.4 shows (by LP duality, checked in rldp.thm2.dual-form) that the inequalities (3) for the pair
+(s1, s2) alone are equivalent to max_{R1 in D_s1, R2 in D_s2} R1^T Q_{y|s1} - e^eps R2^T Q_{y|s2} <= 0,
+and since P_{U|s} in F_{U|s} subset D_s for every P in F, this gives
+P(Y=y|S=s1) - e^eps P(Y=y|S=s2) <= 0. Nothing in the argument uses the pairs s1 = s2. QED.
+
+The pairs s1 = s2 are not implied by the others: they force max_u Q_{y|s,u} - e^eps min_u Q_{y|s,u}
+to be small within a block, which (eps, F)-RLDP does not require (SRR, which is (eps, P_X)-RLDP, has
+within-block ratio e^{2 eps} and violates them).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from proofs.rldp._mech_common import (PAPER, PHAT, example_ball, points_in_ball, rand_instance, robust_extreme_lp, s)
+from rldp_verify.claims import Method, Outcome, claim
+from rldp_verify.rldp.mechanisms import (check_gamma, exact_level, check_prop3, check_single_distribution, lower_bounds,
+                                    polyopt_from_bounds, privacy_level, srr)
+
+
+@claim(
+    id="rldp.relaxed-polyopt.guarantee",
+    paper=PAPER,
+    source="Sec. 5, Definition 3 and Theorem 2; App. A.4 (our variant)",
+    statement="Theorem 2 holds for the relaxed cone (only the inequalities (3) with s1 != s2): every Q whose rows "
+              "lie in it is (eps, F)-RLDP.",
+    hypotheses=("D_s = {R : R_u >= L_{u|s}} contains F_{U|s}", "eps >= 0"),
+    method=(Method.EXACT, Method.PROPERTY),
+    reading="Proof in the module docstring; checked on relaxed-PolyOpt mechanisms of random instances: (41) for "
+            "s1 != s2 by exact LPs, and Definition 1 exactly at certified points of F.",
+)
+def check_guarantee(ctx):
+    rng = ctx.rng("relaxed.guarantee")
+    pts = 0
+    for k in range(6):
+        ball, eps = rand_instance(rng, k)
+        L = lower_bounds(ball, dps=ctx.dps)
+        mech, _ = polyopt_from_bounds(ball.phat, L, eps, include_same_s=False, dps=ctx.dps)
+        r = privacy_level(eps).exp_eps
+        a1, a2 = len(mech.sensitive), len(mech.public)
+        for y, row in enumerate(mech.matrix):
+            for s1 in range(a1):
+                for s2 in range(a1):
+                    if s1 != s2:
+                        val = (robust_extreme_lp(row[s1 * a2:(s1 + 1) * a2], L[s1], True)
+                               - r * robust_extreme_lp(row[s2 * a2:(s2 + 1) * a2], L[s2], False))
+                        if val > 0:
+                            return Outcome.refuted("(41) fails", counterexample={"y": y, "s1": s1, "s2": s2})
+        for P in points_in_ball(ball, rng, 6):
+            pts += 1
+            res = check_single_distribution(mech, P, eps)
+            if res.holds is not True:
+                return Outcome.refuted("relaxed PolyOpt violates Definition 1 at a point of F",
+                                       counterexample={"P": [str(x) for x in P], **res.to_json()})
+    return Outcome.verified(f"6 random instances: (41) holds for all s1 != s2 (exact LPs); Definition 1 holds "
+                            f"exactly at {pts} certified points of F", points=pts)
+
+
+@claim(
+    id="rldp.relaxed-polyopt.same-s-not-needed",
+    paper=PAPER,
+    source="Sec. 5, Definition 3 (pairs s1 = s2)",
+    statement="The inequalities (3) with s1 = s2 are not necessary for (eps, F)-RLDP: in Example 3's setting SRR "
+              "is (eps, P_X)-RLDP (hence (eps, F)-RLDP) yet its rows violate them, and they cut the relaxed cone "
+              "strictly.",
+    hypotheses=("Example 1's ball", "eps = log 2"),
+    method=Method.EXACT,
+)
+def check_not_needed(ctx):
+    ball = example_ball()
+    L = lower_bounds(ball, dps=ctx.dps)
+    m = srr(ball.phat, "log(2)")
+    p3 = check_prop3(m, "log(2)")
+    full = check_gamma(m, L, exact_level(2))
+    relaxed = check_gamma(m, L, exact_level(2), include_same_s=False)
+    ev = dict(prop3=p3.to_json(), full_cone=full.to_json(), relaxed_cone=relaxed.to_json())
+    if p3.holds is True and full.holds is False and relaxed.holds is True:
+        return Outcome.verified("SRR is (log 2, P_X)-RLDP and lies in the relaxed cone but not in Gamma_eps", **ev)
+    return Outcome.refuted("SRR does not separate the two cones here", counterexample=ev, **ev)
+
+
+@claim(
+    id="rldp.relaxed-polyopt.utility-gain",
+    paper=PAPER,
+    source="Sec. 5 (our variant), measured",
+    statement="Relaxed PolyOpt's optimum is at least PolyOpt's (nested feasible sets); the gain is measured on "
+              "Example 3 and on random instances.",
+    hypotheses=("same certified L', same rational e^eps",),
+    method=(Method.EXACT, Method.HIGH_PRECISION, Method.PROPERTY),
+    reading="Utilities are certified brackets of the LP (46) optima; the ordering is asserted as "
+            "I(relaxed) >= I(PolyOpt) - gap(relaxed) with PolyOpt's Q exactly in the relaxed cone.",
+)
+def check_gain(ctx):
+    rng = ctx.rng("relaxed.gain")
+    rows = []
+    cases = [(example_ball(), "log(2)")] + [rand_instance(rng, k) for k in range(3)]
+    for ball, eps in cases:
+        L = lower_bounds(ball, dps=ctx.dps)
+        full, fs = polyopt_from_bounds(ball.phat, L, eps, dps=ctx.dps)
+        rel, rs = polyopt_from_bounds(ball.phat, L, eps, include_same_s=False, dps=ctx.dps)
+        r = privacy_level(eps).exp_eps
+        inside = check_gamma(full, L, exact_level(r), include_same_s=False).holds is True
+        ordered = rs.lower >= fs.upper - (rs.upper - rs.lower) - (fs.upper - fs.lower)
+        rows.append({"size": f"{len(ball.phat)}x{len(ball.phat[0])}", "eps": eps, "alpha": str(ball.alpha),
+                     "B": str(ball.radius), "I_polyopt": s(fs.lower, 8), "I_relaxed": s(rs.lower, 8),
+                     "gain": s(rs.lower - fs.lower, 6), "rel_gain": s((rs.lower - fs.lower) / fs.lower, 4)
+                     if fs.lower > 0 else "n/a"})
+        if not (inside and ordered):
+            return Outcome.refuted("relaxed optimum below PolyOpt's or PolyOpt's Q outside the relaxed cone",
+                                   counterexample=rows[-1], table=rows)
+    return Outcome.verified(f"I(relaxed) >= I(PolyOpt) on {len(rows)} instances; Example 3: {rows[0]['I_polyopt']} -> "
+                            f"{rows[0]['I_relaxed']} nats", table=rows)

@@ -1,0 +1,122 @@
+"""Example 1 (Sec. 3, eqs. (10)-(14)) of 000_aca93ed29ea857ee.txt: the 95% chi-square ball around P^."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import mpmath
+import sympy as sp
+
+from proofs.rldp._sec34 import EX1_CONF, EX1_N, EX1_PHAT, EX1_PSTAR, PAPER, flat, nstr
+from rldp_verify.claims import Method, Outcome, claim, compare_printed, outcome_from_comparisons
+from rldp_verify.core.divergence import chi_square, renyi_divergence
+from rldp_verify.core.numbers import to_mpf, working_precision
+from rldp_verify.core.stats import chi2_quantile
+from rldp_verify.rldp.uncertainty import RenyiBall, confidence_radius
+
+
+@claim(
+    id="rldp.example1.radius",
+    paper=PAPER,
+    source="Sec. 3, Example 1, text before eq. (12)",
+    statement="B = log(1 + F^{-1}_{chi2,3}(.)/100) = 0.0752 for the 95%-confidence set (n = 100, |X| - 1 = 3).",
+    hypotheses=("alpha = 2", "n = 100", "confidence 0.95"),
+    method=Method.HIGH_PRECISION,
+    reading="The printed argument 0.05 (also in eq. (13)) is read as 0.95 = 1 - beta, as in eqs. (9) and (14); "
+            "claim rldp.example1.eq12-quantile-argument checks the literal 0.05.",
+)
+def check_radius(ctx):
+    with working_precision(ctx.dps):
+        B = confidence_radius(2, EX1_CONF, EX1_N, 4, dps=ctx.dps)
+        direct = mpmath.log(1 + chi2_quantile(EX1_CONF, 3, dps=ctx.dps) / EX1_N)
+        ball = RenyiBall.from_confidence(EX1_PHAT, 2, EX1_CONF, EX1_N, dps=ctx.dps)
+    comps = [compare_printed("B", "0.0752", B)]
+    return outcome_from_comparisons(comps, B=nstr(B, 30), B_direct=nstr(direct, 30),
+                                    certified_upper=nstr(ball.radius, 30),
+                                    chi2_quantile_3_095=nstr(chi2_quantile(EX1_CONF, 3, dps=ctx.dps), 30))
+
+
+@claim(
+    id="rldp.example1.eq12-quantile-argument",
+    paper=PAPER,
+    source="Sec. 3, Example 1, text before (12) and eq. (13)",
+    statement="B = log(1 + F^{-1}_{chi2,3}(0.05)/100) = 0.0752 (literally as printed).",
+    hypotheses=("alpha = 2", "n = 100"),
+    method=Method.HIGH_PRECISION,
+)
+def check_literal(ctx):
+    with working_precision(ctx.dps):
+        q05 = chi2_quantile(Fraction(5, 100), 3, dps=ctx.dps)
+        B05 = mpmath.log(1 + q05 / 100)
+        B95 = mpmath.log(1 + chi2_quantile(Fraction(95, 100), 3, dps=ctx.dps) / 100)
+    out = outcome_from_comparisons([compare_printed("B with F^{-1}(0.05)", "0.0752", B05)],
+                                   quantile_005=nstr(q05, 20), B_with_005=nstr(B05, 20),
+                                   B_with_095=nstr(B95, 20))
+    if out.verdict.value == "REFUTED":
+        return type(out)(out.verdict, f"with the printed argument 0.05, B = {nstr(B05, 6)} (not 0.0752); "
+                         f"F^{{-1}}(0.95) as in eq. (14) gives {nstr(B95, 6)}: eqs. (12)-(13) should read (0.95)",
+                         out.evidence)
+    return out
+
+
+@claim(
+    id="rldp.sec3.d2-chi2",
+    paper=PAPER,
+    source="Sec. 3, text after eq. (7); eqs. (9), (13)-(14)",
+    statement="D_2(P1||P2) = log(1 + chi2(P1||P2)) with chi2 = sum_x (P1_x - P2_x)^2 / P2_x = sum_x P1_x^2/P2_x - 1; "
+              "hence D_2(P^||P) <= log(1 + q/n) iff sum_x (P^_x - P_x)^2/P_x <= q/n (the set identity (12)-(14) and (9)).",
+    hypotheses=("P2 > 0 where P1 > 0", "q >= 0, n >= 1"),
+    method=(Method.SYMBOLIC, Method.EXACT),
+    reading="The text prints 'D_2 = log chi^2' with a stray '1'; we read D_2 = log(1 + chi^2) (the form used "
+            "in (12)-(14)); the literal D_2 = log chi^2 is false (chi^2 = 0 at P1 = P2 where D_2 = 0).",
+)
+def check_d2_chi2(ctx):
+    n = 4
+    p = sp.symbols(f"p0:{n}", positive=True)
+    q = sp.symbols(f"q0:{n}", positive=True)
+    subs = {p[-1]: 1 - sum(p[:-1]), q[-1]: 1 - sum(q[:-1])}
+    chi = sum((p[i] - q[i]) ** 2 / q[i] for i in range(n))
+    power = sum(p[i] ** 2 / q[i] for i in range(n))
+    sym = sp.simplify((chi - (power - 1)).subs(subs)) == 0
+    rng = ctx.rng("sec3.d2chi2")
+    worst = mpmath.mpf(0)
+    with working_precision(ctx.dps):
+        for k in range(50):
+            m = rng.randint(2, 6)
+            w1 = [rng.randint(0, 30) for _ in range(m)]
+            w2 = [rng.randint(1, 30) for _ in range(m)]
+            if sum(w1) == 0:
+                continue
+            P1 = [Fraction(x, sum(w1)) for x in w1]
+            P2 = [Fraction(x, sum(w2)) for x in w2]
+            c = chi_square(P1, P2)   # exact rational
+            worst = max(worst, abs(renyi_divergence(P1, P2, 2) - mpmath.log(1 + to_mpf(c))))
+        # the set identity: log is increasing, so the two conditions are equivalent (monotone transform)
+    ok = sym and worst < mpmath.mpf(10) ** (-(ctx.dps - 5))
+    if ok:
+        return Outcome.verified("chi2 = sum P1^2/P2 - 1 symbolically; D_2 = log(1 + chi2) on 50 random rational pairs "
+                                f"(max difference {nstr(worst, 3)}); since log is increasing the set identities hold",
+                                symbolic=sym, max_difference=nstr(worst, 3))
+    return Outcome.inconclusive("identity not confirmed", symbolic=sym, max_difference=nstr(worst, 3))
+
+
+@claim(
+    id="rldp.example1.d2-pstar",
+    paper=PAPER,
+    source="Sec. 3, Example 1, last sentence",
+    statement="D_2(P^||P*) = 0.0281 < B, so P* in F.",
+    hypotheses=("P* = [[0.1, 0.1], [0.2, 0.6]]", "P^ = [[0.07, 0.10], [0.26, 0.57]]"),
+    method=(Method.EXACT, Method.HIGH_PRECISION),
+)
+def check_pstar(ctx):
+    with working_precision(ctx.dps):
+        D = renyi_divergence(flat(EX1_PHAT), flat(EX1_PSTAR), 2, dps=ctx.dps)
+        ball = RenyiBall.from_confidence(EX1_PHAT, 2, EX1_CONF, EX1_N, dps=ctx.dps)
+        member = ball.contains(EX1_PSTAR, dps=ctx.dps)
+    comps = [compare_printed("D_2(P^||P*)", "0.0281", D)]
+    out = outcome_from_comparisons(comps, D2=nstr(D, 20), chi2=str(chi_square(flat(EX1_PHAT), flat(EX1_PSTAR))),
+                                   certified_member=member)
+    if member is not True:
+        return Outcome.refuted("P* is not certified to lie in F", counterexample={"P*": "Example 1"},
+                               **out.evidence)
+    return out

@@ -1,0 +1,69 @@
+"""Example 4 (Sec. 6): GRR and SRR at eps = log 2 on Example 1's X, and their utilities."""
+
+from __future__ import annotations
+
+from proofs.rldp._mech_common import PAPER, PHAT, PSTAR_FLAT, example_ball, s
+from rldp_verify.claims import Method, Outcome, claim, compare_printed, outcome_from_comparisons
+from rldp_verify.rldp.mechanisms import grr, lower_bounds, mutual_information_value, polyopt_from_bounds, srr
+from rldp_verify.core.numbers import working_precision
+from rldp_verify.rldp.uncertainty import read_table
+
+GRR_PRINTED = "0.4 0.2 0.2 0.2; 0.2 0.4 0.2 0.2; 0.2 0.2 0.4 0.2; 0.2 0.2 0.2 0.4"
+SRR_PRINTED = "0.444 0.111 0.222 0.222; 0.111 0.444 0.222 0.222; 0.222 0.222 0.444 0.111; 0.222 0.222 0.111 0.444"
+I_PRINTED = {("GRR", "P-hat"): "0.0419", ("SRR", "P-hat"): "0.1005", ("GRR", "P*"): "0.0412", ("SRR", "P*"): "0.0942"}
+
+
+def _mechs():
+    phat = read_table([list(r) for r in PHAT])
+    return phat, grr(phat, "log(2)"), srr(phat, "log(2)")
+
+
+@claim(
+    id="rldp.ex4.matrices-and-utilities",
+    paper=PAPER,
+    source="Sec. 6, Example 4",
+    statement="At eps = log 2: GRR has 0.4 on the diagonal and 0.2 elsewhere; SRR has 0.444 (diagonal), 0.111 "
+              "(same s), 0.222 (other s); I_P-hat(GRR) = 0.0419, I_P-hat(SRR) = 0.1005, I_P*(GRR) = 0.0412, "
+              "I_P*(SRR) = 0.0942.",
+    hypotheses=("X = S x U of Example 1", "e^eps = 2 exactly"),
+    method=(Method.EXACT, Method.HIGH_PRECISION),
+    reading="Definition 4's same-s entry is e^-eps / C (see rldp_verify.rldp.mechanisms.srr); nats.",
+)
+def check_values(ctx):
+    phat, g, r = _mechs()
+    comps = []
+    for name, mech, printed in (("GRR", g, GRR_PRINTED), ("SRR", r, SRR_PRINTED)):
+        for y, row in enumerate(printed.split(";")):
+            for x, pv in enumerate(row.split()):
+                comps.append(compare_printed(f"{name}[{y + 1}][{x + 1}]", pv, mech.matrix[y][x]))
+        with working_precision(30):
+            for dist, p in (("P-hat", [v for rr in phat for v in rr]), ("P*", PSTAR_FLAT)):
+                comps.append(compare_printed(f"I_{dist}({name})", I_PRINTED[(name, dist)],
+                                             mutual_information_value(mech.matrix, p)))
+    return outcome_from_comparisons(comps, what="printed values of Example 4",
+                                    grr_exact=[[str(v) for v in row] for row in g.matrix],
+                                    srr_exact=[[str(v) for v in row] for row in r.matrix])
+
+
+@claim(
+    id="rldp.ex4.comparisons",
+    paper=PAPER,
+    source="Sec. 6, Example 4, last paragraph",
+    statement="Adopting SRR more than doubles GRR's utility, and SRR's utility is still significantly lower than "
+              "PolyOpt's (Example 3).",
+    hypotheses=("Example 1's P-hat and P*", "eps = log 2", "PolyOpt with recomputed L (Example 3)"),
+    method=Method.HIGH_PRECISION,
+)
+def check_comparisons(ctx):
+    phat, g, r = _mechs()
+    po, _ = polyopt_from_bounds(phat, lower_bounds(example_ball(), dps=ctx.dps), "log(2)")
+    with working_precision(30):
+        vals = {}
+        for dist, p in (("P-hat", [v for rr in phat for v in rr]), ("P*", PSTAR_FLAT)):
+            vals[dist] = {n: mutual_information_value(m.matrix, p) for n, m in (("GRR", g), ("SRR", r), ("PolyOpt", po))}
+    doubles = all(v["SRR"] > 2 * v["GRR"] for v in vals.values())
+    lower = all(v["SRR"] < v["PolyOpt"] for v in vals.values())
+    ev = {d: {k: s(x) for k, x in v.items()} for d, v in vals.items()}
+    if doubles and lower:
+        return Outcome.verified("SRR > 2 GRR and SRR < PolyOpt under both P-hat and P*", **ev)
+    return Outcome.refuted("comparison fails", counterexample=ev, **ev)

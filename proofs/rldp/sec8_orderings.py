@@ -1,0 +1,200 @@
+"""Utility orderings implied by nested feasible sets (Secs. 5-8), and observed non-implied ones.
+
+Nestings (all at the same rational e^eps = r and the same certified L'):
+  eps-LDP (GRR)  subset  Gamma_eps (PolyOpt)  subset  relaxed cone  subset  (eps, {P-hat})-RLDP (NR);
+  (eps, P_X)-RLDP (SRR)  subset  relaxed cone   (max over D_s <= max over P_U);
+  IR  subset  (eps, {P-hat})-RLDP               (Theorem 5, P-hat in F);
+and the cone grows with e^eps and shrinks when L' decreases (larger B).
+Hence  NR >= relaxed >= PolyOpt >= GRR,  relaxed >= SRR,  NR >= IR,  and PolyOpt is monotone in eps
+and in B. Not implied: PolyOpt vs SRR (SRR is outside Gamma_eps), PolyOpt vs IR, IR vs SRR, SRR vs GRR.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from proofs.rldp._mech_common import PAPER, example_ball, rand_instance, s
+from rldp_verify.claims import Method, Outcome, claim
+from rldp_verify.rldp.mechanisms import (check_gamma, check_single_distribution, exact_level, grr, independent_reporting,
+                                    ir_distance, lower_bounds, mutual_information_bounds, nonrobust,
+                                    polyopt_from_bounds, privacy_level, srr)
+from rldp_verify.rldp.mechanisms.nonrobust import nonrobust_lower
+from rldp_verify.rldp.uncertainty import RenyiBall
+
+
+def _bracket(mech):
+    lo, up = mech.parameters["optimum_bracket"]
+    return Fraction(lo), Fraction(up)
+
+
+def _instance(ball, eps, dps):
+    L = lower_bounds(ball, dps=dps)
+    r = privacy_level(eps).exp_eps
+    lvl = exact_level(r)
+    p = [v for row in ball.phat for v in row]
+    po, _ = polyopt_from_bounds(ball.phat, L, eps, dps=dps)
+    rel, _ = polyopt_from_bounds(ball.phat, L, eps, include_same_s=False, dps=dps)
+    nr = nonrobust(ball.phat, eps, dps=dps)
+    g, sr = grr(ball.phat, eps), srr(ball.phat, eps)
+    ir = independent_reporting(ball, eps, dps=dps, d=ir_distance(ball, dps=dps) if math.isfinite(ball.radius) else 2)
+    I = {name: mutual_information_bounds(m.matrix, p, dps=30) for name, m in
+         (("GRR", g), ("SRR", sr), ("IR", ir), ("PolyOpt", po), ("relaxed", rel), ("NR", nr))}
+    return dict(L=L, lvl=lvl, p=p, po=po, rel=rel, nr=nr, g=g, sr=sr, ir=ir, I=I)
+
+
+def _check_instance(inst):
+    """Return (failures, row) for one instance."""
+    L, lvl, p, I = inst["L"], inst["lvl"], inst["p"], inst["I"]
+    NL, active = nonrobust_lower([p[i:i + len(L[0])] for i in range(0, len(p), len(L[0]))])
+    fails = []
+    member = [
+        ("GRR in Gamma_eps", check_gamma(inst["g"], L, lvl)),
+        ("PolyOpt in relaxed cone", check_gamma(inst["po"], L, lvl, include_same_s=False)),
+        ("SRR in relaxed cone", check_gamma(inst["sr"], L, lvl, include_same_s=False)),
+        ("relaxed in NR cone", check_gamma(inst["rel"], NL, lvl, include_same_s=False, active=active)),
+        ("IR (eps,{P-hat})-RLDP", check_single_distribution(inst["ir"], p, lvl)),
+    ]
+    for name, res in member:
+        if res.holds is not True:
+            fails.append(name)
+    # optimum A >= feasible B:  I(B) <= up_A  and  I(Q_A) >= I(B) - gap_A
+    for A, B in (("NR", "relaxed"), ("NR", "PolyOpt"), ("NR", "IR"), ("NR", "SRR"), ("relaxed", "PolyOpt"),
+                 ("relaxed", "SRR"), ("PolyOpt", "GRR"), ("relaxed", "GRR")):
+        lo_A, up_A = _bracket({"NR": inst["nr"], "relaxed": inst["rel"], "PolyOpt": inst["po"]}[A])
+        gap = up_A - lo_A
+        if I[B][0] > up_A or I[A][1] < I[B][0] - gap:  # certainly violated
+            fails.append(f"{A} >= {B}")
+    row = {k: s(v[0], 6) for k, v in I.items()}
+    return fails, row
+
+
+@claim(
+    id="rldp.orderings.nested",
+    paper=PAPER,
+    source="Secs. 5-8 (feasible sets of GRR, SRR, IR, PolyOpt, NR); our relaxed PolyOpt",
+    statement="At the same eps and P-hat: NR >= relaxed PolyOpt >= PolyOpt >= GRR, relaxed PolyOpt >= SRR and NR >= IR "
+              "(utility I_P-hat), each implied by an exact nesting of feasible sets.",
+    hypotheses=("same rational e^eps and certified L' for all mechanisms",),
+    method=(Method.EXACT, Method.HIGH_PRECISION, Method.PROPERTY),
+    reading="Memberships exact; utility orderings with certified LP brackets (A >= B asserted as "
+            "I(Q_A) >= I(Q_B) - gap_A and I(Q_B) <= upper_A). Non-implied orderings are recorded in "
+            "`observations`, not asserted.",
+)
+def check_nested(ctx):
+    rng = ctx.rng("orderings")
+    cases = [(example_ball(), "log(2)")] + [rand_instance(rng, k) for k in range(1, 2)]
+    cases.append((RenyiBall.from_radius([["7", "10"], ["26", "57"]], 2, "inf"), "log(2)"))  # F = P_X
+    rows, obs = [], {"PolyOpt < SRR": 0, "PolyOpt < IR": 0, "IR < SRR": 0, "SRR < GRR": 0}
+    for ball, eps in cases:
+        inst = _instance(ball, eps, ctx.dps)
+        fails, row = _check_instance(inst)
+        row.update(size=f"{len(ball.phat)}x{len(ball.phat[0])}", eps=eps, B=s(ball.radius, 4)
+                   if ball.radius != math.inf else "inf", alpha=str(ball.alpha))
+        rows.append(row)
+        I = inst["I"]
+        for key, (x, y) in {"PolyOpt < SRR": ("PolyOpt", "SRR"), "PolyOpt < IR": ("PolyOpt", "IR"),
+                            "IR < SRR": ("IR", "SRR"), "SRR < GRR": ("SRR", "GRR")}.items():
+            if I[x][1] < I[y][0]:
+                obs[key] += 1
+        if fails:
+            return Outcome.refuted(f"implied ordering/membership fails: {fails}", counterexample=row, table=rows)
+    return Outcome.verified(f"all nestings and implied orderings hold on {len(rows)} instances",
+                            table=rows, observations=obs)
+
+
+@claim(
+    id="rldp.orderings.monotone",
+    paper=PAPER,
+    source="Sec. 5 (Definition 3: Gamma_eps grows with eps and with the L's)",
+    statement="PolyOpt's optimum is non-decreasing in eps and non-increasing in the radius B.",
+    hypotheses=("same P-hat and alpha",),
+    method=(Method.EXACT, Method.PROPERTY),
+    reading="Exact cone nesting of the smaller instance's Q in the larger cone, and certified brackets.",
+)
+def check_monotone(ctx):
+    rng = ctx.rng("monotone")
+    rows = []
+    for k in range(2):
+        ball, _ = rand_instance(rng, k)
+        L = lower_bounds(ball, dps=ctx.dps)
+        prev = None
+        for r in (Fraction(5, 4), Fraction(2), Fraction(3)):
+            m, sol = polyopt_from_bounds(ball.phat, L, f"log({r})", dps=ctx.dps)
+            if prev is not None:
+                pm, psol = prev
+                if check_gamma(pm, L, exact_level(r)).holds is not True or sol.upper < psol.lower:
+                    return Outcome.refuted("not monotone in eps", counterexample={"instance": k, "r": str(r)})
+            prev = (m, sol)
+            rows.append({"instance": k, "e^eps": str(r), "I": s(sol.lower)})
+        prev = None
+        for B in ("1/100", "1/10", "1/2"):
+            b2 = RenyiBall.from_radius(ball.phat, ball.alpha, B)
+            L2 = lower_bounds(b2, dps=ctx.dps)
+            m, sol = polyopt_from_bounds(b2.phat, L2, "log(2)", dps=ctx.dps)
+            if prev is not None:
+                pm, psol, pL = prev
+                if check_gamma(m, pL, exact_level(2)).holds is not True or sol.lower > psol.upper:
+                    return Outcome.refuted("not monotone in B", counterexample={"instance": k, "B": B})
+            prev = (m, sol, L2)
+            rows.append({"instance": k, "B": B, "I": s(sol.lower)})
+    return Outcome.verified("monotone in eps and B on 2 random instances", table=rows)
+
+
+@claim(
+    id="rldp.sec6.srr-stricter-than-polyopt",
+    paper=PAPER,
+    source="Sec. 6, third paragraph (\"SRR has a stricter privacy requirement than PolyOpt\")",
+    statement="SRR's privacy requirement ((eps, P_X)-RLDP) is stricter than PolyOpt's: every (eps, P_X)-RLDP "
+              "mechanism satisfies PolyOpt's condition (rows in Gamma_eps), so PolyOpt's utility is at least SRR's.",
+    hypotheses=("PolyOpt as in Definition 3 (pairs s1 = s2 included)",),
+    method=(Method.EXACT, Method.HIGH_PRECISION),
+    reading="'Stricter requirement' read as inclusion of feasible sets; the utility consequence is then implied.",
+)
+def check_srr_vs_polyopt(ctx):
+    ball = RenyiBall.from_radius([["7", "10"], ["26", "57"]], 2, "inf")   # F = P_X, Example 1's P-hat
+    L = lower_bounds(ball, dps=ctx.dps)
+    po, sol = polyopt_from_bounds(ball.phat, L, "log(2)", dps=ctx.dps)
+    rel, rsol = polyopt_from_bounds(ball.phat, L, "log(2)", include_same_s=False, dps=ctx.dps)
+    sr = srr(ball.phat, "log(2)")
+    p = [v for row in ball.phat for v in row]
+    i_srr = mutual_information_bounds(sr.matrix, p, dps=30)
+    inside = check_gamma(sr, L, exact_level(2))
+    ev = dict(setting="Example 1's P-hat, F = P_X (B = inf, L = 0), eps = log 2",
+              I_polyopt=[s(sol.lower, 8), s(sol.upper, 8)], I_srr=[s(i_srr[0], 8), s(i_srr[1], 8)],
+              I_relaxed_polyopt=s(rsol.lower, 8), srr_in_gamma=inside.to_json())
+    if inside.holds is False and sol.upper < i_srr[0]:
+        return Outcome.refuted("SRR is not in Gamma_eps and PolyOpt's certified optimum is below SRR's utility "
+                               f"({s(sol.upper, 5)} < {s(i_srr[0], 5)}); the relaxed PolyOpt (pairs s1 != s2 only) "
+                               f"does contain SRR ({s(rsol.lower, 5)})", counterexample=ev, **ev)
+    return Outcome.verified("SRR lies in Gamma_eps here", **ev)
+
+
+@claim(
+    id="rldp.orderings.nested-exhaustive",
+    paper=PAPER,
+    source="Secs. 5-8 (as rldp.orderings.nested), more instances",
+    statement="The implied orderings NR >= relaxed >= PolyOpt >= GRR, relaxed >= SRR, NR >= IR hold on many random "
+              "instances (sizes 2x2, 2x3, 3x2; alpha in {1/2, 1, 2, 3}; several B and eps).",
+    hypotheses=("same rational e^eps and certified L' for all mechanisms",),
+    method=(Method.EXACT, Method.HIGH_PRECISION, Method.PROPERTY),
+    slow=True,
+)
+def check_nested_many(ctx):
+    rng = ctx.rng("orderings-many")
+    rows, obs = [], {"PolyOpt < SRR": 0, "PolyOpt < IR": 0, "IR < SRR": 0, "SRR < GRR": 0, "IR < GRR": 0}
+    for k in range(18):
+        ball, eps = rand_instance(rng, k)
+        inst = _instance(ball, eps, ctx.dps)
+        fails, row = _check_instance(inst)
+        row.update(size=f"{len(ball.phat)}x{len(ball.phat[0])}", eps=eps, B=str(ball.radius), alpha=str(ball.alpha))
+        rows.append(row)
+        I = inst["I"]
+        for key in obs:
+            x, y = key.split(" < ")
+            if I[x][1] < I[y][0]:
+                obs[key] += 1
+        if fails:
+            return Outcome.refuted(f"implied ordering/membership fails: {fails}", counterexample=row, table=rows)
+    return Outcome.verified(f"all nestings and implied orderings hold on {len(rows)} instances", table=rows,
+                            observations=obs)

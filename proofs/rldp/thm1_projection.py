@@ -1,0 +1,438 @@
+"""Theorem 1 (Sec. 4.1, eq. (24)-(25)) and its proof (Appendix A.1, Lemmas A1-A4) of 000_aca93ed29ea857ee.txt.
+
+    B_s = alpha/(alpha-1) log((e^{(alpha-1)B/alpha} - (1 - P^_s)) / P^_s)   (alpha != 1),  B / P^_s  (alpha = 1)
+    F_{U|s} = {R in P_U : D_alpha(P^_{U|s} || R) <= B_s}.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import flint
+import mpmath
+import numpy as np
+import sympy as sp
+
+from proofs.rldp._sec34 import ALPHAS, PAPER, boundary_point, conditional, flat, lift, nstr, rand_dist, rand_table
+from rldp_verify.claims import Method, Outcome, claim
+from rldp_verify.core.divergence import kl_divergence, renyi_divergence
+from rldp_verify.core.numbers import to_mpf, working_precision
+from rldp_verify.core.rigorous import arb_exact, arb_precision
+from rldp_verify.rldp.uncertainty import RenyiBall
+
+READING_C = ("(A8), (A13)-(A16): the conversion dropped minus signs; the stationary point is "
+             "P_s = 1 - C^{-1/alpha}(1 - P^_s) and the lift uses P_{u,s'} = C^{-1/alpha} P^_{u,s'} "
+             "(with the printed C^{+1/alpha} the lift does not sum to 1 and P_s is not stationary).")
+
+
+@claim(
+    id="rldp.thm1.factorisation",
+    paper=PAPER,
+    source="Sec. 4.1, the identity after Theorem 1",
+    statement="P^_x^alpha P_x^(1-alpha) = P^_{u|s}^alpha P_{u|s}^(1-alpha) * P^_s^alpha P_s^(1-alpha) for x = (s, u).",
+    hypotheses=("P^_s, P_s > 0",),
+    method=Method.SYMBOLIC,
+)
+def check_factorisation(ctx):
+    a = sp.symbols("alpha", positive=True)
+    ph_s, p_s, ph_u, p_u = sp.symbols("Phat_s P_s Phat_u|s P_u|s", positive=True)
+    lhs = (ph_u * ph_s) ** a * (p_u * p_s) ** (1 - a)
+    rhs = ph_u**a * p_u ** (1 - a) * ph_s**a * p_s ** (1 - a)
+    diff = sp.simplify(sp.powsimp(sp.expand_power_base(lhs - rhs, force=True), force=True))
+    if diff == 0:
+        return Outcome.verified("sympy: the difference simplifies to 0 (P_x = P_s P_{u|s})", difference=str(diff))
+    return Outcome.inconclusive("sympy could not simplify the difference to 0", difference=str(diff))
+
+
+@claim(
+    id="rldp.thm1.stationary-point",
+    paper=PAPER,
+    source="App. A.1, Lemma A1, eqs. (A6)-(A10)",
+    statement="The bound on sum_u P^_{u|s}^alpha P_{u|s}^(1-alpha) in (A6) is extremal in P_s at "
+              "P_s = 1 - C^{-1/alpha}(1 - P^_s), C = e^{(alpha-1)B}, with extremal value "
+              "(C^{1/alpha} - (1 - P^_s))^alpha / P^_s^alpha, which gives B_s of eq. (25).",
+    hypotheses=("alpha != 1", "0 < P^_s < 1"),
+    method=(Method.SYMBOLIC, Method.HIGH_PRECISION),
+    reading=READING_C,
+)
+def check_stationary(ctx):
+    x, b, C, ph = sp.symbols("P_s b C Phat_s", positive=True)   # b = 1 - P^_s
+    results = {}
+    ok = True
+    for a in (sp.Rational(1, 2), sp.Rational(1, 3), sp.Rational(3, 2), sp.Integer(2), sp.Integer(3), sp.Rational(7, 2)):
+        rhs = x ** (a - 1) * (C - b**a * (1 - x) ** (1 - a)) / ph**a     # RHS of (A6) as a function of P_s
+        xs = 1 - b * C ** (-1 / a)
+        d = sp.diff(rhs, x).subs(x, xs)
+        d0 = sp.simplify(sp.powsimp(sp.expand_power_base(d, force=True), force=True))
+        val = sp.simplify(sp.powsimp(rhs.subs(x, xs), force=True) - (C ** (1 / a) - b) ** a / ph**a)
+        # the printed reading P_s = 1 - C^{+1/alpha} b is not stationary (numeric witness)
+        printed = sp.diff(rhs, x).subs(x, 1 - b * C ** (1 / a))
+        wit = {C: sp.Rational(11, 10) if a > 1 else sp.Rational(9, 10), b: sp.Rational(1, 3), ph: sp.Rational(2, 3)}
+        pw = sp.N(printed.subs(wit), 30)
+        results[str(a)] = {"derivative_at_stationary": str(d0), "value_minus_claim": str(val),
+                           "derivative_at_printed_point": str(pw)}
+        ok &= d0 == 0 and val == 0 and pw != 0
+    # symbolic alpha: verify by substitution at random numeric points (high precision)
+    rng = ctx.rng("thm1.stationary")
+    worst = mpmath.mpf(0)
+    with working_precision(ctx.dps):
+        for _ in range(40):
+            a = to_mpf(rng.choice(ALPHAS))
+            if a == 1:
+                continue
+            Bv = mpmath.mpf(rng.random()) / 2
+            phs = mpmath.mpf(rng.randint(1, 99)) / 100
+            Cv = mpmath.exp((a - 1) * Bv)
+            bv = 1 - phs
+            xs = 1 - bv * Cv ** (-1 / a)
+            if not 0 < xs < 1:
+                continue
+            f = lambda t: t ** (a - 1) * (Cv - bv**a * (1 - t) ** (1 - a)) / phs**a  # noqa: E731
+            worst = max(worst, abs(mpmath.diff(f, xs)))
+            Bs = a / (a - 1) * mpmath.log((mpmath.exp((a - 1) * Bv / a) - bv) / phs)
+            worst = max(worst, abs(mpmath.log(f(xs)) / (a - 1) - Bs))
+    ok &= worst < mpmath.mpf(10) ** (-(ctx.dps - 15))
+    if ok:
+        return Outcome.verified("sympy: derivative vanishes at P_s = 1 - C^{-1/alpha}(1-P^_s) and the value gives "
+                                f"B_s, for 6 orders; random orders agree to {nstr(worst, 3)}; the printed "
+                                "point 1 - C^{1/alpha}(1-P^_s) is not stationary", per_alpha=results,
+                                max_residual=nstr(worst, 3))
+    return Outcome.inconclusive("stationary point not confirmed", per_alpha=results, max_residual=nstr(worst, 3))
+
+
+def _instances(rng, count, alphas=ALPHAS):
+    for k in range(count):
+        a1, a2 = rng.choice((2, 2, 3)), rng.choice((2, 3, 4))
+        phat = rand_table(rng, a1, a2, zeros=(k % 4 == 3))
+        alpha = alphas[k % len(alphas)]
+        B = Fraction(rng.randint(1, 400), 1000) if alpha >= 1 else Fraction(rng.randint(1, 60), 1000)
+        yield phat, alpha, B
+
+
+@claim(
+    id="rldp.thm1.lift-in-F",
+    paper=PAPER,
+    source="App. A.1, Lemmas A2 and A4 (F-bar_{U|s} subset F_{U|s})",
+    statement="For every R with D_alpha(P^_{U|s}||R) <= B_s the lift P of (A16) / Lemma A4 has P_{U|s} = R and "
+              "D_alpha(P^||P) <= B; for R on the boundary of the B_s-ball, D_alpha(P^||P) = B.",
+    hypotheses=("P^_s > 0", "alpha in (0, inf)", "for alpha < 1: e^{(alpha-1)B/alpha} > 1 - P^_s"),
+    method=(Method.HIGH_PRECISION, Method.PROPERTY),
+    reading=READING_C,
+)
+def check_lift(ctx):
+    rng = ctx.rng("thm1.lift")
+    tol = mpmath.mpf(10) ** (-(ctx.dps - 12))
+    n = worst_excess = 0
+    worst_excess = mpmath.mpf(-1)
+    worst_gap = mpmath.mpf(0)
+    with working_precision(ctx.dps):
+        for phat, alpha, B in _instances(rng, 18 if not ctx.include_slow else 60):
+            ball = RenyiBall.from_radius(phat, alpha, B)
+            for s in range(len(phat)):
+                if sum(phat[s]) == 0:
+                    continue
+                Bs = ball.conditional_radius(s, dps=ctx.dps + 10)
+                if Bs == mpmath.inf:
+                    continue
+                center = conditional(phat, s)
+                for inside in (True, False):
+                    Q = rand_dist(rng, len(center), zeros=True)
+                    R, lam = boundary_point(center, Q, alpha, Bs, dps=ctx.dps)
+                    if inside:
+                        R = [c + (r - c) * mpmath.mpf("0.9") for c, r in zip(center, R)]
+                    P, gamma = lift(phat, s, R, alpha, B, dps=ctx.dps)
+                    D = renyi_divergence(flat(phat), P, alpha, dps=ctx.dps + 10)
+                    got_R = [P[s * len(center) + j] / gamma for j in range(len(center))]
+                    if max(abs(x - y) for x, y in zip(got_R, R)) > tol or abs(sum(P) - 1) > tol:
+                        return Outcome.refuted("the lift does not have conditional R", counterexample={
+                            "phat": [[str(v) for v in r] for r in phat], "alpha": str(alpha), "B": str(B), "s": s})
+                    excess = D - to_mpf(B)
+                    worst_excess = max(worst_excess, excess)
+                    if not inside and lam < 1:
+                        worst_gap = max(worst_gap, abs(excess))
+                    if excess > tol:
+                        return Outcome.refuted(
+                            f"lift leaves F: D_alpha(P^||P) = {nstr(D)} > B = {B}",
+                            counterexample={"phat": [[str(v) for v in r] for r in phat], "alpha": str(alpha),
+                                            "B": str(B), "s": s, "R": [nstr(x, 20) for x in R]},
+                            D=nstr(D, 20), B_s=nstr(Bs, 20))
+                    n += 1
+    if worst_gap > mpmath.mpf(10) ** (-(ctx.dps // 2)):
+        return Outcome.inconclusive("lifts stay in F but boundary points are not tight",
+                                    max_boundary_gap=nstr(worst_gap, 3))
+    return Outcome.verified(f"{n} lifts (boundary and interior R, orders {', '.join(map(str, ALPHAS))}) lie in F; "
+                            f"boundary R lift to D = B within {nstr(worst_gap, 3)}",
+                            lifts=n, max_excess_over_B=nstr(worst_excess, 3), max_boundary_gap=nstr(worst_gap, 3),
+                            dps=ctx.dps)
+
+
+@claim(
+    id="rldp.thm1.projection-in-ball",
+    paper=PAPER,
+    source="App. A.1, Lemmas A1 and A3 (F_{U|s} subset F-bar_{U|s})",
+    statement="Every P in F with P_s > 0 has D_alpha(P^_{U|s} || P_{U|s}) <= B_s.",
+    hypotheses=("P^_s > 0", "alpha in (0, inf)"),
+    method=(Method.HIGH_PRECISION, Method.PROPERTY),
+)
+def check_projection(ctx):
+    rng = ctx.rng("thm1.projection")
+    tol = mpmath.mpf(10) ** (-(ctx.dps - 12))
+    n = 0
+    worst = mpmath.mpf(-10)
+    with working_precision(ctx.dps):
+        for phat, alpha, B in _instances(rng, 18 if not ctx.include_slow else 60):
+            ball = RenyiBall.from_radius(phat, alpha, B)
+            fl = flat(phat)
+            for k in range(3):
+                # P on the boundary of F along a random direction, or a lift-like adversarial point
+                Q = rand_dist(rng, len(fl), zeros=True)
+                P, _ = boundary_point(fl, Q, alpha, B, dps=ctx.dps)
+                if k % 3 == 2:
+                    P = [x * (1 + mpmath.mpf(rng.random()) / 1000) for x in P]
+                    P = [x / sum(P) for x in P]
+                    if renyi_divergence(fl, P, alpha, dps=ctx.dps) > to_mpf(B):
+                        continue
+                a2 = len(phat[0])
+                for s in range(len(phat)):
+                    if sum(phat[s]) == 0:
+                        continue
+                    Bs = ball.conditional_radius(s, dps=ctx.dps + 10)
+                    row = P[s * a2:(s + 1) * a2]
+                    if sum(row) == 0:
+                        continue
+                    Rs = [x / sum(row) for x in row]
+                    D = renyi_divergence(conditional(phat, s), Rs, alpha, dps=ctx.dps)
+                    if Bs != mpmath.inf:
+                        worst = max(worst, D - Bs)
+                    if D > Bs + tol:
+                        return Outcome.refuted(
+                            f"P in F projects outside the B_s-ball: D = {nstr(D)} > B_s = {nstr(Bs)}",
+                            counterexample={"phat": [[str(v) for v in r] for r in phat], "alpha": str(alpha),
+                                            "B": str(B), "s": s, "P": [nstr(x, 25) for x in P]})
+                    n += 1
+    return Outcome.verified(f"{n} projections of points of F (boundary and interior) lie in the B_s-ball",
+                            projections=n, max_D_minus_Bs=nstr(worst, 3))
+
+
+def _direct_max(phat, alpha, B, s, rng, starts):
+    """max_{P in F} D_alpha(P^_{U|s} || P_{U|s}) by SLSQP multistart (float), re-checked in mpmath."""
+    from scipy.optimize import minimize
+
+    fl = np.array([float(v) for v in flat(phat)])
+    a2 = len(phat[0])
+    a = float(alpha)
+    cen = np.array([float(v) for v in phat[s]]) / float(sum(phat[s]))
+    Bf = float(B)
+
+    def D(p, q):
+        m = p > 0
+        if a == 1:
+            return float(np.sum(p[m] * np.log(p[m] / q[m])))
+        return float(np.log(np.sum(p[m] ** a * q[m] ** (1 - a))) / (a - 1))
+
+    def obj(P):
+        row = P[s * a2:(s + 1) * a2]
+        return -D(cen, row / row.sum())
+
+    best, bestP = -np.inf, None
+    for k in range(starts):
+        d = rng.dirichlet(np.ones(len(fl)) * 0.7)
+        lam = 1.0
+        while D(fl, (1 - lam) * fl + lam * d) > Bf and lam > 1e-9:
+            lam /= 2
+        x0 = (1 - lam) * fl + lam * d
+        res = minimize(obj, x0, method="SLSQP", bounds=[(1e-12, 1)] * len(fl),
+                       constraints=[{"type": "eq", "fun": lambda P: P.sum() - 1},
+                                    {"type": "ineq", "fun": lambda P: Bf - D(fl, P)}],
+                       options={"maxiter": 400, "ftol": 1e-13})
+        P = np.clip(res.x, 1e-300, None)
+        P = P / P.sum()
+        if D(fl, P) <= Bf * (1 + 1e-9) + 1e-12 and -obj(P) > best:
+            best, bestP = -obj(P), P
+    return best, bestP
+
+
+def _check_direct(ctx, count, starts, salt):
+    rng = ctx.rng(salt)
+    nprng = ctx.np_rng(salt)
+    rows, worst_over, worst_under = [], -np.inf, 0.0
+    for phat, alpha, B in _instances(rng, count, alphas=(Fraction(1, 2), Fraction(1), Fraction(3, 2), Fraction(2),
+                                                           Fraction(3))):
+        ball = RenyiBall.from_radius(phat, alpha, B)
+        for s in range(len(phat)):
+            if sum(phat[s]) == 0:
+                continue
+            Bs = ball.conditional_radius(s, dps=30)
+            if Bs == mpmath.inf:
+                continue
+            best, P = _direct_max(phat, alpha, B, s, nprng, starts)
+            if P is None:
+                continue
+            # the maximum over F_{U|s} is min(B_s, sup of D_alpha(P^_{U|s}||.) over the whole simplex); the
+            # latter is finite only for alpha < 1: alpha/(1-alpha) log(1/min_u P^_{u|s})
+            cen = conditional(phat, s)
+            target = float(Bs)
+            if alpha < 1 and min(cen) > 0:
+                target = min(target, float(to_mpf(alpha) / (1 - to_mpf(alpha)) * mpmath.log(1 / min(cen))))
+            over, under = best - float(Bs), target - best
+            worst_over, worst_under = max(worst_over, over), max(worst_under, under)
+            rows.append({"alpha": str(alpha), "B": str(B), "P^_s": str(sum(phat[s])), "B_s": nstr(Bs, 10),
+                         "expected_max": f"{target:.10g}", "direct_max": f"{best:.10g}"})
+            if over > 1e-6:
+                # re-check at high precision before refuting
+                with working_precision(ctx.dps):
+                    Pm = [mpmath.mpf(float(x)) for x in P]
+                    Pm = [x / sum(Pm) for x in Pm]
+                    inF = renyi_divergence(flat(phat), Pm, alpha) <= B
+                    a2 = len(phat[0])
+                    row = Pm[s * a2:(s + 1) * a2]
+                    Dc = renyi_divergence(conditional(phat, s), [x / sum(row) for x in row], alpha)
+                if inF and Dc > Bs:
+                    return Outcome.refuted("a point of F projects beyond B_s", counterexample=rows[-1],
+                                           D_conditional=nstr(Dc, 20))
+    if worst_under > 1e-4:
+        return Outcome.inconclusive(f"SLSQP stayed {worst_under:.2e} below B_s on some instance (local optimum?)",
+                                    instances=rows, max_over=f"{worst_over:.3e}", max_under=f"{worst_under:.3e}")
+    return Outcome.verified(f"on {len(rows)} instances the SLSQP maximum of D_alpha(P^_{{U|s}}||P_{{U|s}}) over F "
+                            f"equals B_s (max over {worst_over:.1e}, max under {worst_under:.1e}; float optimiser, "
+                            "violations re-checked in mpmath)", instances=rows[:40],
+                            max_over=f"{worst_over:.3e}", max_under=f"{worst_under:.3e}")
+
+
+@claim(
+    id="rldp.thm1.radius-direct-optimisation",
+    paper=PAPER,
+    source="Sec. 4.1, Theorem 1, eq. (24)-(25)",
+    statement="B_s is the exact projection radius: max_{P in F} D_alpha(P^_{U|s} || P_{U|s}) = B_s "
+              "(or, for alpha < 1, the largest value D_alpha(P^_{U|s}||.) takes on P_U when that is smaller).",
+    hypotheses=("P^_s > 0", "alpha in {1/2, 1, 3/2, 2, 3}", "e^{(alpha-1)B/alpha} > 1 - P^_s"),
+    method=(Method.PROPERTY, Method.HIGH_PRECISION),
+)
+def check_direct(ctx):
+    return _check_direct(ctx, 8, 4, "thm1.direct")
+
+
+@claim(
+    id="rldp.thm1.radius-direct-optimisation-sweep",
+    paper=PAPER,
+    source="Sec. 4.1, Theorem 1, eq. (24)-(25)",
+    statement="B_s is the exact projection radius (larger random sweep, SLSQP multistart).",
+    hypotheses=("P^_s > 0", "alpha in {1/2, 1, 3/2, 2, 3}", "e^{(alpha-1)B/alpha} > 1 - P^_s"),
+    method=(Method.PROPERTY, Method.HIGH_PRECISION),
+    slow=True,
+)
+def check_direct_sweep(ctx):
+    return _check_direct(ctx, 60, 8, "thm1.direct.sweep")
+
+
+@claim(
+    id="rldp.thm1.kl-chain-rule",
+    paper=PAPER,
+    source="App. A.1, Lemma A3, eqs. (A21)-(A23)",
+    statement="D_1(P^||P) = P^_s D_1(P^_{U|s}||P_{U|s}) + (1-P^_s) D_1(P^_{|not s}||P_{|not s}) + D_1(Bern(P^_s)||Bern(P_s)).",
+    hypotheses=("0 < P^_s < 1", "P > 0"),
+    method=Method.HIGH_PRECISION,
+)
+def check_chain(ctx):
+    rng = ctx.rng("thm1.chain")
+    worst = mpmath.mpf(0)
+    with working_precision(ctx.dps):
+        for k in range(40):
+            a1, a2 = rng.choice((2, 3)), rng.choice((2, 3, 4))
+            phat, P = rand_table(rng, a1, a2, zeros=True), rand_table(rng, a1, a2)
+            s = rng.randrange(a1)
+            phs, ps = sum(phat[s]), sum(P[s])
+            if phs in (0, 1):
+                continue
+            rest_h = [v / (1 - phs) for i, r in enumerate(phat) if i != s for v in r]
+            rest = [v / (1 - ps) for i, r in enumerate(P) if i != s for v in r]
+            rhs = (to_mpf(phs) * kl_divergence([v / phs for v in phat[s]], [v / ps for v in P[s]])
+                   + (1 - to_mpf(phs)) * kl_divergence(rest_h, rest)
+                   + kl_divergence([phs, 1 - phs], [ps, 1 - ps]))
+            worst = max(worst, abs(kl_divergence(flat(phat), flat(P)) - rhs))
+    if worst < mpmath.mpf(10) ** (-(ctx.dps - 8)):
+        return Outcome.verified(f"identity holds on 40 random pairs (max |difference| {nstr(worst, 3)})",
+                                max_difference=nstr(worst, 3))
+    return Outcome.refuted("chain rule fails", counterexample="see max_difference", max_difference=nstr(worst, 5))
+
+
+@claim(
+    id="rldp.thm1.alpha-lt-1-defined",
+    paper=PAPER,
+    source="Sec. 4.1, Theorem 1, eq. (25)",
+    statement="For every alpha in (0, inf), B >= 0 and P^_s > 0 eq. (25) defines a real B_s "
+              "(the argument e^{(alpha-1)B/alpha} - (1 - P^_s) of the log is positive).",
+    hypotheses=("alpha in (0, inf)", "B in R_{>=0}", "P^_s > 0"),
+    method=Method.EXACT,
+)
+def check_defined(ctx):
+    # alpha = 1/2, B = 2, P^_s = 1/2: e^{-2} - 1/2 < 0 (certified in arb)
+    alpha, B, ps = Fraction(1, 2), Fraction(2), Fraction(1, 2)
+    with arb_precision(ctx.dps):
+        a = arb_exact(alpha)
+        arg = ((a - 1) * arb_exact(B) / a).exp() - (1 - arb_exact(ps))
+        negative = bool(arg < 0)
+    if negative:
+        return Outcome.refuted(
+            "for alpha < 1 the log's argument can be negative: alpha = 1/2, B = 2, P^_s = 1/2 gives "
+            f"e^(-2) - 1/2 = {arg.str(10)} < 0; the projection is then the whole simplex "
+            "(claim rldp.thm1.alpha-lt-1-whole-simplex), i.e. B_s must be read as +inf",
+            counterexample={"alpha": "1/2", "B": "2", "P^_s": "1/2", "log_argument": arg.str(20)})
+    return Outcome.inconclusive("sign of the argument not decided", log_argument=arg.str(20))
+
+
+@claim(
+    id="rldp.thm1.alpha-lt-1-whole-simplex",
+    paper=PAPER,
+    source="Sec. 4.1, Theorem 1 (our extension where eq. (25) is undefined)",
+    statement="If alpha < 1 and e^{(alpha-1)B/alpha} < 1 - P^_s, then F_{U|s} is the whole simplex P_U "
+              "(B_s = +inf), including R whose support misses that of P^_{U|s}.",
+    hypotheses=("0 < alpha < 1", "e^{(alpha-1)B/alpha} < 1 - P^_s"),
+    method=(Method.EXACT, Method.PROPERTY),
+    reading="When the log's argument is <= 0 we read eq. (25) as B_s = +inf. At equality (argument = 0) "
+            "R with support disjoint from P^_{U|s} are not attained (the projection is not closed).",
+)
+def check_whole_simplex(ctx):
+    rng = ctx.rng("thm1.whole")
+    n = 0
+    for k in range(60):
+        alpha = rng.choice((Fraction(1, 4), Fraction(1, 2), Fraction(3, 4)))
+        a1, a2 = rng.choice((2, 3)), rng.choice((2, 3, 4))
+        phat = rand_table(rng, a1, a2)
+        s = rng.randrange(a1)
+        ps = sum(phat[s])
+        with arb_precision(ctx.dps):
+            a = arb_exact(alpha)
+            b = arb_exact(1 - ps)
+            # smallest B with e^{(alpha-1)B/alpha} < 1 - P^_s, plus a margin
+            Bmin = a / (a - 1) * b.log()
+            B = Fraction(int(float(Bmin.mid()) * 1000) + 1 + rng.randint(0, 500), 1000)
+            C = ((a - 1) * arb_exact(B)).exp()
+            if not bool((C / a).exp() < b) and not bool(((a - 1) * arb_exact(B) / a).exp() < b):
+                continue
+            # a rational gamma with (1-P^_s)^alpha (1-gamma)^(1-alpha) >= C: the lift P = (gamma R, (1-gamma) P^_{not s})
+            limit = 1 - (C / b**a) ** (1 / (1 - a))
+            gamma = Fraction(int(float(limit.mid()) * 10**6) // 2, 10**6)
+            if gamma <= 0:
+                continue
+            for trial in range(3):
+                R = rand_dist(rng, a2, zeros=True)
+                if trial == 0:  # support disjoint from P^_{U|s} when possible
+                    R = [Fraction(0)] * a2
+                    R[0] = Fraction(1)
+                P = [gamma * R[j] if i == s else (1 - gamma) * phat[i][j] / (1 - ps)
+                     for i in range(a1) for j in range(a2)]
+                power = flint.arb(0)
+                for x, y in zip(flat(phat), P):
+                    if x > 0 and y > 0:
+                        power += arb_exact(x) ** a * arb_exact(y) ** (1 - a)
+                inside = bool(power >= C)   # alpha < 1: D <= B  <=>  power sum >= e^{(alpha-1)B}
+                if not inside:
+                    return Outcome.refuted("a simplex point is not a conditional of F", counterexample={
+                        "phat": [[str(v) for v in r] for r in phat], "alpha": str(alpha), "B": str(B), "s": s,
+                        "R": [str(v) for v in R], "gamma": str(gamma)}, power_sum=power.str(15), C=C.str(15))
+                n += 1
+    if n < 50:
+        return Outcome.inconclusive(f"only {n} instances decided")
+    return Outcome.verified(f"{n} points R of the simplex (some with support disjoint from P^_{{U|s}}) are "
+                            "conditionals of explicit P in F, certified in arb", instances=n)

@@ -1,0 +1,10 @@
+"""Core numerics, independent of any paper and of everything above them in ``rldp_verify``.
+
+- :mod:`.numbers`     exact and high-precision numbers, scoped precision
+- :mod:`.rigorous`    certified enclosures (python-flint arb balls)
+- :mod:`.errors`      :class:`~.errors.InputError`, raised for bad input with the bad value named
+- :mod:`.divergence`  Rényi divergence, KL, chi-square
+- :mod:`.stats`       chi-square quantiles at working precision
+- :mod:`.polytope`    exact vertex enumeration (pycddlib GMP, lrs, Normaliz)
+- :mod:`.lp`          exact / certified linear programs (HiGHS, exact basis re-solve)
+"""

@@ -1,0 +1,185 @@
+"""Divergences between distributions on a finite alphabet.
+
+Paper: 000_aca93ed29ea857ee.txt (RLDP), Sec. 3, eq. (7)/(23):
+
+    D_alpha(P^ || P) = 1/(alpha-1) * log sum_x P^_x^alpha P_x^(1-alpha)     (alpha != 1)
+    D_1(P^ || P)     = sum_x P^_x log(P^_x / P_x)                          (KL, the limit alpha -> 1)
+
+and the chi-square divergence chi2(P1 || P2) = sum_x (P1_x - P2_x)^2 / P2_x, with D_2 = log(1 + chi2).
+
+Conventions at zero probabilities (every alpha in (0, inf)):
+- a term with P^_x = 0 contributes 0;
+- a term with P^_x > 0 = P_x contributes +inf when alpha >= 1 and 0 when alpha < 1
+  (P_x^(1-alpha) = 0); so for alpha < 1, D_alpha is finite unless the supports are disjoint
+  (then the power sum is 0 and D_alpha = +inf).
+
+Which way results may err:
+- :func:`renyi_power_sum` and :func:`chi_square` are exact (Fractions) for exact inputs and integer
+  alpha; otherwise they are mpmath values at the working precision (error ~ 10^-dps, either sign).
+- :func:`renyi_divergence_arb` returns a rigorous arb enclosure.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Sequence
+
+import flint
+import mpmath
+
+from rldp_verify.core.errors import InputError
+from rldp_verify.core.numbers import coerce, exact, to_mpf, working_precision
+from rldp_verify.core.rigorous import arb_exact, arb_precision
+
+INF = mpmath.inf
+
+
+def _coerce(x):
+    """Like :func:`rldp_verify.core.numbers.coerce`, but an mpmath mpf stays an mpf (no loss of precision)."""
+    if isinstance(x, mpmath.mpf):
+        if not mpmath.isfinite(x):
+            raise InputError(f"not a finite number: {x}")
+        return x
+    return coerce(x)
+
+
+def validate_alpha(alpha) -> Fraction | float:
+    """alpha in (0, inf): exact inputs become Fractions, floats stay floats, mpf stay mpf."""
+    a = _coerce(alpha)
+    if not a > 0:
+        raise InputError(f"alpha must be in (0, inf), got alpha={alpha}")
+    return a
+
+
+def validate_distribution(p: Sequence, name: str = "distribution", *, tol=None) -> list:
+    """Entries finite and >= 0, summing to 1 (exactly for Fractions; within ``tol`` for floats)."""
+    vals = []
+    for i, x in enumerate(p):
+        try:
+            v = _coerce(x)
+        except (InputError, TypeError):
+            raise InputError(f"{name}[{i}] = {x!r} is not a finite number") from None
+        if v < 0:
+            raise InputError(f"{name}[{i}] = {x} is negative")
+        vals.append(v)
+    if not vals:
+        raise InputError(f"{name} is empty")
+    total = sum(vals)
+    if all(isinstance(v, Fraction) for v in vals):
+        if total != 1:
+            raise InputError(f"{name} sums to {total}, not 1")
+    elif abs(total - 1) > (1e-12 if tol is None else tol):
+        raise InputError(f"{name} sums to {mpmath.nstr(total, 17)}, not 1")
+    return vals
+
+
+def _pair(phat, p):
+    phat = validate_distribution(phat, "phat")
+    p = validate_distribution(p, "p")
+    if len(phat) != len(p):
+        raise InputError(f"phat has {len(phat)} entries but p has {len(p)}")
+    return phat, p
+
+
+def _is_int(alpha) -> bool:
+    return isinstance(alpha, Fraction) and alpha.denominator == 1
+
+
+def renyi_power_sum(phat, p, alpha):
+    """S_alpha = sum_x P^_x^alpha P_x^(1-alpha) with the zero conventions above (alpha != 1).
+
+    Exact Fraction for exact inputs and integer alpha >= 2; otherwise an mpf (or mpmath.inf).
+    """
+    phat, p = _pair(phat, p)
+    alpha = validate_alpha(alpha)
+    if alpha == 1:
+        raise InputError("the power sum is not defined at alpha = 1 (use kl_divergence)")
+    exact_path = _is_int(alpha) and all(isinstance(v, Fraction) for v in phat + p)
+    total = Fraction(0) if exact_path else mpmath.mpf(0)
+    for a, b in zip(phat, p):
+        if a == 0:
+            continue
+        if b == 0:
+            if alpha > 1:
+                return INF
+            continue
+        if exact_path:
+            k = int(alpha)
+            total += a**k / b ** (k - 1)
+        else:
+            total += to_mpf(a) ** to_mpf(alpha) * to_mpf(b) ** (1 - to_mpf(alpha))
+    return total
+
+
+def kl_divergence(phat, p, *, dps: int | None = None):
+    """D_1(P^||P) = sum P^_x log(P^_x/P_x) (mpf; +inf when P^_x > 0 = P_x)."""
+    phat, p = _pair(phat, p)
+    with working_precision(dps):
+        total = mpmath.mpf(0)
+        for a, b in zip(phat, p):
+            if a == 0:
+                continue
+            if b == 0:
+                return INF
+            total += to_mpf(a) * mpmath.log(to_mpf(a) / to_mpf(b))
+        return +total
+
+
+def renyi_divergence(phat, p, alpha, *, dps: int | None = None):
+    """D_alpha(P^ || P) at ``dps`` digits (mpf, possibly mpmath.inf). alpha = 1 gives KL."""
+    alpha = validate_alpha(alpha)
+    if alpha == 1:
+        return kl_divergence(phat, p, dps=dps)
+    with working_precision(dps):
+        s = renyi_power_sum(phat, p, alpha)
+        if s == INF:
+            return INF
+        s = to_mpf(s) if isinstance(s, Fraction) else s
+        if s == 0:
+            return INF
+        return mpmath.log(s) / (to_mpf(alpha) - 1)
+
+
+def renyi_divergence_arb(phat, p, alpha, *, dps: int = 50):
+    """A rigorous arb enclosure of D_alpha(P^||P) for exact inputs (None when it is +inf)."""
+    phat = [exact(v) for v in validate_distribution(phat, "phat")]
+    p = [exact(v) for v in validate_distribution(p, "p")]
+    alpha = exact(validate_alpha(alpha))
+    with arb_precision(dps):
+        a_ = arb_exact(alpha)
+        if alpha == 1:
+            total = flint.arb(0)
+            for x, y in zip(phat, p):
+                if x == 0:
+                    continue
+                if y == 0:
+                    return None
+                total += arb_exact(x) * (arb_exact(x) / arb_exact(y)).log()
+            return total
+        total = flint.arb(0)
+        for x, y in zip(phat, p):
+            if x == 0:
+                continue
+            if y == 0:
+                if alpha > 1:
+                    return None
+                continue
+            total += arb_exact(x) ** a_ * arb_exact(y) ** (1 - a_)
+        if total == 0:
+            return None
+        return total.log() / (a_ - 1)
+
+
+def chi_square(p1, p2):
+    """chi2(P1||P2) = sum (P1_x - P2_x)^2 / P2_x (exact for exact inputs; inf when P2_x = 0 < P1_x)."""
+    p1, p2 = _pair(p1, p2)
+    exact_path = all(isinstance(v, Fraction) for v in p1 + p2)
+    total = Fraction(0) if exact_path else 0.0
+    for a, b in zip(p1, p2):
+        if b == 0:
+            if a != 0:
+                return INF if exact_path else math.inf
+            continue
+        total += (a - b) ** 2 / b
+    return total

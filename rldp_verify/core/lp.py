@@ -1,0 +1,484 @@
+"""Exact linear programs.
+
+:func:`solve_exact` solves  maximise c^T x  s.t.  A x <= b, E x = f  in exact rational arithmetic
+with pycddlib's GMP LP solver and re-checks the returned primal and dual solutions exactly
+(feasibility and equal objective values) before returning them: a result that fails the check
+raises :class:`~rldp_verify.core.errors.CertificationError`.
+
+:func:`solve_certified` solves the same LP (optionally with variable bounds) in floating point with
+HiGHS, then re-solves HiGHS's final basis exactly in rationals (python-flint ``fmpq_mat``) and
+certifies it: exact primal feasibility, exact dual feasibility (signs and stationarity) and zero
+duality gap; by weak duality the returned value is then the exact optimum.  A basis that is optimal
+only within HiGHS's tolerances (reduced costs of order 1e-18 with the wrong sign) is repaired by
+exact primal simplex pivots from it (Bland's rule).  If that fails (or HiGHS does not report an
+optimum) it falls back to :func:`solve_exact` (keyword bounds become rows; refused with
+CertificationError when that dense system would be huge).  Neither function rounds: every returned
+number is exact.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Sequence
+
+import cdd
+import cdd.gmp
+
+from rldp_verify.core.errors import CertificationError
+from rldp_verify.core.numbers import exact
+
+
+@dataclass(frozen=True)
+class LPResult:
+    status: str               # "optimal", "infeasible", "unbounded"
+    value: Fraction | None
+    x: tuple[Fraction, ...] | None
+    dual: tuple[Fraction, ...] | None   # one multiplier per row of [A; E] (>= 0 for the A rows)
+    # solve_certified only: multipliers d_j of the keyword bounds lower/upper (c = A^T y + E^T y + d;
+    # d_j < 0 only at x_j = lower_j, d_j > 0 only at x_j = upper_j); None when no keyword bounds.
+    reduced_costs: tuple[Fraction, ...] | None = None
+    method: str = "cdd-exact"           # "cdd-exact" or "highs+exact-basis"
+
+
+def solve_exact(c: Sequence, A: Sequence[Sequence], b: Sequence, E: Sequence[Sequence] = (),
+                f: Sequence = ()) -> LPResult:
+    """maximise c.x subject to A x <= b, E x = f (exact; re-checked)."""
+    c = [exact(v) for v in c]
+    A = [[exact(v) for v in r] for r in A]
+    b = [exact(v) for v in b]
+    E = [[exact(v) for v in r] for r in E]
+    f = [exact(v) for v in f]
+    n = len(c)
+    # cdd layout: rows [b_i, -A_i] meaning b_i - A_i x >= 0; equalities as two opposite rows;
+    # the objective [0, c] is the final row.
+    rows = [[bi] + [-a for a in ai] for ai, bi in zip(A, b)]
+    for ei, fi in zip(E, f):
+        rows.append([fi] + [-a for a in ei])
+        rows.append([-fi] + list(ei))
+    rows.append([Fraction(0)] + c)
+    lp = cdd.gmp.linprog_from_array(rows, obj_type=cdd.LPObjType.MAX)
+    cdd.gmp.linprog_solve(lp)
+    st = lp.status
+    if st == cdd.LPStatusType.OPTIMAL:
+        x = tuple(Fraction(v) for v in lp.primal_solution)
+        raw = [Fraction(0)] * (len(A) + 2 * len(E))
+        for idx, val in lp.dual_solution:
+            raw[idx] = Fraction(val)
+        y = raw[: len(A)] + [raw[len(A) + 2 * i] - raw[len(A) + 2 * i + 1] for i in range(len(E))]
+        value = Fraction(lp.obj_value)
+        _recheck(c, A, b, E, f, x, y, value)
+        return LPResult("optimal", value, x, tuple(y))
+    if st in (cdd.LPStatusType.INCONSISTENT, cdd.LPStatusType.STRUC_INCONSISTENT):
+        return LPResult("infeasible", None, None, None)
+    if st in (cdd.LPStatusType.DUAL_INCONSISTENT, cdd.LPStatusType.STRUC_DUAL_INCONSISTENT):
+        return LPResult("unbounded", None, None, None)
+    raise CertificationError(f"cdd LP ended with status {st!r}")
+
+
+def _recheck(c, A, b, E, f, x, y, value):
+    n = len(c)
+    if len(x) != n:
+        raise CertificationError("primal solution has the wrong length")
+    for i, (ai, bi) in enumerate(zip(A, b)):
+        if sum(a * v for a, v in zip(ai, x)) > bi:
+            raise CertificationError(f"primal solution violates inequality {i}")
+    for i, (ei, fi) in enumerate(zip(E, f)):
+        if sum(a * v for a, v in zip(ei, x)) != fi:
+            raise CertificationError(f"primal solution violates equality {i}")
+    if sum(a * v for a, v in zip(c, x)) != value:
+        raise CertificationError("objective value does not match the primal solution")
+    # dual: y_A >= 0, A^T y_A + E^T y_E = c, b.y_A + f.y_E = value
+    yA, yE = y[: len(A)], y[len(A):]
+    if any(v < 0 for v in yA):
+        raise CertificationError("dual multiplier of an inequality is negative")
+    for j in range(n):
+        s = sum(A[i][j] * yA[i] for i in range(len(A))) + sum(E[i][j] * yE[i] for i in range(len(E)))
+        if s != c[j]:
+            raise CertificationError(f"dual solution violates stationarity in coordinate {j}")
+    if sum(bi * v for bi, v in zip(b, yA)) + sum(fi * v for fi, v in zip(f, yE)) != value:
+        raise CertificationError("duality gap is not zero")
+
+
+# --------------------------------------------------------------------------------------------
+# HiGHS + exact basis re-solve
+
+
+def _fmpq(x: Fraction):
+    import flint
+    return flint.fmpq(x.numerator, x.denominator)
+
+
+def _solve_square(M: list[list[Fraction]], rhs: list[Fraction]) -> list[Fraction] | None:
+    """Exact solution of M z = rhs (flint fmpq_mat); None if M is singular."""
+    import flint
+    k = len(M)
+    if k == 0:
+        return []
+    Mm = flint.fmpq_mat(k, k, [_fmpq(x) for row in M for x in row])
+    R = flint.fmpq_mat(k, 1, [_fmpq(x) for x in rhs])
+    try:
+        z = Mm.solve(R)
+    except ZeroDivisionError:
+        return None
+    return [Fraction(int(q.p), int(q.q)) for q in z.entries()]
+
+
+def _highs_solve(c, G, glo, gup, lo, up):
+    import highspy
+    import numpy as np
+
+    inf = highspy.kHighsInf
+    n, m = len(c), len(G)
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    lp = highspy.HighsLp()
+    lp.num_col_, lp.num_row_ = n, m
+    lp.sense_ = highspy.ObjSense.kMaximize
+    lp.col_cost_ = np.array([float(v) for v in c], dtype=float)
+    lp.col_lower_ = np.array([-inf if v is None else float(v) for v in lo], dtype=float)
+    lp.col_upper_ = np.array([inf if v is None else float(v) for v in up], dtype=float)
+    lp.row_lower_ = np.array([-inf if v is None else float(v) for v in glo], dtype=float)
+    lp.row_upper_ = np.array([inf if v is None else float(v) for v in gup], dtype=float)
+    starts, idx, vals = [0], [], []
+    for row in G:
+        for j, a in row:
+            idx.append(j)
+            vals.append(float(a))
+        starts.append(len(idx))
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kRowwise
+    lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = n, m
+    lp.a_matrix_.start_ = np.array(starts, dtype=np.int32)
+    lp.a_matrix_.index_ = np.array(idx, dtype=np.int32)
+    lp.a_matrix_.value_ = np.array(vals, dtype=float)
+    h.passModel(lp)
+    h.run()
+    if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+        return None
+    basis = h.getBasis()
+    S = highspy.HighsBasisStatus
+    def code(st):
+        return {S.kLower: "L", S.kUpper: "U", S.kBasic: "B", S.kZero: "Z"}.get(st, "N")
+    return [code(st) for st in basis.col_status], [code(st) for st in basis.row_status]
+
+
+def solve_certified(c: Sequence, A: Sequence[Sequence], b: Sequence, E: Sequence[Sequence] = (),
+                    f: Sequence = (), *, lower: Sequence | None = None,
+                    upper: Sequence | None = None) -> LPResult:
+    """maximise c.x s.t. A x <= b, E x = f, lower <= x <= upper (None entries: no bound).
+
+    HiGHS in floating point, then the final basis re-solved and certified in exact rationals
+    (see the module docstring); falls back to :func:`solve_exact` when the certificate fails or
+    HiGHS does not report "optimal".  Rows of A with a single non-zero are treated as bounds.
+    The result is exact and certified either way (the fallback raises CertificationError on a
+    failed re-check).  ``dual`` has one multiplier per row of [A; E]; ``reduced_costs`` one per
+    keyword bound (only when ``lower``/``upper`` are given).
+    """
+    c = [exact(v) for v in c]
+    n = len(c)
+    A = [[exact(v) for v in r] for r in A]
+    b = [exact(v) for v in b]
+    E = [[exact(v) for v in r] for r in E]
+    f = [exact(v) for v in f]
+    for name, rows in (("A", A), ("E", E)):
+        for i, r in enumerate(rows):
+            if len(r) != n:
+                from rldp_verify.core.errors import InputError
+                raise InputError(f"row {i} of {name} has {len(r)} entries, expected {n}")
+    kw_lo = [None] * n if lower is None else [None if v is None else exact(v) for v in lower]
+    kw_up = [None] * n if upper is None else [None if v is None else exact(v) for v in upper]
+    have_kw = lower is not None or upper is not None
+    # bounds: tightest of keyword bounds and single-non-zero rows of A; remember the source
+    lo, up = list(kw_lo), list(kw_up)
+    lo_src = [("kw", j) if kw_lo[j] is not None else None for j in range(n)]
+    up_src = [("kw", j) if kw_up[j] is not None else None for j in range(n)]
+    G, grhs_lo, grhs_up, gsrc = [], [], [], []
+    for i, (r, bi) in enumerate(zip(A, b)):
+        nz = [(j, a) for j, a in enumerate(r) if a]
+        if len(nz) == 1:
+            j, a = nz[0]
+            bound = bi / a
+            if a > 0 and (up[j] is None or bound < up[j]):
+                up[j], up_src[j] = bound, ("row", i)
+            elif a < 0 and (lo[j] is None or bound > lo[j]):
+                lo[j], lo_src[j] = bound, ("row", i)
+            continue
+        if not nz:
+            if bi < 0:
+                return solve_exact(c, A, b, E, f) if not have_kw else _fallback(c, A, b, E, f, kw_lo, kw_up)
+            continue
+        G.append(nz)
+        grhs_lo.append(None)
+        grhs_up.append(bi)
+        gsrc.append(i)
+    for i, (r, fi) in enumerate(zip(E, f)):
+        G.append([(j, a) for j, a in enumerate(r) if a])
+        grhs_lo.append(fi)
+        grhs_up.append(fi)
+        gsrc.append(len(A) + i)
+    MT = _flint_transpose(A + E, n)
+    res = None
+    try:
+        res = _highs_solve(c, G, grhs_lo, grhs_up, lo, up)
+    except Exception:  # pragma: no cover - HiGHS failure: use the exact solver
+        res = None
+    if res is not None:
+        out = _certify_basis(c, A, b, E, f, kw_lo, kw_up, lo, up, lo_src, up_src,
+                             G, grhs_lo, grhs_up, gsrc, *res, have_kw, MT)
+        if out is not None:
+            return out
+    return _fallback(c, A, b, E, f, kw_lo, kw_up)
+
+
+def _fallback(c, A, b, E, f, kw_lo, kw_up):
+    """solve_exact with the keyword bounds turned into rows; multipliers mapped back."""
+    n = len(c)
+    nb = sum(1 for v in kw_lo if v is not None) + sum(1 for v in kw_up if v is not None)
+    if n * (len(A) + nb) > 4 * 10 ** 7:
+        raise CertificationError(f"HiGHS's basis did not certify and the exact fallback ({n} variables, "
+                                 f"{len(A) + nb} dense rows) is too large")
+    extra, eb, where = [], [], []
+    for j in range(n):
+        if kw_lo[j] is not None:
+            r = [Fraction(0)] * n
+            r[j] = Fraction(-1)
+            extra.append(r)
+            eb.append(-kw_lo[j])
+            where.append((j, -1))
+        if kw_up[j] is not None:
+            r = [Fraction(0)] * n
+            r[j] = Fraction(1)
+            extra.append(r)
+            eb.append(kw_up[j])
+            where.append((j, 1))
+    res = solve_exact(c, list(A) + extra, list(b) + eb, E, f)
+    if res.status != "optimal" or not where:
+        return res
+    y = list(res.dual)
+    yA, yX, yE = y[: len(A)], y[len(A): len(A) + len(extra)], y[len(A) + len(extra):]
+    d = [Fraction(0)] * n
+    for (j, sign), val in zip(where, yX):
+        d[j] += sign * val
+    return LPResult("optimal", res.value, res.x, tuple(yA + yE), tuple(d), "cdd-exact")
+
+
+def _flint_transpose(rows, n):
+    """[rows]^T as a flint fmpq_mat (n x len(rows)), exact."""
+    import flint
+    k = len(rows)
+    if k == 0:
+        return None
+    flat = [None] * (n * k)
+    for i, r in enumerate(rows):
+        for j, a in enumerate(r):
+            flat[j * k + i] = _fmpq(a)
+    return flint.fmpq_mat(n, k, flat)
+
+
+def _times(MT, y):
+    """MT * y as a list of Fractions (MT from :func:`_flint_transpose`)."""
+    import flint
+    k = MT.ncols()
+    out = MT * flint.fmpq_mat(k, 1, [_fmpq(v) for v in y])
+    return [Fraction(int(q.p), int(q.q)) for q in out.entries()]
+
+
+def _exact_simplex(c, G, glo, gup, lo, up, col_st, row_st, MT, gsrc, nrows_total, max_iter=None):
+    """Exact bounded primal simplex on  W z = 0, W = [G | -I], z = (x, r), started from HiGHS's
+    basis.  Usually HiGHS's basis is already optimal and no pivot is made; the pivots repair
+    bases that are optimal only up to HiGHS's tolerances.  Bland's rule (no cycling).
+    Returns (x, y, d) with y the multipliers of the rows of G and d = c - G^T y, or None
+    (singular basis, unbounded, iteration limit)."""
+    import flint
+
+    n, m = len(c), len(G)
+    N = n + m
+    lb = list(lo) + list(glo)
+    ub = list(up) + list(gup)
+    cols = [[] for _ in range(n)]
+    for i, row in enumerate(G):
+        for j, a in row:
+            cols[j].append((i, a))
+    def wcol(k):
+        return cols[k] if k < n else [(k - n, Fraction(-1))]
+    status = list(col_st) + list(row_st)
+    basic = [k for k in range(N) if status[k] == "B"]
+    if len(basic) != m:
+        return None
+    z = [Fraction(0)] * N
+    for k in range(N):
+        if status[k] == "B":
+            continue
+        if status[k] == "L" and lb[k] is not None:
+            z[k] = lb[k]
+        elif status[k] == "U" and ub[k] is not None:
+            z[k] = ub[k]
+        elif status[k] in ("L", "U", "N") and lb[k] is not None and lb[k] == ub[k]:
+            z[k] = lb[k]
+        elif status[k] in ("Z", "N") and lb[k] is None and ub[k] is None:
+            z[k] = Fraction(0)
+        elif status[k] == "L" and ub[k] is not None:
+            z[k] = ub[k]
+        elif status[k] == "U" and lb[k] is not None:
+            z[k] = lb[k]
+        elif lb[k] is not None:
+            z[k] = lb[k]
+        elif ub[k] is not None:
+            z[k] = ub[k]
+    cq = [_fmpq(v) for v in c]
+    limit = max_iter if max_iter is not None else 50 + 4 * m
+    for _ in range(limit + 1):
+        isb = set(basic)
+        Bm = [[Fraction(0)] * m for _ in range(m)]
+        for p, k in enumerate(basic):
+            for i, a in wcol(k):
+                Bm[i][p] = a
+        rhs = [Fraction(0)] * m
+        for k in range(N):
+            if k not in isb and z[k] != 0:
+                for i, a in wcol(k):
+                    rhs[i] -= a * z[k]
+        zb = _solve_square(Bm, rhs)
+        if zb is None:
+            return None
+        for p, k in enumerate(basic):
+            z[k] = zb[p]
+        for p, k in enumerate(basic):   # the starting basis must be primal feasible
+            if (lb[k] is not None and z[k] < lb[k]) or (ub[k] is not None and z[k] > ub[k]):
+                return None
+        cB = [c[k] if k < n else Fraction(0) for k in basic]
+        y = _solve_square([[Bm[i][p] for i in range(m)] for p in range(m)], cB)
+        if y is None:
+            return None
+        if m:
+            yfull = [Fraction(0)] * nrows_total
+            for i, yi in enumerate(y):
+                yfull[gsrc[i]] = yi
+            gy = MT * flint.fmpq_mat(nrows_total, 1, [_fmpq(v) for v in yfull])
+            gyl = gy.entries()
+            dq = [cq[j] - gyl[j] for j in range(n)]
+        else:
+            dq = list(cq)
+        def dval(k):
+            return (Fraction(int(dq[k].p), int(dq[k].q)) if k < n else y[k - n])
+        enter = None
+        for k in range(N):
+            if k in isb:
+                continue
+            dk = dq[k] if k < n else y[k - n]
+            if dk > 0 and (ub[k] is None or z[k] < ub[k]):
+                enter, sigma = k, 1
+                break
+            if dk < 0 and (lb[k] is None or z[k] > lb[k]):
+                enter, sigma = k, -1
+                break
+        if enter is None:
+            d = [dval(j) for j in range(n)]
+            return z[:n], y, d
+        if _ == limit:
+            return None
+        k = enter
+        rhs = [Fraction(0)] * m
+        for i, a in wcol(k):
+            rhs[i] -= sigma * a
+        delta = _solve_square(Bm, rhs)
+        t_best = None
+        if lb[k] is not None and ub[k] is not None:
+            t_best, leave = ub[k] - lb[k], None
+        for p, kb in enumerate(basic):
+            dp = delta[p]
+            if dp > 0 and ub[kb] is not None:
+                t = (ub[kb] - z[kb]) / dp
+            elif dp < 0 and lb[kb] is not None:
+                t = (lb[kb] - z[kb]) / dp
+            else:
+                continue
+            if t_best is None or t < t_best or (t == t_best and leave is not None and kb < basic[leave]):
+                t_best, leave = t, p
+        if t_best is None:
+            return None          # unbounded ray: let the exact solver report it
+        z[k] += sigma * t_best
+        if leave is None:
+            continue             # bound flip
+        kb = basic[leave]
+        z[kb] = ub[kb] if delta[leave] > 0 else lb[kb]
+        basic[leave] = k
+    return None
+
+
+def _certify_basis(c, A, b, E, f, kw_lo, kw_up, lo, up, lo_src, up_src, G, glo, gup, gsrc,
+                   col_st, row_st, have_kw, MT):
+    n = len(c)
+    sol = _exact_simplex(c, G, glo, gup, lo, up, col_st, row_st, MT, gsrc, len(A) + len(E))
+    if sol is None:
+        return None
+    x, yG, d = sol
+    y = [Fraction(0)] * (len(A) + len(E))
+    for i, yi in enumerate(yG):
+        y[gsrc[i]] = yi
+    rc = [Fraction(0)] * n
+    for j in range(n):
+        if d[j] == 0:
+            continue
+        src = up_src[j] if d[j] > 0 else lo_src[j]
+        if src is None:
+            return None
+        kind, idx = src
+        if kind == "kw":
+            rc[j] = d[j]
+        else:
+            y[idx] = d[j] / A[idx][j]
+    x = tuple(x)
+    value = sum(cj * xj for cj, xj in zip(c, x))
+    try:
+        _recheck_bounded(c, A, b, E, f, kw_lo, kw_up, x, y, rc, value, MT)
+    except CertificationError:
+        return None
+    return LPResult("optimal", value, x, tuple(y), tuple(rc) if have_kw else None,
+                    "highs+exact-basis")
+
+
+def _recheck_bounded(c, A, b, E, f, lo, up, x, y, d, value, MT=None):
+    """Exact certificate: x feasible; y_A >= 0; c = A^T y_A + E^T y_E + d with d_j < 0 only where
+    lower_j is finite and d_j > 0 only where upper_j is finite; and the dual bound
+    b.y_A + f.y_E + sum_j (d_j upper_j if d_j > 0 else d_j lower_j) equals c.x (weak duality)."""
+    n = len(c)
+    nzx = [(j, v) for j, v in enumerate(x) if v != 0]
+    for i, (ai, bi) in enumerate(zip(A, b)):
+        if sum(ai[j] * v for j, v in nzx) > bi:
+            raise CertificationError(f"primal solution violates inequality {i}")
+    for i, (ei, fi) in enumerate(zip(E, f)):
+        if sum(ei[j] * v for j, v in nzx) != fi:
+            raise CertificationError(f"primal solution violates equality {i}")
+    for j in range(n):
+        if lo[j] is not None and x[j] < lo[j]:
+            raise CertificationError(f"primal solution violates lower bound {j}")
+        if up[j] is not None and x[j] > up[j]:
+            raise CertificationError(f"primal solution violates upper bound {j}")
+    yA, yE = y[: len(A)], y[len(A):]
+    if any(v < 0 for v in yA):
+        raise CertificationError("dual multiplier of an inequality is negative")
+    if MT is not None:      # [A; E]^T y computed by flint (exact)
+        stat = [dj + t for dj, t in zip(d, _times(MT, list(y)))]
+    else:
+        stat = list(d)
+        for rows, ys in ((A, yA), (E, yE)):
+            for r, yi in zip(rows, ys):
+                if yi != 0:
+                    for j, a in enumerate(r):
+                        if a != 0:
+                            stat[j] += a * yi
+    if any(stat[j] != c[j] for j in range(n)):
+        raise CertificationError("dual solution violates stationarity")
+    bound = sum(bi * v for bi, v in zip(b, yA) if v != 0) + sum(fi * v for fi, v in zip(f, yE) if v != 0)
+    for j, dj in enumerate(d):
+        if dj > 0:
+            if up[j] is None:
+                raise CertificationError(f"reduced cost {j} positive without an upper bound")
+            bound += dj * up[j]
+        elif dj < 0:
+            if lo[j] is None:
+                raise CertificationError(f"reduced cost {j} negative without a lower bound")
+            bound += dj * lo[j]
+    if bound != value or sum(cj * xj for cj, xj in zip(c, x)) != value:
+        raise CertificationError("duality gap is not zero")

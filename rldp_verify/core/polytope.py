@@ -1,0 +1,155 @@
+"""Exact vertex enumeration with pycddlib's GMP backend.
+
+A polyhedron is given by inequalities A x <= b and equalities E x = f with rational entries
+(Fractions; floats are refused). :func:`vertices` returns its vertices (and rays) as tuples of
+Fractions, computed by cddlib's double description in exact rational arithmetic.
+
+Other exact backends with the same contract: :func:`vertices_lrs` (lrslib's reverse search, the
+``lrs`` binary of Debian's ``lrslib``) and :func:`vertices_normaliz` (Normaliz via the optional
+PyNormaliz).  :func:`irredundant_rows` lists the facet-defining rows (cddlib canonicalisation).
+The structure-exploiting enumeration of the PolyOpt polytope is in :mod:`rldp_verify.rldp.gamma`; all
+are checked against :func:`vertices` in tests/core/test_polytope.py.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Sequence
+
+import cdd
+import cdd.gmp
+
+from rldp_verify.core.numbers import exact
+
+
+def generators_of_rows(rows, lin=(), *, canonicalize: bool = False):
+    """Generators of {x : b + a.x >= 0 for each row [b, a], with equality for the rows in ``lin``}.
+
+    ``rows`` are in cddlib's own H-format (exact Fractions). With ``canonicalize``, redundant rows
+    are removed and implicit equalities detected first (cdd's exact canonicalisation). Returns
+    ``(vertices, rays, has_lineality)`` with vertices and rays as tuples of Fractions.
+    """
+    rows = [[exact(v) for v in r] for r in rows]
+    m = cdd.gmp.matrix_from_array(rows, rep_type=cdd.RepType.INEQUALITY, lin_set=set(lin))
+    if canonicalize:
+        cdd.gmp.matrix_canonicalize(m)
+    gen = cdd.gmp.copy_generators(cdd.gmp.polyhedron_from_matrix(m))
+    verts, rays = [], []
+    for row in gen.array:
+        vec = tuple(Fraction(v) for v in row[1:])
+        (verts if row[0] == 1 else rays).append(vec)
+    return verts, rays, bool(gen.lin_set)
+
+
+def _h_rows(A, b, E=(), f=()):
+    """A x <= b, E x = f as cdd H-format rows [b, -A] and the indices of the equality rows."""
+    rows = [[exact(bi)] + [-exact(a) for a in ai] for ai, bi in zip(A, b)]
+    lin = []
+    for ei, fi in zip(E, f):
+        lin.append(len(rows))
+        rows.append([exact(fi)] + [-exact(a) for a in ei])
+    return rows, lin
+
+
+def vertices(A: Sequence[Sequence], b: Sequence, E: Sequence[Sequence] = (), f: Sequence = ()):
+    """Vertices and rays of {x : A x <= b, E x = f}: returns (vertices, rays), exact Fractions."""
+    verts, rays, _ = generators_of_rows(*_h_rows(A, b, E, f))
+    return verts, rays
+
+
+def _lrs_number(x: Fraction) -> str:
+    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+
+
+def vertices_lrs(A: Sequence[Sequence], b: Sequence, E: Sequence[Sequence] = (), f: Sequence = (),
+                 *, timeout: float | None = None):
+    """Same as :func:`vertices` but computed by lrslib's reverse search (the ``lrs`` binary of the
+    Debian package ``lrslib``; exact: lrs switches to GMP on overflow).  Returns (vertices, rays)
+    as tuples of Fractions.  Raises :class:`FileNotFoundError` if ``lrs`` is not installed.
+    """
+    import os
+    import shutil
+    import subprocess
+    import tempfile
+
+    exe = shutil.which("lrs")
+    if exe is None:
+        raise FileNotFoundError("lrs (Debian package lrslib) is not installed")
+    rows = [[exact(bi)] + [-exact(a) for a in ai] for ai, bi in zip(A, b)]
+    lin = []
+    for ei, fi in zip(E, f):
+        lin.append(len(rows) + 1)
+        rows.append([exact(fi)] + [-exact(a) for a in ei])
+    n = len(rows[0])
+    lines = ["rldp", "H-representation"]
+    if lin:
+        lines.append("linearity " + str(len(lin)) + " " + " ".join(map(str, lin)))
+    lines += ["begin", f"{len(rows)} {n} rational"]
+    lines += [" ".join(_lrs_number(x) for x in r) for r in rows]
+    lines.append("end")
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "p.ine")
+        with open(path, "w") as fh:
+            fh.write("\n".join(lines) + "\n")
+        out = subprocess.run([exe, path], capture_output=True, text=True, timeout=timeout,
+                             check=True).stdout
+    # lrs restarts with wider arithmetic on overflow and then prints the output again: parse the
+    # last complete begin ... end block only.
+    lines_out = [ln.strip() for ln in out.splitlines()]
+    try:
+        end = max(i for i, t in enumerate(lines_out) if t == "end")
+        begin = max(i for i, t in enumerate(lines_out[:end]) if t == "begin")
+    except ValueError:
+        raise RuntimeError("lrs produced no V-representation") from None
+    if any(t.startswith("linearity") for t in lines_out[:begin]):
+        raise RuntimeError("lrs reported a lineality space; not a pointed polyhedron")
+    verts, rays = [], []
+    for t in lines_out[begin + 1:end]:
+        if not t or t.startswith("*"):
+            continue
+        parts = t.split()
+        vec = tuple(Fraction(p) for p in parts[1:])
+        if parts[0] == "1":
+            verts.append(vec)
+        elif parts[0] == "0":
+            rays.append(vec)
+        else:
+            raise RuntimeError(f"unexpected lrs output line: {t!r}")
+    return verts, rays
+
+
+def _integer_row(row):
+    from math import lcm
+    den = 1
+    for x in row:
+        den = lcm(den, x.denominator)
+    return [int(x * den) for x in row]
+
+
+def vertices_normaliz(A: Sequence[Sequence], b: Sequence, E: Sequence[Sequence] = (), f: Sequence = ()):
+    """Same as :func:`vertices`, computed by Normaliz through PyNormaliz (optional dependency;
+    exact integer arithmetic).  Returns (vertices, rays) as tuples of Fractions; raises
+    :class:`ImportError` if PyNormaliz is not installed."""
+    from PyNormaliz import Cone
+
+    ineq = [_integer_row([-exact(a) for a in ai] + [exact(bi)]) for ai, bi in zip(A, b)]
+    eqs = [_integer_row([exact(a) for a in ei] + [-exact(fi)]) for ei, fi in zip(E, f)]
+    kw = {"inhom_inequalities": ineq}
+    if eqs:
+        kw["inhom_equations"] = eqs
+    C = Cone(**kw)
+    verts = [tuple(Fraction(int(x), int(v[-1])) for x in v[:-1]) for v in C.VerticesOfPolyhedron()]
+    rays = [tuple(Fraction(int(x)) for x in r[:-1]) for r in C.ExtremeRays()]
+    return verts, rays
+
+
+def irredundant_rows(A: Sequence[Sequence], b: Sequence, E: Sequence[Sequence] = (), f: Sequence = ()):
+    """Indices of the rows of A x <= b that are not implied by the others together with E x = f
+    (cddlib GMP ``matrix_canonicalize``, exact).  Duplicated rows keep one representative."""
+    rows, lin = _h_rows(A, b, E, f)
+    m = cdd.gmp.matrix_from_array(rows, rep_type=cdd.RepType.INEQUALITY, lin_set=set(lin))
+    nA = len(A)
+    impl_lin, redset, posset = cdd.gmp.matrix_canonicalize(m)
+    # posset maps old row index -> new index (or -1 when removed)
+    keep = [i for i in range(nA) if i not in redset and i not in impl_lin]
+    return keep

@@ -1,0 +1,63 @@
+"""Certified enclosures with python-flint's arb balls.
+
+An :class:`flint.arb` is a ball [m - r, m + r] guaranteed to contain the true value of every
+operation applied to it. Everything that *certifies* privacy goes through here: a bound is
+"certified" when the whole ball lies on the right side.
+
+Precision is scoped with :func:`arb_precision` (bits); nothing sets flint's global precision.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from fractions import Fraction
+from typing import Iterator
+
+import flint
+
+from rldp_verify.core.numbers import exact
+
+
+def dps_to_bits(dps: int) -> int:
+    return int(dps * 3.3219280948873626) + 16
+
+
+@contextmanager
+def arb_precision(dps: int) -> Iterator[int]:
+    """Scope flint's working precision to (about) ``dps`` decimal digits plus guard bits."""
+    bits = dps_to_bits(dps)
+    with flint.ctx.workprec(bits):
+        yield bits
+
+
+def arb_exact(q) -> flint.arb:
+    """A ball containing the rational ``q`` (exact input only)."""
+    q = exact(q)
+    return flint.arb(flint.fmpq(q.numerator, q.denominator))
+
+
+def upper(x: flint.arb) -> Fraction:
+    """A rational number >= every point of the ball (rounded up)."""
+    return _arf_to_fraction(x.upper())
+
+
+def lower(x: flint.arb) -> Fraction:
+    """A rational number <= every point of the ball (rounded down)."""
+    return _arf_to_fraction(x.lower())
+
+
+def _arf_to_fraction(a) -> Fraction:
+    # arb.upper()/lower() return exact arbs (radius 0) whose midpoint is a dyadic rational.
+    m = flint.arb(a).mid()
+    man, exp = m.man_exp()
+    man, exp = int(man), int(exp)
+    return Fraction(man * 2**exp) if exp >= 0 else Fraction(man, 2 ** (-exp))
+
+
+def certainly_le(a: flint.arb, b: flint.arb) -> bool:
+    """True only when every point of ``a`` is <= every point of ``b``."""
+    return bool(a <= b)
+
+
+def certainly_lt(a: flint.arb, b: flint.arb) -> bool:
+    return bool(a < b)

@@ -1,0 +1,11 @@
+"""The machinery of robust local differential privacy (the core RLDP paper).
+
+- :mod:`.uncertainty`    Rényi balls, Theorem 1 projections, xi-/xi+, L_{u|s}, rad_s
+- :mod:`.gamma`          PolyOpt's cone Gamma_eps and the vertices of Gamma-hat
+- :mod:`.mechanisms`     GRR, SRR, IR, PolyOpt, NR and their exact guarantee checks
+- :mod:`.mechio`         the ``Mechanism`` type and its JSON format
+- :mod:`.audit`          the certified (eps, F)-RLDP / eps-LDP auditor
+- :mod:`.srr_threshold`  SRR's optimality threshold eps_0 (Theorem 4) and the cone of Lemma A8
+- :mod:`.experiments`    float helpers for statistical statements
+- :mod:`.data`           P-hat from a CSV file
+"""

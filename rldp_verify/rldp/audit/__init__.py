@@ -1,0 +1,15 @@
+"""Certified audit of (eps, F)-RLDP (Definition 1 of 000_aca93ed29ea857ee.txt) and eps-LDP.
+
+Public API:
+- :func:`audit` -> :class:`AuditResult` (verdict, certified [ratio_lower, ratio_upper], witness, ...);
+- the joint projection and its dual: :mod:`rldp_verify.rldp.audit.dual` (``phi_*``, ``power_mean_*``, ``psi_*``),
+  :func:`in_joint_projection`;
+- exact audits: :mod:`rldp_verify.rldp.audit.exact`.
+"""
+
+from rldp_verify.rldp.audit.core import (FAIL, INCONCLUSIVE, PASS, AuditResult, Target, audit, exact_matrix,
+                                    load_mechanism, parse_eps)
+from rldp_verify.rldp.audit.projection import in_joint_projection, joint_projection_lhs, lift_pair
+
+__all__ = ["audit", "AuditResult", "PASS", "FAIL", "INCONCLUSIVE", "Target", "parse_eps", "load_mechanism",
+           "exact_matrix", "in_joint_projection", "joint_projection_lhs", "lift_pair"]

@@ -1,0 +1,399 @@
+"""The certified audit: worst ratio rho(Q, F), realised eps_F = log rho and a verdict against eps.
+
+Paper: 000_aca93ed29ea857ee.txt, Definition 1 (RLDP), Definition 2 (LDP), Proposition 3 (F = P_X),
+Sec. 3 eq. (8) (Rényi balls, Theorem 1 radii), eq. (62) (realised eps* for F = {P*}); conventions of
+003_726cfd382c041001.txt eq. (32) (0/0 = 1, x/0 = inf).
+
+    rho(Q, F) = sup_{P in F, y, s != s'} P(Y=y|S=s) / P(Y=y|S=s').
+
+Result: [lo, hi] with hi a certified upper bound and lo the exact ratio of a witness P verified to lie
+in F; verdict PASS when hi <= e^eps (certified), FAIL when lo > e^eps, else INCONCLUSIVE after raising
+the precision up to ``max_dps``.
+
+Matrix entries that are floats are read as the binary rationals they denote (``from_float``): the audit
+is about exactly that matrix.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+
+import mpmath
+import numpy as np
+
+from rldp_verify.rldp.audit import exact as exact_audits
+from rldp_verify.rldp.audit.dual import beta_of, phi_np
+from rldp_verify.rldp.audit.pair import PairProblem, PairResult, solve_pair
+from rldp_verify.rldp.audit.screen import build_tables, certify_float, estimates
+from rldp_verify.core.errors import InputError
+from rldp_verify.rldp.mechio import Mechanism
+from rldp_verify.core.numbers import DEFAULT_DPS, from_float, parse_exact
+from rldp_verify.core.rigorous import arb_exact, arb_precision, lower as arb_lower, upper as arb_upper
+from rldp_verify.rldp.uncertainty import RenyiBall, read_table
+
+INF = math.inf
+PASS, FAIL, INCONCLUSIVE = "PASS", "FAIL", "INCONCLUSIVE"
+
+
+@dataclass
+class AuditResult:
+    verdict: str
+    ratio_lower: Fraction | float | None
+    ratio_upper: Fraction | float
+    argmax: dict | None
+    witness: object
+    dps: int
+    seconds: float
+    uncertainty: str
+    eps: str
+    notes: list = field(default_factory=list)
+    pairs_certified_in_arb: int = 0
+    pairs_screened: int = 0
+
+    def eps_realised(self, digits: int = 20):
+        """[log lo, log hi] rounded outward, as decimal strings ('inf' / None when undefined)."""
+        return [_log_str(self.ratio_lower, digits, down=True), _log_str(self.ratio_upper, digits, down=False)]
+
+    def to_json(self) -> dict:
+        wit = self.witness
+        if isinstance(wit, tuple) and wit and isinstance(wit[0], tuple):
+            wit = [[_dec(v, 25, None) for v in row] for row in wit]
+        return {
+            "verdict": self.verdict,
+            "ratio_lower": _dec(self.ratio_lower, 20, True),
+            "ratio_upper": _dec(self.ratio_upper, 20, False),
+            "eps_realised": self.eps_realised(),
+            "argmax": self.argmax,
+            "witness": wit,
+            "dps": self.dps,
+            "seconds": round(self.seconds, 4),
+            "uncertainty": self.uncertainty,
+            "eps": self.eps,
+            "pairs_certified_in_arb": self.pairs_certified_in_arb,
+            "pairs_screened": self.pairs_screened,
+            "notes": list(self.notes),
+        }
+
+
+def _dec(x, digits, down):
+    if x is None:
+        return None
+    if x == INF:
+        return "inf"
+    x = Fraction(x)
+    scale = 10**digits
+    if down is None:  # nearest (display only)
+        return _fmt(Fraction(round(x * scale), scale), digits)
+    v = (x * scale).__floor__() if down else (x * scale).__ceil__()
+    return _fmt(Fraction(v, scale), digits)
+
+
+def _fmt(q: Fraction, digits: int) -> str:
+    """The exact decimal expansion of q = n / 10^digits (no further rounding), trailing zeros stripped."""
+    n = q.numerator * (10**digits // q.denominator)
+    sign = "-" if n < 0 else ""
+    n = abs(n)
+    whole, frac = divmod(n, 10**digits)
+    frac_s = str(frac).rjust(digits, "0").rstrip("0")
+    return f"{sign}{whole}" + (f".{frac_s}" if frac_s else "")
+
+
+def _log_str(x, digits, down):
+    if x is None:
+        return None
+    if x == INF:
+        return "inf"
+    x = Fraction(x)
+    if x == 0:
+        return "-inf"
+    with arb_precision(digits + 20):
+        v = arb_exact(x).log()
+        q = arb_lower(v) if down else arb_upper(v)
+    return _dec(q, digits, down)
+
+
+# ------------------------------------------------------------------------------------------ eps
+
+
+@dataclass(frozen=True)
+class Target:
+    """e^eps: exact when eps = log(r) with r rational (or eps = 0), otherwise an arb enclosure."""
+
+    text: str
+    exp_exact: Fraction | None
+    eps_exact: Fraction | None
+
+    def le(self, x, dps: int) -> bool:
+        """Certainly x <= e^eps."""
+        if x is None or x == INF:
+            return False
+        if self.exp_exact is not None:
+            return Fraction(x) <= self.exp_exact
+        with arb_precision(dps):
+            return bool(arb_exact(Fraction(x)) <= arb_exact(self.eps_exact).exp())
+
+    def lt_strict(self, x, dps: int) -> bool:
+        """Certainly e^eps < x."""
+        if x is None:
+            return False
+        if x == INF:
+            return True
+        if self.exp_exact is not None:
+            return Fraction(x) > self.exp_exact
+        with arb_precision(dps):
+            return bool(arb_exact(Fraction(x)) > arb_exact(self.eps_exact).exp())
+
+
+def parse_eps(eps) -> Target:
+    """eps as a number (>= 0) or 'log(r)' / 'ln(r)' with rational r >= 1 (then e^eps = r exactly)."""
+    if isinstance(eps, bool) or eps is None:
+        raise InputError(f"eps = {eps!r} is not a number")
+    if isinstance(eps, str):
+        t = eps.strip().lower().replace(" ", "")
+        for pre in ("log(", "ln("):
+            if t.startswith(pre) and t.endswith(")"):
+                r = parse_exact(t[len(pre):-1])
+                if r < 1:
+                    raise InputError(f"eps = {eps!r} is negative (need r >= 1 in log(r))")
+                return Target(eps, r, None)
+        try:
+            e = parse_exact(t)
+        except InputError:
+            raise InputError(f"eps = {eps!r} is not a number") from None
+    elif isinstance(eps, float):
+        if not math.isfinite(eps):
+            raise InputError(f"eps = {eps!r} is not finite")
+        e = from_float(eps)
+    else:
+        try:
+            e = Fraction(eps)
+        except (TypeError, ValueError):
+            raise InputError(f"eps = {eps!r} is not a number") from None
+    if e < 0:
+        raise InputError(f"eps = {eps} is negative")
+    if e == 0:
+        return Target(str(eps), Fraction(1), Fraction(0))
+    return Target(str(eps), None, e)
+
+
+# ------------------------------------------------------------------------------------- mechanism
+
+
+def load_mechanism(mechanism, *, sizes=None, normalize: bool = False) -> Mechanism:
+    """Mechanism, a JSON path, or a matrix (numpy array / nested lists of numbers or Fractions)."""
+    if isinstance(mechanism, Mechanism):
+        return mechanism
+    if isinstance(mechanism, (str, Path)):
+        return Mechanism.load(mechanism, normalize=normalize)
+    if sizes is None:
+        raise InputError("a matrix needs the sizes (|S|, |U|) (or pass a Mechanism / JSON file)")
+    arr = mechanism
+    if isinstance(arr, np.ndarray):
+        if arr.ndim != 2:
+            raise InputError(f"the mechanism matrix must be 2-D, got shape {arr.shape}")
+        arr = arr.tolist()
+    return Mechanism.from_matrix(arr, sizes[0], sizes[1], normalize=normalize)
+
+
+def exact_matrix(mech: Mechanism):
+    """Entries as Fractions (floats read exactly as binary rationals)."""
+    return [[v if isinstance(v, Fraction) else from_float(v) for v in row] for row in mech.matrix]
+
+
+# ------------------------------------------------------------------------------------------ audit
+
+
+def audit(mechanism, eps, *, ball: RenyiBall | None = None, phat=None, alpha=None, radius=None,
+          confidence=None, samples=None, full_simplex: bool = False, distribution=None, ldp: bool = False,
+          dps: int = DEFAULT_DPS, max_dps: int = 4 * DEFAULT_DPS, screen: bool = True,
+          normalize: bool = False) -> AuditResult:
+    """Audit ``mechanism`` against eps for one uncertainty set (see the module docstring).
+
+    Exactly one of: ``ldp=True``; ``full_simplex=True``; ``distribution=P`` (|S| x |U| table);
+    ``ball=RenyiBall``; or ``phat`` with ``alpha`` and ``radius`` or (``confidence``, ``samples``).
+    """
+    t0 = time.perf_counter()
+    target = parse_eps(eps)
+    if isinstance(dps, bool) or not isinstance(dps, int) or dps < 15:
+        raise InputError(f"dps must be an integer >= 15, got {dps!r}")
+    chosen = [bool(ldp), bool(full_simplex), distribution is not None, ball is not None or phat is not None]
+    if sum(chosen) != 1:
+        raise InputError("choose exactly one uncertainty set: ldp, full_simplex, distribution, or a Rényi ball (phat)")
+    sizes = None
+    if phat is not None:
+        tab = read_table(phat)
+        sizes = (len(tab), len(tab[0]))
+    elif ball is not None:
+        sizes = (ball.sensitive_size, ball.public_size)
+    elif distribution is not None:
+        tab = read_table(distribution, name="distribution")
+        sizes = (len(tab), len(tab[0]))
+    mech = load_mechanism(mechanism, sizes=sizes, normalize=normalize)
+    a1, a2 = len(mech.sensitive), len(mech.public)
+    if sizes is not None and sizes != (a1, a2):
+        raise InputError(f"the mechanism has |S| x |U| = {a1} x {a2} but the table is {sizes[0]} x {sizes[1]}")
+    Q = exact_matrix(mech)
+    notes = list(mech.notes)
+    if not mech.exact:
+        notes.append("float matrix entries read exactly as binary rationals (from_float)")
+
+    if ldp:
+        rho, arg = exact_audits.audit_ldp(Q, a1, a2)
+        return _finish(target, rho, rho, arg, None, dps, t0, "eps-LDP (Definition 2)", notes)
+    if a1 < 2:
+        notes.append("|S| = 1: Definition 1 has no pair s != s'; the ratio is taken as 1")
+        return _finish(target, Fraction(1), Fraction(1), None, None, dps, t0, "any F (|S| = 1)", notes)
+    if full_simplex:
+        rho, arg, P = exact_audits.audit_full_simplex(Q, a1, a2)
+        return _finish(target, rho, rho, arg, P, dps, t0, "F = P_X (Proposition 3)", notes)
+    if distribution is not None:
+        P = read_table(distribution, name="distribution", normalize_counts=False)
+        rho, arg = exact_audits.audit_single(Q, P, a1, a2)
+        return _finish(target, rho, rho, arg, P, dps, t0, "F = {P} (single distribution, eq. (62))", notes)
+
+    if ball is None:
+        if alpha is None:
+            raise InputError("a Rényi ball needs alpha")
+        if (radius is None) == (confidence is None):
+            raise InputError("give exactly one of radius or (confidence, samples)")
+        if radius is not None:
+            ball = RenyiBall.from_radius(phat, alpha, radius)
+        else:
+            if samples is None:
+                raise InputError("confidence needs the sample size (samples)")
+            ball = RenyiBall.from_confidence(phat, alpha, confidence, samples, dps=dps)
+    desc = f"Rényi ball alpha = {ball.alpha}, radius B = {_dec(ball.radius, 12, False) if ball.radius != INF else 'inf'} ({ball.provenance})"
+    if ball.radius == 0:
+        rho, arg = exact_audits.audit_single(Q, ball.phat, a1, a2)
+        return _finish(target, rho, rho, arg, ball.phat, dps, t0, desc + ": F = {P^}", notes)
+    if ball.radius == INF:
+        rho, arg, P = exact_audits.audit_full_simplex(Q, a1, a2)
+        notes.append("radius inf: the closure of F is P_X (Proposition 3)")
+        return _finish(target, rho, rho, arg, P, dps, t0, desc, notes)
+    cur = dps
+    while True:
+        res = _audit_ball(Q, mech, ball, target, cur, screen)
+        res.uncertainty = desc
+        res.notes = notes + res.notes
+        res.eps = target.text
+        if res.verdict != INCONCLUSIVE or cur >= max_dps:
+            res.seconds = time.perf_counter() - t0
+            return res
+        cur = min(max_dps, 2 * cur)
+
+
+def _finish(target, lo, hi, arg, witness, dps, t0, desc, notes) -> AuditResult:
+    verdict = _verdict(target, lo, hi, dps)
+    return AuditResult(verdict, lo, hi, arg, witness, dps, time.perf_counter() - t0, desc, target.text, notes)
+
+
+def _verdict(target: Target, lo, hi, dps) -> str:
+    if target.le(hi, dps + 10):
+        return PASS
+    if target.lt_strict(lo, dps + 10):
+        return FAIL
+    return INCONCLUSIVE
+
+
+def _audit_ball(Q, mech, ball: RenyiBall, target: Target, dps: int, screen: bool) -> AuditResult:
+    a1, a2 = ball.sensitive_size, ball.public_size
+    Y = len(Q)
+    alpha = Fraction(ball.alpha)
+    beta = beta_of(alpha)
+    Qf = np.array([[float(v) for v in row] for row in Q])
+    phat_f = np.array([[float(v) for v in row] for row in ball.phat])
+    Phi = float(phi_np(float(ball.radius), float(beta)))
+    notes = []
+    rows = [[tuple(Q[y][s * a2:(s + 1) * a2]) for s in range(a1)] for y in range(Y)]
+    tab = build_tables(Qf, phat_f, float(alpha), Phi)
+    est, gidx = estimates(tab)
+    flat_idx = np.argsort(-est, axis=None)
+    all_pairs = np.array(np.unravel_index(flat_idx, est.shape)).T  # sorted by estimate, descending
+    valid = all_pairs[:, 1] != all_pairs[:, 2]
+    all_pairs = all_pairs[valid]
+    top_est = est[tuple(all_pairs[0])]
+    results: dict[tuple, PairResult] = {}
+
+    def solve(p):
+        y, s1, s2 = (int(v) for v in p)
+        g = gidx[y, s1, s2]
+        start = (float(tab.tU[y, s1, g]), float(tab.tL[y, s2, g]))
+        prob = PairProblem(ball, rows[y], y, s1, s2)
+        best_lo = max((r.lo for r in results.values() if r.lo is not None), default=None)
+        want = (lambda r: True) if best_lo is None or best_lo == INF else \
+            (lambda r: r > float(best_lo) * (1 + 1e-12))
+        results[(y, s1, s2)] = solve_pair(prob, dps, start, want_witness=want)
+
+    if not screen:
+        for p in all_pairs:
+            solve(p)
+        n_screened = 0
+    else:
+        # the leading pairs by estimate
+        lead = [p for p in all_pairs[:16] if est[tuple(p)] >= top_est * (1 - 1e-3) or est[tuple(p)] == np.inf]
+        for p in (lead or all_pairs[:1]):
+            solve(p)
+        r_cut = max(r.hi for r in results.values())
+        rest = np.array([p for p in all_pairs if tuple(int(v) for v in p) not in results])
+        n_screened = 0
+        if len(rest):
+            if r_cut == INF:
+                bad = rest
+            else:
+                r_f = float(np.nextafter(float(r_cut), 0.0))
+                if Fraction(r_f) > r_cut:  # pragma: no cover - defensive
+                    r_f = float(np.nextafter(r_f, 0.0))
+                ok = certify_float(tab, Qf, phat_f, float(alpha), Phi, r_f, rest)
+                # Proposition-3 bound max_u q1 / min_u q2 (valid over all of P_X), confirmed exactly
+                px = _px_ok(rest[~ok], Qf, rows, a1, a2, r_cut)
+                idx = np.flatnonzero(~ok)
+                ok[idx[px]] = True
+                n_screened = int(ok.sum())
+                bad = rest[~ok]
+            cap = 400
+            if len(bad) > cap:
+                notes.append(f"{len(bad)} pairs were not settled by the float screen; only {cap} were certified "
+                             "individually, the rest are bounded by Proposition 3 (max/min of the entries)")
+            for p in bad[:cap]:
+                solve(p)
+            for p in bad[cap:]:
+                y, s1, s2 = (int(v) for v in p)
+                q1, q2 = rows[y][s1], rows[y][s2]
+                hi = max(q1) / min(q2) if min(q2) > 0 else INF
+                results[(y, s1, s2)] = PairResult(y, s1, s2, None, hi)
+            if r_cut != INF:
+                results[("screen",)] = PairResult(-1, -1, -1, None, r_cut)
+    # P^ is in F: the exact audit at P^ is a witness for every pair
+    rho_hat, arg_hat = exact_audits.audit_single(Q, ball.phat, a1, a2)
+    if arg_hat is not None:
+        results[("phat",)] = PairResult(arg_hat["y"], arg_hat["s"], arg_hat["s_prime"], rho_hat, 0, ball.phat)
+    his = [r.hi for r in results.values()]
+    hi = max(his)
+    with_lo = [r for r in results.values() if r.lo is not None]
+    best = max(with_lo, key=lambda r: r.lo) if with_lo else None
+    lo = best.lo if best else None
+    arg = {"y": best.y, "s": best.s1, "s_prime": best.s2} if best else None
+    for r in results.values():
+        notes.extend(f"pair (y={r.y}, s={r.s1}, s'={r.s2}): {n}" for n in r.notes)
+    verdict = _verdict(target, lo, hi, dps)
+    n_arb = sum(1 for k in results if k not in (("screen",), ("phat",)))
+    return AuditResult(verdict, lo, hi, arg, best.witness if best else None, dps, 0.0, "", "", notes,
+                       pairs_certified_in_arb=n_arb, pairs_screened=n_screened)
+
+
+def _px_ok(pairs, Qf, rows, a1, a2, r_cut: Fraction):
+    """Boolean array: max_u Q[y|s1,u] <= r_cut * min_u Q[y|s2,u], decided exactly (Fractions)."""
+    out = np.zeros(len(pairs), dtype=bool)
+    if not len(pairs):
+        return out
+    q = Qf.reshape(Qf.shape[0], a1, a2)
+    y, s1, s2 = pairs[:, 0], pairs[:, 1], pairs[:, 2]
+    cand = q[y, s1].max(axis=1) <= float(r_cut) * q[y, s2].min(axis=1) * (1 + 1e-9)
+    for k in np.flatnonzero(cand):
+        yy, a, b = (int(v) for v in pairs[k])
+        out[k] = max(rows[yy][a]) <= r_cut * min(rows[yy][b])
+    return out

@@ -1,0 +1,502 @@
+"""Certified bracket [lo, hi] of the worst ratio for one (y, s1, s2) over a Rényi ball.
+
+Paper: 000_aca93ed29ea857ee.txt, Definition 1 (the ratio P(Y=y|S=s1)/P(Y=y|S=s2)), Sec. 4.1 /
+Appendix A.1 (power-sum identity, lift of Lemma A2), and the joint projection / dual of
+:mod:`rldp_verify.rldp.audit.dual`.
+
+    rho(y, s1, s2) = sup { <q1, R1> / <q2, R2> : (R1, R2) in F_{U|s1,s2} },   q_i = Q_{y|s_i}.
+
+Primal (gives lo). The maximiser lies on the two maximiser curves (t1 for max <q1,R1>, t2 for
+min <q2,R2>), on the boundary p1 phi(d1) + p2 phi(d2) = phi(B), with equal block multipliers
+kappa1/p1 = r kappa2~/p2 (r the ratio). We solve this 1-D system in mpmath, lift (R1, R2) to a
+full P (masses P_s proportional to P^_s e^{beta d_s} for s in {s1, s2}, P^ elsewhere; exactly Lemma A2's
+construction for one block), pull it towards P^ by tau (D_alpha(P^||.) is convex in its second argument),
+round it to rationals and check membership with :meth:`RenyiBall.contains` (arb). lo is the exact
+ratio of that rational witness.
+
+Dual (gives hi). With r_hi slightly above the primal ratio, Dual(lambda, mu1, mu2) of G(r_hi) is
+evaluated in arb at rational parameters; Dual <= 0 certifies rho <= r_hi (weak duality). When this
+fails, r_hi is raised step by step; the last resort is the pair's Theorem-1 product bound.
+
+Which way results may err: lo is attained by a verified member of F (it can only be below the sup);
+hi is certified (it can only be above). Everything in between is working precision.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import flint
+import mpmath
+
+from rldp_verify.rldp.audit.blocks import Block, divergence_mp
+from rldp_verify.rldp.audit.dual import phi_arb, phi_inv_mp, phi_mp, power_mean_arb, psi_arb
+from rldp_verify.core.rigorous import arb_exact, arb_precision, upper as arb_upper
+
+INF = math.inf
+
+
+@dataclass
+class PairResult:
+    y: int
+    s1: int
+    s2: int
+    lo: Fraction | None                   # exact ratio of a verified witness (None: no witness)
+    hi: Fraction | float                  # certified upper bound (math.inf when none was found)
+    witness: tuple | None = None          # |S| x |U| table of Fractions
+    notes: list = field(default_factory=list)
+
+
+def _frac(x, digits: int) -> Fraction:
+    """A rational close to the mpf x (denominator 2^(3.33*digits))."""
+    bits = int(digits * 3.33) + 8
+    return Fraction(int(mpmath.nint(mpmath.mpf(x) * 2**bits)), 2**bits)
+
+
+class PairProblem:
+    def __init__(self, ball, Q_rows, y: int, s1: int, s2: int):
+        self.ball = ball
+        self.y, self.s1, self.s2 = y, s1, s2
+        self.q1 = tuple(Q_rows[s1])
+        self.q2 = tuple(Q_rows[s2])
+        self.m1 = ball.marginal(s1)
+        self.m2 = ball.marginal(s2)
+        self.w1 = ball.conditional(s1) if self.m1 > 0 else None
+        self.w2 = ball.conditional(s2) if self.m2 > 0 else None
+        self.alpha = Fraction(ball.alpha)
+        self.beta = 1 - 1 / self.alpha
+        self.B = ball.radius
+
+    # ----------------------------------------------------------------------------- exact ratio
+    def ratio_of(self, P) -> Fraction | float:
+        """P(Y=y|S=s1)/P(Y=y|S=s2) for an exact table P (0/0 = 1, x/0 = inf)."""
+        n1 = sum(a * b for a, b in zip(self.q1, P[self.s1]))
+        n2 = sum(a * b for a, b in zip(self.q2, P[self.s2]))
+        M1, M2 = sum(P[self.s1]), sum(P[self.s2])
+        if M1 == 0 or M2 == 0:
+            return None
+        a, b = n1 / M1, n2 / M2
+        if b == 0:
+            return Fraction(1) if a == 0 else INF
+        return a / b
+
+    # ------------------------------------------------------------------------------- primal
+    def lift(self, R1, R2, d1, d2):
+        """The full P (mpf table) of the lift described in the module docstring."""
+        b = mpmath.mpf(self.beta.numerator) / self.beta.denominator
+        rows = []
+        masses = []
+        for s, row in enumerate(self.ball.phat):
+            ms = sum(row)
+            if s == self.s1:
+                masses.append(mpmath.mpf(ms.numerator) / ms.denominator * mpmath.exp(b * d1))
+                rows.append(R1)
+            elif s == self.s2:
+                masses.append(mpmath.mpf(ms.numerator) / ms.denominator * mpmath.exp(b * d2))
+                rows.append(R2)
+            else:
+                masses.append(mpmath.mpf(ms.numerator) / ms.denominator)
+                rows.append([mpmath.mpf(v.numerator) / v.denominator / (mpmath.mpf(ms.numerator) / ms.denominator)
+                             if ms > 0 else mpmath.mpf(0) for v in row])
+        T = mpmath.fsum(masses)
+        return [[m / T * r for r in row] for m, row in zip(masses, rows)]
+
+    def witness(self, P_mp, dps: int):
+        """Round, pull towards P^ and verify membership; returns (ratio, table) or (None, None)."""
+        phat = self.ball.phat
+        flat = [x for row in P_mp for x in row]
+        fr = [max(Fraction(0), _frac(x, dps + 5)) for x in flat]
+        tot = sum(fr)
+        if tot == 0:
+            return None, None
+        fr = [x / tot for x in fr]
+        a2 = len(phat[0])
+        base = [fr[i * a2:(i + 1) * a2] for i in range(len(phat))]
+        for k in (dps - 15, dps - 25, dps // 2, 8, 4, 2):
+            if k < 1:
+                continue
+            tau = Fraction(1, 10**k)
+            P = tuple(tuple((1 - tau) * a + tau * b for a, b in zip(r, rh)) for r, rh in zip(base, phat))
+            if self.ball.contains(P, dps=dps + 10) is True:
+                rho = self.ratio_of(P)
+                if rho is not None:
+                    return rho, P
+        return None, None
+
+    def solve_primal(self, dps: int, start=None):
+        """The primal optimum on the maximiser curves, or None when no interior KKT point is found.
+
+        Returns dict(r, R1, R2, d1, d2, lam, mu1, nu2): the ratio, the two conditionals and their
+        levels, and the matching dual parameters (mu2 = r * nu2). A block whose direction is constant on
+        supp P^_{U|s} with nothing better off it ("fixed") keeps R = P^_{U|s} and needs no budget.
+        """
+        a = self.alpha
+        if self.m1 == 0 or self.m2 == 0 or self.B == INF or 1 + self.beta <= 0:
+            return None
+        blk1 = Block.make(self.w1, self.q1, a)
+        blk2 = Block.make(self.w2, [-x for x in self.q2], a)
+        Phi = phi_mp(mpmath.mpf(self.B.numerator) / self.B.denominator, self.beta)
+        m1 = mpmath.mpf(self.m1.numerator) / self.m1.denominator
+        m2 = mpmath.mpf(self.m2.numerator) / self.m2.denominator
+        fix1, fix2 = blk1.fixed, blk2.fixed
+
+        def fixed(blk):
+            R, d, v, _, _ = blk.point(mpmath.inf)
+            return R, d, v
+
+        def start_x(i):
+            return mpmath.mpf(0) if start is None else mpmath.mpf(start[i])
+
+        if fix1 and fix2:
+            R1, d1, v1 = fixed(blk1)
+            R2, d2, v2 = fixed(blk2)
+            if v2 == 0:
+                return None
+            return dict(r=v1 / (-v2), R1=R1, R2=R2, d1=d1, d2=d2, lam=mpmath.mpf(0), mu1=blk1.vmax_all,
+                        nu2=blk2.vmax_all)
+        if fix1 or fix2:
+            blk, m = (blk2, m2) if fix1 else (blk1, m1)
+            dt = phi_inv_mp(Phi / m, self.beta)
+            if dt == mpmath.inf:
+                return None
+            x = _root_decreasing(lambda x: blk.point_x(x)[1] - dt, start_x(1 if fix1 else 0))
+            if x is None:
+                return None
+            R, d, v, k = blk.point_x(x)
+            lam = k / m
+            if fix1:
+                R1, d1, v1 = fixed(blk1)
+                R2, d2, v2 = R, d, v
+                mu1, nu2 = blk1.vmax_all, blk2.mu_x(x)
+            else:
+                R2, d2, v2 = fixed(blk2)
+                R1, d1, v1 = R, d, v
+                mu1, nu2 = blk1.mu_x(x), blk2.vmax_all
+            if v2 == 0:
+                return None
+            r = v1 / (-v2)
+            if fix1:  # block 2's multiplier scales with r in G(r) = <q1,R1> - r <q2,R2>
+                lam = lam * r
+            return dict(r=r, R1=R1, R2=R2, d1=d1, d2=d2, lam=lam, mu1=mu1, nu2=nu2)
+        cache = {}
+
+        def x2_of(x1):
+            if x1 in cache:
+                return cache[x1]
+            d1 = blk1.point_x(x1)[1]
+            left = Phi - m1 * phi_mp(d1, self.beta)
+            out = None
+            if left > 0:
+                dt = phi_inv_mp(left / m2, self.beta)
+                if dt != mpmath.inf:
+                    out = _root_decreasing(lambda x2: blk2.point_x(x2)[1] - dt, start_x(1))
+            cache[x1] = out
+            return out
+
+        def E2(x1):
+            x2 = x2_of(x1)
+            if x2 is None:
+                return -mpmath.inf
+            _, _, v1, k1 = blk1.point_x(x1)
+            _, _, v2, k2 = blk2.point_x(x2)
+            r = v1 / (-v2)
+            return mpmath.log(k1 / m1) - mpmath.log(r * k2 / m2)
+
+        x1 = _root_increasing(E2, start_x(0))
+        if x1 is None:
+            return None
+        x2 = x2_of(x1)
+        if x2 is None:
+            return None
+        R1, d1, v1, k1 = blk1.point_x(x1)
+        R2, d2, v2, _ = blk2.point_x(x2)
+        r = v1 / (-v2)
+        return dict(r=r, R1=R1, R2=R2, d1=d1, d2=d2, lam=k1 / m1, mu1=blk1.mu_x(x1), nu2=blk2.mu_x(x2))
+
+    # --------------------------------------------------------------------------------- dual
+    def dual_arb(self, r: Fraction, lam: Fraction, mu1: Fraction, nu2: Fraction, dps: int):
+        """An enclosure of Dual at (lambda, mu1, mu2 = r nu2) for G(r); None when a parameter is infeasible."""
+        v1 = self.q1
+        v2 = tuple(-r * x for x in self.q2)
+        mu2 = r * nu2
+        with arb_precision(dps):
+            Phi = phi_arb(self.B, self.beta)
+            if Phi is None and lam != 0:
+                return None
+            total = flint.arb(0) if lam == 0 else arb_exact(lam) * Phi
+            rational = Fraction(0)  # exact part, added once (no rounding when the bound is attained)
+            for mu, v, w, m in ((mu1, v1, self.w1, self.m1), (mu2, v2, self.w2, self.m2)):
+                if m == 0:
+                    rational += max(v)
+                    continue
+                if mu < max(v):
+                    return None
+                M = power_mean_arb([arb_exact(mu - vi) for vi in v], w, self.beta)
+                rational += mu
+                total += psi_arb(lam * m, M, self.beta)
+            return total + arb_exact(rational)
+
+    def certify(self, r: Fraction, params, dps: int) -> bool:
+        d = self.dual_arb(r, *params, dps=dps)
+        return d is not None and bool(d <= 0)
+
+    def optimise_dual(self, r: Fraction, dps: int = 0):
+        """Dual parameters (lambda, mu1, nu2) for G(r), minimised in floating point (numpy).
+
+        Only the parameters come from floating point; :meth:`certify` evaluates the bound in arb.
+        """
+        import numpy as np
+
+        from rldp_verify.rldp.audit.dual import power_mean_np, psi_np
+
+        beta = float(self.beta)
+        rf = float(r)
+        Phi = float(phi_mp(mpmath.mpf(float(self.B)), self.beta)) if self.B != INF else np.inf
+        blocks = []
+        for v, w, m in ((np.array([float(x) for x in self.q1]), self.w1, self.m1),
+                        (-rf * np.array([float(x) for x in self.q2]), self.w2, self.m2)):
+            blocks.append((v, None if w is None else np.array([float(x) for x in w]), float(m)))
+        lams = np.concatenate([[0.0], np.logspace(-12, 8, 161)]) if np.isfinite(Phi) else np.array([0.0])
+        total = lams * (Phi if np.isfinite(Phi) else 0.0)
+        mus = []
+        for v, w, m in blocks:
+            vmax = v.max()
+            if m == 0:
+                total = total + vmax
+                mus.append(np.full(lams.shape, vmax))
+                continue
+            ts = np.concatenate([[0.0], np.logspace(-14, 6, 201)])
+            mu = vmax + ts  # (T,)
+            M = power_mean_np(mu[:, None] - v[None, :], np.broadcast_to(w, (len(ts), len(w))), beta)  # (T,)
+            vals = mu[None, :] + psi_np(lams[:, None] * m, M[None, :], beta)  # (L, T)
+            j = np.nanargmin(np.where(np.isfinite(vals), vals, np.inf), axis=1)
+            total = total + vals[np.arange(len(lams)), j]
+            mus.append(mu[j])
+        i = int(np.nanargmin(np.where(np.isfinite(total), total, np.inf)))
+        lam, mu1, mu2 = lams[i], mus[0][i], mus[1][i]
+        f = lambda x: Fraction(float(x)) if np.isfinite(x) else Fraction(0)  # noqa: E731
+        return (f(lam), max(f(mu1), max(self.q1)), max(f(mu2), max(-r * x for x in self.q2)) / r)
+
+
+def _snap(x: Fraction, target: Fraction, dps: int) -> Fraction:
+    """x replaced by the exact ``target`` when they agree to about dps digits (flat blocks: mu = max v)."""
+    return target if abs(x - target) <= Fraction(1, 10 ** (dps - 5)) * (1 + abs(target)) else x
+
+
+def _root_increasing(f, x0, lo_lim=-700, hi_lim=80):
+    """A root of an increasing f (values may be -inf on the left) near x0: bracket by geometric
+    expansion, then Illinois regula falsi with bisection safeguards."""
+    f0 = f(x0)
+    if f0 == 0:
+        return x0
+    step = mpmath.mpf(1)
+    a = b = x0
+    fa = fb = f0
+    for _ in range(200):
+        if f0 < 0:
+            b = b + step
+            if b > hi_lim:
+                return None
+            fb = f(b)
+            if fb >= 0:
+                break
+            a, fa = b, fb
+        else:
+            a = a - step
+            if a < lo_lim:
+                return None
+            fa = f(a)
+            if fa <= 0:
+                break
+            b, fb = a, fa
+        step *= 2
+    else:
+        return None
+    if fa == 0:
+        return a
+    if fb == 0:
+        return b
+    side = 0
+    for it in range(800):
+        if b - a <= mpmath.eps * 16 * (1 + abs(a)):
+            break
+        if not (mpmath.isfinite(fa) and mpmath.isfinite(fb)) or it % 8 == 7:
+            c = (a + b) / 2
+        else:
+            c = (a * fb - b * fa) / (fb - fa)
+            if not (a < c < b):
+                c = (a + b) / 2
+        fc = f(c)
+        if fc == 0:
+            return c
+        if fc < 0:
+            a, fa = c, fc
+            if side == -1 and mpmath.isfinite(fb):
+                fb /= 2
+            side = -1
+        else:
+            b, fb = c, fc
+            if side == 1 and mpmath.isfinite(fa):
+                fa /= 2
+            side = 1
+    return (a + b) / 2
+
+
+def _root_decreasing(f, x0):
+    return _root_increasing(lambda x: -f(x), x0)
+
+
+def solve_pair(problem: PairProblem, dps: int, start=None, max_tries: int = 6, want_witness=None) -> PairResult:
+    """The certified bracket for one pair (see the module docstring).
+
+    ``want_witness(r)``: called with the primal ratio; the (costly) lifted witness is built only when it
+    returns True (default: always). P^ itself is always a witness.
+    """
+    res = PairResult(problem.y, problem.s1, problem.s2, None, INF)
+    rho_hat = problem.ratio_of(problem.ball.phat)
+    if rho_hat is not None:
+        res.lo, res.witness = rho_hat, problem.ball.phat
+    sol = None
+    with mpmath.workdps(dps + 15):
+        try:
+            sol = problem.solve_primal(dps, start)
+        except (ZeroDivisionError, ValueError, OverflowError) as exc:  # pragma: no cover - numerical trouble
+            res.notes.append(f"primal solve failed: {exc}")
+            sol = None
+        if sol is not None:
+            params = (_frac(sol["lam"], dps + 10), _snap(_frac(sol["mu1"], dps + 10), max(problem.q1), dps),
+                      _snap(_frac(sol["nu2"], dps + 10), max(-x for x in problem.q2), dps))
+            params = (params[0], max(params[1], max(problem.q1)), max(params[2], max(-x for x in problem.q2)))
+            r_star = sol["r"]
+            if isinstance(rho_hat, Fraction) and rho_hat > 0 and problem.certify(rho_hat, params, dps + 10):
+                res.hi = rho_hat  # P^ attains the certified bound
+                return res
+            if want_witness is None or want_witness(r_star):
+                P = problem.lift(sol["R1"], sol["R2"], sol["d1"], sol["d2"])
+                rho, W = problem.witness(P, dps)
+                if rho is not None and (res.lo is None or rho > res.lo):
+                    res.lo, res.witness = rho, W
+                if isinstance(res.lo, Fraction) and res.lo > 0 and problem.certify(res.lo, params, dps + 10):
+                    res.hi = res.lo
+                    return res
+            for k in range(max_tries):
+                delta = mpmath.mpf(10) ** (-(dps - 12) + 3 * k)
+                r_hi = _frac(r_star * (1 + delta), dps + 10) if k else _frac(r_star, dps + 10)
+                if problem.certify(r_hi, params, dps + 10):
+                    res.hi = r_hi
+                    break
+            else:
+                res.notes.append("dual certificate at the primal parameters failed")
+        else:
+            res.notes.append("no interior KKT point (degenerate block, alpha <= 1/2, zero mass or infinite radius)")
+            if problem.alpha < 1 and problem.m1 > 0 and problem.m2 > 0:
+                _face_witnesses(problem, res, dps)
+    if res.hi == INF:
+        res.hi = _bisect_certificate(problem, res.lo, dps)
+        prod = product_bound(problem, dps)
+        if prod < res.hi:
+            res.hi = prod
+            res.notes.append("upper bound from the product of the Theorem-1 projections")
+    return res
+
+
+def _ball_support_upper(v, w, e_minus_d: Fraction | None, beta: Fraction, dps: int):
+    """A rational >= sup {<v,R> : D_alpha(w||R) <= d} given a rational lower bound of e^{-d}
+    (None: d = inf, the whole simplex); weak duality, float-optimised mu, arb evaluation."""
+    import numpy as np
+
+    from rldp_verify.rldp.audit.dual import power_mean_np
+
+    vmax = max(v)
+    if e_minus_d is None or e_minus_d == 0:
+        return vmax
+    vf = np.array([float(x) for x in v])
+    wf = np.array([float(x) for x in w])
+    ts = np.concatenate([[0.0], np.logspace(-15, 6, 400)])
+    mu = float(vmax) + ts
+    M = power_mean_np(mu[:, None] - vf[None, :], np.broadcast_to(wf, (len(ts), len(wf))), float(beta))
+    vals = mu - float(e_minus_d) * M
+    j = int(np.nanargmin(np.where(np.isfinite(vals), vals, np.inf)))
+    mu_q = max(Fraction(float(mu[j])), vmax)
+    with arb_precision(dps):
+        Mq = power_mean_arb([arb_exact(mu_q - x) for x in v], w, beta)
+        return arb_upper(arb_exact(mu_q) - arb_exact(e_minus_d) * Mq)
+
+
+def product_bound(problem: PairProblem, dps: int):
+    """Theorem-1 bound: max_{F_{U|s1}} <q1,R1> / min_{F_{U|s2}} <q2,R2> (certified; inf if the min can be 0)."""
+    from rldp_verify.core.rigorous import lower as arb_lower
+
+    out = []
+    for s, v, w, m in ((problem.s1, problem.q1, problem.w1, problem.m1),
+                       (problem.s2, [-x for x in problem.q2], problem.w2, problem.m2)):
+        if m == 0 or problem.B == INF:
+            out.append(max(v))
+            continue
+        with arb_precision(dps):
+            Bs = problem.ball.conditional_radius_arb(s, dps=dps)
+            e = None if Bs is None else arb_lower((-Bs).exp())
+        out.append(_ball_support_upper(v, w, e if e is None or e > 0 else None, problem.beta, dps))
+    num, negden = out
+    den = -negden
+    if den <= 0:
+        return INF
+    return num / den
+
+
+def _face_witnesses(problem: PairProblem, res: PairResult, dps: int):
+    """alpha < 1: balls can contain faces of the simplex. Try R1 on the face where q1 is maximal and/or R2
+    on the face where q2 is minimal (P^ restricted and renormalised), lifted and verified like any witness."""
+    def face(w, q, best):
+        keep = [wi if qi == best and wi > 0 else 0 for wi, qi in zip(w, q)]
+        tot = sum(keep)
+        return None if tot == 0 else [mpmath.mpf(k.numerator) / k.denominator / (mpmath.mpf(tot.numerator) / tot.denominator)
+                                      for k in keep]
+    a = mpmath.mpf(problem.alpha.numerator) / problem.alpha.denominator
+    w1 = [mpmath.mpf(x.numerator) / x.denominator for x in problem.w1]
+    w2 = [mpmath.mpf(x.numerator) / x.denominator for x in problem.w2]
+    f1 = face(problem.w1, problem.q1, max(q for q, w in zip(problem.q1, problem.w1) if w > 0))
+    f2 = face(problem.w2, problem.q2, min(q for q, w in zip(problem.q2, problem.w2) if w > 0))
+    with mpmath.workdps(dps + 15):
+        for R1, R2 in ((f1, w2), (w1, f2), (f1, f2)):
+            if R1 is None or R2 is None:
+                continue
+            d1, d2 = divergence_mp(w1, R1, a), divergence_mp(w2, R2, a)
+            P = problem.lift(R1, R2, d1, d2)
+            rho, W = problem.witness(P, dps)
+            if rho is not None and (res.lo is None or rho > res.lo):
+                res.lo, res.witness = rho, W
+
+
+def _bisect_certificate(problem: PairProblem, lo, dps: int):
+    """Fallback: bisection on r between lo and the Proposition-3 bound, certifying G(r) <= 0 in arb with
+    float-optimised dual parameters (sound; as tight as the float parameters allow)."""
+    mx, mn = max(problem.q1), min(problem.q2)
+    top = mx / mn if mn > 0 else INF
+    # the Proposition-3 parameters (lambda = 0, mu_i = max v_i) certify r = top exactly
+    best = top
+    low = lo if isinstance(lo, Fraction) else Fraction(0)
+    if top == INF:
+        r = max(low, Fraction(1)) * 2
+        for _ in range(40):
+            if problem.certify(r, problem.optimise_dual(r), dps + 10):
+                best = r
+                break
+            r *= 4
+        if best == INF:
+            return INF
+    hi = best
+    for _ in range(60):
+        if hi - low <= hi * Fraction(1, 10**12):
+            break
+        mid = (low + hi) / 2
+        mid = Fraction(float(mid)) if float(mid) > 0 else mid
+        if not (low < mid < hi):
+            mid = (low + hi) / 2
+        if problem.certify(mid, problem.optimise_dual(mid), dps + 10):
+            hi = mid
+        else:
+            low = mid
+    return hi

@@ -1,0 +1,47 @@
+"""Shared plumbing: labels, P-hat input and building the immutable :class:`Mechanism` record."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from rldp_verify.core.errors import InputError
+from rldp_verify.rldp.mechanisms.rounding import PrivacyLevel
+from rldp_verify.rldp.mechanisms.utility import utility_record
+from rldp_verify.rldp.mechio import Mechanism, _labels
+from rldp_verify.core.numbers import DEFAULT_DPS, fraction_str
+from rldp_verify.rldp.uncertainty import RenyiBall, read_table
+
+
+def sizes_and_labels(sensitive, public):
+    return _labels(sensitive, "s"), _labels(public, "u")
+
+
+def phat_table(phat):
+    """A P-hat table (|S| x |U|) as Fractions, or the table of a :class:`RenyiBall`."""
+    if isinstance(phat, RenyiBall):
+        return phat.phat
+    return read_table(phat)
+
+
+def labels_for(table, sensitive=None, public=None):
+    a1, a2 = len(table), len(table[0])
+    S = _labels(sensitive if sensitive is not None else a1, "s")
+    U = _labels(public if public is not None else a2, "u")
+    if len(S) != a1 or len(U) != a2:
+        raise InputError(f"P-hat is {a1} x {a2} but {len(S)} sensitive and {len(U)} public labels are given")
+    return S, U
+
+
+def build(matrix, S, U, Y, *, name: str, level: PrivacyLevel, guarantee: str, parameters: dict,
+          phat=None, notes=(), dps: int = DEFAULT_DPS) -> Mechanism:
+    """Validate (exact column sums) and attach eps, guarantee, parameters and the utility under P-hat."""
+    utility = None
+    if phat is not None:
+        utility = utility_record(matrix, [v for r in phat for v in r], dps=dps)
+    params = {"mechanism": name, **level.to_json(), **parameters}
+    return Mechanism.from_matrix(matrix, S, U, Y, eps=level.text, guarantee=guarantee, utility=utility,
+                                 parameters=params, notes=tuple(notes))
+
+
+def fstr_table(t):
+    return [[fraction_str(Fraction(v)) for v in r] for r in t]

@@ -1,0 +1,118 @@
+"""rldp_verify.core.divergence and rldp_verify.core.stats (000_aca93ed29ea857ee.txt, Sec. 3 eqs. (7), (9), (11))."""
+
+from fractions import Fraction
+
+import mpmath
+import pytest
+from hypothesis import example, given, settings
+
+from rldp_verify.core.divergence import chi_square, kl_divergence, renyi_divergence, renyi_divergence_arb, renyi_power_sum
+from rldp_verify.core.errors import InputError
+from rldp_verify.core.stats import chi2_cdf, chi2_quantile, chi2_quantile_bracket, chi2_sf
+from tests.strategies import alphas, distributions
+
+F = Fraction
+
+
+def test_power_sum_exact_for_integer_alpha():
+    s = renyi_power_sum([F(1, 2), F(1, 2)], [F(1, 4), F(3, 4)], 2)
+    assert s == F(1, 4) / F(1, 4) + F(1, 4) / F(3, 4)
+    assert isinstance(s, Fraction)
+
+
+def test_zero_conventions():
+    p, q = [F(1, 2), F(1, 2), F(0)], [F(1), F(0), F(0)]
+    assert renyi_divergence(p, q, 2) == mpmath.inf            # P^_x > 0 = P_x, alpha > 1
+    assert kl_divergence(p, q) == mpmath.inf
+    with mpmath.workdps(30):
+        # alpha < 1: the term vanishes; D_{1/2} = -2 log(sqrt(1/2)) = log 2
+        assert abs(renyi_divergence(p, q, F(1, 2), dps=30) - mpmath.log(2)) < mpmath.mpf(10) ** -28
+    assert renyi_divergence([F(1), F(0)], [F(0), F(1)], F(1, 2)) == mpmath.inf   # disjoint supports
+    assert renyi_divergence([F(0), F(1)], [F(1, 2), F(1, 2)], 3) == pytest.approx(float(mpmath.log(2)))
+
+
+def test_mpf_inputs_keep_their_precision():
+    with mpmath.workdps(60):
+        p = [mpmath.mpf(1) / 3, 1 - mpmath.mpf(1) / 3]
+        q = [mpmath.mpf(1) / 7, 1 - mpmath.mpf(1) / 7]
+        a = renyi_divergence(p, q, mpmath.mpf(1) / 3, dps=60)
+        b = renyi_divergence(["1/3", "2/3"], ["1/7", "6/7"], "1/3", dps=60)
+        assert abs(a - b) < mpmath.mpf(10) ** -55
+
+
+@given(distributions(n=4), distributions(n=4, allow_zero=False))
+@settings(max_examples=40)
+def test_d2_is_log_one_plus_chi2(p, q):
+    with mpmath.workdps(40):
+        assert abs(renyi_divergence(p, q, 2, dps=40) - mpmath.log(1 + mpmath.mpf(chi_square(p, q).numerator)
+                                                                  / chi_square(p, q).denominator)) < mpmath.mpf(10) ** -35
+
+
+@given(distributions(n=3), distributions(n=3, allow_zero=False), alphas)
+@settings(max_examples=40)
+def test_arb_enclosure_contains_value(p, q, alpha):
+    v = renyi_divergence(p, q, alpha, dps=40)
+    e = renyi_divergence_arb(p, q, alpha, dps=40)
+    assert e is not None
+    with mpmath.workdps(40):
+        assert abs(mpmath.mpf(e.mid().str(45, radius=False)) - v) <= mpmath.mpf(10) ** -30 + float(e.rad())
+
+
+@given(distributions(n=3), distributions(n=3, allow_zero=False))
+@settings(max_examples=30)
+def test_monotone_in_alpha(p, q):
+    vals = [renyi_divergence(p, q, a, dps=30) for a in (F(1, 2), F(1), F(2), F(5))]
+    assert all(x <= y + mpmath.mpf(10) ** -25 for x, y in zip(vals, vals[1:]))
+
+
+@pytest.mark.parametrize("bad", [0, -1, "-0.5", float("nan"), "abc"])
+def test_bad_alpha(bad):
+    with pytest.raises(InputError):
+        renyi_divergence([F(1, 2), F(1, 2)], [F(1, 2), F(1, 2)], bad)
+
+
+@pytest.mark.parametrize("p", [[F(1, 2), F(1, 3)], [F(3, 2), F(-1, 2)], [float("nan"), 1.0], []])
+def test_bad_distributions(p):
+    with pytest.raises(InputError):
+        renyi_divergence(p, [F(1, 2), F(1, 2)], 2)
+
+
+def test_length_mismatch():
+    with pytest.raises(InputError):
+        renyi_divergence([F(1)], [F(1, 2), F(1, 2)], 2)
+
+
+# chi-square quantiles -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("q,k,ref", [("0.95", 3, "7.81472790325117738909"), ("0.05", 3, "0.35184631774927171"),
+                                     ("0.5", 1, "0.45493642311957283")])
+def test_chi2_quantile_known_values(q, k, ref):
+    # references: scipy.stats.chi2.ppf (double precision) for the leading digits
+    assert abs(float(chi2_quantile(q, k, dps=30)) - float(ref)) < 1e-12
+
+
+def test_chi2_quantile_high_precision_roundtrip():
+    with mpmath.workdps(80):
+        x = chi2_quantile("0.95", 3, dps=80)
+        assert abs(chi2_cdf(x, 3, dps=80) - mpmath.mpf("0.95")) < mpmath.mpf(10) ** -75
+
+
+def test_chi2_quantile_extreme_levels():
+    with mpmath.workdps(40):
+        q = F(1) - F(1, 10**40)
+        x = chi2_quantile(q, 3, dps=40)
+        assert x > 100
+        assert abs(chi2_sf(x, 3, dps=60) / mpmath.mpf(10) ** -40 - 1) < mpmath.mpf(10) ** -35
+        assert chi2_quantile(F(1, 10**40), 3, dps=40) < mpmath.mpf(10) ** -20
+
+
+def test_chi2_bracket_is_certified():
+    lo, hi = chi2_quantile_bracket("0.95", 3, dps=40)
+    assert lo < hi and hi - lo < F(1, 10**38)
+    assert float(lo) == pytest.approx(7.814727903251178)
+
+
+@pytest.mark.parametrize("q,k", [("0", 3), ("1", 3), ("1.5", 3), ("0.5", 0), ("0.5", 1.5)])
+def test_chi2_bad_input(q, k):
+    with pytest.raises(InputError):
+        chi2_quantile(q, k)

@@ -1,0 +1,87 @@
+"""rldp_verify.core.lp: solve_certified agrees exactly with solve_exact and returns a valid certificate."""
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import example, given, settings, strategies as st
+
+from rldp_verify.core.errors import InputError
+from rldp_verify.core.lp import _recheck_bounded, solve_certified, solve_exact
+
+F = Fraction
+small = st.fractions(min_value=-5, max_value=5, max_denominator=4)
+
+
+@st.composite
+def lps(draw):
+    n = draw(st.integers(1, 5))
+    m = draw(st.integers(0, 5))
+    k = draw(st.integers(0, 2))
+    A = [[draw(small) for _ in range(n)] for _ in range(m)]
+    b = [draw(small) for _ in range(m)]
+    E = [[draw(small) for _ in range(n)] for _ in range(k)]
+    f = [draw(small) for _ in range(k)]
+    c = [draw(small) for _ in range(n)]
+    if draw(st.booleans()):    # box rows keep most instances bounded
+        for j in range(n):
+            r = [F(0)] * n
+            r[j] = F(1)
+            A.append(r)
+            b.append(F(draw(st.integers(0, 4))))
+            r = [F(0)] * n
+            r[j] = F(-1)
+            A.append(r)
+            b.append(F(draw(st.integers(0, 4))))
+    return c, A, b, E, f
+
+
+def _certificate_ok(res, c, A, b, E, f):
+    n = len(c)
+    d = res.reduced_costs if res.reduced_costs is not None else [F(0)] * n
+    _recheck_bounded(c, A, b, E, f, [None] * n, [None] * n, res.x, list(res.dual), list(d), res.value)
+    return True
+
+
+@settings(max_examples=120, deadline=None)
+@given(lps())
+@example(([F(1), F(1)], [[F(1), F(1)]], [F(1)], [], []))            # dual degenerate optimum
+@example(([F(1)], [[F(1)], [F(-1)]], [F(1), F(-2)], [], []))        # infeasible
+@example(([F(1)], [[F(-1)]], [F(0)], [], []))                       # unbounded
+def test_certified_equals_exact(lp):
+    c, A, b, E, f = lp
+    r1 = solve_exact(c, A, b, E, f)
+    r2 = solve_certified(c, A, b, E, f)
+    assert r1.status == r2.status
+    assert r1.value == r2.value
+    if r2.status == "optimal":
+        assert _certificate_ok(r2, c, A, b, E, f)
+
+
+def test_bounds_keyword_and_reduced_costs():
+    # max x0 + 2 x1, x0 + x1 = 1, 0 <= x <= 3/4
+    c = [F(1), F(2)]
+    r = solve_certified(c, [], [], [[F(1), F(1)]], [F(1)], lower=[F(0), F(0)], upper=[F(3, 4), F(3, 4)])
+    assert r.status == "optimal" and r.value == F(1, 4) + F(3, 2) and r.x == (F(1, 4), F(3, 4))
+    assert r.reduced_costs is not None and r.reduced_costs[1] > 0
+    _recheck_bounded(c, [], [], [[F(1), F(1)]], [F(1)], [F(0), F(0)], [F(3, 4), F(3, 4)], r.x,
+                     list(r.dual), list(r.reduced_costs), r.value)
+
+
+def test_polyopt_shaped_lp_matches_exact_and_repairs_tolerance_basis():
+    # LP (46) shape with objective values that differ by ~1e-18 (HiGHS's tolerance would stop early;
+    # the exact simplex repair must find the true optimum).
+    from rldp_verify.rldp.gamma import gamma_hat_vertices
+    L = [[F(1, 10), F(1, 5)], [F(1, 20), F(3, 10)]]
+    V = gamma_hat_vertices(L, F(3, 2))
+    n, a = len(V), 4
+    c = [F(1, 7) + F(j % 3, 10 ** 18) for j in range(n)]
+    E = [[v[x] for v in V] for x in range(a)]
+    r1 = solve_certified(c, [], [], E, [F(1)] * a, lower=[F(0)] * n)
+    A = [[F(-1) if i == j else F(0) for j in range(n)] for i in range(n)]
+    r2 = solve_exact(c, A, [F(0)] * n, E, [F(1)] * a)
+    assert r1.value == r2.value and r1.method == "highs+exact-basis"
+
+
+def test_bad_row_length():
+    with pytest.raises(InputError, match="row 0 of A"):
+        solve_certified([F(1), F(1)], [[F(1)]], [F(1)])

@@ -1,0 +1,249 @@
+"""rldp_verify.rldp.uncertainty: Rényi balls, Theorem 1, xi-/xi+, L_{u|s}, rad_s (000_aca93ed29ea857ee.txt, Sec. 4)."""
+
+import math
+from fractions import Fraction
+
+import mpmath
+import pytest
+from hypothesis import assume, example, given, settings
+from hypothesis import strategies as st
+
+from rldp_verify.core.divergence import renyi_divergence
+from rldp_verify.core.errors import InputError
+from rldp_verify.rldp.uncertainty import (
+    RenyiBall,
+    SimplexBall,
+    binary_renyi,
+    confidence_radius,
+    phi,
+    t_interval,
+    t_interval_alpha2,
+    t_interval_certified,
+    xi_minus,
+    xi_plus,
+)
+from tests.strategies import alphas, distributions, radii, rhos, tables
+
+F = Fraction
+DPS = 30
+TOL = mpmath.mpf(10) ** -(DPS - 8)
+EX = "0.07,0.10;0.26,0.57"
+
+
+@pytest.fixture(autouse=True)
+def _precision():
+    """Compare values at a precision above the one they were computed at (no rounding in the test itself)."""
+    with mpmath.workdps(DPS + 30):
+        yield
+
+
+@given(rhos, alphas, radii)
+@settings(max_examples=80)
+@example(F(1, 2), F(1, 2), F(1))          # alpha < 1: phi stays finite, xi- = 0, xi+ = 1/rho
+@example(F(1, 10), F(2), F(1))            # xi+ beyond the printed domain (1 - rho)^-1
+@example(F(1, 19), F(1), F(3))            # found by hypothesis: t- ~ 3.5e-27, an interior root next to 0
+@example(F(53, 59), F(1, 4), F(1, 5))     # found by hypothesis: t+ = 1 exactly (xi+ = 1/rho)
+def test_xi_bracket_and_roots(rho, alpha, B):
+    assume(0 < rho < 1)
+    with mpmath.workdps(DPS):
+        xm, xp = xi_minus(rho, alpha, B, dps=DPS), xi_plus(rho, alpha, B, dps=DPS)
+        assert xm <= 1 + TOL and 1 - TOL <= xp <= 1 / mpmath.mpf(rho.numerator) * rho.denominator + TOL
+        eps = mpmath.mpf(10) ** -(DPS - 12)
+        tm, tp = t_interval(rho, alpha, B, dps=DPS)
+        for x, t, inward in ((xm, tm, 1 + eps), (xp, tp, 1 - eps)):
+            if 0 < t < 1 and B > 0:
+                # a verified root: phi >= 0 at the returned (outward) point, <= 0 a relative eps inside
+                assert phi(rho, x, alpha, B) >= -eps
+                assert phi(rho, x * inward, alpha, B) <= 0
+            elif B > 0:
+                # an end of the domain (alpha < 1 or t+ = 1): phi <= 0 there, no root inside
+                assert phi(rho, x, alpha, B) <= 0
+
+
+@given(rhos, radii)
+@settings(max_examples=60)
+@example(F(1, 2), F(0))                   # found by hypothesis: B = 0 (double root) lost half the digits
+def test_lemma1_closed_form_matches_root_finding(rho, B):
+    a, b = t_interval(rho, 2, B, dps=DPS), t_interval_alpha2(rho, B, dps=DPS)
+    assert abs(a[0] - b[0]) < TOL and abs(a[1] - b[1]) < TOL
+
+
+@given(rhos, alphas, radii)
+@settings(max_examples=40)
+@example(F(0), F(1, 4), F(0))             # found by hypothesis
+@example(F(1, 3), F(1, 4), F(0))          # found by hypothesis
+def test_certified_t_interval_is_outward(rho, alpha, B):
+    tm, tp = t_interval(rho, alpha, B, dps=DPS)
+    with mpmath.workdps(DPS):
+        from rldp_verify.core.rigorous import arb_exact, arb_precision
+
+        with arb_precision(DPS):
+            lo, hi = t_interval_certified(rho, alpha, arb_exact(B), dps=DPS)
+    assert lo <= F(mpmath.nstr(tm + TOL, 40)) and hi >= F(mpmath.nstr(tp - TOL, 40)) and 0 <= lo <= hi <= 1
+
+
+def test_theorem1_radius_values():
+    b = RenyiBall.from_radius(EX, 2, "0.0752")
+    with mpmath.workdps(30):
+        B1 = 2 * mpmath.log((mpmath.exp(mpmath.mpf("0.0752") / 2) - mpmath.mpf("0.83")) / mpmath.mpf("0.17"))
+        assert abs(b.conditional_radius(0, dps=30) - B1) < mpmath.mpf(10) ** -25
+    b1 = RenyiBall.from_radius(EX, 1, "0.0752")
+    assert abs(float(b1.conditional_radius(0)) - 0.0752 / 0.17) < 1e-14
+
+
+def test_theorem1_infinite_cases():
+    # alpha < 1 and e^{(alpha-1)B/alpha} <= 1 - P^_s: the whole simplex
+    b = RenyiBall.from_radius([[1, 1], [1, 1]], "1/2", 2)
+    assert b.conditional_radius(0) == mpmath.inf and b.conditional_radius_arb(0) is None
+    assert b.lower_value(0, 0) == 0 and b.lower_certified(0, 0) == 0
+    # P^_s = 0: whole simplex (for B > 0)
+    z = RenyiBall.from_radius([[0, 0], [1, 1]], 2, "0.1")
+    assert z.conditional_radius(0) == mpmath.inf and z.rad_certified(0) == 2
+    inf = RenyiBall.from_radius(EX, 2, "inf")
+    # the whole simplex: sup ||R - c||_1 = 2 (1 - min_u c_u)
+    assert inf.conditional_radius(1) == mpmath.inf
+    assert abs(inf.rad_value(1) - 2 * (1 - mpmath.mpf(26) / 83)) < mpmath.mpf(10) ** -40
+
+
+@given(tables(), alphas, radii, st.randoms(use_true_random=False))
+@settings(max_examples=25)
+def test_lift_of_projected_ball_lies_in_F(phat, alpha, B, rnd):
+    """Lemma A2/A4: for R in the B_s-ball around P^_{U|s}, the lift P has P_{U|s} = R and D(P^||P) <= B."""
+    ball = RenyiBall.from_radius(phat, alpha, B)
+    s = rnd.randrange(len(phat))
+    with mpmath.workdps(DPS):
+        Bs = ball.conditional_radius(s, dps=DPS)
+        assume(Bs != mpmath.inf)
+        c = [mpmath.mpf(v.numerator) / v.denominator for v in ball.conditional(s)]
+        # R = the lower end of a coordinate interval (a boundary point of the ball, Lemma A5)
+        u = rnd.randrange(len(c))
+        t = t_interval(ball.conditional(s)[u], alpha, Bs, dps=DPS)[0]
+        rest = (1 - t) / (1 - c[u]) if c[u] < 1 else mpmath.mpf(0)
+        R = [t if i == u else rest * v for i, v in enumerate(c)]
+        if c[u] == 1:
+            R = [t if i == u else (1 - t) / (len(c) - 1) for i in range(len(c))]
+        a = mpmath.mpf(alpha.numerator) / alpha.denominator
+        ps = mpmath.mpf(sum(phat[s]).numerator) / sum(phat[s]).denominator
+        if alpha == 1:
+            gamma, scale = ps, mpmath.mpf(1)
+        else:
+            cst = mpmath.exp((a - 1) * B / a)
+            gamma, scale = 1 - (1 - ps) / cst, 1 / cst
+        P = [gamma * R[j] if i == s else scale * v for i, r in enumerate(phat) for j, v in enumerate(r)]
+        assert abs(sum(P) - 1) < TOL
+        assert renyi_divergence([v for r in phat for v in r], P, alpha, dps=DPS) <= B + mpmath.mpf(10) ** -(DPS - 12)
+
+
+@given(tables(), alphas, radii, st.randoms(use_true_random=False))
+@settings(max_examples=25)
+@example([[F(0), F(1)]], F(1, 4), F(0), __import__("random").Random(0))   # found by hypothesis: F = {P^}
+def test_points_of_F_project_into_the_ball(phat, alpha, B, rnd):
+    """Lemma A1/A3: P in F (on the segment from P^ towards a random point) has D(P^_{U|s}||P_{U|s}) <= B_s."""
+    ball = RenyiBall.from_radius(phat, alpha, B)
+    fl = [v for r in phat for v in r]
+    w = [rnd.randint(0, 9) for _ in fl]
+    assume(sum(w) > 0)
+    Q = [F(x, sum(w)) for x in w]
+    lam = F(1)
+    while ball.contains([(1 - lam) * a + lam * b for a, b in zip(fl, Q)], dps=20) is not True and lam > F(1, 2**30):
+        lam /= 4
+    P = [(1 - lam) * a + lam * b for a, b in zip(fl, Q)]
+    if ball.contains(P, dps=20) is not True:
+        P = fl
+    a2 = len(phat[0])
+    for s in range(len(phat)):
+        row = P[s * a2:(s + 1) * a2]
+        if sum(phat[s]) == 0 or sum(row) == 0:
+            continue
+        Bs = ball.conditional_radius(s, dps=DPS)
+        D = renyi_divergence(list(ball.conditional(s)), [x / sum(row) for x in row], alpha, dps=DPS)
+        assert D <= Bs + mpmath.mpf(10) ** -(DPS - 10)
+
+
+@given(tables(), alphas, radii)
+@settings(max_examples=25)
+@example([[F(1, 3), F(2, 3)], [F(0), F(0)]], F(2), F(0))   # B = 0: B_s rounded to -7e-42 before the clamp
+def test_lower_below_center_and_certified_order(phat, alpha, B):
+    ball = RenyiBall.from_radius(phat, alpha, B)
+    for s in range(len(phat)):
+        if sum(phat[s]) == 0:
+            continue
+        c = ball.conditional(s)
+        for u in range(len(c)):
+            L = ball.lower_value(u, s, dps=DPS)
+            assert L <= mpmath.mpf(c[u].numerator) / c[u].denominator + TOL
+            lc = ball.lower_certified(u, s, dps=DPS)
+            assert mpmath.mpf(lc.numerator) / lc.denominator <= L + TOL
+        r = ball.rad_value(s, dps=DPS)
+        assert 0 <= r <= 2 + TOL
+        rc = ball.rad_certified(s, dps=DPS)
+        assert mpmath.mpf(rc.numerator) / rc.denominator >= r - TOL
+
+
+@given(tables(max_s=2, max_u=3), alphas)
+@settings(max_examples=12)
+def test_monotone_in_radius(phat, alpha):
+    prev = None
+    for B in (F(0), F(1, 100), F(1, 10), F(1)):
+        ball = RenyiBall.from_radius(phat, alpha, B)
+        cur = [(ball.lower_value(0, s, dps=20), ball.rad_value(s, dps=20)) for s in range(len(phat))
+               if sum(phat[s]) > 0]
+        if prev is not None:
+            for (l0, r0), (l1, r1) in zip(prev, cur):
+                assert l1 <= l0 + TOL and r1 >= r0 - TOL
+        prev = cur
+
+
+def test_rad_search_matches_exhaustive():
+    c = tuple(F(k, 78) for k in range(1, 13))    # 12 outcomes, 76 distinct sums: the unimodal search is used
+    for alpha in (F(1, 2), F(2), F(3)):
+        b = SimplexBall(c, alpha, F(1, 10))
+        assert abs(b.l1_radius(dps=20) - b.l1_radius(dps=20, exhaustive=True)) < mpmath.mpf(10) ** -15
+
+
+def test_confidence_radius_example1():
+    b = RenyiBall.from_confidence(EX, 2, "0.95", 100, dps=40)
+    assert float(b.radius_value) == pytest.approx(0.0752440856339434, abs=1e-15)
+    assert b.radius >= F(str(mpmath.nstr(b.radius_value, 30))) - F(1, 10**29)
+    with mpmath.workdps(40):
+        from rldp_verify.core.stats import chi2_quantile
+
+        assert abs(confidence_radius(1, "0.95", 100, 4, dps=40) - chi2_quantile("0.95", 3, dps=40) / 200) \
+            < mpmath.mpf(10) ** -35
+
+
+def test_counts_are_normalised():
+    a = RenyiBall.from_radius("7,10;26,57", 2, "0.1")
+    b = RenyiBall.from_radius(EX, 2, "0.1")
+    assert a.phat == b.phat
+
+
+@pytest.mark.parametrize("phat", ["0.5,0.6;0.1,0.1", "0.5,-0.1;0.3,0.3", "nan,0.5;0.25,0.25", "0.5,0.5;0.5",
+                                  "a,b;c,d", "", "0.5,0.5;0,0.5,0"])
+def test_bad_tables(phat):
+    with pytest.raises(InputError):
+        RenyiBall.from_radius(phat, 2, "0.1")
+
+
+@pytest.mark.parametrize("alpha,radius", [(0, "0.1"), ("-1", "0.1"), (2, "-0.1"), (2, "nan"), ("x", "0.1")])
+def test_bad_alpha_radius(alpha, radius):
+    with pytest.raises(InputError):
+        RenyiBall.from_radius(EX, alpha, radius)
+
+
+@pytest.mark.parametrize("conf,n", [("0", 100), ("1", 100), ("1.2", 100), ("0.95", 0), ("0.95", "1.5"),
+                                    ("0.95", "abc"), ("0.95", -3), ("0.95", True)])
+def test_bad_confidence(conf, n):
+    with pytest.raises(InputError):
+        RenyiBall.from_confidence(EX, 2, conf, n)
+
+
+def test_public_api_names():
+    """Backward compatibility for the mechanisms and audit modules."""
+    b = RenyiBall.from_radius(EX, 2, "0.0752")
+    for name in ("lower_value", "lower_certified", "rad_value", "rad_certified", "conditional_radius",
+                 "conditional_radius_arb", "contains", "conditional_ball", "statistics"):
+        assert callable(getattr(b, name))
+    assert b.contains([["0.07", "0.10"], ["0.26", "0.57"]]) is True
+    assert b.contains([["0.5", "0"], ["0.26", "0.24"]]) is False
+    assert binary_renyi(F(1, 2), F(1, 2), 2) == 0
