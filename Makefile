@@ -1,6 +1,6 @@
 # The two commands of the README: `make report` and `make test`. Each installs what is missing first.
 PY := .venv/bin/python
-.PHONY: report test test-slow benchmarks setup
+.PHONY: report test test-slow benchmarks setup lint
 
 setup:
 	@bash scripts/bootstrap.sh
@@ -10,7 +10,11 @@ report: setup
 	@$(PY) -m rldp_verify report --include-slow
 	@$(PY) scripts/check_pins.py reports/verification.json
 
-test: setup
+# ruff: unused code (F) and import order (I), configured in pyproject.toml; `ruff check --fix` repairs most.
+lint: setup
+	@$(PY) -m ruff check --quiet rldp_verify proofs tests benchmarks scripts
+
+test: setup lint
 	@$(PY) -m pytest -q
 
 test-slow: setup

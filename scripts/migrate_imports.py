@@ -10,6 +10,7 @@ It rewrites every dotted reference to a moved module (``import`` and ``from`` li
 name in strings, docstrings and comments, e.g. ``sys.modules["rldp_verify.mechanisms.polyopt"]``), and
 ``from rldp_verify import pram, polytope`` style lines (split by new parent package). Idempotent: a
 rewritten file is left unchanged by a second run. ``MOVED`` below is the full old -> new table.
+Afterwards run ``.venv/bin/ruff check --fix FILE ...`` to re-sort the rewritten imports (``make test`` lints).
 """
 
 from __future__ import annotations

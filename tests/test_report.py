@@ -4,7 +4,7 @@ import sys
 from pathlib import Path
 
 from rldp_verify import report
-from rldp_verify.claims import Context, Outcome, Verdict
+from rldp_verify.claims import Context, Outcome
 from rldp_verify.claims.core import Claim, Method
 from rldp_verify.claims.runner import run_claims
 

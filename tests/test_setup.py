@@ -9,8 +9,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_pycddlib_exact_backend_is_importable():
-    import cdd.gmp
     from fractions import Fraction
+
+    import cdd.gmp
 
     m = cdd.gmp.matrix_from_array([[Fraction(1, 3), Fraction(-1)]])
     assert m.array[0][0] == Fraction(1, 3)  # exact, not a float

@@ -12,6 +12,7 @@ from scipy.optimize import minimize
 
 from proofs.falpha._common import INT_ALPHAS, PAPER, fstr, rand_channel, rand_dist, to_fraction_list
 from rldp_verify.claims import Method, Outcome, claim
+from rldp_verify.core.numbers import exact, to_mpf, working_precision
 from rldp_verify.topics.fdiv import (
     R_alpha,
     amplification_bound,
@@ -23,7 +24,6 @@ from rldp_verify.topics.fdiv import (
     push,
     rldp_level,
 )
-from rldp_verify.core.numbers import exact, to_mpf, working_precision
 
 ALPHAS = tuple(str(a) for a in INT_ALPHAS[:4]) + ("1.1", "1.5", "3.7", "10.3")
 
@@ -196,7 +196,6 @@ def check_phi(ctx):
             "up to output symbols that no input produces.",
 )
 def check_footnote(ctx):
-    from rldp_verify.core.divergence import renyi_divergence
 
     M = [[Fraction(1), Fraction(0)], [Fraction(1, 2), Fraction(1, 2)]]
     with working_precision(ctx.dps):

@@ -10,8 +10,8 @@ import sympy as sp
 from proofs.falpha._common import INT_ALPHAS, PAPER, REAL_ALPHAS, SUB_ALPHAS, fstr, rand_dist
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.divergence import renyi_divergence
-from rldp_verify.topics.fdiv import f_alpha_divergence
 from rldp_verify.core.numbers import exact, to_mpf, working_precision
+from rldp_verify.topics.fdiv import f_alpha_divergence
 
 
 def _symbolic_alpha_gt1() -> bool:

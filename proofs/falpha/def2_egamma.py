@@ -8,6 +8,7 @@ import mpmath
 
 from proofs.falpha._common import INT_ALPHAS, PAPER, REAL_ALPHAS, SUB_ALPHAS, fstr, rand_dist
 from rldp_verify.claims import Method, Outcome, claim
+from rldp_verify.core.numbers import exact, to_mpf, working_precision
 from rldp_verify.topics.fdiv import (
     f_alpha_divergence,
     f_alpha_via_hockey_stick,
@@ -15,7 +16,6 @@ from rldp_verify.topics.fdiv import (
     hockey_stick_breakpoints,
     total_variation,
 )
-from rldp_verify.core.numbers import exact, to_mpf, working_precision
 
 
 def _eq5(p, q, g):

@@ -10,6 +10,7 @@ import sympy as sp
 from proofs.falpha._common import INT_ALPHAS, PAPER, REAL_ALPHAS, fstr, rand_dist
 from proofs.falpha.thm8_pinsker import t_grid
 from rldp_verify.claims import Method, Outcome, claim
+from rldp_verify.core.numbers import exact, to_mpf, working_precision
 from rldp_verify.topics.fdiv import (
     binary_min,
     f_alpha_divergence,
@@ -18,7 +19,6 @@ from rldp_verify.topics.fdiv import (
     g_alpha_inverse,
     total_variation,
 )
-from rldp_verify.core.numbers import exact, to_mpf, working_precision
 
 
 def _jump(a, dps):

@@ -12,6 +12,7 @@ from scipy.optimize import minimize
 
 from proofs.falpha._common import INT_ALPHAS, PAPER, REAL_ALPHAS, fstr, rand_dist, to_fraction_list
 from rldp_verify.claims import Method, Outcome, claim
+from rldp_verify.core.numbers import exact, to_mpf, working_precision
 from rldp_verify.topics.fdiv import (
     R_alpha,
     f_alpha_divergence,
@@ -22,7 +23,6 @@ from rldp_verify.topics.fdiv import (
     reverse_pinsker_bound,
     total_variation,
 )
-from rldp_verify.core.numbers import exact, to_mpf, working_precision
 
 
 def _slack(p, q, a, dists=None, dps=50):

@@ -10,6 +10,7 @@ from scipy.optimize import minimize_scalar
 
 from proofs.falpha._common import INT_ALPHAS, PAPER, REAL_ALPHAS, fstr, rand_dist
 from rldp_verify.claims import Method, Outcome, claim
+from rldp_verify.core.numbers import exact, to_mpf, working_precision
 from rldp_verify.topics.fdiv import (
     binary_min,
     binary_min_bracket,
@@ -20,7 +21,6 @@ from rldp_verify.topics.fdiv import (
     psi_alpha,
     total_variation,
 )
-from rldp_verify.core.numbers import exact, to_mpf, working_precision
 
 
 def t_grid(alpha, *, dense: bool = False) -> list[Fraction]:

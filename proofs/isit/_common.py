@@ -6,6 +6,7 @@ from fractions import Fraction
 
 import mpmath
 import numpy as np
+
 from proofs.papers import paper
 
 PAPER = paper("isit").seed

@@ -12,10 +12,16 @@ from pathlib import Path
 import numpy as np
 
 from proofs.isit._common import PAPER
-from rldp_verify.topics.chisquare.ball import chi2_radius
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.errors import CertificationError
-from rldp_verify.topics.chisquare.protocols import PROBLEMS, ProtocolSolver, realised_distortion, realised_eps, squared_distance
+from rldp_verify.topics.chisquare.ball import chi2_radius
+from rldp_verify.topics.chisquare.protocols import (
+    PROBLEMS,
+    ProtocolSolver,
+    realised_distortion,
+    realised_eps,
+    squared_distance,
+)
 
 N_S, N_U, ALPHA, EPS = 3, 5, 0.05, 0.5
 K = 30                      # instances per n (the paper: K = 30 for Fig. 2a/b, K = 1000 for Fig. 2c/d)

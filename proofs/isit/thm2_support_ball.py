@@ -9,9 +9,9 @@ from fractions import Fraction
 import numpy as np
 
 from proofs.isit._common import PAPER, fmt, mp_fraction, random_joint, rational_table
-from rldp_verify.topics.chisquare.ball import ball_objective, chi2_divergence, support_ball
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import working_precision
+from rldp_verify.topics.chisquare.ball import ball_objective, chi2_divergence, support_ball
 
 RADII = [Fraction(1, 100), Fraction(1, 10), Fraction(3, 10), Fraction(1)]
 
@@ -100,7 +100,6 @@ def run(ctx, n_instances: int, salt: str):
             cvx_raw, st1, Pcvx = _cvx_primal(v, P_hat, B)
             Prep = _repair(Pcvx, P_hat, B)  # the solver's answer, made exactly feasible
             cvx_exact = sum(a * b for a, b in zip(v, Prep))
-            cvx = float(cvx_exact)
             dual, st2 = _cvx_dual(v, P_hat, B)
             e_cvx = float(cvx_exact - mp_fraction(res.value))
             e_dual = dual - float(res.value)

@@ -11,10 +11,14 @@ import mpmath
 import numpy as np
 
 from proofs.isit._common import PAPER, fmt, random_joint, rational_table
-from rldp_verify.topics.chisquare.ball import (chi2_divergence, joint_projection_bound, joint_projection_lhs,
-                                              lift_to_ball)
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import to_mpf, working_precision
+from rldp_verify.topics.chisquare.ball import (
+    chi2_divergence,
+    joint_projection_bound,
+    joint_projection_lhs,
+    lift_to_ball,
+)
 
 
 def _cond(P, s):
@@ -201,7 +205,6 @@ def check_zero_marginal(ctx):
     # every P with P_{U|s2} = R2 and P_{U|s1} = R1 has P_{s1} = delta > 0 (else P_{U|s1} is undefined)
     delta = sp.symbols("delta", positive=True)
     p2 = 1 - delta
-    chi = half**2 / (p2 * R2[0]) + half**2 / (p2 * R2[1]) - 1  # s1-cells contribute P_{s1,u} - 0 ... see below
     # (P_hat - P)^2 / P for P_hat = 0 equals P: the s1-cells add delta, and the s2-cells add
     # sum (1/2 - p2 R)^2/(p2 R) = sum 1/4/(p2 R) - 1 + p2; in total chi = (4/3)/(1 - delta) - 1.
     chi_full = sum((half - p2 * r) ** 2 / (p2 * r) for r in R2) + delta

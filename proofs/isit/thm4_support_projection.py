@@ -11,10 +11,15 @@ import mpmath
 import numpy as np
 
 from proofs.isit._common import PAPER, fmt, random_joint, rational_table
-from rldp_verify.topics.chisquare.ball import (chi2_divergence, joint_objective, joint_projection_bound,
-                                              lift_to_ball, support_joint_projection)
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import to_mpf, working_precision
+from rldp_verify.topics.chisquare.ball import (
+    chi2_divergence,
+    joint_objective,
+    joint_projection_bound,
+    lift_to_ball,
+    support_joint_projection,
+)
 
 
 def _cvx_over_28(v1, v2, a1, a2, C):

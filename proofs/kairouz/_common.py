@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+
 from proofs.papers import paper
 
 PAPER = paper("kairouz").seed

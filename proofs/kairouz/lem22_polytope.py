@@ -3,13 +3,15 @@
 from fractions import Fraction
 from itertools import combinations
 
+from proofs.kairouz._common import PAPER
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.topics.extremal.polytope import (
-    is_staircase, ldp_polytope_vertices, lp_polytope_vertices, nonzero_columns,
+    is_staircase,
+    ldp_polytope_vertices,
+    lp_polytope_vertices,
+    nonzero_columns,
 )
-from rldp_verify.topics.extremal.utilities import is_ldp, is_stochastic
-
-from proofs.kairouz._common import PAPER
+from rldp_verify.topics.extremal.utilities import is_ldp
 
 
 def _random_mechanism(rng, k, l, t, private=True):

@@ -5,16 +5,23 @@ from fractions import Fraction
 
 import sympy as sp
 
+from proofs.kairouz._common import PAPER, fs, rand_pair
 from rldp_verify.claims import Method, Outcome, claim
-from rldp_verify.topics.extremal.thresholds import binary_status, universal_binary_threshold
-from rldp_verify.topics.extremal.utilities import (
-    binary_mechanism, binary_mechanism_for_set, binary_set_hypothesis, dot, marginal, mu_chi2,
-    mu_hockey, mu_kl, mu_symkl, mu_tv, utility,
-)
 from rldp_verify.core.rigorous import arb_precision
 from rldp_verify.topics.extremal.staircase import pattern_column, pattern_set, solve_staircase_lp
-
-from proofs.kairouz._common import PAPER, fs, rand_pair
+from rldp_verify.topics.extremal.thresholds import binary_status, universal_binary_threshold
+from rldp_verify.topics.extremal.utilities import (
+    binary_mechanism,
+    binary_set_hypothesis,
+    dot,
+    marginal,
+    mu_chi2,
+    mu_hockey,
+    mu_kl,
+    mu_symkl,
+    mu_tv,
+    utility,
+)
 
 # The minimal tie instance: k = 3 (for k = 2, P0(x) = P1(x) for one x forces P0 = P1).
 TIE_P0 = (Fraction(1, 2), Fraction(1, 4), Fraction(1, 4))

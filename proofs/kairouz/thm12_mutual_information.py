@@ -7,19 +7,26 @@ from itertools import combinations
 import mpmath
 import sympy as sp
 
+from proofs.kairouz._common import PAPER, fs, generic_dist, rand_dist
 from rldp_verify.claims import Method, Outcome, claim
-from rldp_verify.topics.extremal.thresholds import (
-    binary_status, bracket_threshold, default_grid, rr_status, t_from_eps,
-)
-from rldp_verify.topics.extremal.tail import certify_rr_tail, mi_tail
-from rldp_verify.topics.extremal.utilities import (
-    binary_mechanism_for_set, binary_set_mi, mi_maximising_sets, mu_mi, randomized_response, utility,
-)
 from rldp_verify.core.numbers import to_mpf, working_precision
 from rldp_verify.core.rigorous import arb_exact, arb_precision
 from rldp_verify.topics.extremal.staircase import pattern_matrix, solve_staircase_lp
-
-from proofs.kairouz._common import PAPER, fs, generic_dist, rand_dist
+from rldp_verify.topics.extremal.tail import certify_rr_tail, mi_tail
+from rldp_verify.topics.extremal.thresholds import (
+    binary_status,
+    bracket_threshold,
+    default_grid,
+    rr_status,
+    t_from_eps,
+)
+from rldp_verify.topics.extremal.utilities import (
+    binary_mechanism_for_set,
+    binary_set_mi,
+    mi_maximising_sets,
+    mu_mi,
+    utility,
+)
 
 TIE_P = (Fraction(1, 3), Fraction(1, 6), Fraction(1, 6), Fraction(1, 3))
 

@@ -1,20 +1,25 @@
 """Theorem 4 (staircase LP), Theorem 2 (structure of an optimum), Theorem 21 (alphabet reduction)."""
 
 from fractions import Fraction
-from itertools import product
 
 import cdd
 import cdd.gmp
 
+from proofs.kairouz._common import PAPER, fs, generic_dist, rand_pair
 from rldp_verify.claims import Method, Outcome, claim
-from rldp_verify.topics.extremal.polytope import is_staircase, ldp_polytope_vertices, nonzero_columns
-from rldp_verify.topics.extremal.utilities import (
-    is_ldp, is_stochastic, mu_chi2, mu_hockey, mu_kl, mu_mi, mu_tv, utility,
-)
 from rldp_verify.core.rigorous import arb_precision
+from rldp_verify.topics.extremal.polytope import is_staircase, ldp_polytope_vertices, nonzero_columns
 from rldp_verify.topics.extremal.staircase import pattern_matrix, solve_staircase_lp
-
-from proofs.kairouz._common import PAPER, fs, generic_dist, rand_dist, rand_pair
+from rldp_verify.topics.extremal.utilities import (
+    is_ldp,
+    is_stochastic,
+    mu_chi2,
+    mu_hockey,
+    mu_kl,
+    mu_mi,
+    mu_tv,
+    utility,
+)
 
 
 def cdd_lp_value(k, t, mu):

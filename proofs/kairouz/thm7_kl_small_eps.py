@@ -6,14 +6,16 @@ from fractions import Fraction
 import mpmath
 import sympy as sp
 
-from rldp_verify.claims import Method, Outcome, claim, compare_printed, outcome_from_comparisons
-from rldp_verify.topics.extremal.utilities import (
-    binary_mechanism, binary_set_hypothesis, mu_kl, mu_symkl, utility,
-)
+from proofs.kairouz._common import PAPER, fs, rand_pair
+from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.rigorous import arb_exact, arb_precision
 from rldp_verify.topics.extremal.staircase import solve_staircase_lp
-
-from proofs.kairouz._common import PAPER, fs, rand_pair
+from rldp_verify.topics.extremal.utilities import (
+    binary_mechanism,
+    mu_kl,
+    mu_symkl,
+    utility,
+)
 
 TIE_P0 = (Fraction(1, 2), Fraction(1, 4), Fraction(1, 4))
 TIE_P1 = (Fraction(1, 4), Fraction(1, 2), Fraction(1, 4))
@@ -132,7 +134,6 @@ def check_c9exp(ctx):
     e, p, q = sp.symbols("a p q", positive=True)
     t = 1 + e
     m0 = [((t - 1) * p + 1) / (t + 1), ((t - 1) * (1 - p) + 1) / (t + 1)]
-    m1 = [((t - 1) * q + 1) / (t + 1), ((t - 1) * (1 - q) + 1) / (t + 1)]
     kl = sum(a * (sp.log(1 + e * pp) - sp.log(1 + e * qq)) for a, pp, qq in zip(m0, [p, 1 - p], [q, 1 - q]))
     ser = sp.series(kl, e, 0, 3).removeO()
     c2 = sp.factor(sp.simplify(sp.expand(ser).coeff(e, 2)))

@@ -4,17 +4,21 @@ independently at both ends of each bracket (sharpness just below and just above)
 
 from fractions import Fraction
 
-from rldp_verify.claims import Method, Outcome, claim
-from rldp_verify.topics.extremal.utilities import (
-    binary_mechanism_for_set, binary_set_hypothesis, binary_set_mi, distribution, mu_hockey, mu_kl, mu_mi,
-    randomized_response, utility,
-)
-from rldp_verify.topics.extremal.thresholds import universal_binary_threshold
-from rldp_verify.core.rigorous import arb_precision
-from rldp_verify.topics.extremal.summary import optimality_thresholds
-from rldp_verify.topics.extremal.staircase import solve_staircase_lp
-
 from proofs.kairouz._common import PAPER
+from rldp_verify.claims import Method, Outcome, claim
+from rldp_verify.core.rigorous import arb_precision
+from rldp_verify.topics.extremal.staircase import solve_staircase_lp
+from rldp_verify.topics.extremal.summary import optimality_thresholds
+from rldp_verify.topics.extremal.utilities import (
+    binary_mechanism_for_set,
+    binary_set_hypothesis,
+    binary_set_mi,
+    distribution,
+    mu_kl,
+    mu_mi,
+    randomized_response,
+    utility,
+)
 
 EX_P0 = "1/2,3/10,1/5"
 EX_P1 = "1/10,2/5,1/2"
@@ -66,9 +70,6 @@ def check_kl(ctx):
     bin_val = lambda t: utility(binary_mechanism_for_set(T, k, t), mu)
     s_rr, ok_rr = _sharpness(rr, mu, k, rr_val, "above")
     s_bn, ok_bn = _sharpness(bn, mu, k, bin_val, "below")
-    # closed form: just above t*, a hockey-stick divergence separates (see kairouz.lemma24.eq61-closed-form)
-    uni = universal_binary_threshold(P0, P1)
-    t_above = 1 + uni.a_star * (1 + Fraction(1, 10**6))
     ev = {"rr": {k_: rr[k_] for k_ in ("threshold", "bracket", "t_bracket", "kind", "tail_certified")}, "rr_recheck": s_rr,
           "binary": {k_: bn[k_] for k_ in ("threshold", "bracket", "t_bracket", "kind")}, "binary_recheck": s_bn,
           "all_f": {k_: ff[k_] for k_ in ("threshold", "bracket", "t_star", "binding")}}

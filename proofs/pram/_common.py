@@ -6,8 +6,8 @@ from fractions import Fraction
 
 import mpmath
 
-from rldp_verify.core.numbers import exact
 from proofs.papers import paper
+from rldp_verify.core.numbers import exact
 
 PAPER = paper("pram").seed
 

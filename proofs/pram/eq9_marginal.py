@@ -1,9 +1,8 @@
 """Sec. 3.1, eq. (8)-(9): the PRAM family is row-stochastic and Z has the marginal (9)."""
 
-from fractions import Fraction
 
-from rldp_verify.topics import pram
 from rldp_verify.claims import Method, Outcome, claim
+from rldp_verify.topics import pram
 
 from ._common import PAPER, rational_distribution, rational_points
 

@@ -2,8 +2,8 @@
 
 from fractions import Fraction
 
-from rldp_verify.topics import pram
 from rldp_verify.claims import Method, Outcome, claim
+from rldp_verify.topics import pram
 
 from ._common import PAPER
 

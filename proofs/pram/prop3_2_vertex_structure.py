@@ -4,8 +4,8 @@ from fractions import Fraction
 
 import sympy as sp
 
-from rldp_verify.topics import pram
 from rldp_verify.claims import Method, Outcome, claim
+from rldp_verify.topics import pram
 
 from ._common import ALPHAS, PAPER, dp_vertices, rational_brackets
 

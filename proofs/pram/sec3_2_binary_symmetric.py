@@ -4,9 +4,9 @@ from fractions import Fraction
 
 import mpmath
 
-from rldp_verify.topics import pram
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import working_precision
+from rldp_verify.topics import pram
 
 from ._common import PAPER, rational_distribution
 

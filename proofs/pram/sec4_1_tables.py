@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import mpmath
 
-from rldp_verify.topics import pram
 from rldp_verify.claims import Method, Outcome, claim, compare_printed, outcome_from_comparisons
 from rldp_verify.core.numbers import working_precision
+from rldp_verify.topics import pram
 
 from ._common import ALPHAS, PAPER, SCENARIO_I, SCENARIO_II, SCENARIO_IV, dp_vertices, e_alpha, rational_brackets
 

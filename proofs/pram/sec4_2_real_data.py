@@ -1,14 +1,13 @@
 """Sec. 4.2 (NY census, sex variable): S = 2, alpha = 0.05, the interval J_alpha and the six q values."""
 
-from fractions import Fraction
 
 import flint
 import mpmath
 
-from rldp_verify.topics import pram
 from rldp_verify.claims import Method, Outcome, claim, compare_printed, outcome_from_comparisons
 from rldp_verify.core.numbers import exact, to_mpf, working_precision
 from rldp_verify.core.rigorous import arb_exact, arb_precision, lower, upper
+from rldp_verify.topics import pram
 
 from ._common import PAPER
 

@@ -3,8 +3,8 @@ v_min <= q_k <= v_max and Lemma 5.1."""
 
 from fractions import Fraction
 
-from rldp_verify.topics import pram
 from rldp_verify.claims import Method, Outcome, claim
+from rldp_verify.topics import pram
 
 from ._common import PAPER
 

@@ -7,8 +7,8 @@ from fractions import Fraction
 
 import mpmath
 
-from rldp_verify.rldp.uncertainty import RenyiBall
 from proofs.papers import paper
+from rldp_verify.rldp.uncertainty import RenyiBall
 
 PAPER = paper("rldp").seed
 

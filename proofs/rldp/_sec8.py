@@ -23,13 +23,28 @@ from functools import lru_cache
 
 import numpy as np
 
-from rldp_verify.rldp.data import read_counts
-from rldp_verify.rldp.experiments import (draw_dirichlet, exact_distribution, ir_split_search, mutual_information_float,
-                                     nmi_float, sample_counts)
-from rldp_verify.rldp.mechanisms import (grr_matrix, independent_reporting, ir_distance, lower_bounds, nonrobust,
-                                    polyopt_from_bounds, privacy_level, realized_eps, srr_matrix)
-from rldp_verify.rldp.uncertainty import RenyiBall
 from proofs.papers import paper
+from rldp_verify.rldp.data import read_counts
+from rldp_verify.rldp.experiments import (
+    draw_dirichlet,
+    exact_distribution,
+    ir_split_search,
+    mutual_information_float,
+    nmi_float,
+    sample_counts,
+)
+from rldp_verify.rldp.mechanisms import (
+    grr_matrix,
+    independent_reporting,
+    ir_distance,
+    lower_bounds,
+    nonrobust,
+    polyopt_from_bounds,
+    privacy_level,
+    realized_eps,
+    srr_matrix,
+)
+from rldp_verify.rldp.uncertainty import RenyiBall
 
 PAPER = paper("rldp").seed
 ADULT = "/work/shared/data/adult.data"

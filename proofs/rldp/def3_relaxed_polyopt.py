@@ -16,12 +16,18 @@ within-block ratio e^{2 eps} and violates them).
 
 from __future__ import annotations
 
-from fractions import Fraction
-
-from proofs.rldp._mech_common import (PAPER, PHAT, example_ball, points_in_ball, rand_instance, robust_extreme_lp, s)
+from proofs.rldp._mech_common import PAPER, example_ball, points_in_ball, rand_instance, robust_extreme_lp, s
 from rldp_verify.claims import Method, Outcome, claim
-from rldp_verify.rldp.mechanisms import (check_gamma, exact_level, check_prop3, check_single_distribution, lower_bounds,
-                                    polyopt_from_bounds, privacy_level, srr)
+from rldp_verify.rldp.mechanisms import (
+    check_gamma,
+    check_prop3,
+    check_single_distribution,
+    exact_level,
+    lower_bounds,
+    polyopt_from_bounds,
+    privacy_level,
+    srr,
+)
 
 
 @claim(

@@ -8,11 +8,11 @@ rescales them (``normalize``) and says so.
 
 from __future__ import annotations
 
-from proofs.rldp.def1_audit_pair import product_of_projections
-from rldp_verify.rldp.audit import audit
-from rldp_verify.claims import Method, Outcome, claim
-from rldp_verify.rldp.mechio import Mechanism
 from proofs.papers import paper
+from proofs.rldp.def1_audit_pair import product_of_projections
+from rldp_verify.claims import Method, Outcome, claim
+from rldp_verify.rldp.audit import audit
+from rldp_verify.rldp.mechio import Mechanism
 
 PAPER = paper("rldp").seed
 Q_PRINTED = [["0.0885", "0.3840", "0.6667", "0.0507"],

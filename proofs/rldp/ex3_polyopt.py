@@ -8,15 +8,17 @@ then compared entry by entry at the printed precision.
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 import mpmath
 
 from proofs.rldp._mech_common import PAPER, PHAT, PRINTED_L, PSTAR_FLAT, example_ball, s
 from rldp_verify.claims import Method, Outcome, claim, compare_printed, outcome_from_comparisons
-from rldp_verify.rldp.mechanisms import (gamma_hat_vertices, gamma_inequalities, lower_bounds, mutual_information_value,
-                                    polyopt_from_bounds)
 from rldp_verify.core.numbers import working_precision
+from rldp_verify.rldp.mechanisms import (
+    gamma_inequalities,
+    lower_bounds,
+    mutual_information_value,
+    polyopt_from_bounds,
+)
 
 V_PRINTED = """0.0744 0.3227 0.5603 0.0426; 0.2426 0.2426 0.4783 0.0364; 0.3333 0.3333 0.1667 0.1667;
 0.1091 0.4737 0.2086 0.2086; 0.0993 0.4310 0 0.4697; 0.1121 0.4864 0 0.4015; 0.3404 0.3404 0 0.3191;
@@ -126,7 +128,6 @@ def check_recomputed(ctx):
     reading="Mutual information in nats (Examples 3-5's other I-values are reproduced in nats).",
 )
 def check_true_utility(ctx):
-    from proofs.rldp._mech_common import PSTAR
     L = lower_bounds(example_ball(), dps=ctx.dps)
     mech, _ = polyopt_from_bounds([list(r) for r in PHAT], L, "log(2)")
     Q = [list(r) for r in mech.matrix]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from proofs.rldp._mech_common import PAPER, PHAT, PSTAR_FLAT, example_ball, s
 from rldp_verify.claims import Method, Outcome, claim, compare_printed, outcome_from_comparisons
-from rldp_verify.rldp.mechanisms import grr, lower_bounds, mutual_information_value, polyopt_from_bounds, srr
 from rldp_verify.core.numbers import working_precision
+from rldp_verify.rldp.mechanisms import grr, lower_bounds, mutual_information_value, polyopt_from_bounds, srr
 from rldp_verify.rldp.uncertainty import read_table
 
 GRR_PRINTED = "0.4 0.2 0.2 0.2; 0.2 0.4 0.2 0.2; 0.2 0.2 0.4 0.2; 0.2 0.2 0.2 0.4"

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import mpmath
 import sympy as sp
 
-from proofs.rldp._mech_common import PAPER, PHAT, PRINTED_RAD, PSTAR_FLAT, example_ball, s
+from proofs.rldp._mech_common import PAPER, PRINTED_RAD, PSTAR_FLAT, example_ball, s
 from rldp_verify.claims import Method, Outcome, claim, compare_printed, outcome_from_comparisons
+from rldp_verify.core.numbers import to_mpf, working_precision
 from rldp_verify.rldp.mechanisms import independent_reporting, ir_distance, mutual_information_value, srr
 from rldp_verify.rldp.mechanisms.ir import conditional_l1_spread, distance_from, optimise_eps2
-from rldp_verify.core.numbers import to_mpf, working_precision
-from rldp_verify.rldp.uncertainty import read_table
 
 Q_IR_PRINTED = "0.3517 0.1483 0.3517 0.1483; 0.1483 0.3517 0.1483 0.3517; 0.3517 0.1483 0.3517 0.1483; 0.1483 0.3517 0.1483 0.3517"
 

@@ -6,7 +6,6 @@ from fractions import Fraction
 
 from proofs.rldp._mech_common import PAPER
 from rldp_verify.claims import Method, Outcome, claim
-from rldp_verify.rldp.mechanisms import check_ldp, exact_level
 
 
 @claim(

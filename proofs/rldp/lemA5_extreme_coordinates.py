@@ -8,7 +8,6 @@ from __future__ import annotations
 from fractions import Fraction
 
 import mpmath
-import numpy as np
 
 from proofs.rldp._sec34 import PAPER, nstr, rand_dist, slsqp_max
 from rldp_verify.claims import Method, Outcome, claim

@@ -77,7 +77,6 @@ def check_part2_formula(ctx):
         cond = Bs >= mpmath.log(1 + (1 - pmin) ** 2)
         rad = ball.rad_value(s, dps=ctx.dps)
         printed = rad_printed(pmin, Bs)
-        corrected = printed - 2 * pmin
         # the corrected formula on random instances satisfying the hypothesis
         rng = ctx.rng("prop2.part2")
         worst, n = mpmath.mpf(0), 0

@@ -13,7 +13,6 @@ from proofs.rldp._sec34 import EX1_PSTAR, PAPER, flat, nstr, rand_dist
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.divergence import kl_divergence, renyi_divergence
 from rldp_verify.core.numbers import to_mpf, working_precision
-from rldp_verify.core.rigorous import arb_exact, arb_precision
 from rldp_verify.core.stats import chi2_quantile_bracket
 
 
@@ -47,7 +46,6 @@ def check_kl_limit(ctx):
 def _coverage_multinomial(P, n, q):
     """P(sum_x (P^_x - P_x)^2 / P_x <= q/n) for P^ = counts/n, counts ~ Mult(n, P): exact enumeration in floats
     (log-gamma, error ~1e-12)."""
-    from itertools import product
 
     from scipy.special import gammaln
 

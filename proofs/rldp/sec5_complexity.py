@@ -12,8 +12,8 @@ from fractions import Fraction
 from math import comb
 
 from rldp_verify.claims import Method, Outcome, claim
-from rldp_verify.rldp.gamma import gamma_hat_vertices, gamma_inequalities
 from rldp_verify.core.polytope import irredundant_rows
+from rldp_verify.rldp.gamma import gamma_hat_vertices, gamma_inequalities
 
 PAPER = "000_aca93ed29ea857ee.txt"
 

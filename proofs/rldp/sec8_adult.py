@@ -16,11 +16,19 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import lru_cache
 
-from proofs.rldp._sec8 import (ADULT_PAIRS, EPS_GRID, N_ADULT, PAPER, adult_table, beats, evaluate, fmt)
+from proofs.rldp._sec8 import ADULT_PAIRS, EPS_GRID, PAPER, adult_table, beats, evaluate, fmt
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.rldp.experiments import ir_split_search, nmi_float
-from rldp_verify.rldp.mechanisms import (grr, independent_reporting, ir_distance, mutual_information_bounds,
-                                    nonrobust, polyopt, privacy_level, srr)
+from rldp_verify.rldp.mechanisms import (
+    grr,
+    independent_reporting,
+    ir_distance,
+    mutual_information_bounds,
+    nonrobust,
+    polyopt,
+    privacy_level,
+    srr,
+)
 from rldp_verify.rldp.uncertainty import RenyiBall
 
 # (S, U, keep '?', certified d): occupation x education uses d = 2 (a valid upper bound of d; the

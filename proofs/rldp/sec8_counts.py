@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from proofs.rldp._sec8 import ADULT, COLUMNS, PAPER, adult_table
+from proofs.rldp._sec8 import ADULT, PAPER, adult_table
 from rldp_verify.claims import Method, Outcome, claim, compare_printed, outcome_from_comparisons
 from rldp_verify.rldp.mechanisms import gamma_inequalities
 

@@ -6,8 +6,12 @@ from fractions import Fraction
 
 from proofs.rldp._mech_common import PAPER, rand_table
 from rldp_verify.claims import Method, Outcome, claim
-from rldp_verify.rldp.mechanisms import (check_gamma, check_single_distribution, exact_level, mutual_information_bounds,
-                                    nonrobust)
+from rldp_verify.rldp.mechanisms import (
+    check_gamma,
+    check_single_distribution,
+    exact_level,
+    nonrobust,
+)
 from rldp_verify.rldp.mechanisms.nonrobust import nonrobust_lower
 
 
@@ -78,7 +82,7 @@ def check_nr(ctx):
 def check_realized(ctx):
     import mpmath
 
-    from proofs.rldp._mech_common import PHAT, PSTAR_FLAT, example_ball, s
+    from proofs.rldp._mech_common import PSTAR_FLAT, example_ball, s
     from rldp_verify.rldp.mechanisms import polyopt, realized_eps
 
     ball = example_ball()

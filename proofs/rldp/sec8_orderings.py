@@ -16,9 +16,20 @@ from fractions import Fraction
 
 from proofs.rldp._mech_common import PAPER, example_ball, rand_instance, s
 from rldp_verify.claims import Method, Outcome, claim
-from rldp_verify.rldp.mechanisms import (check_gamma, check_single_distribution, exact_level, grr, independent_reporting,
-                                    ir_distance, lower_bounds, mutual_information_bounds, nonrobust,
-                                    polyopt_from_bounds, privacy_level, srr)
+from rldp_verify.rldp.mechanisms import (
+    check_gamma,
+    check_single_distribution,
+    exact_level,
+    grr,
+    independent_reporting,
+    ir_distance,
+    lower_bounds,
+    mutual_information_bounds,
+    nonrobust,
+    polyopt_from_bounds,
+    privacy_level,
+    srr,
+)
 from rldp_verify.rldp.mechanisms.nonrobust import nonrobust_lower
 from rldp_verify.rldp.uncertainty import RenyiBall
 

@@ -18,8 +18,18 @@ from pathlib import Path
 
 import numpy as np
 
-from proofs.rldp._sec8 import (EPS_GRID, MECHS, N_ADULT, PAPER, beats, fmt, mean_nmi, nmi_curve_figure,
-                                     synthetic_eval, synthetic_instance)
+from proofs.rldp._sec8 import (
+    EPS_GRID,
+    MECHS,
+    N_ADULT,
+    PAPER,
+    beats,
+    fmt,
+    mean_nmi,
+    nmi_curve_figure,
+    synthetic_eval,
+    synthetic_instance,
+)
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.rldp.experiments import quantile, quantile_summary
 from rldp_verify.rldp.mechanisms import nonrobust, realized_eps
@@ -328,7 +338,7 @@ def check_robustness(ctx):
     return Outcome.inconclusive(
         "signs balanced (sign-test p >= 0.05), but the 3 % bound is exceeded in "
         + ", ".join(f"{m} {c} of {total} runs (max {stats[m]['max |diff|']})" for m, c in over.items())
-        + f"; at that rate a 100-run experiment would likely show |diff| >= 3 % too, yet the paper's X and runs "
+        + "; at that rate a 100-run experiment would likely show |diff| >= 3 % too, yet the paper's X and runs "
           "differ", **ev)
 
 

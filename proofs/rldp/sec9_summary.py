@@ -15,8 +15,15 @@ import numpy as np
 from proofs.rldp._sec8 import EPS_GRID, PAPER, adult_table, fmt
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.rldp.experiments import quantile
-from rldp_verify.rldp.mechanisms import (check_prop3, independent_reporting, ir_distance, mutual_information_bounds,
-                                    nonrobust, polyopt, srr)
+from rldp_verify.rldp.mechanisms import (
+    check_prop3,
+    independent_reporting,
+    ir_distance,
+    mutual_information_bounds,
+    nonrobust,
+    polyopt,
+    srr,
+)
 from rldp_verify.rldp.uncertainty import RenyiBall
 
 SETTINGS_TXT = ("adult sex x income, sex x race (exact mechanisms, eps in " + ", ".join(EPS_GRID) + ")",

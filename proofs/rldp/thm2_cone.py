@@ -4,10 +4,22 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from proofs.rldp._mech_common import (PAPER, definition3_max, points_in_ball, rand_instance, rand_table,
-                                      robust_extreme_lp)
+from proofs.rldp._mech_common import (
+    PAPER,
+    definition3_max,
+    points_in_ball,
+    rand_instance,
+    robust_extreme_lp,
+)
 from rldp_verify.claims import Method, Outcome, claim
-from rldp_verify.rldp.mechanisms import check_gamma, exact_level, check_single_distribution, lower_bounds, polyopt_from_bounds, privacy_level
+from rldp_verify.rldp.mechanisms import (
+    check_gamma,
+    check_single_distribution,
+    exact_level,
+    lower_bounds,
+    polyopt_from_bounds,
+    privacy_level,
+)
 
 
 @claim(

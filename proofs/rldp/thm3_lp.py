@@ -6,12 +6,22 @@ from fractions import Fraction
 
 import mpmath
 
-from proofs.rldp._mech_common import PAPER, rand_instance, s
+from proofs.rldp._mech_common import PAPER, rand_instance
 from rldp_verify.claims import Method, Outcome, claim
-from rldp_verify.rldp.mechanisms import (check_column_stochastic, check_gamma, exact_level, gamma_hat_vertices, grr,
-                                    lower_bounds, mu_value, mutual_information_bounds, mutual_information_value,
-                                    polyopt_from_bounds, privacy_level, solve_eq46)
 from rldp_verify.core.numbers import working_precision
+from rldp_verify.rldp.mechanisms import (
+    check_column_stochastic,
+    check_gamma,
+    exact_level,
+    gamma_hat_vertices,
+    grr,
+    lower_bounds,
+    mu_value,
+    mutual_information_bounds,
+    polyopt_from_bounds,
+    privacy_level,
+    solve_eq46,
+)
 
 
 def _affine_rank(V):

@@ -14,7 +14,9 @@ from fractions import Fraction
 import flint
 
 from rldp_verify.claims import Method, Outcome, claim
-from rldp_verify.core.rigorous import arb_exact, arb_precision, lower as arb_lower, upper as arb_upper
+from rldp_verify.core.rigorous import arb_exact, arb_precision
+from rldp_verify.core.rigorous import lower as arb_lower
+from rldp_verify.core.rigorous import upper as arb_upper
 from rldp_verify.rldp.srr_threshold import mu_arb, srr_optimality, srr_threshold, srr_vectors
 
 PAPER = "000_aca93ed29ea857ee.txt"

@@ -8,8 +8,14 @@ import sympy as sp
 
 from proofs.rldp._mech_common import PAPER, points_in_ball, rand_instance
 from rldp_verify.claims import Method, Outcome, claim
-from rldp_verify.rldp.mechanisms import (check_column_stochastic, check_ldp, check_single_distribution, exact_level,
-                                    exp_delta2, independent_reporting, ir_distance, privacy_level)
+from rldp_verify.rldp.mechanisms import (
+    check_column_stochastic,
+    check_single_distribution,
+    exp_delta2,
+    independent_reporting,
+    ir_distance,
+    privacy_level,
+)
 from rldp_verify.rldp.mechanisms.ir import distance_from
 
 

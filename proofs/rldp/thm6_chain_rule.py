@@ -8,8 +8,8 @@ import mpmath
 
 from proofs.rldp._mech_common import PAPER
 from rldp_verify.claims import Method, Outcome, claim
-from rldp_verify.rldp.mechanisms import grr_matrix, ir_matrix, mutual_information_value
 from rldp_verify.core.numbers import to_mpf, working_precision
+from rldp_verify.rldp.mechanisms import grr_matrix, mutual_information_value
 
 
 def _H(ps):

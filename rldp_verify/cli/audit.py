@@ -7,8 +7,14 @@ from __future__ import annotations
 
 import json
 
-from rldp_verify.cli._uncertainty import (add_ball_arguments, add_estimate_arguments, build_ball, has_estimate,
-                                          read_estimate, uses_ball)
+from rldp_verify.cli._uncertainty import (
+    add_ball_arguments,
+    add_estimate_arguments,
+    build_ball,
+    has_estimate,
+    read_estimate,
+    uses_ball,
+)
 from rldp_verify.core.errors import InputError
 from rldp_verify.core.numbers import DEFAULT_DPS
 

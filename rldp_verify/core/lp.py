@@ -49,7 +49,6 @@ def solve_exact(c: Sequence, A: Sequence[Sequence], b: Sequence, E: Sequence[Seq
     b = [exact(v) for v in b]
     E = [[exact(v) for v in r] for r in E]
     f = [exact(v) for v in f]
-    n = len(c)
     # cdd layout: rows [b_i, -A_i] meaning b_i - A_i x >= 0; equalities as two opposite rows;
     # the objective [0, c] is the final row.
     rows = [[bi] + [-a for a in ai] for ai, bi in zip(A, b)]

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import flint
 import mpmath
 
 from rldp_verify.core.errors import CertificationError, InputError

@@ -238,7 +238,7 @@ def _product_vertices(L, e):
     unique, hence h is a vertex of prod_s P_s, i.e. each h_s is a vertex of P_s.  Conversely such an
     h with min 1, max e has a one-point fibre, so any decomposition in Gamma lifts to one in K'.
     """
-    a1, a2 = len(L), len(L[0])
+    a1 = len(L)
     blocks = []
     for s in range(a1):
         c = 1 - sum(L[s])

@@ -22,7 +22,7 @@ import math
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from rldp_verify.core.errors import InputError
 from rldp_verify.core.numbers import fraction_str, parse_exact

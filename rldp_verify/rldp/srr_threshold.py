@@ -35,7 +35,9 @@ import flint
 from rldp_verify.core.errors import InputError
 from rldp_verify.core.numbers import DEFAULT_DPS, exact
 from rldp_verify.core.polytope import vertices as _cdd_vertices
-from rldp_verify.core.rigorous import arb_exact, arb_precision, lower as arb_lower, upper as arb_upper
+from rldp_verify.core.rigorous import arb_exact, arb_precision
+from rldp_verify.core.rigorous import lower as arb_lower
+from rldp_verify.core.rigorous import upper as arb_upper
 
 
 def _check_sizes(a1, a2, t):

@@ -45,20 +45,19 @@ Which way results may err:
 
 from __future__ import annotations
 
-import itertools
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Sequence
 
-import flint
 import mpmath
 import numpy as np
 
 from rldp_verify.core.divergence import renyi_divergence, renyi_divergence_arb, validate_alpha
 from rldp_verify.core.errors import InputError
 from rldp_verify.core.numbers import DEFAULT_DPS, exact, parse_exact, to_mpf, working_precision
-from rldp_verify.core.rigorous import arb_exact, arb_precision, lower as arb_lower, upper as arb_upper
+from rldp_verify.core.rigorous import arb_exact, arb_precision
+from rldp_verify.core.rigorous import lower as arb_lower
+from rldp_verify.core.rigorous import upper as arb_upper
 from rldp_verify.core.stats import chi2_quantile, chi2_quantile_bracket
 
 INF = math.inf

@@ -4,9 +4,15 @@ from fractions import Fraction
 
 import mpmath
 import pytest
-from hypothesis import example, given, settings
+from hypothesis import given, settings
 
-from rldp_verify.core.divergence import chi_square, kl_divergence, renyi_divergence, renyi_divergence_arb, renyi_power_sum
+from rldp_verify.core.divergence import (
+    chi_square,
+    kl_divergence,
+    renyi_divergence,
+    renyi_divergence_arb,
+    renyi_power_sum,
+)
 from rldp_verify.core.errors import InputError
 from rldp_verify.core.stats import chi2_cdf, chi2_quantile, chi2_quantile_bracket, chi2_sf
 from tests.strategies import alphas, distributions

@@ -3,7 +3,8 @@
 from fractions import Fraction
 
 import pytest
-from hypothesis import example, given, settings, strategies as st
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from rldp_verify.core.errors import InputError
 from rldp_verify.core.lp import _recheck_bounded, solve_certified, solve_exact

@@ -2,7 +2,8 @@
 
 from fractions import Fraction
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rldp_verify.core.polytope import vertices, vertices_lrs
 

@@ -5,15 +5,24 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-import mpmath
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rldp_verify.core.errors import InputError
-from rldp_verify.rldp.experiments import (draw_dirichlet, entropy_float, exact_distribution, ir_float_matrix,
-                                     ir_split_search, mutual_information_float, nmi_float, quantile, quantile_summary,
-                                     sample_counts)
+from rldp_verify.rldp.experiments import (
+    draw_dirichlet,
+    entropy_float,
+    exact_distribution,
+    ir_float_matrix,
+    ir_split_search,
+    mutual_information_float,
+    nmi_float,
+    quantile,
+    quantile_summary,
+    sample_counts,
+)
 from rldp_verify.rldp.mechanisms import grr_matrix, ir_matrix, mutual_information_value, optimise_eps2, srr_matrix
 
 

@@ -7,8 +7,15 @@ import pytest
 from scipy.optimize import linprog
 
 from rldp_verify.core.errors import InputError
-from rldp_verify.rldp.srr_threshold import (compare_lemma_a8, cone_c_extreme_rays, in_cone_c, lemma_a8_generators,
-                                       srr_optimality, srr_threshold, srr_vectors)
+from rldp_verify.rldp.srr_threshold import (
+    compare_lemma_a8,
+    cone_c_extreme_rays,
+    in_cone_c,
+    lemma_a8_generators,
+    srr_optimality,
+    srr_threshold,
+    srr_vectors,
+)
 
 F = Fraction
 PHAT = [F(7, 100), F(10, 100), F(26, 100), F(57, 100)]

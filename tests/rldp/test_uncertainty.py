@@ -1,6 +1,5 @@
 """rldp_verify.rldp.uncertainty: Rényi balls, Theorem 1, xi-/xi+, L_{u|s}, rad_s (000_aca93ed29ea857ee.txt, Sec. 4)."""
 
-import math
 from fractions import Fraction
 
 import mpmath
@@ -22,7 +21,7 @@ from rldp_verify.rldp.uncertainty import (
     xi_minus,
     xi_plus,
 )
-from tests.strategies import alphas, distributions, radii, rhos, tables
+from tests.strategies import alphas, radii, rhos, tables
 
 F = Fraction
 DPS = 30

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from rldp_verify.core.divergence import renyi_divergence
 from rldp_verify.core.errors import InputError
+from rldp_verify.core.numbers import working_precision
 from rldp_verify.topics.fdiv import (
     R_alpha,
     amplification_bound,
@@ -34,8 +35,7 @@ from rldp_verify.topics.fdiv import (
     rldp_level,
     total_variation,
 )
-from rldp_verify.core.numbers import working_precision
-from tests.strategies import channel, int_alphas, rational_distribution, real_alphas, tvs
+from tests.strategies import channel, int_alphas, real_alphas, tvs
 from tests.strategies import fdiv_distribution_pair as distribution_pair
 
 F = Fraction

@@ -7,10 +7,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rldp_verify.topics import pram
 from rldp_verify.core.errors import CertificationError, InputError
 from rldp_verify.core.numbers import to_mpf, working_precision
-
+from rldp_verify.topics import pram
 from tests.strategies import e_alphas, q_vectors, rational_distribution
 
 F = Fraction

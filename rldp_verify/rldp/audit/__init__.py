@@ -7,8 +7,17 @@ Public API:
 - exact audits: :mod:`rldp_verify.rldp.audit.exact`.
 """
 
-from rldp_verify.rldp.audit.core import (FAIL, INCONCLUSIVE, PASS, AuditResult, Target, audit, exact_matrix,
-                                    load_mechanism, parse_eps)
+from rldp_verify.rldp.audit.core import (
+                                    FAIL,
+                                    INCONCLUSIVE,
+                                    PASS,
+                                    AuditResult,
+                                    Target,
+                                    audit,
+                                    exact_matrix,
+                                    load_mechanism,
+                                    parse_eps,
+)
 from rldp_verify.rldp.audit.projection import in_joint_projection, joint_projection_lhs, lift_pair
 
 __all__ = ["audit", "AuditResult", "PASS", "FAIL", "INCONCLUSIVE", "Target", "parse_eps", "load_mechanism",

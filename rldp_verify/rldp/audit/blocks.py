@@ -24,9 +24,8 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 
-from rldp_verify.rldp.audit.dual import power_mean_mp
 from rldp_verify.core.numbers import to_mpf
-
+from rldp_verify.rldp.audit.dual import power_mean_mp
 
 # -------------------------------------------------------------------------------- numpy (screen)
 

@@ -22,17 +22,18 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
-import mpmath
 import numpy as np
 
+from rldp_verify.core.errors import InputError
+from rldp_verify.core.numbers import DEFAULT_DPS, from_float, parse_exact
+from rldp_verify.core.rigorous import arb_exact, arb_precision
+from rldp_verify.core.rigorous import lower as arb_lower
+from rldp_verify.core.rigorous import upper as arb_upper
 from rldp_verify.rldp.audit import exact as exact_audits
 from rldp_verify.rldp.audit.dual import beta_of, phi_np
 from rldp_verify.rldp.audit.pair import PairProblem, PairResult, solve_pair
 from rldp_verify.rldp.audit.screen import build_tables, certify_float, estimates
-from rldp_verify.core.errors import InputError
 from rldp_verify.rldp.mechio import Mechanism
-from rldp_verify.core.numbers import DEFAULT_DPS, from_float, parse_exact
-from rldp_verify.core.rigorous import arb_exact, arb_precision, lower as arb_lower, upper as arb_upper
 from rldp_verify.rldp.uncertainty import RenyiBall, read_table
 
 INF = math.inf

@@ -31,9 +31,10 @@ from fractions import Fraction
 import flint
 import mpmath
 
+from rldp_verify.core.rigorous import arb_exact, arb_precision
+from rldp_verify.core.rigorous import upper as arb_upper
 from rldp_verify.rldp.audit.blocks import Block, divergence_mp
 from rldp_verify.rldp.audit.dual import phi_arb, phi_inv_mp, phi_mp, power_mean_arb, psi_arb
-from rldp_verify.core.rigorous import arb_exact, arb_precision, upper as arb_upper
 
 INF = math.inf
 

@@ -18,9 +18,9 @@ from fractions import Fraction
 
 import mpmath
 
+from rldp_verify.core.numbers import to_mpf
 from rldp_verify.rldp.audit.blocks import divergence_mp
 from rldp_verify.rldp.audit.dual import phi_mp
-from rldp_verify.core.numbers import to_mpf
 
 
 def joint_projection_lhs(ball, s1: int, s2: int, R1, R2):

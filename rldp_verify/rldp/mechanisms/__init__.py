@@ -15,16 +15,35 @@ Public API:
 """
 
 from rldp_verify.rldp.mechanisms.grr import grr, grr_matrix
-from rldp_verify.rldp.mechanisms.guarantees import (CheckResult, check_column_stochastic, check_gamma, check_ldp,
-                                               check_prop3, check_single_distribution, realized_eps)
+from rldp_verify.rldp.mechanisms.guarantees import (
+                                               CheckResult,
+                                               check_column_stochastic,
+                                               check_gamma,
+                                               check_ldp,
+                                               check_prop3,
+                                               check_single_distribution,
+                                               realized_eps,
+)
 from rldp_verify.rldp.mechanisms.ir import exp_delta2, independent_reporting, ir_distance, ir_matrix, optimise_eps2
 from rldp_verify.rldp.mechanisms.nonrobust import nonrobust
-from rldp_verify.rldp.mechanisms.polyopt import (Eq46Solution, gamma_hat_vertices, gamma_inequalities, polyopt,
-                                            polyopt_from_bounds, solve_eq46)
-from rldp_verify.rldp.mechanisms.rounding import PrivacyLevel, exact_level, exp_eps_bracket, lower_bounds, privacy_level, rad_bounds
+from rldp_verify.rldp.mechanisms.polyopt import (
+                                               Eq46Solution,
+                                               gamma_hat_vertices,
+                                               gamma_inequalities,
+                                               polyopt,
+                                               polyopt_from_bounds,
+                                               solve_eq46,
+)
+from rldp_verify.rldp.mechanisms.rounding import (
+                                               PrivacyLevel,
+                                               exact_level,
+                                               exp_eps_bracket,
+                                               lower_bounds,
+                                               privacy_level,
+                                               rad_bounds,
+)
 from rldp_verify.rldp.mechanisms.srr import srr, srr_matrix
-from rldp_verify.rldp.mechanisms.utility import (mu_value, mutual_information_bounds, mutual_information_value,
-                                            nmi_value)
+from rldp_verify.rldp.mechanisms.utility import mu_value, mutual_information_bounds, mutual_information_value, nmi_value
 
 __all__ = [
     "grr", "grr_matrix", "srr", "srr_matrix", "independent_reporting", "ir_matrix", "ir_distance", "exp_delta2",

@@ -5,10 +5,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rldp_verify.core.errors import InputError
+from rldp_verify.core.numbers import DEFAULT_DPS, fraction_str
 from rldp_verify.rldp.mechanisms.rounding import PrivacyLevel
 from rldp_verify.rldp.mechanisms.utility import utility_record
 from rldp_verify.rldp.mechio import Mechanism, _labels
-from rldp_verify.core.numbers import DEFAULT_DPS, fraction_str
 from rldp_verify.rldp.uncertainty import RenyiBall, read_table
 
 

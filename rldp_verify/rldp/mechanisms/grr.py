@@ -13,9 +13,9 @@ import math
 from fractions import Fraction
 
 from rldp_verify.core.errors import InputError
-from rldp_verify.rldp.mechanisms._common import build, phat_table, labels_for
-from rldp_verify.rldp.mechanisms.rounding import privacy_level
 from rldp_verify.core.numbers import DEFAULT_DPS
+from rldp_verify.rldp.mechanisms._common import build, labels_for, phat_table
+from rldp_verify.rldp.mechanisms.rounding import privacy_level
 
 
 def grr_matrix(size: int, exp_eps) -> list[list[Fraction]]:

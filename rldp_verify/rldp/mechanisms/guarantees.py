@@ -26,13 +26,13 @@ matrix passes with lo, False when it fails with hi, and None (undecided) otherwi
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Iterable
 
 from rldp_verify.core.errors import InputError
-from rldp_verify.rldp.mechanisms.rounding import PrivacyLevel, exp_eps_bracket, privacy_level
 from rldp_verify.core.numbers import fraction_str
+from rldp_verify.rldp.mechanisms.rounding import PrivacyLevel, exp_eps_bracket, privacy_level
 
 
 @dataclass(frozen=True)

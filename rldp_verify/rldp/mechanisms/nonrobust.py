@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from rldp_verify.core.numbers import DEFAULT_DPS
 from rldp_verify.rldp.mechanisms._common import phat_table
 from rldp_verify.rldp.mechanisms.polyopt import polyopt_from_bounds
 from rldp_verify.rldp.mechanisms.rounding import DEFAULT_DIGITS
-from rldp_verify.core.numbers import DEFAULT_DPS
 
 
 def nonrobust_lower(table):

@@ -40,14 +40,18 @@ from typing import Sequence
 
 import numpy as np
 
+from rldp_verify.core import polytope
 from rldp_verify.core.errors import CertificationError, InputError
-from rldp_verify.rldp.mechanisms._common import build, fstr_table, labels_for, phat_table
-from rldp_verify.rldp.mechanisms.rounding import (DEFAULT_DIGITS, check_lower_table, lower_bounds, privacy_level,
-                                             round_down)
-from rldp_verify.rldp.mechanisms.utility import mu_bounds, mu_value, mutual_information_bounds
 from rldp_verify.core.numbers import DEFAULT_DPS, fraction_str, working_precision
 from rldp_verify.core.rigorous import arb_precision
-from rldp_verify.core import polytope
+from rldp_verify.rldp.mechanisms._common import build, fstr_table, labels_for, phat_table
+from rldp_verify.rldp.mechanisms.rounding import (
+    DEFAULT_DIGITS,
+    check_lower_table,
+    lower_bounds,
+    privacy_level,
+)
+from rldp_verify.rldp.mechanisms.utility import mu_bounds, mu_value, mutual_information_bounds
 
 
 def gamma_inequalities(lower, exp_eps, *, include_same_s: bool = True, active=None) -> list[tuple[Fraction, ...]]:
@@ -322,8 +326,8 @@ def _arb_basis_dual(V, p, basic, slack_rows, a, dps):
     precision when the float basis is optimal for the true mu. None if arb cannot solve."""
     import flint
 
-    from rldp_verify.rldp.mechanisms.utility import mu_arb
     from rldp_verify.core.rigorous import arb_exact
+    from rldp_verify.rldp.mechanisms.utility import mu_arb
 
     sr = set(slack_rows)
     rows = [x for x in range(a) if x not in sr]

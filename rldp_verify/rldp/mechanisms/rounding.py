@@ -29,7 +29,9 @@ import mpmath
 
 from rldp_verify.core.errors import InputError
 from rldp_verify.core.numbers import DEFAULT_DPS, exact, fraction_str, parse_exact, to_mpf
-from rldp_verify.core.rigorous import arb_exact, arb_precision, lower as arb_lower, upper as arb_upper
+from rldp_verify.core.rigorous import arb_exact, arb_precision
+from rldp_verify.core.rigorous import lower as arb_lower
+from rldp_verify.core.rigorous import upper as arb_upper
 
 DEFAULT_DIGITS = 12
 

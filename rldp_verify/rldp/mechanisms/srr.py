@@ -16,9 +16,9 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rldp_verify.core.errors import InputError
+from rldp_verify.core.numbers import DEFAULT_DPS
 from rldp_verify.rldp.mechanisms._common import build, labels_for, phat_table, sizes_and_labels
 from rldp_verify.rldp.mechanisms.rounding import privacy_level
-from rldp_verify.core.numbers import DEFAULT_DPS
 
 
 def srr_matrix(a1: int, a2: int, exp_eps) -> list[list[Fraction]]:

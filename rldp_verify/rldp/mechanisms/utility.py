@@ -22,7 +22,9 @@ import mpmath
 
 from rldp_verify.core.errors import InputError
 from rldp_verify.core.numbers import DEFAULT_DPS, to_mpf, working_precision
-from rldp_verify.core.rigorous import arb_exact, arb_precision, lower as arb_lower, upper as arb_upper
+from rldp_verify.core.rigorous import arb_exact, arb_precision
+from rldp_verify.core.rigorous import lower as arb_lower
+from rldp_verify.core.rigorous import upper as arb_upper
 
 
 def flat_distribution(p) -> list:

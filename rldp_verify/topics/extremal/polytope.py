@@ -16,8 +16,8 @@ import cdd.gmp
 
 from rldp_verify.core.errors import CertificationError, InputError
 from rldp_verify.core.polytope import generators_of_rows
-from rldp_verify.topics.extremal.utilities import is_ldp, is_stochastic
 from rldp_verify.topics.extremal.staircase import check_t, pattern_matrix
+from rldp_verify.topics.extremal.utilities import is_ldp, is_stochastic
 
 
 def _vertices(rows, lin, nvar):

@@ -41,14 +41,17 @@ def optimality_thresholds(utility, mechanism=None, p0=None, p1=None, p=None, eps
     status between evaluated grid points is not certified (stated in ``"method"``). Bad input raises
     :class:`InputError` naming the option (``--p0`` ...) as the command line spells it.
     """
-    from fractions import Fraction
 
+    from rldp_verify.core.numbers import fraction_str
     from rldp_verify.topics.extremal.thresholds import (
-        binary_status, bracket_threshold, default_grid, log_bounds, rr_status,
+        binary_status,
+        bracket_threshold,
+        default_grid,
+        log_bounds,
+        rr_status,
         universal_binary_threshold,
     )
     from rldp_verify.topics.extremal.utilities import binary_set_hypothesis, binary_set_mi, mu_kl, mu_mi
-    from rldp_verify.core.numbers import fraction_str
 
     if utility is None:
         raise InputError("--utility is required (kl, mi or f)")

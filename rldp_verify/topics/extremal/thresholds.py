@@ -36,15 +36,19 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable
 
-import flint
 import mpmath
 
 from rldp_verify.core.errors import CertificationError, InputError
-from rldp_verify.topics.extremal.utilities import dot
 from rldp_verify.core.rigorous import arb_precision
 from rldp_verify.topics.extremal.staircase import (
-    _as_arb, _scale, certify_basis, check_t, pattern_column, pattern_index, pattern_matrix,
-    pattern_set, solve_exact, solve_staircase_lp,
+    _as_arb,
+    certify_basis,
+    check_t,
+    pattern_index,
+    pattern_matrix,
+    pattern_set,
+    solve_exact,
+    solve_staircase_lp,
 )
 
 OPTIMAL, SUBOPTIMAL, UNDECIDED = "optimal", "suboptimal", "undecided"

@@ -6,9 +6,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from rldp_verify.rldp.audit import audit
 from rldp_verify.cli import main
 from rldp_verify.core.errors import InputError
+from rldp_verify.rldp.audit import audit
 from rldp_verify.rldp.mechio import Mechanism
 
 EX3 = {"sensitive": ["s1", "s2"], "public": ["u1", "u2"], "outputs": ["y1", "y2", "y3", "y4"],

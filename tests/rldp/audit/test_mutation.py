@@ -57,7 +57,7 @@ def test_ball_exact_boundary_never_pass_below(alpha):
     below = audit(mech(Q, 2, 2), f"log({lo * (1 - Fraction(1, 10**9))})", ball=ball, dps=30)
     assert below.verdict == "FAIL"
     # and the 1e-9 push of the matrix at the argmax pair towards violation
-    y, s, t = r.argmax["y"], r.argmax["s"], r.argmax["s_prime"]
+    y, s, _ = r.argmax["y"], r.argmax["s"], r.argmax["s_prime"]
     Qm = mutate(Q, y, s * 2, 1 - y)
     pushed = audit(mech(Qm, 2, 2), f"log({lo})", ball=ball, dps=30, max_dps=30)
     assert pushed.verdict != "PASS"

@@ -9,8 +9,17 @@ import mpmath
 import pytest
 
 from rldp_verify.core.errors import InputError
-from rldp_verify.rldp.mechanisms import (check_gamma, exact_level, grr, lower_bounds, nonrobust, polyopt, privacy_level,
-                                    realized_eps, srr)
+from rldp_verify.rldp.mechanisms import (
+    check_gamma,
+    exact_level,
+    grr,
+    lower_bounds,
+    nonrobust,
+    polyopt,
+    privacy_level,
+    realized_eps,
+    srr,
+)
 from rldp_verify.rldp.uncertainty import RenyiBall
 
 PHAT = [["0.07", "0.10"], ["0.26", "0.57"]]

@@ -10,9 +10,24 @@ import pytest
 
 from rldp_verify.cli import main
 from rldp_verify.core.errors import InputError
-from rldp_verify.rldp.mechanisms import (check_gamma, check_prop3, check_single_distribution, exact_level, exp_delta2,
-                                    grr, grr_matrix, independent_reporting, ir_matrix, nonrobust, polyopt,
-                                    polyopt_from_bounds, privacy_level, solve_eq46, srr, srr_matrix)
+from rldp_verify.rldp.mechanisms import (
+    check_gamma,
+    check_prop3,
+    check_single_distribution,
+    exact_level,
+    exp_delta2,
+    grr,
+    grr_matrix,
+    independent_reporting,
+    ir_matrix,
+    nonrobust,
+    polyopt,
+    polyopt_from_bounds,
+    privacy_level,
+    solve_eq46,
+    srr,
+    srr_matrix,
+)
 from rldp_verify.rldp.mechio import Mechanism
 from rldp_verify.rldp.uncertainty import RenyiBall
 

@@ -3,18 +3,30 @@ independent check; utility orderings implied by nested feasible sets hold."""
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 
 import mpmath
 from hypothesis import example, given, settings
 
-from rldp_verify.rldp.mechanisms import (check_column_stochastic, check_gamma, check_ldp, check_prop3,
-                                    check_single_distribution, exact_level, grr, independent_reporting, lower_bounds,
-                                    mutual_information_bounds, nonrobust, polyopt_from_bounds, privacy_level, srr)
+from rldp_verify.core.numbers import to_mpf
+from rldp_verify.rldp.mechanisms import (
+    check_column_stochastic,
+    check_gamma,
+    check_ldp,
+    check_prop3,
+    check_single_distribution,
+    exact_level,
+    grr,
+    independent_reporting,
+    lower_bounds,
+    mutual_information_bounds,
+    nonrobust,
+    polyopt_from_bounds,
+    privacy_level,
+    srr,
+)
 from rldp_verify.rldp.mechanisms.ir import conditional_l1_spread
 from rldp_verify.rldp.mechanisms.nonrobust import nonrobust_lower
-from rldp_verify.core.numbers import to_mpf
 from rldp_verify.rldp.uncertainty import RenyiBall
 from tests.strategies import MECH_EPS as EPS
 from tests.strategies import instances, phat_tables
@@ -97,7 +109,6 @@ def test_ir_theorem5(inst):
         rads = [to_mpf(ball.rad_value(s)) for s in range(len(table))]
         d_true = min(2, 2 * max(rads) + to_mpf(conditional_l1_spread(table)))
     assert to_mpf(d) >= d_true - mpmath.mpf(10) ** -25
-    a1, a2 = len(table), len(table[0])
     # Theorem 5's parameters: R2 is delta2-LDP with e^delta2 <= 1 + 2 (e^eps2 - 1) / d_true
     R2_ratio = prm["exp_delta2"]
     if R2_ratio != "inf":

@@ -9,10 +9,19 @@ import mpmath
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 
-from rldp_verify.topics.chisquare.ball import (ball_objective, chi2_divergence, chi2_radius, conjugate_h,
-                                              joint_objective, joint_projection_bound, joint_projection_lhs,
-                                              lift_to_ball, support_ball, support_joint_projection)
 from rldp_verify.core.errors import InputError
+from rldp_verify.topics.chisquare.ball import (
+    ball_objective,
+    chi2_divergence,
+    chi2_radius,
+    conjugate_h,
+    joint_objective,
+    joint_projection_bound,
+    joint_projection_lhs,
+    lift_to_ball,
+    support_ball,
+    support_joint_projection,
+)
 from tests.strategies import ball_instance, joint_instance
 
 DPS = 30

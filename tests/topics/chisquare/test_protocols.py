@@ -8,10 +8,15 @@ import mpmath
 import numpy as np
 import pytest
 
-from rldp_verify.topics.chisquare.ball import support_ball, support_joint_projection
 from rldp_verify.core.errors import InputError
-from rldp_verify.topics.chisquare.protocols import (PROBLEMS, ProtocolSolver, realised_distortion, realised_eps,
-                                         squared_distance)
+from rldp_verify.topics.chisquare.ball import support_ball, support_joint_projection
+from rldp_verify.topics.chisquare.protocols import (
+    PROBLEMS,
+    ProtocolSolver,
+    realised_distortion,
+    realised_eps,
+    squared_distance,
+)
 
 D = squared_distance(range(3))
 P_HAT = np.array([[0.2, 0.15, 0.05], [0.1, 0.2, 0.3]])

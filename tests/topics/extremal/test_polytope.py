@@ -4,11 +4,15 @@ from fractions import Fraction
 
 import pytest
 
-from rldp_verify.topics.extremal.polytope import (
-    approx_ldp_binary_vertices, exact_feasible_point, is_staircase, ldp_polytope_vertices,
-    lp_polytope_vertices, nonzero_columns,
-)
 from rldp_verify.core.errors import InputError
+from rldp_verify.topics.extremal.polytope import (
+    approx_ldp_binary_vertices,
+    exact_feasible_point,
+    is_staircase,
+    ldp_polytope_vertices,
+    lp_polytope_vertices,
+    nonzero_columns,
+)
 
 
 @pytest.mark.parametrize("l", [1, 2, 3, 4, 5])

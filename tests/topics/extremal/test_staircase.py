@@ -6,16 +6,27 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rldp_verify.core.errors import InputError
-from rldp_verify.topics.extremal.polytope import ldp_polytope_vertices
-from rldp_verify.topics.extremal.utilities import (
-    binary_mechanism, is_ldp, is_stochastic, mu_chi2, mu_kl, mu_tv, randomized_response, utility,
-)
-from rldp_verify.core.rigorous import arb_precision
-from rldp_verify.topics.extremal.staircase import (
-    pattern_index, pattern_matrix, pattern_set, solve_exact, solve_staircase_lp,
-)
 from proofs.kairouz.thm4_staircase_lp import cdd_lp_value
+from rldp_verify.core.errors import InputError
+from rldp_verify.core.rigorous import arb_precision
+from rldp_verify.topics.extremal.polytope import ldp_polytope_vertices
+from rldp_verify.topics.extremal.staircase import (
+    pattern_index,
+    pattern_matrix,
+    pattern_set,
+    solve_exact,
+    solve_staircase_lp,
+)
+from rldp_verify.topics.extremal.utilities import (
+    binary_mechanism,
+    is_ldp,
+    is_stochastic,
+    mu_chi2,
+    mu_kl,
+    mu_tv,
+    randomized_response,
+    utility,
+)
 from tests.strategies import extremal_distribution_pair as distribution_pair
 from tests.strategies import t_values
 

@@ -4,11 +4,11 @@ from fractions import Fraction
 
 from hypothesis import given, settings
 
+from rldp_verify.core.rigorous import arb_precision
+from rldp_verify.topics.extremal.staircase import pattern_index, pattern_matrix, solve_exact
 from rldp_verify.topics.extremal.tail import _h_all, _q, certify_rr_tail, kl_tail, mi_tail
 from rldp_verify.topics.extremal.thresholds import OPTIMAL, rr_status
 from rldp_verify.topics.extremal.utilities import mu_kl
-from rldp_verify.core.rigorous import arb_precision
-from rldp_verify.topics.extremal.staircase import pattern_index, pattern_matrix, solve_exact
 from tests.strategies import extremal_distribution_pair as distribution_pair
 
 P0 = (Fraction(1, 2), Fraction(3, 10), Fraction(1, 5))

@@ -5,12 +5,18 @@ from fractions import Fraction
 import pytest
 from hypothesis import example, given, settings
 
+from rldp_verify.topics.extremal.staircase import pattern_column, pattern_set
 from rldp_verify.topics.extremal.thresholds import (
-    OPTIMAL, SUBOPTIMAL, binary_status, bracket_threshold, default_grid, log_bounds, rr_status,
+    OPTIMAL,
+    SUBOPTIMAL,
+    binary_status,
+    bracket_threshold,
+    default_grid,
+    log_bounds,
+    rr_status,
     universal_binary_threshold,
 )
 from rldp_verify.topics.extremal.utilities import binary_set_hypothesis, dot, mu_kl, mu_mi
-from rldp_verify.topics.extremal.staircase import pattern_column, pattern_set
 from tests.strategies import extremal_distribution_pair as distribution_pair
 
 
