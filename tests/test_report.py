@@ -16,7 +16,7 @@ def _claims():
         return Outcome.verified("fine", x="1/3")
 
     def bad(ctx):
-        return Outcome.refuted("wrong", counterexample={"p": [1, 0]}, ours="0.5")
+        return Outcome.refuted("wrong", counterexample={"p": [1, 0]}, ours="0.5", kind="wrong-number")
 
     return [Claim("rldp.t.ok", "000_aca93ed29ea857ee.txt", "Thm 1", "A", ok, (Method.EXACT,)),
             Claim("kairouz.t.bad", "004_3b35ffa09c03afc4.txt", "Lemma 2", "B <tag>", bad, (Method.SYMBOLIC,))]

@@ -91,7 +91,7 @@ def _cor11(ctx, n_channels, n_search, starts):
                         continue
                     if lhs > rhs * (1 + tol):
                         return Outcome.refuted("Corollary 11 fails", counterexample={"alpha": s, "W": W, "set": P_set,
-                                               "P_X": P, "Q_X": Q}, lhs=fstr(lhs), rhs=fstr(rhs))
+                                               "P_X": P, "Q_X": Q}, lhs=fstr(lhs), rhs=fstr(rhs), kind="false")
                     ties += lhs > rhs * (1 - tol)
                     if rhs > 0:
                         best_ratio = max(best_ratio, lhs / rhs)
@@ -106,14 +106,15 @@ def _cor11(ctx, n_channels, n_search, starts):
             lhs, rhs = cor11_sides(W, [P, Q], P, Q, exact(str(a)), ctx.dps)
             if rhs != mpmath.inf and lhs > rhs * (1 + tol):
                 return Outcome.refuted("Corollary 11 fails at a searched point",
-                                       counterexample={"alpha": a, "W": W, "P_X": P, "Q_X": Q}, lhs=fstr(lhs), rhs=fstr(rhs))
-            searched.append({"alpha": a, "max_ratio_float": r,
-                             "one_minus_ratio_hp": fstr(1 - lhs / rhs, 6) if rhs not in (0, mpmath.inf) else "n/a"})
-    best_search = min((s["one_minus_ratio_hp"] for s in searched), key=lambda x: float(x) if x != "n/a" else 9, default="n/a")
+                                       counterexample={"alpha": a, "W": W, "P_X": P, "Q_X": Q}, lhs=fstr(lhs), rhs=fstr(rhs), kind="false")
+            searched.append(a)
+    # the float maximiser only searches for a violation (re-checked above at high precision); its values depend
+    # on the machine's floating point and are not reported (issue 9 item 4)
     return Outcome.verified(f"{n} (channel, set, pair, alpha) cases hold; largest lhs/rhs = {fstr(best_ratio, 6)}; "
-                            f"{len(searched)} Nelder-Mead maximisations of lhs/rhs stay <= 1 (smallest 1 - ratio = {best_search}; "
-                            "the chain of three valid inequalities can be tight at the boundary of the simplex)",
-                            cases=n, near_ties=ties, max_ratio=fstr(best_ratio, 6), searches=searched)
+                            f"{len(searched)} Nelder-Mead maximisations of lhs/rhs found no violation (each maximiser "
+                            "re-checked at high precision; the chain of three valid inequalities can be tight at the "
+                            "boundary of the simplex)",
+                            cases=n, near_ties=ties, max_ratio=fstr(best_ratio, 6), searches=len(searched))
 
 
 @claim(
@@ -172,7 +173,7 @@ def check_phi(ctx):
                 e = flint.arb(mpmath.nstr(eps_star, ctx.dps)) + flint.arb(0, flint.arb(10) ** (-(ctx.dps - 10)))
             if phi < e:
                 return Outcome.refuted("eps* exceeds phi", counterexample={"alpha": s, "mechanism": M, "channel": W},
-                                       eps_star=fstr(eps_star), phi=str(phi))
+                                       eps_star=fstr(eps_star), phi=str(phi), kind="false")
             if not phi > e:
                 return Outcome.inconclusive("eps* and phi not separated", alpha=s, eps_star=fstr(eps_star), phi=str(phi))
             gap = float((phi - e).mid())
@@ -211,5 +212,5 @@ def check_footnote(ctx):
             f"RLDP^(1/2) = {fstr(d_half, 8)} but no finite LDP guarantee (and RLDP^(2) = inf); for alpha > 1 the equivalence holds, "
             "but 'strictly positive' must allow all-zero columns (e.g. [[1/2, 1/2, 0], [1/3, 2/3, 0]] has finite RLDP and LDP)",
             counterexample={"mechanism": [["1", "0"], ["1/2", "1/2"]], "alpha": "1/2"},
-            rldp_alpha_half=fstr(d_half), rldp_alpha_2=str(d_two), ldp="inf", zero_column_example_rldp2=fstr(d2))
+            rldp_alpha_half=fstr(d_half), rldp_alpha_2=str(d_two), ldp="inf", zero_column_example_rldp2=fstr(d2), kind="false")
     return Outcome.verified("no counterexample", rldp_alpha_half=fstr(d_half))

@@ -90,6 +90,5 @@ def check_lt1(ctx):
             counterexample={"alpha": "1/2", "P": ["1", "0"], "Q": ["1/4", "3/4"]},
             D_f_alpha=fstr(df), eq4_value=fstr(printed), true_renyi=fstr(true),
             corrected_transform_value=fstr(corrected),
-            corrected_transform_max_abs_diff_random=fstr(worst, 3),
-        )
+            corrected_transform_max_abs_diff_random=fstr(worst, 3), kind="misprint")
     return Outcome.verified("eq. (4) reproduced at alpha = 1/2", eq4_value=fstr(printed), true_renyi=fstr(true))

@@ -43,10 +43,10 @@ def check_egamma(ctx):
             e5, e = _eq5(p, q, g), hockey_stick(p, q, g)
             if e5 != e or e < 0:
                 return Outcome.refuted("eq. (5) differs from the positive-part form or is negative",
-                                       counterexample={"P": p, "Q": q, "gamma": g}, eq5=e5, positive_part=e)
+                                       counterexample={"P": p, "Q": q, "gamma": g}, eq5=e5, positive_part=e, kind="false")
             n += 1
         if hockey_stick(p, q, Fraction(1)) != total_variation(p, q):
-            return Outcome.refuted("E_1 != TV", counterexample={"P": p, "Q": q})
+            return Outcome.refuted("E_1 != TV", counterexample={"P": p, "Q": q}, kind="false")
     return Outcome.verified(f"{n} exact evaluations agree (random rational pairs, gammas over 10^-4..10^5 and "
                             "every breakpoint)", evaluations=n)
 
@@ -102,7 +102,7 @@ def check_eq6(ctx):
             lhs, rhs = f_alpha_divergence(p, q, a), f_alpha_via_hockey_stick(p, q, a)
             if lhs != rhs:
                 return Outcome.refuted("eq. (6) fails exactly", counterexample={"alpha": a, "P": p, "Q": q},
-                                       D_f=lhs, integral=rhs)
+                                       D_f=lhs, integral=rhs, kind="false")
             n_exact += 1
     worst, n_hp = mpmath.mpf(0), 0
     with working_precision(ctx.dps):

@@ -97,7 +97,7 @@ def check_gamma_P(ctx):
             (gmin, gmax), _ = gammas_Y(channel_P(N), N, E)
             if not (gmax == (E + 1) / 2 and gmin == 1 / gmax):
                 return Outcome.refuted("eq. (61) fails", counterexample={"N": N, "e^eps": E},
-                                       gamma_max=gmax, gamma_min=gmin, formula=(E + 1) / 2)
+                                       gamma_max=gmax, gamma_min=gmin, formula=(E + 1) / 2, kind="false")
             n += 1
     # symbolic in E = e^eps: the set of output ratios is {1, (E+1)/2, 2/(E+1)}
     E = sp.symbols("E", positive=True)
@@ -108,7 +108,7 @@ def check_gamma_P(ctx):
         sym_ok &= ratios == {sp.Integer(1), (E + 1) / 2, 2 / (E + 1)}
     (g2min, g2max), _ = gammas_Y(channel_P(2), 2, Fraction(10))
     if not sym_ok:
-        return Outcome.refuted("symbolic ratio set differs", counterexample={"N": "3 or 4"})
+        return Outcome.refuted("symbolic ratio set differs", counterexample={"N": "3 or 4"}, kind="false")
     return Outcome.verified(f"exact at {n} (N, e^eps) points, N = 3..12; symbolic ratio set {{1, (E+1)/2, 2/(E+1)}} for N = 3, 4",
                             cases=n, N2_exception={"N": 2, "e^eps": 10, "gamma_max": g2max, "gamma_min": g2min})
 
@@ -129,7 +129,7 @@ def check_gamma_Q(ctx):
             f = (N + 2 * E - 2) / N
             if not (gmax == f and gmin == 1 / f):
                 return Outcome.refuted("eq. (62) fails", counterexample={"N": N, "e^eps": E},
-                                       gamma_max=gmax, gamma_min=gmin, formula=f)
+                                       gamma_max=gmax, gamma_min=gmin, formula=f, kind="false")
             n += 1
     E = sp.symbols("E", positive=True)
     sym_ok = True
@@ -139,7 +139,7 @@ def check_gamma_Q(ctx):
         f = (N + 2 * E - 2) / N
         sym_ok &= {sp.simplify(r - x) == 0 for r in ratios for x in (1, f, 1 / f)} >= {True} and len(ratios) == 3
     if not sym_ok:
-        return Outcome.refuted("symbolic ratio set differs", counterexample={"N": "2 or 4"})
+        return Outcome.refuted("symbolic ratio set differs", counterexample={"N": "2 or 4"}, kind="false")
     return Outcome.verified(f"exact at {n} (N, e^eps) points, N = 2..24 even; symbolic ratio set {{1, f, 1/f}} for N = 2, 4",
                             cases=n)
 
@@ -197,11 +197,11 @@ def _bound(ctx, alphas, settings):
         e = flint.arb(mpmath.nstr(r["eps_star"], ctx.dps)) + flint.arb(0, flint.arb(10) ** (-(ctx.dps - 10)))
         if r["ball"] < e:
             return Outcome.refuted("eps* exceeds phi", counterexample={k: r[k] for k in ("N", "e^eps", "channel", "alpha")},
-                                   eps_star=fstr(r["eps_star"]), phi=fstr(r["phi"]))
+                                   eps_star=fstr(r["eps_star"]), phi=fstr(r["phi"]), kind="false")
         if not r["ball"] > e:
             return Outcome.inconclusive("phi and eps* not separated", alpha=r["alpha"], N=r["N"])
         if r["eps_star"] > r["rldp_rr"]:
-            return Outcome.refuted("post-processing increased RLDP (DPI violated)", counterexample=r["alpha"])
+            return Outcome.refuted("post-processing increased RLDP (DPI violated)", counterexample=r["alpha"], kind="false")
         if r["phi"] >= r["rldp_rr"]:
             worse_than_dpi.append({"N": r["N"], "e^eps": r["e^eps"], "alpha": r["alpha"], "phi": fstr(r["phi"], 6),
                                    "rldp_rr": fstr(r["rldp_rr"], 6)})
@@ -233,7 +233,7 @@ def check_tightens(ctx):
                 "the gap phi - eps* grows from alpha = 2 to alpha = 3 (it shrinks only for large alpha)",
                 counterexample={"N": r2["N"], "e^eps": r2["e^eps"], "channel": r2["channel"], "alpha": [2, 3]},
                 gap_alpha2=fstr(g2, 8), gap_alpha3=fstr(g3, 8), phi=[fstr(r2["phi"], 8), fstr(r3["phi"], 8)],
-                eps_star=[fstr(r2["eps_star"], 8), fstr(r3["eps_star"], 8)])
+                eps_star=[fstr(r2["eps_star"], 8), fstr(r3["eps_star"], 8)], kind="false")
     return Outcome.verified("gap non-increasing from alpha = 2 to 3 in every setting")
 
 

@@ -73,7 +73,7 @@ def check_prop3(ctx):
             s_in, s_out = witness_exact(W, i, j, a)
             if s_in != s_out or s_in == 1:
                 return Outcome.refuted("App. B witness does not give ratio 1",
-                                       counterexample={"W": W, "i": i, "j": j, "alpha": a}, S_in=s_in, S_out=s_out)
+                                       counterexample={"W": W, "i": i, "j": j, "alpha": a}, S_in=s_in, S_out=s_out, kind="false")
             n_exact += 1
     # non-integer orders, orders below 1 and KL: high precision
     worst = mpmath.mpf(0)
@@ -158,11 +158,11 @@ def check_ex4(ctx):
             off += k
         pair = disjoint_pair(W)
         if pair is None:
-            return Outcome.refuted("no disjoint pair in a block-diagonal channel", counterexample={"W": W})
+            return Outcome.refuted("no disjoint pair in a block-diagonal channel", counterexample={"W": W}, kind="false")
         for a in INT_ALPHAS[:3]:
             s_in, s_out = witness_exact(W, *pair, a)
             if s_in != s_out:
-                return Outcome.refuted("witness ratio != 1", counterexample={"W": W, "alpha": a})
+                return Outcome.refuted("witness ratio != 1", counterexample={"W": W, "alpha": a}, kind="false")
             n += 1
     return Outcome.verified(f"{n} random block-diagonal channels (m = 2..4): exact witness ratio 1", cases=n)
 
@@ -240,8 +240,7 @@ def check_ex5(ctx):
                             "alpha": 2},
             D_alpha_in=fstr(d_in), D_alpha_out=fstr(d_out),
             fano_rows_with_disjoint_supports=fano_disjoint, fano_support_graph_connected=fano_connected,
-            fano_mixed_column_ratios=fano_ratios,
-        )
+            fano_mixed_column_ratios=fano_ratios, kind="false")
     return Outcome.verified("counterexample did not materialise", D_alpha_out=fstr(d_out))
 
 
@@ -272,7 +271,7 @@ def check_ex5_pq(ctx):
     facts["P_ratio_lower_bound"] = fstr(lb, 12)
     if facts["P_3_singular"] and facts["Q_2_singular"] and facts["P_disjoint_pair"] is None and facts["Q_disjoint_pair"]:
         return Outcome.verified("P: all rows pairwise intersect; Q: rows 1 and 3 are disjoint", **facts)
-    return Outcome.refuted("the stated structure does not hold", counterexample=facts)
+    return Outcome.refuted("the stated structure does not hold", counterexample=facts, kind="false")
 
 
 def _second_singular_value(W, px, dps):
@@ -317,7 +316,7 @@ def check_maxcorr(ctx):
         W = [rand_dist(rng, 4, zeros=True, scale=20) for _ in range(rng.randint(2, 5))]
         if disjoint_pair(W) is None:
             if not eta_tv(W) < 1:
-                return Outcome.refuted("pairwise intersecting rows but Dobrushin coefficient 1", counterexample={"W": W})
+                return Outcome.refuted("pairwise intersecting rows but Dobrushin coefficient 1", counterexample={"W": W}, kind="false")
             n_conv += 1
     if worst > mpmath.mpf(10) ** (-(ctx.dps - 10)):
         return Outcome.inconclusive("rho_m not 1 at the witness", max_abs_rho_minus_1=fstr(worst, 3))

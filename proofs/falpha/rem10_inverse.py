@@ -45,14 +45,14 @@ def check_injective(ctx):
         ts = t_grid(a)
         vals = [g_alpha(t, a) for t in ts]
         if any(x >= y for x, y in zip(vals, vals[1:])):
-            return Outcome.refuted("g_alpha not strictly increasing", counterexample={"alpha": a})
+            return Outcome.refuted("g_alpha not strictly increasing", counterexample={"alpha": a}, kind="false")
     jumps = {}
     for s in REAL_ALPHAS + tuple(str(a) for a in INT_ALPHAS):
         left, right = _jump(exact(s), ctx.dps)
         jumps[s] = fstr(right - left, 6)
         if right < left:
             return Outcome.refuted("g_alpha decreases at 1/alpha (not injective)", counterexample={"alpha": s},
-                                   left=fstr(left), right=fstr(right))
+                                   left=fstr(left), right=fstr(right), kind="false")
     # for alpha >= 2 the jump ratio is ((alpha/(alpha-1)) / (1 + 4/alpha^2))^(alpha-1), and
     # alpha/(alpha-1) - (1 + 4/alpha^2) = (alpha-2)^2 / (alpha^2 (alpha-1)): zero exactly at alpha = 2
     al = sp.symbols("alpha", positive=True)
@@ -66,7 +66,7 @@ def check_injective(ctx):
             "injective for every alpha > 1 (the jump at 1/alpha is >= 0), but at alpha = 2 the jump is 0: g_2 is continuous, "
             "strictly increasing and unbounded, hence a bijection [0,1) -> [0,inf); 'not bijective' holds for alpha != 2 only",
             counterexample={"alpha": 2, "g_2(1/2^-)": "1", "g_2(1/2)": "1", "g_2": "4t^2 (t < 1/2), t/(1-t) (t >= 1/2)"},
-            jump_sizes=jumps, jump_identity_alpha_ge_2=ident)
+            jump_sizes=jumps, jump_identity_alpha_ge_2=ident, kind="missing-hypothesis")
     return Outcome.inconclusive("could not settle the alpha = 2 case", identity=ident, continuous=cont)
 
 
@@ -96,17 +96,17 @@ def check_inverse_sound(ctx):
                 m, _ = binary_min(t, a, dps=ctx.dps)
                 if g_alpha_inverse(m, a, dps=ctx.dps) < to_mpf(t) - tol:
                     return Outcome.refuted("TV exceeds g^-1(D_f) on the joint-range boundary",
-                                           counterexample={"alpha": s, "t": str(t)}, D_f=fstr(m))
+                                           counterexample={"alpha": s, "t": str(t)}, D_f=fstr(m), kind="false")
                 n += 1
             for k in range(20):
                 p, q = rand_dist(rng, 2 + k % 5), rand_dist(rng, 2 + k % 5)
                 d, tv = f_alpha_divergence(p, q, a, dps=ctx.dps), to_mpf(total_variation(p, q))
                 if g_alpha_inverse(d, a, dps=ctx.dps) < tv - tol:
-                    return Outcome.refuted("TV exceeds g^-1(D_f)", counterexample={"alpha": s, "P": p, "Q": q})
+                    return Outcome.refuted("TV exceeds g^-1(D_f)", counterexample={"alpha": s, "P": p, "Q": q}, kind="false")
                 n += 1
         ok_left = worst_left < tol
     if not ok_left:
-        return Outcome.refuted("g^-1(g(t)) != t", counterexample={"max_abs_error": fstr(worst_left, 5)})
+        return Outcome.refuted("g^-1(g(t)) != t", counterexample={"max_abs_error": fstr(worst_left, 5)}, kind="false")
     return Outcome.verified(f"TV <= g^-1(D_f) on {n} boundary and random pairs; g^-1(g(t)) = t to {fstr(worst_left, 3)}",
                             pairs=n, left_inverse_max_error=fstr(worst_left, 3))
 
@@ -153,6 +153,6 @@ def check_h1(ctx):
             counterexample={"alpha": "3/2", "s": "3/5"},
             printed_g_inv=fstr(printed), sup_t_with_g_le_s=fstr(true), g_just_below_2_3=fstr(g_below), g_at_2_3=fstr(g_at),
             printed_g_inv_at_h1_minus_tiny=fstr(before), printed_g_inv_at_h1_plus_tiny=fstr(at),
-            h2_is_jump_value=h2_ok, switch_points=table, sup_certified_2_3=sup_is_two_thirds, printed_inverse_drops_at_h1=drops)
+            h2_is_jump_value=h2_ok, switch_points=table, sup_certified_2_3=sup_is_two_thirds, printed_inverse_drops_at_h1=drops, kind="false")
     return Outcome.inconclusive("printed inverse coincides with the generalized inverse at the test point",
                                 printed=fstr(printed), true=fstr(true))

@@ -88,7 +88,7 @@ def check_thm6(ctx):
                 lhs, rhs = _slack(p, q, a, dists)
                 if lhs > rhs:
                     return Outcome.refuted("eq. (22) fails", counterexample={"alpha": a, "P": p, "Q": q, "set": dists},
-                                           lhs=lhs, rhs=rhs)
+                                           lhs=lhs, rhs=rhs, kind="false")
                 n_exact += 1
             # binary pairs (two likelihood-ratio values): equality, i.e. the bound is attained
             if n == 2:
@@ -106,7 +106,7 @@ def check_thm6(ctx):
                     continue
                 if lhs - rhs > mpmath.mpf(10) ** (-(ctx.dps - 10)) * max(1, abs(rhs)):
                     return Outcome.refuted("eq. (22) fails", counterexample={"alpha": s, "P": p, "Q": q},
-                                           lhs=fstr(lhs), rhs=fstr(rhs))
+                                           lhs=fstr(lhs), rhs=fstr(rhs), kind="false")
                 if rhs > 0:
                     worst_rel = min(worst_rel, (to_mpf(rhs) - to_mpf(lhs)) / to_mpf(rhs))
                 n_hp += 1
@@ -120,10 +120,10 @@ def check_thm6(ctx):
             lhs, rhs = _slack(pf, qf, a)
             if lhs > rhs:
                 return Outcome.refuted("eq. (22) fails at a searched point",
-                                       counterexample={"alpha": a, "P": pf, "Q": qf}, lhs=lhs, rhs=rhs)
-            searches.append({"alpha": a, "n": n, "min_relative_slack_float": f,
-                             "exact_relative_slack_at_minimiser": fstr((rhs - lhs) / rhs, 6),
-                             "P": [fstr(x, 6) for x in pf], "Q": [fstr(x, 6) for x in qf]})
+                                       counterexample={"alpha": a, "P": pf, "Q": qf}, lhs=lhs, rhs=rhs, kind="false")
+            # the float minimiser only searches for a violation; its point depends on the machine's floating
+            # point, so only the fact that it found none is reported (issue 9 item 4)
+            searches.append({"alpha": a, "n": n, "violation_found": False})
     return Outcome.verified(
         f"{n_exact} exact cases (integer alpha, sets of 2-4 distributions), {n_hp} high-precision cases; "
         f"equality attained on {tight} binary pairs; the minimiser of the relative slack finds no violation "
@@ -167,10 +167,10 @@ def check_chord(ctx):
             e = hockey_stick(p, q, g)
             if (g <= m or g >= M) and e != 0:
                 return Outcome.refuted("E_gamma != 0 outside (Gamma_min, Gamma_max)",
-                                       counterexample={"P": p, "Q": q, "gamma": g}, E=e)
+                                       counterexample={"P": p, "Q": q, "gamma": g}, E=e, kind="false")
             if e > _chord(g, d, m, M):
                 return Outcome.refuted("E_gamma exceeds the chord bound (33)",
-                                       counterexample={"P": p, "Q": q, "gamma": g}, E=e, chord=_chord(g, d, m, M))
+                                       counterexample={"P": p, "Q": q, "gamma": g}, E=e, chord=_chord(g, d, m, M), kind="false")
             n += 1
     return Outcome.verified(f"{n} exact evaluations on 200 random pairs (all breakpoints and points between)",
                             evaluations=n)
@@ -199,7 +199,7 @@ def check_closed_form(ctx):
         ok = max(vals) < 1e-30
         if not ok:
             return Outcome.refuted("closed form differs", counterexample={"alpha": "17/7", "m": "1/5", "M": "9/4"},
-                                   difference=str(vals))
+                                   difference=str(vals), kind="false")
     return Outcome.verified("sympy: the integral of the chord function equals Delta * R_alpha(M, m)",
                             simplified_difference=str(diff))
 
@@ -231,7 +231,7 @@ def check_rem7(ctx):
                     rhs = mpmath.log(tv * to_mpf(R_alpha(gmax, gmin, a)) + 1) / (a - 1)
                     if lhs > rhs * (1 + mpmath.mpf(10) ** -40):
                         return Outcome.refuted("eq. (35) fails", counterexample={"alpha": a, "P": x, "Q": y},
-                                               lhs=fstr(lhs), rhs=fstr(rhs))
+                                               lhs=fstr(lhs), rhs=fstr(rhs), kind="false")
             target = mpmath.log(to_mpf(gmax))
             gaps = []
             for a in (10, 100, 1000, 10000, 100000):
@@ -248,7 +248,7 @@ def check_rem7(ctx):
             vals = [R_alpha(Fraction(3), v, a, dps=ctx.dps) for v in vs]
             mono &= all(to_mpf(x) >= to_mpf(y) for x, y in zip(vals, vals[1:]))
     if not mono:
-        return Outcome.refuted("R_alpha not monotone in v", counterexample={"u": 3})
+        return Outcome.refuted("R_alpha not monotone in v", counterexample={"u": 3}, kind="false")
     return Outcome.verified("eq. (35) holds in both orders on random pairs; the gap to log Gamma_max shrinks to "
                             "< 1e-3 by alpha = 1e5 (order 1/alpha); R_alpha is non-increasing in v",
                             gaps_alpha_10_to_1e5=conv[:4])

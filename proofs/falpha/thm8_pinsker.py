@@ -70,6 +70,7 @@ def _hp_binary_check(alphas, dps, *, step=1, search=True, search_dps=15):
         for s in alphas:
             a = exact(s)
             pts = list(t_grid(a)[::step])
+            n_grid = len(pts)   # searched points (float minimiser, machine-dependent) only look for violations
             if search:
                 am = float(a)
                 for lo, hi in ((1e-6, 1 / am - 1e-12), (1 / am, 1 - 1e-6)):
@@ -79,13 +80,13 @@ def _hp_binary_check(alphas, dps, *, step=1, search=True, search_dps=15):
                         return float((m - g) / g)
                     res = minimize_scalar(obj, bounds=(lo, hi), method="bounded", options={"xatol": 1e-10, "maxiter": 60})
                     pts.append(mpmath.mpf(res.x))
-            for t in pts:
+            for i, t in enumerate(pts):
                 m, _ = binary_min(t, a, dps=dps)
                 g = g_alpha(t, a, dps=dps)
                 rel = (m - g) / g
                 if rel < -tol:
                     return n, tightest, {"alpha": s, "t": fstr(to_mpf(t), 25), "min_psi": fstr(m, 25), "g": fstr(g, 25)}
-                if tightest is None or rel < tightest[0]:
+                if i < n_grid and (tightest is None or rel < tightest[0]):
                     tightest = (rel, s, t)
                 n += 1
     return n, tightest, None
@@ -94,10 +95,10 @@ def _hp_binary_check(alphas, dps, *, step=1, search=True, search_dps=15):
 def _thm8_outcome(ctx, int_alphas, real_alphas, *, dense, step, search, random_pairs):
     n1, w1, bad1, und = _exact_binary_check(int_alphas, dense=dense, step=1 if dense else 2)
     if bad1:
-        return Outcome.refuted("g_alpha exceeds psi_alpha(p, t) at an explicit binary pair", counterexample=bad1)
+        return Outcome.refuted("g_alpha exceeds psi_alpha(p, t) at an explicit binary pair", counterexample=bad1, kind="false")
     n2, w2, bad2 = _hp_binary_check(real_alphas, ctx.dps, step=step, search=search)
     if bad2:
-        return Outcome.refuted("g_alpha exceeds the binary joint-range minimum", counterexample=bad2)
+        return Outcome.refuted("g_alpha exceeds the binary joint-range minimum", counterexample=bad2, kind="false")
     rng = ctx.rng("thm8.random")
     n3 = 0
     with working_precision(ctx.dps):
@@ -108,7 +109,7 @@ def _thm8_outcome(ctx, int_alphas, real_alphas, *, dense, step, search, random_p
                 d, g = f_alpha_divergence(p, q, a, dps=ctx.dps), g_alpha(total_variation(p, q), a, dps=ctx.dps)
                 if to_mpf(d) < to_mpf(g) * (1 - mpmath.mpf(10) ** -(ctx.dps - 12)):
                     return Outcome.refuted("D_f_alpha < g_alpha(TV)", counterexample={"alpha": s, "P": p, "Q": q},
-                                           D_f=fstr(d), g=fstr(g))
+                                           D_f=fstr(d), g=fstr(g), kind="false")
                 n3 += 1
     evidence = dict(exact_certificates=n1, undecided_exact_points=und,
                     smallest_exact_relative_gap={"gap": fstr(w1[0], 6), "alpha": w1[1], "t": fstr(w1[2], 12)},
@@ -174,13 +175,13 @@ def check_tight(ctx):
             if t >= Fraction(1, a):
                 # minimiser p = 0: derivative there >= 0 (exact) and psi(0, t) = g exactly
                 if not (dpsi_dp(Fraction(0), t, a) >= 0 and psi_alpha(Fraction(0), t, a) == g):
-                    return Outcome.refuted("not tight above 1/alpha", counterexample={"alpha": a, "t": t})
+                    return Outcome.refuted("not tight above 1/alpha", counterexample={"alpha": a, "t": t}, kind="false")
                 n_tight += 1
             else:
                 lb = binary_min_lower(t, a)
                 if a == 2:
                     if lb != g:
-                        return Outcome.refuted("alpha = 2 not tight", counterexample={"t": t}, lb=lb, g=g)
+                        return Outcome.refuted("alpha = 2 not tight", counterexample={"t": t}, lb=lb, g=g, kind="false")
                     n_tight += 1
                 elif not lb > g:
                     return Outcome.inconclusive("could not certify a gap below 1/alpha", alpha=a, t=str(t))
@@ -272,7 +273,7 @@ def check_appA(ctx):
     if all(checks.values()):
         return Outcome.verified("all derivative identities and inequality steps confirmed", **checks)
     bad = [k for k, v in checks.items() if not v]
-    return Outcome.refuted(f"failed: {bad}", counterexample={"failed": bad}, **checks)
+    return Outcome.refuted(f"failed: {bad}", counterexample={"failed": bad}, **checks, kind="false")
 
 
 @claim(
@@ -293,12 +294,12 @@ def check_rem9(ctx):
         for t in t_grid(a):
             if t >= Fraction(1, a):
                 if f_alpha_divergence([Fraction(0), Fraction(1)], [t, 1 - t], a) != g_alpha(t, a):
-                    return Outcome.refuted("(i) fails", counterexample={"alpha": a, "t": t})
+                    return Outcome.refuted("(i) fails", counterexample={"alpha": a, "t": t}, kind="false")
                 n1 += 1
             else:
                 # (iii) sign change of eq. (66) on (0, 1-t): negative at 0, positive near 1 - t
                 if not dpsi_dp(Fraction(0), t, a) < 0:
-                    return Outcome.refuted("(iii) no sign change", counterexample={"alpha": a, "t": t})
+                    return Outcome.refuted("(iii) no sign change", counterexample={"alpha": a, "t": t}, kind="false")
                 e = (1 - t) / 2
                 while dpsi_dp(1 - t - e, t, a) <= 0:
                     e /= 2
@@ -307,12 +308,12 @@ def check_rem9(ctx):
         lb = binary_min_lower(t, 2)
         chi_tight = 4 * t * t if t < Fraction(1, 2) else t / (1 - t)
         if not (lb == g_alpha(t, 2) == chi_tight):
-            return Outcome.refuted("(ii) fails", counterexample={"t": t}, lb=lb, g=g_alpha(t, 2))
+            return Outcome.refuted("(ii) fails", counterexample={"t": t}, lb=lb, g=g_alpha(t, 2), kind="false")
         # a chi^2 pair realising it: D_{f_2} = chi^2
         if t < Fraction(1, 2):
             pair = ([Fraction(1, 2) - t, Fraction(1, 2) + t], [Fraction(1, 2), Fraction(1, 2)])
             if chi_square(*pair) != chi_tight or f_alpha_divergence(*pair, 2) != chi_tight:
-                return Outcome.refuted("(ii) realising pair fails", counterexample={"t": t})
+                return Outcome.refuted("(ii) realising pair fails", counterexample={"t": t}, kind="false")
         n2 += 1
     with working_precision(ctx.dps):
         hp = 0
@@ -322,7 +323,7 @@ def check_rem9(ctx):
                 if t < 1 / a:
                     m, pstar = binary_min(t, a, dps=ctx.dps)
                     if not (0 <= pstar <= 1 - to_mpf(t)):
-                        return Outcome.refuted("(iii) root outside [0, 1-t]", counterexample={"alpha": s, "t": str(t)})
+                        return Outcome.refuted("(iii) root outside [0, 1-t]", counterexample={"alpha": s, "t": str(t)}, kind="false")
                     hp += 1
     return Outcome.verified(f"(i) exact equality at {n1} points; (ii) exact at {n2} t values; (iii) exact sign change at "
                             f"{n3} points and the root located in [0, 1-t] at {hp} non-integer-alpha points",

@@ -41,5 +41,5 @@ def check(ctx):
                             "with_-e^eps_(Lemma_2)": fmt(correct.value, 20),
                             "exact_value_corrected": "(1 - e^(1/2))/2"},
             general_argument=("P_hat is in F, so delta*(P_{y|s1,.}, P_{y|s2,.}) >= P_hat(y|s1) + P_hat(y|s2); "
-                              "the sum over y is 2 > 0"))
+                              "the sum over y is 2 > 0"), kind="misprint")
     return Outcome.verified("printed (30) admits the constant protocol", printed=fmt(printed.value))

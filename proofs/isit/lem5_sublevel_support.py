@@ -87,5 +87,5 @@ def check_no_slater(ctx):
             counterexample={"h(x)": "|x|_2 - x_1 on R^2 (k = 1)", "A": "{x_2 = 0, x_1 >= 0}", "v": "(0, 1)",
                             "delta*(v|A)": lhs, "c*h*(v/c), c > 0": "+inf (|(1, 1/c)| > 1)",
                             "c = 0 (recession, sup over dom h = R^2 of x_2)": "+inf", "rhs_(49)": "+inf"},
-            note="in the paper's uses B > 0 gives a Slater point (P_hat itself), so Theorems 2 and 4 are unaffected")
+            note="in the paper's uses B > 0 gives a Slater point (P_hat itself), so Theorems 2 and 4 are unaffected", kind="missing-hypothesis")
     return Outcome.inconclusive("symbolic steps failed")

@@ -33,6 +33,6 @@ def check(ctx):
         if lhs != rhs:
             return Outcome.refuted("support of a product differs from the sum",
                                    counterexample={"A": str(A), "B": str(B), "v1": str(v1), "v2": str(v2),
-                                                   "lhs": str(lhs), "rhs": str(rhs)})
+                                                   "lhs": str(lhs), "rhs": str(rhs)}, kind="false")
     return Outcome.verified(f"exact (Fractions) on {checked} random pairs of polytopes A, B given by vertices "
                             "(the support of A x B is the max over vertex pairs)")

@@ -94,5 +94,5 @@ def check_nonconvex(ctx):
             counterexample={"A": "[-2, -1] u [1, 2]", "B": "[-1/2, 2]", "v": "-1", "A n B": "[1, 2]",
                             "delta*(v | A n B)": str(lhs), "min_{t+w=v} delta*(t|A) + delta*(w|B)": str(rhs)},
             note="the paper applies Lemma 7 only to convex sets (simplices and chi-square balls): Theorems 2 and 4 "
-                 "are unaffected")
+                 "are unaffected", kind="missing-hypothesis")
     return Outcome.verified("equal", lhs=str(lhs), rhs=str(rhs))

@@ -63,7 +63,7 @@ def check(ctx):
     from scipy.optimize import minimize
 
     rng = ctx.np_rng("isit.lemma8")
-    worst, rows = 0.0, []
+    rows = []
     with working_precision(ctx.dps):
         for j in range(12):
             k = int(rng.integers(1, 6))
@@ -78,26 +78,32 @@ def check(ctx):
 
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                best = min((minimize(negobj, rng.normal(size=k), method="BFGS",
-                                     options={"gtol": 1e-12, "maxiter": 5000}).fun for _ in range(3)))
-            direct = -best
+                runs = [minimize(negobj, rng.normal(size=k), method="BFGS", options={"gtol": 1e-12, "maxiter": 5000})
+                        for _ in range(3)]
+            zbest = min(runs, key=lambda r: r.fun).x
             closed = conjugate_h(v.tolist(), kap.tolist())
-            err = direct - float(closed)
-            worst = max(worst, abs(err)) if j % 4 != 3 else worst
-            rows.append({"k": k, "closed_form": fmt(closed, 15), "direct_sup": direct, "direct_minus_closed": err})
-            if err > 1e-7:
-                return Outcome.refuted("direct maximisation exceeds eq. (72)",
-                                       counterexample={"kappa": kap.tolist(), "v": v.tolist(),
-                                                       "eq72": fmt(closed, 20), "direct": direct})
+            # the float optimiser only proposes a point; its objective is re-evaluated at high precision (a
+            # certified lower bound of the sup); a value above (72) refutes, nothing else is decided by it
+            x = [mpmath.exp(mpmath.mpf(float(z))) for z in zbest]
+            vm = [mpmath.mpf(float(t)) for t in v]
+            km = [mpmath.mpf(float(t)) for t in kap]
+            at_point = mpmath.fsum(a * b for a, b in zip(vm, x)) - mpmath.sqrt(mpmath.fsum(c**2 / y for c, y in zip(km, x)))
+            excess = at_point - closed
+            rows.append({"k": k, "closed_form": fmt(closed, 15)})
+            if excess > mpmath.mpf(10) ** (-(ctx.dps - 10)) * (1 + abs(closed)):
+                return Outcome.refuted("a point exceeds eq. (72): v.x - h(x) > h*(v) (re-evaluated at "
+                                       f"{ctx.dps} digits)",
+                                       counterexample={"kappa": [float(t) for t in kap], "v": [float(t) for t in v],
+                                                       "x": [fmt(t, 20) for t in x], "eq72": fmt(closed, 20),
+                                                       "value_at_x": fmt(at_point, 20)}, kind="false")
         # positive v_i: the objective is unbounded above along x_i -> inf
         kap, v = [1, 1], [mpmath.mpf("0.1"), -1]
         along = [float(v[0] * t + v[1] * 1 - mpmath.sqrt(1 / mpmath.mpf(t) + 1)) for t in (10, 10**3, 10**6)]
         inf_ok = conjugate_h(v, kap) == mpmath.inf and along[-1] > along[1] > along[0] and along[-1] > 1e4
-    if ok_sym and worst < 1e-6 and inf_ok:
+    if ok_sym and inf_ok:
         return Outcome.verified(
-            "sympy confirms (74)-(77) for k = 1, 2, 3 (stationary family, sup over c, value (72)); direct "
-            f"maximisation agrees on 12 random instances (max |diff| {worst:.2g}); v with a positive entry "
-            "gives an unbounded objective",
-            symbolic=sym, numeric=rows, unbounded_sample=along)
-    return Outcome.inconclusive("symbolic or numeric step did not confirm", symbolic=sym, numeric=rows,
-                                max_error=worst)
+            "sympy confirms (74)-(77) for k = 1, 2, 3 (stationary family, sup over c, value (72)); BFGS "
+            "maximisation finds no point above (72) on 12 random instances (each point re-evaluated at high "
+            "precision); v with a positive entry gives an unbounded objective",
+            symbolic=sym, numeric=rows, unbounded_sample=[fmt(t, 6) for t in along])
+    return Outcome.inconclusive("symbolic or unboundedness step did not confirm", symbolic=sym, numeric=rows)

@@ -192,7 +192,7 @@ def _finding(ctx, name, test):
     ev = _common(res, st)
     if ok:
         return Outcome.verified(detail, **ev)
-    return Outcome.refuted(detail, counterexample={"finding": name, "observed": detail}, **ev)
+    return Outcome.refuted(detail, counterexample={"finding": name, "observed": detail}, **ev, kind="false")
 
 
 @claim(id="isit.sec5.finding-nonrobust-privacy-weak", paper=PAPER, source="Sec. V, discussion of Fig. 2a/2b",
@@ -327,7 +327,7 @@ def check_f5(ctx):
         return Outcome.verified(detail, **ev)
     if m - 2 * se > EPS / 2:
         return Outcome.refuted(detail, counterexample={"finding": "RURP conservative for small n",
-                                                       "observed": detail}, **ev)
+                                                       "observed": detail}, **ev, kind="false")
     return Outcome.inconclusive(
         "RURP is conservative (mean eps* about half of eps at n = 75, below eps for every n) but whether that is "
         f"'<<' is undecidable at K = {K}: eps/2 lies within 2 standard errors of the mean. " + detail, **ev)

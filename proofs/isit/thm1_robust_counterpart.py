@@ -83,5 +83,5 @@ def check_nonconvex(ctx):
             counterexample={"A": "[-2, -1] u [1, 2] (ri(A) = (-2,-1) u (1,2))", "f(a)": "1/2 - a^2",
                             "max_A f": str(sup_on_A), "f_*(v)": str(fstar), "delta*(v|A)": "2|v|",
                             "delta* - f_*": "2|v| + v^2/4 + 1/2 > 0 for every v"},
-            note="A is convex in every use in the paper (F and F_{U|s1,s2}), so the reformulations are unaffected")
+            note="A is convex in every use in the paper (F and F_{U|s1,s2}), so the reformulations are unaffected", kind="missing-hypothesis")
     return Outcome.inconclusive("symbolic steps failed")

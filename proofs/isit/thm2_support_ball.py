@@ -115,7 +115,7 @@ def run(ctx, n_instances: int, salt: str):
                     "an exactly feasible P in F attains more than the value of eq. (21)",
                     counterexample={"v": [str(x) for x in v], "P_hat": [str(x) for x in P_hat], "B": str(B),
                                     "P": [str(x) for x in Prep], "v.P": fmt(cvx_exact, 25),
-                                    "eq21": fmt(res.value, 25)}, instances=rows)
+                                    "eq21": fmt(res.value, 25)}, instances=rows, kind="false")
     ev = dict(instances=len(rows), max_gap_witness_vs_eq21=fmt(worst_gap, 5),
               max_direct_minus_eq21=worst_cvx, max_abs_full_w_minus_reduced=worst_dual, dps=ctx.dps,
               sample=rows[:6],
@@ -178,5 +178,5 @@ def check_eq59(ctx):
             counterexample={"P_hat": "1/2", "z": "-1", "printed_x": str(printed.subs(inst)),
                             "derivative_at_printed_x": str(residual.subs(inst)),
                             "correct_x": str(ours[0].subs(inst))},
-            correct_stationary_point=str(ours[0]), conjugate=str(value), conjugate_60_correct=value_ok)
+            correct_stationary_point=str(ours[0]), conjugate=str(value), conjugate_60_correct=value_ok, kind="misprint")
     return Outcome.verified("printed stationary point solves (59)", conjugate=str(value))

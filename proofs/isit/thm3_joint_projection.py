@@ -119,12 +119,12 @@ def run(ctx, n_instances, salt):
                             "a pair in the right side of (28) whose lift (33) is not in F",
                             counterexample={"P_hat": P_hat.tolist(), "B": str(Bq), "R1": [fmt(x) for x in R1], "R2": [fmt(x) for x in R2],
                                             "chi2_of_lift": fmt(chi), "lhs28": fmt(lhs), "C": fmt(C),
-                                            "chi2_minus_B": fmt(chi - B, 5), "conditional_error": fmt(cond_err, 5)})
+                                            "chi2_minus_B": fmt(chi - B, 5), "conditional_error": fmt(cond_err, 5)}, kind="false")
                 if (direct <= Bf - 1e-6 and not in28) or (direct >= Bf + 1e-6 and in28):
                     return Outcome.refuted(
                         "direct minimisation of the chi-square divergence disagrees with membership in (28)",
                         counterexample={"P_hat": P_hat.tolist(), "B": str(Bq), "R1": [fmt(x) for x in R1], "R2": [fmt(x) for x in R2],
-                                        "min_chi2": direct, "lhs28": fmt(lhs), "C": fmt(C)})  # noqa: E501
+                                        "min_chi2": direct, "lhs28": fmt(lhs), "C": fmt(C)}, kind="false")  # noqa: E501
                 rows.append({"nS": nS, "nU": nU, "B": str(Bq), "in28": bool(in28), "lift_in_F": bool(inF),
                              "min_chi2_direct": direct, "implied": float(implied)})
             # (ii) projection -> RHS of (28): conditionals of random P in F, up to the boundary
@@ -154,7 +154,7 @@ def run(ctx, n_instances, salt):
                     return Outcome.refuted(
                         "the conditionals of some P in F violate (28)",
                         counterexample={"P": P.tolist(), "P_hat": P_hat.tolist(), "B": str(Bq),
-                                        "lhs28": fmt(lhs), "C": fmt(C)})
+                                        "lhs28": fmt(lhs), "C": fmt(C)}, kind="false")
     return Outcome.verified(
         f"{n_instances} random instances: every one of {n_in} pairs inside (28) lifts by (33) to a P in F "
         f"with those conditionals (min slack {fmt(worst_in, 3)}); the conditionals of {n_out} random P in F "
@@ -219,5 +219,5 @@ def check_zero_marginal(ctx):
                             "R1": "(1/2, 1/2)", "R2": "(1/4, 3/4)", "lhs_28": str(lhs), "rhs_28": str(rhs),
                             "chi2_of_every_P_with_these_conditionals": "4/3 * 1/(1 - delta) - 1, delta = P_s1 > 0",
                             "chi2_minus_B": str(sp.simplify(excess)), "at_delta_1/100": str(excess.subs(at))},
-            note="the proof's lift (33) sets P_{s1} = kappa_1/(...) = 0, where P_{U|s1} is undefined")
+            note="the proof's lift (33) sets P_{s1} = kappa_1/(...) = 0, where P_{U|s1} is undefined", kind="missing-hypothesis")
     return Outcome.verified("the boundary pair is attained", lhs=str(lhs), rhs=str(rhs))

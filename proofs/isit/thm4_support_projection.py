@@ -149,26 +149,33 @@ def run(ctx, n_instances, salt, starts):
                 worst_gap = max(worst_gap, gap)
             worst_excess = max(worst_excess, excess)
             worst_cvx = max(worst_cvx, abs(cvx - float(value)))
+            # float solvers (SLSQP over F, CLARABEL over (28)) only search for a violation or add evidence;
+            # their values depend on the machine and are reported as agreement flags (issue 9 item 4)
             rows.append({"nS": nS, "nU": nU, "B": str(Bq), "P_hat_positive": positive,
                          "eq29": fmt(value, 20), "attained_in_F": fmt(attained, 20),
-                         "slsqp_full_ball_best": fmt(direct, 15), "cvxpy_over_28": cvx})
+                         "slsqp_not_above_eq29": bool(excess <= 1e-5),
+                         "cvxpy_over_28_within_1e-5": bool(abs(cvx - float(value)) < 1e-5)})
             if excess > mpmath.mpf(10) ** -20:
                 return Outcome.refuted(
                     "a point of F (re-checked at 50 digits) beats the value of eq. (29)",
                     counterexample={"P_hat": [[str(x) for x in r] for r in Pq], "B": str(Bq),
                                     "v1": [str(x) for x in v1], "v2": [str(x) for x in v2],
-                                    "eq29": fmt(value, 20), "direct": fmt(direct, 20)}, instances=rows)
-    ev = dict(max_gap_eq29_vs_attained=fmt(worst_gap, 5), max_excess_direct_over_eq29=fmt(worst_excess, 5),
-              max_abs_cvxpy_28_minus_eq29=worst_cvx, slsqp_starts=starts, sample=rows[:8], dps=ctx.dps,
+                                    "eq29": fmt(value, 20), "direct": fmt(direct, 20)}, instances=rows, kind="false")
+    ev = dict(max_gap_eq29_vs_attained=fmt(worst_gap, 5),
+              slsqp_never_above_eq29_by_1e_5=bool(worst_excess < 1e-5), cvxpy_28_within_1e_5=bool(worst_cvx < 1e-5),
+              slsqp_starts=starts, sample=rows[:8], dps=ctx.dps,
               note=("eq. (71) as printed omits the factor c in front of h_i*(t_i/c) (claim "
-                    "isit.thm4.eq71-as-printed); eq. (29) is the correctly scaled form"))
-    if worst_gap < mpmath.mpf(10) ** -20 and worst_cvx < 1e-5 and worst_excess < 1e-5:
+                    "isit.thm4.eq71-as-printed); eq. (29) is the correctly scaled form. Upper side: the objective "
+                    "of (29) at any feasible (w, c) bounds the support function from above (weak duality), so the "
+                    "value at the solver's point is an upper bound; lower side: a point of F attains it."))
+    if worst_gap < mpmath.mpf(10) ** -20:
         return Outcome.verified(
-            f"{n_instances} random instances: eq. (29) is attained by a re-checked point of F (the lift (33) "
-            f"of its maximiser; gap <= {fmt(worst_gap, 3)} where P_hat > 0), {starts}-start SLSQP over the "
-            f"full ball F never exceeds it (max excess {fmt(worst_excess, 3)}) and the convex program over "
-            f"(28) agrees (max |diff| {worst_cvx:.2g})", **ev)
-    return Outcome.inconclusive("closed form, attained values and direct optimisation disagree", **ev)
+            f"{n_instances} random instances: the value of eq. (29) at its minimiser (an upper bound of the support "
+            "function by weak duality) is attained by a re-checked point of F (the lift (33) of its maximiser; "
+            f"gap <= {fmt(worst_gap, 3)} where P_hat > 0); {starts}-start SLSQP over the full ball F finds no point "
+            "above it (each re-checked at 50 digits); the convex program over (28) agrees within 1e-5: "
+            f"{bool(worst_cvx < 1e-5)}", **ev)
+    return Outcome.inconclusive("eq. (29) is not attained within 1e-20 by the lift of its maximiser", **ev)
 
 
 _COMMON = dict(
@@ -220,4 +227,4 @@ def check_eq71(ctx):
         counterexample={"lambda_(=sum_u P_hat_u sqrt(w_u - v_u))": 1, "C": 1,
                         "printed_(71)_as_c->0+": str(lim_printed),
                         "corrected_minimum_-lambda^2/C^2": str(corr_min.subs(inst))},
-        corrected_minimiser=str(cstar[0]), corrected_minimum=str(corr_min))
+        corrected_minimiser=str(cstar[0]), corrected_minimum=str(corr_min), kind="misprint")

@@ -37,9 +37,9 @@ def check(ctx):
         cols = pattern_matrix(k, Fraction(3))
         counts[k] = len(set(cols))
     if printed != ours:
-        return Outcome.refuted("printed S^(3) differs from Definition 3", counterexample={"printed": str(printed), "ours": str(ours)})
+        return Outcome.refuted("printed S^(3) differs from Definition 3", counterexample={"printed": str(printed), "ours": str(ours)}, kind="false")
     if any(counts[k] != 2**k for k in counts):
-        return Outcome.refuted("pattern count is not 2^k", counterexample=counts)
+        return Outcome.refuted("pattern count is not 2^k", counterexample=counts, kind="false")
     return Outcome.verified("Definition 3 (MSB-first) reproduces the printed S^(3) entry by entry; "
                             "distinct patterns = 2^k for k = 1..6",
                             lsb_first_reading_matches=(printed == lsb), distinct_patterns=counts)
@@ -72,6 +72,6 @@ def check_fig2(ctx):
             if not (is_stochastic(Qn) and is_ldp(Qn, tv) and is_staircase(Qn, tv)):
                 problems.append(f"{name}: exact check failed at t = {tv}")
     if problems:
-        return Outcome.refuted("; ".join(problems), counterexample=problems)
+        return Outcome.refuted("; ".join(problems), counterexample=problems, kind="false")
     return Outcome.verified("both Figure 2 mechanisms are stochastic, eps-LDP and staircase (symbolic in t = e^eps; "
                             "exact at t = 2, 7/3)")

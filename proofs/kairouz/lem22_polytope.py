@@ -61,7 +61,7 @@ def check_l22(ctx):
         if is_ldp(Q, t) != _factor(Q, t):
             bad.append({"Q": [[str(v) for v in r] for r in Q], "t": str(t)})
     if bad:
-        return Outcome.refuted("LDP and the factorisation disagree", counterexample=bad[0])
+        return Outcome.refuted("LDP and the factorisation disagree", counterexample=bad[0], kind="false")
     return Outcome.verified(f"{n} random rational mechanisms (about half not private): eps-LDP (Claim 2 check) "
                             "holds exactly when the min-column factorisation has S in [1, e^eps]")
 
@@ -94,7 +94,7 @@ def check_c1(ctx):
             if 0 in col and any(v != 0 for v in col):
                 bad += 1
     if bad:
-        return Outcome.refuted("a private mechanism with a partly-zero column", counterexample=bad)
+        return Outcome.refuted("a private mechanism with a partly-zero column", counterexample=bad, kind="false")
     return Outcome.verified(f"{n} random private mechanisms and all {len(verts)} vertices of D_eps,3 (k=3, t=2): "
                             "no column is partly zero")
 
@@ -120,7 +120,7 @@ def check_c2(ctx):
         if sets_ok != is_ldp(Q, t):
             bad.append({"Q": [[str(v) for v in r] for r in Q], "t": str(t)})
     if bad:
-        return Outcome.refuted("set condition and pairwise condition differ", counterexample=bad[0])
+        return Outcome.refuted("set condition and pairwise condition differ", counterexample=bad[0], kind="false")
     return Outcome.verified(f"{n} random mechanisms: the all-subsets condition (1) and the entrywise condition agree exactly")
 
 
@@ -168,7 +168,7 @@ def check_l23(ctx):
                         (not nz) and r != k for nz, r in ranks):
                     bad.append({"k": k, "l": l, "t": str(t), "Q": [[str(v) for v in r] for r in Q]})
     if bad:
-        return Outcome.refuted("a vertex violates Lemma 23 / Claim 3", counterexample=bad[0])
+        return Outcome.refuted("a vertex violates Lemma 23 / Claim 3", counterexample=bad[0], kind="false")
     return Outcome.verified("exact cdd (GMP) vertex enumeration: every vertex has <= k non-zero columns and the "
                             "tight-constraint ranks of Claim 3; vertex counts recorded (they do not depend on t "
                             "at the three values tried)" if len({(c.split(',t=')[0], v) for c, v in counts.items()})
@@ -204,7 +204,7 @@ def check_counts(ctx):
             if m > k:
                 bad.append(("lp", k, str(t)))
     if bad:
-        return Outcome.refuted("vertex with more than k non-zero columns / entries", counterexample=bad)
+        return Outcome.refuted("vertex with more than k non-zero columns / entries", counterexample=bad, kind="false")
     show = ", ".join(f"{k_}: {v['vertices']}" for k_, v in out.items() if k_.endswith("t=2"))
     return Outcome.verified("exhaustive exact enumeration (cdd GMP); every vertex of D_eps,l is a staircase mechanism "
                             f"with <= k non-zero columns, every LP vertex has <= k non-zeros; vertex counts ({show}; "

@@ -82,7 +82,7 @@ def check_l24(ctx):
             counterexample={"P0": fs(TIE_P0), "P1": fs(TIE_P1), "T": [0, 2], "violating_pattern": [0],
                             "t=e^eps": str(t_small), "ratio_of_pattern": str(viol[0][1]),
                             "upper_bound_(56)": str(_bounds(TIE_P0, TIE_P1, t_small)[1])},
-            symbolic_difference=str(diff), closed_form_a_star=str(uni.a_star), minimal="k = 3 is the smallest alphabet with such a tie")
+            symbolic_difference=str(diff), closed_form_a_star=str(uni.a_star), minimal="k = 3 is the smallest alphabet with such a tie", kind="missing-hypothesis")
     return Outcome.inconclusive("tie instance did not behave as expected", diff=str(diff), a_star=str(uni.a_star))
 
 
@@ -142,7 +142,7 @@ def check_eq61(ctx):
         lo, hi = _bounds(P0, P1, t)
         attain &= (M0[0] / M1[0] == hi and M0[1] / M1[1] == lo)
     if not eq61_ok or bad or not attain:
-        return Outcome.refuted("closed form not sharp / not attained", counterexample=bad[:1] or {"eq61": eq61_ok, "attain": attain})
+        return Outcome.refuted("closed form not sharp / not attained", counterexample=bad[:1] or {"eq61": eq61_ok, "attain": attain}, kind="false")
     return Outcome.verified(f"eq. (61) is the root of (60)/a; on {len(rows)} tie-free instances the exact threshold "
                             "a* = e^eps* - 1 is sharp (all patterns inside the bounds at a* and a*(1 - 1e-6); a pattern "
                             "violates at a*(1 + 1e-6), where a hockey-stick f-divergence E_gamma has an exact LP optimum "
@@ -194,7 +194,7 @@ def check_thm5(ctx):
             "certified LP optima confirm OPT > BIN at every tested eps (down to log(1.001))",
             counterexample={"P0": fs(P0), "P1": fs(P1), "better_mechanism": "binary on T' = {x1}",
                             "series_KL(T')-KL(T)": str(ser), "lp": rows},
-            hockey_stick_gain_at_every_eps=str(gain), hockey_gain_positive=gain_pos)
+            hockey_stick_gain_at_every_eps=str(gain), hockey_gain_positive=gain_pos, kind="missing-hypothesis")
     return Outcome.inconclusive("tie instance did not refute", series=str(ser), lp=rows)
 
 
@@ -226,7 +226,7 @@ def check_thm5_ok(ctx):
                     elif st.status == "undecided":
                         undecided.append(rows[-1])
     if bad:
-        return Outcome.refuted("binary not optimal below the closed-form threshold", counterexample=bad[0])
+        return Outcome.refuted("binary not optimal below the closed-form threshold", counterexample=bad[0], kind="false")
     if undecided:
         return Outcome.inconclusive(f"{len(undecided)} of {len(rows)} LPs undecidable (exact ties at the threshold)",
                                     undecided=undecided, instances=rows)

@@ -41,7 +41,7 @@ def check(ctx):
                 if not (hom_ok and sub_ok):
                     bad.append({"utility": name, "z1": [str(v) for v in z1], "z2": [str(v) for v in z2]})
     if bad:
-        return Outcome.refuted("not sublinear", counterexample=bad[0])
+        return Outcome.refuted("not sublinear", counterexample=bad[0], kind="false")
     return Outcome.verified(f"{n} random (z1, z2, gamma) checks: mu(gamma z) = gamma mu(z) and mu(z1+z2) <= mu(z1)+mu(z2) "
                             "(exact for TV, chi^2, E_2; arb for KL and MI)")
 
@@ -61,5 +61,5 @@ def check_text(ctx):
     if sp.simplify(ratio - e) == 0 and sp.simplify(ratio - t) != 0:
         return Outcome.refuted("misprint: by eq. (9) the values are 0 and eps, not e^eps; e.g. the binary mechanism has "
                                "|ln Q(0|x)/Q(0|x')| = eps",
-                               counterexample={"eps": 1, "|log ratio|": 1, "printed e^eps": "2.71828"})
+                               counterexample={"eps": 1, "|log ratio|": 1, "printed e^eps": "2.71828"}, kind="misprint")
     return Outcome.verified("wording matches (9)")

@@ -46,7 +46,7 @@ def check_geo(ctx):
             "as printed the formula is not a distribution for eps > 1: with eps = 2, k = 6 the prefactor "
             f"(1 - 2^(1/5))/(1 + 2^(1/5)) = {printed_prefactor:.6f} < 0; with base e^-eps (alpha = e^{{-eps/(k-1)}}) the "
             "truncated geometric mechanism is exactly eps-LDP (checked exactly, and the bound e^eps is attained)",
-            counterexample={"eps": 2, "k": 6, "prefactor": printed_prefactor}, corrected_reading=ok)
+            counterexample={"eps": 2, "k": 6, "prefactor": printed_prefactor}, corrected_reading=ok, kind="misprint")
     return Outcome.inconclusive("unexpected", rows=ok)
 
 

@@ -94,7 +94,7 @@ def check(ctx):
                 if (a > b) is True:
                     bad.append({"utility": name, "Q": [[str(v) for v in r] for r in Q], "W": [[str(v) for v in r] for r in W]})
     if bad:
-        return Outcome.refuted("data processing violated", counterexample=bad[0])
+        return Outcome.refuted("data processing violated", counterexample=bad[0], kind="false")
     return Outcome.verified(f"{n} random (Q, W, utility) triples: U(QW) <= U(Q) (exact for TV and chi^2, arb for KL and MI)")
 
 
@@ -120,7 +120,7 @@ def check_19(ctx):
         n_priv += ldp
         agree += ldp == inside
     if agree != n:
-        return Outcome.refuted("the two notions disagree", counterexample=n - agree)
+        return Outcome.refuted("the two notions disagree", counterexample=n - agree, kind="false")
     return Outcome.verified(f"{n} random binary-input mechanisms ({n_priv} private): (eps, delta)-LDP holds exactly "
                             "when every vertex of R_Q satisfies both inequalities (R_Q is the hull of the "
                             "deterministic-rule points)")
@@ -162,7 +162,7 @@ def _thm18(ms, label):
         if not (ok_priv and region_eq):
             bad.append(rows[-1])
     if bad:
-        return Outcome.refuted("quaternary mechanism does not dominate", counterexample=bad[0], rows=rows)
+        return Outcome.refuted("quaternary mechanism does not dominate", counterexample=bad[0], rows=rows, kind="false")
     return Outcome.verified(f"for each (e^eps, delta) tested, every vertex of the (eps, delta)-LDP polytope with {label} "
                             "outputs equals Q_QT W for an exact stochastic W (cdd GMP feasibility), hence so does every "
                             "convex combination; with Proposition 17 this gives U(Q) <= U(Q_QT)", rows=rows)
@@ -195,7 +195,7 @@ def check_20(ctx):
             bad.append({"Q1": [[str(v) for v in r] for r in Q1], "Q2": [[str(v) for v in r] for r in Q2],
                         "dominates": dom, "region_included": inc})
     if bad:
-        return Outcome.refuted("dominance and region inclusion disagree", counterexample=bad[0])
+        return Outcome.refuted("dominance and region inclusion disagree", counterexample=bad[0], kind="false")
     return Outcome.verified(f"{n} random pairs ({pos} dominated): exact dominance LP and exact region inclusion agree")
 
 

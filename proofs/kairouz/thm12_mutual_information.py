@@ -63,7 +63,7 @@ def check(ctx):
         if br.kind not in ("bisected", "above-grid") or not lo > 0:
             bad.append(rows[-1])
     if bad:
-        return Outcome.refuted("binary not optimal at the smallest eps", counterexample=bad[0], instances=rows)
+        return Outcome.refuted("binary not optimal at the smallest eps", counterexample=bad[0], instances=rows, kind="false")
     return Outcome.verified(f"{len(rows)} generic P: the binary mechanism is certified optimal at every grid eps from "
                             "0.001 up to a positive bisected threshold", instances=rows)
 
@@ -91,7 +91,7 @@ def check_ties(ctx):
                          "enclosure_gap": str(sol.gap)})
     if any(r["status"] == "suboptimal" for r in rows):
         return Outcome.refuted("binary mechanism strictly suboptimal with tied maximisers",
-                               counterexample={"P": fs(P), "rows": rows})
+                               counterexample={"P": fs(P), "rows": rows}, kind="false")
     return Outcome.inconclusive(
         f"P = (1/3,1/6,1/6,1/3) has {len(mi_maximising_sets(P))} maximising sets; the LP optimum equals the binary "
         "value to within the certified enclosure (gap <= 1e-25) at every tested eps, but exact ties between "
@@ -118,9 +118,9 @@ def check_101(ctx):
             f"the first expansion is misprinted: e^eps - (1 + eps + eps/2) = {first} + O(eps^3), not O(eps^3) "
             "(should read 1 + eps + eps^2/2); the other two expansions are correct",
             counterexample={"eps": "1/100", "e^eps": mpmath.nstr(mpmath.e ** mpmath.mpf("0.01"), 15),
-                            "printed 1+eps+eps/2": "1.015"})
+                            "printed 1+eps+eps/2": "1.015"}, kind="misprint")
     return Outcome.verified("all three expansions correct") if first == 0 else Outcome.refuted(
-        "expansions wrong", counterexample={"first": str(first), "second": str(second), "third": str(third)})
+        "expansions wrong", counterexample={"first": str(first), "second": str(second), "third": str(third)}, kind="false")
 
 
 @claim(
@@ -140,7 +140,7 @@ def check_102(ctx):
     ser = sp.simplify(sp.series(form102, e, 0, 3).removeO() - z * (1 - z) * e**2 / 2)
     if same and ser == 0:
         return Outcome.verified("(99) = (102) identically and the series is z(1-z) eps^2/2 + O(eps^3)")
-    return Outcome.refuted("expansion mismatch", counterexample={"same": same, "series_diff": str(ser)})
+    return Outcome.refuted("expansion mismatch", counterexample={"same": same, "series_diff": str(ser)}, kind="false")
 
 
 @claim(
@@ -153,35 +153,56 @@ def check_102(ctx):
 )
 def check_105(ctx):
     rng = ctx.rng("e105")
-    bad = 0
-    n = 0
+    bad, n = [], 0
+    text_misses = []   # P where no A in the text's argmax_A |P(A) - 1/2| is in the (correct) argmin set
+
+    def analyse(P):
+        k = len(P)
+        sets = [frozenset(A) for r in range(k + 1) for A in combinations(range(k), r)]
+        d = {A: abs(_PA(P, A) - Fraction(1, 2)) for A in sets}
+
+        def H(A):
+            x = to_mpf(_PA(P, A))
+            return -(x * mpmath.log(x) if x > 0 else 0) - ((1 - x) * mpmath.log(1 - x) if x < 1 else 0)
+        h = {A: H(A) for A in sets}
+        s1 = {A for A in sets if d[A] == min(d.values())}
+        s3 = set(mi_maximising_sets(P))          # the engine's argmax_A P(A) P(A^c)
+        hm = max(h.values())
+        s2 = {A for A in sets if abs(h[A] - hm) < mpmath.mpf(10) ** (-(ctx.dps - 10))}
+        T = binary_set_mi(P)                      # the engine's T of eq. (30)
+        text = {A for A in sets if d[A] == max(d.values())}
+        return s1, s2, s3, T, text, h, hm
+
     with working_precision(ctx.dps):
+        cases = [(Fraction(1, 2), Fraction(1, 4), Fraction(1, 4))]
         for _ in range(60):
             k = rng.randint(2, 6)
-            P = rand_dist(rng, k, rng.choice((12, 20, 60)))
-            sets = [frozenset(A) for r in range(k + 1) for A in combinations(range(k), r)]
-            d = {A: abs(_PA(P, A) - Fraction(1, 2)) for A in sets}
-            pp = {A: _PA(P, A) * (1 - _PA(P, A)) for A in sets}
-
-            def H(A):
-                x = to_mpf(_PA(P, A))
-                return -(x * mpmath.log(x) if x > 0 else 0) - ((1 - x) * mpmath.log(1 - x) if x < 1 else 0)
-            h = {A: H(A) for A in sets}
-            s1 = {A for A in sets if d[A] == min(d.values())}
-            s3 = {A for A in sets if pp[A] == max(pp.values())}
-            hm = max(h.values())
-            s2 = {A for A in sets if abs(h[A] - hm) < mpmath.mpf(10) ** (-(ctx.dps - 10))}
+            cases.append(tuple(rand_dist(rng, k, rng.choice((12, 20, 60)))))
+        for P in cases:
+            s1, s2, s3, T, text, h, hm = analyse(P)
             n += 1
-            bad += not (s1 == s2 == s3)
-    P = (Fraction(1, 2), Fraction(1, 4), Fraction(1, 4))
-    argmax_sets = [sorted(A) for A in [frozenset(), frozenset({0, 1, 2})]]
+            if not (s1 == s2 == s3) or T not in s1:
+                bad.append({"P": fs(P), "argmin_|P(A)-1/2|": sorted(sorted(A) for A in s1),
+                            "argmax_entropy": sorted(sorted(A) for A in s2),
+                            "argmax_P(A)P(A^c)": sorted(sorted(A) for A in s3), "engine_T": sorted(T)})
+            if not (text & s1):
+                text_misses.append({"P": fs(P), "argmax_|P(A)-1/2|": sorted(sorted(A) for A in text),
+                                    "argmin_|P(A)-1/2|": sorted(sorted(A) for A in s1),
+                                    "entropy_of_text_sets": [mpmath.nstr(h[A], 6) for A in sorted(text, key=sorted)],
+                                    "max_entropy": mpmath.nstr(hm, 10)})
     if bad:
-        return Outcome.refuted("the three argmin/argmax sets differ", counterexample=bad)
-    return Outcome.refuted(
-        f"eq. (105) holds on {n} random P (exact / 50-digit), but the Sec. 4.2 text's 'T in argmax_A |P(A) - 1/2|' is "
-        "misprinted: argmax |P(A) - 1/2| = {emptyset, X} (value 1/2), whose binary entropy is 0",
-        counterexample={"P": fs(P), "argmax_|P(A)-1/2|": argmax_sets, "argmin_|P(A)-1/2|": [[0], [1, 2]]},
-        eq105_instances=n)
+        return Outcome.refuted("eq. (105) fails: the three argmin/argmax sets differ (or the engine's T is not in "
+                               "them)", counterexample=bad[0], failures=len(bad), kind="false")
+    if text_misses:
+        w = text_misses[0]
+        return Outcome.refuted(
+            f"eq. (105) holds on {n} P (exact / {ctx.dps}-digit), but the Sec. 4.2 text's 'T in argmax_A |P(A) - 1/2|' "
+            f"is misprinted (evident reading: argmin, which holds): on {len(text_misses)} of {n} P no set of the "
+            f"text's argmax is optimal, e.g. P = {w['P']}: argmax |P(A) - 1/2| = {w['argmax_|P(A)-1/2|']} (binary "
+            f"entropy {', '.join(w['entropy_of_text_sets'])}) while the maximum entropy is {w['max_entropy']}",
+            counterexample=w, eq105_instances=n, text_misses=len(text_misses), kind="misprint")
+    return Outcome.verified(f"eq. (105) holds on {n} P and the text's argmax set is optimal on every one",
+                            eq105_instances=n)
 
 
 @claim(
@@ -206,8 +227,8 @@ def check_98(ctx):
         return Outcome.refuted(
             "the identities hold (1^T alpha* = (mu_j1 + mu_j2)/(e^eps+1), complementary slackness on j1, j2), but the third "
             "line of (100) prints mu(S_j1) + mu(S_j1) (a typo for mu(S_j1) + mu(S_j2); the next line uses the right sum)",
-            counterexample={"mu_j1": "1", "mu_j2": "2", "t": "2", "printed_line": "2/3", "correct": "1"})
-    return Outcome.verified("identities hold") if ok else Outcome.refuted("dual (98) identities fail", counterexample=str(ok))
+            counterexample={"mu_j1": "1", "mu_j2": "2", "t": "2", "printed_line": "2/3", "correct": "1"}, kind="misprint")
+    return Outcome.verified("identities hold") if ok else Outcome.refuted("dual (98) identities fail", counterexample=str(ok), kind="false")
 
 
 @claim(
@@ -233,7 +254,7 @@ def check_13(ctx):
                 if not r <= arb_exact(1 + tt):
                     bad.append({**rows[-1], "P": fs(P)})
     if bad:
-        return Outcome.refuted("approximation factor exceeded", counterexample=bad[0])
+        return Outcome.refuted("approximation factor exceeded", counterexample=bad[0], kind="false")
     return Outcome.verified(f"{len(rows)} certified LPs (k = 2..7, e^eps in {{1.01, 1.5, 2.71828 < e}}): OPT/BIN <= 1 + e^eps",
                             instances=rows)
 
@@ -265,7 +286,7 @@ def check_26(ctx):
                 if not (opt <= bound and alpha_ok):
                     bad.append(rows[-1])
     if bad:
-        return Outcome.refuted("Lemma 26 violated", counterexample=bad[0])
+        return Outcome.refuted("Lemma 26 violated", counterexample=bad[0], kind="false")
     return Outcome.verified(f"{len(rows)} certified LPs: OPT <= max_j mu_j k/(e^eps+k-1); alpha feasibility exact", instances=rows)
 
 
@@ -322,7 +343,7 @@ def check_27(ctx):
             worst = max(worst, r)
     if not (d121 and root122) or bad or zmax > mpmath.mpf(1) / 2 or worst > 1:
         return Outcome.refuted("Lemma 27 chain fails", counterexample=bad[:1] or {"d121": d121, "root122": root122,
-                                                                               "zmax": str(zmax), "case3": str(worst)})
+                                                                               "zmax": str(zmax), "case3": str(worst)}, kind="false")
     return Outcome.verified(f"(121) symbolic, (122) root of (121) (symbolic or to 50 digits at 5 eps); z*(eps) <= 1/2 on a grid of eps in (0, 10] (max "
                             f"{mpmath.nstr(zmax, 12)}); Claim 5 and 1/4 <= P(T) <= 1/2 exact on {n} random P; "
                             "max_j mu_j <= mu(P(T)) + mu(P(T^c)) at eps = 0.01, 0.3, 1 on the same P; case-3 ratio "
@@ -361,7 +382,7 @@ def check_c4(ctx):
             if arg != {T, Tc} or abs(m_all - m_T) > mpmath.mpf(10) ** (-(ctx.dps - 10)):
                 bad.append({"P": fs(P), "eps": str(e_)})
     if bad:
-        return Outcome.refuted("Claim 4 fails", counterexample=bad[0])
+        return Outcome.refuted("Claim 4 fails", counterexample=bad[0], kind="false")
     if n == 0:
         return Outcome.inconclusive("no instance met the hypothesis")
     return Outcome.verified(f"{n} random (P, eps) with P(x*) >= 1 - z*(eps): both parts hold")
@@ -388,7 +409,7 @@ def check_14(ctx):
         if br.kind not in ("bisected", "below-grid"):
             bad.append(rows[-1])
     if bad:
-        return Outcome.refuted("RR not optimal at the largest eps", counterexample=bad[0], instances=rows)
+        return Outcome.refuted("RR not optimal at the largest eps", counterexample=bad[0], instances=rows, kind="false")
     if not all(r["optimal_for_all_eps_above_bracket"] for r in rows):
         return Outcome.inconclusive("threshold bracketed but the tail eps >= hi not proved for every instance", instances=rows)
     return Outcome.verified(f"{len(rows)} instances: RR proved optimal for EVERY eps above a bisected threshold "
@@ -439,7 +460,7 @@ def check_135(ctx):
     if ok:
         return Outcome.verified("(133) leading term -z log z symbolic; (135) coefficient positive and matched by "
                                 "S^T alpha* - mu at eps = 20, 30 (50 digits); (131) identity", rows=rows)
-    return Outcome.refuted("expansion mismatch", counterexample=rows)
+    return Outcome.refuted("expansion mismatch", counterexample=rows, kind="false")
 
 
 def _mi_rr(p, eps):
@@ -475,7 +496,7 @@ def check_32(ctx):
             f"c = -(k-1) - sum_x log P(x) - k H(X); for P = (1/2, 1/2), c = {mpmath.nstr(c, 12)} (= -1) and the scaled "
             "remainder converges to it",
             counterexample={"P": fs(P), "c": mpmath.nstr(c, 15), "high_precision": rows},
-            note="Corollary 16's bound only needs the (k-1) eps e^-eps term and is unaffected")
+            note="Corollary 16's bound only needs the (k-1) eps e^-eps term and is unaffected", kind="false")
     return Outcome.verified("remainder is O(e^-2eps)", rows=rows)
 
 
@@ -548,4 +569,4 @@ def check_c15(ctx):
                                 "(P(T)P(T^c) eps^2/2) -> 1 as eps -> 0 (|ratio - 1| = "
                                 + ", ".join(f"{v:.2e} at eps={k_}" for k_, v in d.items()) + "), incl. a tied P",
                                 instances=rows)
-    return Outcome.refuted("small-eps bound not approached", counterexample=rows)
+    return Outcome.refuted("small-eps bound not approached", counterexample=rows, kind="false")

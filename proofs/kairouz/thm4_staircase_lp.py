@@ -75,7 +75,7 @@ def check(ctx):
                     bad.append(rows[-1])
     if bad:
         return Outcome.refuted(f"{len(bad)} instances where the LP optimum differs from the maximum over D_eps,l",
-                               counterexample=bad[0], instances=bad)
+                               counterexample=bad[0], instances=bad, kind="false")
     return Outcome.verified(f"{len(rows)} instances: exact LP optimum (HiGHS basis re-checked in Fractions, and an "
                             "independent cdd GMP solve) = maximum of the convex utility over every vertex of D_eps,l "
                             "for l >= k (and >= the maximum for l < k); Q = S Theta attains it",
@@ -111,7 +111,7 @@ def check_thm2(ctx):
                         bad.append(rows[-1])
     errors = [r for r in rows if "error" in r]
     if bad:
-        return Outcome.refuted("certified optimum without staircase structure", counterexample=bad[0], instances=bad)
+        return Outcome.refuted("certified optimum without staircase structure", counterexample=bad[0], instances=bad, kind="false")
     if errors:
         return Outcome.inconclusive(f"{len(errors)} LPs could not be certified", errors=errors, instances=rows)
     return Outcome.verified(f"{len(rows)} certified optima (KL, MI, chi^2; k = 2..5; t = 3/2, 4, 20): each uses "
@@ -141,6 +141,6 @@ def check_thm21(ctx):
                 if big != small:
                     bad.append(rows[-1])
     if bad:
-        return Outcome.refuted("a larger output alphabet beats l <= k", counterexample=bad[0])
+        return Outcome.refuted("a larger output alphabet beats l <= k", counterexample=bad[0], kind="false")
     return Outcome.verified(f"{len(rows)} instances: the exact maximum over all vertices of D_eps,l for "
                             f"l = k+1..{lmax} never exceeds the maximum over l <= k", instances=rows)

@@ -41,7 +41,7 @@ def check(ctx):
                 if not ok:
                     bad.append({**rows[-1], "P0": fs(P0), "P1": fs(P1)})
     if bad:
-        return Outcome.refuted("binary not TV-optimal", counterexample=bad[0])
+        return Outcome.refuted("binary not TV-optimal", counterexample=bad[0], kind="false")
     return Outcome.verified(f"{len(rows)} exact LPs (k = 2..6, with and without ties, t from 1.001 to 1000): "
                             "OPT = BIN = (e^eps-1)/(e^eps+1) TV(P0,P1) = 1^T alpha*, and alpha* of (70) is dual feasible",
                             instances=rows[:8])
@@ -79,6 +79,6 @@ def check_cor11(ctx):
             if sum(abs(a - b) for a, b in zip(M0, M1)) / 2 != bound:
                 bad.append({"equality_fails_for_binary": fs(P0)})
     if bad or not eq79:
-        return Outcome.refuted("TV contraction violated", counterexample=bad[0] if bad else "eq. (79)")
+        return Outcome.refuted("TV contraction violated", counterexample=bad[0] if bad else "eq. (79)", kind="false")
     return Outcome.verified(f"eq. (79) symbolic; exact check on {n} (vertex mechanism, P0, P1) pairs (TV is convex, "
                             "so vertices suffice for each polytope D_eps,l); equality for the binary mechanism")

@@ -53,7 +53,7 @@ def check(ctx):
                     if ratio < 1:
                         bad.append({**rows[-1], "P0": fs(P0), "P1": fs(P1)})
     if bad:
-        return Outcome.refuted("approximation ratio violated", counterexample=bad[0])
+        return Outcome.refuted("approximation ratio violated", counterexample=bad[0], kind="false")
     errs = [r for r in rows if "error" in r]
     if errs:
         return Outcome.inconclusive(f"{len(errs)} LPs not certified", errors=errs)
@@ -81,7 +81,7 @@ def check_l25(ctx):
                 if not opt <= bound:
                     bad.append({**rows[-1], "P0": fs(P0), "P1": fs(P1)})
     if bad:
-        return Outcome.refuted("Duchi bound exceeded", counterexample=bad[0])
+        return Outcome.refuted("Duchi bound exceeded", counterexample=bad[0], kind="false")
     return Outcome.verified(f"{len(rows)} certified LP maxima of the symmetrised KL (an f-divergence, f = (x-1) log x) "
                             "lie below 4 (e^eps-1)^2 TV^2", instances=rows)
 
@@ -118,7 +118,7 @@ def check_c9(ctx):
                                 "a tie P0(x) = P1(x)): |ratio - 1| = "
                                 + ", ".join(f"{mpmath.nstr(v, 3)} at eps={e}" for e, v in dev.items())
                                 + "; Pinsker gives the second inequality", instances=rows)
-    return Outcome.refuted("ratio does not tend to 1", counterexample=rows)
+    return Outcome.refuted("ratio does not tend to 1", counterexample=rows, kind="false")
 
 
 @claim(
@@ -147,9 +147,9 @@ def check_c9exp(ctx):
             "(TV^2) is right, the middle line's (P0(T) - P1(T)) must be squared",
             counterexample={"P0(T)": "3/4", "P1(T)": "1/4", "true_eps^2_coefficient": str(c2.subs({p: sp.Rational(3, 4), q: sp.Rational(1, 4)})),
                             "middle_line_eps^2_coefficient": str(middle_line.subs({p: sp.Rational(3, 4), q: sp.Rational(1, 4)}))},
-            series=str(ser))
+            series=str(ser), kind="misprint")
     return Outcome.verified("expansion matches", c2=str(c2)) if middle_ok and final_ok else Outcome.refuted(
-        "final line also wrong", counterexample={"c2": str(c2), "final": str(final_line)})
+        "final line also wrong", counterexample={"c2": str(c2), "final": str(final_line)}, kind="false")
 
 
 @claim(
@@ -165,5 +165,5 @@ def check_consts(ctx):
         b = 1 + mpmath.e
     ok = a <= 32 and b <= 4
     out = Outcome.verified(f"max at eps = 1 (both increasing): 2(e+1)^2 = {mpmath.nstr(a, 10)} <= 32, "
-                           f"1 + e = {mpmath.nstr(b, 10)} <= 4") if ok else Outcome.refuted("constant exceeded", counterexample=[str(a), str(b)])
+                           f"1 + e = {mpmath.nstr(b, 10)} <= 4") if ok else Outcome.refuted("constant exceeded", counterexample=[str(a), str(b)], kind="false")
     return out

@@ -68,7 +68,7 @@ def check(ctx):
             "optimal for any large eps (certified at eps ~ 3..40; merging x1, x2 into one output beats RR)",
             counterexample={"P0": fs(RT_P0), "P1": fs(RT_P1), "pattern": [0, 1],
                             "limit_of_reduced_cost": str(sp.N(c_val, 20)), "certified": rows},
-            series_in_s=str(ser), minimal="k = 3 (for k = 2 a shared ratio forces P0 = P1)")
+            series_in_s=str(ser), minimal="k = 3 (for k = 2 a shared ratio forces P0 = P1)", kind="missing-hypothesis")
     return Outcome.inconclusive("ratio-tie instance did not refute", series=str(ser), rows=rows)
 
 
@@ -136,7 +136,7 @@ def check_dual(ctx):
     if ok and worst < mpmath.mpf(10) ** (-(ctx.dps - 10)):
         return Outcome.verified("symbolic identities for k = 2..5; (92) equals the KL of RR's marginals to "
                                 f"{mpmath.nstr(worst, 3)} at {ctx.dps} digits", max_abs_error=mpmath.nstr(worst, 5))
-    return Outcome.refuted("dual (82) / value (92) mismatch", counterexample={"symbolic_ok": ok, "max_err": str(worst)})
+    return Outcome.refuted("dual (82) / value (92) mismatch", counterexample={"symbolic_ok": ok, "max_err": str(worst)}, kind="false")
 
 
 @claim(
@@ -167,7 +167,7 @@ def check_86(ctx):
             f"the O(1) term is (1 - p) log(p/q) + ({missing}) with p = P0(T_j), q = P1(T_j): the printed expansion "
             "omits 1 - p/q, which is not O(e^-eps) (the e^eps term and the conclusion of the proof are unaffected)",
             counterexample={"p": "1/2", "q": "1/4", "remainder_at_large_eps": vals, "predicted_remainder": "1 - p/q = -1"},
-            symbolic_constant_term=str(const))
+            symbolic_constant_term=str(const), kind="misprint")
     return Outcome.verified("constant term matches", const=str(const))
 
 
@@ -194,7 +194,7 @@ def check_87(ctx):
             if abs(diff) > 1e-25:
                 bad.append(rows[-1])
     if bad:
-        return Outcome.refuted("leading coefficient differs", counterexample=bad[0])
+        return Outcome.refuted("leading coefficient differs", counterexample=bad[0], kind="false")
     return Outcome.verified("exact series in e^-eps of S_j^T alpha* - mu_j: the e^eps coefficient equals "
                             "sum_{T_j} P0 log(P0/P1) - P0(T_j) log(P0(T_j)/P1(T_j)) (>= 0 by the log-sum inequality)",
                             instances=rows)
@@ -221,7 +221,7 @@ def check_88(ctx):
             "and by (86)-(87) the e^eps coefficient of S^T alpha - mu is sum - P0(T_j) log(...) (kairouz.thm8.expansion-87); "
             "the two errors cancel, so the proof's conclusion (coefficient > 0 for |T_j| >= 2 with distinct ratios) stands",
             counterexample={"P0": fs(P0), "P1": fs(P1), "T_j": A, "P0(T_j)log(P0(T_j)/P1(T_j))": lhs,
-                            "sum_Tj P0 log(P0/P1)": rhs})
+                            "sum_Tj P0 log(P0/P1)": rhs}, kind="misprint")
     return Outcome.verified("inequality as printed holds here", lhs=lhs, rhs=rhs)
 
 
@@ -272,7 +272,7 @@ def check_c10exp(ctx):
             counterexample={"P0": fs(CX_P0), "P1": fs(CX_P1), "true_coefficient": mpmath.nstr(true_c, 20),
                             "printed_minus_G": mpmath.nstr(printed, 20), "high_precision": rows},
             derivation="expand (92): (P0 a+1) log((P0 a+1)/(P1 a+1)) = P0 t log(P0/P1) + (1-P0) log(P0/P1) + 1 - P0/P1 + O(1/t), "
-                       "1/(t+k-1) = (1 - (k-1)/t)/t + O(t^-3)")
+                       "1/(t+k-1) = (1 - (k-1)/t)/t + O(t^-3)", kind="false")
     return Outcome.verified("coefficient matches", rows=rows)
 
 
@@ -299,7 +299,7 @@ def check_c10(ctx):
             "false: as eps -> infinity RR's symmetrised KL tends to D(P0||P1) + D(P1||P0) > D(P0||P1), so the bound fails "
             "for every large eps whenever P0 != P1 (the corollary seems to mean D_kl(M0||M1) alone, whose expansion is "
             "itself misprinted, see kairouz.cor10.rr-kl-expansion)",
-            counterexample={"P0": fs(P0), "P1": fs(P1), "mechanism": "randomized response (k = 2)", "delta": "1/2", "values": rows})
+            counterexample={"P0": fs(P0), "P1": fs(P1), "mechanism": "randomized response (k = 2)", "delta": "1/2", "values": rows}, kind="false")
     return Outcome.verified("bound holds", rows=rows)
 
 
@@ -326,5 +326,5 @@ def check_exp_low(ctx):
             "for P0 = (1/20, 19/20), P1 = (1/10, 9/10) (k = 2, where RR = binary is KL-optimal at every eps, Thm 6-style), "
             "randomized response exceeds the bound with delta = 1/2 at eps = 10, 20, 30: the true e^-eps coefficient is "
             "-0.228, not -G = -0.656",
-            counterexample={"P0": fs(CX_P0), "P1": fs(CX_P1), "delta": "1/2", "values": rows})
+            counterexample={"P0": fs(CX_P0), "P1": fs(CX_P1), "delta": "1/2", "values": rows}, kind="false")
     return Outcome.verified("bound holds", rows=rows)

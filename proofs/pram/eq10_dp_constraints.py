@@ -35,7 +35,7 @@ def check(ctx):
                 if a != b:
                     return Outcome.refuted("eq. (10) and the DP definition disagree",
                                            counterexample={"S": S, "e^alpha": t, "q": q},
-                                           eq10=a, dp=b, ratio=pram.dp_ratio(q))
+                                           eq10=a, dp=b, ratio=pram.dp_ratio(q), kind="false")
                 n += 1
                 agree_true += a
     return Outcome.verified(f"eq. (10) agrees with the exact DP ratio of matrix (8) on {n} points "

@@ -24,14 +24,14 @@ def check(ctx):
             p = rational_distribution(rng, S, full_support=False)
             M = pram.pram_matrix(q)
             if any(sum(row) != 1 for row in M):
-                return Outcome.refuted("matrix (8) is not row-stochastic", counterexample={"q": q})
+                return Outcome.refuted("matrix (8) is not row-stochastic", counterexample={"q": q}, kind="false")
             direct = [sum(p[k] * M[k][j] for k in range(S)) for j in range(S)]
             eq9 = [p[j] * q[j] + sum(p[k] * (1 - q[k]) / (S - 1) for k in range(S) if k != j)
                    for j in range(S)]
             fast = pram.marginal(p, q)
             if not (direct == eq9 == fast):
                 return Outcome.refuted("eq. (9) differs from p M", counterexample={"p": p, "q": q},
-                                       direct=direct, eq9=eq9)
+                                       direct=direct, eq9=eq9, kind="false")
             n += 1
     return Outcome.verified(f"eq. (9) and its O(S) form equal p M exactly on {n} random rational "
                             "instances, S = 2..8", instances=n)

@@ -39,11 +39,11 @@ def check_fact1(ctx):
             counts[f"S={S}"] = len(rows)
             if len(rows) != want:
                 return Outcome.refuted("the number of distinct linear DP constraints is not 3S(S-1)",
-                                       counterexample={"S": S, "e^alpha": t}, rows=len(rows), expected=want)
+                                       counterexample={"S": S, "e^alpha": t}, rows=len(rows), expected=want, kind="false")
             if S <= 5:  # the box 0 <= q <= 1 is implied: same polytope with and without it
                 if pram.vertices(rows, S) != pram.vertices(pram.dp_rows(S, t, box=True), S):
                     return Outcome.refuted("the DP constraints alone do not keep q in [0, 1]^S",
-                                           counterexample={"S": S, "e^alpha": t})
+                                           counterexample={"S": S, "e^alpha": t}, kind="false")
     return Outcome.verified("the DP constraints of (8) are linear: 3S(S-1) distinct rows for S >= 3 "
                             "(2S(S-1) for S = 2), S = 2..7; they imply 0 <= q <= 1 (same exact vertex "
                             "set with and without the box, S = 2..5)", distinct_rows=counts,
@@ -97,5 +97,5 @@ def check_printed(ctx):
         return Outcome.refuted("; ".join(findings), counterexample=cex,
                                repaired_reading="(15): -(S-1)e^a x - y <= -1 and (16)-(17) only for S >= 3",
                                repaired_reading_matches_dp_set=repaired,
-                               repaired_checked="exact vertex sets, S = 2..5, e^alpha in {11/10, 2, 7/2}")
+                               repaired_checked="exact vertex sets, S = 2..5, e^alpha in {11/10, 2, 7/2}", kind="misprint")
     return Outcome.verified("(12)-(17) as printed define the DP set", repaired_reading_matches_dp_set=repaired)

@@ -30,7 +30,7 @@ def check_convex(ctx):
                 mix = [th * a + (1 - th) * b for a, b in zip(q, q2)]
                 M, M1, M2 = pram.pram_matrix(mix), pram.pram_matrix(q), pram.pram_matrix(q2)
                 if any(M[i][j] != th * M1[i][j] + (1 - th) * M2[i][j] for i in range(S) for j in range(S)):
-                    return Outcome.refuted("q -> Q_q is not affine", counterexample={"q": q, "q'": q2})
+                    return Outcome.refuted("q -> Q_q is not affine", counterexample={"q": q, "q'": q2}, kind="false")
                 p = rational_distribution(rng, S, full_support=False)
                 lhs = pram.f_simplified(p, mix)
                 rhs = th * pram.f_simplified(p, q) + (1 - th) * pram.f_simplified(p, q2)
@@ -38,7 +38,7 @@ def check_convex(ctx):
                 if lhs - rhs > tol:
                     return Outcome.refuted("convexity inequality fails",
                                            counterexample={"p": p, "q": q, "q'": q2, "theta": th},
-                                           lhs=lhs, rhs=rhs)
+                                           lhs=lhs, rhs=rhs, kind="false")
                 n += 1
     return Outcome.verified(f"q -> Q_q is affine (exact) and f(theta q + (1-theta) q') <= theta f(q) + "
                             f"(1-theta) f(q') on {n} random instances, S = 2..6 (max of lhs - rhs "
@@ -78,7 +78,7 @@ def check_max(ctx):
                 if fx > best + tol:
                     return Outcome.refuted("a feasible point beats every vertex",
                                            counterexample={"S": S, "e^alpha": t, "p": p, "q": x},
-                                           f_point=fx, best_vertex=best)
+                                           f_point=fx, best_vertex=best, kind="false")
                 n += 1
     return Outcome.verified(f"on {n} random feasible points (S = 2..5, e^alpha in {{3/2, 2, 3}}) f never "
                             "exceeded its maximum over the exactly enumerated vertices", points=n)
@@ -129,5 +129,5 @@ def check_literal(ctx):
             full_support_instances=n, full_support_undecided=undecided,
             full_support_min_midpoint_gap=mpmath.nstr(min(gaps), 5) if gaps else None,
             note="with p_k > 0 for all k, every maximiser was a vertex in all random instances "
-                 "(S = 2..5): the best vertex was unique or tied vertices had a lower midpoint")
+                 "(S = 2..5): the best vertex was unique or tied vertices had a lower midpoint", kind="missing-hypothesis")
     return Outcome.inconclusive("no counterexample at S = 2, p = (1, 0)", values=vals)

@@ -35,7 +35,7 @@ def _run(cases):
             extra = sorted(map(list, V - P))[:3]
             missing = sorted(map(list, P - V))[:3]
             return rows, Outcome.refuted("vertex set differs from Proposition 3.2",
-                                         counterexample={"S": S, "e^alpha": t, "extra": extra, "missing": missing})
+                                         counterexample={"S": S, "e^alpha": t, "extra": extra, "missing": missing}, kind="false")
     return rows, None
 
 
@@ -112,7 +112,7 @@ def check_condition(ctx):
     ok5 = sp.simplify(e5 - t * (t - 1) * (t - (S - 2)) / ((S - 1) * t + 1)) == 0
     if not (ok17 and ok16 and ok_v and ok5):
         return Outcome.refuted("the algebra of the condition does not check",
-                               counterexample={"eq17_at_u_alpha": str(e17), "eq16_at_u_alpha": str(e16)})
+                               counterexample={"eq17_at_u_alpha": str(e17), "eq16_at_u_alpha": str(e16)}, kind="false")
     return Outcome.verified(
         "symbolic: (16) at u_alpha = -(S-1)(t-1)/(S-2) <= 0 always; (17) at u_alpha = (S-1)(t-1)(t^2-(S-2)t+1)"
         "/(S t (S-2)), <= 0 iff t <= (S-2+sqrt(S(S-4)))/2 (u_-alpha is the mirror image); v_+-alpha satisfy "
@@ -143,7 +143,7 @@ def check_sharpness(ctx):
                      "structure at (S-1)/2": mid, "structure at S-2": at, "structure at S-2+1/100": above})
         if not (at and mid) or above:
             return Outcome.refuted("the structure does not switch at e^alpha = S - 2",
-                                   counterexample=rows[-1], cases=rows)
+                                   counterexample=rows[-1], cases=rows, kind="false")
     return Outcome.verified("exact enumeration: Proposition 3.2's vertex set holds at e^alpha = (S-1)/2 and "
                             "S-2 and fails at S-2+1/100 for S = 4..6, where the paper's condition already "
                             "fails at S-2; the type-5 vertex is infeasible iff e^alpha > S-2 "
@@ -180,4 +180,4 @@ def check_alpha_range(ctx):
                                 f"S = 9 is not enough (bound 6.854 < e^2: {fails9})",
                                 margin_S10=str(margin), S9_fails=fails9)
     return Outcome.refuted("the condition fails at S = 10, alpha = 2",
-                           counterexample={"S": 10, "alpha": 2, "bound": str(thr(10)), "e^2": str(e2)})
+                           counterexample={"S": 10, "alpha": 2, "bound": str(thr(10)), "e^2": str(e2)}, kind="false")

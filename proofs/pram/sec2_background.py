@@ -30,12 +30,12 @@ def check_risk(ctx):
         r1 = w[0]
         r2 = sum(wi / (i + 1) for i, wi in enumerate(w))
         if r1 > r2:
-            return Outcome.refuted("r1 > r2", counterexample={"law_of_F": w}, r1=r1, r2=r2)
+            return Outcome.refuted("r1 > r2", counterexample={"law_of_F": w}, r1=r1, r2=r2, kind="false")
         if r1 == r2:
             eq += 1
             if any(w[1:]):
                 return Outcome.refuted("equality although F > 1 has positive probability",
-                                       counterexample={"law_of_F": w})
+                                       counterexample={"law_of_F": w}, kind="false")
     return Outcome.verified(f"1{{F = 1}} <= 1/F for F >= 1, so r1 <= r2; exact on 300 random laws of F "
                             f"({eq} with equality, each with F = 1 a.s.)", equalities=eq)
 
@@ -65,7 +65,7 @@ def check_mi(ctx):
             e1, e2 = abs(hz_x - (hxz - H(px))), abs(kl - (H(px) + H(pz) - hxz))
             worst = max(worst, e1, e2)
             if e1 > tol or e2 > tol or kl < -tol:
-                return Outcome.refuted("an identity fails", counterexample={"joint": flat})
+                return Outcome.refuted("an identity fails", counterexample={"joint": flat}, kind="false")
     return Outcome.verified(f"(3)-(5) hold on 60 random joint laws up to {mpmath.nstr(worst, 3)}",
                             max_abs_error=mpmath.nstr(worst, 5))
 
@@ -103,7 +103,7 @@ def check_product(ctx):
                         worst = max(worst, a / b)
         if worst != single:
             return Outcome.refuted("set-wise and single-record ratios differ",
-                                   counterexample={"q": q}, setwise=worst, single=single)
+                                   counterexample={"q": q}, setwise=worst, single=single, kind="false")
         n_checked += 1
     return Outcome.verified(f"exact: the sup over all 511 output sets and all neighbouring datasets equals "
                             f"the single-record ratio for {n_checked} random q (n = 2, S = 3)")

@@ -34,7 +34,7 @@ def check_form(ctx):
                 worst = max(worst, d)
                 if d > tol:
                     return Outcome.refuted("the O(S) form differs from I(X, Z)",
-                                           counterexample={"p": p, "q": q}, f_form=a, mi=b)
+                                           counterexample={"p": p, "q": q}, f_form=a, mi=b, kind="false")
                 n += 1
     return Outcome.verified(f"O(S) form = I(X, Z) on {n} instances (S = 2..8, q incl. 0 and 1); "
                             f"max |difference| {mpmath.nstr(worst, 3)} at {ctx.dps} digits",
@@ -55,11 +55,11 @@ def check_min(ctx):
             q = [Fraction(1, S)] * S
             M = pram.pram_matrix(q)
             if any(x != Fraction(1, S) for row in M for x in row):
-                return Outcome.refuted("M(1/S) is not the uniform channel", counterexample={"S": S})
+                return Outcome.refuted("M(1/S) is not the uniform channel", counterexample={"S": S}, kind="false")
             for _ in range(10):
                 p = rational_distribution(rng, S, full_support=False)
                 m = pram.marginal(p, q)  # exact: every log-ratio Q(z|x)/m_z is exactly 1
                 if any(M[x][z] != m[z] for x in range(S) for z in range(S)):
-                    return Outcome.refuted("f(1/S) != 0", counterexample={"S": S, "p": p}, m=m)
+                    return Outcome.refuted("f(1/S) != 0", counterexample={"S": S, "p": p}, m=m, kind="false")
     return Outcome.verified("M(1/S,...,1/S) has identical (uniform) rows exactly, so Z is independent "
                             "of X and f = 0, the minimum of a mutual information (f >= 0); S = 2..11")

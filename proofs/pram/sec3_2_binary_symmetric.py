@@ -34,7 +34,7 @@ def check_binary_interval(ctx):
     for t in T_VALUES:
         lo, hi = 1 / (1 + t), t / (1 + t)
         if not _diagonal_interval_ok(2, t, lo, hi):
-            return Outcome.refuted("the DP interval differs", counterexample={"e^alpha": t, "interval": [lo, hi]})
+            return Outcome.refuted("the DP interval differs", counterexample={"e^alpha": t, "interval": [lo, hi]}, kind="false")
     return Outcome.verified("exact: both ends have privacy ratio exactly e^alpha, points 1e-9 outside are not "
                             "private, e^alpha in {11/10, 3/2, 2, 5, 20}")
 
@@ -60,17 +60,17 @@ def check_binary_optimum(ctx):
                 q = Fraction(rng.randint(0, 1000), 1000)
                 M, Mf = pram.pram_matrix([q, q]), pram.pram_matrix([1 - q, 1 - q])
                 if any(M[x][z] != Mf[x][1 - z] for x in range(2) for z in range(2)):
-                    return Outcome.refuted("Q_{1-q} is not Q_q with Z relabelled", counterexample={"q": q})
+                    return Outcome.refuted("Q_{1-q} is not Q_q with Z relabelled", counterexample={"q": q}, kind="false")
                 if abs(pram.mi_pram(p, [q, q]) - pram.mi_pram(p, [1 - q, 1 - q])) > tol:
-                    return Outcome.refuted("f(q) != f(1-q)", counterexample={"p": p, "q": q})
+                    return Outcome.refuted("f(q) != f(1-q)", counterexample={"p": p, "q": q}, kind="false")
                 f_end = pram.mi_pram(p, [hi, hi])
                 if abs(f_end - pram.mi_pram(p, [lo, lo])) > tol:
-                    return Outcome.refuted("the two ends differ", counterexample={"p": p, "e^alpha": t})
+                    return Outcome.refuted("the two ends differ", counterexample={"p": p, "e^alpha": t}, kind="false")
                 inner = [lo + (hi - lo) * Fraction(k, 20) for k in range(1, 20)]
                 worst = max(pram.mi_pram(p, [x, x]) for x in inner)
                 if not worst < f_end - tol:
                     return Outcome.refuted("an interior q is as good as the ends",
-                                           counterexample={"p": p, "e^alpha": t}, f_end=f_end, f_inner=worst)
+                                           counterexample={"p": p, "e^alpha": t}, f_end=f_end, f_inner=worst, kind="false")
                 n += 1
     return Outcome.verified(f"M(1-q) is M(q) with its columns swapped (exact), f(q) = f(1-q) and both ends "
                             f"beat 19 interior points on {n} (p, e^alpha) instances", instances=n)
@@ -92,7 +92,7 @@ def check_binary_vertices(ctx):
                 (1 / (1 + t), 1 / (1 + t)), (t / (1 + t), t / (1 + t))}
         if V != want:
             return Outcome.refuted("vertex set differs", counterexample={"e^alpha": t},
-                                   ours=sorted(map(list, V)), printed=sorted(map(list, want)))
+                                   ours=sorted(map(list, V)), printed=sorted(map(list, want)), kind="false")
     return Outcome.verified("exact vertex enumeration (cdd, GMP) gives exactly these four vertices for "
                             "e^alpha in {11/10, 3/2, 2, 5, 20}")
 
@@ -117,13 +117,13 @@ def check_binary_general_optimum(ctx):
                 for v in ([1, 0], [0, 1]):
                     M = pram.pram_matrix([Fraction(x) for x in v])
                     if M[0] != M[1]:
-                        return Outcome.refuted("Z is not independent of X", counterexample={"q": v})
+                        return Outcome.refuted("Z is not independent of X", counterexample={"q": v}, kind="false")
                 a = pram.mi_pram(p, [t / (1 + t)] * 2)
                 b = pram.mi_pram(p, [1 / (1 + t)] * 2)
                 mid = pram.mi_pram(p, [Fraction(1, 2)] * 2)  # midpoint of the two optimal vertices
                 if not (a > tol and abs(a - b) <= tol and mid < a - tol):
                     return Outcome.refuted("the symmetric vertices are not the unique optima",
-                                           counterexample={"p": p, "e^alpha": t}, f_sym=a, f_anti=b, f_mid=mid)
+                                           counterexample={"p": p, "e^alpha": t}, f_sym=a, f_anti=b, f_mid=mid, kind="false")
                 n += 1
     return Outcome.verified(f"(1,0), (0,1) give identical rows (I = 0 exactly); the two symmetric vertices "
                             f"tie with I > 0 and their midpoint is strictly worse, so (convexity) no "
@@ -141,7 +141,7 @@ def check_sym_interval(ctx):
     for S in range(2, 10):
         for t in T_VALUES:
             if not _diagonal_interval_ok(S, t, pram.v_malpha(S, t), pram.v_alpha(S, t)):
-                return Outcome.refuted("the DP interval differs", counterexample={"S": S, "e^alpha": t})
+                return Outcome.refuted("the DP interval differs", counterexample={"S": S, "e^alpha": t}, kind="false")
     return Outcome.verified("exact: ends have privacy ratio exactly e^alpha, 1e-9 beyond is not private, "
                             "S = 2..9, e^alpha in {11/10, 3/2, 2, 5, 20}")
 
@@ -169,7 +169,7 @@ def check_sym_boundary(ctx):
                 inner = max(pram.f_simplified(p, [lo + (hi - lo) * Fraction(k, 16)] * S) for k in range(1, 16))
                 if inner > max(a, b):
                     return Outcome.refuted("an interior q beats both ends",
-                                           counterexample={"S": S, "e^alpha": t, "p": p})
+                                           counterexample={"S": S, "e^alpha": t, "p": p}, kind="false")
                 n += 1
     return Outcome.verified(f"max over 15 interior points <= max of the two ends on {n} instances "
                             "(as convexity guarantees)", instances=n)
@@ -207,5 +207,5 @@ def check_sym_both(ctx):
             f"better in {wins_upper}/{n} random instances with S = 3..8)",
             counterexample={"S": S, "e^alpha": t, "p": p, "v_alpha": pram.v_alpha(S, t),
                             "v_-alpha": pram.v_malpha(S, t), "f(v_alpha)": a, "f(v_-alpha)": b},
-            upper_end_strictly_better=wins_upper, instances=n)
+            upper_end_strictly_better=wins_upper, instances=n, kind="false")
     return Outcome.verified("both ends tie")

@@ -43,4 +43,4 @@ def check(ctx):
             f"-> optimum {b2} (gaps to the best differently-typed vertex {mpmath.nstr(g1, 5)}, "
             f"{mpmath.nstr(g2, 5)})", optimum_uniform=list(b1), optimum_skewed=list(b2))
     return Outcome.refuted("the same vertex type is optimal for both p", counterexample={"p1": p1, "p2": p2},
-                           optimum=list(b1))
+                           optimum=list(b1), kind="false")

@@ -77,7 +77,7 @@ def _outcome(comps, rows, undecided, what):
                      for r in rows if r["ours"] != r["printed"])
     if ours:
         return Outcome(out.verdict, f"{out.summary}. Recomputed optimum (#v_a, #v_-a, #v_min, #v_max): {ours}",
-                       out.evidence)
+                       out.evidence, out.kind)
     return out
 
 
@@ -199,5 +199,5 @@ def check_four_values(ctx):
                 rows.append({"S": S, "alpha": a, "holds": bool(ea < thr), "margin": str(thr - ea)})
     bad = [r for r in rows if not r["holds"]]
     if bad:
-        return Outcome.refuted("condition fails", counterexample=bad[0], rows=rows)
+        return Outcome.refuted("condition fails", counterexample=bad[0], rows=rows, kind="false")
     return Outcome.verified("rigorous (arb): e^alpha < (S-2+sqrt(S(S-4)))/2 in all 8 cases", rows=rows)

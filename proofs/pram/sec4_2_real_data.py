@@ -68,7 +68,7 @@ def check_grid(ctx):
         return Outcome.refuted(
             f"{len(bad)} of 6 values lie outside J_0.05 = {J} (the printed ends are rounded outward), so "
             f"these mechanisms are not 0.05-DP: {desc}",
-            counterexample=bad, J_lower=[str(lo_l), str(lo_u)], J_upper=[str(hi_l), str(hi_u)])
+            counterexample=bad, J_lower=[str(lo_l), str(lo_u)], J_upper=[str(hi_l), str(hi_u)], kind="false")
     return Outcome.verified("all six q values lie in J_0.05")
 
 
@@ -94,4 +94,4 @@ def check_boundary(ctx):
     if ok:
         return Outcome.verified(f"I(X,Z) at the six q: {table}; the ends of J beat 39 interior points",
                                 values=table, ends=[mpmath.nstr(e, 12) for e in ends])
-    return Outcome.refuted("the ends are not the best", counterexample=table)
+    return Outcome.refuted("the ends are not the best", counterexample=table, kind="false")

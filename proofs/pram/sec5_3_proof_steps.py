@@ -46,7 +46,7 @@ def check_quad(ctx):
             f"implies it): {len(fails)} of {n} cases fail (all failures have e^alpha >= S - 1: {passes_below}); at "
             f"e^alpha = S - 1, (12) and (13) coincide and the polygon is a triangle; above, u_+-alpha violate "
             f"(13)/(12) and (1, 0), (0, 1) are vertices instead",
-            counterexample=fails[0], failures=fails[:6], cases=n, printed_eq15_differs=printed_differs)
+            counterexample=fails[0], failures=fails[:6], cases=n, printed_eq15_differs=printed_differs, kind="missing-hypothesis")
     return Outcome.verified(f"exact 2-D vertex enumeration equals the four printed vertices in {n} cases",
                             cases=n, printed_eq15_differs=printed_differs)
 
@@ -86,7 +86,7 @@ def check_18_19(ctx):
             f"q_k <= e^(2a) q_l instead, which holds (exact LP max of q_1 - e^(2a) q_2 <= 0: {reading_ok})",
             counterexample={"S": S, "e^alpha": t, "q": q, "y - e^2a x": y - t * t * x},
             corrected_reading="x <= e^{2 alpha} y and y <= e^{2 alpha} x", corrected_reading_holds=reading_ok,
-            lp=worst)
+            lp=worst, kind="misprint")
     return Outcome.verified("(18)-(19) hold")
 
 
@@ -109,7 +109,7 @@ def check_bounds(ctx):
                          "min q_1": lo, "v_min": pram.v_min(S, t)})
         if hi != pram.v_max(S, t) or lo != pram.v_min(S, t):
             return Outcome.refuted("the bounds differ from the exact LP range",
-                                   counterexample=rows_out[-1])
+                                   counterexample=rows_out[-1], kind="false")
     return Outcome.verified("exact LP: the range of q_1 over the DP polytope is exactly [v_min, v_max] "
                             f"in {len(rows_out)} cases (bounds attained)", cases=rows_out)
 
@@ -139,7 +139,7 @@ def check_lemma(ctx):
             cases.append({"S": S, "e^alpha": t, "max min(q1,q2)": mx, "v_alpha": pram.v_alpha(S, t),
                           "min max(q1,q2)": mn, "v_-alpha": pram.v_malpha(S, t)})
             if mx > pram.v_alpha(S, t) or mn < pram.v_malpha(S, t):
-                return Outcome.refuted("two coordinates can pass the bound", counterexample=cases[-1])
+                return Outcome.refuted("two coordinates can pass the bound", counterexample=cases[-1], kind="false")
     return Outcome.verified("exact LP: max over the DP polytope of min(q_1, q_2) equals v_alpha and "
                             "min of max(q_1, q_2) equals v_-alpha (so two coordinates can never both be "
                             f"strictly beyond), {len(cases)} cases S = 2..6", cases=cases)

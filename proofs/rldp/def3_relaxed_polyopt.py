@@ -57,13 +57,13 @@ def check_guarantee(ctx):
                         val = (robust_extreme_lp(row[s1 * a2:(s1 + 1) * a2], L[s1], True)
                                - r * robust_extreme_lp(row[s2 * a2:(s2 + 1) * a2], L[s2], False))
                         if val > 0:
-                            return Outcome.refuted("(41) fails", counterexample={"y": y, "s1": s1, "s2": s2})
+                            return Outcome.refuted("(41) fails", counterexample={"y": y, "s1": s1, "s2": s2}, kind="false")
         for P in points_in_ball(ball, rng, 6):
             pts += 1
             res = check_single_distribution(mech, P, eps)
             if res.holds is not True:
                 return Outcome.refuted("relaxed PolyOpt violates Definition 1 at a point of F",
-                                       counterexample={"P": [str(x) for x in P], **res.to_json()})
+                                       counterexample={"P": [str(x) for x in P], **res.to_json()}, kind="false")
     return Outcome.verified(f"6 random instances: (41) holds for all s1 != s2 (exact LPs); Definition 1 holds "
                             f"exactly at {pts} certified points of F", points=pts)
 
@@ -88,7 +88,7 @@ def check_not_needed(ctx):
     ev = dict(prop3=p3.to_json(), full_cone=full.to_json(), relaxed_cone=relaxed.to_json())
     if p3.holds is True and full.holds is False and relaxed.holds is True:
         return Outcome.verified("SRR is (log 2, P_X)-RLDP and lies in the relaxed cone but not in Gamma_eps", **ev)
-    return Outcome.refuted("SRR does not separate the two cones here", counterexample=ev, **ev)
+    return Outcome.refuted("SRR does not separate the two cones here", counterexample=ev, **ev, kind="false")
 
 
 @claim(
@@ -119,6 +119,6 @@ def check_gain(ctx):
                      if fs.lower > 0 else "n/a"})
         if not (inside and ordered):
             return Outcome.refuted("relaxed optimum below PolyOpt's or PolyOpt's Q outside the relaxed cone",
-                                   counterexample=rows[-1], table=rows)
+                                   counterexample=rows[-1], table=rows, kind="false")
     return Outcome.verified(f"I(relaxed) >= I(PolyOpt) on {len(rows)} instances; Example 3: {rows[0]['I_polyopt']} -> "
                             f"{rows[0]['I_relaxed']} nats", table=rows)

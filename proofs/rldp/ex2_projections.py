@@ -10,6 +10,8 @@ F_{U|s} are strict subsets of the true projections. Each refutation lists both.
 
 from __future__ import annotations
 
+import dataclasses
+
 from fractions import Fraction
 
 import mpmath
@@ -67,8 +69,8 @@ def _compare(ctx, pick, what):
     if out.verdict.value == "REFUTED":
         summary = out.summary + ("; all printed values are reproduced by B_s = log((e^B - (1-P^_s))/P^_s)"
                                  if alt_ok else "")
-        return type(out)(out.verdict, summary, ev)
-    return type(out)(out.verdict, out.summary, ev)
+        return dataclasses.replace(out, summary=summary, evidence=ev)
+    return dataclasses.replace(out, evidence=ev)
 
 
 @claim(
@@ -114,7 +116,7 @@ def check_lower(ctx):
     if member is True and cond < Fraction("0.1620"):
         summary += (f"; a rational P certified in F has P_(u1|s1) = {nstr(to_mpf(cond), 6)} < 0.1620, so the printed "
                     "lower bound is not valid for F")
-    return type(out)(out.verdict, summary, ev)
+    return dataclasses.replace(out, summary=summary, evidence=ev)
 
 
 @claim(
@@ -158,7 +160,7 @@ def check_fprime(ctx):
     if ok_set and infinite and len(verts) == 4:
         return Outcome.verified("pycddlib (GMP) finds exactly the 4 printed vertices (a 3-simplex in the plane sum = 1); "
                                 "each has zero cells where P^ > 0, so D_2(P^||P) = inf", **ev)
-    return Outcome.refuted("vertex set differs from the printed one", counterexample=ev, printed=printed)
+    return Outcome.refuted("vertex set differs from the printed one", counterexample=ev, printed=printed, kind="false")
 
 
 @claim(
@@ -175,7 +177,7 @@ def check_linear(ctx):
     printed = Fraction("0.83830")
     if coeff != printed:
         return Outcome.refuted(f"the coefficient is 1 - 0.1620 = {float(coeff)} (0.8380), not 0.83830 (typo)",
-                               counterexample={"printed": "0.83830", "correct": str(coeff)})
+                               counterexample={"printed": "0.83830", "correct": str(coeff)}, kind="misprint")
     return Outcome.verified("coefficient matches")
 
 

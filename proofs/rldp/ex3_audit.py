@@ -53,5 +53,5 @@ def check(ctx):
                                 f"the product of the Theorem-1 projections would give {float(prod):.6g}; "
                                 f"eps* at P* = {star['eps_realised'][1]}", **ev)
     if res.verdict == "FAIL":
-        return Outcome.refuted("a distribution in F violates the eps = log 2 bound", counterexample=ev, **ev)
+        return Outcome.refuted("a distribution in F violates the eps = log 2 bound", counterexample=ev, **ev, kind="false")
     return Outcome.inconclusive("undecided at the precision limit", **ev)

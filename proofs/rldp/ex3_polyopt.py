@@ -8,17 +8,17 @@ then compared entry by entry at the printed precision.
 
 from __future__ import annotations
 
+import dataclasses
+
+from fractions import Fraction
+
 import mpmath
 
 from proofs.rldp._mech_common import PAPER, PHAT, PRINTED_L, PSTAR_FLAT, example_ball, s
-from rldp_verify.claims import Method, Outcome, claim, compare_printed, outcome_from_comparisons
+from rldp_verify.claims import Method, Outcome, claim, compare_printed, outcome_from_comparisons, search_readings
+from rldp_verify.rldp.mechanisms import (gamma_hat_vertices, gamma_inequalities, lower_bounds, mutual_information_value,
+                                    polyopt_from_bounds)
 from rldp_verify.core.numbers import working_precision
-from rldp_verify.rldp.mechanisms import (
-    gamma_inequalities,
-    lower_bounds,
-    mutual_information_value,
-    polyopt_from_bounds,
-)
 
 V_PRINTED = """0.0744 0.3227 0.5603 0.0426; 0.2426 0.2426 0.4783 0.0364; 0.3333 0.3333 0.1667 0.1667;
 0.1091 0.4737 0.2086 0.2086; 0.0993 0.4310 0 0.4697; 0.1121 0.4864 0 0.4015; 0.3404 0.3404 0 0.3191;
@@ -42,7 +42,7 @@ def _nearest(row, candidates):
     return min(range(len(candidates)), key=lambda i: max(abs(float(c) - v) for c, v in zip(candidates[i], vals)))
 
 
-def _run(lower, label):
+def _run(lower, label, with_pstar=False):
     mech, sol = polyopt_from_bounds([list(r) for r in PHAT], lower, "log(2)")
     V = list(sol.vertices)
     theta = {j: sol.theta[j] for j in range(len(V))}
@@ -64,6 +64,8 @@ def _run(lower, label):
         i_hat = mutual_information_value(Q, [v for r in mech_phat() for v in r])
         i_star = mutual_information_value(Q, PSTAR_FLAT)
     comps.append(compare_printed("I_P-hat(X;Y)", I_PHAT_PRINTED, i_hat))
+    if with_pstar:
+        comps.append(compare_printed("I_P*(X;Y)", I_PSTAR_PRINTED, i_star))
     ev = dict(i_pstar=s(i_star, 12), inputs=label, lower=[[str(x) for x in r] for r in lower], vertices=len(V),
               inequalities_of_form_3=len(ineq), outputs=len(Q), optimum_bracket=[s(sol.lower, 12), s(sol.upper, 12)])
     checks_ok = dim_ok and len(V) == 16 and len(Q) <= 4
@@ -109,12 +111,56 @@ def check_printed_inputs(ctx):
 )
 def check_recomputed(ctx):
     L = lower_bounds(example_ball(), dps=ctx.dps)
-    comps, ev, ok = _run(L, "recomputed L (certified, floored to 1e-12)")
+    comps, ev, ok = _run(L, "recomputed L (certified, floored to 1e-12)", with_pstar=True)
     ev["lower_decimal"] = [[s(x, 8) for x in r] for r in L]
     if not ok:
         return Outcome.refuted("counts of Example 3 not reproduced (16 inequalities, 16 vertices, b <= 4)",
-                               counterexample=ev, **ev)
-    return outcome_from_comparisons(comps, what="printed values of Example 3 (recomputed L)", **ev)
+                               counterexample=ev, kind="wrong-number", **ev)
+    out = outcome_from_comparisons(comps, what="printed values of Example 3 (recomputed L)", **ev)
+    if any(c.label == "I_P*(X;Y)" and not c.agrees for c in comps):
+        mech, _ = polyopt_from_bounds([list(r) for r in PHAT], L, "log(2)")
+        search = _pstar_search([list(r) for r in mech.matrix])
+        ev2 = dict(out.evidence, reading_search=search.to_json())
+        return dataclasses.replace(out, summary=f"{out.summary}; {search.sentence()}", evidence=ev2)
+    return out
+
+
+def pstar_readings(Q, Q_from_printed_L=None) -> dict:
+    """Candidate readings of the printed I_P*(X;Y) = 0.2804 on the same objects (issue 9 item 6)."""
+    import itertools
+
+    from rldp_verify.rldp.mechanisms import realized_eps
+    from rldp_verify.rldp.mechanisms.utility import entropy_value, nmi_value
+
+    phat_flat = [v for r in mech_phat() for v in r]
+    cand = {
+        "I_P*(X;Y) in bits": lambda: mutual_information_value(Q, PSTAR_FLAT) / mpmath.log(2),
+        "NMI under P* (I_P* / H_P*(X))": lambda: nmi_value(Q, PSTAR_FLAT),
+        "I_P-hat(X;Y) (the other utility)": lambda: mutual_information_value(Q, phat_flat),
+        "NMI under P-hat": lambda: nmi_value(Q, phat_flat),
+        "H_P*(X) - I_P*(X;Y)": lambda: entropy_value(PSTAR_FLAT) - mutual_information_value(Q, PSTAR_FLAT),
+        "eps* of eq. (62) under P-hat": lambda: realized_eps(Q, phat_flat, 2, 2),
+        "eps* of eq. (62) under P*": lambda: realized_eps(Q, PSTAR_FLAT, 2, 2),
+        "I_P*(X;Y) with the printed (rounded) Q": lambda: mutual_information_value(
+            [[Fraction(x) for x in r] for r in _rows(Q_PRINTED)], PSTAR_FLAT),
+    }
+    if Q_from_printed_L is not None:
+        cand["I_P*(X;Y) of Q_PolyOpt from Example 2's printed L"] = lambda: mutual_information_value(
+            Q_from_printed_L, PSTAR_FLAT)
+    for pm in itertools.permutations(range(4)):
+        if pm != (0, 1, 2, 3):
+            cand[f"I_P* with P* entries reordered {pm}"] = (
+                lambda pm=pm: mutual_information_value(Q, [PSTAR_FLAT[i] for i in pm]))
+    return cand
+
+
+def _pstar_search(Q, L_printed=True):
+    Qp = None
+    if L_printed:
+        mech_p, _ = polyopt_from_bounds([list(r) for r in PHAT], [list(r) for r in PRINTED_L], "log(2)")
+        Qp = [list(r) for r in mech_p.matrix]
+    with working_precision(30):
+        return search_readings(I_PSTAR_PRINTED, pstar_readings(Q, Qp), label="I_P*(X;Y)")
 
 
 @claim(
@@ -133,18 +179,9 @@ def check_true_utility(ctx):
     Q = [list(r) for r in mech.matrix]
     with working_precision(30):
         i_star = mutual_information_value(Q, PSTAR_FLAT)
-        # readings tried for the printed number
-        alt = {"bits": i_star / mpmath.log(2),
-               "NMI under P*": i_star / -mpmath.fsum(mpmath.mpf(x.numerator) / x.denominator
-                                                    * mpmath.log(mpmath.mpf(x.numerator) / x.denominator)
-                                                    for x in PSTAR_FLAT)}
-        import itertools
-        perms = {str(pm): mutual_information_value(Q, [PSTAR_FLAT[i] for i in pm])
-                 for pm in itertools.permutations(range(4))}
     c = compare_printed("I_P*(X;Y)", I_PSTAR_PRINTED, i_star)
-    hits = [k for k, v in list(alt.items()) + list(perms.items()) if compare_printed("", I_PSTAR_PRINTED, v).agrees]
-    out = outcome_from_comparisons([c], what="printed true utility of Example 3",
-                                   readings_tried={k: s(v, 6) for k, v in alt.items()},
-                                   orderings_of_pstar_tried={k: s(v, 5) for k, v in perms.items()},
-                                   readings_reproducing=hits or "none found")
+    search = _pstar_search(Q)
+    out = outcome_from_comparisons([c], what="printed true utility of Example 3", reading_search=search.to_json())
+    if out.verdict.value == "REFUTED":
+        return dataclasses.replace(out, summary=f"{out.summary}; {search.sentence()}")
     return out

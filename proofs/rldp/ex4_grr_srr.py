@@ -66,4 +66,4 @@ def check_comparisons(ctx):
     ev = {d: {k: s(x) for k, x in v.items()} for d, v in vals.items()}
     if doubles and lower:
         return Outcome.verified("SRR > 2 GRR and SRR < PolyOpt under both P-hat and P*", **ev)
-    return Outcome.refuted("comparison fails", counterexample=ev, **ev)
+    return Outcome.refuted("comparison fails", counterexample=ev, **ev, kind="false")

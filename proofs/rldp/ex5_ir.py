@@ -77,7 +77,7 @@ def check_kron(ctx):
     if ok:
         return Outcome.verified("the Kronecker product equals the printed form (with the sign reading) identically "
                                 "in E = e^eps2 and k = 2/d")
-    return Outcome.refuted("Kronecker product differs from the printed form", counterexample=str(sp.simplify(K - printed)))
+    return Outcome.refuted("Kronecker product differs from the printed form", counterexample=str(sp.simplify(K - printed)), kind="false")
 
 
 @claim(
@@ -113,5 +113,5 @@ def check_optimum(ctx):
               boxes=opt.evaluations, srr=[s(srr_hat), s(srr_star)])
     if not boundary or not less:
         return Outcome.refuted("optimum not at the boundary eps2 = log 2 or IR not below SRR",
-                               counterexample=ev, **ev)
+                               counterexample=ev, **ev, kind="false")
     return outcome_from_comparisons(comps, what="printed values of Example 5 (boundary optimum certified)", **ev)

@@ -30,7 +30,7 @@ def check_srr(ctx):
                 n += 1
                 if not check_column_stochastic(Q) or check_prop3(Q, lvl, a1, a2).holds is not True:
                     return Outcome.refuted("SRR is not a (eps, P_X)-RLDP mechanism",
-                                           counterexample={"a1": a1, "a2": a2, "e^eps": str(r)})
+                                           counterexample={"a1": a1, "a2": a2, "e^eps": str(r)}, kind="false")
                 allowed = {Fraction(1), r, 1 / r, r * r, 1 / (r * r)}
                 for row in Q:
                     for x in range(a1 * a2):
@@ -38,11 +38,11 @@ def check_srr(ctx):
                             q = row[x] / row[z]
                             if q not in allowed or (q in (r * r, 1 / (r * r)) and r != 1 and x // a2 != z // a2):
                                 return Outcome.refuted("SRR ratio outside the stated set",
-                                                       counterexample={"a1": a1, "a2": a2, "r": str(r), "x": x, "z": z})
+                                                       counterexample={"a1": a1, "a2": a2, "r": str(r), "x": x, "z": z}, kind="false")
                 if a1 >= 2 and r > 1:
                     tighter = exact_level(r - Fraction(1, 10**6))
                     if check_prop3(Q, tighter, a1, a2).holds is not False:
                         return Outcome.refuted("SRR also private for a smaller eps",
-                                               counterexample={"a1": a1, "a2": a2, "r": str(r)})
+                                               counterexample={"a1": a1, "a2": a2, "r": str(r)}, kind="false")
     return Outcome.verified(f"{n} (a1, a2, e^eps) combinations: column-stochastic, Proposition 3 holds exactly, "
                             "ratio set as stated, tight in eps")

@@ -138,7 +138,7 @@ def check_point1(ctx):
                  "value_at_x_min": nstr(g_alpha2(c[0], Btil), 12)}
     if fails:
         return Outcome.refuted(f"{len(fails)} instances with B~ >= (1-2P^_min)^2 whose maximiser is not x_min",
-                               counterexample=fails[0], failures=fails[:5])
+                               counterexample=fails[0], failures=fails[:5], kind="false")
     return Outcome.verified(f"{n} random P^ (|X| = 2..5) with B~ >= (1 - 2 P^_min)^2 (a third exactly at the "
                             "threshold): exhaustive subset maximisation always attains the maximum at {x_min}; the "
                             "stated (1 - P^_min)^2 >= (1 - 2 P^_min)^2 is a stronger (sufficient) hypothesis",

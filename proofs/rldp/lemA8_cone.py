@@ -38,7 +38,7 @@ def _verdict(rows, what):
     bad = [r for r in rows if not r["spans"]]
     if bad:
         return Outcome.refuted(f"C != cone(V1 ∪ V2) for {len(bad)} of {len(rows)} cases", counterexample=bad[0],
-                               cases=rows)
+                               cases=rows, kind="false")
     return Outcome.verified(f"C = cone(V1 ∪ V2) exactly for {len(rows)} cases ({what}; both readings of (A92)); "
                             "every extreme ray of C is a multiple of a generator and every generator lies in C",
                             cases=rows)
@@ -95,7 +95,7 @@ def check_single_secret(ctx):
             "|S| >= 2 (the paper's setting never excludes |S| = 1 explicitly)",
             counterexample={"a1": 1, "a2": 2, "e^eps": "2", "vector": ["1", "0"],
                             "generators": [list(map(str, g)) for g in gens]},
-            extreme_rays_of_C=[list(map(str, r)) for r in rays])
+            extreme_rays_of_C=[list(map(str, r)) for r in rays], kind="missing-hypothesis")
     return Outcome.verified("C = cone(V1 ∪ V2) also for |S| = 1", generators=len(gens))
 
 
@@ -122,7 +122,7 @@ def check_coefficients(ctx):
             if not ok or not ratios_ok:
                 return Outcome.refuted("an extreme ray of C has coefficients outside {e^-eps, 1, e^eps}",
                                        counterexample={"a1": a1, "a2": a2, "e^eps": str(t),
-                                                       "ray": list(map(str, r))})
+                                                       "ray": list(map(str, r))}, kind="false")
     return Outcome.verified(f"all {n} extreme rays (exact, |X| <= 6, 4 values of e^eps) rescale into "
                             "{e^-eps, 1, e^eps}^X and satisfy the ratio bounds (A95)")
 
@@ -163,7 +163,7 @@ def check_reduction(ctx):
                 v = [Fraction(1)] * a
                 v[s * a2:(s + 1) * a2] = pat
                 if not in_cone_c(v, a1, a2, t):
-                    return Outcome.refuted("an element of V'_s is not in C", counterexample={"v": list(map(str, v))})
+                    return Outcome.refuted("an element of V'_s is not in C", counterexample={"v": list(map(str, v))}, kind="false")
                 if (s, tuple(v)) in Vs_set:
                     continue
                 vp, vm = _v_pm(v, s, a2, t)
@@ -172,7 +172,7 @@ def check_reduction(ctx):
                 if comb != v or (s, tuple(vp)) not in Vs_set or (s, tuple(vm)) not in Vs_set:
                     return Outcome.refuted("the decomposition (A105) fails",
                                            counterexample={"a1": a1, "a2": a2, "e^eps": str(t), "s": s,
-                                                           "v": list(map(str, v))})
+                                                           "v": list(map(str, v))}, kind="false")
         for x in range(a):    # (A108)-(A109): a single entry e^eps
             v = [Fraction(1)] * a
             v[x] = t
@@ -180,19 +180,19 @@ def check_reduction(ctx):
             comb = [p / (t + 1) + t * q / (t + 1) for p, q in zip(vp, vm)]
             n += 1
             if comb != v or (x // a2, tuple(vp)) not in Vs_set or (x // a2, tuple(vm)) not in Vs_set:
-                return Outcome.refuted("the decomposition (A109) fails", counterexample={"v": list(map(str, v))})
+                return Outcome.refuted("the decomposition (A109) fails", counterexample={"v": list(map(str, v))}, kind="false")
         V2p = set(itertools.product((Fraction(1), t), repeat=a))
         V3p = set(itertools.product((1 / t, Fraction(1)), repeat=a))
         if {tuple(x / t for x in v) for v in V2p} != V3p:
-            return Outcome.refuted("V'_3 != e^-eps V'_2", counterexample={"a1": a1, "a2": a2, "e^eps": str(t)})
+            return Outcome.refuted("V'_3 != e^-eps V'_2", counterexample={"a1": a1, "a2": a2, "e^eps": str(t)}, kind="false")
         if not all(in_cone_c(v, a1, a2, t) for v in V2p):
-            return Outcome.refuted("V'_2 not inside C", counterexample={"a1": a1, "a2": a2})
+            return Outcome.refuted("V'_2 not inside C", counterexample={"a1": a1, "a2": a2}, kind="false")
     # the scalar identity behind (A105): e/(e+1) + e*(1/e)/(e+1) ... for each coordinate value
     E = sp.symbols("E", positive=True)
     ident = [sp.simplify(E / (E + 1) + E * (1 / E) / (E + 1) - 1),      # 1 -> e^eps and e^-eps
              sp.simplify(E / (E + 1) + E * E / (E + 1) - E),
              sp.simplify((1 / E) / (E + 1) + E * (1 / E) / (E + 1) - 1 / E)]
     if any(i != 0 for i in ident):
-        return Outcome.refuted("symbolic identity fails", counterexample={"residuals": list(map(str, ident))})
+        return Outcome.refuted("symbolic identity fails", counterexample={"residuals": list(map(str, ident))}, kind="false")
     return Outcome.verified(f"{n} decompositions (A105)/(A109) exact; (A106) and the inclusions hold; the "
                             "coordinate identities hold symbolically in e^eps")

@@ -54,7 +54,7 @@ def check_part1(ctx):
     if worst < mpmath.mpf(10) ** (-(ctx.dps - 10)):
         return Outcome.verified(f"{n} coordinates: the closed form equals L_(u|s) from eq. (29) (root finding) within "
                                 f"{nstr(worst, 3)}", max_difference=nstr(worst, 3))
-    return Outcome.refuted("closed form differs from eq. (29)", counterexample={"max_difference": nstr(worst, 5)})
+    return Outcome.refuted("closed form differs from eq. (29)", counterexample={"max_difference": nstr(worst, 5)}, kind="false")
 
 
 @claim(
@@ -96,7 +96,7 @@ def check_part2_formula(ctx):
             counterexample={"phat": "Example 1", "s": "s1", "alpha": "2", "B_s": nstr(Bs, 20),
                             "printed_formula": nstr(printed, 20), "rad_s": nstr(rad, 20)},
             corrected_formula="(e^B_s (1 - 2p) + 2p - 1 + sqrt((e^B_s - 1)(e^B_s - (2p-1)^2))) / e^B_s, p = P^_u_min|s",
-            corrected_checked_on=n, corrected_max_difference=nstr(worst, 3))
+            corrected_checked_on=n, corrected_max_difference=nstr(worst, 3), kind="misprint")
     return Outcome.inconclusive("printed formula not decided on the witness", printed=nstr(printed, 10), rad=nstr(rad, 10))
 
 
@@ -125,7 +125,7 @@ def check_part2_argmax(ctx):
                 fails.append({"P^_U|s": [str(x) for x in c], "e^B_s - 1": nstr(Btil, 15), "argmax": list(X1)})
             n += 1
     if fails:
-        return Outcome.refuted("maximiser is not u_min", counterexample=fails[0])
+        return Outcome.refuted("maximiser is not u_min", counterexample=fails[0], kind="false")
     return Outcome.verified(f"{n} random P^_(U|s) (|U| = 2..5) with e^B_s - 1 >= (1 - P^_min)^2 (a third at equality): "
                             "exhaustive maximisation over subsets attains the maximum at {u_min}. The proof (Lemma A7) "
                             "gives the weaker sufficient condition e^B_s - 1 >= (1 - 2 P^_min)^2, also verified "
@@ -161,7 +161,7 @@ def check_part3(ctx):
     literal = {"P^_U|s": ["1/2", "1/2"], "B_s": "log(11/10)", "rad_s": nstr(rad_lit, 15),
                "e^B_s - 1": "0.1", "sqrt(e^B_s - 1)": nstr(mpmath.sqrt(mpmath.mpf("0.1")), 15)}
     if worst > mpmath.mpf(10) ** -20:
-        return Outcome.refuted("rad_s exceeds sqrt(e^B_s - 1)", counterexample={"max_excess": nstr(worst, 10)})
+        return Outcome.refuted("rad_s exceeds sqrt(e^B_s - 1)", counterexample={"max_excess": nstr(worst, 10)}, kind="false")
     if n < 12:
         return Outcome.inconclusive(f"only {n} instances met the hypothesis", literal_reading_counterexample=literal)
     return Outcome.verified(f"{n} random instances with B_s below the threshold: rad_s <= sqrt(e^B_s - 1) (max "

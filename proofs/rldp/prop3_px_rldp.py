@@ -62,7 +62,7 @@ def check_iff(ctx):
                 if sd.holds is not True:
                     return Outcome.refuted("ratio condition holds but Definition 1 fails",
                                            counterexample={"Q": [[str(v) for v in row] for row in Q], "r": str(r),
-                                                           "P": [str(v) for v in P], **sd.to_json()})
+                                                           "P": [str(v) for v in P], **sd.to_json()}, kind="false")
         else:
             w = res.worst
             P = [Fraction(0)] * a
@@ -73,7 +73,7 @@ def check_iff(ctx):
             if sd.holds is not False:
                 return Outcome.refuted("ratio condition fails but the proof's P does not violate Definition 1",
                                        counterexample={"Q": [[str(v) for v in row] for row in Q], "r": str(r),
-                                                       "P": [str(v) for v in P]})
+                                                       "P": [str(v) for v in P]}, kind="false")
     return Outcome.verified(f"(<=) {n_if} (Q, P) pairs; (=>) {n_only} violating matrices refuted by the proof's P",
                             if_cases=n_if, only_if_cases=n_only)
 
@@ -94,7 +94,7 @@ def check_eq57(ctx):
             G = grr_matrix(a, r)
             ratios = {G[y][x] / G[y][z] for y in range(a) for x in range(a) for z in range(a)}
             if not ratios <= {Fraction(1), r, 1 / r} or check_ldp(G, exact_level(r)).holds is not True:
-                return Outcome.refuted("GRR ratio set wrong", counterexample={"a": a, "r": str(r)})
+                return Outcome.refuted("GRR ratio set wrong", counterexample={"a": a, "r": str(r)}, kind="false")
     n = 0
     for k in range(80):
         a1, a2 = [(2, 2), (2, 3), (3, 2)][k % 3]
@@ -108,5 +108,5 @@ def check_eq57(ctx):
                 blk = row[s * a2:(s + 1) * a2]
                 if max(blk) > r * r * min(blk):
                     return Outcome.refuted("within-s ratio exceeds e^{2 eps}",
-                                           counterexample={"row": [str(v) for v in row], "r": str(r)})
+                                           counterexample={"row": [str(v) for v in row], "r": str(r)}, kind="false")
     return Outcome.verified(f"GRR ratio sets for a <= 6; eq. (57) on {n} random (eps, P_X)-RLDP matrices")

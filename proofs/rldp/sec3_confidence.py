@@ -102,5 +102,5 @@ def check_coverage(ctx):
             f"P(P* in F) = {nstr(to_mpf(cov), 6)} < 0.95 (exact); Example 1's P* with n = 100 has coverage "
             f"{ex_cov:.4f} >= 0.95, but a 2x2 table P* = (.01, .02, .03, .94) with n = 100 has {skew_cov:.4f} < 0.95 "
             "(float enumeration of all 176,851 outcomes); the guarantee holds only asymptotically",
-            counterexample={"P*": ["1/100", "99/100"], "n": n, "confidence": "0.95", "coverage": str(cov)}, **ev)
+            counterexample={"P*": ["1/100", "99/100"], "n": n, "confidence": "0.95", "coverage": str(cov)}, **ev, kind="false")
     return Outcome.inconclusive("no finite-n counterexample decided", **ev)

@@ -85,7 +85,7 @@ def check_extremal(ctx):
                                            counterexample={"phat": [[str(v) for v in r] for r in phat],
                                                            "alpha": str(alpha), "B": str(B), "s": s,
                                                            "R": [nstr(x, 20) for x in R], "Q": [nstr(x, 20) for x in Q]},
-                                           min_D_minus_B=nstr(gap, 10))
+                                           min_D_minus_B=nstr(gap, 10), kind="false")
             n += 1
     if worst_same > mpmath.mpf(10) ** -15:
         return Outcome.inconclusive("the lift with P^'s other conditional did not reach D = B",

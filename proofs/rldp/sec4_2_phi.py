@@ -49,7 +49,7 @@ def check_phi_binary(ctx):
     if worst < mpmath.mpf(10) ** (-(ctx.dps - 10)):
         return Outcome.verified(f"eq. (26) = binary Rényi divergence - B_s on 83 points (max diff {nstr(worst, 3)})",
                                 max_difference=nstr(worst, 3))
-    return Outcome.refuted("eq. (26) differs from the binary divergence", counterexample={"max_difference": nstr(worst, 5)})
+    return Outcome.refuted("eq. (26) differs from the binary divergence", counterexample={"max_difference": nstr(worst, 5)}, kind="false")
 
 
 @claim(
@@ -79,7 +79,7 @@ def check_convex(ctx):
                     if rel < worst:
                         worst, where = rel, (str(alpha), str(rho), nstr(xi, 8), nstr(d2, 8))
     if worst < -mpmath.mpf(10) ** -15:
-        return Outcome.refuted(f"phi''(xi) < 0 at alpha, rho, xi = {where[:3]}", counterexample=where)
+        return Outcome.refuted(f"phi''(xi) < 0 at alpha, rho, xi = {where[:3]}", counterexample=where, kind="false")
     return Outcome.verified(f"phi'' >= 0 at all {n} grid points (11 orders, 7 values of rho, rho xi on a grid of (0,1)); "
                             "numeric second derivative at 30 digits", min_scaled_second_derivative=nstr(worst, 5),
                             grid_points=n)
@@ -111,7 +111,7 @@ def check_endpoints(ctx):
             f"xi- = {nstr(tm / to_mpf(rho), 5)}, xi+ = {nstr(tp / to_mpf(rho), 5)} (the ends of the domain)",
             counterexample={"alpha": "1/2", "rho": "1/2", "B_s": "1", "phi_limit_xi_to_0": nstr(at0 - Bs, 20),
                             "phi_limit_xi_to_1_over_rho": nstr(at_top - Bs, 20)},
-            phi_at_1=nstr(at1, 10), note="for alpha >= 1 both limits are +inf (the statement holds)")
+            phi_at_1=nstr(at1, 10), note="for alpha >= 1 both limits are +inf (the statement holds)", kind="missing-hypothesis")
     return Outcome.inconclusive("no counterexample at the chosen point", phi_limit_0=nstr(at0, 10))
 
 
@@ -143,5 +143,5 @@ def check_domain(ctx):
             "(domain [1, 1/rho])",
             counterexample={"phat": ["1/10", "9/10"], "alpha": "2", "B": "1", "R_u": nstr(R0, 20),
                             "D2": nstr(D, 20)}, printed_domain_cap=nstr(cap, 20), true_max=nstr(tp, 20),
-            S_marginal=str(ball.marginal(0)))
+            S_marginal=str(ball.marginal(0)), kind="misprint")
     return Outcome.inconclusive("no counterexample at the chosen point", true_max=nstr(tp, 10), cap=nstr(cap, 10))

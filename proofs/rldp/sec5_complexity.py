@@ -60,11 +60,11 @@ def check_vertex_bound(ctx):
                      "UBT bound": ubt, "dimension": dim})
         if len(A) != a * a + a or len(V) > ubt or dim != a - 1:
             return Outcome.refuted("vertex count, inequality count or dimension differs from Sec. 5",
-                                   counterexample=rows[-1], rows=rows)
+                                   counterexample=rows[-1], rows=rows, kind="false")
     a = sp.symbols("a", positive=True)
     lim = sp.limit((a ** 2 + a) ** ((a - 1) / 2) / a ** a, a, sp.oo)
     if lim != 0:
-        return Outcome.refuted("(a^2+a)^((a-1)/2) is not O(a^a)", counterexample={"limit": str(lim)})
+        return Outcome.refuted("(a^2+a)^((a-1)/2) is not O(a^a)", counterexample={"limit": str(lim)}, kind="false")
     return Outcome.verified(f"{len(rows)} instances: a^2 + a inequalities, dimension a - 1, vertex count <= the upper "
                             "bound theorem's bound; (a^2+a)^((a-1)/2) / a^a -> 0 (symbolic), so O(a^a) holds. The "
                             "counts are far below the bound (about 2^a here)", rows=rows)
@@ -93,7 +93,7 @@ def check_redundant(ctx):
                          "nonnegativity facets": sum(1 for i in keep if i < a),
                          "diagonal rows kept": sum(1 for i in keep if i in diag)})
             if any(i in diag for i in keep):
-                return Outcome.refuted("a diagonal row is a facet", counterexample=rows[-1], rows=rows)
+                return Outcome.refuted("a diagonal row is a facet", counterexample=rows[-1], rows=rows, kind="false")
     return Outcome.verified("the a diagonal rows are never facets; Gamma-hat has at most a^2 - a + a facets "
                             "(the counts per instance are in the evidence; for these L every v_x >= 0 is implied "
                             "too)", rows=rows)

@@ -117,7 +117,7 @@ def check_tiny(ctx):
                 fails.append(f"eps={e}: {a} > {b} not certified")
     ev = {"I_Phat (nats, certified lower bounds)": rows}
     if fails:
-        return Outcome.refuted("; ".join(fails), counterexample=fails, **ev)
+        return Outcome.refuted("; ".join(fails), counterexample=fails, **ev, kind="false")
     return Outcome.verified("all 16 orderings certified on sex x income at eps = 0.25 and 2 (IR > SRR at 0.25, "
                             "SRR > IR at 2)", **ev)
 
@@ -156,7 +156,7 @@ def check_polyopt_beats(ctx):
                          f"eps={EPS_GRID[-1]}")
     ev = {"NMI": _table(runs), "advantage PolyOpt - max(IR,SRR)": adv, "notes": notes}
     if fails:
-        return Outcome.refuted("; ".join(fails), counterexample=fails, **ev)
+        return Outcome.refuted("; ".join(fails), counterexample=fails, **ev, kind="false")
     return Outcome.verified("PolyOpt > max(IR, SRR) at all eps on both pairs; relative advantage largest at low eps"
                             + (f" (absolute advantage not: {'; '.join(notes)})" if notes else ""), **ev)
 
@@ -195,7 +195,7 @@ def check_ir_srr_crossing(ctx):
             fails.append(f"{pair}: SRR does not overtake IR at eps={EPS_GRID[-1]}")
     ev = {"eps where SRR > IR": where, "comparison": _crossing(runs)}
     if fails:
-        return Outcome.refuted("; ".join(fails), counterexample=fails, **ev)
+        return Outcome.refuted("; ".join(fails), counterexample=fails, **ev, kind="false")
     return Outcome.verified("IR > SRR at low eps, SRR > IR from eps = "
                             + ", ".join(f"{w[0]} ({p})" for p, w in where.items()), **ev)
 
@@ -229,7 +229,7 @@ def check_ir_srr_marginal(ctx):
         return Outcome.verified(f"marginal at all {len(good)} points where SRR > IR", **ev)
     if not good:
         return Outcome.refuted("SRR - IR is not marginal at any point where SRR > IR: " + "; ".join(bad),
-                               counterexample=bad, **ev)
+                               counterexample=bad, **ev, kind="false")
     return Outcome.inconclusive(f"marginal at {len(good)} points, not at {len(bad)}: " + "; ".join(bad), **ev)
 
 
@@ -262,7 +262,7 @@ def check_large(ctx):
     ev = {"NMI": {p: {e: {m: f"{v:.3e}" for m, v in r["nmi"].items()} for e, r in rows.items()}
                   for p, rows in runs.items()}, "IR / SRR": ratio}
     if fails:
-        return Outcome.refuted("; ".join(fails[:6]), counterexample=fails, **ev)
+        return Outcome.refuted("; ".join(fails[:6]), counterexample=fails, **ev, kind="false")
     return Outcome.verified("IR > SRR > GRR at every eps on both large pairs; IR / SRR up to "
                             f"{max(float(v) for d in ratio.values() for v in d.values()):.1f}", **ev)
 
@@ -303,7 +303,7 @@ def check_grr_worst(ctx):
     msg = "; ".join(f for _, f in fails[:4])
     if ok_eps and bad_eps[0] == float(EPS_GRID[-1]):
         return Outcome.inconclusive(f"holds for eps <= {ok_eps[-1]}, fails at eps = {EPS_GRID[-1]}: {msg}", **ev)
-    return Outcome.refuted(msg, counterexample=[f for _, f in fails], **ev)
+    return Outcome.refuted(msg, counterexample=[f for _, f in fails], **ev, kind="false")
 
 
 @claim(
@@ -337,7 +337,7 @@ def check_nr_best(ctx):
     pct = {p: {e: f"{100 * g:.2f} %" for e, g in d.items()} for p, d in gaps.items()}
     ev = {"NMI": _table(runs), "(NR - PolyOpt) / NR": pct}
     if fails:
-        return Outcome.refuted("; ".join(fails[:6]), counterexample=fails, **ev)
+        return Outcome.refuted("; ".join(fails[:6]), counterexample=fails, **ev, kind="false")
     return Outcome.verified("NR >= all RLDP mechanisms; (NR - PolyOpt)/NR at eps = " + EPS_GRID[-1] + ": "
                             + ", ".join(f"{p} {pct[p][EPS_GRID[-1]]}" for p in pct) + "; at eps = 1.5: "
                             + ", ".join(f"{p} {pct[p]['1.5']}" for p in pct), **ev)

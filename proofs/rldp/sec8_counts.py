@@ -49,7 +49,7 @@ def check_occ_edu(ctx):
         a = a1 * a2
         if len(rows) + a != a * a + a:
             return Outcome.refuted("Definition 3 does not give a^2 + a constraints",
-                                   counterexample={"a1": a1, "a2": a2, "rows": len(rows) + a, "a^2+a": a * a + a})
+                                   counterexample={"a1": a1, "a2": a2, "rows": len(rows) + a, "a^2+a": a * a + a}, kind="false")
     with_q = adult_table("occupation", "education", keep_missing=True)
     without = adult_table("occupation", "education")
     a_q = len(with_q.sensitive) * len(with_q.public)
@@ -93,7 +93,7 @@ def check_matrix_size(ctx):
         f"57,840^2 doubles = {primary['bytes']:,} bytes = {primary['GB (1e9)']:.2f} GB = {primary['GiB (2^30)']:.2f} GiB, "
         f"not 24.7; the printed 24.7 is reproduced only by: {', '.join(matching) or 'none of the readings tried'}",
         counterexample={"printed": "24.7 GB", **primary}, readings_tried=tried, readings_reproducing_24_7=matching,
-        comparisons=[c.to_json() for c in comps])
+        comparisons=[c.to_json() for c in comps], kind="wrong-number")
 
 
 @claim(
@@ -110,4 +110,4 @@ def check_ratio(ctx):
     ev = {"ratio": str(q / eps), "ratio_decimal": float(q / eps)}
     if q > 5 * eps:
         return Outcome.verified(f"0.3897 / 0.075 = {float(q / eps):.3f} > 5", **ev)
-    return Outcome.refuted(f"0.3897 / 0.075 = {float(q / eps):.3f} <= 5", counterexample=ev, **ev)
+    return Outcome.refuted(f"0.3897 / 0.075 = {float(q / eps):.3f} <= 5", counterexample=ev, **ev, kind="false")

@@ -52,7 +52,7 @@ def check_nr(ctx):
         if c != d:
             return Outcome.refuted("NR cone differs from the (eps, {P-hat})-RLDP set",
                                    counterexample={"table": [[str(v) for v in row] for row in table], "r": str(r),
-                                                   "Q": [[str(v) for v in row] for row in Q], "cone": c, "def1": d})
+                                                   "Q": [[str(v) for v in row] for row in Q], "cone": c, "def1": d}, kind="false")
     if seen != {True, False}:
         return Outcome.inconclusive(f"the random matrices gave only the verdicts {sorted(seen)}")
     # certified optimum on a few instances
@@ -62,7 +62,7 @@ def check_nr(ctx):
         m = nonrobust(table, "log(2)")
         lo, up = (Fraction(x) for x in m.parameters["optimum_bracket"])
         if check_single_distribution(m, [v for row in table for v in row], exact_level(2)).holds is not True:
-            return Outcome.refuted("NR mechanism not (eps, {P-hat})-RLDP", counterexample={"table": str(table)})
+            return Outcome.refuted("NR mechanism not (eps, {P-hat})-RLDP", counterexample={"table": str(table)}, kind="false")
         gaps.append(float(up - lo))
     return Outcome.verified(f"cone = feasible set on {n} random (P-hat, Q) pairs (both verdicts occur); NR certified "
                             f"optimal to within {max(gaps):.1e}", pairs=n)
@@ -99,4 +99,4 @@ def check_realized(ctx):
     if ok:
         return Outcome.verified(f"eps*: PolyOpt {ev['PolyOpt']}, relaxed {ev['relaxed']} <= log 2 = {ev['eps']}; "
                                 f"NR {ev['NR']}", **ev)
-    return Outcome.refuted("a robust mechanism leaks more than eps under P* in F", counterexample=ev, **ev)
+    return Outcome.refuted("a robust mechanism leaks more than eps under P* in F", counterexample=ev, **ev, kind="false")

@@ -109,7 +109,7 @@ def check_nested(ctx):
             if I[x][1] < I[y][0]:
                 obs[key] += 1
         if fails:
-            return Outcome.refuted(f"implied ordering/membership fails: {fails}", counterexample=row, table=rows)
+            return Outcome.refuted(f"implied ordering/membership fails: {fails}", counterexample=row, table=rows, kind="false")
     return Outcome.verified(f"all nestings and implied orderings hold on {len(rows)} instances",
                             table=rows, observations=obs)
 
@@ -135,7 +135,7 @@ def check_monotone(ctx):
             if prev is not None:
                 pm, psol = prev
                 if check_gamma(pm, L, exact_level(r)).holds is not True or sol.upper < psol.lower:
-                    return Outcome.refuted("not monotone in eps", counterexample={"instance": k, "r": str(r)})
+                    return Outcome.refuted("not monotone in eps", counterexample={"instance": k, "r": str(r)}, kind="false")
             prev = (m, sol)
             rows.append({"instance": k, "e^eps": str(r), "I": s(sol.lower)})
         prev = None
@@ -146,7 +146,7 @@ def check_monotone(ctx):
             if prev is not None:
                 pm, psol, pL = prev
                 if check_gamma(m, pL, exact_level(2)).holds is not True or sol.lower > psol.upper:
-                    return Outcome.refuted("not monotone in B", counterexample={"instance": k, "B": B})
+                    return Outcome.refuted("not monotone in B", counterexample={"instance": k, "B": B}, kind="false")
             prev = (m, sol, L2)
             rows.append({"instance": k, "B": B, "I": s(sol.lower)})
     return Outcome.verified("monotone in eps and B on 2 random instances", table=rows)
@@ -177,7 +177,7 @@ def check_srr_vs_polyopt(ctx):
     if inside.holds is False and sol.upper < i_srr[0]:
         return Outcome.refuted("SRR is not in Gamma_eps and PolyOpt's certified optimum is below SRR's utility "
                                f"({s(sol.upper, 5)} < {s(i_srr[0], 5)}); the relaxed PolyOpt (pairs s1 != s2 only) "
-                               f"does contain SRR ({s(rsol.lower, 5)})", counterexample=ev, **ev)
+                               f"does contain SRR ({s(rsol.lower, 5)})", counterexample=ev, **ev, kind="false")
     return Outcome.verified("SRR lies in Gamma_eps here", **ev)
 
 
@@ -206,6 +206,6 @@ def check_nested_many(ctx):
             if I[x][1] < I[y][0]:
                 obs[key] += 1
         if fails:
-            return Outcome.refuted(f"implied ordering/membership fails: {fails}", counterexample=row, table=rows)
+            return Outcome.refuted(f"implied ordering/membership fails: {fails}", counterexample=row, table=rows, kind="false")
     return Outcome.verified(f"all nestings and implied orderings hold on {len(rows)} instances", table=rows,
                             observations=obs)

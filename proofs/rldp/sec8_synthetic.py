@@ -112,7 +112,7 @@ def check_synthetic_orderings(ctx):
                 fails.append(f"{_label(sh)}: SRR overtakes IR at eps={first} but not at every larger eps")
     ev = {"mean NMI": _means_json(M), "eps where SRR > IR": over, "figure": "figures/rldp_sec8_nmi.png"}
     if fails:
-        return Outcome.refuted("; ".join(fails[:6]), counterexample=fails, **ev)
+        return Outcome.refuted("; ".join(fails[:6]), counterexample=fails, **ev, kind="false")
     return Outcome.verified("PolyOpt > IR at every eps; IR > SRR at low eps; SRR overtakes IR from eps "
                             + ", ".join(f"{min(v, key=float)} ({k})" if v else f"never ({k})" for k, v in over.items()),
                             **ev)
@@ -143,7 +143,7 @@ def check_synthetic_grr(ctx):
     msg = "; ".join(f for _, f in fails)
     if all(e == EPS_GRID[-1] for e, _ in fails):
         return Outcome.inconclusive(f"GRR lowest for eps <= {EPS_GRID[-2]}, not at eps = {EPS_GRID[-1]}: {msg}", **ev)
-    return Outcome.refuted(msg, counterexample=[f for _, f in fails], **ev)
+    return Outcome.refuted(msg, counterexample=[f for _, f in fails], **ev, kind="false")
 
 
 @claim(
@@ -175,7 +175,7 @@ def check_synthetic_nr(ctx):
                 mid.append(f"{_label(sh)}, eps={e}: margin {100 * g:.2f} %")
     ev = {"mean NMI": _means_json(M), "(NR - best RLDP) / NR": margin}
     if below or big:
-        return Outcome.refuted("; ".join(below + big + mid), counterexample=below + big, **ev)
+        return Outcome.refuted("; ".join(below + big + mid), counterexample=below + big, **ev, kind="false")
     if mid:
         return Outcome.inconclusive("NR highest everywhere; margin above 5 % at: " + "; ".join(mid), **ev)
     return Outcome.verified("NR highest at every eps with margin <= 5 %", **ev)
@@ -220,7 +220,7 @@ def check_sides(ctx):
                     fails.append(f"{_label(sh)}, eps={e}: P* in F but PolyOpt eps* = {fmt(x, 6)} > eps")
     ev = {"quantiles": table, "P* in F (certified)": member}
     if fails:
-        return Outcome.refuted("; ".join(fails[:6]), counterexample=fails, **ev)
+        return Outcome.refuted("; ".join(fails[:6]), counterexample=fails, **ev, kind="false")
     return Outcome.verified("NR's 25 % quantile of eps* above eps and PolyOpt's 75 % quantile below eps at every "
                             "eps, in both shapes; PolyOpt's eps* <= eps in every run with P* in F", **ev)
 
@@ -274,7 +274,7 @@ def check_q75(ctx):
                     for k, v in summ.items())
     if all(far.values()):
         return Outcome.refuted(f"0.3897 far outside our spread for every shape: {txt}",
-                               counterexample={"printed": PRINTED_Q75, "ours": summ}, **ev)
+                               counterexample={"printed": PRINTED_Q75, "ours": summ}, **ev, kind="false")
     if not any(far.values()):
         return Outcome.verified(f"0.3897 within our spread for every shape: {txt}", **ev)
     return Outcome.inconclusive("0.3897 is consistent with "
@@ -331,7 +331,7 @@ def check_robustness(ctx):
     worst = max(over.values())
     if asym or worst > 0.1 * total:
         why = asym + [f"{m}: {c} of {total} runs with |diff| >= 3 %" for m, c in over.items() if c > 0.1 * total]
-        return Outcome.refuted("; ".join(why), counterexample=why, **ev)
+        return Outcome.refuted("; ".join(why), counterexample=why, **ev, kind="false")
     if worst == 0:
         return Outcome.verified("max |diff| " + ", ".join(f"{m} {v['max |diff|']}" for m, v in stats.items())
                                 + "; signs balanced (sign-test p >= 0.05)", **ev)
@@ -391,7 +391,7 @@ def check_beta_impact(ctx):
     ev = {"impact": imp, "mean NMI": {_label(sh): {b: {m: fmt(v) for m, v in d.items()} for b, d in r.items()}
                                       for sh, r in M.items()}}
     if fails:
-        return Outcome.refuted("; ".join(fails), counterexample=fails, **ev)
+        return Outcome.refuted("; ".join(fails), counterexample=fails, **ev, kind="false")
     return Outcome.verified("impact of beta: " + "; ".join(f"{k}: " + ", ".join(f"{m} {v}" for m, v in d.items())
                                                            for k, d in imp.items()), **ev)
 
@@ -441,7 +441,7 @@ def check_beta_pattern(ctx):
     imp = {_label(sh): {m: f"{100 * _impact(M, sh, m):.2f} %" for m in ("IR", "PolyOpt")} for sh in M}
     ev = {"impact of mean NMI": imp, "per-run impacts": tests, "not significant": notes}
     if fails:
-        return Outcome.refuted("; ".join(fails), counterexample=fails, **ev)
+        return Outcome.refuted("; ".join(fails), counterexample=fails, **ev, kind="false")
     if notes:
         return Outcome.inconclusive("; ".join(notes), **ev)
     return Outcome.verified("PolyOpt's impact below IR's in both shapes, and smaller on 2 x 5", **ev)
@@ -488,4 +488,4 @@ def check_coverage_rate(ctx):
     txt = "; ".join(f"{k}: {v['in F']}/{v['runs']} = {v['rate']} (99 % CI {v['99 % CI']})" for k, v in rates.items())
     if all(verdicts):
         return Outcome.verified(f"rate consistent with 95 %: {txt}", **ev)
-    return Outcome.refuted(f"rate not consistent with 95 %: {txt}", counterexample=rates, **ev)
+    return Outcome.refuted(f"rate not consistent with 95 %: {txt}", counterexample=rates, **ev, kind="false")

@@ -63,7 +63,7 @@ def check_close(ctx):
     if far:
         return Outcome.refuted("not close at low eps: " + "; ".join(far) + " (close, <= 5 %, from eps "
                                + ", ".join(f"{v} ({k})" for k, v in close_from.items()) + ")",
-                               counterexample=far, **ev)
+                               counterexample=far, **ev, kind="false")
     if mid:
         return Outcome.inconclusive("gap above 5 % at: " + "; ".join(mid), **ev)
     return Outcome.verified("gap <= 5 % everywhere", **ev)
@@ -100,7 +100,7 @@ def check_cost(ctx):
                                 + " (at higher eps the median excess is small, see evidence)", **ev)
     return Outcome.refuted("median eps*/eps below 1.25 at every tested eps",
                            counterexample={k: {e: v["median eps*/eps"] for e, v in d.items()} for k, d in ratios.items()},
-                           **ev)
+                           **ev, kind="false")
 
 
 @claim(
@@ -136,7 +136,7 @@ def check_rldp_ldp(ctx):
     if all(e == EPS_GRID[-1] for e, _ in fails):
         return Outcome.inconclusive(f"ratio >= 1.5 for eps <= {EPS_GRID[-2]}, below at eps = {EPS_GRID[-1]}: {msg}",
                                     **ev)
-    return Outcome.refuted(msg, counterexample=[f for _, f in fails], **ev)
+    return Outcome.refuted(msg, counterexample=[f for _, f in fails], **ev, kind="false")
 
 
 @claim(
@@ -174,7 +174,7 @@ def check_srr_less(ctx):
             f"{', '.join(f'{float(hi[m]):.4f}' for m in beats)}), which is not (eps, P_X)-RLDP; SRR is below "
             f"{', '.join(beaten_by)} (the paper's own Sec. 8.1 reports SRR overtaking IR at high eps)",
             counterexample={"eps": e, "SRR": f"{float(lo['SRR']):.6f}", **{m: f"<= {float(hi[m]):.6f}" for m in beats}},
-            **ev)
+            **ev, kind="false")
     return Outcome.verified(f"SRR below {', '.join(beaten_by)}", **ev)
 
 
@@ -204,7 +204,7 @@ def check_ir_quick(ctx):
     grid = [mutual_information_float(ir_float_matrix(a1, a2, r, r ** (k / 16), 2), p) for k in range(17)]
     ev = {"seconds": round(secs, 3), "e^eps2": round(t, 6), "I": round(val, 8), "max over a 17-point grid": round(max(grid), 8)}
     if val < max(grid) - 1e-12:
-        return Outcome.refuted("the split search missed a better grid point", counterexample=ev, **ev)
+        return Outcome.refuted("the split search missed a better grid point", counterexample=ev, **ev, kind="false")
     if secs >= 5:
         return Outcome.inconclusive(f"search took {secs:.1f} s (machine load?)", **ev)
     return Outcome.verified(f"eq. (82) solved for |X| = 240 in {secs:.2f} s", **ev)

@@ -146,7 +146,7 @@ def check_joint(ctx):
                                 f"closed form to {mpmath.nstr(worst_lift, 3)} and BFGS over all other variables never "
                                 "goes below it", **ev)
     if not sym or worst_lift >= mpmath.mpf(10) ** (-(ctx.dps - 10)):
-        return Outcome.refuted("the closed form does not match", counterexample=ev, **ev)
+        return Outcome.refuted("the closed form does not match", counterexample=ev, **ev, kind="false")
     return Outcome.inconclusive("direct optimisation found a lower divergence than the closed form", **ev)
 
 
@@ -187,7 +187,7 @@ def check_thm1(ctx):
     if ok:
         return Outcome.verified("symbolic identity and numeric agreement with RenyiBall.conditional_radius",
                                 max_abs_diff=mpmath.nstr(worst, 3))
-    return Outcome.refuted("mismatch with Theorem 1", counterexample={"max_abs_diff": mpmath.nstr(worst, 3)})
+    return Outcome.refuted("mismatch with Theorem 1", counterexample={"max_abs_diff": mpmath.nstr(worst, 3)}, kind="false")
 
 
 @claim(
@@ -249,7 +249,7 @@ def check_ball_dual(ctx):
             n += 1
     ev = dict(instances=n, max_primal_minus_dual=f"{worst_primal:.3g}", max_dual_minus_primal=f"{worst_gap:.3g}")
     if worst_primal > 1e-6:
-        return Outcome.refuted("a feasible point exceeds the dual bound", counterexample=ev, **ev)
+        return Outcome.refuted("a feasible point exceeds the dual bound", counterexample=ev, **ev, kind="false")
     if worst_gap > 1e-4:
         return Outcome.inconclusive("the dual bound is not attained by SLSQP", **ev)
     return Outcome.verified(f"{n} random balls over 6 orders: SLSQP maximum within {worst_gap:.2g} of the dual "

@@ -56,7 +56,7 @@ def check_dual_form(ctx):
                     return Outcome.refuted("robust maximum differs from Definition 3's maximum",
                                            counterexample={"L": [[str(x) for x in row] for row in L], "r": str(r),
                                                            "v": [str(x) for x in v], "s1": s1, "s2": s2,
-                                                           "lp": str(lp), "definition3": str(d3)})
+                                                           "lp": str(lp), "definition3": str(d3)}, kind="false")
     return Outcome.verified(f"equal exactly in {n} random (L, e^eps, v, s1, s2) cases", cases=n)
 
 
@@ -81,7 +81,7 @@ def check_cone(ctx):
         r = privacy_level(eps).exp_eps
         g = check_gamma(mech, L, exact_level(r))
         if g.holds is not True:
-            return Outcome.refuted("PolyOpt row not in Gamma_eps", counterexample=g.to_json())
+            return Outcome.refuted("PolyOpt row not in Gamma_eps", counterexample=g.to_json(), kind="false")
         a1, a2 = len(mech.sensitive), len(mech.public)
         for y, row in enumerate(mech.matrix):
             for s1 in range(a1):
@@ -92,13 +92,13 @@ def check_cone(ctx):
                            - r * robust_extreme_lp(row[s2 * a2:(s2 + 1) * a2], L[s2], False))
                     if val > 0:
                         return Outcome.refuted("(41) fails for a cone member", counterexample={"y": y, "s1": s1,
-                                                                                              "s2": s2, "value": str(val)})
+                                                                                              "s2": s2, "value": str(val)}, kind="false")
         for P in points_in_ball(ball, rng, 6):
             res = check_single_distribution(mech, P, eps)
             pts += 1
             if res.holds is not True:
                 return Outcome.refuted("a PolyOpt mechanism violates Definition 1 at a point of F",
-                                       counterexample={"P": [str(x) for x in P], **res.to_json()})
+                                       counterexample={"P": [str(x) for x in P], **res.to_json()}, kind="false")
         cases += 1
     return Outcome.verified(f"{cases} random instances: rows in Gamma_eps, (41) <= 0 by exact LPs, Definition 1 "
                             f"holds exactly at {pts} certified points of F", instances=cases, points=pts)

@@ -60,7 +60,7 @@ def check_lp(ctx):
               and check_gamma(mech, L, exact_level(r)).holds is True and sol.lower <= sol.upper)
         if not ok:
             return Outcome.refuted("LP (46) solution is not a cone mechanism with |Y| <= |X|",
-                                   counterexample={"instance": k, "outputs": len(mech.outputs)})
+                                   counterexample={"instance": k, "outputs": len(mech.outputs)}, kind="false")
         worst_gap = max(worst_gap, sol.upper - sol.lower)
         # competitors: GRR (in the cone, see rldp.orderings) and optima of perturbed objectives
         comps = [grr(ball.phat, eps).matrix]
@@ -75,7 +75,7 @@ def check_lp(ctx):
         for Q in comps:
             hi = mutual_information_bounds(Q, p, dps=30)[1] if all(isinstance(x, Fraction) for rr in Q for x in rr) else None
             if hi is not None and mutual_information_bounds(Q, p, dps=30)[0] > sol.upper:
-                return Outcome.refuted("a cone mechanism beats the certified optimum", counterexample={"instance": k})
+                return Outcome.refuted("a cone mechanism beats the certified optimum", counterexample={"instance": k}, kind="false")
         cases += 1
     return Outcome.verified(f"{cases} random instances: |Y| <= |X|, rows in Gamma_eps, certified optimum bracket "
                             f"width <= {float(worst_gap):.2e}; no competitor exceeds the dual bound",
@@ -130,7 +130,7 @@ def check_mu(ctx):
                                 f"homogeneity hold at 200 random points (worst violation {mpmath.nstr(worst, 3)})",
                                 hessian_trace=str(tr))
     return Outcome.refuted("mu not homogeneous/convex", counterexample={"homog": homog, "det": str(det),
-                                                                       "worst": mpmath.nstr(worst, 5)})
+                                                                       "worst": mpmath.nstr(worst, 5)}, kind="false")
 
 
 @claim(
@@ -159,7 +159,7 @@ def check_dimension(ctx):
         rank = _affine_rank(V)
         rows.append({"a": a, "inequalities_3": n_ineq, "vertices": len(V), "dimension": rank})
         if rank != a - 1 or n_ineq != a * a:
-            return Outcome.refuted("dimension or count differs", counterexample=rows[-1], table=rows)
+            return Outcome.refuted("dimension or count differs", counterexample=rows[-1], table=rows, kind="false")
     return Outcome.verified("dimension a - 1 and a^2 inequalities of form (3) on 6 random instances", table=rows)
 
 
@@ -185,5 +185,5 @@ def check_crosscheck(ctx):
             n += 1
             if fast != base:
                 return Outcome.refuted("vertex sets differ", counterexample={"instance": k, "include_same_s": same,
-                                                                            "fast": len(fast), "baseline": len(base)})
+                                                                            "fast": len(fast), "baseline": len(base)}, kind="false")
     return Outcome.verified(f"identical exact vertex sets in {n} (instance, cone) cases")

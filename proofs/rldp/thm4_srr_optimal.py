@@ -156,7 +156,7 @@ def check_zero_mass(ctx):
         "(eps, P_X)-RLDP mechanism (randomised response on the support, x1 answered like x2) has certainly larger "
         "I_P(X;Y), and the LP reduced cost of a generator is certainly positive; Theorem 4 needs P of full support "
         "(the gap shrinks like 1/e^eps but stays positive)",
-        counterexample={"a1": 3, "a2": 1, "P": ["0", "1/2", "1/2"], "e^eps": "10^k, k = 1..6"}, rows=rows)
+        counterexample={"a1": 3, "a2": 1, "P": ["0", "1/2", "1/2"], "e^eps": "10^k, k = 1..6"}, rows=rows, kind="missing-hypothesis")
 
 
 @claim(
@@ -185,7 +185,7 @@ def check_single_secret(ctx):
         "with |S| = 1 every mechanism is (eps, P_X)-RLDP (no pair s != s'), so the identity (I = log 2 for "
         "P = (1/2, 1/2)) beats SRR at every eps (SRR's entries are all positive, so I(SRR) < H(P)); Theorem 4 "
         "needs |S| >= 2",
-        counterexample={"a1": 1, "a2": 2, "P": ["1/2", "1/2"], "mechanism": "identity"}, rows=rows)
+        counterexample={"a1": 1, "a2": 2, "P": ["1/2", "1/2"], "mechanism": "identity"}, rows=rows, kind="missing-hypothesis")
 
 
 @claim(
@@ -214,7 +214,7 @@ def check_mu_sublinear(ctx):
             if arb_lower(m12 - m1 - m2) > 0 or arb_lower(hom) > 0 or arb_upper(m1) < 0:
                 return Outcome.refuted("mu is not sublinear / not non-negative",
                                        counterexample={"P": list(map(str, p)), "v1": list(map(str, v1)),
-                                                       "v2": list(map(str, v2)), "gamma": str(g)})
+                                                       "v2": list(map(str, v2)), "gamma": str(g)}, kind="false")
             if not (arb_upper(m12 - m1 - m2) <= 0 or arb_upper(abs(m12 - m1 - m2)) < Fraction(1, 10 ** 30)):
                 return Outcome.inconclusive("subadditivity not decided at 40 digits",
                                             case={"P": list(map(str, p)), "v1": list(map(str, v1)),
@@ -262,7 +262,7 @@ def check_dual(ctx):
                 neg = [arb_upper(x) < 0 for x in alpha]
                 if any(neg):
                     return Outcome.refuted("the dual solution of SRR's basis has a negative entry",
-                                           counterexample=rows[-1], rows=rows)
+                                           counterexample=rows[-1], rows=rows, kind="false")
                 return Outcome.inconclusive("sign of alpha* not decided", rows=rows)
     return Outcome.verified(f"{len(rows)} cases above eps_0: theta* = 1/Z gives A theta* = 1 exactly, the unique "
                             "dual alpha* of SRR's basis is certainly >= 0 and A^T alpha* >= m holds rigorously",
@@ -304,7 +304,7 @@ def check_utility_identity(ctx):
             worst = max(worst, arb_upper(d))
             if arb_lower(d) > 0:
                 return Outcome.refuted("I_P(X;Y) != sum_y mu(Q_y)",
-                                       counterexample={"P": list(map(str, p)), "Q": [list(map(str, r)) for r in Q]})
+                                       counterexample={"P": list(map(str, p)), "Q": [list(map(str, r)) for r in Q]}, kind="false")
     if worst > Fraction(1, 10 ** 35):
         return Outcome.inconclusive("difference not resolved at 40 digits", worst=str(float(worst)))
     return Outcome.verified("60 random (P, Q): |I_P(X;Y) - sum_y mu(Q_y)| <= %.1e (rigorous balls)" % float(worst))

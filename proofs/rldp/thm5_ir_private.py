@@ -53,19 +53,19 @@ def check_private(ctx):
             m = independent_reporting(ball, eps, eps2=eps2, dps=ctx.dps, d=d)
             mechs += 1
             if not check_column_stochastic(m):
-                return Outcome.refuted("IR matrix not column-stochastic", counterexample={"instance": k})
+                return Outcome.refuted("IR matrix not column-stochastic", counterexample={"instance": k}, kind="false")
             for P in P_list:
                 pts += 1
                 res = check_single_distribution(m, P, eps)
                 if res.holds is not True:
                     return Outcome.refuted("IR violates Definition 1 at a point of F",
                                            counterexample={"P": [str(x) for x in P], "eps": eps, "eps2": eps2,
-                                                           **res.to_json()})
+                                                           **res.to_json()}, kind="false")
                 conds = [c for c in _cond(P, a1, a2) if c is not None]
                 spread = max(sum(abs(x - y) for x, y in zip(c1, c2)) for c1 in conds for c2 in conds)
                 if spread > d:
                     return Outcome.refuted("proof step (69)-(71) fails: conditional spread exceeds d",
-                                           counterexample={"P": [str(x) for x in P], "spread": str(spread), "d": str(d)})
+                                           counterexample={"P": [str(x) for x in P], "spread": str(spread), "d": str(d)}, kind="false")
     return Outcome.verified(f"{mechs} IR mechanisms, {pts} (mechanism, P) pairs: Definition 1 holds exactly; "
                             "conditional spread <= d", mechanisms=mechs, points=pts)
 
@@ -97,4 +97,4 @@ def check_algebra(ctx):
         return Outcome.verified("inverse identity and e^delta2 - e^eps2 = (e^eps2 - 1)(2 - d)/d symbolic; "
                                 "diagonal P-hat gives d = 2, delta2 = eps2 (a = 2..5)", factored=str(diff))
     return Outcome.refuted("algebra of delta2 fails", counterexample={"inverse": inverse, "mono": mono,
-                                                                    "diag": ok_diag})
+                                                                    "diag": ok_diag}, kind="false")

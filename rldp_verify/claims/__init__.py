@@ -33,11 +33,14 @@ from rldp_verify.claims.core import (
     registry,
 )
 from rldp_verify.claims.printed import Comparison, compare_printed, outcome_from_comparisons
+from rldp_verify.claims.readings import ReadingSearch, search_readings
 from rldp_verify.claims.runner import discover, run_claims
 
 __all__ = [
     "Claim",
     "Comparison",
+    "ReadingSearch",
+    "search_readings",
     "Context",
     "Method",
     "Outcome",

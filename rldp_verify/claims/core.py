@@ -30,24 +30,41 @@ class Method(str, Enum):
         return self.value
 
 
+#: The kinds of finding a REFUTED claim carries (issue 9 item 5):
+#: ``misprint``            a typo whose evident reading holds (the reading is checked too);
+#: ``missing-hypothesis``  false only in a case the paper did not exclude (the summary says which case);
+#: ``wrong-number``        a printed value not reproduced;
+#: ``false``               fails under its evident hypotheses.
+KINDS = ("misprint", "missing-hypothesis", "wrong-number", "false")
+
+
 @dataclass(frozen=True)
 class Outcome:
     """What a check found. ``evidence`` holds JSON-serialisable values (str, int, float, lists, dicts).
 
-    For REFUTED, ``evidence`` must contain a ``counterexample`` and the recomputed values.
+    For REFUTED, ``evidence`` must contain a ``counterexample`` and the recomputed values, and ``kind``
+    one of :data:`KINDS` (the runner turns a REFUTED without a kind into ERROR).
     """
 
     verdict: Verdict
     summary: str
     evidence: Mapping[str, Any] = field(default_factory=dict)
+    kind: str | None = None
+
+    def __post_init__(self):
+        if self.kind is not None and self.kind not in KINDS:
+            raise ValueError(f"finding kind must be one of {KINDS}, got {self.kind!r}")
+        if self.kind is not None and self.verdict is not Verdict.REFUTED:
+            raise ValueError(f"only a REFUTED outcome carries a finding kind (got {self.verdict.value})")
 
     @classmethod
     def verified(cls, summary: str, **evidence) -> "Outcome":
         return cls(Verdict.VERIFIED, summary, evidence)
 
     @classmethod
-    def refuted(cls, summary: str, counterexample, **evidence) -> "Outcome":
-        return cls(Verdict.REFUTED, summary, {"counterexample": counterexample, **evidence})
+    def refuted(cls, summary: str, counterexample, *, kind: str | None = None, **evidence) -> "Outcome":
+        """A finding. ``kind``: one of :data:`KINDS` (required by the runner)."""
+        return cls(Verdict.REFUTED, summary, {"counterexample": counterexample, **evidence}, kind)
 
     @classmethod
     def inconclusive(cls, summary: str, **evidence) -> "Outcome":
@@ -100,6 +117,7 @@ class Result:
     summary: str
     evidence: dict
     seconds: float
+    kind: str | None = None
 
     def to_json(self) -> dict:
         c = self.claim
@@ -114,6 +132,7 @@ class Result:
             "slow": c.slow,
             "module": c.module,
             "verdict": self.verdict.value,
+            "kind": self.kind,
             "summary": self.summary,
             "evidence": self.evidence,
             "seconds": round(self.seconds, 3),

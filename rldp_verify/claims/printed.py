@@ -54,9 +54,10 @@ def compare_printed(label: str, printed: str, value, *, digits: int = 12) -> Com
 
 
 def outcome_from_comparisons(
-    comparisons: list[Comparison], *, what: str = "printed values", **evidence
+    comparisons: list[Comparison], *, what: str = "printed values", kind: str = "wrong-number", **evidence
 ) -> Outcome:
-    """VERIFIED when every printed value is reproduced, REFUTED (listing each miss) otherwise."""
+    """VERIFIED when every printed value is reproduced, REFUTED (listing each miss) otherwise; the finding
+    kind of a miss is ``wrong-number`` unless the caller knows better (e.g. ``misprint``)."""
     misses = [c for c in comparisons if not c.agrees]
     table = [c.to_json() for c in comparisons]
     if not misses:
@@ -67,6 +68,7 @@ def outcome_from_comparisons(
     return Outcome.refuted(
         f"{len(misses)} of {len(comparisons)} {what} not reproduced: {labels}{more}",
         counterexample=[c.to_json() for c in misses],
+        kind=kind,
         comparisons=table,
         **evidence,
     )

@@ -60,12 +60,15 @@ def run_claim(claim: Claim, ctx: Context) -> Result:
             raise TypeError(f"check returned {type(out).__name__}, not Outcome")
         if out.verdict is Verdict.REFUTED and "counterexample" not in out.evidence:
             raise TypeError("a REFUTED outcome must carry a counterexample")
-        verdict, summary, evidence = out.verdict, out.summary, _jsonable(dict(out.evidence))
+        if out.verdict is Verdict.REFUTED and out.kind is None:
+            raise TypeError("a REFUTED outcome must carry a finding kind (misprint, missing-hypothesis, "
+                            "wrong-number or false)")
+        verdict, summary, evidence, kind = out.verdict, out.summary, _jsonable(dict(out.evidence)), out.kind
     except Exception as exc:  # the check itself failed: that is an ERROR, never a verdict
-        verdict = Verdict.ERROR
+        verdict, kind = Verdict.ERROR, None
         summary = f"{type(exc).__name__}: {exc}"
         evidence = {"traceback": traceback.format_exc(limit=6)}
-    return Result(claim, verdict, summary, evidence, time.perf_counter() - t0)
+    return Result(claim, verdict, summary, evidence, time.perf_counter() - t0, kind)
 
 
 def run_claims(claims: Iterable[Claim], ctx: Context, *, progress=None) -> list[Result]:

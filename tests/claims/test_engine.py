@@ -68,3 +68,25 @@ def test_duplicate_id_in_the_same_module_rejected():
     second.__module__ = first.__module__
     with pytest.raises(ValueError, match="duplicate claim id 't.dup-same'"):
         claim(id="t.dup-same", paper="000_aca93ed29ea857ee.txt", source="s", statement="x", method="exact")(second)
+
+
+def test_refuted_needs_a_known_kind():
+    import pytest
+
+    from rldp_verify.claims import Context, Outcome
+    from rldp_verify.claims.core import KINDS, Claim, Method
+    from rldp_verify.claims.runner import run_claim
+
+    with pytest.raises(ValueError):
+        Outcome.refuted("x", counterexample=1, kind="typo")
+    with pytest.raises(ValueError):
+        Outcome(Outcome.verified("x").verdict, "x", {}, "false")
+
+    def mk(outcome):
+        return Claim("t.kind", "000_x.txt", "s", "st", lambda ctx: outcome, (Method.EXACT,))
+
+    r = run_claim(mk(Outcome.refuted("no kind", counterexample=1)), Context())
+    assert r.verdict.value == "ERROR" and "finding kind" in r.summary
+    for k in KINDS:
+        r = run_claim(mk(Outcome.refuted("x", counterexample=1, kind=k)), Context())
+        assert r.verdict.value == "REFUTED" and r.kind == k and r.to_json()["kind"] == k

@@ -1,0 +1,180 @@
+"""Semantic mutants of the engine used by tests/checker (issue 9 items 3 and 7).
+
+Each mutant is a wrong variant of one engine formula, applied by patching the engine at run time
+(``mutant.apply(monkeypatch)``), with the claims that must then say REFUTED. The mutation-testing
+catalogue (issue 9 item 2) can import ``MUTANTS``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import mpmath
+
+from rldp_verify.core.numbers import to_mpf, working_precision
+
+
+@dataclass(frozen=True)
+class Mutant:
+    id: str
+    module: str
+    description: str
+    patch: Callable  # patch(monkeypatch) -> None
+    killed_by: tuple[str, ...]  # claim ids that must say REFUTED
+
+    def apply(self, monkeypatch) -> None:
+        self.patch(monkeypatch)
+
+
+# --- Theorem 1: B_s -----------------------------------------------------------------------------------
+
+def _chi2_reading_radius(self, s, *, dps=None):
+    """The reading that reproduces Example 2's printed numbers: 1/(a-1) log((e^{(a-1)B} - (1 - P^_s))/P^_s),
+    i.e. the chi-square radius e^{B_s} - 1 = (e^B - 1)/P^_s at alpha = 2 (alpha = 1: B/P^_s unchanged)."""
+    with working_precision(dps) as d:
+        with mpmath.workdps(d + 10):
+            ps = to_mpf(self.marginal(s))
+            if ps == 0 or self.radius == float("inf"):
+                return mpmath.inf
+            B, a = to_mpf(self.radius), to_mpf(self.alpha)
+            if a == 1:
+                return +(B / ps)
+            arg = (mpmath.exp((a - 1) * B) - (1 - ps)) / ps
+            if arg <= 0:
+                return mpmath.inf
+            val = max(mpmath.log(arg) / (a - 1), mpmath.mpf(0))
+        return +val
+
+
+def _radius_times(factor):
+    def patched(self, s, *, dps=None):
+        from rldp_verify.rldp.uncertainty import RenyiBall
+
+        v = _ORIG_RADIUS(self, s, dps=dps)
+        return v if v == mpmath.inf else v * factor
+    return patched
+
+
+def _patch_radius(fn):
+    def patch(mp):
+        from rldp_verify.rldp.uncertainty import RenyiBall
+
+        mp.setattr(RenyiBall, "conditional_radius", fn)
+    return patch
+
+
+def _orig_radius():
+    from rldp_verify.rldp.uncertainty import RenyiBall
+
+    return RenyiBall.conditional_radius
+
+
+_ORIG_RADIUS = _orig_radius()
+
+MUTANTS = [
+    Mutant("thm1.bs-chi2-reading", "rldp_verify.rldp.uncertainty",
+           "B_s = 1/(alpha-1) log((e^{(alpha-1)B} - (1-P^_s))/P^_s) (Example 2's printed reading)",
+           _patch_radius(_chi2_reading_radius),
+           ("rldp.thm1.radius-direct-optimisation",)),
+    Mutant("thm1.bs-too-large", "rldp_verify.rldp.uncertainty", "B_s multiplied by 1.001",
+           _patch_radius(_radius_times(mpmath.mpf("1.001"))),
+           ("rldp.thm1.radius-direct-optimisation",)),
+]
+
+
+# --- Lemma A5 / A6 / Proposition 1: xi-+, L, rad -----------------------------------------------------
+
+def _patch_attr(target: str, name: str, make):
+    def patch(mp):
+        import importlib
+
+        mod, _, cls = target.partition(":")
+        obj = importlib.import_module(mod)
+        if cls:
+            obj = getattr(obj, cls)
+        mp.setattr(obj, name, make(getattr(obj, name)))
+    return patch
+
+
+def _swapped(orig):
+    def t_interval(rho, alpha, radius, *, dps=None):
+        tm, tp = orig(rho, alpha, radius, dps=dps)
+        return tp, tm
+    return t_interval
+
+
+def _lower_with_B(orig):
+    def lower_value(self, u, s, *, dps=None):
+        from rldp_verify.rldp.uncertainty import t_interval
+
+        if self.marginal(s) == 0:
+            return mpmath.mpf(0)
+        return t_interval(self.conditional(s)[u], self.alpha, self.radius, dps=dps)[0]   # B instead of B_s
+    return lower_value
+
+
+def _scaled(factor):
+    def make(orig):
+        def f(self, *args, **kw):
+            return orig(self, *args, **kw) * factor
+        return f
+    return make
+
+
+MUTANTS += [
+    Mutant("xi.swapped", "rldp_verify.rldp.uncertainty", "t_interval returns (t+, t-): xi- and xi+ swapped",
+           _patch_attr("rldp_verify.rldp.uncertainty", "t_interval", _swapped),
+           ("rldp.lemma-a5.extreme-coordinates", "rldp.prop1.lower-and-rad")),
+    Mutant("prop1.L-with-B", "rldp_verify.rldp.uncertainty", "L_{u|s} from the radius B instead of B_s",
+           _patch_attr("rldp_verify.rldp.uncertainty:RenyiBall", "lower_value", _lower_with_B),
+           ("rldp.prop1.lower-and-rad",)),
+    Mutant("rad.missing-factor-2", "rldp_verify.rldp.uncertainty", "l1 radius without the factor 2 of (A6) / (30)",
+           _patch_attr("rldp_verify.rldp.uncertainty:SimplexBall", "l1_radius", _scaled(mpmath.mpf(1) / 2)),
+           ("rldp.lemma-a6.l1-radius", "rldp.prop1.lower-and-rad")),
+]
+
+
+def patch_everywhere(mp, module: str, name: str, make):
+    """Replace the function ``module.name`` by ``make(original)`` in every loaded module that bound it
+    (``from module import name`` copies the reference, so patching the defining module alone is not enough)."""
+    import importlib
+    import sys
+
+    orig = getattr(importlib.import_module(module), name)
+    new = make(orig)
+    for mod in list(sys.modules.values()):
+        if mod is not None and getattr(mod, name, None) is orig:
+            mp.setattr(mod, name, new)
+
+
+def _grr_squared(orig):
+    def grr_matrix(size, exp_eps):
+        return orig(size, exp_eps if exp_eps == float("inf") else exp_eps * exp_eps)
+    return grr_matrix
+
+
+MUTANTS += [
+    Mutant("grr.exponent-squared", "rldp_verify.rldp.mechanisms.grr", "GRR built with e^{2 eps} instead of e^eps",
+           lambda mp: patch_everywhere(mp, "rldp_verify.rldp.mechanisms.grr", "grr_matrix", _grr_squared),
+           ("rldp.lemma3.ratio-bound",)),
+]
+
+
+def _argmax_half(orig):
+    def binary_set_mi(P):   # the Sec. 4.2 text's misprint: argmax_A |P(A) - 1/2|
+        from fractions import Fraction
+        from itertools import combinations
+
+        k = len(P)
+        sets = [frozenset(A) for r in range(k + 1) for A in combinations(range(k), r)]
+        return max(sets, key=lambda A: abs(sum((P[i] for i in A), Fraction(0)) - Fraction(1, 2)))
+    return binary_set_mi
+
+
+MUTANTS += [
+    Mutant("kairouz.T-argmax", "rldp_verify.topics.extremal.utilities",
+           "T of eq. (30) taken in argmax_A |P(A) - 1/2| (the text's misprint) instead of argmin",
+           lambda mp: patch_everywhere(mp, "rldp_verify.topics.extremal.utilities", "binary_set_mi", _argmax_half),
+           ("kairouz.sec4.eq105-set-equivalence",)),
+]

@@ -1,0 +1,22 @@
+"""Issue 9 items 3 and 7: the certified routes refute wrong engine formulas (mutants) and verify the right ones."""
+
+import pytest
+
+from rldp_verify.claims import Context, discover
+from rldp_verify.claims.runner import run_claim
+
+from tests.checker.mutants import MUTANTS
+
+_CLAIMS = {c.id: c for c in discover("proofs")}
+
+
+def _verdict(cid):
+    return run_claim(_CLAIMS[cid], Context())
+
+
+@pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: m.id)
+def test_mutant_is_refuted(mutant, monkeypatch):
+    mutant.apply(monkeypatch)
+    for cid in mutant.killed_by:
+        r = _verdict(cid)
+        assert r.verdict.value == "REFUTED", (cid, r.verdict, r.summary, r.evidence.get("traceback"))
