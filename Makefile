@@ -1,6 +1,6 @@
 # The two commands of the README: `make report` and `make test`. Each installs what is missing first.
 PY := .venv/bin/python
-.PHONY: report test test-slow benchmarks setup lint
+.PHONY: report test test-slow benchmarks setup lint determinism
 
 setup:
 	@bash scripts/bootstrap.sh
@@ -22,3 +22,8 @@ test-slow: setup
 
 benchmarks: setup
 	@$(PY) benchmarks/run.py
+
+# issue 9 item 4: every fast claim under two BLAS configurations (threads 1 / 2, OPENBLAS_CORETYPE
+# Sandybridge / unset); fails when verification.json differs beyond the 'seconds' fields
+determinism: setup
+	@$(PY) scripts/determinism.py --out reports/determinism
