@@ -26,8 +26,8 @@ PRINTED_BS = ("0.3782", "0.0900")
 PRINTED_L = (("0.1620", "0.2829"), ("0.1923", "0.5337"))
 PRINTED_HI = ("0.7171", "0.4663")
 PRINTED_RAD = ("0.6107", "0.3061")
-TEXT_NOTES = ["'Inserting our values of B and P^_s into Theorem 2' should be Theorem 1",
-              "the second radius is labelled rad_s1(F); it is rad_s2(F)"]
+TEXT_NOTES = ["'Theorem 2' should be Theorem 1: claim rldp.example2.theorem-reference",
+              "the second radius is labelled rad_s1(F); it is rad_s2(F): claim rldp.example2.rad-label"]
 
 
 def _values(ball, dps, alt=False):
@@ -197,3 +197,64 @@ def check_derived(ctx):
              compare_printed("P^_u2|s1", "0.5882", c1[1]), compare_printed("P^_s2", "0.83", ball.marginal(1)),
              compare_printed("P^_u1|s2", "0.3133", c2[0]), compare_printed("P^_u2|s2", "0.6867", c2[1])]
     return outcome_from_comparisons(comps)
+
+
+# excerpts of the seed text (000, Sec. 4.1 and Sec. 5), verbatim from the text conversion
+THEOREM_TEXT = {
+    1: "Let s S be such that P ^ s > 0 . Let F be defined by Rényi divergence, i.e., F = P P X : D α ( P ^ | | P ) "
+       "B for a given α ( 0 , ) and B R 0 . Define the constant B s by B s = α α 1 log e ( α 1 ) B / α ( 1 P ^ s ) "
+       "P ^ s , if α 1 , B P ^ s , if α = 1 . Then,",
+    2: "Let Q be a privacy mechanism, and for y Y , let Q y be the y-th row of the associated matrix Q = ( Q y | x ) "
+       "y Y , x X . Suppose that for all y we have Q y Γ L . Then, Q satisfies ( ε , F ) -RLDP.",
+}
+EXAMPLE2_SENTENCE = "Inserting our values of B and P ^ s into Theorem 2, we find B s 1 = 0.3782 , B s 2 = 0.0900 ."
+
+
+@claim(
+    id="rldp.example2.theorem-reference",
+    paper=PAPER,
+    source="Sec. 4.3, Example 2, first sentence",
+    statement="'Inserting our values of B and P^_s into Theorem 2, we find B_s1 = 0.3782, B_s2 = 0.0900': the "
+              "formula for B_s is in Theorem 2.",
+    hypotheses=("the statements of Theorems 1 and 2 as in the seed text (THEOREM_TEXT)",),
+    method=Method.EXACT,
+    reading="Evident reading: Theorem 1 (eq. (25)), the only theorem that defines B_s.",
+)
+def check_theorem_reference(ctx):
+    import re
+
+    defining = [k for k, body in THEOREM_TEXT.items() if re.search(r"\bB s = ", body)]
+    cited = re.search(r"P \^ s into Theorem (\d+), we find B s 1", EXAMPLE2_SENTENCE)
+    ev = {"theorems_defining_B_s": defining, "cited": cited.group(1) if cited else None}
+    if cited is None or not defining:
+        return Outcome.inconclusive("the sentence or the B_s formula was not found in the excerpts", **ev)
+    if int(cited.group(1)) in defining:
+        return Outcome.verified(f"Theorem {cited.group(1)} defines B_s", **ev)
+    return Outcome.refuted(f"Example 2 cites Theorem {cited.group(1)}, but only Theorem(s) {defining} define B_s "
+                           f"(eq. (25)); the evident reading is Theorem {defining[0]}",
+                           counterexample=ev, kind="misprint")
+
+
+@claim(
+    id="rldp.example2.rad-label",
+    paper=PAPER,
+    source="Sec. 4.3, Example 2, the line 'rad_s1(F) = 2 max{0.4118 - 0.1620, ...} = 0.6107, rad_s1(F) = "
+           "2 max{0.3133 - 0.1923, 0.4663 - 0.3133} = 0.3061'",
+    statement="The second radius, 2 max{0.3133 - 0.1923, 0.4663 - 0.3133} = 0.3061, is rad_s1(F).",
+    hypotheses=("Example 1's P^", "|U| = 2: rad_s = 2 max distance of P^_{u1|s} to the interval ends"),
+    method=Method.EXACT,
+    reading="Evident reading: rad_s2(F) (its centre 0.3133 is P^_{u1|s2}).",
+)
+def check_rad_label(ctx):
+    centres = {f"s{s + 1}": EX1_PHAT[s][0] / sum(EX1_PHAT[s]) for s in range(2)}
+    used = [name for name, c in centres.items() if compare_printed(name, "0.3133", c).agrees]
+    value = 2 * max(Fraction("0.3133") - Fraction("0.1923"), Fraction("0.4663") - Fraction("0.3133"))
+    ev = {"P^_(u1|s)": {k: str(v) for k, v in centres.items()}, "centre_matches": used,
+          "printed_expression_value": str(value)}
+    if used == ["s1"]:
+        return Outcome.verified("the expression's centre 0.3133 is P^_(u1|s1)", **ev)
+    if used == ["s2"]:
+        return Outcome.refuted(f"the expression's centre 0.3133 is P^_(u1|s2) = {centres['s2']} (P^_(u1|s1) = "
+                               f"{centres['s1']}), so the radius is rad_s2(F), not rad_s1(F) as labelled",
+                               counterexample=ev, kind="misprint")
+    return Outcome.inconclusive("0.3133 matches neither conditional", **ev)
