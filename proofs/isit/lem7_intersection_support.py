@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import numpy as np
-
 from proofs.isit._common import PAPER
 from rldp_verify.claims import Method, Outcome, claim
 
@@ -16,7 +14,7 @@ _STATEMENT = ("for closed A, B with ri(A) and ri(B) intersecting: "
 def _lp_check(rng, dim):
     """A, B = conv of random points (overlapping); both sides of (50) as exact LPs (pycddlib GMP, re-checked):
     the random floats are taken as exact rationals, so the two optimal values are compared exactly."""
-    from rldp_verify.lp import solve_exact
+    from rldp_verify.core.lp import solve_exact
 
     F = Fraction
     VA = [[F(float(x)) for x in r] for r in rng.normal(size=(int(rng.integers(dim + 1, 8)), dim))]
@@ -36,7 +34,6 @@ def _lp_check(rng, dim):
         return None  # empty intersection: skip (the hypothesis fails)
     lhs = r1.value
     # RHS: min_t sA + sB with sA >= t.a_i, sB >= (v - t).b_j  (maximise -(sA + sB))
-    nvar = dim + 2
     A2 = [list(a) + [F(-1), F(0)] for a in VA] + [[-x for x in bb] + [F(0), F(-1)] for bb in VB]
     b2 = [F(0)] * nA + [-dot(bb, v) for bb in VB]
     r2 = solve_exact([F(0)] * dim + [F(-1), F(-1)], A2, b2)

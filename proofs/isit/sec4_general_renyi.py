@@ -186,8 +186,8 @@ def check_thm4(ctx):
     into F (certified at 40 digits, nudged inside); upper = the general joint dual at the engine's (M1, M2)
     minimised over lambda by golden section in mpmath (weak duality: any (lambda, mu) is an upper bound).
     The float Nelder-Mead minimum of the general dual only searches for a point below eq. (29)."""
-    from rldp_verify.audit.dual import phi_mp, power_mean_mp, psi_mp
-    from rldp_verify.chisquare_projection import chi2_divergence, lift_to_ball
+    from rldp_verify.rldp.audit.dual import phi_mp, power_mean_mp, psi_mp
+    from rldp_verify.topics.chisquare.ball import chi2_divergence, lift_to_ball
 
     rng = ctx.np_rng("isit.general.thm4")
     n, rows = 0, []

@@ -109,45 +109,6 @@ def nstr(x, d: int = 12) -> str:
     return mpmath.nstr(x, d)
 
 
-def slsqp_max(center, alpha, B, objective, nprng, *, starts: int = 6):
-    """max objective(P) over {P in simplex : D_alpha(center||P) <= B} by SLSQP multistart (float).
-
-    Returns (best value, best P as numpy array) over the starts whose result is feasible (re-checked);
-    a float optimiser: callers compare with tolerances and re-check anything they refute with."""
-    import numpy as np
-    from scipy.optimize import minimize
-
-    c = np.array([float(v) for v in center])
-    a, Bf = float(alpha), float(B)
-
-    def D(q):
-        m = c > 0
-        if np.any(q[m] <= 0):
-            return np.inf if a >= 1 else float(np.log(max(np.sum(c[m] ** a * np.clip(q[m], 0, None) ** (1 - a)), 1e-300)) / (a - 1))
-        if a == 1:
-            return float(np.sum(c[m] * np.log(c[m] / q[m])))
-        return float(np.log(np.sum(c[m] ** a * q[m] ** (1 - a))) / (a - 1))
-
-    best, bestP = -np.inf, None
-    for k in range(starts):
-        d = nprng.dirichlet(np.ones(len(c)) * (0.3 if k % 2 else 1.0))
-        lam = 1.0
-        while D((1 - lam) * c + lam * d) > Bf and lam > 1e-12:
-            lam *= 0.7
-        x0 = (1 - lam) * c + lam * d
-        res = minimize(lambda P: -objective(P), x0, method="SLSQP", bounds=[(1e-12, 1)] * len(c),
-                       constraints=[{"type": "eq", "fun": lambda P: P.sum() - 1},
-                                    {"type": "ineq", "fun": lambda P: Bf - D(P)}],
-                       options={"maxiter": 500, "ftol": 1e-14})
-        P = np.clip(res.x, 1e-300, None)
-        P = P / P.sum()
-        if D(P) <= Bf * (1 + 1e-9) + 1e-12:
-            v = objective(P)
-            if v > best:
-                best, bestP = v, P
-    return best, bestP
-
-
 def fprime_vertices(bounds):
     """Vertices of F' = {P in P_X : l_s <= P_{u1|s} <= h_s} for a 2x2 table, exactly (pycddlib GMP)."""
     A, b = [], []

@@ -11,7 +11,6 @@ F_{U|s} are strict subsets of the true projections. Each refutation lists both.
 from __future__ import annotations
 
 import dataclasses
-
 from fractions import Fraction
 
 import mpmath

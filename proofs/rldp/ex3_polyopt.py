@@ -9,16 +9,19 @@ then compared entry by entry at the printed precision.
 from __future__ import annotations
 
 import dataclasses
-
 from fractions import Fraction
 
 import mpmath
 
 from proofs.rldp._mech_common import PAPER, PHAT, PRINTED_L, PSTAR_FLAT, example_ball, s
 from rldp_verify.claims import Method, Outcome, claim, compare_printed, outcome_from_comparisons, search_readings
-from rldp_verify.rldp.mechanisms import (gamma_hat_vertices, gamma_inequalities, lower_bounds, mutual_information_value,
-                                    polyopt_from_bounds)
 from rldp_verify.core.numbers import working_precision
+from rldp_verify.rldp.mechanisms import (
+    gamma_inequalities,
+    lower_bounds,
+    mutual_information_value,
+    polyopt_from_bounds,
+)
 
 V_PRINTED = """0.0744 0.3227 0.5603 0.0426; 0.2426 0.2426 0.4783 0.0364; 0.3333 0.3333 0.1667 0.1667;
 0.1091 0.4737 0.2086 0.2086; 0.0993 0.4310 0 0.4697; 0.1121 0.4864 0 0.4015; 0.3404 0.3404 0 0.3191;

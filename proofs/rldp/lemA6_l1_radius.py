@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from itertools import combinations
 
 import mpmath
 import sympy as sp

@@ -10,7 +10,6 @@ from fractions import Fraction
 
 import flint
 import mpmath
-import numpy as np
 import sympy as sp
 
 from proofs.rldp._sec34 import ALPHAS, PAPER, boundary_point, conditional, flat, lift, nstr, rand_dist, rand_table

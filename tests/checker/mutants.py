@@ -49,7 +49,6 @@ def _chi2_reading_radius(self, s, *, dps=None):
 
 def _radius_times(factor):
     def patched(self, s, *, dps=None):
-        from rldp_verify.rldp.uncertainty import RenyiBall
 
         v = _ORIG_RADIUS(self, s, dps=dps)
         return v if v == mpmath.inf else v * factor

@@ -4,7 +4,6 @@ import pytest
 
 from rldp_verify.claims import Context, discover
 from rldp_verify.claims.runner import run_claim
-
 from tests.checker.mutants import MUTANTS
 
 _CLAIMS = {c.id: c for c in discover("proofs")}
