@@ -1,0 +1,393 @@
+"""PolyOpt and NR at large |X|: LP (46) by stabilised column generation, with a certified bracket.
+
+Paper: seeds/000_aca93ed29ea857ee.txt, Sec. 5 (Definition 3, Theorems 2-3, eqs. (44)-(46)) and Sec. 8
+(NR = Theorem 3 with F = {P-hat}).  The exact route (:mod:`rldp_verify.mechanisms.polyopt`) enumerates
+Gamma-hat; this one never does.
+
+* Columns are points of prod_s W_s (:mod:`cone_blocks`), normalised to sum 1: every column lies in
+  Gamma_eps by construction, and the returned rows are re-checked exactly in rationals.
+* Pricing max_v mu(v) - y . v over Gamma-hat: :class:`pricing.Pricer` (per-block vertices, Lagrangian
+  bound on the concave term in t = P . w, branch and bound).  The maximal reduced cost M(y) is found by
+  Dinkelbach steps on G(y + M 1) (G decreasing in M).
+* Master: HiGHS on the restricted LP (46), warm-started as columns are added, with Wentges dual
+  smoothing: pricing at y_sep = alpha y_centre + (1 - alpha) y_RMP, where y_centre is the dual with the
+  best bound so far; alpha adapts (raised after a successful step, reset to 0 after a mis-pricing).
+* Bracket of the optimum of LP (46) (= the best utility of a mechanism with rows in Gamma_eps):
+  lower = the certified (arb) utility I_P(X;Y) of the returned mechanism, whose rows are exactly in
+  Gamma_eps (rationals); upper = sum_x y'_x for a float vector y' = y_centre + M 1 with G(y') <= 0
+  proven by :meth:`pricing.Pricer.certify_nonpositive` (then mu(v) <= y' . v on the cone and every
+  cone mechanism has utility <= sum_y y' . Q_y = sum_x y'_x).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Sequence
+
+import numpy as np
+
+from rldp_verify.errors import CertificationError, InputError
+from rldp_verify.rldp.mechanisms.cone_blocks import Block, block_data, nr_blocks, polyopt_blocks
+from rldp_verify.rldp.mechanisms.pricing import Pricer
+
+
+@dataclass
+class CGResult:
+    """The certified outcome: rows (exact, in Gamma_eps), bracket [lower, upper] of LP (46)'s optimum."""
+
+    rows: list                      # exact rows Q_y (Fractions), columns x in S-major order
+    lower: Fraction
+    upper: Fraction
+    dual: tuple                     # y' (floats, exact as binary fractions) of the upper bound
+    history: list = field(default_factory=list)   # (seconds, float lower, float upper) per iteration
+    iterations: int = 0
+    columns: int = 0
+    seconds: float = 0.0
+    certificate_leaves: int = 0
+    method: str = "column generation (Wentges-smoothed) + block pricing"
+    columns_exact: list = field(default_factory=list)   # the columns of the final LP, exact (for warm starts)
+
+    @property
+    def gap(self) -> Fraction:
+        return self.upper - self.lower
+
+    @property
+    def relative_width(self) -> float:
+        return float(self.gap / self.upper) if self.upper > 0 else float(self.gap)
+
+
+class Cone:
+    """Gamma_eps as cone(prod_s W_s): blocks, membership test in exact rationals, LP coordinates."""
+
+    def __init__(self, kind: str, blocks: list[Block], shape: tuple[int, int], exp_eps: Fraction, exact_member,
+                 free=()):
+        self.kind = kind
+        self.shape = shape
+        self.e = exp_eps
+        self.blocks = blocks
+        self.a = shape[0] * shape[1]
+        self.member = exact_member
+        self.free = tuple(free)
+        self.lp_coords = sorted(x for b in blocks for x in b.coords)
+
+
+def polyopt_cone(lower, exp_eps) -> Cone:
+    """PolyOpt's cone (Definition 3 with the pairs s1 = s2) for the exact lower-bound table."""
+    L = [[Fraction(x) for x in r] for r in lower]
+    e = Fraction(exp_eps)
+    blocks = polyopt_blocks(L, e)
+    a1, a2 = len(L), len(L[0])
+    cs = [1 - sum(r) for r in L]
+
+    def member(v) -> bool:
+        if any(x < 0 for x in v):
+            return False
+        h = []
+        for s in range(a1):
+            vs = v[s * a2:(s + 1) * a2]
+            lv = sum(l * x for l, x in zip(L[s], vs))
+            h.extend(cs[s] * x + lv for x in vs)
+        return max(h) <= e * min(h)
+
+    return Cone("polyopt", blocks, (a1, a2), e, member)
+
+
+def nr_cone(table, exp_eps) -> Cone:
+    """NR's cone (Definition 1 for F = {P-hat}) for the exact P-hat table (counts or probabilities)."""
+    T = [[Fraction(x) for x in r] for r in table]
+    e = Fraction(exp_eps)
+    blocks, free = nr_blocks(T, e)
+    a1, a2 = len(T), len(T[0])
+    act = [s for s in range(a1) if sum(T[s]) > 0]
+
+    def member(v) -> bool:
+        if any(x < 0 for x in v):
+            return False
+        r = [sum(T[s][u] * v[s * a2 + u] for u in range(a2)) / sum(T[s]) for s in act]
+        return max(r) <= e * min(r)
+
+    return Cone("nr", blocks, (a1, a2), e, member, free)
+
+
+# --------------------------------------------------------------------------------------- master
+class _Master:
+    """Restricted LP (46): max sum_j theta_j mu_j s.t. sum_j theta_j v_j = 1 on the LP coordinates."""
+
+    def __init__(self, rows: int):
+        import highspy
+
+        self.hp = highspy
+        self.h = highspy.Highs()
+        self.h.setOptionValue("output_flag", False)
+        self.h.changeObjectiveSense(highspy.ObjSense.kMaximize)
+        self.m = rows
+        for _ in range(rows):
+            self.h.addRow(1.0, 1.0, 0, np.zeros(0, dtype=np.int32), np.zeros(0))
+        self.n = 0
+
+    def add(self, cols: np.ndarray, costs: np.ndarray) -> None:
+        """Columns ``cols`` (k x m, dense, normalised) with objective ``costs``."""
+        k = len(costs)
+        if k == 0:
+            return
+        from scipy.sparse import csc_matrix
+
+        S = csc_matrix(cols.T)
+        self.h.addCols(k, np.asarray(costs, float), np.zeros(k), np.full(k, self.hp.kHighsInf), S.nnz,
+                       S.indptr[:-1].astype(np.int32), S.indices.astype(np.int32), S.data.astype(float))
+        self.n += k
+
+    def solve(self):
+        self.h.run()
+        if self.h.getModelStatus() != self.hp.HighsModelStatus.kOptimal:
+            raise CertificationError(f"the restricted LP (46) ended with status {self.h.getModelStatus()}")
+        sol = self.h.getSolution()
+        y = np.array(sol.row_dual, dtype=float)
+        x = np.array(sol.col_value, dtype=float)
+        return float(self.h.getInfo().objective_function_value), x, y
+
+    def basis(self):
+        b = self.h.getBasis()
+        B = self.hp.HighsBasisStatus.kBasic
+        return ([j for j, s in enumerate(b.col_status) if s == B], [i for i, s in enumerate(b.row_status) if s == B])
+
+
+def _mu_float(v: np.ndarray, p: np.ndarray) -> float:
+    t = float(v @ p)
+    pos = (v > 0) & (p > 0)
+    return float(np.sum(v[pos] * p[pos] * np.log(v[pos] / t))) if t > 0 else 0.0
+
+
+def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, time_limit: float = 600.0,
+                  init_columns: Sequence[Sequence[Fraction]] = (), dps: int = 30, log=None,
+                  alpha0: float = 0.5) -> CGResult:
+    """Certified bracket on the optimum of LP (46) for ``cone`` and the flat distribution ``p``.
+
+    ``rel_gap``: stop when the float bracket's relative width is below rel_gap / 2 (the certified one
+    is then a little wider); ``time_limit`` (seconds): stop and certify what is there.
+    ``init_columns``: extra starting columns (exact vectors; kept only if exactly in the cone)."""
+    t_start = time.perf_counter()
+    p = [Fraction(x) for x in p]
+    a = cone.a
+    if len(p) != a:
+        raise InputError(f"a distribution over {len(p)} inputs does not match |X| = {a}")
+    pf = np.array([x.numerator / x.denominator for x in p], dtype=float)
+    lp = np.array(cone.lp_coords)
+    m = len(lp)
+    data = [block_data(b, p) for b in cone.blocks]
+    pricer = Pricer(data, a)
+    n_min = sum(float(np.min(bd.N)) for bd in data) * (1 - 1e-9)
+    if n_min <= 0:
+        n_min = 1e-300
+
+    master = _Master(m)
+    cols_exact: list = []          # exact normalised columns (restricted to the LP coordinates)
+    col_keys: set = set()
+
+    def add_exact(vecs):
+        block_v, block_mu = [], []
+        for v in vecs:
+            v = tuple(Fraction(x) for x in v)
+            tot = sum(v[x] for x in lp)
+            if tot <= 0 or not cone.member(v):
+                continue
+            vn = tuple(v[x] / tot for x in lp)
+            key = tuple(float(x) for x in vn)
+            if key in col_keys:
+                continue
+            col_keys.add(key)
+            cols_exact.append(vn)
+            vf = np.array(key)
+            block_v.append(vf)
+            block_mu.append(_mu_float(vf, pf[lp]))
+        if block_v:
+            master.add(np.array(block_v), np.array(block_mu))
+        return len(block_v)
+
+    def combo_vector(point):
+        v = [Fraction(0)] * a
+        for s, j in point:
+            b = cone.blocks[s]
+            for x, val in zip(b.coords, b.exact_point(j)):
+                v[x] = val
+        return v
+
+    def combo_float(point):
+        w = np.zeros(a)
+        A = T = 0.0
+        for s, j in point:
+            b = cone.blocks[s]
+            k = int(b.kidx[j])
+            mask = int(b.masks[j])
+            for i, x in enumerate(b.coords):
+                w[x] = b.a3[j] if i == k else (b.a1[j] if (mask >> i) & 1 else b.a2[j])
+            A += data[s].A[j]
+            T += data[s].T[j]
+        return w, A, T
+
+    # starting columns: the uniform row (h = 1 in every block), GRR and SRR rows, the caller's
+    start = [[Fraction(1)] * a]
+    from rldp_verify.mechanisms.grr import grr_matrix
+    from rldp_verify.mechanisms.srr import srr_matrix
+
+    start.extend(grr_matrix(a, cone.e))
+    start.extend(srr_matrix(cone.shape[0], cone.shape[1], cone.e))
+    start.extend(init_columns)
+    add_exact(start)
+
+    def price(y, M0):
+        """Dinkelbach on M: returns (M lower estimate, M upper estimate (float), new points)."""
+        M = M0
+        pts = []
+        below = False
+        for _ in range(30):
+            pricer.set_dual(y + M)
+            best, pt, ub, _ = pricer.solve(gap_tol=1e-11, max_nodes=60)
+            pts.append(pt)
+            w, A, T = combo_float(pt)
+            N = float(w.sum())
+            rc = (A - (T * math.log(T) if T > 0 else 0.0) - float(w @ y)) / N
+            tol = 1e-12 * (1 + abs(M)) * N
+            if best > tol and rc > M:
+                M, below = rc, True          # Dinkelbach step from below
+            elif best < -tol and not below:
+                M, below = rc, True          # started above M*: rc <= M*, continue from below
+            else:
+                break
+        return M, M + max(ub, 0.0) / n_min, pts
+
+    history = []
+    centre, centre_val, centre_M = None, math.inf, 0.0
+    alpha = 0.0
+    lb = -math.inf
+    it = 0
+    last_M = 0.0
+    while True:
+        it += 1
+        lb, x, y_rmp = master.solve()
+        y_full = np.zeros(a)
+        y_full[lp] = y_rmp
+        # sign convention: basic columns have reduced cost 0 (mu_j = v_j . y)
+        y_sep = y_full if centre is None or alpha == 0 else alpha * centre + (1 - alpha) * y_full
+        M_lo, M_up, pts = price(y_sep, last_M)
+        last_M = M_lo
+        val = float(np.sum(y_sep[lp])) + m * M_up
+        improved = val < centre_val
+        if improved:
+            centre, centre_val, centre_M = y_sep.copy(), val, M_up
+        # add the new columns that price out against y_RMP
+        added = 0
+        vecs = []
+        for pt in pts:
+            w, A, T = combo_float(pt)
+            N = float(w.sum())
+            rc = (A - (T * math.log(T) if T > 0 else 0.0) - float(w @ y_full)) / N
+            if rc > 1e-12:
+                vecs.append(combo_vector(pt))
+        added = add_exact(vecs)
+        now = time.perf_counter() - t_start
+        history.append((round(now, 3), lb, centre_val))
+        if log:
+            log(f"it {it}: t={now:.1f}s lb={lb:.10g} ub={centre_val:.10g} alpha={alpha:.2f} cols={master.n} +{added}")
+        width = (centre_val - lb) / max(abs(centre_val), 1e-300)
+        if width <= rel_gap / 2 or now > time_limit:
+            break
+        if added == 0:
+            if alpha == 0.0:
+                break          # no column prices out at y_RMP itself: the RMP is optimal
+            alpha = 0.0        # mis-pricing: price at y_RMP next
+        else:
+            alpha = min(0.9, alpha + 0.1) if improved else max(alpha0 * 0.5, alpha)
+            if alpha == 0.0:
+                alpha = alpha0
+    # ---------------------------------------------------------------- certification
+    upper, y_cert, leaves = _certify_upper(pricer, centre, centre_M, lp, n_min)
+    rows, lower = _exact_primal(master, cols_exact, cone, p, lp, x, dps)
+    if lower > upper:
+        raise CertificationError("certified lower bound exceeds the certified upper bound of LP (46)")
+    return CGResult(rows, lower, upper, tuple(float(t) for t in y_cert), history, it, master.n,
+                    time.perf_counter() - t_start, leaves, columns_exact=cols_exact)
+
+
+def _certify_upper(pricer: Pricer, centre, M, lp, n_min):
+    """sum_x y'_x with G(y') <= 0 proven; y' = centre + M' 1 with M' >= M raised until it certifies."""
+    y = np.array(centre, dtype=float)
+    scale = 1.0 + float(np.max(np.abs(y[lp])))
+    margin = 1e-13 * scale
+    for _ in range(12):
+        yp = y + (M + margin)
+        pricer.set_dual(yp)
+        ok, info = pricer.certify_nonpositive()
+        if ok:
+            return sum(Fraction(float(yp[x])) for x in lp), yp, info
+        if info > 0:          # a point with g > 0 at this M: move M by the Dinkelbach step bound
+            margin += info / n_min
+        margin *= 4
+    raise CertificationError("could not certify an upper bound for LP (46)")
+
+
+def _exact_primal(master: _Master, cols_exact, cone: Cone, p, lp, x, dps):
+    """Exact rows with sum_y Q_y = 1 on X and every row in Gamma_eps; and their certified utility."""
+    import flint
+
+    from rldp_verify.mechanisms.utility import mutual_information_bounds
+
+    m = len(lp)
+    basic, slack_rows = master.basis()
+    rows_used = [i for i in range(m) if i not in set(slack_rows)]
+    theta = None
+    if len(basic) == len(rows_used) and basic:
+        k = len(basic)
+        M = flint.fmpq_mat(k, k, [flint.fmpq(cols_exact[j][i].numerator, cols_exact[j][i].denominator)
+                                  for i in rows_used for j in basic])
+        try:
+            z = M.solve(flint.fmpq_mat(k, 1, [1] * k))
+            th = [Fraction(int(t.p), int(t.q)) for t in z.entries()]
+            if all(t >= 0 for t in th) and all(sum(t * cols_exact[j][i] for t, j in zip(th, basic)) == 1
+                                                 for i in slack_rows):
+                theta = dict(zip(basic, th))
+        except ZeroDivisionError:
+            theta = None
+    extra = None
+    if theta is None:
+        # repair: scale the float solution by (1 - delta) and complete with the residual, which is
+        # close to delta * 1 (an interior point of the cone); delta grows until the residual is in it
+        delta = Fraction(1, 10**9)
+        for _ in range(8):
+            theta = {j: Fraction(float(x[j])) * (1 - delta) for j in range(len(x)) if x[j] > 0}
+            res = [1 - sum(t * cols_exact[j][i] for j, t in theta.items()) for i in range(m)]
+            full = [Fraction(0)] * cone.a
+            for i, xx in enumerate(lp):
+                full[xx] = res[i]
+            if all(r >= 0 for r in res) and cone.member(full):
+                extra = full
+                break
+            delta *= 100
+        else:
+            raise CertificationError("could not build an exactly feasible solution of LP (46)")
+    rows = []
+    for j, t in sorted(theta.items()):
+        if t == 0:
+            continue
+        r = [Fraction(0)] * cone.a
+        for i, xx in enumerate(lp):
+            r[xx] = t * cols_exact[j][i]
+        rows.append(r)
+    if extra is not None and any(extra):
+        rows.append(extra)
+    if cone.free:
+        k = len(rows)
+        for r in rows:
+            for xx in cone.free:
+                r[xx] = Fraction(1, k)
+    for r in rows:
+        if not cone.member(r):
+            raise CertificationError("a row of the LP (46) solution is not in Gamma_eps")
+    for xx in range(cone.a):
+        if sum(r[xx] for r in rows) != 1:
+            raise CertificationError(f"column {xx} of the LP (46) mechanism does not sum to 1")
+    lower = mutual_information_bounds(rows, p, dps=dps)[0]
+    return rows, lower

@@ -1,0 +1,361 @@
+"""Pricing for LP (46) over the block product: max over Gamma-hat of mu(v) - y . v without enumerating it.
+
+Paper: seeds/000_aca93ed29ea857ee.txt, Sec. 5, eqs. (45)-(46), Theorem 3.  Gamma_eps = cone(prod_s W_s)
+(:mod:`rldp_verify.rldp.mechanisms.cone_blocks`).  For a vector y' and w = (w_s)_s in prod_s W_s,
+
+    g_y'(w) = mu(w) - y' . w = sum_s F_s(w_s) + phi(t),   F_s = sum_{x in s} P_x w_x log w_x - y'_s . w_s,
+    t = sum_s T_s(w_s),  T_s = P_s . w_s,  phi(t) = -t log t (concave).
+
+g is convex (mu is), so its maximum over the polytope prod_s W_s is attained at a product of block
+vertices: G(y') = max over one vertex j_s per block of sum_s F_sj + phi(sum_s T_sj).  g is positively
+homogeneous, so G(y') <= 0 says mu(v) <= y' . v on the whole cone; then every mechanism whose rows lie
+in Gamma_eps has utility sum_y mu(Q_y) <= y' . sum_y Q_y = sum_x y'_x: the certified upper bound.
+
+Bound (Lagrangian relaxation of t): for every kappa, phi(t) <= phi*(kappa) + kappa t with
+phi*(kappa) = max_t (phi(t) - kappa t) (= e^(-1-kappa) for t unrestricted), so
+
+    G <= U(kappa) = phi*(kappa) + sum_s max_j (F_sj + kappa T_sj).
+
+Its minimum over kappa equals max_t phi(t) + H(t), H the sup-convolution of the per-block upper hulls
+in (T, F); only the one block whose hull segment contains the optimum mixes two hull points.  A
+branch and bound on the index range (ordered by T) of that block closes the rest: a node restricts
+some blocks to contiguous ranges of their T-order, the ranges of the children partition the parent's.
+Float search first; the certificate (:func:`certify_nonpositive`) re-evaluates every leaf with the
+proven float error bounds of :func:`cone_blocks.block_data` and phi* in arb, so its verdict is rigorous
+(trust level: numpy's log within LOG_ULPS ulp, as in mechanisms.polyopt).
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+
+from rldp_verify.rldp.mechanisms.cone_blocks import U64, BlockData
+
+
+def _phi(t):
+    return -t * np.log(t)
+
+
+class Pricer:
+    """The pricing problem for fixed block data; :meth:`set_dual` loads y' and computes F."""
+
+    def __init__(self, data: list[BlockData], dim: int):
+        self.data = data
+        self.dim = dim
+        self._prep = []
+        for bd in data:
+            b = bd.block
+            nb = bd.nbits
+            full = (1 << nb) - 1
+            k = b.kidx
+            kb = np.where(k >= 0, np.left_shift(1, np.maximum(k, 0)), 0)
+            comp = full ^ b.masks ^ kb
+            singleton = nb > 20
+            self._prep.append((np.array(b.coords), b.masks, comp, np.where(k >= 0, k, nb), singleton))
+        self.F = None
+        self.F_err = None
+        self.y = None
+
+    def set_dual(self, y: np.ndarray) -> None:
+        """F_sj = A_sj - y' . w_sj for every block vertex (float), with a proven error bound."""
+        self.y = np.asarray(y, dtype=float)
+        self.F, self.F_err = [], []
+        for bd, (coords, masks, comp, kk, singleton) in zip(self.data, self._prep):
+            b = bd.block
+            ys = self.y[coords]
+            nb = bd.nbits
+            if singleton:     # NR-type blocks with many coordinates: masks are single bits
+                idx = np.log2(masks).astype(int)
+                Y1 = ys[idx]
+                Y2 = np.zeros(len(masks))
+            else:
+                sums = np.zeros(1 << nb)
+                for k in range(nb):
+                    st = 1 << k
+                    v = sums.reshape(-1, 2 * st)
+                    v[:, st:] = v[:, :st] + ys[k]
+                Y1, Y2 = sums[masks], sums[comp]
+            yk = np.append(ys, 0.0)[kk]
+            Y = b.a1 * Y1 + b.a2 * Y2 + b.a3 * yk
+            ey = (nb + 2) * U64 * float(np.sum(np.abs(ys))) * (1 + 1e-10)
+            Y_err = (b.a1 + b.a2 + b.a3) * ey + 6 * U64 * (np.abs(b.a1 * Y1) + np.abs(b.a2 * Y2) + np.abs(b.a3 * yk))
+            F = bd.A - Y
+            self.F.append(F)
+            self.F_err.append(bd.A_err + Y_err + 2 * U64 * np.abs(F) + 1e-300)
+
+    # ---------------------------------------------------------------------------------- hulls
+    def hull(self, s: int, lo: int, hi: int):
+        """Upper hull (positions in T-order, increasing T) of block s restricted to positions [lo, hi)."""
+        bd = self.data[s]
+        o = bd.order[lo:hi]
+        T = bd.T[o]
+        F = self.F[s][o]
+        return lo + _upper_hull(T, F)
+
+    def bound(self, node: "Node", hulls: dict) -> "Relax":
+        """Lagrangian bound of a node: max_t phi(t) + H(t), H the sup-convolution of the hulls."""
+        segs_dT, segs_dF, segs_sl, segs_blk = [], [], [], []
+        t0, f0 = 0.0, 0.0
+        starts = []
+        for s, bd in enumerate(self.data):
+            h = hulls[s]
+            o = bd.order[h]
+            T, F = bd.T[o], self.F[s][o]
+            t0 += T[0]
+            f0 += F[0]
+            starts.append(h)
+            if len(h) > 1:
+                dT, dF = np.diff(T), np.diff(F)
+                segs_dT.append(dT)
+                segs_dF.append(dF)
+                segs_sl.append(dF / dT)
+                segs_blk.append(np.full(len(dT), s))
+        if segs_dT:
+            dT, dF = np.concatenate(segs_dT), np.concatenate(segs_dF)
+            sl, blk = np.concatenate(segs_sl), np.concatenate(segs_blk)
+            srt = np.argsort(-sl, kind="stable")
+            dT, dF, sl, blk = dT[srt], dF[srt], sl[srt], blk[srt]
+        else:
+            dT = dF = sl = np.zeros(0)
+            blk = np.zeros(0, dtype=int)
+        tb = t0 + np.concatenate([[0.0], np.cumsum(dT)])          # breakpoints
+        fb = f0 + np.concatenate([[0.0], np.cumsum(dF)])
+        vals = _phi(np.maximum(tb, 1e-300)) + fb
+        best_k = int(np.argmax(vals))
+        best, best_t, seg = float(vals[best_k]), float(tb[best_k]), -1
+        if len(sl):
+            ts = np.exp(np.minimum(sl - 1.0, 700.0))                   # phi'(t) + slope = 0
+            inside = (ts > tb[:-1]) & (ts < tb[1:])
+            if inside.any():
+                cand = np.nonzero(inside)[0]
+                v = _phi(ts[cand]) + fb[cand] + (ts[cand] - tb[cand]) * sl[cand]
+                i = int(np.argmax(v))
+                if v[i] > best:
+                    best, best_t, seg = float(v[i]), float(ts[cand[i]]), int(cand[i])
+        # block positions at the optimum: segments with slope above the optimum are taken
+        kappa = -math.log(best_t) - 1.0 if best_t > 0 else 700.0     # phi'(t*)
+        pos = [h[0] for h in starts]
+        taken = np.arange(best_k) if seg < 0 else np.arange(seg)
+        counts = np.bincount(blk[taken], minlength=len(self.data)) if len(taken) else np.zeros(len(self.data), int)
+        for s in range(len(self.data)):
+            pos[s] = int(starts[s][counts[s]])
+        mix = None
+        if seg >= 0:
+            s = int(blk[seg])
+            mix = (s, int(starts[s][counts[s]]), int(starts[s][counts[s] + 1]))
+        # at a breakpoint the relaxation is attained by the combination ``pos`` itself (no mixing)
+        return Relax(best, kappa, pos, mix)
+
+    # ------------------------------------------------------------------------------- primal
+    def value(self, pos) -> tuple[float, float]:
+        """(g, t) of the combination given by T-order positions ``pos``."""
+        f = t = 0.0
+        for s, bd in enumerate(self.data):
+            j = bd.order[pos[s]]
+            f += self.F[s][j]
+            t += bd.T[j]
+        return f + float(_phi(t)), t
+
+    def improve(self, pos, node: "Node", sweeps: int = 3):
+        """Coordinate ascent: each block in turn takes its best vertex (within the node) given the rest."""
+        pos = list(pos)
+        cur, _ = self.value(pos)
+        for _ in range(sweeps):
+            changed = False
+            for s, bd in enumerate(self.data):
+                lo, hi = node.range(s, len(bd.T))
+                j0 = bd.order[pos[s]]
+                f_rest = sum(self.F[r][self.data[r].order[pos[r]]] for r in range(len(self.data))) - self.F[s][j0]
+                t_rest = sum(self.data[r].T[self.data[r].order[pos[r]]] for r in range(len(self.data))) - bd.T[j0]
+                o = bd.order[lo:hi]
+                tt = t_rest + bd.T[o]
+                v = self.F[s][o] + _phi(np.maximum(tt, 1e-300))
+                i = int(np.argmax(v))
+                if v[i] + f_rest > cur + 1e-15 * (1 + abs(cur)):
+                    pos[s] = lo + i
+                    cur = float(v[i] + f_rest)
+                    changed = True
+            if not changed:
+                break
+        return pos, cur
+
+    def point(self, pos) -> tuple[tuple[int, int], ...]:
+        """(block, vertex index) of every block at T-order positions ``pos``."""
+        return tuple((s, int(bd.order[pos[s]])) for s, bd in enumerate(self.data))
+
+    # ---------------------------------------------------------------------------- search
+    def solve(self, *, gap_tol: float = 1e-12, max_nodes: int = 200, stop_above: float | None = None):
+        """Float branch and bound for G(y'). Returns (best value, best point, upper bound, leaves).
+        ``stop_above``: stop as soon as a point with value > stop_above is found."""
+        root = Node({})
+        cache = {}
+
+        def hulls_for(node):
+            out = {}
+            for s, bd in enumerate(self.data):
+                lo, hi = node.range(s, len(bd.T))
+                key = (s, lo, hi)
+                if key not in cache:
+                    cache[key] = self.hull(s, lo, hi)
+                out[s] = cache[key]
+            return out
+
+        best_val, best_pos = -math.inf, None
+        rel = self.bound(root, hulls_for(root))
+        heap = [(-rel.value, 0, root, rel)]
+        counter = 1
+        leaves = []
+        nodes = 0
+        while heap:
+            negb, _, node, rel = heapq.heappop(heap)
+            ub = -negb
+            if ub <= best_val + gap_tol * (1 + abs(best_val)):
+                leaves.append((node, rel))
+                continue
+            nodes += 1
+            cands = [rel.pos]
+            if rel.mix is not None:
+                s, a, b = rel.mix
+                p2 = list(rel.pos)
+                p2[s] = b if rel.pos[s] == a else a
+                cands.append(p2)
+            for c in cands:
+                p, v = self.improve(c, node)
+                if v > best_val:
+                    best_val, best_pos = v, p
+            if stop_above is not None and best_val > stop_above:
+                return best_val, self.point(best_pos), math.inf, []
+            if ub <= best_val + gap_tol * (1 + abs(best_val)) or rel.mix is None or nodes > max_nodes:
+                leaves.append((node, rel))
+                continue
+            s, a, b = rel.mix
+            lo, hi = node.range(s, len(self.data[s].T))
+            cut = b                                  # left: [lo, b) keeps a; right: [b, hi) keeps b
+            if not lo < cut < hi:
+                leaves.append((node, rel))
+                continue
+            for child in (node.with_range(s, lo, cut), node.with_range(s, cut, hi)):
+                r = self.bound(child, hulls_for(child))
+                heapq.heappush(heap, (-r.value, counter, child, r))
+                counter += 1
+        ub = max([best_val] + [r.value for _, r in leaves])
+        return best_val, self.point(best_pos), ub, leaves
+
+    # ------------------------------------------------------------------------ certificate
+    def rigorous_bound(self, node: "Node", kappa: float) -> Fraction:
+        """A rational >= max over the node's combinations of g_y'(w) (rigorous, see module docstring)."""
+        import flint
+
+        from rldp_verify.rigorous import arb_exact, arb_precision, upper as arb_upper
+
+        tot = 0.0
+        absum = 0.0
+        tlo = thi = 0.0
+        ak = abs(kappa)
+        for s, bd in enumerate(self.data):
+            lo, hi = node.range(s, len(bd.T))
+            o = bd.order[lo:hi]
+            T, Te = bd.T[o], bd.T_err[o]
+            val = self.F[s][o] + self.F_err[s][o] + kappa * T + ak * Te
+            m = float(np.max(val))
+            tot += m
+            absum += float(np.max(np.abs(self.F[s][o]) + self.F_err[s][o] + ak * (T + Te))) + abs(m)
+            tlo += float(np.min(T - Te))
+            thi += float(np.max(T + Te))
+        n = len(self.data)
+        slack = 4 * (n + 8) * U64 * (absum + abs(tot)) + 1e-300
+        tlo = max(0.0, tlo - 4 * n * U64 * abs(tlo))
+        thi = thi + 4 * n * U64 * abs(thi) + 1e-300
+        with arb_precision(60):
+            k = arb_exact(Fraction(kappa))
+            t0 = (-1 - k).exp()
+            a, b = arb_exact(Fraction(tlo)), arb_exact(Fraction(thi))
+            # phi*(kappa) on [a, b]: -t log t - kappa t is concave with maximiser t0 (clamped)
+            cands = []
+            if bool(t0 < a):
+                cands.append(a)
+            elif bool(t0 > b):
+                cands.append(b)
+            else:
+                cands.extend([t0, a, b])          # t0 overlapping an end: take the max of all
+            vals = []
+            for t in cands:
+                if bool(t > 0):
+                    vals.append(-t * t.log() - k * t)
+                else:
+                    vals.append(flint.arb(0) - k * t)
+            if len(cands) == 3:
+                phis = t0                         # the exact maximum value at t0 is e^(-1-kappa) = t0
+                vals.append(phis)
+            ph = max(arb_upper(v) for v in vals)
+        return ph + Fraction(tot) + Fraction(slack)
+
+    def certify_nonpositive(self, *, max_nodes: int = 400, gap_tol: float = 1e-13):
+        """Try to prove G(y') <= 0 rigorously.  Returns (True, leaves) or (False, best float value)."""
+        best, pt, ub, leaves = self.solve(gap_tol=gap_tol, max_nodes=max_nodes, stop_above=0.0)
+        if best > 0:
+            return False, best
+        for node, rel in leaves:
+            if self.rigorous_bound(node, rel.kappa) > 0:
+                return False, best
+        return True, len(leaves)
+
+
+def _upper_hull(T: np.ndarray, F: np.ndarray) -> np.ndarray:
+    """Indices (increasing T) of the upper convex hull of points sorted by T (quickhull)."""
+    n = len(T)
+    if n == 1:
+        return np.array([0])
+    i0 = 0
+    same = np.nonzero(T == T[0])[0]
+    i0 = int(same[np.argmax(F[same])])
+    same = np.nonzero(T == T[-1])[0]
+    i1 = int(same[np.argmax(F[same])])
+    if T[i0] == T[i1]:
+        return np.array([i0])
+    out = [i0, i1]
+    stack = [(i0, i1)]
+    scale = 1e-14 * (1.0 + float(np.max(np.abs(F))))
+    while stack:
+        i, j = stack.pop()
+        if j - i < 2:
+            continue
+        Ts, Fs = T[i + 1:j], F[i + 1:j]
+        d = Fs - (F[i] + (Ts - T[i]) * ((F[j] - F[i]) / (T[j] - T[i])))
+        k = int(np.argmax(d))
+        if d[k] <= scale:
+            continue
+        k += i + 1
+        out.append(k)
+        stack.append((i, k))
+        stack.append((k, j))
+    return np.array(sorted(out))
+
+
+@dataclass
+class Relax:
+    value: float        # the Lagrangian bound max_t phi(t) + H(t)
+    kappa: float        # the multiplier at the optimum, kappa = phi'(t*) = -log t* - 1
+    pos: list           # hull vertex (T-order position) of every block at the optimum
+    mix: tuple | None   # (block, position a, position b): the block that mixes two hull points
+
+
+@dataclass(frozen=True)
+class Node:
+    ranges: dict = field(default_factory=dict)     # block -> (lo, hi) in T-order
+
+    def range(self, s: int, n: int) -> tuple[int, int]:
+        return self.ranges.get(s, (0, n))
+
+    def with_range(self, s: int, lo: int, hi: int) -> "Node":
+        r = dict(self.ranges)
+        r[s] = (lo, hi)
+        return Node(r)
+
+    def __lt__(self, other):      # heap ties
+        return False
