@@ -163,7 +163,7 @@ def _mu_float(v: np.ndarray, p: np.ndarray) -> float:
 
 def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, time_limit: float = 600.0,
                   init_columns: Sequence[Sequence[Fraction]] = (), dps: int = 30, log=None,
-                  alpha0: float = 0.5) -> CGResult:
+                  alpha0: float = 0.5, alternatives: int = 2) -> CGResult:
     """Certified bracket on the optimum of LP (46) for ``cone`` and the flat distribution ``p``.
 
     ``rel_gap``: stop when the float bracket's relative width is below rel_gap / 2 (the certified one
@@ -245,8 +245,9 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
         below = False
         for _ in range(30):
             pricer.set_dual(y + M)
-            best, pt, ub, _ = pricer.solve(gap_tol=1e-11, max_nodes=60)
+            best, pt, ub, _ = pricer.solve(gap_tol=1e-11, max_nodes=40, alternatives=alternatives)
             pts.append(pt)
+            pts.extend(pricer.alternatives)
             w, A, T = combo_float(pt)
             N = float(w.sum())
             rc = (A - (T * math.log(T) if T > 0 else 0.0) - float(w @ y)) / N
@@ -259,50 +260,48 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
                 break
         return M, M + max(ub, 0.0) / n_min, pts
 
+    def reduced_cost(pt, y):
+        w, A, T = combo_float(pt)
+        return (A - (T * math.log(T) if T > 0 else 0.0) - float(w @ y)) / float(w.sum())
+
     history = []
     centre, centre_val, centre_M = None, math.inf, 0.0
-    alpha = 0.0
-    lb = -math.inf
+    alpha = alpha0
     it = 0
     last_M = 0.0
+    x = None
     while True:
         it += 1
         lb, x, y_rmp = master.solve()
         y_full = np.zeros(a)
         y_full[lp] = y_rmp
-        # sign convention: basic columns have reduced cost 0 (mu_j = v_j . y)
-        y_sep = y_full if centre is None or alpha == 0 else alpha * centre + (1 - alpha) * y_full
-        M_lo, M_up, pts = price(y_sep, last_M)
-        last_M = M_lo
-        val = float(np.sum(y_sep[lp])) + m * M_up
-        improved = val < centre_val
-        if improved:
-            centre, centre_val, centre_M = y_sep.copy(), val, M_up
-        # add the new columns that price out against y_RMP
         added = 0
-        vecs = []
-        for pt in pts:
-            w, A, T = combo_float(pt)
-            N = float(w.sum())
-            rc = (A - (T * math.log(T) if T > 0 else 0.0) - float(w @ y_full)) / N
-            if rc > 1e-12:
-                vecs.append(combo_vector(pt))
-        added = add_exact(vecs)
+        while True:
+            y_sep = y_full if centre is None or alpha <= 0 else alpha * centre + (1 - alpha) * y_full
+            M_lo, M_up, pts = price(y_sep, last_M)
+            last_M = M_lo
+            val = float(np.sum(y_sep[lp])) + m * M_up
+            if val < centre_val:
+                centre, centre_val, centre_M = y_sep.copy(), val, M_up
+            seen, vecs = set(), []
+            for pt in pts:
+                if pt in seen:
+                    continue
+                seen.add(pt)
+                if reduced_cost(pt, y_full) > 1e-12:
+                    vecs.append(combo_vector(pt))
+            added = add_exact(vecs)
+            if added or alpha <= 0 or centre is None:
+                break
+            alpha = max(0.0, alpha - 0.3)      # mis-pricing: move the separation point towards y_RMP
         now = time.perf_counter() - t_start
         history.append((round(now, 3), lb, centre_val))
         if log:
             log(f"it {it}: t={now:.1f}s lb={lb:.10g} ub={centre_val:.10g} alpha={alpha:.2f} cols={master.n} +{added}")
         width = (centre_val - lb) / max(abs(centre_val), 1e-300)
-        if width <= rel_gap / 2 or now > time_limit:
+        if width <= rel_gap / 2 or now > time_limit or added == 0:
             break
-        if added == 0:
-            if alpha == 0.0:
-                break          # no column prices out at y_RMP itself: the RMP is optimal
-            alpha = 0.0        # mis-pricing: price at y_RMP next
-        else:
-            alpha = min(0.9, alpha + 0.1) if improved else max(alpha0 * 0.5, alpha)
-            if alpha == 0.0:
-                alpha = alpha0
+        alpha = min(alpha0, alpha + 0.1)
     # ---------------------------------------------------------------- certification
     upper, y_cert, leaves = _certify_upper(pricer, centre, centre_M, lp, n_min)
     rows, lower = _exact_primal(master, cols_exact, cone, p, lp, x, dps)
@@ -312,20 +311,21 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
                     time.perf_counter() - t_start, leaves, columns_exact=cols_exact)
 
 
-def _certify_upper(pricer: Pricer, centre, M, lp, n_min):
-    """sum_x y'_x with G(y') <= 0 proven; y' = centre + M' 1 with M' >= M raised until it certifies."""
+def _certify_upper(pricer: Pricer, centre, M, lp, n_min, *, max_nodes: int = 40):
+    """sum_x y'_x with G(y') <= 0 proven, y' = centre + M' 1.  First M' = M + a tiny margin with a
+    small branch and bound; if that does not certify, M' is raised by the float bound of G over
+    n_min (G(y + M' 1) <= G(y + M 1) - (M' - M) n_min, the same for the Lagrangian bound at a fixed
+    kappa), which the root relaxation alone then certifies."""
     y = np.array(centre, dtype=float)
     scale = 1.0 + float(np.max(np.abs(y[lp])))
     margin = 1e-13 * scale
-    for _ in range(12):
+    for attempt in range(6):
         yp = y + (M + margin)
         pricer.set_dual(yp)
-        ok, info = pricer.certify_nonpositive()
-        if ok:
-            return sum(Fraction(float(yp[x])) for x in lp), yp, info
-        if info > 0:          # a point with g > 0 at this M: move M by the Dinkelbach step bound
-            margin += info / n_min
-        margin *= 4
+        best, _, ub, leaves = pricer.solve(gap_tol=1e-14, max_nodes=max_nodes if attempt == 0 else 0)
+        if best <= 0 and all(pricer.rigorous_bound(node, rel.kappa) <= 0 for node, rel in leaves):
+            return sum(Fraction(float(yp[x])) for x in lp), yp, len(leaves)
+        margin += max(ub, 0.0) / n_min * (1 + 1e-6) + 1e-12 * scale * 4 ** attempt
     raise CertificationError("could not certify an upper bound for LP (46)")
 
 

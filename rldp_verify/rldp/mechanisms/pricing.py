@@ -87,15 +87,13 @@ class Pricer:
             F = bd.A - Y
             self.F.append(F)
             self.F_err.append(bd.A_err + Y_err + 2 * U64 * np.abs(F) + 1e-300)
+        self.Fs = [F[bd.order] for F, bd in zip(self.F, self.data)]
+        self.Ts = [bd.T[bd.order] for bd in self.data] if not hasattr(self, "Ts") else self.Ts
 
     # ---------------------------------------------------------------------------------- hulls
     def hull(self, s: int, lo: int, hi: int):
         """Upper hull (positions in T-order, increasing T) of block s restricted to positions [lo, hi)."""
-        bd = self.data[s]
-        o = bd.order[lo:hi]
-        T = bd.T[o]
-        F = self.F[s][o]
-        return lo + _upper_hull(T, F)
+        return lo + _upper_hull(self.Ts[s][lo:hi], self.Fs[s][lo:hi])
 
     def bound(self, node: "Node", hulls: dict) -> "Relax":
         """Lagrangian bound of a node: max_t phi(t) + H(t), H the sup-convolution of the hulls."""
@@ -104,8 +102,7 @@ class Pricer:
         starts = []
         for s, bd in enumerate(self.data):
             h = hulls[s]
-            o = bd.order[h]
-            T, F = bd.T[o], self.F[s][o]
+            T, F = self.Ts[s][h], self.Fs[s][h]
             t0 += T[0]
             f0 += F[0]
             starts.append(h)
@@ -155,33 +152,50 @@ class Pricer:
     def value(self, pos) -> tuple[float, float]:
         """(g, t) of the combination given by T-order positions ``pos``."""
         f = t = 0.0
-        for s, bd in enumerate(self.data):
-            j = bd.order[pos[s]]
-            f += self.F[s][j]
-            t += bd.T[j]
-        return f + float(_phi(t)), t
+        for s in range(len(self.data)):
+            f += self.Fs[s][pos[s]]
+            t += self.Ts[s][pos[s]]
+        return f + float(_phi(max(t, 1e-300))), t
 
-    def improve(self, pos, node: "Node", sweeps: int = 3):
-        """Coordinate ascent: each block in turn takes its best vertex (within the node) given the rest."""
+    def improve(self, pos, node: "Node", sweeps: int = 2, alternatives: int = 0):
+        """Coordinate ascent: each block in turn takes its best vertex (within the node) given the
+        rest.  With ``alternatives`` = k > 0 also returns, for every block, the k next-best
+        replacements of that block's vertex in the final point (more columns per pricing)."""
         pos = list(pos)
-        cur, _ = self.value(pos)
-        for _ in range(sweeps):
+        n = len(self.data)
+        fs = np.array([self.Fs[s][pos[s]] for s in range(n)])
+        ts = np.array([self.Ts[s][pos[s]] for s in range(n)])
+        cur = float(fs.sum() + _phi(max(ts.sum(), 1e-300)))
+        alts = []
+        for sweep in range(sweeps + (1 if alternatives else 0)):
             changed = False
-            for s, bd in enumerate(self.data):
-                lo, hi = node.range(s, len(bd.T))
-                j0 = bd.order[pos[s]]
-                f_rest = sum(self.F[r][self.data[r].order[pos[r]]] for r in range(len(self.data))) - self.F[s][j0]
-                t_rest = sum(self.data[r].T[self.data[r].order[pos[r]]] for r in range(len(self.data))) - bd.T[j0]
-                o = bd.order[lo:hi]
-                tt = t_rest + bd.T[o]
-                v = self.F[s][o] + _phi(np.maximum(tt, 1e-300))
+            last = sweep == sweeps
+            for s in range(n):
+                lo, hi = node.range(s, len(self.Ts[s]))
+                f_rest = fs.sum() - fs[s]
+                t_rest = ts.sum() - ts[s]
+                v = self.Fs[s][lo:hi] + _phi(np.maximum(t_rest + self.Ts[s][lo:hi], 1e-300))
+                if last:
+                    k = min(alternatives + 1, len(v))
+                    top = np.argpartition(-v, k - 1)[:k] if k < len(v) else np.arange(len(v))
+                    for i in top.tolist():
+                        if lo + i != pos[s]:
+                            p2 = list(pos)
+                            p2[s] = lo + i
+                            alts.append(p2)
+                    continue
                 i = int(np.argmax(v))
                 if v[i] + f_rest > cur + 1e-15 * (1 + abs(cur)):
                     pos[s] = lo + i
-                    cur = float(v[i] + f_rest)
+                    fs[s], ts[s] = self.Fs[s][lo + i], self.Ts[s][lo + i]
+                    cur = float(fs.sum() + _phi(max(ts.sum(), 1e-300)))
                     changed = True
-            if not changed:
+            if not changed and not alternatives:
                 break
+            if not changed and alternatives and sweep < sweeps:
+                sweep = sweeps
+        if alternatives:
+            return pos, cur, alts
         return pos, cur
 
     def point(self, pos) -> tuple[tuple[int, int], ...]:
@@ -189,9 +203,12 @@ class Pricer:
         return tuple((s, int(bd.order[pos[s]])) for s, bd in enumerate(self.data))
 
     # ---------------------------------------------------------------------------- search
-    def solve(self, *, gap_tol: float = 1e-12, max_nodes: int = 200, stop_above: float | None = None):
+    def solve(self, *, gap_tol: float = 1e-12, max_nodes: int = 200, stop_above: float | None = None,
+              alternatives: int = 0):
         """Float branch and bound for G(y'). Returns (best value, best point, upper bound, leaves).
-        ``stop_above``: stop as soon as a point with value > stop_above is found."""
+        ``stop_above``: stop as soon as a point with value > stop_above is found.  With
+        ``alternatives`` > 0, ``self.alternatives`` holds extra good points (see :meth:`improve`)."""
+        self.alternatives = []
         root = Node({})
         cache = {}
 
@@ -225,7 +242,10 @@ class Pricer:
                 p2[s] = b if rel.pos[s] == a else a
                 cands.append(p2)
             for c in cands:
-                p, v = self.improve(c, node)
+                if nodes == 1:
+                    p, v = self.improve(c, node)
+                else:
+                    p, v = c, self.value(c)[0]
                 if v > best_val:
                     best_val, best_pos = v, p
             if stop_above is not None and best_val > stop_above:
@@ -243,7 +263,10 @@ class Pricer:
                 r = self.bound(child, hulls_for(child))
                 heapq.heappush(heap, (-r.value, counter, child, r))
                 counter += 1
-        ub = max([best_val] + [r.value for _, r in leaves])
+        ub = max([best_val] + [r.value for _, r in leaves] + [-negb for negb, *_ in heap])
+        if alternatives:
+            _, _, alts = self.improve(best_pos, root, sweeps=0, alternatives=alternatives)
+            self.alternatives = [self.point(a) for a in alts]
         return best_val, self.point(best_pos), ub, leaves
 
     # ------------------------------------------------------------------------ certificate
