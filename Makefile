@@ -1,6 +1,6 @@
 # The two commands of the README: `make report` and `make test`. Each installs what is missing first.
 PY := .venv/bin/python
-.PHONY: report test test-slow benchmarks setup lint determinism
+.PHONY: report test test-slow benchmarks setup lint determinism bench-polyopt-large
 
 setup:
 	@bash scripts/bootstrap.sh
@@ -27,3 +27,7 @@ benchmarks: setup
 # Sandybridge / unset); fails when verification.json differs beyond the 'seconds' fields
 determinism: setup
 	@$(PY) scripts/determinism.py --out reports/determinism
+
+# issue 14: the 10-minute Adult runs (PolyOpt and NR, eps 0.5/1/2, both large pairs, '?' kept too): ~2.5 h
+bench-polyopt-large: setup
+	@$(PY) benchmarks/bench_polyopt_large.py --only adult --full --with-missing

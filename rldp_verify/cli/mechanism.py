@@ -35,6 +35,11 @@ def register(sub):
     add_estimate_arguments(p.add_argument_group("the estimate P-hat"))
     add_ball_arguments(p.add_argument_group("the uncertainty set F (ir, polyopt)"))
     p.add_argument("--relaxed", action="store_true", help="polyopt: impose only the pairs s1 != s2 of Definition 3")
+    p.add_argument("--route", choices=("auto", "enumerate", "colgen"), default="auto",
+                   help="polyopt/nr: 'enumerate' the vertices of Gamma-hat (exact, |X| <= ~16), 'colgen' = column "
+                        "generation with a certified bracket (large |X|); auto: colgen from |X| = 12 on")
+    p.add_argument("--time-limit", default="600", help="colgen: seconds before the bracket is certified as it is")
+    p.add_argument("--gap", default="1e-4", help="colgen: target relative width of the optimum bracket")
     p.add_argument("--eps2", help="ir: fix the split e^eps2 (default: optimise eq. (82))")
     p.add_argument("--digits", default="12", help="rounding grid 10^-digits for e^eps and the bounds (default 12)")
     p.add_argument("--dps", default=str(DEFAULT_DPS), help=f"working precision in digits (default {DEFAULT_DPS})")
@@ -52,6 +57,42 @@ def _int(text, name, lo, hi) -> int:
     return v
 
 
+COLGEN_FROM = 12     # auto route: column generation from this |X| on (faster there, bench_polyopt_large)
+
+
+def _positive(text, name) -> float:
+    try:
+        v = float(str(text))
+    except ValueError:
+        raise InputError(f"{name} must be a positive number, got {text!r}") from None
+    if not v > 0 or v != v or v == float("inf"):
+        raise InputError(f"{name} must be a positive number, got {text!r}")
+    return v
+
+
+def _cg_options(args) -> dict:
+    return {"time_limit": _positive(args.time_limit, "--time-limit"), "rel_gap": _positive(args.gap, "--gap")}
+
+
+def _route(args, table) -> bool:
+    """True for the column-generation route."""
+    if args.kind not in ("polyopt", "nr"):
+        if args.route != "auto":
+            raise InputError("--route applies to polyopt and nr only")
+        return False
+    _cg_options(args)
+    if args.route != "auto":
+        return args.route == "colgen"
+    if args.relaxed:
+        return False
+    if isinstance(table, str):
+        rows = [r for r in table.split(";") if r.strip()]
+        size = len(rows) * len(rows[0].split(",")) if rows else 0
+    else:
+        size = len(table) * len(table[0])
+    return size >= COLGEN_FROM
+
+
 def build(args):
     from rldp_verify.rldp import mechanisms as M
     from rldp_verify.rldp.uncertainty import read_table
@@ -64,19 +105,33 @@ def build(args):
         raise InputError("--relaxed applies to polyopt only")
     if args.eps2 is not None and args.kind != "ir":
         raise InputError("--eps2 applies to ir only")
+    colgen = _route(args, table)
     if args.kind in ("ir", "polyopt"):
         ball = build_ball(args, est, dps=dps, purpose=args.kind)
         if args.kind == "ir":
             return M.independent_reporting(ball, args.eps, eps2=args.eps2, sensitive=S, public=U, dps=dps, digits=digits)
+        if colgen:
+            from rldp_verify.rldp.mechanisms.polyopt_large import polyopt_cg
+
+            if args.relaxed:
+                raise InputError("--relaxed has no column-generation route (use --route enumerate)")
+            return polyopt_cg(ball, args.eps, sensitive=S, public=U, dps=dps, digits=digits, **_cg_options(args))
         return M.polyopt(ball, args.eps, relaxed=args.relaxed, sensitive=S, public=U, dps=dps, digits=digits)
     if any(v is not None for v in (args.radius, args.confidence)):
         raise InputError(f"{args.kind} does not use the uncertainty set F (drop --radius/--confidence)")
     phat = read_table(table)
+    if colgen and args.kind == "nr":
+        from rldp_verify.rldp.mechanisms.polyopt_large import nonrobust_cg
+
+        return nonrobust_cg(phat, args.eps, sensitive=S, public=U, dps=dps, digits=digits, **_cg_options(args))[0]
     fn = {"grr": M.grr, "srr": M.srr, "nr": M.nonrobust}[args.kind]
     return fn(phat, args.eps, sensitive=S, public=U, dps=dps, digits=digits)
 
 
 def run(args) -> int:
+    from rldp_verify.rldp.mechanisms.polyopt_cg import quiet_highs
+
+    quiet_highs()      # HiGHS's one-time banner must not reach stdout (the JSON may go there)
     mech = build(args)
     text = json.dumps(mech.to_json(), indent=1) + "\n"
     if args.output:
@@ -86,8 +141,15 @@ def run(args) -> int:
         except OSError as exc:
             raise InputError(f"cannot write {args.output!r}: {exc.strerror}") from None
         u = mech.utility or {}
+        br = mech.parameters.get("optimum_bracket")
+        extra = ""
+        if br is not None and "optimum_relative_width" in mech.parameters:
+            from fractions import Fraction
+
+            extra = (f", optimum of LP (46) in [{float(Fraction(br[0])):.10g}, {float(Fraction(br[1])):.10g}] "
+                     f"(relative width {mech.parameters['optimum_relative_width']:.2e})")
         print(f"{mech.parameters.get('mechanism')}: {len(mech.outputs)} outputs, I = {u.get('I')} nats, "
-              f"NMI = {u.get('NMI')} -> {args.output}")
+              f"NMI = {u.get('NMI')}{extra} -> {args.output}")
     else:
         sys.stdout.write(text)
     return 0

@@ -4,7 +4,7 @@ Paper: seeds/000_aca93ed29ea857ee.txt, Sec. 5, Definition 3 / eq. (3), Theorem 3
 (NR = Theorem 3 with F = {P-hat}).
 
 PolyOpt (Definition 3 with the pairs s1 = s2).  With Lambda_s = sum_u L_{u|s} < 1, c_s = 1 - Lambda_s and
-h_{s,u}(v) = c_s v_{s,u} + L_s . v_s (see :mod:`rldp_verify.gamma`), Gamma_eps = {v : max h <= e^eps min h,
+h_{s,u}(v) = c_s v_{s,u} + L_s . v_s (see :mod:`rldp_verify.rldp.gamma`), Gamma_eps = {v : max h <= e^eps min h,
 v >= 0}.  Scaling a nonzero v of the cone so that min h = 1 puts every block h_s in
 
     P_s = { h in [1, e]^U : h_u >= L_s . h for all u }        (e = e^eps),
@@ -43,7 +43,7 @@ from typing import Sequence
 
 import numpy as np
 
-from rldp_verify.errors import InputError
+from rldp_verify.core.errors import InputError
 
 # IEEE binary64 unit roundoff; the trusted accuracy of numpy's log in ulp (as in mechanisms.polyopt)
 U64 = 2.0 ** -53

@@ -1,7 +1,7 @@
 """PolyOpt and NR at large |X|: LP (46) by stabilised column generation, with a certified bracket.
 
 Paper: seeds/000_aca93ed29ea857ee.txt, Sec. 5 (Definition 3, Theorems 2-3, eqs. (44)-(46)) and Sec. 8
-(NR = Theorem 3 with F = {P-hat}).  The exact route (:mod:`rldp_verify.mechanisms.polyopt`) enumerates
+(NR = Theorem 3 with F = {P-hat}).  The exact route (:mod:`rldp_verify.rldp.mechanisms.polyopt`) enumerates
 Gamma-hat; this one never does.
 
 * Columns are points of prod_s W_s (:mod:`cone_blocks`), normalised to sum 1: every column lies in
@@ -29,7 +29,7 @@ from typing import Sequence
 
 import numpy as np
 
-from rldp_verify.errors import CertificationError, InputError
+from rldp_verify.core.errors import CertificationError, InputError
 from rldp_verify.rldp.mechanisms.cone_blocks import Block, block_data, nr_blocks, polyopt_blocks
 from rldp_verify.rldp.mechanisms.pricing import Pricer
 
@@ -49,6 +49,7 @@ class CGResult:
     certificate_leaves: int = 0
     method: str = "column generation (Wentges-smoothed) + block pricing"
     columns_exact: list = field(default_factory=list)   # the columns of the final LP, exact (for warm starts)
+    certified_history: list = field(default_factory=list)   # (seconds, lower, upper), certified brackets
 
     @property
     def gap(self) -> Fraction:
@@ -113,6 +114,26 @@ def nr_cone(table, exp_eps) -> Cone:
 
 
 # --------------------------------------------------------------------------------------- master
+def quiet_highs():
+    """A highspy.Highs() with output off.  HiGHS prints its banner to stdout (fd 1) on the first
+    construction in a process, which would corrupt JSON written to stdout: fd 1 goes to stderr then."""
+    import os
+    import sys
+
+    import highspy
+
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        os.dup2(2, 1)
+        h = highspy.Highs()
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+    h.setOptionValue("output_flag", False)
+    return h
+
+
 class _Master:
     """Restricted LP (46): max sum_j theta_j mu_j s.t. sum_j theta_j v_j = 1 on the LP coordinates."""
 
@@ -120,8 +141,7 @@ class _Master:
         import highspy
 
         self.hp = highspy
-        self.h = highspy.Highs()
-        self.h.setOptionValue("output_flag", False)
+        self.h = quiet_highs()
         self.h.changeObjectiveSense(highspy.ObjSense.kMaximize)
         self.m = rows
         for _ in range(rows):
@@ -163,12 +183,14 @@ def _mu_float(v: np.ndarray, p: np.ndarray) -> float:
 
 def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, time_limit: float = 600.0,
                   init_columns: Sequence[Sequence[Fraction]] = (), dps: int = 30, log=None,
-                  alpha0: float = 0.5, alternatives: int = 2) -> CGResult:
+                  alpha0: float = 0.5, alternatives: int = 2, checkpoints: Sequence[float] = ()) -> CGResult:
     """Certified bracket on the optimum of LP (46) for ``cone`` and the flat distribution ``p``.
 
     ``rel_gap``: stop when the float bracket's relative width is below rel_gap / 2 (the certified one
     is then a little wider); ``time_limit`` (seconds): stop and certify what is there.
-    ``init_columns``: extra starting columns (exact vectors; kept only if exactly in the cone)."""
+    ``init_columns``: extra starting columns (exact vectors; kept only if exactly in the cone).
+    ``checkpoints`` (seconds): also certify the bracket when the run passes these times; recorded in
+    ``certified_history`` (seconds, lower, upper) with the time spent certifying excluded."""
     t_start = time.perf_counter()
     p = [Fraction(x) for x in p]
     a = cone.a
@@ -230,8 +252,8 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
 
     # starting columns: the uniform row (h = 1 in every block), GRR and SRR rows, the caller's
     start = [[Fraction(1)] * a]
-    from rldp_verify.mechanisms.grr import grr_matrix
-    from rldp_verify.mechanisms.srr import srr_matrix
+    from rldp_verify.rldp.mechanisms.grr import grr_matrix
+    from rldp_verify.rldp.mechanisms.srr import srr_matrix
 
     start.extend(grr_matrix(a, cone.e))
     start.extend(srr_matrix(cone.shape[0], cone.shape[1], cone.e))
@@ -265,6 +287,9 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
         return (A - (T * math.log(T) if T > 0 else 0.0) - float(w @ y)) / float(w.sum())
 
     history = []
+    certified = []
+    pending = sorted(checkpoints)
+    paused = 0.0
     centre, centre_val, centre_M = None, math.inf, 0.0
     alpha = alpha0
     it = 0
@@ -294,8 +319,15 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
             if added or alpha <= 0 or centre is None:
                 break
             alpha = max(0.0, alpha - 0.3)      # mis-pricing: move the separation point towards y_RMP
-        now = time.perf_counter() - t_start
+        now = time.perf_counter() - t_start - paused
         history.append((round(now, 3), lb, centre_val))
+        while pending and now >= pending[0] and centre is not None:
+            pending.pop(0)
+            c0 = time.perf_counter()
+            up, _, _ = _certify_upper(pricer, centre, centre_M, lp, n_min)
+            _, low = _exact_primal(master, cols_exact, cone, p, lp, x, dps)
+            certified.append((round(now, 3), low, up))
+            paused += time.perf_counter() - c0
         if log:
             log(f"it {it}: t={now:.1f}s lb={lb:.10g} ub={centre_val:.10g} alpha={alpha:.2f} cols={master.n} +{added}")
         width = (centre_val - lb) / max(abs(centre_val), 1e-300)
@@ -307,25 +339,29 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
     rows, lower = _exact_primal(master, cols_exact, cone, p, lp, x, dps)
     if lower > upper:
         raise CertificationError("certified lower bound exceeds the certified upper bound of LP (46)")
+    total = time.perf_counter() - t_start - paused
+    certified.append((round(total, 3), lower, upper))
     return CGResult(rows, lower, upper, tuple(float(t) for t in y_cert), history, it, master.n,
-                    time.perf_counter() - t_start, leaves, columns_exact=cols_exact)
+                    total, leaves, columns_exact=cols_exact, certified_history=certified)
 
 
-def _certify_upper(pricer: Pricer, centre, M, lp, n_min, *, max_nodes: int = 40):
-    """sum_x y'_x with G(y') <= 0 proven, y' = centre + M' 1.  First M' = M + a tiny margin with a
-    small branch and bound; if that does not certify, M' is raised by the float bound of G over
-    n_min (G(y + M' 1) <= G(y + M 1) - (M' - M) n_min, the same for the Lagrangian bound at a fixed
-    kappa), which the root relaxation alone then certifies."""
+def _certify_upper(pricer: Pricer, centre, M, lp, n_min, *, max_nodes: int = 60):
+    """sum_x y'_x with G(y') <= 0 proven, y' = centre + M' 1.  M' starts at M plus a tiny margin; when
+    a leaf of the branch and bound does not certify, M' grows by (its rigorous bound) / n_min, since
+    G(y + M' 1) <= G(y + M 1) - (M' - M) n_min (and likewise every leaf's bound at a fixed kappa);
+    the node budget doubles each attempt."""
     y = np.array(centre, dtype=float)
     scale = 1.0 + float(np.max(np.abs(y[lp])))
     margin = 1e-13 * scale
-    for attempt in range(6):
+    for attempt in range(8):
         yp = y + (M + margin)
         pricer.set_dual(yp)
-        best, _, ub, leaves = pricer.solve(gap_tol=1e-14, max_nodes=max_nodes if attempt == 0 else 0)
-        if best <= 0 and all(pricer.rigorous_bound(node, rel.kappa) <= 0 for node, rel in leaves):
-            return sum(Fraction(float(yp[x])) for x in lp), yp, len(leaves)
-        margin += max(ub, 0.0) / n_min * (1 + 1e-6) + 1e-12 * scale * 4 ** attempt
+        best, _, ub, leaves = pricer.solve(gap_tol=1e-14, max_nodes=max_nodes << attempt)
+        worst = max([float(pricer.rigorous_bound(node, rel.kappa)) for node, rel in leaves] + [best])
+        if worst <= 0 and best <= 0:
+            if all(pricer.rigorous_bound(node, rel.kappa) <= 0 for node, rel in leaves):
+                return sum(Fraction(float(yp[x])) for x in lp), yp, len(leaves)
+        margin += max(worst, 0.0) / n_min * 1.5 + 1e-13 * scale * 4 ** attempt
     raise CertificationError("could not certify an upper bound for LP (46)")
 
 
@@ -333,7 +369,7 @@ def _exact_primal(master: _Master, cols_exact, cone: Cone, p, lp, x, dps):
     """Exact rows with sum_y Q_y = 1 on X and every row in Gamma_eps; and their certified utility."""
     import flint
 
-    from rldp_verify.mechanisms.utility import mutual_information_bounds
+    from rldp_verify.rldp.mechanisms.utility import mutual_information_bounds
 
     m = len(lp)
     basic, slack_rows = master.basis()

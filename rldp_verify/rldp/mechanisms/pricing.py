@@ -274,7 +274,8 @@ class Pricer:
         """A rational >= max over the node's combinations of g_y'(w) (rigorous, see module docstring)."""
         import flint
 
-        from rldp_verify.rigorous import arb_exact, arb_precision, upper as arb_upper
+        from rldp_verify.core.rigorous import arb_exact, arb_precision
+        from rldp_verify.core.rigorous import upper as arb_upper
 
         tot = 0.0
         absum = 0.0

@@ -1,0 +1,185 @@
+"""PolyOpt / NR by column generation (issue 14): closed-form block vertices, the pricing, the certified
+bracket against exact enumeration, rows exactly in Gamma_eps, bad input, the CLI route and --keep-missing.
+
+Paper: seeds/000_aca93ed29ea857ee.txt, Sec. 5 (Definition 3, Theorems 2-3, LP (46)), Sec. 8 (NR)."""
+
+import itertools
+import json
+import random
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from rldp_verify.cli import main
+from rldp_verify.core.errors import InputError
+from rldp_verify.rldp.gamma import block_vertices
+from rldp_verify.rldp.mechanisms import check_column_stochastic, check_gamma, exact_level, polyopt_from_bounds
+from rldp_verify.rldp.mechanisms.cone_blocks import block_data, nr_blocks, polyopt_blocks
+from rldp_verify.rldp.mechanisms.nonrobust import nonrobust
+from rldp_verify.rldp.mechanisms.polyopt_cg import nr_cone, polyopt_cone, solve_lp46_cg
+from rldp_verify.rldp.mechanisms.polyopt_large import nonrobust_cg, polyopt_cg_from_bounds
+from rldp_verify.rldp.mechanisms.pricing import Pricer
+
+
+def _instance(a1, a2, scale, seed):
+    """The generator of benchmarks/bench_polyopt.py (same seeds: 1000 a1 + a2)."""
+    rng = random.Random(seed)
+    w = [rng.randint(1, 30) for _ in range(a1 * a2)]
+    P = [Fraction(x, sum(w)) for x in w]
+    L = []
+    for s in range(a1):
+        ps = sum(P[s * a2:(s + 1) * a2])
+        L.append([Fraction(int(scale * P[s * a2 + u] / ps), 1000) for u in range(a2)])
+    return P, L
+
+
+def test_block_vertices_closed_form_match_cdd():
+    rng = random.Random(7)
+    for _ in range(40):
+        a2 = rng.randint(1, 5)
+        e = Fraction(rng.randint(1001, 4000), 1000)
+        tot = Fraction(rng.randint(0, 990), 1000)
+        w = [rng.randint(0, 10) for _ in range(a2)]
+        w[0] += 1
+        L = [tot * x / sum(w) for x in w]
+        c = 1 - sum(L)
+        ref = set()
+        for h in block_vertices(L, e):
+            lh = sum(lv * x for lv, x in zip(L, h))
+            ref.add(tuple((x - lh) / c for x in h))
+        b = polyopt_blocks([L], e)[0]
+        got = [b.exact_point(j) for j in range(len(b))]
+        assert len(set(got)) == len(got) and set(got) == ref
+        for j in range(len(b)):     # floats are the correctly rounded exact values
+            assert (b.a1[j], b.a2[j], b.a3[j]) == tuple(float(x) for x in b._exact(j))
+
+
+def test_block_data_error_bounds_hold():
+    import mpmath
+
+    P, L = _instance(2, 4, 600, 7)
+    for b in polyopt_blocks(L, Fraction(2)):
+        bd = block_data(b, P)
+        for j in range(len(b)):
+            w = b.exact_point(j)
+            p = [P[x] for x in b.coords]
+            T = sum(x * q for x, q in zip(w, p))
+            A = sum(x * q * mpmath.log(x) for x, q in zip(w, p) if x * q > 0)
+            assert abs(bd.T[j] - float(T)) <= bd.T_err[j]
+            assert abs(bd.A[j] - A) <= bd.A_err[j]
+
+
+@pytest.mark.parametrize("shape", [(2, 3, 600), (3, 2, 600), (2, 4, 600)])
+def test_pricing_equals_brute_force(shape):
+    a1, a2, scale = shape
+    P, L = _instance(a1, a2, scale, 1000 * a1 + a2)
+    blocks = polyopt_blocks(L, Fraction(2))
+    pr = Pricer([block_data(b, P) for b in blocks], a1 * a2)
+    pf = np.array([float(x) for x in P])
+    pts = [[np.array([float(x) for x in b.exact_point(j)]) for j in range(len(b))] for b in blocks]
+    rng = np.random.default_rng(a1 + 10 * a2)
+    for _ in range(5):
+        y = pf * np.log(rng.random(a1 * a2) + 0.05) * 2 + rng.normal(size=a1 * a2) * 0.02
+        pr.set_dual(y)
+        best, _, ub, _ = pr.solve()
+        ref = -np.inf
+        for combo in itertools.product(*pts):
+            w = np.concatenate(combo)
+            t = w @ pf
+            mu = sum(pf[i] * w[i] * np.log(w[i] / t) for i in range(len(w)) if w[i] * pf[i] > 0)
+            ref = max(ref, mu - y @ w)
+        assert best == pytest.approx(ref, abs=1e-10)
+        assert ub >= ref - 1e-10
+
+
+@pytest.mark.parametrize("shape", [(2, 2, 600), (3, 3, 600), (4, 3, 600), (2, 6, 400)])
+def test_bracket_contains_enumeration_optimum(shape):
+    a1, a2, scale = shape
+    P, L = _instance(a1, a2, scale, 1000 * a1 + a2)
+    table = [P[s * a2:(s + 1) * a2] for s in range(a1)]
+    mech, res = polyopt_cg_from_bounds(table, L, "log(2)", rel_gap=1e-9, time_limit=60)
+    _, sol = polyopt_from_bounds(table, L, "log(2)")
+    assert res.lower <= sol.upper and sol.lower <= res.upper       # one optimum in both brackets
+    assert res.gap < Fraction(1, 10**5)
+    assert check_gamma(mech, L, exact_level(2)).holds is True      # rows exactly in Gamma_eps
+    assert check_column_stochastic(mech)
+    br = [Fraction(x) for x in mech.parameters["optimum_bracket"]]
+    assert br == [res.lower, res.upper]
+
+
+def test_nr_bracket_contains_enumeration_optimum_with_zero_cells():
+    table = [[Fraction(x, 47) for x in r] for r in ([3, 4, 0, 6], [7, 8, 9, 10], [0, 0, 0, 0])]
+    mech, res = nonrobust_cg(table, 1, rel_gap=1e-9)
+    ref = nonrobust(table, 1)
+    opt = Fraction(ref.parameters["optimum_bracket"][0])
+    assert res.lower <= Fraction(ref.parameters["optimum_bracket"][1]) and opt <= res.upper
+    assert res.gap < Fraction(1, 10**6)
+    assert check_column_stochastic(mech)
+    # rows exactly in NR's cone: Definition 1 for P-hat over the active s
+    cone = nr_cone(table, mech.parameters["exp_eps_used"])
+    assert all(cone.member(r) for r in mech.matrix)
+
+
+def test_upper_bound_is_a_valid_dual():
+    """y' of the certificate dominates mu on every vertex of Gamma-hat (exact enumeration)."""
+    from rldp_verify.rldp.mechanisms.utility import mu_bounds
+
+    P, L = _instance(3, 2, 600, 3002)
+    res = solve_lp46_cg(polyopt_cone(L, 2), P, rel_gap=1e-9)
+    from rldp_verify.rldp.mechanisms.polyopt import gamma_hat_vertices
+
+    y = [Fraction(t) for t in res.dual]
+    for v in gamma_hat_vertices(L, 2):
+        assert mu_bounds(v, P)[1] <= sum(a * b for a, b in zip(v, y))
+    assert sum(y) == res.upper
+
+
+def test_infeasible_cone_is_bad_input():
+    with pytest.raises(InputError, match=r"infeasible cone: sum_u L_\(u\|s\) = 1 >= 1 for s = 1"):
+        polyopt_blocks([[Fraction(1, 4), Fraction(1, 4)], [Fraction(1, 2), Fraction(1, 2)]], 2)
+    with pytest.raises(InputError, match="eps is negative"):
+        polyopt_blocks([[Fraction(1, 4), Fraction(1, 4)]], Fraction(1, 2))
+    with pytest.raises(InputError, match="no positive entry"):
+        nr_blocks([[0, 0], [0, 0]], 2)
+
+
+def test_cli_colgen_route_and_audit(tmp_path, capsys):
+    out = tmp_path / "m.json"
+    args = ["--phat", "3,4,5,6;7,8,9,10;2,3,4,5", "--alpha", "2", "--confidence", "0.95", "--samples", "1000"]
+    assert main(["mechanism", "polyopt", "--eps", "1", *args, "--route", "colgen", "-o", str(out)]) == 0
+    doc = json.loads(out.read_text())
+    lo, hi = (Fraction(x) for x in doc["parameters"]["optimum_bracket"])
+    assert lo <= hi and (hi - lo) / hi <= Fraction(1, 10**4)
+    capsys.readouterr()
+    assert main(["audit", str(out), "--eps", "1", *args]) == 0
+    assert "PASS" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv, msg", [
+    (["--phat", "1,2;3,4", "--route", "colgen", "--time-limit", "-3"], "--time-limit must be a positive number"),
+    (["--phat", "1,2;3,4", "--route", "colgen", "--gap", "x"], "--gap must be a positive number"),
+    (["--phat", "1,2;3,4", "--keep-missing"], "only used with --data"),
+])
+def test_cli_bad_options(argv, msg, capsys):
+    assert main(["mechanism", "nr", "--eps", "1", *argv]) == 2
+    assert msg in capsys.readouterr().err
+
+
+def test_api_infeasible_cone_and_cli_negative_eps(capsys):
+    with pytest.raises(InputError, match="infeasible cone"):
+        polyopt_cg_from_bounds([[1, 1], [1, 3]], [[Fraction(1, 2), Fraction(1, 2)], [0, 0]], 1)
+    assert main(["mechanism", "polyopt", "--eps", "-1", "--phat", "1,2;3,4", "--alpha", "2", "--radius", "0.1",
+                 "--route", "colgen"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("rldp-verify: error: eps") and "negative" in err and "\n" not in err
+
+
+def test_keep_missing_counts_question_mark(tmp_path):
+    from rldp_verify.rldp.data import read_counts
+
+    f = tmp_path / "d.csv"
+    f.write_text("a, x\nb, ?\n?, y\na, y\n")
+    assert read_counts(f, 0, 1).counts == ((1, 1),) and read_counts(f, 0, 1).dropped == 2
+    ct = read_counts(f, 0, 1, missing=())
+    assert ct.sensitive == ("?", "a", "b") and ct.public == ("?", "x", "y") and ct.n == 4
