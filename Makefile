@@ -6,7 +6,7 @@ setup:
 	@bash scripts/bootstrap.sh
 
 report: setup
-	@$(PY) benchmarks/run.py --quiet
+	@$(PY) benchmarks/run.py
 	@$(PY) -m rldp_verify report --include-slow
 	@$(PY) scripts/check_pins.py reports/verification.json
 

@@ -33,19 +33,23 @@ from scipy.optimize import minimize
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from rldp_verify.core.errors import InputError  # noqa: E402
 from rldp_verify.rldp.audit import audit  # noqa: E402
-from rldp_verify.rldp.data import read_counts  # noqa: E402
+from rldp_verify.rldp.data import adult_data_path, read_counts  # noqa: E402
 from rldp_verify.rldp.mechanisms import grr_matrix, srr_matrix  # noqa: E402
 from rldp_verify.rldp.mechio import Mechanism  # noqa: E402
 from rldp_verify.rldp.uncertainty import RenyiBall  # noqa: E402
 
-ADULT = "/work/shared/data/adult.data"
 SAMPLE_PAIRS = int(os.environ.get("BENCH_AUDIT_PAIRS", "1"))
 
 
 def table():
-    if os.path.exists(ADULT):
-        ct = read_counts(ADULT, 6, 3, missing=())
+    try:
+        adult = adult_data_path()
+    except InputError:
+        adult = None
+    if adult is not None:
+        ct = read_counts(adult, 6, 3, missing=())
         return [list(r) for r in ct.counts], "Adult occupation x education (n = %d)" % ct.n
     rng = np.random.default_rng(0)  # fallback: same shape, synthetic counts
     p = rng.dirichlet([0.5] * 240)

@@ -2,7 +2,8 @@
 """Run every benchmarks/bench_*.py; each writes reports/benchmarks/<name>.json for the report.
 
 Usage: python benchmarks/run.py [--quiet] [--only NAME]
-A benchmark that fails is reported (its JSON records the failure) and makes the exit code 1, but the
+Progress (n/total, the current benchmark, an ETA) goes to stderr when it is a terminal; --quiet turns it
+and the per-benchmark lines off. A benchmark that fails is reported (its JSON records the failure) and makes the exit code 1, but the
 others still run.
 """
 
@@ -17,6 +18,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "reports" / "benchmarks"
+sys.path.insert(0, str(ROOT))
+from rldp_verify.cli.progress import Progress  # noqa: E402
 
 
 def main() -> int:
@@ -26,10 +29,12 @@ def main() -> int:
     args = ap.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
     status = 0
-    for script in sorted((ROOT / "benchmarks").glob("bench_*.py")):
+    scripts = [s for s in sorted((ROOT / "benchmarks").glob("bench_*.py"))
+               if not args.only or s.stem[len("bench_"):] == args.only]
+    bar = Progress(len(scripts), desc="benchmarks", quiet=args.quiet)
+    for script in scripts:
         name = script.stem[len("bench_"):]
-        if args.only and name != args.only:
-            continue
+        bar.start(name)
         t0 = time.perf_counter()
         proc = subprocess.run([sys.executable, str(script)], cwd=ROOT, capture_output=True, text=True)
         dt = time.perf_counter() - t0
@@ -40,7 +45,13 @@ def main() -> int:
                 "notes": f"benchmark exited with {proc.returncode}: {proc.stderr.strip()[-800:]}"}, indent=1))
             print(f"benchmark {name}: FAILED after {dt:.1f} s", file=sys.stderr)
         elif not args.quiet:
-            print(f"benchmark {name}: {dt:.1f} s")
+            line = f"benchmark {name}: {dt:.1f} s"
+            if bar.bar is None:
+                print(line, file=sys.stderr)
+            else:
+                bar.bar.write(line, file=bar.bar.fp)
+        bar.finish(name)
+    bar.close()
     return status
 
 

@@ -23,6 +23,23 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   fi
 fi
 
+# Debian's headless Chromium and its WebDriver for the browser test of the HTML report
+# (tests/report/test_browser.py); optional: without root the test is skipped with a message.
+need_browser=()
+for pkg in chromium chromium-driver; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need_browser+=("$pkg")
+done
+if [ ${#need_browser[@]} -gt 0 ]; then
+  if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
+    echo "bootstrap: installing Debian packages: ${need_browser[*]}"
+    apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_browser[@]}" >/dev/null || \
+      echo "bootstrap: could not install ${need_browser[*]}; the browser test of the report will be skipped" >&2
+  else
+    echo "bootstrap: ${need_browser[*]} not installed (run as root: apt-get install ${need_browser[*]}); the browser test of the report will be skipped" >&2
+  fi
+fi
+
 if [ ! -x "$VENV/bin/python" ]; then
   echo "bootstrap: creating $VENV"
   "$PY" -m venv "$VENV"

@@ -24,7 +24,7 @@ from functools import lru_cache
 import numpy as np
 
 from proofs.papers import paper
-from rldp_verify.rldp.data import read_counts
+from rldp_verify.rldp.data import adult_data_path, read_counts
 from rldp_verify.rldp.experiments import (
     draw_dirichlet,
     exact_distribution,
@@ -47,7 +47,8 @@ from rldp_verify.rldp.mechanisms import (
 from rldp_verify.rldp.uncertainty import RenyiBall
 
 PAPER = paper("rldp").seed
-ADULT = "/work/shared/data/adult.data"
+# the UCI adult.data file: ../shared/data/adult.data beside the repository, or $RLDP_VERIFY_ADULT_DATA
+ADULT = "adult.data (../shared/data/ beside the repository, or $RLDP_VERIFY_ADULT_DATA)"
 N_ADULT = 32561
 EPS_GRID = ("0.075", "0.25", "0.5", "1", "1.5", "2", "3")
 TIE = 1e-9
@@ -64,7 +65,7 @@ def conf(beta) -> str:
 
 @lru_cache(maxsize=None)
 def adult_table(sensitive: str, public: str, keep_missing: bool = False):
-    ct = read_counts(ADULT, COLUMNS[sensitive], COLUMNS[public], missing=() if keep_missing else ("?",))
+    ct = read_counts(adult_data_path(), COLUMNS[sensitive], COLUMNS[public], missing=() if keep_missing else ("?",))
     return ct
 
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 
@@ -34,7 +33,7 @@ from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.rldp.experiments import quantile, quantile_summary
 from rldp_verify.rldp.mechanisms import nonrobust, realized_eps
 
-FIGURE = Path("reports/figures/rldp_sec8_nmi.png")
+FIGURE = "figures/rldp_sec8_nmi.png"  # below the report directory (ctx.artefact)
 # (a1, a2) -> (runs, eps values)
 SETTINGS = {(2, 2): (30, EPS_GRID), (2, 5): (5, ("0.075", "0.5", "1.5"))}
 HYP = ("P* ~ Dirichlet(1/2) on X, n = 32,561 samples, alpha = 2, beta = 0.05, NMI under P-hat",
@@ -69,7 +68,7 @@ def _means_json(M):
     return {_label(sh): {e: {m: fmt(v) for m, v in d.items()} for e, d in rows.items()} for sh, rows in M.items()}
 
 
-def _write_figure(M):
+def _write_figure(M, path):
     from proofs.rldp.sec8_adult import small_runs
 
     adult = small_runs()["sex x race"]
@@ -77,7 +76,7 @@ def _write_figure(M):
                {m: [adult[e]["nmi"][m] for e in EPS_GRID] for m in MECHS}),
               ("synthetic 2 x 2: P* ~ Dirichlet(1/2), n = 32,561, mean of 30 runs", list(EPS_GRID),
                {m: [M[(2, 2)][e][m] for e in EPS_GRID] for m in MECHS})]
-    nmi_curve_figure(FIGURE, panels)
+    nmi_curve_figure(path, panels)
 
 
 @claim(
@@ -96,7 +95,7 @@ def _write_figure(M):
 )
 def check_synthetic_orderings(ctx):
     M = means(_seed(ctx))
-    _write_figure(M)
+    _write_figure(M, ctx.artefact(FIGURE)[0])
     fails, over = [], {}
     for sh, rows in M.items():
         over[_label(sh)] = [e for e, n in rows.items() if beats(n["SRR"], n["IR"])]
@@ -110,7 +109,7 @@ def check_synthetic_orderings(ctx):
             first = min(over[_label(sh)], key=float)
             if any(not beats(rows[e]["SRR"], rows[e]["IR"]) for e in rows if float(e) > float(first)):
                 fails.append(f"{_label(sh)}: SRR overtakes IR at eps={first} but not at every larger eps")
-    ev = {"mean NMI": _means_json(M), "eps where SRR > IR": over, "figure": "figures/rldp_sec8_nmi.png"}
+    ev = {"mean NMI": _means_json(M), "eps where SRR > IR": over, "figure": FIGURE}
     if fails:
         return Outcome.refuted("; ".join(fails[:6]), counterexample=fails, **ev, kind="false")
     return Outcome.verified("PolyOpt > IR at every eps; IR > SRR at low eps; SRR overtakes IR from eps "

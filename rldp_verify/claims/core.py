@@ -73,11 +73,26 @@ class Outcome:
 
 @dataclass
 class Context:
-    """What a check may use: the working precision, a seed and seeded generators."""
+    """What a check may use: the working precision, a seed, seeded generators and the output directory.
+
+    ``out_dir`` is the report's directory (``report --out``); checks write artefacts such as figures
+    only below it, through :meth:`artefact`.
+    """
 
     dps: int = DEFAULT_DPS
     seed: int = 20240306
     include_slow: bool = False
+    out_dir: str = "reports"
+
+    def artefact(self, relative: str):
+        """``(path, relative)``: where to write an artefact named ``relative`` (e.g.
+        ``"figures/x.png"``) under :attr:`out_dir` (parent directories created), and the name to put
+        in the evidence (relative to the report, so the report's links work wherever it is moved)."""
+        from pathlib import Path
+
+        path = Path(self.out_dir) / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return path, relative
 
     def rng(self, salt: str = "") -> random.Random:
         """A ``random.Random`` seeded from the context seed and ``salt`` (e.g. the claim id)."""
@@ -121,6 +136,7 @@ class Result:
 
     def to_json(self) -> dict:
         c = self.claim
+        file, line = source_location(c)
         return {
             "id": c.id,
             "paper": c.paper,
@@ -131,12 +147,30 @@ class Result:
             "method": "+".join(m.value for m in c.method),
             "slow": c.slow,
             "module": c.module,
+            "file": file,
+            "line": line,
             "verdict": self.verdict.value,
             "kind": self.kind,
             "summary": self.summary,
             "evidence": self.evidence,
             "seconds": round(self.seconds, 3),
         }
+
+
+def source_location(c: Claim) -> tuple[str | None, int | None]:
+    """(file relative to the directory holding the claim's top-level package, e.g.
+    ``proofs/rldp/example1.py``; the line of its ``@claim`` decorator), or (None, None)."""
+    import inspect
+    from pathlib import Path
+
+    try:
+        path = Path(inspect.getsourcefile(c.check) or "")
+        line = inspect.getsourcelines(c.check)[1]
+    except (OSError, TypeError):
+        return None, None
+    depth = len(c.module.split(".")) if c.module else 1
+    parts = path.parts[-depth:] if path.name != "__init__.py" else path.parts[-depth - 1:]
+    return "/".join(parts), line
 
 
 _REGISTRY: dict[str, Claim] = {}

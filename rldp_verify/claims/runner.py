@@ -71,11 +71,18 @@ def run_claim(claim: Claim, ctx: Context) -> Result:
     return Result(claim, verdict, summary, evidence, time.perf_counter() - t0, kind)
 
 
-def run_claims(claims: Iterable[Claim], ctx: Context, *, progress=None) -> list[Result]:
+def selected(claims: Iterable[Claim], ctx: Context) -> list[Claim]:
+    """The claims :func:`run_claims` runs: all of them, minus the slow ones unless ``ctx.include_slow``."""
+    return [c for c in claims if ctx.include_slow or not c.slow]
+
+
+def run_claims(claims: Iterable[Claim], ctx: Context, *, progress=None, on_start=None) -> list[Result]:
+    """Run the selected claims in order. ``on_start(claim)`` is called before a claim runs and
+    ``progress(result)`` after it ends (both optional): the hooks of a progress display."""
     results = []
-    for c in claims:
-        if c.slow and not ctx.include_slow:
-            continue
+    for c in selected(claims, ctx):
+        if on_start:
+            on_start(c)
         r = run_claim(c, ctx)
         if progress:
             progress(r)

@@ -1,8 +1,11 @@
 """The ``rldp-verify`` command line.
 
-Each subcommand is a module in this package with ``register(subparsers)``; it adds its parser and
-sets ``func=run(args) -> int``. Bad input raises :class:`~rldp_verify.core.errors.InputError`, which is
-printed as one line ``rldp-verify: error: ...`` with exit code 2.
+Each subcommand is a module in this package with ``register(subparsers)``; it adds its parser (with
+examples and exit codes in its ``--help``, see :mod:`rldp_verify.cli._help`) and sets
+``func=run(args) -> int``. Bad input raises :class:`~rldp_verify.core.errors.InputError`, which is
+printed as one line ``rldp-verify: error: ...`` with exit code 2. Wherever a file is read, ``-``
+means standard input. Standard output carries only the command's own output (results, JSON);
+progress and notes go to standard error.
 """
 
 from __future__ import annotations
@@ -12,17 +15,38 @@ import importlib
 import pkgutil
 import sys
 
+from rldp_verify.cli._help import epilog
 from rldp_verify.core.errors import InputError
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, exit code 2
-        sys.stderr.write(f"{self.prog}: error: {message}\n")
+        sys.stderr.write(f"{self.prog}: error: {' '.join(str(message).split())}\n")
         raise SystemExit(2)
 
 
+def version() -> str:
+    from importlib import metadata
+
+    try:
+        return metadata.version("rldp-verify")
+    except metadata.PackageNotFoundError:  # pragma: no cover - running from a source tree
+        from rldp_verify import __version__
+
+        return __version__
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="rldp-verify", description="A theorem checker for robust local differential privacy.")
+    parser = _Parser(
+        prog="rldp-verify", description="A theorem checker for robust local differential privacy.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=epilog(["rldp-verify report --only rldp.example1 --out /tmp/r",
+                       'rldp-verify ball --phat "7,10;26,57" --alpha 2 --radius 0.0752 --json',
+                       'rldp-verify mechanism grr --eps 0.5 --phat "7,10;26,57" | rldp-verify audit - --eps 0.5 --ldp',
+                       "rldp-verify SUBCOMMAND --help"],
+                      {0: "success (audit: PASS)", 1: "report: a claim ended in ERROR; audit: FAIL",
+                       2: "bad input (one line 'rldp-verify: error: ...')", 3: "audit: INCONCLUSIVE"}))
+    parser.add_argument("--version", action="version", version=f"rldp-verify {version()}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     pkg = importlib.import_module(__name__)
     for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
@@ -45,3 +69,12 @@ def main(argv=None) -> int:
     except (FileNotFoundError, IsADirectoryError, PermissionError) as exc:
         sys.stderr.write(f"rldp-verify: error: cannot read {exc.filename!r}: {exc.strerror}\n")
         return 2
+    except BrokenPipeError:  # the reader of stdout went away (e.g. `| head`): not an error of ours
+        import os
+
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    except KeyboardInterrupt:
+        sys.stderr.write("rldp-verify: interrupted\n")
+        return 130

@@ -6,7 +6,10 @@ Exit codes: 0 PASS, 1 FAIL, 3 INCONCLUSIVE, 2 bad input.
 from __future__ import annotations
 
 import json
+import sys
 
+from rldp_verify.cli._help import add_parser
+from rldp_verify.cli._json import SCHEMA_VERSION, dumps
 from rldp_verify.cli._uncertainty import (
     add_ball_arguments,
     add_estimate_arguments,
@@ -22,8 +25,20 @@ EXIT = {"PASS": 0, "FAIL": 1, "INCONCLUSIVE": 3}
 
 
 def register(sub):
-    p = sub.add_parser("audit", help="certified audit of (eps, F)-RLDP (Definition 1) or eps-LDP for a mechanism")
-    p.add_argument("mechanism", help="mechanism JSON file (the format of `rldp-verify mechanism`)")
+    p = add_parser(
+        sub, "audit", help="certified audit of (eps, F)-RLDP (Definition 1) or eps-LDP for a mechanism",
+        description="Certified audit of a mechanism: the worst ratio sup P(y|s)/P(y|s') over P in F as an "
+                    "interval [lower, upper]\n(lower attained by a witness in F, upper certified in arb), and "
+                    "PASS (upper <= e^eps), FAIL (lower > e^eps)\nor INCONCLUSIVE. F is a Rényi ball (--phat or "
+                    "--data with --alpha and --radius or --confidence),\nthe whole simplex (--full-simplex), a "
+                    "single distribution (--distribution), or --ldp for eps-LDP.",
+        examples=['rldp-verify audit mech.json --eps "log(2)" --phat "0.07,0.10;0.26,0.57" --alpha 2 '
+                  '--confidence 0.95 --samples 100',
+                  "rldp-verify audit mech.json --eps 1 --full-simplex --json",
+                  'rldp-verify audit mech.json --eps 1 --distribution "0.1,0.1;0.2,0.6"',
+                  'rldp-verify mechanism grr --eps 0.5 --phat "7,10;26,57" | rldp-verify audit - --eps 0.5 --ldp'],
+        exit_codes={0: "PASS", 1: "FAIL (with a witness)", 3: "INCONCLUSIVE (after raising the precision to --max-dps)"})
+    p.add_argument("mechanism", help="mechanism JSON file (the format of `rldp-verify mechanism`; '-': stdin)")
     p.add_argument("--eps", required=True, help="target eps >= 0 (a number, or log(r) for e^eps = r exactly)")
     g = p.add_argument_group("uncertainty set (choose one)")
     add_estimate_arguments(g)
@@ -36,6 +51,7 @@ def register(sub):
     p.add_argument("--normalize", action="store_true", help="rescale columns that do not sum to 1 (reported)")
     p.add_argument("--no-screen", action="store_true", help="certify every (y, s, s') in arb (no float screen)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr (shown only on a terminal, after 3 s)")
     p.set_defaults(func=run)
 
 
@@ -44,6 +60,18 @@ def _table(text: str, name: str):
     if not rows:
         raise InputError(f"--{name} is empty")
     return [[c.strip() for c in r.split(",")] for r in rows]
+
+
+RATIO_DIGITS = 20  # decimal places of ratio_lower / ratio_upper / eps_realised (AuditResult.to_json)
+
+
+def json_document(res) -> dict:
+    """The ``--json`` document (schema ``rldp_verify/schemas/audit.schema.json``): the result's
+    :meth:`~rldp_verify.rldp.audit.AuditResult.to_json` with the schema version and its digits. The bounds are
+    decimal strings rounded outward to ``digits`` decimal places ("inf" when unbounded); ``argmax`` always
+    has the keys y, s, s_prime, u, u_prime (u, u_prime are null except for eps-LDP, where inputs
+    x = (s, u) are compared)."""
+    return {"schema_version": SCHEMA_VERSION, "digits": RATIO_DIGITS, **res.to_json()}
 
 
 def run(args) -> int:
@@ -67,11 +95,14 @@ def run(args) -> int:
     else:
         kw["ldp"] = True
     max_dps = args.max_dps if args.max_dps is not None else 4 * args.dps
-    res = audit(args.mechanism, args.eps, dps=args.dps, max_dps=max_dps, screen=not args.no_screen,
-                normalize=args.normalize, **kw)
-    out = res.to_json()
+    from rldp_verify.cli.progress import Elapsed
+
+    with Elapsed("audit", quiet=args.quiet):
+        res = audit(args.mechanism, args.eps, dps=args.dps, max_dps=max_dps, screen=not args.no_screen,
+                    normalize=args.normalize, **kw)
+    out = json_document(res)
     if args.json:
-        print(json.dumps(out))
+        sys.stdout.write(dumps(out, indent=None))
     else:
         lo, hi = out["ratio_lower"], out["ratio_upper"]
         print(f"verdict:      {res.verdict}  (target eps = {res.eps})")

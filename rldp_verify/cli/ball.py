@@ -9,20 +9,21 @@
 
 Rows of --phat are values of S, columns values of U (rows separated by ';', entries by ','); a table
 of counts is normalised. With --data the counts of (S, U) pairs in a CSV file are used and
---samples defaults to the number of rows counted. JSON numbers carry --dps significant digits;
-an infinite value (the whole simplex) is the string "inf".
+--samples defaults to the number of rows counted. The JSON (schema ``rldp_verify/schemas/ball.schema.json``)
+gives real values as decimal strings with "digits" (= --dps) significant digits, exact rationals as
+"p/q", and an infinite value (the whole simplex) as the string "inf".
 """
 
 from __future__ import annotations
 
-import json
 import math
-import re
 import sys
 from fractions import Fraction
 
 import mpmath
 
+from rldp_verify.cli._help import add_parser
+from rldp_verify.cli._json import INF, SCHEMA_VERSION, dec, dumps
 from rldp_verify.cli._uncertainty import add_ball_arguments, add_estimate_arguments, read_estimate
 from rldp_verify.cli._uncertainty import build_ball as shared_build_ball
 from rldp_verify.core.errors import InputError
@@ -30,7 +31,17 @@ from rldp_verify.core.numbers import DEFAULT_DPS, fraction_str, to_mpf
 
 
 def register(sub):
-    p = sub.add_parser("ball", help="statistics of a Rényi uncertainty set F and its projections F_{U|s}")
+    p = add_parser(
+        sub, "ball", help="statistics of a Rényi uncertainty set F and its projections F_{U|s}",
+        description="Statistics of the Rényi ball F = {P : D_alpha(P-hat || P) <= B} around an estimate P-hat "
+                    "and of its\nconditional projections (RLDP paper 000, Secs. 3-4: B_s of Theorem 1, L_{u|s} and "
+                    "rad_s of Proposition 1).\nRows of --phat are values of S (';'), columns values of U (','); "
+                    "counts are normalised.",
+        examples=['rldp-verify ball --phat "0.07,0.10;0.26,0.57" --alpha 2 --confidence 0.95 --samples 100 --json',
+                  'rldp-verify ball --phat "7,10;26,57" --alpha 1/2 --radius 0.05 --certified',
+                  "rldp-verify ball --data adult.data --sensitive 9 --public 3 --alpha 2 --confidence 0.95",
+                  "cut -d, -f4,10 adult.data | rldp-verify ball --data - --sensitive 1 --public 0 --alpha 2 --radius 0.01"],
+        exit_codes={0: "success"})
     add_estimate_arguments(p.add_argument_group("the estimate P^"))
     add_ball_arguments(p.add_argument_group("the ball F"), alpha_required=True)
     p.add_argument("--dps", default=str(DEFAULT_DPS), help=f"working precision in digits (default {DEFAULT_DPS})")
@@ -59,43 +70,23 @@ def build_ball(args):
 
 
 def _num(x, dps):
-    """A JSON number literal with ``dps`` significant digits ("inf" string for +inf)."""
+    """A decimal string with ``dps`` significant digits ("inf" for +inf): the JSON style of :mod:`._json`."""
     if x == math.inf or x == mpmath.inf:
-        return "inf"
+        return INF
     with mpmath.workdps(dps + 5):
         v = to_mpf(x) if isinstance(x, (Fraction, int)) else mpmath.mpf(x)
-        return _Raw(mpmath.nstr(v, dps, min_fixed=-5, max_fixed=dps + 5).replace("e", "E"))
-
-
-class _Raw(str):
-    pass
-
-
-def _encode(doc) -> str:
-    marks = {}
-
-    def walk(o):
-        if isinstance(o, _Raw):
-            key = f"@@num{len(marks)}@@"
-            marks[key] = str(o)
-            return key
-        if isinstance(o, dict):
-            return {k: walk(v) for k, v in o.items()}
-        if isinstance(o, (list, tuple)):
-            return [walk(v) for v in o]
-        return o
-
-    text = json.dumps(walk(doc), indent=2)
-    return re.sub(r'"(@@num\d+@@)"', lambda m: marks[m.group(1)], text)
+        return dec(v, dps)
 
 
 def run(args) -> int:
     ball, dps, labels = build_ball(args)
     st = ball.statistics(dps=dps, certified=args.certified)
     doc = {
+        "schema_version": SCHEMA_VERSION,
+        "digits": dps,
         "alpha": fraction_str(st["alpha"]),
         "radius": _num(st["radius"], dps),
-        "radius_upper": "inf" if st["radius_upper"] == math.inf else fraction_str(st["radius_upper"]),
+        "radius_upper": INF if st["radius_upper"] == math.inf else fraction_str(st["radius_upper"]),
         "provenance": st["provenance"],
         "dps": dps,
         "conditional": [],
@@ -110,7 +101,7 @@ def run(args) -> int:
             r["rad_certified"] = fraction_str(row["rad_certified"])
         doc["conditional"].append(r)
     if args.json:
-        sys.stdout.write(_encode(doc) + "\n")
+        sys.stdout.write(dumps(doc, indent=2))
         return 0
     show = lambda v: str(v)  # noqa: E731
     print(f"F = {{P : D_alpha(P^ || P) <= B}}, alpha = {doc['alpha']}, B = {show(doc['radius'])}")

@@ -18,18 +18,32 @@ Without -o the JSON is printed.
 
 from __future__ import annotations
 
-import json
 import sys
 
+from rldp_verify.cli._help import add_parser
+from rldp_verify.cli._json import SCHEMA_VERSION, dumps, floats_to_decimal
 from rldp_verify.cli._uncertainty import add_ball_arguments, add_estimate_arguments, build_ball, read_estimate
 from rldp_verify.core.errors import InputError
 from rldp_verify.core.numbers import DEFAULT_DPS
 
 KINDS = ("grr", "srr", "ir", "polyopt", "nr")
+UTILITY_DIGITS = 12  # significant digits of utility.I and utility.NMI (mechanisms.utility.utility_record)
 
 
 def register(sub):
-    p = sub.add_parser("mechanism", help="build GRR, SRR, IR, PolyOpt or NR and write it as JSON")
+    p = add_parser(
+        sub, "mechanism", help="build GRR, SRR, IR, PolyOpt or NR and write it as JSON",
+        description=__doc__.split("\n\n")[0].split(": ", 1)[1] + "\n(RLDP paper 000: GRR eq. (56), SRR "
+                    "Definition 4, IR Definition 5, PolyOpt Definition 3, NR Sec. 8).\nPolyOpt and IR need the "
+                    "uncertainty set F (--alpha with --radius, or --confidence with --samples).\nThe JSON is "
+                    "printed on stdout (or written to -o FILE); it validates against the schema "
+                    "rldp_verify/schemas/mechanism.schema.json.",
+        examples=['rldp-verify mechanism polyopt --eps "log(2)" --phat "0.07,0.10;0.26,0.57" --alpha 2 '
+                  '--confidence 0.95 --samples 100 -o mech.json',
+                  'rldp-verify mechanism nr --eps 1 --phat "7,10;26,57" | python -m json.tool',
+                  "rldp-verify mechanism ir --eps 1 --data adult.data --sensitive 9 --public 3 --alpha 2 --confidence 0.95",
+                  'rldp-verify mechanism grr --eps 0.5 --phat "7,10;26,57" | rldp-verify audit - --eps 0.5 --ldp'],
+        exit_codes={0: "success"})
     p.add_argument("kind", choices=KINDS, help="which mechanism")
     p.add_argument("--eps", required=True, help='privacy parameter: a number >= 0, or "log(r)" with rational r >= 1')
     add_estimate_arguments(p.add_argument_group("the estimate P-hat"))
@@ -43,7 +57,8 @@ def register(sub):
     p.add_argument("--eps2", help="ir: fix the split e^eps2 (default: optimise eq. (82))")
     p.add_argument("--digits", default="12", help="rounding grid 10^-digits for e^eps and the bounds (default 12)")
     p.add_argument("--dps", default=str(DEFAULT_DPS), help=f"working precision in digits (default {DEFAULT_DPS})")
-    p.add_argument("-o", "--output", help="write the JSON here (default: print it)")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr (shown only on a terminal, after 3 s)")
+    p.add_argument("-o", "--output", help="write the JSON to this file (default or '-': print it on stdout)")
     p.set_defaults(func=run)
 
 
@@ -128,13 +143,19 @@ def build(args):
     return fn(phat, args.eps, sensitive=S, public=U, dps=dps, digits=digits)
 
 
-def run(args) -> int:
-    from rldp_verify.rldp.mechanisms.polyopt_cg import quiet_highs
+def document(mech) -> dict:
+    """The mechanism's JSON (:meth:`Mechanism.to_json`) with the schema version and the digits of its
+    decimal strings (the utility I and NMI); schema ``rldp_verify/schemas/mechanism.schema.json``."""
+    return floats_to_decimal({"schema_version": SCHEMA_VERSION, "digits": UTILITY_DIGITS, **mech.to_json()})
 
-    quiet_highs()      # HiGHS's one-time banner must not reach stdout (the JSON may go there)
-    mech = build(args)
-    text = json.dumps(mech.to_json(), indent=1) + "\n"
-    if args.output:
+
+def run(args) -> int:
+    from rldp_verify.cli.progress import Elapsed
+
+    with Elapsed(f"mechanism {args.kind}", quiet=args.quiet):
+        mech = build(args)
+    text = dumps(document(mech))
+    if args.output and args.output != "-":
         try:
             with open(args.output, "w") as fh:
                 fh.write(text)

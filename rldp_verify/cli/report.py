@@ -1,38 +1,70 @@
-"""``rldp-verify report``: run every registered claim and write reports/verification.{md,json,html}."""
+"""``rldp-verify report``: run every registered claim and write OUT/verification.{md,json,html}."""
 
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from pathlib import Path
 
+from rldp_verify.cli._help import add_parser
 from rldp_verify.core.numbers import DEFAULT_DPS
+
+DEFAULT_SEED = 20240306
 
 
 def register(sub):
-    p = sub.add_parser("report", help="check every claim of the papers and write the verification report")
-    p.add_argument("--out", default="reports", help="output directory (default: reports)")
+    p = add_parser(
+        sub, "report", help="check every claim of the papers and write the verification report",
+        description="Check every registered claim of the papers (the modules below --proofs) and write "
+                    "OUT/verification.md, .json and .html;\nfigures and other artefacts go below OUT too. "
+                    "Progress (n/total, the current claim, an ETA) goes to stderr\nwhen it is a terminal.",
+        examples=["rldp-verify report                          # fast claims, report in ./reports",
+                  "rldp-verify report --include-slow --out /tmp/full",
+                  "rldp-verify report --only kairouz. --quiet   # one paper's claims",
+                  "rldp-verify report --from-json              # re-render OUT/verification.json"],
+        exit_codes={0: "every claim ran (VERIFIED, REFUTED or INCONCLUSIVE: findings are not failures)",
+                    1: "at least one claim ended in ERROR (their ids are printed on stderr)",
+                    2: "bad input, or --only matches no claim"})
+    p.add_argument("--out", default="reports", help="output directory for the report and its figures (default: reports)")
     p.add_argument("--proofs", default="proofs", help="package holding the claims (default: proofs)")
     p.add_argument("--include-slow", action="store_true", help="also run the slow, exhaustive claims")
     p.add_argument("--only", default=None, help="run only claims whose id starts with this prefix")
     p.add_argument("--dps", type=int, default=DEFAULT_DPS, help=f"working precision in digits (default {DEFAULT_DPS})")
-    p.add_argument("--seed", type=int, default=20240306)
-    p.add_argument("--quiet", action="store_true")
+    p.add_argument("--seed", type=int, default=DEFAULT_SEED,
+                   help=f"seed of every randomised check (ctx.rng / ctx.np_rng; default {DEFAULT_SEED}); "
+                        "the same seed gives the same report up to timings")
+    p.add_argument("--adult-data", default=None, metavar="PATH",
+                   help="the UCI adult.data file (default: $RLDP_VERIFY_ADULT_DATA, else "
+                        "../shared/data/adult.data beside the repository)")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress and no per-claim lines on stderr (the final summary line is still printed)")
     p.add_argument("--from-json", action="store_true",
                    help="re-render verification.md/.html from OUT/verification.json with fresh benchmark tables, "
                         "without re-running the claims")
     p.set_defaults(func=run)
 
 
+def _errors_exit(doc) -> int:
+    errors = [c["id"] for c in doc["claims"] if c["verdict"] == "ERROR"]
+    if errors:
+        shown = ", ".join(errors[:10]) + (f" and {len(errors) - 10} more" if len(errors) > 10 else "")
+        sys.stderr.write(f"rldp-verify: {len(errors)} claim(s) ended in ERROR: {shown}\n")
+        return 1
+    return 0
+
+
 def run(args) -> int:
     from rldp_verify import report
-    from rldp_verify.claims import Context, discover, run_claims
+    from rldp_verify.claims import Context, discover
+    from rldp_verify.claims.runner import run_claims, selected
+    from rldp_verify.cli.progress import Progress
     from rldp_verify.core.errors import InputError
 
+    out = Path(args.out)
     if args.from_json:
         import json
 
-        out = Path(args.out)
         try:
             doc = json.loads((out / "verification.json").read_text())
         except (OSError, json.JSONDecodeError) as exc:
@@ -40,22 +72,46 @@ def run(args) -> int:
         doc["benchmarks"] = report.load_benchmarks(out / "benchmarks")
         paths = report.write(doc, out)
         print("report re-rendered -> " + ", ".join(map(str, paths)))
-        return 0
+        return _errors_exit(doc)
     if args.dps < 5:
         raise InputError(f"--dps must be at least 5, got {args.dps}")
+    if args.adult_data is not None:
+        if not Path(args.adult_data).is_file():
+            raise InputError(f"--adult-data {args.adult_data!r} is not a file")
+        from rldp_verify.rldp.data import ADULT_ENV
+
+        os.environ[ADULT_ENV] = str(Path(args.adult_data).resolve())
+    if out.exists() and not out.is_dir():
+        raise InputError(f"--out {args.out!r} exists and is not a directory")
     if str(Path.cwd()) not in sys.path:
         sys.path.insert(0, str(Path.cwd()))
-    claims = discover(args.proofs)
+    try:
+        claims = discover(args.proofs)
+    except ModuleNotFoundError as exc:
+        raise InputError(f"--proofs {args.proofs!r}: cannot import {exc.name!r}") from None
+    ctx = Context(dps=args.dps, seed=args.seed, include_slow=args.include_slow, out_dir=str(out))
     if args.only:
         claims = [c for c in claims if c.id.startswith(args.only)]
-    ctx = Context(dps=args.dps, seed=args.seed, include_slow=args.include_slow)
+        if not selected(claims, ctx):
+            slow = " (only slow claims match: add --include-slow)" if claims else ""
+            raise InputError(f"--only {args.only!r} matches no claim{slow}")
+    todo = selected(claims, ctx)
 
-    def progress(r):
-        if not args.quiet:
-            print(f"{r.verdict.value:<12} {r.seconds:7.2f}s  {r.claim.id}", flush=True)
+    with Progress(len(todo), desc="claims", quiet=args.quiet) as bar:
+        def started(c):
+            bar.start(c.id)
 
-    results = run_claims(claims, ctx, progress=progress)
-    out = Path(args.out)
+        def finished(r):
+            line = f"{r.verdict.value:<12} {r.seconds:7.2f}s  {r.claim.id}"
+            if bar.bar is not None:
+                bar.finish(r.claim.id, line)
+            else:
+                bar.finish(r.claim.id)
+                if not args.quiet:
+                    sys.stderr.write(line + "\n")
+                    sys.stderr.flush()
+
+        results = run_claims(todo, ctx, progress=finished, on_start=started)
     try:
         titles = importlib.import_module(f"{args.proofs}.papers").titles()
     except ImportError:
@@ -65,4 +121,4 @@ def run(args) -> int:
     paths = report.write(doc, out)
     s = doc["summary"]
     print("report: " + ", ".join(f"{k} {v}" for k, v in s.items()) + " -> " + ", ".join(map(str, paths)))
-    return 0
+    return _errors_exit(doc)

@@ -20,7 +20,9 @@ Output is human-readable; ``--json`` prints {"threshold", "bracket", "method", .
 from __future__ import annotations
 
 import importlib
-import json
+
+from rldp_verify.cli._help import add_parser
+from rldp_verify.cli._json import INF, SCHEMA_VERSION, dec, dumps
 
 
 def _extremal_args(p, title):
@@ -59,13 +61,43 @@ def _papers(proofs: str = "proofs") -> dict:
 
 
 def register(sub):
-    p = sub.add_parser("threshold", help="optimality thresholds eps* of extremal mechanisms, with certified brackets")
+    p = add_parser(
+        sub, "threshold", help="optimality thresholds eps* of extremal mechanisms, with certified brackets",
+        description="Optimality thresholds eps* of extremal mechanisms with certified brackets (Kairouz, Oh & "
+                    "Viswanath, 004):\n--utility kl (Theorem 8 / 5), mi (Theorems 14 / 12), f (Lemma 24, exact "
+                    "closed form).",
+        examples=["rldp-verify threshold --paper kairouz --utility kl --p0 .5,.3,.2 --p1 .1,.4,.5",
+                  "rldp-verify threshold --paper kairouz --utility kl --p0 .5,.3,.2 --p1 .1,.4,.5 --mechanism binary --json",
+                  "rldp-verify threshold --paper kairouz --utility f --p0 .5,.3,.2 --p1 .1,.4,.5",
+                  "rldp-verify threshold --paper kairouz --utility mi --p .4,.3,.2,.1 --json"],
+        exit_codes={0: "success"})
     papers = _papers()
     p.add_argument("--paper", required=True, choices=sorted(papers), help="which paper's thresholds")
     for family, (add, _) in FAMILIES.items():
         add(p, ", ".join(f"{name} ({seed})" for name, (seed, fam) in papers.items() if fam == family) or family)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=run)
+
+
+THRESHOLD_DIGITS = 12  # significant digits of the eps values (_fmt)
+
+
+def json_document(out: dict) -> dict:
+    """The ``--json`` document (schema ``rldp_verify/schemas/threshold.schema.json``): eps values as
+    decimal strings with ``digits`` significant digits, a bracket's missing upper end as "inf", the exact
+    e^eps values ("t_bracket", "t_star") as "p/q"."""
+
+    def d(x):
+        return None if x is None else dec(x, THRESHOLD_DIGITS)
+
+    doc = {"schema_version": SCHEMA_VERSION, "digits": THRESHOLD_DIGITS, **out}
+    doc["threshold"] = d(out["threshold"])
+    lo, hi = out["bracket"]
+    doc["bracket"] = [d(lo), INF if hi is None else d(hi)] if lo is not None or hi is not None else [None, None]
+    uni = out.get("universal_binary_threshold")
+    if uni is not None:
+        doc["universal_binary_threshold"] = {**uni, "eps_star": d(uni["eps_star"])}
+    return doc
 
 
 def _human(out: dict) -> str:
@@ -93,5 +125,5 @@ def _human(out: dict) -> str:
 def run(args) -> int:
     _, compute = FAMILIES[_papers()[args.paper][1]]
     out = {"paper": args.paper, **compute(args)}
-    print(json.dumps(out, indent=2) if args.json else _human(out))
+    print(dumps(json_document(out), indent=2).rstrip("\n") if args.json else _human(out))
     return 0

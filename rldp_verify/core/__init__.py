@@ -7,4 +7,5 @@
 - :mod:`.stats`       chi-square quantiles at working precision
 - :mod:`.polytope`    exact vertex enumeration (pycddlib GMP, lrs, Normaliz)
 - :mod:`.lp`          exact / certified linear programs (HiGHS, exact basis re-solve)
+- :mod:`.highs`       a HiGHS instance that prints nothing (:func:`~.highs.new_highs`)
 """

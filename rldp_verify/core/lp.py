@@ -127,9 +127,11 @@ def _highs_solve(c, G, glo, gup, lo, up):
     import highspy
     import numpy as np
 
+    from rldp_verify.core.highs import new_highs
+
     inf = highspy.kHighsInf
     n, m = len(c), len(G)
-    h = highspy.Highs()
+    h = new_highs()
     h.setOptionValue("output_flag", False)
     lp = highspy.HighsLp()
     lp.num_col_, lp.num_row_ = n, m

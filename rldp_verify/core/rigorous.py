@@ -38,19 +38,35 @@ def arb_exact(q) -> flint.arb:
 
 def upper(x: flint.arb) -> Fraction:
     """A rational number >= every point of the ball (rounded up)."""
-    return _arf_to_fraction(x.upper())
+    return _arf_to_fraction(x.upper(), down=False)
 
 
 def lower(x: flint.arb) -> Fraction:
     """A rational number <= every point of the ball (rounded down)."""
-    return _arf_to_fraction(x.lower())
+    return _arf_to_fraction(x.lower(), down=True)
 
 
-def _arf_to_fraction(a) -> Fraction:
+# Magnitudes beyond these are not turned into exact fractions (exp(-1e12) would need a 10^11-digit
+# denominator): tiny values are rounded outward to 0 or +-2^-TINY_BITS, the direction that keeps the bound.
+TINY_BITS = 4096
+HUGE_BITS = 1 << 20
+
+
+def _arf_to_fraction(a, *, down: bool | None = None) -> Fraction:
     # arb.upper()/lower() return exact arbs (radius 0) whose midpoint is a dyadic rational.
     m = flint.arb(a).mid()
     man, exp = m.man_exp()
     man, exp = int(man), int(exp)
+    if man != 0 and down is not None:
+        mag = exp + abs(man).bit_length()  # |value| < 2^mag
+        if mag < -TINY_BITS:
+            if down:
+                return Fraction(0) if man > 0 else Fraction(-1, 2**TINY_BITS)
+            return Fraction(1, 2**TINY_BITS) if man > 0 else Fraction(0)
+        if mag > HUGE_BITS:
+            from rldp_verify.core.errors import CertificationError
+
+            raise CertificationError(f"a certified bound of magnitude 2^{mag} is too large to represent exactly")
     return Fraction(man * 2**exp) if exp >= 0 else Fraction(man, 2 ** (-exp))
 
 

@@ -9,6 +9,8 @@ are dropped and counted. Labels are sorted, so the same file always gives the sa
 from __future__ import annotations
 
 import csv
+import os
+import sys
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
@@ -48,14 +50,14 @@ def _column(spec, header, width, path):
 
 
 def read_counts(path, sensitive, public, *, header: bool | None = None, missing=("?",)) -> CountTable:
-    """Counts of (sensitive, public) pairs in the CSV file ``path``.
+    """Counts of (sensitive, public) pairs in the CSV file ``path`` (``"-"``: standard input).
 
     ``header``: True / False, or None to treat the first row as a header exactly when both column
     specifications are names found in it.
     """
-    p = Path(path)
+    p = Path("<stdin>") if str(path) == "-" else Path(path)
     try:
-        text = p.read_text(errors="strict")
+        text = sys.stdin.read() if str(path) == "-" else p.read_text(errors="strict")
     except OSError as exc:
         raise InputError(f"cannot read {str(p)!r}: {exc.strerror}") from None
     except UnicodeDecodeError:
@@ -90,3 +92,33 @@ def read_counts(path, sensitive, public, *, header: bool | None = None, missing=
     U = tuple(sorted({u for _, u in pairs}))
     counts = tuple(tuple(pairs.get((s, u), 0) for u in U) for s in S)
     return CountTable(S, U, counts, dropped, str(p))
+
+
+ADULT_ENV = "RLDP_VERIFY_ADULT_DATA"
+ADULT_RELATIVE = Path("shared") / "data" / "adult.data"
+
+
+def adult_data_path() -> Path:
+    """The UCI Adult data file (``adult.data``) used by the Sec. 8 claims and benchmarks.
+
+    The environment variable ``RLDP_VERIFY_ADULT_DATA`` (``report --adult-data PATH`` sets it) wins;
+    otherwise the first ``shared/data/adult.data`` beside the repository or beside one of its parent
+    directories (``../shared`` next to a clone). Raises :class:`InputError` naming what was tried.
+    """
+    env = os.environ.get(ADULT_ENV)
+    if env:
+        p = Path(env).expanduser()
+        if not p.is_file():
+            raise InputError(f"{ADULT_ENV}={env!r} is not a file")
+        return p
+    root = Path(__file__).resolve().parents[1]
+    tried = []
+    for d in root.parents:
+        cand = d / ADULT_RELATIVE
+        if cand.is_file():
+            return cand
+        tried.append(str(cand))
+        if len(tried) >= 4:
+            break
+    raise InputError(f"the adult data set was not found beside the repository (tried {', '.join(tried[:2])}, ...): "
+                     f"put it at ../{ADULT_RELATIVE} or set {ADULT_ENV}=PATH")

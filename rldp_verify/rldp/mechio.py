@@ -117,9 +117,15 @@ class Mechanism:
 
     @classmethod
     def load(cls, path, *, normalize: bool = False) -> "Mechanism":
-        p = Path(path)
+        """Read a mechanism JSON file (``"-"``: standard input)."""
+        p = Path("<stdin>") if str(path) == "-" else Path(path)
         try:
-            text = p.read_text()
+            if str(path) == "-":
+                import sys
+
+                text = sys.stdin.read()
+            else:
+                text = p.read_text()
         except OSError as exc:
             raise InputError(f"cannot read {str(p)!r}: {exc.strerror}") from None
         try:

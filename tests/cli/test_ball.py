@@ -22,15 +22,15 @@ def test_example_json(capsys):
     code, out, err = run(capsys, "--phat", EX, "--alpha", "2", "--confidence", "0.95", "--samples", "100", "--json")
     assert code == 0, err
     doc = json.loads(out)
-    assert doc["radius"] == pytest.approx(0.0752440856339434, abs=1e-15)
+    assert float(doc["radius"]) == pytest.approx(0.0752440856339434, abs=1e-15)
     c = doc["conditional"]
     assert [r["s"] for r in c] == [0, 1]
     # Theorem 1: B_s1 = 2 log((e^{B/2} - 0.83)/0.17)
-    assert c[0]["radius"] == pytest.approx(0.406733474224221, abs=1e-12)
-    assert c[1]["radius"] == pytest.approx(0.0903123159004737, abs=1e-12)
-    assert c[0]["lower"] == pytest.approx([0.155222533750403, 0.272720467623376], abs=1e-12)
-    assert c[0]["rad"] == pytest.approx(0.631029652988543, abs=1e-12)
-    assert all(isinstance(v, float) for r in c for v in r["lower"])
+    assert float(c[0]["radius"]) == pytest.approx(0.406733474224221, abs=1e-12)
+    assert float(c[1]["radius"]) == pytest.approx(0.0903123159004737, abs=1e-12)
+    assert [float(v) for v in c[0]["lower"]] == pytest.approx([0.155222533750403, 0.272720467623376], abs=1e-12)
+    assert float(c[0]["rad"]) == pytest.approx(0.631029652988543, abs=1e-12)
+    assert all(isinstance(v, str) for r in c for v in r["lower"])  # decimal strings (issue 13)
 
 
 def test_radius_counts_dps(capsys):
@@ -38,9 +38,9 @@ def test_radius_counts_dps(capsys):
                        "--certified")
     assert code == 0
     doc = json.loads(out)
-    assert doc["radius"] == pytest.approx(0.0752)
+    assert doc["radius"] == "0.0752" and doc["digits"] == 20
     r0 = doc["conditional"][0]
-    assert float(Fraction(r0["lower_certified"][0])) <= r0["lower"][0]
+    assert Fraction(r0["lower_certified"][0]) <= Fraction(r0["lower"][0])
     assert doc["conditional"][1]["marginal"] == "83/100"
 
 
@@ -49,7 +49,7 @@ def test_infinite_radius_is_a_string(capsys):
     assert code == 0
     doc = json.loads(out)
     assert doc["conditional"][0]["radius"] == "inf"   # e^{(alpha-1)B/alpha} < 1 - P^_s: the whole simplex
-    assert doc["conditional"][0]["lower"] == [0, 0]
+    assert [float(v) for v in doc["conditional"][0]["lower"]] == [0, 0]
 
 
 def test_text_output(capsys):

@@ -17,21 +17,22 @@ def _json(capsys, *args):
 def test_kl_rr_json(capsys):
     out = _json(capsys, "--utility", "kl", "--p0", "0.5,0.3,0.2", "--p1", "0.1,0.4,0.5")
     assert set(out) >= {"threshold", "bracket", "method", "t_bracket"}
-    lo, hi = out["bracket"]
-    assert lo <= out["threshold"] <= hi and hi - lo < 1e-5
+    lo, hi = map(float, out["bracket"])
+    assert lo <= float(out["threshold"]) <= hi and hi - lo < 1e-5
+    assert out["schema_version"] == 1 and out["digits"] == 12
     assert out["mechanism"] == "rr" and out["kind"] == "bisected"
 
 
 def test_f_closed_form(capsys):
     out = _json(capsys, "--utility", "f", "--p0", "1/2,3/10,1/5", "--p1", "1/10,2/5,1/2")
     assert out["t_star"] == "17/7"
-    lo, hi = out["bracket"]
-    assert lo <= out["threshold"] <= hi
+    lo, hi = map(float, out["bracket"])
+    assert lo <= float(out["threshold"]) <= hi
 
 
 def test_tie_closed_form_is_zero(capsys):
     out = _json(capsys, "--utility", "f", "--p0", "1/2,1/4,1/4", "--p1", "1/4,1/2,1/4")
-    assert out["threshold"] == 0.0 and out["t_star"] == "1"
+    assert float(out["threshold"]) == 0.0 and out["t_star"] == "1"
 
 
 def test_mi_binary_human(capsys):

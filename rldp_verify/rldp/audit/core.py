@@ -377,7 +377,7 @@ def _audit_ball(Q, mech, ball: RenyiBall, target: Target, dps: int, screen: bool
     with_lo = [r for r in results.values() if r.lo is not None]
     best = max(with_lo, key=lambda r: r.lo) if with_lo else None
     lo = best.lo if best else None
-    arg = {"y": best.y, "s": best.s1, "s_prime": best.s2} if best else None
+    arg = {"y": best.y, "s": best.s1, "s_prime": best.s2, "u": None, "u_prime": None} if best else None
     for r in results.values():
         notes.extend(f"pair (y={r.y}, s={r.s1}, s'={r.s2}): {n}" for n in r.notes)
     verdict = _verdict(target, lo, hi, dps)

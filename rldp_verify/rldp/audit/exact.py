@@ -35,7 +35,7 @@ def audit_ldp(Q, a1: int, a2: int):
         if arg is None or r > best:
             best, arg = r, (y, i, j)
     y, i, j = arg
-    return best, {"y": y, "x": [i // a2, i % a2], "x_prime": [j // a2, j % a2]}
+    return best, {"y": y, "s": i // a2, "s_prime": j // a2, "u": i % a2, "u_prime": j % a2}
 
 
 def audit_full_simplex(Q, a1: int, a2: int):
@@ -78,4 +78,4 @@ def audit_single(Q, P, a1: int, a2: int):
     if best is None:
         return Fraction(1), None
     y, s, t = arg
-    return best, {"y": y, "s": s, "s_prime": t}
+    return best, {"y": y, "s": s, "s_prime": t, "u": None, "u_prime": None}

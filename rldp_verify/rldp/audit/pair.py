@@ -364,7 +364,7 @@ def solve_pair(problem: PairProblem, dps: int, start=None, max_tries: int = 6, w
         try:
             sol = problem.solve_primal(dps, start)
         except (ZeroDivisionError, ValueError, OverflowError) as exc:  # pragma: no cover - numerical trouble
-            res.notes.append(f"primal solve failed: {exc}")
+            res.notes.append(f"primal solve failed: {type(exc).__name__}" + (f": {exc}" if str(exc) else ""))
             sol = None
         if sol is not None:
             params = (_frac(sol["lam"], dps + 10), _snap(_frac(sol["mu1"], dps + 10), max(problem.q1), dps),

@@ -66,7 +66,8 @@ def build_tables(Q, phat, alpha: float, Phi: float, *, grid: int = 64) -> Tables
     mass = phat.sum(axis=1)
     cond = np.where(mass[:, None] > 0, phat / np.where(mass[:, None] > 0, mass[:, None], 1.0), 0.0)
     x = (1 - np.cos(np.linspace(0, np.pi, grid))) / 2
-    budgets = Phi * x
+    with np.errstate(invalid="ignore", over="ignore"):
+        budgets = Phi * x
     logt = np.log(T_GRID)
     U = np.empty((Y, S, grid))
     L = np.empty((Y, S, grid))
@@ -79,8 +80,11 @@ def build_tables(Q, phat, alpha: float, Phi: float, *, grid: int = 64) -> Tables
             tU[:, s, :] = -30.0
             tL[:, s, :] = -30.0
             continue
-        dU = phi_inv_np(budgets / mass[s], beta)
-        dL = phi_inv_np((Phi - budgets) / mass[s], beta)
+        # Phi = inf (phi(B) overflows float64 for large B) gives inf - inf = nan here; phi_inv_np maps nan to
+        # inf and the next lines to 1e300: the largest divergence budget, which errs towards "not private".
+        with np.errstate(invalid="ignore", over="ignore"):
+            dU = phi_inv_np(budgets / mass[s], beta)
+            dL = phi_inv_np((Phi - budgets) / mass[s], beta)
         dU = np.where(np.isfinite(dU), dU, 1e300)
         dL = np.where(np.isfinite(dL), dL, 1e300)
         # identical rows (common in structured mechanisms) share one curve

@@ -198,6 +198,8 @@ def _highs_run(Vf, mu, art_cost=None):
     import highspy
     from scipy.sparse import csc_matrix
 
+    from rldp_verify.core.highs import new_highs
+
     n, a = Vf.shape
     cost = np.ascontiguousarray(mu, dtype=float)
     M = Vf.T
@@ -205,7 +207,7 @@ def _highs_run(Vf, mu, art_cost=None):
         M = np.hstack([M, np.eye(a)])
         cost = np.concatenate([cost, np.full(a, -float(art_cost))])
     N = M.shape[1]
-    h = highspy.Highs()
+    h = new_highs()
     h.setOptionValue("output_flag", False)
     lp = highspy.HighsLp()
     lp.num_col_, lp.num_row_ = N, a

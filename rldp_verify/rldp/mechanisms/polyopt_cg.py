@@ -115,23 +115,11 @@ def nr_cone(table, exp_eps) -> Cone:
 
 # --------------------------------------------------------------------------------------- master
 def quiet_highs():
-    """A highspy.Highs() with output off.  HiGHS prints its banner to stdout (fd 1) on the first
-    construction in a process, which would corrupt JSON written to stdout: fd 1 goes to stderr then."""
-    import os
-    import sys
+    """A highspy.Highs() with output off (:func:`rldp_verify.core.highs.new_highs`: HiGHS prints its banner
+    on fd 1 at the first construction in a process, which would corrupt JSON written to stdout)."""
+    from rldp_verify.core.highs import new_highs
 
-    import highspy
-
-    sys.stdout.flush()
-    saved = os.dup(1)
-    try:
-        os.dup2(2, 1)
-        h = highspy.Highs()
-    finally:
-        os.dup2(saved, 1)
-        os.close(saved)
-    h.setOptionValue("output_flag", False)
-    return h
+    return new_highs()
 
 
 class _Master:

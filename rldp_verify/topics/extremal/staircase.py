@@ -166,8 +166,10 @@ def _highs_basis(columns, mu_float):
     import highspy
     import numpy as np
 
+    from rldp_verify.core.highs import new_highs
+
     k, n = len(columns[0]), len(columns)
-    h = highspy.Highs()
+    h = new_highs()
     h.setOptionValue("output_flag", False)
     h.setOptionValue("primal_feasibility_tolerance", 1e-10)
     h.setOptionValue("dual_feasibility_tolerance", 1e-10)
@@ -200,8 +202,10 @@ def _highs_dual_tight(columns, mu_float):
     import highspy
     import numpy as np
 
+    from rldp_verify.core.highs import new_highs
+
     k, n = len(columns[0]), len(columns)
-    h = highspy.Highs()
+    h = new_highs()
     h.setOptionValue("output_flag", False)
     h.setOptionValue("solver", "simplex")
     inf = highspy.kHighsInf

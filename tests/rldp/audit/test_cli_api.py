@@ -35,7 +35,7 @@ def test_json_output_and_exit_codes(ex3, capsys):
     out = json.loads(capsys.readouterr().out)
     for key in ("verdict", "ratio_lower", "ratio_upper", "eps_realised", "argmax", "witness", "dps", "seconds"):
         assert key in out
-    assert set(out["argmax"]) == {"y", "s", "s_prime"}
+    assert set(out["argmax"]) == {"y", "s", "s_prime", "u", "u_prime"}
     assert any("normalized" in n for n in out["notes"])
     assert main(["audit", ex3, "--eps", "0.5", *BALL, "--normalize", "--json"]) == 1
     capsys.readouterr()
@@ -120,7 +120,7 @@ def test_single_distribution_conventions():
     Q = [[F(0), F(0), F(1, 2), F(1, 2)], [F(1), F(1), F(1, 2), F(1, 2)]]
     P = ((F(1, 4), F(1, 4)), (F(1, 4), F(1, 4)))
     rho, arg = audit_single(Q, P, 2, 2)
-    assert rho == float("inf") and arg == {"y": 0, "s": 1, "s_prime": 0}
+    assert rho == float("inf") and arg == {"y": 0, "s": 1, "s_prime": 0, "u": None, "u_prime": None}
     Q2 = [[F(0), F(0), F(0), F(0)], [F(1), F(1), F(1), F(1)]]
     assert audit_single(Q2, P, 2, 2)[0] == 1  # 0/0 = 1 and 1/1
     r = audit(Mechanism.from_matrix(Q, 2, 2), "5", distribution=[["1/4", "1/4"], ["1/4", "1/4"]])

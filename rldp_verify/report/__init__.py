@@ -1,0 +1,105 @@
+"""The verification report: ``OUT/verification.{md,json,html}``.
+
+The JSON holds ``{"schema_version", "summary": {verdict: count}, "environment": {...}, "papers":
+{seed file: title}, "claims": [...], "benchmarks": [...]}`` (schema
+``rldp_verify/schemas/report.schema.json``); an optional ``"coverage"`` entry (issue 12) is shown near
+the top of the pages. Claims are in report order (papers in the order of ``titles``, each paper's
+claims in the paper's own order) and the environment names versions, precision and seed, so the same
+inputs give the same report; only the ``seconds`` fields (timings) vary between runs.
+
+The pages open with the findings (REFUTED grouped by kind, then INCONCLUSIVE), then a per-paper
+summary, then every claim in the paper's order with the tool's own consistency checks apart
+(:mod:`.model`); Markdown in :mod:`.markdown`, a self-contained HTML page (table of contents, filter,
+anchors; no network) in :mod:`.html`. Paper titles come from the proofs package
+(``proofs.papers.titles()``), never from the engine.
+
+Benchmark tables are read from ``OUT/benchmarks/*.json`` (written by ``benchmarks/run.py``), each
+``{"title", "columns", "rows", "notes"}``.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+from collections import Counter
+from importlib import metadata
+from pathlib import Path
+
+from rldp_verify.claims.core import Result, Verdict
+from rldp_verify.report.model import order_key
+
+VERDICTS = [v.value for v in Verdict]
+SCHEMA_VERSION = 1
+
+
+def environment(dps: int, seed: int, include_slow: bool) -> dict:
+    pkgs = {}
+    for name in ["rldp-verify", "numpy", "scipy", "sympy", "mpmath", "pycddlib", "python-flint",
+                 "highspy", "hypothesis", "cvxpy", "clarabel", "pandas", "matplotlib"]:
+        try:
+            pkgs[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            pkgs[name] = None
+    return {
+        "python": platform.python_version(),
+        "platform": platform.platform(terse=True),
+        "packages": pkgs,
+        "dps": dps,
+        "seed": seed,
+        "include_slow": include_slow,
+    }
+
+
+def build(results: list[Result], env: dict, benchmarks: list[dict] | None = None,
+          titles: dict[str, str] | None = None) -> dict:
+    """The report document. ``titles`` maps a claim's ``paper`` (seed file) to its title, in report order
+    (``proofs.papers.titles()``); papers not in it keep their file name and come last."""
+    titles = titles or {}
+    order = list(titles)
+
+    def paper_key(paper: str):
+        return (order.index(paper), "") if paper in order else (len(order), paper)
+
+    claims = sorted((r.to_json() for r in results), key=lambda c: (paper_key(c["paper"]), order_key(c)))
+    counts = Counter(c["verdict"] for c in claims)
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "summary": {v: counts.get(v, 0) for v in VERDICTS},
+        "environment": env,
+        "papers": {p: titles.get(p, p) for p in sorted({c["paper"] for c in claims}, key=paper_key)},
+        "claims": claims,
+        "benchmarks": benchmarks or [],
+    }
+
+
+def load_benchmarks(directory: Path) -> list[dict]:
+    out = []
+    if directory.is_dir():
+        for f in sorted(directory.glob("*.json")):
+            try:
+                out.append(json.loads(f.read_text()))
+            except json.JSONDecodeError as exc:
+                out.append({"title": f.name, "columns": [], "rows": [], "notes": f"unreadable: {exc}"})
+    return out
+
+
+def to_markdown(doc: dict, out_dir: Path | None = None) -> str:
+    from rldp_verify.report.markdown import render
+
+    return render(doc, out_dir)
+
+
+def to_html(doc: dict, out_dir: Path | None = None) -> str:
+    from rldp_verify.report.html import render
+
+    return render(doc, out_dir)
+
+
+def write(doc: dict, directory: Path) -> list[Path]:
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    paths = [directory / "verification.json", directory / "verification.md", directory / "verification.html"]
+    paths[0].write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
+    paths[1].write_text(to_markdown(doc, directory))
+    paths[2].write_text(to_html(doc, directory))
+    return paths

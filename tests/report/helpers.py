@@ -1,0 +1,75 @@
+"""A small generated report: two papers, every verdict, finding kinds, a figure cited twice, benchmarks."""
+
+from __future__ import annotations
+
+import json
+import struct
+import zlib
+from pathlib import Path
+
+from rldp_verify import report
+from rldp_verify.claims import Context, Outcome
+from rldp_verify.claims.core import Claim, Method
+from rldp_verify.claims.runner import run_claims
+
+P0, P1 = "000_aca93ed29ea857ee.txt", "004_3b35ffa09c03afc4.txt"
+TITLES = {P0: "Paper Zero: robust LDP", P1: "Paper One: extremal mechanisms"}
+
+
+def png(path: Path, w: int = 40, h: int = 20) -> None:
+    """A tiny valid RGB PNG."""
+    raw = b"".join(b"\x00" + bytes([200, 80, 80]) * w for _ in range(h))
+
+    def chunk(t, d):
+        return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d) & 0xFFFFFFFF)
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
+                     + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+def claims() -> list[Claim]:
+    def fig(ctx):
+        p, rel = ctx.artefact("figures/demo.png")
+        png(p)
+        return Outcome.verified("figure drawn", figure=rel, points=[1, 2, 3])
+
+    def fig2(ctx):
+        return Outcome.inconclusive("the figure does not decide eps >= 1", figure="figures/demo.png")
+
+    def false_(ctx):
+        return Outcome.refuted("the inequality fails for alpha = 3",
+                               counterexample={"alpha": "3", "P": [["1/2", "1/2"]]}, kind="false")
+
+    def number(ctx):
+        return Outcome.refuted("printed 0.3782, ours 0.4067", kind="wrong-number", counterexample=[
+            {"label": "B_s1", "printed": "0.3782", "ours": "0.406733474224", "agrees": False}],
+            comparisons=[{"label": "B_s1", "printed": "0.3782", "ours": "0.406733474224", "agrees": False}])
+
+    def boom(ctx):
+        raise ZeroDivisionError("division by zero in a check")
+
+    long = "x" * 3000
+    ok = lambda ctx: Outcome.verified("fine <b>bold</b>", matrix=[["1/3"] * 16] * 4, note=long)  # noqa: E731
+    mk = lambda i, p, src, st, fn: Claim(i, p, src, st, fn, (Method.EXACT,), module=__name__)  # noqa: E731
+    return [
+        mk("rldp.sec8.figure", P0, "Sec. 8.2, Figure 3", "the NMI curves (Figure 3)", fig),
+        mk("rldp.sec8.figure-again", P0, "Sec. 8.3", "eps* is at most 1", fig2),
+        mk("rldp.thm1.false", P0, "Sec. 4.1, Theorem 1, eq. (25)", "D_alpha(P||Q) <= B for all alpha", false_),
+        mk("rldp.example2.number", P0, "Sec. 4.3, Example 2", "B_s1 = 0.3782", number),
+        mk("rldp.example1.ok", P0, "Sec. 3, Example 1, eq. (12)", "B = 0.0752 <script>alert(1)</script>", ok),
+        mk("rldp.audit.dual", P0, "Sec. 3 eq. (8); derived for the audit", "strong duality", ok),
+        mk("kairouz.thm8.boom", P1, "Sec. 5, Theorem 8", "RR is optimal for eps >= eps*", boom),
+        mk("kairouz.lemma2.ok", P1, "Sec. 2.1, Lemma 2", "staircase patterns", ok),
+    ]
+
+
+def make_report(out: Path) -> dict:
+    res = run_claims(claims(), Context(out_dir=str(out)))
+    bench = [{"title": "Bench", "columns": [f"column {i}" for i in range(14)], "rows": [list(range(14))],
+              "notes": ["a note"]}]
+    (out / "benchmarks").mkdir(parents=True, exist_ok=True)
+    (out / "benchmarks" / "bench.json").write_text(json.dumps(bench[0]))
+    doc = report.build(res, report.environment(50, 1, False), report.load_benchmarks(out / "benchmarks"), TITLES)
+    report.write(doc, out)
+    return doc

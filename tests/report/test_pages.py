@@ -1,0 +1,83 @@
+"""Issue 13: the report opens with the findings, orders claims as the paper does, shows each figure once."""
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from rldp_verify.report import model
+from tests.report.helpers import P0, P1, TITLES, make_report
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_findings_come_first_grouped_by_kind(tmp_path):
+    make_report(tmp_path)
+    md = (tmp_path / "verification.md").read_text()
+    heads = [h for h in re.findall(r"^##+ .*$", md, re.M)]
+    assert heads[0] == "## Findings"
+    order = [h for h in heads if h.startswith("### ")][:4]
+    assert order == ["### Checks that failed to run (ERROR) (1)", "### REFUTED — False statements (1)",
+                     "### REFUTED — Printed numbers not reproduced (1)", "### INCONCLUSIVE (1)"]
+    assert md.index("## Findings") < md.index("## Summary by paper") < md.index("## " + TITLES[P0])
+    # each finding: the paper's words, ours, the counterexample and a link to the claim
+    block = md.split("### REFUTED — False statements")[1].split("###")[0]
+    assert "*Paper:*" in block and "*Ours:*" in block and "*Counterexample:*" in block
+    assert "(#claim-rldp.thm1.false)" in block and '<a id="claim-rldp.thm1.false"></a>' in md
+    assert "D_α(P||Q) ≤ B" in block  # readable formulas
+
+
+def test_paper_order_and_tool_checks_apart(tmp_path):
+    doc = make_report(tmp_path)
+    stmts, tool = model.paper_claims(doc, P0)
+    assert [c["id"] for c in stmts] == ["rldp.example1.ok", "rldp.thm1.false", "rldp.example2.number",
+                                        "rldp.sec8.figure", "rldp.sec8.figure-again"]
+    assert [c["id"] for c in tool] == ["rldp.audit.dual"]
+    assert list(doc["papers"]) == [P0, P1] and doc["papers"][P1] == TITLES[P1]
+    md = (tmp_path / "verification.md").read_text()
+    assert md.index("## The tool's own consistency checks") > md.index("## " + TITLES[P1])
+
+
+def test_order_key_sections_appendices():
+    srcs = ["App. A.2, Lemma A5", "Sec. 10", "Sec. 4.1, Theorem 1", "Abstract", "Sec. IV-B", "Sec. 4.1, eq. (3)",
+            "Theorems 5 and 8", "Sec. 4"]
+    got = sorted(srcs, key=lambda s: model.order_key({"id": s, "source": s}))
+    assert got == ["Abstract", "Sec. 4", "Sec. 4.1, eq. (3)", "Sec. 4.1, Theorem 1", "Sec. IV-B", "Sec. 10",
+                   "App. A.2, Lemma A5", "Theorems 5 and 8"]
+
+
+def test_html_page_structure(tmp_path):
+    make_report(tmp_path)
+    page = (tmp_path / "verification.html").read_text()
+    assert "<script>alert(1)</script>" not in page and "&lt;script&gt;alert(1)" in page
+    assert page.count("<img ") == 1  # the figure cited by two claims is shown once
+    assert "shown with <a href='#claim-rldp.sec8.figure'>" in page
+    assert "<nav id='toc'>" in page and "id='f-paper'" in page and "http://" not in page.split("<style>")[1]
+    assert page.index("id='findings'") < page.index("id='summary'") < page.index("id='environment'")
+    assert "<details><summary>Python, packages" in page
+    assert "tests/report/helpers.py:" in page and "href='" in page.split("tests/report/helpers.py:")[0][-300:]
+    assert "{}" not in re.sub(r"<(script|style)>.*?</\1>", "", page, flags=re.S)  # no empty evidence boxes
+    for anchor in re.findall(r"href='#([^']+)'", page):
+        assert f"id='{anchor}'" in page, anchor
+
+
+def test_coverage_slot(tmp_path):
+    doc = make_report(tmp_path)
+    doc["coverage"] = {"columns": ["paper", "statements", "checked"], "rows": [["000", 40, 38]], "notes": ["n"]}
+    from rldp_verify import report
+
+    page, md = report.to_html(doc, tmp_path), report.to_markdown(doc, tmp_path)
+    assert page.index("id='summary'") < page.index("id='coverage'") < page.index("id='paper-")
+    assert md.index("## Summary by paper") < md.index("## Coverage") < md.index("## " + TITLES[P0])
+
+
+def test_from_json_renders_the_same(tmp_path):
+    make_report(tmp_path)
+    before = (tmp_path / "verification.md").read_text()
+    out = subprocess.run([sys.executable, "-m", "rldp_verify", "report", "--from-json", "--out", str(tmp_path)],
+                         cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 1, out.stderr  # the sample has one ERROR claim
+    assert "kairouz.thm8.boom" in out.stderr
+    assert (tmp_path / "verification.md").read_text() == before
+    json.loads((tmp_path / "verification.json").read_text())

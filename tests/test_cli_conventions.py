@@ -1,0 +1,214 @@
+"""Issue 13: output hygiene, exit codes, --version, '-' as stdin, examples and exit codes in --help."""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SUBCOMMANDS = ("audit", "ball", "mechanism", "report", "threshold")
+
+
+def cli(*args, stdin=None, env=None, cwd=ROOT):
+    e = dict(os.environ)
+    e.update(env or {})
+    return subprocess.run([sys.executable, "-m", "rldp_verify", *args], cwd=cwd, input=stdin, capture_output=True,
+                          text=True, env=e, timeout=300)
+
+
+def assert_bad_input(out, *words):
+    assert out.returncode == 2, (out.returncode, out.stderr)
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("rldp-verify"), out.stderr
+    assert "error:" in lines[0] and "Traceback" not in out.stderr
+    for w in words:
+        assert w in lines[0], (w, lines[0])
+
+
+def test_version():
+    out = cli("--version")
+    assert out.returncode == 0 and out.stdout.startswith("rldp-verify ") and out.stdout.split()[1][0].isdigit()
+
+
+@pytest.mark.parametrize("sub", SUBCOMMANDS)
+def test_help_has_examples_and_exit_codes(sub):
+    out = cli(sub, "--help")
+    assert out.returncode == 0
+    assert "examples:" in out.stdout and f"rldp-verify {sub}" in out.stdout.split("examples:")[1]
+    codes = out.stdout.split("exit codes:")[1]
+    assert "  0  " in codes and "  2  bad input" in codes
+
+
+def test_report_help_documents_seed_quiet_and_exit_1():
+    text = cli("report", "--help").stdout
+    for opt in ("--seed", "--quiet"):
+        after = text.split(opt, 1)[1].split("\n  --", 1)[0]
+        assert len(after.split()) > 3, f"{opt} has no help text"
+    assert "  1  at least one claim ended in ERROR" in text
+
+
+def test_json_on_stdout_is_clean_for_highs_paths():
+    """HiGHS prints a banner on the first Highs() of a process: it must not reach stdout."""
+    nr = cli("mechanism", "nr", "--eps", "1", "--phat", "7,10;26,57")
+    assert nr.returncode == 0, nr.stderr
+    json.loads(nr.stdout)
+    assert "HiGHS" not in nr.stdout + nr.stderr
+    th = cli("threshold", "--paper", "kairouz", "--utility", "kl", "--p0", ".5,.3,.2", "--p1", ".1,.4,.5",
+             "--mechanism", "binary", "--json")
+    assert th.returncode == 0, th.stderr
+    json.loads(th.stdout)
+    assert "HiGHS" not in th.stdout + th.stderr
+
+
+def test_json_tool_pipeline():
+    p = subprocess.run(f"{sys.executable} -m rldp_verify mechanism nr --eps 1 --phat '7,10;26,57' | "
+                       f"{sys.executable} -m json.tool", shell=True, cwd=ROOT, capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["matrix"]
+
+
+def test_dash_is_stdin_for_mechanism_files_and_data():
+    mech = cli("mechanism", "grr", "--eps", "0.5", "--phat", "7,10;26,57", "-o", "-")
+    assert mech.returncode == 0, mech.stderr
+    aud = cli("audit", "-", "--eps", "0.5", "--ldp", "--json", stdin=mech.stdout)
+    assert aud.returncode == 0, aud.stderr
+    assert json.loads(aud.stdout)["verdict"] == "PASS"
+    csv = "a,x\na,y\nb,x\nb,x\na,y\n"
+    ball = cli("ball", "--data", "-", "--sensitive", "0", "--public", "1", "--alpha", "2", "--radius", "0.01",
+               "--json", stdin=csv)
+    assert ball.returncode == 0, ball.stderr
+    assert json.loads(ball.stdout)["sensitive_values"] == ["a", "b"]
+
+
+def test_stdin_garbage_is_one_line_error():
+    assert_bad_input(cli("audit", "-", "--eps", "1", "--ldp", stdin="not json"), "<stdin>")
+
+
+def test_report_only_matching_nothing_exits_2(tmp_path):
+    out = cli("report", "--only", "no.such.claim.", "--out", str(tmp_path), "--quiet")
+    assert_bad_input(out, "no.such.claim.")
+    assert not (tmp_path / "verification.json").exists()
+
+
+def _proofs_package(tmp_path, body):
+    pkg = tmp_path / "tmpproofs"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "mod.py").write_text(textwrap.dedent(body))
+    return {"PYTHONPATH": f"{tmp_path}{os.pathsep}{ROOT}"}
+
+
+def test_report_exits_1_naming_error_claims(tmp_path):
+    env = _proofs_package(tmp_path, '''
+        from rldp_verify.claims import Method, Outcome, claim
+
+        @claim(id="tmp.ok", paper="000_aca93ed29ea857ee.txt", source="Thm 1", statement="s", method=Method.EXACT)
+        def ok(ctx):
+            return Outcome.verified("fine")
+
+        @claim(id="tmp.boom", paper="000_aca93ed29ea857ee.txt", source="Thm 2", statement="s", method=Method.EXACT)
+        def boom(ctx):
+            raise ZeroDivisionError("x")
+    ''')
+    out = cli("report", "--proofs", "tmpproofs", "--out", str(tmp_path / "r"), "--quiet", env=env)
+    assert out.returncode == 1, out.stderr
+    assert "tmp.boom" in out.stderr and "ERROR" in out.stderr and "tmp.ok" not in out.stderr
+    assert json.loads((tmp_path / "r" / "verification.json").read_text())["summary"]["ERROR"] == 1
+
+
+def test_report_artefacts_go_under_out(tmp_path):
+    env = _proofs_package(tmp_path, '''
+        from rldp_verify.claims import Method, Outcome, claim
+
+        @claim(id="tmp.fig", paper="000_aca93ed29ea857ee.txt", source="Fig 1", statement="s", method=Method.EXACT)
+        def fig(ctx):
+            path, rel = ctx.artefact("figures/tmp.png")
+            path.write_bytes(b"png")
+            return Outcome.verified("drawn", figure=rel)
+    ''')
+    work = tmp_path / "elsewhere"
+    work.mkdir()
+    out = cli("report", "--proofs", "tmpproofs", "--out", str(tmp_path / "r"), "--quiet", env=env, cwd=work)
+    assert out.returncode == 0, out.stderr
+    assert (tmp_path / "r" / "figures" / "tmp.png").read_bytes() == b"png"
+    assert not (work / "reports").exists()
+
+
+def test_report_bad_out_and_proofs(tmp_path):
+    f = tmp_path / "file"
+    f.write_text("")
+    assert_bad_input(cli("report", "--out", str(f), "--only", "rldp.example1"), "--out")
+    assert_bad_input(cli("report", "--proofs", "no_such_pkg_xyz"), "no_such_pkg_xyz")
+    assert_bad_input(cli("report", "--adult-data", str(tmp_path / "missing")), "--adult-data")
+
+
+def test_adult_data_path_env_and_repository(tmp_path, monkeypatch):
+    from rldp_verify.core.errors import InputError
+    from rldp_verify.rldp.data import ADULT_ENV, adult_data_path
+
+    monkeypatch.setenv(ADULT_ENV, str(tmp_path / "nope"))
+    with pytest.raises(InputError, match=ADULT_ENV):
+        adult_data_path()
+    (tmp_path / "a.data").write_text("x")
+    monkeypatch.setenv(ADULT_ENV, str(tmp_path / "a.data"))
+    assert adult_data_path() == tmp_path / "a.data"
+    monkeypatch.delenv(ADULT_ENV)
+    try:
+        p = adult_data_path()
+    except InputError as exc:
+        assert ADULT_ENV in str(exc)
+    else:
+        assert p.parts[-3:] == ("shared", "data", "adult.data") and ROOT.is_relative_to(p.parents[2])
+
+
+def test_no_absolute_machine_paths_in_sources():
+    for d in ("rldp_verify", "proofs", "benchmarks"):
+        for f in (ROOT / d).rglob("*.py"):
+            assert "/work/" not in f.read_text(), f
+
+
+class _Tty:
+    def __init__(self, tty):
+        self.tty, self.parts = tty, []
+
+    def isatty(self):
+        return self.tty
+
+    def write(self, s):
+        self.parts.append(s)
+
+    def flush(self):
+        pass
+
+
+def test_progress_only_on_a_terminal_and_not_quiet():
+    from rldp_verify.cli.progress import Progress
+
+    for tty, quiet, shown in ((True, False, True), (False, False, False), (True, True, False)):
+        s = _Tty(tty)
+        with Progress(3, desc="claims", quiet=quiet, stream=s) as p:
+            p.start("a.claim")
+            p.finish("a.claim", "VERIFIED a.claim")
+            p.start("b.claim")
+        text = "".join(s.parts)
+        assert (("1/3" in text and "b.claim" in text and "VERIFIED a.claim" in text) if shown else text == ""), text
+
+
+def test_elapsed_shows_only_on_a_terminal_after_its_delay():
+    import time
+
+    from rldp_verify.cli.progress import Elapsed
+
+    s = _Tty(True)
+    with Elapsed("polyopt", delay=0.0, stream=s):
+        time.sleep(1.2)
+    assert "polyopt" in "".join(s.parts) and "elapsed" in "".join(s.parts)
+    for tty, quiet, delay in ((False, False, 0.0), (True, True, 0.0), (True, False, 30.0)):
+        s = _Tty(tty)
+        with Elapsed("polyopt", delay=delay, quiet=quiet, stream=s):
+            time.sleep(0.6)
+        assert "polyopt" not in "".join(s.parts)
