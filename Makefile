@@ -1,6 +1,6 @@
 # The two commands of the README: `make report` and `make test`. Each installs what is missing first.
 PY := .venv/bin/python
-.PHONY: report test test-slow benchmarks setup lint determinism bench-polyopt-large
+.PHONY: report test test-slow benchmarks setup lint docs determinism bench-polyopt-large
 
 setup:
 	@bash scripts/bootstrap.sh
@@ -31,3 +31,8 @@ determinism: setup
 # issue 14: the 10-minute Adult runs (PolyOpt and NR, eps 0.5/1/2, both large pairs, '?' kept too): ~2.5 h
 bench-polyopt-large: setup
 	@$(PY) benchmarks/bench_polyopt_large.py --only adult --full --with-missing
+
+# The API reference (Sphinx autodoc + napoleon) in docs/_build/html; -W: a warning fails the build
+# (tests/test_docs.py builds it in the test command too).
+docs: setup
+	@$(PY) -m sphinx -W -q -b html docs docs/_build/html

@@ -8,12 +8,14 @@ Paper: 000_aca93ed29ea857ee.txt (RLDP), Sec. 3, eq. (7)/(23):
 and the chi-square divergence chi2(P1 || P2) = sum_x (P1_x - P2_x)^2 / P2_x, with D_2 = log(1 + chi2).
 
 Conventions at zero probabilities (every alpha in (0, inf)):
+
 - a term with P^_x = 0 contributes 0;
 - a term with P^_x > 0 = P_x contributes +inf when alpha >= 1 and 0 when alpha < 1
   (P_x^(1-alpha) = 0); so for alpha < 1, D_alpha is finite unless the supports are disjoint
   (then the power sum is 0 and D_alpha = +inf).
 
 Which way results may err:
+
 - :func:`renyi_power_sum` and :func:`chi_square` are exact (Fractions) for exact inputs and integer
   alpha; otherwise they are mpmath values at the working precision (error ~ 10^-dps, either sign).
 - :func:`renyi_divergence_arb` returns a rigorous arb enclosure.

@@ -7,10 +7,12 @@ the upper tail Q(k/2, x/2) = 1 - q, which avoids cancellation) and python-flint'
 ``arb.gamma_upper(regularized=1)`` gives a rigorous enclosure used to certify the bracket.
 
 Which way results may err:
+
 - :func:`chi2_quantile` is computed at the working precision by bracketed root finding (bisection
   to a bracket, then the Illinois method inside it) and re-checked: the returned x satisfies
   |CDF(x) - q| <= 10^-(dps+2) relative to min(q, 1-q); either sign of error.
 - :func:`chi2_quantile_bracket` returns rationals lo < x_q < hi, certified in arb.
+
 No floating-point (double) value is used anywhere, so q may be as close to 0 or 1 as the
 working precision allows (e.g. q = 1 - 10^-40).
 """

@@ -22,6 +22,7 @@ Reading: the domain of xi in (28) is printed as [1, (1-rho)^-1); the proof of Le
 (psi = (1-rho*xi)/(1-rho) >= 0) gives [1, rho^-1], which we use.
 
 Statistics (Proposition 1):
+
     L_{u|s}(F) = t-(P^_{u|s})                                                 eq. (29)
     rad_s(F)   = 2 max_{U1 subset U} (t+(P^_{U1|s}) - P^_{U1|s})               eq. (30)
 
@@ -36,6 +37,7 @@ whole simplex (rad_s = 2 (1 - min_u P^_{u|s}) for B = inf, the trivial bound 2 w
 P^_s = 0 the true projection is empty (no P in F has P_s > 0); we still report the whole simplex (larger, safe).
 
 Which way results may err:
+
 - ``*_value`` methods return mpmath values at the working precision (|error| <~ 10^-(dps-5)).
 - ``lower_certified`` is a rational <= the true L_{u|s}; ``rad_certified`` is a rational >= rad_s;
   ``t_interval_certified`` rounds outward. These are the ones to use when certifying privacy: a

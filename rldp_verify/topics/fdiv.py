@@ -11,6 +11,7 @@ Source: 001_29f852b736fc5e16.txt (Grosse, Saeidian, Oechtering & Skoglund), Sec.
     psi_alpha(p,t) = p^a/(p+t)^(a-1) + (1-p)^a/(1-p-t)^(a-1) - 1                            eq. (65)
 
 Which way results may err:
+
 - Every function returns an exact ``Fraction`` when its inputs are exact and the formula is rational
   (integer alpha, no logs or roots); such results are exact.
 - Otherwise results are mpmath numbers at the working precision (``dps``; error ~10^-dps either way),

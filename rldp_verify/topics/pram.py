@@ -353,8 +353,8 @@ def label_value(label: str, S, t):
 
 
 def classify(vertex, S, t) -> tuple:
-    """Each coordinate's label among v_alpha, v_-alpha, v_min, v_max, or its exact value when it
-    is none of them (exact comparison)."""
+    """Each coordinate's label among ``v_alpha``, ``v_-alpha``, ``v_min``, ``v_max``, or its exact value
+    when it is none of them (exact comparison)."""
     t = check_t(t)
     table = {label_value(L, S, t): L for L in LABELS}
     return tuple(table.get(Fraction(x), Fraction(x)) for x in vertex)

@@ -1,6 +1,7 @@
 """Certified audit of (eps, F)-RLDP (Definition 1 of 000_aca93ed29ea857ee.txt) and eps-LDP.
 
 Public API:
+
 - :func:`audit` -> :class:`AuditResult` (verdict, certified [ratio_lower, ratio_upper], witness, ...);
 - the joint projection and its dual: :mod:`rldp_verify.rldp.audit.dual` (``phi_*``, ``power_mean_*``, ``psi_*``),
   :func:`in_joint_projection`;

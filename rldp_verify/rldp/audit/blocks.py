@@ -77,6 +77,7 @@ class Block:
     """A block (R^, v) evaluated at high precision (mpmath, current working precision).
 
     The maximiser curve is parametrised by x in R (monotone: larger x, smaller level d):
+
     - x >= x_w: R(t) with t = e^x (the curve of the module docstring);
     - x < x_w (only when max of v off supp R^ exceeds its max on supp R^, at the cell w): mass m = 1 - e^{x - x_w}
       moves to w, R = (1 - m) R(t_w) + m e_w, mu stays at v_w and d = d(t_w) - log(1 - m) (for every

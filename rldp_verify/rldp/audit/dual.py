@@ -29,6 +29,7 @@ Joint dual bound. For G = sup_{F_{U|s1,s2}} <v1,R1> + <v2,R2> and every lambda >
 
     G <= Dual = lambda phi(B) + sum_i [ mu_i + Psi(lambda P^_{s_i}, M_i(mu_i)) ],
     Psi(kappa, M) = sup_{z in [0,1]} ( -z M - kappa phi(-log z) )                 (z = e^{-d})
+
                   = -z* M - kappa (z*^{-beta} - 1)/beta,  z* = min(1, (kappa/M)^{1/(1+beta)})   (alpha > 1/2)
                   = max(-M, kappa/beta)                                              (alpha <= 1/2)
 

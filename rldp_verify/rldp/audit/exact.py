@@ -5,6 +5,7 @@ Q[y|s,u] <= e^eps Q[y|s',u'] for all y, s != s', u, u'), Sec. 8.3 eq. (62) (real
 conventions of 003_726cfd382c041001.txt eq. (32): 0/0 = 1, x/0 = inf for x > 0.
 
 All ratios are computed exactly (Fractions), so lo = hi. Each result carries a witness:
+
 - LDP: the pair of inputs (x, x');
 - P_X: the two-point distribution of the proof of Proposition 3, P = 1/2 on (s,u) and (s',u')
   (the sup over P_X is attained there; conditionals are point masses);

@@ -1,6 +1,7 @@
 """Mechanisms of the RLDP paper (000_aca93ed29ea857ee.txt, Secs. 5-8) and exact checks of guarantees.
 
 Public API:
+
 - constructors: :func:`grr`, :func:`srr`, :func:`independent_reporting`, :func:`polyopt`,
   :func:`polyopt_from_bounds`, :func:`nonrobust` — each returns an immutable
   :class:`~rldp_verify.rldp.mechio.Mechanism` (labels S, U, Y; exact matrix; eps; guarantee; utility).

@@ -6,8 +6,10 @@ IR_{R1,R2}(s, u) = (R1(s), R2(u)) (Definition 5); here R1 = GRR^{eps1} on S and 
 so Q = R1 (x) R2 (Kronecker product; columns x = (s, u) in S-major order).
 
 Theorem 5: with d_s >= rad_s(F),
+
     d = min{2, max_s (2 d_s) + max_{s,s'} ||P-hat_{U|s} - P-hat_{U|s'}||_1},
     delta2 = log(1 + 2 (e^{eps2} - 1) / d),
+
 R1 eps1-LDP and R2 delta2-LDP make IR (eps1 + eps2, F)-RLDP.
 
 Exact construction. With r <= e^eps rational (rounded down) and the split t = e^{eps2} in [1, r]

@@ -417,6 +417,7 @@ def solve_eq46(vertices: Sequence[Sequence[Fraction]], p, *, dps: int = DEFAULT_
        has utility at most the LP optimum (a row t w, w in Gamma-hat a convex combination of
        vertices), hence <= upper.  When the float basis is optimal for the true mu the width is at the
        arb precision (~10^-dps); otherwise it is of the order of the float errors in mu (~10^-15).
+
     Raises CertificationError if lower > upper or a re-check fails.  ``mu_digits`` is accepted for
     compatibility and unused (the float objective needs no rounding to digits)."""
     if not vertices:

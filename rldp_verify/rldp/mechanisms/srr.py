@@ -1,8 +1,10 @@
 """Secret randomised response, Definition 4 (Sec. 6).
 
     SRR^eps[(s',u')|(s,u)] = e^eps / C     if (s',u') = (s,u)
+
                            = e^-eps / C    if s' = s and u' != u
                            = 1 / C         if s' != s,
+
     C = e^eps + e^-eps (a2 - 1) + a - a2.
 
 Reading: the garbled text prints the second case's numerator as "e eps"; Example 4 (eps = log 2:
