@@ -16,7 +16,7 @@ import pkgutil
 import sys
 
 from rldp_verify.cli._help import epilog
-from rldp_verify.core.errors import InputError
+from rldp_verify.core.errors import CertificationError, InputError
 
 
 class _Parser(argparse.ArgumentParser):
@@ -65,6 +65,9 @@ def main(argv=None) -> int:
         return int(args.func(args) or 0)
     except InputError as exc:
         sys.stderr.write(f"rldp-verify: error: {exc}\n")
+        return 2
+    except CertificationError as exc:  # a bound could not be certified: never a silent verdict
+        sys.stderr.write(f"rldp-verify: error: cannot certify: {exc}\n")
         return 2
     except (FileNotFoundError, IsADirectoryError, PermissionError) as exc:
         sys.stderr.write(f"rldp-verify: error: cannot read {exc.filename!r}: {exc.strerror}\n")
