@@ -30,13 +30,26 @@ class Progress:
         self.running: dict[str, None] = {}
         self.bar = None
         if enabled(quiet, stream):
+            import threading
+
             from tqdm import tqdm
 
             self.bar = tqdm(total=total, desc=desc, unit="", file=stream or sys.stderr, dynamic_ncols=True,
                             bar_format="{desc} {n_fmt}/{total_fmt} [{elapsed}<{remaining}] {postfix}")
+            self._lock = threading.Lock()
+            self._stop = threading.Event()
+
+            def tick():  # the elapsed time keeps moving while a long item runs
+                while not self._stop.wait(1.0):
+                    with self._lock:
+                        if self.bar is not None:
+                            self.bar.refresh()
+
+            self._ticker = threading.Thread(target=tick, daemon=True)
+            self._ticker.start()
 
     def _show(self) -> None:
-        if self.bar is not None:
+        if self.bar is not None:  # (called with or without the ticker running; tqdm's own lock orders writes)
             names = list(self.running)
             text = names[0] if len(names) == 1 else (f"{names[0]} (+{len(names) - 1})" if names else "")
             self.bar.set_postfix_str(text, refresh=True)
@@ -55,6 +68,8 @@ class Progress:
 
     def close(self) -> None:
         if self.bar is not None:
+            self._stop.set()
+            self._ticker.join()
             self.bar.close()
             self.bar = None
 
