@@ -35,7 +35,6 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-ADULT = "/work/shared/data/adult.data"
 PAIRS = {"occupation x education": (6, 3), "relationship x education": (7, 3)}
 EPS = ("0.5", "1", "2")
 
@@ -65,13 +64,13 @@ def run_small(a1, a2, scale) -> dict:
 
 
 def run_adult(pair, kind, eps, keep_missing, limit, checkpoints) -> dict:
-    from rldp_verify.rldp.data import read_counts
+    from rldp_verify.rldp.data import adult_data_path, read_counts
     from rldp_verify.rldp.mechanisms.polyopt_large import nonrobust_cg, polyopt_cg_from_bounds
     from rldp_verify.rldp.mechanisms.rounding import lower_bounds
     from rldp_verify.rldp.uncertainty import RenyiBall
 
     s, u = PAIRS[pair]
-    ct = read_counts(ADULT, s, u, missing=() if keep_missing else ("?",))
+    ct = read_counts(adult_data_path(), s, u, missing=() if keep_missing else ("?",))
     t0 = time.perf_counter()
     table = [list(r) for r in ct.phat()]
     kw = {"rel_gap": 1e-4, "time_limit": limit, "checkpoints": checkpoints}
