@@ -16,7 +16,7 @@ from fractions import Fraction
 import mpmath
 
 from proofs.rldp._sec34 import EX1_CONF, EX1_N, EX1_PHAT, PAPER, flat, fprime_vertices, nstr
-from rldp_verify.claims import Method, Outcome, claim, compare_printed, outcome_from_comparisons
+from rldp_verify.claims import Method, Outcome, claim, compare_printed, outcome_from_comparisons, search_readings
 from rldp_verify.core.divergence import renyi_divergence
 from rldp_verify.core.numbers import to_mpf, working_precision
 from rldp_verify.rldp.uncertainty import RenyiBall, SimplexBall, t_interval
@@ -29,16 +29,32 @@ TEXT_NOTES = ["'Theorem 2' should be Theorem 1: claim rldp.example2.theorem-refe
               "the second radius is labelled rad_s1(F); it is rad_s2(F): claim rldp.example2.rad-label"]
 
 
-def _values(ball, dps, alt=False):
-    """B_s, L, upper ends and rad per s: Theorem 1 (alt=False) or the P_s = P^_s reading (alt=True)."""
-    out = []
+def _radius_readings(ball, dps):
+    """B_s per s under each reading of the radius tried for Example 2's printed numbers (issue 9 item 6)."""
     B = to_mpf(ball.radius_value)
+    Bp = mpmath.mpf("0.0752")          # the B printed in Example 1 (rounded input)
+
+    def chi2(Bv):
+        return lambda ps: mpmath.log((mpmath.exp(Bv) - (1 - ps)) / ps)
+
+    def thm1(Bv):
+        return lambda ps: 2 * mpmath.log((mpmath.exp(Bv / 2) - (1 - ps)) / ps)
+    return {
+        "Theorem 1 (eq. (25))": None,
+        "chi-square radius e^(B_s) - 1 = (e^B - 1)/P^_s, i.e. B_s = log((e^B - (1 - P^_s))/P^_s)": chi2(B),
+        "the alpha = 1 formula B_s = B/P^_s": lambda ps: B / ps,
+        "no projection: B_s = B": lambda ps: B,
+        "Theorem 1 with the printed B = 0.0752": thm1(Bp),
+        "chi-square radius with the printed B = 0.0752": chi2(Bp),
+    }
+
+
+def _values(ball, dps, radius=None):
+    """B_s, L, upper ends and rad per s for a radius reading (None: the engine's Theorem 1)."""
+    out = []
     for s in range(2):
         ps = to_mpf(ball.marginal(s))
-        if alt:
-            Bs = mpmath.log((mpmath.exp(B) - (1 - ps)) / ps)
-        else:
-            Bs = ball.conditional_radius(s, dps=dps)
+        Bs = ball.conditional_radius(s, dps=dps) if radius is None else radius(ps)
         c = ball.conditional(s)
         ints = [t_interval(p, 2, Bs, dps=dps) for p in c]
         L = [iv[0] for iv in ints]
@@ -54,21 +70,25 @@ def _ball(dps):
 def _compare(ctx, pick, what):
     with working_precision(ctx.dps):
         ball = _ball(ctx.dps)
-        ours, alt = _values(ball, ctx.dps), _values(ball, ctx.dps, alt=True)
-    comps, alt_comps = pick(ours), pick(alt)
+        readings = _radius_readings(ball, ctx.dps)
+        per_reading = {name: pick(_values(ball, ctx.dps if fn is None else 20, fn)) for name, fn in readings.items()}
+    comps = per_reading["Theorem 1 (eq. (25))"]
     out = outcome_from_comparisons(comps, what=what)
-    alt_ok = all(c.agrees for c in alt_comps)
     ev = dict(out.evidence)
-    ev["reading_reproducing_printed"] = ("B_s = log((e^B - (1 - P^_s))/P^_s) (lift with P_s = P^_s; equivalently the "
-                                         "chi-square radius e^B_s - 1 = (e^B - 1)/P^_s, the analogue of the alpha = 1 "
-                                         "formula B/P^_s) reproduces "
-                                         f"{sum(c.agrees for c in alt_comps)} of {len(alt_comps)} printed values")
-    ev["alt_reading_comparisons"] = [c.to_json() for c in alt_comps]
+    # one reading search per printed value, over the radius readings
+    searches = []
+    for i, c in enumerate(comps):
+        cands = {name: mpmath.mpf(per_reading[name][i].ours) for name in readings if name != "Theorem 1 (eq. (25))"}
+        searches.append(search_readings(c.printed, cands, label=c.label).to_json())
+    ev["reading_search"] = searches
+    all_ok = [name for name, cs in per_reading.items() if name != "Theorem 1 (eq. (25))" and all(x.agrees for x in cs)]
+    ev["readings_reproducing_every_printed_value"] = all_ok or "no reading found"
     ev["text_notes"] = TEXT_NOTES
     if out.verdict.value == "REFUTED":
-        summary = out.summary + ("; all printed values are reproduced by B_s = log((e^B - (1-P^_s))/P^_s)"
-                                 if alt_ok else "")
-        return dataclasses.replace(out, summary=summary, evidence=ev)
+        tried = [n for n in readings if n != "Theorem 1 (eq. (25))"]
+        tail = (f"; every printed value is reproduced by the reading {all_ok[0]}" if all_ok else
+                f"; no single reading reproduces every printed value (tried: {'; '.join(tried)})")
+        return dataclasses.replace(out, summary=out.summary + tail, evidence=ev)
     return dataclasses.replace(out, evidence=ev)
 
 

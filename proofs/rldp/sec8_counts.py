@@ -6,7 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from proofs.rldp._sec8 import ADULT, PAPER, adult_table
-from rldp_verify.claims import Method, Outcome, claim, compare_printed, outcome_from_comparisons
+from rldp_verify.claims import Method, Outcome, claim, compare_printed, outcome_from_comparisons, search_readings
 from rldp_verify.rldp.mechanisms import gamma_inequalities
 
 
@@ -83,8 +83,9 @@ def check_matrix_size(ctx):
         "57600^2 doubles in GiB": Fraction(57600**2 * 8, 2**30),
         "57840 x 57600 doubles in GiB": Fraction(57840 * 57600 * 8, 2**30),
     }
-    tried = {k: round(float(v), 3) for k, v in readings.items()}
-    matching = [k for k, v in readings.items() if compare_printed(k, "24.7", v).agrees]
+    search = search_readings("24.7", readings, label="matrix size (GB)")
+    tried = dict(search.tried)
+    matching = list(search.matches)
     comps = [compare_printed("57840^2 x 8 B in GB", "24.7", readings["57840^2 doubles in GB"]),
              compare_printed("57840^2 x 8 B in GiB", "24.7", readings["57840^2 doubles in GiB"])]
     if any(c.agrees for c in comps):
@@ -93,6 +94,7 @@ def check_matrix_size(ctx):
         f"57,840^2 doubles = {primary['bytes']:,} bytes = {primary['GB (1e9)']:.2f} GB = {primary['GiB (2^30)']:.2f} GiB, "
         f"not 24.7; the printed 24.7 is reproduced only by: {', '.join(matching) or 'none of the readings tried'}",
         counterexample={"printed": "24.7 GB", **primary}, readings_tried=tried, readings_reproducing_24_7=matching,
+        reading_search=search.to_json(),
         comparisons=[c.to_json() for c in comps], kind="wrong-number")
 
 
