@@ -23,6 +23,11 @@ class Mutant:
     patch: Callable  # patch(monkeypatch) -> None
     killed_by: tuple[str, ...]  # claim ids that must say REFUTED
 
+    @property
+    def slow(self) -> bool:
+        """Mutants whose killing claims take long (Proposition 1, Theorem 4's joint support) run in test-slow."""
+        return any(c.startswith(("rldp.prop1.", "isit.thm4.")) for c in self.killed_by)
+
     def apply(self, monkeypatch) -> None:
         self.patch(monkeypatch)
 
@@ -176,4 +181,46 @@ MUTANTS += [
            "T of eq. (30) taken in argmax_A |P(A) - 1/2| (the text's misprint) instead of argmin",
            lambda mp: patch_everywhere(mp, "rldp_verify.topics.extremal.utilities", "binary_set_mi", _argmax_half),
            ("kairouz.sec4.eq105-set-equivalence",)),
+]
+
+
+# --- ISIT paper (chi-square ball): Lemma 8, Theorems 2 and 4 ------------------------------------------
+
+_CHI = "rldp_verify.topics.chisquare.ball"
+
+
+def _shift(delta):
+    def make(orig):
+        def f(*a, **kw):
+            return orig(*a, **kw) + mpmath.mpf(delta)
+        return f
+    return make
+
+
+def _K_scaled(f):
+    def make(orig):
+        return lambda: orig() * mpmath.mpf(f)
+    return make
+
+
+def _ball_radius_scaled(orig):
+    def support_ball(v, P_hat, B):
+        return orig(v, P_hat, B * 1.01)
+    return support_ball
+
+
+MUTANTS += [
+    Mutant("isit.conjugate-too-small", _CHI, "h*(v) of eq. (72) shifted by -0.01",
+           lambda mp: patch_everywhere(mp, _CHI, "conjugate_h", _shift("-0.01")), ("isit.lemma8.conjugate",)),
+    Mutant("isit.conjugate-too-large", _CHI, "h*(v) of eq. (72) shifted by +0.01",
+           lambda mp: patch_everywhere(mp, _CHI, "conjugate_h", _shift("0.01")), ("isit.lemma8.conjugate",)),
+    Mutant("isit.K-lemma8-small", _CHI, "the constant 2^{-2/3} + 2^{1/3} of (29)/(72) times 0.99",
+           lambda mp: patch_everywhere(mp, _CHI, "K_LEMMA8", _K_scaled("0.99")),
+           ("isit.thm4.general-joint-support",)),
+    Mutant("isit.K-lemma8-large", _CHI, "the constant 2^{-2/3} + 2^{1/3} of (29)/(72) times 1.01",
+           lambda mp: patch_everywhere(mp, _CHI, "K_LEMMA8", _K_scaled("1.01")),
+           ("isit.thm4.support-projection",)),
+    Mutant("isit.ball-radius", _CHI, "support_ball of eq. (21) with radius 1.01 B",
+           lambda mp: patch_everywhere(mp, _CHI, "support_ball", _ball_radius_scaled),
+           ("isit.thm2.general-ball-support",)),
 ]

@@ -13,7 +13,8 @@ def _verdict(cid):
     return run_claim(_CLAIMS[cid], Context())
 
 
-@pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: m.id)
+@pytest.mark.parametrize("mutant", [pytest.param(m, id=m.id, marks=[pytest.mark.slow] if m.slow else [])
+                                    for m in MUTANTS])
 def test_mutant_is_refuted(mutant, monkeypatch):
     mutant.apply(monkeypatch)
     for cid in mutant.killed_by:
