@@ -106,10 +106,13 @@ def run(ctx, n_instances: int, salt: str):
             worst_gap = max(worst_gap, abs(gap))
             worst_cvx = max(worst_cvx, e_cvx)
             worst_dual = max(worst_dual, abs(e_dual))
+            # float solvers only search for a violation (re-checked exactly above) or add agreement flags; their
+            # numbers differ between machines and are not reported (issue 9 item 4)
             rows.append({"n_cells": n, "B": str(B), "zeros_in_P_hat": zeros, "closed_form": fmt(res.value, 20),
-                         "exact_witness_value": fmt(lower, 20), "cvxpy_max_over_F_reported": cvx_raw,
-                         "cvxpy_point_repaired_exact_value": fmt(cvx_exact, 20),
-                         "cvxpy_min_eq21_full_w": dual, "status": [st1, st2]})
+                         "exact_witness_value": fmt(lower, 20),
+                         "cvxpy_repaired_point_not_above_eq21": bool(e_cvx <= 1e-20),
+                         "cvxpy_full_w_within_1e-5": bool(abs(e_dual) < 1e-5), "status": [st1, st2]})
+            _ = cvx_raw
             if e_cvx > 1e-20:  # an exactly feasible P beating eq. (21): a genuine counterexample
                 return Outcome.refuted(
                     "an exactly feasible P in F attains more than the value of eq. (21)",
@@ -117,16 +120,17 @@ def run(ctx, n_instances: int, salt: str):
                                     "P": [str(x) for x in Prep], "v.P": fmt(cvx_exact, 25),
                                     "eq21": fmt(res.value, 25)}, instances=rows, kind="false")
     ev = dict(instances=len(rows), max_gap_witness_vs_eq21=fmt(worst_gap, 5),
-              max_direct_minus_eq21=worst_cvx, max_abs_full_w_minus_reduced=worst_dual, dps=ctx.dps,
+              cvxpy_full_w_within_1e_5=bool(worst_dual < 1e-5), dps=ctx.dps,
               sample=rows[:6],
               note=("eq. (59) prints the stationary point x = P_hat^2/sqrt(-z); it is x = P_hat/sqrt(-z) "
                     "(claim isit.thm2.eq59-stationary-point); the conjugate (60) is right."))
-    if worst_gap < Fraction(1, 10**30) and worst_dual < 1e-5:
+    if worst_gap < Fraction(1, 10**30):
         return Outcome.verified(
-            f"{len(rows)} random instances: eq. (21) equals a value v.P attained by an exactly feasible "
-            f"P in F (gap <= {fmt(worst_gap, 3)}), the solver's maximiser over F, made exactly "
-            f"feasible, never exceeds it (max excess {worst_cvx:.2g}) and minimising (21) over the full w agrees ({worst_dual:.2g})", **ev)
-    return Outcome.inconclusive("closed form and direct optimisation disagree beyond tolerance", **ev)
+            f"{len(rows)} random instances: eq. (21) at its minimiser (an upper bound: weak duality) equals a value "
+            f"v.P attained by an exactly feasible P in F (gap <= {fmt(worst_gap, 3)}); the solver's maximiser over "
+            "F, made exactly feasible, never exceeds it; minimising (21) over the full w agrees within 1e-5: "
+            f"{bool(worst_dual < 1e-5)}", **ev)
+    return Outcome.inconclusive("eq. (21) is not attained within 1e-30 by the exact witness", **ev)
 
 
 _COMMON = dict(

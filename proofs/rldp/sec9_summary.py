@@ -187,10 +187,13 @@ def check_srr_less(ctx):
               "infeasible.",
     hypotheses=("adult occupation x education, '?' kept (15 x 16), eps = 1.5, d = 2 (>= Theorem 5's d)",),
     method=Method.PROPERTY,
-    reading="'quickly': the float split search (65 grid points + golden section) takes < 5 s here, and its value is "
-            "at least every grid value (a check of the search, not a certificate of the optimum).",
+    reading="'quickly': eq. (82) is a one-dimensional search; we count its evaluations of I_P(X;Y) (each one "
+            "240 x 240 matrix) and require at most 200, and check that its value is at least every value on a "
+            "17-point grid (a check of the search, not a certificate of the optimum). Wall-clock time is machine- "
+            "dependent: it is recorded under 'seconds' only (benchmarks/ measure speed).",
 )
 def check_ir_quick(ctx):
+    from rldp_verify.rldp import experiments
     from rldp_verify.rldp.experiments import ir_float_matrix, ir_split_search, mutual_information_float
     from rldp_verify.rldp.mechanisms import privacy_level
 
@@ -198,13 +201,24 @@ def check_ir_quick(ctx):
     p = [float(v) for r in ct.phat() for v in r]
     a1, a2 = len(ct.sensitive), len(ct.public)
     r = float(privacy_level("1.5").exp_eps)
+    calls = [0]
+
+    def counted(Q, pf):
+        calls[0] += 1
+        return mutual_information_float(Q, pf)
     t0 = time.perf_counter()
-    t, _, val = ir_split_search(p, a1, a2, r, 2)
+    experiments.mutual_information_float = counted   # count the search's evaluations of I (restored below)
+    try:
+        t, _, val = ir_split_search(p, a1, a2, r, 2)
+    finally:
+        experiments.mutual_information_float = mutual_information_float
     secs = time.perf_counter() - t0
     grid = [mutual_information_float(ir_float_matrix(a1, a2, r, r ** (k / 16), 2), p) for k in range(17)]
-    ev = {"seconds": round(secs, 3), "e^eps2": round(t, 6), "I": round(val, 8), "max over a 17-point grid": round(max(grid), 8)}
+    ev = {"seconds": round(secs, 3), "evaluations_of_I": calls[0], "matrix": f"{a1 * a2} x {a1 * a2}",
+          "I": round(val, 6), "max over a 17-point grid": round(max(grid), 6)}
     if val < max(grid) - 1e-12:
         return Outcome.refuted("the split search missed a better grid point", counterexample=ev, **ev, kind="false")
-    if secs >= 5:
-        return Outcome.inconclusive(f"search took {secs:.1f} s (machine load?)", **ev)
-    return Outcome.verified(f"eq. (82) solved for |X| = 240 in {secs:.2f} s", **ev)
+    if calls[0] > 200:
+        return Outcome.refuted(f"the search needed {calls[0]} evaluations of I", counterexample=ev, **ev, kind="false")
+    return Outcome.verified(f"eq. (82) for |X| = 240 is a one-dimensional search: {calls[0]} evaluations of I_P(X;Y) "
+                            "(one 240 x 240 matrix each), at least every value of a 17-point grid", **ev)
