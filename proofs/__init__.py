@@ -6,4 +6,14 @@ section-level statements and experiments); helpers start with ``_``.
 
 Modules register claims with :func:`rldp_verify.claims.claim`; ``rldp-verify report`` discovers them. They
 use the engine's public API only (no ``_private`` names, no ``rldp_verify.cli``).
+
+``proofs/statements/`` is the statement index (every statement of each paper and the claims that check it);
+``rldp-verify report`` calls :func:`coverage` for the report's coverage table.
 """
+
+
+def coverage(claim_ids):
+    """Per-paper statement coverage given the registered claim ids (see :mod:`proofs.statements`)."""
+    from proofs.statements import coverage as _coverage
+
+    return _coverage(claim_ids)

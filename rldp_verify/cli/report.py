@@ -90,6 +90,7 @@ def run(args) -> int:
     except ModuleNotFoundError as exc:
         raise InputError(f"--proofs {args.proofs!r}: cannot import {exc.name!r}") from None
     ctx = Context(dps=args.dps, seed=args.seed, include_slow=args.include_slow, out_dir=str(out))
+    claims_all = claims
     if args.only:
         claims = [c for c in claims if c.id.startswith(args.only)]
         if not selected(claims, ctx):
@@ -118,7 +119,19 @@ def run(args) -> int:
         titles = {}
     doc = report.build(results, report.environment(args.dps, args.seed, args.include_slow),
                        report.load_benchmarks(out / "benchmarks"), titles)
+    coverage = _coverage(args.proofs, [c.id for c in claims_all])
+    if coverage is not None:
+        doc["coverage"] = coverage
     paths = report.write(doc, out)
     s = doc["summary"]
     print("report: " + ", ".join(f"{k} {v}" for k, v in s.items()) + " -> " + ", ".join(map(str, paths)))
     return _errors_exit(doc)
+
+
+def _coverage(package: str, claim_ids: list[str]):
+    """Statement coverage from the proofs package: its ``coverage(claim_ids)`` if it defines one, else None
+    (issue 12; the engine knows no papers, the proofs package owns the statement index). The result is the
+    report's ``"coverage"`` entry: a table ``{"columns", "rows", "notes"}`` plus the figures per paper."""
+    fn = getattr(importlib.import_module(package), "coverage", None)
+    return fn(claim_ids) if callable(fn) else None
+
