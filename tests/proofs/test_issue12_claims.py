@@ -1,0 +1,73 @@
+"""The claims written for issue 12 can refute: a wrong variant of each formula changes the verdict.
+
+Each check takes the formula it tests as a parameter; the paper's (default) and a wrong variant are run
+here on small instances (the slow figure claims with fewer runs).
+"""
+
+import pytest
+
+import proofs.falpha.sec1_6_sentences as falpha
+import proofs.isit.sec6_formulation_size as isit
+import proofs.kairouz.sec3_5_figures as kfig
+import proofs.kairouz.sec4_6_sentences as kairouz
+import proofs.pram.sec2_entropy as pram_entropy
+import proofs.pram.sec4_1_figures as pram_fig
+import proofs.pram.sec4_2_figure5 as pram_fig5
+import proofs.rldp.sec1_9_sentences as rldp
+from rldp_verify.claims import Context, Verdict
+
+V, R = Verdict.VERIFIED, Verdict.REFUTED
+
+CASES = [
+    (rldp.check_x_equals_s, {"formula": "joint"}, V, R),
+    (rldp.check_eq3, {"prior": "inverted"}, V, R),
+    (rldp.check_power_divergence, {"normalisation": "alpha"}, V, R),
+    (rldp.check_lp_complexity, {"form": "omega"}, V, R),
+    (rldp.check_composition, {"bound": "max"}, V, R),
+    (rldp.check_choice_of_grr, {"weights": "uniform"}, V, R),
+    (rldp.check_grr_regime_sentence, {"regime": "low"}, R, V),  # the paper's sentence is the wrong one
+    (rldp.check_mi_concave, {"shape": "convex"}, V, R),
+    (falpha.check_eq1, {"direction": "q/p"}, V, R),
+    (falpha.check_dpi, {"direction": "expand"}, V, R),
+    (falpha.check_confusion_graph, {"rule": "equal-support"}, V, R),
+    (falpha.check_linear_nonzeros, {"alpha": "inf"}, V, R),
+    (isit.check_size, {"variant": "per-set"}, R, V),  # exponential counting would make the sentence true
+    (kairouz.check_mi_facts, {"shape": "concave"}, V, R),
+    (kairouz.check_wang, {"distance": "scaled"}, V, R),
+    (pram_entropy.check_entropy, {"maximiser": "point-mass"}, V, R),
+]
+
+
+@pytest.mark.parametrize("check, wrong, paper_verdict, wrong_verdict", CASES,
+                         ids=[f"{c[0].__module__.split('.')[-2]}.{c[0].__name__}" for c in CASES])
+def test_wrong_variant_changes_the_verdict(check, wrong, paper_verdict, wrong_verdict):
+    ctx = Context(dps=30)
+    assert check(ctx).verdict is paper_verdict
+    out = check(ctx, **wrong)
+    assert out.verdict is wrong_verdict
+    if out.verdict is R:
+        assert out.kind is not None and out.evidence.get("counterexample") not in (None, "", [], {})
+
+
+def test_pram_figure_claim_refutes_reversed_alphas(monkeypatch, tmp_path):
+    monkeypatch.setattr(pram_fig, "RUNS", 30)
+    monkeypatch.setattr(pram_fig, "BOOT", 100)
+    ctx = Context(out_dir=str(tmp_path))
+    ok = pram_fig.figure_claim(1, ctx, sensitivity=False, draw_figures=True)
+    assert ok.verdict is V
+    assert (tmp_path / "figures" / "pram_fig1_estimates.png").is_file()
+    rev = {"0.5": "2", "1": "1.5", "1.5": "1", "2": "0.5"}
+    assert pram_fig.figure_claim(1, ctx, alpha_map=rev.get, sensitivity=False, draw_figures=False).verdict is R
+
+
+def test_pram_figure5_naive_estimator_is_refuted(monkeypatch, tmp_path):
+    monkeypatch.setattr(pram_fig5, "RUNS", 60)
+    ctx = Context(out_dir=str(tmp_path))
+    assert pram_fig5.check_figure5(ctx, draw=False).verdict is V
+    assert pram_fig5.check_figure5(ctx, estimator="naive", draw=False).verdict is R
+
+
+def test_kairouz_figure_claims_swapped_mechanisms_are_refuted():
+    ctx = Context(dps=30)
+    assert kfig.figure_claim(ctx, "mi", swap=True, n=3).verdict is R
+    assert kfig.figure_claim(ctx, "kl", swap=True, n=3).verdict is R
