@@ -15,7 +15,7 @@ Gamma-hat; this one never does.
 * Bracket of the optimum of LP (46) (= the best utility of a mechanism with rows in Gamma_eps):
   lower = the certified (arb) utility I_P(X;Y) of the returned mechanism, whose rows are exactly in
   Gamma_eps (rationals); upper = sum_x y'_x for a float vector y' = y_centre + M 1 with G(y') <= 0
-  proven by :meth:`pricing.Pricer.certify_nonpositive` (then mu(v) <= y' . v on the cone and every
+  proven leaf by leaf by :meth:`pricing.Pricer.rigorous_bound` (then mu(v) <= y' . v on the cone and every
   cone mechanism has utility <= sum_y y' . Q_y = sum_x y'_x).
 """
 
@@ -171,7 +171,7 @@ def _mu_float(v: np.ndarray, p: np.ndarray) -> float:
 
 def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, time_limit: float = 600.0,
                   init_columns: Sequence[Sequence[Fraction]] = (), dps: int = 30, log=None,
-                  alpha0: float = 0.5, alternatives: int = 2, checkpoints: Sequence[float] = ()) -> CGResult:
+                  alpha0: float = 0.5, alternatives: int = 2, neighbours: int = 6, checkpoints: Sequence[float] = ()) -> CGResult:
     """Certified bracket on the optimum of LP (46) for ``cone`` and the flat distribution ``p``.
 
     ``rel_gap``: stop when the float bracket's relative width is below rel_gap / 2 (the certified one
@@ -253,8 +253,9 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
         M = M0
         pts = []
         below = False
+        pricer.set_dual(y)
         for _ in range(30):
-            pricer.set_dual(y + M)
+            pricer.shift(M)
             best, pt, ub, _ = pricer.solve(gap_tol=1e-11, max_nodes=40, alternatives=alternatives)
             pts.append(pt)
             pts.extend(pricer.alternatives)
@@ -274,6 +275,29 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
         w, A, T = combo_float(pt)
         return (A - (T * math.log(T) if T > 0 else 0.0) - float(w @ y)) / float(w.sum())
 
+    def neighbourhood(base, y, k):
+        """Points that differ from ``base`` (one vertex per block) in one block, the k with the largest
+        reduced cost at y per block (exact pricing over this family: every vertex of the block is
+        evaluated).  Assumes pricer.set_dual(y) was called."""
+        Fb = np.array([pricer.F[s][j] for s, j in base])
+        Tb = np.array([data[s].T[j] for s, j in base])
+        Nb = np.array([data[s].N[j] for s, j in base])
+        out = []
+        for s, j0 in base:
+            T = Tb.sum() - Tb[s] + data[s].T
+            g = pricer.F[s] + (Fb.sum() - Fb[s]) - T * np.log(np.maximum(T, 1e-300))
+            rc = g / (Nb.sum() - Nb[s] + data[s].N)
+            kk = min(k, len(rc))
+            top = np.argpartition(-rc, kk - 1)[:kk] if kk < len(rc) else np.arange(len(rc))
+            for j in top.tolist():
+                if rc[j] > 1e-12 and j != j0:
+                    out.append(tuple((r, (j if r == s else jj)) for r, jj in base))
+        return out
+
+    uniform = None
+    if cone.kind == "polyopt":     # the vertex w = 1 (h = 1) of every block: type (i) with B empty
+        uniform = tuple((s, int(np.nonzero((b.masks == 0) & (b.kidx < 0) & (b.a2 == 1.0))[0][0]))
+                        for s, b in enumerate(cone.blocks))
     history = []
     certified = []
     pending = sorted(checkpoints)
@@ -296,6 +320,11 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
             val = float(np.sum(y_sep[lp])) + m * M_up
             if val < centre_val:
                 centre, centre_val, centre_M = y_sep.copy(), val, M_up
+            if neighbours:
+                pricer.set_dual(y_full)
+                bases = [pts[0]] + ([uniform] if uniform is not None else [])
+                for base in bases:
+                    pts.extend(neighbourhood(base, y_full, neighbours))
             seen, vecs = set(), []
             for pt in pts:
                 if pt in seen:
@@ -333,22 +362,22 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
                     total, leaves, columns_exact=cols_exact, certified_history=certified)
 
 
-def _certify_upper(pricer: Pricer, centre, M, lp, n_min, *, max_nodes: int = 60):
+def _certify_upper(pricer: Pricer, centre, M, lp, n_min, *, max_nodes: int = 60, attempts: int = 6):
     """sum_x y'_x with G(y') <= 0 proven, y' = centre + M' 1.  M' starts at M plus a tiny margin; when
     a leaf of the branch and bound does not certify, M' grows by (its rigorous bound) / n_min, since
     G(y + M' 1) <= G(y + M 1) - (M' - M) n_min (and likewise every leaf's bound at a fixed kappa);
-    the node budget doubles each attempt."""
+    the node budget doubles each attempt (up to 8 x ``max_nodes``)."""
     y = np.array(centre, dtype=float)
     scale = 1.0 + float(np.max(np.abs(y[lp])))
     margin = 1e-13 * scale
-    for attempt in range(8):
+    for attempt in range(attempts):
         yp = y + (M + margin)
-        pricer.set_dual(yp)
-        best, _, ub, leaves = pricer.solve(gap_tol=1e-14, max_nodes=max_nodes << attempt)
-        worst = max([float(pricer.rigorous_bound(node, rel.kappa)) for node, rel in leaves] + [best])
-        if worst <= 0 and best <= 0:
-            if all(pricer.rigorous_bound(node, rel.kappa) <= 0 for node, rel in leaves):
-                return sum(Fraction(float(yp[x])) for x in lp), yp, len(leaves)
+        pricer.set_dual(yp, errors=True)
+        best, _, ub, leaves = pricer.solve(gap_tol=1e-14, max_nodes=max_nodes << min(attempt, 3))
+        bounds = [pricer.rigorous_bound(node, rel.kappa) for node, rel in leaves]
+        if best <= 0 and all(b <= 0 for b in bounds):
+            return sum(Fraction(float(yp[x])) for x in lp), yp, len(leaves)
+        worst = max([float(b) for b in bounds] + [best])
         margin += max(worst, 0.0) / n_min * 1.5 + 1e-13 * scale * 4 ** attempt
     raise CertificationError("could not certify an upper bound for LP (46)")
 

@@ -20,7 +20,7 @@ Its minimum over kappa equals max_t phi(t) + H(t), H the sup-convolution of the 
 in (T, F); only the one block whose hull segment contains the optimum mixes two hull points.  A
 branch and bound on the index range (ordered by T) of that block closes the rest: a node restricts
 some blocks to contiguous ranges of their T-order, the ranges of the children partition the parent's.
-Float search first; the certificate (:func:`certify_nonpositive`) re-evaluates every leaf with the
+Float search first; the certificate (:meth:`Pricer.rigorous_bound`, used by polyopt_cg) re-evaluates every leaf with the
 proven float error bounds of :func:`cone_blocks.block_data` and phi* in arb, so its verdict is rigorous
 (trust level: numpy's log within LOG_ULPS ulp, as in mechanisms.polyopt).
 """
@@ -61,10 +61,11 @@ class Pricer:
         self.F_err = None
         self.y = None
 
-    def set_dual(self, y: np.ndarray) -> None:
-        """F_sj = A_sj - y' . w_sj for every block vertex (float), with a proven error bound."""
+    def set_dual(self, y: np.ndarray, *, errors: bool = False) -> None:
+        """F_sj = A_sj - y' . w_sj for every block vertex (float); with ``errors`` also the proven error
+        bounds that :meth:`rigorous_bound` needs."""
         self.y = np.asarray(y, dtype=float)
-        self.F, self.F_err = [], []
+        self.F, self.F_err = [], ([] if errors else None)
         for bd, (coords, masks, comp, kk, singleton) in zip(self.data, self._prep):
             b = bd.block
             ys = self.y[coords]
@@ -82,13 +83,23 @@ class Pricer:
                 Y1, Y2 = sums[masks], sums[comp]
             yk = np.append(ys, 0.0)[kk]
             Y = b.a1 * Y1 + b.a2 * Y2 + b.a3 * yk
-            ey = (nb + 2) * U64 * float(np.sum(np.abs(ys))) * (1 + 1e-10)
-            Y_err = (b.a1 + b.a2 + b.a3) * ey + 6 * U64 * (np.abs(b.a1 * Y1) + np.abs(b.a2 * Y2) + np.abs(b.a3 * yk))
             F = bd.A - Y
             self.F.append(F)
-            self.F_err.append(bd.A_err + Y_err + 2 * U64 * np.abs(F) + 1e-300)
+            if errors:
+                ey = (nb + 2) * U64 * float(np.sum(np.abs(ys))) * (1 + 1e-10)
+                Y_err = (b.a1 + b.a2 + b.a3) * ey + 6 * U64 * (np.abs(b.a1 * Y1) + np.abs(b.a2 * Y2) + np.abs(b.a3 * yk))
+                self.F_err.append(bd.A_err + Y_err + 2 * U64 * np.abs(F) + 1e-300)
         self.Fs = [F[bd.order] for F, bd in zip(self.F, self.data)]
-        self.Ts = [bd.T[bd.order] for bd in self.data] if not hasattr(self, "Ts") else self.Ts
+        if not hasattr(self, "Ts"):
+            self.Ts = [bd.T[bd.order] for bd in self.data]
+            self.Ns = [bd.N[bd.order] for bd in self.data]
+        self._F0, self._Fs0 = self.F, self.Fs
+
+    def shift(self, M: float) -> None:
+        """For the float search only: F as for y' + M 1, i.e. F0 - M N (no error bounds)."""
+        self.F = [F - M * bd.N for F, bd in zip(self._F0, self.data)]
+        self.Fs = [F - M * N for F, N in zip(self._Fs0, self.Ns)]
+        self.F_err = None
 
     # ---------------------------------------------------------------------------------- hulls
     def hull(self, s: int, lo: int, hi: int):
@@ -271,7 +282,10 @@ class Pricer:
 
     # ------------------------------------------------------------------------ certificate
     def rigorous_bound(self, node: "Node", kappa: float) -> Fraction:
-        """A rational >= max over the node's combinations of g_y'(w) (rigorous, see module docstring)."""
+        """A rational >= max over the node's combinations of g_y'(w) (rigorous, see module docstring);
+        needs :meth:`set_dual` with ``errors=True``."""
+        if self.F_err is None:
+            raise RuntimeError("rigorous_bound needs set_dual(y, errors=True)")
         import flint
 
         from rldp_verify.core.rigorous import arb_exact, arb_precision
@@ -318,16 +332,6 @@ class Pricer:
                 vals.append(phis)
             ph = max(arb_upper(v) for v in vals)
         return ph + Fraction(tot) + Fraction(slack)
-
-    def certify_nonpositive(self, *, max_nodes: int = 400, gap_tol: float = 1e-13):
-        """Try to prove G(y') <= 0 rigorously.  Returns (True, leaves) or (False, best float value)."""
-        best, pt, ub, leaves = self.solve(gap_tol=gap_tol, max_nodes=max_nodes, stop_above=0.0)
-        if best > 0:
-            return False, best
-        for node, rel in leaves:
-            if self.rigorous_bound(node, rel.kappa) > 0:
-                return False, best
-        return True, len(leaves)
 
 
 def _upper_hull(T: np.ndarray, F: np.ndarray) -> np.ndarray:
