@@ -40,16 +40,14 @@ EPS = ("0.5", "1", "2")
 
 
 def run_small(a1, a2, scale) -> dict:
-    from bench_polyopt import E_EPS, instance
-
-    from rldp_verify.rldp.mechanisms import polyopt_from_bounds
-    from rldp_verify.rldp.mechanisms.polyopt_large import polyopt_cg_from_bounds
-
     import flint  # noqa: F401  (imports shared by both routes, loaded before timing either)
     import highspy  # noqa: F401
     import scipy.sparse  # noqa: F401
+    from bench_polyopt import E_EPS, instance
 
+    from rldp_verify.rldp.mechanisms import polyopt_from_bounds
     from rldp_verify.rldp.mechanisms.polyopt_cg import quiet_highs
+    from rldp_verify.rldp.mechanisms.polyopt_large import polyopt_cg_from_bounds
 
     quiet_highs()
     P, L = instance(a1, a2, scale)
