@@ -122,6 +122,7 @@ def main() -> int:
     ap.add_argument("--with-missing", action="store_true", help="also occupation x education with '?' kept")
     ap.add_argument("--only", choices=("small", "adult"), default=None)
     ap.add_argument("--eps", nargs="*", default=None)
+    ap.add_argument("--pair", choices=("occupation", "relationship"), default=None, help="only this pair")
     args = ap.parse_args()
     if args.one_small:
         print(json.dumps(run_small(*args.one_small)))
@@ -183,6 +184,8 @@ def main() -> int:
         cases = [("occupation_x_education", False), ("relationship_x_education", False)]
         if args.with_missing:
             cases.insert(1, ("occupation_x_education", True))
+        if args.pair:
+            cases = [c for c in cases if c[0].startswith(args.pair)]
         eps_list = args.eps or (EPS if full else ("1",))
         adult = []
         t1 = time.perf_counter()
