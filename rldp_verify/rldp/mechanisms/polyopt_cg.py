@@ -130,6 +130,8 @@ class _Master:
 
         self.hp = highspy
         self.h = quiet_highs()
+        for opt in ("primal_feasibility_tolerance", "dual_feasibility_tolerance"):
+            self.h.setOptionValue(opt, 1e-10)
         self.h.changeObjectiveSense(highspy.ObjSense.kMaximize)
         self.m = rows
         for _ in range(rows):
@@ -194,23 +196,28 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
         n_min = 1e-300
 
     master = _Master(m)
-    cols_exact: list = []          # exact normalised columns (restricted to the LP coordinates)
+    cols_exact: list = []          # exact columns, unnormalised (restricted to the LP coordinates)
     col_keys: set = set()
 
-    def add_exact(vecs):
+    def add_exact(vecs, *, check: bool = True):
+        """Columns from exact vectors of the cone (unnormalised; ``check``: test membership exactly,
+        not needed for products of block vertices, which lie in the cone by construction)."""
         block_v, block_mu = [], []
         for v in vecs:
             v = tuple(Fraction(x) for x in v)
-            tot = sum(v[x] for x in lp)
-            if tot <= 0 or not cone.member(v):
+            if check and not cone.member(v):
                 continue
-            vn = tuple(v[x] / tot for x in lp)
-            key = tuple(float(x) for x in vn)
+            w = tuple(v[x] for x in lp)
+            wf = np.array([float(t) for t in w])
+            tot = float(wf.sum())
+            if tot <= 0:
+                continue
+            vf = wf / tot
+            key = tuple(vf.tolist())
             if key in col_keys:
                 continue
             col_keys.add(key)
-            cols_exact.append(vn)
-            vf = np.array(key)
+            cols_exact.append(w)
             block_v.append(vf)
             block_mu.append(_mu_float(vf, pf[lp]))
         if block_v:
@@ -332,7 +339,7 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
                 seen.add(pt)
                 if reduced_cost(pt, y_full) > 1e-12:
                     vecs.append(combo_vector(pt))
-            added = add_exact(vecs)
+            added = add_exact(vecs, check=False)
             if added or alpha <= 0 or centre is None:
                 break
             alpha = max(0.0, alpha - 0.3)      # mis-pricing: move the separation point towards y_RMP
@@ -382,8 +389,15 @@ def _certify_upper(pricer: Pricer, centre, M, lp, n_min, *, max_nodes: int = 60,
     raise CertificationError("could not certify an upper bound for LP (46)")
 
 
-def _exact_primal(master: _Master, cols_exact, cone: Cone, p, lp, x, dps):
-    """Exact rows with sum_y Q_y = 1 on X and every row in Gamma_eps; and their certified utility."""
+def _exact_primal(master: _Master, cols_exact, cone: Cone, p, lp, x, dps, *, exact_basis_max: int = 40):
+    """Exact rows with sum_y Q_y = 1 on X and every row in Gamma_eps; and their certified utility.
+
+    Small LPs (at most ``exact_basis_max`` rows): the HiGHS basis re-solved exactly (flint), rows
+    theta_j w_j.  Otherwise (exact columns have huge denominators there) dyadic rows: each
+    (1 - delta) theta_j v_j is mixed with eta of the uniform row (an interior point: h constant),
+    rounded down to multiples of 2^-64 and checked to lie in Gamma_eps; the residual
+    1 - sum of the rows is close to delta 1 and is checked to lie in Gamma_eps too (delta, eta grow
+    until it does).  Either way every row is verified exactly."""
     import flint
 
     from rldp_verify.rldp.mechanisms.utility import mutual_information_bounds
@@ -391,8 +405,8 @@ def _exact_primal(master: _Master, cols_exact, cone: Cone, p, lp, x, dps):
     m = len(lp)
     basic, slack_rows = master.basis()
     rows_used = [i for i in range(m) if i not in set(slack_rows)]
-    theta = None
-    if len(basic) == len(rows_used) and basic:
+    rows = None
+    if m <= exact_basis_max and len(basic) == len(rows_used) and basic:
         k = len(basic)
         M = flint.fmpq_mat(k, k, [flint.fmpq(cols_exact[j][i].numerator, cols_exact[j][i].denominator)
                                   for i in rows_used for j in basic])
@@ -401,36 +415,47 @@ def _exact_primal(master: _Master, cols_exact, cone: Cone, p, lp, x, dps):
             th = [Fraction(int(t.p), int(t.q)) for t in z.entries()]
             if all(t >= 0 for t in th) and all(sum(t * cols_exact[j][i] for t, j in zip(th, basic)) == 1
                                                  for i in slack_rows):
-                theta = dict(zip(basic, th))
+                rows = []
+                for t, j in zip(th, basic):
+                    if t > 0:
+                        r = [Fraction(0)] * cone.a
+                        for i, xx in enumerate(lp):
+                            r[xx] = t * cols_exact[j][i]
+                        rows.append(r)
         except ZeroDivisionError:
-            theta = None
-    extra = None
-    if theta is None:
-        # repair: scale the float solution by (1 - delta) and complete with the residual, which is
-        # close to delta * 1 (an interior point of the cone); delta grows until the residual is in it
-        delta = Fraction(1, 10**9)
-        for _ in range(8):
-            theta = {j: Fraction(float(x[j])) * (1 - delta) for j in range(len(x)) if x[j] > 0}
-            res = [1 - sum(t * cols_exact[j][i] for j, t in theta.items()) for i in range(m)]
-            full = [Fraction(0)] * cone.a
-            for i, xx in enumerate(lp):
-                full[xx] = res[i]
-            if all(r >= 0 for r in res) and cone.member(full):
-                extra = full
-                break
-            delta *= 100
+            rows = None
+    if rows is None:
+        used = [j for j in range(len(x)) if x[j] > 0]
+        V = np.array([[float(t) for t in cols_exact[j]] for j in used])
+        V = V / V.sum(axis=1, keepdims=True)
+        th = np.array([x[j] for j in used])
+        scale = 2 ** 64
+        delta, eta = 1e-9, 1e-9
+        for _ in range(10):
+            R = ((1 - delta) * th)[:, None] * ((1 - eta) * V + eta / m)
+            Ri = np.floor(R * scale)
+            rows = []
+            ok = True
+            for r in Ri:
+                full = [Fraction(0)] * cone.a
+                for i, xx in enumerate(lp):
+                    full[xx] = Fraction(int(r[i]), scale)
+                if any(full) and not cone.member(full):
+                    ok = False
+                    break
+                if any(full):
+                    rows.append(full)
+            if ok:
+                res = [Fraction(0)] * cone.a
+                for xx in lp:
+                    res[xx] = 1 - sum(r[xx] for r in rows)
+                if all(res[xx] >= 0 for xx in lp) and cone.member(res):
+                    if any(res):
+                        rows.append(res)
+                    break
+            delta, eta = delta * 10, eta * 10
         else:
             raise CertificationError("could not build an exactly feasible solution of LP (46)")
-    rows = []
-    for j, t in sorted(theta.items()):
-        if t == 0:
-            continue
-        r = [Fraction(0)] * cone.a
-        for i, xx in enumerate(lp):
-            r[xx] = t * cols_exact[j][i]
-        rows.append(r)
-    if extra is not None and any(extra):
-        rows.append(extra)
     if cone.free:
         k = len(rows)
         for r in rows:
