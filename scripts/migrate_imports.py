@@ -34,6 +34,8 @@ MOVED: dict[str, str] = {
     "rldp_verify.uncertainty": "rldp_verify.rldp.uncertainty",
     "rldp_verify.gamma": "rldp_verify.rldp.gamma",
     "rldp_verify.mechanisms": "rldp_verify.rldp.mechanisms",
+    "rldp_verify.mechanisms.utility": "rldp_verify.core.information",
+    "rldp_verify.rldp.mechanisms.utility": "rldp_verify.core.information",
     "rldp_verify.audit": "rldp_verify.rldp.audit",
     "rldp_verify.srr_threshold": "rldp_verify.rldp.srr_threshold",
     "rldp_verify.experiments": "rldp_verify.rldp.experiments",

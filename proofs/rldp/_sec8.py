@@ -24,13 +24,12 @@ from functools import lru_cache
 import numpy as np
 
 from proofs.papers import paper
+from rldp_verify.core.information import mutual_information_float, nmi_float
 from rldp_verify.rldp.data import adult_data_path, read_counts
 from rldp_verify.rldp.experiments import (
     draw_dirichlet,
     exact_distribution,
     ir_split_search,
-    mutual_information_float,
-    nmi_float,
     sample_counts,
 )
 from rldp_verify.rldp.mechanisms import (

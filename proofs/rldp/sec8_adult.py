@@ -18,7 +18,8 @@ from functools import lru_cache
 
 from proofs.rldp._sec8 import ADULT_PAIRS, EPS_GRID, PAPER, adult_table, beats, evaluate, fmt
 from rldp_verify.claims import Method, Outcome, claim
-from rldp_verify.rldp.experiments import ir_split_search, nmi_float
+from rldp_verify.core.information import nmi_float
+from rldp_verify.rldp.experiments import ir_split_search
 from rldp_verify.rldp.mechanisms import (
     grr,
     independent_reporting,

@@ -193,8 +193,9 @@ def check_srr_less(ctx):
             "dependent: it is recorded under 'seconds' only (benchmarks/ measure speed).",
 )
 def check_ir_quick(ctx):
+    from rldp_verify.core.information import mutual_information_float
     from rldp_verify.rldp import experiments
-    from rldp_verify.rldp.experiments import ir_float_matrix, ir_split_search, mutual_information_float
+    from rldp_verify.rldp.experiments import ir_float_matrix, ir_split_search
     from rldp_verify.rldp.mechanisms import privacy_level
 
     ct = adult_table("occupation", "education", keep_missing=True)

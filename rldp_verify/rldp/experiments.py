@@ -13,8 +13,8 @@ Nothing here certifies privacy: the mechanisms whose privacy matters are built b
 
 - :func:`exact_distribution` — float weights -> exact Fractions summing to exactly 1.
 - :func:`draw_dirichlet`, :func:`sample_counts` — one synthetic instance (P*, counts).
-- :func:`mutual_information_float`, :func:`entropy_float`, :func:`nmi_float` — I_P(X;Y), H(X), NMI
-  in nats (double precision).
+- I_P(X;Y), H(X) and the NMI in double precision live with the exact ones in
+  :mod:`rldp_verify.core.information` (``mutual_information_float``, ``entropy_float``, ``nmi_float``).
 - :func:`ir_split_search` — eq. (82) (the IR budget split) maximised numerically in double precision.
 - :func:`quantile` (inf-safe) and :func:`quantile_summary` — a quantile of each batch and its spread over
   batches.
@@ -29,6 +29,7 @@ from typing import Sequence
 import numpy as np
 
 from rldp_verify.core.errors import InputError
+from rldp_verify.core.information import mutual_information_float
 
 
 def exact_distribution(weights: Sequence[float]) -> tuple[Fraction, ...]:
@@ -64,39 +65,6 @@ def sample_counts(np_rng, p: Sequence[float], n: int, a1: int, a2: int) -> tuple
     pf = np.asarray([float(x) for x in p], dtype=float)
     c = np_rng.multinomial(n, pf / pf.sum())
     return tuple(tuple(int(v) for v in c[s * a2:(s + 1) * a2]) for s in range(a1))
-
-
-def _as_float_matrix(Q) -> np.ndarray:
-    return np.asarray([[float(v) for v in r] for r in getattr(Q, "matrix", Q)], dtype=float)
-
-
-def mutual_information_float(Q, p) -> float:
-    """I_P(X;Y) = sum_{y,x} Q[y|x] P_x log(Q[y|x] / P(Y=y)) in nats (eqs. (44)-(45)).
-
-    Double precision: relative error of order 1e-13 for the sizes used here (|X| <= a few hundred);
-    may err in either direction. Terms with Q[y|x] P_x = 0 are 0."""
-    M = _as_float_matrix(Q)
-    pf = np.asarray([float(x) for x in p], dtype=float)
-    if M.shape[1] != pf.size:
-        raise InputError(f"the matrix has {M.shape[1]} columns but P has {pf.size} entries")
-    joint = M * pf[None, :]
-    py = joint.sum(axis=1, keepdims=True)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(joint > 0, joint * np.log(np.where(joint > 0, M, 1.0) / np.where(py > 0, py, 1.0)), 0.0)
-    return float(terms.sum())
-
-
-def entropy_float(p) -> float:
-    """H(X) in nats (double precision)."""
-    pf = np.asarray([float(x) for x in p], dtype=float)
-    nz = pf[pf > 0]
-    return float(-(nz * np.log(nz)).sum())
-
-
-def nmi_float(Q, p) -> float:
-    """NMI = I_P(X;Y) / H(X) of Sec. 8 (0 when H(X) = 0); double precision."""
-    h = entropy_float(p)
-    return 0.0 if h == 0 else mutual_information_float(Q, p) / h
 
 
 def _grr_float(size: int, e: float) -> np.ndarray:

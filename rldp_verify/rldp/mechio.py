@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from rldp_verify.core.errors import InputError
+from rldp_verify.core.information import mutual_information_value, nmi_value
 from rldp_verify.core.numbers import fraction_str, parse_exact
 
 COLUMN_TOLERANCE = 1e-12
@@ -50,8 +51,6 @@ def _entry(x, y: int, c: int):
             raise InputError(f"{where} = {x!r} is not a number") from None
         if not math.isfinite(v):
             raise InputError(f"{where} = {x!r} is not finite")
-        if hasattr(x, "is_integer") and False:  # pragma: no cover
-            pass
     if v < 0:
         raise InputError(f"{where} = {x!r} is negative")
     return v
@@ -76,15 +75,15 @@ class Mechanism:
     def from_matrix(cls, matrix, sensitive, public, outputs=None, *, normalize: bool = False, **meta) -> "Mechanism":
         """``sensitive``/``public``: label lists or sizes. ``matrix``: rows y, columns x (any nested
         sequence or a 2-D numpy array). Validates; see the module docstring."""
-        sens = _labels(sensitive, "s")
-        pub = _labels(public, "u")
+        sens = labels(sensitive, "s")
+        pub = labels(public, "u")
         try:
             rows = [list(r) for r in matrix]
         except TypeError:
             raise InputError(f"matrix must be a 2-D table, got {type(matrix).__name__}") from None
         if not rows:
             raise InputError("matrix has no rows")
-        outs = _labels(outputs if outputs is not None else len(rows), "y")
+        outs = labels(outputs if outputs is not None else len(rows), "y")
         ncol = len(sens) * len(pub)
         if len(outs) != len(rows):
             raise InputError(f"matrix has {len(rows)} rows but {len(outs)} outputs are named")
@@ -161,15 +160,11 @@ class Mechanism:
 
     def mutual_information(self, p, *, dps: int | None = None):
         """I_P(X;Y) in nats (eqs. (44)-(45) of 000_aca93ed29ea857ee.txt) for a |S| x |U| table or flat P;
-        an mpmath value at ``dps`` digits (see :mod:`rldp_verify.rldp.mechanisms.utility`)."""
-        from rldp_verify.rldp.mechanisms.utility import mutual_information_value
-
+        an mpmath value at ``dps`` digits (see :mod:`rldp_verify.core.information`)."""
         return mutual_information_value(self.matrix, p, dps=dps)
 
     def nmi(self, p, *, dps: int | None = None):
         """I_P(X;Y) / H(X) (Sec. 8)."""
-        from rldp_verify.rldp.mechanisms.utility import nmi_value
-
         return nmi_value(self.matrix, p, dps=dps)
 
     def with_meta(self, **changes) -> "Mechanism":
@@ -196,20 +191,21 @@ class Mechanism:
         Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n")
 
 
-def _labels(x, prefix: str) -> list[str]:
+def labels(x, prefix: str) -> list[str]:
+    """Labels from a list (distinct strings) or a size n (``prefix``1 .. ``prefix``n); bad input is an InputError."""
     if isinstance(x, int) and not isinstance(x, bool):
         if x < 1:
             raise InputError(f"need at least one {prefix}-label, got size {x}")
         return [f"{prefix}{i + 1}" for i in range(x)]
     try:
-        labels = [str(v) for v in x]
+        out = [str(v) for v in x]
     except TypeError:
         raise InputError(f"labels must be a list or a size, got {x!r}") from None
-    if not labels:
+    if not out:
         raise InputError(f"empty list of {prefix}-labels")
-    if len(set(labels)) != len(labels):
-        raise InputError(f"duplicate labels in {labels!r}")
-    return labels
+    if len(set(out)) != len(out):
+        raise InputError(f"duplicate labels in {out!r}")
+    return out
 
 
 def _check_columns(vals, normalize: bool):

@@ -33,6 +33,7 @@ from typing import Sequence
 import flint
 
 from rldp_verify.core.errors import InputError
+from rldp_verify.core.information import mu_arb
 from rldp_verify.core.numbers import DEFAULT_DPS, exact
 from rldp_verify.core.polytope import vertices as _cdd_vertices
 from rldp_verify.core.rigorous import arb_exact, arb_precision
@@ -160,19 +161,6 @@ def srr_vectors(a1: int, a2: int, exp_eps):
                 v[s * a2 + w] = t if w == u else 1 / t
             out.append(tuple(v))
     return out
-
-
-def mu_arb(v, p):
-    """mu(v) = sum_x v_x P_x log(v_x / sum_x' v_x' P_x') (Thm 4 proof), arb enclosure."""
-    q = sum(a * b for a, b in zip(v, p))
-    if q == 0:
-        return flint.arb(0)
-    qa = arb_exact(q)
-    tot = flint.arb(0)
-    for a, b in zip(v, p):
-        if a * b != 0:
-            tot += arb_exact(a * b) * (arb_exact(a) / qa).log()
-    return tot
 
 
 def _check_p(p, a):

@@ -31,6 +31,7 @@ from typing import Iterable, Sequence
 import mpmath
 
 from rldp_verify.core.errors import CertificationError, InputError
+from rldp_verify.core.information import mutual_information_value, transpose
 from rldp_verify.core.numbers import exact, to_mpf
 from rldp_verify.core.polytope import generators_of_rows
 
@@ -111,18 +112,12 @@ def _xlogx(x):
 
 def mutual_information(p, channel) -> mpmath.mpf:
     """I(X, Z) = sum_{x,z} p_x Q(z|x) log(Q(z|x)/m_z) (Sec. 2.2), natural log, for any row-stochastic
-    ``channel``; 0 log 0 = 0. mpmath at the current precision (errs by rounding only)."""
+    ``channel`` (rows x); 0 log 0 = 0. The one implementation,
+    :func:`rldp_verify.core.information.mutual_information_value`, on the transposed channel, at the
+    caller's mpmath precision (errs by rounding only)."""
     p = check_p(p, len(channel))
-    S_out = len(channel[0])
-    P = [_mp(x) for x in p]
-    Q = [[_mp(x) for x in row] for row in channel]
-    m = [mpmath.fsum(P[x] * Q[x][z] for x in range(len(P))) for z in range(S_out)]
-    total = mpmath.mpf(0)
-    for x in range(len(P)):
-        for z in range(S_out):
-            if P[x] != 0 and Q[x][z] != 0:
-                total += P[x] * Q[x][z] * mpmath.log(Q[x][z] / m[z])
-    return total
+    return mutual_information_value(transpose([[_mp(x) for x in row] for row in channel]), [_mp(x) for x in p],
+                                    dps=mpmath.mp.dps)
 
 
 def f_simplified(p, q) -> mpmath.mpf:

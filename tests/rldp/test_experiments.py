@@ -11,14 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rldp_verify.core.errors import InputError
+from rldp_verify.core.information import entropy_float, mutual_information_float, nmi_float
 from rldp_verify.rldp.experiments import (
     draw_dirichlet,
-    entropy_float,
     exact_distribution,
     ir_float_matrix,
     ir_split_search,
-    mutual_information_float,
-    nmi_float,
     quantile,
     quantile_summary,
     sample_counts,

@@ -15,6 +15,7 @@ Public API:
 - rounding: :func:`privacy_level`, :class:`PrivacyLevel`, :func:`lower_bounds`, :func:`rad_bounds`.
 """
 
+from rldp_verify.core.information import mu_value, mutual_information_bounds, mutual_information_value, nmi_value
 from rldp_verify.rldp.mechanisms.grr import grr, grr_matrix
 from rldp_verify.rldp.mechanisms.guarantees import (
                                                CheckResult,
@@ -44,7 +45,6 @@ from rldp_verify.rldp.mechanisms.rounding import (
                                                rad_bounds,
 )
 from rldp_verify.rldp.mechanisms.srr import srr, srr_matrix
-from rldp_verify.rldp.mechanisms.utility import mu_value, mutual_information_bounds, mutual_information_value, nmi_value
 
 __all__ = [
     "grr", "grr_matrix", "srr", "srr_matrix", "independent_reporting", "ir_matrix", "ir_distance", "exp_delta2",

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import mpmath
+
 from rldp_verify.core.errors import InputError
-from rldp_verify.core.numbers import DEFAULT_DPS, fraction_str
+from rldp_verify.core.information import mutual_information_value, nmi_value
+from rldp_verify.core.numbers import DEFAULT_DPS, fraction_str, working_precision
 from rldp_verify.rldp.mechanisms.rounding import PrivacyLevel
-from rldp_verify.rldp.mechanisms.utility import utility_record
-from rldp_verify.rldp.mechio import Mechanism, _labels
+from rldp_verify.rldp.mechio import Mechanism, labels
 from rldp_verify.rldp.uncertainty import RenyiBall, read_table
 
 
 def sizes_and_labels(sensitive, public):
-    return _labels(sensitive, "s"), _labels(public, "u")
+    return labels(sensitive, "s"), labels(public, "u")
 
 
 def phat_table(phat):
@@ -25,8 +27,8 @@ def phat_table(phat):
 
 def labels_for(table, sensitive=None, public=None):
     a1, a2 = len(table), len(table[0])
-    S = _labels(sensitive if sensitive is not None else a1, "s")
-    U = _labels(public if public is not None else a2, "u")
+    S = labels(sensitive if sensitive is not None else a1, "s")
+    U = labels(public if public is not None else a2, "u")
     if len(S) != a1 or len(U) != a2:
         raise InputError(f"P-hat is {a1} x {a2} but {len(S)} sensitive and {len(U)} public labels are given")
     return S, U
@@ -45,3 +47,12 @@ def build(matrix, S, U, Y, *, name: str, level: PrivacyLevel, guarantee: str, pa
 
 def fstr_table(t):
     return [[fraction_str(Fraction(v)) for v in r] for r in t]
+
+
+def utility_record(matrix, p, *, dps: int = DEFAULT_DPS, digits: int = 12) -> dict:
+    """The ``utility`` entry of a mechanism: I_P(X;Y) and the NMI at ``digits`` digits (nats)."""
+    with working_precision(dps):
+        i = mutual_information_value(matrix, p, dps=dps)
+        n = nmi_value(matrix, p, dps=dps)
+        return {"I": mpmath.nstr(i, digits), "NMI": mpmath.nstr(n, digits), "unit": "nats",
+                "distribution": "P-hat"}

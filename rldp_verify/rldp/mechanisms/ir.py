@@ -34,13 +34,13 @@ import flint
 import mpmath
 
 from rldp_verify.core.errors import InputError
+from rldp_verify.core.information import mutual_information_bounds, mutual_information_value
 from rldp_verify.core.numbers import DEFAULT_DPS, fraction_str, to_mpf, working_precision
 from rldp_verify.core.rigorous import arb_exact, arb_precision
 from rldp_verify.core.rigorous import upper as arb_upper
 from rldp_verify.rldp.mechanisms._common import build, labels_for
 from rldp_verify.rldp.mechanisms.grr import grr_matrix
 from rldp_verify.rldp.mechanisms.rounding import DEFAULT_DIGITS, privacy_level, rad_bounds, round_down
-from rldp_verify.rldp.mechanisms.utility import mutual_information_bounds, mutual_information_value
 
 INF = math.inf
 

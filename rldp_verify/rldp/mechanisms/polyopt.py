@@ -42,6 +42,7 @@ import numpy as np
 
 from rldp_verify.core import polytope
 from rldp_verify.core.errors import CertificationError, InputError
+from rldp_verify.core.information import mu_bounds, mu_value, mutual_information_bounds
 from rldp_verify.core.numbers import DEFAULT_DPS, fraction_str, working_precision
 from rldp_verify.core.rigorous import arb_precision
 from rldp_verify.rldp.mechanisms._common import build, fstr_table, labels_for, phat_table
@@ -51,7 +52,6 @@ from rldp_verify.rldp.mechanisms.rounding import (
     lower_bounds,
     privacy_level,
 )
-from rldp_verify.rldp.mechanisms.utility import mu_bounds, mu_value, mutual_information_bounds
 
 
 def gamma_inequalities(lower, exp_eps, *, include_same_s: bool = True, active=None) -> list[tuple[Fraction, ...]]:
@@ -328,8 +328,8 @@ def _arb_basis_dual(V, p, basic, slack_rows, a, dps):
     precision when the float basis is optimal for the true mu. None if arb cannot solve."""
     import flint
 
+    from rldp_verify.core.information import mu_arb
     from rldp_verify.core.rigorous import arb_exact
-    from rldp_verify.rldp.mechanisms.utility import mu_arb
 
     sr = set(slack_rows)
     rows = [x for x in range(a) if x not in sr]

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import rldp_verify.rldp.mechanisms.polyopt  # noqa: F401  (the name is shadowed by the function in the package)
+from rldp_verify.core.information import mu_bounds, mu_value
 from rldp_verify.core.lp import solve_exact
 from rldp_verify.core.rigorous import arb_precision
 from rldp_verify.rldp.gamma import gamma_hat_vertices
@@ -26,7 +27,6 @@ from rldp_verify.rldp.mechanisms import (
     polyopt_from_bounds,
     solve_eq46,
 )
-from rldp_verify.rldp.mechanisms.utility import mu_bounds, mu_value
 
 po = sys.modules["rldp_verify.rldp.mechanisms.polyopt"]
 

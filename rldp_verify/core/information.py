@@ -1,6 +1,11 @@
-"""Utility: the mutual information I_P(X;Y) of a mechanism, eqs. (44)-(45), and its normalisation.
+"""Mutual information I_P(X;Y) of a channel and its normalisation: the one implementation.
 
-Paper: 000_aca93ed29ea857ee.txt, Sec. 5 eqs. (44)-(45) and Sec. 8 (NMI = I_P(X;Y) / H(X)).
+One orientation everywhere: ``matrix[y][x] = Q(y|x)`` (rows are outputs y, columns inputs x; a
+column-stochastic matrix, as a mechanism's). A row-stochastic channel ``W[x][y]`` is passed as its
+transpose (:func:`transpose`).
+
+Paper: 000_aca93ed29ea857ee.txt, Sec. 5 eqs. (44)-(45) and Sec. 8 (NMI = I_P(X;Y) / H(X)); the same
+I(X;Z) is Sec. 2.2 of 002_e8b3078a5cf2ef08.txt (PRAM).
 
     mu(v) = sum_x v_x P_x log( v_x / sum_x' v_x' P_x' )        (eq. (45); terms with v_x P_x = 0 are 0)
     I_P(X;Y) = sum_y mu(Q_y)                                   (eq. (44), Q_y the y-th row of Q)
@@ -9,7 +14,9 @@ Natural logarithms (nats): the paper's Examples 3-5 are reproduced in nats (see 
 
 Which way results may err: ``*_value`` functions return mpmath numbers at the working precision
 (relative error ~10^-(dps-3)); ``*_bounds`` functions return rationals (lo, hi) with
-lo <= true value <= hi, certified with arb (exact inputs only).
+lo <= true value <= hi, certified with arb (exact inputs only); ``*_float`` functions are double
+precision (relative error of order 1e-13 for |X| up to a few hundred, either direction) and serve only
+statistical statements.
 """
 
 from __future__ import annotations
@@ -19,12 +26,18 @@ from typing import Sequence
 
 import flint
 import mpmath
+import numpy as np
 
 from rldp_verify.core.errors import InputError
 from rldp_verify.core.numbers import DEFAULT_DPS, to_mpf, working_precision
 from rldp_verify.core.rigorous import arb_exact, arb_precision
 from rldp_verify.core.rigorous import lower as arb_lower
 from rldp_verify.core.rigorous import upper as arb_upper
+
+
+def transpose(channel) -> list:
+    """``W[x][y]`` (row-stochastic, rows inputs) -> ``Q[y][x]`` (this module's orientation)."""
+    return [list(col) for col in zip(*channel)]
 
 
 def flat_distribution(p) -> list:
@@ -94,6 +107,7 @@ def mu_arb(v: Sequence[Fraction], p: Sequence[Fraction]) -> flint.arb:
 
 
 def mu_bounds(v, p, *, dps: int = DEFAULT_DPS) -> tuple[Fraction, Fraction]:
+    """Rationals lo <= mu(v) <= hi, certified in arb at ``dps`` digits (exact inputs)."""
     with arb_precision(dps):
         x = mu_arb(v, p)
         return arb_lower(x), arb_upper(x)
@@ -111,10 +125,33 @@ def mutual_information_bounds(matrix, p, *, dps: int = DEFAULT_DPS) -> tuple[Fra
         return arb_lower(tot), arb_upper(tot)
 
 
-def utility_record(matrix, p, *, dps: int = DEFAULT_DPS, digits: int = 12) -> dict:
-    """The ``utility`` entry of a mechanism: I_P(X;Y) and the NMI at ``digits`` digits (nats)."""
-    with working_precision(dps):
-        i = mutual_information_value(matrix, p, dps=dps)
-        n = nmi_value(matrix, p, dps=dps)
-        return {"I": mpmath.nstr(i, digits), "NMI": mpmath.nstr(n, digits), "unit": "nats",
-                "distribution": "P-hat"}
+def _as_float_matrix(Q) -> np.ndarray:
+    return np.asarray([[float(v) for v in r] for r in getattr(Q, "matrix", Q)], dtype=float)
+
+
+def mutual_information_float(Q, p) -> float:
+    """I_P(X;Y) = sum_{y,x} Q[y|x] P_x log(Q[y|x] / P(Y=y)) in nats (eqs. (44)-(45)), double precision.
+
+    ``Q`` is a matrix (or a ``Mechanism``) in this module's orientation. Terms with Q[y|x] P_x = 0 are 0."""
+    M = _as_float_matrix(Q)
+    pf = np.asarray([float(x) for x in p], dtype=float)
+    if M.shape[1] != pf.size:
+        raise InputError(f"the matrix has {M.shape[1]} columns but P has {pf.size} entries")
+    joint = M * pf[None, :]
+    py = joint.sum(axis=1, keepdims=True)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(joint > 0, joint * np.log(np.where(joint > 0, M, 1.0) / np.where(py > 0, py, 1.0)), 0.0)
+    return float(terms.sum())
+
+
+def entropy_float(p) -> float:
+    """H(X) in nats (double precision)."""
+    pf = np.asarray([float(x) for x in p], dtype=float)
+    nz = pf[pf > 0]
+    return float(-(nz * np.log(nz)).sum())
+
+
+def nmi_float(Q, p) -> float:
+    """NMI = I_P(X;Y) / H(X) of Sec. 8 (0 when H(X) = 0); double precision."""
+    h = entropy_float(p)
+    return 0.0 if h == 0 else mutual_information_float(Q, p) / h
