@@ -19,6 +19,11 @@ Which way results may err:
 - :func:`renyi_power_sum` and :func:`chi_square` are exact (Fractions) for exact inputs and integer
   alpha; otherwise they are mpmath values at the working precision (error ~ 10^-dps, either sign).
 - :func:`renyi_divergence_arb` returns a rigorous arb enclosure.
+- :func:`renyi_divergence_mp` (no validation, mpf at the current precision) errs by rounding only.
+
+Every Rényi / KL value of the engine comes from this module (one loop, :func:`_terms`, applies the zero
+conventions); the binary divergence of Sec. 4.2 and the audit's block divergences call
+:func:`renyi_divergence_mp`.
 """
 
 from __future__ import annotations
@@ -88,6 +93,51 @@ def _is_int(alpha) -> bool:
     return isinstance(alpha, Fraction) and alpha.denominator == 1
 
 
+def _terms(phat, p, infinite_if_missing: bool, term):
+    """The terms ``term(a, b)`` over the cells with a = P^_x > 0, with the zero conventions of this module:
+    a cell with P_x <= 0 is skipped, or makes the result +inf (returned as None) when
+    ``infinite_if_missing`` (alpha >= 1). The one loop behind every Rényi / KL value of the engine."""
+    out = []
+    for a, b in zip(phat, p):
+        if a == 0:
+            continue
+        if b <= 0:
+            if infinite_if_missing:
+                return None
+            continue
+        out.append(term(a, b))
+    return out
+
+
+def _mp(x):
+    """An mpf stays as it is (no re-rounding); anything else goes through :func:`to_mpf`."""
+    return x if isinstance(x, mpmath.mpf) else to_mpf(x)
+
+
+def _sum(terms, zero):
+    total = zero
+    for t in terms:
+        total += t
+    return total
+
+
+def renyi_divergence_mp(phat, p, alpha):
+    """D_alpha(P^ || P) as an mpf at the *current* mpmath precision, without validating the inputs (the fast
+    path for callers that hold mpf vectors, e.g. the audit). Zero conventions as in the module docstring
+    (a cell with P_x <= 0 counts as P_x = 0); alpha = 1 is KL; +inf is ``mpmath.inf``. Errs by rounding only."""
+    a = _mp(alpha)
+    if a == 1:
+        terms = _terms(phat, p, True, lambda x, y: _mp(x) * mpmath.log(_mp(x) / _mp(y)))
+        return INF if terms is None else _sum(terms, mpmath.mpf(0))
+    terms = _terms(phat, p, a > 1, lambda x, y: _mp(x) ** a * _mp(y) ** (1 - a))
+    if terms is None:
+        return INF
+    s = _sum(terms, mpmath.mpf(0))
+    if s == 0:
+        return INF
+    return mpmath.log(s) / (a - 1)
+
+
 def renyi_power_sum(phat, p, alpha):
     """S_alpha = sum_x P^_x^alpha P_x^(1-alpha) with the zero conventions above (alpha != 1).
 
@@ -98,34 +148,19 @@ def renyi_power_sum(phat, p, alpha):
     if alpha == 1:
         raise InputError("the power sum is not defined at alpha = 1 (use kl_divergence)")
     exact_path = _is_int(alpha) and all(isinstance(v, Fraction) for v in phat + p)
-    total = Fraction(0) if exact_path else mpmath.mpf(0)
-    for a, b in zip(phat, p):
-        if a == 0:
-            continue
-        if b == 0:
-            if alpha > 1:
-                return INF
-            continue
-        if exact_path:
-            k = int(alpha)
-            total += a**k / b ** (k - 1)
-        else:
-            total += to_mpf(a) ** to_mpf(alpha) * to_mpf(b) ** (1 - to_mpf(alpha))
-    return total
+    if exact_path:
+        k = int(alpha)
+        terms = _terms(phat, p, alpha > 1, lambda a, b: a**k / b ** (k - 1))
+        return INF if terms is None else _sum(terms, Fraction(0))
+    terms = _terms(phat, p, alpha > 1, lambda a, b: to_mpf(a) ** to_mpf(alpha) * to_mpf(b) ** (1 - to_mpf(alpha)))
+    return INF if terms is None else _sum(terms, mpmath.mpf(0))
 
 
 def kl_divergence(phat, p, *, dps: int | None = None):
     """D_1(P^||P) = sum P^_x log(P^_x/P_x) (mpf; +inf when P^_x > 0 = P_x)."""
     phat, p = _pair(phat, p)
     with working_precision(dps):
-        total = mpmath.mpf(0)
-        for a, b in zip(phat, p):
-            if a == 0:
-                continue
-            if b == 0:
-                return INF
-            total += to_mpf(a) * mpmath.log(to_mpf(a) / to_mpf(b))
-        return +total
+        return +renyi_divergence_mp(phat, p, 1)
 
 
 def renyi_divergence(phat, p, alpha, *, dps: int | None = None):
@@ -151,23 +186,12 @@ def renyi_divergence_arb(phat, p, alpha, *, dps: int = 50):
     with arb_precision(dps):
         a_ = arb_exact(alpha)
         if alpha == 1:
-            total = flint.arb(0)
-            for x, y in zip(phat, p):
-                if x == 0:
-                    continue
-                if y == 0:
-                    return None
-                total += arb_exact(x) * (arb_exact(x) / arb_exact(y)).log()
-            return total
-        total = flint.arb(0)
-        for x, y in zip(phat, p):
-            if x == 0:
-                continue
-            if y == 0:
-                if alpha > 1:
-                    return None
-                continue
-            total += arb_exact(x) ** a_ * arb_exact(y) ** (1 - a_)
+            terms = _terms(phat, p, True, lambda x, y: arb_exact(x) * (arb_exact(x) / arb_exact(y)).log())
+            return None if terms is None else _sum(terms, flint.arb(0))
+        terms = _terms(phat, p, alpha > 1, lambda x, y: arb_exact(x) ** a_ * arb_exact(y) ** (1 - a_))
+        if terms is None:
+            return None
+        total = _sum(terms, flint.arb(0))
         if total == 0:
             return None
         return total.log() / (a_ - 1)

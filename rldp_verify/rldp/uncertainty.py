@@ -54,7 +54,7 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 
-from rldp_verify.core.divergence import renyi_divergence, renyi_divergence_arb, validate_alpha
+from rldp_verify.core.divergence import renyi_divergence, renyi_divergence_arb, renyi_divergence_mp, validate_alpha
 from rldp_verify.core.errors import InputError
 from rldp_verify.core.numbers import DEFAULT_DPS, exact, parse_exact, to_mpf, working_precision
 from rldp_verify.core.rigorous import arb_exact, arb_precision
@@ -70,29 +70,10 @@ INF = math.inf
 
 
 def binary_renyi(rho, t, alpha):
-    """D_alpha(Bern(rho) || Bern(t)) as an mpf at the current precision (inf allowed)."""
-    rho, t, a = to_mpf(rho), to_mpf(t), to_mpf(alpha)
-    if a == 1:
-        total = mpmath.mpf(0)
-        for p, q in ((rho, t), (1 - rho, 1 - t)):
-            if p == 0:
-                continue
-            if q <= 0:
-                return mpmath.inf
-            total += p * mpmath.log(p / q)
-        return total
-    s = mpmath.mpf(0)
-    for p, q in ((rho, t), (1 - rho, 1 - t)):
-        if p == 0:
-            continue
-        if q <= 0:
-            if a > 1:
-                return mpmath.inf
-            continue
-        s += p**a * q ** (1 - a)
-    if s == 0:
-        return mpmath.inf
-    return mpmath.log(s) / (a - 1)
+    """D_alpha(Bern(rho) || Bern(t)) as an mpf at the current precision (inf allowed); t <= 0 or t >= 1 count
+    as a zero cell (:func:`rldp_verify.core.divergence.renyi_divergence_mp`)."""
+    rho, t = to_mpf(rho), to_mpf(t)
+    return renyi_divergence_mp((rho, 1 - rho), (t, 1 - t), to_mpf(alpha))
 
 
 def binary_renyi_arb(rho: Fraction, t: Fraction, alpha: Fraction):

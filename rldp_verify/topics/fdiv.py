@@ -33,7 +33,7 @@ from typing import Sequence
 import flint
 import mpmath
 
-from rldp_verify.core.divergence import kl_divergence, validate_alpha, validate_distribution
+from rldp_verify.core.divergence import kl_divergence, renyi_power_sum, validate_alpha, validate_distribution
 from rldp_verify.core.errors import InputError
 from rldp_verify.core.numbers import to_mpf, working_precision
 from rldp_verify.core.rigorous import arb_exact, arb_precision
@@ -114,24 +114,12 @@ def f_alpha_divergence(p, q, alpha, *, dps: int | None = None):
     if a == 1:
         return kl_divergence(p, q, dps=dps)
     if a > 1 and _is_int(a) and _all_exact(p, q):
-        k, s = int(a), Fraction(0)
-        for x, y in zip(p, q):
-            if x == 0:
-                continue
-            if y == 0:
-                return INF
-            s += x**k / y ** (k - 1)
-        return s - 1
+        s = renyi_power_sum(p, q, a)          # exact Fraction (the one power sum, core.divergence)
+        return INF if s == INF else s - 1
     with working_precision(dps):
-        am, s = to_mpf(a), mpmath.mpf(0)
-        for x, y in zip(p, q):
-            if x == 0:
-                continue
-            if y == 0:
-                if a > 1:
-                    return INF
-                continue
-            s += to_mpf(x) ** am * to_mpf(y) ** (1 - am)
+        s = renyi_power_sum(p, q, a)
+        if s == INF:
+            return INF
         return +(s - 1) if a > 1 else +(1 - s)
 
 

@@ -24,6 +24,7 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 
+from rldp_verify.core.divergence import renyi_divergence_mp
 from rldp_verify.core.numbers import to_mpf
 from rldp_verify.rldp.audit.dual import power_mean_mp
 
@@ -175,16 +176,9 @@ class Block:
         raw = [wi * xi ** (-1 / a) if wi > 0 else mpmath.mpf(0) for wi, xi in zip(self.w, x)]
         Z = mpmath.fsum(raw)
         R = [r / Z for r in raw]
-        d = divergence_mp(self.w, R, a)
+        d = renyi_divergence_mp(self.w, R, a)
         value = mpmath.fsum(r * vi for r, vi in zip(R, self.v))
         M = power_mean_mp([xi for xi, wi in zip(x, self.w) if wi > 0], [wi for wi in self.w if wi > 0], self.beta)
         b = to_mpf(self.beta)
         kappa = M * mpmath.exp(-(1 + b) * d)
         return R, d, value, M, kappa
-
-
-def divergence_mp(w, R, a):
-    if a == 1:
-        return mpmath.fsum(wi * mpmath.log(wi / ri) for wi, ri in zip(w, R) if wi > 0)
-    s = mpmath.fsum(wi**a * ri ** (1 - a) for wi, ri in zip(w, R) if wi > 0)
-    return mpmath.log(s) / (a - 1)

@@ -31,9 +31,10 @@ from fractions import Fraction
 import flint
 import mpmath
 
+from rldp_verify.core.divergence import renyi_divergence_mp
 from rldp_verify.core.rigorous import arb_exact, arb_precision
 from rldp_verify.core.rigorous import upper as arb_upper
-from rldp_verify.rldp.audit.blocks import Block, divergence_mp
+from rldp_verify.rldp.audit.blocks import Block
 from rldp_verify.rldp.audit.dual import phi_arb, phi_inv_mp, phi_mp, power_mean_arb, psi_arb
 
 INF = math.inf
@@ -464,7 +465,7 @@ def _face_witnesses(problem: PairProblem, res: PairResult, dps: int):
         for R1, R2 in ((f1, w2), (w1, f2), (f1, f2)):
             if R1 is None or R2 is None:
                 continue
-            d1, d2 = divergence_mp(w1, R1, a), divergence_mp(w2, R2, a)
+            d1, d2 = renyi_divergence_mp(w1, R1, a), renyi_divergence_mp(w2, R2, a)
             P = problem.lift(R1, R2, d1, d2)
             rho, W = problem.witness(P, dps)
             if rho is not None and (res.lo is None or rho > res.lo):

@@ -18,8 +18,8 @@ from fractions import Fraction
 
 import mpmath
 
+from rldp_verify.core.divergence import renyi_divergence_mp
 from rldp_verify.core.numbers import to_mpf
-from rldp_verify.rldp.audit.blocks import divergence_mp
 from rldp_verify.rldp.audit.dual import phi_mp
 
 
@@ -36,7 +36,7 @@ def joint_projection_lhs(ball, s1: int, s2: int, R1, R2):
         Rm = [to_mpf(x) for x in R]
         if any(wi > 0 and ri == 0 for wi, ri in zip(w, Rm)) and a >= 1:
             return mpmath.inf, phi_mp(to_mpf(ball.radius), beta)
-        d = divergence_mp(w, Rm, a)
+        d = renyi_divergence_mp(w, Rm, a)
         lhs += to_mpf(m) * phi_mp(d, beta)
     rhs = phi_mp(mpmath.inf if ball.radius == float("inf") else to_mpf(ball.radius), beta)
     return lhs, rhs
@@ -57,7 +57,7 @@ def lift_pair(ball, s1: int, s2: int, R1, R2):
         if s in (s1, s2):
             R = [to_mpf(x) for x in (R1 if s == s1 else R2)]
             if m > 0:
-                d = divergence_mp([to_mpf(x) for x in ball.conditional(s)], R, a)
+                d = renyi_divergence_mp([to_mpf(x) for x in ball.conditional(s)], R, a)
                 masses.append(m * mpmath.exp(beta * d))
             else:
                 masses.append(mpmath.mpf(0))
