@@ -19,7 +19,8 @@ from proofs.rldp._sec34 import EX1_CONF, EX1_N, EX1_PHAT, PAPER, flat, fprime_ve
 from rldp_verify.claims import Method, Outcome, claim, compare_printed, outcome_from_comparisons, search_readings
 from rldp_verify.core.divergence import renyi_divergence
 from rldp_verify.core.numbers import to_mpf, working_precision
-from rldp_verify.rldp.uncertainty import RenyiBall, SimplexBall, t_interval
+from rldp_verify.rldp.uncertainty import RenyiBall, SimplexBall
+from rldp_verify.rldp.xi_interval import t_interval
 
 PRINTED_BS = ("0.3782", "0.0900")
 PRINTED_L = (("0.1620", "0.2829"), ("0.1923", "0.5337"))

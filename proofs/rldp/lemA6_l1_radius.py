@@ -13,7 +13,8 @@ import sympy as sp
 from proofs.rldp._sec34 import PAPER, nstr, rand_dist
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import to_mpf, working_precision
-from rldp_verify.rldp.uncertainty import SimplexBall, t_interval
+from rldp_verify.rldp.uncertainty import SimplexBall
+from rldp_verify.rldp.xi_interval import t_interval
 
 
 def _check(ctx, count, salt):

@@ -3,7 +3,8 @@
 - :mod:`.numbers`     exact and high-precision numbers, scoped precision
 - :mod:`.rigorous`    certified enclosures (python-flint arb balls)
 - :mod:`.errors`      :class:`~.errors.InputError`, raised for bad input with the bad value named
-- :mod:`.divergence`  Rényi divergence, KL, chi-square
+- :mod:`.divergence`  Rényi divergence, KL, chi-square (the one implementation)
+- :mod:`.information` mutual information I_P(X;Y), mu(v), NMI (one orientation: matrix[y][x] = Q(y|x))
 - :mod:`.stats`       chi-square quantiles at working precision
 - :mod:`.polytope`    exact vertex enumeration (pycddlib GMP, lrs, Normaliz)
 - :mod:`.lp`          exact / certified linear programs (HiGHS, exact basis re-solve)

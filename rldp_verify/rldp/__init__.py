@@ -1,6 +1,7 @@
 """The machinery of robust local differential privacy (the core RLDP paper).
 
-- :mod:`.uncertainty`    Rényi balls, Theorem 1 projections, xi-/xi+, L_{u|s}, rad_s
+- :mod:`.uncertainty`    Rényi balls, Theorem 1 projections, L_{u|s}, rad_s
+- :mod:`.xi_interval`    the binary Rényi ball: xi-/xi+, the t-interval (Sec. 4.2, Lemma 1)
 - :mod:`.gamma`          PolyOpt's cone Gamma_eps and the vertices of Gamma-hat
 - :mod:`.mechanisms`     GRR, SRR, IR, PolyOpt, NR and their exact guarantee checks
 - :mod:`.mechio`         the ``Mechanism`` type and its JSON format

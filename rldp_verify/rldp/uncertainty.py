@@ -14,19 +14,13 @@ Reading: for alpha < 1 the argument of the log can be <= 0; then every R in the 
 conditional of some P in F (take P_s -> 0), i.e. B_s = +inf. P^_s = 0 likewise gives the whole
 simplex.
 
-xi-/xi+ (eqs. (26)-(28)). With t = rho*xi, phi_{B_s}(rho, xi) = D_alpha(Bern(rho) || Bern(t)) - B_s,
-so rho*xi-(rho) and rho*xi+(rho) are the endpoints t-(rho) <= rho <= t+(rho) of the binary Rényi
-ball {t in [0,1] : D_alpha(Bern(rho)||Bern(t)) <= B_s}. This form also covers rho = 0 and the
-alpha < 1 case in which phi stays finite at the ends of its domain (t-, t+ are then 0 or 1).
-Reading: the domain of xi in (28) is printed as [1, (1-rho)^-1); the proof of Lemma A5
-(psi = (1-rho*xi)/(1-rho) >= 0) gives [1, rho^-1], which we use.
+xi-/xi+ (eqs. (26)-(28)) and the t-interval (t-, t+) = (rho xi-, rho xi+) of the binary Rényi ball are in
+:mod:`rldp_verify.rldp.xi_interval`.
 
 Statistics (Proposition 1):
 
     L_{u|s}(F) = t-(P^_{u|s})                                                 eq. (29)
     rad_s(F)   = 2 max_{U1 subset U} (t+(P^_{U1|s}) - P^_{U1|s})               eq. (30)
-
-alpha = 2 (Sec. 4.3, Lemma 1): :func:`t_interval_alpha2` gives (t-, t+) in closed form, an independent route.
 
 rad_s: g(rho) = t+(rho) - rho is concave (D_alpha is jointly quasi-convex), so with many subset sums the
 maximum of eq. (30) is found by a unimodal search over the sorted sums (every sum is evaluated when there are
@@ -54,212 +48,15 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 
-from rldp_verify.core.divergence import renyi_divergence, renyi_divergence_arb, renyi_divergence_mp, validate_alpha
+from rldp_verify.core.divergence import renyi_divergence, renyi_divergence_arb, validate_alpha
 from rldp_verify.core.errors import InputError
 from rldp_verify.core.numbers import DEFAULT_DPS, exact, parse_exact, to_mpf, working_precision
 from rldp_verify.core.rigorous import arb_exact, arb_precision
-from rldp_verify.core.rigorous import lower as arb_lower
 from rldp_verify.core.rigorous import upper as arb_upper
 from rldp_verify.core.stats import chi2_quantile, chi2_quantile_bracket
+from rldp_verify.rldp.xi_interval import t_interval, t_interval_certified, t_plus_inner
 
 INF = math.inf
-
-# ---------------------------------------------------------------------------------------------
-# Binary Rényi divergence and the t-interval (xi-, xi+)
-# ---------------------------------------------------------------------------------------------
-
-
-def binary_renyi(rho, t, alpha):
-    """D_alpha(Bern(rho) || Bern(t)) as an mpf at the current precision (inf allowed); t <= 0 or t >= 1 count
-    as a zero cell (:func:`rldp_verify.core.divergence.renyi_divergence_mp`)."""
-    rho, t = to_mpf(rho), to_mpf(t)
-    return renyi_divergence_mp((rho, 1 - rho), (t, 1 - t), to_mpf(alpha))
-
-
-def binary_renyi_arb(rho: Fraction, t: Fraction, alpha: Fraction):
-    """Rigorous enclosure of D_alpha(Bern(rho)||Bern(t)) for rational inputs; None for +inf."""
-    return renyi_divergence_arb([rho, 1 - rho], [t, 1 - t], alpha)
-
-
-def phi(rho, xi, alpha, B_s):
-    """phi_{B_s}(rho, xi) of eq. (26) (mpf): D_alpha(Bern(rho)||Bern(rho*xi)) - B_s."""
-    return binary_renyi(rho, to_mpf(rho) * to_mpf(xi), alpha) - to_mpf(B_s)
-
-
-def _bisect(f, lo, hi, iters):
-    """f(lo) > 0 >= f(hi) (or the reverse); returns the bracket after ``iters`` halvings."""
-    flo = f(lo) > 0
-    for _ in range(iters):
-        mid = (lo + hi) / 2
-        if (f(mid) > 0) == flo:
-            lo = mid
-        else:
-            hi = mid
-    return lo, hi
-
-
-def t_interval(rho, alpha, radius, *, dps: int | None = None):
-    """(t-, t+) = (rho*xi-(rho), rho*xi+(rho)) at ``dps`` digits; ``radius`` may be inf."""
-    alpha = validate_alpha(alpha)
-    with working_precision(dps) as d:
-        with mpmath.workdps(d + 10):
-            r = to_mpf(rho)
-            if r < 0 or r > 1:
-                raise InputError(f"rho must be in [0, 1], got {rho}")
-            B = mpmath.inf if radius == INF or radius == mpmath.inf else to_mpf(radius)
-            if B < 0:
-                raise InputError(f"radius must be >= 0, got {radius}")
-            if B == mpmath.inf:
-                return mpmath.mpf(0), mpmath.mpf(1)
-            if B == 0:
-                return +r, +r
-        # near the centre D(rho||t) ~ (t - rho)^2, so a small radius needs about log10(1/B) more digits
-        extra = 0 if B >= 1 else int(-mpmath.log10(B)) + 1
-        with mpmath.workdps(d + 10 + extra):
-            r = to_mpf(rho)
-            B = to_mpf(radius)
-            f = lambda t: binary_renyi(r, t, alpha) - B  # noqa: E731
-            iters = int(3.33 * (d + 8)) + 10
-            # lower end: f decreasing on [0, rho]; t- can be tiny (e.g. 1e-27), so bisect geometrically to keep
-            # the relative precision: first a bracket lo = rho (lo/rho)^2 ... with f(lo) > 0, then geometric means
-            if r == 0 or f(mpmath.mpf(0)) <= 0:
-                tm = mpmath.mpf(0)
-            else:
-                lo, hi = r / 2, r
-                while f(lo) <= 0:
-                    hi, lo = lo, lo * lo / r
-                steps = int(mpmath.log(mpmath.log(hi / lo) + 2, 2)) + iters
-                for _ in range(steps):
-                    mid = mpmath.sqrt(lo * hi)
-                    if f(mid) > 0:
-                        lo = mid
-                    else:
-                        hi = mid
-                tm = lo
-            if r == 1 or f(mpmath.mpf(1)) <= 0:
-                tp = mpmath.mpf(1)
-            else:
-                tp = _bisect(f, mpmath.mpf(1), r, iters)[0]
-        return +tm, +tp
-
-
-def xi_minus(rho, alpha, B_s, *, dps: int | None = None):
-    """xi-(rho) of eq. (27) (requires rho > 0)."""
-    if to_mpf(rho) <= 0:
-        raise InputError(f"xi-(rho) needs rho > 0, got {rho}")
-    with working_precision(dps):
-        return t_interval(rho, alpha, B_s, dps=dps)[0] / to_mpf(rho)
-
-
-def xi_plus(rho, alpha, B_s, *, dps: int | None = None):
-    """xi+(rho) of eq. (28) on the domain [1, 1/rho] (requires rho > 0)."""
-    if to_mpf(rho) <= 0:
-        raise InputError(f"xi+(rho) needs rho > 0, got {rho}")
-    with working_precision(dps):
-        return t_interval(rho, alpha, B_s, dps=dps)[1] / to_mpf(rho)
-
-
-def t_interval_alpha2(rho, radius, *, dps: int | None = None):
-    """Closed form of (t-, t+) = rho*(xi-, xi+) for alpha = 2 (000_aca93ed29ea857ee.txt, Sec. 4.3, Lemma 1):
-
-        xi-+(rho) = (e^B + 2 rho - 1 -+ sqrt((e^B - 1)(e^B - (2 rho - 1)^2))) / (2 e^B rho)
-
-    the two roots of the quadratic phi_B(rho, xi) = 0 (D_2(Bern(rho)||Bern(rho xi)) = B). Evaluated at
-    ``dps`` digits (rounding error either sign, ~10^-dps); an independent route to :func:`t_interval`.
-    """
-    with working_precision(dps) as d:
-        with mpmath.workdps(d + 10):
-            r = to_mpf(rho)
-            if r < 0 or r > 1:
-                raise InputError(f"rho must be in [0, 1], got {rho}")
-            if radius == INF or radius == mpmath.inf:
-                return mpmath.mpf(0), mpmath.mpf(1)
-            B = to_mpf(radius)
-            if B < 0:
-                raise InputError(f"radius must be >= 0, got {radius}")
-            eB = mpmath.exp(B)
-            root = mpmath.sqrt((eB - 1) * (eB - (2 * r - 1) ** 2))
-            tm = (eB + 2 * r - 1 - root) / (2 * eB)
-            tp = (eB + 2 * r - 1 + root) / (2 * eB)
-            tm = max(tm, mpmath.mpf(0))
-            tp = min(tp, mpmath.mpf(1))
-        return +tm, +tp
-
-
-def t_interval_certified(rho: Fraction, alpha, radius_arb, *, dps: int = DEFAULT_DPS) -> tuple[Fraction, Fraction]:
-    """Rationals (lo, hi) with lo <= t- and hi >= t+, certified in arb.
-
-    ``radius_arb`` is an arb enclosure of the radius (None = +inf). Falls back to the trivially
-    valid bounds 0 and 1 if a certificate cannot be found (never to an unsafe value).
-    """
-    rho = exact(rho)
-    alpha = exact(validate_alpha(alpha))
-    if radius_arb is None:
-        return Fraction(0), Fraction(1)
-    with arb_precision(dps):
-        B_hi = arb_exact(arb_upper(radius_arb))
-    tm, tp = t_interval(rho, alpha, Fraction(arb_upper(radius_arb)), dps=dps)
-
-    def outside(t: Fraction) -> bool:  # certainly D(Bern rho||Bern t) > radius
-        with arb_precision(dps):
-            v = binary_renyi_arb(rho, t, alpha)
-            return v is None or bool(v > B_hi)
-
-    lo = Fraction(0)
-    if tm > 0:
-        for k in range(dps - 6, 0, -4):
-            cand = _round_down(tm - mpmath.mpf(10) ** (-k), dps)
-            if cand <= 0:
-                break
-            if outside(cand):
-                lo = cand
-                break
-    hi = Fraction(1)
-    if tp < 1:
-        for k in range(dps - 6, 0, -4):
-            cand = _round_up(tp + mpmath.mpf(10) ** (-k), dps)
-            if cand >= 1:
-                break
-            if outside(cand):
-                hi = cand
-                break
-    return lo, hi
-
-
-def _t_plus_inner(rho: Fraction, alpha, radius_arb, dps: int) -> Fraction:
-    """A rational t <= t+(rho) (certified: D_alpha(Bern rho||Bern t) <= lower end of the radius), or rho."""
-    rho = exact(rho)
-    alpha = exact(alpha)
-    if radius_arb is None:
-        return Fraction(1)
-    B_lo = arb_lower(radius_arb)
-    if B_lo <= 0:
-        return rho
-    tp = t_interval(rho, alpha, B_lo, dps=dps)[1]
-    with arb_precision(dps):
-        B_a = arb_exact(B_lo)
-    for k in range(dps - 6, 0, -4):
-        cand = _round_down(tp - mpmath.mpf(10) ** (-k), dps)
-        if cand <= rho:
-            break
-        with arb_precision(dps):
-            v = binary_renyi_arb(rho, cand, alpha)
-            if v is not None and bool(v <= B_a):
-                return cand
-    return rho
-
-
-def _round_down(x, digits: int) -> Fraction:
-    with mpmath.workdps(digits + 10):
-        scale = 10 ** (digits + 2)
-        return Fraction(int(mpmath.floor(x * scale)), scale)
-
-
-def _round_up(x, digits: int) -> Fraction:
-    with mpmath.workdps(digits + 10):
-        scale = 10 ** (digits + 2)
-        return Fraction(int(mpmath.ceil(x * scale)), scale)
-
 
 # ---------------------------------------------------------------------------------------------
 # Confidence radius, eq. (9)/(11)
@@ -511,9 +308,7 @@ class RenyiBall:
                 return B / p
             arg = ((a - 1) * B / a).exp() - (1 - p)
             if self.alpha < 1 and not arg > 0:
-                if arg <= 0:
-                    return None
-                # undecided sign: the radius may be infinite -> report infinity (safe)
+                # arg <= 0, or its sign undecided: the radius may be infinite -> report infinity (safe)
                 return None
             return a / (a - 1) * (arg / p).log()
 
@@ -676,9 +471,9 @@ class SimplexBall:
             a, b, _ = self._argmax_window(sums, dps)
             ok = True
             if a > 0:  # g(s_{a-1}) <= g(s_a) certified => g(s_i) <= g(s_{a-1}) for all i < a
-                ok &= up(a - 1) <= _t_plus_inner(sums[a], self.alpha, radius_arb, dps) - sums[a]
+                ok &= up(a - 1) <= t_plus_inner(sums[a], self.alpha, radius_arb, dps) - sums[a]
             if b < len(sums) - 1:
-                ok &= up(b + 1) <= _t_plus_inner(sums[b], self.alpha, radius_arb, dps) - sums[b]
+                ok &= up(b + 1) <= t_plus_inner(sums[b], self.alpha, radius_arb, dps) - sums[b]
             if ok:
                 idx = range(max(0, a - 1), min(len(sums), b + 2))
         best = max(up(i) for i in idx)

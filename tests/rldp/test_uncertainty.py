@@ -9,11 +9,9 @@ from hypothesis import strategies as st
 
 from rldp_verify.core.divergence import renyi_divergence
 from rldp_verify.core.errors import InputError
-from rldp_verify.rldp.uncertainty import (
-    RenyiBall,
-    SimplexBall,
+from rldp_verify.rldp.uncertainty import RenyiBall, SimplexBall, confidence_radius
+from rldp_verify.rldp.xi_interval import (
     binary_renyi,
-    confidence_radius,
     phi,
     t_interval,
     t_interval_alpha2,
