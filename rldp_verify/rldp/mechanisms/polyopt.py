@@ -394,7 +394,7 @@ def _rigorous_max_slack(V, p, Vf, yq, mu, S1, bad, dps):
     return best, len(cand)
 
 
-def solve_eq46(vertices: Sequence[Sequence[Fraction]], p, *, dps: int = DEFAULT_DPS, mu_digits: int = 30) -> Eq46Solution:
+def solve_eq46(vertices: Sequence[Sequence[Fraction]], p, *, dps: int = DEFAULT_DPS) -> Eq46Solution:
     """Solve and certify LP (46) for the vertex list ``vertices`` and the distribution ``p`` (flat).
 
     Sec. 5, Theorem 3, eqs. (45)-(46) of seeds/000_aca93ed29ea857ee.txt.
@@ -418,8 +418,7 @@ def solve_eq46(vertices: Sequence[Sequence[Fraction]], p, *, dps: int = DEFAULT_
        vertices), hence <= upper.  When the float basis is optimal for the true mu the width is at the
        arb precision (~10^-dps); otherwise it is of the order of the float errors in mu (~10^-15).
 
-    Raises CertificationError if lower > upper or a re-check fails.  ``mu_digits`` is accepted for
-    compatibility and unused (the float objective needs no rounding to digits)."""
+    Raises CertificationError if lower > upper or a re-check fails."""
     if not vertices:
         raise InputError("Gamma-hat has no vertices")
     V = [v if type(v) is tuple and all(type(x) is Fraction for x in v) else tuple(_as_fraction(x) for x in v)
