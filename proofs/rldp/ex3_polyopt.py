@@ -132,8 +132,8 @@ def pstar_readings(Q, Q_from_printed_L=None) -> dict:
     """Candidate readings of the printed I_P*(X;Y) = 0.2804 on the same objects (issue 9 item 6)."""
     import itertools
 
+    from rldp_verify.core.information import entropy_value, nmi_value
     from rldp_verify.rldp.mechanisms import realized_eps
-    from rldp_verify.rldp.mechanisms.utility import entropy_value, nmi_value
 
     phat_flat = [v for r in mech_phat() for v in r]
     cand = {

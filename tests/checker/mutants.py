@@ -110,7 +110,7 @@ def _swapped(orig):
 
 def _lower_with_B(orig):
     def lower_value(self, u, s, *, dps=None):
-        from rldp_verify.rldp.uncertainty import t_interval
+        from rldp_verify.rldp.xi_interval import t_interval
 
         if self.marginal(s) == 0:
             return mpmath.mpf(0)
