@@ -126,7 +126,7 @@ def check_c2(ctx):
 
 def _tight_rank(V, t):
     """Per non-zero column: rank of the tight LDP/non-negativity rows (exact)."""
-    from rldp_verify.topics.extremal.staircase import _rank
+    from rldp_verify.topics.extremal.staircase import rank
 
     k = len(V)
     out = []
@@ -143,7 +143,7 @@ def _tight_rank(V, t):
                 r = [Fraction(0)] * k
                 r[a] = Fraction(-1)
                 rows.append(r)
-        out.append((any(v != 0 for v in col), _rank(rows) if rows else 0))
+        out.append((any(v != 0 for v in col), rank(rows) if rows else 0))
     return out
 
 

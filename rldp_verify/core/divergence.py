@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Sequence
+from typing import Any, Callable, Sequence
 
 import flint
 import mpmath
@@ -42,7 +42,7 @@ from rldp_verify.core.rigorous import arb_exact, arb_precision
 INF = mpmath.inf
 
 
-def _coerce(x):
+def _coerce(x: Any) -> Any:
     """Like :func:`rldp_verify.core.numbers.coerce`, but an mpmath mpf stays an mpf (no loss of precision)."""
     if isinstance(x, mpmath.mpf):
         if not mpmath.isfinite(x):
@@ -51,7 +51,7 @@ def _coerce(x):
     return coerce(x)
 
 
-def validate_alpha(alpha) -> Fraction | float:
+def validate_alpha(alpha: Any) -> Any:
     """alpha in (0, inf): exact inputs become Fractions, floats stay floats, mpf stay mpf."""
     a = _coerce(alpha)
     if not a > 0:
@@ -59,7 +59,7 @@ def validate_alpha(alpha) -> Fraction | float:
     return a
 
 
-def validate_distribution(p: Sequence, name: str = "distribution", *, tol=None) -> list:
+def validate_distribution(p: Sequence[Any], name: str = "distribution", *, tol: float | None = None) -> list[Any]:
     """Entries finite and >= 0, summing to 1 (exactly for Fractions; within ``tol`` for floats)."""
     vals = []
     for i, x in enumerate(p):
@@ -81,7 +81,7 @@ def validate_distribution(p: Sequence, name: str = "distribution", *, tol=None) 
     return vals
 
 
-def _pair(phat, p):
+def _pair(phat: Sequence[Any], p: Sequence[Any]) -> tuple[list[Any], list[Any]]:
     phat = validate_distribution(phat, "phat")
     p = validate_distribution(p, "p")
     if len(phat) != len(p):
@@ -89,11 +89,12 @@ def _pair(phat, p):
     return phat, p
 
 
-def _is_int(alpha) -> bool:
+def _is_int(alpha: Any) -> bool:
     return isinstance(alpha, Fraction) and alpha.denominator == 1
 
 
-def _terms(phat, p, infinite_if_missing: bool, term):
+def _terms(phat: Sequence[Any], p: Sequence[Any], infinite_if_missing: bool,
+           term: Callable[[Any, Any], Any]) -> list[Any] | None:
     """The terms ``term(a, b)`` over the cells with a = P^_x > 0, with the zero conventions of this module:
     a cell with P_x <= 0 is skipped, or makes the result +inf (returned as None) when
     ``infinite_if_missing`` (alpha >= 1). The one loop behind every Rényi / KL value of the engine."""
@@ -109,19 +110,19 @@ def _terms(phat, p, infinite_if_missing: bool, term):
     return out
 
 
-def _mp(x):
+def _mp(x: Any) -> Any:
     """An mpf stays as it is (no re-rounding); anything else goes through :func:`to_mpf`."""
     return x if isinstance(x, mpmath.mpf) else to_mpf(x)
 
 
-def _sum(terms, zero):
+def _sum(terms: list[Any], zero: Any) -> Any:
     total = zero
     for t in terms:
         total += t
     return total
 
 
-def renyi_divergence_mp(phat, p, alpha):
+def renyi_divergence_mp(phat: Sequence[Any], p: Sequence[Any], alpha: Any) -> Any:
     """D_alpha(P^ || P) as an mpf at the *current* mpmath precision, without validating the inputs (the fast
     path for callers that hold mpf vectors, e.g. the audit). Zero conventions as in the module docstring
     (a cell with P_x <= 0 counts as P_x = 0); alpha = 1 is KL; +inf is ``mpmath.inf``. Errs by rounding only."""
@@ -138,7 +139,7 @@ def renyi_divergence_mp(phat, p, alpha):
     return mpmath.log(s) / (a - 1)
 
 
-def renyi_power_sum(phat, p, alpha):
+def renyi_power_sum(phat: Sequence[Any], p: Sequence[Any], alpha: Any) -> Any:
     """S_alpha = sum_x P^_x^alpha P_x^(1-alpha) with the zero conventions above (alpha != 1).
 
     Exact Fraction for exact inputs and integer alpha >= 2; otherwise an mpf (or mpmath.inf).
@@ -156,14 +157,14 @@ def renyi_power_sum(phat, p, alpha):
     return INF if terms is None else _sum(terms, mpmath.mpf(0))
 
 
-def kl_divergence(phat, p, *, dps: int | None = None):
+def kl_divergence(phat: Sequence[Any], p: Sequence[Any], *, dps: int | None = None) -> Any:
     """D_1(P^||P) = sum P^_x log(P^_x/P_x) (mpf; +inf when P^_x > 0 = P_x)."""
     phat, p = _pair(phat, p)
     with working_precision(dps):
         return +renyi_divergence_mp(phat, p, 1)
 
 
-def renyi_divergence(phat, p, alpha, *, dps: int | None = None):
+def renyi_divergence(phat: Sequence[Any], p: Sequence[Any], alpha: Any, *, dps: int | None = None) -> Any:
     """D_alpha(P^ || P) at ``dps`` digits (mpf, possibly mpmath.inf). alpha = 1 gives KL."""
     alpha = validate_alpha(alpha)
     if alpha == 1:
@@ -178,7 +179,7 @@ def renyi_divergence(phat, p, alpha, *, dps: int | None = None):
         return mpmath.log(s) / (to_mpf(alpha) - 1)
 
 
-def renyi_divergence_arb(phat, p, alpha, *, dps: int = 50):
+def renyi_divergence_arb(phat: Sequence[Any], p: Sequence[Any], alpha: Any, *, dps: int = 50) -> Any:
     """A rigorous arb enclosure of D_alpha(P^||P) for exact inputs (None when it is +inf)."""
     phat = [exact(v) for v in validate_distribution(phat, "phat")]
     p = [exact(v) for v in validate_distribution(p, "p")]
@@ -197,7 +198,7 @@ def renyi_divergence_arb(phat, p, alpha, *, dps: int = 50):
         return total.log() / (a_ - 1)
 
 
-def chi_square(p1, p2):
+def chi_square(p1: Sequence[Any], p2: Sequence[Any]) -> Any:
     """chi2(P1||P2) = sum (P1_x - P2_x)^2 / P2_x (exact for exact inputs; inf when P2_x = 0 < P1_x)."""
     p1, p2 = _pair(p1, p2)
     exact_path = all(isinstance(v, Fraction) for v in p1 + p2)

@@ -22,7 +22,7 @@ statistical statements.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Sequence
+from typing import Any, Sequence
 
 import flint
 import mpmath
@@ -35,12 +35,12 @@ from rldp_verify.core.rigorous import lower as arb_lower
 from rldp_verify.core.rigorous import upper as arb_upper
 
 
-def transpose(channel) -> list:
+def transpose(channel: Sequence[Sequence[Any]]) -> list[list[Any]]:
     """``W[x][y]`` (row-stochastic, rows inputs) -> ``Q[y][x]`` (this module's orientation)."""
     return [list(col) for col in zip(*channel)]
 
 
-def flat_distribution(p) -> list:
+def flat_distribution(p: Any) -> list[Any]:
     """P as a flat vector over X in S-major order (accepts a table or a flat vector)."""
     rows = list(p)
     if rows and isinstance(rows[0], (list, tuple)):
@@ -48,12 +48,12 @@ def flat_distribution(p) -> list:
     return rows
 
 
-def _check(v, p):
+def _check(v: Sequence[Any], p: Sequence[Any]) -> None:
     if len(v) != len(p):
         raise InputError(f"a row of length {len(v)} does not match a distribution over {len(p)} inputs")
 
 
-def mu_value(v: Sequence, p: Sequence, *, dps: int | None = None):
+def mu_value(v: Sequence[Any], p: Sequence[Any], *, dps: int | None = None) -> Any:
     """mu(v) of eq. (45) (mpf, nats)."""
     _check(v, p)
     with working_precision(dps) as d:
@@ -67,7 +67,7 @@ def mu_value(v: Sequence, p: Sequence, *, dps: int | None = None):
         return +tot
 
 
-def mutual_information_value(matrix, p, *, dps: int | None = None):
+def mutual_information_value(matrix: Sequence[Sequence[Any]], p: Any, *, dps: int | None = None) -> Any:
     """I_P(X;Y) = sum_y mu(Q_y) (eq. (44)), in nats, at the working precision."""
     p = flat_distribution(p)
     with working_precision(dps) as d:
@@ -76,14 +76,14 @@ def mutual_information_value(matrix, p, *, dps: int | None = None):
         return +tot
 
 
-def entropy_value(p, *, dps: int | None = None):
+def entropy_value(p: Any, *, dps: int | None = None) -> Any:
     """H(X) in nats."""
     p = flat_distribution(p)
     with working_precision(dps):
         return -mpmath.fsum(to_mpf(x) * mpmath.log(to_mpf(x)) for x in p if x != 0)
 
 
-def nmi_value(matrix, p, *, dps: int | None = None):
+def nmi_value(matrix: Sequence[Sequence[Any]], p: Any, *, dps: int | None = None) -> Any:
     """Normalised mutual information I_P(X;Y)/H(X) of Sec. 8 (0 when H(X) = 0)."""
     with working_precision(dps) as d:
         h = entropy_value(p, dps=d)
@@ -106,14 +106,15 @@ def mu_arb(v: Sequence[Fraction], p: Sequence[Fraction]) -> flint.arb:
     return tot
 
 
-def mu_bounds(v, p, *, dps: int = DEFAULT_DPS) -> tuple[Fraction, Fraction]:
+def mu_bounds(v: Sequence[Any], p: Sequence[Any], *, dps: int = DEFAULT_DPS) -> tuple[Fraction, Fraction]:
     """Rationals lo <= mu(v) <= hi, certified in arb at ``dps`` digits (exact inputs)."""
     with arb_precision(dps):
         x = mu_arb(v, p)
         return arb_lower(x), arb_upper(x)
 
 
-def mutual_information_bounds(matrix, p, *, dps: int = DEFAULT_DPS) -> tuple[Fraction, Fraction]:
+def mutual_information_bounds(matrix: Sequence[Sequence[Any]], p: Any, *,
+                              dps: int = DEFAULT_DPS) -> tuple[Fraction, Fraction]:
     """Rationals lo <= I_P(X;Y) <= hi, certified in arb (exact matrix and P required)."""
     p = [Fraction(x) for x in flat_distribution(p)]
     if not all(isinstance(x, Fraction) for r in matrix for x in r):
@@ -125,11 +126,11 @@ def mutual_information_bounds(matrix, p, *, dps: int = DEFAULT_DPS) -> tuple[Fra
         return arb_lower(tot), arb_upper(tot)
 
 
-def _as_float_matrix(Q) -> np.ndarray:
+def _as_float_matrix(Q: Any) -> Any:
     return np.asarray([[float(v) for v in r] for r in getattr(Q, "matrix", Q)], dtype=float)
 
 
-def mutual_information_float(Q, p) -> float:
+def mutual_information_float(Q: Any, p: Sequence[Any]) -> float:
     """I_P(X;Y) = sum_{y,x} Q[y|x] P_x log(Q[y|x] / P(Y=y)) in nats (eqs. (44)-(45)), double precision.
 
     ``Q`` is a matrix (or a ``Mechanism``) in this module's orientation. Terms with Q[y|x] P_x = 0 are 0."""
@@ -144,14 +145,14 @@ def mutual_information_float(Q, p) -> float:
     return float(terms.sum())
 
 
-def entropy_float(p) -> float:
+def entropy_float(p: Sequence[Any]) -> float:
     """H(X) in nats (double precision)."""
     pf = np.asarray([float(x) for x in p], dtype=float)
     nz = pf[pf > 0]
     return float(-(nz * np.log(nz)).sum())
 
 
-def nmi_float(Q, p) -> float:
+def nmi_float(Q: Any, p: Sequence[Any]) -> float:
     """NMI = I_P(X;Y) / H(X) of Sec. 8 (0 when H(X) = 0); double precision."""
     h = entropy_float(p)
     return 0.0 if h == 0 else mutual_information_float(Q, p) / h

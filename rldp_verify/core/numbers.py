@@ -19,7 +19,7 @@ import numbers as _numbers
 from contextlib import contextmanager
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
-from typing import Iterator
+from typing import Any, Iterator
 
 import mpmath
 
@@ -30,9 +30,9 @@ DEFAULT_DPS = 50
 Exact = Fraction
 
 
-def _is_sympy_rational(x) -> bool:
+def _is_sympy_rational(x: Any) -> bool:
     mod = type(x).__module__
-    return mod.startswith("sympy") and getattr(x, "is_Rational", False)
+    return mod.startswith("sympy") and bool(getattr(x, "is_Rational", False))
 
 
 def parse_exact(text: str) -> Fraction:
@@ -53,7 +53,7 @@ def parse_exact(text: str) -> Fraction:
         raise InputError(f"not a number: {s!r}") from None
 
 
-def exact(x) -> Fraction:
+def exact(x: Any) -> Fraction:
     """Return ``x`` as a Fraction; floats are refused (use :func:`from_float`)."""
     if isinstance(x, bool):
         raise InputError(f"not a number: {x!r}")
@@ -87,7 +87,7 @@ def from_float(x: float) -> Fraction:
     return Fraction(x)
 
 
-def coerce(x):
+def coerce(x: Any) -> Fraction | float:
     """Boundary conversion: exact inputs -> Fraction, floats -> finite float."""
     if isinstance(x, bool):
         raise InputError(f"not a number: {x!r}")
@@ -100,11 +100,12 @@ def coerce(x):
     return exact(x)
 
 
-def is_exact(x) -> bool:
+def is_exact(x: Any) -> bool:
+    """True for ``int`` (not ``bool``) and :class:`Fraction`: the exact number types."""
     return isinstance(x, (int, Fraction)) and not isinstance(x, bool)
 
 
-def to_mpf(x) -> mpmath.mpf:
+def to_mpf(x: Any) -> Any:
     """Convert to an mpmath number at the current working precision (Fractions exactly rounded)."""
     if isinstance(x, Fraction):
         return mpmath.mpf(x.numerator) / x.denominator
@@ -131,11 +132,11 @@ def fraction_str(q: Fraction) -> str:
     return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
 
 
-def mp_str(x, digits: int = 20) -> str:
+def mp_str(x: Any, digits: int = 20) -> str:
     """A decimal string of an mpf / Fraction / float with ``digits`` significant digits."""
     if isinstance(x, Fraction):
         with mpmath.workdps(digits + 5):
-            return mpmath.nstr(to_mpf(x), digits)
+            return str(mpmath.nstr(to_mpf(x), digits))
     if isinstance(x, float) and not math.isfinite(x):
         return str(x)
-    return mpmath.nstr(x, digits)
+    return str(mpmath.nstr(x, digits))

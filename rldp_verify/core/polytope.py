@@ -14,15 +14,19 @@ are checked against :func:`vertices` in tests/core/test_polytope.py.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Sequence
+from typing import Any, Sequence
 
 import cdd
 import cdd.gmp
 
 from rldp_verify.core.numbers import exact
 
+#: a vertex or ray: exact coordinates
+Vec = tuple[Fraction, ...]
 
-def generators_of_rows(rows, lin=(), *, canonicalize: bool = False):
+
+def generators_of_rows(rows: Sequence[Sequence[Any]], lin: Sequence[int] = (), *,
+                       canonicalize: bool = False) -> tuple[list[Vec], list[Vec], bool]:
     """Generators of {x : b + a.x >= 0 for each row [b, a], with equality for the rows in ``lin``}.
 
     ``rows`` are in cddlib's own H-format (exact Fractions). With ``canonicalize``, redundant rows
@@ -34,14 +38,16 @@ def generators_of_rows(rows, lin=(), *, canonicalize: bool = False):
     if canonicalize:
         cdd.gmp.matrix_canonicalize(m)
     gen = cdd.gmp.copy_generators(cdd.gmp.polyhedron_from_matrix(m))
-    verts, rays = [], []
+    verts: list[Vec] = []
+    rays: list[Vec] = []
     for row in gen.array:
         vec = tuple(Fraction(v) for v in row[1:])
         (verts if row[0] == 1 else rays).append(vec)
     return verts, rays, bool(gen.lin_set)
 
 
-def _h_rows(A, b, E=(), f=()):
+def _h_rows(A: Sequence[Sequence[Any]], b: Sequence[Any], E: Sequence[Sequence[Any]] = (),
+            f: Sequence[Any] = ()) -> tuple[list[list[Fraction]], list[int]]:
     """A x <= b, E x = f as cdd H-format rows [b, -A] and the indices of the equality rows."""
     rows = [[exact(bi)] + [-exact(a) for a in ai] for ai, bi in zip(A, b)]
     lin = []
@@ -51,7 +57,8 @@ def _h_rows(A, b, E=(), f=()):
     return rows, lin
 
 
-def vertices(A: Sequence[Sequence], b: Sequence, E: Sequence[Sequence] = (), f: Sequence = ()):
+def vertices(A: Sequence[Sequence[Any]], b: Sequence[Any], E: Sequence[Sequence[Any]] = (),
+             f: Sequence[Any] = ()) -> tuple[list[Vec], list[Vec]]:
     """Vertices and rays of {x : A x <= b, E x = f}: returns (vertices, rays), exact Fractions."""
     verts, rays, _ = generators_of_rows(*_h_rows(A, b, E, f))
     return verts, rays
@@ -61,8 +68,8 @@ def _lrs_number(x: Fraction) -> str:
     return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
 
 
-def vertices_lrs(A: Sequence[Sequence], b: Sequence, E: Sequence[Sequence] = (), f: Sequence = (),
-                 *, timeout: float | None = None):
+def vertices_lrs(A: Sequence[Sequence[Any]], b: Sequence[Any], E: Sequence[Sequence[Any]] = (),
+                 f: Sequence[Any] = (), *, timeout: float | None = None) -> tuple[list[Vec], list[Vec]]:
     """Same as :func:`vertices` but computed by lrslib's reverse search (the ``lrs`` binary of the
     Debian package ``lrslib``; exact: lrs switches to GMP on overflow).  Returns (vertices, rays)
     as tuples of Fractions.  Raises :class:`FileNotFoundError` if ``lrs`` is not installed.
@@ -118,7 +125,7 @@ def vertices_lrs(A: Sequence[Sequence], b: Sequence, E: Sequence[Sequence] = (),
     return verts, rays
 
 
-def _integer_row(row):
+def _integer_row(row: Sequence[Fraction]) -> list[int]:
     from math import lcm
     den = 1
     for x in row:
@@ -126,7 +133,8 @@ def _integer_row(row):
     return [int(x * den) for x in row]
 
 
-def vertices_normaliz(A: Sequence[Sequence], b: Sequence, E: Sequence[Sequence] = (), f: Sequence = ()):
+def vertices_normaliz(A: Sequence[Sequence[Any]], b: Sequence[Any], E: Sequence[Sequence[Any]] = (),
+                      f: Sequence[Any] = ()) -> tuple[list[Vec], list[Vec]]:
     """Same as :func:`vertices`, computed by Normaliz through PyNormaliz (optional dependency;
     exact integer arithmetic).  Returns (vertices, rays) as tuples of Fractions; raises
     :class:`ImportError` if PyNormaliz is not installed."""
@@ -143,7 +151,8 @@ def vertices_normaliz(A: Sequence[Sequence], b: Sequence, E: Sequence[Sequence] 
     return verts, rays
 
 
-def irredundant_rows(A: Sequence[Sequence], b: Sequence, E: Sequence[Sequence] = (), f: Sequence = ()):
+def irredundant_rows(A: Sequence[Sequence[Any]], b: Sequence[Any], E: Sequence[Sequence[Any]] = (),
+                     f: Sequence[Any] = ()) -> list[int]:
     """Indices of the rows of A x <= b that are not implied by the others together with E x = f
     (cddlib GMP ``matrix_canonicalize``, exact).  Duplicated rows keep one representative."""
     rows, lin = _h_rows(A, b, E, f)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from fractions import Fraction
-from typing import Iterator
+from typing import Any, Iterator
 
 import flint
 
@@ -30,7 +30,7 @@ def arb_precision(dps: int) -> Iterator[int]:
         yield bits
 
 
-def arb_exact(q) -> flint.arb:
+def arb_exact(q: Any) -> flint.arb:
     """A ball containing the rational ``q`` (exact input only)."""
     q = exact(q)
     return flint.arb(flint.fmpq(q.numerator, q.denominator))
@@ -52,11 +52,11 @@ TINY_BITS = 4096
 HUGE_BITS = 1 << 20
 
 
-def _arf_to_fraction(a, *, down: bool | None = None) -> Fraction:
+def _arf_to_fraction(a: Any, *, down: bool | None = None) -> Fraction:
     # arb.upper()/lower() return exact arbs (radius 0) whose midpoint is a dyadic rational.
     m = flint.arb(a).mid()
-    man, exp = m.man_exp()
-    man, exp = int(man), int(exp)
+    man_f, exp_f = m.man_exp()
+    man, exp = int(man_f), int(exp_f)
     if man != 0 and down is not None:
         mag = exp + abs(man).bit_length()  # |value| < 2^mag
         if mag < -TINY_BITS:
@@ -76,4 +76,5 @@ def certainly_le(a: flint.arb, b: flint.arb) -> bool:
 
 
 def certainly_lt(a: flint.arb, b: flint.arb) -> bool:
+    """True only when every point of ``a`` is < every point of ``b``."""
     return bool(a < b)

@@ -20,6 +20,7 @@ working precision allows (e.g. q = 1 - 10^-40).
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import mpmath
 
@@ -28,7 +29,7 @@ from rldp_verify.core.numbers import exact, from_float, to_mpf, working_precisio
 from rldp_verify.core.rigorous import arb_exact, arb_precision
 
 
-def _check(k, q):
+def _check(k: Any, q: Any) -> tuple[int, Fraction]:
     if isinstance(k, bool) or int(k) != k or k < 1:
         raise InputError(f"degrees of freedom must be a positive integer, got {k}")
     q = from_float(q) if isinstance(q, float) else exact(q)
@@ -37,7 +38,7 @@ def _check(k, q):
     return int(k), q
 
 
-def chi2_cdf(x, k: int, *, dps: int | None = None):
+def chi2_cdf(x: Any, k: int, *, dps: int | None = None) -> Any:
     """P(chi2_k <= x) at ``dps`` digits."""
     with working_precision(dps):
         x = to_mpf(x) if not isinstance(x, mpmath.mpf) else x
@@ -46,7 +47,7 @@ def chi2_cdf(x, k: int, *, dps: int | None = None):
         return mpmath.gammainc(mpmath.mpf(k) / 2, 0, x / 2, regularized=True)
 
 
-def chi2_sf(x, k: int, *, dps: int | None = None):
+def chi2_sf(x: Any, k: int, *, dps: int | None = None) -> Any:
     """P(chi2_k > x) at ``dps`` digits (no cancellation for large x)."""
     with working_precision(dps):
         x = to_mpf(x) if not isinstance(x, mpmath.mpf) else x
@@ -55,7 +56,7 @@ def chi2_sf(x, k: int, *, dps: int | None = None):
         return mpmath.gammainc(mpmath.mpf(k) / 2, x / 2, mpmath.inf, regularized=True)
 
 
-def chi2_quantile(q, k: int, *, dps: int | None = None) -> mpmath.mpf:
+def chi2_quantile(q: Any, k: int, *, dps: int | None = None) -> Any:
     """F^{-1}_{chi2,k}(q) at ``dps`` digits: bracketed root finding, re-checked (see module doc)."""
     k, q = _check(k, q)
     with working_precision(dps) as d:
@@ -63,10 +64,12 @@ def chi2_quantile(q, k: int, *, dps: int | None = None) -> mpmath.mpf:
             half = mpmath.mpf(k) / 2
             if q <= Fraction(1, 2):
                 target = to_mpf(q)
-                g = lambda x: mpmath.gammainc(half, 0, x / 2, regularized=True) - target  # noqa: E731 increasing
+                def g(x: Any) -> Any:  # increasing
+                    return mpmath.gammainc(half, 0, x / 2, regularized=True) - target
             else:
                 target = to_mpf(1 - q)
-                g = lambda x: target - mpmath.gammainc(half, x / 2, mpmath.inf, regularized=True)  # noqa: E731
+                def g(x: Any) -> Any:
+                    return target - mpmath.gammainc(half, x / 2, mpmath.inf, regularized=True)
             # bracket: g(lo) < 0 < g(hi), by halving / doubling from the mean k
             lo, hi = mpmath.mpf(k), mpmath.mpf(k)
             while g(lo) >= 0:
@@ -104,7 +107,7 @@ def chi2_quantile(q, k: int, *, dps: int | None = None) -> mpmath.mpf:
         return +x
 
 
-def chi2_quantile_bracket(q, k: int, *, dps: int = 50) -> tuple[Fraction, Fraction]:
+def chi2_quantile_bracket(q: Any, k: int, *, dps: int = 50) -> tuple[Fraction, Fraction]:
     """Rationals (lo, hi), hi - lo ~ 10^-dps * max(1, x), with CDF(lo) < q < CDF(hi) certified in arb."""
     k, q = _check(k, q)
     x = chi2_quantile(q, k, dps=dps + 10)
@@ -116,7 +119,8 @@ def chi2_quantile_bracket(q, k: int, *, dps: int = 50) -> tuple[Fraction, Fracti
     with arb_precision(dps + 20):
         s = arb_exact(Fraction(k, 2))
         qa = arb_exact(q)
-        sf = lambda t: (arb_exact(t) / 2).gamma_upper(s, regularized=1)  # noqa: E731  P(chi2 > t)
+        def sf(t: Fraction) -> Any:  # P(chi2 > t)
+            return (arb_exact(t) / 2).gamma_upper(s, regularized=1)
         lo_ok = lo == 0 or bool(1 - sf(lo) < qa)
         if not (lo_ok and bool(1 - sf(hi) > qa)):
             raise CertificationError(f"could not certify the chi2_{k} quantile bracket at q={q}")

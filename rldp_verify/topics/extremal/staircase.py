@@ -245,36 +245,37 @@ def _candidate_bases(k, basic, x, red, columns, tries=6, extra=8, max_combos=400
                 if len(B) == k:
                     break
                 trial = B + [j]
-                if _rank([columns[c] for c in trial]) == len(trial):
+                if rank([columns[c] for c in trial]) == len(trial):
                     B = trial
             key = tuple(sorted(B))
             if len(B) == k and key not in seen:
                 seen.add(key)
                 yield key
-    if dual_order is not None and _rank([columns[c] for c in support]) == len(support):
+    if dual_order is not None and rank([columns[c] for c in support]) == len(support):
         B = list(support)
         for j in dual_order:
             if len(B) == k:
                 break
-            if j not in B and _rank([columns[c] for c in B + [j]]) == len(B) + 1:
+            if j not in B and rank([columns[c] for c in B + [j]]) == len(B) + 1:
                 B.append(j)
         key = tuple(sorted(B))
         if len(B) == k and key not in seen:
             seen.add(key)
             yield key
-    if len(support) <= k and _rank([columns[c] for c in support]) == len(support):
+    if len(support) <= k and rank([columns[c] for c in support]) == len(support):
         pool = [j for j in order if j not in support][: (k - len(support)) + extra]
         for n_done, extra_cols in enumerate(combinations(pool, k - len(support))):
             if n_done >= max_combos:
                 break
             B = support + list(extra_cols)
             key = tuple(sorted(B))
-            if key not in seen and _rank([columns[c] for c in B]) == k:
+            if key not in seen and rank([columns[c] for c in B]) == k:
                 seen.add(key)
                 yield key
 
 
-def _rank(cols) -> int:
+def rank(cols) -> int:
+    """The exact rank of the vectors ``cols`` (Fractions), by Gaussian elimination."""
     M = [list(c) for c in cols]
     r = 0
     ncols = len(M[0]) if M else 0

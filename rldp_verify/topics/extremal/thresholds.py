@@ -185,13 +185,13 @@ def binary_status(mu: Callable, k: int, t, T, *, dps: int = 50) -> Status:
                 s = s + alpha[i] * _as_arb(col[i])
             red.append((abs(float((s - _as_arb(mus[j])).mid())), j))
         order = [j for _, j in sorted(red) if j not in (jT, jTc)]
-        from rldp_verify.topics.extremal.staircase import _rank
+        from rldp_verify.topics.extremal.staircase import rank
         for shift in range(min(8, len(order))):
             Bs = [jT, jTc]
             for j in order[shift:] + order[:shift]:
                 if len(Bs) == k:
                     break
-                if _rank([cols[c] for c in Bs + [j]]) == len(Bs) + 1:
+                if rank([cols[c] for c in Bs + [j]]) == len(Bs) + 1:
                     Bs.append(j)
             if len(Bs) < k:
                 continue
