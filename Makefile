@@ -10,9 +10,10 @@ report: setup
 	@$(PY) -m rldp_verify report --include-slow
 	@$(PY) scripts/check_pins.py reports/verification.json
 
-# ruff: unused code (F) and import order (I), configured in pyproject.toml; `ruff check --fix` repairs most.
+# ruff: unused code (F) and import order (I); mypy: strict on rldp_verify/core. Both configured in pyproject.toml.
 lint: setup
 	@$(PY) -m ruff check --quiet rldp_verify proofs tests benchmarks scripts
+	@$(PY) -m mypy --no-error-summary
 
 test: setup lint
 	@$(PY) -m pytest -q

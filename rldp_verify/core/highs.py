@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
+from typing import Any
 
 _lock = threading.Lock()
 _banner_done = False
@@ -26,7 +27,7 @@ def _flush_c_stdout() -> None:
         pass
 
 
-def new_highs():
+def new_highs() -> Any:
     """A ``highspy.Highs()`` with ``output_flag`` false; the first one is built with stdout silenced."""
     import highspy
 

@@ -18,19 +18,31 @@ number is exact.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Sequence
+from typing import Any, Sequence
 
 import cdd
 import cdd.gmp
+import flint
+import numpy as np
 
-from rldp_verify.core.errors import CertificationError
+from rldp_verify.core.errors import CertificationError, InputError
+from rldp_verify.core.highs import new_highs
 from rldp_verify.core.numbers import exact
+
+Vector = Sequence[Any]
+Matrix = Sequence[Sequence[Any]]
+#: a sparse row: (column index, exact coefficient) pairs
+SparseRow = list[tuple[int, Fraction]]
+Bound = Fraction | None
 
 
 @dataclass(frozen=True)
 class LPResult:
+    """An exact LP result (every number a Fraction); ``status`` must be checked before the values."""
+
     status: str               # "optimal", "infeasible", "unbounded"
     value: Fraction | None
     x: tuple[Fraction, ...] | None
@@ -41,14 +53,9 @@ class LPResult:
     method: str = "cdd-exact"           # "cdd-exact" or "highs+exact-basis"
 
 
-def solve_exact(c: Sequence, A: Sequence[Sequence], b: Sequence, E: Sequence[Sequence] = (),
-                f: Sequence = ()) -> LPResult:
+def solve_exact(c: Vector, A: Matrix, b: Vector, E: Matrix = (), f: Vector = ()) -> LPResult:
     """maximise c.x subject to A x <= b, E x = f (exact; re-checked)."""
-    c = [exact(v) for v in c]
-    A = [[exact(v) for v in r] for r in A]
-    b = [exact(v) for v in b]
-    E = [[exact(v) for v in r] for r in E]
-    f = [exact(v) for v in f]
+    c, A, b, E, f = _exact_lp(c, A, b, E, f)
     # cdd layout: rows [b_i, -A_i] meaning b_i - A_i x >= 0; equalities as two opposite rows;
     # the objective [0, c] is the final row.
     rows = [[bi] + [-a for a in ai] for ai, bi in zip(A, b)]
@@ -75,7 +82,14 @@ def solve_exact(c: Sequence, A: Sequence[Sequence], b: Sequence, E: Sequence[Seq
     raise CertificationError(f"cdd LP ended with status {st!r}")
 
 
-def _recheck(c, A, b, E, f, x, y, value):
+def _exact_lp(c: Vector, A: Matrix, b: Vector, E: Matrix, f: Vector) -> tuple[
+        list[Fraction], list[list[Fraction]], list[Fraction], list[list[Fraction]], list[Fraction]]:
+    return ([exact(v) for v in c], [[exact(v) for v in r] for r in A], [exact(v) for v in b],
+            [[exact(v) for v in r] for r in E], [exact(v) for v in f])
+
+
+def _recheck(c: list[Fraction], A: list[list[Fraction]], b: list[Fraction], E: list[list[Fraction]],
+             f: list[Fraction], x: Sequence[Fraction], y: Sequence[Fraction], value: Fraction) -> None:
     n = len(c)
     if len(x) != n:
         raise CertificationError("primal solution has the wrong length")
@@ -103,14 +117,13 @@ def _recheck(c, A, b, E, f, x, y, value):
 # HiGHS + exact basis re-solve
 
 
-def _fmpq(x: Fraction):
-    import flint
+def _fmpq(x: Fraction) -> flint.fmpq:
     return flint.fmpq(x.numerator, x.denominator)
 
 
-def _solve_square(M: list[list[Fraction]], rhs: list[Fraction]) -> list[Fraction] | None:
-    """Exact solution of M z = rhs (flint fmpq_mat); None if M is singular."""
-    import flint
+def solve_square(M: Sequence[Sequence[Fraction]], rhs: Sequence[Fraction]) -> list[Fraction] | None:
+    """The exact solution z of the square system M z = rhs (python-flint ``fmpq_mat``), None if M is singular.
+    The one exact square solve of the engine (LP bases, PolyOpt's basis, the staircase basis)."""
     k = len(M)
     if k == 0:
         return []
@@ -123,49 +136,123 @@ def _solve_square(M: list[list[Fraction]], rhs: list[Fraction]) -> list[Fraction
     return [Fraction(int(q.p), int(q.q)) for q in z.entries()]
 
 
-def _highs_solve(c, G, glo, gup, lo, up):
+@dataclass(frozen=True)
+class FloatLPSolution:
+    """HiGHS's floating-point answer: never a certificate (every caller re-checks it exactly or in arb).
+    Basis codes per column / row: "L" at lower bound, "U" at upper bound, "B" basic, "Z" free at zero,
+    "N" other."""
+
+    optimal: bool
+    status: str
+    x: Any = None          # numpy array of column values (None unless optimal)
+    row_dual: Any = None   # numpy array of row duals (None unless optimal)
+    col_basis: tuple[str, ...] = ()
+    row_basis: tuple[str, ...] = ()
+
+
+def highs_solve(cost: Sequence[float], col_lower: Sequence[float], col_upper: Sequence[float],
+                row_lower: Sequence[float], row_upper: Sequence[float], matrix: Any, *, maximize: bool = True,
+                options: dict[str, Any] | None = None) -> FloatLPSolution:
+    """The one HiGHS call of the engine: optimise cost . x  s.t.  row_lower <= M x <= row_upper,
+    col_lower <= x <= col_upper, in float64.
+
+    ``matrix`` is a scipy.sparse matrix with one row per constraint (a CSR matrix is passed to HiGHS row-wise,
+    anything else column-wise); infinite bounds are +-``math.inf``. ``options`` are HiGHS options (tolerances,
+    ``solver``). Output is silenced. The result is a proposal only: see :class:`FloatLPSolution`.
+    """
     import highspy
-    import numpy as np
+    from scipy import sparse
 
-    from rldp_verify.core.highs import new_highs
-
-    inf = highspy.kHighsInf
-    n, m = len(c), len(G)
+    n, m = len(cost), len(row_lower)
     h = new_highs()
-    h.setOptionValue("output_flag", False)
+    for key, val in (options or {}).items():
+        h.setOptionValue(key, val)
     lp = highspy.HighsLp()
     lp.num_col_, lp.num_row_ = n, m
-    lp.sense_ = highspy.ObjSense.kMaximize
-    lp.col_cost_ = np.array([float(v) for v in c], dtype=float)
-    lp.col_lower_ = np.array([-inf if v is None else float(v) for v in lo], dtype=float)
-    lp.col_upper_ = np.array([inf if v is None else float(v) for v in up], dtype=float)
-    lp.row_lower_ = np.array([-inf if v is None else float(v) for v in glo], dtype=float)
-    lp.row_upper_ = np.array([inf if v is None else float(v) for v in gup], dtype=float)
+    lp.sense_ = highspy.ObjSense.kMaximize if maximize else highspy.ObjSense.kMinimize
+    lp.col_cost_ = np.asarray(cost, dtype=float)
+    lp.col_lower_ = np.asarray(col_lower, dtype=float)
+    lp.col_upper_ = np.asarray(col_upper, dtype=float)
+    lp.row_lower_ = np.asarray(row_lower, dtype=float)
+    lp.row_upper_ = np.asarray(row_upper, dtype=float)
+    if sparse.issparse(matrix) and matrix.format == "csr":
+        S = matrix
+        lp.a_matrix_.format_ = highspy.MatrixFormat.kRowwise
+    else:
+        S = sparse.csc_matrix(matrix)
+        lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = n, m
+    lp.a_matrix_.start_ = np.asarray(S.indptr, dtype=np.int32)
+    lp.a_matrix_.index_ = np.asarray(S.indices, dtype=np.int32)
+    lp.a_matrix_.value_ = np.asarray(S.data, dtype=float)
+    h.passModel(lp)
+    h.run()
+    status = h.getModelStatus()
+    if status != highspy.HighsModelStatus.kOptimal:
+        return FloatLPSolution(False, str(status))
+    basis = h.getBasis()
+    sol = h.getSolution()
+    S_ = highspy.HighsBasisStatus
+    codes = {S_.kLower: "L", S_.kUpper: "U", S_.kBasic: "B", S_.kZero: "Z"}
+    return FloatLPSolution(True, "optimal", np.array(sol.col_value, dtype=float), np.array(sol.row_dual, dtype=float),
+                           tuple(codes.get(st, "N") for st in basis.col_status),
+                           tuple(codes.get(st, "N") for st in basis.row_status))
+
+
+def _highs_basis(lp: _BoundedLP) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """HiGHS's final basis for the bound form of the LP (None unless HiGHS reports an optimum)."""
+    from scipy import sparse
+
+    n, m = len(lp.c), len(lp.G)
     starts, idx, vals = [0], [], []
-    for row in G:
+    for row in lp.G:
         for j, a in row:
             idx.append(j)
             vals.append(float(a))
         starts.append(len(idx))
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kRowwise
-    lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = n, m
-    lp.a_matrix_.start_ = np.array(starts, dtype=np.int32)
-    lp.a_matrix_.index_ = np.array(idx, dtype=np.int32)
-    lp.a_matrix_.value_ = np.array(vals, dtype=float)
-    h.passModel(lp)
-    h.run()
-    if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+    M = sparse.csr_matrix((np.array(vals, dtype=float), np.array(idx, dtype=np.int32),
+                           np.array(starts, dtype=np.int32)), shape=(m, n))
+
+    def fl(v: Bound, default: float) -> float:
+        return default if v is None else float(v)
+
+    sol = highs_solve([float(v) for v in lp.c], [fl(v, -math.inf) for v in lp.lo], [fl(v, math.inf) for v in lp.up],
+                      [fl(v, -math.inf) for v in lp.glo], [fl(v, math.inf) for v in lp.gup], M)
+    if not sol.optimal:
         return None
-    basis = h.getBasis()
-    S = highspy.HighsBasisStatus
-    def code(st):
-        return {S.kLower: "L", S.kUpper: "U", S.kBasic: "B", S.kZero: "Z"}.get(st, "N")
-    return [code(st) for st in basis.col_status], [code(st) for st in basis.row_status]
+    return sol.col_basis, sol.row_basis
 
 
-def solve_certified(c: Sequence, A: Sequence[Sequence], b: Sequence, E: Sequence[Sequence] = (),
-                    f: Sequence = (), *, lower: Sequence | None = None,
-                    upper: Sequence | None = None) -> LPResult:
+@dataclass(frozen=True)
+class _BoundedLP:
+    """The LP of :func:`solve_certified` in bound form, with what the exact certificate needs.
+
+    maximise c.x  s.t.  glo <= G x <= gup (sparse rows G: the rows of A with two or more non-zeros, then E),
+    lo <= x <= up (keyword bounds tightened by the single-non-zero rows of A; ``lo_src``/``up_src`` say where
+    each bound came from: ("kw", j) or ("row", i)); ``gsrc[i]`` is the index in [A; E] of row i of G;
+    ``MT`` is [A; E]^T as a flint matrix (None without rows)."""
+
+    c: list[Fraction]
+    A: list[list[Fraction]]
+    b: list[Fraction]
+    E: list[list[Fraction]]
+    f: list[Fraction]
+    kw_lo: list[Bound]
+    kw_up: list[Bound]
+    lo: list[Bound]
+    up: list[Bound]
+    lo_src: list[tuple[str, int] | None]
+    up_src: list[tuple[str, int] | None]
+    G: list[SparseRow]
+    glo: list[Bound]
+    gup: list[Bound]
+    gsrc: list[int]
+    have_kw: bool
+    MT: Any
+
+
+def solve_certified(c: Vector, A: Matrix, b: Vector, E: Matrix = (), f: Vector = (), *,
+                    lower: Vector | None = None, upper: Vector | None = None) -> LPResult:
     """maximise c.x s.t. A x <= b, E x = f, lower <= x <= upper (None entries: no bound).
 
     HiGHS in floating point, then the final basis re-solved and certified in exact rationals
@@ -175,33 +262,32 @@ def solve_certified(c: Sequence, A: Sequence[Sequence], b: Sequence, E: Sequence
     failed re-check).  ``dual`` has one multiplier per row of [A; E]; ``reduced_costs`` one per
     keyword bound (only when ``lower``/``upper`` are given).
     """
-    c = [exact(v) for v in c]
+    c, A, b, E, f = _exact_lp(c, A, b, E, f)
     n = len(c)
-    A = [[exact(v) for v in r] for r in A]
-    b = [exact(v) for v in b]
-    E = [[exact(v) for v in r] for r in E]
-    f = [exact(v) for v in f]
     for name, rows in (("A", A), ("E", E)):
         for i, r in enumerate(rows):
             if len(r) != n:
-                from rldp_verify.core.errors import InputError
                 raise InputError(f"row {i} of {name} has {len(r)} entries, expected {n}")
-    kw_lo = [None] * n if lower is None else [None if v is None else exact(v) for v in lower]
-    kw_up = [None] * n if upper is None else [None if v is None else exact(v) for v in upper]
+    kw_lo: list[Bound] = [None] * n if lower is None else [None if v is None else exact(v) for v in lower]
+    kw_up: list[Bound] = [None] * n if upper is None else [None if v is None else exact(v) for v in upper]
     have_kw = lower is not None or upper is not None
     # bounds: tightest of keyword bounds and single-non-zero rows of A; remember the source
     lo, up = list(kw_lo), list(kw_up)
-    lo_src = [("kw", j) if kw_lo[j] is not None else None for j in range(n)]
-    up_src = [("kw", j) if kw_up[j] is not None else None for j in range(n)]
-    G, grhs_lo, grhs_up, gsrc = [], [], [], []
+    lo_src: list[tuple[str, int] | None] = [("kw", j) if kw_lo[j] is not None else None for j in range(n)]
+    up_src: list[tuple[str, int] | None] = [("kw", j) if kw_up[j] is not None else None for j in range(n)]
+    G: list[SparseRow] = []
+    grhs_lo: list[Bound] = []
+    grhs_up: list[Bound] = []
+    gsrc: list[int] = []
     for i, (r, bi) in enumerate(zip(A, b)):
         nz = [(j, a) for j, a in enumerate(r) if a]
         if len(nz) == 1:
             j, a = nz[0]
             bound = bi / a
-            if a > 0 and (up[j] is None or bound < up[j]):
+            uj, lj = up[j], lo[j]
+            if a > 0 and (uj is None or bound < uj):
                 up[j], up_src[j] = bound, ("row", i)
-            elif a < 0 and (lo[j] is None or bound > lo[j]):
+            elif a < 0 and (lj is None or bound > lj):
                 lo[j], lo_src[j] = bound, ("row", i)
             continue
         if not nz:
@@ -217,43 +303,46 @@ def solve_certified(c: Sequence, A: Sequence[Sequence], b: Sequence, E: Sequence
         grhs_lo.append(fi)
         grhs_up.append(fi)
         gsrc.append(len(A) + i)
-    MT = _flint_transpose(A + E, n)
-    res = None
+    lp = _BoundedLP(c, A, b, E, f, kw_lo, kw_up, lo, up, lo_src, up_src, G, grhs_lo, grhs_up, gsrc, have_kw,
+                    _flint_transpose(A + E, n))
     try:
-        res = _highs_solve(c, G, grhs_lo, grhs_up, lo, up)
+        basis = _highs_basis(lp)
     except Exception:  # pragma: no cover - HiGHS failure: use the exact solver
-        res = None
-    if res is not None:
-        out = _certify_basis(c, A, b, E, f, kw_lo, kw_up, lo, up, lo_src, up_src,
-                             G, grhs_lo, grhs_up, gsrc, *res, have_kw, MT)
+        basis = None
+    if basis is not None:
+        out = _certify_basis(lp, *basis)
         if out is not None:
             return out
     return _fallback(c, A, b, E, f, kw_lo, kw_up)
 
 
-def _fallback(c, A, b, E, f, kw_lo, kw_up):
+def _fallback(c: list[Fraction], A: list[list[Fraction]], b: list[Fraction], E: list[list[Fraction]],
+              f: list[Fraction], kw_lo: list[Bound], kw_up: list[Bound]) -> LPResult:
     """solve_exact with the keyword bounds turned into rows; multipliers mapped back."""
     n = len(c)
     nb = sum(1 for v in kw_lo if v is not None) + sum(1 for v in kw_up if v is not None)
     if n * (len(A) + nb) > 4 * 10 ** 7:
         raise CertificationError(f"HiGHS's basis did not certify and the exact fallback ({n} variables, "
                                  f"{len(A) + nb} dense rows) is too large")
-    extra, eb, where = [], [], []
+    extra: list[list[Fraction]] = []
+    eb: list[Fraction] = []
+    where: list[tuple[int, int]] = []
     for j in range(n):
-        if kw_lo[j] is not None:
+        lj, uj = kw_lo[j], kw_up[j]
+        if lj is not None:
             r = [Fraction(0)] * n
             r[j] = Fraction(-1)
             extra.append(r)
-            eb.append(-kw_lo[j])
+            eb.append(-lj)
             where.append((j, -1))
-        if kw_up[j] is not None:
+        if uj is not None:
             r = [Fraction(0)] * n
             r[j] = Fraction(1)
             extra.append(r)
-            eb.append(kw_up[j])
+            eb.append(uj)
             where.append((j, 1))
     res = solve_exact(c, list(A) + extra, list(b) + eb, E, f)
-    if res.status != "optimal" or not where:
+    if res.status != "optimal" or not where or res.dual is None:
         return res
     y = list(res.dual)
     yA, yX, yE = y[: len(A)], y[len(A): len(A) + len(extra)], y[len(A) + len(extra):]
@@ -263,44 +352,43 @@ def _fallback(c, A, b, E, f, kw_lo, kw_up):
     return LPResult("optimal", res.value, res.x, tuple(yA + yE), tuple(d), "cdd-exact")
 
 
-def _flint_transpose(rows, n):
-    """[rows]^T as a flint fmpq_mat (n x len(rows)), exact."""
-    import flint
+def _flint_transpose(rows: list[list[Fraction]], n: int) -> Any:
+    """[rows]^T as a flint fmpq_mat (n x len(rows)), exact; None without rows."""
     k = len(rows)
     if k == 0:
         return None
-    flat = [None] * (n * k)
+    flat: list[Any] = [None] * (n * k)
     for i, r in enumerate(rows):
         for j, a in enumerate(r):
             flat[j * k + i] = _fmpq(a)
     return flint.fmpq_mat(n, k, flat)
 
 
-def _times(MT, y):
+def _times(MT: Any, y: list[Fraction]) -> list[Fraction]:
     """MT * y as a list of Fractions (MT from :func:`_flint_transpose`)."""
-    import flint
     k = MT.ncols()
     out = MT * flint.fmpq_mat(k, 1, [_fmpq(v) for v in y])
     return [Fraction(int(q.p), int(q.q)) for q in out.entries()]
 
 
-def _exact_simplex(c, G, glo, gup, lo, up, col_st, row_st, MT, gsrc, nrows_total, max_iter=None):
+def _exact_simplex(lp: _BoundedLP, col_st: Sequence[str], row_st: Sequence[str], max_iter: int | None = None
+                   ) -> tuple[list[Fraction], list[Fraction], list[Fraction]] | None:
     """Exact bounded primal simplex on  W z = 0, W = [G | -I], z = (x, r), started from HiGHS's
     basis.  Usually HiGHS's basis is already optimal and no pivot is made; the pivots repair
     bases that are optimal only up to HiGHS's tolerances.  Bland's rule (no cycling).
     Returns (x, y, d) with y the multipliers of the rows of G and d = c - G^T y, or None
     (singular basis, unbounded, iteration limit)."""
-    import flint
-
+    c, G, glo, gup, lo, up, MT, gsrc = lp.c, lp.G, lp.glo, lp.gup, lp.lo, lp.up, lp.MT, lp.gsrc
+    nrows_total = len(lp.A) + len(lp.E)
     n, m = len(c), len(G)
     N = n + m
-    lb = list(lo) + list(glo)
-    ub = list(up) + list(gup)
-    cols = [[] for _ in range(n)]
+    lb: list[Any] = list(lo) + list(glo)      # None: no bound
+    ub: list[Any] = list(up) + list(gup)
+    cols: list[SparseRow] = [[] for _ in range(n)]
     for i, row in enumerate(G):
         for j, a in row:
             cols[j].append((i, a))
-    def wcol(k):
+    def wcol(k: int) -> SparseRow:
         return cols[k] if k < n else [(k - n, Fraction(-1))]
     status = list(col_st) + list(row_st)
     basic = [k for k in range(N) if status[k] == "B"]
@@ -339,7 +427,7 @@ def _exact_simplex(c, G, glo, gup, lo, up, col_st, row_st, MT, gsrc, nrows_total
             if k not in isb and z[k] != 0:
                 for i, a in wcol(k):
                     rhs[i] -= a * z[k]
-        zb = _solve_square(Bm, rhs)
+        zb = solve_square(Bm, rhs)
         if zb is None:
             return None
         for p, k in enumerate(basic):
@@ -348,7 +436,7 @@ def _exact_simplex(c, G, glo, gup, lo, up, col_st, row_st, MT, gsrc, nrows_total
             if (lb[k] is not None and z[k] < lb[k]) or (ub[k] is not None and z[k] > ub[k]):
                 return None
         cB = [c[k] if k < n else Fraction(0) for k in basic]
-        y = _solve_square([[Bm[i][p] for i in range(m)] for p in range(m)], cB)
+        y = solve_square([[Bm[i][p] for i in range(m)] for p in range(m)], cB)
         if y is None:
             return None
         if m:
@@ -360,7 +448,7 @@ def _exact_simplex(c, G, glo, gup, lo, up, col_st, row_st, MT, gsrc, nrows_total
             dq = [cq[j] - gyl[j] for j in range(n)]
         else:
             dq = list(cq)
-        def dval(k):
+        def dval(k: int) -> Fraction:
             return (Fraction(int(dq[k].p), int(dq[k].q)) if k < n else y[k - n])
         enter = None
         for k in range(N):
@@ -382,7 +470,9 @@ def _exact_simplex(c, G, glo, gup, lo, up, col_st, row_st, MT, gsrc, nrows_total
         rhs = [Fraction(0)] * m
         for i, a in wcol(k):
             rhs[i] -= sigma * a
-        delta = _solve_square(Bm, rhs)
+        delta = solve_square(Bm, rhs)
+        if delta is None:
+            return None
         t_best = None
         if lb[k] is not None and ub[k] is not None:
             t_best, leave = ub[k] - lb[k], None
@@ -407,21 +497,23 @@ def _exact_simplex(c, G, glo, gup, lo, up, col_st, row_st, MT, gsrc, nrows_total
     return None
 
 
-def _certify_basis(c, A, b, E, f, kw_lo, kw_up, lo, up, lo_src, up_src, G, glo, gup, gsrc,
-                   col_st, row_st, have_kw, MT):
+def _certify_basis(lp: _BoundedLP, col_st: Sequence[str], row_st: Sequence[str]) -> LPResult | None:
+    """HiGHS's basis re-solved (and repaired) exactly, then certified by :func:`_recheck_bounded`; None when
+    that fails (the caller falls back to :func:`solve_exact`)."""
+    c, A, b, E, f = lp.c, lp.A, lp.b, lp.E, lp.f
     n = len(c)
-    sol = _exact_simplex(c, G, glo, gup, lo, up, col_st, row_st, MT, gsrc, len(A) + len(E))
+    sol = _exact_simplex(lp, col_st, row_st)
     if sol is None:
         return None
     x, yG, d = sol
     y = [Fraction(0)] * (len(A) + len(E))
     for i, yi in enumerate(yG):
-        y[gsrc[i]] = yi
+        y[lp.gsrc[i]] = yi
     rc = [Fraction(0)] * n
     for j in range(n):
         if d[j] == 0:
             continue
-        src = up_src[j] if d[j] > 0 else lo_src[j]
+        src = lp.up_src[j] if d[j] > 0 else lp.lo_src[j]
         if src is None:
             return None
         kind, idx = src
@@ -429,17 +521,20 @@ def _certify_basis(c, A, b, E, f, kw_lo, kw_up, lo, up, lo_src, up_src, G, glo, 
             rc[j] = d[j]
         else:
             y[idx] = d[j] / A[idx][j]
-    x = tuple(x)
-    value = sum(cj * xj for cj, xj in zip(c, x))
+    xt = tuple(x)
+    value = sum((cj * xj for cj, xj in zip(c, xt)), Fraction(0))
     try:
-        _recheck_bounded(c, A, b, E, f, kw_lo, kw_up, x, y, rc, value, MT)
+        _recheck_bounded(c, A, b, E, f, lp.kw_lo, lp.kw_up, xt, y, rc, value, lp.MT)
     except CertificationError:
         return None
-    return LPResult("optimal", value, x, tuple(y), tuple(rc) if have_kw else None,
+    return LPResult("optimal", value, xt, tuple(y), tuple(rc) if lp.have_kw else None,
                     "highs+exact-basis")
 
 
-def _recheck_bounded(c, A, b, E, f, lo, up, x, y, d, value, MT=None):
+def _recheck_bounded(c: Sequence[Fraction], A: Sequence[Sequence[Fraction]], b: Sequence[Fraction],
+                     E: Sequence[Sequence[Fraction]], f: Sequence[Fraction], lo: Sequence[Any],
+                     up: Sequence[Any], x: Sequence[Fraction], y: Sequence[Fraction], d: Sequence[Fraction],
+                     value: Fraction, MT: Any = None) -> None:
     """Exact certificate: x feasible; y_A >= 0; c = A^T y_A + E^T y_E + d with d_j < 0 only where
     lower_j is finite and d_j > 0 only where upper_j is finite; and the dual bound
     b.y_A + f.y_E + sum_j (d_j upper_j if d_j > 0 else d_j lower_j) equals c.x (weak duality)."""

@@ -43,6 +43,7 @@ import numpy as np
 from rldp_verify.core import polytope
 from rldp_verify.core.errors import CertificationError, InputError
 from rldp_verify.core.information import mu_bounds, mu_value, mutual_information_bounds
+from rldp_verify.core.lp import highs_solve, solve_square
 from rldp_verify.core.numbers import DEFAULT_DPS, fraction_str, working_precision
 from rldp_verify.core.rigorous import arb_precision
 from rldp_verify.rldp.mechanisms._common import build, fstr_table, labels_for, phat_table
@@ -193,13 +194,8 @@ def mu_float_bounds(Vf, pf):
 
 
 def _highs_run(Vf, mu, art_cost=None):
-    """HiGHS on  max mu . theta  s.t.  sum_j theta_j v_j (+ artificial e_x) = 1_X, theta >= 0.
-    Returns (basic columns, rows with basic slack, row duals, objective) or None."""
-    import highspy
-    from scipy.sparse import csc_matrix
-
-    from rldp_verify.core.highs import new_highs
-
+    """HiGHS (:func:`rldp_verify.core.lp.highs_solve`) on  max mu . theta  s.t.  sum_j theta_j v_j (+ artificial
+    e_x) = 1_X, theta >= 0. Returns (basic columns, rows with basic slack, row duals, x) or None."""
     n, a = Vf.shape
     cost = np.ascontiguousarray(mu, dtype=float)
     M = Vf.T
@@ -207,32 +203,12 @@ def _highs_run(Vf, mu, art_cost=None):
         M = np.hstack([M, np.eye(a)])
         cost = np.concatenate([cost, np.full(a, -float(art_cost))])
     N = M.shape[1]
-    h = new_highs()
-    h.setOptionValue("output_flag", False)
-    lp = highspy.HighsLp()
-    lp.num_col_, lp.num_row_ = N, a
-    lp.sense_ = highspy.ObjSense.kMaximize
-    lp.col_cost_ = cost
-    lp.col_lower_ = np.zeros(N)
-    lp.col_upper_ = np.full(N, highspy.kHighsInf)
-    lp.row_lower_ = np.ones(a)
-    lp.row_upper_ = np.ones(a)
-    S = csc_matrix(M)
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-    lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = N, a
-    lp.a_matrix_.start_ = S.indptr.astype(np.int32)
-    lp.a_matrix_.index_ = S.indices.astype(np.int32)
-    lp.a_matrix_.value_ = S.data.astype(float)
-    h.passModel(lp)
-    h.run()
-    if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+    sol = highs_solve(cost, np.zeros(N), np.full(N, np.inf), np.ones(a), np.ones(a), M)
+    if not sol.optimal:
         return None
-    basis = h.getBasis()
-    B = highspy.HighsBasisStatus.kBasic
-    basic = [j for j, s in enumerate(basis.col_status) if s == B]
-    slack_rows = [i for i, s in enumerate(basis.row_status) if s == B]
-    x = np.array(h.getSolution().col_value, dtype=float)
-    return basic, slack_rows, np.array(h.getSolution().row_dual, dtype=float), x
+    basic = [j for j, st in enumerate(sol.col_basis) if st == "B"]
+    slack_rows = [i for i, st in enumerate(sol.row_basis) if st == "B"]
+    return basic, slack_rows, sol.row_dual, sol.x
 
 
 def _highs_lp46(Vf, mu, *, chunk: int = 2000, max_rounds: int = 200):
@@ -289,18 +265,14 @@ def _exact_basis_theta(V, basic, slack_rows, a):
     A simplex basis of  [V^T | -I] (theta, r) = 0, r = 1  has the k basic vertex columns and a - k
     basic row slacks; the k x k block on the rows with non-basic slack is then nonsingular. theta_B
     solves that block exactly; the other rows are checked to be exactly 1 as well."""
-    import flint
 
     rows = [x for x in range(a) if x not in set(slack_rows)]
     k = len(basic)
     if len(rows) != k or k == 0:
         return None
-    M = flint.fmpq_mat(k, k, [flint.fmpq(V[j][x].numerator, V[j][x].denominator) for x in rows for j in basic])
-    try:
-        z = M.solve(flint.fmpq_mat(k, 1, [1] * k))
-    except ZeroDivisionError:
+    th = solve_square([[V[j][x] for j in basic] for x in rows], [Fraction(1)] * k)
+    if th is None:
         return None
-    th = [Fraction(int(t.p), int(t.q)) for t in z.entries()]
     if any(t < 0 for t in th):
         return None
     for x in slack_rows:

@@ -31,8 +31,11 @@ from fractions import Fraction
 from typing import Callable, Sequence
 
 import flint
+import numpy as np
+from scipy import sparse
 
 from rldp_verify.core.errors import CertificationError, InputError
+from rldp_verify.core.lp import highs_solve, solve_square
 from rldp_verify.core.numbers import exact
 
 Column = tuple  # tuple of Fractions
@@ -80,11 +83,18 @@ def mechanism_from_theta(columns: Sequence[Column], theta: Sequence[Fraction]) -
 
 # ---------------------------------------------------------------- exact linear algebra helpers
 
-def solve_exact(A: list[list[Fraction]], b: list) -> list:
-    """Solve the square system A x = b by Gauss-Jordan over Fractions (b may hold arb balls).
+def solve_exact_matrix(A: list[list[Fraction]], b: list) -> list:
+    """Solve the square system A x = b with an exact matrix A; b may hold arb balls.
 
-    Raises ValueError when A is singular. Pivoting uses exact Fraction entries only.
+    Rational b: the one exact square solve, :func:`rldp_verify.core.lp.solve_square`. A b with arb balls:
+    Gauss-Jordan with exact Fraction pivots applied to the balls (a rigorous enclosure).
+    Raises ValueError when A is singular.
     """
+    if all(isinstance(v, (int, Fraction)) for v in b):
+        x = solve_square(A, [Fraction(v) for v in b])
+        if x is None:
+            raise ValueError("singular matrix")
+        return x
     n = len(A)
     M = [list(map(Fraction, row)) for row in A]
     rhs = list(b)
@@ -163,33 +173,17 @@ def _float(x) -> float:
 
 
 def _highs_basis(columns, mu_float):
-    import highspy
-    import numpy as np
-
-    from rldp_verify.core.highs import new_highs
-
+    """HiGHS (:func:`rldp_verify.core.lp.highs_solve`) on  min -mu . theta  s.t.  S theta = 1, theta >= 0;
+    returns (basic columns, x, reduced costs of the maximisation), floats (a proposal, re-checked exactly)."""
     k, n = len(columns[0]), len(columns)
-    h = new_highs()
-    h.setOptionValue("output_flag", False)
-    h.setOptionValue("primal_feasibility_tolerance", 1e-10)
-    h.setOptionValue("dual_feasibility_tolerance", 1e-10)
-    inf = highspy.kHighsInf
-    h.addCols(n, -np.asarray(mu_float, dtype=float), np.zeros(n), np.full(n, inf), 0,
-              np.array([], dtype=np.int32), np.array([], dtype=np.int32), np.array([], dtype=float))
-    starts, idx, vals = [], [], []
-    for i in range(k):
-        starts.append(len(idx))
-        for j in range(n):
-            idx.append(j)
-            vals.append(float(columns[j][i]))
-    h.addRows(k, np.ones(k), np.ones(k), len(idx), np.asarray(starts, dtype=np.int32),
-              np.asarray(idx, dtype=np.int32), np.asarray(vals, dtype=float))
-    h.run()
-    if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
-        raise CertificationError(f"HiGHS did not find an optimum: {h.getModelStatus()}")
-    sol = h.getSolution()
-    basic = [j for j, s in enumerate(h.getBasis().col_status) if s == highspy.HighsBasisStatus.kBasic]
-    x = list(sol.col_value)
+    S = np.array([[float(columns[j][i]) for j in range(n)] for i in range(k)], dtype=float)
+    sol = highs_solve(-np.asarray(mu_float, dtype=float), np.zeros(n), np.full(n, np.inf), np.ones(k), np.ones(k),
+                      sparse.csr_matrix(S), maximize=False,
+                      options={"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10})
+    if not sol.optimal:
+        raise CertificationError(f"HiGHS did not find an optimum: {sol.status}")
+    basic = [j for j, st in enumerate(sol.col_basis) if st == "B"]
+    x = list(sol.x)
     y = list(sol.row_dual)  # duals of the (minimisation) rows
     # reduced costs of the maximisation: r_j = S_j^T alpha - mu_j with alpha = -y
     red = [sum(-y[i] * float(columns[j][i]) for i in range(k)) - mu_float[j] for j in range(n)]
@@ -199,30 +193,13 @@ def _highs_basis(columns, mu_float):
 def _highs_dual_tight(columns, mu_float):
     """Solve the dual LP min 1^T alpha s.t. S^T alpha >= mu (alpha free) with HiGHS simplex; return the
     constraint indices j ordered by slack (a dual *vertex*: its tight constraints span R^k)."""
-    import highspy
-    import numpy as np
-
-    from rldp_verify.core.highs import new_highs
-
     k, n = len(columns[0]), len(columns)
-    h = new_highs()
-    h.setOptionValue("output_flag", False)
-    h.setOptionValue("solver", "simplex")
-    inf = highspy.kHighsInf
-    h.addCols(k, np.ones(k), np.full(k, -inf), np.full(k, inf), 0,
-              np.array([], dtype=np.int32), np.array([], dtype=np.int32), np.array([], dtype=float))
-    starts, idx, vals = [], [], []
-    for j in range(n):
-        starts.append(len(idx))
-        for i in range(k):
-            idx.append(i)
-            vals.append(float(columns[j][i]))
-    h.addRows(n, np.asarray(mu_float, dtype=float), np.full(n, inf), len(idx), np.asarray(starts, dtype=np.int32),
-              np.asarray(idx, dtype=np.int32), np.asarray(vals, dtype=float))
-    h.run()
-    if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+    ST = np.array([[float(columns[j][i]) for i in range(k)] for j in range(n)], dtype=float)
+    sol = highs_solve(np.ones(k), np.full(k, -np.inf), np.full(k, np.inf), np.asarray(mu_float, dtype=float),
+                      np.full(n, np.inf), sparse.csr_matrix(ST), maximize=False, options={"solver": "simplex"})
+    if not sol.optimal:
         return []
-    alpha = list(h.getSolution().col_value)
+    alpha = list(sol.x)
     slack = [sum(alpha[i] * float(columns[j][i]) for i in range(k)) - mu_float[j] for j in range(n)]
     return sorted(range(n), key=lambda j: slack[j])
 
@@ -300,7 +277,7 @@ def certify_basis(columns: Sequence[Column], mu: Sequence, basis: Sequence[int])
     k = len(columns[0])
     B = [[columns[j][i] for j in basis] for i in range(k)]  # k x k, rows = constraints
     try:
-        theta_B = solve_exact(B, [Fraction(1)] * k)
+        theta_B = solve_exact_matrix(B, [Fraction(1)] * k)
     except ValueError:
         return None
     if any(th < 0 for th in theta_B):
@@ -308,7 +285,7 @@ def certify_basis(columns: Sequence[Column], mu: Sequence, basis: Sequence[int])
     is_exact = all(isinstance(m, (int, Fraction)) for m in mu)
     muB = [mu[j] if is_exact else _as_arb(mu[j]) for j in basis]
     BT = [[B[i][r] for i in range(k)] for r in range(k)]
-    alpha = solve_exact(BT, muB)
+    alpha = solve_exact_matrix(BT, muB)
     for j, col in enumerate(columns):
         if j in basis:
             continue
@@ -366,14 +343,14 @@ def _certify_within(columns, mu, basis, dps_gap: Fraction):
     k = len(columns[0])
     B = [[columns[j][i] for j in basis] for i in range(k)]
     try:
-        theta_B = solve_exact(B, [Fraction(1)] * k)
+        theta_B = solve_exact_matrix(B, [Fraction(1)] * k)
     except ValueError:
         return None
     if any(th < 0 for th in theta_B):
         return None
     muB = [_as_arb(mu[j]) for j in basis]
     BT = [[B[i][r] for i in range(k)] for r in range(k)]
-    alpha = solve_exact(BT, muB)
+    alpha = solve_exact_matrix(BT, muB)
     eta = _as_arb(dps_gap)
     for j, col in enumerate(columns):
         if j in basis:

@@ -47,7 +47,7 @@ from rldp_verify.topics.extremal.staircase import (
     pattern_index,
     pattern_matrix,
     pattern_set,
-    solve_exact,
+    solve_exact_matrix,
     solve_staircase_lp,
 )
 
@@ -121,7 +121,7 @@ def rr_status(mu: Callable, k: int, t, *, dps: int = 50) -> Status:
         basis = [pattern_index({i}, k) for i in range(k)]
         B = [[cols[j][i] for j in basis] for i in range(k)]
         BT = [[B[i][r] for i in range(k)] for r in range(k)]
-        alpha = solve_exact(BT, [_as_arb(mus[j]) for j in basis])
+        alpha = solve_exact_matrix(BT, [_as_arb(mus[j]) for j in basis])
         worst, worst_j, undecided = None, None, []
         for j, col in enumerate(cols):
             if j in basis:

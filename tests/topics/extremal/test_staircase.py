@@ -14,7 +14,7 @@ from rldp_verify.topics.extremal.staircase import (
     pattern_index,
     pattern_matrix,
     pattern_set,
-    solve_exact,
+    solve_exact_matrix,
     solve_staircase_lp,
 )
 from rldp_verify.topics.extremal.utilities import (
@@ -63,9 +63,9 @@ def test_t_equal_one_and_bad_shapes_are_rejected():
         pattern_matrix(3, 2.0)
 
 
-def test_solve_exact_rejects_singular():
+def test_solve_exact_matrix_rejects_singular():
     with pytest.raises(ValueError):
-        solve_exact([[Fraction(1), Fraction(2)], [Fraction(2), Fraction(4)]], [Fraction(1), Fraction(1)])
+        solve_exact_matrix([[Fraction(1), Fraction(2)], [Fraction(2), Fraction(4)]], [Fraction(1), Fraction(1)])
 
 
 @settings(max_examples=25)

@@ -5,7 +5,7 @@ from fractions import Fraction
 from hypothesis import given, settings
 
 from rldp_verify.core.rigorous import arb_precision
-from rldp_verify.topics.extremal.staircase import pattern_index, pattern_matrix, solve_exact
+from rldp_verify.topics.extremal.staircase import pattern_index, pattern_matrix, solve_exact_matrix
 from rldp_verify.topics.extremal.tail import _h_all, _q, certify_rr_tail, kl_tail, mi_tail
 from rldp_verify.topics.extremal.thresholds import OPTIMAL, rr_status
 from rldp_verify.topics.extremal.utilities import mu_kl
@@ -30,7 +30,7 @@ def test_h_over_s_equals_reduced_cost(pair):
         mus = [mu(c) for c in cols]
         basis = [pattern_index({i}, k) for i in range(k)]
         B = [[cols[j][i] for j in basis] for i in range(k)]
-        alpha = solve_exact([[B[i][r] for i in range(k)] for r in range(k)], [mus[j] for j in basis])
+        alpha = solve_exact_matrix([[B[i][r] for i in range(k)] for r in range(k)], [mus[j] for j in basis])
         col = cols[pattern_index(A, k)]
         g = sum((alpha[i] * _q(col[i]) for i in range(1, k)), alpha[0] * _q(col[0])) - mus[pattern_index(A, k)]
         assert abs(h - g) < _q(Fraction(1, 10**30))
