@@ -37,6 +37,8 @@ MOVED: dict[str, str] = {
     "rldp_verify.mechanisms.utility": "rldp_verify.core.information",
     "rldp_verify.rldp.mechanisms.utility": "rldp_verify.core.information",
     "rldp_verify.audit": "rldp_verify.rldp.audit",
+    "rldp_verify.audit.projection": "rldp_verify.rldp.projection",
+    "rldp_verify.rldp.audit.projection": "rldp_verify.rldp.projection",
     "rldp_verify.srr_threshold": "rldp_verify.rldp.srr_threshold",
     "rldp_verify.experiments": "rldp_verify.rldp.experiments",
     "rldp_verify.mechio": "rldp_verify.rldp.mechio",

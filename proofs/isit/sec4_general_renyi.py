@@ -20,7 +20,7 @@ from proofs.isit._common import PAPER, random_joint, rational_table
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import working_precision
 from rldp_verify.rldp.audit.dual import phi_np, power_mean_np, psi_np
-from rldp_verify.rldp.audit.projection import joint_projection_lhs as general_lhs
+from rldp_verify.rldp.projection import joint_projection_lhs as general_lhs
 from rldp_verify.rldp.uncertainty import RenyiBall
 from rldp_verify.topics.chisquare.ball import (
     joint_projection_bound,

@@ -27,7 +27,7 @@ from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.divergence import renyi_divergence
 from rldp_verify.core.numbers import working_precision
 from rldp_verify.rldp.audit.dual import phi_inv_mp, phi_mp
-from rldp_verify.rldp.audit.projection import joint_projection_lhs, lift_pair
+from rldp_verify.rldp.projection import joint_projection_lhs, lift_pair
 from rldp_verify.rldp.uncertainty import RenyiBall
 
 PAPER = "000_aca93ed29ea857ee.txt"

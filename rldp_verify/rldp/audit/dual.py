@@ -49,6 +49,7 @@ import mpmath
 import numpy as np
 
 from rldp_verify.core.rigorous import arb_exact
+from rldp_verify.rldp.projection import phi_mp
 
 # ------------------------------------------------------------------------------------- exponents
 
@@ -121,15 +122,6 @@ def psi_level_np(kappa, M, beta: float):
 
 
 # --------------------------------------------------------------------------------------- mpmath
-
-
-def phi_mp(d, beta):
-    b = mpmath.mpf(beta.numerator) / beta.denominator if isinstance(beta, Fraction) else mpmath.mpf(beta)
-    if d == mpmath.inf:
-        return mpmath.inf if b >= 0 else -1 / b
-    if b == 0:
-        return d
-    return mpmath.expm1(b * d) / b
 
 
 def phi_inv_mp(y, beta):

@@ -32,10 +32,12 @@ import flint
 import mpmath
 
 from rldp_verify.core.divergence import renyi_divergence_mp
+from rldp_verify.core.numbers import to_mpf
 from rldp_verify.core.rigorous import arb_exact, arb_precision
 from rldp_verify.core.rigorous import upper as arb_upper
 from rldp_verify.rldp.audit.blocks import Block
-from rldp_verify.rldp.audit.dual import phi_arb, phi_inv_mp, phi_mp, power_mean_arb, psi_arb
+from rldp_verify.rldp.audit.dual import phi_arb, phi_inv_mp, power_mean_arb, psi_arb
+from rldp_verify.rldp.projection import lift, phi_mp
 
 INF = math.inf
 
@@ -86,24 +88,10 @@ class PairProblem:
 
     # ------------------------------------------------------------------------------- primal
     def lift(self, R1, R2, d1, d2):
-        """The full P (mpf table) of the lift described in the module docstring."""
+        """The full P (mpf table) of the lift (:func:`rldp_verify.rldp.projection.lift`) with the known d1, d2."""
         b = mpmath.mpf(self.beta.numerator) / self.beta.denominator
-        rows = []
-        masses = []
-        for s, row in enumerate(self.ball.phat):
-            ms = sum(row)
-            if s == self.s1:
-                masses.append(mpmath.mpf(ms.numerator) / ms.denominator * mpmath.exp(b * d1))
-                rows.append(R1)
-            elif s == self.s2:
-                masses.append(mpmath.mpf(ms.numerator) / ms.denominator * mpmath.exp(b * d2))
-                rows.append(R2)
-            else:
-                masses.append(mpmath.mpf(ms.numerator) / ms.denominator)
-                rows.append([mpmath.mpf(v.numerator) / v.denominator / (mpmath.mpf(ms.numerator) / ms.denominator)
-                             if ms > 0 else mpmath.mpf(0) for v in row])
-        T = mpmath.fsum(masses)
-        return [[m / T * r for r in row] for m, row in zip(masses, rows)]
+        masses = {self.s1: to_mpf(self.m1) * mpmath.exp(b * d1), self.s2: to_mpf(self.m2) * mpmath.exp(b * d2)}
+        return lift(self.ball.phat, self.alpha, {self.s1: R1, self.s2: R2}, masses=masses)
 
     def witness(self, P_mp, dps: int):
         """Round, pull towards P^ and verify membership; returns (ratio, table) or (None, None)."""

@@ -48,6 +48,7 @@ import mpmath
 
 from rldp_verify.core.errors import CertificationError, InputError
 from rldp_verify.core.numbers import coerce, to_mpf
+from rldp_verify.rldp.projection import kappa, lift
 
 __all__ = [
     "BallSupport",
@@ -339,18 +340,6 @@ def joint_projection_bound(a1, a2, B) -> mpmath.mpf:
     return mpmath.sqrt(1 + _radius(B)) - 1 + mpmath.fsum(r1) + mpmath.fsum(r2)
 
 
-def _h(row, R) -> mpmath.mpf:
-    """``sqrt(sum_u row_u^2 / R_u)`` (eqs. 64-65), ``+inf`` when some ``R_u = 0 < row_u``."""
-    tot = mpmath.mpf(0)
-    for a, r in zip(row, R):
-        if a == 0:
-            continue
-        if r <= 0:
-            return mpmath.inf
-        tot += a * a / r
-    return mpmath.sqrt(tot)
-
-
 def joint_projection_lhs(R1, R2, a1, a2) -> mpmath.mpf:
     """Left-hand side of eq. (28): ``sum_i sqrt(sum_u P_hat_{s_i,u}^2 / R_{u|s_i})``."""
     r1, r2 = _rows(a1, a2)
@@ -358,7 +347,7 @@ def joint_projection_lhs(R1, R2, a1, a2) -> mpmath.mpf:
     R2 = _distribution("R2", R2)
     if len(R1) != len(r1) or len(R2) != len(r2):
         raise InputError(f"R1/R2 have lengths {len(R1)}/{len(R2)}, rows have {len(r1)}")
-    return _h(r1, R1) + _h(r2, R2)
+    return kappa(r1, R1, 2) + kappa(r2, R2, 2)
 
 
 def lift_to_ball(R1, R2, P_hat, s1: int, s2: int):
@@ -372,20 +361,10 @@ def lift_to_ball(R1, R2, P_hat, s1: int, s2: int):
         raise InputError(f"s1={s1}, s2={s2} must be distinct row indices below {len(rows)}")
     tab = [_vector(f"P_hat[{s}]", r, nonneg=True) for s, r in enumerate(rows)]
     R = {s1: _distribution("R1", R1), s2: _distribution("R2", R2)}
-    kappa = {}
     for s in (s1, s2):
         if mpmath.fsum(tab[s]) == 0:
             raise InputError(f"P_hat_s{s} = 0: the lift (33) needs positive marginals")
-        kappa[s] = _h(tab[s], R[s])
-    k3 = 1 - sum(mpmath.fsum(tab[s]) for s in (s1, s2))
-    K = kappa[s1] + kappa[s2] + k3
-    out = []
-    for s, row in enumerate(tab):
-        if s in R:
-            out.append([kappa[s] / K * r for r in R[s]])
-        else:
-            out.append([x / K for x in row])
-    return out
+    return lift(tab, 2, R, masses={s: kappa(tab[s], R[s], 2) for s in (s1, s2)})
 
 
 # ------------------------------------------------------------------------------- Lemma 8
