@@ -16,8 +16,8 @@ import mpmath
 from proofs.rldp._mech_common import PAPER, PHAT, PRINTED_L, PSTAR_FLAT, example_ball, s
 from rldp_verify.claims import Method, Outcome, claim, compare_printed, outcome_from_comparisons, search_readings
 from rldp_verify.core.numbers import working_precision
+from rldp_verify.rldp.gamma import gamma_inequalities
 from rldp_verify.rldp.mechanisms import (
-    gamma_inequalities,
     lower_bounds,
     mutual_information_value,
     polyopt_from_bounds,
@@ -50,7 +50,8 @@ def _run(lower, label, with_pstar=False):
     V = list(sol.vertices)
     theta = {j: sol.theta[j] for j in range(len(V))}
     comps = []
-    ineq = gamma_inequalities(lower, 2)
+    A, _ = gamma_inequalities(lower, 2)
+    ineq = A[sum(len(r) for r in lower):]        # Definition 3's rows (the first a rows are v_x >= 0)
     dim_ok = len(ineq) == 16
     for k, row in enumerate(_rows(V_PRINTED)):
         j = _nearest(row, V)

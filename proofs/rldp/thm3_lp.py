@@ -145,7 +145,7 @@ def check_mu(ctx):
             "interior point, so the dimension is a - 1.",
 )
 def check_dimension(ctx):
-    from rldp_verify.rldp.mechanisms import gamma_inequalities
+    from rldp_verify.rldp.gamma import gamma_inequalities
 
     rng = ctx.rng("dim")
     rows = []
@@ -155,7 +155,7 @@ def check_dimension(ctx):
         r = privacy_level(eps).exp_eps
         V = gamma_hat_vertices(L, r)
         a = len(L) * len(L[0])
-        n_ineq = len(gamma_inequalities(L, r))
+        n_ineq = len(gamma_inequalities(L, r)[0]) - a    # Definition 3's rows (the first a rows are v_x >= 0)
         rank = _affine_rank(V)
         rows.append({"a": a, "inequalities_3": n_ineq, "vertices": len(V), "dimension": rank})
         if rank != a - 1 or n_ineq != a * a:

@@ -56,7 +56,7 @@ def _have_normaliz() -> bool:
     return True
 
 
-def _validate(lower_table, exp_eps):
+def _validate(lower_table, exp_eps, *, allow_one: bool = False):
     try:
         L = [[exact(x) for x in row] for row in lower_table]
     except TypeError as e:
@@ -73,8 +73,8 @@ def _validate(lower_table, exp_eps):
         if sum(row) > 1:
             raise InputError(f"lower_table row {s} sums to {sum(row)} > 1 (D_s would be empty)")
     e = exact(exp_eps)
-    if e <= 1:
-        raise InputError(f"exp_eps = {e} must be > 1")
+    if e < 1 or (e == 1 and not allow_one):
+        raise InputError(f"exp_eps = {e} must be {'>=' if allow_one else '>'} 1")
     return L, e
 
 
@@ -94,13 +94,14 @@ def _h_rows(L):
     return rows
 
 
-def gamma_inequalities(lower_table: Sequence[Sequence], exp_eps, *, include_same_s: bool = True):
-    """Rows (A, b) with Gamma_eps = {v : A v <= b} (Definition 3, eq. (3); b = 0).
+def gamma_inequalities(lower_table: Sequence[Sequence], exp_eps, *, include_same_s: bool = True, active=None):
+    """Rows (A, b) with Gamma_eps = {v : A v <= b} (Definition 3, eq. (3); b = 0): the one construction.
 
     The first a rows are -v_x <= 0; then one row per (s1, u1, s2, u2) in lexicographic order
-    (pairs with s1 == s2 omitted when ``include_same_s`` is False).  Exact Fractions.
+    (pairs with s1 == s2 omitted when ``include_same_s`` is False; only s in ``active`` when given).
+    e^eps = 1 is allowed. Exact Fractions.
     """
-    L, e = _validate(lower_table, exp_eps)
+    L, e = _validate(lower_table, exp_eps, allow_one=True)
     a1, a2 = len(L), len(L[0])
     a = a1 * a2
     A = []
@@ -108,9 +109,10 @@ def gamma_inequalities(lower_table: Sequence[Sequence], exp_eps, *, include_same
         r = [Fraction(0)] * a
         r[x] = Fraction(-1)
         A.append(r)
-    for s1 in range(a1):
+    act = list(range(a1)) if active is None else sorted(set(active))
+    for s1 in act:
         for u1 in range(a2):
-            for s2 in range(a1):
+            for s2 in act:
                 if s1 == s2 and not include_same_s:
                     continue
                 for u2 in range(a2):

@@ -79,7 +79,7 @@ def test_block_vertices_box():
     ([[F(-1, 10)]], F(2), "negative"),
     ([[F(6, 10), F(6, 10)]], F(2), "sums to"),
     ([[F(1, 10)], [F(1, 10), F(0)]], F(2), "row 1"),
-    ([[F(1, 10)]], F(1), "exp_eps"),
+    ([[F(1, 10)]], F(1, 2), "exp_eps"),
     ([], F(2), "non-empty"),
 ])
 def test_bad_input(L, e, msg):

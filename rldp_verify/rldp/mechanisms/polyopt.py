@@ -46,6 +46,7 @@ from rldp_verify.core.information import mu_bounds, mu_value, mutual_information
 from rldp_verify.core.lp import highs_solve, solve_square
 from rldp_verify.core.numbers import DEFAULT_DPS, fraction_str, working_precision
 from rldp_verify.core.rigorous import arb_precision
+from rldp_verify.rldp import gamma
 from rldp_verify.rldp.mechanisms._common import build, fstr_table, labels_for, phat_table
 from rldp_verify.rldp.mechanisms.rounding import (
     DEFAULT_DIGITS,
@@ -55,47 +56,19 @@ from rldp_verify.rldp.mechanisms.rounding import (
 )
 
 
-def gamma_inequalities(lower, exp_eps, *, include_same_s: bool = True, active=None) -> list[tuple[Fraction, ...]]:
-    """Rows c with c^T v <= 0, one per (s1, u1, s2, u2) of Definition 3 (``active``: the s used)."""
-    r = Fraction(exp_eps)
-    L = [[Fraction(v) for v in row] for row in lower]
-    a1, a2 = len(L), len(L[0])
-    act = list(range(a1)) if active is None else sorted(set(active))
-    rows = []
-    for s1 in act:
-        for s2 in act:
-            if s1 == s2 and not include_same_s:
-                continue
-            sL1, sL2 = sum(L[s1]), sum(L[s2])
-            for u1 in range(a2):
-                for u2 in range(a2):
-                    c = [Fraction(0)] * (a1 * a2)
-                    for u in range(a2):
-                        c[s1 * a2 + u] += L[s1][u]
-                        c[s2 * a2 + u] -= r * L[s2][u]
-                    c[s1 * a2 + u1] += 1 - sL1
-                    c[s2 * a2 + u2] -= r * (1 - sL2)
-                    rows.append(tuple(c))
-    return rows
-
-
 def gamma_hat_vertices(lower, exp_eps, *, include_same_s: bool = True, active=None,
                        baseline: bool = False) -> list[tuple[Fraction, ...]]:
     """Exact vertices of Gamma-hat, sorted. Uses :func:`rldp_verify.rldp.gamma.gamma_hat_vertices` (the
     polytope developer's fast exact enumeration) when all s are active and e^eps > 1; otherwise, or
     with ``baseline=True``, the plain double description (:func:`rldp_verify.core.polytope.vertices`,
-    pycddlib GMP) of the inequalities of :func:`gamma_inequalities`."""
+    pycddlib GMP) of the inequalities of :func:`rldp_verify.rldp.gamma.gamma_inequalities`."""
     L = [[Fraction(v) for v in row] for row in lower]
     a = len(L) * len(L[0])
     all_active = active is None or set(active) == set(range(len(L)))
     if not baseline and all_active and Fraction(exp_eps) > 1:
-        from rldp_verify.rldp import gamma as _gamma
-
         # rldp_verify.rldp.gamma returns tuples of Fractions (exact); solve_eq46 re-validates its input
-        return list(_gamma.gamma_hat_vertices(L, Fraction(exp_eps), include_same_s=include_same_s))
-    A = gamma_inequalities(L, exp_eps, include_same_s=include_same_s, active=active)
-    A = A + [tuple(Fraction(-1) if j == i else Fraction(0) for j in range(a)) for i in range(a)]
-    b = [Fraction(0)] * len(A)
+        return list(gamma.gamma_hat_vertices(L, Fraction(exp_eps), include_same_s=include_same_s))
+    A, b = gamma.gamma_inequalities(L, exp_eps, include_same_s=include_same_s, active=active)
     verts, rays = polytope.vertices(A, b, [[Fraction(1)] * a], [Fraction(1)])
     if rays:
         raise CertificationError("Gamma-hat reported rays although it lies in the simplex")
