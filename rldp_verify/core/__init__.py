@@ -6,6 +6,7 @@
 - :mod:`.divergence`  Rényi divergence, KL, chi-square (the one implementation)
 - :mod:`.information` mutual information I_P(X;Y), mu(v), NMI (one orientation: matrix[y][x] = Q(y|x))
 - :mod:`.stats`       chi-square quantiles at working precision
+- :mod:`.roots`       the one bracketing root finder (raises when it cannot bracket)
 - :mod:`.polytope`    exact vertex enumeration (pycddlib GMP, lrs, Normaliz)
 - :mod:`.lp`          exact / certified linear programs (HiGHS, exact basis re-solve)
 - :mod:`.highs`       a HiGHS instance that prints nothing (:func:`~.highs.new_highs`)

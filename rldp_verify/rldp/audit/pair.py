@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 import flint
 import mpmath
@@ -35,6 +36,7 @@ from rldp_verify.core.divergence import renyi_divergence_mp
 from rldp_verify.core.numbers import to_mpf
 from rldp_verify.core.rigorous import arb_exact, arb_precision
 from rldp_verify.core.rigorous import upper as arb_upper
+from rldp_verify.core.roots import RootNotBracketed, root_increasing
 from rldp_verify.rldp.audit.blocks import Block
 from rldp_verify.rldp.audit.dual import phi_arb, phi_inv_mp, power_mean_arb, psi_arb
 from rldp_verify.rldp.projection import lift, phi_mp
@@ -57,6 +59,22 @@ def _frac(x, digits: int) -> Fraction:
     """A rational close to the mpf x (denominator 2^(3.33*digits))."""
     bits = int(digits * 3.33) + 8
     return Fraction(int(mpmath.nint(mpmath.mpf(x) * 2**bits)), 2**bits)
+
+
+@dataclass(frozen=True)
+class PrimalPoint:
+    """A primal optimum of one (y, s1, s2) pair on the maximiser curves (mpf, not certified): the ratio r, the
+    two conditionals R1, R2 and their divergence levels d1, d2, and the matching dual parameters lam, mu1,
+    nu2 (mu2 = r * nu2) that :meth:`PairProblem.certify` then checks in arb."""
+
+    r: Any
+    R1: Any
+    R2: Any
+    d1: Any
+    d2: Any
+    lam: Any
+    mu1: Any
+    nu2: Any
 
 
 class PairProblem:
@@ -115,11 +133,11 @@ class PairProblem:
                     return rho, P
         return None, None
 
-    def solve_primal(self, dps: int, start=None):
+    def solve_primal(self, dps: int, start=None) -> PrimalPoint | None:
         """The primal optimum on the maximiser curves, or None when no interior KKT point is found.
 
-        Returns dict(r, R1, R2, d1, d2, lam, mu1, nu2): the ratio, the two conditionals and their
-        levels, and the matching dual parameters (mu2 = r * nu2). A block whose direction is constant on
+        Returns a :class:`PrimalPoint`: the ratio, the two conditionals and their levels, and the
+        matching dual parameters (mu2 = r * nu2). A block whose direction is constant on
         supp P^_{U|s} with nothing better off it ("fixed") keeps R = P^_{U|s} and needs no budget.
         """
         a = self.alpha
@@ -144,14 +162,14 @@ class PairProblem:
             R2, d2, v2 = fixed(blk2)
             if v2 == 0:
                 return None
-            return dict(r=v1 / (-v2), R1=R1, R2=R2, d1=d1, d2=d2, lam=mpmath.mpf(0), mu1=blk1.vmax_all,
+            return PrimalPoint(r=v1 / (-v2), R1=R1, R2=R2, d1=d1, d2=d2, lam=mpmath.mpf(0), mu1=blk1.vmax_all,
                         nu2=blk2.vmax_all)
         if fix1 or fix2:
             blk, m = (blk2, m2) if fix1 else (blk1, m1)
             dt = phi_inv_mp(Phi / m, self.beta)
             if dt == mpmath.inf:
                 return None
-            x = _root_decreasing(lambda x: blk.point_x(x)[1] - dt, start_x(1 if fix1 else 0))
+            x = _root_or_none(lambda x: blk.point_x(x)[1] - dt, start_x(1 if fix1 else 0), decreasing=True)
             if x is None:
                 return None
             R, d, v, k = blk.point_x(x)
@@ -169,7 +187,7 @@ class PairProblem:
             r = v1 / (-v2)
             if fix1:  # block 2's multiplier scales with r in G(r) = <q1,R1> - r <q2,R2>
                 lam = lam * r
-            return dict(r=r, R1=R1, R2=R2, d1=d1, d2=d2, lam=lam, mu1=mu1, nu2=nu2)
+            return PrimalPoint(r=r, R1=R1, R2=R2, d1=d1, d2=d2, lam=lam, mu1=mu1, nu2=nu2)
         cache = {}
 
         def x2_of(x1):
@@ -181,7 +199,7 @@ class PairProblem:
             if left > 0:
                 dt = phi_inv_mp(left / m2, self.beta)
                 if dt != mpmath.inf:
-                    out = _root_decreasing(lambda x2: blk2.point_x(x2)[1] - dt, start_x(1))
+                    out = _root_or_none(lambda x2: blk2.point_x(x2)[1] - dt, start_x(1), decreasing=True)
             cache[x1] = out
             return out
 
@@ -194,7 +212,7 @@ class PairProblem:
             r = v1 / (-v2)
             return mpmath.log(k1 / m1) - mpmath.log(r * k2 / m2)
 
-        x1 = _root_increasing(E2, start_x(0))
+        x1 = _root_or_none(E2, start_x(0))
         if x1 is None:
             return None
         x2 = x2_of(x1)
@@ -203,7 +221,7 @@ class PairProblem:
         R1, d1, v1, k1 = blk1.point_x(x1)
         R2, d2, v2, _ = blk2.point_x(x2)
         r = v1 / (-v2)
-        return dict(r=r, R1=R1, R2=R2, d1=d1, d2=d2, lam=k1 / m1, mu1=blk1.mu_x(x1), nu2=blk2.mu_x(x2))
+        return PrimalPoint(r=r, R1=R1, R2=R2, d1=d1, d2=d2, lam=k1 / m1, mu1=blk1.mu_x(x1), nu2=blk2.mu_x(x2))
 
     # --------------------------------------------------------------------------------- dual
     def dual_arb(self, r: Fraction, lam: Fraction, mu1: Fraction, nu2: Fraction, dps: int):
@@ -275,67 +293,13 @@ def _snap(x: Fraction, target: Fraction, dps: int) -> Fraction:
     return target if abs(x - target) <= Fraction(1, 10 ** (dps - 5)) * (1 + abs(target)) else x
 
 
-def _root_increasing(f, x0, lo_lim=-700, hi_lim=80):
-    """A root of an increasing f (values may be -inf on the left) near x0: bracket by geometric
-    expansion, then Illinois regula falsi with bisection safeguards."""
-    f0 = f(x0)
-    if f0 == 0:
-        return x0
-    step = mpmath.mpf(1)
-    a = b = x0
-    fa = fb = f0
-    for _ in range(200):
-        if f0 < 0:
-            b = b + step
-            if b > hi_lim:
-                return None
-            fb = f(b)
-            if fb >= 0:
-                break
-            a, fa = b, fb
-        else:
-            a = a - step
-            if a < lo_lim:
-                return None
-            fa = f(a)
-            if fa <= 0:
-                break
-            b, fb = a, fa
-        step *= 2
-    else:
+def _root_or_none(f, x0, *, decreasing: bool = False):
+    """The root of a monotone f near x0 (:func:`rldp_verify.core.roots.root_increasing`), or None when it is
+    not bracketed in [-700, 80]: the primal search then reports "no interior KKT point" explicitly."""
+    try:
+        return root_increasing((lambda x: -f(x)) if decreasing else f, x0, lo=-700, hi=80)
+    except RootNotBracketed:
         return None
-    if fa == 0:
-        return a
-    if fb == 0:
-        return b
-    side = 0
-    for it in range(800):
-        if b - a <= mpmath.eps * 16 * (1 + abs(a)):
-            break
-        if not (mpmath.isfinite(fa) and mpmath.isfinite(fb)) or it % 8 == 7:
-            c = (a + b) / 2
-        else:
-            c = (a * fb - b * fa) / (fb - fa)
-            if not (a < c < b):
-                c = (a + b) / 2
-        fc = f(c)
-        if fc == 0:
-            return c
-        if fc < 0:
-            a, fa = c, fc
-            if side == -1 and mpmath.isfinite(fb):
-                fb /= 2
-            side = -1
-        else:
-            b, fb = c, fc
-            if side == 1 and mpmath.isfinite(fa):
-                fa /= 2
-            side = 1
-    return (a + b) / 2
-
-
-def _root_decreasing(f, x0):
-    return _root_increasing(lambda x: -f(x), x0)
 
 
 def solve_pair(problem: PairProblem, dps: int, start=None, max_tries: int = 6, want_witness=None) -> PairResult:
@@ -356,15 +320,15 @@ def solve_pair(problem: PairProblem, dps: int, start=None, max_tries: int = 6, w
             res.notes.append(f"primal solve failed: {type(exc).__name__}" + (f": {exc}" if str(exc) else ""))
             sol = None
         if sol is not None:
-            params = (_frac(sol["lam"], dps + 10), _snap(_frac(sol["mu1"], dps + 10), max(problem.q1), dps),
-                      _snap(_frac(sol["nu2"], dps + 10), max(-x for x in problem.q2), dps))
+            params = (_frac(sol.lam, dps + 10), _snap(_frac(sol.mu1, dps + 10), max(problem.q1), dps),
+                      _snap(_frac(sol.nu2, dps + 10), max(-x for x in problem.q2), dps))
             params = (params[0], max(params[1], max(problem.q1)), max(params[2], max(-x for x in problem.q2)))
-            r_star = sol["r"]
+            r_star = sol.r
             if isinstance(rho_hat, Fraction) and rho_hat > 0 and problem.certify(rho_hat, params, dps + 10):
                 res.hi = rho_hat  # P^ attains the certified bound
                 return res
             if want_witness is None or want_witness(r_star):
-                P = problem.lift(sol["R1"], sol["R2"], sol["d1"], sol["d2"])
+                P = problem.lift(sol.R1, sol.R2, sol.d1, sol.d2)
                 rho, W = problem.witness(P, dps)
                 if rho is not None and (res.lo is None or rho > res.lo):
                     res.lo, res.witness = rho, W

@@ -48,6 +48,7 @@ import mpmath
 
 from rldp_verify.core.errors import CertificationError, InputError
 from rldp_verify.core.numbers import coerce, to_mpf
+from rldp_verify.core.roots import root_increasing
 from rldp_verify.rldp.projection import kappa, lift
 
 __all__ = [
@@ -162,77 +163,20 @@ def _root_increasing(f, scale):
     Returns 0 when ``f`` stays >= 0 down to ``delta = scale * exp(-4 prec)`` (the minimiser of the
     convex function whose derivative is ``f`` is then the lower bound, to that accuracy).
 
-    Works in ``t = log(delta)`` (``f`` may behave like ``-1/sqrt(delta)`` near 0): brackets by
-    unit steps in ``t``, then runs regula falsi (Illinois variant) with a bisection step whenever the
-    bracket fails to halve in three steps, until the bracket in ``x`` is below ``2^-(prec - 10)``
-    relative. Raises :class:`CertificationError` when no bracket is found.
+    Works in ``t = log(delta)`` (``f`` may behave like ``-1/sqrt(delta)`` near 0) with the engine's one root
+    finder, :func:`rldp_verify.core.roots.root_increasing`, on [t0 - 4 prec, t0 + 4 prec] around
+    t0 = log(max(scale, 1)); raises :class:`CertificationError` (``RootNotBracketed``) when no bracket is found.
     """
-    eps = mpmath.mpf(2) ** (-(mpmath.mp.prec - 10))
     scale = max(abs(scale), mpmath.mpf(1))
-
-    lo = mpmath.mpf(0)
+    t0 = mpmath.log(scale)
+    span = 4 * mpmath.mp.prec
 
     def g(t):
         return f(mpmath.exp(t))
 
-    t0 = mpmath.log(scale)
-    a, fa, b, fb = None, None, None, None
-    t, ft = t0, g(t0)
-    if ft == 0:
-        return lo + mpmath.exp(t)
-    if ft < 0:
-        a, fa = t, ft
-        for _ in range(4 * mpmath.mp.prec):
-            t += 1
-            ft = g(t)
-            if ft >= 0:
-                b, fb = t, ft
-                break
-            a, fa = t, ft
-    else:
-        b, fb = t, ft
-        for _ in range(4 * mpmath.mp.prec):
-            t -= 1
-            ft = g(t)
-            if ft < 0:
-                a, fa = t, ft
-                break
-            b, fb = t, ft
-        else:  # f >= 0 down to delta = exp(t0 - 4 prec): the minimum sits at delta = 0 (to that accuracy)
-            return lo
-    if a is None or b is None:
-        raise CertificationError("minimiser not bracketed: the derivative does not change sign")
-    if fb == 0:
-        return lo + mpmath.exp(b)
-    side, width, stall = 0, b - a, 0
-    for _ in range(20 * mpmath.mp.prec):
-        xa, xb = lo + mpmath.exp(a), lo + mpmath.exp(b)
-        if xb - xa <= eps * (abs(xa) + abs(xb) + scale):
-            return (xa + xb) / 2
-        if stall >= 3 or fa == -mpmath.inf:
-            t, stall = (a + b) / 2, 0
-        else:
-            t = (a * fb - b * fa) / (fb - fa)
-            if not a < t < b:
-                t = (a + b) / 2
-        ft = g(t)
-        if ft == 0:
-            return lo + mpmath.exp(t)
-        if ft < 0:
-            a, fa = t, ft
-            if side == -1:
-                fb /= 2
-            side = -1
-        else:
-            b, fb = t, ft
-            if side == 1:
-                fa /= 2
-            side = 1
-        if b - a <= width / 2:
-            width, stall = b - a, 0
-        else:
-            stall += 1
-    raise CertificationError("regula falsi did not converge")
+    if g(t0 - span) >= 0:   # f >= 0 down to delta = exp(t0 - 4 prec): the minimum sits at delta = 0
+        return mpmath.mpf(0)
+    return mpmath.exp(root_increasing(g, t0, lo=t0 - span, hi=t0 + span))
 
 
 # ------------------------------------------------------------------------------- Theorem 2
