@@ -400,7 +400,7 @@ def _exact_primal(master: _Master, cols_exact, cone: Cone, p, lp, x, dps, *, exa
     until it does).  Either way every row is verified exactly."""
     import flint
 
-    from rldp_verify.rldp.mechanisms.utility import mutual_information_bounds
+    from rldp_verify.core.information import mutual_information_bounds
 
     m = len(lp)
     basic, slack_rows = master.basis()

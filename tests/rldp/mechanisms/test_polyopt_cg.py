@@ -123,7 +123,7 @@ def test_nr_bracket_contains_enumeration_optimum_with_zero_cells():
 
 def test_upper_bound_is_a_valid_dual():
     """y' of the certificate dominates mu on every vertex of Gamma-hat (exact enumeration)."""
-    from rldp_verify.rldp.mechanisms.utility import mu_bounds
+    from rldp_verify.core.information import mu_bounds
 
     P, L = _instance(3, 2, 600, 3002)
     res = solve_lp46_cg(polyopt_cone(L, 2), P, rel_gap=1e-9)
