@@ -19,6 +19,7 @@ from rldp_verify.core.numbers import exact
 
 
 def dps_to_bits(dps: int) -> int:
+    """Binary precision for ``dps`` decimal digits, with 16 guard bits."""
     return int(dps * 3.3219280948873626) + 16
 
 

@@ -21,6 +21,7 @@ from rldp_verify.core.errors import InputError
 
 @dataclass(frozen=True)
 class CountTable:
+    """Counts of (S, U) pairs read from a CSV file, with the labels and the number of dropped records."""
     sensitive: tuple[str, ...]
     public: tuple[str, ...]
     counts: tuple[tuple[int, ...], ...]   # |S| x |U|
@@ -29,9 +30,11 @@ class CountTable:
 
     @property
     def n(self) -> int:
+        """The number of records counted."""
         return sum(map(sum, self.counts))
 
     def phat(self) -> tuple[tuple[Fraction, ...], ...]:
+        """P-hat = counts / n as exact Fractions."""
         n = self.n
         return tuple(tuple(Fraction(c, n) for c in r) for r in self.counts)
 

@@ -102,6 +102,8 @@ class Mechanism:
 
     @classmethod
     def from_json(cls, obj: dict, *, normalize: bool = False) -> "Mechanism":
+        """A Mechanism from its JSON object (see the module docstring); bad input raises InputError;
+        ``normalize`` rescales columns that do not sum to 1 (and records it)."""
         if not isinstance(obj, dict):
             raise InputError("mechanism JSON must be an object")
         for key in ("sensitive", "public", "matrix"):
@@ -136,16 +138,20 @@ class Mechanism:
     # views -------------------------------------------------------------------------------------
     @property
     def exact(self) -> bool:
+        """True when every entry is a Fraction."""
         return all(isinstance(v, Fraction) for r in self.matrix for v in r)
 
     @property
     def shape(self) -> tuple[int, int]:
+        """(|Y|, |X|)."""
         return len(self.matrix), len(self.matrix[0])
 
     def column_index(self, s: int, u: int) -> int:
+        """The column of x = (s, u) in S-major order."""
         return s * len(self.public) + u
 
     def entry(self, y: int, s: int, u: int):
+        """Q[y | (s, u)]."""
         return self.matrix[y][self.column_index(s, u)]
 
     def block(self, y: int, s: int) -> tuple:
@@ -154,6 +160,7 @@ class Mechanism:
         return self.matrix[y][s * a2:(s + 1) * a2]
 
     def to_numpy(self):
+        """The matrix as a float64 numpy array."""
         import numpy as np
 
         return np.array([[float(v) for v in r] for r in self.matrix])
@@ -168,9 +175,11 @@ class Mechanism:
         return nmi_value(self.matrix, p, dps=dps)
 
     def with_meta(self, **changes) -> "Mechanism":
+        """A copy with the given fields replaced (the matrix stays as it is)."""
         return replace(self, **changes)
 
     def to_json(self) -> dict:
+        """The JSON object of the mechanism (exact entries as 'p/q' strings)."""
         def enc(v):
             return fraction_str(v) if isinstance(v, Fraction) else v
 
@@ -188,6 +197,7 @@ class Mechanism:
         }
 
     def save(self, path) -> None:
+        """Write :meth:`to_json` to ``path``."""
         Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n")
 
 

@@ -123,6 +123,7 @@ def lemma_a8_generators(a1: int, a2: int, exp_eps, *, reading: str = "blocks"):
 
 @dataclass(frozen=True)
 class LemmaA8Comparison:
+    """The exact comparison of the cone C of Lemma A8 with the cone spanned by V1 ∪ V2."""
     rays: int                      # extreme rays of C (exact double description)
     generators: int                # |V1 ∪ V2| up to scaling
     rays_not_generated: tuple      # extreme rays of C not a positive multiple of a generator
@@ -131,6 +132,7 @@ class LemmaA8Comparison:
 
     @property
     def spans(self) -> bool:
+        """True when the two cones are equal (every extreme ray generated, no generator outside C)."""
         return not self.rays_not_generated and not self.generators_outside_c
 
 
@@ -176,6 +178,8 @@ def _check_p(p, a):
 
 @dataclass(frozen=True)
 class SRROptimality:
+    """Whether SRR is optimal at e^eps (reduced-cost signs decided in arb): the verdict and the rigorous
+    bound on the largest reduced cost."""
     verdict: str                   # "optimal", "not optimal", "undecided"
     exp_eps: Fraction
     max_reduced_cost_upper: Fraction   # >= max_v r_v (rigorous)
@@ -251,6 +255,7 @@ def srr_optimality(p: Sequence, a1: int, a2: int, exp_eps, *, dps: int = DEFAULT
 
 @dataclass(frozen=True)
 class ThresholdBracket:
+    """A certified bracket around e^eps_0 of Theorem 4, with the grid on which SRR was proved optimal."""
     exp_eps_lower: Fraction | None   # SRR certainly NOT optimal at this e^eps (None: none found)
     exp_eps_upper: Fraction          # SRR certainly optimal here and at every grid point above
     eps_lower: Fraction | None       # <= log(exp_eps_lower) (rounded down)

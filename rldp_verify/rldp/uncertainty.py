@@ -203,6 +203,7 @@ class RenyiBall:
     # construction ---------------------------------------------------------------------------
     @classmethod
     def from_radius(cls, phat, alpha, radius) -> "RenyiBall":
+        """The ball {P : D_alpha(P^||P) <= radius} (radius >= 0 exact, or inf)."""
         alpha = _read_number(alpha, "alpha")
         if alpha <= 0:
             raise InputError(f"alpha must be in (0, inf), got alpha={alpha}")
@@ -216,6 +217,7 @@ class RenyiBall:
 
     @classmethod
     def from_confidence(cls, phat, alpha, confidence, samples: int, *, dps: int = DEFAULT_DPS) -> "RenyiBall":
+        """The ball whose radius is eq. (11)'s confidence radius for n = ``samples`` (rounded up, the set only grows)."""
         alpha = _read_number(alpha, "alpha")
         if alpha <= 0:
             raise InputError(f"alpha must be in (0, inf), got alpha={alpha}")
@@ -234,10 +236,12 @@ class RenyiBall:
     # shape ------------------------------------------------------------------------------------
     @property
     def sensitive_size(self) -> int:
+        """|S|."""
         return len(self.phat)
 
     @property
     def public_size(self) -> int:
+        """|U|."""
         return len(self.phat[0])
 
     def flat(self) -> list[Fraction]:
@@ -332,6 +336,7 @@ class RenyiBall:
         return t_interval_certified(rho, self.alpha, self.conditional_radius_arb(s, dps=dps), dps=dps)[0]
 
     def lower_table(self, *, dps: int | None = None) -> list[list]:
+        """The table of L_{u|s} (eq. (29)) at ``dps`` digits."""
         return [[self.lower_value(u, s, dps=dps) for u in range(self.public_size)] for s in range(self.sensitive_size)]
 
     def rad_value(self, s: int, *, dps: int | None = None):

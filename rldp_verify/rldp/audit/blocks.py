@@ -92,19 +92,23 @@ class Block:
 
     @classmethod
     def make(cls, w, v, alpha: Fraction):
+        """A block from exact (or mpf) w = P^_{U|s} and direction v, at order alpha (beta = 1 - 1/alpha)."""
         return cls(tuple(to_mpf(x) for x in w), tuple(to_mpf(x) for x in v), Fraction(alpha),
                    1 - 1 / Fraction(alpha))
 
     @property
     def vmax(self):
+        """max v_u over the support of w."""
         return max(vi for vi, wi in zip(self.v, self.w) if wi > 0)
 
     @property
     def vmax_all(self):
+        """max v_u over every u (including cells outside the support of w)."""
         return max(self.v)
 
     @property
     def spread(self):
+        """max - min of v over the support of w (the curve's scale)."""
         vs = [vi for vi, wi in zip(self.v, self.w) if wi > 0]
         return max(vs) - min(vs)
 
@@ -124,6 +128,7 @@ class Block:
 
     @property
     def x_w(self):
+        """The curve parameter x at which the maximiser leaves supp w (-inf when nothing better lies off it)."""
         off = self.off
         if off is None:
             return -mpmath.inf
@@ -132,9 +137,11 @@ class Block:
         return mpmath.log((off[0] - self.vmax) / self.spread)
 
     def mu(self, t):
+        """The support value vmax + spread * t at curve parameter t."""
         return self.vmax + self.spread * t
 
     def mu_x(self, x):
+        """The support value at curve parameter x (off-support direction below x_w)."""
         xw = self.x_w
         if x < xw:
             return self.off[0]

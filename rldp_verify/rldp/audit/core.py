@@ -42,6 +42,8 @@ PASS, FAIL, INCONCLUSIVE = "PASS", "FAIL", "INCONCLUSIVE"
 
 @dataclass
 class AuditResult:
+    """The audit's answer: the verdict (PASS / FAIL / INCONCLUSIVE), the certified ratio interval
+    [ratio_lower, ratio_upper], the argmax pair, the witness P and what was checked."""
     verdict: str
     ratio_lower: Fraction | float | None
     ratio_upper: Fraction | float
@@ -60,6 +62,7 @@ class AuditResult:
         return [_log_str(self.ratio_lower, digits, down=True), _log_str(self.ratio_upper, digits, down=False)]
 
     def to_json(self) -> dict:
+        """The ``--json`` document of ``rldp-verify audit`` (numbers as decimal strings, the witness as a table)."""
         wit = self.witness
         if isinstance(wit, tuple) and wit and isinstance(wit[0], tuple):
             wit = [[_dec(v, 25, None) for v in row] for row in wit]

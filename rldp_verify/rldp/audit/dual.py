@@ -63,6 +63,7 @@ def beta_of(alpha: Fraction) -> Fraction:
 
 
 def phi_np(d, beta: float):
+    """phi(d) = (e^{beta d} - 1)/beta elementwise in float64 (d at beta = 0); the screen's fast route."""
     d = np.asarray(d, dtype=float)
     if beta == 0:
         return d
@@ -125,6 +126,7 @@ def psi_level_np(kappa, M, beta: float):
 
 
 def phi_inv_mp(y, beta):
+    """phi^{-1}(y) = log(1 + beta y)/beta (y at beta = 0), mpf; +inf when 1 + beta y <= 0."""
     b = mpmath.mpf(beta.numerator) / beta.denominator if isinstance(beta, Fraction) else mpmath.mpf(beta)
     if b == 0:
         return y
@@ -135,6 +137,7 @@ def phi_inv_mp(y, beta):
 
 
 def power_mean_mp(x, w, beta):
+    """The weighted power mean (sum_i w_i x_i^beta)^(1/beta) (geometric mean at beta = 0), mpf."""
     b = mpmath.mpf(beta.numerator) / beta.denominator if isinstance(beta, Fraction) else mpmath.mpf(beta)
     if b == 0:
         return mpmath.exp(mpmath.fsum(wi * mpmath.log(xi) for xi, wi in zip(x, w) if wi > 0))
@@ -145,6 +148,7 @@ def power_mean_mp(x, w, beta):
 
 
 def psi_mp(kappa, M, beta):
+    """psi(kappa, M) of the joint dual (see the module docstring), mpf; 0 at kappa = 0."""
     b = mpmath.mpf(beta.numerator) / beta.denominator if isinstance(beta, Fraction) else mpmath.mpf(beta)
     if kappa == 0:
         return mpmath.mpf(0)

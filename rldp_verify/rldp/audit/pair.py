@@ -46,6 +46,8 @@ INF = math.inf
 
 @dataclass
 class PairResult:
+    """The certified bracket of one (y, s1, s2) ratio: lower (a verified witness) <= sup <= upper
+    (an arb-evaluated dual), with the witness P and how it was obtained."""
     y: int
     s1: int
     s2: int
@@ -78,6 +80,8 @@ class PrimalPoint:
 
 
 class PairProblem:
+    """One (y, s1, s2) pair of the audit: sup over P in F of P(y|s1)/P(y|s2), with its primal search,
+    lift, witness and arb dual (000_aca93ed29ea857ee.txt, Definition 1; the reduction of the module docstring)."""
     def __init__(self, ball, Q_rows, y: int, s1: int, s2: int):
         self.ball = ball
         self.y, self.s1, self.s2 = y, s1, s2
@@ -247,6 +251,7 @@ class PairProblem:
             return total + arb_exact(rational)
 
     def certify(self, r: Fraction, params, dps: int) -> bool:
+        """True when the arb dual at (r, params) proves sup <= r (a rigorous upper bound)."""
         d = self.dual_arb(r, *params, dps=dps)
         return d is not None and bool(d <= 0)
 

@@ -34,6 +34,7 @@ MARGIN = 1e-9
 
 @dataclass
 class Tables:
+    """Float tables of the vectorised screen over (y, s, budget grid g); a proposal, never a certificate."""
     U: np.ndarray        # (Y, S, G) max <q_{y,s}, R> at budget b_g
     L: np.ndarray        # (Y, S, G) min <q_{y,s}, R> at budget Phi - b_g
     tU: np.ndarray       # curve parameters t of the maximisers (Y, S, G)

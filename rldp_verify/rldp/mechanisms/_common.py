@@ -15,6 +15,7 @@ from rldp_verify.rldp.uncertainty import RenyiBall, read_table
 
 
 def sizes_and_labels(sensitive, public):
+    """Labels of S and U from lists or sizes (``s1..``, ``u1..``)."""
     return labels(sensitive, "s"), labels(public, "u")
 
 
@@ -26,6 +27,7 @@ def phat_table(phat):
 
 
 def labels_for(table, sensitive=None, public=None):
+    """Labels of S and U for a |S| x |U| table (given ones must match its shape)."""
     a1, a2 = len(table), len(table[0])
     S = labels(sensitive if sensitive is not None else a1, "s")
     U = labels(public if public is not None else a2, "u")
@@ -46,6 +48,7 @@ def build(matrix, S, U, Y, *, name: str, level: PrivacyLevel, guarantee: str, pa
 
 
 def fstr_table(t):
+    """A table of exact numbers as 'p/q' strings (the JSON form)."""
     return [[fraction_str(Fraction(v)) for v in r] for r in t]
 
 

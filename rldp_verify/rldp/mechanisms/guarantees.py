@@ -49,6 +49,7 @@ class CheckResult:
         return self.holds is True
 
     def to_json(self) -> dict:
+        """The check as JSON: holds (True / False / None = undecided), what, checked, worst case."""
         return {"holds": self.holds, "what": self.what, "checked": self.checked, "worst": self.worst}
 
 

@@ -141,6 +141,8 @@ def _utility_arb(a1, a2, p, r, T, d):
 
 @dataclass(frozen=True)
 class SplitOptimum:
+    """The certified optimum of IR's budget split, eq. (82): the t = e^{eps2} used and an arb-certified
+    bracket [lower, upper] of max_t I(t)."""
     t: Fraction            # e^{eps2} used (rational, in [1, r])
     lower: Fraction        # certified utility of the mechanism at t
     upper: Fraction        # certified upper bound of max_{t in [1, r]} I(t)

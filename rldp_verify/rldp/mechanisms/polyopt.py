@@ -97,6 +97,7 @@ class Eq46Solution:
 
     @property
     def gap(self) -> Fraction:
+        """upper - lower: the width of the certified optimum bracket."""
         return self.upper - self.lower
 
     @property

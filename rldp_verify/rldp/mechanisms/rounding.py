@@ -74,6 +74,7 @@ class PrivacyLevel:
         return to_mpf(_eps_of_text(self.text))
 
     def to_json(self) -> dict:
+        """The ``eps`` record of a mechanism: the eps text, the exact e^eps used and how it was rounded."""
         out = {"eps": self.text, "exp_eps_used": fraction_str(self.exp_eps), "exact": self.exact}
         if not self.exact:
             out["rounding"] = (f"e^eps rounded down to a multiple of 10^-{self.digits}; the mechanism "

@@ -85,6 +85,7 @@ def lp_polytope_vertices(k: int, t) -> list[tuple]:
 
 
 def nonzero_columns(Q) -> int:
+    """The number of outputs y with a non-zero column of Q (rows x)."""
     return sum(1 for y in range(len(Q[0])) if any(Q[x][y] != 0 for x in range(len(Q))))
 
 

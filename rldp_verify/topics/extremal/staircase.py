@@ -60,6 +60,7 @@ def pattern_index(T, k: int) -> int:
 
 
 def pattern_column(T, k: int, t) -> Column:
+    """The staircase pattern column of the set T: t at the inputs in T, 1 elsewhere (Definition 3)."""
     t = exact(t)
     return tuple(t if i in T else Fraction(1) for i in range(k))
 
@@ -160,9 +161,11 @@ class StaircaseSolution:
 
     @property
     def support(self) -> tuple:
+        """The indices j with theta_j != 0."""
         return tuple(j for j, th in enumerate(self.theta) if th != 0)
 
     def mechanism(self) -> list[list[Fraction]]:
+        """The optimal mechanism Q = S Theta (rows x, columns the used outputs)."""
         return mechanism_from_theta(pattern_matrix(self.k, self.t), self.theta)
 
 

@@ -57,6 +57,7 @@ def _xlogx(lo: Fraction, hi: Fraction) -> flint.arb:
 
 
 def m_kl(p: Fraction, q: Fraction) -> Callable:
+    """An arb enclosure of the KL column functional on an interval of s = e^-eps (for the tail proof)."""
     P, Q = _q(p), _q(q)
 
     def m(lo: Fraction, hi: Fraction) -> flint.arb:
@@ -68,6 +69,7 @@ def m_kl(p: Fraction, q: Fraction) -> Callable:
 
 
 def m_mi(z: Fraction) -> Callable:
+    """An arb enclosure of the mutual-information column functional on an interval of s = e^-eps."""
     Z = _q(z)
 
     def m(lo: Fraction, hi: Fraction) -> flint.arb:

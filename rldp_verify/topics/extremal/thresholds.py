@@ -66,6 +66,7 @@ class UniversalThreshold:
 
     @property
     def t_star(self):
+        """e^eps* = 1 + a*, or None when no pattern constraint binds."""
         return None if self.a_star is None else 1 + self.a_star
 
 
@@ -99,6 +100,7 @@ def universal_binary_threshold(P0, P1) -> UniversalThreshold:
 
 @dataclass
 class Status:
+    """The certified status of a mechanism at t = e^eps, with the certificate's details."""
     status: str
     t: Fraction
     detail: dict = field(default_factory=dict)
@@ -227,6 +229,7 @@ def log_bounds(t: Fraction, digits: int = 12) -> tuple[float, float]:
 
 
 def default_grid(eps_min=0.001, eps_max=30.0, ratio=1.25) -> list[float]:
+    """A geometric grid of eps from ``eps_min`` to ``eps_max`` with ratio ``ratio``."""
     g, e = [], eps_min
     while e < eps_max:
         g.append(round(e, 12))
@@ -237,6 +240,7 @@ def default_grid(eps_min=0.001, eps_max=30.0, ratio=1.25) -> list[float]:
 
 @dataclass
 class Bracket:
+    """A bracket [t_lo, t_hi] of the optimality threshold in t = e^eps, with its evaluations."""
     regime: str              # "rr" (optimal above) or "binary" (optimal below)
     t_lo: Fraction | None    # lower end of the bracket in t (None: 1, i.e. eps = 0)
     t_hi: Fraction | None    # upper end (None: infinity)
@@ -246,6 +250,7 @@ class Bracket:
     tail_certified: bool = False  # rr only: optimal for EVERY eps >= log(t_hi), proved on the continuum
 
     def eps_bracket(self) -> tuple:
+        """The bracket in eps, rounded outward (floats)."""
         lo = 0.0 if self.t_lo is None else log_bounds(self.t_lo)[0]
         hi = float("inf") if self.t_hi is None else log_bounds(self.t_hi)[1]
         return lo, hi

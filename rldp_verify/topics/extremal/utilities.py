@@ -51,6 +51,7 @@ def distribution(P, name: str = "P", *, positive: bool = True) -> tuple:
 
 
 def dot(P, col) -> Fraction:
+    """sum_x P(x) col(x), exact."""
     return sum((Fraction(p) * c for p, c in zip(P, col)), Fraction(0))
 
 
