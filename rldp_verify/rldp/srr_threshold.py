@@ -39,6 +39,7 @@ from rldp_verify.core.polytope import vertices as _cdd_vertices
 from rldp_verify.core.rigorous import arb_exact, arb_precision
 from rldp_verify.core.rigorous import lower as arb_lower
 from rldp_verify.core.rigorous import upper as arb_upper
+from rldp_verify.rldp.gamma import gamma_inequalities
 
 
 def _check_sizes(a1, a2, t):
@@ -52,22 +53,12 @@ def _check_sizes(a1, a2, t):
 
 
 def cone_c_inequalities(a1: int, a2: int, exp_eps):
-    """Rows (A, b) of C (A90): -c_x <= 0 and c_{s,u} - t c_{s',u'} <= 0 for s != s'."""
+    """Rows (A, b) of C (A90): -c_x <= 0 and c_{s,u} - t c_{s',u'} <= 0 for s != s'.
+
+    C is PolyOpt's cone Gamma_eps of Definition 3 with L = 0 and without the pairs s = s', so the rows are
+    :func:`rldp_verify.rldp.gamma.gamma_inequalities` (same rows, same order)."""
     t = _check_sizes(a1, a2, exp_eps)
-    a = a1 * a2
-    A = []
-    for x in range(a):
-        r = [Fraction(0)] * a
-        r[x] = Fraction(-1)
-        A.append(r)
-    for s, u, s2, u2 in itertools.product(range(a1), range(a2), range(a1), range(a2)):
-        if s == s2:
-            continue
-        r = [Fraction(0)] * a
-        r[s * a2 + u] += 1
-        r[s2 * a2 + u2] -= t
-        A.append(r)
-    return A, [Fraction(0)] * len(A)
+    return gamma_inequalities([[Fraction(0)] * a2 for _ in range(a1)], t, include_same_s=False)
 
 
 def in_cone_c(v: Sequence, a1: int, a2: int, exp_eps) -> bool:

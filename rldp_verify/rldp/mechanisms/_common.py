@@ -26,6 +26,19 @@ def phat_table(phat):
     return read_table(phat)
 
 
+def alphabets(phat, sensitive, public, name: str):
+    """(P-hat table or None, S labels, U labels) for a mechanism that needs only the alphabets: from P-hat
+    when given, else from ``sensitive`` and ``public`` (lists or sizes); ``name`` goes into the error."""
+    table = phat_table(phat) if phat is not None else None
+    if table is None:
+        if sensitive is None or public is None:
+            raise InputError(f"{name} needs P-hat or the sensitive and public alphabets")
+        S, U = sizes_and_labels(sensitive, public)
+    else:
+        S, U = labels_for(table, sensitive, public)
+    return table, S, U
+
+
 def labels_for(table, sensitive=None, public=None):
     """Labels of S and U for a |S| x |U| table (given ones must match its shape)."""
     a1, a2 = len(table), len(table[0])

@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from rldp_verify.core.errors import InputError
 from rldp_verify.core.numbers import DEFAULT_DPS
-from rldp_verify.rldp.mechanisms._common import build, labels_for, phat_table
+from rldp_verify.rldp.mechanisms._common import alphabets, build
 from rldp_verify.rldp.mechanisms.rounding import privacy_level
 
 
@@ -37,14 +37,7 @@ def grr(phat=None, eps=None, *, sensitive=None, public=None, dps: int = DEFAULT_
     if eps is None:
         raise InputError("GRR needs eps")
     level = privacy_level(eps, digits=digits, dps=dps)
-    table = phat_table(phat) if phat is not None else None
-    if table is None:
-        if sensitive is None or public is None:
-            raise InputError("GRR needs P-hat or the sensitive and public alphabets")
-        from rldp_verify.rldp.mechanisms._common import sizes_and_labels
-        S, U = sizes_and_labels(sensitive, public)
-    else:
-        S, U = labels_for(table, sensitive, public)
+    table, S, U = alphabets(phat, sensitive, public, "GRR")
     a = len(S) * len(U)
     Y = [f"({s},{u})" for s in S for u in U]
     return build(grr_matrix(a, level.exp_eps), S, U, Y, name="GRR", level=level,

@@ -19,7 +19,7 @@ from fractions import Fraction
 
 from rldp_verify.core.errors import InputError
 from rldp_verify.core.numbers import DEFAULT_DPS
-from rldp_verify.rldp.mechanisms._common import build, labels_for, phat_table, sizes_and_labels
+from rldp_verify.rldp.mechanisms._common import alphabets, build
 from rldp_verify.rldp.mechanisms.rounding import privacy_level
 
 
@@ -53,13 +53,7 @@ def srr(phat=None, eps=None, *, sensitive=None, public=None, dps: int = DEFAULT_
     if eps is None:
         raise InputError("SRR needs eps")
     level = privacy_level(eps, digits=digits, dps=dps)
-    table = phat_table(phat) if phat is not None else None
-    if table is None:
-        if sensitive is None or public is None:
-            raise InputError("SRR needs P-hat or the sensitive and public alphabets")
-        S, U = sizes_and_labels(sensitive, public)
-    else:
-        S, U = labels_for(table, sensitive, public)
+    table, S, U = alphabets(phat, sensitive, public, "SRR")
     Y = [f"({s},{u})" for s in S for u in U]
     return build(srr_matrix(len(S), len(U), level.exp_eps), S, U, Y, name="SRR", level=level,
                  guarantee="(eps, P_X)-RLDP (Lemma 2), hence (eps, F)-RLDP for every F",

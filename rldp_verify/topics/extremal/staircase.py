@@ -272,19 +272,38 @@ def rank(cols) -> int:
     return r
 
 
-def certify_basis(columns: Sequence[Column], mu: Sequence, basis: Sequence[int]):
-    """Check that ``basis`` is an optimal basis of LP (11); return the solution or None.
-
-    Exact when ``mu`` holds Fractions; rigorous (arb) otherwise. Never returns an unchecked basis.
-    """
+def _primal_basis(columns: Sequence[Column], basis: Sequence[int]):
+    """(B, theta_B): the k x k basis matrix (rows = constraints) and the exact theta_B >= 0 solving
+    B theta_B = 1, or None when B is singular or theta_B has a negative entry."""
     k = len(columns[0])
-    B = [[columns[j][i] for j in basis] for i in range(k)]  # k x k, rows = constraints
+    B = [[columns[j][i] for j in basis] for i in range(k)]
     try:
         theta_B = solve_exact_matrix(B, [Fraction(1)] * k)
     except ValueError:
         return None
     if any(th < 0 for th in theta_B):
         return None
+    return B, theta_B
+
+
+def arb_dot(alpha, col):
+    """alpha . col in arb (alpha arb balls, col exact), summed left to right: S_j^T alpha of a reduced cost."""
+    s = alpha[0] * _as_arb(col[0])
+    for i in range(1, len(col)):
+        s = s + alpha[i] * _as_arb(col[i])
+    return s
+
+
+def certify_basis(columns: Sequence[Column], mu: Sequence, basis: Sequence[int]):
+    """Check that ``basis`` is an optimal basis of LP (11); return the solution or None.
+
+    Exact when ``mu`` holds Fractions; rigorous (arb) otherwise. Never returns an unchecked basis.
+    """
+    k = len(columns[0])
+    primal = _primal_basis(columns, basis)
+    if primal is None:
+        return None
+    B, theta_B = primal
     is_exact = all(isinstance(m, (int, Fraction)) for m in mu)
     muB = [mu[j] if is_exact else _as_arb(mu[j]) for j in basis]
     BT = [[B[i][r] for i in range(k)] for r in range(k)]
@@ -344,13 +363,10 @@ def solve_staircase_lp(k: int, t, mu: Sequence | Callable) -> StaircaseSolution:
 def _certify_within(columns, mu, basis, dps_gap: Fraction):
     """Like :func:`certify_basis` but allows reduced costs >= -dps_gap; returns (theta, ball, alpha, gap)."""
     k = len(columns[0])
-    B = [[columns[j][i] for j in basis] for i in range(k)]
-    try:
-        theta_B = solve_exact_matrix(B, [Fraction(1)] * k)
-    except ValueError:
+    primal = _primal_basis(columns, basis)
+    if primal is None:
         return None
-    if any(th < 0 for th in theta_B):
-        return None
+    B, theta_B = primal
     muB = [_as_arb(mu[j]) for j in basis]
     BT = [[B[i][r] for i in range(k)] for r in range(k)]
     alpha = solve_exact_matrix(BT, muB)
@@ -358,9 +374,7 @@ def _certify_within(columns, mu, basis, dps_gap: Fraction):
     for j, col in enumerate(columns):
         if j in basis:
             continue
-        s = alpha[0] * _as_arb(col[0])
-        for i in range(1, k):
-            s = s + alpha[i] * _as_arb(col[i])
+        s = arb_dot(alpha, col)
         if not (s - _as_arb(mu[j]) + eta >= 0):
             return None
     theta = [Fraction(0)] * len(columns)

@@ -42,6 +42,7 @@ from rldp_verify.core.errors import CertificationError, InputError
 from rldp_verify.core.rigorous import arb_precision
 from rldp_verify.topics.extremal.staircase import (
     _as_arb,
+    arb_dot,
     certify_basis,
     check_t,
     pattern_index,
@@ -128,9 +129,7 @@ def rr_status(mu: Callable, k: int, t, *, dps: int = 50) -> Status:
         for j, col in enumerate(cols):
             if j in basis:
                 continue
-            s = alpha[0] * _as_arb(col[0])
-            for i in range(1, k):
-                s = s + alpha[i] * _as_arb(col[i])
+            s = arb_dot(alpha, col)
             g = s - _as_arb(mus[j])
             if g < 0:
                 if worst is None or float(g.mid()) < float(worst.mid()):
@@ -182,9 +181,7 @@ def binary_status(mu: Callable, k: int, t, T, *, dps: int = 50) -> Status:
         alpha = [_as_arb(a) for a in sol.alpha]
         red = []
         for j, col in enumerate(cols):
-            s = alpha[0] * _as_arb(col[0])
-            for i in range(1, k):
-                s = s + alpha[i] * _as_arb(col[i])
+            s = arb_dot(alpha, col)
             red.append((abs(float((s - _as_arb(mus[j])).mid())), j))
         order = [j for _, j in sorted(red) if j not in (jT, jTc)]
         from rldp_verify.topics.extremal.staircase import rank
