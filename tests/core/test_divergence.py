@@ -122,3 +122,38 @@ def test_chi2_bracket_is_certified():
 def test_chi2_bad_input(q, k):
     with pytest.raises(InputError):
         chi2_quantile(q, k)
+
+
+def test_renyi_divergence_mp_on_a_grid():
+    """The unvalidated fast path agrees with the validated one (an exact rational power sum for integer alpha)
+    at 60 digits over orders of magnitude of alpha and of the probabilities; every bad point is listed."""
+    from fractions import Fraction as Fr
+
+    import mpmath
+
+    from rldp_verify.core.divergence import renyi_divergence, renyi_divergence_mp
+    from tests.grid import check_grid
+
+    alphas = [Fr(1, 100), Fr(1, 4), Fr(1, 2), Fr(99, 100), Fr(1), Fr(101, 100), Fr(2), Fr(7), Fr(50)]
+    eps = [Fr(1, 10**k) for k in (1, 3, 8, 15)]
+    points = [(a, e) for a in alphas for e in eps]
+
+    def got(a, e):
+        with mpmath.workdps(60):
+            return renyi_divergence_mp([1 - e, e], [e, 1 - e], a)
+
+    def wanted(a, e):
+        return renyi_divergence([1 - e, e], [e, 1 - e], a, dps=60)
+
+    check_grid(got, wanted, points, rtol=mpmath.mpf(10) ** -50, label="renyi_divergence_mp")
+
+
+def test_check_grid_lists_every_bad_point():
+    import pytest
+
+    from tests.grid import check_grid
+
+    with pytest.raises(AssertionError) as exc:
+        check_grid(lambda x: x * 1.001, lambda x: x, [(1,), (2,), (3,)], rtol=1e-6, label="demo")
+    msg = str(exc.value)
+    assert "3 of 3 grid points" in msg and "at (2,)" in msg and "at (3,)" in msg
