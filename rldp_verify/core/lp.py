@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from enum import StrEnum
 from fractions import Fraction
 from typing import Any, Sequence
 
@@ -39,11 +40,19 @@ SparseRow = list[tuple[int, Fraction]]
 Bound = Fraction | None
 
 
+class LPStatus(StrEnum):
+    """How an LP ended (a ``str``: compares equal to "optimal", "infeasible", "unbounded")."""
+
+    OPTIMAL = "optimal"
+    INFEASIBLE = "infeasible"
+    UNBOUNDED = "unbounded"
+
+
 @dataclass(frozen=True)
 class LPResult:
     """An exact LP result (every number a Fraction); ``status`` must be checked before the values."""
 
-    status: str               # "optimal", "infeasible", "unbounded"
+    status: LPStatus
     value: Fraction | None
     x: tuple[Fraction, ...] | None
     dual: tuple[Fraction, ...] | None   # one multiplier per row of [A; E] (>= 0 for the A rows)
@@ -74,11 +83,11 @@ def solve_exact(c: Vector, A: Matrix, b: Vector, E: Matrix = (), f: Vector = ())
         y = raw[: len(A)] + [raw[len(A) + 2 * i] - raw[len(A) + 2 * i + 1] for i in range(len(E))]
         value = Fraction(lp.obj_value)
         _recheck(c, A, b, E, f, x, y, value)
-        return LPResult("optimal", value, x, tuple(y))
+        return LPResult(LPStatus.OPTIMAL, value, x, tuple(y))
     if st in (cdd.LPStatusType.INCONSISTENT, cdd.LPStatusType.STRUC_INCONSISTENT):
-        return LPResult("infeasible", None, None, None)
+        return LPResult(LPStatus.INFEASIBLE, None, None, None)
     if st in (cdd.LPStatusType.DUAL_INCONSISTENT, cdd.LPStatusType.STRUC_DUAL_INCONSISTENT):
-        return LPResult("unbounded", None, None, None)
+        return LPResult(LPStatus.UNBOUNDED, None, None, None)
     raise CertificationError(f"cdd LP ended with status {st!r}")
 
 
@@ -342,14 +351,14 @@ def _fallback(c: list[Fraction], A: list[list[Fraction]], b: list[Fraction], E: 
             eb.append(uj)
             where.append((j, 1))
     res = solve_exact(c, list(A) + extra, list(b) + eb, E, f)
-    if res.status != "optimal" or not where or res.dual is None:
+    if res.status != LPStatus.OPTIMAL or not where or res.dual is None:
         return res
     y = list(res.dual)
     yA, yX, yE = y[: len(A)], y[len(A): len(A) + len(extra)], y[len(A) + len(extra):]
     d = [Fraction(0)] * n
     for (j, sign), val in zip(where, yX):
         d[j] += sign * val
-    return LPResult("optimal", res.value, res.x, tuple(yA + yE), tuple(d), "cdd-exact")
+    return LPResult(LPStatus.OPTIMAL, res.value, res.x, tuple(yA + yE), tuple(d), "cdd-exact")
 
 
 def _flint_transpose(rows: list[list[Fraction]], n: int) -> Any:
@@ -527,7 +536,7 @@ def _certify_basis(lp: _BoundedLP, col_st: Sequence[str], row_st: Sequence[str])
         _recheck_bounded(c, A, b, E, f, lp.kw_lo, lp.kw_up, xt, y, rc, value, lp.MT)
     except CertificationError:
         return None
-    return LPResult("optimal", value, xt, tuple(y), tuple(rc) if lp.have_kw else None,
+    return LPResult(LPStatus.OPTIMAL, value, xt, tuple(y), tuple(rc) if lp.have_kw else None,
                     "highs+exact-basis")
 
 

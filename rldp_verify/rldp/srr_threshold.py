@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from enum import StrEnum
 from fractions import Fraction
 from typing import Sequence
 
@@ -167,11 +168,19 @@ def _check_p(p, a):
     return p
 
 
+class Optimality(StrEnum):
+    """SRR's status at one e^eps (a ``str``: compares equal to "optimal", "not optimal", "undecided")."""
+
+    OPTIMAL = "optimal"
+    NOT_OPTIMAL = "not optimal"
+    UNDECIDED = "undecided"
+
+
 @dataclass(frozen=True)
 class SRROptimality:
     """Whether SRR is optimal at e^eps (reduced-cost signs decided in arb): the verdict and the rigorous
     bound on the largest reduced cost."""
-    verdict: str                   # "optimal", "not optimal", "undecided"
+    verdict: Optimality
     exp_eps: Fraction
     max_reduced_cost_upper: Fraction   # >= max_v r_v (rigorous)
     max_reduced_cost_lower: Fraction   # <= max_v r_v (rigorous)
@@ -235,11 +244,11 @@ def srr_optimality(p: Sequence, a1: int, a2: int, exp_eps, *, dps: int = DEFAULT
         if best_hi is None:
             best_hi = best_lo = Fraction(0)
         if witness is not None:
-            verdict = "not optimal"
+            verdict = Optimality.NOT_OPTIMAL
         elif not any_unknown:
-            verdict = "optimal"
+            verdict = Optimality.OPTIMAL
         else:
-            verdict = "undecided"
+            verdict = Optimality.UNDECIDED
         return SRROptimality(verdict, t, best_hi, best_lo, witness, arb_lower(util), arb_upper(util),
                              len(others) + len(basis))
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
+from enum import StrEnum
 from fractions import Fraction
 from pathlib import Path
 
@@ -37,14 +38,22 @@ from rldp_verify.rldp.mechio import Mechanism
 from rldp_verify.rldp.uncertainty import RenyiBall, read_table
 
 INF = math.inf
-PASS, FAIL, INCONCLUSIVE = "PASS", "FAIL", "INCONCLUSIVE"
+class Verdict(StrEnum):
+    """The audit's verdict (a ``str``: compares equal to "PASS", "FAIL", "INCONCLUSIVE"; exit codes 0, 1, 3)."""
+
+    PASS = "PASS"
+    FAIL = "FAIL"
+    INCONCLUSIVE = "INCONCLUSIVE"
+
+
+PASS, FAIL, INCONCLUSIVE = Verdict.PASS, Verdict.FAIL, Verdict.INCONCLUSIVE
 
 
 @dataclass
 class AuditResult:
     """The audit's answer: the verdict (PASS / FAIL / INCONCLUSIVE), the certified ratio interval
     [ratio_lower, ratio_upper], the argmax pair, the witness P and what was checked."""
-    verdict: str
+    verdict: Verdict
     ratio_lower: Fraction | float | None
     ratio_upper: Fraction | float
     argmax: dict | None
