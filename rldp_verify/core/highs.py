@@ -34,7 +34,7 @@ def new_highs() -> Any:
     global _banner_done
     with _lock:
         if _banner_done:
-            h = highspy.Highs()
+            h = highspy.Highs()  # type: ignore[no-untyped-call]
         else:
             sys.stdout.flush()
             _flush_c_stdout()
@@ -43,7 +43,7 @@ def new_highs() -> Any:
                 devnull = os.open(os.devnull, os.O_WRONLY)
                 try:
                     os.dup2(devnull, 1)
-                    h = highspy.Highs()
+                    h = highspy.Highs()  # type: ignore[no-untyped-call]
                     h.setOptionValue("output_flag", False)
                     _flush_c_stdout()
                 finally:
