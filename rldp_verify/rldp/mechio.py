@@ -202,7 +202,7 @@ class Mechanism:
 
 
 def labels(x, prefix: str) -> list[str]:
-    """Labels from a list (distinct strings) or a size n (``prefix``1 .. ``prefix``n); bad input is an InputError."""
+    """Labels from a list (distinct strings) or a size n (prefix + "1", ..., prefix + "n"); bad input is an InputError."""
     if isinstance(x, int) and not isinstance(x, bool):
         if x < 1:
             raise InputError(f"need at least one {prefix}-label, got size {x}")
