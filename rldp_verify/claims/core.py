@@ -73,16 +73,21 @@ class Outcome:
 
 @dataclass
 class Context:
-    """What a check may use: the working precision, a seed, seeded generators and the output directory.
+    """What a check may use: the working precision, a seed, seeded generators, the output directory
+    and :meth:`map`.
 
     ``out_dir`` is the report's directory (``report --out``); checks write artefacts such as figures
-    only below it, through :meth:`artefact`.
+    only below it, through :meth:`artefact`. Generators depend only on the context seed and the salt
+    (use the claim id or a task id), never on which claims ran before: a claim's result is the same
+    whether claims run one after another or in parallel processes. ``scheduler`` is the address of a
+    Dask scheduler for :meth:`map` (``None``: tasks run in this process).
     """
 
     dps: int = DEFAULT_DPS
     seed: int = 20240306
     include_slow: bool = False
     out_dir: str = "reports"
+    scheduler: str | None = None
 
     def artefact(self, relative: str):
         """``(path, relative)``: where to write an artefact named ``relative`` (e.g.
@@ -102,6 +107,14 @@ class Context:
         import numpy as np
 
         return np.random.default_rng(_stable_seed(self.seed, salt))
+
+    def map(self, fn: Callable[[Any], Any], tasks) -> list:
+        """``[fn(t) for t in tasks]`` in the order of ``tasks``, fanned out over the Dask cluster at
+        ``self.scheduler`` when there is one (:func:`rldp_verify.core.distributed.map_tasks`).
+        Each task must carry its own seed, so that results do not depend on the number of workers."""
+        from rldp_verify.core.distributed import map_tasks
+
+        return map_tasks(fn, tasks, scheduler=self.scheduler)
 
 
 def _stable_seed(seed: int, salt: str) -> int:
@@ -123,6 +136,7 @@ class Claim:
     reading: str | None = None
     slow: bool = False
     module: str = ""
+    group: str = ""
 
 
 @dataclass
@@ -191,11 +205,15 @@ def claim(
     hypotheses=(),
     reading: str | None = None,
     slow: bool = False,
+    group: str | None = None,
 ):
     """Register the decorated ``check(ctx) -> Outcome`` as a claim.
 
     Ids must be unique: a second registration of an id (from another module, or from the same module)
     raises ``ValueError`` at import, so a copy-pasted claim can never silently replace another.
+
+    ``group``: claims that share cached computations (default: the claim's module); when claims
+    run in parallel processes (``report --jobs N``), a group runs in one process, in id order.
     """
     methods = tuple(Method(m) for m in (method if isinstance(method, (tuple, list)) else (method,)))
     if not methods:
@@ -215,6 +233,7 @@ def claim(
             reading=reading,
             slow=slow,
             module=fn.__module__,
+            group=group or fn.__module__,
         )
         old = _REGISTRY.get(id)
         if old is not None:

@@ -1,14 +1,17 @@
-"""Discovering claims in a package of proof modules and running them."""
+"""Discovering claims in a package of proof modules and running them, in this process or in
+``jobs`` worker processes (:mod:`concurrent.futures`), with the same results in the same order."""
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
+import sys
 import time
 import traceback
-from typing import Iterable
+from typing import Callable, Iterable, Mapping
 
 from rldp_verify.claims.core import Claim, Context, Outcome, Result, Verdict, registry
+from rldp_verify.core.errors import ExecutionError
 
 
 def discover(package: str = "proofs") -> list[Claim]:
@@ -64,6 +67,8 @@ def run_claim(claim: Claim, ctx: Context) -> Result:
             raise TypeError("a REFUTED outcome must carry a finding kind (misprint, missing-hypothesis, "
                             "wrong-number or false)")
         verdict, summary, evidence, kind = out.verdict, out.summary, _jsonable(dict(out.evidence)), out.kind
+    except ExecutionError:  # the machinery broke (a worker died): no verdict, the run is interrupted
+        raise
     except Exception as exc:  # the check itself failed: that is an ERROR, never a verdict
         verdict, kind = Verdict.ERROR, None
         summary = f"{type(exc).__name__}: {exc}"
@@ -71,20 +76,170 @@ def run_claim(claim: Claim, ctx: Context) -> Result:
     return Result(claim, verdict, summary, evidence, time.perf_counter() - t0, kind)
 
 
+class RunInterrupted(ExecutionError):
+    """A run broke off (a worker process or a Dask worker died, the scheduler went away).
+
+    ``results``: the claims that completed, in claim order; ``not_run``: the ids of the others."""
+
+    def __init__(self, cause: str, results: list[Result], not_run: list[str]):
+        super().__init__(cause)
+        self.cause = " ".join(cause.split())
+        self.results = results
+        self.not_run = not_run
+
+
 def selected(claims: Iterable[Claim], ctx: Context) -> list[Claim]:
     """The claims :func:`run_claims` runs: all of them, minus the slow ones unless ``ctx.include_slow``."""
     return [c for c in claims if ctx.include_slow or not c.slow]
 
 
-def run_claims(claims: Iterable[Claim], ctx: Context, *, progress=None, on_start=None) -> list[Result]:
-    """Run the selected claims in order. ``on_start(claim)`` is called before a claim runs and
-    ``progress(result)`` after it ends (both optional): the hooks of a progress display."""
+def run_claims(claims: Iterable[Claim], ctx: Context, *, progress: Callable[[Result], None] | None = None,
+               on_start: Callable[[Claim], None] | None = None, jobs: int = 1, package: str = "proofs",
+               durations: Mapping[str, float] | None = None) -> list[Result]:
+    """Run the claims (slow ones only when ``ctx.include_slow``); results in the order of ``claims``.
+
+    ``on_start(claim)`` is called when a claim starts and ``progress(result)`` when it ends (both
+    optional, in the order things happen: the hooks of a progress display). ``jobs > 1``
+    runs the claims in that many worker processes, each claim group (:func:`claim`'s ``group``) in one
+    process; the workers import ``package`` to find the checks. The results equal those of ``jobs=1``
+    (checks draw their randomness from the context seed and their own salt), only ``seconds`` differ.
+    ``durations`` (claim id -> seconds, e.g. from a previous report) only orders the work, longest
+    group first. Raises :class:`RunInterrupted` when the machinery fails mid-run.
+    """
+    todo = selected(claims, ctx)
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
+    if jobs == 1 or len(todo) <= 1:
+        return _run_sequential(todo, ctx, progress, on_start)
+    return _run_parallel(todo, ctx, progress, on_start, jobs, package, durations or {})
+
+
+def _run_sequential(todo: list[Claim], ctx: Context, progress, on_start) -> list[Result]:
     results = []
-    for c in selected(claims, ctx):
+    for i, c in enumerate(todo):
         if on_start:
             on_start(c)
-        r = run_claim(c, ctx)
+        try:
+            r = run_claim(c, ctx)
+        except ExecutionError as exc:
+            raise RunInterrupted(f"{exc} (in claim {c.id})", results, [x.id for x in todo[i:]]) from None
         if progress:
             progress(r)
         results.append(r)
     return results
+
+
+# --- worker processes --------------------------------------------------------------------------------
+_QUEUE = None
+
+
+def _init_worker(package: str, path: list[str], queue) -> None:
+    global _QUEUE
+    for p in reversed(path):
+        if p not in sys.path:
+            sys.path.insert(0, p)
+    _QUEUE = queue
+    discover(package)
+
+
+def _run_group(ids: list[str], ctx: Context) -> list[tuple]:
+    reg = registry()
+    out = []
+    for cid in ids:
+        if _QUEUE is not None:
+            _QUEUE.put(("start", cid))
+        r = run_claim(reg[cid], ctx)
+        rec = (cid, r.verdict.value, r.summary, r.evidence, r.seconds, r.kind)
+        if _QUEUE is not None:
+            _QUEUE.put(("done", rec))
+        out.append(rec)
+    return out
+
+
+def _run_parallel(todo: list[Claim], ctx: Context, progress, on_start, jobs: int, package: str,
+                  durations: Mapping[str, float]) -> list[Result]:
+    import multiprocessing
+    import queue as queue_mod
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+    by_id = {c.id: c for c in todo}
+    groups: dict[str, list[Claim]] = {}
+    for c in todo:
+        groups.setdefault(c.group or c.module, []).append(c)
+
+    def estimate(cs):  # seconds: the previous run's timing, else a guess from the slow flag
+        return sum(durations.get(c.id, 10.0 if c.slow else 0.5) for c in cs)
+
+    order = sorted(groups, key=lambda g: -estimate(groups[g]))
+    mp = multiprocessing.get_context("forkserver")
+    q = mp.Queue()
+    done: dict[str, Result] = {}
+
+    started: set[str] = set()
+
+    def start(cid):  # each claim's on_start once, before its progress (messages may arrive late)
+        if cid not in started:
+            started.add(cid)
+            if on_start:
+                on_start(by_id[cid])
+
+    def record(rec):
+        cid, verdict, summary, evidence, seconds, kind = rec
+        if cid in done:
+            return
+        start(cid)
+        r = Result(by_id[cid], Verdict(verdict), summary, evidence, seconds, kind)
+        done[cid] = r
+        if progress:
+            progress(r)
+
+    def message(msg):
+        kind, payload = msg
+        if kind == "start":
+            start(payload)
+        else:
+            record(payload)
+
+    def drain(timeout: float):
+        try:
+            message(q.get(timeout=timeout))
+            while True:
+                message(q.get_nowait())
+        except queue_mod.Empty:
+            pass
+
+    ex = ProcessPoolExecutor(max_workers=jobs, mp_context=mp, initializer=_init_worker,
+                             initargs=(package, list(sys.path), q))
+    cause = None
+    try:
+        pending = {ex.submit(_run_group, [c.id for c in groups[g]], ctx): g for g in order}
+        while pending and cause is None:
+            finished, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+            drain(0.0 if finished else 0.05)
+            for f in finished:
+                g = pending.pop(f)
+                exc = f.exception()
+                if exc is None:
+                    for rec in f.result():
+                        record(rec)
+                elif isinstance(exc, ExecutionError):
+                    cause = f"{exc} (in claim group {g})"
+                else:  # BrokenProcessPool: a worker process died (killed, out of memory, crashed)
+                    cause = (f"a worker process died while running claim group {g} "
+                             f"({type(exc).__name__}: {' '.join(str(exc).split()) or 'no message'})")
+                    break
+        drain(0.1)
+    finally:
+        if cause is not None:
+            # the run broke off: stop the remaining work now (our own worker processes)
+            procs = list(getattr(ex, "_processes", {}).values())
+            ex.shutdown(wait=False, cancel_futures=True)
+            for p in procs:
+                if p.is_alive():
+                    p.terminate()
+        else:
+            ex.shutdown(wait=True)
+    if cause is not None:
+        results = [done[c.id] for c in todo if c.id in done]
+        raise RunInterrupted(cause, results, [c.id for c in todo if c.id not in done])
+    return [done[c.id] for c in todo]

@@ -39,6 +39,11 @@ def register(sub):
                         "../shared/data/adult.data beside the repository)")
     p.add_argument("--quiet", action="store_true",
                    help="no progress and no per-claim lines on stderr (the final summary line is still printed)")
+    p.add_argument("--jobs", type=int, default=1, metavar="N",
+                   help="run the claims in N worker processes (default 1); the report is the same as with 1")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="Dask scheduler (e.g. tcp://host:8786) for the experiments that fan out over Dask; "
+                        "default: a LocalCluster of N worker processes, started when slow claims run")
     p.add_argument("--from-json", action="store_true",
                    help="re-render verification.md/.html from OUT/verification.json with fresh benchmark tables, "
                         "without re-running the claims")
@@ -57,7 +62,7 @@ def _errors_exit(doc) -> int:
 def run(args) -> int:
     from rldp_verify import report
     from rldp_verify.claims import Context, discover
-    from rldp_verify.claims.runner import run_claims, selected
+    from rldp_verify.claims.runner import selected
     from rldp_verify.cli.progress import Progress
     from rldp_verify.core.errors import InputError
 
@@ -83,6 +88,8 @@ def run(args) -> int:
         os.environ[ADULT_ENV] = str(Path(args.adult_data).resolve())
     if out.exists() and not out.is_dir():
         raise InputError(f"--out {args.out!r} exists and is not a directory")
+    if args.jobs < 1:
+        raise InputError(f"--jobs must be at least 1, got {args.jobs}")
     if str(Path.cwd()) not in sys.path:
         sys.path.insert(0, str(Path.cwd()))
     try:
@@ -112,7 +119,7 @@ def run(args) -> int:
                     sys.stderr.write(line + "\n")
                     sys.stderr.flush()
 
-        results = run_claims(todo, ctx, progress=finished, on_start=started)
+        results = _run(todo, ctx, args, finished, started, out)
     try:
         titles = importlib.import_module(f"{args.proofs}.papers").titles()
     except ImportError:
@@ -135,3 +142,43 @@ def _coverage(package: str, claim_ids: list[str]):
     fn = getattr(importlib.import_module(package), "coverage", None)
     return fn(claim_ids) if callable(fn) else None
 
+
+def _previous_durations(out: Path) -> dict:
+    """Claim timings of the previous report in ``out`` (they only order the parallel work)."""
+    import json
+
+    try:
+        return {c["id"]: float(c["seconds"]) for c in json.loads((out / "verification.json").read_text())["claims"]}
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+
+
+def _run(claims, ctx, args, progress, on_start, out: Path):
+    """Run the claims with ``--jobs`` processes, on a Dask cluster (``--scheduler``, or a LocalCluster
+    when slow claims run). A run that breaks off writes OUT/verification-interrupted.json (complete
+    claims and the ids that did not run), leaves the report untouched and raises a one-line InputError
+    (exit 2)."""
+    import contextlib
+    import json
+
+    from rldp_verify.claims import run_claims
+    from rldp_verify.claims.runner import RunInterrupted
+    from rldp_verify.core.distributed import DaskCluster
+    from rldp_verify.core.errors import InputError
+
+    use_dask = args.scheduler is not None or args.include_slow
+    cm = DaskCluster(args.scheduler, n_workers=args.jobs) if use_dask else contextlib.nullcontext()
+    try:
+        with cm as cluster:
+            if cluster is not None:
+                ctx.scheduler = cluster.address
+            return run_claims(claims, ctx, progress=progress, on_start=on_start, jobs=args.jobs,
+                              package=args.proofs, durations=_previous_durations(out))
+    except RunInterrupted as exc:
+        out.mkdir(parents=True, exist_ok=True)
+        path = out / "verification-interrupted.json"
+        path.write_text(json.dumps({"complete": False, "cause": exc.cause, "not_run": exc.not_run,
+                                    "claims": [r.to_json() for r in exc.results]}, indent=1, ensure_ascii=False) + "\n")
+        shown = ", ".join(exc.not_run[:5]) + (f" and {len(exc.not_run) - 5} more" if len(exc.not_run) > 5 else "")
+        raise InputError(f"run interrupted: {exc.cause}; {len(exc.not_run)} of {len(exc.not_run) + len(exc.results)} "
+                         f"claims did not run ({shown}); report not written, completed claims in {path}") from None

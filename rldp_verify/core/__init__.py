@@ -10,4 +10,5 @@
 - :mod:`.polytope`    exact vertex enumeration (pycddlib GMP, lrs, Normaliz)
 - :mod:`.lp`          exact / certified linear programs (HiGHS, exact basis re-solve)
 - :mod:`.highs`       a HiGHS instance that prints nothing (:func:`~.highs.new_highs`)
+- :mod:`.distributed` independent tasks fanned out over a Dask cluster (``dask.distributed``) or run here
 """

@@ -14,3 +14,11 @@ class InputError(ValueError):
 
 class CertificationError(RuntimeError):
     """A solver or root finder returned a result that failed its re-check."""
+
+
+class ExecutionError(RuntimeError):
+    """The execution machinery failed (a Dask worker or a worker process died, the scheduler went
+    away): no verdict can be drawn from the interrupted work. The message is one line naming the cause."""
+
+    def __init__(self, message: str):
+        super().__init__(" ".join(str(message).split()))
