@@ -1,5 +1,8 @@
 # The two commands of the README: `make report` and `make test`. Each installs what is missing first.
 PY := .venv/bin/python
+# claims run in JOBS worker processes and the Sec. 8 experiments on a Dask LocalCluster of JOBS workers
+# (report --jobs; measured: reports/benchmarks/report_jobs.json); `make report JOBS=1` for one process
+JOBS ?= 2
 .PHONY: report test test-slow benchmarks setup lint docs determinism bench-polyopt-large
 
 setup:
@@ -7,7 +10,7 @@ setup:
 
 report: setup
 	@$(PY) benchmarks/run.py
-	@$(PY) -m rldp_verify report --include-slow
+	@$(PY) -m rldp_verify report --include-slow --jobs $(JOBS)
 	@$(PY) scripts/check_pins.py reports/verification.json
 
 # ruff: unused code (F) and import order (I); mypy: strict on rldp_verify/core. Both configured in pyproject.toml.

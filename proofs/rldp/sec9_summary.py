@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from proofs.rldp._sec8 import EPS_GRID, PAPER, adult_table, fmt
+from proofs.rldp._sec8 import EPS_GRID, GROUP, PAPER, adult_table, fmt
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.rldp.experiments import quantile
 from rldp_verify.rldp.mechanisms import (
@@ -27,8 +27,8 @@ from rldp_verify.rldp.mechanisms import (
 from rldp_verify.rldp.uncertainty import RenyiBall
 
 SETTINGS_TXT = ("adult sex x income, sex x race (exact mechanisms, eps in " + ", ".join(EPS_GRID) + ")",
-                "synthetic P* ~ Dirichlet(1/2), n = 32,561: 2 x 2 (30 runs, same eps) and 2 x 5 (5 runs, eps 0.075, "
-                "0.5, 1.5); alpha = 2, beta = 0.05")
+                "synthetic P* ~ Dirichlet(1/2), n = 32,561: 2 x 2 and 2 x 5, 100 runs each (as in the paper), same "
+                "eps; alpha = 2, beta = 0.05")
 
 
 @claim(
@@ -44,15 +44,16 @@ SETTINGS_TXT = ("adult sex x income, sex x race (exact mechanisms, eps in " + ",
             "says 'marginal for higher eps'. REFUTED when the gap exceeds 25 % somewhere in the paper's eps range "
             "(it tested eps = 0.075), INCONCLUSIVE for gaps between 5 % and 25 %.",
     slow=True,
+    group=GROUP,
 )
 def check_close(ctx):
     from proofs.rldp.sec8_adult import small_runs
     from proofs.rldp.sec8_synthetic import means
 
     gaps = {}
-    for pair, rows in small_runs().items():
+    for pair, rows in small_runs(ctx).items():
         gaps[f"adult {pair}"] = {e: (r["nmi"]["NR"] - r["nmi"]["PolyOpt"]) / r["nmi"]["NR"] for e, r in rows.items()}
-    for sh, rows in means(ctx.seed).items():
+    for sh, rows in means(ctx).items():
         gaps[f"synthetic {sh[0]} x {sh[1]} (mean)"] = {e: (n["NR"] - n["PolyOpt"]) / n["NR"] for e, n in rows.items()}
     pct = {k: {e: f"{100 * g:.2f} %" for e, g in d.items()} for k, d in gaps.items()}
     far = [f"{k}, eps={e}: {pct[k][e]}" for k, d in gaps.items() for e, g in d.items() if g > 0.25]
@@ -79,6 +80,7 @@ def check_close(ctx):
     reading="'substantial' = the median of eps*/eps over runs is >= 1.25 at some tested eps (NR leaks at least 25 % "
             "more than promised); the excess at every eps is in the evidence.",
     slow=True,
+    group=GROUP,
 )
 def check_cost(ctx):
     from proofs.rldp.sec8_synthetic import SETTINGS, runs
@@ -88,7 +90,7 @@ def check_cost(ctx):
         lab = f"{sh[0]} x {sh[1]}"
         ratios[lab] = {}
         for e in eps_list:
-            r = [x["eps_star"]["NR"] / float(e) for x in runs(ctx.seed, sh, e)]
+            r = [x["eps_star"]["NR"] / float(e) for x in runs(ctx, sh, e)]
             med = quantile(r, 0.5)
             ratios[lab][e] = {"median eps*/eps": fmt(med, 3), "q25": fmt(quantile(r, 0.25), 3),
                               "q75": fmt(quantile(r, 0.75), 3), "runs with eps* = inf": sum(x == np.inf for x in r)}
@@ -114,14 +116,15 @@ def check_cost(ctx):
     reading="'significantly' = best RLDP NMI >= 1.5 x GRR's (the threshold of rldp.sec8.adult-grr-worst); a failure "
             "only at the top of our eps grid is INCONCLUSIVE (the paper's eps range is not given).",
     slow=True,
+    group=GROUP,
 )
 def check_rldp_ldp(ctx):
     from proofs.rldp.sec8_adult import small_runs
     from proofs.rldp.sec8_synthetic import means
 
     ratio, fails = {}, []
-    tables = {f"adult {p}": {e: r["nmi"] for e, r in rows.items()} for p, rows in small_runs().items()}
-    tables.update({f"synthetic {sh[0]} x {sh[1]} (mean)": rows for sh, rows in means(ctx.seed).items()})
+    tables = {f"adult {p}": {e: r["nmi"] for e, r in rows.items()} for p, rows in small_runs(ctx).items()}
+    tables.update({f"synthetic {sh[0]} x {sh[1]} (mean)": rows for sh, rows in means(ctx).items()})
     for k, rows in tables.items():
         ratio[k] = {}
         for e, n in rows.items():
