@@ -118,7 +118,8 @@ def map_tasks(fn: Callable[[Any], Any], tasks: Iterable[Any], *, scheduler: str 
         key = exc.args[0] if exc.args else "?"
         task = next((t for f, t in zip(futures, tasks) if f.key == key), None)
         what = f"{getattr(fn, '__name__', fn)}({task!r})" if task is not None else str(key)
-        raise ExecutionError(f"a Dask worker died while running {what} (Dask gave up after its retries)") from None
+        raise ExecutionError(f"a Dask worker died (Dask gave up on {what}, a task that was on it, after its "
+                             "retries)") from None
     except CancelledError as exc:  # Dask cancels the futures of a client that lost its scheduler
         raise ExecutionError(f"the Dask tasks were cancelled (scheduler {scheduler!r} lost?): {_one_line(exc)}") from None
     except (CommClosedError, OSError, TimeoutError) as exc:
