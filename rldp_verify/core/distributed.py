@@ -32,14 +32,14 @@ def _one_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}"
 
 
-def _client_for(address: str, timeout: float = 10.0):
+def _client_for(address: str, timeout: float = 10.0) -> Any:
     from distributed import Client
 
     c = _CLIENTS.get(address)
     if c is not None and c.status in ("running", "connecting"):
         return c
     try:
-        c = Client(address, timeout=timeout, set_as_default=False)
+        c = Client(address, timeout=timeout, set_as_default=False)  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError) as exc:
         raise InputError(f"cannot reach the Dask scheduler at {address!r}: {_one_line(exc)}") from None
     _CLIENTS[address] = c
@@ -65,14 +65,14 @@ class DaskCluster:
         self.n_workers = n_workers
         self.processes = processes
         self.timeout = timeout
-        self._cluster = None
-        self.client = None
+        self._cluster: Any = None
+        self.client: Any = None
 
     @property
     def address(self) -> str:
         if self.client is None:
             raise RuntimeError("the cluster is not running (use DaskCluster in a with block)")
-        return self.client.scheduler.address
+        return str(self.client.scheduler.address)
 
     def __enter__(self) -> "DaskCluster":
         if self._requested is not None:
@@ -80,13 +80,14 @@ class DaskCluster:
             return self
         from distributed import Client, LocalCluster
 
-        self._cluster = LocalCluster(n_workers=self.n_workers, threads_per_worker=1, processes=self.processes,
-                                     dashboard_address=":0", silence_logs=logging.ERROR)
-        self.client = Client(self._cluster, set_as_default=False)
+        self._cluster = LocalCluster(  # type: ignore[no-untyped-call]
+            n_workers=self.n_workers, threads_per_worker=1, processes=self.processes, dashboard_address=":0",
+            silence_logs=logging.ERROR)
+        self.client = Client(self._cluster, set_as_default=False)  # type: ignore[no-untyped-call]
         _CLIENTS[self._cluster.scheduler_address] = self.client
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         if self._cluster is not None:
             _CLIENTS.pop(self._cluster.scheduler_address, None)
             self.client.close()
@@ -94,7 +95,7 @@ class DaskCluster:
             self._cluster = self.client = None
 
 
-def map_tasks(fn: Callable[[Any], Any], tasks: Iterable[Any], *, scheduler: str | None = None) -> list:
+def map_tasks(fn: Callable[[Any], Any], tasks: Iterable[Any], *, scheduler: str | None = None) -> list[Any]:
     """``[fn(t) for t in tasks]``: here (``scheduler=None``) or on the Dask cluster at ``scheduler``.
 
     The list is in the order of ``tasks`` whatever the cluster's size. ``fn`` and the tasks must be
@@ -113,7 +114,7 @@ def map_tasks(fn: Callable[[Any], Any], tasks: Iterable[Any], *, scheduler: str 
     client = _client_for(scheduler)
     futures = client.map(fn, tasks, pure=False)
     try:
-        return client.gather(futures)
+        return list(client.gather(futures))
     except KilledWorker as exc:
         key = exc.args[0] if exc.args else "?"
         task = next((t for f, t in zip(futures, tasks) if f.key == key), None)
