@@ -3,7 +3,7 @@ PY := .venv/bin/python
 # claims run in JOBS worker processes and the Sec. 8 experiments on a Dask LocalCluster of JOBS workers
 # (report --jobs; measured: reports/benchmarks/report_jobs.json); `make report JOBS=1` for one process
 JOBS ?= 2
-.PHONY: report test test-slow benchmarks setup lint docs determinism bench-polyopt-large
+.PHONY: report test test-slow benchmarks setup lint docs determinism bench-polyopt-large mutation mutation-semantic mutation-generic mutation-one
 
 setup:
 	@bash scripts/bootstrap.sh
@@ -40,3 +40,23 @@ bench-polyopt-large: setup
 # (tests/test_docs.py builds it in the test command too).
 docs: setup
 	@$(PY) -m sphinx -W -q -b html docs docs/_build/html
+
+# Mutation testing of the checker (issue 9; long, not CI): semantic mutants (mutation/catalogue.py) and
+# mutmut over the core numeric modules; both write reports/mutation.json. MUTATION_SAMPLE=0 runs every
+# generic mutant; MUTATION_DEADLINE=HH:MM (UTC) stops starting new generic batches at that time.
+MUTATION_SAMPLE ?= 500
+MUTATION_SEED ?= 20261124
+MUTATION_JOBS ?= 2
+mutation: mutation-semantic mutation-generic
+
+mutation-semantic: setup
+	@$(PY) -m rldp_verify.claims.mutants run --catalogue mutation.catalogue --jobs $(MUTATION_JOBS) --out reports/mutation.json
+
+mutation-generic: setup
+	@$(PY) -m pip install -q "mutmut>=3.8,<4"
+	@$(PY) scripts/mutation_generic.py --sample $(MUTATION_SAMPLE) --seed $(MUTATION_SEED) --jobs $(MUTATION_JOBS) \
+		$(if $(MUTATION_DEADLINE),--deadline $(MUTATION_DEADLINE),)
+
+# one semantic mutant, every claim it lists (e.g. make mutation-one M=thm1.bs-chi2-radius)
+mutation-one: setup
+	@$(PY) -m rldp_verify.claims.mutants run --catalogue mutation.catalogue --only "$(M)" --all-killers

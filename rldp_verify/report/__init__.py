@@ -95,11 +95,26 @@ def to_html(doc: dict, out_dir: Path | None = None) -> str:
     return render(doc, out_dir)
 
 
+def mutation_markdown(directory: Path) -> str:
+    """The 'Mutation testing' section, rendered from ``directory/mutation.json`` when `make mutation` wrote it."""
+    from rldp_verify.claims.mutants import load_report, markdown_section
+
+    lines = markdown_section(load_report(Path(directory) / "mutation.json"))
+    return "\n".join(lines) + "\n" if lines else ""
+
+
 def write(doc: dict, directory: Path) -> list[Path]:
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     paths = [directory / "verification.json", directory / "verification.md", directory / "verification.html"]
     paths[0].write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
-    paths[1].write_text(to_markdown(doc, directory))
-    paths[2].write_text(to_html(doc, directory))
+    mutation = mutation_markdown(directory)   # issue 9: the mutation-testing section, when reports/mutation.json exists
+    paths[1].write_text(to_markdown(doc, directory) + ("\n" + mutation if mutation else ""))
+    page = to_html(doc, directory)
+    if mutation:
+        import html
+
+        page = page.replace("</body>", "<section><h2>Mutation testing of the checker</h2><pre>" + html.escape(mutation)
+                            + "</pre></section></body>", 1)
+    paths[2].write_text(page)
     return paths

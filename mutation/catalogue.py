@@ -1,0 +1,936 @@
+"""The catalogue of semantic mutants: wrong variants of the engine's mathematics.
+
+Each mutant is a formula that a paper misprints (the ones reports/verification.md found) or that a
+careless implementation could contain, applied by patching the engine at run time (see
+:mod:`rldp_verify.claims.mutants` for how it is run and judged). The claims listed with a mutant are
+the ones that reach the patched code (``python -m mutation.reach`` lists them per engine function);
+globs such as ``rldp.thm1.*`` are allowed.
+
+Adding a mutant: write the wrong variant as a function with the original's signature (or a ``wrap``
+factory that receives the original), add a ``mutant(...)`` entry below with a unique id, the engine
+module (a key of MODULES), a one-sentence description of the mistake, and the claims to run; then
+``make mutation-one M=<id>`` and, if it survives, strengthen or add a check (with its pinned verdict)
+or document the equivalence with ``equivalent="why"``.
+
+Patch targets are written "<key>:<attribute path>" with <key> from MODULES, so a module move is one
+edit of that table.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import flint
+import mpmath
+
+from rldp_verify.claims.mutants import mutant, replace, wrap
+
+# where each engine module lives (the one table to edit when modules move)
+MODULES = {
+    "uncertainty": "rldp_verify.rldp.uncertainty",
+    "xi_interval": "rldp_verify.rldp.xi_interval",
+    "stats": "rldp_verify.core.stats",
+    "divergence": "rldp_verify.core.divergence",
+    "gamma": "rldp_verify.rldp.gamma",
+    "polyopt": "rldp_verify.rldp.mechanisms.polyopt",
+    "utility": "rldp_verify.core.information",
+    "srr": "rldp_verify.rldp.mechanisms.srr",
+    "grr": "rldp_verify.rldp.mechanisms.grr",
+    "ir": "rldp_verify.rldp.mechanisms.ir",
+    "guarantees": "rldp_verify.rldp.mechanisms.guarantees",
+    "rounding": "rldp_verify.rldp.mechanisms.rounding",
+    "audit.dual": "rldp_verify.rldp.audit.dual",
+    "audit.exact": "rldp_verify.rldp.audit.exact",
+    "audit.pair": "rldp_verify.rldp.audit.pair",
+    "falpha": "rldp_verify.topics.fdiv",
+    "extremal_utilities": "rldp_verify.topics.extremal.utilities",
+    "staircase": "rldp_verify.topics.extremal.staircase",
+    "pram": "rldp_verify.topics.pram",
+    "chisquare_projection": "rldp_verify.topics.chisquare.ball",
+    "srr_threshold": "rldp_verify.rldp.srr_threshold",
+    "experiments": "rldp_verify.rldp.experiments",
+}
+
+U = "uncertainty"
+
+
+def _one_minus(q):
+    from rldp_verify.core.numbers import exact
+
+    return 1 - q if isinstance(q, (float, mpmath.mpf)) else 1 - exact(q)
+
+
+def _mpf(x):
+    """x (Fraction, int, float, str or mpf) as an mpf."""
+    if isinstance(x, Fraction):
+        return mpmath.mpf(x.numerator) / x.denominator
+    return mpmath.mpf(x)
+
+# claim groups (globs) used below
+THM1 = ("rldp.thm1.*", "rldp.sec41.*", "rldp.audit.joint-projection-theorem1")
+EX2 = ("rldp.example2.*", "rldp.ex3.recomputed-L", "rldp.ex5.*")
+PROP1 = ("rldp.prop1.*", "rldp.prop2.*", "rldp.lemma-a5.*", "rldp.lemma-a6.*", "rldp.lemma-a7.*", "rldp.lemma1.*",
+         "rldp.sec42.*")
+POLYOPT = ("rldp.sec5.*", "rldp.thm2.*", "rldp.thm3.*", "rldp.ex3.*", "rldp.ex4.*", "rldp.ex5.*",
+           "rldp.relaxed-polyopt.*", "rldp.sec6.*", "rldp.orderings.*")
+
+
+# ---------------------------------------------------------------------------------------------
+# Theorem 1: the conditional radius B_s (eq. (25))
+# ---------------------------------------------------------------------------------------------
+
+
+def _bs_patches(arg_of, factor_of, alpha1=None):
+    """Patches of RenyiBall.conditional_radius and its arb twin computing
+    B_s = factor(alpha) * log(arg(alpha, B, P_s)) (``alpha1(B, P_s)`` for alpha = 1)."""
+
+    def mp_version(self, s, *, dps=None):
+        from rldp_verify.core.numbers import to_mpf, working_precision
+
+        with working_precision(dps) as d:
+            with mpmath.workdps(d + 10):
+                ps = to_mpf(self.marginal(s))
+                if ps == 0 or self.radius == math.inf:
+                    return mpmath.inf
+                if self.radius == 0 or ps == 1:
+                    return to_mpf(self.radius)
+                B, a = to_mpf(self.radius), to_mpf(self.alpha)
+                if a == 1:
+                    return +(alpha1(B, ps) if alpha1 else B / ps)
+                arg = arg_of(a, B, ps, mpmath.exp)
+                if arg <= 0:
+                    return mpmath.inf
+                val = max(factor_of(a) * mpmath.log(arg), mpmath.mpf(0))
+            return +val
+
+    def arb_version(self, s, *, dps=50):
+        from rldp_verify.core.rigorous import arb_exact, arb_precision
+
+        ps = self.marginal(s)
+        if ps == 0 or self.radius == math.inf:
+            return None
+        with arb_precision(dps):
+            B, a, p = arb_exact(self.radius), arb_exact(self.alpha), arb_exact(ps)
+            if self.alpha == 1:
+                return alpha1(B, p) if alpha1 else B / p
+            arg = arg_of(a, B, p, lambda x: x.exp())
+            if not arg > 0:
+                return None
+            return factor_of(a) * arg.log()
+
+    return (replace(f"{U}:RenyiBall.conditional_radius", mp_version),
+            replace(f"{U}:RenyiBall.conditional_radius_arb", arb_version))
+
+
+_correct_factor = lambda a: a / (a - 1)  # noqa: E731
+
+
+MUTANTS = [
+    mutant("thm1.bs-chi2-radius", U,
+           "B_s = log((e^B - (1 - P^_s))/P^_s) for every alpha: the chi-square radius (e^B - 1)/P^_s that "
+           "reproduces Example 2's printed numbers",
+           _bs_patches(lambda a, B, p, exp: (exp(B) - (1 - p)) / p, lambda a: 1),
+           THM1 + EX2 + PROP1),
+    mutant("thm1.bs-factor-inverted", U,
+           "B_s with the factor (alpha-1)/alpha in front of the log instead of alpha/(alpha-1)",
+           _bs_patches(lambda a, B, p, exp: (exp((a - 1) * B / a) - (1 - p)) / p, lambda a: (a - 1) / a),
+           THM1 + EX2),
+    mutant("thm1.bs-exponent-without-alpha", U,
+           "B_s with e^{(alpha-1)B} inside the log instead of e^{(alpha-1)B/alpha}",
+           _bs_patches(lambda a, B, p, exp: (exp((a - 1) * B) - (1 - p)) / p, _correct_factor),
+           THM1 + EX2),
+    mutant("thm1.bs-no-division", U,
+           "B_s without the division by P^_s inside the log",
+           _bs_patches(lambda a, B, p, exp: exp((a - 1) * B / a) - (1 - p), _correct_factor),
+           THM1 + EX2),
+    mutant("thm1.bs-kl-times-ps", U,
+           "alpha = 1 (KL): B_s = B P^_s instead of B / P^_s",
+           _bs_patches(lambda a, B, p, exp: (exp((a - 1) * B / a) - (1 - p)) / p, _correct_factor,
+                       alpha1=lambda B, p: B * p),
+           THM1 + ("rldp.sec3.kl-limit",)),
+    mutant("thm1.bs-equals-B", U,
+           "no projection: the conditional radius B_s taken equal to the joint radius B",
+           _bs_patches(lambda a, B, p, exp: exp((a - 1) * B / a), _correct_factor, alpha1=lambda B, p: B),
+           THM1 + EX2 + PROP1),
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# xi-, xi+ (eqs. (26)-(28)), Lemma 1, Proposition 1/2 (eqs. (29)-(30))
+# ---------------------------------------------------------------------------------------------
+
+
+def _swap_t_interval(orig):
+    def t_interval(rho, alpha, radius, *, dps=None):
+        tm, tp = orig(rho, alpha, radius, dps=dps)
+        return tp, tm
+    return t_interval
+
+
+def _xi_plus_printed_domain(orig):
+    def t_interval(rho, alpha, radius, *, dps=None):
+        tm, tp = orig(rho, alpha, radius, dps=dps)
+        r = mpmath.mpf(Fraction(rho).numerator) / Fraction(rho).denominator if isinstance(rho, Fraction) else \
+            mpmath.mpf(rho)
+        if r < 1:
+            tp = min(tp, r / (1 - r))    # xi in [1, (1-rho)^-1) as printed in (28): t+ <= rho/(1-rho)
+        return tm, tp
+    return t_interval
+
+
+def _cert_printed_domain(orig):
+    def t_interval_certified(rho, alpha, radius_arb, *, dps=50):
+        lo, hi = orig(rho, alpha, radius_arb, dps=dps)
+        rho = Fraction(rho)
+        if rho < 1:
+            hi = min(hi, rho / (1 - rho))
+        return lo, hi
+    return t_interval_certified
+
+
+def _alpha2_no_sqrt(rho, radius, *, dps=None):
+    from rldp_verify.core.numbers import to_mpf, working_precision
+
+    with working_precision(dps) as d:
+        with mpmath.workdps(d + 10):
+            r = to_mpf(rho)
+            if radius == math.inf or radius == mpmath.inf:
+                return mpmath.mpf(0), mpmath.mpf(1)
+            eB = mpmath.exp(to_mpf(radius))
+            root = (eB - 1) * (eB - (2 * r - 1) ** 2)   # the square root dropped (Lemma 1 as converted)
+            tm = max((eB + 2 * r - 1 - root) / (2 * eB), mpmath.mpf(0))
+            tp = min((eB + 2 * r - 1 + root) / (2 * eB), mpmath.mpf(1))
+        return +tm, +tp
+
+
+def _alpha2_denominator(rho, radius, *, dps=None):
+    from rldp_verify.core.numbers import to_mpf, working_precision
+
+    with working_precision(dps) as d:
+        with mpmath.workdps(d + 10):
+            r = to_mpf(rho)
+            if radius == math.inf or radius == mpmath.inf:
+                return mpmath.mpf(0), mpmath.mpf(1)
+            eB = mpmath.exp(to_mpf(radius))
+            root = mpmath.sqrt((eB - 1) * (eB - (2 * r - 1) ** 2))
+            tm = max((eB + 2 * r - 1 - root) / (2 * eB * r), mpmath.mpf(0))   # xi- printed, not t- = rho xi-
+            tp = min((eB + 2 * r - 1 + root) / (2 * eB * r), mpmath.mpf(1))
+        return +tm, +tp
+
+
+def _rad_no_factor2(orig):
+    def l1_radius(self, *, dps=None, max_size=20, exhaustive=False):
+        return orig(self, dps=dps, max_size=max_size, exhaustive=exhaustive) / 2
+    return l1_radius
+
+
+def _rad_cert_no_factor2(orig):
+    def l1_radius_certified(self, radius_arb, *, dps=50, max_size=20):
+        return orig(self, radius_arb, dps=dps, max_size=max_size) / 2
+    return l1_radius_certified
+
+
+def _rad_singletons(self, *, dps=None, max_size=20, exhaustive=False):
+    from rldp_verify.core.numbers import to_mpf, working_precision
+    from rldp_verify.rldp.uncertainty import t_interval
+
+    with working_precision(dps):
+        vals = [t_interval(r, self.alpha, self.radius, dps=dps)[1] - to_mpf(r) for r in self.center if 0 < r < 1]
+        return 2 * max([mpmath.mpf(0)] + vals)   # max over singletons U1 = {u} only
+
+
+def _rad_prop2_printed(orig):
+    def l1_radius(self, *, dps=None, max_size=20, exhaustive=False):
+        from rldp_verify.core.numbers import to_mpf
+        from rldp_verify.rldp.uncertainty import t_interval
+
+        val = orig(self, dps=dps, max_size=max_size, exhaustive=exhaustive)
+        if self.alpha == 2 and self.radius not in (math.inf, mpmath.inf):
+            pmin = min(self.center)
+            if mpmath.exp(to_mpf(self.radius)) - 1 >= (1 - to_mpf(pmin)) ** 2:
+                # Prop. 2 part 2 as printed: 2 P^_min xi+ = 2 t+(P^_min), too large by 2 P^_min
+                return 2 * t_interval(pmin, 2, self.radius, dps=dps)[1]
+        return val
+    return l1_radius
+
+
+def _lower_from_B(self, u, s, *, dps=None):
+    from rldp_verify.rldp.uncertainty import t_interval
+
+    if self.marginal(s) == 0:
+        return mpmath.mpf(0)
+    rho = self.conditional(s)[u]
+    return t_interval(rho, self.alpha, self.radius, dps=dps)[0]    # B instead of B_s
+
+
+def _lower_cert_from_B(self, u, s, *, dps=50):
+    from rldp_verify.core.rigorous import arb_exact, arb_precision
+    from rldp_verify.rldp.uncertainty import t_interval_certified
+
+    if self.marginal(s) == 0:
+        return Fraction(0)
+    rho = self.conditional(s)[u]
+    with arb_precision(dps):
+        B = None if self.radius == math.inf else arb_exact(self.radius)
+    return t_interval_certified(rho, self.alpha, B, dps=dps)[0]
+
+
+MUTANTS += [
+    mutant("eq27-28.xi-swapped", U, "xi- and xi+ swapped: (t-, t+) returned as (t+, t-)",
+           wrap("xi_interval:t_interval", _swap_t_interval), PROP1 + EX2),
+    mutant("eq28.xi-plus-printed-domain", U,
+           "xi+ searched on the printed domain [1, (1-rho)^-1) of eq. (28), i.e. t+ <= rho/(1-rho)",
+           (wrap("xi_interval:t_interval", _xi_plus_printed_domain),
+            wrap("xi_interval:t_interval_certified", _cert_printed_domain)), PROP1 + EX2),
+    mutant("lemma1.sqrt-dropped", U,
+           "Lemma 1's closed form without its square root (as the text conversion printed it)",
+           replace("xi_interval:t_interval_alpha2", _alpha2_no_sqrt), PROP1),
+    mutant("lemma1.xi-for-t", U,
+           "Lemma 1's closed form returns xi-+ (divided by rho) where t-+ = rho xi-+ is meant",
+           replace("xi_interval:t_interval_alpha2", _alpha2_denominator), PROP1),
+    mutant("eq30.rad-missing-factor-2", U, "rad_s without the factor 2 of eq. (30)",
+           (wrap(f"{U}:SimplexBall.l1_radius", _rad_no_factor2),
+            wrap(f"{U}:SimplexBall.l1_radius_certified", _rad_cert_no_factor2)),
+           PROP1 + EX2 + ("rldp.thm5.*", "rldp.sec9.ir-quick")),
+    mutant("eq30.rad-singletons-only", U, "rad_s maximised over singletons U1 = {u} instead of all subsets U1",
+           replace(f"{U}:SimplexBall.l1_radius", _rad_singletons), PROP1 + EX2),
+    mutant("prop2.part2-printed-formula", U,
+           "rad_s by Proposition 2 part 2 as printed (2 P^_min xi+ = 2 t+, too large by 2 P^_min) above its "
+           "threshold (alpha = 2)",
+           wrap(f"{U}:SimplexBall.l1_radius", _rad_prop2_printed), PROP1 + EX2),
+    mutant("eq29.lower-with-B", U, "L_{u|s} computed with the joint radius B instead of B_s",
+           (replace(f"{U}:RenyiBall.lower_value", _lower_from_B),
+            replace(f"{U}:RenyiBall.lower_certified", _lower_cert_from_B)),
+           PROP1 + EX2 + POLYOPT),
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# Confidence radius, eqs. (9)-(14)
+# ---------------------------------------------------------------------------------------------
+
+
+def _conf_at_beta(orig):
+    def confidence_radius(alpha, confidence, n, a, *, dps=None):
+        return orig(alpha, _one_minus(confidence), n, a, dps=dps)   # F^-1(beta) instead of F^-1(1-beta)
+    return confidence_radius
+
+
+def _conf_upper_at_beta(orig):
+    def confidence_radius_upper(alpha, confidence, n, a, *, dps=50):
+        return orig(alpha, _one_minus(confidence), n, a, dps=dps)
+    return confidence_radius_upper
+
+
+def _conf_dof(orig):
+    def confidence_radius(alpha, confidence, n, a, *, dps=None):
+        return orig(alpha, confidence, n, a + 1, dps=dps)    # chi2 with a (not a-1) degrees of freedom
+    return confidence_radius
+
+
+def _conf_upper_dof(orig):
+    def confidence_radius_upper(alpha, confidence, n, a, *, dps=50):
+        return orig(alpha, confidence, n, a + 1, dps=dps)
+    return confidence_radius_upper
+
+
+def _radius_no_log(q, alpha, n):
+    return q / n    # the chi-square radius F^-1/n used as the Rényi radius (no log(1 + .))
+
+
+_STATS_ORIGINAL = {}
+
+
+def _chi2_quantile_tail(orig):
+    _STATS_ORIGINAL["chi2_quantile"] = orig
+
+    def chi2_quantile(q, k, *, dps=None):
+        return orig(_one_minus(q), k, dps=dps)
+    return chi2_quantile
+
+
+def _chi2_bracket_tail(orig):
+    # the bracket calls chi2_quantile itself: run it at 1 - q with the original quantile inside, so that the
+    # whole engine is consistently wrong (the bracket's own certificate then holds for 1 - q)
+    def chi2_quantile_bracket(q, k, *, dps=50):
+        import rldp_verify.core.stats as st
+
+        patched = st.chi2_quantile
+        st.chi2_quantile = _STATS_ORIGINAL["chi2_quantile"]
+        try:
+            return orig(_one_minus(q), k, dps=dps)
+        finally:
+            st.chi2_quantile = patched
+    return chi2_quantile_bracket
+
+
+MUTANTS += [
+    mutant("eq12.quantile-at-beta", U,
+           "eq. (12) as printed: B = log(1 + F^-1(0.05)/n), the chi-square quantile at beta instead of 1 - beta",
+           (wrap(f"{U}:confidence_radius", _conf_at_beta), wrap(f"{U}:confidence_radius_upper", _conf_upper_at_beta)),
+           ("rldp.example1.*", "rldp.sec3.*", "rldp.sec8.*", "rldp.ex*", "rldp.example*", "rldp.thm4.eps0-example1")),
+    mutant("eq11.degrees-of-freedom", U, "the chi-square quantile with |X| degrees of freedom instead of |X| - 1",
+           (wrap(f"{U}:confidence_radius", _conf_dof), wrap(f"{U}:confidence_radius_upper", _conf_upper_dof)),
+           ("rldp.example1.*", "rldp.sec3.*", "rldp.sec8.*", "rldp.ex*", "rldp.example*")),
+    mutant("eq11.chi2-radius-as-renyi", U, "B = F^-1(1-beta)/n (the chi-square radius) instead of log(1 + F^-1/n)",
+           replace(f"{U}:_radius_from_quantile", _radius_no_log),
+           ("rldp.example1.*", "rldp.sec3.*", "rldp.sec8.*", "rldp.ex*", "rldp.example*")),
+    mutant("stats.chi2-quantile-lower-tail", "stats",
+           "F^-1_{chi2,k}(q) and its certified bracket computed at 1 - q (lower/upper tail swapped)",
+           (wrap("stats:chi2_quantile", _chi2_quantile_tail), wrap("stats:chi2_quantile_bracket", _chi2_bracket_tail)),
+           ("rldp.example1.*", "rldp.sec3.*", "rldp.sec8.*", "rldp.ex*", "rldp.example*", "isit.*")),
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# Rényi divergence (eq. (6)-(7)), chi-square
+# ---------------------------------------------------------------------------------------------
+
+
+def _renyi_no_denominator(orig):
+    def renyi_divergence(phat, p, alpha, *, dps=None):
+
+        d = orig(phat, p, alpha, dps=dps)
+        a = _mpf(alpha)
+        return d if a == 1 or d == mpmath.inf else d * (a - 1)   # log(sum) without the 1/(alpha-1)
+    return renyi_divergence
+
+
+def _renyi_swapped(orig):
+    def renyi_divergence(phat, p, alpha, *, dps=None):
+        return orig(p, phat, alpha, dps=dps)
+    return renyi_divergence
+
+
+def _renyi_arb_swapped(orig):
+    def renyi_divergence_arb(phat, p, alpha, *, dps=50):
+        return orig(p, phat, alpha, dps=dps)
+    return renyi_divergence_arb
+
+
+def _renyi_arb_factor(orig):
+    def renyi_divergence_arb(phat, p, alpha, *, dps=50):
+        from rldp_verify.core.numbers import exact
+
+        d = orig(phat, p, alpha, dps=dps)
+        a = exact(alpha)
+        if d is None or a == 1:
+            return d
+        return d * flint.arb(a.numerator) / a.denominator   # alpha/(alpha-1) log S instead of log S/(alpha-1)
+    return renyi_divergence_arb
+
+
+def _chi_square_neyman(p1, p2):
+    from rldp_verify.core.divergence import _pair
+
+    p1, p2 = _pair(p1, p2)
+    exact = all(isinstance(v, Fraction) for v in p1 + p2)
+    total = Fraction(0) if exact else 0.0
+    for a, b in zip(p1, p2):
+        if a == 0:
+            if b != 0:
+                return math.inf
+            continue
+        total += (a - b) ** 2 / a     # divides by P1 (Neyman) instead of P2 (Pearson)
+    return total
+
+
+MUTANTS += [
+    mutant("eq6.renyi-without-1-over-alpha-minus-1", "divergence",
+           "D_alpha = log sum P^^alpha P^(1-alpha), the factor 1/(alpha-1) forgotten (mpmath route)",
+           wrap("divergence:renyi_divergence", _renyi_no_denominator),
+           THM1 + PROP1 + ("rldp.example1.*", "rldp.sec3.*", "rldp.lemma2.*", "isit.thm3.*", "falpha.*")),
+    mutant("eq6.renyi-arguments-swapped", "divergence", "D_alpha(P || P^) computed where D_alpha(P^ || P) is meant",
+           (wrap("divergence:renyi_divergence", _renyi_swapped),
+            wrap("divergence:renyi_divergence_arb", _renyi_arb_swapped)),
+           THM1 + PROP1 + ("rldp.example1.*", "rldp.sec3.*", "isit.thm3.*")),
+    mutant("eq6.renyi-arb-alpha-factor", "divergence",
+           "the certified (arb) D_alpha with a factor alpha/(alpha-1) in place of 1/(alpha-1)",
+           wrap("divergence:renyi_divergence_arb", _renyi_arb_factor),
+           THM1 + PROP1 + ("rldp.example1.*", "rldp.sec3.*", "isit.thm3.*", "rldp.audit.*")),
+    mutant("sec3.chi-square-neyman", "divergence", "chi^2(P1||P2) divided by P1 (Neyman) instead of P2 (Pearson)",
+           replace("divergence:chi_square", _chi_square_neyman),
+           ("rldp.sec3.*", "rldp.example1.*", "rldp.sec8.*", "isit.*", "falpha.rem9.*")),
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# Definition 3 (Gamma_eps), PolyOpt (Theorems 2-3, eq. (44)-(46))
+# ---------------------------------------------------------------------------------------------
+
+
+def _force_relaxed(orig):
+    def f(*args, include_same_s=True, **kw):
+        return orig(*args, include_same_s=False, **kw)     # Definition 3 without its s1 = s2 rows
+    return f
+
+
+def _polyopt_rows_no_L_correction(lower, exp_eps, *, include_same_s=True, active=None):
+    r = Fraction(exp_eps)
+    L = [[Fraction(v) for v in row] for row in lower]
+    a1, a2 = len(L), len(L[0])
+    act = list(range(a1)) if active is None else sorted(set(active))
+    rows = []
+    for s1 in act:
+        for s2 in act:
+            if s1 == s2 and not include_same_s:
+                continue
+            for u1 in range(a2):
+                for u2 in range(a2):
+                    c = [Fraction(0)] * (a1 * a2)
+                    for u in range(a2):
+                        c[s1 * a2 + u] += L[s1][u]
+                        c[s2 * a2 + u] -= r * L[s2][u]
+                    c[s1 * a2 + u1] += 1    # the (1 - sum_u L_{u|s}) coefficients written as 1
+                    c[s2 * a2 + u2] -= r
+                    rows.append(tuple(c))
+    return rows
+
+
+def _block_vertices_e2(orig):
+    def block_vertices(L_s, exp_eps):
+        return orig(L_s, Fraction(exp_eps) ** 2)     # h in [1, e^{2 eps}]: the ratio bound squared
+    return block_vertices
+
+
+def _gamma_eps_squared(orig):
+    def gamma_hat_vertices(lower_table, exp_eps, **kw):
+        return orig(lower_table, Fraction(exp_eps) ** 2, **kw)
+    return gamma_hat_vertices
+
+
+def _mu_sum_v(v, p, *, dps=None):
+    from rldp_verify.core.numbers import to_mpf, working_precision
+
+    with working_precision(dps) as d:
+        with mpmath.workdps(d + 10):
+            vv, pp = [to_mpf(x) for x in v], [to_mpf(x) for x in p]
+            q = mpmath.fsum(vv) / len(vv)    # normaliser under the uniform distribution, not under P
+            if q == 0:
+                return mpmath.mpf(0)
+            tot = mpmath.fsum(a * b * mpmath.log(a / q) for a, b in zip(vv, pp) if a * b != 0)
+        return +tot
+
+
+def _mu_arb_sum_v(v, p):
+    from rldp_verify.core.rigorous import arb_exact
+
+    q = sum(Fraction(a) for a in v) / len(v)
+    if q == 0:
+        return flint.arb(0)
+    tot, qa = flint.arb(0), arb_exact(q)
+    for a, b in zip(v, p):
+        if a * b != 0:
+            tot += arb_exact(Fraction(a) * Fraction(b)) * (arb_exact(Fraction(a)) / qa).log()
+    return tot
+
+
+def _mu_float_sum_v(orig):
+    def mu_float_bounds(Vf, pf):
+        import numpy as np
+
+        Vf = np.asarray(Vf, dtype=float)
+        n = Vf.shape[1]
+        return orig(Vf, np.full(n, 1.0 / n) * 0 + np.asarray(pf, dtype=float))
+    return mu_float_bounds
+
+
+def _mu_log2(orig):
+    def mu_value(v, p, *, dps=None):
+        return orig(v, p, dps=dps) / mpmath.log(2)     # bits instead of nats
+    return mu_value
+
+
+def _mu_arb_log2(orig):
+    def mu_arb(v, p):
+        return orig(v, p) / flint.arb(2).log()
+    return mu_arb
+
+
+MUTANTS += [
+    mutant("def3.without-same-s-rows", "gamma",
+           "Definition 3 without its s1 = s2 rows (the relaxed cone used for PolyOpt)",
+           (wrap("gamma:gamma_hat_vertices", _force_relaxed), wrap("gamma:gamma_inequalities", _force_relaxed),
+            wrap("guarantees:check_gamma", _force_relaxed)),
+           POLYOPT),
+    mutant("def3.block-ratio-squared", "gamma",
+           "the vertex blocks P_s built with h in [1, e^{2 eps}] (the ratio bound of Lemma 3 squared)",
+           wrap("gamma:block_vertices", _block_vertices_e2), POLYOPT),
+    mutant("def3.gamma-hat-eps-doubled", "gamma", "Gamma-hat's vertices enumerated at 2 eps",
+           wrap("gamma:gamma_hat_vertices", _gamma_eps_squared), POLYOPT),
+    mutant("eq45.mu-uniform-normaliser", "utility",
+           "mu(v) with the normaliser sum_x v_x / |X| (the uniform distribution) instead of sum_x v_x P_x",
+           (replace("utility:mu_value", _mu_sum_v), replace("utility:mu_arb", _mu_arb_sum_v)),
+           POLYOPT + ("rldp.thm4.*", "rldp.thm5.*", "rldp.sec8.*", "rldp.sec9.*", "rldp.lemma2.*", "rldp.prop3.*")),
+    mutant("eq44.utility-in-bits", "utility", "I_P(X;Y) in bits (log base 2) where the paper's nats are meant",
+           (wrap("utility:mu_value", _mu_log2), wrap("utility:mu_arb", _mu_arb_log2)),
+           POLYOPT + ("rldp.thm4.*", "rldp.thm5.*", "rldp.sec8.*", "rldp.sec9.*")),
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# Mechanisms: SRR (Definition 4), GRR (eq. (56)), IR (Theorem 5), guarantees, eq. (62)
+# ---------------------------------------------------------------------------------------------
+
+
+def _srr_same_exponent(a1, a2, exp_eps):
+    e = Fraction(exp_eps)
+    a = a1 * a2
+    C = e + (a2 - 1) * e + a - a2          # "e eps" read as e^eps in the second case
+    return [[((e if u == u2 else e) if s == s2 else 1) / C for s in range(a1) for u in range(a2)]
+            for s2 in range(a1) for u2 in range(a2)]
+
+
+def _srr_squared(a1, a2, exp_eps):
+    e = Fraction(exp_eps)
+    a = a1 * a2
+    C = e * e + (a2 - 1) / (e * e) + a - a2   # exponents 2 eps / -2 eps
+    return [[((e * e if u == u2 else 1 / (e * e)) if s == s2 else 1) / C for s in range(a1) for u in range(a2)]
+            for s2 in range(a1) for u2 in range(a2)]
+
+
+def _grr_inverted(size, exp_eps):
+    if exp_eps == math.inf:
+        return [[Fraction(int(i != j)) / max(1, size - 1) for j in range(size)] for i in range(size)]
+    e = Fraction(exp_eps)
+    den = 1 + (size - 1) * e
+    return [[1 / den if i == j else e / den for j in range(size)] for i in range(size)]
+
+
+def _exp_delta2_no_2(t, d):
+    t, d = Fraction(t), Fraction(d)
+    if d == 0:
+        return math.inf
+    return 1 + (t - 1) / d     # the factor 2 of Theorem 5 missing
+
+
+def _decide_reversed(orig):
+    def _decide(items, level, what):
+        flipped = ((rhs, lhs, w) for lhs, rhs, w in items)    # the inequality lhs <= e^eps rhs reversed
+        return orig(flipped, level, what)
+    return _decide
+
+
+def _prop3_with_same_s(Q, a1, a2):
+    from rldp_verify.rldp.audit.exact import _ratio
+
+    best, arg = None, None
+    for y, row in enumerate(Q):
+        blocks = [row[s * a2:(s + 1) * a2] for s in range(a1)]
+        for s in range(a1):
+            for t in range(a1):            # s = s' included (Proposition 3 without s != s')
+                r = _ratio(max(blocks[s]), min(blocks[t]))
+                if best is None or r > best:
+                    best, arg = r, (y, s, t, blocks[s].index(max(blocks[s])), blocks[t].index(min(blocks[t])))
+    y, s, t, u, v = arg
+    P = [[Fraction(0)] * a2 for _ in range(a1)]
+    P[s][u] += Fraction(1, 2)
+    P[t][v] += Fraction(1, 2)
+    return best, {"y": y, "s": s, "s_prime": t, "u": u, "u_prime": v}, tuple(tuple(r) for r in P)
+
+
+def _check_prop3_same_s(mech, eps, a1=None, a2=None):
+    from rldp_verify.rldp.mechanisms.guarantees import _check_width, _decide, _matrix, _sizes
+    from rldp_verify.rldp.mechanisms.rounding import privacy_level
+
+    level = privacy_level(eps)
+    Q = _matrix(mech)
+    a1, a2 = _sizes(mech, a1, a2)
+    _check_width(Q, a1, a2)
+
+    def items():
+        for y, r in enumerate(Q):
+            blocks = [r[s * a2:(s + 1) * a2] for s in range(a1)]
+            for s in range(a1):
+                for t in range(a1):          # s = s' not skipped
+                    u = max(range(a2), key=blocks[s].__getitem__)
+                    v = min(range(a2), key=blocks[t].__getitem__)
+                    yield blocks[s][u], blocks[t][v], {"y": y, "s": s, "u": u, "s'": t, "u'": v}
+
+    return _decide(items(), level, "(eps, P_X)-RLDP via Proposition 3")
+
+
+def _eq62_inverted(Q, P, a1, a2):
+    from rldp_verify.rldp.audit.exact import _ratio
+
+    marg = [sum(P[s]) for s in range(a1)]
+    best, arg = None, None
+    for y, row in enumerate(Q):
+        joint = [sum(row[s * a2 + u] * P[s][u] for u in range(a2)) for s in range(a1)]   # P(Y=y, S=s)
+        for s in range(a1):
+            for t in range(a1):
+                if s == t or marg[s] == 0 or marg[t] == 0:
+                    continue
+                r = _ratio(joint[s], joint[t])       # P(S=s|Y=y)/P(S=s'|Y=y): eq. (62) inverted by Bayes
+                if best is None or r > best:
+                    best, arg = r, (y, s, t)
+    if best is None:
+        return Fraction(1), None
+    y, s, t = arg
+    return best, {"y": y, "s": s, "s_prime": t}
+
+
+def _realized_eps_inverted(mech, p, a1=None, a2=None, *, dps=None):
+    from rldp_verify.core.numbers import to_mpf, working_precision
+    from rldp_verify.rldp.mechanisms.guarantees import _check_width, _exact_flat, _matrix, _sizes
+
+    Q = _matrix(mech)
+    a1, a2 = _sizes(mech, a1, a2)
+    _check_width(Q, a1, a2)
+    flat = _exact_flat(p, a1 * a2)
+    best = Fraction(1)
+    for r in Q:
+        joint = [sum(r[s * a2 + u] * flat[s * a2 + u] for u in range(a2)) for s in range(a1)
+                 if sum(flat[s * a2:(s + 1) * a2]) > 0]
+        if min(joint) == 0:
+            if max(joint) > 0:
+                return mpmath.inf
+            continue
+        best = max(best, max(joint) / min(joint))
+    with working_precision(dps):
+        return mpmath.log(to_mpf(best))
+
+
+MUTANTS += [
+    mutant("def4.srr-second-case-e", "srr",
+           "SRR with e^eps (not e^-eps) for s' = s, u' != u (the garbled 'e eps' read literally)",
+           replace("srr:srr_matrix", _srr_same_exponent),
+           ("rldp.ex4.*", "rldp.lemma2.*", "rldp.thm4.*", "rldp.sec6.*", "rldp.sec9.*", "rldp.sec8.*", "rldp.prop3.*")),
+    mutant("def4.srr-exponents-doubled", "srr", "SRR with exponents 2 eps and -2 eps",
+           replace("srr:srr_matrix", _srr_squared),
+           ("rldp.ex4.*", "rldp.lemma2.*", "rldp.thm4.*", "rldp.sec6.*", "rldp.sec9.*", "rldp.sec8.*", "rldp.prop3.*")),
+    mutant("eq56.grr-inverted", "grr", "GRR with the e^eps weight off the diagonal (1 on it)",
+           replace("grr:grr_matrix", _grr_inverted),
+           ("rldp.prop3.*", "rldp.thm5.*", "rldp.ex4.*", "rldp.sec8.*", "rldp.sec9.*", "kairouz.*")),
+    mutant("thm5.delta2-missing-2", "ir", "e^{delta2} = 1 + (e^{eps2} - 1)/d, the factor 2 of Theorem 5 missing",
+           replace("ir:exp_delta2", _exp_delta2_no_2),
+           ("rldp.thm5.*", "rldp.ex5.*", "rldp.sec8.*", "rldp.sec9.*")),
+    mutant("guarantees.threshold-reversed", "guarantees",
+           "privacy check with its inequality reversed (rhs <= e^eps lhs instead of lhs <= e^eps rhs)",
+           wrap("guarantees:_decide", _decide_reversed),
+           ("rldp.lemma2.*", "rldp.prop3.*", "rldp.thm2.*", "rldp.thm5.*", "rldp.relaxed-polyopt.*", "rldp.ex*",
+            "rldp.sec6.*")),
+    mutant("prop3.same-s-pairs", "audit.exact",
+           "Proposition 3's maximum taken over all (s, s') including s = s'",
+           (replace("audit.exact:audit_full_simplex", _prop3_with_same_s),
+            replace("guarantees:check_prop3", _check_prop3_same_s)),
+           ("rldp.prop3.*", "rldp.lemma2.*", "rldp.relaxed-polyopt.*", "rldp.sec9.*", "rldp.audit.*", "rldp.example3.*")),
+    mutant("eq62.inverted", "audit.exact",
+           "eq. (62) inverted: the realised eps* from P(S=s|Y=y)/P(S=s'|Y=y) instead of P(Y=y|S=s)/P(Y=y|S=s')",
+           (replace("audit.exact:audit_single", _eq62_inverted),
+            replace("guarantees:realized_eps", _realized_eps_inverted)),
+           ("rldp.sec8.*", "rldp.audit.*", "rldp.example3.*")),
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# The audit's dual (ISIT Theorem 3 / phi of the dual)
+# ---------------------------------------------------------------------------------------------
+
+
+def _beta_alpha_minus_1(alpha):
+    return Fraction(alpha) - 1      # phi with beta = alpha - 1 instead of 1 - 1/alpha
+
+
+def _pair_problem_wrong_beta(orig):
+    def __init__(self, *args, **kw):
+        orig(self, *args, **kw)
+        self.beta = self.alpha - 1  # the pair solver's dual with phi of order beta = alpha - 1
+    return __init__
+
+
+def _phi_mp_no_div(orig):
+    def phi_mp(d, beta):
+        v = orig(d, beta)
+        b = Fraction(beta)
+        return v if b == 0 or v == mpmath.inf else v * (mpmath.mpf(b.numerator) / b.denominator)
+    return phi_mp
+
+
+def _phi_np_no_div(orig):
+    def phi_np(d, beta):
+        v = orig(d, beta)
+        return v if beta == 0 else v * float(beta)
+    return phi_np
+
+
+def _phi_arb_no_div(orig):
+    def phi_arb(B, beta):
+        v = orig(B, beta)
+        return v if v is None or beta == 0 else v * flint.arb(Fraction(beta).numerator) / Fraction(beta).denominator
+    return phi_arb
+
+
+AUDIT = ("rldp.audit.*", "rldp.example3.*", "rldp.sec8.realized-eps", "isit.thm3.*", "isit.thm4.*", "isit.thm2.*")
+
+MUTANTS += [
+    mutant("audit.dual-phi-wrong-beta", "audit.pair",
+           "the audit's pair dual with phi(d) = (e^{beta d} - 1)/beta for beta = alpha - 1 instead of 1 - 1/alpha",
+           wrap("audit.pair:PairProblem.__init__", _pair_problem_wrong_beta), AUDIT + ("rldp.audit.pair-bracket",),
+           include_slow=True),
+    mutant("audit.screen-phi-wrong-beta", "audit.dual",
+           "the audit's float screen with phi of order beta = alpha - 1 instead of 1 - 1/alpha",
+           replace("audit.dual:beta_of", _beta_alpha_minus_1), AUDIT,
+           equivalent="phi_beta(B) = (e^{beta B} - 1)/beta increases with beta and alpha - 1 >= 1 - 1/alpha, so the "
+                      "wrong phi only enlarges the float screen's budget Phi (beta_of is used nowhere else): fewer "
+                      "pairs are screened out and those are certified individually; the certified bracket of the "
+                      "audit cannot change, only its running time"),
+    mutant("audit.dual-phi-without-division", "audit.dual", "phi(d) = e^{beta d} - 1 (the division by beta dropped)",
+           (wrap("audit.dual:phi_mp", _phi_mp_no_div), wrap("audit.dual:phi_np", _phi_np_no_div),
+            wrap("audit.dual:phi_arb", _phi_arb_no_div)), AUDIT),
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# Companion papers: f_alpha (falpha), Kairouz (extremal), PRAM, ISIT (chi-square projection)
+# ---------------------------------------------------------------------------------------------
+
+
+def _f_alpha_no_minus_one(orig):
+    def f_alpha_divergence(p, q, alpha, *, dps=None):
+        v = orig(p, q, alpha, dps=dps)
+        a = _mpf(alpha)
+        if a == 1 or v == math.inf or v == mpmath.inf:
+            return v
+        return v + 1 if a > 1 else 1 - v     # sum P^a Q^(1-a) itself, without the -1 of f_alpha
+    return f_alpha_divergence
+
+
+def _renyi_from_f_alpha_no_denominator(d_f, alpha, *, dps=None):
+    from rldp_verify.core.numbers import to_mpf, working_precision
+
+    with working_precision(dps):
+        d = to_mpf(d_f) if not isinstance(d_f, mpmath.mpf) else d_f
+        if d == mpmath.inf or d == math.inf:
+            return mpmath.inf
+        a = _mpf(alpha)
+        arg = d + 1 if a > 1 else 1 - d
+        return mpmath.inf if arg <= 0 else mpmath.log(arg)     # eq. (4) without 1/(alpha-1)
+
+
+def _tv_no_half(p, q):
+    from rldp_verify.topics.fdiv import _pair
+
+    p, q = _pair(p, q)
+    return sum(abs(x - y) for x, y in zip(p, q))     # the factor 1/2 of TV forgotten
+
+
+def _hockey_no_correction(orig):
+    def hockey_stick(p, q, gamma):
+        from rldp_verify.topics.fdiv import _pair
+
+        p2, q2 = _pair(p, q)
+        return sum(max(x - gamma * y, 0) for x, y in zip(p2, q2))   # without the - (1 - gamma)^+ term
+    return hockey_stick
+
+
+def _mu_kl_swapped(P0, P1):
+    from rldp_verify.topics.extremal.utilities import _arb, dot
+
+    def mu(col):
+        a, b = dot(P0, col), dot(P1, col)
+        if b == 0:
+            return flint.arb(0)
+        return _arb(b) * (_arb(b) / _arb(a)).log()     # D(M1||M0) instead of D(M0||M1)
+    return mu
+
+
+def _mu_mi_wrong_p(P):
+    from rldp_verify.topics.extremal.utilities import _arb, dot
+
+    n = len(P)
+    unif = tuple(Fraction(1, n) for _ in P)
+
+    def mu(col):
+        m = dot(unif, col)                   # the marginal under the uniform prior instead of P
+        if m == 0:
+            return flint.arb(0)
+        tot = flint.arb(0)
+        for p, c in zip(P, col):
+            if c != 0 and p != 0:
+                tot += _arb(p * c) * (_arb(c) / _arb(m)).log()
+        return tot
+    return mu
+
+
+def _pattern_column_inverted(T, k, t):
+    t = Fraction(t)
+    return tuple(Fraction(1) if i in T else t for i in range(k))   # e^eps on the complement of T
+
+
+def _pram_off_diagonal(q):
+    from rldp_verify.topics.pram import check_q
+
+    q = check_q(q)
+    S = len(q)
+    return [[q[k] if z == k else (1 - q[k]) / S for z in range(S)] for k in range(S)]   # /S instead of /(S-1)
+
+
+def _pram_marginal_transposed(p, q):
+    from rldp_verify.topics.pram import check_p, check_q
+
+    q = check_q(q)
+    S = len(q)
+    p = check_p(p, S)
+    c = sum(p[k] * (1 - q[k]) for k in range(S)) / (S - 1)
+    return [p[j] * q[j] + c for j in range(S)]      # the k = j term not removed from c
+
+
+def _pram_dp_ratio_inverted(orig):
+    def dp_ratio(q):
+        r = orig(q)
+        return None if r is None else (1 / r if r != 0 else None)   # min/max instead of max/min
+    return dp_ratio
+
+
+def _chi2_radius_at_alpha(n, cells, alpha):
+    from scipy.stats import chi2
+
+    return float(chi2.ppf(float(alpha), cells - 1)) / int(n)     # quantile at alpha, not 1 - alpha
+
+
+def _srr_vectors_no_inverse(a1, a2, exp_eps):
+    from rldp_verify.rldp.srr_threshold import _check_sizes
+
+    t = _check_sizes(a1, a2, exp_eps)
+    a = a1 * a2
+    out = []
+    for s in range(a1):
+        for u in range(a2):
+            v = [Fraction(1)] * a
+            for w in range(a2):
+                v[s * a2 + w] = t if w == u else Fraction(1)    # 1 instead of 1/t on the rest of the block
+            out.append(tuple(v))
+    return out
+
+
+MUTANTS += [
+    mutant("falpha.eq3-without-minus-1", "falpha", "D_{f_alpha} without the -1 of f_alpha (x^alpha instead of x^alpha - 1)",
+           wrap("falpha:f_alpha_divergence", _f_alpha_no_minus_one), ("falpha.*",)),
+    mutant("falpha.eq4-without-1-over-alpha-minus-1", "falpha", "eq. (4) without the factor 1/(alpha - 1)",
+           replace("falpha:renyi_from_f_alpha", _renyi_from_f_alpha_no_denominator), ("falpha.def1.*",)),
+    mutant("falpha.tv-without-half", "falpha", "TV(P||Q) = sum |P - Q| (the 1/2 forgotten)",
+           replace("falpha:total_variation", _tv_no_half), ("falpha.*",)),
+    mutant("falpha.hockey-stick-without-correction", "falpha", "E_gamma without its -(1 - gamma)^+ term",
+           wrap("falpha:hockey_stick", _hockey_no_correction), ("falpha.*",)),
+    mutant("kairouz.mu-kl-swapped", "extremal_utilities", "mu_KL(c) for D(M1||M0) where D(M0||M1) is meant",
+           replace("extremal_utilities:mu_kl", _mu_kl_swapped), ("kairouz.*",)),
+    mutant("kairouz.mu-mi-uniform-marginal", "extremal_utilities",
+           "mu of mutual information with the column's mass under the uniform prior instead of P",
+           replace("extremal_utilities:mu_mi", _mu_mi_wrong_p), ("kairouz.*",)),
+    mutant("kairouz.staircase-pattern-complement", "staircase", "staircase pattern columns with e^eps on the complement of T",
+           replace("staircase:pattern_column", _pattern_column_inverted), ("kairouz.*",)),
+    mutant("pram.eq8-off-diagonal", "pram", "PRAM's off-diagonal (1 - q_k)/S instead of (1 - q_k)/(S - 1)",
+           replace("pram:pram_matrix", _pram_off_diagonal), ("pram.*",)),
+    mutant("pram.eq9-marginal-double-count", "pram", "eq. (9)'s marginal without removing the k = j term from c",
+           replace("pram:marginal", _pram_marginal_transposed), ("pram.*",)),
+    mutant("pram.dp-ratio-inverted", "pram", "the DP ratio min/max instead of max/min",
+           wrap("pram:dp_ratio", _pram_dp_ratio_inverted), ("pram.*",)),
+    mutant("isit.eq3-quantile-at-alpha", "chisquare_projection",
+           "ISIT eq. (3): the chi-square quantile at alpha instead of 1 - alpha",
+           replace("chisquare_projection:chi2_radius", _chi2_radius_at_alpha), ("isit.*",)),
+    mutant("lemmaA8.srr-vectors-without-inverse", "srr_threshold",
+           "the SRR generators with 1 (not 1/t) on the rest of the block (Lemma A8's V2 garbled)",
+           replace("srr_threshold:srr_vectors", _srr_vectors_no_inverse), ("rldp.lemmaA8.*", "rldp.thm4.*")),
+]

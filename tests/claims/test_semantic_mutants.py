@@ -1,0 +1,93 @@
+"""The semantic mutant catalogue (mutation/catalogue.py) is well-formed, and cheap mutants are killed.
+
+The full mutation run is `make mutation` (not CI); here: >= 40 mutants with unique ids, every patch
+target resolves, every mutant applies and reverts cleanly, and two cheap mutants are killed by the
+claims named below when run the way `make mutation` runs them (fresh subprocess, patch first).
+"""
+
+import sys
+import types
+
+import pytest
+
+from rldp_verify.claims.mutants import apply, judge, load_catalogue, resolve, revert, run_subprocess
+
+CATALOGUE = "mutation.catalogue"
+MUTANTS, MODULES = load_catalogue(CATALOGUE)
+
+
+def test_catalogue_size_and_ids():
+    assert len(MUTANTS) >= 40
+    assert len({m.id for m in MUTANTS}) == len(MUTANTS)
+    assert all(m.description and m.claims and m.patches for m in MUTANTS)
+
+
+def test_catalogue_spreads_over_modules():
+    assert len({m.module for m in MUTANTS}) >= 15
+
+
+@pytest.mark.parametrize("m", MUTANTS, ids=lambda m: m.id)
+def test_mutant_applies_and_reverts(m):
+    originals = [resolve(p.target, MODULES)[2] for p in m.patches]
+    # where the engine's functions were imported by name, the same objects must be rebound and restored
+    holders = [(mod, k) for mod in list(sys.modules.values()) if isinstance(mod, types.ModuleType)
+               and getattr(mod, "__name__", "").startswith(("rldp_verify", "proofs"))
+               for k, v in list(vars(mod).items()) if any(v is o for o in originals if callable(o))]
+    before = {(id(mod), k): getattr(mod, k) for mod, k in holders}
+    done = apply(m, MODULES)
+    try:
+        for p, orig in zip(m.patches, originals):
+            now = resolve(p.target, MODULES)[2]
+            assert now is not orig, f"{p.target} not patched"
+    finally:
+        revert(done)
+    for p, orig in zip(m.patches, originals):
+        assert resolve(p.target, MODULES)[2] is orig, f"{p.target} not restored"
+    assert {(id(mod), k): getattr(mod, k) for mod, k in holders} == before
+
+
+def test_patch_target_errors_are_reported():
+    with pytest.raises(AttributeError):
+        resolve("uncertainty:no_such_function", MODULES)
+
+
+@pytest.mark.parametrize("mutant_id, claim_id", [
+    ("thm1.bs-chi2-radius", "rldp.audit.joint-projection-theorem1"),
+    ("def4.srr-second-case-e", "rldp.ex4.matrices-and-utilities"),
+])
+def test_cheap_mutant_is_killed(mutant_id, claim_id):
+    m = {x.id: x for x in MUTANTS}[mutant_id]
+    assert m.selects(claim_id)
+    from rldp_verify.claims import Context, discover
+    from rldp_verify.claims.runner import run_claim
+
+    claim = {c.id: c for c in discover("proofs")}[claim_id]
+    base = {claim_id: {"verdict": run_claim(claim, Context()).verdict.value}}   # unmutated, in this process
+    assert base[claim_id]["verdict"] == "VERIFIED", base
+    run = run_subprocess(CATALOGUE, mutant_id, [claim_id], timeout=900)      # mutated, fresh interpreter
+    rec = judge(m, base, run)
+    assert rec["status"] == "killed" and rec["killed_by"] == [claim_id], rec
+
+
+def test_report_section_renders_mutation_json(tmp_path):
+    from rldp_verify.claims.mutants import markdown_section, update_report, wilson_interval
+    from rldp_verify.report import mutation_markdown
+
+    assert mutation_markdown(tmp_path) == ""
+    sem = {"mutants": [{"id": "x.one", "module": "uncertainty", "description": "a | b", "status": "killed",
+                        "killed_by": ["rldp.c1"], "errors": []},
+                       {"id": "x.two", "module": "stats", "description": "d", "status": "equivalent",
+                        "killed_by": [], "errors": [], "equivalent": "why"}],
+           "total": 2, "killed": 1, "survived": 0, "equivalent": 1, "error": 0, "kill_rate": 1.0}
+    update_report(tmp_path / "mutation.json", "semantic", sem)
+    lo, hi = wilson_interval(70, 100)
+    assert 0.60 < lo < 0.70 < hi < 0.79
+    update_report(tmp_path / "mutation.json", "generic", {"tool": "mutmut 3.8.1", "modules": ["m"], "killed": 70,
+                                                          "survived": 30, "timeout": 0, "kill_rate": 0.7,
+                                                          "kill_rate_95ci_wilson": [lo, hi],
+                                                          "sample": {"size": 100, "checked": 100, "seed": 1,
+                                                                     "random": True}, "total_mutants": 900})
+    text = mutation_markdown(tmp_path)
+    assert "`x.one`" in text and "`rldp.c1`" in text and "a \\| b" in text and "equivalent: why" in text
+    assert "70.0 %" in text and "seed 1" in text
+    assert markdown_section(None) == []
