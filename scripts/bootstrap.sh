@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what rldp-verify needs, once: Debian's libcdd-dev and libgmp-dev (pycddlib's exact GMP
 # backend is built against them) and lrslib (the lrs vertex-enumeration backend), a virtual
-# environment in .venv and the Python packages (with the optional Normaliz backend).
+# environment in .venv and the Python packages (with the optional Normaliz backend and the LDP libraries
+# the adapter tests need: pure-ldp 1.1.2, multi-freq-ldpy, opendp).
 # Idempotent: a second run finds everything in place and prints nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -49,7 +50,7 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   echo "bootstrap: installing Python packages into $VENV"
   log="$VENV/install.log"
   if ! { "$VENV/bin/python" -m pip install -q --upgrade pip && \
-         "$VENV/bin/python" -m pip install -q -e '.[dev,normaliz]'; } >"$log" 2>&1; then
+         "$VENV/bin/python" -m pip install -q -e '.[dev,normaliz,test-adapters]'; } >"$log" 2>&1; then
     tail -n 30 "$log" >&2
     echo "bootstrap: installing the Python packages failed (full log: $log)" >&2
     exit 1

@@ -1,0 +1,314 @@
+"""The reference quantities: formula, inputs, a certified evaluator and the claims that check the formula.
+
+Each evaluator takes a grid point (exact inputs, see :mod:`rldp_verify.reference.inputs`) and ``dps`` and
+returns a :class:`~rldp_verify.reference._certify.Ref`: the value printed at ``dps`` significant digits and
+a certified bound on its error (arb enclosures of the closed forms, certified brackets of roots, exact
+rationals where the value is rational). Papers: 000_aca93ed29ea857ee.txt (RLDP) and
+004_3b35ffa09c03afc4.txt (Kairouz, Oh & Viswanath).
+
+Which claims check each formula is recorded with the claims (``proofs/reference_claims.py``), not here:
+the engine knows no papers' claim ids; ``rldp-verify reference`` resolves them in the claim registry.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Callable
+
+import flint
+import mpmath
+
+from rldp_verify.errors import CertificationError
+from rldp_verify.reference._certify import (Ref, ref_exact, ref_from_arb, ref_from_bracket, ref_inf, ref_matrix,
+                                            ref_max, t_pair_certified)
+from rldp_verify.reference.inputs import Input
+from rldp_verify.rigorous import arb_exact, arb_precision, lower as arb_lower, upper as arb_upper
+
+INF = math.inf
+
+
+@dataclass(frozen=True)
+class Quantity:
+    name: str
+    formula: str                     # the formula and where it is from
+    inputs: tuple[Input, ...]
+    evaluate: Callable[[dict, int], Ref]
+    default_grid: Callable[[], list[dict]]
+    shape: str = "scalar"            # "scalar" or "matrix"
+
+
+# ------------------------------------------------------------------------------------------- helpers
+
+
+def _prec(dps: int) -> int:
+    return dps + 30
+
+
+def _B_s_arb(p_s: Fraction, alpha: Fraction, B, dps: int):
+    """arb enclosure of B_s (Theorem 1, eq. (25)) through the engine's RenyiBall (None = +inf)."""
+    from rldp_verify.uncertainty import RenyiBall
+
+    if p_s == 0 or B == INF:
+        return None
+    ball = RenyiBall.from_radius([[p_s], [1 - p_s]], alpha, B)
+    return ball.conditional_radius_arb(0, dps=_prec(dps))
+
+
+def _cond_radius(p_s, alpha, B, dps):
+    """B_s as arb (None = +inf), re-trying at higher precision when alpha < 1 leaves the sign of the log's
+    argument undecided."""
+    for extra in (0, 50, 200):
+        r = _B_s_arb(p_s, alpha, B, dps + extra)
+        if r is not None or alpha >= 1 or p_s == 0 or B == INF:
+            return r
+        with arb_precision(_prec(dps + extra)):
+            a = arb_exact(alpha)
+            arg = ((a - 1) * arb_exact(B) / a).exp() - (1 - arb_exact(p_s))
+            if arg <= 0:
+                return None   # the whole simplex (RLDP paper, our reading of Theorem 1 for alpha < 1)
+    raise CertificationError(f"B_s undecided for P_s = {p_s}, alpha = {alpha}, B = {B}")
+
+
+# ------------------------------------------------------------------------------------------- B
+
+
+@lru_cache(maxsize=256)
+def _quantile_bracket(conf: Fraction, k: int, dps: int):
+    from rldp_verify.stats import chi2_quantile_bracket
+
+    return chi2_quantile_bracket(conf, k, dps=dps)
+
+
+def eval_B(pt, dps):
+    alpha, conf, n, a = pt["alpha"], pt["confidence"], pt["n"], pt["a"]
+    q_lo, q_hi = _quantile_bracket(conf, a - 1, dps + 10)
+    prec = _prec(dps)
+    with arb_precision(prec):
+        al = arb_exact(alpha)
+
+        def B(q):
+            qa = arb_exact(q)
+            if alpha == 1:
+                return qa / (2 * n)
+            arg = 1 + al * (al - 1) * qa / (2 * n)
+            if arg <= 0:
+                return None
+            if not arg > 0:
+                raise CertificationError(f"sign of 1 + alpha(alpha-1)q/(2n) undecided at {pt}")
+            return arg.log() / (al - 1)
+
+        lo, hi = B(q_lo), B(q_hi)     # B is increasing in the quantile q
+        if lo is None and hi is None:
+            return ref_inf()
+        if lo is None or hi is None:
+            raise CertificationError(f"B crosses +inf inside the quantile bracket at {pt}")
+        return ref_from_bracket(arb_lower(lo), arb_upper(hi), dps)
+
+
+# ------------------------------------------------------------------------------------------- B_s
+
+
+def eval_B_s(pt, dps):
+    r = _cond_radius(pt["p_s"], pt["alpha"], pt["B"], dps)
+    if r is None:
+        return ref_inf()
+    return ref_from_bracket(max(arb_lower(r), Fraction(0)), arb_upper(r), dps)   # B_s >= 0
+
+
+# ------------------------------------------------------------------------------------------- xi-, xi+, L
+
+
+def _radius_arb(B):
+    return None if B == INF else B
+
+
+def eval_xi(side):
+    def ev(pt, dps):
+        rho, alpha, B = pt["rho"], pt["alpha"], pt["B_s"]
+        (m_lo, m_hi), (p_lo, p_hi) = t_pair_certified(rho, alpha, _radius_arb(B), dps)
+        lo, hi = (m_lo, m_hi) if side < 0 else (p_lo, p_hi)
+        return ref_from_bracket(lo / rho, hi / rho, dps)
+    return ev
+
+
+def eval_L(pt, dps):
+    rho, p_s, alpha, B = pt["rho"], pt["p_s"], pt["alpha"], pt["B"]
+    if p_s == 0:
+        return ref_exact(Fraction(0), dps)
+    Bs = _cond_radius(p_s, alpha, B, dps)
+    (lo, hi), _ = t_pair_certified(rho, alpha, Bs, dps)
+    return ref_from_bracket(lo, hi, dps)
+
+
+def eval_rad(pt, dps):
+    cond, p_s, alpha, B = pt["cond"], pt["p_s"], pt["alpha"], pt["B"]
+    if p_s == 0:
+        return ref_exact(Fraction(2), dps)
+    Bs = _cond_radius(p_s, alpha, B, dps)
+    sums = {Fraction(0)}
+    for v in cond:
+        sums |= {x + v for x in sums}
+    sums = sorted(s for s in sums if 0 < s < 1)
+    lo_best, hi_best = Fraction(0), Fraction(0)   # rad = 2 max_{U1} (t+(P_U1) - P_U1), eq. (30); U1 = U gives 0
+    for s in sums:
+        _, (p_lo, p_hi) = t_pair_certified(s, alpha, Bs, dps)
+        lo_best, hi_best = max(lo_best, p_lo - s), max(hi_best, p_hi - s)
+    return ref_from_bracket(2 * lo_best, 2 * hi_best, dps)
+
+
+# ------------------------------------------------------------------------------------------- matrices
+
+
+def _exp_arb(eps):
+    return arb_exact(eps).exp()
+
+
+def _grr_arb(size, e):
+    den = e + (size - 1)
+    return [[e / den if i == j else 1 / den for j in range(size)] for i in range(size)]
+
+
+def _srr_arb(a1, a2, e):
+    a = a1 * a2
+    C = e + (a2 - 1) / e + (a - a2)
+    rows = []
+    for s2 in range(a1):
+        for u2 in range(a2):
+            rows.append([((e if u == u2 else 1 / e) / C) if s == s2 else 1 / C for s in range(a1) for u in range(a2)])
+    return rows
+
+
+def _ir_arb(a1, a2, e1, ed2):
+    R1, R2 = _grr_arb(a1, e1), _grr_arb(a2, ed2)
+    return [[R1[y1][s] * R2[y2][u] for s in range(a1) for u in range(a2)] for y1 in range(a1) for y2 in range(a2)]
+
+
+def _matrix_arb(pt):
+    kind = pt.get("mechanism")
+    if "delta2" in pt:
+        return _ir_arb(pt["a1"], pt["a2"], _exp_arb(pt["eps1"]), _exp_arb(pt["delta2"]))
+    if kind == "grr" or (kind is None and "a" in pt):
+        size = pt["a"] if "a" in pt else pt["a1"] * pt["a2"]
+        return _grr_arb(size, _exp_arb(pt["eps"]))
+    return _srr_arb(pt["a1"], pt["a2"], _exp_arb(pt["eps"]))
+
+
+def eval_matrix(pt, dps):
+    with arb_precision(_prec(dps)):
+        Q = _matrix_arb(pt)
+        return ref_matrix([[ref_from_arb(v, dps) for v in row] for row in Q])
+
+
+def _mi_arb(Q, p):
+    """I_P(X;Y) = sum_y mu(Q_y), eq. (44)-(45), in arb (nats); Q arb entries, p exact."""
+    tot = flint.arb(0)
+    pa = [arb_exact(x) for x in p]
+    for row in Q:
+        q = sum((v * w for v, w in zip(row, pa)), flint.arb(0))
+        for v, w, x in zip(row, pa, p):
+            if x != 0:
+                tot += v * w * (v / q).log()
+    return tot
+
+
+def eval_utility(pt, dps):
+    phat = pt["phat"]
+    a1, a2 = len(phat), len(phat[0])
+    pt = dict(pt, a1=a1, a2=a2)
+    flat = [v for r in phat for v in r]
+    with arb_precision(_prec(dps)):
+        return ref_from_arb(_mi_arb(_matrix_arb(pt), flat), dps)
+
+
+def eval_realized_eps(pt, dps):
+    """eps* = max_{y, s != s'} log(P(y|s)/P(y|s')) under X ~ P (Sec. 8.3, eq. (62)); s with P_s = 0 skipped."""
+    P = pt["p"]
+    a1, a2 = len(P), len(P[0])
+    with arb_precision(_prec(dps)):
+        Q = _matrix_arb(dict(pt, a1=a1, a2=a2))
+        best = []
+        for row in Q:
+            cond = []
+            for s in range(a1):
+                ms = sum(P[s])
+                if ms == 0:
+                    continue
+                cond.append(sum((row[s * a2 + u] * arb_exact(P[s][u] / ms) for u in range(a2)), flint.arb(0)))
+            for i, c1 in enumerate(cond):
+                for j, c2 in enumerate(cond):
+                    if i != j:
+                        best.append(ref_from_arb((c1 / c2).log(), dps))
+        return ref_max(best) if best else ref_exact(Fraction(0), dps)
+
+
+# ------------------------------------------------------------------------------------------- PolyOpt, audit
+
+
+def _polyopt(pt, dps):
+    from rldp_verify.mechanisms import polyopt
+    from rldp_verify.uncertainty import RenyiBall
+
+    ball = RenyiBall.from_radius(pt["phat"], pt["alpha"], pt["B"])
+    return polyopt(ball, f"log({pt['exp_eps'].numerator}/{pt['exp_eps'].denominator})", dps=dps)
+
+
+def eval_polyopt_matrix(pt, dps):
+    m = _polyopt(pt, dps)
+    return ref_matrix([[ref_exact(Fraction(v), dps) for v in row] for row in m.matrix])
+
+
+def eval_polyopt_utility(pt, dps):
+    m = _polyopt(pt, dps)
+    lo, hi = (Fraction(x) for x in m.parameters["optimum_bracket"])
+    return ref_from_bracket(lo, hi, dps)
+
+
+def eval_audit_ratio(pt, dps):
+    from rldp_verify.audit import audit
+    from rldp_verify.mechanisms import grr_matrix, srr_matrix
+    from rldp_verify.mechio import Mechanism
+
+    phat = pt["phat"]
+    a1, a2 = len(phat), len(phat[0])
+    r = pt["exp_eps"]
+    Q = grr_matrix(a1 * a2, r) if pt["mechanism"] == "grr" else srr_matrix(a1, a2, r)
+    res = audit(Mechanism.from_matrix(Q, a1, a2), "0", phat=phat, alpha=pt["alpha"], radius=pt["B"],
+                dps=max(dps, 15), max_dps=max(dps, 15))
+    if res.ratio_lower is None or res.ratio_upper == INF:
+        raise CertificationError(f"the audit could not bracket the worst ratio at {pt}")
+    return ref_from_bracket(Fraction(res.ratio_lower), Fraction(res.ratio_upper), dps)
+
+
+# ------------------------------------------------------------------------------------------- Kairouz
+
+
+def eval_kairouz_f(pt, dps):
+    from rldp_verify.extremal_thresholds import universal_binary_threshold
+
+    uni = universal_binary_threshold(pt["p0"], pt["p1"])
+    if uni.t_star is None:
+        return ref_inf()
+    with arb_precision(_prec(dps)):
+        return ref_from_arb(arb_exact(uni.t_star).log(), dps)
+
+
+def eval_kairouz_kl_rr(pt, dps):
+    from rldp_verify.extremal_tail import certify_rr_tail, kl_tail
+    from rldp_verify.extremal_thresholds import bracket_threshold, default_grid, rr_status
+    from rldp_verify.extremal_utilities import mu_kl
+
+    P0, P1 = pt["p0"], pt["p1"]
+    k = len(P0)
+    mu = mu_kl(P0, P1)
+    m_of_set = kl_tail(P0, P1)
+    br = bracket_threshold(lambda t: rr_status(mu, k, t), "rr", default_grid(0.001, 30.0), tol=1e-12,
+                           tail_fn=lambda t: certify_rr_tail(k, m_of_set, 1 / t))
+    if br.kind != "bisected" or not br.tail_certified:
+        raise CertificationError(f"no certified RR threshold bracket for {pt} ({br.kind})")
+    lo_t = Fraction(1) if br.t_lo is None else Fraction(br.t_lo)
+    hi_t = Fraction(br.t_hi)
+    with arb_precision(_prec(dps)):
+        return ref_from_bracket(arb_lower(arb_exact(lo_t).log()), arb_upper(arb_exact(hi_t).log()), dps)
