@@ -80,7 +80,7 @@ def _csv(doc) -> str:
     buf.write(f"# dps: {prov['dps']}; points: {prov['points']}; seconds: {prov['seconds']}\n")
     buf.write(f"# error: {prov['error']}\n")
     for c in prov["claims"]:
-        v = c.get("verdict", "not run")
+        v = c.get("verdict") or f"not run; pinned {c.get('pinned_verdict')}"
         buf.write(f"# claim {c['id']} [{v}] ({c['paper']}, {c['source']})\n")
     rows = doc["rows"]
     w = csv.writer(buf, lineterminator="\n")

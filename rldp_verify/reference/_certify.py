@@ -22,7 +22,7 @@ import mpmath
 from rldp_verify.divergence import renyi_divergence_arb
 from rldp_verify.errors import CertificationError
 from rldp_verify.numbers import parse_exact
-from rldp_verify.rigorous import arb_exact, arb_precision, lower as arb_lower, upper as arb_upper
+from rldp_verify.rigorous import arb_exact, arb_precision, lower as arb_lower, upper as arb_upper  # noqa: F401
 
 INF = math.inf
 
@@ -62,10 +62,22 @@ def ref_from_bracket(lo: Fraction, hi: Fraction, dps: int) -> Ref:
     return Ref(s, max(abs(v - lo), abs(hi - v)))
 
 
+def lo(x: flint.arb) -> Fraction:
+    """A rational <= every point of the ball, without re-rounding at the ambient (possibly 53-bit) precision."""
+    with flint.ctx.workprec(max(flint.ctx.prec, 8192)):
+        return arb_lower(x)
+
+
+def hi(x: flint.arb) -> Fraction:
+    """A rational >= every point of the ball (see :func:`lo`)."""
+    with flint.ctx.workprec(max(flint.ctx.prec, 8192)):
+        return arb_upper(x)
+
+
 def ref_from_arb(x: flint.arb, dps: int) -> Ref:
     if not x.is_finite():
         raise CertificationError(f"the enclosure {x} is not finite")
-    return ref_from_bracket(arb_lower(x), arb_upper(x), dps)
+    return ref_from_bracket(lo(x), hi(x), dps)
 
 
 def ref_exact(q: Fraction, dps: int) -> Ref:
@@ -123,7 +135,7 @@ def t_pair_certified(rho: Fraction, alpha: Fraction, radius, dps: int) -> tuple[
     extra = 10
     with arb_precision(dps + 40):
         B = arb_exact(radius) if isinstance(radius, Fraction) else radius
-        B_lo, B_hi = arb_lower(B), arb_upper(B)
+        B_lo, B_hi = lo(B), hi(B)
     if B_hi <= 0:   # radius exactly 0
         return (rho, rho), (rho, rho)
     B_lo = max(B_lo, Fraction(0))

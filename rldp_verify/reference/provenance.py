@@ -24,19 +24,35 @@ def claim_ids(quantity: str, package: str = "proofs") -> tuple[str, ...]:
     return tuple(table[quantity])
 
 
+def pinned(package: str = "proofs") -> dict:
+    """The package's pinned verdicts ({id: {"verdict", ...}}), or {} when it has none."""
+    import json
+    from pathlib import Path
+
+    try:
+        mod = importlib.import_module(package)
+        path = Path(mod.__file__).parent / "pinned_verdicts.json"
+        return json.loads(path.read_text()).get("claims", {})
+    except (ImportError, OSError, ValueError, TypeError):
+        return {}
+
+
 def resolve(quantity: str, *, package: str = "proofs", run: bool = True, dps: int = 30) -> list[dict]:
-    """[{"id", "paper", "source", "statement", "verdict" (when run), "seconds"}] for the quantity's claims."""
+    """[{"id", "paper", "source", "statement", "pinned_verdict", "verdict" and "seconds" (when run)}] for the
+    quantity's claims."""
     from rldp_verify.claims import Context, discover
     from rldp_verify.claims.runner import run_claim
 
     ids = claim_ids(quantity, package)
     found = {c.id: c for c in discover(package)}
+    pins = pinned(package)
     out = []
     for cid in ids:
         c = found.get(cid)
         if c is None:
             raise InputError(f"claim {cid!r} (named for {quantity!r} in {package}.reference_claims) is not registered")
-        rec = {"id": c.id, "paper": c.paper, "source": c.source, "statement": c.statement}
+        rec = {"id": c.id, "paper": c.paper, "source": c.source, "statement": c.statement,
+               "pinned_verdict": pins.get(c.id, {}).get("verdict")}
         if run:
             r = run_claim(c, Context(dps=dps, include_slow=True))
             rec["verdict"] = r.verdict.value

@@ -24,8 +24,9 @@ import mpmath
 from rldp_verify.errors import CertificationError
 from rldp_verify.reference._certify import (Ref, ref_exact, ref_from_arb, ref_from_bracket, ref_inf, ref_matrix,
                                             ref_max, t_pair_certified)
+from rldp_verify.reference._certify import hi as arb_hi, lo as arb_lo
 from rldp_verify.reference.inputs import Input
-from rldp_verify.rigorous import arb_exact, arb_precision, lower as arb_lower, upper as arb_upper
+from rldp_verify.rigorous import arb_exact, arb_precision
 
 INF = math.inf
 
@@ -105,7 +106,7 @@ def eval_B(pt, dps):
             return ref_inf()
         if lo is None or hi is None:
             raise CertificationError(f"B crosses +inf inside the quantile bracket at {pt}")
-        return ref_from_bracket(arb_lower(lo), arb_upper(hi), dps)
+        return ref_from_bracket(arb_lo(lo), arb_hi(hi), dps)
 
 
 # ------------------------------------------------------------------------------------------- B_s
@@ -115,7 +116,7 @@ def eval_B_s(pt, dps):
     r = _cond_radius(pt["p_s"], pt["alpha"], pt["B"], dps)
     if r is None:
         return ref_inf()
-    return ref_from_bracket(max(arb_lower(r), Fraction(0)), arb_upper(r), dps)   # B_s >= 0
+    return ref_from_bracket(max(arb_lo(r), Fraction(0)), arb_hi(r), dps)   # B_s >= 0
 
 
 # ------------------------------------------------------------------------------------------- xi-, xi+, L
@@ -311,4 +312,4 @@ def eval_kairouz_kl_rr(pt, dps):
     lo_t = Fraction(1) if br.t_lo is None else Fraction(br.t_lo)
     hi_t = Fraction(br.t_hi)
     with arb_precision(_prec(dps)):
-        return ref_from_bracket(arb_lower(arb_exact(lo_t).log()), arb_upper(arb_exact(hi_t).log()), dps)
+        return ref_from_bracket(arb_lo(arb_exact(lo_t).log()), arb_hi(arb_exact(hi_t).log()), dps)
