@@ -10,6 +10,7 @@ import sys
 
 from rldp_verify.cli._help import add_parser
 from rldp_verify.cli._json import SCHEMA_VERSION, dumps
+from rldp_verify.cli._adapter import add_adapter_arguments, mechanism_from_args
 from rldp_verify.cli._uncertainty import (
     add_ball_arguments,
     add_estimate_arguments,
@@ -38,7 +39,7 @@ def register(sub):
                   'rldp-verify audit mech.json --eps 1 --distribution "0.1,0.1;0.2,0.6"',
                   'rldp-verify mechanism grr --eps 0.5 --phat "7,10;26,57" | rldp-verify audit - --eps 0.5 --ldp'],
         exit_codes={0: "PASS", 1: "FAIL (with a witness)", 3: "INCONCLUSIVE (after raising the precision to --max-dps)"})
-    p.add_argument("mechanism", help="mechanism JSON file (the format of `rldp-verify mechanism`; '-': stdin)")
+    p.add_argument("mechanism", nargs="?", help="mechanism JSON file (the format of `rldp-verify mechanism`; '-': stdin)")
     p.add_argument("--eps", required=True, help="target eps >= 0 (a number, or log(r) for e^eps = r exactly)")
     g = p.add_argument_group("uncertainty set (choose one)")
     add_estimate_arguments(g)
@@ -52,6 +53,7 @@ def register(sub):
     p.add_argument("--no-screen", action="store_true", help="certify every (y, s, s') in arb (no float screen)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr (shown only on a terminal, after 3 s)")
+    add_adapter_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -98,7 +100,7 @@ def run(args) -> int:
     from rldp_verify.cli.progress import Elapsed
 
     with Elapsed("audit", quiet=args.quiet):
-        res = audit(args.mechanism, args.eps, dps=args.dps, max_dps=max_dps, screen=not args.no_screen,
+        res = audit(mechanism_from_args(args), args.eps, dps=args.dps, max_dps=max_dps, screen=not args.no_screen,
                     normalize=args.normalize, **kw)
     out = json_document(res)
     if args.json:

@@ -132,7 +132,7 @@ def _read_number(x, where: str) -> Fraction:
     if isinstance(x, float):
         if not math.isfinite(x):
             raise InputError(f"{where} = {x!r} is not a finite number")
-        return parse_exact(repr(x))  # a float is read as its shortest decimal representation
+        return parse_exact(repr(float(x)))  # a float (also np.float64) is read as its shortest decimal representation
     if isinstance(x, (np.floating,)):
         return _read_number(float(x), where)
     if isinstance(x, mpmath.mpf):
@@ -158,6 +158,9 @@ def read_table(table, *, name: str = "phat", normalize_counts: bool = True) -> t
     if isinstance(table, str):
         rows = [r for r in table.split(";")]
         table = [[c for c in r.split(",")] for r in rows]
+    from rldp_verify.tables import as_rows
+
+    table = as_rows(table, name)   # NumPy arrays and DataFrames (see rldp_verify.tables)
     try:
         rows = [list(r) for r in table]
     except TypeError:

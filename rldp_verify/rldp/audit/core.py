@@ -205,11 +205,25 @@ def load_mechanism(mechanism, *, sizes=None, normalize: bool = False) -> Mechani
     if sizes is None:
         raise InputError("a matrix needs the sizes (|S|, |U|) (or pass a Mechanism / JSON file)")
     arr = mechanism
+    if type(arr).__name__ == "DataFrame":
+        arr = arr.to_numpy()
     if isinstance(arr, np.ndarray):
         if arr.ndim != 2:
             raise InputError(f"the mechanism matrix must be 2-D, got shape {arr.shape}")
         arr = arr.tolist()
     return Mechanism.from_matrix(arr, sizes[0], sizes[1], normalize=normalize)
+
+
+def _check_sizes(sizes):
+    if sizes is None:
+        return None
+    try:
+        a1, a2 = sizes
+    except (TypeError, ValueError):
+        raise InputError(f"sizes = {sizes!r} must be (|S|, |U|)") from None
+    if any(isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1 for v in (a1, a2)):
+        raise InputError(f"sizes = {sizes!r} must be two positive integers (|S|, |U|)")
+    return int(a1), int(a2)
 
 
 def exact_matrix(mech: Mechanism):
@@ -223,11 +237,14 @@ def exact_matrix(mech: Mechanism):
 def audit(mechanism, eps, *, ball: RenyiBall | None = None, phat=None, alpha=None, radius=None,
           confidence=None, samples=None, full_simplex: bool = False, distribution=None, ldp: bool = False,
           dps: int = DEFAULT_DPS, max_dps: int = 4 * DEFAULT_DPS, screen: bool = True,
-          normalize: bool = False) -> AuditResult:
+          normalize: bool = False, sizes=None) -> AuditResult:
     """Audit ``mechanism`` against eps for one uncertainty set (see the module docstring).
 
     Exactly one of: ``ldp=True``; ``full_simplex=True``; ``distribution=P`` (|S| x |U| table);
     ``ball=RenyiBall``; or ``phat`` with ``alpha`` and ``radius`` or (``confidence``, ``samples``).
+    ``mechanism``: a Mechanism, a JSON path, or a matrix (rows y, columns x in S-major order: nested lists,
+    a NumPy array or a DataFrame; float entries are the binary rationals they denote) with
+    ``sizes=(|S|, |U|)`` when no table gives them.
     """
     t0 = time.perf_counter()
     target = parse_eps(eps)
@@ -236,6 +253,7 @@ def audit(mechanism, eps, *, ball: RenyiBall | None = None, phat=None, alpha=Non
     chosen = [bool(ldp), bool(full_simplex), distribution is not None, ball is not None or phat is not None]
     if sum(chosen) != 1:
         raise InputError("choose exactly one uncertainty set: ldp, full_simplex, distribution, or a Rényi ball (phat)")
+    given = _check_sizes(sizes)
     sizes = None
     if phat is not None:
         tab = read_table(phat)
@@ -245,7 +263,9 @@ def audit(mechanism, eps, *, ball: RenyiBall | None = None, phat=None, alpha=Non
     elif distribution is not None:
         tab = read_table(distribution, name="distribution")
         sizes = (len(tab), len(tab[0]))
-    mech = load_mechanism(mechanism, sizes=sizes, normalize=normalize)
+    if given is not None and sizes is not None and given != sizes:
+        raise InputError(f"sizes = {given} but the table is {sizes[0]} x {sizes[1]}")
+    mech = load_mechanism(mechanism, sizes=sizes or given, normalize=normalize)
     a1, a2 = len(mech.sensitive), len(mech.public)
     if sizes is not None and sizes != (a1, a2):
         raise InputError(f"the mechanism has |S| x |U| = {a1} x {a2} but the table is {sizes[0]} x {sizes[1]}")
