@@ -1,6 +1,6 @@
 """Exact channels of mechanism objects from widely used LDP libraries.
 
-``channel(obj, **params)`` returns the exact :class:`~rldp_verify.mechio.Mechanism` (column-stochastic
+``channel(obj, **params)`` returns the exact :class:`~rldp_verify.rldp.mechio.Mechanism` (column-stochastic
 Q[y|x]) that the object's code samples from, dispatching on the object's type:
 
 =====================  ==========================================  ===================================
@@ -28,7 +28,7 @@ the installed version (``importlib.metadata``), bug included.
 Inputs are the library's value indices 0..d-1 (pure-ldp's default ``index_mapper`` maps item v to v - 1).
 The channel is on X = S x U with |S| = d, |U| = 1 unless ``sizes=(|S|, |U|)`` (S-major order) is given.
 Unary encodings have 2^d outputs; d <= 12. An object of another type raises
-:class:`~rldp_verify.errors.InputError` naming the type.
+:class:`~rldp_verify.core.errors.InputError` naming the type.
 """
 
 from __future__ import annotations
@@ -37,9 +37,9 @@ import itertools
 import math
 from fractions import Fraction
 
-from rldp_verify.errors import InputError
-from rldp_verify.mechio import Mechanism
-from rldp_verify.numbers import from_float
+from rldp_verify.core.errors import InputError
+from rldp_verify.core.numbers import from_float
+from rldp_verify.rldp.mechio import Mechanism
 
 MAX_UNARY_BITS = 12
 
@@ -108,7 +108,8 @@ def unary_channel(d: int, p_true: Fraction, q: Fraction):
 def pure_ldp_has_ue_bug(version: str | None = None) -> bool:
     """True for pure-ldp < 1.2.0, whose UEClient does not clear the true bit before setting it."""
     if version is None:
-        from importlib.metadata import PackageNotFoundError, version as _v
+        from importlib.metadata import PackageNotFoundError
+        from importlib.metadata import version as _v
 
         try:
             version = _v("pure-ldp")

@@ -5,7 +5,7 @@ input x (in parallel over processes, seeded), and splits them into two halves:
 
 1. **Selection** (first half): for every candidate pair of input mixtures (w1, w2) -- the ordered pairs of
    inputs for eps-LDP (Definition 2); for (eps, F)-RLDP the conditionals P*_{U|s}, P*_{U|s'} of the witness
-   P* in F that the certified auditor (:func:`rldp_verify.audit.audit`) finds for the estimated channel --
+   P* in F that the certified auditor (:func:`rldp_verify.rldp.audit.audit`) finds for the estimated channel --
    outputs are ranked by their estimated likelihood ratio and every prefix is a candidate event E. The
    (pair, event) with the largest Clopper-Pearson bound on this half is chosen.
 2. **Certification** (second half, independent of the choice): exact one-sided Clopper-Pearson bounds
@@ -41,7 +41,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from rldp_verify.errors import InputError
+from rldp_verify.core.errors import InputError
 
 __all__ = ["audit_sampler", "SamplerAudit", "clopper_pearson_lower", "clopper_pearson_upper"]
 
@@ -215,8 +215,8 @@ def _candidates_ldp(inputs):
 
 def _candidates_rldp(inputs, cA, nA, sizes, rldp, dps):
     """(w1, w2) from the certified auditor's witness for the channel estimated on the selection half."""
-    from rldp_verify.audit import audit
-    from rldp_verify.mechio import Mechanism
+    from rldp_verify.rldp.audit import audit
+    from rldp_verify.rldp.mechio import Mechanism
 
     a1, a2 = sizes
     outs = sorted({y for x in inputs for y in cA[x]}, key=repr)

@@ -32,7 +32,7 @@ from typing import Callable
 
 import numpy as np
 
-from rldp_verify.errors import InputError
+from rldp_verify.core.errors import InputError
 
 __all__ = ["assert_matches_reference", "reference_points", "reference_values", "CheckSummary"]
 

@@ -3,7 +3,7 @@ its exact channel (:mod:`rldp_verify.adapters`) instead of a mechanism JSON file
 
 from __future__ import annotations
 
-from rldp_verify.errors import InputError
+from rldp_verify.core.errors import InputError
 
 
 def add_adapter_arguments(p) -> None:

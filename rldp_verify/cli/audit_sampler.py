@@ -14,7 +14,7 @@ import importlib
 import json
 import sys
 
-from rldp_verify.errors import InputError
+from rldp_verify.core.errors import InputError
 
 
 def register(sub):

@@ -16,7 +16,7 @@ import io
 import json
 import sys
 
-from rldp_verify.errors import InputError
+from rldp_verify.core.errors import InputError
 
 
 def register(sub):

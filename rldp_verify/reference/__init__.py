@@ -22,7 +22,7 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from rldp_verify.errors import InputError
+from rldp_verify.core.errors import InputError
 from rldp_verify.reference._certify import Ref
 from rldp_verify.reference.registry import QUANTITIES, default_grid, parse_point, quantity
 

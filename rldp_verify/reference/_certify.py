@@ -7,7 +7,7 @@ The printed decimal is part of the contract: :func:`ref_from_bracket` chooses it
 the distance from it to every point of the certified enclosure, exactly in rationals.
 
 Which way it may err: never. ``error`` is rounded up; a value that cannot be certified raises
-:class:`~rldp_verify.errors.CertificationError` instead of being reported with a guessed error.
+:class:`~rldp_verify.core.errors.CertificationError` instead of being reported with a guessed error.
 """
 
 from __future__ import annotations
@@ -19,10 +19,12 @@ from fractions import Fraction
 import flint
 import mpmath
 
-from rldp_verify.divergence import renyi_divergence_arb
-from rldp_verify.errors import CertificationError
-from rldp_verify.numbers import parse_exact
-from rldp_verify.rigorous import arb_exact, arb_precision, lower as arb_lower, upper as arb_upper  # noqa: F401
+from rldp_verify.core.divergence import renyi_divergence_arb
+from rldp_verify.core.errors import CertificationError
+from rldp_verify.core.numbers import parse_exact
+from rldp_verify.core.rigorous import arb_exact, arb_precision  # noqa: F401
+from rldp_verify.core.rigorous import lower as arb_lower
+from rldp_verify.core.rigorous import upper as arb_upper
 
 INF = math.inf
 
@@ -124,11 +126,11 @@ def t_pair_certified(rho: Fraction, alpha: Fraction, radius, dps: int) -> tuple[
     the ends of {t : D_alpha(Bern(rho)||Bern(t)) <= radius}; ``radius`` is an arb ball (None = +inf) or a
     Fraction. Returns ((lo-, hi-), (lo+, hi+)) with lo- <= t- <= hi- and lo+ <= t+ <= hi+.
 
-    Candidates come from :func:`rldp_verify.uncertainty.t_interval` at the midpoint radius; each end is
+    Candidates come from :func:`rldp_verify.rldp.uncertainty.t_interval` at the midpoint radius; each end is
     certified by the sign of D - radius at candidate +- delta in arb (D is monotone on each side of rho),
     delta growing from 10^-(dps+3) relative until both signs are decided.
     """
-    from rldp_verify.uncertainty import t_interval
+    from rldp_verify.rldp.uncertainty import t_interval
 
     if radius is None:
         return (Fraction(0), Fraction(0)), (Fraction(1), Fraction(1))

@@ -13,8 +13,8 @@ import numbers as _numbers
 from dataclasses import dataclass
 from fractions import Fraction
 
-from rldp_verify.errors import InputError
-from rldp_verify.numbers import from_float, parse_exact
+from rldp_verify.core.errors import InputError
+from rldp_verify.core.numbers import from_float, parse_exact
 
 
 @dataclass(frozen=True)
@@ -128,7 +128,6 @@ def as_user_value(spec: Input, v):
 
 def text_value(spec: Input, v) -> str:
     """The exact input as text (for tables and JSON): decimals/fractions, vectors 'a,b', tables 'a,b;c,d'."""
-    from rldp_verify.numbers import fraction_str
 
     def one(q):
         if q == math.inf:
@@ -148,7 +147,7 @@ def text_value(spec: Input, v) -> str:
 
 def _short(q: Fraction) -> str:
     """A finite decimal when q has one (e.g. 1e-12 -> '1e-12', 0.07 -> '0.07'), else 'p/q'."""
-    from rldp_verify.numbers import fraction_str
+    from rldp_verify.core.numbers import fraction_str
 
     d = q.denominator
     twos = fives = 0

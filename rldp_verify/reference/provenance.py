@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import importlib
 
-from rldp_verify.errors import InputError
+from rldp_verify.core.errors import InputError
 
 
 def claim_ids(quantity: str, package: str = "proofs") -> tuple[str, ...]:

@@ -19,14 +19,22 @@ from functools import lru_cache
 from typing import Callable
 
 import flint
-import mpmath
 
-from rldp_verify.errors import CertificationError
-from rldp_verify.reference._certify import (Ref, ref_exact, ref_from_arb, ref_from_bracket, ref_inf, ref_matrix,
-                                            ref_max, t_pair_certified)
-from rldp_verify.reference._certify import hi as arb_hi, lo as arb_lo
+from rldp_verify.core.errors import CertificationError
+from rldp_verify.core.rigorous import arb_exact, arb_precision
+from rldp_verify.reference._certify import (
+    Ref,
+    ref_exact,
+    ref_from_arb,
+    ref_from_bracket,
+    ref_inf,
+    ref_matrix,
+    ref_max,
+    t_pair_certified,
+)
+from rldp_verify.reference._certify import hi as arb_hi
+from rldp_verify.reference._certify import lo as arb_lo
 from rldp_verify.reference.inputs import Input
-from rldp_verify.rigorous import arb_exact, arb_precision
 
 INF = math.inf
 
@@ -50,7 +58,7 @@ def _prec(dps: int) -> int:
 
 def _B_s_arb(p_s: Fraction, alpha: Fraction, B, dps: int):
     """arb enclosure of B_s (Theorem 1, eq. (25)) through the engine's RenyiBall (None = +inf)."""
-    from rldp_verify.uncertainty import RenyiBall
+    from rldp_verify.rldp.uncertainty import RenyiBall
 
     if p_s == 0 or B == INF:
         return None
@@ -78,7 +86,7 @@ def _cond_radius(p_s, alpha, B, dps):
 
 @lru_cache(maxsize=256)
 def _quantile_bracket(conf: Fraction, k: int, dps: int):
-    from rldp_verify.stats import chi2_quantile_bracket
+    from rldp_verify.core.stats import chi2_quantile_bracket
 
     return chi2_quantile_bracket(conf, k, dps=dps)
 
@@ -249,8 +257,8 @@ def eval_realized_eps(pt, dps):
 
 
 def _polyopt(pt, dps):
-    from rldp_verify.mechanisms import polyopt
-    from rldp_verify.uncertainty import RenyiBall
+    from rldp_verify.rldp.mechanisms import polyopt
+    from rldp_verify.rldp.uncertainty import RenyiBall
 
     ball = RenyiBall.from_radius(pt["phat"], pt["alpha"], pt["B"])
     return polyopt(ball, f"log({pt['exp_eps'].numerator}/{pt['exp_eps'].denominator})", dps=dps)
@@ -268,9 +276,9 @@ def eval_polyopt_utility(pt, dps):
 
 
 def eval_audit_ratio(pt, dps):
-    from rldp_verify.audit import audit
-    from rldp_verify.mechanisms import grr_matrix, srr_matrix
-    from rldp_verify.mechio import Mechanism
+    from rldp_verify.rldp.audit import audit
+    from rldp_verify.rldp.mechanisms import grr_matrix, srr_matrix
+    from rldp_verify.rldp.mechio import Mechanism
 
     phat = pt["phat"]
     a1, a2 = len(phat), len(phat[0])
@@ -287,7 +295,7 @@ def eval_audit_ratio(pt, dps):
 
 
 def eval_kairouz_f(pt, dps):
-    from rldp_verify.extremal_thresholds import universal_binary_threshold
+    from rldp_verify.topics.extremal.thresholds import universal_binary_threshold
 
     uni = universal_binary_threshold(pt["p0"], pt["p1"])
     if uni.t_star is None:
@@ -297,9 +305,9 @@ def eval_kairouz_f(pt, dps):
 
 
 def eval_kairouz_kl_rr(pt, dps):
-    from rldp_verify.extremal_tail import certify_rr_tail, kl_tail
-    from rldp_verify.extremal_thresholds import bracket_threshold, default_grid, rr_status
-    from rldp_verify.extremal_utilities import mu_kl
+    from rldp_verify.topics.extremal.tail import certify_rr_tail, kl_tail
+    from rldp_verify.topics.extremal.thresholds import bracket_threshold, default_grid, rr_status
+    from rldp_verify.topics.extremal.utilities import mu_kl
 
     P0, P1 = pt["p0"], pt["p1"]
     k = len(P0)

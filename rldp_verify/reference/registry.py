@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 
-from rldp_verify.errors import InputError
+from rldp_verify.core.errors import InputError
 from rldp_verify.reference import quantities as q
 from rldp_verify.reference.inputs import Input, parse_value
 
@@ -43,7 +43,7 @@ def _add(quantity: q.Quantity) -> None:
 
 _add(q.Quantity(
     "B", "B = log(1 + alpha(alpha-1) F^-1_{chi2,a-1}(confidence)/(2n))/(alpha-1) (B = q/(2n) at alpha = 1); "
-         "RLDP paper eq. (9)/(11) at alpha = 2, the Cressie-Read calibration otherwise (rldp_verify.uncertainty."
+         "RLDP paper eq. (9)/(11) at alpha = 2, the Cressie-Read calibration otherwise (rldp_verify.rldp.uncertainty."
          "confidence_radius); inf when the log's argument is <= 0",
     (_alpha, Input("confidence", "conf", "confidence level 1 - beta"), Input("n", "int1", "sample size"),
      Input("a", "int2", "alphabet size |X| = |S||U|")),

@@ -158,9 +158,9 @@ def read_table(table, *, name: str = "phat", normalize_counts: bool = True) -> t
     if isinstance(table, str):
         rows = [r for r in table.split(";")]
         table = [[c for c in r.split(",")] for r in rows]
-    from rldp_verify.tables import as_rows
+    from rldp_verify.rldp.tables import as_rows
 
-    table = as_rows(table, name)   # NumPy arrays and DataFrames (see rldp_verify.tables)
+    table = as_rows(table, name)   # NumPy arrays and DataFrames (see rldp_verify.rldp.tables)
     try:
         rows = [list(r) for r in table]
     except TypeError:

@@ -11,9 +11,9 @@ import pytest
 from scipy.stats import chisquare
 
 from rldp_verify.adapters import channel, from_spec, pure_ldp_has_ue_bug
-from rldp_verify.audit import audit
 from rldp_verify.cli import main
-from rldp_verify.errors import InputError
+from rldp_verify.core.errors import InputError
+from rldp_verify.rldp.audit import audit
 
 pure_ldp = pytest.importorskip("pure_ldp.frequency_oracles")
 

@@ -4,8 +4,6 @@ the right B_s passes, the chi-square radius fails listing every bad grid point, 
 import re
 from pathlib import Path
 
-import pytest
-
 pytest_plugins = ["pytester"]
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "test_my_radius.py"

@@ -2,7 +2,6 @@
 
 import csv
 import json
-import math
 from fractions import Fraction
 
 import mpmath
@@ -57,7 +56,7 @@ def test_B_s_alpha1_is_exact_and_alpha_lt_1_whole_simplex():
 
 
 def test_rad_s_and_L_match_the_engine():
-    from rldp_verify.uncertainty import RenyiBall
+    from rldp_verify.rldp.uncertainty import RenyiBall
 
     ball = RenyiBall.from_radius("0.07,0.10;0.26,0.57", 2, "0.0752")
     L = evaluate("L", _pt("L", rho=str(Fraction(7, 17)), p_s="0.17", alpha="2", B="0.0752"), dps=30)

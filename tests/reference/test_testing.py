@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from rldp_verify.errors import InputError
+from rldp_verify.core.errors import InputError
 from rldp_verify.testing import assert_matches_reference, reference_points, reference_values
 
 GRID = [{"p_s": "0.5", "alpha": "2", "B": "0.1"}, {"p_s": "1e-12", "alpha": "2", "B": "1e-10"},

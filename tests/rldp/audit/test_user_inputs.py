@@ -6,10 +6,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rldp_verify.audit import audit
-from rldp_verify.errors import InputError
-from rldp_verify.tables import counts_from_records
-from rldp_verify.uncertainty import RenyiBall
+from rldp_verify.core.errors import InputError
+from rldp_verify.rldp.audit import audit
+from rldp_verify.rldp.tables import counts_from_records
+from rldp_verify.rldp.uncertainty import RenyiBall
 
 PHAT = [["0.07", "0.10"], ["0.26", "0.57"]]
 

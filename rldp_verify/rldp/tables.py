@@ -1,10 +1,10 @@
 """Tables as users hold them: NumPy arrays and pandas DataFrames -> rows of numbers for
-:func:`rldp_verify.uncertainty.read_table` and the mechanism loaders.
+:func:`rldp_verify.rldp.uncertainty.read_table` and the mechanism loaders.
 
 - A 2-D NumPy array is read row by row. Its float64 entries are numbers like Python floats: in a P-hat
   table (which must sum to exactly 1) a float is read as its shortest decimal representation (0.07 is
   7/100), as for a list of Python floats; in a mechanism matrix a float is the binary rational it
-  denotes (:func:`rldp_verify.numbers.from_float`), as the audit reads every float entry.
+  denotes (:func:`rldp_verify.core.numbers.from_float`), as the audit reads every float entry.
 - A DataFrame of numbers is a labelled |S| x |U| table (index = values of S, columns = values of U) of
   probabilities or counts.
 - Raw records: :func:`counts_from_records` (two named columns -> a labelled table of counts).
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rldp_verify.errors import InputError
+from rldp_verify.core.errors import InputError
 
 
 def _is_dataframe(x) -> bool:
@@ -35,7 +35,7 @@ def as_rows(table, name: str = "phat"):
         bad = [c for c in table.columns if not pd.api.types.is_numeric_dtype(table[c])]
         if bad:
             raise InputError(f"{name}: column {bad[0]!r} of the DataFrame is not numeric (a table of records? use "
-                             "rldp_verify.tables.counts_from_records(df, sensitive=..., public=...))")
+                             "rldp_verify.rldp.tables.counts_from_records(df, sensitive=..., public=...))")
         if table.isna().to_numpy().any():
             r, c = [(i, j) for i, row in enumerate(table.isna().to_numpy()) for j, v in enumerate(row) if v][0]
             raise InputError(f"{name}[{table.index[r]!r}][{table.columns[c]!r}] is NaN")
