@@ -8,9 +8,9 @@ from __future__ import annotations
 import json
 import sys
 
+from rldp_verify.cli._adapter import add_adapter_arguments, mechanism_from_args
 from rldp_verify.cli._help import add_parser
 from rldp_verify.cli._json import SCHEMA_VERSION, dumps
-from rldp_verify.cli._adapter import add_adapter_arguments, mechanism_from_args
 from rldp_verify.cli._uncertainty import (
     add_ball_arguments,
     add_estimate_arguments,

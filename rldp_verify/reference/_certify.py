@@ -27,6 +27,7 @@ from rldp_verify.core.rigorous import lower as arb_lower
 from rldp_verify.core.rigorous import upper as arb_upper
 
 INF = math.inf
+TINY = Fraction(1, 2**1074)   # the smallest positive float64
 
 
 @dataclass(frozen=True)
@@ -149,7 +150,11 @@ def t_pair_certified(rho: Fraction, alpha: Fraction, radius, dps: int) -> tuple[
         Blo_a, Bhi_a = arb_exact(B_lo), arb_exact(B_hi)
     mid = (B_lo + B_hi) / 2
     tm, tp = t_interval(rho, alpha, mid, dps=dps + 10)
-    tm, tp = _mp_fraction(tm), _mp_fraction(tp)
+    # t- can be astronomically small (rho = 1e-12, alpha >= 1, B_s = 1e-6 gives t- ~ rho e^-(10^6)); below the
+    # smallest float64 it is certified in [0, 2^-1074] (one arb check) instead of through a 10^6-bit rational
+    tiny = tm < mpmath.mpf(2) ** -1074
+    tm = TINY if tiny else _mp_fraction(tm)
+    tp = _mp_fraction(tp)
 
     def bracket(v: Fraction, side: int):
         # side -1: t- (D decreasing in t on [0, rho]); side +1: t+ (D increasing on [rho, 1])
@@ -158,6 +163,10 @@ def t_pair_certified(rho: Fraction, alpha: Fraction, radius, dps: int) -> tuple[
             d_end = _D(rho, end, alpha, prec)
             if d_end is not None and bool(d_end <= Blo_a):
                 return end, end            # the whole side is inside: t = 0 (or 1) exactly
+            if side < 0 and v == TINY and TINY < rho:
+                d_in = _D(rho, TINY, alpha, prec)
+                if d_in is not None and bool(d_in <= Blo_a):
+                    return Fraction(0), TINY   # 0 <= t- <= 2^-1074
         scale = max(abs(v), abs(v - rho), Fraction(1, 10**(dps + 20)))
         for k in range(12):
             delta = scale * Fraction(1, 10 ** max(dps + 3 - 2 * k, 1))
