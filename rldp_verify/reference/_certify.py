@@ -127,11 +127,11 @@ def t_pair_certified(rho: Fraction, alpha: Fraction, radius, dps: int) -> tuple[
     the ends of {t : D_alpha(Bern(rho)||Bern(t)) <= radius}; ``radius`` is an arb ball (None = +inf) or a
     Fraction. Returns ((lo-, hi-), (lo+, hi+)) with lo- <= t- <= hi- and lo+ <= t+ <= hi+.
 
-    Candidates come from :func:`rldp_verify.rldp.uncertainty.t_interval` at the midpoint radius; each end is
+    Candidates come from :func:`rldp_verify.rldp.xi_interval.t_interval` at the midpoint radius; each end is
     certified by the sign of D - radius at candidate +- delta in arb (D is monotone on each side of rho),
     delta growing from 10^-(dps+3) relative until both signs are decided.
     """
-    from rldp_verify.rldp.uncertainty import t_interval
+    from rldp_verify.rldp.xi_interval import t_interval
 
     if radius is None:
         return (Fraction(0), Fraction(0)), (Fraction(1), Fraction(1))
