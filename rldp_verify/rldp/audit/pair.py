@@ -119,6 +119,10 @@ class PairProblem:
         """Round, pull towards P^ and verify membership; returns (ratio, table) or (None, None)."""
         phat = self.ball.phat
         flat = [x for row in P_mp for x in row]
+        if not all(mpmath.isfinite(x) for x in flat):
+            # the lift over- or underflowed (e.g. alpha = 10, P^_x = 1/3001): no witness from this point; the
+            # lower bound only loses a candidate, the certified upper bound is not affected
+            return None, None
         fr = [max(Fraction(0), _frac(x, dps + 5)) for x in flat]
         tot = sum(fr)
         if tot == 0:

@@ -138,3 +138,20 @@ def test_red_team_inputs(inst):
 @example(RED_TEAM)
 def test_audit_ends_with_a_verdict_or_one_line_error(inst):
     _check(inst)
+
+
+def test_witness_from_a_non_finite_lift_is_no_witness():
+    """A lift that over/underflowed (found by hypothesis: P^ = (1/3001, 1000/3001; 1000/3001, 1000/3001),
+    alpha = 10, radius 1) gives no witness instead of 'cannot convert inf or nan to int'."""
+    import mpmath
+
+    from rldp_verify.rldp.audit.pair import PairProblem
+    from rldp_verify.rldp.uncertainty import RenyiBall
+
+    phat = [[Fraction(1, 3001), Fraction(1000, 3001)], [Fraction(1000, 3001), Fraction(1000, 3001)]]
+    ball = RenyiBall.from_radius(phat, "10", "1")
+    prob = PairProblem(ball, [[Fraction(3, 4), Fraction(1, 4)], [Fraction(1, 2), Fraction(1, 3)]], 0, 0, 1)
+    bad = [[mpmath.inf, mpmath.mpf(0)], [mpmath.nan, mpmath.mpf(1)]]
+    assert prob.witness(bad, 20) == (None, None)
+    rho, P = prob.witness([[mpmath.mpf(x.numerator) / x.denominator for x in row] for row in phat], 20)
+    assert rho is not None and P is not None
