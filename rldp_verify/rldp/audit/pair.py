@@ -328,6 +328,14 @@ def solve_pair(problem: PairProblem, dps: int, start=None, max_tries: int = 6, w
         except (ZeroDivisionError, ValueError, OverflowError) as exc:  # pragma: no cover - numerical trouble
             res.notes.append(f"primal solve failed: {type(exc).__name__}" + (f": {exc}" if str(exc) else ""))
             sol = None
+        if sol is not None and not all(mpmath.isfinite(v) for v in (sol.r, sol.lam, sol.mu1, sol.nu2)):
+            # e.g. alpha = 10 with P^_x = 1/3001 and a zero in Q: the primal point over/underflowed. No candidate
+            # from it; the bracket falls back to the bisection certificate and the product bound below.
+            res.notes.append("primal point not finite (over- or underflow); certified by bisection instead")
+            sol = None
+            degenerate_note = False
+        else:
+            degenerate_note = True
         if sol is not None:
             params = (_frac(sol.lam, dps + 10), _snap(_frac(sol.mu1, dps + 10), max(problem.q1), dps),
                       _snap(_frac(sol.nu2, dps + 10), max(-x for x in problem.q2), dps))
@@ -352,7 +360,7 @@ def solve_pair(problem: PairProblem, dps: int, start=None, max_tries: int = 6, w
                     break
             else:
                 res.notes.append("dual certificate at the primal parameters failed")
-        else:
+        elif degenerate_note:
             res.notes.append("no interior KKT point (degenerate block, alpha <= 1/2, zero mass or infinite radius)")
             if problem.alpha < 1 and problem.m1 > 0 and problem.m2 > 0:
                 _face_witnesses(problem, res, dps)

@@ -136,6 +136,9 @@ def test_red_team_inputs(inst):
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(instances())
 @example(RED_TEAM)
+@example({"a1": 2, "a2": 2, "phat": [[Fraction(1, 3001), Fraction(1000, 3001)], [Fraction(1000, 3001), Fraction(1000, 3001)]],
+          "Q": [[Fraction(1), Fraction(0), Fraction(1), Fraction(1)], [Fraction(0), Fraction(1), Fraction(0), Fraction(0)]],
+          "radius": "1", "alpha": "10", "eps": "0"})  # found by hypothesis: a non-finite primal point (was ValueError)
 def test_audit_ends_with_a_verdict_or_one_line_error(inst):
     _check(inst)
 
