@@ -2,7 +2,7 @@
 
     from rldp_verify.testing import assert_matches_reference
 
-    def my_B_s(p_s, alpha, B):                     # your float implementation of Theorem 1, eq. (25)
+    def my_B_s(p_s, alpha, B):                     # your float implementation of Theorem 1, eq. (23)
         ...
 
     def test_B_s():

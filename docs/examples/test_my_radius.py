@@ -1,4 +1,4 @@
-# test_my_radius.py -- regression-check a float64 implementation of B_s (RLDP paper, Theorem 1, eq. (25))
+# test_my_radius.py -- regression-check a float64 implementation of B_s (RLDP paper, Theorem 1, eq. (23))
 # against rldp-verify's certified reference values. Run with `pytest`: installing rldp-verify registers
 # its pytest plugin, which provides the fixtures used here.
 import math

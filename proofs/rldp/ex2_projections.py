@@ -41,7 +41,7 @@ def _radius_readings(ball, dps):
     def thm1(Bv):
         return lambda ps: 2 * mpmath.log((mpmath.exp(Bv / 2) - (1 - ps)) / ps)
     return {
-        "Theorem 1 (eq. (25))": None,
+        "Theorem 1 (eq. (23))": None,
         "chi-square radius e^(B_s) - 1 = (e^B - 1)/P^_s, i.e. B_s = log((e^B - (1 - P^_s))/P^_s)": chi2(B),
         "the alpha = 1 formula B_s = B/P^_s": lambda ps: B / ps,
         "no projection: B_s = B": lambda ps: B,
@@ -73,20 +73,20 @@ def _compare(ctx, pick, what):
         ball = _ball(ctx.dps)
         readings = _radius_readings(ball, ctx.dps)
         per_reading = {name: pick(_values(ball, ctx.dps if fn is None else 20, fn)) for name, fn in readings.items()}
-    comps = per_reading["Theorem 1 (eq. (25))"]
+    comps = per_reading["Theorem 1 (eq. (23))"]
     out = outcome_from_comparisons(comps, what=what)
     ev = dict(out.evidence)
     # one reading search per printed value, over the radius readings
     searches = []
     for i, c in enumerate(comps):
-        cands = {name: mpmath.mpf(per_reading[name][i].ours) for name in readings if name != "Theorem 1 (eq. (25))"}
+        cands = {name: mpmath.mpf(per_reading[name][i].ours) for name in readings if name != "Theorem 1 (eq. (23))"}
         searches.append(search_readings(c.printed, cands, label=c.label).to_json())
     ev["reading_search"] = searches
-    all_ok = [name for name, cs in per_reading.items() if name != "Theorem 1 (eq. (25))" and all(x.agrees for x in cs)]
+    all_ok = [name for name, cs in per_reading.items() if name != "Theorem 1 (eq. (23))" and all(x.agrees for x in cs)]
     ev["readings_reproducing_every_printed_value"] = all_ok or "no reading found"
     ev["text_notes"] = TEXT_NOTES
     if out.verdict.value == "REFUTED":
-        tried = [n for n in readings if n != "Theorem 1 (eq. (25))"]
+        tried = [n for n in readings if n != "Theorem 1 (eq. (23))"]
         tail = (f"; every printed value is reproduced by the reading {all_ok[0]}" if all_ok else
                 f"; no single reading reproduces every printed value (tried: {'; '.join(tried)})")
         return dataclasses.replace(out, summary=out.summary + tail, evidence=ev)
@@ -238,7 +238,7 @@ EXAMPLE2_SENTENCE = "Inserting our values of B and P ^ s into Theorem 2, we find
               "formula for B_s is in Theorem 2.",
     hypotheses=("the statements of Theorems 1 and 2 as in the seed text (THEOREM_TEXT)",),
     method=Method.EXACT,
-    reading="Evident reading: Theorem 1 (eq. (25)), the only theorem that defines B_s.",
+    reading="Evident reading: Theorem 1 (eq. (23)), the only theorem that defines B_s.",
 )
 def check_theorem_reference(ctx):
     import re
@@ -251,7 +251,7 @@ def check_theorem_reference(ctx):
     if int(cited.group(1)) in defining:
         return Outcome.verified(f"Theorem {cited.group(1)} defines B_s", **ev)
     return Outcome.refuted(f"Example 2 cites Theorem {cited.group(1)}, but only Theorem(s) {defining} define B_s "
-                           f"(eq. (25)); the evident reading is Theorem {defining[0]}",
+                           f"(eq. (23)); the evident reading is Theorem {defining[0]}",
                            counterexample=ev, kind="misprint")
 
 

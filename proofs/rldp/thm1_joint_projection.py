@@ -153,7 +153,7 @@ def check_joint(ctx):
 @claim(
     id="rldp.audit.joint-projection-theorem1",
     paper=PAPER,
-    source="Sec. 4.1, Theorem 1, eq. (25)",
+    source="Sec. 4.1, Theorem 1, eq. (23)",
     statement="Setting R2 = P^_{U|s2} in the joint projection gives Theorem 1: D_alpha(P^_{U|s}||R) <= "
               "phi^{-1}(phi(B)/P^_s) = B_s for every alpha.",
     hypotheses=("P^_s > 0",),

@@ -1,4 +1,4 @@
-"""Theorem 1 (Sec. 4.1, eq. (24)-(25)) and its proof (Appendix A.1, Lemmas A1-A4) of 000_aca93ed29ea857ee.txt.
+"""Theorem 1 (Sec. 4.1, eqs. (23)-(24)) and its proof (Appendix A.1, Lemmas A1-A4) of 000_aca93ed29ea857ee.txt.
 
     B_s = alpha/(alpha-1) log((e^{(alpha-1)B/alpha} - (1 - P^_s)) / P^_s)   (alpha != 1),  B / P^_s  (alpha = 1)
     F_{U|s} = {R in P_U : D_alpha(P^_{U|s} || R) <= B_s}.
@@ -27,7 +27,7 @@ READING_C = ("(A8), (A13)-(A16): the conversion dropped minus signs; the station
 @claim(
     id="rldp.thm1.factorisation",
     paper=PAPER,
-    source="Sec. 4.1, the identity after Theorem 1",
+    source="Sec. 4.1, the identity after Theorem 1 (eq. (25))",
     statement="P^_x^alpha P_x^(1-alpha) = P^_{u|s}^alpha P_{u|s}^(1-alpha) * P^_s^alpha P_s^(1-alpha) for x = (s, u).",
     hypotheses=("P^_s, P_s > 0",),
     method=Method.SYMBOLIC,
@@ -49,7 +49,7 @@ def check_factorisation(ctx):
     source="App. A.1, Lemma A1, eqs. (A6)-(A10)",
     statement="The bound on sum_u P^_{u|s}^alpha P_{u|s}^(1-alpha) in (A6) is extremal in P_s at "
               "P_s = 1 - C^{-1/alpha}(1 - P^_s), C = e^{(alpha-1)B}, with extremal value "
-              "(C^{1/alpha} - (1 - P^_s))^alpha / P^_s^alpha, which gives B_s of eq. (25).",
+              "(C^{1/alpha} - (1 - P^_s))^alpha / P^_s^alpha, which gives B_s of eq. (23).",
     hypotheses=("alpha != 1", "0 < P^_s < 1"),
     method=(Method.SYMBOLIC, Method.HIGH_PRECISION),
     reading=READING_C,
@@ -264,7 +264,7 @@ def _check_direct(ctx, count, salt):
 @claim(
     id="rldp.thm1.radius-direct-optimisation",
     paper=PAPER,
-    source="Sec. 4.1, Theorem 1, eq. (24)-(25)",
+    source="Sec. 4.1, Theorem 1, eqs. (23)-(24)",
     statement="B_s is the exact projection radius: max_{P in F} D_alpha(P^_{U|s} || P_{U|s}) = B_s "
               "(or, for alpha < 1, the largest value D_alpha(P^_{U|s}||.) takes on P_U when that is smaller).",
     hypotheses=("P^_s > 0", "alpha in {1/4, 1/2, 9/10, 1, 3/2, 2, 3, 7/2}", "e^{(alpha-1)B/alpha} > 1 - P^_s"),
@@ -277,7 +277,7 @@ def check_direct(ctx):
 @claim(
     id="rldp.thm1.radius-direct-optimisation-sweep",
     paper=PAPER,
-    source="Sec. 4.1, Theorem 1, eq. (24)-(25)",
+    source="Sec. 4.1, Theorem 1, eqs. (23)-(24)",
     statement="B_s is the exact projection radius (larger random sweep, certified witnesses and Hölder bounds).",
     hypotheses=("P^_s > 0", "alpha in {1/4, 1/2, 9/10, 1, 3/2, 2, 3, 7/2}", "e^{(alpha-1)B/alpha} > 1 - P^_s"),
     method=(Method.EXACT, Method.HIGH_PRECISION),
@@ -321,8 +321,8 @@ def check_chain(ctx):
 @claim(
     id="rldp.thm1.alpha-lt-1-defined",
     paper=PAPER,
-    source="Sec. 4.1, Theorem 1, eq. (25)",
-    statement="For every alpha in (0, inf), B >= 0 and P^_s > 0 eq. (25) defines a real B_s "
+    source="Sec. 4.1, Theorem 1, eq. (23)",
+    statement="For every alpha in (0, inf), B >= 0 and P^_s > 0 eq. (23) defines a real B_s "
               "(the argument e^{(alpha-1)B/alpha} - (1 - P^_s) of the log is positive).",
     hypotheses=("alpha in (0, inf)", "B in R_{>=0}", "P^_s > 0"),
     method=Method.EXACT,
@@ -346,12 +346,12 @@ def check_defined(ctx):
 @claim(
     id="rldp.thm1.alpha-lt-1-whole-simplex",
     paper=PAPER,
-    source="Sec. 4.1, Theorem 1 (our extension where eq. (25) is undefined)",
+    source="Sec. 4.1, Theorem 1 (our extension where eq. (23) is undefined)",
     statement="If alpha < 1 and e^{(alpha-1)B/alpha} < 1 - P^_s, then F_{U|s} is the whole simplex P_U "
               "(B_s = +inf), including R whose support misses that of P^_{U|s}.",
     hypotheses=("0 < alpha < 1", "e^{(alpha-1)B/alpha} < 1 - P^_s"),
     method=(Method.EXACT, Method.PROPERTY),
-    reading="When the log's argument is <= 0 we read eq. (25) as B_s = +inf. At equality (argument = 0) "
+    reading="When the log's argument is <= 0 we read eq. (23) as B_s = +inf. At equality (argument = 0) "
             "R with support disjoint from P^_{U|s} are not attained (the projection is not closed).",
 )
 def check_whole_simplex(ctx):

@@ -57,7 +57,7 @@ def _prec(dps: int) -> int:
 
 
 def _B_s_arb(p_s: Fraction, alpha: Fraction, B, dps: int):
-    """arb enclosure of B_s (Theorem 1, eq. (25)) through the engine's RenyiBall (None = +inf)."""
+    """arb enclosure of B_s (Theorem 1, eq. (23)) through the engine's RenyiBall (None = +inf)."""
     from rldp_verify.rldp.uncertainty import RenyiBall
 
     if p_s == 0 or B == INF:

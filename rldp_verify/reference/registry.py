@@ -53,7 +53,7 @@ _add(q.Quantity(
 ))
 _add(q.Quantity(
     "B_s", "B_s = alpha/(alpha-1) log((e^{(alpha-1)B/alpha} - (1 - P_s))/P_s) (B/P_s at alpha = 1; inf when the "
-           "argument is <= 0 or P_s = 0), RLDP paper Theorem 1, eq. (25)",
+           "argument is <= 0 or P_s = 0), RLDP paper Theorem 1, eq. (23)",
     (_p_s, _alpha, _B), q.eval_B_s,
     lambda: _grid(p_s=PROBS, alpha=ALPHAS, B=RADII),
 ))

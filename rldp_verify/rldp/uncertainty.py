@@ -286,7 +286,7 @@ class RenyiBall:
 
     # Theorem 1 ----------------------------------------------------------------------------------
     def conditional_radius(self, s: int, *, dps: int | None = None):
-        """B_s of Theorem 1 (eq. (25)) at ``dps`` digits; mpmath.inf for the whole simplex."""
+        """B_s of Theorem 1 (eq. (23)) at ``dps`` digits; mpmath.inf for the whole simplex."""
         with working_precision(dps) as d:
             with mpmath.workdps(d + 10):
                 ps = to_mpf(self.marginal(s))

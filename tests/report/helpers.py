@@ -55,7 +55,7 @@ def claims() -> list[Claim]:
     return [
         mk("rldp.sec8.figure", P0, "Sec. 8.2, Figure 3", "the NMI curves (Figure 3)", fig),
         mk("rldp.sec8.figure-again", P0, "Sec. 8.3", "eps* is at most 1", fig2),
-        mk("rldp.thm1.false", P0, "Sec. 4.1, Theorem 1, eq. (25)", "D_alpha(P||Q) <= B for all alpha", false_),
+        mk("rldp.thm1.false", P0, "Sec. 4.1, Theorem 1, eq. (23)", "D_alpha(P||Q) <= B for all alpha", false_),
         mk("rldp.example2.number", P0, "Sec. 4.3, Example 2", "B_s1 = 0.3782", number),
         mk("rldp.example1.ok", P0, "Sec. 3, Example 1, eq. (12)", "B = 0.0752 <script>alert(1)</script>", ok),
         mk("rldp.audit.dual", P0, "Sec. 3 eq. (8); derived for the audit", "strong duality", ok),
