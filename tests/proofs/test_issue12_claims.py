@@ -71,3 +71,29 @@ def test_kairouz_figure_claims_swapped_mechanisms_are_refuted():
     ctx = Context(dps=30)
     assert kfig.figure_claim(ctx, "mi", swap=True, n=3).verdict is R
     assert kfig.figure_claim(ctx, "kl", swap=True, n=3).verdict is R
+
+
+# --- the companions' figures (issue 12 item 4): Grosse et al. Figures 1-2, Kairouz et al. Figures 3, 4, 6, 7 ---
+
+def test_falpha_figure1_claims_refute_wrong_bounds(tmp_path):
+    import proofs.falpha.fig1_fig2 as ff
+
+    ctx = Context(out_dir=str(tmp_path))
+    assert ff.check_fig1(ctx).verdict is V
+    assert (tmp_path / "figures" / "falpha_fig1.png").stat().st_size > 10_000
+    assert ff.check_fig1(ctx, variant="no-jump", draw=False).verdict is R
+    out = ff.check_other_alphas(ctx, draw=False)
+    assert out.verdict is R and out.kind == "missing-hypothesis" and "2" in out.evidence["counterexample"]["alpha"]
+    assert ff.check_other_alphas(ctx, formula="exp-branch", draw=False).verdict is V
+
+
+def test_falpha_figure2_claims_flip_under_wrong_variants(tmp_path):
+    import proofs.falpha.fig1_fig2 as ff
+
+    ctx = Context(dps=30, out_dir=str(tmp_path))
+    small = dict(alphas=("1.5", "3"), panels=("c",), draw=False)
+    assert ff.check_fig2_amplification(ctx, **small).verdict is V
+    assert ff.check_fig2_amplification(ctx, swap=True, **small).verdict is R
+    out = ff.check_fig2_improves(ctx, **small)
+    assert out.verdict is R and out.evidence["phi_not_below_rldp_rr"] == {"c": [1.5]}
+    assert ff.check_fig2_improves(ctx, reference="ldp", **small).verdict is V
