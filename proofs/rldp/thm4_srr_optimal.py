@@ -17,7 +17,8 @@ from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.rigorous import arb_exact, arb_precision
 from rldp_verify.core.rigorous import lower as arb_lower
 from rldp_verify.core.rigorous import upper as arb_upper
-from rldp_verify.rldp.srr_threshold import mu_arb, srr_optimality, srr_threshold, srr_vectors
+from rldp_verify.rldp.mechanisms.srr import srr_matrix
+from rldp_verify.rldp.srr_threshold import NotOptimalAtGridEnd, mu_arb, srr_optimality, srr_threshold, srr_vectors
 
 PAPER = "000_aca93ed29ea857ee.txt"
 PHAT = [Fraction(7, 100), Fraction(10, 100), Fraction(26, 100), Fraction(57, 100)]
@@ -45,14 +46,33 @@ def _instances(rng, sizes, per):
             yield a1, a2, _rand_p(rng, a1 * a2)
 
 
+def _grid_end(exc, a1, a2, p):
+    """Evidence when SRR is not certainly optimal at e^eps ~ e^12 (the largest grid point)."""
+    return {"a1": a1, "a2": a2, "P": list(map(str, p)), "largest e^eps checked": str(exc.exp_eps),
+            "SRR there": exc.verdict}
+
+
+def _never_optimal(rows):
+    return Outcome.inconclusive(
+        f"{len(rows)} instance(s) where SRR is not certainly optimal even at the largest grid point e^eps ~ e^12: "
+        "eps_0(P) > 12 or SRR is never optimal; the grid does not decide which (Theorem 4 asserts only that some "
+        "eps_0 exists)", not_optimal_at_grid_end=rows)
+
+
 def _check_large_eps(instances):
-    rows, undecided = [], []
+    rows, undecided, grid_end = [], [], []
     for a1, a2, p in instances:
-        b = srr_threshold(p, a1, a2, grid_points=24)
+        try:
+            b = srr_threshold(p, a1, a2, grid_points=24)
+        except NotOptimalAtGridEnd as exc:
+            grid_end.append(_grid_end(exc, a1, a2, p))
+            continue
         if b.undecided or any(v != "optimal" for _, v in b.grid) or b.certified_up_to is None:
             undecided.append({"a1": a1, "a2": a2, "P": list(map(str, p)), **_bracket_json(b)})
         rows.append({"a1": a1, "a2": a2, "P": list(map(str, p)),
                      "eps0 in": _bracket_json(b)["eps0 in"]})
+    if grid_end:
+        return _never_optimal(grid_end)
     if undecided:
         return Outcome.inconclusive(f"{len(undecided)} instance(s) with undecided reduced-cost signs",
                                     undecided=undecided, instances=rows)
@@ -105,7 +125,10 @@ def check_large_eps_larger(ctx):
 def check_example1(ctx):
     out = {}
     for name, p in (("P-hat", PHAT), ("P*", PSTAR)):
-        b = srr_threshold(p, 2, 2, grid_points=48, tol=Fraction(1, 10 ** 8))
+        try:
+            b = srr_threshold(p, 2, 2, grid_points=48, tol=Fraction(1, 10 ** 8))
+        except NotOptimalAtGridEnd as exc:
+            return _never_optimal([{"instance": name, **_grid_end(exc, 2, 2, p)}])
         if b.undecided or any(v != "optimal" for _, v in b.grid) or b.certified_up_to is None:
             return Outcome.inconclusive(f"{name}: undecided reduced-cost signs or interval certification failed",
                                         **{name: _bracket_json(b)})
@@ -223,6 +246,18 @@ def check_mu_sublinear(ctx):
                             "gamma mu(v) within rigorous balls (exact ties within 1e-30), mu >= 0")
 
 
+def _theta_star_is_srr(a1, a2, t):
+    """The primal part of the statement, exact and independent of eps_0: with theta* = 1/Z (Z of Definition 4)
+    the LP's basis vectors give A theta* = 1_X and theta*_y v_y = SRR_y of Definition 4 (srr_matrix)."""
+    a = a1 * a2
+    basis = srr_vectors(a1, a2, t)
+    Z = t + Fraction(a2 - 1) / t + a - a2
+    col_ok = all(sum(basis[y][x] for y in range(a)) / Z == 1 for x in range(a))
+    srr = srr_matrix(a1, a2, t)
+    same = all(basis[y][x] / Z == srr[y][x] for y in range(a) for x in range(a))
+    return col_ok, same
+
+
 @claim(
     id="rldp.thm4.dual-certificate",
     paper=PAPER,
@@ -237,9 +272,22 @@ def check_mu_sublinear(ctx):
 def check_dual(ctx):
     rng = ctx.rng("thm4-dual")
     rows = []
+    for (a1, a2), t in itertools.product(((2, 2), (3, 1), (2, 1), (2, 3)), (Fraction(3, 2), Fraction(10), Fraction(10 ** 6))):
+        col_ok, same = _theta_star_is_srr(a1, a2, t)
+        if not (col_ok and same):
+            return Outcome.refuted(
+                "theta* = 1/Z on the basis vectors v_y of the LP is not SRR: " + ("A theta* != 1_X" if not col_ok
+                                                                                 else "theta*_y v_y != SRR_y of Definition 4"),
+                counterexample={"a1": a1, "a2": a2, "e^eps": str(t), "A theta* = 1_X": col_ok,
+                                "theta*_y v_y = SRR_y": same}, kind="false")
+    grid_end = []
     for (a1, a2), k in itertools.product(((2, 2), (3, 1), (2, 1)), range(2)):
         p = _rand_p(rng, a1 * a2) if k else (PHAT if (a1, a2) == (2, 2) else _rand_p(rng, a1 * a2))
-        b = srr_threshold(p, a1, a2, grid_points=24)
+        try:
+            b = srr_threshold(p, a1, a2, grid_points=24)
+        except NotOptimalAtGridEnd as exc:
+            grid_end.append(_grid_end(exc, a1, a2, p))
+            continue
         for t in (Fraction(math.ceil(b.exp_eps_upper * 2)), Fraction(math.ceil(b.exp_eps_upper * 100))):
             basis = srr_vectors(a1, a2, t)
             a = a1 * a2
@@ -264,7 +312,11 @@ def check_dual(ctx):
                     return Outcome.refuted("the dual solution of SRR's basis has a negative entry",
                                            counterexample=rows[-1], rows=rows, kind="false")
                 return Outcome.inconclusive("sign of alpha* not decided", rows=rows)
-    return Outcome.verified(f"{len(rows)} cases above eps_0: theta* = 1/Z gives A theta* = 1 exactly, the unique "
+    if grid_end:
+        return _never_optimal(grid_end)
+    return Outcome.verified(f"{len(rows)} cases above eps_0: theta* = 1/Z gives A theta* = 1 exactly (and SRR of "
+                            "Definition 4, also checked exactly at e^eps = 3/2, 10, 10^6 for |S| x |U| = 2x2, 3x1, "
+                            "2x1, 2x3), the unique "
                             "dual alpha* of SRR's basis is certainly >= 0 and A^T alpha* >= m holds rigorously",
                             rows=rows)
 

@@ -253,6 +253,16 @@ def srr_optimality(p: Sequence, a1: int, a2: int, exp_eps, *, dps: int = DEFAULT
                              len(others) + len(basis))
 
 
+class NotOptimalAtGridEnd(InputError):
+    """:func:`srr_threshold` found SRR not certainly optimal at its largest grid point: either eps_max is
+    below eps_0(P) or SRR is never optimal. ``exp_eps`` is that grid point, ``verdict`` SRR's status there
+    ("not optimal": a generator with a certainly positive reduced cost; "undecided")."""
+
+    def __init__(self, exp_eps: Fraction, verdict: str):
+        super().__init__(f"SRR is not certainly optimal at the largest grid point e^eps = {exp_eps}; raise eps_max")
+        self.exp_eps, self.verdict = exp_eps, str(verdict)
+
+
 @dataclass(frozen=True)
 class ThresholdBracket:
     """A certified bracket around e^eps_0 of Theorem 4, with the grid on which SRR was proved optimal."""
@@ -302,8 +312,7 @@ def srr_threshold(p: Sequence, a1: int, a2: int, *, eps_max: Fraction = Fraction
     if last_bad is None:
         lo_t, hi_t = None, grid[0]
     elif last_bad == len(grid) - 1:
-        raise InputError(f"SRR is not certainly optimal at the largest grid point e^eps = {grid[-1]}; "
-                         "raise eps_max")
+        raise NotOptimalAtGridEnd(grid[-1], verdicts[-1][1])
     else:
         lo_t, hi_t = grid[last_bad], grid[last_bad + 1]
         if verdicts[last_bad][1] == "undecided":

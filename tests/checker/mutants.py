@@ -224,3 +224,36 @@ MUTANTS += [
            lambda mp: patch_everywhere(mp, _CHI, "support_ball", _ball_radius_scaled),
            ("isit.thm2.general-ball-support",)),
 ]
+
+
+# --- gaps of the semantic catalogue closed in issue 9 (mutation/catalogue.py): the same wrong variants -----------
+
+def _catalogue_fn(name):
+    import importlib
+
+    return getattr(importlib.import_module("mutation.catalogue"), name)
+
+
+MUTANTS += [
+    Mutant("kairouz.mu-kl-swapped", "rldp_verify.topics.extremal.utilities",
+           "mu_KL(c) for D(M1||M0) where D(M0||M1) is meant (eq. (12))",
+           lambda mp: patch_everywhere(mp, "rldp_verify.topics.extremal.utilities", "mu_kl",
+                                       lambda orig: _catalogue_fn("_mu_kl_swapped")),
+           ("kairouz.eq12.utility-is-output-divergence",)),
+    Mutant("isit.eq3-quantile-at-alpha", _CHI, "ISIT eq. (3) with the chi-square quantile at alpha, not 1 - alpha",
+           lambda mp: patch_everywhere(mp, _CHI, "chi2_radius", lambda orig: _catalogue_fn("_chi2_radius_at_alpha")),
+           ("isit.eq3.radius",)),
+    Mutant("lemmaA8.srr-vectors-without-inverse", "rldp_verify.rldp.srr_threshold",
+           "Theorem 4's SRR basis with 1 (not 1/t) on the rest of the block",
+           lambda mp: patch_everywhere(mp, "rldp_verify.rldp.srr_threshold", "srr_vectors",
+                                       lambda orig: _catalogue_fn("_srr_vectors_no_inverse")),
+           ("rldp.thm4.dual-certificate",)),
+]
+
+
+# claims that must turn a mutated engine into a verdict rather than an exception (ERROR is a claim defect):
+# (mutant id, claim ids), run by tests/checker/test_certified_routes.py
+NO_ERROR = [
+    ("lemmaA8.srr-vectors-without-inverse",
+     ("rldp.thm4.eps0-example1", "rldp.thm4.srr-optimal-large-eps", "rldp.thm4.dual-certificate")),
+]

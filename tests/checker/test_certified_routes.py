@@ -4,7 +4,7 @@ import pytest
 
 from rldp_verify.claims import Context, discover
 from rldp_verify.claims.runner import run_claim
-from tests.checker.mutants import MUTANTS
+from tests.checker.mutants import MUTANTS, NO_ERROR
 
 _CLAIMS = {c.id: c for c in discover("proofs")}
 
@@ -20,3 +20,11 @@ def test_mutant_is_refuted(mutant, monkeypatch):
     for cid in mutant.killed_by:
         r = _verdict(cid)
         assert r.verdict.value == "REFUTED", (cid, r.verdict, r.summary, r.evidence.get("traceback"))
+
+
+@pytest.mark.parametrize("mutant_id, claim_ids", NO_ERROR, ids=[m for m, _ in NO_ERROR])
+def test_claims_give_a_verdict_under_mutant(mutant_id, claim_ids, monkeypatch):
+    {m.id: m for m in MUTANTS}[mutant_id].apply(monkeypatch)
+    for cid in claim_ids:
+        r = _verdict(cid)
+        assert r.verdict.value != "ERROR", (cid, r.summary, r.evidence.get("traceback"))
