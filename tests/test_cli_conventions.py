@@ -196,19 +196,3 @@ def test_progress_only_on_a_terminal_and_not_quiet():
             p.start("b.claim")
         text = "".join(s.parts)
         assert (("1/3" in text and "b.claim" in text and "VERIFIED a.claim" in text) if shown else text == ""), text
-
-
-def test_elapsed_shows_only_on_a_terminal_after_its_delay():
-    import time
-
-    from rldp_verify.cli.progress import Elapsed
-
-    s = _Tty(True)
-    with Elapsed("polyopt", delay=0.0, stream=s):
-        time.sleep(1.2)
-    assert "polyopt" in "".join(s.parts) and "elapsed" in "".join(s.parts)
-    for tty, quiet, delay in ((False, False, 0.0), (True, True, 0.0), (True, False, 30.0)):
-        s = _Tty(tty)
-        with Elapsed("polyopt", delay=delay, quiet=quiet, stream=s):
-            time.sleep(0.6)
-        assert "polyopt" not in "".join(s.parts)

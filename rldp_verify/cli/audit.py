@@ -52,7 +52,9 @@ def register(sub):
     p.add_argument("--normalize", action="store_true", help="rescale columns that do not sum to 1 (reported)")
     p.add_argument("--no-screen", action="store_true", help="certify every (y, s, s') in arb (no float screen)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--quiet", action="store_true", help="no progress on stderr (shown only on a terminal, after 3 s)")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress on stderr (otherwise shown on a terminal after 3 s, or "
+                   "$RLDP_VERIFY_PROGRESS_DELAY: the step, n/total and an ETA)")
     add_adapter_arguments(p)
     p.set_defaults(func=run)
 
@@ -97,9 +99,9 @@ def run(args) -> int:
     else:
         kw["ldp"] = True
     max_dps = args.max_dps if args.max_dps is not None else 4 * args.dps
-    from rldp_verify.cli.progress import Elapsed
+    from rldp_verify.cli.progress import Live
 
-    with Elapsed("audit", quiet=args.quiet):
+    with Live("audit", quiet=args.quiet):
         res = audit(mechanism_from_args(args), args.eps, dps=args.dps, max_dps=max_dps, screen=not args.no_screen,
                     normalize=args.normalize, **kw)
     out = json_document(res)

@@ -33,6 +33,9 @@ def register(sub):
     g.add_argument("--distribution", default=None, help="F = {P}: 'a,b;c,d'")
     g.add_argument("--full-simplex", action="store_true", help="F = P_X")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress on stderr (otherwise shown when stderr is a terminal: chunks sampled, "
+                   "n/total, ETA)")
     p.set_defaults(func=run)
 
 
@@ -88,7 +91,7 @@ def run(args) -> int:
         kw["full_simplex"] = True
     workers = None if args.workers is None else _num(args.workers, "workers", int)
     res = audit_sampler(fn, inputs, _num(args.trials, "trials", int), _num(args.confidence, "confidence", float),
-                        _num(args.seed, "seed", int), workers=workers, progress=True, **kw)
+                        _num(args.seed, "seed", int), workers=workers, progress=not args.quiet, **kw)
     out = res.to_json()
     if args.json:
         print(json.dumps(out))

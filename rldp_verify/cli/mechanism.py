@@ -57,7 +57,9 @@ def register(sub):
     p.add_argument("--eps2", help="ir: fix the split e^eps2 (default: optimise eq. (82))")
     p.add_argument("--digits", default="12", help="rounding grid 10^-digits for e^eps and the bounds (default 12)")
     p.add_argument("--dps", default=str(DEFAULT_DPS), help=f"working precision in digits (default {DEFAULT_DPS})")
-    p.add_argument("--quiet", action="store_true", help="no progress on stderr (shown only on a terminal, after 3 s)")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress on stderr (otherwise shown on a terminal after 3 s, or "
+                   "$RLDP_VERIFY_PROGRESS_DELAY: the step, n/total and an ETA)")
     p.add_argument("-o", "--output", help="write the JSON to this file (default or '-': print it on stdout)")
     p.set_defaults(func=run)
 
@@ -150,9 +152,9 @@ def document(mech) -> dict:
 
 
 def run(args) -> int:
-    from rldp_verify.cli.progress import Elapsed
+    from rldp_verify.cli.progress import Live
 
-    with Elapsed(f"mechanism {args.kind}", quiet=args.quiet):
+    with Live(f"mechanism {args.kind}", quiet=args.quiet):
         mech = build(args)
     text = dumps(document(mech))
     if args.output and args.output != "-":

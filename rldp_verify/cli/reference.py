@@ -31,6 +31,9 @@ def register(sub):
     p.add_argument("--workers", default=None, help="processes (default: the number of cores)")
     p.add_argument("--proofs", default="proofs", help="package holding the claims (default: proofs)")
     p.add_argument("--no-check-claims", action="store_true", help="list the claims without running their checks")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress on stderr (otherwise shown when stderr is a terminal: grid points, "
+                   "n/total, ETA)")
     p.add_argument("--list", action="store_true", help="print the quantity's formula and inputs and exit")
     p.set_defaults(func=run)
 
@@ -62,7 +65,7 @@ def run(args) -> int:
     workers = None if args.workers is None else _int(args.workers, "workers", 1, 256)
     points = reference.default_grid(qty.name) if args.grid == "default" else reference.read_grid(qty.name, args.grid)
     claims = provenance.resolve(qty.name, package=args.proofs, run=not args.no_check_claims)
-    doc = reference.table(qty.name, points, dps=dps, workers=workers, progress=True, claims=claims)
+    doc = reference.table(qty.name, points, dps=dps, workers=workers, progress=not args.quiet, claims=claims)
     text = json.dumps(doc, indent=1) + "\n" if fmt == "json" else _csv(doc)
     if args.output == "-":
         sys.stdout.write(text)

@@ -41,6 +41,7 @@ from fractions import Fraction
 from math import gcd
 from typing import Sequence
 
+from rldp_verify.core import progress
 from rldp_verify.core.errors import InputError
 from rldp_verify.core.numbers import exact
 from rldp_verify.core.polytope import vertices as _cdd_vertices
@@ -182,6 +183,8 @@ def gamma_hat_vertices(lower_table: Sequence[Sequence], exp_eps, *, include_same
     product_ok = include_same_s and a1 >= 2 and all(sum(r) < 1 for r in L)
     if method == "auto":
         method = "product" if product_ok else ("normaliz" if a >= 8 and _have_normaliz() else "cdd-reduced")
+    if method != "product":
+        progress.step(f"vertices of Gamma-hat ({method}, |X| = {a}; no count)")
     if method == "product":
         if not product_ok:
             raise InputError("method 'product' needs include_same_s=True, |S| >= 2 and "
@@ -242,6 +245,7 @@ def _product_vertices(L, e):
     """
     a1 = len(L)
     blocks = []
+    progress.step("vertices of the blocks P_s", a1, "blocks")
     for s in range(a1):
         c = 1 - sum(L[s])
         vb = []
@@ -250,6 +254,7 @@ def _product_vertices(L, e):
             v = tuple((x - lh) / c for x in h)
             vb.append((v, min(h) == 1, max(h) == e))
         blocks.append(vb)
+        progress.update(s + 1)
     # Each block vertex as small integers over its own denominator: v_s = n_s / d_s. A combination
     # (v_1, ..., v_k) normalised is (n_s D/d_s)_s / sum_s S_s D/d_s with D = prod_s d_s, S_s = sum n_s:
     # small integers keep the Fraction normalisation (gcd) cheap.
@@ -264,7 +269,13 @@ def _product_vertices(L, e):
             ib.append((n, has1, hase, d, sum(n)))
         iblocks.append(ib)
     out = []
-    for combo in itertools.product(*iblocks):
+    n_combos = 1
+    for ib in iblocks:
+        n_combos *= len(ib)
+    progress.step("vertices of Gamma-hat: products of block vertices", n_combos, "combinations")
+    for i, combo in enumerate(itertools.product(*iblocks)):
+        if not i & 4095:
+            progress.update(i, f"{len(out)} vertices")
         if not any(c[1] for c in combo) or not any(c[2] for c in combo):
             continue
         D = 1
@@ -280,7 +291,14 @@ def _product_vertices(L, e):
     # x/t != x'/t' (t, t' <= tot_max) differ by >= 1/(t t') > 2^-k, so their floors differ and keep
     # the order; equal values give equal floors. Hence the integer keys sort exactly like the
     # Fractions, with cheap int comparisons.
+    progress.step(f"vertices of Gamma-hat: sorting {len(out)} vertices")
     k = 2 * max((t for _, t in out), default=1).bit_length() + 2
     out = [(tuple((x << k) // tot for x in nums), nums, tot) for nums, tot in out]
     out.sort(key=lambda kv: kv[0])
-    return [tuple(Fraction(x, tot) for x in nums) for _, nums, tot in out]
+    progress.step("vertices of Gamma-hat: exact fractions", len(out), "vertices")
+    verts = []
+    for i, (_, nums, tot) in enumerate(out):
+        if not i & 4095:
+            progress.update(i)
+        verts.append(tuple(Fraction(x, tot) for x in nums))
+    return verts

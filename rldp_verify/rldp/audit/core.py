@@ -25,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
+from rldp_verify.core import progress
 from rldp_verify.core.errors import InputError
 from rldp_verify.core.numbers import DEFAULT_DPS, from_float, parse_exact
 from rldp_verify.core.rigorous import arb_exact, arb_precision
@@ -308,8 +309,14 @@ def audit(mechanism, eps, *, ball: RenyiBall | None = None, phat=None, alpha=Non
         notes.append("radius inf: the closure of F is P_X (Proposition 3)")
         return _finish(target, rho, rho, arg, P, dps, t0, desc, notes)
     cur = dps
+    rounds = 1
+    while cur * 2 ** (rounds - 1) < max_dps:
+        rounds += 1
+    k = 0
     while True:
-        res = _audit_ball(Q, mech, ball, target, cur, screen)
+        k += 1
+        res = _audit_ball(Q, mech, ball, target, cur, screen,
+                          stage=f"{cur} digits, precision round {k} of at most {rounds}")
         res.uncertainty = desc
         res.notes = notes + res.notes
         res.eps = target.text
@@ -332,8 +339,12 @@ def _verdict(target: Target, lo, hi, dps) -> str:
     return INCONCLUSIVE
 
 
-def _audit_ball(Q, mech, ball: RenyiBall, target: Target, dps: int, screen: bool) -> AuditResult:
+def _audit_ball(Q, mech, ball: RenyiBall, target: Target, dps: int, screen: bool, stage: str = "") -> AuditResult:
+    """One audit of the Rényi ball at ``dps`` digits; ``stage`` (e.g. the precision round) prefixes the
+    progress steps."""
     a1, a2 = ball.sensitive_size, ball.public_size
+    pre = f"[{stage}] " if stage else ""
+    progress.step(f"{pre}float screen tables")
     Y = len(Q)
     alpha = Fraction(ball.alpha)
     beta = beta_of(alpha)
@@ -361,19 +372,26 @@ def _audit_ball(Q, mech, ball: RenyiBall, target: Target, dps: int, screen: bool
             (lambda r: r > float(best_lo) * (1 + 1e-12))
         results[(y, s1, s2)] = solve_pair(prob, dps, start, want_witness=want)
 
+    n_all = len(all_pairs)
     if not screen:
-        for p in all_pairs:
+        progress.step(f"{pre}(y, s, s') pairs certified in arb (no screen)", n_all, "pairs")
+        for i, p in enumerate(all_pairs):
+            progress.update(i)
             solve(p)
         n_screened = 0
     else:
         # the leading pairs by estimate
         lead = [p for p in all_pairs[:16] if est[tuple(p)] >= top_est * (1 - 1e-3) or est[tuple(p)] == np.inf]
-        for p in (lead or all_pairs[:1]):
+        lead = lead or list(all_pairs[:1])
+        progress.step(f"{pre}leading (y, s, s') pairs certified in arb (of {n_all} pairs)", len(lead), "pairs")
+        for i, p in enumerate(lead):
+            progress.update(i)
             solve(p)
         r_cut = max(r.hi for r in results.values())
         rest = np.array([p for p in all_pairs if tuple(int(v) for v in p) not in results])
         n_screened = 0
         if len(rest):
+            progress.step(f"{pre}float screen of the other {len(rest)} (y, s, s') pairs")
             if r_cut == INF:
                 bad = rest
             else:
@@ -391,7 +409,10 @@ def _audit_ball(Q, mech, ball: RenyiBall, target: Target, dps: int, screen: bool
             if len(bad) > cap:
                 notes.append(f"{len(bad)} pairs were not settled by the float screen; only {cap} were certified "
                              "individually, the rest are bounded by Proposition 3 (max/min of the entries)")
-            for p in bad[:cap]:
+            progress.step(f"{pre}(y, s, s') pairs the screen did not settle, certified in arb",
+                          min(len(bad), cap), "pairs")
+            for i, p in enumerate(bad[:cap]):
+                progress.update(i)
                 solve(p)
             for p in bad[cap:]:
                 y, s1, s2 = (int(v) for v in p)
@@ -401,6 +422,7 @@ def _audit_ball(Q, mech, ball: RenyiBall, target: Target, dps: int, screen: bool
             if r_cut != INF:
                 results[("screen",)] = PairResult(-1, -1, -1, None, r_cut)
     # P^ is in F: the exact audit at P^ is a witness for every pair
+    progress.step(f"{pre}exact audit at P-hat (a witness in F)")
     rho_hat, arg_hat = exact_audits.audit_single(Q, ball.phat, a1, a2)
     if arg_hat is not None:
         results[("phat",)] = PairResult(arg_hat["y"], arg_hat["s"], arg_hat["s_prime"], rho_hat, 0, ball.phat)

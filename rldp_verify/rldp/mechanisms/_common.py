@@ -54,6 +54,9 @@ def build(matrix, S, U, Y, *, name: str, level: PrivacyLevel, guarantee: str, pa
     """Validate (exact column sums) and attach eps, guarantee, parameters and the utility under P-hat."""
     utility = None
     if phat is not None:
+        from rldp_verify.core import progress
+
+        progress.step(f"utility I and NMI of the mechanism ({len(matrix)} outputs)")
         utility = utility_record(matrix, [v for r in phat for v in r], dps=dps)
     params = {"mechanism": name, **level.to_json(), **parameters}
     return Mechanism.from_matrix(matrix, S, U, Y, eps=level.text, guarantee=guarantee, utility=utility,

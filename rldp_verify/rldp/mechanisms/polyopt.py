@@ -40,7 +40,7 @@ from typing import Sequence
 
 import numpy as np
 
-from rldp_verify.core import polytope
+from rldp_verify.core import polytope, progress
 from rldp_verify.core.errors import CertificationError, InputError
 from rldp_verify.core.information import mu_bounds, mu_value, mutual_information_bounds
 from rldp_verify.core.lp import highs_solve, solve_square
@@ -69,6 +69,7 @@ def gamma_hat_vertices(lower, exp_eps, *, include_same_s: bool = True, active=No
         # rldp_verify.rldp.gamma returns tuples of Fractions (exact); solve_eq46 re-validates its input
         return list(gamma.gamma_hat_vertices(L, Fraction(exp_eps), include_same_s=include_same_s))
     A, b = gamma.gamma_inequalities(L, exp_eps, include_same_s=include_same_s, active=active)
+    progress.step(f"vertices of Gamma-hat (double description, |X| = {a}; no count)")
     verts, rays = polytope.vertices(A, b, [[Fraction(1)] * a], [Fraction(1)])
     if rays:
         raise CertificationError("Gamma-hat reported rays although it lies in the simplex")
@@ -127,7 +128,10 @@ def _float_matrix(V) -> "np.ndarray":
     """The exact vertices as a float64 array (each entry correctly rounded, |rel err| <= 2^-53)."""
     a = len(V[0])
     out = np.empty((len(V), a), dtype=float)
+    progress.step("LP (46): vertices to float64", len(V), "vertices")
     for j, v in enumerate(V):
+        if not j & 4095:
+            progress.update(j)
         out[j] = [x.numerator / x.denominator for x in v]   # int/int: correctly rounded (CPython)
     return out
 
@@ -199,12 +203,15 @@ def _highs_lp46(Vf, mu, *, chunk: int = 2000, max_rounds: int = 200):
     re-solves the basis exactly and certifies the bracket rigorously for any y."""
     n, a = Vf.shape
     if n <= 4 * chunk:
+        progress.step(f"LP (46): HiGHS on {n} columns")
         res = _highs_run(Vf, mu)
         return None if res is None else res[:3]
     big = 10.0 * (1.0 + float(np.max(np.abs(mu))))
     work = np.zeros(n, dtype=bool)
     work[np.argsort(-mu)[:chunk]] = True
-    for _ in range(max_rounds):
+    progress.step(f"LP (46): pricing rounds over {n} vertices (stops when none prices out)", max_rounds, "rounds")
+    for rnd in range(max_rounds):
+        progress.update(rnd, f"{int(work.sum())} columns")
         idx = np.nonzero(work)[0]
         res = _highs_run(Vf[idx], mu[idx], art_cost=big)
         if res is None:
@@ -226,6 +233,7 @@ def _highs_lp46(Vf, mu, *, chunk: int = 2000, max_rounds: int = 200):
     else:
         return None
     idx = np.nonzero(work)[0]
+    progress.step(f"LP (46): final HiGHS solve on {len(idx)} columns")
     res = _highs_run(Vf[idx], mu[idx])
     if res is None:
         return None
@@ -333,7 +341,9 @@ def _rigorous_max_slack(V, p, Vf, yq, mu, S1, bad, dps):
     t = float(t_lo)
     t = t - abs(t) * 2.0 ** -50 - 2.0 ** -1000           # round the threshold down
     cand = np.nonzero((g_safe + 2.0 * err >= t) | bad)[0]
-    for j in cand:
+    progress.step("LP (46) dual bound: vertices near the top evaluated in arb", len(cand), "vertices")
+    for i, j in enumerate(cand):
+        progress.update(i)
         if j == jstar:
             continue
         best = max(best, exact_slack(int(j))[1])
@@ -367,10 +377,13 @@ def solve_eq46(vertices: Sequence[Sequence[Fraction]], p, *, dps: int = DEFAULT_
     Raises CertificationError if lower > upper or a re-check fails."""
     if not vertices:
         raise InputError("Gamma-hat has no vertices")
+    progress.step("LP (46): checking the vertices exactly", len(vertices), "vertices")
     V = [v if type(v) is tuple and all(type(x) is Fraction for x in v) else tuple(_as_fraction(x) for x in v)
          for v in vertices]
     a = len(V[0])
     for j, v in enumerate(V):   # the dual bound needs sum_x v_x = 1 (Gamma-hat) exactly
+        if not j & 4095:
+            progress.update(j)
         if len(v) != a:
             raise InputError(f"vertex {j} has {len(v)} coordinates, expected {a}")
         d = lcm(*[x.denominator for x in v])
@@ -395,6 +408,7 @@ def solve_eq46(vertices: Sequence[Sequence[Fraction]], p, *, dps: int = DEFAULT_
         res = None
     if res is not None:
         basic, slack_rows, rd = res
+        progress.step(f"LP (46): exact basis and its dual in arb ({len(basic)} columns)")
         th = _exact_basis_theta(V, basic, slack_rows, a)
         if th is not None:
             theta_full = [Fraction(0)] * n
@@ -406,6 +420,7 @@ def solve_eq46(vertices: Sequence[Sequence[Fraction]], p, *, dps: int = DEFAULT_
             else:
                 duals.extend(([Fraction(float(t)) for t in rd], [Fraction(float(-t)) for t in rd]))
     if theta_full is None:
+        progress.step("LP (46): exact simplex repair (solve_certified; no count)")
         method = "float-mu+solve_certified"
         from rldp_verify.core.lp import solve_certified
 
@@ -433,6 +448,7 @@ def solve_eq46(vertices: Sequence[Sequence[Fraction]], p, *, dps: int = DEFAULT_
     yq = duals[int(np.argmin(fl))]
     M, n_arb = _rigorous_max_slack(V, p, Vf, yq, mu, S1, bad, dps)
     upper = sum(yq) + a * M
+    progress.step(f"LP (46): certified utility of the {len(rows)} rows (arb)")
     lower = mutual_information_bounds(rows, p, dps=dps)[0]
     if lower > upper:
         raise CertificationError("certified lower bound exceeds the dual bound in LP (46)")

@@ -29,6 +29,7 @@ from typing import Sequence
 
 import numpy as np
 
+from rldp_verify.core import progress
 from rldp_verify.core.errors import CertificationError, InputError
 from rldp_verify.rldp.mechanisms.cone_blocks import Block, block_data, nr_blocks, polyopt_blocks
 from rldp_verify.rldp.mechanisms.pricing import Pricer
@@ -182,6 +183,7 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
     ``checkpoints`` (seconds): also certify the bracket when the run passes these times; recorded in
     ``certified_history`` (seconds, lower, upper) with the time spent certifying excluded."""
     t_start = time.perf_counter()
+    progress.step("column generation: setting up the blocks and the starting columns")
     p = [Fraction(x) for x in p]
     a = cone.a
     if len(p) != a:
@@ -314,6 +316,9 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
     it = 0
     last_M = 0.0
     x = None
+    # no count exists: the time limit is the total, the bracket and its width are the status
+    progress.step(f"column generation (stops at relative width {rel_gap:.0e} or the time limit)",
+                  int(math.ceil(time_limit)), "s")
     while True:
         it += 1
         lb, x, y_rmp = master.solve()
@@ -355,11 +360,22 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
         if log:
             log(f"it {it}: t={now:.1f}s lb={lb:.10g} ub={centre_val:.10g} alpha={alpha:.2f} cols={master.n} +{added}")
         width = (centre_val - lb) / max(abs(centre_val), 1e-300)
+        if progress.active():
+            cert = ""
+            if certified:
+                _, c_lo, c_up = certified[-1]
+                c_w = float((c_up - c_lo) / c_up) if c_up > 0 else float(c_up - c_lo)
+                cert = f"; certified [{float(c_lo):.8g}, {float(c_up):.8g}] width {c_w:.1e} at {certified[-1][0]:.0f} s"
+            progress.update(int(now), f"iteration {it}, {master.n} columns, bracket [{lb:.8g}, {centre_val:.8g}] "
+                                      f"width {width:.1e} (float, certified at the end){cert}")
         if width <= rel_gap / 2 or now > time_limit or added == 0:
             break
         alpha = min(alpha0, alpha + 0.1)
     # ---------------------------------------------------------------- certification
-    upper, y_cert, leaves = _certify_upper(pricer, centre, centre_M, lp, n_min)
+    progress.step("column generation: certifying the upper bound (branch and bound, attempts)", CERT_ATTEMPTS,
+                  "attempts")
+    upper, y_cert, leaves = _certify_upper(pricer, centre, centre_M, lp, n_min, report=True)
+    progress.step("column generation: exact rows in Gamma_eps and their certified utility")
     rows, lower = _exact_primal(master, cols_exact, cone, p, lp, x, dps)
     if lower > upper:
         raise CertificationError("certified lower bound exceeds the certified upper bound of LP (46)")
@@ -369,15 +385,22 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
                     total, leaves, columns_exact=cols_exact, certified_history=certified)
 
 
-def _certify_upper(pricer: Pricer, centre, M, lp, n_min, *, max_nodes: int = 60, attempts: int = 6):
+CERT_ATTEMPTS = 6   # attempts of _certify_upper (margin grown, node budget doubled each time)
+
+
+def _certify_upper(pricer: Pricer, centre, M, lp, n_min, *, max_nodes: int = 60, attempts: int = CERT_ATTEMPTS,
+                   report: bool = False):
     """sum_x y'_x with G(y') <= 0 proven, y' = centre + M' 1.  M' starts at M plus a tiny margin; when
     a leaf of the branch and bound does not certify, M' grows by (its rigorous bound) / n_min, since
     G(y + M' 1) <= G(y + M 1) - (M' - M) n_min (and likewise every leaf's bound at a fixed kappa);
-    the node budget doubles each attempt (up to 8 x ``max_nodes``)."""
+    the node budget doubles each attempt (up to 8 x ``max_nodes``). ``report``: the attempt number goes to
+    :func:`rldp_verify.core.progress.update`."""
     y = np.array(centre, dtype=float)
     scale = 1.0 + float(np.max(np.abs(y[lp])))
     margin = 1e-13 * scale
     for attempt in range(attempts):
+        if report:
+            progress.update(attempt)
         yp = y + (M + margin)
         pricer.set_dual(yp, errors=True)
         best, _, ub, leaves = pricer.solve(gap_tol=1e-14, max_nodes=max_nodes << min(attempt, 3))

@@ -138,8 +138,18 @@ def exp_eps_bracket(level: PrivacyLevel, *, dps: int = DEFAULT_DPS) -> tuple[Fra
 
 def lower_bounds(ball, *, digits: int = DEFAULT_DIGITS, dps: int = DEFAULT_DPS) -> tuple[tuple[Fraction, ...], ...]:
     """A |S| x |U| table of rationals L'_{u|s} <= L_{u|s}(F) (certified, then floored to 10^-digits)."""
-    return tuple(tuple(round_down(ball.lower_certified(u, s, dps=dps), digits) for u in range(ball.public_size))
-                 for s in range(ball.sensitive_size))
+    from rldp_verify.core import progress
+
+    a1, a2 = ball.sensitive_size, ball.public_size
+    progress.step("certified lower bounds L_{u|s}(F)", a1 * a2, "cells")
+    out = []
+    for s in range(a1):
+        row = []
+        for u in range(a2):
+            row.append(round_down(ball.lower_certified(u, s, dps=dps), digits))
+            progress.update(s * a2 + u + 1)
+        out.append(tuple(row))
+    return tuple(out)
 
 
 def rad_bounds(ball, *, digits: int = DEFAULT_DIGITS, dps: int = DEFAULT_DPS) -> tuple[Fraction, ...]:
