@@ -8,7 +8,8 @@ Modules register claims with :func:`rldp_verify.claims.claim`; ``rldp-verify rep
 use the engine's public API only (no ``_private`` names, no ``rldp_verify.cli``).
 
 ``proofs/statements/`` is the statement index (every statement of each paper and the claims that check it);
-``rldp-verify report`` calls :func:`coverage` for the report's coverage table.
+``rldp-verify report`` calls :func:`coverage` for the report's coverage table and :func:`claim_order` for the
+order of each paper's claims (the engine knows no paper: both come from here).
 """
 
 
@@ -17,3 +18,10 @@ def coverage(claim_ids):
     from proofs.statements import coverage as _coverage
 
     return _coverage(claim_ids)
+
+
+def claim_order(claim_ids):
+    """``{seed file: [claim ids in the paper's order]}`` from the statement index (see :mod:`proofs.statements`)."""
+    from proofs.statements import claim_order as _claim_order
+
+    return _claim_order(claim_ids)

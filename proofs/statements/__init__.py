@@ -181,6 +181,33 @@ def statements_of(claim_id: str) -> list[Statement]:
     return [s for s in statements() if claim_id in s.claims]
 
 
+def claim_order(claim_ids=None) -> dict[str, list[str]]:
+    """The paper's own order of its claims, from the index: ``{seed file: [claim ids]}``.
+
+    Each index file lists its paper's statements in the paper's order (sections, theorems, examples,
+    then the appendices); a claim takes the place of the first entry *of its own paper* that lists it
+    in ``claims`` (claim ids start with the paper's folder name, :mod:`proofs.papers`), so a claim that a
+    later entry or another paper's index also cites stays where its own statement is. With
+    ``claim_ids`` only those ids are kept. The report sorts each paper's claims by this list."""
+    from proofs.papers import PAPERS
+
+    folder = {p.seed: p.name for p in PAPERS}
+    keep = None if claim_ids is None else set(claim_ids)
+    out: dict[str, list[str]] = {}
+    seen: set[str] = set()
+    for s in statements():
+        ids = out.setdefault(s.paper, [])
+        prefix = folder.get(s.paper)
+        for cid in s.claims:
+            if cid in seen or (keep is not None and cid not in keep):
+                continue
+            if prefix is not None and cid.split(".", 1)[0] != prefix:
+                continue               # another paper's claim cited here: it is placed by its own index
+            seen.add(cid)
+            ids.append(cid)
+    return out
+
+
 def coverage(claim_ids=None) -> dict:
     """Per paper (in report order, :mod:`proofs.papers`): ``{"statements", "covered", "not_checkable",
     "uncovered", "uncovered_names", "checkable", "coverage", "title"}`` under ``"papers"``, ``"total"`` over all

@@ -45,8 +45,8 @@ def register(sub):
                    help="Dask scheduler (e.g. tcp://host:8786) for the experiments that fan out over Dask; "
                         "default: a LocalCluster of N worker processes, started when slow claims run")
     p.add_argument("--from-json", action="store_true",
-                   help="re-render verification.md/.html from OUT/verification.json with fresh benchmark tables, "
-                        "without re-running the claims")
+                   help="re-render verification.md/.html from OUT/verification.json with fresh benchmark tables "
+                        "and the claims in the current statement index's order, without re-running the claims")
     p.set_defaults(func=run)
 
 
@@ -75,6 +75,13 @@ def run(args) -> int:
         except (OSError, json.JSONDecodeError) as exc:
             raise InputError(f"cannot read {str(out / 'verification.json')!r}: {exc}") from None
         doc["benchmarks"] = report.load_benchmarks(out / "benchmarks")
+        if str(Path.cwd()) not in sys.path:
+            sys.path.insert(0, str(Path.cwd()))
+        try:
+            order = _from_proofs(args.proofs, "claim_order", [c["id"] for c in doc.get("claims", [])])
+        except ImportError:  # no proofs package here: keep the document's order
+            order = None
+        doc = report.reorder(doc, order)
         paths = report.write(doc, out)
         print("report re-rendered -> " + ", ".join(map(str, paths)))
         return _errors_exit(doc)
@@ -125,7 +132,8 @@ def run(args) -> int:
     except ImportError:
         titles = {}
     doc = report.build(results, report.environment(args.dps, args.seed, args.include_slow),
-                       report.load_benchmarks(out / "benchmarks"), titles)
+                       report.load_benchmarks(out / "benchmarks"), titles,
+                       order=_from_proofs(args.proofs, "claim_order", [c.id for c in claims_all]))
     coverage = _coverage(args.proofs, [c.id for c in claims_all])
     if coverage is not None:
         doc["coverage"] = coverage
@@ -139,7 +147,13 @@ def _coverage(package: str, claim_ids: list[str]):
     """Statement coverage from the proofs package: its ``coverage(claim_ids)`` if it defines one, else None
     (issue 12; the engine knows no papers, the proofs package owns the statement index). The result is the
     report's ``"coverage"`` entry: a table ``{"columns", "rows", "notes"}`` plus the figures per paper."""
-    fn = getattr(importlib.import_module(package), "coverage", None)
+    return _from_proofs(package, "coverage", claim_ids)
+
+
+def _from_proofs(package: str, name: str, claim_ids: list[str]):
+    """``package.name(claim_ids)`` when the proofs package defines it, else None: ``coverage`` (the coverage
+    table) and ``claim_order`` (``{seed file: [claim ids in the paper's order]}``, from the statement index)."""
+    fn = getattr(importlib.import_module(package), name, None)
     return fn(claim_ids) if callable(fn) else None
 
 

@@ -4,7 +4,8 @@ The JSON holds ``{"schema_version", "summary": {verdict: count}, "environment": 
 {seed file: title}, "claims": [...], "benchmarks": [...]}`` (schema
 ``rldp_verify/schemas/report.schema.json``); an optional ``"coverage"`` entry (issue 12) is shown near
 the top of the pages. Claims are in report order (papers in the order of ``titles``, each paper's
-claims in the paper's own order) and the environment names versions, precision and seed, so the same
+claims in the paper's own order as the proofs package gives it, ``order``) and the pages show them in the
+document's order (so ``report --from-json`` keeps it); the environment names versions, precision and seed, so the same
 inputs give the same report; only the ``seconds`` fields (timings) vary between runs.
 
 The pages open with the findings (REFUTED grouped by kind, then INCONCLUSIVE), then a per-paper
@@ -26,7 +27,6 @@ from importlib import metadata
 from pathlib import Path
 
 from rldp_verify.claims.core import Result, Verdict
-from rldp_verify.report.model import order_key
 
 VERDICTS = [v.value for v in Verdict]
 SCHEMA_VERSION = 1
@@ -51,16 +51,18 @@ def environment(dps: int, seed: int, include_slow: bool) -> dict:
 
 
 def build(results: list[Result], env: dict, benchmarks: list[dict] | None = None,
-          titles: dict[str, str] | None = None) -> dict:
+          titles: dict[str, str] | None = None, order: dict[str, list[str]] | None = None) -> dict:
     """The report document. ``titles`` maps a claim's ``paper`` (seed file) to its title, in report order
-    (``proofs.papers.titles()``); papers not in it keep their file name and come last."""
+    (``proofs.papers.titles()``); papers not in it keep their file name and come last. ``order`` maps a
+    paper to its claim ids in the paper's own order (``proofs.claim_order``, read from the statement
+    index: sections, theorems, examples as the paper has them); claims it does not list follow, by id."""
     titles = titles or {}
-    order = list(titles)
+    papers = list(titles)
 
     def paper_key(paper: str):
-        return (order.index(paper), "") if paper in order else (len(order), paper)
+        return (papers.index(paper), "") if paper in papers else (len(papers), paper)
 
-    claims = sorted((r.to_json() for r in results), key=lambda c: (paper_key(c["paper"]), order_key(c)))
+    claims = sort_claims([r.to_json() for r in results], paper_key, order)
     counts = Counter(c["verdict"] for c in claims)
     return {
         "schema_version": SCHEMA_VERSION,
@@ -70,6 +72,35 @@ def build(results: list[Result], env: dict, benchmarks: list[dict] | None = None
         "claims": claims,
         "benchmarks": benchmarks or [],
     }
+
+
+def sort_claims(claims: list[dict], paper_key, order: dict[str, list[str]] | None, *,
+                unlisted_by_id: bool = True) -> list[dict]:
+    """``claims`` (JSON records) by paper (``paper_key``), then by their place in ``order[paper]``; claims
+    that ``order`` does not list follow their paper's listed ones, by id (or, with ``unlisted_by_id=False``,
+    in their present order)."""
+    position = {(p, cid): i for p, ids in (order or {}).items() for i, cid in enumerate(ids)}
+
+    def key(k_c):
+        k, c = k_c
+        i = position.get((c["paper"], c["id"]))
+        return (paper_key(c["paper"]), (0, i, "") if i is not None else (1, 0 if unlisted_by_id else k, c["id"]))
+
+    return [c for _, c in sorted(enumerate(claims), key=key)]
+
+
+def reorder(doc: dict, order: dict[str, list[str]] | None) -> dict:
+    """``doc`` with each paper's claims put in ``order`` (papers keep the document's order, claims that
+    ``order`` does not list keep theirs, after the listed ones); used by ``report --from-json`` so that a
+    re-rendered report follows the current statement index."""
+    if not order:
+        return doc
+    papers = list(doc.get("papers") or {})
+
+    def paper_key(paper: str):
+        return (papers.index(paper), "") if paper in papers else (len(papers), paper)
+
+    return {**doc, "claims": sort_claims(doc["claims"], paper_key, order, unlisted_by_id=False)}
 
 
 def load_benchmarks(directory: Path) -> list[dict]:

@@ -228,7 +228,7 @@ def render(doc: dict, out_dir: Path | None = None) -> str:
     for key, title, cs in groups:
         out.append(f"<section id='findings-{key}' data-group><h3>{e(title)} ({len(cs)})</h3>")
         for p, t in papers:
-            pcs = sorted((c for c in cs if c["paper"] == p), key=model.order_key)
+            pcs = [c for c in cs if c["paper"] == p]
             if pcs:
                 out.append(f"<div data-group><p class='meta'>{e(t)}</p>" + "".join(_finding(c) for c in pcs) + "</div>")
         out.append("</section>")

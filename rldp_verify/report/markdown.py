@@ -121,7 +121,7 @@ def render(doc: dict, out_dir: Path | None = None) -> str:
     for key, title, cs in groups:
         lines += [f"### {title} ({len(cs)})", ""]
         for p in doc["papers"]:
-            pcs = sorted((c for c in cs if c["paper"] == p), key=model.order_key)
+            pcs = [c for c in cs if c["paper"] == p]
             if pcs:
                 lines += [f"*{doc['papers'][p]}*", ""]
                 for c in pcs:

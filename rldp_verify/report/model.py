@@ -1,8 +1,10 @@
-"""What the report shows, independent of its format: the paper's own order of claims, findings
-grouped by kind, the tool's own consistency claims, figures shown once, readable formulas.
+"""What the report shows, independent of its format: findings grouped by kind, the tool's own
+consistency claims apart, figures shown once, readable formulas.
 
 Everything here works on the JSON document of :func:`rldp_verify.report.build` (so ``report
---from-json`` renders the same page as a fresh run).
+--from-json`` renders the same page as a fresh run). The order of the claims is the document's:
+``build`` puts each paper's claims in the paper's own order, which the proofs package derives from its
+statement index; nothing here re-sorts them.
 """
 
 from __future__ import annotations
@@ -23,56 +25,6 @@ KIND_TITLES = {
 # Claims that check the tool's own machinery against the paper (not a statement of the paper itself).
 TOOL_ID_SEGMENTS = ("audit",)
 TOOL_SOURCE_MARKERS = ("derived for the audit", "our variant")
-
-_ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50}
-
-
-def _roman(s: str) -> int | None:
-    if not s or any(ch not in _ROMAN for ch in s):
-        return None
-    total = 0
-    for a, b in zip(s, s[1:] + " "):
-        v = _ROMAN[a]
-        total += -v if b in _ROMAN and _ROMAN[b] > v else v
-    return total
-
-
-def _numbers(text: str) -> tuple:
-    """'3.2.1' -> (3, 2, 1); 'IV-B' -> (4, 2); 'A.6' -> (1, 6); '5.3' -> (5, 3)."""
-    out = []
-    for part in re.split(r"[.\-]", text):
-        if part.isdigit():
-            out.append(int(part))
-        elif _roman(part) is not None and len(part) > 0 and (len(part) > 1 or part in "IVX"):
-            out.append(_roman(part))
-        elif len(part) == 1 and part.isalpha():
-            out.append(ord(part.upper()) - ord("A") + 1)
-        else:
-            break
-    return tuple(out)
-
-
-_SEC = re.compile(r"\b(Abstract|Secs?\.|Section|App\.|Appendix|Appendices)\s*([A-Z0-9][A-Za-z0-9.\-]*)?")
-_EQ = re.compile(r"\beqs?\.\s*\(?A?(\d+)|\((\d+)\)")
-
-
-def order_key(claim: dict) -> tuple:
-    """Sort key in the paper's own order: the abstract, then sections (1 < 2 < 2.1 < IV < IV-A < V),
-    then appendices, then sources without a section; within a place by the first equation number
-    cited, then by id."""
-    src = claim.get("source") or ""
-    m = _SEC.search(src)
-    if m is None:
-        part, place = 3, ()
-    elif m.group(1) == "Abstract":
-        part, place = 0, ()
-    elif m.group(1).startswith("App"):
-        part, place = 2, _numbers((m.group(2) or "").rstrip("."))
-    else:
-        part, place = 1, _numbers((m.group(2) or "").rstrip("."))
-    e = _EQ.search(src)
-    eq = int(e.group(1) or e.group(2)) if e else 10**6
-    return (part, place, eq, claim["id"])
 
 
 def is_tool_claim(claim: dict) -> bool:
@@ -117,8 +69,9 @@ def per_paper_counts(doc: dict) -> list[tuple[str, str, Counter]]:
 
 
 def paper_claims(doc: dict, paper: str) -> tuple[list[dict], list[dict]]:
-    """The paper's claims in its own order, split into (the paper's statements, the tool's own checks)."""
-    cs = sorted((c for c in doc["claims"] if c["paper"] == paper), key=order_key)
+    """The paper's claims in the document's order (the paper's own, see :func:`rldp_verify.report.build`),
+    split into (the paper's statements, the tool's own checks)."""
+    cs = [c for c in doc["claims"] if c["paper"] == paper]
     return [c for c in cs if not is_tool_claim(c)], [c for c in cs if is_tool_claim(c)]
 
 

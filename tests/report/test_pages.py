@@ -39,12 +39,22 @@ def test_paper_order_and_tool_checks_apart(tmp_path):
     assert md.index("## The tool's own consistency checks") > md.index("## " + TITLES[P1])
 
 
-def test_order_key_sections_appendices():
-    srcs = ["App. A.2, Lemma A5", "Sec. 10", "Sec. 4.1, Theorem 1", "Abstract", "Sec. IV-B", "Sec. 4.1, eq. (3)",
-            "Theorems 5 and 8", "Sec. 4"]
-    got = sorted(srcs, key=lambda s: model.order_key({"id": s, "source": s}))
-    assert got == ["Abstract", "Sec. 4", "Sec. 4.1, eq. (3)", "Sec. 4.1, Theorem 1", "Sec. IV-B", "Sec. 10",
-                   "App. A.2, Lemma A5", "Theorems 5 and 8"]
+def test_order_comes_from_the_given_index_not_the_source_string(tmp_path):
+    """build() follows the paper's order given by the proofs package; the claims' source strings are not
+    consulted (here "Sec. 8.2" of rldp.sec8.figure would sort before nothing else by text)."""
+    from rldp_verify import report
+    from rldp_verify.claims import Context
+    from rldp_verify.claims.runner import run_claims
+    from tests.report.helpers import claims
+
+    res = run_claims(claims(), Context(out_dir=str(tmp_path)))
+    rev = {P0: ["rldp.sec8.figure", "rldp.example2.number", "rldp.thm1.false", "rldp.example1.ok"]}
+    doc = report.build(res, report.environment(50, 1, False), None, TITLES, order=rev)
+    stmts, _ = model.paper_claims(doc, P0)
+    assert [c["id"] for c in stmts] == rev[P0] + ["rldp.sec8.figure-again"]   # unlisted: after, by id
+    doc = report.build(res, report.environment(50, 1, False), None, TITLES)         # no order: by id
+    assert [c["id"] for c in model.paper_claims(doc, P1)[0]] == ["kairouz.lemma2.ok", "kairouz.thm8.boom"]
+    assert [c["id"] for c in model.paper_claims(doc, P0)[0]][0] == "rldp.example1.ok"
 
 
 def test_html_page_structure(tmp_path):
@@ -81,3 +91,18 @@ def test_from_json_renders_the_same(tmp_path):
     assert "kairouz.thm8.boom" in out.stderr
     assert (tmp_path / "verification.md").read_text() == before
     json.loads((tmp_path / "verification.json").read_text())
+
+
+def test_from_json_puts_claims_in_the_index_order(tmp_path):
+    """A report written in another order (e.g. by an older version) is re-rendered in the statement index's."""
+    from rldp_verify import report
+
+    doc = make_report(tmp_path)
+    doc["claims"] = list(reversed(doc["claims"]))
+    order = {P0: ["rldp.sec8.figure", "rldp.example1.ok"]}
+    again = report.reorder(doc, order)
+    ids = [c["id"] for c in again["claims"] if c["paper"] == P0]
+    rest = [c["id"] for c in doc["claims"] if c["paper"] == P0 and c["id"] not in order[P0]]
+    assert ids == order[P0] + rest                       # listed first in the index's order, the rest as they were
+    assert [c["paper"] for c in again["claims"]] == sorted((c["paper"] for c in doc["claims"]), key=list(doc["papers"]).index)
+    assert report.reorder(doc, None) is doc
