@@ -16,7 +16,7 @@ import pytest
 from rldp_verify.core import progress
 
 ROOT = Path(__file__).resolve().parents[2]
-PHAT3 = "7,10,5;26,57,9;11,4,8"
+PHAT43 = "7,10,5;26,57,9;11,4,8;5,5,5"    # 4 x 3: 12 certified lower bounds L_{u|s}, ~1-2 s
 COUNT = re.compile(r"(\d+)/(\d+) (\w+) \[\d\d:\d\d<(\d\d:\d\d|\?)\]")   # n/total unit [elapsed<ETA]
 
 
@@ -120,7 +120,7 @@ def _run_on_pty(args, *, quiet=False):
     return proc.returncode, out.decode(), b"".join(chunks).decode(errors="replace")
 
 
-POLYOPT = ["mechanism", "polyopt", "--eps", "1", "--phat", PHAT3, "--alpha", "2", "--radius", "0.05",
+POLYOPT = ["mechanism", "polyopt", "--eps", "1", "--phat", PHAT43, "--alpha", "2", "--radius", "0.05",
            "--route", "enumerate"]
 
 
@@ -130,7 +130,7 @@ def test_mechanism_progress_on_a_terminal_not_on_stdout():
     doc = json.loads(out)                         # stdout: the JSON and nothing else
     assert doc["parameters"]["mechanism"] == "PolyOpt"
     counts = [(int(n), int(t), u) for n, t, u, _ in COUNT.findall(term)]
-    assert any(t == 9 and u == "cells" for n, t, u in counts), term      # the 9 certified lower bounds L_{u|s}
+    assert any(t == 12 and u == "cells" for n, t, u in counts), term     # the 12 certified lower bounds L_{u|s}
     assert all(n <= t for n, t, _ in counts), counts
     assert "mechanism polyopt" in term and "certified lower bounds" in term
 
@@ -167,11 +167,12 @@ def test_audit_progress_counts_pairs_and_precision_round(tmp_path):
 
 
 def test_colgen_shows_bracket_and_time_limit_as_total():
-    args = ["mechanism", "nr", "--eps", "1", "--phat", "7,10,5,3;26,57,9,4;11,4,8,6", "--route", "colgen",
-            "--time-limit", "30", "--gap", "1e-12"]
+    # 6 x 6: the column-generation loop runs until the 2 s time limit (~16 iterations), long enough to be drawn
+    phat = "7,10,5,3,2,8;26,57,9,4,1,3;11,4,8,6,3,9;5,5,5,5,5,2;1,2,3,4,5,6;9,3,7,2,8,4"
+    args = ["mechanism", "nr", "--eps", "1", "--phat", phat, "--route", "colgen", "--time-limit", "2", "--gap", "1e-12"]
     rc, out, term = _run_on_pty(args)
     assert rc == 0, term
     doc = json.loads(out)
     assert doc["parameters"]["optimum_bracket"]
-    assert re.search(r"column generation .*: \d+/30 s \[", term), term
+    assert re.search(r"column generation .*: \d+/2 s \[", term), term
     assert re.search(r"bracket \[[0-9.e+-]+, [0-9.e+-]+\] width [0-9.e+-]+", term), term
