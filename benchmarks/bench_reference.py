@@ -41,6 +41,7 @@ def rel_err(ref) -> float:
 def main() -> int:
     only = sys.argv[1:] or list(QUANTITIES)
     rows = []
+    load_before = os.getloadavg()
     for name in only:
         pts = default_grid(name)
         t0 = time.perf_counter()
@@ -57,7 +58,12 @@ def main() -> int:
                   "D_alpha - B in arb on both sides), exact rationals; the error column bounds |printed - true|.",
                   "Wall-clock on the shared 2-core machine with other jobs running; claim checks excluded.",
                   "polyopt_* and audit_ratio call the engine's PolyOpt / certified audit per point; "
-                  "kairouz_kl_rr_threshold bisects certified LP statuses to 1e-12 in t."],
+                  "kairouz_kl_rr_threshold bisects certified LP statuses to 1e-12 in t.",
+                  "A relative error of 1.0 (xi_minus, L) is a value below the smallest positive float64, "
+                  "certified in [0, 2^-1074] (what a float64 implementation can return there); 'inf' is "
+                  "an exact zero entry reported with a positive error bound.",
+                  "Load average (1, 5, 15 min) at the start: %.2f %.2f %.2f; at the end: %.2f %.2f %.2f."
+                  % (*load_before, *os.getloadavg())],
     }
     if len(only) == len(QUANTITIES):
         dest = ROOT / "reports" / "benchmarks" / "reference.json"
