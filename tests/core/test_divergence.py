@@ -157,3 +157,133 @@ def test_check_grid_lists_every_bad_point():
         check_grid(lambda x: x * 1.001, lambda x: x, [(1,), (2,), (3,)], rtol=1e-6, label="demo")
     msg = str(exc.value)
     assert "3 of 3 grid points" in msg and "at (2,)" in msg and "at (3,)" in msg
+
+
+# exact values, branches and error messages (issue 9: generic mutants of core/divergence.py) ---------------------
+
+P2, Q2 = [F(1, 2), F(1, 2)], [F(1, 4), F(3, 4)]
+
+
+def _close(x, y, digits):
+    return abs(mpmath.mpf(x) - y) < mpmath.mpf(10) ** -digits
+
+
+def test_kl_and_renyi_known_values_at_high_precision():
+    with mpmath.workdps(60):
+        log43 = mpmath.log(mpmath.mpf(4) / 3)
+        kl = kl_divergence(P2, Q2, dps=60)
+        assert isinstance(kl, mpmath.mpf) and _close(kl, log43 / 2, 55)          # 1/2 log 2 + 1/2 log(2/3)
+        assert _close(renyi_divergence(P2, Q2, 1, dps=60), log43 / 2, 55)       # alpha = 1 is KL
+        assert _close(renyi_divergence(P2, Q2, 2, dps=60), log43, 55)           # log sum p^2/q
+        # alpha = 3/2: 2 log(sum p^{3/2} q^{-1/2})
+        s = mpmath.mpf(1) / 2 ** mpmath.mpf(1.5) * (2 + 2 / mpmath.sqrt(3))
+        assert _close(renyi_divergence(P2, Q2, F(3, 2), dps=60), 2 * mpmath.log(s), 55)
+        assert _close(renyi_divergence(P2, Q2, F(1, 2), dps=60),
+                      -2 * mpmath.log(mpmath.sqrt(mpmath.mpf(1) / 8) + mpmath.sqrt(mpmath.mpf(3) / 8)), 55)
+        assert renyi_divergence(P2, P2, 2, dps=60) == 0 and kl_divergence(P2, P2, dps=60) == 0
+        assert kl_divergence(Q2, P2, dps=60) != kl_divergence(P2, Q2, dps=60)   # argument order matters
+
+
+def test_kl_precision_follows_dps():
+    with mpmath.workdps(80):
+        ref = mpmath.log(mpmath.mpf(4) / 3) / 2
+        assert _close(kl_divergence(P2, Q2, dps=70), ref, 68)
+        low = kl_divergence(P2, Q2, dps=10)
+        assert abs(low - ref) < mpmath.mpf(10) ** -9 and abs(low - ref) > mpmath.mpf(10) ** -40
+
+
+def test_power_sum_paths():
+    s = renyi_power_sum(P2, Q2, 3)                   # exact: sum p^3 / q^2
+    assert s == F(1, 8) / F(1, 16) + F(1, 8) / F(9, 16) and isinstance(s, Fraction)
+    sf = renyi_power_sum([0.5, 0.5], [0.25, 0.75], 2)    # float inputs: not exact, mpf
+    assert isinstance(sf, mpmath.mpf) and _close(sf, mpmath.mpf(4) / 3, 14)
+    with mpmath.workdps(40):
+        s32 = renyi_power_sum(P2, Q2, F(3, 2))
+        assert _close(s32, mpmath.mpf(1) / 2 ** mpmath.mpf(1.5) * (2 + 2 / mpmath.sqrt(3)), 35)
+    # zero conventions of the power sum: alpha > 1 and P_x = 0 < P^_x is +inf; alpha < 1 drops the term
+    assert renyi_power_sum([F(1, 2), F(1, 2)], [F(1), F(0)], 2) == mpmath.inf
+    assert renyi_power_sum([F(1, 2), F(1, 2)], [F(1), F(0)], F(3, 2)) == mpmath.inf
+    with mpmath.workdps(30):
+        assert _close(renyi_power_sum([F(1, 2), F(1, 2)], [F(1), F(0)], F(1, 2)), mpmath.sqrt(mpmath.mpf(1) / 2), 25)
+    assert renyi_power_sum([F(0), F(1)], Q2, 2) == F(1) / F(3, 4)                # P^_x = 0 contributes 0
+
+
+def test_chi_square_exact_float_and_zero_cells():
+    assert chi_square(P2, Q2) == F(1, 16) / F(1, 4) + F(1, 16) / F(3, 4)
+    assert chi_square(P2, P2) == 0 and isinstance(chi_square(P2, P2), Fraction)
+    assert chi_square([0.5, 0.5], [0.25, 0.75]) == pytest.approx(1 / 3, rel=1e-15)
+    assert chi_square(P2, [F(1), F(0)]) == mpmath.inf
+    assert chi_square([0.5, 0.5], [1.0, 0.0]) == float("inf")
+    assert chi_square([F(1, 2), F(1, 2), F(0)], [F(1, 4), F(3, 4), F(0)]) == F(1, 3)     # 0/0 cell skipped
+    assert chi_square([0.5, 0.5, 0.0], [0.25, 0.75, 0.0]) == pytest.approx(1 / 3, rel=1e-15)
+
+
+def test_arb_enclosures_known_values():
+    with mpmath.workdps(60):
+        log43 = mpmath.log(mpmath.mpf(4) / 3)
+        for alpha, ref in ((1, log43 / 2), (2, log43), (F(1, 2), -2 * mpmath.log(mpmath.sqrt(mpmath.mpf(1) / 8)
+                                                                                   + mpmath.sqrt(mpmath.mpf(3) / 8)))):
+            e = renyi_divergence_arb(P2, Q2, alpha, dps=50)
+            assert float(e.rad()) < 1e-45, (alpha, e)
+            assert abs(mpmath.mpf(e.mid().str(55, radius=False)) - ref) < mpmath.mpf(10) ** -45
+    assert renyi_divergence_arb(P2, [F(1), F(0)], 1) is None                # KL = +inf
+    assert renyi_divergence_arb(P2, [F(1), F(0)], 2) is None                # alpha > 1 and a missing cell
+    assert renyi_divergence_arb([F(1), F(0)], [F(0), F(1)], F(1, 2)) is None  # disjoint supports: sum = 0
+    e = renyi_divergence_arb(P2, [F(1), F(0)], F(1, 2))                    # alpha < 1: the cell is dropped
+    assert e is not None and abs(float(e.mid()) - float(mpmath.log(2))) < 1e-12
+    assert renyi_divergence_arb([F(0), F(1)], Q2, 2) is not None
+
+
+def test_mpf_and_float_values_are_not_rerounded():
+    from rldp_verify.core.divergence import _coerce, renyi_divergence_mp, validate_alpha
+
+    with mpmath.workdps(50):
+        x = mpmath.mpf(1) / 3
+        assert _coerce(x) is x
+        assert validate_alpha(x) is x and validate_alpha(0.5) == 0.5 and validate_alpha("3/2") == F(3, 2)
+        p = [mpmath.mpf(1) / 3, 1 - mpmath.mpf(1) / 3]
+        v = renyi_divergence_mp(p, [F(1, 2), F(1, 2)], 2)
+        ref = mpmath.log(2 * (p[0] ** 2 + p[1] ** 2))
+        assert abs(v - ref) < mpmath.mpf(10) ** -45
+        assert renyi_divergence_mp(p, [F(1), F(0)], 2) == mpmath.inf
+        assert renyi_divergence_mp([F(1), F(0)], [F(0), F(1)], F(1, 2)) == mpmath.inf
+        kl = renyi_divergence_mp(p, [F(1, 2), F(1, 2)], 1)
+        assert abs(kl - (p[0] * mpmath.log(2 * p[0]) + p[1] * mpmath.log(2 * p[1]))) < mpmath.mpf(10) ** -45
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: renyi_divergence(P2, P2, "abc"), "not a number: 'abc'"),
+    (lambda: renyi_divergence(P2, P2, float("nan")), "not a finite number: nan"),
+    (lambda: renyi_divergence(P2, P2, mpmath.inf), "not a finite number: +inf"),
+    (lambda: renyi_divergence(P2, P2, 0), "alpha must be in (0, inf), got alpha=0"),
+    (lambda: renyi_divergence(P2, P2, "-1/2"), "alpha must be in (0, inf), got alpha=-1/2"),
+    (lambda: renyi_divergence([float("nan"), 1.0], P2, 2), "phat[0] = nan is not a finite number"),
+    (lambda: renyi_divergence([mpmath.inf, 0], P2, 2), "phat[0] = mpf('+inf') is not a finite number"),
+    (lambda: renyi_divergence(P2, [F(3, 2), F(-1, 2)], 2), "p[1] = -1/2 is negative"),
+    (lambda: renyi_divergence([], P2, 2), "phat is empty"),
+    (lambda: renyi_divergence([F(1, 2), F(1, 3)], P2, 2), "phat sums to 5/6, not 1"),
+    (lambda: renyi_divergence(P2, [0.5, 0.5000001], 2), "p sums to 1.0000000999999998, not 1"),
+    (lambda: renyi_divergence([F(1)], P2, 2), "phat has 1 entries but p has 2"),
+    (lambda: kl_divergence(P2, [F(1)]), "phat has 2 entries but p has 1"),
+    (lambda: renyi_power_sum(P2, Q2, 1), "the power sum is not defined at alpha = 1 (use kl_divergence)"),
+    (lambda: chi_square([F(1)], P2), "phat has 1 entries but p has 2"),
+    (lambda: renyi_divergence_arb([F(1, 2), F(1, 3)], P2, 2), "phat sums to 5/6, not 1"),
+    (lambda: renyi_divergence_arb(P2, [F(1, 2), F(1, 3)], 2), "p sums to 5/6, not 1"),
+    (lambda: renyi_divergence_arb(P2, Q2, 0), "alpha must be in (0, inf), got alpha=0"),
+])
+def test_bad_input_messages_name_the_value(call, message):
+    with pytest.raises(InputError) as exc:
+        call()
+    assert str(exc.value) == message
+
+
+def test_distribution_tolerance():
+    from rldp_verify.core.divergence import validate_distribution
+
+    assert validate_distribution([0.5, 0.5 + 1e-10], "x", tol=1e-9) == [0.5, 0.5 + 1e-10]
+    assert validate_distribution([0.5, 0.5 + 1e-13], "x") == [0.5, 0.5 + 1e-13]     # default 1e-12
+    with pytest.raises(InputError, match=r"^x sums to 1\.0000000001, not 1$"):
+        validate_distribution([0.5, 0.5 + 1e-10], "x")
+    with pytest.raises(InputError, match=r"^distribution is empty$"):
+        validate_distribution([])
+    assert validate_distribution(["1/2", "1/2"]) == [F(1, 2), F(1, 2)]

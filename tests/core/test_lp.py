@@ -86,3 +86,79 @@ def test_polyopt_shaped_lp_matches_exact_and_repairs_tolerance_basis():
 def test_bad_row_length():
     with pytest.raises(InputError, match="row 0 of A"):
         solve_certified([F(1), F(1)], [[F(1)]], [F(1)])
+
+
+# the exact certificate checks reject each kind of bad certificate (issue 9: generic mutants of core/lp.py) -------
+
+def _F(*v):
+    return [Fraction(x) for x in v]
+
+
+# max x1 + x2  s.t.  x1 <= 1, x2 <= 2, x1 - x2 = -1 (x free): x* = (1, 2), value 3; y_A = (1/2, 3/2), y_E = 1/2
+C, A, B, E, FF = _F(1, 1), [_F(1, 0), _F(0, 1)], _F(1, 2), [_F(1, -1)], _F(-1)
+Y = [Fraction(1, 2), Fraction(3, 2), Fraction(1, 2)]
+
+
+@pytest.mark.parametrize("x, y, value, message", [
+    (_F(1, 2), Y, 3, None),                                          # valid, both inequalities tight
+    (_F(1), Y, 3, "primal solution has the wrong length"),
+    (_F(2, 3), Y, 5, "primal solution violates inequality 0"),
+    (_F(1, 3), Y, 4, "primal solution violates inequality 1"),
+    (_F(1, 1), Y, 2, "primal solution violates equality 0"),
+    (_F(1, 2), Y, 4, "objective value does not match the primal solution"),
+    (_F(1, 2), _F(-1, 3, 2), 3, "dual multiplier of an inequality is negative"),
+    (_F(1, 2), _F(1, 1, 1), 3, "dual solution violates stationarity in coordinate 0"),
+    (_F(1, 2), [Fraction(1, 2), Fraction(1), Fraction(1, 2)], 3, "dual solution violates stationarity in coordinate 1"),
+    (_F(0, 1), Y, 1, "duality gap is not zero"),                     # feasible, not optimal
+])
+def test_recheck_rejects_each_defect(x, y, value, message):
+    from rldp_verify.core.errors import CertificationError
+    from rldp_verify.core.lp import _recheck
+
+    if message is None:
+        _recheck(C, A, B, E, FF, x, y, Fraction(value))
+        return
+    with pytest.raises(CertificationError) as exc:
+        _recheck(C, A, B, E, FF, x, y, Fraction(value))
+    assert str(exc.value) == message
+
+
+# max x1 +- x2  s.t.  x1 <= 1, lo <= x2 <= up (x1 free)
+@pytest.mark.parametrize("c, lo, up, x, y, d, value, message", [
+    (_F(1, 1), [None, 0], [None, 2], _F(1, 2), _F(1), _F(0, 1), 3, None),
+    (_F(1, -1), [None, 0], [None, 2], _F(1, 0), _F(1), _F(0, -1), 1, None),
+    (_F(1, 1), [None, 0], [None, 2], _F(2, 2), _F(1), _F(0, 1), 4, "primal solution violates inequality 0"),
+    (_F(1, 1), [None, 0], [None, 2], _F(1, -1), _F(1), _F(0, 1), 0, "primal solution violates lower bound 1"),
+    (_F(1, 1), [None, 0], [None, 2], _F(1, 3), _F(1), _F(0, 1), 4, "primal solution violates upper bound 1"),
+    (_F(1, 1), [None, 0], [None, 2], _F(1, 2), _F(-1), _F(2, 1), 3, "dual multiplier of an inequality is negative"),
+    (_F(1, 1), [None, 0], [None, 2], _F(1, 2), _F(1), _F(0, 2), 3, "dual solution violates stationarity"),
+    (_F(1, 1), [None, 0], [None, None], _F(1, 2), _F(1), _F(0, 1), 3,
+     "reduced cost 1 positive without an upper bound"),
+    (_F(1, -1), [None, None], [None, 2], _F(1, 0), _F(1), _F(0, -1), 1,
+     "reduced cost 1 negative without a lower bound"),
+    (_F(1, 1), [None, 0], [None, 2], _F(1, 1), _F(1), _F(0, 1), 2, "duality gap is not zero"),
+    (_F(1, 1), [None, 0], [None, 2], _F(1, 2), _F(1), _F(0, 1), 2, "duality gap is not zero"),
+])
+@pytest.mark.parametrize("flint_product", [False, True])
+def test_recheck_bounded_rejects_each_defect(c, lo, up, x, y, d, value, message, flint_product):
+    from rldp_verify.core.errors import CertificationError
+    from rldp_verify.core.lp import _flint_transpose
+
+    A1 = [_F(1, 0)]
+    MT = _flint_transpose(A1, 2) if flint_product else None
+    args = (c, A1, _F(1), [], [], lo, up, x, y, d, Fraction(value), MT)
+    if message is None:
+        _recheck_bounded(*args)
+        return
+    with pytest.raises(CertificationError) as exc:
+        _recheck_bounded(*args)
+    assert str(exc.value) == message
+
+
+def test_flint_transpose_and_product():
+    from rldp_verify.core.lp import _flint_transpose, _times
+
+    assert _flint_transpose([], 3) is None
+    MT = _flint_transpose([_F(1, 2, 3), [Fraction(1, 2), Fraction(0), Fraction(-1)]], 3)
+    assert (MT.nrows(), MT.ncols()) == (3, 2)
+    assert _times(MT, _F(2, 4)) == [Fraction(4), Fraction(4), Fraction(2)]

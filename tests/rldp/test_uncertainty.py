@@ -3,13 +3,14 @@
 from fractions import Fraction
 
 import mpmath
+import numpy as np
 import pytest
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from rldp_verify.core.divergence import renyi_divergence
 from rldp_verify.core.errors import InputError
-from rldp_verify.rldp.uncertainty import RenyiBall, SimplexBall, confidence_radius
+from rldp_verify.rldp.uncertainty import RenyiBall, SimplexBall, confidence_radius, read_table
 from rldp_verify.rldp.xi_interval import (
     binary_renyi,
     phi,
@@ -250,3 +251,57 @@ def test_public_api_names():
     assert b.contains([["0.07", "0.10"], ["0.26", "0.57"]]) is True
     assert b.contains([["0.5", "0"], ["0.26", "0.24"]]) is False
     assert binary_renyi(F(1, 2), F(1, 2), 2) == 0
+
+
+# error messages word for word and the confidence radius of every order (issue 9: generic mutants) ----------------
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: read_table([[True, 1]]), "phat[0][0] = True is not a number"),
+    (lambda: read_table([["x", 1]]), "phat[0][0] = 'x' is not a number"),
+    (lambda: read_table([[float("nan"), 1]]), "phat[0][0] = nan is not a finite number"),
+    (lambda: read_table([[mpmath.inf, 1]]), "phat[0][0] = +inf is not a finite number"),
+    (lambda: read_table([[1, 2], [3]]), "phat row 1 has 1 entries, row 0 has 2"),
+    (lambda: read_table([]), "phat is empty"),
+    (lambda: read_table([[]]), "phat is empty"),
+    (lambda: read_table([[1, -2]]), "phat[0][1] = -2 is negative"),
+    (lambda: read_table([[0, 0]]), "phat has total mass 0"),
+    (lambda: read_table(5), "phat must be a table (rows of numbers), got 5"),
+    (lambda: read_table([[0.5, 0.6]]), "phat sums to 1.1, not 1 (give probabilities summing to 1, or counts)"),
+    (lambda: read_table([[1, 1]], name="dist", normalize_counts=False),
+     "dist sums to 2.0, not 1 (give probabilities summing to 1, or counts)"),
+    (lambda: RenyiBall.from_radius([[3, 5], [4, 7]], 0, 1), "alpha must be in (0, inf), got alpha=0"),
+    (lambda: RenyiBall.from_radius([[3, 5], [4, 7]], 2, -1), "radius must be >= 0, got radius=-1"),
+    (lambda: RenyiBall.from_confidence([[3, 5], [4, 7]], 0, "0.9", 10), "alpha must be in (0, inf), got alpha=0"),
+    (lambda: RenyiBall.from_confidence([[3, 5], [4, 7]], 2, "1.5", 10), "confidence must be in (0, 1), got confidence=3/2"),
+    (lambda: RenyiBall.from_confidence([[3, 5], [4, 7]], 2, "0.95", 0), "the sample size must be a positive integer, got 0"),
+    (lambda: RenyiBall.from_radius([[0, 0], [1, 1]], 2, 1).conditional(0),
+     "P^_s = 0 for s = 0: the conditional distribution is undefined"),
+    (lambda: confidence_radius(2, "0.95", 100, 1), "the alphabet needs at least 2 elements, got 1"),
+])
+def test_bad_input_messages_name_the_value(call, message):
+    with pytest.raises(InputError) as exc:
+        call()
+    assert str(exc.value) == message
+
+
+def test_read_table_exact_values():
+    assert read_table([[mpmath.mpf(0.25), mpmath.mpf(0.75)]]) == ((F(1, 4), F(3, 4)),)   # the mpf's exact value
+    assert read_table([[np.float64(0.1), 0.9]]) == ((F(1, 10), F(9, 10)),)               # shortest decimal of a float
+    assert read_table([[1, 3]]) == ((F(1, 4), F(3, 4)),)                                  # counts normalised
+    assert read_table([["1/3", "2/3"]], normalize_counts=False) == ((F(1, 3), F(2, 3)),)
+
+
+def test_confidence_radius_every_order():
+    """alpha = 2 is eq. (11); alpha = 1: q/(2n); other alpha: log(1 + alpha(alpha-1) q/(2n))/(alpha-1)."""
+    from rldp_verify.core.stats import chi2_quantile
+
+    with mpmath.workdps(40):
+        q = chi2_quantile("0.95", 3, dps=40)
+        assert abs(confidence_radius(2, "0.95", 100, 4, dps=30) - mpmath.log(1 + q / 100)) < mpmath.mpf(10) ** -28
+        assert abs(confidence_radius(1, "0.95", 100, 4, dps=30) - q / 200) < mpmath.mpf(10) ** -28
+        assert abs(confidence_radius(3, "0.95", 100, 4, dps=30) - mpmath.log(1 + 6 * q / 200) / 2) < mpmath.mpf(10) ** -28
+        half = F(1, 2)
+        ref = mpmath.log(1 + mpmath.mpf(-0.25) * q / 200) / mpmath.mpf(-0.5)
+        assert abs(confidence_radius(half, "0.95", 100, 4, dps=30) - ref) < mpmath.mpf(10) ** -28
+    assert RenyiBall.from_radius([[3, 5], [4, 7]], 2, "inf").radius == mpmath.inf
+    assert RenyiBall.from_radius([[3, 5], [4, 7]], 2, "Infinity").radius == mpmath.inf
