@@ -43,10 +43,12 @@ docs: setup
 
 # Mutation testing of the checker (issue 9; long, not CI): semantic mutants (mutation/catalogue.py) and
 # mutmut over the core numeric modules; both write reports/mutation.json. MUTATION_SAMPLE=0 runs every
-# generic mutant; MUTATION_DEADLINE=HH:MM (UTC) stops starting new generic batches at that time.
+# generic mutant; MUTATION_DEADLINE=HH:MM (UTC) interrupts the generic run then (the finished part is reported).
 MUTATION_SAMPLE ?= 500
 MUTATION_SEED ?= 20261124
 MUTATION_JOBS ?= 2
+# e.g. MUTATION_GENERIC_ARGS="--skip-clean-run --retry-timeouts 10" (see scripts/mutation_generic.py)
+MUTATION_GENERIC_ARGS ?=
 mutation: mutation-semantic mutation-generic
 
 mutation-semantic: setup
@@ -55,7 +57,7 @@ mutation-semantic: setup
 mutation-generic: setup
 	@$(PY) -m pip install -q "mutmut>=3.8,<4"
 	@$(PY) scripts/mutation_generic.py --sample $(MUTATION_SAMPLE) --seed $(MUTATION_SEED) --jobs $(MUTATION_JOBS) \
-		$(if $(MUTATION_DEADLINE),--deadline $(MUTATION_DEADLINE),)
+		$(if $(MUTATION_DEADLINE),--deadline $(MUTATION_DEADLINE),) $(MUTATION_GENERIC_ARGS)
 
 # one semantic mutant, every claim it lists (e.g. make mutation-one M=thm1.bs-chi2-radius)
 mutation-one: setup

@@ -9,13 +9,13 @@ Configuration is [tool.mutmut] in pyproject.toml (modules, tests, timeout_multip
    later are picked up incrementally by the next `mutmut run` (only the new tests are run for stats).
 2. A seeded random sample of the mutant names (all of them with --sample 0). The sample depends only
    on the seed and the set of mutant names (sorted), never on results.
-3. ONE `mutmut run NAMES` over the whole sample (2 workers); each mutant runs only the tests that reach
-   its function, stopping at the first failure (-x). One invocation, not batches: every invocation
-   re-runs the unmutated tests of its mutants ("clean run"), which for a random batch is most of the
-   suite. With --skip-clean-run that clean run is skipped (stats collection has just run every
-   selected test on the same tree and stops on any failure, so the clean run would repeat it).
-   With --deadline, mutmut is interrupted at that UTC time; the mutants it finished are reported (the
-   sample is in random order, so the finished part is itself a random sample; its size is stated).
+3. `mutmut run NAMES` over the sample in batches (--batch, in the sample's random order; 2 workers); each
+   mutant runs only the tests that reach its function, stopping at the first failure (-x). Every mutmut
+   invocation first re-runs the unmutated tests of its mutants ("clean run"), which for a random batch is
+   most of the suite; with --skip-clean-run that is skipped (stats collection has run every selected test
+   on the same tree and stops on any failure, so the clean run would repeat it). With --deadline, mutmut
+   is interrupted at that UTC time and only the completed batches are reported: each is a random part of
+   the sample (inside one run mutmut orders mutants by test duration, so a partial batch is not).
 4. Counts by mutmut's status; the kill rate with its 95 % Wilson interval.
 
 Counting (stated in the JSON's `counting`):
@@ -136,8 +136,26 @@ def module_of(name: str) -> str:
     return name.split(".x_")[0].split(".xǁ")[0]
 
 
+def _changes_a_string(name: str) -> bool:
+    """Cheap pre-filter: mutmut marks a mutated string literal as "XX...XX"; without one in the mutant's
+    function (mutants/<module path>.py, ``def <mangled name>(``) it cannot be message-only."""
+    mod, _, func = name.rpartition(".")
+    path = ROOT / "mutants" / (mod.replace(".", "/") + ".py")
+    try:
+        text = path.read_text()
+    except OSError:
+        return True
+    i = text.find(f"def {func}(")
+    if i < 0:
+        return True
+    j = text.find("\ndef ", i + 1)
+    return "XX" in text[i:j if j > 0 else None]
+
+
 def message_only(name: str) -> bool:
     """True when the mutant changes only a string literal of a `raise` statement (see module doc)."""
+    if not _changes_a_string(name):
+        return False
     p = subprocess.run([MUTMUT, "show", name], cwd=ROOT, env=env(), capture_output=True, text=True)
     old = [ln[1:] for ln in p.stdout.splitlines() if ln.startswith("-") and not ln.startswith("---")]
     new = [ln[1:] for ln in p.stdout.splitlines() if ln.startswith("+") and not ln.startswith("+++")]
@@ -169,6 +187,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=20261124)
     ap.add_argument("--deadline", help="UTC HH:MM at which mutmut is interrupted")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--batch", type=int, default=50, help="mutants per mutmut run (0: one run)")
     ap.add_argument("--out", default=str(ROOT / "reports" / "mutation.json"))
     ap.add_argument("--skip-generate", action="store_true", help="reuse mutants/ (stats already collected)")
     ap.add_argument("--skip-clean-run", action="store_true", help="skip mutmut's clean run (see module doc)")
@@ -198,9 +217,25 @@ def main(argv=None) -> int:
     done = all_results()
     todo = [n for n in sample if done.get(n) is None]
     t1 = time.time()
-    finished = run_mutmut(todo, args.jobs, args.skip_clean_run, deadline, log) if todo else True
-    notes.append(f"mutmut run over {len(todo)} sampled mutants: {time.time() - t1:.0f} s wall"
-                 f"{'' if finished else ' (interrupted at the deadline)'}; load at the end {loadavg()}")
+    # batches in the sample's (random) order: a batch that completes is a random part of the sample; mutmut
+    # orders the mutants inside one run by their tests' duration, so an interrupted batch is not, and its
+    # finished mutants are not counted (`counted` below)
+    batch = args.batch if args.batch > 0 else max(1, len(todo))
+    counted = {n for n in sample if done.get(n) is not None}
+    finished = True
+    for i in range(0, len(todo), batch):
+        if deadline and dt.datetime.now(dt.timezone.utc) >= deadline:
+            finished = False
+            break
+        part = todo[i:i + batch]
+        if not run_mutmut(part, args.jobs, args.skip_clean_run, deadline, log):
+            finished = False
+            break
+        counted |= set(part)
+        log(f"mutation_generic: {len(counted)}/{len(sample)} checked ({time.time() - t0:.0f} s, load {loadavg()})")
+    stopped = "" if finished else " (stopped at the deadline; mutants of an unfinished batch are not counted)"
+    notes.append(f"mutmut over {len(counted)} of the {len(sample)} sampled mutants in batches of {batch}: "
+                 f"{time.time() - t1:.0f} s wall{stopped}; load at the end {loadavg()}")
     res = all_results()
     retried = []
     if args.retry_timeouts and (not deadline or dt.datetime.now(dt.timezone.utc) < deadline):
@@ -215,7 +250,7 @@ def main(argv=None) -> int:
             finally:
                 set_timeout_multiplier(old)
             res = all_results()
-    checked = {n: STATUS.get(res.get(n), "suspicious") for n in sample if res.get(n) is not None}
+    checked = {n: STATUS.get(res.get(n), "suspicious") for n in sample if n in counted and res.get(n) is not None}
     survivors = sorted(n for n, s in checked.items() if s in ("survived", "no tests"))
     msg = {n for n in survivors if message_only(n)}
     count = lambda st: sum(1 for s in checked.values() if s == st)  # noqa: E731
