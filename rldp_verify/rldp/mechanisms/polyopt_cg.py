@@ -12,6 +12,15 @@ Gamma-hat; this one never does.
 * Master: HiGHS on the restricted LP (46), warm-started as columns are added, with Wentges dual
   smoothing: pricing at y_sep = alpha y_centre + (1 - alpha) y_RMP, where y_centre is the dual with the
   best bound so far; alpha adapts (raised after a successful step, reset to 0 after a mis-pricing).
+  When no column is found at y_RMP the pricing's node budget grows tenfold (up to 40,000) before the
+  run concludes: a truncated search misses columns (NR at |X| = 224: 40 nodes missed reduced costs of
+  1.6e-4 that 2,000 nodes find).  The float upper estimate of M(y) is tightened by a search that only
+  has to prove G(y + (M + tau) 1) <= 0 (tau a tenth of the target width over |X|).
+  Options (measured, not the default): ``stabilisation="boxstep"`` (a box-step bundle: the dual
+  confined to a sup-norm trust region around the stability centre; fewer bracket gains per
+  iteration than Wentges on Adult relationship x education, |X| = 96) and ``inout=True`` (the upper
+  bound from the first feasible point on the segment y_RMP -> y_centre, found by Dinkelbach steps on
+  the fraction; a little better per iteration, about twice the cost per iteration).
 * Bracket of the optimum of LP (46) (= the best utility of a mechanism with rows in Gamma_eps):
   lower = the certified (arb) utility I_P(X;Y) of the returned mechanism, whose rows are exactly in
   Gamma_eps (rationals); upper = sum_x y'_x for a float vector y' = y_centre + M 1 with G(y') <= 0
@@ -76,6 +85,25 @@ class Cone:
         self.lp_coords = sorted(x for b in blocks for x in b.coords)
 
 
+_SCREEN_REL = 1e-11
+
+
+def _screen(h: np.ndarray, e: Fraction, exact, v) -> bool:
+    """max h <= e min h decided from floats when the margin is clear, else by ``exact(v)``.  Every h is
+    a sum of at most |U| + 1 nonnegative products of correctly rounded factors, so its float value is
+    within (|U| + 4) u < 1e-13 relative of the exact one (|U| <= 20); e's within u; the screen
+    leaves a margin of 1e-11 relative on each side."""
+    hi, lo = float(np.max(h)), float(np.min(h))
+    ef = e.numerator / e.denominator
+    if not (np.isfinite(hi) and lo > 1e-280):
+        return exact(v)
+    if hi * (1 + _SCREEN_REL) < ef * lo * (1 - _SCREEN_REL):
+        return True
+    if hi * (1 - _SCREEN_REL) > ef * lo * (1 + _SCREEN_REL):
+        return False
+    return exact(v)
+
+
 def polyopt_cone(lower, exp_eps) -> Cone:
     """PolyOpt's cone (Definition 3 with the pairs s1 = s2) for the exact lower-bound table."""
     L = [[Fraction(x) for x in r] for r in lower]
@@ -84,15 +112,23 @@ def polyopt_cone(lower, exp_eps) -> Cone:
     a1, a2 = len(L), len(L[0])
     cs = [1 - sum(r) for r in L]
 
-    def member(v) -> bool:
-        if any(x < 0 for x in v):
-            return False
+    Lf = np.array([[float(x) for x in r] for r in L])
+    csf = np.array([float(c) for c in cs])
+
+    def exact(v) -> bool:
         h = []
         for s in range(a1):
             vs = v[s * a2:(s + 1) * a2]
             lv = sum(l * x for l, x in zip(L[s], vs))
             h.extend(cs[s] * x + lv for x in vs)
         return max(h) <= e * min(h)
+
+    def member(v) -> bool:
+        if any(x < 0 for x in v):
+            return False
+        V = np.array([float(x) for x in v]).reshape(a1, a2)
+        h = csf[:, None] * V + (Lf * V).sum(axis=1)[:, None]
+        return _screen(h, e, exact, v)
 
     return Cone("polyopt", blocks, (a1, a2), e, member)
 
@@ -105,11 +141,17 @@ def nr_cone(table, exp_eps) -> Cone:
     a1, a2 = len(T), len(T[0])
     act = [s for s in range(a1) if sum(T[s]) > 0]
 
+    Tf = np.array([[float(x / sum(T[s])) for x in T[s]] for s in act])
+
+    def exact(v) -> bool:
+        r = [sum(T[s][u] * v[s * a2 + u] for u in range(a2)) / sum(T[s]) for s in act]
+        return max(r) <= e * min(r)
+
     def member(v) -> bool:
         if any(x < 0 for x in v):
             return False
-        r = [sum(T[s][u] * v[s * a2 + u] for u in range(a2)) / sum(T[s]) for s in act]
-        return max(r) <= e * min(r)
+        V = np.array([float(x) for x in v]).reshape(a1, a2)[act]
+        return _screen((Tf * V).sum(axis=1), e, exact, v)
 
     return Cone("nr", blocks, (a1, a2), e, member, free)
 
@@ -126,7 +168,7 @@ def quiet_highs():
 class _Master:
     """Restricted LP (46): max sum_j theta_j mu_j s.t. sum_j theta_j v_j = 1 on the LP coordinates."""
 
-    def __init__(self, rows: int):
+    def __init__(self, rows: int, *, box: bool = False):
         import highspy
 
         self.hp = highspy
@@ -138,6 +180,26 @@ class _Master:
         for _ in range(rows):
             self.h.addRow(1.0, 1.0, 0, np.zeros(0, dtype=np.int32), np.zeros(0))
         self.n = 0
+        self.off = 0
+        if box:
+            # box-step stabilisation: slack columns -e_i (cost -(c_i + delta)) and +e_i (cost c_i - delta)
+            # restrict the dual to the box [c - delta, c + delta]; bounds 0 switch them off (plain RMP)
+            idx = np.arange(rows, dtype=np.int32)
+            for sign in (-1.0, 1.0):
+                self.h.addCols(rows, np.zeros(rows), np.zeros(rows), np.zeros(rows), rows, idx, idx,
+                               np.full(rows, sign))
+            self.off = 2 * rows
+
+    def set_box(self, centre: np.ndarray | None, delta: float) -> None:
+        """Dual box [centre - delta, centre + delta] (None: no box, the plain restricted LP)."""
+        m = self.m
+        idx = np.arange(2 * m, dtype=np.int32)
+        if centre is None:
+            self.h.changeColsBounds(2 * m, idx, np.zeros(2 * m), np.zeros(2 * m))
+            return
+        c = np.asarray(centre, float)
+        self.h.changeColsCost(2 * m, idx, np.concatenate([-(c + delta), c - delta]))
+        self.h.changeColsBounds(2 * m, idx, np.zeros(2 * m), np.full(2 * m, self.hp.kHighsInf))
 
     def add(self, cols: np.ndarray, costs: np.ndarray) -> None:
         """Columns ``cols`` (k x m, dense, normalised) with objective ``costs``."""
@@ -157,13 +219,16 @@ class _Master:
             raise CertificationError(f"the restricted LP (46) ended with status {self.h.getModelStatus()}")
         sol = self.h.getSolution()
         y = np.array(sol.row_dual, dtype=float)
-        x = np.array(sol.col_value, dtype=float)
+        x = np.array(sol.col_value, dtype=float)[self.off:]
         return float(self.h.getInfo().objective_function_value), x, y
 
     def basis(self):
         b = self.h.getBasis()
         B = self.hp.HighsBasisStatus.kBasic
-        return ([j for j, s in enumerate(b.col_status) if s == B], [i for i, s in enumerate(b.row_status) if s == B])
+        cols = [j - self.off for j, s in enumerate(b.col_status) if s == B]
+        if any(j < 0 for j in cols):       # a slack column in the basis: no exact re-solve of this basis
+            cols = []
+        return (cols, [i for i, s in enumerate(b.row_status) if s == B])
 
 
 def _mu_float(v: np.ndarray, p: np.ndarray) -> float:
@@ -174,7 +239,8 @@ def _mu_float(v: np.ndarray, p: np.ndarray) -> float:
 
 def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, time_limit: float = 600.0,
                   init_columns: Sequence[Sequence[Fraction]] = (), dps: int = 30, log=None,
-                  alpha0: float = 0.5, alternatives: int = 2, neighbours: int = 6, checkpoints: Sequence[float] = ()) -> CGResult:
+                  alpha0: float = 0.5, alternatives: int = 2, neighbours: int = 6, checkpoints: Sequence[float] = (),
+                  stabilisation: str = "wentges", inout: bool = False) -> CGResult:
     """Certified bracket on the optimum of LP (46) for ``cone`` and the flat distribution ``p``.
 
     ``rel_gap``: stop when the float bracket's relative width is below rel_gap / 2 (the certified one
@@ -197,7 +263,10 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
     if n_min <= 0:
         n_min = 1e-300
 
-    master = _Master(m)
+    if stabilisation not in ("boxstep", "wentges"):
+        raise InputError(f"unknown stabilisation {stabilisation!r} (boxstep or wentges)")
+    boxstep = stabilisation == "boxstep"
+    master = _Master(m, box=boxstep)
     cols_exact: list = []          # exact columns, unnormalised (restricted to the LP coordinates)
     col_keys: set = set()
 
@@ -257,15 +326,20 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
     start.extend(init_columns)
     add_exact(start)
 
-    def price(y, M0):
-        """Dinkelbach on M: returns (M lower estimate, M upper estimate (float), new points)."""
+    budget = [40]     # node budget of the pricing's branch and bound (grows when it stalls)
+
+    def price(y, M0, tau=0.0):
+        """Dinkelbach on M: returns (M lower estimate, M upper estimate (float), new points).  With
+        ``tau`` > 0 the upper estimate is tightened by a branch and bound at M + tau that only has to
+        prove G <= 0 (then M* <= M + tau), instead of M + (the search's gap) / n_min, which n_min
+        (the smallest normalisation over the cone) makes loose."""
         M = M0
         pts = []
         below = False
         pricer.set_dual(y)
         for _ in range(30):
             pricer.shift(M)
-            best, pt, ub, _ = pricer.solve(gap_tol=1e-11, max_nodes=40, alternatives=alternatives)
+            best, pt, ub, _ = pricer.solve(gap_tol=1e-11, max_nodes=budget[0], alternatives=alternatives)
             pts.append(pt)
             pts.extend(pricer.alternatives)
             w, A, T = combo_float(pt)
@@ -278,7 +352,45 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
                 M, below = rc, True          # started above M*: rc <= M*, continue from below
             else:
                 break
-        return M, M + max(ub, 0.0) / n_min, pts
+        M_up = M + max(ub, 0.0) / n_min
+        if tau > 0 and M_up > M + tau:
+            pricer.shift(M + tau)
+            _, _, ub2, _ = pricer.solve(gap_tol=1e-11, max_nodes=max(200, budget[0]), prune_at=0.0)
+            M_up = min(M_up, M + tau + max(ub2, 0.0) / n_min)
+        return M, M_up, pts
+
+    def line_bound(y_out, z, val_z, tau):
+        """In-out upper bound: the first point of the segment from y_out (the restricted LP's dual,
+        infeasible) to the in-point z (G(z) <= 0) where G <= 0, by Dinkelbach steps on the fraction
+        theta (G(y_out + theta (z - y_out)) is convex in theta); then proven <= 0 at theta + tau' by a
+        branch and bound that may prune at 0.  Returns (value, point, M shift still needed, points)."""
+        d = z - y_out
+        sd = float(np.sum(d[lp]))
+        if sd <= 0:
+            return val_z, z, 0.0, []
+        theta, pts = 0.0, []
+        for _ in range(20):
+            pricer.set_dual(y_out + theta * d)
+            best, pt, _, _ = pricer.solve(gap_tol=1e-11, max_nodes=40)
+            pts.append(pt)
+            w, A, T = combo_float(pt)
+            if best <= 1e-12 * (1 + abs(best)) * float(w.sum()):
+                break
+            den = float(w @ d)
+            if den <= 0:
+                return val_z, z, 0.0, pts
+            theta = min(1.0, (A - (T * math.log(T) if T > 0 else 0.0) - float(w @ y_out)) / den)
+            if theta >= 1.0:
+                return val_z, z, 0.0, pts
+        th = min(1.0, theta + tau / sd)
+        yt = y_out + th * d
+        pricer.set_dual(yt)
+        _, _, ub, _ = pricer.solve(gap_tol=1e-11, max_nodes=200, prune_at=0.0)
+        shift = max(ub, 0.0) / n_min
+        val = float(np.sum(yt[lp])) + m * shift
+        if val < val_z:
+            return val, yt, shift, pts
+        return val_z, z, 0.0, pts
 
     def reduced_cost(pt, y):
         w, A, T = combo_float(pt)
@@ -312,54 +424,27 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
     pending = sorted(checkpoints)
     paused = 0.0
     centre, centre_val, centre_M = None, math.inf, 0.0
-    alpha = alpha0
     it = 0
     last_M = 0.0
     x = None
-    # no count exists: the time limit is the total, the bracket and its width are the status
-    progress.step(f"column generation (stops at relative width {rel_gap:.0e} or the time limit)",
-                  int(math.ceil(time_limit)), "s")
-    while True:
-        it += 1
-        lb, x, y_rmp = master.solve()
-        y_full = np.zeros(a)
-        y_full[lp] = y_rmp
-        added = 0
-        while True:
-            y_sep = y_full if centre is None or alpha <= 0 else alpha * centre + (1 - alpha) * y_full
-            M_lo, M_up, pts = price(y_sep, last_M)
-            last_M = M_lo
-            val = float(np.sum(y_sep[lp])) + m * M_up
-            if val < centre_val:
-                centre, centre_val, centre_M = y_sep.copy(), val, M_up
-            if neighbours:
-                pricer.set_dual(y_full)
-                bases = [pts[0]] + ([uniform] if uniform is not None else [])
-                for base in bases:
-                    pts.extend(neighbourhood(base, y_full, neighbours))
-            seen, vecs = set(), []
-            for pt in pts:
-                if pt in seen:
-                    continue
-                seen.add(pt)
-                if reduced_cost(pt, y_full) > 1e-12:
-                    vecs.append(combo_vector(pt))
-            added = add_exact(vecs, check=False)
-            if added or alpha <= 0 or centre is None:
-                break
-            alpha = max(0.0, alpha - 0.3)      # mis-pricing: move the separation point towards y_RMP
-        now = time.perf_counter() - t_start - paused
-        history.append((round(now, 3), lb, centre_val))
-        while pending and now >= pending[0] and centre is not None:
-            pending.pop(0)
-            c0 = time.perf_counter()
-            up, _, _ = _certify_upper(pricer, centre, centre_M, lp, n_min)
-            _, low = _exact_primal(master, cols_exact, cone, p, lp, x, dps)
-            certified.append((round(now, 3), low, up))
-            paused += time.perf_counter() - c0
-        if log:
-            log(f"it {it}: t={now:.1f}s lb={lb:.10g} ub={centre_val:.10g} alpha={alpha:.2f} cols={master.n} +{added}")
-        width = (centre_val - lb) / max(abs(centre_val), 1e-300)
+
+    def columns_at(y, pts):
+        """Add the points with positive reduced cost at y (and the neighbourhoods of the best one and of
+        the uniform point); returns how many columns were added."""
+        if neighbours:
+            pricer.set_dual(y)
+            for base in [pts[0]] + ([uniform] if uniform is not None else []):
+                pts.extend(neighbourhood(base, y, neighbours))
+        seen, vecs = set(), []
+        for pt in pts:
+            if pt in seen:
+                continue
+            seen.add(pt)
+            if reduced_cost(pt, y) > 1e-12:
+                vecs.append(combo_vector(pt))
+        return add_exact(vecs, check=False)
+
+    def report(now, lb, width):
         if progress.active():
             cert = ""
             if certified:
@@ -368,13 +453,124 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
                 cert = f"; certified [{float(c_lo):.8g}, {float(c_up):.8g}] width {c_w:.1e} at {certified[-1][0]:.0f} s"
             progress.update(int(now), f"iteration {it}, {master.n} columns, bracket [{lb:.8g}, {centre_val:.8g}] "
                                       f"width {width:.1e} (float, certified at the end){cert}")
-        if width <= rel_gap / 2 or now > time_limit or added == 0:
-            break
-        alpha = min(alpha0, alpha + 0.1)
+
+    def checkpoint(now, lb_x):
+        nonlocal paused
+        while pending and now >= pending[0] and centre is not None:
+            pending.pop(0)
+            c0 = time.perf_counter()
+            up, _, _ = _certify_upper(pricer, centre, centre_M, lp, n_min, max_nodes=max(60, budget[0]))
+            _, low = _exact_primal(master, cols_exact, cone, p, lp, lb_x, dps)
+            certified.append((round(now, 3), low, up))
+            paused += time.perf_counter() - c0
+
+    # no count exists: the time limit is the total, the bracket and its width are the status
+    progress.step(f"column generation (stops at relative width {rel_gap:.0e} or the time limit)",
+                  int(math.ceil(time_limit)), "s")
+    if boxstep:
+        # Box-step bundle (trust region in the sup norm) on the Lagrangian dual
+        # f(y) = sum_x y_x + m M(y), M(y) = max over normalised cone points of mu(v) - y . v:
+        # the restricted LP with its dual confined to [c - delta, c + delta] around the stability centre
+        # c (the best dual found, shifted to feasibility); its dual y_k is priced; c moves to y_k only
+        # when f drops by a tenth of the predicted decrease (serious step), else the new columns refine
+        # the model (null step).  The lower bound comes from the plain restricted LP.
+        master.set_box(None, 0.0)
+        lb, x, y_rmp = master.solve()
+        y = np.zeros(a)
+        y[lp] = y_rmp
+        M_lo, M_up, pts = price(y, 0.0)
+        last_M = M_lo
+        centre, centre_M = y, M_up
+        centre_val = float(np.sum(y[lp])) + m * M_up
+        columns_at(y, pts)
+        delta = 0.5 * float(np.max(np.abs(y[lp] + M_up))) + 1e-12
+        stalls = 0
+        while True:
+            it += 1
+            c = centre[lp] + centre_M
+            master.set_box(c, delta)
+            val_box, _, yk_lp = master.solve()
+            yk = np.zeros(a)
+            yk[lp] = yk_lp
+            M_lo, M_up, pts = price(yk, last_M, tau=0.1 * rel_gap * abs(centre_val) / m)
+            last_M = M_lo
+            fk = float(np.sum(yk_lp)) + m * M_up
+            added = columns_at(yk, pts)
+            pred = centre_val - val_box
+            step = "null"
+            if fk < centre_val - 0.1 * max(pred, 0.0):
+                step = "serious"
+                if float(np.max(np.abs(yk_lp - c))) >= 0.9 * delta:
+                    delta *= 2.0
+                centre, centre_M, centre_val = yk, M_up, fk
+            elif fk > centre_val:
+                delta = max(delta * 0.5, 1e-12)
+            master.set_box(None, 0.0)
+            lb, x, _ = master.solve()
+            now = time.perf_counter() - t_start - paused
+            history.append((round(now, 3), lb, centre_val))
+            checkpoint(now, x)
+            if log:
+                log(f"it {it}: t={now:.1f}s lb={lb:.10g} ub={centre_val:.10g} f_k={fk:.10g} {step} "
+                    f"delta={delta:.3g} cols={master.n} +{added}")
+            width = (centre_val - lb) / max(abs(centre_val), 1e-300)
+            report(now, lb, width)
+            stalls = stalls + 1 if added == 0 else 0
+            if width <= rel_gap / 2 or now > time_limit or stalls >= 3:
+                break
+    else:
+        # Wentges smoothing: price at y_sep = alpha y_centre + (1 - alpha) y_RMP (the earlier master)
+        alpha = alpha0
+        while True:
+            it += 1
+            lb, x, y_rmp = master.solve()
+            y_full = np.zeros(a)
+            y_full[lp] = y_rmp
+            added = 0
+            while True:
+                y_sep = y_full if centre is None or alpha <= 0 else alpha * centre + (1 - alpha) * y_full
+                M_lo, M_up, pts = price(y_sep, last_M, tau=0.1 * rel_gap * abs(centre_val) / m if centre_val < math.inf else 0.0)
+                last_M = M_lo
+                val = float(np.sum(y_sep[lp])) + m * M_up
+                if val < centre_val:
+                    centre, centre_val, centre_M = y_sep.copy(), val, M_up
+                if inout and centre is not None and it > 1:
+                    tau = 0.02 * rel_gap * abs(centre_val)
+                    val, yt, shift, more = line_bound(y_full, centre + centre_M, centre_val, tau)
+                    if val < centre_val:
+                        centre, centre_val, centre_M = yt, val, shift
+                    pts.extend(more)
+                added = columns_at(y_full, pts)
+                if added or alpha <= 0 or centre is None:
+                    break
+                alpha = max(0.0, alpha - 0.3)      # mis-pricing: move the separation point towards y_RMP
+            now = time.perf_counter() - t_start - paused
+            history.append((round(now, 3), lb, centre_val))
+            checkpoint(now, x)
+            if log:
+                log(f"it {it}: t={now:.1f}s lb={lb:.10g} ub={centre_val:.10g} alpha={alpha:.2f} cols={master.n} +{added}")
+            while added == 0 and alpha <= 0 and budget[0] < 40000:
+                # no column found at the restricted LP's dual: the search may have stopped early
+                # (measured on NR at |X| = 224: 40 nodes missed columns of reduced cost 1.6e-4 that
+                # 2,000 find); search again with ten times the budget before concluding
+                budget[0] *= 10
+                M_lo, M_up, pts = price(y_full, last_M, tau=0.1 * rel_gap * abs(centre_val) / m)
+                last_M = M_lo
+                val = float(np.sum(y_full[lp])) + m * M_up
+                if val < centre_val:
+                    centre, centre_val, centre_M = y_full.copy(), val, M_up
+                added = columns_at(y_full, pts)
+                if log:
+                    log(f"   search budget {budget[0]} nodes: +{added} columns, ub={centre_val:.10g}")
+            width = (centre_val - lb) / max(abs(centre_val), 1e-300)
+            report(now, lb, width)
+            if width <= rel_gap / 2 or now > time_limit or added == 0:
+                break
+            alpha = min(alpha0, alpha + 0.1)
     # ---------------------------------------------------------------- certification
     progress.step("column generation: certifying the upper bound (branch and bound, attempts)", CERT_ATTEMPTS,
                   "attempts")
-    upper, y_cert, leaves = _certify_upper(pricer, centre, centre_M, lp, n_min, report=True)
+    upper, y_cert, leaves = _certify_upper(pricer, centre, centre_M, lp, n_min, max_nodes=max(60, budget[0]), report=True)
     progress.step("column generation: exact rows in Gamma_eps and their certified utility")
     rows, lower = _exact_primal(master, cols_exact, cone, p, lp, x, dps)
     if lower > upper:
@@ -385,15 +581,16 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
                     total, leaves, columns_exact=cols_exact, certified_history=certified)
 
 
-CERT_ATTEMPTS = 6   # attempts of _certify_upper (margin grown, node budget doubled each time)
+CERT_ATTEMPTS = 7   # attempts of _certify_upper (node budget x4 each time, then the margin grows)
 
 
 def _certify_upper(pricer: Pricer, centre, M, lp, n_min, *, max_nodes: int = 60, attempts: int = CERT_ATTEMPTS,
                    report: bool = False):
-    """sum_x y'_x with G(y') <= 0 proven, y' = centre + M' 1.  M' starts at M plus a tiny margin; when
-    a leaf of the branch and bound does not certify, M' grows by (its rigorous bound) / n_min, since
-    G(y + M' 1) <= G(y + M 1) - (M' - M) n_min (and likewise every leaf's bound at a fixed kappa);
-    the node budget doubles each attempt (up to 8 x ``max_nodes``). ``report``: the attempt number goes to
+    """sum_x y'_x with G(y') <= 0 proven, y' = centre + M' 1.  M' starts at M plus a tiny margin.  The
+    node budget grows fourfold per attempt (up to 256 x ``max_nodes``); the first two failed attempts
+    only add a rounding-sized margin (a larger search usually certifies at the same M'), later ones
+    raise M' by (the worst leaf's rigorous bound) / n_min, since G(y + M' 1) <= G(y + M 1) - (M' - M)
+    n_min (and likewise every leaf's bound at a fixed kappa).  ``report``: the attempt number goes to
     :func:`rldp_verify.core.progress.update`."""
     y = np.array(centre, dtype=float)
     scale = 1.0 + float(np.max(np.abs(y[lp])))
@@ -403,12 +600,14 @@ def _certify_upper(pricer: Pricer, centre, M, lp, n_min, *, max_nodes: int = 60,
             progress.update(attempt)
         yp = y + (M + margin)
         pricer.set_dual(yp, errors=True)
-        best, _, ub, leaves = pricer.solve(gap_tol=1e-14, max_nodes=max_nodes << min(attempt, 3))
+        best, _, ub, leaves = pricer.solve(gap_tol=1e-14, max_nodes=max_nodes * 4 ** min(attempt, 4), prune_at=0.0)
         bounds = [pricer.rigorous_bound(node, rel.kappa) for node, rel in leaves]
         if best <= 0 and all(b <= 0 for b in bounds):
             return sum(Fraction(float(yp[x])) for x in lp), yp, len(leaves)
         worst = max([float(b) for b in bounds] + [best])
-        margin += max(worst, 0.0) / n_min * 1.5 + 1e-13 * scale * 4 ** attempt
+        margin += 1e-13 * scale * 4 ** attempt
+        if attempt >= 2:
+            margin += max(worst, 0.0) / n_min * 1.5
     raise CertificationError("could not certify an upper bound for LP (46)")
 
 

@@ -215,9 +215,10 @@ class Pricer:
 
     # ---------------------------------------------------------------------------- search
     def solve(self, *, gap_tol: float = 1e-12, max_nodes: int = 200, stop_above: float | None = None,
-              alternatives: int = 0):
+              alternatives: int = 0, prune_at: float | None = None):
         """Float branch and bound for G(y'). Returns (best value, best point, upper bound, leaves).
-        ``stop_above``: stop as soon as a point with value > stop_above is found.  With
+        ``stop_above``: stop as soon as a point with value > stop_above is found.  ``prune_at``: also
+        prune nodes whose bound is <= prune_at (enough to prove G <= prune_at).  With
         ``alternatives`` > 0, ``self.alternatives`` holds extra good points (see :meth:`improve`)."""
         self.alternatives = []
         root = Node({})
@@ -239,10 +240,11 @@ class Pricer:
         counter = 1
         leaves = []
         nodes = 0
+        floor = -math.inf if prune_at is None else prune_at
         while heap:
             negb, _, node, rel = heapq.heappop(heap)
             ub = -negb
-            if ub <= best_val + gap_tol * (1 + abs(best_val)):
+            if ub <= max(best_val + gap_tol * (1 + abs(best_val)), floor):
                 leaves.append((node, rel))
                 continue
             nodes += 1
@@ -261,7 +263,7 @@ class Pricer:
                     best_val, best_pos = v, p
             if stop_above is not None and best_val > stop_above:
                 return best_val, self.point(best_pos), math.inf, []
-            if ub <= best_val + gap_tol * (1 + abs(best_val)) or rel.mix is None or nodes > max_nodes:
+            if ub <= max(best_val + gap_tol * (1 + abs(best_val)), floor) or rel.mix is None or nodes > max_nodes:
                 leaves.append((node, rel))
                 continue
             s, a, b = rel.mix

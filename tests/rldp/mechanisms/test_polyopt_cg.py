@@ -108,6 +108,18 @@ def test_bracket_contains_enumeration_optimum(shape):
     assert br == [res.lower, res.upper]
 
 
+@pytest.mark.parametrize("options", [{"stabilisation": "boxstep"}, {"inout": True}])
+def test_master_options_agree_with_enumeration(options):
+    P, L = _instance(3, 3, 600, 3003)
+    table = [P[s * 3:(s + 1) * 3] for s in range(3)]
+    _, sol = polyopt_from_bounds(table, L, "log(2)")      # e^eps = 2, as the cone below
+    res = solve_lp46_cg(polyopt_cone(L, 2), P, rel_gap=1e-9, time_limit=60, **options)
+    assert res.lower <= sol.upper and sol.lower <= res.upper
+    assert res.gap < Fraction(1, 10**5)
+    with pytest.raises(InputError, match="unknown stabilisation 'bundle'"):
+        solve_lp46_cg(polyopt_cone(L, 2), P, stabilisation="bundle")
+
+
 def test_nr_bracket_contains_enumeration_optimum_with_zero_cells():
     table = [[Fraction(x, 47) for x in r] for r in ([3, 4, 0, 6], [7, 8, 9, 10], [0, 0, 0, 0])]
     mech, res = nonrobust_cg(table, 1, rel_gap=1e-9)
@@ -133,6 +145,45 @@ def test_upper_bound_is_a_valid_dual():
     for v in gamma_hat_vertices(L, 2):
         assert mu_bounds(v, P)[1] <= sum(a * b for a, b in zip(v, y))
     assert sum(y) == res.upper
+
+
+def test_membership_screen_agrees_with_exact_arithmetic():
+    """Cone.member decides from floats only with a clear margin: on points exactly on the boundary
+    (products of block vertices: max h = e^eps min h) and nudged by 1e-30 either way, it agrees with
+    the exact test of Definition 3 / Definition 1."""
+    rng = random.Random(11)
+    P, L = _instance(3, 3, 600, 3003)
+    e = Fraction(2)
+    cone = polyopt_cone(L, e)
+    table = [P[s * 3:(s + 1) * 3] for s in range(3)]
+    nr = nr_cone(table, e)
+
+    def exact_polyopt(v):
+        h = []
+        for s in range(3):
+            vs = v[s * 3:(s + 1) * 3]
+            lv = sum(a * b for a, b in zip(L[s], vs))
+            h.extend((1 - sum(L[s])) * x + lv for x in vs)
+        return min(v) >= 0 and max(h) <= e * min(h)
+
+    def exact_nr(v):
+        r = [sum(table[s][u] * v[s * 3 + u] for u in range(3)) / sum(table[s]) for s in range(3)]
+        return min(v) >= 0 and max(r) <= e * min(r)
+
+    seen = {True: 0, False: 0}
+    for c, ref in ((cone, exact_polyopt), (nr, exact_nr)):
+        for _ in range(150):
+            v = [Fraction(0)] * 9
+            for b in c.blocks:
+                for x, val in zip(b.coords, b.exact_point(rng.randrange(len(b)))):
+                    v[x] = val
+            for nudge in (Fraction(0), Fraction(1, 10**30), -Fraction(1, 10**30)):
+                w = list(v)
+                w[rng.randrange(9)] += nudge
+                got = c.member(w)
+                assert got == ref(w)
+                seen[got] += 1
+    assert seen[True] > 50 and seen[False] > 50     # both outcomes exercised near the boundary
 
 
 def test_infeasible_cone_is_bad_input():
