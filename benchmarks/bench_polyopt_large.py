@@ -99,7 +99,8 @@ def run_adult(pair, kind, eps, keep_missing, limit, checkpoints) -> dict:
             "final bracket": [float(res.lower), float(res.upper)], "relative width": res.relative_width,
             "solver s": round(res.seconds, 1), "wall s": round(wall, 1), "CPU s": round(cpu, 1), "iterations": res.iterations,
             "columns": res.columns, "target met": res.relative_width <= 1e-4 and res.seconds <= 600,
-            "peak RSS MB": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)}
+            "peak RSS MB": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+            "load avg (1 min, at end)": round(os.getloadavg()[0], 2)}
 
 
 def _sub(args, timeout):
@@ -123,6 +124,10 @@ def main() -> int:
     ap.add_argument("--only", choices=("small", "adult"), default=None)
     ap.add_argument("--eps", nargs="*", default=None)
     ap.add_argument("--pair", choices=("occupation", "relationship"), default=None, help="only this pair")
+    ap.add_argument("--mechanism", choices=("PolyOpt", "NR"), default=None, help="only this mechanism")
+    ap.add_argument("--merge", action="store_true",
+                    help="keep the other rows of the existing Adult JSON (rows of the same pair, '?' kept, mechanism "
+                         "and eps are replaced): runs can be made one at a time")
     args = ap.parse_args()
     if args.one_small:
         print(json.dumps(run_small(*args.one_small)))
@@ -191,13 +196,22 @@ def main() -> int:
         t1 = time.perf_counter()
         for eps in eps_list:
             for pair, keep in cases:
-                for kind in ("PolyOpt", "NR"):
+                for kind in ((args.mechanism,) if args.mechanism else ("PolyOpt", "NR")):
                     r = _sub(["--one-adult", pair, kind, eps, "1" if keep else "0", str(limit)], limit * 3 + 900)
                     r.update({"pair": pair.replace("_", " "), "mechanism": kind, "eps": eps, "? kept": keep})
                     adult.append(r)
                     print(json.dumps(r), flush=True)
         cols = ["pair", "|X|", "? kept", "mechanism", "eps", "certified", "final bracket", "relative width",
-                "solver s", "wall s", "CPU s", "setup s (L')", "iterations", "columns", "peak RSS MB", "target met", "failed"]
+                "solver s", "wall s", "CPU s", "setup s (L')", "iterations", "columns", "peak RSS MB", "target met",
+                "load avg (1 min, at end)", "failed"]
+        if args.merge and adult_path.exists():
+            old = json.loads(adult_path.read_text())
+            key = ("pair", "? kept", "mechanism", "eps")
+            new_keys = {tuple(r.get(k) for k in key) for r in adult}
+            kept = [dict(zip(old["columns"], row)) for row in old["rows"]]
+            kept = [r for r in kept if tuple(r.get(k) for k in key) not in new_keys]
+            adult = kept + adult
+            full = full and bool(old.get("full", True))
         met = sum(1 for r in adult if r.get("target met"))
         notes = [
             f"Target (issue 14): certified relative width <= 1e-4 within 600 s and 4 GB: met on {met}/{len(adult)} runs "
