@@ -240,7 +240,7 @@ def _mu_float(v: np.ndarray, p: np.ndarray) -> float:
 def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, time_limit: float = 600.0,
                   init_columns: Sequence[Sequence[Fraction]] = (), dps: int = 30, log=None,
                   alpha0: float = 0.5, alternatives: int = 2, neighbours: int = 6, checkpoints: Sequence[float] = (),
-                  stabilisation: str = "wentges", inout: bool = False) -> CGResult:
+                  stabilisation: str = "wentges", inout: bool = False, prior_dual: bool = True) -> CGResult:
     """Certified bracket on the optimum of LP (46) for ``cone`` and the flat distribution ``p``.
 
     ``rel_gap``: stop when the float bracket's relative width is below rel_gap / 2 (the certified one
@@ -463,6 +463,32 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
             _, low = _exact_primal(master, cols_exact, cone, p, lp, lb_x, dps)
             certified.append((round(now, 3), low, up))
             paused += time.perf_counter() - c0
+
+    if prior_dual:
+        # An independent starting dual: y = lambda P-hat (lambda = max over the cone of mu(v) / (P-hat . v),
+        # the largest divergence of an output's posterior from the prior), by Dinkelbach steps on lambda.
+        # Measured at Adult occupation x education, eps = 1: sum y = 0.763, against 0.830 from the dual
+        # of the starting columns (uniform, GRR, SRR), which plain column generation did not improve on
+        # in ten minutes.  Its maximisers are added as columns.
+        d = np.zeros(a)
+        d[lp] = pf[lp]
+        lam, found = 0.0, []
+        for _ in range(40):
+            pricer.set_dual(lam * d)
+            best, pt, _, _ = pricer.solve(gap_tol=1e-11, max_nodes=budget[0])
+            found.append(pt)
+            w, A, T = combo_float(pt)
+            if best <= 1e-12 * (1 + lam) * float(w.sum()):
+                break
+            lam = (A - (T * math.log(T) if T > 0 else 0.0)) / float(w @ d)
+        y0 = lam * d
+        M_lo, M_up, pts = price(y0, 0.0, tau=0.1 * rel_gap * float(np.sum(y0[lp])) / m)
+        val = float(np.sum(y0[lp])) + m * M_up
+        if val < centre_val:
+            centre, centre_val, centre_M = y0, val, M_up
+        columns_at(y0, found + pts)
+        if log:
+            log(f"prior-direction dual: sum y = {val:.10g}")
 
     # no count exists: the time limit is the total, the bracket and its width are the status
     progress.step(f"column generation (stops at relative width {rel_gap:.0e} or the time limit)",
