@@ -305,3 +305,52 @@ def test_confidence_radius_every_order():
         assert abs(confidence_radius(half, "0.95", 100, 4, dps=30) - ref) < mpmath.mpf(10) ** -28
     assert RenyiBall.from_radius([[3, 5], [4, 7]], 2, "inf").radius == mpmath.inf
     assert RenyiBall.from_radius([[3, 5], [4, 7]], 2, "Infinity").radius == mpmath.inf
+
+
+def _arb_radius(B):
+    import flint
+
+    from rldp_verify.core.rigorous import arb_exact, arb_precision
+
+    with arb_precision(40):
+        return arb_exact(B) + flint.arb(0, flint.arb(10) ** -35)   # a thin ball around B
+
+
+@pytest.mark.parametrize("center", [
+    (F(1, 6), F(1, 3), F(1, 2)),                        # few sums: every sum is bounded
+    tuple(F(k, 78) for k in range(1, 13)),              # 76 distinct sums: the certified window is used
+])
+@pytest.mark.parametrize("alpha", [F(1, 2), F(1), F(2)])
+def test_certified_l1_radius_is_tight_and_above(center, alpha):
+    """l1_radius_certified is >= sup ||R - center||_1 and within 1e-12 of it (not merely a valid upper bound:
+    2 is always valid), both with few sums and with the certified window of the unimodal search."""
+    b = SimplexBall(center, alpha, F(1, 10))
+    cert = b.l1_radius_certified(_arb_radius(F(1, 10)), dps=40)
+    with mpmath.workdps(40):
+        val = b.l1_radius(dps=40, exhaustive=True)
+        assert isinstance(cert, Fraction) and cert < 2
+        c = mpmath.mpf(cert.numerator) / cert.denominator
+        assert c >= val - mpmath.mpf(10) ** -30
+        assert c - val < mpmath.mpf(10) ** -12     # the outward steps of t_interval_certified: ~1e-17
+    assert b.l1_radius_certified(None, dps=40) == 2 * (1 - min(center))             # radius inf: t+ = 1 everywhere
+    assert SimplexBall(tuple(F(1, 21) for _ in range(21)), alpha, F(1, 10)).l1_radius_certified(
+        _arb_radius(F(1, 10)), dps=40) == 2                                            # |U| > max_size
+
+
+def test_coordinate_interval_is_lemma_a5():
+    from rldp_verify.rldp.xi_interval import t_interval
+
+    b = SimplexBall((F(1, 5), F(4, 5)), F(2), F(1, 10))
+    for u in (0, 1):
+        lo, hi = b.coordinate_interval(u, dps=30)
+        assert (lo, hi) == t_interval(b.center[u], F(2), F(1, 10), dps=30)
+        assert lo < mpmath.mpf(b.center[u].numerator) / b.center[u].denominator < hi
+
+
+@pytest.mark.parametrize("alpha", [F(1, 2), F(1), F(3)])
+def test_from_confidence_every_order(alpha):
+    b = RenyiBall.from_confidence(EX, alpha, "0.95", 100, dps=40)
+    with mpmath.workdps(40):
+        ref = confidence_radius(alpha, "0.95", 100, 4, dps=40)
+        assert abs(b.radius_value - ref) < mpmath.mpf(10) ** -30
+        assert b.radius >= F(str(mpmath.nstr(ref, 35))) - F(1, 10 ** 33)      # radius rounded up
