@@ -155,6 +155,18 @@ def test_recheck_bounded_rejects_each_defect(c, lo, up, x, y, d, value, message,
     assert str(exc.value) == message
 
 
+def test_recheck_bounded_equality_rows():
+    """With an equality row: x1 + x2 = 3, x1 <= 1, 0 <= x2 <= 2 (max x1 + x2): any feasible x is optimal."""
+    from rldp_verify.core.errors import CertificationError
+
+    c, A1, b1, E1, f1 = _F(1, 1), [_F(1, 0)], _F(1), [_F(1, 1)], _F(3)
+    lo, up = [None, 0], [None, 2]
+    _recheck_bounded(c, A1, b1, E1, f1, lo, up, _F(1, 2), _F(0, 1), _F(0, 0), Fraction(3))
+    with pytest.raises(CertificationError) as exc:
+        _recheck_bounded(c, A1, b1, E1, f1, lo, up, _F(1, 1), _F(0, 1), _F(0, 0), Fraction(2))
+    assert str(exc.value) == "primal solution violates equality 0"
+
+
 def test_flint_transpose_and_product():
     from rldp_verify.core.lp import _flint_transpose, _times
 
@@ -162,3 +174,13 @@ def test_flint_transpose_and_product():
     MT = _flint_transpose([_F(1, 2, 3), [Fraction(1, 2), Fraction(0), Fraction(-1)]], 3)
     assert (MT.nrows(), MT.ncols()) == (3, 2)
     assert _times(MT, _F(2, 4)) == [Fraction(4), Fraction(4), Fraction(2)]
+
+
+@pytest.mark.parametrize("solver", [solve_exact, solve_certified])
+def test_infeasible_and_unbounded_statuses(solver):
+    inf = solver([1], [[1], [-1]], [1, -2])                 # x <= 1 and x >= 2
+    assert inf.status == "infeasible" and inf.value is None and inf.x is None
+    unb = solver([1], [[-1]], [0])                          # max x, x >= 0
+    assert unb.status == "unbounded" and unb.value is None and unb.x is None
+    opt = solver([1, 1], [[1, 0], [0, 1]], [1, 2], [[1, -1]], [-1])
+    assert opt.status == "optimal" and opt.value == 3 and opt.x == (1, 2)

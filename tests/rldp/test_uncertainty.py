@@ -285,7 +285,9 @@ def test_bad_input_messages_name_the_value(call, message):
 
 
 def test_read_table_exact_values():
-    assert read_table([[mpmath.mpf(0.25), mpmath.mpf(0.75)]]) == ((F(1, 4), F(3, 4)),)   # the mpf's exact value
+    mpf_row = [[mpmath.mpf(0.25), mpmath.mpf(0.75)]]
+    assert read_table(mpf_row, normalize_counts=False) == ((F(1, 4), F(3, 4)),)         # the mpf's exact value
+    assert read_table([[mpmath.mpf(3), mpmath.mpf(1)]]) == ((F(3, 4), F(1, 4)),)        # exponent >= 0
     assert read_table([[np.float64(0.1), 0.9]]) == ((F(1, 10), F(9, 10)),)               # shortest decimal of a float
     assert read_table([[1, 3]]) == ((F(1, 4), F(3, 4)),)                                  # counts normalised
     assert read_table([["1/3", "2/3"]], normalize_counts=False) == ((F(1, 3), F(2, 3)),)
