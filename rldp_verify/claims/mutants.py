@@ -469,6 +469,7 @@ def markdown_section(doc: dict | None) -> list[str]:
             desc = m["description"].replace("|", "\\|")
             lines.append(f"| `{m['id']}` | {m['module']} | {desc} | **{m['status']}** | {note.replace('|', '/')} |")
         lines.append("")
+        lines += [f"- {n}" for n in sem.get("notes", [])] + ([""] if sem.get("notes") else [])
     gen = doc.get("generic")
     if gen:
         ci = gen.get("kill_rate_95ci_wilson")
@@ -477,18 +478,21 @@ def markdown_section(doc: dict | None) -> list[str]:
         lines += [f"**Generic mutants ({gen.get('tool', '')}):** modules {', '.join(gen.get('modules', []))}; "
                   f"{samp.get('checked', '?')} of {gen.get('total_mutants', '?')} mutants checked "
                   f"({'seeded random sample, seed ' + str(samp.get('seed')) if samp.get('random') else 'all'}): "
-                  f"killed {gen.get('killed')}, survived {gen.get('survived')}, timeout {gen.get('timeout')}, "
-                  f"error-message-only {gen.get('message_only', 0)}; kill rate "
+                  f"killed {gen.get('killed')}, survived {gen.get('survived')} (error-message-only "
+                  f"{gen.get('message_only', 0)}), timeout {gen.get('timeout')}; kill rate "
                   f"{'n/a' if rate is None else f'{100 * rate:.1f} %'}"
                   + (f" (95 % Wilson interval {100 * ci[0]:.1f}–{100 * ci[1]:.1f} %)" if ci else "") + ".", ""]
+        if gen.get("scope"):
+            lines += [f"**Scope:** {gen['scope']}", ""]
         if gen.get("counting"):
             lines += [f"Counting: {gen['counting']}.", ""]
         if gen.get("by_module"):
-            lines += ["| module | killed | survived | timeout | message only |", "|---|---|---|---|---|"]
+            lines += ["| module | killed | survived | timeout | of the survivors: message only |", "|---|---|---|---|---|"]
             for mod, c in sorted(gen["by_module"].items()):
                 lines.append(f"| {mod} | {c.get('killed', 0)} | {c.get('survived', 0)} | {c.get('timeout', 0)} | "
                              f"{c.get('message_only', 0)} |")
             lines.append("")
+        lines += [f"- {n}" for n in gen.get("notes", [])] + ([""] if gen.get("notes") else [])
     return lines
 
 
