@@ -74,8 +74,20 @@ def env() -> dict:
     return e
 
 
+def _only_mutate() -> list[str]:
+    import tomllib
+
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mutmut"].get("only_mutate", ["*"])
+
+
 def meta_files():
-    return sorted((ROOT / "mutants").rglob("*.py.meta"))
+    """mutmut's result files of the modules [tool.mutmut] mutates now (stale ones of other modules skipped)."""
+    from fnmatch import fnmatch
+
+    globs = _only_mutate()
+    base = ROOT / "mutants"
+    return sorted(f for f in base.rglob("*.py.meta")
+                  if any(fnmatch(str(f.relative_to(base))[:-len(".meta")], g) for g in globs))
 
 
 def all_results() -> dict[str, int | None]:
