@@ -97,3 +97,22 @@ def test_falpha_figure2_claims_flip_under_wrong_variants(tmp_path):
     out = ff.check_fig2_improves(ctx, **small)
     assert out.verdict is R and out.evidence["phi_not_below_rldp_rr"] == {"c": [1.5]}
     assert ff.check_fig2_improves(ctx, reference="ldp", **small).verdict is V
+
+
+def test_kairouz_figure_claims_flip_under_wrong_variants(tmp_path):
+    import numpy as np
+
+    import proofs.kairouz.sec3_4_figures as kf
+
+    ctx = Context(out_dir=str(tmp_path))
+    n = 12
+    assert kf.regimes_claim(ctx, "mi", n=n, draw_figure=True).verdict is V
+    assert (tmp_path / "figures" / "kairouz_fig6.png").is_file()
+    assert kf.regimes_claim(ctx, "mi", n=n, swap=True, draw_figure=False).verdict is R
+    assert kf.limits_claim(ctx, "kl", n=n).verdict is V
+    assert kf.limits_claim(ctx, "kl", n=n, swap=True).verdict is R
+    assert kf.geometric_claim(ctx, "mi", n=n).verdict is R          # binary falls below geometric at large eps
+    assert kf.geometric_claim(ctx, "mi", n=n, geo=lambda d: 0 * d["geometric"]).verdict is V
+    small = dict(n=n, ks=(3, 6), replicates=1, replicates_k12=0, draw_figure=False)
+    assert kf.floors_claim(ctx, "mi", **small).verdict is V
+    assert kf.floors_claim(ctx, "mi", combine=np.minimum, **small).verdict is R
