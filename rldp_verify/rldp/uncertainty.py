@@ -383,14 +383,6 @@ class RenyiBall:
                 "provenance": self.provenance, "dps": dps, "conditional": out}
 
 
-def _num(x, dps):
-    if x == INF or x == mpmath.inf:
-        return "inf"
-    if isinstance(x, Fraction):
-        x = to_mpf(x)
-    return mpmath.nstr(x, dps)
-
-
 def _flat(p) -> list:
     if isinstance(p, str):
         p = read_table(p, name="P", normalize_counts=False)

@@ -184,3 +184,23 @@ def test_infeasible_and_unbounded_statuses(solver):
     assert unb.status == "unbounded" and unb.value is None and unb.x is None
     opt = solver([1, 1], [[1, 0], [0, 1]], [1, 2], [[1, -1]], [-1])
     assert opt.status == "optimal" and opt.value == 3 and opt.x == (1, 2)
+
+
+def test_fallback_maps_keyword_bound_multipliers():
+    """The exact fallback (keyword bounds as rows) gives the certified solver's optimum, duals and reduced costs:
+    max x1 + x2 s.t. x1 + 2 x2 <= 4, 0 <= x1 <= 3, x2 >= 0."""
+    from rldp_verify.core.lp import _fallback
+
+    F = Fraction
+    fb = _fallback([F(1), F(1)], [[F(1), F(2)]], [F(4)], [], [], [F(0), F(0)], [F(3), None])
+    cert = solve_certified([1, 1], [[1, 2]], [4], lower=[0, 0], upper=[3, None])
+    for r in (fb, cert):
+        assert r.status == "optimal" and r.value == F(7, 2) and r.x == (3, F(1, 2))
+        assert r.dual == (F(1, 2),) and r.reduced_costs == (F(1, 2), 0)   # x1 at its upper bound 3
+    assert fb.method == "cdd-exact"
+    # without keyword bounds the fallback is solve_exact (no reduced costs)
+    plain = _fallback([F(1)], [[F(1)]], [F(2)], [], [], [None], [None])
+    assert plain.status == "optimal" and plain.value == 2 and plain.reduced_costs is None
+    # a lower bound's multiplier is negative: max -x1 s.t. x1 <= 5, x1 >= 1
+    low = _fallback([F(-1)], [[F(1)]], [F(5)], [], [], [F(1)], [None])
+    assert low.value == -1 and low.x == (1,) and low.reduced_costs == (-1,)

@@ -43,3 +43,13 @@ def test_lrs_simplex():
     A = [[F(-1), F(0)], [F(0), F(-1)]]
     v, r = vertices_lrs(A, [F(0), F(0)], [[F(1), F(1)]], [F(1, 3)])
     assert set(v) == {(F(1, 3), F(0)), (F(0), F(1, 3))} and not r
+
+
+def test_irredundant_rows():
+    from rldp_verify.core.polytope import irredundant_rows
+
+    # x1 <= 1 (twice: one representative kept), x2 <= 1; x1 + x2 <= 3 and 2 x1 + 2 x2 <= 6 are implied
+    assert irredundant_rows([[1, 0], [0, 1], [1, 1], [2, 2], [1, 0]], [1, 1, 3, 6, 1]) == [1, 4]
+    # with x1 = x2, the row x1 + x2 <= 1 implies x1 <= 1/2 and x2 <= 1/2
+    assert irredundant_rows([[1, 0], [0, 1], [1, 1]], [1, 1, 1], [[1, -1]], [0]) == [2]
+    assert irredundant_rows([[1, 0], [0, 1]], [1, 1]) == [0, 1]

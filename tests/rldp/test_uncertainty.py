@@ -356,3 +356,13 @@ def test_from_confidence_every_order(alpha):
         ref = confidence_radius(alpha, "0.95", 100, 4, dps=40)
         assert abs(b.radius_value - ref) < mpmath.mpf(10) ** -30
         assert b.radius >= F(str(mpmath.nstr(ref, 35))) - F(1, 10 ** 33)      # radius rounded up
+
+
+def test_ball_divergence_at_the_requested_precision():
+    b = RenyiBall.from_radius([[3, 5], [4, 7]], 2, "1/10")
+    p = [[F(1, 4), F(1, 4)], [F(1, 4), F(1, 4)]]
+    got = [b.divergence(p, dps=50), b.divergence([F(1, 4)] * 4, dps=50)]   # at the default mpmath precision
+    assert b.divergence("1/4,1/4;1/4,1/4", dps=50) == got[0]                   # a table string
+    with mpmath.workdps(60):
+        ref = renyi_divergence([F(3, 19), F(5, 19), F(4, 19), F(7, 19)], [F(1, 4)] * 4, 2, dps=60)
+        assert all(abs(g - ref) < mpmath.mpf(10) ** -45 for g in got)
