@@ -45,11 +45,11 @@ def run_small(a1, a2, scale) -> dict:
     import scipy.sparse  # noqa: F401
     from bench_polyopt import E_EPS, instance
 
+    from rldp_verify.core.highs import new_highs
     from rldp_verify.rldp.mechanisms import polyopt_from_bounds
-    from rldp_verify.rldp.mechanisms.polyopt_cg import quiet_highs
     from rldp_verify.rldp.mechanisms.polyopt_large import polyopt_cg_from_bounds
 
-    quiet_highs()
+    new_highs()   # the first HiGHS of the process (banner silenced) before timing
     P, L = instance(a1, a2, scale)
     table = [P[s * a2:(s + 1) * a2] for s in range(a1)]
     lam = max(sum(r) for r in L) * E_EPS

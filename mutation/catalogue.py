@@ -826,7 +826,8 @@ def _hockey_no_correction(orig):
 
 
 def _mu_kl_swapped(P0, P1):
-    from rldp_verify.topics.extremal.utilities import _arb, dot
+    from rldp_verify.core.rigorous import as_arb as _arb
+    from rldp_verify.topics.extremal.utilities import dot
 
     def mu(col):
         a, b = dot(P0, col), dot(P1, col)
@@ -837,7 +838,8 @@ def _mu_kl_swapped(P0, P1):
 
 
 def _mu_mi_wrong_p(P):
-    from rldp_verify.topics.extremal.utilities import _arb, dot
+    from rldp_verify.core.rigorous import as_arb as _arb
+    from rldp_verify.topics.extremal.utilities import dot
 
     n = len(P)
     unif = tuple(Fraction(1, n) for _ in P)

@@ -70,6 +70,11 @@ def clopper_pearson_upper(k: int, n: int, level: float) -> float:
 
 @dataclass
 class SamplerAudit:
+    """Result of :func:`audit_sampler`: a statistical lower bound ``eps_lower`` on the eps of a black-box
+    randomiser (holds with probability >= ``confidence``; 0.0 when no event separates two inputs), the event E and
+    input weights chosen on the selection half, the counts and Clopper-Pearson bounds of the certification half.
+    Errs low: never above the true eps except with probability <= 1 - confidence."""
+
     eps_lower: float                  # holds with probability >= confidence; 0.0 when nothing is found
     confidence: float
     event: list                       # the outputs forming E
@@ -86,6 +91,7 @@ class SamplerAudit:
     notes: list = field(default_factory=list)
 
     def to_json(self) -> dict:
+        """The audit as a JSON-ready dict (inputs and outputs by ``repr``, weights as exact strings)."""
         return {
             "eps_lower": self.eps_lower, "confidence": self.confidence, "mode": self.mode,
             "event": [repr(y) for y in self.event],

@@ -16,6 +16,7 @@ import pytest
 
 @pytest.fixture(scope="session")
 def rldp_reference_grid():
+    """Fixture: ``grid(quantity, source="default")`` -> the reference points of a quantity (certified values)."""
     from rldp_verify.testing import reference_points
 
     def grid(quantity: str, source="default"):
@@ -26,6 +27,7 @@ def rldp_reference_grid():
 
 @pytest.fixture(scope="session")
 def rldp_assert_matches_reference():
+    """Fixture: :func:`rldp_verify.testing.assert_matches_reference` (fails listing every bad grid point)."""
     from rldp_verify.testing import assert_matches_reference
 
     return assert_matches_reference

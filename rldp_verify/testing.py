@@ -42,6 +42,9 @@ _CACHE: dict = {}
 
 @dataclass(frozen=True)
 class CheckSummary:
+    """What :func:`assert_matches_reference` checked: the quantity, how many grid points, and the largest
+    relative difference found (all within tolerance, else it raised)."""
+
     quantity: str
     points: int
     max_rel_diff: float

@@ -27,7 +27,7 @@ from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.divergence import renyi_divergence
 from rldp_verify.core.numbers import working_precision
 from rldp_verify.rldp.audit.dual import phi_inv_mp, phi_mp
-from rldp_verify.rldp.projection import joint_projection_lhs, lift_pair
+from rldp_verify.rldp.projection import joint_projection_sides, lift_pair
 from rldp_verify.rldp.uncertainty import RenyiBall
 
 PAPER = "000_aca93ed29ea857ee.txt"
@@ -127,7 +127,7 @@ def check_joint(ctx):
                 R2 = [mpmath.mpf(rng.random()) + mpmath.mpf("0.05") for _ in range(a2)]
                 R1 = [x / mpmath.fsum(R1) for x in R1]
                 R2 = [x / mpmath.fsum(R2) for x in R2]
-                lhs, _ = joint_projection_lhs(ball, 0, 1, R1, R2)
+                lhs, _ = joint_projection_sides(ball, 0, 1, R1, R2)
                 beta = 1 - 1 / alpha
                 predicted = phi_inv_mp(lhs, beta)
                 P = lift_pair(ball, 0, 1, R1, R2)

@@ -4,30 +4,30 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any, Callable, Mapping
 
 from rldp_verify.core.numbers import DEFAULT_DPS
 
 
-class Verdict(str, Enum):
+class Verdict(StrEnum):
+    """The verdict of a claim: VERIFIED, REFUTED (with a counterexample), INCONCLUSIVE, or ERROR (the check
+    itself failed: a bug, never a verdict). A ``str`` equal to its value."""
+
     VERIFIED = "VERIFIED"
     REFUTED = "REFUTED"
     INCONCLUSIVE = "INCONCLUSIVE"
     ERROR = "ERROR"
 
-    def __str__(self) -> str:  # pragma: no cover - trivial
-        return self.value
 
+class Method(StrEnum):
+    """How a claim is checked: symbolic (sympy), exact (rationals), high-precision (mpmath / arb) or property
+    (randomised instances). A ``str`` equal to its value."""
 
-class Method(str, Enum):
     SYMBOLIC = "symbolic"
     EXACT = "exact"
     HIGH_PRECISION = "high-precision"
     PROPERTY = "property"
-
-    def __str__(self) -> str:  # pragma: no cover - trivial
-        return self.value
 
 
 #: The kinds of finding a REFUTED claim carries (issue 9 item 5):
@@ -59,6 +59,7 @@ class Outcome:
 
     @classmethod
     def verified(cls, summary: str, **evidence) -> "Outcome":
+        """A VERIFIED outcome with its one-line ``summary`` and the evidence as keyword arguments."""
         return cls(Verdict.VERIFIED, summary, evidence)
 
     @classmethod
@@ -68,6 +69,7 @@ class Outcome:
 
     @classmethod
     def inconclusive(cls, summary: str, **evidence) -> "Outcome":
+        """An INCONCLUSIVE outcome (the evidence does not decide the claim) with its summary and evidence."""
         return cls(Verdict.INCONCLUSIVE, summary, evidence)
 
 
@@ -104,6 +106,7 @@ class Context:
         return random.Random(f"{self.seed}:{salt}")
 
     def np_rng(self, salt: str = ""):
+        """A NumPy generator seeded by the run's seed and ``salt`` only (the same draws with ``--jobs N``)."""
         import numpy as np
 
         return np.random.default_rng(_stable_seed(self.seed, salt))
@@ -126,6 +129,10 @@ def _stable_seed(seed: int, salt: str) -> int:
 
 @dataclass(frozen=True)
 class Claim:
+    """A registered statement of a paper (made by :func:`claim`): id, paper seed file, source (section,
+    equation), statement, hypotheses, the check that computes its verdict, the methods it uses, and whether it is
+    slow; ``group`` names claims that share cached computations (run in one worker)."""
+
     id: str
     paper: str
     source: str
@@ -141,6 +148,8 @@ class Claim:
 
 @dataclass
 class Result:
+    """A claim after its check ran: verdict, summary, evidence, the finding kind of a REFUTED claim, seconds."""
+
     claim: Claim
     verdict: Verdict
     summary: str
@@ -149,6 +158,7 @@ class Result:
     kind: str | None = None
 
     def to_json(self) -> dict:
+        """The claim's entry of ``verification.json`` (schema ``report.schema.json``), with its source file and line."""
         c = self.claim
         file, line = source_location(c)
         return {

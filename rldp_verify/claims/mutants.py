@@ -62,6 +62,9 @@ def wrap(target: str, factory: Callable[[Any], Any]) -> Patch:
 
 @dataclass(frozen=True)
 class Mutant:
+    """A semantic mutant: patches applied to the engine (``module:attribute`` targets) that some of the claims
+    ``claims`` (ids or globs) must detect; ``equivalent`` documents why no claim can tell it apart, if none can."""
+
     id: str
     module: str
     description: str
@@ -72,11 +75,14 @@ class Mutant:
     include_slow: bool = False      # also run the listed slow claims (baseline verdict: their pin)
 
     def selects(self, claim_id: str) -> bool:
+        """True when the claim id is one this mutant must be detected by (exact id or glob)."""
         return any(claim_id == p or fnmatchcase(claim_id, p) for p in self.claims)
 
 
 def mutant(id: str, module: str, description: str, patches, claims, *, equivalent: str | None = None,
            timeout: float = 600.0, include_slow: bool = False) -> Mutant:
+    """Declare a :class:`Mutant` (one patch or several; one claim pattern or several); ValueError when it
+    has no patch or no claim."""
     if isinstance(patches, Patch):
         patches = (patches,)
     if isinstance(claims, str):
@@ -95,6 +101,8 @@ def mutant(id: str, module: str, description: str, patches, claims, *, equivalen
 
 
 def split_target(target: str, modules: dict[str, str] | None = None) -> tuple[str, list[str]]:
+    """``'module:attr.path'`` -> (module, [attr, path]), the module renamed through ``modules``; ValueError
+    without a colon."""
     if ":" not in target:
         raise ValueError(f"patch target {target!r} must read 'module:attribute'")
     mod, path = target.split(":", 1)
@@ -153,6 +161,7 @@ def apply(m: Mutant, modules: dict[str, str] | None = None) -> Applied:
 
 
 def revert(done: Applied) -> None:
+    """Undo the patches of ``done`` in reverse order (the original attributes restored)."""
     for owner, name, old in reversed(done.changes):
         setattr(owner, name, old)
     done.changes.clear()
@@ -395,6 +404,8 @@ def wilson_interval(k: int, n: int, z: float = 1.959963984540054) -> tuple[float
 
 
 def main(argv=None) -> int:
+    """``python -m rldp_verify.claims.mutants run ...``: run a mutant catalogue in worker processes and write
+    the mutation section of the report; returns the exit code."""
     ap = argparse.ArgumentParser(prog="python -m rldp_verify.claims.mutants")
     sub = ap.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="run a catalogue's mutants and write the semantic section of the report")

@@ -18,6 +18,9 @@ from rldp_verify.core.numbers import parse_exact, to_mpf
 
 @dataclass(frozen=True)
 class Comparison:
+    """A printed number against ours (:func:`compare_printed`): both as strings, whether ours rounds to the
+    printed digits (``agrees``) and the tolerance that implies."""
+
     label: str
     printed: str
     ours: str
@@ -25,6 +28,7 @@ class Comparison:
     tolerance: str
 
     def to_json(self) -> dict:
+        """The comparison as a JSON-ready dict."""
         return {
             "label": self.label,
             "printed": self.printed,
@@ -35,6 +39,7 @@ class Comparison:
 
 
 def decimals(printed: str) -> int:
+    """The number of digits after the decimal point of a printed value (ValueError for scientific notation)."""
     s = printed.strip().lstrip("+-")
     if "e" in s.lower():
         raise ValueError(f"scientific notation not supported for printed values: {printed!r}")

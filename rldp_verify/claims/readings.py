@@ -22,6 +22,9 @@ __all__ = ["ReadingSearch", "search_readings"]
 
 @dataclass(frozen=True)
 class ReadingSearch:
+    """Result of :func:`search_readings`: the readings tried (name -> our value), those that reproduce the
+    printed number, and those that could not be evaluated (with why)."""
+
     label: str
     printed: str
     tried: dict = field(default_factory=dict)        # name -> our value (string, printed digits + 4)
@@ -30,9 +33,11 @@ class ReadingSearch:
 
     @property
     def found(self) -> bool:
+        """True when some reading reproduces the printed number."""
         return bool(self.matches)
 
     def sentence(self) -> str:
+        """One sentence for a claim's summary: the readings that reproduce the number, or all tried with values."""
         if self.matches:
             return (f"{self.label} = {self.printed} is reproduced by the reading"
                     f"{'s' if len(self.matches) > 1 else ''} {'; '.join(self.matches)}")
@@ -40,6 +45,7 @@ class ReadingSearch:
         return f"no reading found for {self.label} = {self.printed} among {len(self.tried)} tried: {names}"
 
     def to_json(self) -> dict[str, Any]:
+        """The search as a JSON-ready dict (``matches`` is "no reading found" when empty)."""
         return {"label": self.label, "printed": self.printed, "matches": list(self.matches) or "no reading found",
                 "tried": dict(self.tried), "skipped": dict(self.skipped)}
 

@@ -56,6 +56,8 @@ def _jsonable(x):
 
 
 def run_claim(claim: Claim, ctx: Context) -> Result:
+    """Run one claim's check and time it. A check that raises, returns something other than an Outcome, or
+    returns REFUTED without a counterexample or a finding kind gives ERROR (with the traceback), never a verdict."""
     t0 = time.perf_counter()
     try:
         out = claim.check(ctx)

@@ -26,6 +26,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def version() -> str:
+    """The installed package version (or ``rldp_verify.__version__`` when run from a source tree)."""
     from importlib import metadata
 
     try:
@@ -37,6 +38,7 @@ def version() -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The ``rldp-verify`` argument parser with every subcommand registered."""
     parser = _Parser(
         prog="rldp-verify", description="A theorem checker for robust local differential privacy.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -59,6 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
+    """Entry point of ``rldp-verify``: run the subcommand; bad input prints one line ``rldp-verify: error: ...``
+    and returns 2."""
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -7,6 +7,8 @@ from rldp_verify.core.errors import InputError
 
 
 def add_adapter_arguments(p) -> None:
+    """Add ``--adapter LIBRARY:NAME``, ``--param NAME=VALUE`` and ``--sizes S,U`` (a mechanism taken from an
+    LDP library instead of a JSON file)."""
     g = p.add_argument_group("a mechanism from an LDP library (instead of MECHANISM.json)")
     g.add_argument("--adapter", default=None, metavar="LIBRARY:NAME",
                    help="e.g. pure-ldp:UEClient, pure-ldp:DEClient, multi-freq-ldpy:GRR_Client, "

@@ -1,8 +1,10 @@
-"""Help-text helpers shared by the subcommands: examples and exit codes in every ``--help``."""
+"""Helpers shared by the subcommands: examples and exit codes in every ``--help``; bounded integer options."""
 
 from __future__ import annotations
 
 import argparse
+
+from rldp_verify.core.errors import InputError
 
 BAD_INPUT = "bad input (one line 'rldp-verify: error: ...' on stderr, naming the bad value)"
 
@@ -20,3 +22,15 @@ def add_parser(sub, name: str, *, help: str, description: str, examples: list[st
     codes.setdefault(2, BAD_INPUT)
     return sub.add_parser(name, help=help, description=description, epilog=epilog(examples, codes),
                           formatter_class=argparse.RawDescriptionHelpFormatter)
+
+
+def int_option(text, option: str, lo: int, hi: int) -> int:
+    """The integer value of ``option`` (e.g. ``"--dps"``) in [lo, hi]; :class:`InputError` naming the option and
+    the value otherwise (exit 2 on the command line)."""
+    try:
+        v = int(str(text))
+    except ValueError:
+        raise InputError(f"{option} must be an integer, got {text!r}") from None
+    if not lo <= v <= hi:
+        raise InputError(f"{option} must be in [{lo}, {hi}], got {v}")
+    return v

@@ -13,6 +13,9 @@ from rldp_verify.core.errors import InputError
 
 @dataclass(frozen=True)
 class Estimate:
+    """The estimate P-hat read from ``--phat`` or ``--data``: the table, and from ``--data`` the rows counted
+    and the labels of S and U."""
+
     table: object                 # a '--phat' string or a table of counts
     samples: int | None           # rows counted when read from --data
     sensitive: tuple | None       # labels from --data
@@ -20,6 +23,7 @@ class Estimate:
 
 
 def add_estimate_arguments(group) -> None:
+    """Add the options that give P-hat: ``--phat``, or ``--data`` with ``--sensitive``/``--public``/``--keep-missing``."""
     group.add_argument("--phat", help='|S| x |U| table "p11,p12;p21,p22" (probabilities or counts)')
     group.add_argument("--data", help="CSV file of records (columns are names from a header row or 0-based indices)")
     group.add_argument("--sensitive", help="column of S in --data")
@@ -30,6 +34,7 @@ def add_estimate_arguments(group) -> None:
 
 
 def add_ball_arguments(group, *, alpha_required: bool = False) -> None:
+    """Add the options of the Rényi ball F: ``--alpha``, and ``--radius`` or ``--confidence`` with ``--samples``."""
     group.add_argument("--alpha", required=alpha_required, help="Rényi order alpha in (0, inf), e.g. 2, 1, 0.5, 3/2")
     group.add_argument("--radius", help="the radius B (a number >= 0, or inf)")
     group.add_argument("--confidence", help="confidence level 1 - beta in (0, 1) (eq. (11); needs --samples)")
@@ -37,6 +42,7 @@ def add_ball_arguments(group, *, alpha_required: bool = False) -> None:
 
 
 def has_estimate(args) -> bool:
+    """True when ``--phat`` or ``--data`` was given."""
     return args.phat is not None or args.data is not None
 
 
@@ -59,6 +65,7 @@ def read_estimate(args) -> Estimate:
 
 
 def uses_ball(args) -> bool:
+    """True when any option of the ball F (``--radius``, ``--confidence``, ``--samples``) was given."""
     return any(getattr(args, k) is not None for k in ("radius", "confidence", "samples"))
 
 

@@ -26,6 +26,7 @@ EXIT = {"PASS": 0, "FAIL": 1, "INCONCLUSIVE": 3}
 
 
 def register(sub):
+    """Register ``rldp-verify audit`` (certified (eps, F)-RLDP / eps-LDP audit of a mechanism)."""
     p = add_parser(
         sub, "audit", help="certified audit of (eps, F)-RLDP (Definition 1) or eps-LDP for a mechanism",
         description="Certified audit of a mechanism: the worst ratio sup P(y|s)/P(y|s') over P in F as an "
@@ -79,6 +80,8 @@ def json_document(res) -> dict:
 
 
 def run(args) -> int:
+    """Run ``rldp-verify audit``: print the certified verdict with its interval and witness; the exit code
+    says PASS / FAIL / INCONCLUSIVE (see ``--help``)."""
     from rldp_verify.rldp.audit import audit
 
     if args.dps < 15:

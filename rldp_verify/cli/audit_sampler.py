@@ -18,6 +18,7 @@ from rldp_verify.core.errors import InputError
 
 
 def register(sub):
+    """Register ``rldp-verify audit-sampler`` (a statistical lower bound on eps for a black-box randomiser)."""
     p = sub.add_parser("audit-sampler", help="statistical lower bound on eps for a black-box randomiser fn(x)")
     p.add_argument("target", help="MODULE:CALLABLE, e.g. mypkg.mech:randomise")
     p.add_argument("--inputs", required=True, help="comma-separated inputs x (for RLDP: X = S x U in S-major order)")
@@ -74,6 +75,7 @@ def _value(tok: str):
 
 
 def run(args) -> int:
+    """Run ``rldp-verify audit-sampler`` on ``MODULE:CALLABLE`` and print the :class:`~rldp_verify.blackbox.SamplerAudit`."""
     from rldp_verify.blackbox import audit_sampler
 
     fn = _load(args.target)

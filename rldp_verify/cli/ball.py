@@ -31,6 +31,7 @@ from rldp_verify.core.numbers import DEFAULT_DPS, fraction_str, to_mpf
 
 
 def register(sub):
+    """Register ``rldp-verify ball`` (B, B_s, L_{u|s}, rad_s of a Rényi ball; 000 Secs. 3-4)."""
     p = add_parser(
         sub, "ball", help="statistics of a Rényi uncertainty set F and its projections F_{U|s}",
         description="Statistics of the Rényi ball F = {P : D_alpha(P-hat || P) <= B} around an estimate P-hat "
@@ -62,6 +63,7 @@ def _dps(text) -> int:
 
 
 def build_ball(args):
+    """(ball, dps, labels) from the parsed options: the Rényi ball, the precision, the labels of S and U from ``--data``."""
     est = read_estimate(args)
     dps = _dps(args.dps)
     ball = shared_build_ball(args, est, dps=dps)
@@ -79,6 +81,7 @@ def _num(x, dps):
 
 
 def run(args) -> int:
+    """Run ``rldp-verify ball``: the statistics of the ball as text or JSON (``ball.schema.json``)."""
     ball, dps, labels = build_ball(args)
     st = ball.statistics(dps=dps, certified=args.certified)
     doc = {

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import sys
 
-from rldp_verify.cli._help import add_parser
+from rldp_verify.cli._help import add_parser, int_option
 from rldp_verify.cli._json import SCHEMA_VERSION, dumps, floats_to_decimal
 from rldp_verify.cli._uncertainty import add_ball_arguments, add_estimate_arguments, build_ball, read_estimate
 from rldp_verify.core.errors import InputError
@@ -31,6 +31,7 @@ UTILITY_DIGITS = 12  # significant digits of utility.I and utility.NMI (mechanis
 
 
 def register(sub):
+    """Register ``rldp-verify mechanism {grr,srr,ir,polyopt,nr}``."""
     p = add_parser(
         sub, "mechanism", help="build GRR, SRR, IR, PolyOpt or NR and write it as JSON",
         description=__doc__.split("\n\n")[0].split(": ", 1)[1] + "\n(RLDP paper 000: GRR eq. (56), SRR "
@@ -62,16 +63,6 @@ def register(sub):
                    "$RLDP_VERIFY_PROGRESS_DELAY: the step, n/total and an ETA)")
     p.add_argument("-o", "--output", help="write the JSON to this file (default or '-': print it on stdout)")
     p.set_defaults(func=run)
-
-
-def _int(text, name, lo, hi) -> int:
-    try:
-        v = int(str(text))
-    except ValueError:
-        raise InputError(f"{name} must be an integer, got {text!r}") from None
-    if not lo <= v <= hi:
-        raise InputError(f"{name} must be between {lo} and {hi}, got {v}")
-    return v
 
 
 COLGEN_FROM = 12     # auto route: column generation from this |X| on (faster there, bench_polyopt_large)
@@ -111,11 +102,13 @@ def _route(args, table) -> bool:
 
 
 def build(args):
+    """The :class:`~rldp_verify.rldp.mechio.Mechanism` the options ask for (PolyOpt by enumeration or column
+    generation, see ``--route``), with its certified guarantee."""
     from rldp_verify.rldp import mechanisms as M
     from rldp_verify.rldp.uncertainty import read_table
 
-    dps = _int(args.dps, "--dps", 15, 500)
-    digits = _int(args.digits, "--digits", 3, 200)
+    dps = int_option(args.dps, "--dps", 15, 500)
+    digits = int_option(args.digits, "--digits", 3, 200)
     est = read_estimate(args)
     table, S, U = est.table, est.sensitive, est.public
     if args.relaxed and args.kind != "polyopt":
@@ -152,6 +145,7 @@ def document(mech) -> dict:
 
 
 def run(args) -> int:
+    """Run ``rldp-verify mechanism``: build it and write its JSON (``mechanism.schema.json``) to stdout or ``-o``."""
     from rldp_verify.cli.progress import Live
 
     with Live(f"mechanism {args.kind}", quiet=args.quiet):

@@ -59,10 +59,12 @@ class Progress:
             self.bar.set_postfix_str(text, refresh=True)
 
     def start(self, name: str) -> None:
+        """Mark the item ``name`` as running (shown after the bar)."""
         self.running[name] = None
         self._show()
 
     def finish(self, name: str, message: str | None = None) -> None:
+        """Mark ``name`` done: advance the bar by one, printing ``message`` above it when given."""
         self.running.pop(name, None)
         if self.bar is not None:
             if message:
@@ -71,6 +73,7 @@ class Progress:
             self._show()
 
     def close(self) -> None:
+        """Stop the ticker thread and close the bar (idempotent)."""
         if self.bar is not None:
             self._stop.set()
             self._ticker.join()

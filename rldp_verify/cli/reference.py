@@ -16,10 +16,12 @@ import io
 import json
 import sys
 
+from rldp_verify.cli._help import int_option
 from rldp_verify.core.errors import InputError
 
 
 def register(sub):
+    """Register ``rldp-verify reference QUANTITY`` (certified reference values over a grid)."""
     from rldp_verify.reference import QUANTITIES
 
     p = sub.add_parser("reference", help="certified reference values of a quantity over a grid (CSV/JSON)")
@@ -38,17 +40,8 @@ def register(sub):
     p.set_defaults(func=run)
 
 
-def _int(text, name, lo, hi):
-    try:
-        v = int(str(text))
-    except ValueError:
-        raise InputError(f"--{name} must be an integer, got {text!r}") from None
-    if not lo <= v <= hi:
-        raise InputError(f"--{name} must be in [{lo}, {hi}], got {v}")
-    return v
-
-
 def run(args) -> int:
+    """Run ``rldp-verify reference``: evaluate the quantity over the grid and write CSV or JSON with provenance."""
     from rldp_verify import reference
     from rldp_verify.reference import provenance
 
@@ -61,8 +54,8 @@ def run(args) -> int:
     fmt = str(args.format).lower()
     if fmt not in ("csv", "json"):
         raise InputError(f"--format must be csv or json, got {args.format!r}")
-    dps = _int(args.dps, "dps", 5, 1000)
-    workers = None if args.workers is None else _int(args.workers, "workers", 1, 256)
+    dps = int_option(args.dps, "--dps", 5, 1000)
+    workers = None if args.workers is None else int_option(args.workers, "--workers", 1, 256)
     points = reference.default_grid(qty.name) if args.grid == "default" else reference.read_grid(qty.name, args.grid)
     claims = provenance.resolve(qty.name, package=args.proofs, run=not args.no_check_claims)
     doc = reference.table(qty.name, points, dps=dps, workers=workers, progress=not args.quiet, claims=claims)

@@ -14,6 +14,7 @@ DEFAULT_SEED = 20240306
 
 
 def register(sub):
+    """Register ``rldp-verify report`` (check every claim, write the verification report)."""
     p = add_parser(
         sub, "report", help="check every claim of the papers and write the verification report",
         description="Check every registered claim of the papers (the modules below --proofs) and write "
@@ -60,6 +61,8 @@ def _errors_exit(doc) -> int:
 
 
 def run(args) -> int:
+    """Run ``rldp-verify report``: discover and run the claims, write OUT/verification.{md,json,html}; returns 1
+    when a claim ended in ERROR."""
     from rldp_verify import report
     from rldp_verify.claims import Context, discover
     from rldp_verify.claims.runner import selected

@@ -61,6 +61,7 @@ def _papers(proofs: str = "proofs") -> dict:
 
 
 def register(sub):
+    """Register ``rldp-verify threshold`` (optimality thresholds eps* with certified brackets)."""
     p = add_parser(
         sub, "threshold", help="optimality thresholds eps* of extremal mechanisms, with certified brackets",
         description="Optimality thresholds eps* of extremal mechanisms with certified brackets (Kairouz, Oh & "
@@ -123,6 +124,7 @@ def _human(out: dict) -> str:
 
 
 def run(args) -> int:
+    """Run ``rldp-verify threshold``: compute the family's thresholds and print them as text or JSON."""
     _, compute = FAMILIES[_papers()[args.paper][1]]
     out = {"paper": args.paper, **compute(args)}
     print(dumps(json_document(out), indent=2).rstrip("\n") if args.json else _human(out))

@@ -70,6 +70,7 @@ class DaskCluster:
 
     @property
     def address(self) -> str:
+        """The scheduler address of the running cluster (RuntimeError outside the ``with`` block)."""
         if self.client is None:
             raise RuntimeError("the cluster is not running (use DaskCluster in a with block)")
         return str(self.client.scheduler.address)

@@ -122,21 +122,34 @@ def _sum(terms: list[Any], zero: Any) -> Any:
     return total
 
 
+def _renyi_from_terms(phat: Sequence[Any], p: Sequence[Any], is_kl: bool, gt_one: bool,
+                      kl_term: Callable[[Any, Any], Any], power_term: Callable[[Any, Any], Any],
+                      log: Callable[[Any], Any], a_minus_1: Any, zero: Any) -> Any:
+    """D_alpha(P^||P) in one number type (mpf or arb, through the term, log and zero given): KL when
+    ``is_kl``, else log(sum power_term) / (alpha - 1). None stands for +inf (a missing cell at alpha >= 1, or
+    a zero power sum). The one formula behind :func:`renyi_divergence_mp` and :func:`renyi_divergence_arb`."""
+    if is_kl:
+        terms = _terms(phat, p, True, kl_term)
+        return None if terms is None else _sum(terms, zero)
+    terms = _terms(phat, p, gt_one, power_term)
+    if terms is None:
+        return None
+    total = _sum(terms, zero)
+    if total == 0:
+        return None
+    return log(total) / a_minus_1
+
+
 def renyi_divergence_mp(phat: Sequence[Any], p: Sequence[Any], alpha: Any) -> Any:
     """D_alpha(P^ || P) as an mpf at the *current* mpmath precision, without validating the inputs (the fast
     path for callers that hold mpf vectors, e.g. the audit). Zero conventions as in the module docstring
     (a cell with P_x <= 0 counts as P_x = 0); alpha = 1 is KL; +inf is ``mpmath.inf``. Errs by rounding only."""
     a = _mp(alpha)
-    if a == 1:
-        terms = _terms(phat, p, True, lambda x, y: _mp(x) * mpmath.log(_mp(x) / _mp(y)))
-        return INF if terms is None else _sum(terms, mpmath.mpf(0))
-    terms = _terms(phat, p, a > 1, lambda x, y: _mp(x) ** a * _mp(y) ** (1 - a))
-    if terms is None:
-        return INF
-    s = _sum(terms, mpmath.mpf(0))
-    if s == 0:
-        return INF
-    return mpmath.log(s) / (a - 1)
+    d = _renyi_from_terms(phat, p, a == 1, a > 1,
+                          lambda x, y: _mp(x) * mpmath.log(_mp(x) / _mp(y)),
+                          lambda x, y: _mp(x) ** a * _mp(y) ** (1 - a),
+                          mpmath.log, a - 1, mpmath.mpf(0))
+    return INF if d is None else d
 
 
 def renyi_power_sum(phat: Sequence[Any], p: Sequence[Any], alpha: Any) -> Any:
@@ -186,27 +199,33 @@ def renyi_divergence_arb(phat: Sequence[Any], p: Sequence[Any], alpha: Any, *, d
     alpha = exact(validate_alpha(alpha))
     with arb_precision(dps):
         a_ = arb_exact(alpha)
-        if alpha == 1:
-            terms = _terms(phat, p, True, lambda x, y: arb_exact(x) * (arb_exact(x) / arb_exact(y)).log())
-            return None if terms is None else _sum(terms, flint.arb(0))
-        terms = _terms(phat, p, alpha > 1, lambda x, y: arb_exact(x) ** a_ * arb_exact(y) ** (1 - a_))
-        if terms is None:
-            return None
-        total = _sum(terms, flint.arb(0))
-        if total == 0:
-            return None
-        return total.log() / (a_ - 1)
+        return _renyi_from_terms(phat, p, alpha == 1, alpha > 1,
+                                 lambda x, y: arb_exact(x) * (arb_exact(x) / arb_exact(y)).log(),
+                                 lambda x, y: arb_exact(x) ** a_ * arb_exact(y) ** (1 - a_),
+                                 lambda t: t.log(), a_ - 1, flint.arb(0))
 
 
-def chi_square(p1: Sequence[Any], p2: Sequence[Any]) -> Any:
-    """chi2(P1||P2) = sum (P1_x - P2_x)^2 / P2_x (exact for exact inputs; inf when P2_x = 0 < P1_x)."""
-    p1, p2 = _pair(p1, p2)
-    exact_path = all(isinstance(v, Fraction) for v in p1 + p2)
-    total = Fraction(0) if exact_path else 0.0
+def chi_square_sum(p1: Sequence[Any], p2: Sequence[Any], zero: Any = 0, inf: Any = INF) -> Any:
+    """sum_x (p1_x - p2_x)^2 / p2_x over cells with p2_x != 0, ``inf`` when p2_x = 0 != p1_x, without
+    validation: the one chi-square loop (exact for exact entries, else in the entries' own type, starting
+    from ``zero``). :func:`chi_square` and the chi-square ball's ``chi2_divergence`` (ISIT eq. (2)) call it."""
+    total = zero
     for a, b in zip(p1, p2):
         if b == 0:
             if a != 0:
-                return INF if exact_path else math.inf
+                return inf
             continue
         total += (a - b) ** 2 / b
     return total
+
+
+def chi_square(p1: Sequence[Any], p2: Sequence[Any]) -> Any:
+    """chi2(P1||P2) = sum (P1_x - P2_x)^2 / P2_x (exact for exact inputs; inf when P2_x = 0 < P1_x).
+
+    Validated distributions; exact Fraction for exact inputs, otherwise float (or mpf for mpf inputs),
+    rounding either way. chi2 = e^{D_2} - 1 mathematically, but computed from the squared differences
+    (no cancellation in S_2 - 1)."""
+    p1, p2 = _pair(p1, p2)
+    if all(isinstance(v, Fraction) for v in p1 + p2):
+        return chi_square_sum(p1, p2, Fraction(0), INF)
+    return chi_square_sum(p1, p2, 0.0, math.inf)

@@ -30,7 +30,7 @@ import flint
 import numpy as np
 
 from rldp_verify.core.errors import CertificationError, InputError
-from rldp_verify.core.highs import new_highs
+from rldp_verify.core.highs import highs_solve
 from rldp_verify.core.numbers import exact
 
 Vector = Sequence[Any]
@@ -143,69 +143,6 @@ def solve_square(M: Sequence[Sequence[Fraction]], rhs: Sequence[Fraction]) -> li
     except ZeroDivisionError:
         return None
     return [Fraction(int(q.p), int(q.q)) for q in z.entries()]
-
-
-@dataclass(frozen=True)
-class FloatLPSolution:
-    """HiGHS's floating-point answer: never a certificate (every caller re-checks it exactly or in arb).
-    Basis codes per column / row: "L" at lower bound, "U" at upper bound, "B" basic, "Z" free at zero,
-    "N" other."""
-
-    optimal: bool
-    status: str
-    x: Any = None          # numpy array of column values (None unless optimal)
-    row_dual: Any = None   # numpy array of row duals (None unless optimal)
-    col_basis: tuple[str, ...] = ()
-    row_basis: tuple[str, ...] = ()
-
-
-def highs_solve(cost: Sequence[float], col_lower: Sequence[float], col_upper: Sequence[float],
-                row_lower: Sequence[float], row_upper: Sequence[float], matrix: Any, *, maximize: bool = True,
-                options: dict[str, Any] | None = None) -> FloatLPSolution:
-    """The one HiGHS call of the engine: optimise cost . x  s.t.  row_lower <= M x <= row_upper,
-    col_lower <= x <= col_upper, in float64.
-
-    ``matrix`` is a scipy.sparse matrix with one row per constraint (a CSR matrix is passed to HiGHS row-wise,
-    anything else column-wise); infinite bounds are +-``math.inf``. ``options`` are HiGHS options (tolerances,
-    ``solver``). Output is silenced. The result is a proposal only: see :class:`FloatLPSolution`.
-    """
-    import highspy
-    from scipy import sparse
-
-    n, m = len(cost), len(row_lower)
-    h = new_highs()
-    for key, val in (options or {}).items():
-        h.setOptionValue(key, val)
-    lp = highspy.HighsLp()
-    lp.num_col_, lp.num_row_ = n, m
-    lp.sense_ = highspy.ObjSense.kMaximize if maximize else highspy.ObjSense.kMinimize
-    lp.col_cost_ = np.asarray(cost, dtype=float)
-    lp.col_lower_ = np.asarray(col_lower, dtype=float)
-    lp.col_upper_ = np.asarray(col_upper, dtype=float)
-    lp.row_lower_ = np.asarray(row_lower, dtype=float)
-    lp.row_upper_ = np.asarray(row_upper, dtype=float)
-    if sparse.issparse(matrix) and matrix.format == "csr":
-        S = matrix
-        lp.a_matrix_.format_ = highspy.MatrixFormat.kRowwise
-    else:
-        S = sparse.csc_matrix(matrix)
-        lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-    lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = n, m
-    lp.a_matrix_.start_ = np.asarray(S.indptr, dtype=np.int32)
-    lp.a_matrix_.index_ = np.asarray(S.indices, dtype=np.int32)
-    lp.a_matrix_.value_ = np.asarray(S.data, dtype=float)
-    h.passModel(lp)
-    h.run()
-    status = h.getModelStatus()
-    if status != highspy.HighsModelStatus.kOptimal:
-        return FloatLPSolution(False, str(status))
-    basis = h.getBasis()
-    sol = h.getSolution()
-    S_ = highspy.HighsBasisStatus
-    codes = {S_.kLower: "L", S_.kUpper: "U", S_.kBasic: "B", S_.kZero: "Z"}
-    return FloatLPSolution(True, "optimal", np.array(sol.col_value, dtype=float), np.array(sol.row_dual, dtype=float),
-                           tuple(codes.get(st, "N") for st in basis.col_status),
-                           tuple(codes.get(st, "N") for st in basis.row_status))
 
 
 def _highs_basis(lp: _BoundedLP) -> tuple[tuple[str, ...], tuple[str, ...]] | None:

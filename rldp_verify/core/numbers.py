@@ -8,6 +8,8 @@ Contract (STYLE.md items 4-5):
   float is therefore always explicit.
 - :func:`coerce` is the lenient boundary used by APIs that accept "numbers": exact inputs become
   ``Fraction``, floats stay floats (and must be finite).
+- :func:`read_eps` reads a privacy level eps from user input (a number, or ``log(r)`` / ``ln(r)``):
+  the one eps parser of the engine (the audit and the mechanism builders call it).
 - :func:`working_precision` scopes mpmath's decimal precision; no module sets a global precision.
   The default working precision is :data:`DEFAULT_DPS` decimal digits.
 """
@@ -17,6 +19,7 @@ from __future__ import annotations
 import math
 import numbers as _numbers
 from contextlib import contextmanager
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Any, Iterator
@@ -98,6 +101,107 @@ def coerce(x: Any) -> Fraction | float:
             raise InputError(f"not a finite number: {x!r}")
         return xf
     return exact(x)
+
+
+@dataclass(frozen=True)
+class EpsValue:
+    """A privacy level as read by :func:`read_eps`, exactly: ``exp_exact`` is e^eps when it is rational
+    (eps = log(r) with r rational, or eps = 0), else None; ``eps_exact`` is eps when eps is rational (None for
+    the form log(r))."""
+
+    exp_exact: Fraction | None
+    eps_exact: Fraction | None
+
+
+_EPS_HINT = "(give a decimal, p/q or log(r))"
+
+
+def read_eps(eps: Any, *, float_reading: str = "binary") -> EpsValue:
+    """Read eps >= 0: a number (int, Fraction, decimal or p/q string, sympy Rational, float) or the string
+    ``log(r)`` / ``ln(r)`` (any case, spaces ignored) with a rational r >= 1, when e^eps = r exactly.
+
+    A float is read as the rational it denotes (``float_reading="binary"``, :func:`from_float`: what the
+    auditor checks) or as its shortest decimal repr (``"decimal"``, 0.1 -> 1/10: what a mechanism builder
+    rounds e^eps down from). Nothing is rounded here. Raises :class:`InputError` naming the bad value
+    (bool, None, not a number, not finite, negative, log(r) with r < 1).
+    """
+    if float_reading not in ("binary", "decimal"):
+        raise ValueError(f"float_reading must be 'binary' or 'decimal', got {float_reading!r}")
+    if isinstance(eps, bool) or eps is None:
+        raise InputError(f"eps = {eps!r} is not a number")
+    if isinstance(eps, str):
+        t = eps.strip().lower().replace(" ", "")
+        for pre in ("log(", "ln("):
+            if t.startswith(pre) and t.endswith(")"):
+                inner = t[len(pre):-1]
+                try:
+                    r = parse_exact(inner)
+                except InputError:
+                    raise InputError(f"eps = {eps!r}: {inner!r} is not a rational number") from None
+                if r < 1:
+                    raise InputError(f"eps = {eps!r} is negative (need r >= 1 in log(r))")
+                return EpsValue(r, None)
+        try:
+            e = parse_exact(t)
+        except InputError:
+            raise InputError(f"eps = {eps!r} is not a number {_EPS_HINT}") from None
+    else:
+        if isinstance(eps, float) and not math.isfinite(eps):
+            raise InputError(f"eps = {eps!r} is not finite")
+        try:
+            v = coerce(eps)
+        except (InputError, TypeError):
+            raise InputError(f"eps = {eps!r} is not a number {_EPS_HINT}") from None
+        if isinstance(v, float):
+            e = from_float(v) if float_reading == "binary" else parse_exact(repr(float(v)))
+        else:
+            e = v
+    if e < 0:
+        raise InputError(f"eps = {eps!r} is negative")
+    if e == 0:
+        return EpsValue(Fraction(1), Fraction(0))
+    return EpsValue(None, e)
+
+
+def check_exp_eps(t: Any, name: str = "t = e^eps") -> Fraction:
+    """A privacy level given as t = e^eps (or PRAM's e^alpha), exact (floats refused, :func:`exact`) and
+    >= 1, i.e. eps >= 0; raises :class:`InputError` naming ``name`` and the value otherwise."""
+    q = exact(t)
+    if q < 1:
+        raise InputError(f"{name} must be >= 1, got {q}")
+    return q
+
+
+def as_list(x: Any, name: str, kind: str = "sequence of numbers") -> list[Any]:
+    """``list(x)`` for a non-empty sequence; :class:`InputError` naming ``name`` when ``x`` is not iterable
+    or empty (entries are not checked: the caller reads them)."""
+    try:
+        items = list(x)
+    except TypeError:
+        raise InputError(f"{name} = {x!r} is not a {kind}") from None
+    if not items:
+        raise InputError(f"{name} is empty")
+    return items
+
+
+def check_table(rows: Any, name: str) -> list[list[Any]]:
+    """``rows`` as a list of lists: non-empty, rows of equal length, every entry >= 0 (entries already
+    numbers); raises :class:`InputError` naming ``name``, the row or the cell otherwise. The one shape and
+    sign check of a probability / bound table (the uncertainty set's P^, Definition 3's L_{u|s})."""
+    try:
+        out = [list(r) for r in rows]
+    except TypeError:
+        raise InputError(f"{name} must be a table (rows of numbers), got {rows!r}") from None
+    if not out or not out[0]:
+        raise InputError(f"{name} is empty")
+    width = len(out[0])
+    for i, r in enumerate(out):
+        if len(r) != width:
+            raise InputError(f"{name} row {i} has {len(r)} entries, row 0 has {width}")
+        for j, v in enumerate(r):
+            if v < 0:
+                raise InputError(f"{name}[{i}][{j}] = {v} is negative")
+    return out
 
 
 def is_exact(x: Any) -> bool:

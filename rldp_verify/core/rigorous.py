@@ -37,6 +37,15 @@ def arb_exact(q: Any) -> flint.arb:
     return flint.arb(flint.fmpq(q.numerator, q.denominator))
 
 
+def as_arb(x: Any) -> flint.arb:
+    """``x`` as an arb ball: a ball is returned unchanged; an int, Fraction or float becomes the exact point
+    ball of the rational it denotes (a float's exact binary value, as ``Fraction(x)``; no rounding at all)."""
+    if isinstance(x, flint.arb):
+        return x
+    q = Fraction(x)
+    return flint.arb(flint.fmpq(q.numerator, q.denominator))
+
+
 def upper(x: flint.arb) -> Fraction:
     """A rational number >= every point of the ball (rounded up)."""
     return _arf_to_fraction(x.upper(), down=False)

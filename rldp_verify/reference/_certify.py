@@ -78,20 +78,25 @@ def hi(x: flint.arb) -> Fraction:
 
 
 def ref_from_arb(x: flint.arb, dps: int) -> Ref:
+    """The reference value of a finite arb ball: its rational end points rounded outwards to ``dps`` digits
+    (:func:`ref_from_bracket`); CertificationError when the ball is not finite."""
     if not x.is_finite():
         raise CertificationError(f"the enclosure {x} is not finite")
     return ref_from_bracket(lo(x), hi(x), dps)
 
 
 def ref_exact(q: Fraction, dps: int) -> Ref:
+    """The reference value of an exact rational at ``dps`` digits (error bound from the decimal rounding only)."""
     return ref_from_bracket(q, q, dps)
 
 
 def ref_inf() -> Ref:
+    """The reference value +inf (error 0)."""
     return Ref("inf", Fraction(0))
 
 
 def ref_matrix(rows: list[list[Ref]]) -> Ref:
+    """A matrix of references as one reference: the values, and the largest error bound of the entries."""
     return Ref([[r.value for r in row] for row in rows], max((r.error for row in rows for r in row), default=Fraction(0)))
 
 

@@ -14,11 +14,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from rldp_verify.core.errors import InputError
-from rldp_verify.core.numbers import from_float, parse_exact
+from rldp_verify.core.numbers import as_list, from_float, parse_exact
 
 
 @dataclass(frozen=True)
 class Input:
+    """One input of a reference quantity: its name, kind (how it is read and checked: prob, alpha, radius, table,
+    ...), help text and, for a choice, the choices."""
+
     name: str
     kind: str          # prob, prob_pos, alpha, radius, conf, int1, int2, exp_eps, nonneg, dist, table, choice
     help: str
@@ -43,29 +46,20 @@ def _scalar(x, where: str) -> Fraction:
         raise InputError(f"{where} = {x!r} is not a number") from None
 
 
-def _vector(x, where: str) -> tuple[Fraction, ...]:
+def _items(x, where: str, sep: str, kind: str) -> list:
+    """The entries of a vector ("1/2, 1/2", sep ",") or a table ("..;..", sep ";") given as text or a
+    sequence; an error names ``where`` when there are none or ``x`` is not a sequence."""
     if isinstance(x, str):
-        parts = [p for p in x.replace(" ", "").split(",") if p != ""]
-    else:
-        try:
-            parts = list(x)
-        except TypeError:
-            raise InputError(f"{where} = {x!r} is not a vector") from None
-    if not parts:
-        raise InputError(f"{where} is empty")
-    return tuple(_scalar(p, f"{where}[{i}]") for i, p in enumerate(parts))
+        x = [p for p in x.replace(" ", "").split(sep) if p != ""]
+    return as_list(x, where, kind)
+
+
+def _vector(x, where: str) -> tuple[Fraction, ...]:
+    return tuple(_scalar(p, f"{where}[{i}]") for i, p in enumerate(_items(x, where, ",", "vector")))
 
 
 def _table(x, where: str) -> tuple[tuple[Fraction, ...], ...]:
-    if isinstance(x, str):
-        rows = [r for r in x.replace(" ", "").split(";") if r != ""]
-    else:
-        try:
-            rows = list(x)
-        except TypeError:
-            raise InputError(f"{where} = {x!r} is not a table") from None
-    if not rows:
-        raise InputError(f"{where} is empty")
+    rows = _items(x, where, ";", "table")
     out = tuple(_vector(r, f"{where}[{i}]") for i, r in enumerate(rows))
     if any(len(r) != len(out[0]) for r in out):
         raise InputError(f"{where} = {x!r} has rows of different lengths")

@@ -14,6 +14,8 @@ from rldp_verify.core.errors import InputError
 
 
 def claim_ids(quantity: str, package: str = "proofs") -> tuple[str, ...]:
+    """The ids of the claims that back ``quantity`` (``REFERENCE_CLAIMS`` of ``<package>.reference_claims``);
+    InputError when the package has none."""
     try:
         mod = importlib.import_module(f"{package}.reference_claims")
     except ImportError:

@@ -41,6 +41,9 @@ INF = math.inf
 
 @dataclass(frozen=True)
 class Quantity:
+    """A reference quantity: its name, formula (with the paper and equation), inputs, the certified evaluator
+    ``evaluate(point, dps) -> Ref`` and the default grid."""
+
     name: str
     formula: str                     # the formula and where it is from
     inputs: tuple[Input, ...]
@@ -92,6 +95,9 @@ def _quantile_bracket(conf: Fraction, k: int, dps: int):
 
 
 def eval_B(pt, dps):
+    """B = log(1 + alpha (alpha - 1) q / (2n)) / (alpha - 1) (q / (2n) at alpha = 1), q the chi-square quantile of
+    level ``confidence`` with a - 1 degrees of freedom: eq. (11) of 000, Sec. 3. Certified: B is increasing in q,
+    so the bracket of q gives a bracket of B (arb), rounded outwards; +inf when the log's argument is <= 0."""
     alpha, conf, n, a = pt["alpha"], pt["confidence"], pt["n"], pt["a"]
     q_lo, q_hi = _quantile_bracket(conf, a - 1, dps + 10)
     prec = _prec(dps)
@@ -121,6 +127,8 @@ def eval_B(pt, dps):
 
 
 def eval_B_s(pt, dps):
+    """B_s, the radius of the projection F_{U|s} of Theorem 1 (000, Sec. 4.1), from P-hat_s, alpha and B:
+    certified arb bracket (clipped at 0 from below), +inf when the projection is the whole simplex."""
     r = _cond_radius(pt["p_s"], pt["alpha"], pt["B"], dps)
     if r is None:
         return ref_inf()
@@ -135,6 +143,8 @@ def _radius_arb(B):
 
 
 def eval_xi(side):
+    """The evaluator of ``xi_-`` (``side`` < 0) or ``xi_+`` (``side`` > 0) of eq. (28) (000, Sec. 4.2): the certified
+    bracket of ``t_-(rho) / rho`` or ``t_+(rho) / rho`` for the binary Rényi ball of radius B_s."""
     def ev(pt, dps):
         rho, alpha, B = pt["rho"], pt["alpha"], pt["B_s"]
         (m_lo, m_hi), (p_lo, p_hi) = t_pair_certified(rho, alpha, _radius_arb(B), dps)
@@ -144,6 +154,7 @@ def eval_xi(side):
 
 
 def eval_L(pt, dps):
+    """L_{u|s} = ``t_-(rho)`` with rho = P-hat_{u|s} (Proposition 1, 000 Sec. 4.2): certified bracket; 0 when P-hat_s = 0."""
     rho, p_s, alpha, B = pt["rho"], pt["p_s"], pt["alpha"], pt["B"]
     if p_s == 0:
         return ref_exact(Fraction(0), dps)
@@ -153,6 +164,8 @@ def eval_L(pt, dps):
 
 
 def eval_rad(pt, dps):
+    """rad_s = 2 max_{U1} (t_+(P-hat_{U1|s}) - P-hat_{U1|s}) (eq. (30), 000 Sec. 4.2) over every subset sum of the
+    conditional: certified bracket; 2 when P-hat_s = 0."""
     cond, p_s, alpha, B = pt["cond"], pt["p_s"], pt["alpha"], pt["B"]
     if p_s == 0:
         return ref_exact(Fraction(2), dps)
@@ -206,6 +219,8 @@ def _matrix_arb(pt):
 
 
 def eval_matrix(pt, dps):
+    """The matrix of GRR (eq. (56)), SRR (Definition 4) or IR (Definition 5) of 000 at exp(eps): arb entries,
+    rounded outwards."""
     with arb_precision(_prec(dps)):
         Q = _matrix_arb(pt)
         return ref_matrix([[ref_from_arb(v, dps) for v in row] for row in Q])
@@ -224,6 +239,7 @@ def _mi_arb(Q, p):
 
 
 def eval_utility(pt, dps):
+    """The utility I_P-hat(X;Y) of GRR / SRR / IR (000, eq. (8)) as a certified arb bracket."""
     phat = pt["phat"]
     a1, a2 = len(phat), len(phat[0])
     pt = dict(pt, a1=a1, a2=a2)
@@ -265,17 +281,21 @@ def _polyopt(pt, dps):
 
 
 def eval_polyopt_matrix(pt, dps):
+    """The PolyOpt mechanism (000, Definition 3 / LP (46)) built by the engine: its exact rational entries."""
     m = _polyopt(pt, dps)
     return ref_matrix([[ref_exact(Fraction(v), dps) for v in row] for row in m.matrix])
 
 
 def eval_polyopt_utility(pt, dps):
+    """The certified bracket [lower, upper] of the optimum of LP (46) recorded with the PolyOpt mechanism."""
     m = _polyopt(pt, dps)
     lo, hi = (Fraction(x) for x in m.parameters["optimum_bracket"])
     return ref_from_bracket(lo, hi, dps)
 
 
 def eval_audit_ratio(pt, dps):
+    """The worst ratio sup_{P in F} P(y|s)/P(y|s') of GRR or SRR at e^eps over the Rényi ball F (Definition 1 of
+    000): the certified audit's bracket [lower (a witness in F), upper (arb)]."""
     from rldp_verify.rldp.audit import audit
     from rldp_verify.rldp.mechanisms import grr_matrix, srr_matrix
     from rldp_verify.rldp.mechio import Mechanism
@@ -295,6 +315,8 @@ def eval_audit_ratio(pt, dps):
 
 
 def eval_kairouz_f(pt, dps):
+    """eps* = log t* of the universal binary threshold (004, Lemma 24: a closed form), certified in arb;
+    +inf when there is none."""
     from rldp_verify.topics.extremal.thresholds import universal_binary_threshold
 
     uni = universal_binary_threshold(pt["p0"], pt["p1"])
@@ -305,6 +327,8 @@ def eval_kairouz_f(pt, dps):
 
 
 def eval_kairouz_kl_rr(pt, dps):
+    """The threshold eps* above which randomized response maximises the KL utility (004, Theorem 8): a bisected
+    bracket [log t_lo, log t_hi] whose tail beyond the grid is certified; CertificationError otherwise."""
     from rldp_verify.topics.extremal.tail import certify_rr_tail, kl_tail
     from rldp_verify.topics.extremal.thresholds import bracket_threshold, default_grid, rr_status
     from rldp_verify.topics.extremal.utilities import mu_kl

@@ -154,6 +154,8 @@ _add(q.Quantity(
 
 
 def quantity(name: str) -> q.Quantity:
+    """The registered :class:`~rldp_verify.reference.quantities.Quantity` named ``name`` (InputError listing the
+    names otherwise)."""
     try:
         return QUANTITIES[name]
     except KeyError:

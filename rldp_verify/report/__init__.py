@@ -33,6 +33,7 @@ SCHEMA_VERSION = 1
 
 
 def environment(dps: int, seed: int, include_slow: bool) -> dict:
+    """The report's environment record: Python, platform, package versions, dps, seed and include_slow."""
     pkgs = {}
     for name in ["rldp-verify", "numpy", "scipy", "sympy", "mpmath", "pycddlib", "python-flint",
                  "highspy", "hypothesis", "cvxpy", "clarabel", "pandas", "matplotlib"]:
@@ -104,6 +105,8 @@ def reorder(doc: dict, order: dict[str, list[str]] | None) -> dict:
 
 
 def load_benchmarks(directory: Path) -> list[dict]:
+    """The benchmark tables ``*.json`` of ``directory`` (sorted by name); an unreadable file becomes a table
+    that says so."""
     out = []
     if directory.is_dir():
         for f in sorted(directory.glob("*.json")):
@@ -115,12 +118,14 @@ def load_benchmarks(directory: Path) -> list[dict]:
 
 
 def to_markdown(doc: dict, out_dir: Path | None = None) -> str:
+    """The report ``doc`` rendered as Markdown (figures linked below ``out_dir``)."""
     from rldp_verify.report.markdown import render
 
     return render(doc, out_dir)
 
 
 def to_html(doc: dict, out_dir: Path | None = None) -> str:
+    """The report ``doc`` rendered as one self-contained HTML page."""
     from rldp_verify.report.html import render
 
     return render(doc, out_dir)
@@ -135,6 +140,7 @@ def mutation_markdown(directory: Path) -> str:
 
 
 def write(doc: dict, directory: Path) -> list[Path]:
+    """Write verification.json, .md and .html to ``directory`` (created if needed); returns the paths."""
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     paths = [directory / "verification.json", directory / "verification.md", directory / "verification.html"]

@@ -197,6 +197,8 @@ def _filter(doc: dict) -> str:
 # ------------------------------------------------------------------ the page
 
 def render(doc: dict, out_dir: Path | None = None) -> str:
+    """The self-contained HTML report of ``doc``: findings first, the summary and coverage, every claim by
+    paper, the tool's own checks, benchmarks, environment; a filter in plain JavaScript."""
     s = doc["summary"]
     figs = model.figures(doc)
     groups = model.findings(doc["claims"])

@@ -110,6 +110,7 @@ def _coverage(cov) -> list[str]:
 
 
 def render(doc: dict, out_dir: Path | None = None) -> str:
+    """The Markdown report of ``doc``: findings first, the summary, every claim by paper, benchmarks, environment."""
     s = doc["summary"]
     figs = model.figures(doc)
     lines = ["# rldp-verify verification report", "",

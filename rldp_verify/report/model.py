@@ -93,6 +93,7 @@ def anchor(claim_id: str) -> str:
 
 
 def slug(text: str) -> str:
+    """A lowercase ASCII anchor id: runs of other characters become '-' ("x" when nothing is left)."""
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "x"
 
 

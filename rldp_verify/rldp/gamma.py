@@ -43,7 +43,7 @@ from typing import Sequence
 
 from rldp_verify.core import progress
 from rldp_verify.core.errors import InputError
-from rldp_verify.core.numbers import exact
+from rldp_verify.core.numbers import check_table, exact
 from rldp_verify.core.polytope import vertices as _cdd_vertices
 
 METHODS = ("auto", "cdd", "cdd-reduced", "lrs", "normaliz", "product")
@@ -62,15 +62,8 @@ def _validate(lower_table, exp_eps, *, allow_one: bool = False):
         L = [[exact(x) for x in row] for row in lower_table]
     except TypeError as e:
         raise InputError(f"lower_table must hold exact numbers: {e}") from None
-    if not L or not L[0]:
-        raise InputError(f"lower_table must be a non-empty |S| x |U| table, got {lower_table!r}")
-    a2 = len(L[0])
+    L = check_table(L, "lower_table")
     for s, row in enumerate(L):
-        if len(row) != a2:
-            raise InputError(f"lower_table row {s} has {len(row)} entries, expected {a2}")
-        for u, x in enumerate(row):
-            if x < 0:
-                raise InputError(f"lower_table[{s}][{u}] = {x} is negative")
         if sum(row) > 1:
             raise InputError(f"lower_table row {s} sums to {sum(row)} > 1 (D_s would be empty)")
     e = exact(exp_eps)

@@ -19,6 +19,7 @@ Which way results may err: mpmath values at the working precision (no certificat
 
 from __future__ import annotations
 
+import warnings
 from fractions import Fraction
 
 import mpmath
@@ -37,8 +38,12 @@ def phi_mp(d, beta):
     return mpmath.expm1(b * d) / b
 
 
-def joint_projection_lhs(ball, s1: int, s2: int, R1, R2):
-    """(lhs, rhs) = (sum_i P^_{s_i} phi(D_i), phi(B)) as mpf at the working precision."""
+def joint_projection_sides(ball, s1: int, s2: int, R1, R2):
+    """The two sides (lhs, rhs) = (sum_i P^_{s_i} phi(D_alpha(P^_{U|s_i} || R_i)), phi(B)) of the projection
+    inequality (000 Sec. 4.1 / Theorem 1; at alpha = 2 ISIT eq. (28) up to the map x -> 2(x - 1)), as mpf at the
+    working precision: rounding either way, not a certificate. lhs = inf when R_i misses the support of
+    P^_{U|s_i} at alpha >= 1. (Was ``joint_projection_lhs``; the chi-square form is
+    :func:`rldp_verify.topics.chisquare.ball.joint_projection_lhs`.)"""
     beta = 1 - 1 / Fraction(ball.alpha)
     a = to_mpf(ball.alpha)
     lhs = mpmath.mpf(0)
@@ -56,9 +61,17 @@ def joint_projection_lhs(ball, s1: int, s2: int, R1, R2):
     return lhs, rhs
 
 
+def joint_projection_lhs(ball, s1: int, s2: int, R1, R2):
+    """Deprecated alias of :func:`joint_projection_sides` (kept for one release; the name clashed with the
+    chi-square ball's ``joint_projection_lhs``, which returns the left-hand side of ISIT eq. (28) only)."""
+    warnings.warn("rldp_verify.rldp.projection.joint_projection_lhs is renamed joint_projection_sides",
+                  DeprecationWarning, stacklevel=2)
+    return joint_projection_sides(ball, s1, s2, R1, R2)
+
+
 def in_joint_projection(ball, s1: int, s2: int, R1, R2) -> bool:
     """(R1, R2) in F_{U|s1,s2}, decided at the working precision (not a certificate)."""
-    lhs, rhs = joint_projection_lhs(ball, s1, s2, R1, R2)
+    lhs, rhs = joint_projection_sides(ball, s1, s2, R1, R2)
     return lhs <= rhs
 
 

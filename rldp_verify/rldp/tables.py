@@ -56,6 +56,9 @@ def labels(table):
 
 @dataclass(frozen=True)
 class LabelledCounts:
+    """An |S| x |U| table of integer counts read from records, with the sorted labels of S and U and the number
+    of records counted."""
+
     counts: list            # |S| x |U| integer counts
     sensitive: tuple        # labels of S (sorted)
     public: tuple           # labels of U (sorted)

@@ -50,7 +50,7 @@ import numpy as np
 
 from rldp_verify.core.divergence import renyi_divergence, renyi_divergence_arb, validate_alpha
 from rldp_verify.core.errors import InputError
-from rldp_verify.core.numbers import DEFAULT_DPS, exact, parse_exact, to_mpf, working_precision
+from rldp_verify.core.numbers import DEFAULT_DPS, check_table, exact, parse_exact, to_mpf, working_precision
 from rldp_verify.core.rigorous import arb_exact, arb_precision
 from rldp_verify.core.rigorous import upper as arb_upper
 from rldp_verify.core.stats import chi2_quantile, chi2_quantile_bracket
@@ -165,17 +165,8 @@ def read_table(table, *, name: str = "phat", normalize_counts: bool = True) -> t
         rows = [list(r) for r in table]
     except TypeError:
         raise InputError(f"{name} must be a table (rows of numbers), got {table!r}") from None
-    if not rows or not rows[0]:
-        raise InputError(f"{name} is empty")
-    width = len(rows[0])
-    for i, r in enumerate(rows):
-        if len(r) != width:
-            raise InputError(f"{name} row {i} has {len(r)} entries, row 0 has {width}")
-    vals = [[_read_number(x, f"{name}[{i}][{j}]") for j, x in enumerate(r)] for i, r in enumerate(rows)]
-    for i, r in enumerate(vals):
-        for j, v in enumerate(r):
-            if v < 0:
-                raise InputError(f"{name}[{i}][{j}] = {v} is negative")
+    vals = check_table([[_read_number(x, f"{name}[{i}][{j}]") for j, x in enumerate(r)] for i, r in enumerate(rows)],
+                       name)
     total = sum(map(sum, vals))
     if total == 0:
         raise InputError(f"{name} has total mass 0")

@@ -329,44 +329,43 @@ def g_alpha(t, alpha, *, dps: int | None = None):
         return (1 - tm) ** (1 - am) - 1
 
 
-def g_alpha_inverse(s, alpha, *, dps: int | None = None):
-    """g_alpha^{-1}(s) exactly as printed in eq. (41) (mpf), with h1 = 2 - 2/alpha and
-    h2 = (1 + 4 alpha^-2)^(alpha-1) - 1. See :func:`g_alpha_generalized_inverse` for sup{t: g <= s}."""
+def _g_alpha_inverse(s, alpha, dps, printed: bool, fname: str):
+    """Invert g_alpha of eq. (39) branch by branch (mpf): below the breakpoint h the first branch's inverse
+    (sqrt(log(1+s) / (2(alpha-1))) for alpha < 2, sqrt((s+1)^{1/(alpha-1)} - 1)/2 for alpha >= 2), above it
+    max(1 - (s+1)^{1/(1-alpha)}, 1/alpha); s = inf gives 1. For alpha >= 2, h = (1 + 4 alpha^-2)^(alpha-1) - 1;
+    for alpha < 2, h is eq. (41)'s printed 2 - 2/alpha (``printed``) or the value g_alpha(1/alpha^-) of the jump,
+    expm1(2 (alpha-1)/alpha^2). The one implementation behind :func:`g_alpha_inverse` and
+    :func:`g_alpha_generalized_inverse`."""
     a = _alpha_gt1(alpha)
     if s < 0:
-        raise InputError(f"g_alpha_inverse needs s >= 0, got s={s}")
+        raise InputError(f"{fname} needs s >= 0, got s={s}")
     with working_precision(dps):
         am, sm = _mp(a), _mp(s)
         if sm == INF:
             return mpmath.mpf(1)
-        h1 = 2 - 2 / am
-        h2 = (1 + 4 / am**2) ** (am - 1) - 1
-        if am < 2 and sm < h1:
-            return mpmath.sqrt(mpmath.log1p(sm) / (2 * (am - 1)))
-        if am >= 2 and sm < h2:
+        if am >= 2:
+            h = (1 + 4 / am**2) ** (am - 1) - 1
+        else:
+            h = 2 - 2 / am if printed else mpmath.expm1(2 * (am - 1) / am**2)
+        if sm < h:
+            if am < 2:
+                return mpmath.sqrt(mpmath.log1p(sm) / (2 * (am - 1)))
             return mpmath.sqrt((sm + 1) ** (1 / (am - 1)) - 1) / 2
         return max(1 - (sm + 1) ** (1 / (1 - am)), 1 / am)
 
 
+def g_alpha_inverse(s, alpha, *, dps: int | None = None):
+    """g_alpha^{-1}(s) exactly as printed in eq. (41) (mpf), with h1 = 2 - 2/alpha and
+    h2 = (1 + 4 alpha^-2)^(alpha-1) - 1. See :func:`g_alpha_generalized_inverse` for sup{t: g <= s}.
+    Errs by rounding only (either way)."""
+    return _g_alpha_inverse(s, alpha, dps, True, "g_alpha_inverse")
+
+
 def g_alpha_generalized_inverse(s, alpha, *, dps: int | None = None):
     """sup{t in [0, 1): g_alpha(t) <= s} for the g_alpha of eq. (39) (mpf): the tightest upper bound
-    on TV that Theorem 8 yields from D_{f_alpha} <= s. Uses the jump point g_alpha(1/alpha^-)."""
-    a = _alpha_gt1(alpha)
-    if s < 0:
-        raise InputError(f"g_alpha_generalized_inverse needs s >= 0, got s={s}")
-    with working_precision(dps):
-        am, sm = _mp(a), _mp(s)
-        if sm == INF:
-            return mpmath.mpf(1)
-        if am < 2:
-            h = mpmath.expm1(2 * (am - 1) / am**2)
-            if sm < h:
-                return mpmath.sqrt(mpmath.log1p(sm) / (2 * (am - 1)))
-        else:
-            h = (1 + 4 / am**2) ** (am - 1) - 1
-            if sm < h:
-                return mpmath.sqrt((sm + 1) ** (1 / (am - 1)) - 1) / 2
-        return max(1 - (sm + 1) ** (1 / (1 - am)), 1 / am)
+    on TV that Theorem 8 yields from D_{f_alpha} <= s. Uses the jump point g_alpha(1/alpha^-).
+    Errs by rounding only (either way)."""
+    return _g_alpha_inverse(s, alpha, dps, False, "g_alpha_generalized_inverse")
 
 
 def binary_min(t, alpha, *, dps: int | None = None, iters: int | None = None):

@@ -32,7 +32,7 @@ import mpmath
 
 from rldp_verify.core.errors import CertificationError, InputError
 from rldp_verify.core.information import mutual_information_value, transpose
-from rldp_verify.core.numbers import exact, to_mpf
+from rldp_verify.core.numbers import check_exp_eps, exact, to_mpf
 from rldp_verify.core.polytope import generators_of_rows
 
 # labels of the coordinate values named in Proposition 3.2
@@ -42,6 +42,7 @@ LABELS = (V_ALPHA, V_MALPHA, V_MIN, V_MAX)
 
 # --------------------------------------------------------------------------- validation
 def check_S(S) -> int:
+    """|S| as an int >= 2 (InputError naming the value otherwise)."""
     if isinstance(S, bool) or not isinstance(S, int) or S < 2:
         raise InputError(f"S must be an integer >= 2, got {S!r}")
     return S
@@ -49,13 +50,11 @@ def check_S(S) -> int:
 
 def check_t(t) -> Fraction:
     """e^alpha as an exact Fraction >= 1 (alpha >= 0)."""
-    t = exact(t)
-    if t < 1:
-        raise InputError(f"e^alpha must be >= 1 (alpha >= 0), got t={t}")
-    return t
+    return check_exp_eps(t, "e^alpha (alpha >= 0)")
 
 
 def check_q(q, S: int | None = None) -> list:
+    """A PRAM retention vector q (entries in [0, 1], at least 2, and |S| of them when S is given) as a list."""
     q = list(q)
     if S is not None and len(q) != S:
         raise InputError(f"q must have {S} entries, got {len(q)}")
@@ -68,6 +67,7 @@ def check_q(q, S: int | None = None) -> list:
 
 
 def check_p(p, S: int | None = None) -> list:
+    """A distribution p (entries >= 0 summing to 1, |S| of them when S is given) as a list."""
     p = list(p)
     if S is not None and len(p) != S:
         raise InputError(f"p must have {S} entries, got {len(p)}")
@@ -344,6 +344,7 @@ def v_max(S, t):
 
 
 def label_value(label: str, S, t):
+    """The value of the vertex coordinate named ``label`` (``v_alpha``, ``v_-alpha``, ``v_min``, ``v_max``) at |S| = S, t = e^alpha (exact)."""
     return {V_ALPHA: v_alpha, V_MALPHA: v_malpha, V_MIN: v_min, V_MAX: v_max}[label](S, t)
 
 
@@ -410,6 +411,7 @@ def point(labels, S, t) -> list:
 
 
 def label_counts(labels) -> dict:
+    """How many coordinates carry each label of :data:`LABELS`."""
     return {L: sum(1 for x in labels if x == L) for L in LABELS}
 
 

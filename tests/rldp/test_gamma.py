@@ -80,7 +80,7 @@ def test_block_vertices_box():
     ([[F(6, 10), F(6, 10)]], F(2), "sums to"),
     ([[F(1, 10)], [F(1, 10), F(0)]], F(2), "row 1"),
     ([[F(1, 10)]], F(1, 2), "exp_eps"),
-    ([], F(2), "non-empty"),
+    ([], F(2), "is empty"),
 ])
 def test_bad_input(L, e, msg):
     with pytest.raises(InputError, match=msg):

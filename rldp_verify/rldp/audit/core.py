@@ -27,7 +27,7 @@ import numpy as np
 
 from rldp_verify.core import progress
 from rldp_verify.core.errors import InputError
-from rldp_verify.core.numbers import DEFAULT_DPS, from_float, parse_exact
+from rldp_verify.core.numbers import DEFAULT_DPS, from_float, read_eps
 from rldp_verify.core.rigorous import arb_exact, arb_precision
 from rldp_verify.core.rigorous import lower as arb_lower
 from rldp_verify.core.rigorous import upper as arb_upper
@@ -117,10 +117,10 @@ def _fmt(q: Fraction, digits: int) -> str:
 
 
 def _log_str(x, digits, down):
-    if x is None:
-        return None
-    if x == INF:
-        return "inf"
+    """log(x) as a decimal string rounded down (``down``) or up, from an arb enclosure; None -> None,
+    inf -> "inf", 0 -> "-inf"."""
+    if x is None or x == INF:
+        return _dec(x, digits, down)
     x = Fraction(x)
     if x == 0:
         return "-inf"
@@ -163,35 +163,12 @@ class Target:
 
 
 def parse_eps(eps) -> Target:
-    """eps as a number (>= 0) or 'log(r)' / 'ln(r)' with rational r >= 1 (then e^eps = r exactly)."""
-    if isinstance(eps, bool) or eps is None:
-        raise InputError(f"eps = {eps!r} is not a number")
-    if isinstance(eps, str):
-        t = eps.strip().lower().replace(" ", "")
-        for pre in ("log(", "ln("):
-            if t.startswith(pre) and t.endswith(")"):
-                r = parse_exact(t[len(pre):-1])
-                if r < 1:
-                    raise InputError(f"eps = {eps!r} is negative (need r >= 1 in log(r))")
-                return Target(eps, r, None)
-        try:
-            e = parse_exact(t)
-        except InputError:
-            raise InputError(f"eps = {eps!r} is not a number") from None
-    elif isinstance(eps, float):
-        if not math.isfinite(eps):
-            raise InputError(f"eps = {eps!r} is not finite")
-        e = from_float(eps)
-    else:
-        try:
-            e = Fraction(eps)
-        except (TypeError, ValueError):
-            raise InputError(f"eps = {eps!r} is not a number") from None
-    if e < 0:
-        raise InputError(f"eps = {eps} is negative")
-    if e == 0:
-        return Target(str(eps), Fraction(1), Fraction(0))
-    return Target(str(eps), None, e)
+    """eps as a number (>= 0) or 'log(r)' / 'ln(r)' with rational r >= 1 (then e^eps = r exactly); a float is
+    the rational it denotes (:func:`rldp_verify.core.numbers.read_eps`, the engine's one eps reader)."""
+    v = read_eps(eps, float_reading="binary")
+    if v.eps_exact is None:
+        return Target(eps, v.exp_exact, None)
+    return Target(str(eps), v.exp_exact, v.eps_exact)
 
 
 # ------------------------------------------------------------------------------------- mechanism

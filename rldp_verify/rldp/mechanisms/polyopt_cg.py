@@ -40,6 +40,7 @@ import numpy as np
 
 from rldp_verify.core import progress
 from rldp_verify.core.errors import CertificationError, InputError
+from rldp_verify.core.highs import IncrementalLP
 from rldp_verify.rldp.mechanisms.cone_blocks import Block, block_data, nr_blocks, polyopt_blocks
 from rldp_verify.rldp.mechanisms.pricing import Pricer
 
@@ -63,10 +64,12 @@ class CGResult:
 
     @property
     def gap(self) -> Fraction:
+        """upper - lower: the certified width of the bracket on the optimum of LP (46) (exact)."""
         return self.upper - self.lower
 
     @property
     def relative_width(self) -> float:
+        """(upper - lower) / upper as a float (the absolute width when upper <= 0)."""
         return float(self.gap / self.upper) if self.upper > 0 else float(self.gap)
 
 
@@ -157,78 +160,59 @@ def nr_cone(table, exp_eps) -> Cone:
 
 
 # --------------------------------------------------------------------------------------- master
-def quiet_highs():
-    """A highspy.Highs() with output off (:func:`rldp_verify.core.highs.new_highs`: HiGHS prints its banner
-    on fd 1 at the first construction in a process, which would corrupt JSON written to stdout)."""
-    from rldp_verify.core.highs import new_highs
-
-    return new_highs()
-
-
 class _Master:
-    """Restricted LP (46): max sum_j theta_j mu_j s.t. sum_j theta_j v_j = 1 on the LP coordinates."""
+    """Restricted LP (46): max sum_j theta_j mu_j s.t. sum_j theta_j v_j = 1 on the LP coordinates, theta >= 0;
+    the engine's column-generation LP (:class:`rldp_verify.core.highs.IncrementalLP`: warm-started, duals)."""
 
     def __init__(self, rows: int, *, box: bool = False):
-        import highspy
-
-        self.hp = highspy
-        self.h = quiet_highs()
-        for opt in ("primal_feasibility_tolerance", "dual_feasibility_tolerance"):
-            self.h.setOptionValue(opt, 1e-10)
-        self.h.changeObjectiveSense(highspy.ObjSense.kMaximize)
+        self.lp = IncrementalLP(np.ones(rows), np.ones(rows), maximize=True,
+                                options={"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10})
         self.m = rows
-        for _ in range(rows):
-            self.h.addRow(1.0, 1.0, 0, np.zeros(0, dtype=np.int32), np.zeros(0))
-        self.n = 0
         self.off = 0
         if box:
             # box-step stabilisation: slack columns -e_i (cost -(c_i + delta)) and +e_i (cost c_i - delta)
             # restrict the dual to the box [c - delta, c + delta]; bounds 0 switch them off (plain RMP)
-            idx = np.arange(rows, dtype=np.int32)
             for sign in (-1.0, 1.0):
-                self.h.addCols(rows, np.zeros(rows), np.zeros(rows), np.zeros(rows), rows, idx, idx,
-                               np.full(rows, sign))
+                self.lp.add_columns(np.zeros(rows), np.zeros(rows), np.zeros(rows), sign * np.eye(rows))
             self.off = 2 * rows
+
+    @property
+    def n(self) -> int:
+        """Columns of LP (46) in the master so far (the box slack columns not counted)."""
+        return self.lp.cols - self.off
 
     def set_box(self, centre: np.ndarray | None, delta: float) -> None:
         """Dual box [centre - delta, centre + delta] (None: no box, the plain restricted LP)."""
         m = self.m
-        idx = np.arange(2 * m, dtype=np.int32)
+        idx = np.arange(2 * m)
         if centre is None:
-            self.h.changeColsBounds(2 * m, idx, np.zeros(2 * m), np.zeros(2 * m))
+            self.lp.change_columns(idx, lower=np.zeros(2 * m), upper=np.zeros(2 * m))
             return
         c = np.asarray(centre, float)
-        self.h.changeColsCost(2 * m, idx, np.concatenate([-(c + delta), c - delta]))
-        self.h.changeColsBounds(2 * m, idx, np.zeros(2 * m), np.full(2 * m, self.hp.kHighsInf))
+        self.lp.change_columns(idx, costs=np.concatenate([-(c + delta), c - delta]), lower=np.zeros(2 * m),
+                               upper=np.full(2 * m, math.inf))
 
     def add(self, cols: np.ndarray, costs: np.ndarray) -> None:
-        """Columns ``cols`` (k x m, dense, normalised) with objective ``costs``."""
+        """Columns ``cols`` (k x m, dense, normalised) with objective ``costs``, theta_j in [0, inf)."""
         k = len(costs)
-        if k == 0:
-            return
-        from scipy.sparse import csc_matrix
-
-        S = csc_matrix(cols.T)
-        self.h.addCols(k, np.asarray(costs, float), np.zeros(k), np.full(k, self.hp.kHighsInf), S.nnz,
-                       S.indptr[:-1].astype(np.int32), S.indices.astype(np.int32), S.data.astype(float))
-        self.n += k
+        self.lp.add_columns(costs, np.zeros(k), np.full(k, math.inf), cols)
 
     def solve(self):
-        self.h.run()
-        if self.h.getModelStatus() != self.hp.HighsModelStatus.kOptimal:
-            raise CertificationError(f"the restricted LP (46) ended with status {self.h.getModelStatus()}")
-        sol = self.h.getSolution()
-        y = np.array(sol.row_dual, dtype=float)
-        x = np.array(sol.col_value, dtype=float)[self.off:]
-        return float(self.h.getInfo().objective_function_value), x, y
+        """(objective, x, row duals) of the restricted LP (x without the box slack columns); CertificationError
+        unless HiGHS reports an optimum."""
+        sol = self.lp.solve()
+        if not sol.optimal:
+            raise CertificationError(f"the restricted LP (46) ended with status {sol.status}")
+        return sol.objective, sol.x[self.off:], sol.row_dual
 
     def basis(self):
-        b = self.h.getBasis()
-        B = self.hp.HighsBasisStatus.kBasic
-        cols = [j - self.off for j, s in enumerate(b.col_status) if s == B]
-        if any(j < 0 for j in cols):       # a slack column in the basis: no exact re-solve of this basis
+        """The basic columns (indices among the LP (46) columns; none when a box slack column is basic: no exact
+        re-solve of that basis) and the basic (slack) rows of the last solve."""
+        cols, rows = self.lp.basic_indices()
+        cols = [j - self.off for j in cols]
+        if any(j < 0 for j in cols):
             cols = []
-        return (cols, [i for i, s in enumerate(b.row_status) if s == B])
+        return cols, rows
 
 
 def _mu_float(v: np.ndarray, p: np.ndarray) -> float:

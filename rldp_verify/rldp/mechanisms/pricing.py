@@ -369,6 +369,10 @@ def _upper_hull(T: np.ndarray, F: np.ndarray) -> np.ndarray:
 
 @dataclass
 class Relax:
+    """The Lagrangian relaxation at a branch-and-bound node: its bound max_t phi(t) + H(t), the multiplier kappa
+    at the optimum, the hull vertex chosen in every block and the block that mixes two hull points (if any).
+    The value is a float search bound; certification is :meth:`Pricer.rigorous_bound`."""
+
     value: float        # the Lagrangian bound max_t phi(t) + H(t)
     kappa: float        # the multiplier at the optimum, kappa = phi'(t*) = -log t* - 1
     pos: list           # hull vertex (T-order position) of every block at the optimum
@@ -377,12 +381,16 @@ class Relax:
 
 @dataclass(frozen=True)
 class Node:
+    """A branch-and-bound node: for some blocks, a range [lo, hi) of hull positions in T-order."""
+
     ranges: dict = field(default_factory=dict)     # block -> (lo, hi) in T-order
 
     def range(self, s: int, n: int) -> tuple[int, int]:
+        """The range of block ``s`` at this node ((0, n) when unrestricted)."""
         return self.ranges.get(s, (0, n))
 
     def with_range(self, s: int, lo: int, hi: int) -> "Node":
+        """A child node with block ``s`` restricted to [lo, hi)."""
         r = dict(self.ranges)
         r[s] = (lo, hi)
         return Node(r)

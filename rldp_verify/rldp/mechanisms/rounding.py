@@ -21,21 +21,18 @@ mechanism's ``parameters``.
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 from fractions import Fraction
 
 import mpmath
 
 from rldp_verify.core.errors import InputError
-from rldp_verify.core.numbers import DEFAULT_DPS, exact, fraction_str, parse_exact, to_mpf
+from rldp_verify.core.numbers import DEFAULT_DPS, exact, fraction_str, parse_exact, read_eps, to_mpf
 from rldp_verify.core.rigorous import arb_exact, arb_precision
 from rldp_verify.core.rigorous import lower as arb_lower
 from rldp_verify.core.rigorous import upper as arb_upper
 
 DEFAULT_DIGITS = 12
-
-_LOG_FORM = re.compile(r"^\s*(?:log|ln)\s*\(\s*([^()]+?)\s*\)\s*$")
 
 
 def round_down(x: Fraction, digits: int = DEFAULT_DIGITS) -> Fraction:
@@ -97,29 +94,11 @@ def privacy_level(eps, *, digits: int = DEFAULT_DIGITS, dps: int = DEFAULT_DPS) 
         return eps
     if isinstance(digits, bool) or not isinstance(digits, int) or digits < 1:
         raise InputError(f"rounding digits must be a positive integer, got {digits!r}")
-    if isinstance(eps, str):
-        m = _LOG_FORM.match(eps)
-        if m:
-            try:
-                r = parse_exact(m.group(1))
-            except InputError:
-                raise InputError(f"eps = {eps!r}: {m.group(1)!r} is not a rational number") from None
-            if r < 1:
-                raise InputError(f"eps = {eps!r} is negative (need r >= 1 in log(r))")
-            return PrivacyLevel(f"log({fraction_str(r)})", r, True, None)
-    if isinstance(eps, float):
-        if not math.isfinite(eps):
-            raise InputError(f"eps = {eps!r} is not finite")
-        e = parse_exact(repr(eps))
-    else:
-        try:
-            e = exact(eps)
-        except (InputError, TypeError):
-            raise InputError(f"eps = {eps!r} is not a number (give a decimal, p/q or log(r))") from None
-    if e < 0:
-        raise InputError(f"eps = {eps!r} is negative")
-    if e == 0:
-        return PrivacyLevel("0", Fraction(1), True, None)
+    v = read_eps(eps, float_reading="decimal")
+    if v.exp_exact is not None:
+        text = "0" if v.eps_exact == 0 else f"log({fraction_str(v.exp_exact)})"
+        return PrivacyLevel(text, v.exp_exact, True, None)
+    e = v.eps_exact
     with arb_precision(dps):
         lo = arb_lower(arb_exact(e).exp())
     r = max(Fraction(1), round_down(lo, digits))

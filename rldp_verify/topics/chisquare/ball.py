@@ -46,8 +46,9 @@ from fractions import Fraction
 
 import mpmath
 
+from rldp_verify.core.divergence import chi_square_sum
 from rldp_verify.core.errors import CertificationError, InputError
-from rldp_verify.core.numbers import coerce, to_mpf
+from rldp_verify.core.numbers import as_list, coerce, to_mpf
 from rldp_verify.core.roots import root_increasing
 from rldp_verify.rldp.projection import kappa, lift
 
@@ -76,14 +77,8 @@ def K_LEMMA8() -> mpmath.mpf:
 # ----------------------------------------------------------------------------------------- inputs
 
 def _vector(name: str, xs, *, nonneg: bool = False) -> list:
-    try:
-        items = list(xs)
-    except TypeError:
-        raise InputError(f"{name} must be a sequence of numbers, got {xs!r}") from None
-    if not items:
-        raise InputError(f"{name} is empty")
     out = []
-    for i, x in enumerate(items):
+    for i, x in enumerate(as_list(xs, name)):
         if isinstance(x, mpmath.mpf):
             if not mpmath.isfinite(x) or (nonneg and x < 0):
                 raise InputError(f"{name}[{i}] = {x} is negative or not finite")
@@ -136,23 +131,20 @@ def chi2_radius(n: int, cells: int, alpha) -> float:
 def chi2_divergence(P, P_hat):
     """``sum_i (P_hat_i - P_i)^2 / P_i`` of eq. (2), with ``0/0 = 0`` and ``x/0 = inf`` (x > 0).
 
-    Exact (a Fraction) when every entry is exact, an mpf otherwise.
+    Exact (a Fraction) when every entry is exact, an mpf otherwise; the loop is the engine's one
+    chi-square, :func:`rldp_verify.core.divergence.chi_square_sum` (= chi2(P_hat || P); P need not be
+    normalised here).
     """
     if len(list(P)) != len(list(P_hat)):
         raise InputError(f"P has {len(list(P))} cells but P_hat has {len(list(P_hat))}")
     ps = [x if isinstance(x, mpmath.mpf) else coerce(x) for x in P]
     qs = [x if isinstance(x, mpmath.mpf) else coerce(x) for x in P_hat]
-    exact = all(isinstance(x, (int, Fraction)) for x in ps + qs)
-    tot = 0 if exact else mpmath.mpf(0)
-    for p, q in zip(ps, qs):
+    for p in ps:
         if p < 0:
             raise InputError(f"P has a negative entry {p!r}")
-        if p == 0:
-            if q != 0:
-                return mpmath.inf
-            continue
-        tot += (q - p) ** 2 / p if exact else (to_mpf(q) - to_mpf(p)) ** 2 / to_mpf(p)
-    return tot
+    if all(isinstance(x, (int, Fraction)) for x in ps + qs):
+        return chi_square_sum(qs, ps, 0, mpmath.inf)
+    return chi_square_sum([to_mpf(q) for q in qs], [to_mpf(p) for p in ps], mpmath.mpf(0), mpmath.inf)
 
 
 # ----------------------------------------------------------------------------- root finding

@@ -36,17 +36,15 @@ from scipy import sparse
 
 from rldp_verify.core.errors import CertificationError, InputError
 from rldp_verify.core.lp import highs_solve, solve_square
-from rldp_verify.core.numbers import exact
+from rldp_verify.core.numbers import check_exp_eps, exact
+from rldp_verify.core.rigorous import as_arb
 
 Column = tuple  # tuple of Fractions
 
 
 def check_t(t) -> Fraction:
-    """``t = e^eps`` as an exact rational >= 1 (InputError otherwise)."""
-    t = exact(t)
-    if t < 1:
-        raise InputError(f"t = e^eps must be >= 1, got {t}")
-    return t
+    """``t = e^eps`` as an exact rational >= 1 (InputError otherwise; :func:`~rldp_verify.core.numbers.check_exp_eps`)."""
+    return check_exp_eps(t)
 
 
 def pattern_set(j: int, k: int) -> frozenset:
@@ -121,13 +119,6 @@ def _scale(x, q: Fraction):
     if isinstance(x, flint.arb):
         return x * flint.fmpq(q.numerator, q.denominator)
     return x * q
-
-
-def _as_arb(x):
-    if isinstance(x, flint.arb):
-        return x
-    q = Fraction(x)
-    return flint.arb(flint.fmpq(q.numerator, q.denominator))
 
 
 def _nonneg(x) -> bool:
@@ -288,9 +279,9 @@ def _primal_basis(columns: Sequence[Column], basis: Sequence[int]):
 
 def arb_dot(alpha, col):
     """alpha . col in arb (alpha arb balls, col exact), summed left to right: S_j^T alpha of a reduced cost."""
-    s = alpha[0] * _as_arb(col[0])
+    s = alpha[0] * as_arb(col[0])
     for i in range(1, len(col)):
-        s = s + alpha[i] * _as_arb(col[i])
+        s = s + alpha[i] * as_arb(col[i])
     return s
 
 
@@ -305,14 +296,14 @@ def certify_basis(columns: Sequence[Column], mu: Sequence, basis: Sequence[int])
         return None
     B, theta_B = primal
     is_exact = all(isinstance(m, (int, Fraction)) for m in mu)
-    muB = [mu[j] if is_exact else _as_arb(mu[j]) for j in basis]
+    muB = [mu[j] if is_exact else as_arb(mu[j]) for j in basis]
     BT = [[B[i][r] for i in range(k)] for r in range(k)]
     alpha = solve_exact_matrix(BT, muB)
     for j, col in enumerate(columns):
         if j in basis:
             continue
         s = sum((_scale(alpha[i], col[i]) for i in range(1, k)), _scale(alpha[0], col[0]))
-        r = s - (mu[j] if is_exact else _as_arb(mu[j]))
+        r = s - (mu[j] if is_exact else as_arb(mu[j]))
         if not _nonneg(r):
             return None
     theta = [Fraction(0)] * len(columns)
@@ -367,24 +358,24 @@ def _certify_within(columns, mu, basis, dps_gap: Fraction):
     if primal is None:
         return None
     B, theta_B = primal
-    muB = [_as_arb(mu[j]) for j in basis]
+    muB = [as_arb(mu[j]) for j in basis]
     BT = [[B[i][r] for i in range(k)] for r in range(k)]
     alpha = solve_exact_matrix(BT, muB)
-    eta = _as_arb(dps_gap)
+    eta = as_arb(dps_gap)
     for j, col in enumerate(columns):
         if j in basis:
             continue
         s = arb_dot(alpha, col)
-        if not (s - _as_arb(mu[j]) + eta >= 0):
+        if not (s - as_arb(mu[j]) + eta >= 0):
             return None
     theta = [Fraction(0)] * len(columns)
     for j, th in zip(basis, theta_B):
         theta[j] = th
-    value = muB[0] * _as_arb(theta_B[0])
+    value = muB[0] * as_arb(theta_B[0])
     for r in range(1, k):
-        value = value + muB[r] * _as_arb(theta_B[r])
+        value = value + muB[r] * as_arb(theta_B[r])
     gap = dps_gap  # alpha' = alpha + (eta/k) 1 is dual feasible and 1^T alpha' = 1^T alpha + eta
     lo = value.lower()
-    hi = (value + _as_arb(gap)).upper()
+    hi = (value + as_arb(gap)).upper()
     ball = flint.arb(lo).union(flint.arb(hi))
     return theta, ball, alpha, gap

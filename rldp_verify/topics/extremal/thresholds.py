@@ -39,9 +39,8 @@ from typing import Callable
 import mpmath
 
 from rldp_verify.core.errors import CertificationError, InputError
-from rldp_verify.core.rigorous import arb_precision
+from rldp_verify.core.rigorous import arb_precision, as_arb
 from rldp_verify.topics.extremal.staircase import (
-    _as_arb,
     arb_dot,
     certify_basis,
     check_t,
@@ -124,13 +123,13 @@ def rr_status(mu: Callable, k: int, t, *, dps: int = 50) -> Status:
         basis = [pattern_index({i}, k) for i in range(k)]
         B = [[cols[j][i] for j in basis] for i in range(k)]
         BT = [[B[i][r] for i in range(k)] for r in range(k)]
-        alpha = solve_exact_matrix(BT, [_as_arb(mus[j]) for j in basis])
+        alpha = solve_exact_matrix(BT, [as_arb(mus[j]) for j in basis])
         worst, worst_j, undecided = None, None, []
         for j, col in enumerate(cols):
             if j in basis:
                 continue
             s = arb_dot(alpha, col)
-            g = s - _as_arb(mus[j])
+            g = s - as_arb(mus[j])
             if g < 0:
                 if worst is None or float(g.mid()) < float(worst.mid()):
                     worst, worst_j = g, j
@@ -157,12 +156,12 @@ def binary_status(mu: Callable, k: int, t, T, *, dps: int = 50) -> Status:
         cols = pattern_matrix(k, t)
         mus = [mu(c) for c in cols]
         jT, jTc = pattern_index(T, k), pattern_index(Tc, k)
-        bin_val = _as_arb(mus[jT]) * _as_arb(1 / (1 + t)) + _as_arb(mus[jTc]) * _as_arb(1 / (1 + t))
+        bin_val = as_arb(mus[jT]) * as_arb(1 / (1 + t)) + as_arb(mus[jTc]) * as_arb(1 / (1 + t))
         # cheap certificate of sub-optimality: a better two-output mechanism (binary on another set)
         for j in range(1, 2**k - 1):
             A = pattern_set(j, k)
             jA, jAc = j, pattern_index(frozenset(range(k)) - A, k)
-            val = (_as_arb(mus[jA]) + _as_arb(mus[jAc])) * _as_arb(1 / (1 + t))
+            val = (as_arb(mus[jA]) + as_arb(mus[jAc])) * as_arb(1 / (1 + t))
             if val > bin_val:
                 return Status(SUBOPTIMAL, t, {"BIN": bin_val.str(15), "better_binary_set": sorted(A),
                                               "better_value": val.str(15)})
@@ -170,7 +169,7 @@ def binary_status(mu: Callable, k: int, t, T, *, dps: int = 50) -> Status:
             sol = solve_staircase_lp(k, t, mus)
         except CertificationError as exc:
             return Status(UNDECIDED, t, {"reason": str(exc)})
-        opt = _as_arb(sol.value)
+        opt = as_arb(sol.value)
         detail = {"BIN": bin_val.str(15), "OPT": opt.str(15), "opt_support": [sorted(pattern_set(j, k)) for j in sol.support]}
         if opt > bin_val:
             detail["witness_theta"] = {str(sorted(pattern_set(j, k))): str(sol.theta[j]) for j in sol.support}
@@ -178,11 +177,11 @@ def binary_status(mu: Callable, k: int, t, T, *, dps: int = 50) -> Status:
         if sol.gap == 0 and set(sol.support) <= {jT, jTc}:
             return Status(OPTIMAL, t, detail)
         # try bases {T, Tc} + extra columns with the smallest reduced costs under the LP dual
-        alpha = [_as_arb(a) for a in sol.alpha]
+        alpha = [as_arb(a) for a in sol.alpha]
         red = []
         for j, col in enumerate(cols):
             s = arb_dot(alpha, col)
-            red.append((abs(float((s - _as_arb(mus[j])).mid())), j))
+            red.append((abs(float((s - as_arb(mus[j])).mid())), j))
         order = [j for _, j in sorted(red) if j not in (jT, jTc)]
         from rldp_verify.topics.extremal.staircase import rank
         for shift in range(min(8, len(order))):
@@ -213,7 +212,7 @@ def t_from_eps(eps) -> Fraction:
 def log_bounds(t: Fraction, digits: int = 12) -> tuple[float, float]:
     """(lower, upper) decimal bounds of log(t), rounded outward to ``digits`` significant digits."""
     with arb_precision(60):
-        x = _as_arb(t).log()
+        x = as_arb(t).log()
         lo, hi = float(x.lower()), float(x.upper())
     import math
     def rd(v, up):

@@ -21,12 +21,8 @@ from typing import Callable, Sequence
 import flint
 
 from rldp_verify.core.errors import InputError
-from rldp_verify.core.numbers import exact
-
-
-def _arb(q) -> flint.arb:
-    q = Fraction(q)
-    return flint.arb(flint.fmpq(q.numerator, q.denominator))
+from rldp_verify.core.numbers import check_exp_eps, exact
+from rldp_verify.core.rigorous import as_arb
 
 
 def distribution(P, name: str = "P", *, positive: bool = True) -> tuple:
@@ -63,7 +59,7 @@ def mu_kl(P0, P1) -> Callable:
         a, b = dot(P0, col), dot(P1, col)
         if a == 0:
             return flint.arb(0)
-        return _arb(a) * (_arb(a) / _arb(b)).log()
+        return as_arb(a) * (as_arb(a) / as_arb(b)).log()
     return mu
 
 
@@ -71,7 +67,7 @@ def mu_symkl(P0, P1) -> Callable:
     """Symmetrised KL D(M0||M1)+D(M1||M0): f(x) = (x - 1) log x; mu(c) = (a - b) log(a/b)."""
     def mu(col):
         a, b = dot(P0, col), dot(P1, col)
-        return _arb(a - b) * (_arb(a) / _arb(b)).log()
+        return as_arb(a - b) * (as_arb(a) / as_arb(b)).log()
     return mu
 
 
@@ -100,7 +96,7 @@ def mu_mi(P) -> Callable:
         tot = flint.arb(0)
         for p, c in zip(P, col):
             if c != 0 and p != 0:
-                tot += _arb(p * c) * (_arb(c) / _arb(m)).log()
+                tot += as_arb(p * c) * (as_arb(c) / as_arb(m)).log()
         return tot
     return mu
 
@@ -118,13 +114,6 @@ def utility(Q: Sequence[Sequence[Fraction]], mu: Callable):
 
 # ------------------------------------------------------------------ mechanisms
 
-def _check_mech_t(t) -> Fraction:
-    t = exact(t)
-    if t < 1:
-        raise InputError(f"t = e^eps must be >= 1, got {t}")
-    return t
-
-
 def binary_set_hypothesis(P0, P1) -> frozenset:
     """T = {x : P0(x) >= P1(x)} (Sec. 3.2, proof of Theorem 5)."""
     return frozenset(i for i, (a, b) in enumerate(zip(P0, P1)) if a >= b)
@@ -132,7 +121,7 @@ def binary_set_hypothesis(P0, P1) -> frozenset:
 
 def binary_mechanism_for_set(T, k: int, t) -> list[list[Fraction]]:
     """Two outputs: Q(0|x) = t/(1+t) on T, 1/(1+t) off T; Q(1|x) = 1 - Q(0|x) (eq. (18))."""
-    t = _check_mech_t(t)
+    t = check_exp_eps(t)
     hi, lo = t / (1 + t), 1 / (1 + t)
     return [[hi, lo] if i in T else [lo, hi] for i in range(k)]
 
@@ -168,14 +157,14 @@ def mi_maximising_sets(P) -> list[frozenset]:
 
 def randomized_response(k: int, t) -> list[list[Fraction]]:
     """Q(y|x) = t/(k-1+t) if y = x, 1/(k-1+t) otherwise (eq. (21))."""
-    t = _check_mech_t(t)
+    t = check_exp_eps(t)
     d = k - 1 + t
     return [[t / d if y == x else 1 / d for y in range(k)] for x in range(k)]
 
 
 def quaternary_mechanism(t, delta) -> list[list[Fraction]]:
     """Q_QT for binary inputs, outputs {0,1,2,3} (eq. (38)); rows x = 0, 1."""
-    t = _check_mech_t(t)
+    t = check_exp_eps(t)
     delta = exact(delta)
     if not 0 <= delta <= 1:
         raise InputError(f"delta must lie in [0, 1], got {delta}")
@@ -196,4 +185,5 @@ def is_ldp(Q, t) -> bool:
 
 
 def is_stochastic(Q) -> bool:
+    """True when every row of Q (given by rows) is non-negative and sums to exactly 1 (exact comparison)."""
     return all(all(v >= 0 for v in row) and sum(row) == 1 for row in Q)
