@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import mpmath
+
 from proofs.papers import paper
 
 PAPER = paper("kairouz").seed
@@ -55,3 +57,37 @@ def generic_dist(rng, k: int, den: int = 997) -> tuple:
         P = rand_dist(rng, k, den)
         if distinct_subset_sums(P):
             return P
+
+
+# ----------------------------------------------------------- mutual information (Theorems 12-16)
+
+TIE_P = (Fraction(1, 3), Fraction(1, 6), Fraction(1, 6), Fraction(1, 3))
+
+
+def mass_of(P, A):
+    """P(A) = sum_{i in A} P_i, exactly."""
+    return sum((P[i] for i in A), Fraction(0))
+
+
+def mu_z(z, e):
+    """mu(z, eps) = z e^eps eps - (z (e^eps - 1) + 1) log(z (e^eps - 1) + 1) (eq. (113)), mpmath."""
+    t = mpmath.e ** e
+    return z * t * e - (z * (t - 1) + 1) * mpmath.log(z * (t - 1) + 1)
+
+
+def z_star(e):
+    """z*(eps), the maximiser of mu(z, eps) of eq. (113) (mpmath)."""
+    t = mpmath.e ** e
+    return (mpmath.e ** (t * e / (t - 1) - 1) - 1) / (t - 1)
+
+
+def mi_rr(p, eps):
+    """I(X;Y) of k-ary randomized response at eps for the prior p, computed directly (mpmath)."""
+    k = len(p)
+    t = mpmath.e ** eps
+    return sum(pi * t * mpmath.log(t / (pi * (t - 1) + 1)) + (1 - pi) * mpmath.log(1 / (pi * (t - 1) + 1)) for pi in p) / (t + k - 1)
+
+
+def entropy(p):
+    """H(p) = -sum p_i log p_i in nats (mpmath)."""
+    return -sum(x * mpmath.log(x) for x in p)

@@ -1,0 +1,42 @@
+"""Lemma 26: the LP bound on the mutual information."""
+
+from fractions import Fraction
+
+from proofs.kairouz._common import PAPER, generic_dist, rand_dist
+from rldp_verify.claims import Method, Outcome, claim
+from rldp_verify.core.rigorous import arb_exact, arb_precision
+from rldp_verify.topics.extremal.staircase import pattern_matrix, solve_staircase_lp
+from rldp_verify.topics.extremal.utilities import (
+    mu_mi,
+)
+
+
+@claim(
+    id="kairouz.lemma26.mi-lp-bound",
+    paper=PAPER,
+    source="Sec. 9.2, Lemma 26, eq. (114); proof Sec. 9.3, eq. (118)-(120)",
+    statement="For all P and eps, OPT <= (max_j mu_j) k/(e^eps + k - 1); alpha_i = 1/(e^eps + k - 1) is feasible for "
+              "S~^T alpha >= 1 (S~ = S^(k) without its all-ones column).",
+    method=(Method.HIGH_PRECISION, Method.EXACT),
+)
+def check_26(ctx):
+    rng = ctx.rng("l26")
+    rows, bad = [], []
+    with arb_precision(ctx.dps):
+        for k in (2, 3, 4, 5, 6):
+            P = generic_dist(rng, k) if k <= 5 else rand_dist(rng, k, 997)
+            for tt in (Fraction(11, 10), Fraction(3), Fraction(50)):
+                cols = pattern_matrix(k, tt)
+                alpha_ok = all(sum(c) / (tt + k - 1) >= 1 for c in cols[1:])
+                mus = [mu_mi(P)(c) for c in cols]
+                mx = mus[0]
+                for m in mus[1:]:
+                    mx = m if float(m.mid()) > float(mx.mid()) else mx
+                opt = solve_staircase_lp(k, tt, mus).value
+                bound = mx * arb_exact(Fraction(k) / (tt + k - 1))
+                rows.append({"k": k, "t": str(tt), "OPT": opt.str(10), "bound": bound.str(10), "alpha_feasible": alpha_ok})
+                if not (opt <= bound and alpha_ok):
+                    bad.append(rows[-1])
+    if bad:
+        return Outcome.refuted("Lemma 26 violated", counterexample=bad[0], kind="false")
+    return Outcome.verified(f"{len(rows)} certified LPs: OPT <= max_j mu_j k/(e^eps+k-1); alpha feasibility exact", instances=rows)
