@@ -1,4 +1,5 @@
-"""ISIT Theorems 2-4 as the alpha = 2 case of the general Rényi-ball results used by the audit.
+"""ISIT Theorems 2 and 4 as the alpha = 2 case of the general Rényi-ball results used by the audit (Theorem 3's
+counterpart, isit.thm3.general-renyi-projection, is in thm3_joint_projection.py).
 
 003_726cfd382c041001.txt, Sec. IV (Theorems 2-4, eqs. (21), (28), (29)) against the general joint
 projection and dual of rldp_verify.rldp.audit.dual (derived from 000_aca93ed29ea857ee.txt Sec. 4.1; claims
@@ -13,70 +14,16 @@ from fractions import Fraction
 
 import mpmath
 import numpy as np
-import sympy as sp
 from scipy.optimize import minimize
 
-from proofs.isit._common import PAPER, random_joint, rational_table
+from proofs.isit._common import PAPER, random_joint
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import working_precision
 from rldp_verify.rldp.audit.dual import phi_np, power_mean_np, psi_np
-from rldp_verify.rldp.projection import joint_projection_lhs as general_lhs
-from rldp_verify.rldp.uncertainty import RenyiBall
 from rldp_verify.topics.chisquare.ball import (
-    joint_projection_bound,
-    joint_projection_lhs,
     support_ball,
     support_joint_projection,
 )
-
-
-def _symbolic_thm3() -> bool:
-    """alpha = 2, B_R = log(1 + B): P^_s phi(D_2(P^_{U|s}||R)) = sqrt(sum_u P^_{s,u}^2/R_u) - P^_s and
-    phi(B_R) = sqrt(1 + B) - 1, so the general condition is exactly (28)."""
-    p, S, B = sp.symbols("p S B", positive=True)  # S = sum_u P^_{u|s}^2 / R_u  (= e^{D_2})
-    beta = sp.Rational(1, 2)
-    phi = lambda d: (sp.exp(beta * d) - 1) / beta  # noqa: E731
-    block = sp.simplify(p * phi(sp.log(S)) / 2 - (sp.sqrt(p**2 * S) - p))
-    rhs = sp.simplify(phi(sp.log(1 + B)) / 2 - (sp.sqrt(1 + B) - 1))
-    return block == 0 and rhs == 0
-
-
-@claim(
-    id="isit.thm3.general-renyi-projection",
-    paper=PAPER,
-    source="Sec. IV-B, Theorem 3, eq. (28); general form: rldp.audit.joint-projection",
-    statement="Eq. (28) is the alpha = 2 case of the joint projection of a Rényi ball: "
-              "sum_i P^_{s_i} phi(D_2(P^_{U|s_i}||R_i)) <= phi(log(1+B)) with phi(d) = 2(e^{d/2} - 1).",
-    hypotheses=("P^_{s1}, P^_{s2} > 0",),
-    method=(Method.SYMBOLIC, Method.HIGH_PRECISION),
-)
-def check_thm3(ctx):
-    sym = _symbolic_thm3()
-    rng = ctx.np_rng("isit.general.thm3")
-    worst = mpmath.mpf(0)
-    n = 0
-    with working_precision(ctx.dps):
-        for k in range(12):
-            P = rational_table(random_joint(rng, 2 + k % 3, 2 + k % 4, zeros=bool(k % 2)))
-            B = Fraction(int(rng.integers(1, 80)), 100)
-            ball = RenyiBall.from_radius(P, 2, B)
-            R1 = list(rng.dirichlet(np.ones(len(P[0]))))
-            R2 = list(rng.dirichlet(np.ones(len(P[0]))))
-            lhs_g, _ = general_lhs(ball, 0, 1, [mpmath.mpf(x) for x in R1], [mpmath.mpf(x) for x in R2])
-            rhs_g = 2 * (mpmath.sqrt(1 + mpmath.mpf(B.numerator) / B.denominator) - 1)
-            lhs_i = joint_projection_lhs(R1, R2, P[0], P[1])
-            rhs_i = joint_projection_bound(P[0], P[1], B)
-            # general: lhs_g <= rhs_g  <=>  lhs_g/2 + p1 + p2 <= rhs_g/2 + p1 + p2; compare both sides
-            m0, m1 = sum(P[0]), sum(P[1])
-            p12 = mpmath.mpf(m0.numerator) / m0.denominator + mpmath.mpf(m1.numerator) / m1.denominator
-            worst = max(worst, abs(lhs_g / 2 + p12 - lhs_i), abs(rhs_g / 2 + p12 - rhs_i))
-            n += 1
-    ok = sym and worst < mpmath.mpf(10) ** (-(ctx.dps - 10))
-    ev = dict(symbolic=sym, instances=n, max_abs_diff=mpmath.nstr(worst, 3))
-    if ok:
-        return Outcome.verified(f"sympy identity; {n} random instances agree with joint_projection_lhs/bound to "
-                                f"{mpmath.nstr(worst, 3)}", **ev)
-    return Outcome.refuted("eq. (28) differs from the general projection", counterexample=ev, **ev, kind="false")
 
 
 def _ball_dual_min(v, w, d, beta):

@@ -13,6 +13,8 @@ import numpy as np
 from proofs.isit._common import PAPER, fmt, random_joint, rational_table
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import to_mpf, working_precision
+from rldp_verify.rldp.projection import joint_projection_sides, phi_mp
+from rldp_verify.rldp.uncertainty import RenyiBall
 from rldp_verify.topics.chisquare.ball import (
     chi2_divergence,
     joint_projection_bound,
@@ -221,3 +223,75 @@ def check_zero_marginal(ctx):
                             "chi2_minus_B": str(sp.simplify(excess)), "at_delta_1/100": str(excess.subs(at))},
             note="the proof's lift (33) sets P_{s1} = kappa_1/(...) = 0, where P_{U|s1} is undefined", kind="missing-hypothesis")
     return Outcome.verified("the boundary pair is attained", lhs=str(lhs), rhs=str(rhs))
+
+
+# ------------------------------------------------------- eq. (28) as the alpha = 2 case of the Rényi projection
+
+def _eq28_as_printed(R1, R2, a1, a2, B):
+    """Both sides of eq. (28) exactly as printed in 003 (Sec. IV-B), computed here from the paper's formula:
+    lhs = sum_i sqrt(sum_u P_hat_{s_i,u}^2 / R_{u|s_i}),  rhs = sqrt(B + 1) - 1 + P_hat_{s1} + P_hat_{s2}
+    (a1, a2: the joint rows P_hat_{s_i,u}; cells with P_hat_{s_i,u} = 0 contribute 0)."""
+    lhs = mpmath.fsum(mpmath.sqrt(mpmath.fsum(to_mpf(a) ** 2 / R for a, R in zip(row, Rc) if a != 0))
+                      for row, Rc in ((a1, R1), (a2, R2)))
+    rhs = mpmath.sqrt(1 + to_mpf(B)) - 1 + mpmath.fsum(to_mpf(a) for a in a1) + mpmath.fsum(to_mpf(a) for a in a2)
+    return lhs, rhs
+
+
+def _symbolic_thm3() -> bool:
+    """alpha = 2, B_R = log(1 + B): P^_s phi(D_2(P^_{U|s}||R)) = 2 (sqrt(sum_u P^_{s,u}^2/R_u) - P^_s) and
+    phi(B_R) = 2 (sqrt(1 + B) - 1), so the general condition is exactly (28)."""
+    import sympy as sp
+
+    p, S, B = sp.symbols("p S B", positive=True)  # S = sum_u P^_{u|s}^2 / R_u  (= e^{D_2})
+    beta = sp.Rational(1, 2)
+    phi = lambda d: (sp.exp(beta * d) - 1) / beta  # noqa: E731
+    block = sp.simplify(p * phi(sp.log(S)) / 2 - (sp.sqrt(p**2 * S) - p))
+    rhs = sp.simplify(phi(sp.log(1 + B)) / 2 - (sp.sqrt(1 + B) - 1))
+    return block == 0 and rhs == 0
+
+
+@claim(
+    id="isit.thm3.general-renyi-projection",
+    paper=PAPER,
+    source="Sec. IV-B, Theorem 3, eq. (28); general form: rldp.audit.joint-projection",
+    statement="Eq. (28) is the alpha = 2 case of the joint projection of a Rényi ball: "
+              "sum_i P^_{s_i} phi(D_2(P^_{U|s_i}||R_i)) <= phi(log(1+B)) with phi(d) = 2(e^{d/2} - 1).",
+    hypotheses=("P^_{s1}, P^_{s2} > 0",),
+    method=(Method.SYMBOLIC, Method.HIGH_PRECISION),
+)
+def check_general_renyi(ctx):
+    """Eq. (28) computed here from the paper's formula (:func:`_eq28_as_printed`) against the engine's general
+    Rényi projection at alpha = 2 (rldp.projection: lhs/2 + P^_{s1} + P^_{s2}, phi(log(1+B))/2 + P^_{s1} +
+    P^_{s2}) and against the chi-square ball's joint_projection_lhs / joint_projection_bound; plus the sympy
+    identity behind the reduction."""
+    sym = _symbolic_thm3()
+    rng = ctx.np_rng("isit.general.thm3")
+    worst = {"general": mpmath.mpf(0), "chi2_ball": mpmath.mpf(0)}
+    n, decisions_differ = 0, 0
+    with working_precision(ctx.dps):
+        for k in range(12):
+            P = rational_table(random_joint(rng, 2 + k % 3, 2 + k % 4, zeros=bool(k % 2)))
+            B = Fraction(int(rng.integers(1, 80)), 100)
+            ball = RenyiBall.from_radius(P, 2, B)   # the radius does not enter the left side
+            R1 = [mpmath.mpf(x) for x in rng.dirichlet(np.ones(len(P[0])))]
+            R2 = [mpmath.mpf(x) for x in rng.dirichlet(np.ones(len(P[0])))]
+            paper_lhs, paper_rhs = _eq28_as_printed(R1, R2, P[0], P[1], B)
+            p12 = to_mpf(sum(P[0])) + to_mpf(sum(P[1]))
+            lhs_g, _ = joint_projection_sides(ball, 0, 1, R1, R2)
+            rhs_g = phi_mp(mpmath.log1p(to_mpf(B)), Fraction(1, 2))
+            eng = (lhs_g / 2 + p12, rhs_g / 2 + p12)
+            ball_sides = (joint_projection_lhs(R1, R2, P[0], P[1]), joint_projection_bound(P[0], P[1], B))
+            worst["general"] = max(worst["general"], abs(eng[0] - paper_lhs), abs(eng[1] - paper_rhs))
+            worst["chi2_ball"] = max(worst["chi2_ball"], abs(ball_sides[0] - paper_lhs), abs(ball_sides[1] - paper_rhs))
+            decisions_differ += (lhs_g <= rhs_g) != (paper_lhs <= paper_rhs)
+            n += 1
+    tol = mpmath.mpf(10) ** (-(ctx.dps - 10))
+    ok = sym and all(w < tol for w in worst.values())
+    ev = dict(symbolic=sym, instances=n, max_abs_diff_general=mpmath.nstr(worst["general"], 3),
+              max_abs_diff_chi2_ball=mpmath.nstr(worst["chi2_ball"], 3), decisions_differ=decisions_differ)
+    if ok:
+        return Outcome.verified(f"sympy identity; on {n} random instances the engine's Rényi projection at alpha = 2 "
+                                f"and the chi-square ball agree with eq. (28) as printed to "
+                                f"{mpmath.nstr(max(worst.values()), 3)}", **ev)
+    return Outcome.refuted("eq. (28) as printed differs from the alpha = 2 case of the general projection",
+                           counterexample=ev, **ev, kind="false")
