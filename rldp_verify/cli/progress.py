@@ -129,11 +129,15 @@ class Live:
 
     # --- rldp_verify.core.progress.Reporter (called by the engine; cheap, never raises)
     def step(self, name, total, unit=""):
+        """A new step ``name`` begins, with ``total`` units of ``unit`` to do (None: no count, the elapsed time
+        is shown instead)."""
         import time
 
         self._step = (self._step[0] + 1, name, total, unit, time.time())
 
     def update(self, done, info):
+        """Progress of the current step: ``done`` units (None: unchanged) and a short status ``info`` (None:
+        unchanged)."""
         v = self._step[0]
         if done is not None:
             self._done = (v, done)
