@@ -113,9 +113,6 @@ class EpsValue:
     eps_exact: Fraction | None
 
 
-_EPS_HINT = "(give a decimal, p/q or log(r))"
-
-
 def read_eps(eps: Any, *, float_reading: str = "binary") -> EpsValue:
     """Read eps >= 0: a number (int, Fraction, decimal or p/q string, sympy Rational, float) or the string
     ``log(r)`` / ``ln(r)`` (any case, spaces ignored) with a rational r >= 1, when e^eps = r exactly.
@@ -144,20 +141,20 @@ def read_eps(eps: Any, *, float_reading: str = "binary") -> EpsValue:
         try:
             e = parse_exact(t)
         except InputError:
-            raise InputError(f"eps = {eps!r} is not a number {_EPS_HINT}") from None
+            raise InputError(f"eps = {eps!r} is not a number") from None
     else:
         if isinstance(eps, float) and not math.isfinite(eps):
             raise InputError(f"eps = {eps!r} is not finite")
         try:
             v = coerce(eps)
         except (InputError, TypeError):
-            raise InputError(f"eps = {eps!r} is not a number {_EPS_HINT}") from None
+            raise InputError(f"eps = {eps!r} is not a number") from None
         if isinstance(v, float):
             e = from_float(v) if float_reading == "binary" else parse_exact(repr(float(v)))
         else:
             e = v
     if e < 0:
-        raise InputError(f"eps = {eps!r} is negative")
+        raise InputError(f"eps = {eps} is negative")
     if e == 0:
         return EpsValue(Fraction(1), Fraction(0))
     return EpsValue(None, e)
