@@ -41,6 +41,8 @@ def _recheck(mu, k, t, mech_value_fn):
 
 
 def _sharpness(out, mu, k, value_fn, good_side):
+    if any(x is None for x in out["t_bracket"]):   # no bracket (no switch on the grid): nothing to re-check
+        return ("no bracket", "no bracket"), False
     t_lo, t_hi = (Fraction(x) for x in out["t_bracket"])
     with arb_precision(60):
         s_lo = _recheck(mu, k, t_lo, value_fn)

@@ -23,8 +23,14 @@ def test_mutant_is_refuted(mutant, monkeypatch):
 
 
 @pytest.mark.parametrize("mutant_id, claim_ids", NO_ERROR, ids=[m for m, _ in NO_ERROR])
-def test_claims_give_a_verdict_under_mutant(mutant_id, claim_ids, monkeypatch):
-    {m.id: m for m in MUTANTS}[mutant_id].apply(monkeypatch)
-    for cid in claim_ids:
-        r = _verdict(cid)
-        assert r.verdict.value != "ERROR", (cid, r.summary, r.evidence.get("traceback"))
+def test_claims_give_a_verdict_under_mutant(mutant_id, claim_ids):
+    from rldp_verify.claims.mutants import apply, load_catalogue, revert
+
+    mutants, modules = load_catalogue("mutation.catalogue")
+    done = apply({m.id: m for m in mutants}[mutant_id], modules)
+    try:
+        for cid in claim_ids:
+            r = _verdict(cid)
+            assert r.verdict.value != "ERROR", (cid, r.summary, r.evidence.get("traceback"))
+    finally:
+        revert(done)

@@ -56,6 +56,10 @@ from rldp_verify.rldp.mechanisms.rounding import (
 )
 
 
+class EmptyGammaHat(InputError):
+    """Gamma-hat (Definition 3 with the sum-one row) has no vertices for the given lower bounds."""
+
+
 def gamma_hat_vertices(lower, exp_eps, *, include_same_s: bool = True, active=None,
                        baseline: bool = False) -> list[tuple[Fraction, ...]]:
     """Exact vertices of Gamma-hat, sorted. Uses :func:`rldp_verify.rldp.gamma.gamma_hat_vertices` (the
@@ -376,7 +380,7 @@ def solve_eq46(vertices: Sequence[Sequence[Fraction]], p, *, dps: int = DEFAULT_
 
     Raises CertificationError if lower > upper or a re-check fails."""
     if not vertices:
-        raise InputError("Gamma-hat has no vertices")
+        raise EmptyGammaHat("Gamma-hat has no vertices")
     progress.step("LP (46): checking the vertices exactly", len(vertices), "vertices")
     V = [v if type(v) is tuple and all(type(x) is Fraction for x in v) else tuple(_as_fraction(x) for x in v)
          for v in vertices]
