@@ -526,9 +526,14 @@ def f_alpha_level(M, alpha, *, dps: int | None = None):
 
 
 def _arb(x):
-    if isinstance(x, Fraction):
-        return arb_exact(x)
-    return flint.arb(mpmath.nstr(x, 60))
+    """x (a Fraction, int or mpf) as the exact point ball of the number it denotes: an mpf is the binary
+    rational man * 2^exp, so no decimal rounding enters the certified bound."""
+    if isinstance(x, (Fraction, int)):
+        return arb_exact(Fraction(x))
+    if not mpmath.isfinite(x):
+        return flint.arb(mpmath.nstr(x, 60))
+    man, exp = mpmath.mpf(x).man_exp
+    return arb_exact(Fraction(man) * Fraction(2) ** exp)
 
 
 def amplification_bound(M, W, alpha, *, eta=None, dps: int = 50, inverse: str = "printed"):
