@@ -121,6 +121,7 @@ def main() -> int:
     ap.add_argument("--full", action="store_true", help="600 s per Adult instance (the issue's target)")
     ap.add_argument("--hour", action="store_true", help="3600 s per Adult instance")
     ap.add_argument("--with-missing", action="store_true", help="also occupation x education with '?' kept")
+    ap.add_argument("--missing-only", action="store_true", help="only occupation x education with '?' kept")
     ap.add_argument("--only", choices=("small", "adult"), default=None)
     ap.add_argument("--eps", nargs="*", default=None)
     ap.add_argument("--pair", choices=("occupation", "relationship"), default=None, help="only this pair")
@@ -187,8 +188,10 @@ def main() -> int:
             return 0
         limit = 3600.0 if args.hour else (600.0 if full else 60.0)
         cases = [("occupation_x_education", False), ("relationship_x_education", False)]
-        if args.with_missing:
+        if args.with_missing or args.missing_only:
             cases.insert(1, ("occupation_x_education", True))
+        if args.missing_only:
+            cases = [c for c in cases if c[1]]
         if args.pair:
             cases = [c for c in cases if c[0].startswith(args.pair)]
         eps_list = args.eps or (EPS if full else ("1",))
