@@ -223,7 +223,8 @@ def main() -> int:
             "confidence set, L' <= L_(u|s)(F) certified and floored to 1e-12; NR = F = {P-hat}. 'certified' lists "
             "[solver seconds, lower, upper, relative width] at the 60/600/3600 s checkpoints and at the end (time "
             "spent certifying at a checkpoint is excluded from the solver seconds; 'wall s' includes everything).",
-            f"Shared 2-core machine with other helpers' jobs running: these times are noisy; Adult part "
+            f"Shared 2-core machine with other helpers' jobs running: these times are noisy (each run's load average "
+            f"is in its row); {'the last invocation (--merge: rows from earlier invocations kept)' if args.merge else 'Adult part'} "
             f"{time.perf_counter() - t1:.0f} s; {load_note()}.",
         ]
         adult_path.write_text(json.dumps({
