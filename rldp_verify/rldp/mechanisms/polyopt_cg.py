@@ -665,13 +665,17 @@ def _exact_primal(master: _Master, cols_exact, cone: Cone, p, lp, x, dps, *, exa
         delta, eta = 1e-9, 1e-9
         for _ in range(10):
             R = ((1 - delta) * th)[:, None] * ((1 - eta) * V + eta / m)
-            Ri = np.floor(R * scale)
             rows = []
             ok = True
-            for r in Ri:
+            for rf in R:
+                # each row on its own dyadic grid, 2^-64 of its largest entry: a row with a tiny theta_j
+                # keeps its relative accuracy (a common 2^-64 grid pushed such rows out of Gamma_eps)
+                top = float(np.max(rf))
+                sc = 2 ** min(64 - math.frexp(top)[1], 1000) if top > 0 else scale
+                r = np.floor(rf * sc)
                 full = [Fraction(0)] * cone.a
                 for i, xx in enumerate(lp):
-                    full[xx] = Fraction(int(r[i]), scale)
+                    full[xx] = Fraction(int(r[i]), sc)
                 if any(full) and not cone.member(full):
                     ok = False
                     break
