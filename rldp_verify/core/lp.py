@@ -87,6 +87,10 @@ def solve_exact(c: Vector, A: Matrix, b: Vector, E: Matrix = (), f: Vector = ())
     if st in (cdd.LPStatusType.INCONSISTENT, cdd.LPStatusType.STRUC_INCONSISTENT):
         return LPResult(LPStatus.INFEASIBLE, None, None, None)
     if st in (cdd.LPStatusType.DUAL_INCONSISTENT, cdd.LPStatusType.STRUC_DUAL_INCONSISTENT):
+        # a dual without a feasible point means unbounded *or* infeasible (both sides can be empty, e.g.
+        # a row 0 x <= -1): unbounded only when the constraints have a point, checked with objective 0
+        if any(c) and solve_exact([Fraction(0)] * len(c), A, b, E, f).status is LPStatus.INFEASIBLE:
+            return LPResult(LPStatus.INFEASIBLE, None, None, None)
         return LPResult(LPStatus.UNBOUNDED, None, None, None)
     raise CertificationError(f"cdd LP ended with status {st!r}")
 

@@ -186,6 +186,18 @@ def test_infeasible_and_unbounded_statuses(solver):
     assert opt.status == "optimal" and opt.value == 3 and opt.x == (1, 2)
 
 
+@pytest.mark.parametrize("solver", [solve_exact, solve_certified])
+def test_primal_and_dual_both_infeasible_is_infeasible(solver):
+    """cdd says 'dual inconsistent' when the primal is empty too (0 x <= -1): that LP is infeasible, not
+    unbounded (it was reported unbounded; found by the generic mutation run's review)."""
+    for kw in ({}, {"lower": [0, 0]}):
+        r = solver([1, 1], [[0, 0]], [-1], **kw) if solver is solve_certified else solver([1, 1], [[0, 0]], [-1])
+        assert r.status == "infeasible" and r.value is None and r.x is None
+    both = solver([1, 0], [[1, -1], [-1, 1]], [-1, -1])     # x1 - x2 <= -1 and x2 - x1 <= -1: empty
+    assert both.status == "infeasible"
+    assert solver([1, 1], [[1, -1]], [1]).status == "unbounded"   # feasible and unbounded stays so
+
+
 def test_fallback_maps_keyword_bound_multipliers():
     """The exact fallback (keyword bounds as rows) gives the certified solver's optimum, duals and reduced costs:
     max x1 + x2 s.t. x1 + 2 x2 <= 4, 0 <= x1 <= 3, x2 >= 0."""
