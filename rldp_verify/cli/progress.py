@@ -126,6 +126,10 @@ class Live:
         self._stop = None
         self._thread = None
         self._ctx = None
+        self._start = None          # time.monotonic() when the block began (None: not showing)
+        import threading
+
+        self._lock = threading.Lock()
 
     # --- rldp_verify.core.progress.Reporter (called by the engine; cheap, never raises)
     def step(self, name, total, unit=""):
@@ -134,6 +138,10 @@ class Live:
         import time
 
         self._step = (self._step[0] + 1, name, total, unit, time.time())
+        # drawn at once (not only at the ticker's next half second), so that a step shorter than the
+        # ticker's period still shows up once with its n/total
+        if self._start is not None and time.monotonic() - self._start >= self.delay:
+            self._draw_locked()
 
     def update(self, done, info):
         """Progress of the current step: ``done`` units (None: unchanged) and a short status ``info`` (None:
@@ -144,7 +152,14 @@ class Live:
         if info is not None:
             self._info = (v, info)
 
-    # --- drawing (ticker thread)
+    # --- drawing (ticker thread, and step() in the computing thread: one lock)
+    def _draw_locked(self) -> None:
+        try:
+            with self._lock:
+                self._draw()
+        except Exception:  # pragma: no cover - progress must never break the computation
+            pass
+
     def _draw(self) -> None:
         from tqdm import tqdm
 
@@ -197,16 +212,14 @@ class Live:
             self._stop = threading.Event()
             start = time.monotonic()
             self._t0 = time.time()
+            self._start = start
             if self._step[4] is None:
                 self._step = (*self._step[:4], self._t0)
 
             def tick():
                 while not self._stop.wait(0.5):
                     if time.monotonic() - start >= self.delay:
-                        try:
-                            self._draw()
-                        except Exception:  # pragma: no cover - progress must never break the computation
-                            return
+                        self._draw_locked()
 
             self._thread = threading.Thread(target=tick, daemon=True)
             self._thread.start()
@@ -214,9 +227,11 @@ class Live:
 
     def __exit__(self, *exc):
         if self.on:
+            self._start = None
             self._stop.set()
             self._thread.join()
-            if self.bar is not None:
-                self.bar.close()
-                self.bar = None
+            with self._lock:
+                if self.bar is not None:
+                    self.bar.close()
+                    self.bar = None
             self._ctx.__exit__(*exc)
