@@ -41,7 +41,9 @@ import numpy as np
 from rldp_verify.core import progress
 from rldp_verify.core.errors import CertificationError, InputError
 from rldp_verify.core.highs import IncrementalLP
-from rldp_verify.rldp.mechanisms.cone_blocks import Block, block_data, nr_blocks, polyopt_blocks
+from rldp_verify.rldp.mechanisms.cg_certify import CERT_ATTEMPTS, certify_upper, exact_primal
+from rldp_verify.rldp.mechanisms.cg_cone import Cone
+from rldp_verify.rldp.mechanisms.cone_blocks import block_data
 from rldp_verify.rldp.mechanisms.pricing import Pricer
 
 
@@ -71,92 +73,6 @@ class CGResult:
     def relative_width(self) -> float:
         """(upper - lower) / upper as a float (the absolute width when upper <= 0)."""
         return float(self.gap / self.upper) if self.upper > 0 else float(self.gap)
-
-
-class Cone:
-    """Gamma_eps as cone(prod_s W_s): blocks, membership test in exact rationals, LP coordinates."""
-
-    def __init__(self, kind: str, blocks: list[Block], shape: tuple[int, int], exp_eps: Fraction, exact_member,
-                 free=()):
-        self.kind = kind
-        self.shape = shape
-        self.e = exp_eps
-        self.blocks = blocks
-        self.a = shape[0] * shape[1]
-        self.member = exact_member
-        self.free = tuple(free)
-        self.lp_coords = sorted(x for b in blocks for x in b.coords)
-
-
-_SCREEN_REL = 1e-11
-
-
-def _screen(h: np.ndarray, e: Fraction, exact, v) -> bool:
-    """max h <= e min h decided from floats when the margin is clear, else by ``exact(v)``.  Every h is
-    a sum of at most |U| + 1 nonnegative products of correctly rounded factors, so its float value is
-    within (|U| + 4) u < 1e-13 relative of the exact one (|U| <= 20); e's within u; the screen
-    leaves a margin of 1e-11 relative on each side."""
-    hi, lo = float(np.max(h)), float(np.min(h))
-    ef = e.numerator / e.denominator
-    if not (np.isfinite(hi) and lo > 1e-280):
-        return exact(v)
-    if hi * (1 + _SCREEN_REL) < ef * lo * (1 - _SCREEN_REL):
-        return True
-    if hi * (1 - _SCREEN_REL) > ef * lo * (1 + _SCREEN_REL):
-        return False
-    return exact(v)
-
-
-def polyopt_cone(lower, exp_eps) -> Cone:
-    """PolyOpt's cone (Definition 3 with the pairs s1 = s2) for the exact lower-bound table."""
-    L = [[Fraction(x) for x in r] for r in lower]
-    e = Fraction(exp_eps)
-    blocks = polyopt_blocks(L, e)
-    a1, a2 = len(L), len(L[0])
-    cs = [1 - sum(r) for r in L]
-
-    Lf = np.array([[float(x) for x in r] for r in L])
-    csf = np.array([float(c) for c in cs])
-
-    def exact(v) -> bool:
-        h = []
-        for s in range(a1):
-            vs = v[s * a2:(s + 1) * a2]
-            lv = sum(l * x for l, x in zip(L[s], vs))
-            h.extend(cs[s] * x + lv for x in vs)
-        return max(h) <= e * min(h)
-
-    def member(v) -> bool:
-        if any(x < 0 for x in v):
-            return False
-        V = np.array([float(x) for x in v]).reshape(a1, a2)
-        h = csf[:, None] * V + (Lf * V).sum(axis=1)[:, None]
-        return _screen(h, e, exact, v)
-
-    return Cone("polyopt", blocks, (a1, a2), e, member)
-
-
-def nr_cone(table, exp_eps) -> Cone:
-    """NR's cone (Definition 1 for F = {P-hat}) for the exact P-hat table (counts or probabilities)."""
-    T = [[Fraction(x) for x in r] for r in table]
-    e = Fraction(exp_eps)
-    blocks, free = nr_blocks(T, e)
-    a1, a2 = len(T), len(T[0])
-    act = [s for s in range(a1) if sum(T[s]) > 0]
-
-    Tf = np.array([[float(x / sum(T[s])) for x in T[s]] for s in act])
-
-    def exact(v) -> bool:
-        r = [sum(T[s][u] * v[s * a2 + u] for u in range(a2)) / sum(T[s]) for s in act]
-        return max(r) <= e * min(r)
-
-    def member(v) -> bool:
-        if any(x < 0 for x in v):
-            return False
-        V = np.array([float(x) for x in v]).reshape(a1, a2)[act]
-        return _screen((Tf * V).sum(axis=1), e, exact, v)
-
-    return Cone("nr", blocks, (a1, a2), e, member, free)
 
 
 # --------------------------------------------------------------------------------------- master
@@ -443,8 +359,8 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
         while pending and now >= pending[0] and centre is not None:
             pending.pop(0)
             c0 = time.perf_counter()
-            up, _, _ = _certify_upper(pricer, centre, centre_M, lp, n_min, max_nodes=max(60, budget[0]))
-            _, low = _exact_primal(master, cols_exact, cone, p, lp, lb_x, dps)
+            up, _, _ = certify_upper(pricer, centre, centre_M, lp, n_min, max_nodes=max(60, budget[0]))
+            _, low = exact_primal(master, cols_exact, cone, p, lp, lb_x, dps)
             certified.append((round(now, 3), low, up))
             paused += time.perf_counter() - c0
 
@@ -580,128 +496,12 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
     # ---------------------------------------------------------------- certification
     progress.step("column generation: certifying the upper bound (branch and bound, attempts)", CERT_ATTEMPTS,
                   "attempts")
-    upper, y_cert, leaves = _certify_upper(pricer, centre, centre_M, lp, n_min, max_nodes=max(60, budget[0]), report=True)
+    upper, y_cert, leaves = certify_upper(pricer, centre, centre_M, lp, n_min, max_nodes=max(60, budget[0]), report=True)
     progress.step("column generation: exact rows in Gamma_eps and their certified utility")
-    rows, lower = _exact_primal(master, cols_exact, cone, p, lp, x, dps)
+    rows, lower = exact_primal(master, cols_exact, cone, p, lp, x, dps)
     if lower > upper:
         raise CertificationError("certified lower bound exceeds the certified upper bound of LP (46)")
     total = time.perf_counter() - t_start - paused
     certified.append((round(total, 3), lower, upper))
     return CGResult(rows, lower, upper, tuple(float(t) for t in y_cert), history, it, master.n,
                     total, leaves, columns_exact=cols_exact, certified_history=certified)
-
-
-CERT_ATTEMPTS = 7   # attempts of _certify_upper (node budget x4 each time, then the margin grows)
-
-
-def _certify_upper(pricer: Pricer, centre, M, lp, n_min, *, max_nodes: int = 60, attempts: int = CERT_ATTEMPTS,
-                   report: bool = False):
-    """sum_x y'_x with G(y') <= 0 proven, y' = centre + M' 1.  M' starts at M plus a tiny margin.  The
-    node budget grows fourfold per attempt (up to 256 x ``max_nodes``); the first two failed attempts
-    only add a rounding-sized margin (a larger search usually certifies at the same M'), later ones
-    raise M' by (the worst leaf's rigorous bound) / n_min, since G(y + M' 1) <= G(y + M 1) - (M' - M)
-    n_min (and likewise every leaf's bound at a fixed kappa).  ``report``: the attempt number goes to
-    :func:`rldp_verify.core.progress.update`."""
-    y = np.array(centre, dtype=float)
-    scale = 1.0 + float(np.max(np.abs(y[lp])))
-    margin = 1e-13 * scale
-    for attempt in range(attempts):
-        if report:
-            progress.update(attempt)
-        yp = y + (M + margin)
-        pricer.set_dual(yp, errors=True)
-        best, _, ub, leaves = pricer.solve(gap_tol=1e-14, max_nodes=max_nodes * 4 ** min(attempt, 4), prune_at=0.0)
-        bounds = [pricer.rigorous_bound(node, rel.kappa) for node, rel in leaves]
-        if best <= 0 and all(b <= 0 for b in bounds):
-            return sum(Fraction(float(yp[x])) for x in lp), yp, len(leaves)
-        worst = max([float(b) for b in bounds] + [best])
-        margin += 1e-13 * scale * 4 ** attempt
-        if attempt >= 2:
-            margin += max(worst, 0.0) / n_min * 1.5
-    raise CertificationError("could not certify an upper bound for LP (46)")
-
-
-def _exact_primal(master: _Master, cols_exact, cone: Cone, p, lp, x, dps, *, exact_basis_max: int = 40):
-    """Exact rows with sum_y Q_y = 1 on X and every row in Gamma_eps; and their certified utility.
-
-    Small LPs (at most ``exact_basis_max`` rows): the HiGHS basis re-solved exactly (flint), rows
-    theta_j w_j.  Otherwise (exact columns have huge denominators there) dyadic rows: each
-    (1 - delta) theta_j v_j is mixed with eta of the uniform row (an interior point: h constant),
-    rounded down to multiples of 2^-64 and checked to lie in Gamma_eps; the residual
-    1 - sum of the rows is close to delta 1 and is checked to lie in Gamma_eps too (delta, eta grow
-    until it does).  Either way every row is verified exactly."""
-    import flint
-
-    from rldp_verify.core.information import mutual_information_bounds
-
-    m = len(lp)
-    basic, slack_rows = master.basis()
-    rows_used = [i for i in range(m) if i not in set(slack_rows)]
-    rows = None
-    if m <= exact_basis_max and len(basic) == len(rows_used) and basic:
-        k = len(basic)
-        M = flint.fmpq_mat(k, k, [flint.fmpq(cols_exact[j][i].numerator, cols_exact[j][i].denominator)
-                                  for i in rows_used for j in basic])
-        try:
-            z = M.solve(flint.fmpq_mat(k, 1, [1] * k))
-            th = [Fraction(int(t.p), int(t.q)) for t in z.entries()]
-            if all(t >= 0 for t in th) and all(sum(t * cols_exact[j][i] for t, j in zip(th, basic)) == 1
-                                                 for i in slack_rows):
-                rows = []
-                for t, j in zip(th, basic):
-                    if t > 0:
-                        r = [Fraction(0)] * cone.a
-                        for i, xx in enumerate(lp):
-                            r[xx] = t * cols_exact[j][i]
-                        rows.append(r)
-        except ZeroDivisionError:
-            rows = None
-    if rows is None:
-        used = [j for j in range(len(x)) if x[j] > 0]
-        V = np.array([[float(t) for t in cols_exact[j]] for j in used])
-        V = V / V.sum(axis=1, keepdims=True)
-        th = np.array([x[j] for j in used])
-        scale = 2 ** 64
-        delta, eta = 1e-9, 1e-9
-        for _ in range(10):
-            R = ((1 - delta) * th)[:, None] * ((1 - eta) * V + eta / m)
-            rows = []
-            ok = True
-            for rf in R:
-                # each row on its own dyadic grid, 2^-64 of its largest entry: a row with a tiny theta_j
-                # keeps its relative accuracy (a common 2^-64 grid pushed such rows out of Gamma_eps)
-                top = float(np.max(rf))
-                sc = 2 ** min(64 - math.frexp(top)[1], 1000) if top > 0 else scale
-                r = np.floor(rf * sc)
-                full = [Fraction(0)] * cone.a
-                for i, xx in enumerate(lp):
-                    full[xx] = Fraction(int(r[i]), sc)
-                if any(full) and not cone.member(full):
-                    ok = False
-                    break
-                if any(full):
-                    rows.append(full)
-            if ok:
-                res = [Fraction(0)] * cone.a
-                for xx in lp:
-                    res[xx] = 1 - sum(r[xx] for r in rows)
-                if all(res[xx] >= 0 for xx in lp) and cone.member(res):
-                    if any(res):
-                        rows.append(res)
-                    break
-            delta, eta = delta * 10, eta * 10
-        else:
-            raise CertificationError("could not build an exactly feasible solution of LP (46)")
-    if cone.free:
-        k = len(rows)
-        for r in rows:
-            for xx in cone.free:
-                r[xx] = Fraction(1, k)
-    for r in rows:
-        if not cone.member(r):
-            raise CertificationError("a row of the LP (46) solution is not in Gamma_eps")
-    for xx in range(cone.a):
-        if sum(r[xx] for r in rows) != 1:
-            raise CertificationError(f"column {xx} of the LP (46) mechanism does not sum to 1")
-    lower = mutual_information_bounds(rows, p, dps=dps)[0]
-    return rows, lower

@@ -15,7 +15,8 @@ from fractions import Fraction
 from rldp_verify.core.errors import InputError
 from rldp_verify.core.numbers import DEFAULT_DPS, fraction_str
 from rldp_verify.rldp.mechanisms._common import build, fstr_table, labels_for, phat_table
-from rldp_verify.rldp.mechanisms.polyopt_cg import CGResult, nr_cone, polyopt_cone, solve_lp46_cg
+from rldp_verify.rldp.mechanisms.cg_cone import nr_cone, polyopt_cone
+from rldp_verify.rldp.mechanisms.polyopt_cg import CGResult, solve_lp46_cg
 from rldp_verify.rldp.mechanisms.rounding import DEFAULT_DIGITS, check_lower_table, lower_bounds, privacy_level
 
 DEFAULT_TIME_LIMIT = 600.0

@@ -15,9 +15,10 @@ from rldp_verify.cli import main
 from rldp_verify.core.errors import InputError
 from rldp_verify.rldp.gamma import block_vertices
 from rldp_verify.rldp.mechanisms import check_column_stochastic, check_gamma, exact_level, polyopt_from_bounds
+from rldp_verify.rldp.mechanisms.cg_cone import nr_cone, polyopt_cone
 from rldp_verify.rldp.mechanisms.cone_blocks import block_data, nr_blocks, polyopt_blocks
 from rldp_verify.rldp.mechanisms.nonrobust import nonrobust
-from rldp_verify.rldp.mechanisms.polyopt_cg import nr_cone, polyopt_cone, solve_lp46_cg
+from rldp_verify.rldp.mechanisms.polyopt_cg import solve_lp46_cg
 from rldp_verify.rldp.mechanisms.polyopt_large import nonrobust_cg, polyopt_cg_from_bounds
 from rldp_verify.rldp.mechanisms.pricing import Pricer
 
