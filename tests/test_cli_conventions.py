@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.fakes import FakeStream
+
 ROOT = Path(__file__).resolve().parents[1]
 SUBCOMMANDS = ("audit", "ball", "mechanism", "report", "threshold")
 
@@ -171,25 +173,11 @@ def test_no_absolute_machine_paths_in_sources():
             assert "/work/" not in f.read_text(), f
 
 
-class _Tty:
-    def __init__(self, tty):
-        self.tty, self.parts = tty, []
-
-    def isatty(self):
-        return self.tty
-
-    def write(self, s):
-        self.parts.append(s)
-
-    def flush(self):
-        pass
-
-
 def test_progress_only_on_a_terminal_and_not_quiet():
     from rldp_verify.cli.progress import Progress
 
     for tty, quiet, shown in ((True, False, True), (False, False, False), (True, True, False)):
-        s = _Tty(tty)
+        s = FakeStream(tty)
         with Progress(3, desc="claims", quiet=quiet, stream=s) as p:
             p.start("a.claim")
             p.finish("a.claim", "VERIFIED a.claim")

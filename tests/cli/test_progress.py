@@ -14,24 +14,11 @@ from pathlib import Path
 import pytest
 
 from rldp_verify.core import progress
+from tests.fakes import FakeStream
 
 ROOT = Path(__file__).resolve().parents[2]
 PHAT43 = "7,10,5;26,57,9;11,4,8;5,5,5"    # 4 x 3: 12 certified lower bounds L_{u|s}, ~1-2 s
 COUNT = re.compile(r"(\d+)/(\d+) (\w+) \[\d\d:\d\d<(\d\d:\d\d|\?)\]")   # n/total unit [elapsed<ETA]
-
-
-class _Tty:
-    def __init__(self, tty):
-        self.tty, self.parts = tty, []
-
-    def isatty(self):
-        return self.tty
-
-    def write(self, s):
-        self.parts.append(s)
-
-    def flush(self):
-        pass
 
 
 def test_hooks_do_nothing_without_a_reporter_and_forward_with_one():
@@ -59,7 +46,7 @@ def test_hooks_do_nothing_without_a_reporter_and_forward_with_one():
 def test_live_shows_step_count_eta_and_status_on_a_terminal():
     from rldp_verify.cli.progress import Live
 
-    s = _Tty(True)
+    s = FakeStream(True)
     with Live("audit", delay=0.0, stream=s):
         progress.step("pairs certified in arb", 8, "pairs")
         for i in range(4):
@@ -79,7 +66,7 @@ def test_live_shows_step_count_eta_and_status_on_a_terminal():
 def test_live_is_silent_off_a_terminal_with_quiet_and_before_its_delay(tty, quiet, delay):
     from rldp_verify.cli.progress import Live
 
-    s = _Tty(tty)
+    s = FakeStream(tty)
     with Live("mechanism polyopt", delay=delay, quiet=quiet, stream=s):
         progress.step("vertices", 10, "vertices")
         progress.update(3)
