@@ -434,7 +434,7 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
             master.set_box(None, 0.0)
             lb, x, _ = master.solve()
             now = time.perf_counter() - t_start - paused
-            history.append((round(now, 3), lb, centre_val))
+            history.append((round(now, 3), float(lb), float(centre_val)))
             checkpoint(now, x)
             if log:
                 log(f"it {it}: t={now:.1f}s lb={lb:.10g} ub={centre_val:.10g} f_k={fk:.10g} {step} "
@@ -471,7 +471,7 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
                     break
                 alpha = max(0.0, alpha - 0.3)      # mis-pricing: move the separation point towards y_RMP
             now = time.perf_counter() - t_start - paused
-            history.append((round(now, 3), lb, centre_val))
+            history.append((round(now, 3), float(lb), float(centre_val)))
             checkpoint(now, x)
             if log:
                 log(f"it {it}: t={now:.1f}s lb={lb:.10g} ub={centre_val:.10g} alpha={alpha:.2f} cols={master.n} +{added}")

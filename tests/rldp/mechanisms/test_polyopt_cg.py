@@ -105,6 +105,9 @@ def test_bracket_contains_enumeration_optimum(shape):
     assert res.gap < Fraction(1, 10**5)
     assert check_gamma(mech, L, exact_level(2)).holds is True      # rows exactly in Gamma_eps
     assert check_column_stochastic(mech)
+    # the float bracket history is plain numbers (numpy scalars leaked 'np.float64(...)' into the JSON)
+    assert all(type(v) is float for _, lo, hi in res.history for v in (lo, hi))
+    assert not any("np." in str(x) for row in mech.parameters["bracket_history"] for x in row)
     br = [Fraction(x) for x in mech.parameters["optimum_bracket"]]
     assert br == [res.lower, res.upper]
 
