@@ -1,0 +1,195 @@
+"""rldp_verify.core.lp on small LPs whose optimum, primal point and multipliers are computed by hand: single-non-zero
+rows read as bounds, equality multipliers of both signs, the exact simplex started from chosen (non-optimal,
+infeasible, singular) bases, its iteration limit, and the exact fallback's size guard (issue 9: generic mutants of
+core/lp.py). Every optimum is checked by weak duality by hand: b.y (+ bound terms) = c.x."""
+
+from fractions import Fraction
+
+import pytest
+
+from rldp_verify.core import lp as lpmod
+from rldp_verify.core.errors import CertificationError, InputError
+from rldp_verify.core.lp import LPStatus, solve_certified, solve_exact, solve_square
+
+F = Fraction
+
+
+def test_solve_exact_equality_multipliers_of_both_signs():
+    # max -x1 + x2 s.t. x1 = 2, x2 = 3 (E only): value 1, y_E = (-1, 1) (c = E^T y)
+    r = solve_exact([-1, 1], [], [], [[1, 0], [0, 1]], [2, 3])
+    assert (r.status, r.value, r.x, r.dual) == (LPStatus.OPTIMAL, 1, (2, 3), (-1, 1))
+    assert r.method == "cdd-exact" and r.reduced_costs is None
+    # with an inequality first: max x1 + x2 s.t. x1 + x2 <= 5, x1 - x2 = 1 -> x = (3, 2), y = (1, 0)
+    r = solve_exact([1, 1], [[1, 1]], [5], [[1, -1]], [1])
+    assert (r.value, r.x, r.dual) == (5, (3, 2), (1, 0))
+    # max 2 x1 s.t. x1 + x2 <= 4, x2 >= 1 (-x2 <= -1), x1 - x2 = 0 -> x = (2, 2), value 4;
+    # c = (2, 0) = y1 (1, 1) + y2 (0, -1) + y3 (1, -1) with y2 = 0 (x2 >= 1 slack): y1 = y3 = 1
+    r = solve_exact([2, 0], [[1, 1], [0, -1]], [4, -1], [[1, -1]], [0])
+    assert (r.value, r.x, r.dual) == (4, (2, 2), (1, 0, 1))
+
+
+def test_solve_exact_zero_objective_and_unbounded():
+    # objective 0 over a feasible set: the optimum is 0 at any feasible point
+    r = solve_exact([0, 0], [[1, 1]], [1])
+    assert r.status == "optimal" and r.value == 0
+    # unbounded on a feasible set with an equality: max x1 s.t. x1 - x2 = 0
+    assert solve_exact([1, 0], [], [], [[1, -1]], [0]).status == "unbounded"
+
+
+def test_certified_single_nonzero_rows_are_bounds_with_their_multipliers():
+    # max x s.t. 2x <= 3, 4x <= 10 (the tighter row is the first): x = 3/2, y = (1/2, 0)
+    r = solve_certified([1], [[2], [4]], [3, 10])
+    assert (r.status, r.value, r.x, r.dual, r.reduced_costs) == ("optimal", F(3, 2), (F(3, 2),), (F(1, 2), 0), None)
+    assert r.method == "highs+exact-basis"
+    # the tighter row second: 4x <= 10, 2x <= 3
+    r = solve_certified([1], [[4], [2]], [10, 3])
+    assert (r.value, r.dual) == (F(3, 2), (0, F(1, 2)))
+    # lower bounds from negative rows: max -x s.t. -2x <= -1, -x <= 0, -3x <= -1 -> x = 1/2, y = (1/2, 0, 0)
+    r = solve_certified([-1], [[-2], [-1], [-3]], [-1, 0, -1])
+    assert (r.value, r.x, r.dual) == (F(-1, 2), (F(1, 2),), (F(1, 2), 0, 0))
+    # a keyword bound tighter than the row: max x s.t. 2x <= 3, x <= 1 (keyword) -> x = 1, reduced cost 1, y = 0
+    r = solve_certified([1], [[2]], [3], upper=[1])
+    assert (r.value, r.x, r.dual, r.reduced_costs) == (1, (1,), (0,), (1,))
+    # a row tighter than the keyword bound: max x s.t. 2x <= 3, x <= 2 (keyword) -> the row's multiplier 1/2
+    r = solve_certified([1], [[2]], [3], upper=[2])
+    assert (r.value, r.x, r.dual, r.reduced_costs) == (F(3, 2), (F(3, 2),), (F(1, 2),), (0,))
+    # the same for a lower bound: max -x s.t. -x <= -1 (x >= 1), keyword lower 1/2 / 2
+    r = solve_certified([-1], [[-1]], [-1], lower=[F(1, 2)])
+    assert (r.value, r.dual, r.reduced_costs) == (-1, (1,), (0,))
+    r = solve_certified([-1], [[-1]], [-1], lower=[2])
+    assert (r.value, r.dual, r.reduced_costs) == (-2, (0,), (-1,))
+
+
+def test_certified_zero_rows_and_equalities():
+    # 0 x <= 0 and 0 x <= 5 are no constraint; max x1 + x2 s.t. x1 + x2 <= 2, x1 - x2 = 1 (both in G)
+    r = solve_certified([1, 1], [[0, 0], [1, 1], [0, 0]], [0, 2, 5], [[1, -1]], [1])
+    assert (r.value, r.x, r.dual) == (2, (F(3, 2), F(1, 2)), (0, 1, 0, 0))
+    assert r.method == "highs+exact-basis"
+    # equality multipliers of both signs through HiGHS's basis: max -x1 + x2 s.t. x1 + x2 = 2, x2 <= 1 ... with
+    # x1 + x2 = 2 and x1 - x2 = 0: x = (1, 1), c = (-1, 1) = y1 (1, 1) + y2 (1, -1): y = (0, -1)
+    r = solve_certified([-1, 1], [], [], [[1, 1], [1, -1]], [2, 0])
+    assert (r.value, r.x, r.dual) == (0, (1, 1), (0, -1))
+    r = solve_certified([3, 1], [], [], [[1, 1], [1, -1]], [2, 0])
+    assert (r.value, r.x, r.dual) == (4, (1, 1), (2, 1))
+
+
+def test_certified_bad_equality_row_length():
+    with pytest.raises(InputError, match=r"^row 1 of E has 3 entries, expected 2$"):
+        solve_certified([1, 1], [[1, 1]], [1], [[1, 0], [1, 1, 1]], [0, 1])
+
+
+def test_certified_only_lower_keyword_gives_reduced_costs():
+    # max -x1 - x2 s.t. x1 + x2 >= 1 (-x1 - x2 <= -1), x >= 0 (keyword): value -1, y = 1, reduced costs 0
+    r = solve_certified([-1, -1], [[-1, -1]], [-1], lower=[0, 0])
+    assert r.value == -1 and r.dual == (1,) and r.reduced_costs == (0, 0)
+    # keyword bounds with None entries: max x1 - x2, x1 <= 2 (keyword), x2 >= -1 (keyword), x1 + x2 <= 5
+    r = solve_certified([1, -1], [[1, 1]], [5], lower=[None, -1], upper=[2, None])
+    assert (r.value, r.x, r.dual, r.reduced_costs) == (3, (2, -1), (0,), (1, -1))
+
+
+# --- the exact simplex from chosen starting bases ------------------------------------------------------------
+
+# max x1 + x2 s.t. x1 + 2 x2 <= 4, 0 <= x1 <= 3, x2 >= 0: optimum x = (3, 1/2), value 7/2,
+# y = 1/2 (x1 + 2 x2 <= 4), reduced costs (1/2, 0) (x1 at its upper bound 3); b.y + 3 * 1/2 = 2 + 3/2 = 7/2
+LP1 = ([1, 1], [[1, 2]], [4])
+KW1 = {"lower": [0, 0], "upper": [3, None]}
+
+
+def _start_from(monkeypatch, col_st, row_st):
+    monkeypatch.setattr(lpmod, "_highs_basis", lambda lp: (tuple(col_st), tuple(row_st)))
+
+
+def _capture_lp(monkeypatch):
+    seen = []
+    monkeypatch.setattr(lpmod, "_highs_basis", lambda lp: seen.append(lp))
+    return seen
+
+
+@pytest.mark.parametrize("col_st, row_st", [
+    ("LL", "B"),      # origin, slack basic: a bound flip of x1 (to 3), then x2 enters and the row leaves
+    ("UL", "B"),      # x1 at its upper bound already: one pivot
+    ("BL", "U"),      # x1 basic with the row at its bound 4: x1 = 4 > 3 infeasible start -> fallback
+    ("LB", "U"),      # x2 basic = 2, x1 at 0: x1 enters, reaches 3 (a bound flip) before x2 would reach 0
+    ("UB", "U"),      # the optimal basis itself: no pivot
+    ("NL", "B"),      # 'N' on a bounded column: read at its lower bound
+])
+def test_exact_simplex_reaches_the_optimum_from_any_start(monkeypatch, col_st, row_st):
+    _start_from(monkeypatch, col_st, row_st)
+    r = solve_certified(*LP1, **KW1)
+    assert (r.status, r.value, r.x, r.dual, r.reduced_costs) == ("optimal", F(7, 2), (3, F(1, 2)), (F(1, 2),),
+                                                                 (F(1, 2), 0))
+    assert r.method == ("cdd-exact" if (col_st, row_st) == ("BL", "U") else "highs+exact-basis")
+
+
+def test_exact_simplex_bad_bases_fall_back(monkeypatch):
+    # a wrong number of basic variables (3, 0, 2 for 1 row), a singular basis and an unbounded ray all go to the
+    # exact solver, which gives the same optimum
+    for col_st, row_st in (("BB", "B"), ("LL", "L"), ("BB", "L")):
+        _start_from(monkeypatch, col_st, row_st)
+        r = solve_certified(*LP1, **KW1)
+        assert (r.value, r.x, r.method) == (F(7, 2), (3, F(1, 2)), "cdd-exact")
+    # singular basis: max x1 s.t. x1 + x2 <= 1 and 2 x1 + 2 x2 <= 3 (m = 2) with both rows' columns parallel
+    _start_from(monkeypatch, "BB", "LL")
+    r = solve_certified([1, 0], [[1, 1], [2, 2]], [1, 3], lower=[0, 0])
+    assert (r.value, r.method) == (1, "cdd-exact")
+    # unbounded: max x1 + x2, x1 - x2 <= 1, x >= 0 from the origin: the simplex finds a ray, the exact solver
+    # reports "unbounded"
+    _start_from(monkeypatch, "LL", "B")
+    assert solve_certified([1, 1], [[1, -1]], [1], lower=[0, 0]).status == "unbounded"
+
+
+def test_exact_simplex_iteration_limit(monkeypatch):
+    seen = _capture_lp(monkeypatch)
+    solve_certified(*LP1, **KW1)
+    lp = seen[0]
+    # from the origin the optimum needs two steps (a bound flip, then a pivot)
+    assert lpmod._exact_simplex(lp, "LL", "B", max_iter=0) is None
+    assert lpmod._exact_simplex(lp, "LL", "B", max_iter=1) is None
+    x, y, d = lpmod._exact_simplex(lp, "LL", "B", max_iter=2)
+    assert (x, y, d) == ([3, F(1, 2)], [F(1, 2)], [F(1, 2), 0])
+    # from the optimal basis no step is needed
+    assert lpmod._exact_simplex(lp, "UB", "U", max_iter=0) == ([3, F(1, 2)], [F(1, 2)], [F(1, 2), 0])
+    # the default limit (50 + 4 m) is ample here
+    assert lpmod._exact_simplex(lp, "LL", "B") == ([3, F(1, 2)], [F(1, 2)], [F(1, 2), 0])
+
+
+def test_exact_simplex_bound_flip_down_and_lower_bound_leaving(monkeypatch):
+    # max -x1 s.t. -x1 + x2 <= 2, x1 >= -5, 0 <= x2 <= 1: x1 >= x2 - 2 >= -2, so x = (-2, 0), value 2;
+    # c = A^T y + d: -1 = -y (x1 off its bounds, d1 = 0) -> y = 1; d2 = 0 - y = -1 < 0 with x2 at its lower bound
+    # 0; dual bound b.y + d2 * 0 = 2 = value
+    seen = _capture_lp(monkeypatch)
+    ref = solve_certified([-1, 0], [[-1, 1]], [2], lower=[-5, 0], upper=[None, 1])
+    assert (ref.value, ref.x, ref.dual, ref.reduced_costs) == (2, (-2, 0), (1,), (0, -1))
+    lp = seen[0]
+    # start x1 = -5, x2 = 0: the row's activity 5 > 2, an infeasible start
+    assert lpmod._exact_simplex(lp, "LL", "B") is None
+    # start: the row at its bound 2, x2 at its upper bound 1, x1 basic = -1; x2 enters downwards (d2 = -1), x1
+    # falls by the same amount: x2 reaches 0 (a bound flip) before x1 reaches -5
+    assert lpmod._exact_simplex(lp, "BU", "U") == ([-2, 0], [1], [0, -1])
+    # with x1 >= -3/2 instead, x1 reaches its lower bound first (after 1/2) and leaves the basis:
+    # x = (-3/2, 1/2), y = 0, d = (-1, 0); value 3/2 = d1 * (-3/2)
+    seen.clear()
+    ref = solve_certified([-1, 0], [[-1, 1]], [2], lower=[F(-3, 2), 0], upper=[None, 1])
+    assert ref.value == F(3, 2)
+    assert lpmod._exact_simplex(seen[0], "BU", "U") == ([F(-3, 2), F(1, 2)], [0], [-1, 0])
+
+
+def test_exact_simplex_free_and_fixed_columns(monkeypatch):
+    # max x1 s.t. x1 + x2 <= 3, x2 = 1 (fixed by keyword bounds 1 <= x2 <= 1), x1 free: x = (2, 1), y = 1,
+    # reduced cost of x2: 0 - 1 = -1 (a fixed column may carry either sign)
+    for col_st in ("ZL", "ZU", "ZN"):
+        _start_from(monkeypatch, col_st, "B")
+        r = solve_certified([1, 0], [[1, 1]], [3], lower=[None, 1], upper=[None, 1])
+        assert (r.value, r.x, r.dual, r.reduced_costs, r.method) == (2, (2, 1), (1,), (0, -1), "highs+exact-basis")
+
+
+def test_fallback_size_guard():
+    n = 4500     # 4500 variables with both keyword bounds: 4500 * 9000 = 4.05e7 dense entries > 4e7
+    with pytest.raises(CertificationError, match=r"\(4500 variables, 9000 dense rows\) is too large"):
+        lpmod._fallback([F(0)] * n, [], [], [], [], [F(0)] * n, [F(1)] * n)
+
+
+def test_solve_square():
+    assert solve_square([], []) == []
+    assert solve_square([[F(2), F(1)], [F(1), F(3)]], [F(3), F(5)]) == [F(4, 5), F(7, 5)]
+    assert solve_square([[F(1), F(2)], [F(2), F(4)]], [F(1), F(2)]) is None
