@@ -241,8 +241,8 @@ def solve_certified(c: Vector, A: Matrix, b: Vector, E: Matrix = (), f: Vector =
                 lo[j], lo_src[j] = bound, ("row", i)
             continue
         if not nz:
-            if bi < 0:
-                return solve_exact(c, A, b, E, f) if not have_kw else _fallback(c, A, b, E, f, kw_lo, kw_up)
+            if bi < 0:      # 0 <= bi < 0: infeasible; the exact solver says so
+                return _fallback(c, A, b, E, f, kw_lo, kw_up)
             continue
         G.append(nz)
         grhs_lo.append(None)
@@ -344,22 +344,14 @@ def _exact_simplex(lp: _BoundedLP, col_st: Sequence[str], row_st: Sequence[str],
     basic = [k for k in range(N) if status[k] == "B"]
     if len(basic) != m:
         return None
+    # non-basic start values: the bound HiGHS names ("L"/"U") if it exists, else the lower bound, else the upper
+    # bound, else 0 (a free column, "Z"); a fixed column (lower = upper) gets that value whatever its code
     z = [Fraction(0)] * N
     for k in range(N):
         if status[k] == "B":
             continue
-        if status[k] == "L" and lb[k] is not None:
-            z[k] = lb[k]
-        elif status[k] == "U" and ub[k] is not None:
+        if status[k] == "U" and ub[k] is not None:
             z[k] = ub[k]
-        elif status[k] in ("L", "U", "N") and lb[k] is not None and lb[k] == ub[k]:
-            z[k] = lb[k]
-        elif status[k] in ("Z", "N") and lb[k] is None and ub[k] is None:
-            z[k] = Fraction(0)
-        elif status[k] == "L" and ub[k] is not None:
-            z[k] = ub[k]
-        elif status[k] == "U" and lb[k] is not None:
-            z[k] = lb[k]
         elif lb[k] is not None:
             z[k] = lb[k]
         elif ub[k] is not None:

@@ -183,10 +183,33 @@ def test_exact_simplex_free_and_fixed_columns(monkeypatch):
         assert (r.value, r.x, r.dual, r.reduced_costs, r.method) == (2, (2, 1), (1,), (0, -1), "highs+exact-basis")
 
 
-def test_fallback_size_guard():
+def test_fallback_size_guard(monkeypatch):
+    def refuse(*args):
+        raise AssertionError("the size guard let a dense LP through")
+
+    monkeypatch.setattr(lpmod, "solve_exact", refuse)     # fail fast instead of building 4e7 entries
     n = 4500     # 4500 variables with both keyword bounds: 4500 * 9000 = 4.05e7 dense entries > 4e7
     with pytest.raises(CertificationError, match=r"\(4500 variables, 9000 dense rows\) is too large"):
         lpmod._fallback([F(0)] * n, [], [], [], [], [F(0)] * n, [F(1)] * n)
+    n = 6400     # lower bounds only plus 6 rows: 6400 * 6406 > 4e7
+    with pytest.raises(CertificationError, match=r"\(6400 variables, 6406 dense rows\) is too large"):
+        lpmod._fallback([F(0)] * n, [[]] * 6, [F(0)] * 6, [], [], [F(0)] * n, [None] * n)
+    # 1 variable, both bounds: far below the guard, reaches the exact solver
+    with pytest.raises(AssertionError, match="size guard"):
+        lpmod._fallback([F(1)], [], [], [], [], [F(0)], [F(1)])
+
+
+def test_exact_simplex_degenerate_start_is_accepted(monkeypatch):
+    # max x1 + x2 s.t. x1 + 2 x2 <= 3, 0 <= x1 <= 3, x2 >= 0: optimum x = (3, 0), value 3; the basis {x2} with x1
+    # at 3 and the row at 3 has x2 = 0 on its lower bound (degenerate, feasible): certified without the fallback;
+    # y = 1/2, d = (1/2, 0), dual bound 3 * 1/2 + 3 * 1/2 = 3
+    _start_from(monkeypatch, "UB", "U")
+    r = solve_certified([1, 1], [[1, 2]], [3], lower=[0, 0], upper=[3, None])
+    assert (r.value, r.x, r.dual, r.reduced_costs, r.method) == (3, (3, 0), (F(1, 2),), (F(1, 2), 0),
+                                                                 "highs+exact-basis")
+    # the same with x2's upper bound 0 (x2 fixed at 0, basic at both bounds)
+    r = solve_certified([1, 1], [[1, 2]], [3], lower=[0, 0], upper=[3, 0])
+    assert (r.value, r.x, r.method) == (3, (3, 0), "highs+exact-basis")
 
 
 def test_solve_square():
