@@ -145,7 +145,8 @@ def renyi_divergence_mp(phat: Sequence[Any], p: Sequence[Any], alpha: Any) -> An
     path for callers that hold mpf vectors, e.g. the audit). Zero conventions as in the module docstring
     (a cell with P_x <= 0 counts as P_x = 0); alpha = 1 is KL; +inf is ``mpmath.inf``. Errs by rounding only."""
     a = _mp(alpha)
-    d = _renyi_from_terms(phat, p, a == 1, a > 1,
+    gt_one = a > 1  # pragma: no mutate - '>' and '>=' agree: at a = 1 the KL branch never reads gt_one
+    d = _renyi_from_terms(phat, p, a == 1, gt_one,
                           lambda x, y: _mp(x) * mpmath.log(_mp(x) / _mp(y)),
                           lambda x, y: _mp(x) ** a * _mp(y) ** (1 - a),
                           mpmath.log, a - 1, mpmath.mpf(0))
@@ -164,9 +165,10 @@ def renyi_power_sum(phat: Sequence[Any], p: Sequence[Any], alpha: Any) -> Any:
     exact_path = _is_int(alpha) and all(isinstance(v, Fraction) for v in phat + p)
     if exact_path:
         k = int(alpha)
-        terms = _terms(phat, p, alpha > 1, lambda a, b: a**k / b ** (k - 1))
+        terms = _terms(phat, p, True, lambda a, b: a**k / b ** (k - 1))     # integer alpha >= 2 here
         return INF if terms is None else _sum(terms, Fraction(0))
-    terms = _terms(phat, p, alpha > 1, lambda a, b: to_mpf(a) ** to_mpf(alpha) * to_mpf(b) ** (1 - to_mpf(alpha)))
+    gt_one = alpha > 1  # pragma: no mutate - '>' and '>=' agree: alpha = 1 was refused above
+    terms = _terms(phat, p, gt_one, lambda a, b: to_mpf(a) ** to_mpf(alpha) * to_mpf(b) ** (1 - to_mpf(alpha)))
     return INF if terms is None else _sum(terms, mpmath.mpf(0))
 
 
@@ -199,7 +201,8 @@ def renyi_divergence_arb(phat: Sequence[Any], p: Sequence[Any], alpha: Any, *, d
     alpha = exact(validate_alpha(alpha))
     with arb_precision(dps):
         a_ = arb_exact(alpha)
-        return _renyi_from_terms(phat, p, alpha == 1, alpha > 1,
+        gt_one = alpha > 1  # pragma: no mutate - '>' and '>=' agree: at alpha = 1 the KL branch never reads gt_one
+        return _renyi_from_terms(phat, p, alpha == 1, gt_one,
                                  lambda x, y: arb_exact(x) * (arb_exact(x) / arb_exact(y)).log(),
                                  lambda x, y: arb_exact(x) ** a_ * arb_exact(y) ** (1 - a_),
                                  lambda t: t.log(), a_ - 1, flint.arb(0))

@@ -194,6 +194,9 @@ def test_fallback_size_guard(monkeypatch):
     n = 6400     # lower bounds only plus 6 rows: 6400 * 6406 > 4e7
     with pytest.raises(CertificationError, match=r"\(6400 variables, 6406 dense rows\) is too large"):
         lpmod._fallback([F(0)] * n, [[]] * 6, [F(0)] * 6, [], [], [F(0)] * n, [None] * n)
+    # exactly 4e7 entries (10000 variables, 4000 rows, no keyword bound) is still allowed
+    with pytest.raises(AssertionError, match="size guard"):
+        lpmod._fallback([F(0)] * 10000, [[]] * 4000, [F(0)] * 4000, [], [], [None] * 10000, [None] * 10000)
     # 1 variable, both bounds: far below the guard, reaches the exact solver
     with pytest.raises(AssertionError, match="size guard"):
         lpmod._fallback([F(1)], [], [], [], [], [F(0)], [F(1)])

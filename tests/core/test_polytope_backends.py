@@ -77,19 +77,21 @@ def test_irredundant_rows_implicit_equalities_and_equality_rows():
     assert irredundant_rows([[0, 1], [0, -1]], [1, 0], [[1, 0]], [0]) == [0, 1]
 
 
-def test_lrs_rational_input_and_timeout():
+def test_lrs_rational_input_and_timeout(monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)          # the lrs input file lives in a temporary directory, not in the cwd
     # x >= 1/6, y >= 0, 3x + 5y <= 7/3 (lrs input 'p/q'): vertices (1/6, 0), (1/6, 11/30), (7/9, 0)
     v, r = vertices_lrs([[-3, 0], [0, -1], [3, 5]], [F(-1, 2), 0, F(7, 3)])
     assert set(v) == {(F(1, 6), 0), (F(1, 6), F(11, 30)), (F(7, 9), 0)} and not r
     with pytest.raises(subprocess.TimeoutExpired):
         vertices_lrs([[-1, 0], [0, -1], [2, 3]], [0, 0, 1], timeout=1e-9)
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_lrs_reports_lineality_and_missing_binary(monkeypatch):
     with pytest.raises(RuntimeError, match="lineality space"):
         vertices_lrs([[-1, 0]], [0])                       # x1 >= 0 in the plane
     monkeypatch.setattr("shutil.which", lambda name: None)
-    with pytest.raises(FileNotFoundError, match="lrslib"):
+    with pytest.raises(FileNotFoundError, match=r"^lrs \(Debian package lrslib\) is not installed$"):
         vertices_lrs([[-1]], [0])
 
 
