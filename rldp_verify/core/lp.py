@@ -358,7 +358,8 @@ def _exact_simplex(lp: _BoundedLP, col_st: Sequence[str], row_st: Sequence[str],
             z[k] = ub[k]
     cq = [_fmpq(v) for v in c]
     limit = max_iter if max_iter is not None else 50 + 4 * m
-    for _ in range(limit + 1):
+    pivots = 0
+    while True:
         isb = set(basic)
         Bm = [[Fraction(0)] * m for _ in range(m)]
         for p, k in enumerate(basic):
@@ -390,8 +391,6 @@ def _exact_simplex(lp: _BoundedLP, col_st: Sequence[str], row_st: Sequence[str],
             dq = [cq[j] - gyl[j] for j in range(n)]
         else:
             dq = list(cq)
-        def dval(k: int) -> Fraction:
-            return (Fraction(int(dq[k].p), int(dq[k].q)) if k < n else y[k - n])
         enter = None
         for k in range(N):
             if k in isb:
@@ -404,10 +403,10 @@ def _exact_simplex(lp: _BoundedLP, col_st: Sequence[str], row_st: Sequence[str],
                 enter, sigma = k, -1
                 break
         if enter is None:
-            d = [dval(j) for j in range(n)]
-            return z[:n], y, d
-        if _ == limit:
+            return z[:n], y, [Fraction(int(q.p), int(q.q)) for q in dq]
+        if pivots >= limit:
             return None
+        pivots += 1
         k = enter
         rhs = [Fraction(0)] * m
         for i, a in wcol(k):
@@ -436,7 +435,6 @@ def _exact_simplex(lp: _BoundedLP, col_st: Sequence[str], row_st: Sequence[str],
         kb = basic[leave]
         z[kb] = ub[kb] if delta[leave] > 0 else lb[kb]
         basic[leave] = k
-    return None
 
 
 def _certify_basis(lp: _BoundedLP, col_st: Sequence[str], row_st: Sequence[str]) -> LPResult | None:

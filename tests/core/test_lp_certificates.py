@@ -60,6 +60,16 @@ def test_certified_single_nonzero_rows_are_bounds_with_their_multipliers():
     assert (r.value, r.dual, r.reduced_costs) == (-2, (0,), (-1,))
 
 
+def test_certified_bound_rows_next_to_general_rows():
+    # max x1 + x2 s.t. x1 + 2 x2 <= 4, x1 <= 3, -x2 <= 0 (the last two are bounds): x = (3, 1/2), value 7/2;
+    # c = (1, 1) = y1 (1, 2) + y2 (1, 0) + y3 (0, -1) with y3 = 0 (x2 > 0): y = (1/2, 1/2, 0); b.y = 2 + 3/2 = 7/2
+    r = solve_certified([1, 1], [[1, 2], [1, 0], [0, -1]], [4, 3, 0])
+    assert (r.value, r.x, r.dual, r.method) == (F(7, 2), (3, F(1, 2)), (F(1, 2), F(1, 2), 0), "highs+exact-basis")
+    # the bound rows first: the same multipliers in the row order
+    r = solve_certified([1, 1], [[0, -1], [1, 0], [1, 2]], [0, 3, 4])
+    assert (r.value, r.x, r.dual, r.method) == (F(7, 2), (3, F(1, 2)), (0, F(1, 2), F(1, 2)), "highs+exact-basis")
+
+
 def test_certified_zero_rows_and_equalities():
     # 0 x <= 0 and 0 x <= 5 are no constraint; max x1 + x2 s.t. x1 + x2 <= 2, x1 - x2 = 1 (both in G)
     r = solve_certified([1, 1], [[0, 0], [1, 1], [0, 0]], [0, 2, 5], [[1, -1]], [1])
@@ -69,8 +79,10 @@ def test_certified_zero_rows_and_equalities():
     # x1 + x2 = 2 and x1 - x2 = 0: x = (1, 1), c = (-1, 1) = y1 (1, 1) + y2 (1, -1): y = (0, -1)
     r = solve_certified([-1, 1], [], [], [[1, 1], [1, -1]], [2, 0])
     assert (r.value, r.x, r.dual) == (0, (1, 1), (0, -1))
+    assert r.method == "highs+exact-basis"
     r = solve_certified([3, 1], [], [], [[1, 1], [1, -1]], [2, 0])
     assert (r.value, r.x, r.dual) == (4, (1, 1), (2, 1))
+    assert r.method == "highs+exact-basis"
 
 
 def test_certified_bad_equality_row_length():
