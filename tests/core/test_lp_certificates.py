@@ -65,6 +65,9 @@ def test_certified_bound_rows_next_to_general_rows():
     # c = (1, 1) = y1 (1, 2) + y2 (1, 0) + y3 (0, -1) with y3 = 0 (x2 > 0): y = (1/2, 1/2, 0); b.y = 2 + 3/2 = 7/2
     r = solve_certified([1, 1], [[1, 2], [1, 0], [0, -1]], [4, 3, 0])
     assert (r.value, r.x, r.dual, r.method) == (F(7, 2), (3, F(1, 2)), (F(1, 2), F(1, 2), 0), "highs+exact-basis")
+    # with a second general row that is slack at the optimum (x1 + x2 = 7/2 < 10, multiplier 0): its slack is basic
+    r = solve_certified([1, 1], [[1, 2], [1, 1], [1, 0], [0, -1]], [4, 10, 3, 0])
+    assert (r.value, r.x, r.dual, r.method) == (F(7, 2), (3, F(1, 2)), (F(1, 2), 0, F(1, 2), 0), "highs+exact-basis")
     # the bound rows first: the same multipliers in the row order
     r = solve_certified([1, 1], [[0, -1], [1, 0], [1, 2]], [0, 3, 4])
     assert (r.value, r.x, r.dual, r.method) == (F(7, 2), (3, F(1, 2)), (0, F(1, 2), F(1, 2)), "highs+exact-basis")
@@ -184,6 +187,23 @@ def test_exact_simplex_bound_flip_down_and_lower_bound_leaving(monkeypatch):
     ref = solve_certified([-1, 0], [[-1, 1]], [2], lower=[F(-3, 2), 0], upper=[None, 1])
     assert ref.value == F(3, 2)
     assert lpmod._exact_simplex(seen[0], "BU", "U") == ([F(-3, 2), F(1, 2)], [0], [-1, 0])
+
+
+def test_exact_simplex_ratio_test_against_a_bound_flip(monkeypatch):
+    # The step length decides between a bound flip of the entering column and a basic column leaving; steps of
+    # slope |delta| != 1 tell t = (bound - z) / delta from other formulas.
+    # (a) LP1 with x2 <= 1: second step x2 enters (flip length 1), the row's slack r = 3 + 2 t reaches 4 at t = 1/2
+    #     and leaves; the optimum (3, 1/2) is unchanged
+    seen = _capture_lp(monkeypatch)
+    solve_certified(*LP1, lower=[0, 0], upper=[3, 1])
+    assert lpmod._exact_simplex(seen[0], "LL", "B") == ([3, F(1, 2)], [F(1, 2)], [F(1, 2), 0])
+    # (b) max -x1 s.t. -2 x1 + x2 <= 2, x1 >= -5/4, 0 <= x2 <= 1: x1 >= (x2 - 2) / 2 >= -1, so x = (-1, 0), value 1;
+    #     -1 = -2 y -> y = 1/2, d2 = 0 - y = -1/2 at x2's lower bound; dual bound 2 * 1/2 = 1.  From x2 = 1 (x1 =
+    #     -1/2 basic) x2 decreases with x1 = -1/2 - t/2: x1 would reach -5/4 at t = 3/2 > 1, so x2 flips to 0
+    seen.clear()
+    ref = solve_certified([-1, 0], [[-2, 1]], [2], lower=[F(-5, 4), 0], upper=[None, 1])
+    assert (ref.value, ref.x, ref.dual, ref.reduced_costs) == (1, (-1, 0), (F(1, 2),), (0, F(-1, 2)))
+    assert lpmod._exact_simplex(seen[0], "BU", "U") == ([-1, 0], [F(1, 2)], [0, F(-1, 2)])
 
 
 def test_exact_simplex_free_and_fixed_columns(monkeypatch):
