@@ -208,7 +208,7 @@ def renyi_divergence_arb(phat: Sequence[Any], p: Sequence[Any], alpha: Any, *, d
                                  lambda t: t.log(), a_ - 1, flint.arb(0))
 
 
-def chi_square_sum(p1: Sequence[Any], p2: Sequence[Any], zero: Any = 0, inf: Any = INF) -> Any:
+def chi_square_sum(p1: Sequence[Any], p2: Sequence[Any], zero: Any, inf: Any) -> Any:
     """sum_x (p1_x - p2_x)^2 / p2_x over cells with p2_x != 0, ``inf`` when p2_x = 0 != p1_x, without
     validation: the one chi-square loop (exact for exact entries, else in the entries' own type, starting
     from ``zero``). :func:`chi_square` and the chi-square ball's ``chi2_divergence`` (ISIT eq. (2)) call it."""

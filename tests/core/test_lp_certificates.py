@@ -44,20 +44,26 @@ def test_certified_single_nonzero_rows_are_bounds_with_their_multipliers():
     # the tighter row second: 4x <= 10, 2x <= 3
     r = solve_certified([1], [[4], [2]], [10, 3])
     assert (r.value, r.dual) == (F(3, 2), (0, F(1, 2)))
+    assert r.method == "highs+exact-basis"
     # lower bounds from negative rows: max -x s.t. -2x <= -1, -x <= 0, -3x <= -1 -> x = 1/2, y = (1/2, 0, 0)
     r = solve_certified([-1], [[-2], [-1], [-3]], [-1, 0, -1])
     assert (r.value, r.x, r.dual) == (F(-1, 2), (F(1, 2),), (F(1, 2), 0, 0))
+    assert r.method == "highs+exact-basis"
     # a keyword bound tighter than the row: max x s.t. 2x <= 3, x <= 1 (keyword) -> x = 1, reduced cost 1, y = 0
     r = solve_certified([1], [[2]], [3], upper=[1])
     assert (r.value, r.x, r.dual, r.reduced_costs) == (1, (1,), (0,), (1,))
+    assert r.method == "highs+exact-basis"
     # a row tighter than the keyword bound: max x s.t. 2x <= 3, x <= 2 (keyword) -> the row's multiplier 1/2
     r = solve_certified([1], [[2]], [3], upper=[2])
     assert (r.value, r.x, r.dual, r.reduced_costs) == (F(3, 2), (F(3, 2),), (F(1, 2),), (0,))
+    assert r.method == "highs+exact-basis"
     # the same for a lower bound: max -x s.t. -x <= -1 (x >= 1), keyword lower 1/2 / 2
     r = solve_certified([-1], [[-1]], [-1], lower=[F(1, 2)])
     assert (r.value, r.dual, r.reduced_costs) == (-1, (1,), (0,))
+    assert r.method == "highs+exact-basis"
     r = solve_certified([-1], [[-1]], [-1], lower=[2])
     assert (r.value, r.dual, r.reduced_costs) == (-2, (0,), (-1,))
+    assert r.method == "highs+exact-basis"
 
 
 def test_certified_bound_rows_next_to_general_rows():
@@ -100,6 +106,7 @@ def test_certified_only_lower_keyword_gives_reduced_costs():
     # keyword bounds with None entries: max x1 - x2, x1 <= 2 (keyword), x2 >= -1 (keyword), x1 + x2 <= 5
     r = solve_certified([1, -1], [[1, 1]], [5], lower=[None, -1], upper=[2, None])
     assert (r.value, r.x, r.dual, r.reduced_costs) == (3, (2, -1), (0,), (1, -1))
+    assert r.method == "highs+exact-basis"
 
 
 # --- the exact simplex from chosen starting bases ------------------------------------------------------------

@@ -1,0 +1,31 @@
+"""rldp_verify.core.divergence: cell order and result types of the chi-square divergence (issue 9: generic mutants of
+core/divergence.py). Expected values by hand."""
+
+import math
+from fractions import Fraction
+
+import mpmath
+
+from rldp_verify.core.divergence import chi_square, chi_square_sum
+
+F = Fraction
+
+
+def test_a_zero_cell_before_the_others_is_skipped_not_the_end():
+    # (1/2 - 1/4)^2 / (1/4) + (1/2 - 3/4)^2 / (3/4) = 1/4 + 1/12 = 1/3, the 0/0 cell first
+    assert chi_square([F(0), F(1, 2), F(1, 2)], [F(0), F(1, 4), F(3, 4)]) == F(1, 3)
+    assert math.isclose(chi_square([0.0, 0.5, 0.5], [0.0, 0.25, 0.75]), 1 / 3, rel_tol=1e-15)
+    # a missing cell (P2_x = 0 < P1_x) after the 0/0 cell still gives +inf
+    assert chi_square([F(0), F(1, 2), F(1, 2)], [F(0), F(1), F(0)]) == mpmath.inf
+
+
+def test_result_types_follow_the_inputs():
+    # floats in, float out (also the infinite value: math.inf, not mpmath.inf)
+    inf = chi_square([0.5, 0.5], [1.0, 0.0])
+    assert type(inf) is float and inf == math.inf
+    val = chi_square([0.5, 0.5], [0.5, 0.5])
+    assert type(val) is float and val == 0.0
+    # the raw loop starts from the given zero and returns the given infinity
+    assert chi_square_sum([F(1, 2)], [F(1, 2)], F(3), "inf") == F(3)
+    assert chi_square_sum([F(1, 2), F(1, 2)], [F(1), F(0)], F(0), "inf") == "inf"
+    assert chi_square_sum([], [], mpmath.mpf(0), mpmath.inf) == 0
