@@ -45,7 +45,7 @@ docs: setup
 # mutmut over the core numeric modules; both write reports/mutation.json. MUTATION_SAMPLE=0 runs every
 # generic mutant; MUTATION_DEADLINE=HH:MM (UTC) interrupts the generic run then (the finished part is reported).
 MUTATION_SAMPLE ?= 500
-MUTATION_SEED ?= 20261124
+MUTATION_SEED ?= 20261125
 MUTATION_JOBS ?= 2
 # e.g. MUTATION_GENERIC_ARGS="--skip-clean-run --retry-timeouts 10" (see scripts/mutation_generic.py)
 MUTATION_GENERIC_ARGS ?=

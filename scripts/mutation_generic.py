@@ -196,7 +196,7 @@ def message_only(name: str) -> bool:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sample", type=int, default=500, help="sample size (0: every mutant)")
-    ap.add_argument("--seed", type=int, default=20261124)
+    ap.add_argument("--seed", type=int, default=20261125)
     ap.add_argument("--deadline", help="UTC HH:MM at which mutmut is interrupted")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--batch", type=int, default=50, help="mutants per mutmut run (0: one run)")
@@ -312,6 +312,10 @@ def main(argv=None) -> int:
                  "through tests/proofs/test_proofs.py and their pinned verdicts), only those reaching the "
                  "mutated function, stopping at the first failure",
         "seconds": round(time.time() - t0),
+        "scope": (f"configured layer: every module of [tool.mutmut] only_mutate ({len({module_of(n) for n in names})} "
+                  f"modules, {len(names)} mutants), "
+                  + ("every mutant" if len(sample) == len(names) else f"a seeded random sample of {len(sample)}")
+                  + ("" if finished else "; INTERRUPTED at the deadline: only the completed batches are counted")),
         "notes": notes,
     }
     update_report(Path(args.out), "generic", gen)
