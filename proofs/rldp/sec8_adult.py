@@ -5,12 +5,13 @@ as the text defines it: F the chi^2 confidence set (alpha = 2, beta = 0.05, n = 
 NMI under P-hat. The paper does not name the four attribute pairs of Figure 2 except occupation vs.
 education (one of the two large ones). Our choices:
 - small pairs (PolyOpt and NR feasible): sex x income (2 x 2) and sex x race (2 x 5);
-- large pairs (GRR, SRR, IR only): occupation x education (15 x 16 with '?' as a category, as the
-  printed a = 240 requires) and relationship x education (6 x 16).
+- large pairs: occupation x education (15 x 16 with '?' as a category, as the printed a = 240
+  requires) and relationship x education (6 x 16); GRR, SRR and IR directly, PolyOpt and NR (which the
+  paper could not compute there) as certified brackets by column generation, stopped on iteration caps.
 eps grid: EPS_GRID of :mod:`proofs.rldp._sec8` (the text mentions 0.075 as its lowest eps and
 uses 1.5 in Secs. 8.4-8.5). The (pair, eps) evaluations fan out over ctx's Dask cluster.
 
-Curves that are missing from Figure 2 (the paper's and ours): see MISSING_CURVES.
+Curves the paper could not draw, and how ours are drawn instead: see MISSING_CURVES.
 """
 
 from __future__ import annotations
@@ -40,8 +41,11 @@ from rldp_verify.rldp.uncertainty import RenyiBall
 LARGE_PAIRS = (("occupation", "education", True, False), ("relationship", "education", False, True))
 MISSING_CURVES = ("PolyOpt and NR on occupation x education (|X| = 240) and relationship x education (|X| = 96): "
                   "the paper could not draw them (Sec. 8.1: Matlab's vertex enumeration of Gamma-hat ran out of "
-                  "memory); rldp-verify does not draw them either yet: its exact PolyOpt and NR enumerate vertices, "
-                  "which reaches |X| = 16, and the route without enumeration (issue 14, items 1-2) has not landed")
+                  "memory). rldp-verify draws certified brackets of their NMI, computed without enumeration by "
+                  "column generation (rldp_verify.rldp.mechanisms.polyopt_large; lower end = the NMI of a mechanism "
+                  "whose rows lie in Gamma_eps exactly, upper end = a certified dual bound on LP (46)), stopped "
+                  "after a fixed number of iterations (sec8_adult.CG_CAPS) or at relative width 1e-4: a curve "
+                  "where the bracket is narrow, a band [lower, upper] where it is not")
 SMALL_HYP = ("adult data, n = 32,561; F: alpha = 2, beta = 0.05 (95 % chi^2 confidence set); NMI under P-hat",
              "pairs sex x income (2 x 2) and sex x race (2 x 5) — our choice, the paper does not name them",
              f"eps in {', '.join(EPS_GRID)}",
@@ -80,14 +84,66 @@ def _large_distance(s: str, u: str, keep: bool, cert: bool):
     return ir_distance(RenyiBall.from_confidence([list(r) for r in ct.phat()], 2, "0.95", ct.n))
 
 
+#: Column-generation iteration caps of the large-pair PolyOpt and NR runs (per (sensitive attribute,
+#: mechanism)); each run also stops at certified relative width ~1e-4 (CG_REL_GAP).  The stop never
+#: depends on wall time, so the brackets are the same on every machine (issue 9 item 4).  Chosen so that
+#: the 28 runs (2 pairs x 2 mechanisms x 7 eps) cost about 15 minutes of CPU in all: measured per
+#: iteration (reports/benchmarks/polyopt_large_adult.json) NR ~0.5-1.2 s at |X| = 224/240 and < 0.2 s
+#: at |X| = 96, PolyOpt ~0.5 s at |X| = 96 and ~6 s at |X| = 240 (plus ~10 s for L'), where 6
+#: iterations leave a wide bracket (drawn as a band; 10 minutes still leave a relative width ~0.4).
+CG_CAPS = {("occupation", "NR"): 50, ("occupation", "PolyOpt"): 6,
+           ("relationship", "NR"): 100, ("relationship", "PolyOpt"): 60}
+CG_REL_GAP = 1e-4
+#: a certified NMI bracket narrower than this (relative) is drawn as a curve, a wider one as a band
+NARROW = 1e-3
+
+
+def cg_bracket(table, eps: str, mech: str, cap: int, *, lower=None) -> dict:
+    """PolyOpt (for the certified lower bounds ``lower`` = L' <= L_{u|s}(F)) or NR on the exact table ``table`` at eps by column
+    generation (rldp_verify.rldp.mechanisms.polyopt_large), stopped after ``cap`` iterations or at relative
+    width CG_REL_GAP, never on time.  Returns the certified bracket [lower, upper] of LP (46)'s optimum
+    (mutual information, nats; lower = that of the exactly feasible mechanism built), the same divided by
+    H(X) under P-hat (the NMI's normaliser, nmi_float), and the iteration count."""
+    import math
+
+    from rldp_verify.core.information import entropy_float
+    from rldp_verify.rldp.mechanisms.polyopt_large import nonrobust_cg, polyopt_cg_from_bounds
+
+    kw = {"rel_gap": CG_REL_GAP, "time_limit": math.inf, "max_iterations": cap}
+    if mech == "PolyOpt":
+        mechanism, res = polyopt_cg_from_bounds(table, lower, eps, **kw)
+    elif mech == "NR":
+        mechanism, res = nonrobust_cg(table, eps, **kw)
+    else:
+        raise ValueError(mech)
+    p = [v for r in table for v in r]
+    h = entropy_float(p)
+    return {"I": (float(res.lower), float(res.upper)), "nmi": (float(res.lower) / h, float(res.upper) / h),
+            "nmi_of_mechanism": nmi_float(mechanism.matrix, p), "relative_width": res.relative_width,
+            "iterations": res.iterations, "cap": cap}
+
+
 def large_task(task) -> dict:
-    """GRR, SRR and IR (float split search) on a large pair at one eps."""
+    """One evaluation on a large pair at one eps: ("direct", ...) GRR, SRR and IR (float split search);
+    ("PolyOpt" or "NR", ...) the certified bracket of :func:`cg_bracket`."""
     from rldp_verify.rldp.mechanisms import grr_matrix, srr_matrix
 
-    s, u, keep, cert, e = task
+    kind, s, u, keep, cert, e = task
     ct = adult_table(s, u, keep_missing=keep)
-    p = [v for r in ct.phat() for v in r]
     a1, a2 = len(ct.sensitive), len(ct.public)
+    if kind != "direct":
+        table = tuple(tuple(r) for r in ct.phat())
+        lower = None
+        if kind == "PolyOpt":
+            from dataclasses import replace
+
+            from proofs.rldp._sec8 import _ball_template
+            from rldp_verify.rldp.mechanisms.rounding import lower_bounds
+            from rldp_verify.rldp.uncertainty import read_table
+
+            lower = lower_bounds(replace(_ball_template(a1, a2, ct.n, "0.05"), phat=read_table([list(r) for r in table])))
+        return cg_bracket(table, e, kind, CG_CAPS[(s, kind)], lower=lower)
+    p = [v for r in ct.phat() for v in r]
     d = _large_distance(s, u, keep, cert)
     r = privacy_level(e).exp_eps
     return {"nmi": {"GRR": nmi_float(grr_matrix(a1 * a2, r), p), "SRR": nmi_float(srr_matrix(a1, a2, r), p),
@@ -96,18 +152,36 @@ def large_task(task) -> dict:
 
 
 def large_runs(ctx=None):
-    """GRR, SRR and IR (float split search) on the large pairs, IR with d = 2 or a certified d' >= d.
+    """The large pairs: GRR, SRR and IR (float split search), IR with d = 2 or a certified d' >= d.
     d = 2 >= Theorem 5's d always, so the IR mechanism is (eps, F)-RLDP; its utility is at most that of
-    IR with the exact d, so a finding 'IR beats SRR' made with it is conservative. PolyOpt and NR are
-    not computed here (vertex enumeration cannot reach |X| = 96 or 240)."""
+    IR with the exact d, so a finding 'IR beats SRR' made with it is conservative.  PolyOpt and NR (which
+    the paper could not compute): certified brackets by column generation (:func:`cg_bracket`, CG_CAPS).
+    label -> eps -> {"nmi": {GRR, SRR, IR}, "bracket": {PolyOpt, NR: (lower, upper) NMI}, "cg": {...}};
+    all (pair, mechanism, eps) tasks fan out over ctx's Dask cluster (deterministic)."""
     if "large" not in _CACHE:
-        tasks = [(s, u, keep, cert, e) for s, u, keep, cert in LARGE_PAIRS for e in EPS_GRID]
+        tasks = [(kind, s, u, keep, cert, e) for kind in ("direct", "PolyOpt", "NR")
+                 for s, u, keep, cert in LARGE_PAIRS for e in EPS_GRID]
         res = (ctx.map if ctx is not None else lambda f, ts: [f(t) for t in ts])(large_task, tasks)
+        labels = {(t[1], t[5]): r["label"] for t, r in zip(tasks, res) if t[0] == "direct"}
         out: dict = {}
-        for (s, u, keep, cert, e), r in zip(tasks, res):
-            out.setdefault(r["label"], {})[e] = {"nmi": r["nmi"]}
+        for (kind, s, u, keep, cert, e), r in zip(tasks, res):
+            row = out.setdefault(labels[(s, e)], {}).setdefault(e, {"nmi": {}, "bracket": {}, "cg": {}})
+            if kind == "direct":
+                row["nmi"] = r["nmi"]
+            else:
+                row["bracket"][kind] = r["nmi"]
+                row["cg"][kind] = {k: r[k] for k in ("I", "relative_width", "iterations", "cap", "nmi_of_mechanism")}
         _CACHE["large"] = out
     return _CACHE["large"]
+
+
+def _large_note(pair: str) -> str:
+    """The note of a large pair's panel: which curves the paper could not draw and what ours are."""
+    s = pair.split(" x ")[0]
+    return (f"PolyOpt, NR: the paper could not draw them (vertex enumeration ran out of memory).\n"
+            f"Here: certified brackets of the NMI (column generation, no enumeration), stopped after\n"
+            f"{CG_CAPS[(s, 'PolyOpt')]} (PolyOpt) / {CG_CAPS[(s, 'NR')]} (NR) iterations or at relative width "
+            f"{CG_REL_GAP:.0e}; band where wider than {NARROW:.0e}")
 
 
 def _table(runs, mechs=("GRR", "SRR", "IR", "PolyOpt", "NR")):
@@ -340,9 +414,10 @@ def check_grr_worst(ctx):
         return {m: [rows[e]["nmi"][m] for e in EPS_GRID] for m in rows[EPS_GRID[0]]["nmi"]}
 
     panels = [(f"adult {pair}", list(EPS_GRID), curves(rows), None) for pair, rows in small_runs(ctx).items()]
-    panels += [(f"adult {pair}", list(EPS_GRID), curves(rows), "PolyOpt, NR: not drawn (the paper could not either)")
+    panels += [(f"adult {pair}", list(EPS_GRID), curves(rows), _large_note(pair),
+                {m: [rows[e]["bracket"][m] for e in EPS_GRID] for m in ("PolyOpt", "NR")})
                for pair, rows in large_runs(ctx).items()]
-    fig2_adult(path, panels)
+    fig2_adult(path, panels, narrow_tol=NARROW)
     ev = {"best RLDP / GRR": ratio, "failures": [f for _, f in fails], "figure": rel, "missing curves": MISSING_CURVES}
     if not fails:
         return Outcome.verified("GRR lowest everywhere, best RLDP >= 1.5 x GRR", **ev)
@@ -390,3 +465,4 @@ def check_nr_best(ctx):
     return Outcome.verified("NR >= all RLDP mechanisms; (NR - PolyOpt)/NR at eps = " + EPS_GRID[-1] + ": "
                             + ", ".join(f"{p} {pct[p][EPS_GRID[-1]]}" for p in pct) + "; at eps = 1.5: "
                             + ", ".join(f"{p} {pct[p]['1.5']}" for p in pct), **ev)
+

@@ -29,23 +29,49 @@ def _save(fig, path):
     _plt().close(fig)
 
 
-def fig2_adult(path, panels) -> None:
-    """Figure 2: NMI against eps on the adult pairs. ``panels`` = [(title, eps list, {mech: [nmi]}, note)];
-    one data set per panel, deterministic mechanisms: no spread to draw. ``note`` names missing curves."""
+def narrow(lo, hi, tol: float) -> bool:
+    """Whether the bracket [lo, hi] is narrow enough to be drawn as a curve: (hi - lo) <= tol * hi."""
+    return hi - lo <= tol * abs(hi)
+
+
+def fig2_adult(path, panels, *, narrow_tol: float = 1e-3) -> None:
+    """Figure 2: NMI against eps on the adult pairs. ``panels`` = [(title, eps list, {mech: [nmi]}, note,
+    brackets)]; one data set per panel, deterministic mechanisms: no spread to draw. ``note`` names the
+    missing curves; ``brackets`` (may be absent or None) = {mech: [(lower, upper) at each eps]}, certified
+    brackets of the NMI: a curve (through the lower ends) when every bracket of the mechanism is narrow
+    (:func:`narrow`), else a shaded band [lower, upper] with the lower ends dashed. Panels with brackets use
+    a log NMI axis (their values span five decades)."""
     plt = _plt()
     cols = min(2, len(panels))
     rows = math.ceil(len(panels) / cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(6.2 * cols, 4.2 * rows), squeeze=False)
-    for ax, (title, eps, curves, note) in zip(axes.flat, panels):
+    fig, axes = plt.subplots(rows, cols, figsize=(6.2 * cols, 4.6 * rows), squeeze=False)
+    for ax, panel in zip(axes.flat, panels):
+        title, eps, curves, note = panel[:4]
+        brackets = panel[4] if len(panel) > 4 and panel[4] else {}
         xs = [float(e) for e in eps]
         for m, ys in curves.items():
             ax.plot(xs, ys, marker=MARKS.get(m, "."), color=COLORS.get(m), label=m)
+        for m, br in brackets.items():
+            lo, hi = [b[0] for b in br], [b[1] for b in br]
+            c = COLORS.get(m)
+            if all(narrow(a, b, narrow_tol) for a, b in br):
+                ax.plot(xs, lo, marker=MARKS.get(m, "."), color=c,
+                        label=f"{m} (certified bracket, width <= {narrow_tol:.0e}: curve)")
+            else:
+                ax.fill_between(xs, lo, hi, color=c, alpha=0.25, linewidth=0,
+                                label=f"{m}: certified bracket [lower, upper] (band)")
+                ax.plot(xs, lo, marker=MARKS.get(m, "."), color=c, linestyle="--", linewidth=1,
+                        label=f"{m}: lower end (an exactly feasible mechanism)")
         ax.set_xlabel("eps")
-        ax.set_ylabel("NMI under P-hat")
+        ax.set_ylabel("NMI under P-hat" + (" (log scale)" if brackets else ""))
+        if brackets:
+            ax.set_yscale("log")
+            lo_y, hi_y = ax.get_ylim()
+            ax.set_ylim(lo_y, hi_y * 100)     # head room for the note
         ax.set_title(title, fontsize=9)
         if note:
-            ax.text(0.02, 0.98, note, transform=ax.transAxes, fontsize=7, va="top", color="tab:red")
-        ax.legend(fontsize=8, loc="lower right")
+            ax.text(0.02, 0.98, note, transform=ax.transAxes, fontsize=6.5, va="top", color="tab:red", wrap=True)
+        ax.legend(fontsize=6.5 if brackets else 8, loc="lower right")
         ax.grid(alpha=0.3)
     for ax in list(axes.flat)[len(panels):]:
         ax.axis("off")

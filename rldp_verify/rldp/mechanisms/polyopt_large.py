@@ -43,9 +43,11 @@ def _params(res: CGResult, extra: dict) -> dict:
 def polyopt_cg_from_bounds(phat, lower, eps, *, sensitive=None, public=None, name: str = "PolyOpt",
                            guarantee: str | None = None, extra: dict | None = None, rel_gap: float = DEFAULT_REL_GAP,
                            time_limit: float = DEFAULT_TIME_LIMIT, init_columns=(), dps: int = DEFAULT_DPS,
-                           digits: int = DEFAULT_DIGITS, notes=(), log=None, checkpoints=()):
+                           digits: int = DEFAULT_DIGITS, notes=(), log=None, checkpoints=(),
+                           max_iterations: int | None = None):
     """PolyOpt (Definition 3 as printed, pairs s1 = s2 included) for the rational lower bounds ``lower``
-    by column generation.  Returns (Mechanism, CGResult)."""
+    by column generation.  Returns (Mechanism, CGResult).  ``max_iterations`` (with ``time_limit=math.inf``):
+    a stop that does not depend on the machine's speed (see :func:`solve_lp46_cg`)."""
     table = phat_table(phat)
     S, U = labels_for(table, sensitive, public)
     level = privacy_level(eps, digits=digits, dps=dps)
@@ -53,7 +55,7 @@ def polyopt_cg_from_bounds(phat, lower, eps, *, sensitive=None, public=None, nam
     cone = polyopt_cone(L, level.exp_eps)
     p = [v for r in table for v in r]
     res = solve_lp46_cg(cone, p, rel_gap=rel_gap, time_limit=time_limit, init_columns=init_columns, dps=dps, log=log,
-                        checkpoints=checkpoints)
+                        checkpoints=checkpoints, max_iterations=max_iterations)
     g = guarantee or "(eps, F)-RLDP for every F with F_{U|s} in D_s = {R : R_u >= L_{u|s}} (Theorem 2)"
     params = {"include_same_s": True, "lower_bounds": fstr_table(L), **_params(res, extra or {})}
     Y = [f"y{i + 1}" for i in range(len(res.rows))]
@@ -82,17 +84,17 @@ def polyopt_cg(ball, eps, *, sensitive=None, public=None, rel_gap: float = DEFAU
 
 def nonrobust_cg(phat, eps, *, sensitive=None, public=None, rel_gap: float = DEFAULT_REL_GAP,
                  time_limit: float = DEFAULT_TIME_LIMIT, init_columns=(), dps: int = DEFAULT_DPS,
-                 digits: int = DEFAULT_DIGITS, log=None, checkpoints=()):
+                 digits: int = DEFAULT_DIGITS, log=None, checkpoints=(), max_iterations: int | None = None):
     """NR (Theorem 3 with F = {P-hat}) by column generation.  Inputs x with P-hat_x = 0 take the
     uniform distribution over the outputs (they enter neither the constraints nor the utility).
-    Returns (Mechanism, CGResult)."""
+    Returns (Mechanism, CGResult); ``max_iterations`` as in :func:`polyopt_cg_from_bounds`."""
     table = phat_table(phat)
     S, U = labels_for(table, sensitive, public)
     level = privacy_level(eps, digits=digits, dps=dps)
     cone = nr_cone(table, level.exp_eps)
     p = [Fraction(v) for r in table for v in r]
     res = solve_lp46_cg(cone, p, rel_gap=rel_gap, time_limit=time_limit, init_columns=init_columns, dps=dps, log=log,
-                        checkpoints=checkpoints)
+                        checkpoints=checkpoints, max_iterations=max_iterations)
     params = {"include_same_s": False, "free_inputs": list(cone.free), **_params(res, {})}
     Y = [f"y{i + 1}" for i in range(len(res.rows))]
     mech = build(res.rows, S, U, Y, name="NR", level=level, parameters=params, phat=table,
