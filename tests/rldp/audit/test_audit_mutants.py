@@ -1,0 +1,244 @@
+"""Issue 9 (generic mutants of rldp_verify/rldp/audit): certified brackets, verdicts and the screen against
+values known independently of the engine.
+
+- Rényi balls with alpha = 2 and |U| = 2: the worst ratio from Theorem 1 / Sec. 4.1 by the chi-square
+  quadratic and a 1-D search (tests/rldp/audit/binary_ball.py), for pairs where block 1, block 2 or
+  neither is constant in u (the three branches of the primal search); the screen (screen=True) runs on
+  every such audit, since only the leading pair is certified in arb first.
+- exact audits (eps-LDP, P_X, {P}) against GRR's closed form e^eps and hand-computed ratios;
+- the dual's pieces against their definitions (power means, Psi by brute force over z);
+- the decimal / log formatting of the JSON against mpmath at 40 digits.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+import pytest
+
+from rldp_verify.rldp.audit import audit
+from rldp_verify.rldp.audit import exact as ex
+from rldp_verify.rldp.audit.core import INCONCLUSIVE, AuditResult, Target, _dec, parse_eps
+from rldp_verify.rldp.audit.pair import PairProblem, solve_pair
+from rldp_verify.rldp.audit.screen import build_tables, certify_float, estimates
+from rldp_verify.rldp.mechio import Mechanism
+from rldp_verify.rldp.uncertainty import RenyiBall
+from tests.rldp.audit.binary_ball import mp, pair_ratio, worst
+from tests.rldp.audit.helpers import grr_matrix
+
+F = Fraction
+PH = [[3, 5], [4, 7]]        # P^_{s} = 8/19, 11/19; P^_{U|s} = (3/8, 5/8), (4/11, 7/11)
+B = F(1, 10)
+# Q1: block s = 1 constant in u (pairs with s2 = 1 have a fixed block 2, with s1 = 1 a fixed block 1)
+Q1 = [[F(3, 5), F(1, 5), F(2, 5), F(2, 5)], [F(2, 5), F(4, 5), F(3, 5), F(3, 5)]]
+# Q2: no block constant (the two-curve primal search)
+Q2 = [[F(3, 5), F(1, 5), F(1, 2), F(3, 10)], [F(2, 5), F(4, 5), F(1, 2), F(7, 10)]]
+PAIRS = [(0, 0, 1), (0, 1, 0), (1, 0, 1), (1, 1, 0)]
+
+
+def _ball():
+    return RenyiBall.from_radius(PH, 2, B)
+
+
+@pytest.mark.parametrize("Q, screen", [(Q1, True), (Q2, True), (Q1, False)],
+                         ids=["fixed-block", "free-blocks", "fixed-block-no-screen"])
+def test_ball_bracket_contains_the_closed_form(Q, screen):
+    rho, (y, s1, s2) = worst(Q, PH, B)
+    r = audit(Mechanism.from_matrix(Q, 2, 2), f"log({_below(rho)})", ball=_ball(), dps=30, screen=screen)
+    lo, hi = mp(r.ratio_lower), mp(r.ratio_upper)
+    assert lo <= rho <= hi
+    assert hi - lo <= rho * mpmath.mpf("1e-14")
+    assert (r.argmax["y"], r.argmax["s"], r.argmax["s_prime"]) == (y, s1, s2)
+    assert r.verdict == "FAIL"          # e^eps below the true sup by 1e-12
+    # the witness is a member of F whose exact ratio is lo
+    W = r.witness
+    assert _ball().contains(W, dps=40) is True
+    q1, q2 = Q[y][2 * s1:2 * s1 + 2], Q[y][2 * s2:2 * s2 + 2]
+    num = sum(a * b for a, b in zip(q1, W[s1])) / sum(W[s1])
+    den = sum(a * b for a, b in zip(q2, W[s2])) / sum(W[s2])
+    assert num / den == r.ratio_lower
+    if screen:
+        assert (r.pairs_certified_in_arb, r.pairs_screened) == (1, 3)
+    else:
+        assert (r.pairs_certified_in_arb, r.pairs_screened) == (4, 0)
+
+
+def _below(rho, rel="1e-12"):
+    return F(mpmath.nstr(rho * (1 - mpmath.mpf(rel)), 25))
+
+
+def _above(rho, rel="1e-12"):
+    return F(mpmath.nstr(rho * (1 + mpmath.mpf(rel)), 25))
+
+
+@pytest.mark.parametrize("Q", [Q1, Q2], ids=["fixed-block", "free-blocks"])
+def test_ball_verdicts_at_the_closed_form(Q):
+    """PASS 1e-12 above the true sup, FAIL 1e-12 below it, for an exact e^eps = r and for an arb e^eps."""
+    rho, _ = worst(Q, PH, B)
+    m = Mechanism.from_matrix(Q, 2, 2)
+    up = audit(m, f"log({_above(rho)})", ball=_ball(), dps=30)
+    assert up.verdict == "PASS" and up.eps == f"log({_above(rho)})"
+    eps_up = mpmath.log(rho) + mpmath.mpf("1e-12")
+    arb_up = audit(m, mpmath.nstr(eps_up, 30), ball=_ball(), dps=30)
+    assert arb_up.verdict == "PASS"
+    arb_down = audit(m, mpmath.nstr(mpmath.log(rho) - mpmath.mpf("1e-12"), 30), ball=_ball(), dps=30)
+    assert arb_down.verdict == "FAIL"
+
+
+@pytest.mark.parametrize("Q", [Q1, Q2], ids=["fixed-block", "free-blocks"])
+def test_screen_is_sound_and_settles_pairs_above_their_sup(Q):
+    """certify_float must reject r below a pair's true sup (it would certify a false bound) and, with 1 %
+    of room, accept; the point estimate is within 1 % of the sup."""
+    ball = _ball()
+    Qf = np.array([[float(v) for v in row] for row in Q])
+    phf = np.array([[float(v) for v in row] for row in ball.phat])
+    Phi = float(2 * (np.exp(0.05) - 1))        # phi(B) = (e^{B/2} - 1)/(1/2) at alpha = 2
+    tab = build_tables(Qf, phf, 2.0, Phi)
+    est, _ = estimates(tab)
+    assert est[0, 0, 0] == est[1, 1, 1] == -np.inf
+    for p in PAIRS:
+        rho = float(pair_ratio(Q, PH, B, *p))
+        assert abs(est[p] / rho - 1) < 1e-2
+        pairs = np.array([p, p])
+        ok_below = certify_float(tab, Qf, phf, 2.0, Phi, rho * (1 - 1e-6), pairs)
+        ok_above = certify_float(tab, Qf, phf, 2.0, Phi, rho * 1.01, pairs)
+        assert not ok_below.any()
+        assert ok_above.all()
+
+
+@pytest.mark.parametrize("Q", [Q1, Q2], ids=["fixed-block", "free-blocks"])
+@pytest.mark.parametrize("pair", PAIRS)
+def test_each_pair_brackets_its_closed_form(Q, pair):
+    """solve_pair on every (y, s1, s2): Q1 has a fixed block 2 at (., 0, 1) and a fixed block 1 at (., 1, 0)."""
+    y, s1, s2 = pair
+    rows = [tuple(Q[y][2 * s:2 * s + 2]) for s in range(2)]
+    res = solve_pair(PairProblem(_ball(), rows, y, s1, s2), 20)
+    rho = pair_ratio(Q, PH, B, y, s1, s2)
+    assert (res.y, res.s1, res.s2) == pair
+    assert mp(res.lo) <= rho <= mp(res.hi)
+    assert mp(res.hi) - mp(res.lo) <= rho * mpmath.mpf("1e-4")
+    assert _ball().contains(res.witness, dps=30) is True
+    assert res.notes == []
+
+
+# ------------------------------------------------------------------------------------- exact audits
+
+
+@pytest.mark.parametrize("a, e", [(2, F(3)), (4, F(5, 2)), (6, F(1))])
+def test_ldp_of_grr_is_its_eps(a, e):
+    """GRR^eps (eq. (56)) is exactly eps-LDP: max ratio e^eps, argmax (y, x = y, x' != y)."""
+    rho, arg = ex.audit_ldp(grr_matrix(a, e), a, 1)
+    assert rho == e
+    # row 0: the first maximum is x = 0 (e/C), the first minimum x = 1 (1/C; x = 0 itself when e = 1)
+    assert arg == {"y": 0, "s": 0, "s_prime": 1 if e > 1 else 0, "u": 0, "u_prime": 0}
+
+
+def test_exact_audits_by_hand():
+    Q = [[F(1, 2), F(1, 4), F(0), F(0)], [F(1, 2), F(3, 4), F(1), F(1)]]
+    # LDP: row 0 has max 1/2 and a zero -> inf; argmax (y 0, x 0 = (s0, u0), x' 2 = (s1, u0)) at a2 = 2
+    rho, arg = ex.audit_ldp(Q, 2, 2)
+    assert rho == float("inf")
+    assert arg == {"y": 0, "s": 0, "s_prime": 1, "u": 0, "u_prime": 0}
+    # P_X: same inf at (y 0, s 0, s' 1, u 0, u' 0); witness 1/2 on (0, 0) and (1, 0)
+    rho, arg, P = ex.audit_full_simplex(Q, 2, 2)
+    assert rho == float("inf")
+    assert arg == {"y": 0, "s": 0, "s_prime": 1, "u": 0, "u_prime": 0}
+    assert P == ((F(1, 2), F(0)), (F(1, 2), F(0)))
+    # 0/0 = 1: a row that is zero on both blocks gives 1, not 0 or inf
+    Z = [[F(0)] * 4, [F(1)] * 4]
+    rho, arg, P = ex.audit_full_simplex(Z, 2, 2)
+    assert rho == 1 and arg["y"] == 0
+    assert ex.audit_ldp(Z, 2, 2)[0] == 1
+    assert ex.audit_full_simplex(Z, 1, 4) == (F(1), None, None)
+    # a single P: P(y=1|s=0) = (1/2 * 1 + 3/4 * 3)/4 = 11/16, P(y=1|s=1) = 1; worst is y 0: (5/16) / 0 = inf
+    P = [[F(1), F(3)], [F(2), F(2)]]
+    rho, arg = ex.audit_single(Q, P, 2, 2)
+    assert rho == float("inf") and arg == {"y": 0, "s": 0, "s_prime": 1, "u": None, "u_prime": None}
+    # P_{s=1} = 0: no pair has both conditionals, ratio 1 and no argmax
+    assert ex.audit_single(Q, [[F(1), F(3)], [F(0), F(0)]], 2, 2) == (F(1), None)
+    # three secrets, s = 2 empty: only (0, 1) and (1, 0); by hand y 1: (11/16) / 1 and 1 / (11/16) = 16/11
+    Q3 = [[F(1, 2), F(1, 4), F(1, 2), F(1, 2), F(1, 3), F(1, 3)], [F(1, 2), F(3, 4), F(1, 2), F(1, 2), F(2, 3), F(2, 3)]]
+    rho, arg = ex.audit_single(Q3, [[F(1), F(3)], [F(2), F(2)], [F(0), F(0)]], 3, 2)
+    # y 0: (5/16)/(1/2) = 5/8, (1/2)/(5/16) = 8/5; y 1: 11/16 / (1/2) = 11/8, 8/11 -> worst 8/5 at (0, 1, 0)
+    assert rho == F(8, 5) and (arg["y"], arg["s"], arg["s_prime"]) == (0, 1, 0)
+
+
+def test_audit_modes_give_the_exact_values():
+    e = F(3)
+    Q = grr_matrix(4, e)
+    m = Mechanism.from_matrix(Q, 2, 2)
+    ldp = audit(m, "log(3)", ldp=True)
+    assert (ldp.verdict, ldp.ratio_lower, ldp.ratio_upper) == ("PASS", e, e)
+    assert audit(m, "log(299/100)", ldp=True).verdict == "FAIL"
+    # GRR over P_X: Proposition 3, max over s != s' of Q[y|s,u]/Q[y|s',u'] = e as well
+    full = audit(m, "log(3)", full_simplex=True)
+    assert (full.ratio_lower, full.ratio_upper) == (e, e) and full.uncertainty == "F = P_X (Proposition 3)"
+    # a single P uniform: P(y|s) = (e + 1)/(2C) for the two outputs of s, 2/(2C) for the others -> (e + 1)/2
+    one = audit(m, "log(2)", distribution=[[F(1, 4)] * 2] * 2)
+    assert (one.verdict, one.ratio_lower, one.ratio_upper) == ("PASS", F(2), F(2))
+    assert audit(m, "log(199/100)", distribution=[[F(1, 4)] * 2] * 2).verdict == "FAIL"
+    assert audit(m, "0", distribution=[[F(1, 4)] * 2] * 2).verdict == "FAIL"
+
+
+# ------------------------------------------------------------------------------------------ targets
+
+
+def test_target_comparisons_exact_and_arb():
+    t = parse_eps("log(2)")
+    assert t.le(F(2), 30) and not t.le(F(2) + F(1, 10**30), 30)
+    assert t.lt_strict(F(2) + F(1, 10**30), 30) and not t.lt_strict(F(2), 30)
+    assert not t.le(None, 30) and not t.le(float("inf"), 30)
+    assert not t.lt_strict(None, 30) and t.lt_strict(float("inf"), 30)
+    # eps = 1: e = 2.718281828459045235360287...
+    u = parse_eps("1")
+    lo, hi = F("2.718281828459045235"), F("2.718281828459045236")
+    assert u.le(lo, 30) and not u.le(hi, 30)
+    assert u.lt_strict(hi, 30) and not u.lt_strict(lo, 30)
+    assert not u.le(None, 30) and u.lt_strict(float("inf"), 30) and not u.lt_strict(None, 30)
+    assert Target("x", None, F(0)).le(F(1), 20) and not Target("x", None, F(0)).lt_strict(F(1), 20)
+
+
+def test_verdict_inconclusive_between_bounds():
+    from rldp_verify.rldp.audit.core import _verdict
+
+    t = parse_eps("log(2)")
+    assert _verdict(t, F(3, 2), F(5, 2), 30) == INCONCLUSIVE
+    assert _verdict(t, F(3, 2), F(2), 30) == "PASS"
+    assert _verdict(t, F(201, 100), F(5, 2), 30) == "FAIL"
+    assert _verdict(t, None, float("inf"), 30) == INCONCLUSIVE
+
+
+# ---------------------------------------------------------------------------------------- formatting
+
+
+def test_decimal_and_log_strings():
+    assert _dec(F(1, 3), 5, True) == "0.33333" and _dec(F(1, 3), 5, False) == "0.33334"
+    assert _dec(F(-1, 3), 5, True) == "-0.33334" and _dec(F(-1, 3), 5, False) == "-0.33333"
+    assert _dec(F(2, 3), 5, None) == "0.66667" and _dec(F(5, 2), 5, None) == "2.5"
+    assert _dec(F(7), 20, True) == "7" and _dec(None, 5, True) is None and _dec(float("inf"), 5, True) == "inf"
+    assert _dec(F(1, 10**25), 20, False) == "0.00000000000000000001" and _dec(F(1, 10**25), 20, True) == "0"
+    r = AuditResult("PASS", F(1), F(2), None, None, 30, 0.0, "", "0")
+    assert r.eps_realised() == ["0", "0.69314718055994530942"]    # log 2 = 0.693147180559945309417232...
+    assert r.eps_realised(5) == ["0", "0.69315"]
+    assert AuditResult("PASS", F(2), F(2), None, None, 30, 0.0, "", "0").eps_realised(5) == ["0.69314", "0.69315"]
+    assert AuditResult("FAIL", None, float("inf"), None, None, 30, 0.0, "", "0").eps_realised() == [None, "inf"]
+    assert AuditResult("PASS", F(0), F(1), None, None, 30, 0.0, "", "0").eps_realised()[0] == "-inf"
+    # the log of 3/2 rounds outward: 0.405465108108164381978013115464...
+    assert AuditResult("PASS", F(3, 2), F(3, 2), None, None, 30, 0.0, "", "0").eps_realised(12) == \
+        ["0.405465108108", "0.405465108109"]
+
+
+def test_json_document():
+    m = Mechanism.from_matrix(grr_matrix(4, F(3)), 2, 2)
+    j = audit(m, "log(3)", full_simplex=True).to_json()
+    assert j["verdict"] == "PASS" and j["ratio_lower"] == j["ratio_upper"] == "3"
+    assert j["eps_realised"] == ["1.09861228866810969139", "1.0986122886681096914"]   # log 3 = 1.098612288668109691395...
+    # row 0: the first maximum of block 0 is u = 0 (e/C), the first minimum of block 1 is u' = 0 (1/C)
+    assert j["witness"] == [["0.5", "0"], ["0.5", "0"]] and j["eps"] == "log(3)"
+    assert j["argmax"] == {"y": 0, "s": 0, "s_prime": 1, "u": 0, "u_prime": 0}
+    assert j["uncertainty"] == "F = P_X (Proposition 3)" and j["dps"] == 50
+    assert (j["pairs_certified_in_arb"], j["pairs_screened"]) == (0, 0) and j["notes"] == []
+    third = audit(Mechanism.from_matrix([[F(1, 3)] * 4, [F(2, 3)] * 4], 2, 2), "0", ldp=True).to_json()
+    assert third["ratio_lower"] == "1" and third["witness"] is None and third["verdict"] == "PASS"
