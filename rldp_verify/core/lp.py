@@ -160,7 +160,7 @@ def _highs_basis(lp: _BoundedLP) -> tuple[tuple[str, ...], tuple[str, ...]] | No
             idx.append(j)
             vals.append(float(a))
         starts.append(len(idx))
-    M = sparse.csr_matrix((np.array(vals, dtype=float), np.array(idx, dtype=np.int32),
+    M = sparse.csr_matrix((np.array(vals), np.array(idx, dtype=np.int32),     # vals: Python floats
                            np.array(starts, dtype=np.int32)), shape=(m, n))
 
     def fl(v: Bound, default: float) -> float:
@@ -325,7 +325,8 @@ def _exact_simplex(lp: _BoundedLP, col_st: Sequence[str], row_st: Sequence[str],
                    ) -> tuple[list[Fraction], list[Fraction], list[Fraction]] | None:
     """Exact bounded primal simplex on  W z = 0, W = [G | -I], z = (x, r), started from HiGHS's
     basis.  Usually HiGHS's basis is already optimal and no pivot is made; the pivots repair
-    bases that are optimal only up to HiGHS's tolerances.  Bland's rule (no cycling).
+    bases that are optimal only up to HiGHS's tolerances.  Bland's rule (no cycling); ratio-test ties: a bound
+    flip of the entering column first, then the basic column of smallest index.
     Returns (x, y, d) with y the multipliers of the rows of G and d = c - G^T y, or None
     (singular basis, unbounded, iteration limit)."""
     c, G, glo, gup, lo, up, MT, gsrc = lp.c, lp.G, lp.glo, lp.gup, lp.lo, lp.up, lp.MT, lp.gsrc

@@ -5,8 +5,10 @@ import math
 from fractions import Fraction
 
 import mpmath
+import pytest
 
-from rldp_verify.core.divergence import chi_square, chi_square_sum
+from rldp_verify.core.divergence import chi_square, chi_square_sum, validate_distribution
+from rldp_verify.core.errors import InputError
 
 F = Fraction
 
@@ -29,3 +31,10 @@ def test_result_types_follow_the_inputs():
     assert chi_square_sum([F(1, 2)], [F(1, 2)], F(3), "inf") == F(3)
     assert chi_square_sum([F(1, 2), F(1, 2)], [F(1), F(0)], F(0), "inf") == "inf"
     assert chi_square_sum([], [], mpmath.mpf(0), mpmath.inf) == 0
+
+
+def test_float_sum_tolerance_is_inclusive():
+    # sums 1 + 2^-10 and 1 + 2^-9 are exact in binary: an error equal to tol is accepted, twice tol is not
+    assert validate_distribution([0.5, 0.5 + 2 ** -10], "x", tol=2 ** -10) == [0.5, 0.5 + 2 ** -10]
+    with pytest.raises(InputError, match=r"^x sums to 1\.001953125, not 1$"):
+        validate_distribution([0.5, 0.5 + 2 ** -9], "x", tol=2 ** -10)

@@ -36,6 +36,16 @@ def test_solve_exact_zero_objective_and_unbounded():
     assert solve_exact([1, 0], [], [], [[1, -1]], [0]).status == "unbounded"
 
 
+def test_infeasible_equalities_with_an_infeasible_dual():
+    # cdd reports these as 'dual inconsistent'; the primal is empty because of the equalities alone:
+    # 0 x1 = 1; x1 - x2 = 0 and x1 - x2 = 1; x1 - x2 <= 0 with x1 - x2 = 1 (the dual of each is infeasible too:
+    # E^T y = c has no solution for c = (1, 0))
+    assert solve_exact([1], [], [], [[0]], [1]).status == "infeasible"
+    assert solve_exact([1, 0], [], [], [[1, -1], [1, -1]], [0, 1]).status == "infeasible"
+    assert solve_exact([1, 0], [[1, -1]], [0], [[1, -1]], [1]).status == "infeasible"
+    assert solve_certified([1, 0], [[1, -1]], [0], [[1, -1]], [1]).status == "infeasible"
+
+
 def test_certified_single_nonzero_rows_are_bounds_with_their_multipliers():
     # max x s.t. 2x <= 3, 4x <= 10 (the tighter row is the first): x = 3/2, y = (1/2, 0)
     r = solve_certified([1], [[2], [4]], [3, 10])
@@ -211,6 +221,40 @@ def test_exact_simplex_ratio_test_against_a_bound_flip(monkeypatch):
     ref = solve_certified([-1, 0], [[-2, 1]], [2], lower=[F(-5, 4), 0], upper=[None, 1])
     assert (ref.value, ref.x, ref.dual, ref.reduced_costs) == (1, (-1, 0), (F(1, 2),), (0, F(-1, 2)))
     assert lpmod._exact_simplex(seen[0], "BU", "U") == ([-1, 0], [F(1, 2)], [0, F(-1, 2)])
+
+
+def test_exact_simplex_counts_pivots_and_flips_from_a_nonzero_lower_bound(monkeypatch):
+    # max x1 + x2 + x3 s.t. x1 + x2 + x3 <= 10, x1 + x2 <= 10, x1, x2 in [0, 1], x3 in [-1, 1]: both rows slack at
+    # the optimum x = (1, 1, 1) (value 3, y = 0, d = c = (1, 1, 1), each column at its upper bound).  From the lower
+    # bounds with both slacks basic, each column flips to its upper bound (x3 over its length 2; x3 does not appear
+    # in the second row): three pivots
+    seen = _capture_lp(monkeypatch)
+    ref = solve_certified([1, 1, 1], [[1, 1, 1], [1, 1, 0]], [10, 10], lower=[0, 0, -1], upper=[1, 1, 1])
+    assert (ref.value, ref.x, ref.dual, ref.reduced_costs) == (3, (1, 1, 1), (0, 0), (1, 1, 1))
+    lp = seen[0]
+    want = ([1, 1, 1], [0, 0], [1, 1, 1])
+    assert lpmod._exact_simplex(lp, "LLL", "BB", max_iter=2) is None
+    assert lpmod._exact_simplex(lp, "LLL", "BB", max_iter=3) == want
+    assert lpmod._exact_simplex(lp, "LLL", "BB") == want
+
+
+def test_exact_simplex_ratio_ties(monkeypatch):
+    # Documented tie rule: a bound flip of the entering column wins a tie; among basic columns, the smallest index.
+    # max 2 x1 + x2 s.t. x1 + x2 <= 1, x1, x2 in [0, 1] from the origin (slack r basic): x1 enters, its flip (1)
+    # ties with r reaching 1: x1 flips to 1 (r = 1 stays basic, degenerate); then x2 enters and r leaves at once
+    # (ratio 0).  Final basis {x2}: y = c2 = 1, d = (2 - 1, 0) = (1, 0); x = (1, 0), value 2 = b.y + d1 * 1.
+    # (Had r left on the tie, the basis {x1} would give y = 2, d = (0, -1), also optimal: the rule decides.)
+    seen = _capture_lp(monkeypatch)
+    ref = solve_certified([2, 1], [[1, 1]], [1], lower=[0, 0], upper=[1, 1])
+    assert ref.value == 2 and ref.x == (1, 0)
+    assert lpmod._exact_simplex(seen[0], "LL", "B") == ([1, 0], [1], [1, 0])
+    # two basic columns tie: max x3 s.t. x1 + x3 <= 1, x2 + x3 <= 1, x3 >= 0 with x1, x2 fixed at 0 ... (free
+    # slacks r1, r2 both reach 1 at t = 1): the smaller index (r1) leaves, x3 = 1; y solves B^T y = c_B with basis
+    # {x3, r2}: y = (1, 0), d = (0 - 1, 0, 0) = (-1, 0, 0)
+    seen.clear()
+    ref = solve_certified([0, 0, 1], [[1, 0, 1], [0, 1, 1]], [1, 1], lower=[0, 0, 0], upper=[0, 0, None])
+    assert ref.value == 1 and ref.x == (0, 0, 1)
+    assert lpmod._exact_simplex(seen[0], "LLL", "BB") == ([0, 0, 1], [1, 0], [-1, 0, 0])
 
 
 def test_exact_simplex_free_and_fixed_columns(monkeypatch):

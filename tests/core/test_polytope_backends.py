@@ -122,3 +122,20 @@ def test_lrs_reader(monkeypatch):
 def test_integer_row():
     assert polytope._integer_row([F(1, 2), F(-2, 3), F(0), F(5)]) == [3, -4, 0, 30]
     assert polytope._integer_row([F(2), F(-7)]) == [2, -7]
+
+
+def test_lrs_input_file(monkeypatch):
+    """The H-representation written for lrs (lrslib's format: rows [b, -A], 1-based linearity indices)."""
+    seen = []
+
+    def run(cmd, **kw):
+        with open(cmd[1]) as fh:
+            seen.append(fh.read())
+        return subprocess.CompletedProcess(cmd, 0, stdout="begin\n 1 0 0\nend\n", stderr="")
+
+    monkeypatch.setattr("shutil.which", lambda name: "/bin/lrs-fake")
+    monkeypatch.setattr(subprocess, "run", run)
+    vertices_lrs([[-1, 0], [0, -1]], [0, F(1, 2)], [[1, 1]], [F(1, 3)])
+    assert seen == ["rldp\nH-representation\nlinearity 1 3\nbegin\n3 3 rational\n0 1 0\n1/2 0 1\n1/3 -1 -1\nend\n"]
+    vertices_lrs([[2, 0]], [-3])
+    assert seen[1] == "rldp\nH-representation\nbegin\n1 3 rational\n-3 -2 0\nend\n"
