@@ -8,7 +8,7 @@ import mpmath
 
 from rldp_verify.core.errors import InputError
 from rldp_verify.core.information import mutual_information_value, nmi_value
-from rldp_verify.core.numbers import DEFAULT_DPS, fraction_str, working_precision
+from rldp_verify.core.numbers import DEFAULT_DPS, fraction_str
 from rldp_verify.rldp.mechanisms.rounding import PrivacyLevel
 from rldp_verify.rldp.mechio import Mechanism, labels
 from rldp_verify.rldp.uncertainty import RenyiBall, read_table
@@ -69,9 +69,9 @@ def fstr_table(t):
 
 
 def utility_record(matrix, p, *, dps: int = DEFAULT_DPS, digits: int = 12) -> dict:
-    """The ``utility`` entry of a mechanism: I_P(X;Y) and the NMI at ``digits`` digits (nats)."""
-    with working_precision(dps):
-        i = mutual_information_value(matrix, p, dps=dps)
-        n = nmi_value(matrix, p, dps=dps)
-        return {"I": mpmath.nstr(i, digits), "NMI": mpmath.nstr(n, digits), "unit": "nats",
-                "distribution": "P-hat"}
+    """The ``utility`` entry of a mechanism: I_P(X;Y) and the NMI at ``digits`` digits (nats).
+    Both values are computed at ``dps`` digits by their functions; nstr reads the mpf itself, so no
+    working-precision scope is needed here."""
+    i = mutual_information_value(matrix, p, dps=dps)
+    n = nmi_value(matrix, p, dps=dps)
+    return {"I": mpmath.nstr(i, digits), "NMI": mpmath.nstr(n, digits), "unit": "nats", "distribution": "P-hat"}

@@ -17,6 +17,7 @@ import mpmath
 import pytest
 
 import rldp_verify.rldp.mechanisms as mechanisms
+from rldp_verify.core import progress
 from rldp_verify.core.errors import InputError
 from rldp_verify.core.information import mutual_information_bounds, mutual_information_value
 from rldp_verify.core.rigorous import arb_exact, arb_precision
@@ -367,6 +368,9 @@ def test_independent_reporting_fixed_split():
     assert p["mechanism"] == "IR" and p["exp_eps_used"] == "4" and "10^-12" in p["d_rounding"]
     assert p["d_rounding"].startswith("rad_s(F) certified upper bounds")
     assert "eq82_optimum_bracket" not in p
+    with mpmath.workdps(30):
+        direct = mutual_information_value(ir_matrix(2, 2, 2, 3), P4, dps=30)
+        assert abs(mpmath.mpf(m.utility["I"]) - direct) < mpmath.mpf(10) ** -11      # utility under P-hat
     assert m.outputs == ("(a,u1)", "(a,u2)", "(b,u1)", "(b,u2)")
     assert m.guarantee.startswith("(eps, F)-RLDP by Theorem 5")
     # d = 0: R2 is the identity
@@ -795,3 +799,32 @@ def test_utility_precision_is_honoured():
         assert lo_prec != hi_prec and abs(float(lo_prec) - float(hi_prec)) < 1e-5
     # a float eps is read as its decimal (0.1 -> 1/10), not its binary value
     assert privacy_level(0.1).text == "1/10"
+
+
+def test_independent_reporting_honours_dps_for_d():
+    # d from 8-digit certified rad bounds: still >= Theorem 5's d (valid), but looser than at 50 digits
+    ball = RenyiBall.from_radius([["1/4", "3/4"]], 2, "1/10")
+    d8 = F(independent_reporting(ball, "log(4)", eps2="log(2)", dps=8).parameters["d"])
+    d50 = F(independent_reporting(ball, "log(4)", eps2="log(2)").parameters["d"])
+    assert d8 > d50 and d50 == ir_distance(ball)
+
+
+class _Recorder:
+    def __init__(self):
+        self.calls = []
+
+    def step(self, name, total, unit):
+        self.calls.append(("step", name, total, unit))
+
+    def update(self, done, info):
+        self.calls.append(("update", done, info))
+
+
+def test_lower_bounds_reports_progress_per_cell():
+    # 1 x 2 ball: one step of 2 cells, then the cells done 1, 2
+    rec = _Recorder()
+    with progress.reporting(rec):
+        lower_bounds(RenyiBall.from_radius([["1/4", "3/4"]], 2, "1/10"), digits=3)
+    assert [c[0] for c in rec.calls] == ["step", "update", "update"]
+    assert rec.calls[0][2:] == (2, "cells") and "lower bounds" in rec.calls[0][1]
+    assert [c[1] for c in rec.calls[1:]] == [1, 2]
