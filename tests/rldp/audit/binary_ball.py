@@ -19,8 +19,10 @@ DPS = 30
 
 
 def mp(x):
+    """A Fraction as an mpf of DPS + 10 digits (comparisons of mpfs are exact whatever the precision)."""
     x = Fraction(x)
-    return mpmath.mpf(x.numerator) / x.denominator
+    with mpmath.workdps(DPS + 10):
+        return mpmath.mpf(x.numerator) / x.denominator
 
 
 def extreme(w0, d, up: bool):

@@ -24,7 +24,13 @@ from rldp_verify.rldp.audit import dual
 from rldp_verify.rldp.audit.blocks import Block, curve_np
 
 F = Fraction
-mpmath.mp.dps = 40
+
+
+@pytest.fixture(autouse=True)
+def _forty_digits():
+    """mpmath at 40 digits inside these tests only (the tolerances below are 1e-35 .. 1e-25)."""
+    with mpmath.workdps(40):
+        yield
 
 
 def _m(x):
