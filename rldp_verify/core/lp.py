@@ -38,6 +38,8 @@ Matrix = Sequence[Sequence[Any]]
 #: a sparse row: (column index, exact coefficient) pairs
 SparseRow = list[tuple[int, Fraction]]
 Bound = Fraction | None
+#: where a bound of :func:`solve_certified` came from: a keyword bound (index j) or a single-non-zero row (index i)
+_KW, _ROW = "kw", "row"
 
 
 class LPStatus(StrEnum):
@@ -223,8 +225,8 @@ def solve_certified(c: Vector, A: Matrix, b: Vector, E: Matrix = (), f: Vector =
     have_kw = lower is not None or upper is not None
     # bounds: tightest of keyword bounds and single-non-zero rows of A; remember the source
     lo, up = list(kw_lo), list(kw_up)
-    lo_src: list[tuple[str, int] | None] = [("kw", j) if kw_lo[j] is not None else None for j in range(n)]
-    up_src: list[tuple[str, int] | None] = [("kw", j) if kw_up[j] is not None else None for j in range(n)]
+    lo_src: list[tuple[str, int] | None] = [(_KW, j) if kw_lo[j] is not None else None for j in range(n)]
+    up_src: list[tuple[str, int] | None] = [(_KW, j) if kw_up[j] is not None else None for j in range(n)]
     G: list[SparseRow] = []
     grhs_lo: list[Bound] = []
     grhs_up: list[Bound] = []
@@ -236,9 +238,9 @@ def solve_certified(c: Vector, A: Matrix, b: Vector, E: Matrix = (), f: Vector =
             bound = bi / a
             uj, lj = up[j], lo[j]
             if a > 0 and (uj is None or bound < uj):
-                up[j], up_src[j] = bound, ("row", i)
+                up[j], up_src[j] = bound, (_ROW, i)
             elif a < 0 and (lj is None or bound > lj):
-                lo[j], lo_src[j] = bound, ("row", i)
+                lo[j], lo_src[j] = bound, (_ROW, i)
             continue
         if not nz:
             if bi < 0:      # 0 <= bi < 0: infeasible; the exact solver says so
@@ -458,7 +460,7 @@ def _certify_basis(lp: _BoundedLP, col_st: Sequence[str], row_st: Sequence[str])
         if src is None:
             return None
         kind, idx = src
-        if kind == "kw":
+        if kind == _KW:
             rc[j] = d[j]
         else:
             y[idx] = d[j] / A[idx][j]
