@@ -92,8 +92,13 @@ def test_block_input_errors():
         cb.polyopt_blocks([[F(0)] * 21], 2)
     with pytest.raises(InputError, match=r"e\^eps = 1/2 < 1: eps is negative, Gamma-hat is empty"):
         cb.nr_blocks([[1, 2]], F(1, 2))
-    with pytest.raises(InputError, match=r"P-hat row 1 has a negative entry"):
+    with pytest.raises(InputError, match=r"^P-hat row 1 has a negative entry$"):
         cb.nr_blocks([[1, 2], [3, -1]], 2)
+    with pytest.raises(InputError, match=r"^P-hat has no positive entry: NR is undefined$"):
+        cb.nr_blocks([[0, 0]], 2)
+    # eps = 0 (e^eps = 1) is valid input: both levels r in {1, e} coincide
+    blocks, free = cb.nr_blocks([[1, 3]], 1)
+    assert free == () and [blocks[0].exact_point(j) for j in range(4)] == [(4, 0), (4, 0), (0, F(4, 3)), (0, F(4, 3))]
     with pytest.raises(InputError, match=r"infeasible cone: sum_u L_\(u\|s\) = 1.25 >= 1 for s = 0 \(D_s is a "
                                          r"single point or empty; the PolyOpt cone needs sum_u L_\(u\|s\) < 1\)"):
         cb.polyopt_blocks([[F(1), F(1, 4)]], 2)
@@ -407,6 +412,14 @@ def test_mu_float_bounds_against_mpmath_and_flags():
         q = sum(x * p for x, p in zip(v, P))
         s1 = sum(float(x * p) * (1 + abs(math.log(x / q))) for x, p in zip(v, P) if x > 0)
         assert S1[j] == pytest.approx(s1, rel=1e-13)
+    # zero coordinates (log 0, 0 * inf) are handled without floating-point warnings
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with np.errstate(all="raise"):
+            mu2, S2, bad2 = po.mu_float_bounds(Vf, pf)
+    assert np.array_equal(mu2, mu) and np.array_equal(S2, S1) and not bad2.any()
     assert abs(mu[3]) < 1e-16 and mu[2] == pytest.approx(0.1 * math.log(10), rel=1e-15)   # uniform: 0; point: P0 log 1/P0
     # underflow: a nonzero v_x P_x below 2^-900 -> bad; a point mass on a P_x = 0 coordinate (q = 0) -> bad
     tiny = np.array([[1 - 2.0 ** -950, 2.0 ** -950, 0.0, 0.0], [0.5, 0.5, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0]])
@@ -840,3 +853,40 @@ def test_progress_of_column_generation():
     assert all(" columns, bracket [" in x and "(float, certified at the end)" in x for x in its)
     # after the checkpoint, the certified bracket is shown too
     assert any("; certified [" in x and " width " in x for x in its[1:]) or res.iterations == 1
+
+
+def test_pricing_alternatives_stop_above_and_budget():
+    """Alternatives are the best one-block replacements of the best point (brute force over each block);
+    stop_above returns at once; a tiny node budget still gives a valid upper bound."""
+    P = [F(1, 12), F(2, 12), F(3, 12), F(1, 12), F(4, 12), F(1, 12)]
+    L = [[F(1, 4), F(1, 8)], [F(1, 10), F(3, 10)], [F(1, 5), F(0)]]
+    pr, blocks = _pricer(L, P, 2)
+    y = np.array([0.05, -0.02, 0.1, 0.03, -0.04, 0.02])
+    pr.set_dual(y)
+    ref, arg = _brute(blocks, P, y)
+    best, pt, ub, _ = pr.solve(alternatives=2)
+    assert abs(best - ref) < 1e-12 and tuple(j for _, j in pt) == arg
+    alts = pr.alternatives
+    assert alts and all(a != pt for a in alts)
+
+    def g(combo):
+        w = [x for b, j in zip(blocks, combo) for x in b.exact_point(j)]
+        with mpmath.workdps(40):
+            return _mu(w, P) - sum(mpmath.mpf(float(t)) * _m(x) for t, x in zip(y, w))
+
+    for s in range(3):
+        mine = {a[s][1] for a in alts if a[s] != pt[s]}
+        assert all(sum(a[r] != pt[r] for r in range(3)) == 1 for a in alts)
+        # the 3 best vertices of block s given the rest, without the best point's own vertex
+        vals = sorted(((g(tuple(j if r == s else arg[r] for r in range(3))), j) for j in range(len(blocks[s]))),
+                      reverse=True)
+        top = {j for _, j in vals[:3]} - {arg[s]}
+        assert mine == top
+    best2, pt2, ub2, leaves2 = pr.solve(stop_above=-math.inf)
+    assert ub2 == math.inf and leaves2 == [] and best2 <= ref + 1e-12
+    best3, _, ub3, leaves3 = pr.solve(max_nodes=0)
+    assert ub3 >= float(ref) - 1e-12 and best3 <= float(ref) + 1e-12 and leaves3
+    # the Lagrangian bound at the root is a valid upper bound
+    hulls = {s: pr.hull(s, 0, len(bd.T)) for s, bd in enumerate(pr.data)}
+    rel = pr.bound(Node(), hulls)
+    assert rel.value >= float(ref) - 1e-12 and len(rel.pos) == 3
