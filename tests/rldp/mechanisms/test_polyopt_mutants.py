@@ -685,8 +685,13 @@ def test_certify_upper_and_exact_primal_routes():
     # a dual far below: M = -1 is not feasible; the attempts raise the shift until it is
     up2, _, _ = certify_upper(pr, y, -1.0, [0, 1, 2, 3], nmin)
     assert up2 >= ref.lower
+    # the schedule of the docstring: attempts 0 and 1 add only a rounding-sized margin, so from M = -1 (far
+    # infeasible) attempt 2 fails too and then raises M' by 1.5 x (worst leaf bound) / n_min, which makes
+    # G(y + M' 1) <= worst - 1.5 worst < 0: the 4th attempt succeeds, 3 attempts are not enough
     with pytest.raises(CertificationError, match="^could not certify an upper bound for LP \\(46\\)$"):
-        certify_upper(pr, y, -1.0, [0, 1, 2, 3], nmin, attempts=2)
+        certify_upper(pr, y, -1.0, [0, 1, 2, 3], nmin, attempts=3)
+    up4, _, _ = certify_upper(pr, y, -1.0, [0, 1, 2, 3], nmin, attempts=4)
+    assert up4 == up2        # the default (7 attempts) run also stopped at the 4th
     # exact_primal: a master over all normalised vertices; both the exact-basis route and the dyadic route
     V = po.gamma_hat_vertices(L22, 2)
     master = _Master(4)
