@@ -252,3 +252,58 @@ def test_json_document():
     assert (j["pairs_certified_in_arb"], j["pairs_screened"]) == (0, 0) and j["notes"] == []
     third = audit(Mechanism.from_matrix([[F(1, 3)] * 4, [F(2, 3)] * 4], 2, 2), "0", ldp=True).to_json()
     assert third["ratio_lower"] == "1" and third["witness"] is None and third["verdict"] == "PASS"
+
+
+# ------------------------------------------------------------------------------------------- the API
+
+
+def test_matrix_forms_and_ball_forms_agree(monkeypatch):
+    """A NumPy float matrix (entries 1/2, 1/4, 3/4: exact binary rationals), a DataFrame and nested Fractions are
+    the same mechanism; phat/alpha/radius is the same ball as RenyiBall.from_radius; sizes may be given."""
+    class DataFrame:  # what load_mechanism reads of a pandas DataFrame: its type name and to_numpy()
+        def __init__(self, rows):
+            self.rows = rows
+
+        def to_numpy(self):
+            return np.array(self.rows)
+
+    Qf = [[0.5, 0.25, 0.75, 0.5], [0.5, 0.75, 0.25, 0.5]]
+    Qq = [[F(1, 2), F(1, 4), F(3, 4), F(1, 2)], [F(1, 2), F(3, 4), F(1, 4), F(1, 2)]]
+    ref = audit(Mechanism.from_matrix(Qq, 2, 2), "log(3)", full_simplex=True)
+    assert (ref.ratio_lower, ref.ratio_upper) == (F(3), F(3))      # (3/4) / (1/4)
+    for m in (np.array(Qf), DataFrame(Qf)):
+        r = audit(m, "log(3)", full_simplex=True, sizes=(2, 2))
+        assert (r.verdict, r.ratio_lower, r.ratio_upper) == ("PASS", F(3), F(3))
+        assert "float matrix entries read exactly as binary rationals (from_float)" in r.notes
+    assert "float matrix entries read exactly as binary rationals (from_float)" not in ref.notes
+    a = audit(Q1, "1", phat=PH, alpha=2, radius=B, dps=30)
+    b = audit(Mechanism.from_matrix(Q1, 2, 2), "1", ball=_ball(), sizes=(2, 2), dps=30)
+    assert (a.ratio_lower, a.ratio_upper, a.argmax) == (b.ratio_lower, b.ratio_upper, b.argmax)
+    assert a.uncertainty == "Rényi ball alpha = 2, radius B = 0.1 (given radius)" == b.uncertainty
+    assert a.eps == "1" and a.dps == 30 and a.seconds > 0
+    # confidence + samples: the ball of RenyiBall.from_confidence (its radius, eq. (11), costs seconds and is
+    # tested with uncertainty.py; here it is replaced by a recorder returning the radius-B ball)
+    seen = []
+
+    def from_confidence(phat, alpha, confidence, samples, *, dps):
+        seen.append((phat, alpha, confidence, samples, dps))
+        return RenyiBall(RenyiBall.from_radius(phat, alpha, B).phat, F(alpha), B, "recorded")
+
+    monkeypatch.setattr(RenyiBall, "from_confidence", staticmethod(from_confidence))
+    c = audit(Q1, "1", phat=PH, alpha=2, confidence="0.9", samples=1000, dps=30)
+    assert seen == [(PH, 2, "0.9", 1000, 30)]
+    assert (c.ratio_lower, c.ratio_upper) == (a.ratio_lower, a.ratio_upper)
+    assert c.uncertainty == "Rényi ball alpha = 2, radius B = 0.1 (recorded)"
+
+
+def test_precision_is_raised_until_the_verdict_is_decided():
+    """e^eps = rho (1 + 1e-20) with rho the closed form: inside the 30-digit bracket (width about 1e-15, so
+    INCONCLUSIVE at max_dps = 30), PASS once the precision doubles to 60 digits (width about 1e-45)."""
+    rho, _ = worst(Q1, PH, B)
+    r = _above(rho, "1e-20")
+    m = Mechanism.from_matrix(Q1, 2, 2)
+    stuck = audit(m, f"log({r})", ball=_ball(), dps=30, max_dps=30)
+    assert stuck.verdict == INCONCLUSIVE and stuck.dps == 30
+    raised = audit(m, f"log({r})", ball=_ball(), dps=30, max_dps=60)
+    assert raised.verdict == "PASS" and raised.dps == 60
+    assert mp(raised.ratio_upper) - mp(raised.ratio_lower) <= rho * mpmath.mpf("1e-40")
