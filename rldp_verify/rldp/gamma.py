@@ -39,6 +39,7 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 from math import gcd
+from numbers import Integral
 from typing import Sequence
 
 from rldp_verify.core import progress
@@ -72,22 +73,6 @@ def _validate(lower_table, exp_eps, *, allow_one: bool = False):
     return L, e
 
 
-def _h_rows(L):
-    """Row vectors (in v-coordinates) of h_x, x in S-major order."""
-    a1, a2 = len(L), len(L[0])
-    a = a1 * a2
-    rows = []
-    for s in range(a1):
-        c = 1 - sum(L[s])
-        for u in range(a2):
-            r = [Fraction(0)] * a
-            for w in range(a2):
-                r[s * a2 + w] = L[s][w]
-            r[s * a2 + u] += c
-            rows.append(r)
-    return rows
-
-
 def gamma_inequalities(lower_table: Sequence[Sequence], exp_eps, *, include_same_s: bool = True, active=None):
     """Rows (A, b) with Gamma_eps = {v : A v <= b} (Definition 3, eq. (3); b = 0): the one construction.
 
@@ -104,6 +89,9 @@ def gamma_inequalities(lower_table: Sequence[Sequence], exp_eps, *, include_same
         r[x] = Fraction(-1)
         A.append(r)
     act = list(range(a1)) if active is None else sorted(set(active))
+    if any(not (isinstance(s, Integral) and 0 <= s < a1) for s in act):
+        # a negative index would silently wrap around to another block's coordinates
+        raise InputError(f"active = {active!r} must hold indices of lower_table rows (0 to {a1 - 1})")
     for s1 in act:
         for u1 in range(a2):
             for s2 in act:
@@ -145,14 +133,6 @@ def _reduced_rows(A, b):
         A2.append(r)
         b2.append(bi)
     return A2, b2
-
-
-def _normalise(vs):
-    out = set()
-    for v in vs:
-        t = sum(v)
-        out.add(tuple(x / t for x in v))
-    return sorted(out)
 
 
 def _check_vertices_only(verts, rays):
