@@ -320,3 +320,66 @@ def test_l1_radius_small_radius_and_size_limit():
     three = SimplexBall(tuple([F(1, 3)] * 3), F(2), B)
     ref3 = 2 * max(t2(x, mp(B))[1] - mp(x) for x in (F(1, 3), F(2, 3)))     # the distinct sums: 1/3, 2/3
     assert abs(three.l1_radius(dps=70, exhaustive=True) - ref3) < mpmath.mpf(10) ** -60
+
+
+# ---------------------------------------------------------------- the certified window of the unimodal search
+
+C5 = tuple(F(k, 15) for k in range(1, 6))      # 5 outcomes: the 14 subset sums 1/15, ..., 14/15
+
+
+@pytest.fixture
+def few(monkeypatch):
+    """The unimodal search (and its certified window) for 14 sums instead of > 64 (same code, cheaper)."""
+    monkeypatch.setattr(SimplexBall, "EXHAUSTIVE_UP_TO", 4)
+    return SimplexBall(C5, F(2), F(1, 10))
+
+
+def _count_bounds(monkeypatch):
+    import rldp_verify.rldp.uncertainty as unc
+
+    n = [0]
+    orig = unc.t_interval_certified
+
+    def counting(*args, **kw):
+        n[0] += 1
+        return orig(*args, **kw)
+    monkeypatch.setattr(unc, "t_interval_certified", counting)
+    return n
+
+
+def _exhaustive(b):
+    # every sum at 40 digits, from the alpha = 2 quadratic (independent of t_interval)
+    return 2 * max(t2(x, mp(F(1, 10)))[1] - mp(x) for x in (F(k, 15) for k in range(1, 15)))
+
+
+def test_certified_window_bounds_few_sums(monkeypatch, few):
+    """With the window certified, only the window and its two neighbours are bounded (not all 14 sums)."""
+    n = _count_bounds(monkeypatch)
+    with arb_precision(20):
+        cert = few.l1_radius_certified(arb_exact(F(1, 10)), dps=20)
+    assert 0 < n[0] <= 11                              # window <= 7 + 2 neighbours + 2 certificate bounds
+    ref = _exhaustive(few)
+    assert mp(cert) >= ref and mp(cert) - ref < mpmath.mpf(10) ** -12
+    assert abs(few.l1_radius(dps=20) - ref) < mpmath.mpf(10) ** -15      # the uncertified search finds it too
+
+
+@pytest.mark.parametrize("wrong", [(0, 2, {}), (11, 13, {})])
+def test_a_wrong_window_is_caught(monkeypatch, few, wrong):
+    """Soundness: if the search returned a window far from the maximiser, the certificate must fail and every
+    sum be bounded, so the result still bounds sup ||R - c||_1 (the wrong window alone would give less)."""
+    monkeypatch.setattr(SimplexBall, "_argmax_window", lambda self, sums, dps: wrong)
+    n = _count_bounds(monkeypatch)
+    with arb_precision(20):
+        cert = few.l1_radius_certified(arb_exact(F(1, 10)), dps=20)
+    assert mp(cert) >= _exhaustive(few)
+    assert n[0] >= 14                                  # fell back to every sum
+
+
+def test_search_window_contains_the_maximiser(few):
+    sums = few._candidate_sums(20)
+    assert sums == [F(k, 15) for k in range(1, 15)]
+    vals = [t2(x, mp(F(1, 10)))[1] - mp(x) for x in sums]
+    best = max(range(len(sums)), key=lambda i: vals[i])
+    lo, hi, cache = few._argmax_window(sums, 30)
+    assert lo <= best <= hi and hi - lo <= 6 and 0 <= lo and hi <= 13
+    assert all(abs(cache[i] - vals[i]) < mpmath.mpf(10) ** -25 for i in cache)
