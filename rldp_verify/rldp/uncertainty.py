@@ -305,8 +305,9 @@ class RenyiBall:
             if self.alpha == 1:
                 return B / p
             arg = ((a - 1) * B / a).exp() - (1 - p)
-            if self.alpha < 1 and not arg > 0:
-                # arg <= 0, or its sign undecided: the radius may be infinite -> report infinity (safe)
+            if not arg > 0:
+                # arg <= 0 (possible for alpha < 1 only: for alpha > 1, arg > P^_s > 0), or its sign undecided:
+                # the radius may be infinite -> report infinity (safe)
                 return None
             return a / (a - 1) * (arg / p).log()
 

@@ -383,3 +383,62 @@ def test_search_window_contains_the_maximiser(few):
     lo, hi, cache = few._argmax_window(sums, 30)
     assert lo <= best <= hi and hi - lo <= 6 and 0 <= lo and hi <= 13
     assert all(abs(cache[i] - vals[i]) < mpmath.mpf(10) ** -25 for i in cache)
+
+
+# ---------------------------------------------------------------- precision is passed down; errors in order
+
+
+def _chi2_quantile_90(conf, k):
+    """The chi2_k quantile by a second method: the root of the regularised lower incomplete gamma (90 digits)."""
+    return mpmath.findroot(lambda x: mpmath.gammainc(mpmath.mpf(k) / 2, 0, x / 2, regularized=True) - mp(F(conf)),
+                           mpmath.mpf(chi2.ppf(float(F(conf)), k)))
+
+
+def test_confidence_radius_at_high_precision():
+    # alpha = 1: B = q/(2n); at 60 digits the quantile must be computed at (at least) 60 digits, too
+    ref = _chi2_quantile_90("0.95", 3) / 200
+    assert abs(confidence_radius(1, "0.95", 100, 4, dps=60) - ref) < mpmath.mpf(10) ** -56
+    b = RenyiBall.from_confidence(EX, 1, "0.95", 100, dps=60)
+    assert abs(b.radius_value - ref) < mpmath.mpf(10) ** -56
+
+
+def test_divergence_at_high_precision():
+    # D_2(P^||U) = log(4 sum P^^2) for the uniform U on 4 cells
+    b = RenyiBall.from_radius(EX, 2, "1/10")
+    ref = mpmath.log(4 * sum(mp(v) ** 2 for r in EX for v in r))
+    assert abs(b.divergence([F(1, 4)] * 4, dps=70) - ref) < mpmath.mpf(10) ** -65
+
+
+def test_alpha_is_checked_before_the_confidence():
+    with pytest.raises(InputError) as exc:
+        RenyiBall.from_confidence(EX, 0, "2", 10, dps=30)
+    assert str(exc.value) == "alpha must be in (0, inf), got alpha=0"
+    with pytest.raises(InputError) as exc:
+        RenyiBall.from_confidence([[1, 2], [3]], 0, "0.9", 10, dps=30)
+    assert str(exc.value) == "alpha must be in (0, inf), got alpha=0"
+
+
+def test_maximiser_at_the_first_sum(few):
+    """alpha = 1/2, B = 3: D_{1/2}(Bern rho||Bern 1) = log(1/rho) <= 3 for rho >= e^-3, so t+ = 1 and
+    g(rho) = 1 - rho on every sum k/15: the maximum of eq. (30) is at the first sum, 2 (1 - 1/15) = 28/15."""
+    b = SimplexBall(C5, F(1, 2), F(3))
+    assert abs(b.l1_radius(dps=30) - mpmath.mpf(28) / 15) < mpmath.mpf(10) ** -25
+    with arb_precision(20):
+        cert = b.l1_radius_certified(arb_exact(F(3)), dps=20)
+    assert F(28, 15) <= cert < F(28, 15) + F(1, 10 ** 12)
+
+
+def test_infinite_radius_with_many_sums(few):
+    # the whole simplex: sup ||R - c||_1 = 2 (1 - min c) = 28/15, with or without the unimodal search
+    b = SimplexBall(C5, F(2), mpmath.inf)
+    assert b.l1_radius_certified(None, dps=20) == F(28, 15)
+    assert abs(b.l1_radius(dps=30) - mpmath.mpf(28) / 15) < mpmath.mpf(10) ** -25
+
+
+def test_few_sums_are_all_bounded(monkeypatch):
+    """At most EXHAUSTIVE_UP_TO = 64 sums: every sum is bounded (no window)."""
+    n = _count_bounds(monkeypatch)
+    b = SimplexBall(C5, F(2), F(1, 10))
+    with arb_precision(20):
+        cert = b.l1_radius_certified(arb_exact(F(1, 10)), dps=20)
+    assert n[0] == 14 and mp(cert) >= _exhaustive(b)
