@@ -895,3 +895,30 @@ def test_pricing_alternatives_stop_above_and_budget():
     hulls = {s: pr.hull(s, 0, len(bd.T)) for s, bd in enumerate(pr.data)}
     rel = pr.bound(Node(), hulls)
     assert rel.value >= float(ref) - 1e-12 and len(rel.pos) == 3
+
+
+def test_pricing_improve_is_a_coordinate_ascent():
+    """improve() never decreases g, returns g of the point it returns, and with enough sweeps ends at a point
+    that no single-block change improves (checked against every vertex of every block)."""
+    P = [F(1, 12), F(2, 12), F(3, 12), F(1, 12), F(4, 12), F(1, 12)]
+    L = [[F(1, 4), F(1, 8)], [F(1, 10), F(3, 10)], [F(1, 5), F(0)]]
+    pr, blocks = _pricer(L, P, 2)
+    rng = np.random.default_rng(5)
+    pf = np.array([float(x) for x in P])
+    for _ in range(4):
+        pr.set_dual(pf * np.log(rng.random(6) + 0.05) + rng.normal(size=6) * 0.05)
+        start = [int(rng.integers(len(bd.T))) for bd in pr.data]
+        pos, cur = pr.improve(start, Node(), sweeps=20)
+        assert cur == pytest.approx(pr.value(pos)[0], abs=1e-14) and cur >= pr.value(start)[0] - 1e-15
+        for s in range(3):
+            for j in range(len(pr.data[s].T)):
+                q = list(pos)
+                q[s] = j
+                assert pr.value(q)[0] <= cur + 1e-12
+        # restricted to a node, the ascent stays inside the node's ranges
+        node = Node().with_range(0, 1, 3)
+        pos2, cur2 = pr.improve([1] + start[1:], node, sweeps=20)
+        assert 1 <= pos2[0] < 3 and cur2 == pytest.approx(pr.value(pos2)[0], abs=1e-14)
+        pos3, cur3, alts = pr.improve(pos, Node(), sweeps=0, alternatives=1)
+        assert pos3 == pos and cur3 == pytest.approx(cur, abs=1e-15) and alts
+        assert all(sum(a[r] != pos[r] for r in range(3)) == 1 for a in alts)
