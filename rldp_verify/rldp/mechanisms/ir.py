@@ -46,14 +46,14 @@ INF = math.inf
 
 
 def conditional_l1_spread(table) -> Fraction:
-    """max_{s,s'} ||P-hat_{U|s} - P-hat_{U|s'}||_1 (exact); 2 if some P-hat_s = 0."""
+    """max_{s,s'} ||P-hat_{U|s} - P-hat_{U|s'}||_1 (exact); 2 if some P-hat_s = 0 (``table`` has >= 1 row)."""
     conds = []
     for r in table:
         m = sum(r)
         if m == 0:
             return Fraction(2)
         conds.append([Fraction(v) / m for v in r])
-    return max((sum(abs(x - y) for x, y in zip(c1, c2)) for c1 in conds for c2 in conds), default=Fraction(0))
+    return max((sum(abs(x - y) for x, y in zip(c1, c2)) for c1 in conds for c2 in conds))
 
 
 def distance_from(rad_upper, table) -> Fraction:

@@ -97,7 +97,7 @@ def privacy_level(eps, *, digits: int = DEFAULT_DIGITS, dps: int = DEFAULT_DPS) 
     v = read_eps(eps, float_reading="decimal")
     if v.exp_exact is not None:
         text = "0" if v.eps_exact == 0 else f"log({fraction_str(v.exp_exact)})"
-        return PrivacyLevel(text, v.exp_exact, True, None)
+        return PrivacyLevel(text, v.exp_exact, True)
     e = v.eps_exact
     with arb_precision(dps):
         lo = arb_lower(arb_exact(e).exp())
@@ -132,8 +132,9 @@ def lower_bounds(ball, *, digits: int = DEFAULT_DIGITS, dps: int = DEFAULT_DPS) 
 
 
 def rad_bounds(ball, *, digits: int = DEFAULT_DIGITS, dps: int = DEFAULT_DPS) -> tuple[Fraction, ...]:
-    """Rationals d_s >= rad_s(F) (certified, then ceiled to 10^-digits, at most 2)."""
-    return tuple(min(Fraction(2), round_up(ball.rad_certified(s, dps=dps), digits)) for s in range(ball.sensitive_size))
+    """Rationals d_s >= rad_s(F) (certified, then ceiled to 10^-digits; at most 2, since
+    :meth:`~rldp_verify.rldp.uncertainty.RenyiBall.rad_certified` is at most 2 and 2 is on every grid)."""
+    return tuple(round_up(ball.rad_certified(s, dps=dps), digits) for s in range(ball.sensitive_size))
 
 
 def check_lower_table(lower, a1: int, a2: int) -> tuple[tuple[Fraction, ...], ...]:
@@ -166,4 +167,4 @@ def exact_level(exp_eps) -> PrivacyLevel:
     r = exact(exp_eps)
     if r < 1:
         raise InputError(f"e^eps = {exp_eps} must be >= 1")
-    return PrivacyLevel(f"log({fraction_str(r)})", r, True, None)
+    return PrivacyLevel(f"log({fraction_str(r)})", r, True)

@@ -795,8 +795,9 @@ def test_utility_precision_is_honoured():
     u5 = utility_record([[F(1), F(0)], [F(0), F(1)]], [F(1, 2), F(1, 2)], dps=5)
     assert u5["I"] != "0.69314718056" and abs(float(u5["I"]) - math.log(2)) < 1e-5
     for build_fn in (grr, srr):
-        lo_prec, hi_prec = build_fn(PHAT, "log(2)", dps=5).utility["I"], build_fn(PHAT, "log(2)").utility["I"]
-        assert lo_prec != hi_prec and abs(float(lo_prec) - float(hi_prec)) < 1e-5
+        u_lo, u_hi = build_fn(PHAT, "log(2)", dps=5).utility, build_fn(PHAT, "log(2)").utility
+        for key in ("I", "NMI"):
+            assert u_lo[key] != u_hi[key] and abs(float(u_lo[key]) - float(u_hi[key])) < 1e-5
     # a float eps is read as its decimal (0.1 -> 1/10), not its binary value
     assert privacy_level(0.1).text == "1/10"
 
@@ -806,7 +807,7 @@ def test_independent_reporting_honours_dps_for_d():
     ball = RenyiBall.from_radius([["1/4", "3/4"]], 2, "1/10")
     d8 = F(independent_reporting(ball, "log(4)", eps2="log(2)", dps=8).parameters["d"])
     d50 = F(independent_reporting(ball, "log(4)", eps2="log(2)").parameters["d"])
-    assert d8 > d50 and d50 == ir_distance(ball)
+    assert d8 > d50 and d50 == ir_distance(ball) and ir_distance(ball, dps=8) == d8
 
 
 class _Recorder:
