@@ -48,6 +48,8 @@ def phi_inv(y, beta):
 def linear_extreme(q, w0, d, up: bool):
     """max (up) or min over the alpha = 2 ball of level d around (w0, 1-w0) of q0 R + q1 (1-R)."""
     q0, q1 = q
+    if d == mpmath.inf:   # P^_s = 0: the conditional is unconstrained (Theorem 1), R anywhere in [0, 1]
+        return max(q) if up else min(q)
     cands = [extreme(w0, d, True), extreme(w0, d, False)]
     vals = [q0 * r + q1 * (1 - r) for r in cands]
     return max(vals) if up else min(vals)
@@ -63,14 +65,17 @@ def _pair_ratio(Q, phat, B, y, s1, s2):
     with mpmath.workdps(DPS):
         beta = mpmath.mpf(1) / 2
         m = [mp(sum(row)) / mp(sum(sum(r) for r in phat)) for row in phat]
-        w0 = [mp(row[0]) / mp(sum(row)) for row in phat]
+        w0 = [mp(row[0]) / mp(sum(row)) if sum(row) else None for row in phat]
         q1 = (mp(Q[y][2 * s1]), mp(Q[y][2 * s1 + 1]))
         q2 = (mp(Q[y][2 * s2]), mp(Q[y][2 * s2 + 1]))
         PB = phi(mp(B), beta)
 
+        def level(budget, mass):
+            return mpmath.inf if mass == 0 else phi_inv(budget / mass, beta)
+
         def f(t):
-            num = linear_extreme(q1, w0[s1], phi_inv(t / m[s1], beta), True)
-            den = linear_extreme(q2, w0[s2], phi_inv((PB - t) / m[s2], beta), False)
+            num = linear_extreme(q1, w0[s1], level(t, m[s1]), True)
+            den = linear_extreme(q2, w0[s2], level(PB - t, m[s2]), False)
             return num / den
 
         lo, hi = mpmath.mpf(0), PB

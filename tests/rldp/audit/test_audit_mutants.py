@@ -307,3 +307,19 @@ def test_precision_is_raised_until_the_verdict_is_decided():
     raised = audit(m, f"log({r})", ball=_ball(), dps=30, max_dps=60)
     assert raised.verdict == "PASS" and raised.dps == 60
     assert mp(raised.ratio_upper) - mp(raised.ratio_lower) <= rho * mpmath.mpf("1e-40")
+
+
+def test_secret_with_zero_mass_in_phat():
+    """P^_{s=0} = 0: Theorem 1 leaves P_{U|s=0} unconstrained (the closed form takes max / min of q over it) and
+    gives block 1 the whole budget. The audit has no interior KKT point and no witness (P^ has no conditional at
+    s = 0), so: hi certified above the sup (within 1e-4 of it: the Theorem-1 product bound), lo None, and
+    e^eps 1e-3 below the sup is INCONCLUSIVE, never PASS."""
+    ph = [[0, 0], [4, 7]]
+    rho, _ = worst(Q2, ph, B)
+    r = audit(Mechanism.from_matrix(Q2, 2, 2), f"log({_below(rho, '1e-3')})", ball=RenyiBall.from_radius(ph, 2, B),
+              dps=30)
+    assert rho * (1 - SLACK) <= mp(r.ratio_upper) <= rho * (1 + mpmath.mpf("1e-4"))
+    assert r.ratio_lower is None and r.argmax is None and r.witness is None
+    assert r.verdict == INCONCLUSIVE
+    assert "pair (y=0, s=1, s'=0): upper bound from the product of the Theorem-1 projections" in r.notes
+    assert r.to_json()["ratio_lower"] is None and r.eps_realised()[0] is None
