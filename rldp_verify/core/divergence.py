@@ -188,7 +188,7 @@ def renyi_divergence(phat: Sequence[Any], p: Sequence[Any], alpha: Any, *, dps: 
         s = renyi_power_sum(phat, p, alpha)
         if s == INF:
             return INF
-        s = to_mpf(s) if isinstance(s, Fraction) else s
+        s = to_mpf(s)       # a Fraction (exact path) rounded once; an mpf of this precision is unchanged
         if s == 0:
             return INF
         return mpmath.log(s) / (to_mpf(alpha) - 1)

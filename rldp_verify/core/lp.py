@@ -79,10 +79,13 @@ def solve_exact(c: Vector, A: Matrix, b: Vector, E: Matrix = (), f: Vector = ())
     st = lp.status
     if st == cdd.LPStatusType.OPTIMAL:
         x = tuple(Fraction(v) for v in lp.primal_solution)
-        raw = [Fraction(0)] * (len(A) + 2 * len(E))
-        for idx, val in lp.dual_solution:
-            raw[idx] = Fraction(val)
-        y = raw[: len(A)] + [raw[len(A) + 2 * i] - raw[len(A) + 2 * i + 1] for i in range(len(E))]
+        raw = {idx: Fraction(val) for idx, val in lp.dual_solution}     # rows not listed: multiplier 0
+
+        def mult(i: int) -> Fraction:
+            return raw.get(i, Fraction(0))
+
+        y = [mult(i) for i in range(len(A))] + [mult(len(A) + 2 * i) - mult(len(A) + 2 * i + 1)
+                                                 for i in range(len(E))]
         value = Fraction(lp.obj_value)
         _recheck(c, A, b, E, f, x, y, value)
         return LPResult(LPStatus.OPTIMAL, value, x, tuple(y))
@@ -162,8 +165,7 @@ def _highs_basis(lp: _BoundedLP) -> tuple[tuple[str, ...], tuple[str, ...]] | No
             idx.append(j)
             vals.append(float(a))
         starts.append(len(idx))
-    M = sparse.csr_matrix((np.array(vals), np.array(idx, dtype=np.int32),     # vals: Python floats
-                           np.array(starts, dtype=np.int32)), shape=(m, n))
+    M = sparse.csr_matrix((np.array(vals), np.array(idx), np.array(starts)), shape=(m, n))    # floats, ints
 
     def fl(v: Bound, default: float) -> float:
         return default if v is None else float(v)

@@ -109,10 +109,10 @@ def test_lrs_reader(monkeypatch):
     _fake_lrs(monkeypatch, out)
     assert vertices_lrs([[-1]], [0]) == ([(F(1, 2), F(0))], [(F(1), F(-1))])
     _fake_lrs(monkeypatch, "V-representation\nno feasible point\n")
-    with pytest.raises(RuntimeError, match="no V-representation"):
+    with pytest.raises(RuntimeError, match=r"^lrs produced no V-representation$"):
         vertices_lrs([[-1]], [0])
     _fake_lrs(monkeypatch, "end\n")
-    with pytest.raises(RuntimeError, match="no V-representation"):
+    with pytest.raises(RuntimeError, match=r"^lrs produced no V-representation$"):
         vertices_lrs([[-1]], [0])
     _fake_lrs(monkeypatch, "begin\n 2 1 1\nend\n")
     with pytest.raises(RuntimeError, match="unexpected lrs output line: '2 1 1'"):
