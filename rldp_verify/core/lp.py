@@ -183,7 +183,8 @@ class _BoundedLP:
 
     maximise c.x  s.t.  glo <= G x <= gup (sparse rows G: the rows of A with two or more non-zeros, then E),
     lo <= x <= up (keyword bounds tightened by the single-non-zero rows of A; ``lo_src``/``up_src`` say where
-    each bound came from: ("kw", j) or ("row", i)); ``gsrc[i]`` is the index in [A; E] of row i of G;
+    each bound came from: (_KW, j) or (_ROW, i); on a tie the first source is kept, keyword bounds before rows,
+    rows in their order: its multiplier carries the bound's dual value); ``gsrc[i]`` is the index in [A; E] of row i of G;
     ``MT`` is [A; E]^T as a flint matrix (None without rows)."""
 
     c: list[Fraction]

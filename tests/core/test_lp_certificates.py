@@ -76,6 +76,20 @@ def test_certified_single_nonzero_rows_are_bounds_with_their_multipliers():
     assert r.method == "highs+exact-basis"
 
 
+def test_certified_equal_bounds_keep_the_first_source():
+    # x <= 1 twice (keyword and the row 2x <= 2, or two rows): max x gives x = 1, value 1; the multiplier sits on the
+    # first source (documented in _BoundedLP): the keyword bound (reduced cost 1), else the first row (2 y = 1)
+    r = solve_certified([1], [[2]], [2], upper=[1])
+    assert (r.value, r.dual, r.reduced_costs, r.method) == (1, (0,), (1,), "highs+exact-basis")
+    r = solve_certified([1], [[2], [1]], [2, 1])
+    assert (r.value, r.dual, r.method) == (1, (F(1, 2), 0), "highs+exact-basis")
+    # the same for lower bounds: max -x with x >= 1 (keyword, or -3x <= -3 and -x <= -1)
+    r = solve_certified([-1], [[-3]], [-3], lower=[1])
+    assert (r.value, r.dual, r.reduced_costs, r.method) == (-1, (0,), (-1,), "highs+exact-basis")
+    r = solve_certified([-1], [[-3], [-1]], [-3, -1])
+    assert (r.value, r.dual, r.method) == (-1, (F(1, 3), 0), "highs+exact-basis")
+
+
 def test_certified_bound_rows_next_to_general_rows():
     # max x1 + x2 s.t. x1 + 2 x2 <= 4, x1 <= 3, -x2 <= 0 (the last two are bounds): x = (3, 1/2), value 7/2;
     # c = (1, 1) = y1 (1, 2) + y2 (1, 0) + y3 (0, -1) with y3 = 0 (x2 > 0): y = (1/2, 1/2, 0); b.y = 2 + 3/2 = 7/2
