@@ -25,6 +25,17 @@ def mp(x):
         return mpmath.mpf(x.numerator) / x.denominator
 
 
+def extreme_half(w0, d, up: bool):
+    """alpha = 1/2: D = -2 log(sqrt(w0 R) + sqrt(w1 (1-R))), so the unit vectors (sqrt w0, sqrt w1) and
+    (sqrt R, sqrt(1-R)) make the angle arccos(e^{-d/2}) on the boundary; R = cos^2 of the rotated angle,
+    clamped to [0, pi/2] (the ball contains a face of the simplex when the rotation passes it)."""
+    th = mpmath.acos(mpmath.sqrt(w0))
+    ph = mpmath.acos(mpmath.exp(-d / 2)) if d < mpmath.inf else mpmath.pi / 2
+    a = th - ph if up else th + ph
+    a = min(max(a, mpmath.mpf(0)), mpmath.pi / 2)
+    return mpmath.cos(a) ** 2
+
+
 def extreme(w0, d, up: bool):
     """The largest (up) or smallest R with D_2((w0, 1-w0) || (R, 1-R)) <= d: chi-square, so the boundary
     w0^2/R + (1-w0)^2/(1-R) = e^d is the quadratic e^d R^2 - (e^d + w0^2 - w1^2) R + w0^2 = 0."""
@@ -45,12 +56,13 @@ def phi_inv(y, beta):
     return mpmath.inf if arg <= 0 else mpmath.log(arg) / beta
 
 
-def linear_extreme(q, w0, d, up: bool):
-    """max (up) or min over the alpha = 2 ball of level d around (w0, 1-w0) of q0 R + q1 (1-R)."""
+def linear_extreme(q, w0, d, up: bool, half: bool = False):
+    """max (up) or min over the alpha = 2 (or 1/2) ball of level d around (w0, 1-w0) of q0 R + q1 (1-R)."""
     q0, q1 = q
     if d == mpmath.inf:   # P^_s = 0: the conditional is unconstrained (Theorem 1), R anywhere in [0, 1]
         return max(q) if up else min(q)
-    cands = [extreme(w0, d, True), extreme(w0, d, False)]
+    ext = extreme_half if half else extreme
+    cands = [ext(w0, d, True), ext(w0, d, False)]
     vals = [q0 * r + q1 * (1 - r) for r in cands]
     return max(vals) if up else min(vals)
 
@@ -58,6 +70,29 @@ def linear_extreme(q, w0, d, up: bool):
 def pair_ratio(Q, phat, B, y, s1, s2):
     """alpha = 2: sup over F of P(Y=y|S=s1) / P(Y=y|S=s2) for a 2-column-per-secret matrix Q (rows y, columns (s, u))."""
     return _pair_ratio(tuple(map(tuple, Q)), tuple(map(tuple, phat)), Fraction(B), y, s1, s2)
+
+
+def grid_ratio_half(Q, phat, B, y, s1, s2, n=400):
+    """alpha = 1/2 (beta = -1, phi(d) = 1 - e^{-d}): max of the ratio over n + 1 budget splits t. Every split is
+    a point of the joint projection, so this is a LOWER bound of the sup (no unimodality is assumed)."""
+    with mpmath.workdps(DPS):
+        m = [mp(sum(row)) / mp(sum(sum(r) for r in phat)) for row in phat]
+        w0 = [mp(row[0]) / mp(sum(row)) for row in phat]
+        q1 = (mp(Q[y][2 * s1]), mp(Q[y][2 * s1 + 1]))
+        q2 = (mp(Q[y][2 * s2]), mp(Q[y][2 * s2 + 1]))
+        PB = -mpmath.expm1(-mp(B))
+
+        def level(budget, mass):   # phi^{-1}(y) = -log(1 - y), inf for y >= 1
+            y_ = budget / mass
+            return mpmath.inf if y_ >= 1 else -mpmath.log1p(-y_)
+
+        best = mpmath.mpf(0)
+        for i in range(n + 1):
+            t = PB * i / n
+            num = linear_extreme(q1, w0[s1], level(t, m[s1]), True, half=True)
+            den = linear_extreme(q2, w0[s2], level(PB - t, m[s2]), False, half=True)
+            best = max(best, num / den)
+        return best
 
 
 @functools.lru_cache(maxsize=None)

@@ -25,7 +25,7 @@ from rldp_verify.rldp.audit.pair import PairProblem, solve_pair
 from rldp_verify.rldp.audit.screen import build_tables, certify_float, estimates
 from rldp_verify.rldp.mechio import Mechanism
 from rldp_verify.rldp.uncertainty import RenyiBall
-from tests.rldp.audit.binary_ball import mp, pair_ratio, worst
+from tests.rldp.audit.binary_ball import grid_ratio_half, mp, pair_ratio, worst
 from tests.rldp.audit.helpers import grr_matrix
 
 F = Fraction
@@ -323,3 +323,20 @@ def test_secret_with_zero_mass_in_phat():
     assert r.verdict == INCONCLUSIVE
     assert "pair (y=0, s=1, s'=0): upper bound from the product of the Theorem-1 projections" in r.notes
     assert r.to_json()["ratio_lower"] is None and r.eps_realised()[0] is None
+
+
+def test_alpha_half_is_certified_above_a_point_of_the_projection():
+    """alpha = 1/2 (beta = -1): no interior KKT point, so hi comes from the bisection / product certificates and lo
+    from P^ and the face witnesses. The Bhattacharyya form of D_{1/2} gives points of the joint projection in
+    closed form (binary_ball.grid_ratio_half, 101 budget splits): their best ratio g is a lower bound of the sup,
+    so hi >= g, and e^eps = g (1 - 1e-6) is never PASS; the witness is a member of F with exact ratio lo."""
+    g = grid_ratio_half(Q2, PH, B, 0, 1, 0, n=100)
+    ball = RenyiBall.from_radius(PH, F(1, 2), B)
+    r = audit(Mechanism.from_matrix(Q2, 2, 2), f"log({_below(g, '1e-6')})", ball=ball, dps=30)
+    assert mp(r.ratio_upper) >= g * (1 - SLACK)
+    assert r.ratio_upper <= F(3, 5) / F(3, 10)               # Proposition 3: max q1 / min q2
+    assert r.verdict == INCONCLUSIVE and mp(r.ratio_lower) < g
+    assert (r.argmax["y"], r.argmax["s"], r.argmax["s_prime"]) == (0, 1, 0)
+    assert ball.contains(r.witness, dps=40) is True
+    assert "pair (y=0, s=1, s'=0): no interior KKT point (degenerate block, alpha <= 1/2, zero mass or infinite " \
+           "radius)" in r.notes
