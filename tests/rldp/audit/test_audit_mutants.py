@@ -340,3 +340,35 @@ def test_alpha_half_is_certified_above_a_point_of_the_projection():
     assert ball.contains(r.witness, dps=40) is True
     assert "pair (y=0, s=1, s'=0): no interior KKT point (degenerate block, alpha <= 1/2, zero mass or infinite " \
            "radius)" in r.notes
+
+
+def test_proposition3_screen_decides_exactly():
+    """_px_ok: max_u Q[y|s1,u] <= r_cut min_u Q[y|s2,u] decided in Fractions; the float pre-filter has 1e-9 of
+    room, so a pair 1e-12 over r_cut passes the filter and must still be rejected."""
+    from rldp_verify.rldp.audit.core import _px_ok
+
+    r_cut = F(3)
+    tiny = F(1, 10**12)
+    rows = [[(F(3, 4), F(1, 4)), (F(1, 4), F(1, 2)), (F(3, 4) * (1 + tiny), F(1, 4))],   # y = 0, secrets 0, 1, 2
+            [(F(1, 4), F(3, 4)), (F(3, 4), F(1, 2)), (F(1, 4) * (1 - tiny), F(3, 4))]]
+    Qf = np.array([[float(v) for blk in row for v in blk] for row in rows])
+    pairs = np.array([[0, 0, 1],     # 3/4 <= 3 * 1/4: exactly equal -> True
+                      [0, 2, 1],     # 3/4 (1 + 1e-12) > 3/4 -> False (the float filter lets it through)
+                      [0, 1, 0],     # 1/2 <= 3 * 1/4 -> True
+                      [1, 1, 0],     # 3/4 <= 3 * 1/4 -> True
+                      [1, 1, 2],     # 3/4 > 3 * 1/4 (1 - 1e-12) -> False
+                      [1, 0, 1]])    # 3/4 <= 3 * 1/2 -> True
+    assert _px_ok(pairs, Qf, rows, 3, 2, r_cut).tolist() == [True, False, True, True, False, True]
+    assert _px_ok(pairs[:0], Qf, rows, 3, 2, r_cut).tolist() == []
+    assert _px_ok(pairs, Qf, rows, 3, 2, F(1, 2)).tolist() == [False, False, False, False, False, False]
+
+
+def test_zero_in_the_denominator_block():
+    """Q[y|s=1, u=1] = 0 with P^_{s=0} = 0: Proposition 3's bound max q1 / min q2 is inf, yet the ball keeps
+    R_{U|s=1} off the zero cell (alpha = 2), so the sup is finite (closed form) and certified from above."""
+    Qz = [[F(3, 5), F(1, 5), F(1, 2), F(0)], [F(2, 5), F(4, 5), F(1, 2), F(1)]]
+    ph = [[0, 0], [4, 7]]
+    rho = pair_ratio(Qz, ph, B, 0, 0, 1)
+    assert rho == worst(Qz, ph, B)[0]
+    r = audit(Mechanism.from_matrix(Qz, 2, 2), "1", ball=RenyiBall.from_radius(ph, 2, B), dps=30)
+    assert rho * (1 - SLACK) <= mp(r.ratio_upper) <= rho * (1 + mpmath.mpf("1e-3"))
