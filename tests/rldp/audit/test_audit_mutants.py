@@ -372,3 +372,40 @@ def test_zero_in_the_denominator_block():
     assert rho == worst(Qz, ph, B)[0]
     r = audit(Mechanism.from_matrix(Qz, 2, 2), "1", ball=RenyiBall.from_radius(ph, 2, B), dps=30)
     assert rho * (1 - SLACK) <= mp(r.ratio_upper) <= rho * (1 + mpmath.mpf("1e-3"))
+
+
+@pytest.mark.parametrize("screen", [True, False])
+def test_progress_steps_of_a_ball_audit(screen):
+    """The steps a front end sees, derived by hand: dps 30 doubling to max_dps 120 is at most 3 rounds
+    (30, 60, 120); Q1 has 2 outputs x 2 ordered secret pairs = 4 pairs; with the screen 1 leads (its estimate
+    is more than 1e-3 above the others'), the other 3 are settled by the float screen, 0 are left for arb."""
+    from rldp_verify.core import progress
+
+    class Recorder:
+        def __init__(self):
+            self.steps, self.updates = [], []
+
+        def step(self, name, total, unit):
+            self.steps.append((name, total, unit))
+
+        def update(self, done, info):
+            self.updates.append((done, info))
+
+    rec = Recorder()
+    with progress.reporting(rec):
+        r = audit(Mechanism.from_matrix(Q1, 2, 2), "1", ball=_ball(), dps=30, max_dps=120, screen=screen)
+    assert r.verdict == "PASS" and r.dps == 30
+    pre = "[30 digits, precision round 1 of at most 3] "
+    if screen:
+        want = [(pre + "float screen tables", None, ""),
+                (pre + "leading (y, s, s') pairs certified in arb (of 4 pairs)", 1, "pairs"),
+                (pre + "float screen of the other 3 (y, s, s') pairs", None, ""),
+                (pre + "(y, s, s') pairs the screen did not settle, certified in arb", 0, "pairs"),
+                (pre + "exact audit at P-hat (a witness in F)", None, "")]
+        assert rec.updates == [(0, None)]
+    else:
+        want = [(pre + "float screen tables", None, ""),
+                (pre + "(y, s, s') pairs certified in arb (no screen)", 4, "pairs"),
+                (pre + "exact audit at P-hat (a witness in F)", None, "")]
+        assert rec.updates == [(0, None), (1, None), (2, None), (3, None)]
+    assert rec.steps == want
