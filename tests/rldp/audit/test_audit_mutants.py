@@ -409,3 +409,25 @@ def test_progress_steps_of_a_ball_audit(screen):
                 (pre + "exact audit at P-hat (a witness in F)", None, "")]
         assert rec.updates == [(0, None), (1, None), (2, None), (3, None)]
     assert rec.steps == want
+
+
+def test_json_path_with_normalize_and_distribution_errors(tmp_path):
+    """A mechanism file whose columns sum to 2 (GRR^log 3 on 4 inputs, doubled): normalize=True rescales it
+    (the ratios, hence LDP's e^eps = 3, are unchanged), without it the audit stops on column 0. A bad
+    distribution table is named as such in the one-line error."""
+    import json
+
+    from rldp_verify.core.errors import InputError
+
+    doc = Mechanism.from_matrix(grr_matrix(4, F(3)), 2, 2).to_json()
+    doc["matrix"] = [[str(2 * F(v)) for v in row] for row in doc["matrix"]]
+    path = tmp_path / "grr2.json"
+    path.write_text(json.dumps(doc))
+    for p in (path, str(path)):
+        r = audit(p, "log(3)", ldp=True, normalize=True)
+        assert (r.verdict, r.ratio_upper) == ("PASS", F(3))
+        assert any(n.startswith("normalized: 4 columns rescaled to sum to 1") for n in r.notes)
+    with pytest.raises(InputError, match=r"^column 0 sums to 2"):
+        audit(path, "log(3)", ldp=True)
+    with pytest.raises(InputError, match=r"^distribution\[0\]\[1\] = -1/2 is negative$"):
+        audit(Q1, "1", distribution=[[F(1, 2), F(-1, 2)], [F(1, 2), F(1, 2)]])
