@@ -181,6 +181,7 @@ def test_audit_modes_give_the_exact_values():
     m = Mechanism.from_matrix(Q, 2, 2)
     ldp = audit(m, "log(3)", ldp=True)
     assert (ldp.verdict, ldp.ratio_lower, ldp.ratio_upper) == ("PASS", e, e)
+    assert ldp.uncertainty == "eps-LDP (Definition 2)" and ldp.witness is None
     assert audit(m, "log(299/100)", ldp=True).verdict == "FAIL"
     # GRR over P_X: Proposition 3, max over s != s' of Q[y|s,u]/Q[y|s',u'] = e as well
     full = audit(m, "log(3)", full_simplex=True)
@@ -188,6 +189,10 @@ def test_audit_modes_give_the_exact_values():
     # a single P uniform: P(y|s) = (e + 1)/(2C) for the two outputs of s, 2/(2C) for the others -> (e + 1)/2
     one = audit(m, "log(2)", distribution=[[F(1, 4)] * 2] * 2)
     assert (one.verdict, one.ratio_lower, one.ratio_upper) == ("PASS", F(2), F(2))
+    assert one.uncertainty == "F = {P} (single distribution, eq. (62))" and one.witness == ((F(1, 4),) * 2,) * 2
+    zero = audit(m, "log(2)", phat=[[1, 1], [1, 1]], alpha=2, radius=0)
+    assert (zero.ratio_lower, zero.ratio_upper) == (F(2), F(2))
+    assert zero.uncertainty == "Rényi ball alpha = 2, radius B = 0 (given radius): F = {P^}"
     assert audit(m, "log(199/100)", distribution=[[F(1, 4)] * 2] * 2).verdict == "FAIL"
     assert audit(m, "0", distribution=[[F(1, 4)] * 2] * 2).verdict == "FAIL"
 
@@ -304,8 +309,24 @@ def test_precision_is_raised_until_the_verdict_is_decided():
     m = Mechanism.from_matrix(Q1, 2, 2)
     stuck = audit(m, f"log({r})", ball=_ball(), dps=30, max_dps=30)
     assert stuck.verdict == INCONCLUSIVE and stuck.dps == 30
-    raised = audit(m, f"log({r})", ball=_ball(), dps=30, max_dps=60)
+    from rldp_verify.core import progress
+
+    class Steps:
+        def __init__(self):
+            self.names = []
+
+        def step(self, name, total, unit):
+            self.names.append(name)
+
+        def update(self, done, info):
+            pass
+
+    rec = Steps()
+    with progress.reporting(rec):
+        raised = audit(m, f"log({r})", ball=_ball(), dps=30, max_dps=60)
     assert raised.verdict == "PASS" and raised.dps == 60
+    rounds = [n.split("]")[0] + "]" for n in rec.names if n.endswith("float screen tables")]
+    assert rounds == ["[30 digits, precision round 1 of at most 2]", "[60 digits, precision round 2 of at most 2]"]
     assert mp(raised.ratio_upper) - mp(raised.ratio_lower) <= rho * mpmath.mpf("1e-40")
 
 
