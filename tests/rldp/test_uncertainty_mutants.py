@@ -242,24 +242,28 @@ def test_conditional_radius_infinite_for_small_alpha():
 # ---------------------------------------------------------------- Proposition 1 at alpha = 2 (closed form)
 
 
-def test_lower_and_rad_alpha2_closed_form():
+@pytest.mark.parametrize("s", [0, 1])
+def test_lower_and_rad_alpha2_closed_form(s):
     b = RenyiBall.from_radius(T23, 2, "1/10")
-    table = b.lower_table(dps=70)
-    assert len(table) == 2 and all(len(r) == 3 for r in table)
-    for s in range(2):
-        Bs = bs_closed(F(1, 10), 2, b.marginal(s))
-        c = b.conditional(s)
-        for u in range(3):
-            ref = t2(c[u], Bs)[0]
+    if s == 0:
+        table = b.lower_table(dps=70)
+        assert len(table) == 2 and all(len(r) == 3 for r in table)
+    Bs = bs_closed(F(1, 10), 2, b.marginal(s))
+    c = b.conditional(s)
+    for u in range(3):
+        ref = t2(c[u], Bs)[0]
+        if s == 0:
             assert abs(table[s][u] - ref) < mpmath.mpf(10) ** -64
-            lc = b.lower_certified(u, s, dps=30)
-            assert mp(lc) <= ref and ref - mp(lc) < mpmath.mpf(10) ** -12     # outward steps ~1e-17
-        # eq. (30): every non-empty proper subset U1 of 3 outcomes
-        sums = {c[0], c[1], c[2], c[0] + c[1], c[0] + c[2], c[1] + c[2]}
-        rad = 2 * max(t2(x, Bs)[1] - mp(x) for x in sums)
-        assert abs(b.rad_value(s, dps=70) - rad) < mpmath.mpf(10) ** -64
-        rc = b.rad_certified(s, dps=30)
-        assert mp(rc) >= rad and mp(rc) - rad < mpmath.mpf(10) ** -12
+        else:
+            assert abs(b.lower_value(u, s, dps=70) - ref) < mpmath.mpf(10) ** -64
+        lc = b.lower_certified(u, s, dps=30)
+        assert mp(lc) <= ref and ref - mp(lc) < mpmath.mpf(10) ** -12     # outward steps ~1e-17
+    # eq. (30): every non-empty proper subset U1 of 3 outcomes
+    sums = {c[0], c[1], c[2], c[0] + c[1], c[0] + c[2], c[1] + c[2]}
+    rad = 2 * max(t2(x, Bs)[1] - mp(x) for x in sums)
+    assert abs(b.rad_value(s, dps=70) - rad) < mpmath.mpf(10) ** -64
+    rc = b.rad_certified(s, dps=30)
+    assert mp(rc) >= rad and mp(rc) - rad < mpmath.mpf(10) ** -12
 
 
 def test_zero_marginal_row():
