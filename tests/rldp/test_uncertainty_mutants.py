@@ -446,3 +446,32 @@ def test_few_sums_are_all_bounded(monkeypatch):
     with arb_precision(20):
         cert = b.l1_radius_certified(arb_exact(F(1, 10)), dps=20)
     assert n[0] == 14 and mp(cert) >= _exhaustive(b)
+
+
+@pytest.mark.parametrize("call, msg", [
+    (lambda: RenyiBall.from_radius(EX, "x", 1), "alpha = 'x' is not a number"),
+    (lambda: RenyiBall.from_radius(EX, 2, "y"), "radius = 'y' is not a number"),
+    (lambda: RenyiBall.from_confidence(EX, "x", "0.9", 10), "alpha = 'x' is not a number"),
+    (lambda: RenyiBall.from_confidence(EX, 2, "z", 10), "confidence = 'z' is not a number"),
+])
+def test_unreadable_parameters_are_named(call, msg):
+    with pytest.raises(InputError) as exc:
+        call()
+    assert str(exc.value) == msg
+
+
+def test_conditional_radius_at_radius_one():
+    # B = 1 is not a special case (only B = 0 and P^_s = 1 give B_s = B)
+    b = RenyiBall.from_radius(EX, 2, 1)
+    for s in (0, 1):
+        ref = bs_closed(F(1), 2, b.marginal(s))
+        assert abs(b.conditional_radius(s, dps=40) - ref) < mpmath.mpf(10) ** -35
+
+
+def test_rad_certified_with_the_unimodal_search(few):
+    # a row whose conditional is C5 = (1, ..., 5)/15 (14 sums > EXHAUSTIVE_UP_TO = 4): the search runs on B_s
+    b = RenyiBall.from_radius([[F(k, 30) for k in range(1, 6)], [F(k, 30) for k in range(1, 6)]], 2, "1/10")
+    Bs = bs_closed(F(1, 10), 2, F(1, 2))
+    rad = 2 * max(t2(F(k, 15), Bs)[1] - mp(F(k, 15)) for k in range(1, 15))
+    rc = b.rad_certified(0, dps=20)
+    assert mp(rc) >= rad and mp(rc) - rad < mpmath.mpf(10) ** -12
