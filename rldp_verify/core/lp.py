@@ -351,11 +351,10 @@ def _exact_simplex(lp: _BoundedLP, col_st: Sequence[str], row_st: Sequence[str],
     if len(basic) != m:
         return None
     # non-basic start values: the bound HiGHS names ("L"/"U") if it exists, else the lower bound, else the upper
-    # bound, else 0 (a free column, "Z"); a fixed column (lower = upper) gets that value whatever its code
+    # bound, else 0 (a free column, "Z"); a fixed column (lower = upper) gets that value whatever its code.  The
+    # basic values set here are never read: they are solved for below.
     z = [Fraction(0)] * N
     for k in range(N):
-        if status[k] == "B":
-            continue
         if status[k] == "U" and ub[k] is not None:
             z[k] = ub[k]
         elif lb[k] is not None:
