@@ -265,3 +265,15 @@ def test_screen_lambda_minimises_the_dual(beta):
     best = np.min(f(grid[:, None]), axis=0)
     got = f(lam)
     assert np.all(got <= best + 1e-9 * (1 + np.abs(best)))
+
+
+def test_power_mean_np_zero_entry_is_silent():
+    """A zero x with positive weight at beta < 0 (x^beta = inf) gives M = 0 (harmonic mean with a zero), and at
+    beta = 0 (log 0) M = 0 as well, without a NumPy RuntimeWarning (the screen runs with warnings as errors in
+    the extreme-input tests)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert dual.power_mean_np(np.array([0.0, 4.0]), np.array([0.5, 0.5]), -1.0) == 0.0
+        assert dual.power_mean_np(np.array([0.0, 4.0]), np.array([0.5, 0.5]), 0.0) == 0.0
