@@ -452,3 +452,24 @@ def test_json_path_with_normalize_and_distribution_errors(tmp_path):
         audit(path, "log(3)", ldp=True)
     with pytest.raises(InputError, match=r"^distribution\[0\]\[1\] = -1/2 is negative$"):
         audit(Q1, "1", distribution=[[F(1, 2), F(-1, 2)], [F(1, 2), F(1, 2)]])
+
+
+@pytest.mark.parametrize("ph", [[[0, 0], [4, 7]], [[3, 5], [0, 0]]], ids=["s0-empty", "s1-empty"])
+def test_screen_with_a_zero_mass_secret(ph):
+    """P^_s = 0 (the conditional of s unconstrained): the screen's tables, estimates and certify_float run without a
+    NumPy warning, reject r below each pair's closed-form sup and accept it with 1 % of room."""
+    import warnings
+
+    ball = RenyiBall.from_radius(ph, 2, B)
+    Qf = np.array([[float(v) for v in row] for row in Q2])
+    phf = np.array([[float(v) for v in row] for row in ball.phat])
+    Phi = float(2 * (np.exp(0.05) - 1))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        tab = build_tables(Qf, phf, 2.0, Phi)
+        estimates(tab)
+        for p in PAIRS:
+            rho = float(pair_ratio(Q2, ph, B, *p))
+            pairs = np.array([p])
+            assert not certify_float(tab, Qf, phf, 2.0, Phi, rho * (1 - 1e-6), pairs).any()
+            assert certify_float(tab, Qf, phf, 2.0, Phi, rho * 1.01, pairs).all()
