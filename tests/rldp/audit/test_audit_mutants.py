@@ -473,3 +473,15 @@ def test_screen_with_a_zero_mass_secret(ph):
             pairs = np.array([p])
             assert not certify_float(tab, Qf, phf, 2.0, Phi, rho * (1 - 1e-6), pairs).any()
             assert certify_float(tab, Qf, phf, 2.0, Phi, rho * 1.01, pairs).all()
+
+
+def test_alpha_half_face_witness():
+    """alpha = 1/2, B = 1/2: the ball contains P with P_{U|s=0} on the face u = 1 (where q2 = Q[0|s=0, .] = (3/5, 1/5)
+    is minimal) and P_{U|s=1} = P^_{U|s=1}: D_{1/2} of that face is -log(5/8), its budget P^_0 (1 - 5/8) = 3/19
+    <= phi(B) = 1 - e^{-1/2}. Its ratio (4/11 1/2 + 7/11 3/10) / (1/5) = 41/22 is the witnessed lo (up to the
+    1e-15 pull towards P^); the faces with R1 = e_{u=0} cost 7/19 (+ 3/19), more than phi(B)."""
+    ball = RenyiBall.from_radius(PH, F(1, 2), F(1, 2))
+    r = audit(Mechanism.from_matrix(Q2, 2, 2), "1", ball=ball, dps=30)
+    assert F(41, 22) * (1 - F(1, 10**12)) <= r.ratio_lower < F(41, 22)
+    assert ball.contains(r.witness, dps=40) is True
+    assert mp(r.ratio_upper) >= grid_ratio_half(Q2, PH, F(1, 2), 0, 1, 0, n=50) * (1 - SLACK)
