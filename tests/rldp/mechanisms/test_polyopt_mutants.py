@@ -651,11 +651,15 @@ def test_cg_result_width_and_mu_float():
 
 def test_nr_column_generation_against_enumeration_small():
     """NR (F = {P-hat}) at |X| = 4 with a zero cell: CG against the enumeration route (nonrobust)."""
+    from rldp_verify.core import progress
     from rldp_verify.rldp.mechanisms.nonrobust import nonrobust
     from rldp_verify.rldp.mechanisms.polyopt_large import nonrobust_cg
 
     table = [[F(1, 10), F(0)], [F(3, 10), F(6, 10)]]
-    mech, res = nonrobust_cg(table, "log(2)", rel_gap=1e-9)
+    rec = _Recorder()
+    with progress.reporting(rec):
+        mech, res = nonrobust_cg(table, "log(2)", rel_gap=1e-9, time_limit=50)
+    assert ("column generation (stops at relative width 1e-09 or the time limit)", 50, "s") in rec.steps
     ref = nonrobust(table, "log(2)")
     lo, hi = (F(x) for x in ref.parameters["optimum_bracket"])
     assert res.lower <= hi and lo <= res.upper and res.gap < F(1, 10 ** 9)
@@ -748,8 +752,15 @@ def test_polyopt_cg_constructors():
     assert pl.DEFAULT_TIME_LIMIT == 600.0 and pl.DEFAULT_REL_GAP == 1e-4
     with pytest.raises(InputError, match=r"^PolyOpt needs a RenyiBall \(the uncertainty set F\), got dict$"):
         pl.polyopt_cg({}, "log(2)")
+    from rldp_verify.core import progress
+
     table = [P22[:2], P22[2:]]
-    mech, res = pl.polyopt_cg_from_bounds(table, L22, "log(2)", rel_gap=1e-9, extra={"k": 2})
+    rec = _Recorder()
+    with progress.reporting(rec):
+        mech, res = pl.polyopt_cg_from_bounds(table, L22, "log(2)", rel_gap=1e-9, extra={"k": 2}, time_limit=40,
+                                              sensitive=["x", "z"], public=["a", "b"])
+    assert ("column generation (stops at relative width 1e-09 or the time limit)", 40, "s") in rec.steps
+    assert mech.sensitive == ("x", "z") and mech.public == ("a", "b")
     ref = _exact_bracket(L22, P22)
     assert max(ref.lower, res.lower) <= min(ref.upper, res.upper)
     p = mech.parameters
@@ -772,17 +783,23 @@ def _ball():
 
 
 def test_polyopt_cg_from_a_ball_matches_enumeration():
+    from rldp_verify.core import progress
     from rldp_verify.rldp.mechanisms import polyopt_large as pl
 
     ball = _ball()
-    m = pl.polyopt_cg(ball, "log(2)", rel_gap=1e-9)
-    e = po.polyopt(ball, "log(2)")
+    rec = _Recorder()
+    with progress.reporting(rec):      # 6 digits: lower bounds floored to 10^-6, the rel_gap reaches the solver
+        m = pl.polyopt_cg(ball, "log(2)", rel_gap=1e-9, time_limit=30, digits=6, public=["a", "b"])
+    assert ("column generation (stops at relative width 1e-09 or the time limit)", 30, "s") in rec.steps
+    e = po.polyopt(ball, "log(2)", digits=6, public=["a", "b"])
+    assert m.public == e.public == ("a", "b")
+    assert all(10 ** 6 % F(x).denominator == 0 for r in m.parameters["lower_bounds"] for x in r)
     lo1, hi1 = (F(x) for x in m.parameters["optimum_bracket"])
     lo2, hi2 = (F(x) for x in e.parameters["optimum_bracket"])
     assert max(lo1, lo2) <= min(hi1, hi2) and m.parameters["lower_bounds"] == e.parameters["lower_bounds"]
     for k in ("alpha", "radius_upper", "radius_provenance", "lower_rounding"):
         assert m.parameters[k] == e.parameters[k]
-    assert m.parameters["alpha"] == "2" and m.parameters["lower_rounding"].endswith("floored to 10^-12")
+    assert m.parameters["alpha"] == "2" and m.parameters["lower_rounding"].endswith("floored to 10^-6")
     assert m.guarantee == ("(eps, F)-RLDP, F the Rényi ball of order alpha and radius <= radius_upper around P-hat "
                            "(Theorem 2)") == e.guarantee
     assert e.parameters["mechanism"] == "PolyOpt" == m.parameters["mechanism"]
@@ -927,3 +944,133 @@ def test_pricing_improve_is_a_coordinate_ascent():
         pos3, cur3, alts = pr.improve(pos, Node(), sweeps=0, alternatives=1)
         assert pos3 == pos and cur3 == pytest.approx(cur, abs=1e-15) and alts
         assert all(sum(a[r] != pos[r] for r in range(3)) == 1 for a in alts)
+
+
+# ---------------------------------------------------------------------------------------- survivors of the sample
+def test_block_vertices_on_the_exact_borders_match_cdd():
+    """Rows where a vertex condition holds with equality (decided by the exact re-check, not the float screen):
+    type (i) c = (e - 1) L(B) (L = (1/4, 1/8), e = 7/2, B = {0}); type (ii) e L(U\\A) = 1 - L(A) (L = (1/4, 1/4),
+    e = 3, A = {0}); type (iii) 1 - L(O) - e L(E) = L_k (L = (1/4, 1/4, 1/4), e = 2, k = 0, O = {1}, E = {2});
+    reference: cddlib on P_s (rldp.gamma.block_vertices) mapped by v = (h - L . h) / c."""
+    from rldp_verify.rldp.gamma import block_vertices
+
+    for row, e in (([F(1, 4), F(1, 8)], F(7, 2)), ([F(1, 4), F(1, 4)], F(3)), ([F(1, 4)] * 3, F(2)),
+                   ([F(1, 5), F(1, 10), F(3, 10)], F(2)), ([F(0), F(0)], F(2))):
+        c = 1 - sum(row)
+        ref = set()
+        for h in block_vertices(row, e):
+            lh = sum(a * b for a, b in zip(row, h))
+            ref.add(tuple((x - lh) / c for x in h))
+        b = cb.polyopt_blocks([row], e)[0]
+        got = [b.exact_point(j) for j in range(len(b))]
+        assert len(got) == len(set(got)) and set(got) == ref, (row, e)
+        assert b.kidx.dtype == np.int64 and b.masks.dtype == np.int64
+
+
+def test_pricing_with_a_zero_lower_bound_row_and_every_value():
+    """A row with L = 0 (no third-level vertices in its block) and g / t of EVERY combination (value())
+    against brute force, including combinations with t = P . w < 1."""
+    P = [F(1, 20), F(1, 20), F(1, 20), F(17, 20)]
+    L = [[F(0), F(0)], [F(1, 2), F(0)]]       # block 1 has the vertices (3, 0) and (2, 0): t = 0.2 with (1, 1)
+    pr, blocks = _pricer(L, P, 3)
+    y = np.array([0.02, -0.01, 0.05, 0.01])
+    pr.set_dual(y)
+    ref, arg = _brute(blocks, P, y)
+    best, pt, ub, _ = pr.solve()
+    assert abs(best - ref) < 1e-12 and ub >= float(ref) - 1e-12
+    small_t = 0
+    for pos in itertools.product(*[range(len(bd.T)) for bd in pr.data]):
+        combo = [int(bd.order[p]) for p, bd in zip(pos, pr.data)]
+        w = [x for b, j in zip(blocks, combo) for x in b.exact_point(j)]
+        t = sum(a * b for a, b in zip(w, P))
+        with mpmath.workdps(40):
+            g = _mu(w, P) - sum(mpmath.mpf(float(u)) * _m(x) for u, x in zip(y, w))
+        val, tt = pr.value(list(pos))
+        assert abs(val - g) < 1e-12 and tt == pytest.approx(float(t), rel=1e-14)
+        small_t += t < 1
+    assert small_t > 0
+
+
+def _envelope_bound(pr):
+    """max_t phi(t) + H(t), H the upper concave envelope of (t, F) over ALL combinations (brute force)."""
+    pts = {}
+    for pos in itertools.product(*[range(len(bd.T)) for bd in pr.data]):
+        t = sum(pr.Ts[s][p] for s, p in enumerate(pos))
+        f = sum(pr.Fs[s][p] for s, p in enumerate(pos))
+        pts[t] = max(pts.get(t, -np.inf), f)
+    T = np.array(sorted(pts))
+    Fv = np.array([pts[t] for t in T])
+    hull = [0]
+    for i in range(1, len(T)):
+        while len(hull) >= 2:
+            a, b = hull[-2], hull[-1]
+            if (Fv[b] - Fv[a]) * (T[i] - T[a]) <= (Fv[i] - Fv[a]) * (T[b] - T[a]):
+                hull.pop()
+            else:
+                break
+        hull.append(i)
+    best = max(float(-t * math.log(t) + f) for t, f in zip(T[hull], Fv[hull]))
+    for a, b in zip(hull, hull[1:]):
+        sl = (Fv[b] - Fv[a]) / (T[b] - T[a])
+        t = math.exp(sl - 1.0)            # phi'(t) + sl = 0
+        if T[a] < t < T[b]:
+            best = max(best, -t * math.log(t) + Fv[a] + (t - T[a]) * sl)
+    return best
+
+
+def test_lagrangian_bound_equals_the_concave_envelope_bound():
+    """Pricer.bound at the root = max_t phi(t) + H(t) with H the concave envelope of all combinations
+    (the sup-convolution of the block hulls is that envelope)."""
+    P = [F(1, 12), F(2, 12), F(3, 12), F(1, 12), F(4, 12), F(1, 12)]
+    L = [[F(1, 4), F(1, 8)], [F(1, 10), F(3, 10)], [F(1, 5), F(0)]]
+    pr, _ = _pricer(L, P, 2)
+    rng = np.random.default_rng(9)
+    pf = np.array([float(x) for x in P])
+    for _ in range(4):
+        pr.set_dual(pf * np.log(rng.random(6) + 0.05) + rng.normal(size=6) * 0.05)
+        hulls = {s: pr.hull(s, 0, len(bd.T)) for s, bd in enumerate(pr.data)}
+        rel = pr.bound(Node(), hulls)
+        assert rel.value == pytest.approx(_envelope_bound(pr), abs=1e-12)
+        # kappa = phi'(t*) at the maximiser t* = sum of the chosen positions' T (plus the mixed segment)
+        assert math.isfinite(rel.kappa)
+
+
+def test_rigorous_max_slack_counts_only_the_top_vertices_for_a_poor_dual():
+    """y = 0: the slack is mu(v) >= 0 and its maximum is far from 0; only the vertices whose mu is within the
+    float error of the top are evaluated in arb (counted at 40 digits), and M is >= the true maximum."""
+    V = po.gamma_hat_vertices(L22, 2)
+    Vf = po._float_matrix(V)
+    mu, S1, bad = po.mu_float_bounds(Vf, np.array([float(x) for x in P22]))
+    M, n_arb = po._rigorous_max_slack(V, P22, Vf, [F(0)] * 4, mu, S1, bad, 30)
+    with mpmath.workdps(40):
+        mus = [_mu(v, P22) for v in V]
+        top = max(mus)
+        near = [sum(1 for x in mus if x >= top - mpmath.mpf(eps)) for eps in ("1e-13", "1e-6")]
+        assert _m(M) >= top and _m(M) - top < mpmath.mpf(10) ** -25
+    assert near[0] == near[1] == n_arb >= 1 and top > mpmath.mpf("0.01")
+
+
+def test_certify_upper_margin_schedule_value():
+    """At the exact route's optimal dual (G = 0 up to rounding) the certificate needs a margin above the float
+    errors: the docstring's schedule gives margins 1, 1 + 1, 1 + 1 + 4 (x 1e-13 (1 + max |y|)) for attempts
+    0, 1, 2; the certified bound is sum_x (y_x + M + margin) for one of them, in exact binary fractions."""
+    from rldp_verify.rldp.mechanisms.cg_certify import certify_upper
+
+    ref = _exact_bracket(L22, P22)
+    cone = polyopt_cone(L22, 2)
+    data = [cb.block_data(b, P22) for b in cone.blocks]
+    pr = Pricer(data, 4)
+    nmin = sum(float(np.min(bd.N)) for bd in data)
+    y = np.array([float(t) for t in ref.dual])
+    M = float((ref.upper - sum(ref.dual)) / 4)
+    scale = 1.0 + float(np.max(np.abs(y)))
+    up, yp, _ = certify_upper(pr, y, M, [0, 1, 2, 3], nmin)
+    cands = [sum(F(float(t)) for t in y + (M + k * 1e-13 * scale)) for k in (1, 2, 6)]
+    assert up in cands and up >= ref.lower
+
+
+def test_solve_eq46_accepts_huge_denominators_exactly():
+    """sum_x v_x = 1 is checked in integers: a vertex with a 3^40 denominator is accepted."""
+    a = F(1, 3 ** 40)
+    sol = po.solve_eq46([(a, 1 - a), (F(1, 2), F(1, 2))], [F(1, 2), F(1, 2)])
+    assert all(sum(r[x] for r in sol.rows) == 1 for x in range(2)) and sol.lower <= sol.upper
