@@ -762,6 +762,11 @@ def test_optimise_eps2_interior_optimum():
     # a coarser grid finds the same optimum (golden section refines it)
     opt8 = optimise_eps2(tab, r, d, grid=8, max_boxes=1)
     assert abs(opt8.t - opt.t) < F(1, 10**6) and opt8.lower >= best_grid
+    # dps reaches the search: at 8 digits the flat maximum is located only to ~sqrt(1e-8) = 1e-4 (here
+    # 5e-4 off; an 8-digit print of a 50-digit search would be within 5e-8),
+    # and its certified utility still lies below the certified upper bound
+    low = optimise_eps2(tab, r, d, max_boxes=1, dps=8)
+    assert F(1, 10**6) < abs(low.t - opt.t) < F(1, 10**2) and low.lower <= opt.upper
 
 
 @pytest.mark.parametrize("a1, a2", [(3, 2), (2, 3), (1, 3)])
