@@ -262,7 +262,7 @@ def solve_certified(c: Vector, A: Matrix, b: Vector, E: Matrix = (), f: Vector =
                     _flint_transpose(A + E, n))
     try:
         basis = _highs_basis(lp)
-    except Exception:  # pragma: no cover - HiGHS failure: use the exact solver
+    except Exception:  # HiGHS failure: use the exact solver
         basis = None
     if basis is not None:
         out = _certify_basis(lp, *basis)

@@ -90,6 +90,26 @@ def test_certified_equal_bounds_keep_the_first_source():
     assert (r.value, r.dual, r.method) == (-1, (F(1, 3), 0), "highs+exact-basis")
 
 
+def test_certified_rows_with_small_positive_coefficients_are_upper_bounds():
+    # x/2 <= 1 and x/2 <= 3 (the second not tighter; both coefficients in (0, 1)): max x gives x = 2, and
+    # 1 = y1 / 2 -> y = (2, 0); a coefficient below 1 must not make a row a lower bound
+    r = solve_certified([1], [[F(1, 2)], [F(1, 2)]], [1, 3])
+    assert (r.value, r.x, r.dual, r.method) == (2, (2,), (2, 0), "highs+exact-basis")
+    # with a tighter keyword bound x <= 1: reduced cost 1, both rows slack
+    r = solve_certified([1], [[F(1, 2)]], [1], upper=[1])
+    assert (r.value, r.x, r.dual, r.reduced_costs, r.method) == (1, (1,), (0,), (1,), "highs+exact-basis")
+
+
+def test_certified_falls_back_when_highs_fails(monkeypatch):
+    def broken(*args, **kw):
+        raise RuntimeError("HiGHS crashed")
+
+    monkeypatch.setattr(lpmod, "highs_solve", broken)
+    r = solve_certified(*LP1, **KW1)
+    assert (r.value, r.x, r.dual, r.reduced_costs, r.method) == (F(7, 2), (3, F(1, 2)), (F(1, 2),), (F(1, 2), 0),
+                                                                 "cdd-exact")
+
+
 def test_certified_bound_rows_next_to_general_rows():
     # max x1 + x2 s.t. x1 + 2 x2 <= 4, x1 <= 3, -x2 <= 0 (the last two are bounds): x = (3, 1/2), value 7/2;
     # c = (1, 1) = y1 (1, 2) + y2 (1, 0) + y3 (0, -1) with y3 = 0 (x2 > 0): y = (1/2, 1/2, 0); b.y = 2 + 3/2 = 7/2
