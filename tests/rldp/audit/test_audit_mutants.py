@@ -485,3 +485,21 @@ def test_alpha_half_face_witness():
     assert F(41, 22) * (1 - F(1, 10**12)) <= r.ratio_lower < F(41, 22)
     assert ball.contains(r.witness, dps=40) is True
     assert mp(r.ratio_upper) >= grid_ratio_half(Q2, PH, F(1, 2), 0, 1, 0, n=50) * (1 - SLACK)
+
+
+def test_screen_tables_stay_inside_the_simplex_bounds():
+    """For every budget (including Phi = inf, phi(B) overflowing float64) the screen's max and min of <q, R> over a
+    ball lie between min_u q and max_u q, and building them raises no NumPy warning."""
+    import warnings
+
+    Qf = np.array([[float(v) for v in row] for row in Q2])
+    phf = np.array([[3 / 19, 5 / 19], [4 / 19, 7 / 19]])
+    q = Qf.reshape(2, 2, 2)
+    for Phi in (0.0, float(2 * (np.exp(0.05) - 1)), 50.0, np.inf):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            tab = build_tables(Qf, phf, 2.0, Phi)
+        lo, hi = q.min(axis=2)[:, :, None], q.max(axis=2)[:, :, None]
+        assert np.all(tab.U <= hi + 1e-12) and np.all(tab.L >= lo - 1e-12)
+        assert np.all(tab.U >= lo - 1e-12) and np.all(tab.L <= hi + 1e-12)
+        assert np.all(np.isfinite(tab.U)) and np.all(np.isfinite(tab.L))
