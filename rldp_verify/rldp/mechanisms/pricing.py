@@ -203,8 +203,6 @@ class Pricer:
                     changed = True
             if not changed and not alternatives:
                 break
-            if not changed and alternatives and sweep < sweeps:
-                sweep = sweeps
         if alternatives:
             return pos, cur, alts
         return pos, cur

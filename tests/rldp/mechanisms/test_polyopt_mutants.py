@@ -658,7 +658,8 @@ def test_nr_column_generation_against_enumeration_small():
     table = [[F(1, 10), F(0)], [F(3, 10), F(6, 10)]]
     rec = _Recorder()
     with progress.reporting(rec):
-        mech, res = nonrobust_cg(table, "log(2)", rel_gap=1e-9, time_limit=50)
+        mech, res = nonrobust_cg(table, "log(2)", rel_gap=1e-9, time_limit=50, log=(lines := []).append)
+    assert lines and lines[0].startswith("prior-direction dual: sum y = ")
     assert ("column generation (stops at relative width 1e-09 or the time limit)", 50, "s") in rec.steps
     ref = nonrobust(table, "log(2)")
     lo, hi = (F(x) for x in ref.parameters["optimum_bracket"])
@@ -719,6 +720,11 @@ def test_certify_upper_and_exact_primal_routes():
             assert low >= ref.lower - F(1, 10 ** 25)       # the exact basis is the optimal one
         else:
             assert all(r[i].denominator & (r[i].denominator - 1) == 0 for r in rows[:-1] for i in range(4))
+            # each row on its own grid: 2^-64 of its largest entry (2^(e - 1) <= top < 2^e, grid 2^(e - 64))
+            for r in rows[:-1]:
+                e = math.frexp(float(max(r)))[1]
+                assert all((r[i] * 2 ** (64 - e)).denominator == 1 for i in range(4))
+                assert max(r) * 2 ** (64 - e) >= 2 ** 62
 
 
 # ---------------------------------------------------------------------------------------- public constructors
@@ -756,9 +762,11 @@ def test_polyopt_cg_constructors():
 
     table = [P22[:2], P22[2:]]
     rec = _Recorder()
+    lines = []
     with progress.reporting(rec):
         mech, res = pl.polyopt_cg_from_bounds(table, L22, "log(2)", rel_gap=1e-9, extra={"k": 2}, time_limit=40,
-                                              sensitive=["x", "z"], public=["a", "b"])
+                                              sensitive=["x", "z"], public=["a", "b"], log=lines.append)
+    assert lines and lines[0].startswith("prior-direction dual: sum y = ")
     assert ("column generation (stops at relative width 1e-09 or the time limit)", 40, "s") in rec.steps
     assert mech.sensitive == ("x", "z") and mech.public == ("a", "b")
     ref = _exact_bracket(L22, P22)
