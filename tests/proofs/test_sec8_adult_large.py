@@ -60,6 +60,30 @@ def test_max_iterations_must_be_positive():
         solve_lp46_cg(cone, P, max_iterations=0, time_limit=math.inf)
 
 
+def _runs(polyopt, nr=(0.5, 0.6), ir=0.2, srr=0.1, grr=0.01):
+    return {"pair": {"1": {"nmi": {"IR": ir, "SRR": srr, "GRR": grr},
+                           "bracket": {"PolyOpt": polyopt, "NR": nr}}}}
+
+
+def test_judge_lower_end_upper_end_and_refutation():
+    assert A.judge_large_polyopt(_runs((0.3, 0.4)))["holds"]                # lower end above IR
+    j = A.judge_large_polyopt(_runs((0.15, 0.4)))                           # only the upper end above IR
+    assert not j["holds"] and j["open"] and not j["fails"]
+    assert A.judge_large_polyopt(_runs((0.1, 0.19)))["fails"]               # even the upper end below IR
+    assert A.judge_large_polyopt(_runs((0.1, 0.3), srr=0.35))["fails"]      # SRR is the rival here
+    # the wrong reading (compare the bracket's upper end) turns the open case into a false 'holds'
+    assert A.judge_large_polyopt(_runs((0.15, 0.4)), against="upper")["holds"]
+    # mechanisms swapped (IR's value as PolyOpt's bracket, PolyOpt's lower end as IR): no longer holds
+    assert A.judge_large_polyopt(_runs((0.2, 0.2), ir=0.3))["fails"]
+
+
+def test_judge_nr_gap_is_the_certified_range():
+    g = A.judge_large_polyopt(_runs((0.3, 0.4), nr=(0.5, 0.6)))["nr_gap"]["pair"]["1"]
+    assert float(g["NR - PolyOpt at least"]) == pytest.approx(0.1)          # 0.5 - 0.4
+    assert float(g["at most"]) == pytest.approx(0.3)                        # 0.6 - 0.3
+    assert float(g["NR / PolyOpt at most"]) == pytest.approx(2.0)           # 0.6 / 0.3
+
+
 def test_narrow_is_relative_to_the_upper_end():
     assert narrow(0.9995, 1.0, 1e-3) and not narrow(0.998, 1.0, 1e-3)
     assert narrow(1e-6 * 0.9995, 1e-6, 1e-3) and not narrow(0.0, 1e-6, 1e-3)
