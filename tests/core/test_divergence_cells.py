@@ -7,7 +7,13 @@ from fractions import Fraction
 import mpmath
 import pytest
 
-from rldp_verify.core.divergence import chi_square, chi_square_sum, validate_distribution
+from rldp_verify.core.divergence import (
+    chi_square,
+    chi_square_sum,
+    renyi_divergence,
+    renyi_power_sum,
+    validate_distribution,
+)
 from rldp_verify.core.errors import InputError
 
 F = Fraction
@@ -38,3 +44,13 @@ def test_float_sum_tolerance_is_inclusive():
     assert validate_distribution([0.5, 0.5 + 2 ** -10], "x", tol=2 ** -10) == [0.5, 0.5 + 2 ** -10]
     with pytest.raises(InputError, match=r"^x sums to 1\.001953125, not 1$"):
         validate_distribution([0.5, 0.5 + 2 ** -9], "x", tol=2 ** -10)
+
+
+def test_a_missing_cell_first_is_dropped_for_alpha_below_one():
+    # alpha = 1/2: the cell with P_x = 0 < P^_x contributes 0 and the sum goes on:
+    # S = (1/2)^(1/2) * 1^(1/2) = 2^(-1/2), D = log(S) / (1/2 - 1) = log 2
+    s = renyi_power_sum([F(1, 2), F(1, 2)], [F(0), F(1)], F(1, 2))
+    assert abs(s - mpmath.sqrt(mpmath.mpf(1) / 2)) < mpmath.mpf(10) ** -14
+    d = renyi_divergence([F(1, 2), F(1, 2)], [F(0), F(1)], F(1, 2), dps=30)
+    with mpmath.workdps(30):
+        assert abs(d - mpmath.log(2)) < mpmath.mpf(10) ** -25
