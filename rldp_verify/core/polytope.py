@@ -43,6 +43,10 @@ def generators_of_rows(rows: Sequence[Sequence[Any]], lin: Sequence[int] = (), *
     for row in gen.array:
         vec = tuple(Fraction(v) for v in row[1:])
         (verts if row[0] == 1 else rays).append(vec)
+    if not verts and rays and not gen.lin_set and all(r[0] == 0 for r in rows):
+        # a homogeneous system is a cone: cdd lists only its rays and leaves the apex implicit, but a pointed
+        # nonempty polyhedron has a vertex, and the apex of a pointed cone is the origin
+        verts.append(tuple(Fraction(0) for _ in rows[0][1:]))
     return verts, rays, bool(gen.lin_set)
 
 

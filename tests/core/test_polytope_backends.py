@@ -52,6 +52,23 @@ def test_unbounded_polyhedron_has_rays(backend):
     assert {_direction(t) for t in r} == {(1, 0), (1, 1)}
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_pointed_cone_has_the_origin_as_vertex(backend):
+    # x >= 0, y >= 0 (all right-hand sides 0): the cone's apex (0, 0) is its one vertex; cdd leaves it
+    # implicit for a homogeneous system, so vertices() used to return the rays only
+    v, r = backend([[-1, 0], [0, -1]], [0, 0])
+    assert v == [(0, 0)] and {_direction(t) for t in r} == {(1, 0), (0, 1)}
+    # x <= 2y, y <= x (a cone strictly inside the quadrant): apex (0, 0), rays (1, 1) and (2, 1)
+    v, r = backend([[1, -2], [-1, 1]], [0, 0])
+    assert v == [(0, 0)] and {_direction(t) for t in r} == {(1, 1), (1, F(1, 2))}
+
+
+def test_cone_with_a_line_has_no_vertex():
+    # x = 0 as two inequalities, y free: a line, no vertex (generators_of_rows says lineality)
+    verts, rays, lin = generators_of_rows([[0, 1, 0], [0, -1, 0]])
+    assert verts == [] and lin and {_direction(t) for t in rays} <= {(0, 1), (0, -1)}
+
+
 def test_cdd_rows_lineality_and_canonicalisation():
     # {x : x1 >= 0} in the plane: the x2 axis is a lineality space
     verts, rays, lin = generators_of_rows([[0, 1, 0]])
