@@ -324,6 +324,10 @@ def test_l1_radius_small_radius_and_size_limit():
     three = SimplexBall(tuple([F(1, 3)] * 3), F(2), B)
     ref3 = 2 * max(t2(x, mp(B))[1] - mp(x) for x in (F(1, 3), F(2, 3)))     # the distinct sums: 1/3, 2/3
     assert abs(three.l1_radius(dps=70, exhaustive=True) - ref3) < mpmath.mpf(10) ** -60
+    assert abs(three.l1_radius(dps=70, max_size=3) - ref3) < mpmath.mpf(10) ** -60     # |U| = max_size: not trivial
+    with arb_precision(20):
+        cert = three.l1_radius_certified(arb_exact(B), dps=20, max_size=3)
+    assert mp(cert) >= ref3 and mp(cert) - ref3 < mpmath.mpf(10) ** -12
 
 
 # ---------------------------------------------------------------- the certified window of the unimodal search
