@@ -87,7 +87,8 @@ def _large_distance(s: str, u: str, keep: bool, cert: bool):
 #: Column-generation iteration caps of the large-pair PolyOpt and NR runs (per (sensitive attribute,
 #: mechanism)); each run also stops at certified relative width ~1e-4 (CG_REL_GAP).  The stop never
 #: depends on wall time, so the brackets are the same on every machine (issue 9 item 4).  Chosen so that
-#: the 28 runs (2 pairs x 2 mechanisms x 7 eps) cost about 15 minutes of CPU in all: measured per
+#: the 28 runs (2 pairs x 2 mechanisms x 7 eps) cost about 20-30 minutes of CPU in all (measured: 14 CPU
+#: minutes for the 14 PolyOpt runs and the GRR/SRR/IR ones; NR not measured to the end). Per
 #: iteration (reports/benchmarks/polyopt_large_adult.json) NR ~0.5-1.2 s at |X| = 224/240 and < 0.2 s
 #: at |X| = 96, PolyOpt ~0.5 s at |X| = 96 and ~6 s at |X| = 240 (plus ~10 s for L'), where 6
 #: iterations leave a wide bracket (drawn as a band; 10 minutes still leave a relative width ~0.4).
