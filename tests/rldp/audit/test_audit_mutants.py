@@ -503,3 +503,14 @@ def test_screen_tables_stay_inside_the_simplex_bounds():
         assert np.all(tab.U <= hi + 1e-12) and np.all(tab.L >= lo - 1e-12)
         assert np.all(tab.U >= lo - 1e-12) and np.all(tab.L <= hi + 1e-12)
         assert np.all(np.isfinite(tab.U)) and np.all(np.isfinite(tab.L))
+
+
+def test_pair_ratio_of_conventions():
+    """PairProblem.ratio_of, the conventions of 003 eq. (32): x/0 = inf for x > 0, 0/0 = 1, and None when P puts no
+    mass on s1 or s2 (no conditional); otherwise the exact ratio of the conditionals."""
+    rows = [(F(1, 2), F(0)), (F(0), F(1, 4))]              # q1 = Q[y|s=0, .], q2 = Q[y|s=1, .]
+    prob = PairProblem(_ball(), rows, 0, 0, 1)
+    assert prob.ratio_of([[F(1, 2), F(0)], [F(1, 2), F(0)]]) == float("inf")      # (1/2) / 0
+    assert prob.ratio_of([[F(0), F(1, 2)], [F(1, 2), F(0)]]) == 1                 # 0 / 0
+    assert prob.ratio_of([[F(1, 4), F(1, 4)], [F(1, 4), F(1, 4)]]) == 2           # (1/4) / (1/8)
+    assert prob.ratio_of([[F(0), F(0)], [F(1, 2), F(1, 2)]]) is None
