@@ -385,11 +385,20 @@ def merge_records(doc: dict, partial: dict, catalogue: str) -> dict:
 
 
 def update_report(path: Path, section: str, value: dict) -> None:
-    """Write ``value`` as ``section`` of the JSON file at ``path`` (other sections kept)."""
-    doc = json.loads(path.read_text()) if path.exists() else {}
-    doc[section] = value
+    """Write ``value`` as ``section`` of the JSON file at ``path`` (other sections kept).  The read-modify-write
+    holds an exclusive lock on ``path``.lock, so the two layers of ``make mutation`` (run concurrently) cannot
+    lose each other's section."""
+    import fcntl
+
+    path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(doc, indent=1, sort_keys=False) + "\n")
+    with open(path.with_name(path.name + ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        doc = json.loads(path.read_text()) if path.exists() else {}
+        doc[section] = value
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(json.dumps(doc, indent=1, sort_keys=False) + "\n")
+        tmp.replace(path)
 
 
 def wilson_interval(k: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:

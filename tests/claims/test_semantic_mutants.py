@@ -91,3 +91,24 @@ def test_report_section_renders_mutation_json(tmp_path):
     assert "`x.one`" in text and "`rldp.c1`" in text and "a \\| b" in text and "equivalent: why" in text
     assert "70.0 %" in text and "seed 1" in text
     assert markdown_section(None) == []
+
+
+def _write_sections(args):
+    from rldp_verify.claims.mutants import update_report
+
+    path, section = args
+    for i in range(30):
+        update_report(path, section, {"i": i})
+
+
+def test_update_report_concurrent_writers_keep_both_sections(tmp_path):
+    # make mutation runs the semantic and the generic layer at the same time, both writing mutation.json:
+    # without the lock one writer's read-modify-write can drop the other's section
+    import json
+    import multiprocessing
+
+    path = tmp_path / "mutation.json"
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        pool.map(_write_sections, [(path, "semantic"), (path, "generic")])
+    doc = json.loads(path.read_text())
+    assert doc == {"semantic": {"i": 29}, "generic": {"i": 29}}
