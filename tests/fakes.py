@@ -15,3 +15,16 @@ class FakeStream:
 
     def flush(self):
         pass
+
+
+class ProgressRecorder:
+    """A progress reporter (core.progress.reporting) that records every step and update it is given."""
+
+    def __init__(self):
+        self.steps, self.updates = [], []
+
+    def step(self, name, total, unit):
+        self.steps.append((name, total, unit))
+
+    def update(self, done, info):
+        self.updates.append((done, info))

@@ -25,6 +25,7 @@ from rldp_verify.rldp.audit.pair import PairProblem, solve_pair
 from rldp_verify.rldp.audit.screen import build_tables, certify_float, estimates
 from rldp_verify.rldp.mechio import Mechanism
 from rldp_verify.rldp.uncertainty import RenyiBall
+from tests.fakes import ProgressRecorder
 from tests.rldp.audit.binary_ball import grid_ratio_half, mp, pair_ratio, worst
 from tests.rldp.audit.helpers import grr_matrix
 
@@ -402,17 +403,7 @@ def test_progress_steps_of_a_ball_audit(screen):
     is more than 1e-3 above the others'), the other 3 are settled by the float screen, 0 are left for arb."""
     from rldp_verify.core import progress
 
-    class Recorder:
-        def __init__(self):
-            self.steps, self.updates = [], []
-
-        def step(self, name, total, unit):
-            self.steps.append((name, total, unit))
-
-        def update(self, done, info):
-            self.updates.append((done, info))
-
-    rec = Recorder()
+    rec = ProgressRecorder()
     with progress.reporting(rec):
         r = audit(Mechanism.from_matrix(Q1, 2, 2), "1", ball=_ball(), dps=30, max_dps=120, screen=screen)
     assert r.verdict == "PASS" and r.dps == 30

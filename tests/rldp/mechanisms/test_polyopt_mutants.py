@@ -22,6 +22,7 @@ from rldp_verify.core.errors import CertificationError, InputError
 from rldp_verify.rldp.mechanisms import cone_blocks as cb
 from rldp_verify.rldp.mechanisms.cg_cone import _screen, nr_cone, polyopt_cone
 from rldp_verify.rldp.mechanisms.pricing import Node, Pricer, _upper_hull
+from tests.fakes import ProgressRecorder
 
 po = sys.modules["rldp_verify.rldp.mechanisms.polyopt"]
 
@@ -657,7 +658,7 @@ def test_nr_column_generation_against_enumeration_small():
     from rldp_verify.rldp.mechanisms.polyopt_large import nonrobust_cg
 
     table = [[F(1, 10), F(0)], [F(3, 10), F(6, 10)]]
-    rec = _Recorder()
+    rec = ProgressRecorder()
     with progress.reporting(rec):
         mech, res = nonrobust_cg(table, "log(2)", rel_gap=1e-9, time_limit=50, log=(lines := []).append)
     assert lines and lines[0].startswith("prior-direction dual: sum y = ")
@@ -762,7 +763,7 @@ def test_polyopt_cg_constructors():
     from rldp_verify.core import progress
 
     table = [P22[:2], P22[2:]]
-    rec = _Recorder()
+    rec = ProgressRecorder()
     lines = []
     with progress.reporting(rec):
         mech, res = pl.polyopt_cg_from_bounds(table, L22, "log(2)", rel_gap=1e-9, extra={"k": 2}, time_limit=40,
@@ -796,7 +797,7 @@ def test_polyopt_cg_from_a_ball_matches_enumeration():
     from rldp_verify.rldp.mechanisms import polyopt_large as pl
 
     ball = _ball()
-    rec = _Recorder()
+    rec = ProgressRecorder()
     with progress.reporting(rec):      # 6 digits: lower bounds floored to 10^-6, the rel_gap reaches the solver
         m = pl.polyopt_cg(ball, "log(2)", rel_gap=1e-9, time_limit=30, digits=6, public=["a", "b"])
     assert ("column generation (stops at relative width 1e-09 or the time limit)", 30, "s") in rec.steps
@@ -820,23 +821,12 @@ def test_relaxed_polyopt_from_a_ball():
     assert r.guarantee.endswith("(Theorem 2 for the relaxed cone, claim rldp.relaxed-polyopt)")
 
 # ---------------------------------------------------------------------------------------- progress reports
-class _Recorder:
-    def __init__(self):
-        self.steps, self.updates = [], []
-
-    def step(self, name, total, unit):
-        self.steps.append((name, total, unit))
-
-    def update(self, done, info):
-        self.updates.append((done, info))
-
-
 def test_progress_names_each_phase_with_its_count():
     """The progress reporter (core.progress) sees every phase of the exact route with the counts known
     independently: 2 blocks, 16 products of block vertices, 14 vertices (test above), the rows of the LP."""
     from rldp_verify.core import progress
 
-    rec = _Recorder()
+    rec = ProgressRecorder()
     with progress.reporting(rec):
         V = po.gamma_hat_vertices(L22, 2)
         po.gamma_hat_vertices(L22, 2, baseline=True)
@@ -850,18 +840,18 @@ def test_progress_names_each_phase_with_its_count():
     basis = [s for s, _, _ in rec.steps if s.startswith("LP (46): exact basis and its dual in arb (")]
     assert len(basis) == 1 and basis[0].endswith(" columns)")
     assert (0, None) in rec.updates and (sol.arb_vertices - 1, None) in rec.updates
-    rec = _Recorder()
+    rec = ProgressRecorder()
     with progress.reporting(rec):
         V = po.gamma_hat_vertices(L22, 2)
         po.solve_eq46(V, P22)
     # the exact repair (no HiGHS basis) announces itself
     import unittest.mock as um
 
-    rec = _Recorder()
+    rec = ProgressRecorder()
     with progress.reporting(rec), um.patch.object(po, "_highs_lp46", lambda *a, **k: None):
         po.solve_eq46(V, P22)
     assert ("LP (46): exact simplex repair (solve_certified; no count)", None, "") in rec.steps
-    rec = _Recorder()
+    rec = ProgressRecorder()
     P, L = _instance(2, 3, 2)
     Vb = po.gamma_hat_vertices(L, 2)
     Vf = po._float_matrix(Vb)
@@ -877,7 +867,7 @@ def test_progress_of_column_generation():
     from rldp_verify.core import progress
     from rldp_verify.rldp.mechanisms.polyopt_cg import solve_lp46_cg
 
-    rec = _Recorder()
+    rec = ProgressRecorder()
     with progress.reporting(rec):
         res = solve_lp46_cg(polyopt_cone(L22, 2), P22, rel_gap=1e-9, time_limit=30, checkpoints=(0.0,))
     assert rec.steps[0] == ("column generation: setting up the blocks and the starting columns", None, "")
