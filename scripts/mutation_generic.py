@@ -1,7 +1,7 @@
 """Generic mutation testing of the core numeric modules with mutmut (the `generic` section of
 reports/mutation.json). Run by `make mutation`; not part of CI.
 
-    .venv/bin/python scripts/mutation_generic.py [--sample 500] [--seed 20261124] [--deadline 19:40]
+    .venv/bin/python scripts/mutation_generic.py [--sample 500] [--seed 20261126] [--deadline 19:40]
 
 Configuration is [tool.mutmut] in pyproject.toml (modules, tests, timeout_multiplier). Steps:
 1. `mutmut run` once with a name that matches nothing: generates every mutant and collects which
@@ -196,7 +196,7 @@ def message_only(name: str) -> bool:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sample", type=int, default=500, help="sample size (0: every mutant)")
-    ap.add_argument("--seed", type=int, default=20261125)
+    ap.add_argument("--seed", type=int, default=20261126)
     ap.add_argument("--deadline", help="UTC HH:MM at which mutmut is interrupted")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--batch", type=int, default=50, help="mutants per mutmut run (0: one run)")
