@@ -41,6 +41,7 @@ from typing import Sequence
 import numpy as np
 
 from rldp_verify.core import polytope, progress
+from rldp_verify.core.divergence import validate_distribution
 from rldp_verify.core.errors import CertificationError, InputError
 from rldp_verify.core.information import mu_bounds, mu_value, mutual_information_bounds
 from rldp_verify.core.lp import highs_solve, solve_square
@@ -394,7 +395,8 @@ def solve_eq46(vertices: Sequence[Sequence[Fraction]], p, *, dps: int = DEFAULT_
         if sum(x.numerator * (d // x.denominator) for x in v) != d or any(x < 0 for x in v):
             raise InputError(f"vertex {j} is not in the simplex (sum_x v_x != 1 or a negative entry): "
                              "not a vertex of Gamma-hat")
-    p = tuple(_as_fraction(x) for x in p)
+    # the bracket is of LP (46) for a distribution p: finite entries >= 0 summing to 1 (exactly for rationals)
+    p = tuple(_as_fraction(x) for x in validate_distribution(list(p), "p"))
     if len(p) != a:
         raise InputError(f"a distribution over {len(p)} inputs does not match vertices of length {a}")
     n = len(V)

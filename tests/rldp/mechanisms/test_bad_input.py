@@ -89,6 +89,13 @@ def test_bad_polyopt_inputs():
         _one_line(e)
     with pytest.raises(InputError):
         solve_eq46([], [Fraction(1)])
+    V = [(Fraction(1), Fraction(0)), (Fraction(0), Fraction(1))]
+    for p, bad in (([Fraction(1, 2), Fraction(1, 3)], "sums to 5/6"), ([Fraction(3, 2), Fraction(-1, 2)], "p[1]"),
+                   ([0.5, float("nan")], "p[1]")):
+        with pytest.raises(InputError, match=bad.replace("[", r"\[").replace("]", r"\]")) as e:
+            solve_eq46(V, p)                                      # p is not a distribution
+        _one_line(e)
+    assert solve_eq46(V, [Fraction(1, 2), Fraction(1, 2)]).lower is not None
 
 
 def test_bad_ir_inputs():
