@@ -8,6 +8,8 @@ from fractions import Fraction
 import mpmath
 
 from proofs.papers import paper
+from rldp_verify.claims import Outcome
+from rldp_verify.rldp.mechanisms.polyopt import EmptyGammaHat
 from rldp_verify.rldp.uncertainty import RenyiBall
 
 PAPER = paper("rldp").seed
@@ -19,6 +21,23 @@ PSTAR_FLAT = [Fraction(1, 10), Fraction(1, 10), Fraction(2, 10), Fraction(6, 10)
 # Example 2's printed lower bounds (L_{u1|s1}, L_{u2|s1}; L_{u1|s2}, L_{u2|s2}) and rad
 PRINTED_L = (("0.1620", "0.2829"), ("0.1923", "0.5337"))
 PRINTED_RAD = ("0.6107", "0.3061")
+
+
+def gamma_hat_nonempty(check):
+    """For a claim whose instances all have sum_u L_{u|s} < 1, where Gamma_eps contains GRR's rows and the
+    constant row: an EmptyGammaHat from the engine is an engine failure, not a counterexample to the paper, and
+    the claim says INCONCLUSIVE (with the exception) instead of ERROR. Put it below ``@claim``."""
+    import functools
+
+    @functools.wraps(check)
+    def wrapped(ctx):
+        try:
+            return check(ctx)
+        except EmptyGammaHat as exc:
+            return Outcome.inconclusive(f"the engine found Gamma-hat empty ({exc}) on an instance where Gamma_eps "
+                                        "contains GRR's rows: an engine failure, nothing to check the claim on",
+                                        engine_error=f"EmptyGammaHat: {exc}")
+    return wrapped
 
 
 def example_ball() -> RenyiBall:

@@ -16,7 +16,15 @@ within-block ratio e^{2 eps} and violates them).
 
 from __future__ import annotations
 
-from proofs.rldp._mech_common import PAPER, example_ball, points_in_ball, rand_instance, robust_extreme_lp, s
+from proofs.rldp._mech_common import (
+    PAPER,
+    example_ball,
+    gamma_hat_nonempty,
+    points_in_ball,
+    rand_instance,
+    robust_extreme_lp,
+    s,
+)
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.rldp.mechanisms import (
     check_gamma,
@@ -102,6 +110,7 @@ def check_not_needed(ctx):
     reading="Utilities are certified brackets of the LP (46) optima; the ordering is asserted as "
             "I(relaxed) >= I(PolyOpt) - gap(relaxed) with PolyOpt's Q exactly in the relaxed cone.",
 )
+@gamma_hat_nonempty
 def check_gain(ctx):
     rng = ctx.rng("relaxed.gain")
     rows = []

@@ -13,7 +13,7 @@ from fractions import Fraction
 
 import mpmath
 
-from proofs.rldp._mech_common import PAPER, PHAT, PRINTED_L, PSTAR_FLAT, example_ball, s
+from proofs.rldp._mech_common import PAPER, PHAT, PRINTED_L, PSTAR_FLAT, example_ball, gamma_hat_nonempty, s
 from rldp_verify.claims import Method, Outcome, claim, compare_printed, outcome_from_comparisons, search_readings
 from rldp_verify.core.numbers import working_precision
 from rldp_verify.rldp.gamma import gamma_inequalities
@@ -118,6 +118,7 @@ def check_printed_inputs(ctx):
     method=(Method.EXACT, Method.HIGH_PRECISION),
     reading="Printed rows are matched to ours by nearest row; mutual information in nats.",
 )
+@gamma_hat_nonempty
 def check_recomputed(ctx):
     L = lower_bounds(example_ball(), dps=ctx.dps)
     comps, ev, ok = _run(L, "recomputed L (certified, floored to 1e-12)", with_pstar=True)
@@ -182,6 +183,7 @@ def _pstar_search(Q, L_printed=True):
     method=Method.HIGH_PRECISION,
     reading="Mutual information in nats (Examples 3-5's other I-values are reproduced in nats).",
 )
+@gamma_hat_nonempty
 def check_true_utility(ctx):
     L = lower_bounds(example_ball(), dps=ctx.dps)
     mech, _ = polyopt_from_bounds([list(r) for r in PHAT], L, "log(2)")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from proofs.rldp._mech_common import PAPER, PHAT, PSTAR_FLAT, example_ball, s
+from proofs.rldp._mech_common import PAPER, PHAT, PSTAR_FLAT, example_ball, gamma_hat_nonempty, s
 from rldp_verify.claims import Method, Outcome, claim, compare_printed, outcome_from_comparisons
 from rldp_verify.core.numbers import working_precision
 from rldp_verify.rldp.mechanisms import grr, lower_bounds, mutual_information_value, polyopt_from_bounds, srr
@@ -54,6 +54,7 @@ def check_values(ctx):
     hypotheses=("Example 1's P-hat and P*", "eps = log 2", "PolyOpt with recomputed L (Example 3)"),
     method=Method.HIGH_PRECISION,
 )
+@gamma_hat_nonempty
 def check_comparisons(ctx):
     phat, g, r = _mechs()
     po, _ = polyopt_from_bounds(phat, lower_bounds(example_ball(), dps=ctx.dps), "log(2)")

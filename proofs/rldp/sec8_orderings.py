@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from proofs.rldp._mech_common import PAPER, example_ball, rand_instance, s
+from proofs.rldp._mech_common import PAPER, example_ball, gamma_hat_nonempty, rand_instance, s
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.rldp.mechanisms import (
     check_gamma,
@@ -93,6 +93,7 @@ def _check_instance(inst):
             "I(Q_A) >= I(Q_B) - gap_A and I(Q_B) <= upper_A). Non-implied orderings are recorded in "
             "`observations`, not asserted.",
 )
+@gamma_hat_nonempty
 def check_nested(ctx):
     rng = ctx.rng("orderings")
     cases = [(example_ball(), "log(2)")] + [rand_instance(rng, k) for k in range(1, 2)]
@@ -124,6 +125,7 @@ def check_nested(ctx):
     method=(Method.EXACT, Method.PROPERTY),
     reading="Exact cone nesting of the smaller instance's Q in the larger cone, and certified brackets.",
 )
+@gamma_hat_nonempty
 def check_monotone(ctx):
     rng = ctx.rng("monotone")
     rows = []

@@ -220,7 +220,9 @@ def _run_in_process(catalogue: str, mutant_id: str | None, claim_ids: Sequence[s
         claims.sort(key=lambda c: (baseline.get(c.id, {}).get("seconds", 1e9), c.id))
     out = {}
     ctx = Context(include_slow=slow_ok)
+    print("PLAN " + json.dumps([c.id for c in claims]), flush=True)
     for c in claims:
+        print("START " + json.dumps(c.id), flush=True)   # names the claim if the interpreter dies in it
         r = run_claim(c, ctx)
         out[c.id] = {"verdict": r.verdict.value, "summary": r.summary[:300], "seconds": round(r.seconds, 3)}
         print("CLAIM " + json.dumps({c.id: out[c.id]}), flush=True)   # partial results survive a timeout
@@ -240,32 +242,66 @@ def _parse_claim_lines(text) -> dict:
     return out
 
 
+def _parse_child(text) -> tuple[list[str], str | None]:
+    """The child's claim plan and the claim it started last (None before the first)."""
+    if isinstance(text, bytes):
+        text = text.decode(errors="replace")
+    plan, started = [], None
+    for line in (text or "").splitlines():
+        if line.startswith("PLAN "):
+            plan = json.loads(line[5:])
+        elif line.startswith("START "):
+            started = json.loads(line[6:])
+    return plan, started
+
+
 def run_subprocess(catalogue: str, mutant_id: str | None, claim_ids: Sequence[str] | None = None, *,
                    package: str = "proofs", timeout: float = 600.0, cwd: str | None = None,
                    baseline_file: str | None = None, all_killers: bool = False) -> dict:
-    """Run in a fresh interpreter; returns {"results": {...}} or {"failure": "..."}."""
-    cmd = [sys.executable, "-m", "rldp_verify.claims.mutants", "_child", "--catalogue", catalogue,
-           "--package", package]
+    """Run in a fresh interpreter; returns {"results": {...}} or {"failure": "..."}.
+
+    When the interpreter dies inside a claim (e.g. a C library aborts), that claim is recorded as ERROR
+    with the exit status, and the claims it had not reached run in a new interpreter (the same order and
+    stopping rule): a crash is a defect of one claim and does not hide the verdicts of the others.
+    "failure" is returned only when the interpreter dies before its first claim."""
+    base_cmd = [sys.executable, "-m", "rldp_verify.claims.mutants", "_child", "--catalogue", catalogue,
+                "--package", package]
     if baseline_file:
-        cmd += ["--baseline", baseline_file]
+        base_cmd += ["--baseline", baseline_file]
     if all_killers:
-        cmd += ["--all-killers"]
+        base_cmd += ["--all-killers"]
     if mutant_id is not None:
-        cmd += ["--mutant", mutant_id]
-    if claim_ids is not None:
-        cmd += ["--claims", ",".join(claim_ids)]
+        base_cmd += ["--mutant", mutant_id]
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
     t0 = time.perf_counter()
-    try:
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=cwd, env=env)
-    except subprocess.TimeoutExpired as e:
-        return {"results": _parse_claim_lines(e.stdout), "timeout": f"timeout after {timeout:.0f} s",
-                "seconds": time.perf_counter() - t0}
-    secs = time.perf_counter() - t0
-    if p.returncode != 0:
+    results: dict = {}
+    ids = None if claim_ids is None else list(claim_ids)
+    while True:
+        cmd = base_cmd + (["--claims", ",".join(ids)] if ids is not None else [])
+        left = timeout - (time.perf_counter() - t0)
+        try:
+            if left <= 0:
+                raise subprocess.TimeoutExpired(cmd, timeout)
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=left, cwd=cwd, env=env)
+        except subprocess.TimeoutExpired as e:
+            results.update(_parse_claim_lines(e.stdout))
+            return {"results": results, "timeout": f"timeout after {timeout:.0f} s",
+                    "seconds": time.perf_counter() - t0}
+        results.update(_parse_claim_lines(p.stdout))
+        if p.returncode == 0:
+            return {"results": results, "seconds": time.perf_counter() - t0}
         tail = (p.stderr or p.stdout).strip().splitlines()[-3:]
-        return {"failure": f"exit code {p.returncode}: " + " | ".join(tail), "seconds": secs}
-    return {"results": _parse_claim_lines(p.stdout), "seconds": secs}
+        why = f"exit code {p.returncode}: " + " | ".join(tail)
+        plan, started = _parse_child(p.stdout)
+        if started is None or started in results:
+            if results:   # died after its last claim (at exit): the verdicts stand, the failure is reported
+                return {"results": results, "failure_after": why, "seconds": time.perf_counter() - t0}
+            return {"failure": why, "seconds": time.perf_counter() - t0}
+        results[started] = {"verdict": "ERROR", "summary": f"the interpreter died in this claim ({why})"[:300],
+                            "seconds": None}
+        ids = [c for c in plan if c not in results]
+        if not ids:
+            return {"results": results, "seconds": time.perf_counter() - t0}
 
 
 def judge(m: Mutant, baseline: dict, run: dict) -> dict:
@@ -283,6 +319,8 @@ def judge(m: Mutant, baseline: dict, run: dict) -> dict:
     pins = _pins() if m.include_slow else {}
     if "timeout" in run:   # the claims still running at the timeout gave no verdict: a defect, like ERROR
         rec["errors"].append(run["timeout"] + f" ({len(res)} claims finished)")
+    if "failure_after" in run:
+        rec["errors"].append(run["failure_after"])
     for cid, r in sorted(res.items()):
         before = baseline.get(cid, {}).get("verdict") or pins.get(cid)
         v = r["verdict"]

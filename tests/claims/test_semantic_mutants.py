@@ -112,3 +112,58 @@ def test_update_report_concurrent_writers_keep_both_sections(tmp_path):
         pool.map(_write_sections, [(path, "semantic"), (path, "generic")])
     doc = json.loads(path.read_text())
     assert doc == {"semantic": {"i": 29}, "generic": {"i": 29}}
+
+
+def _crash_fixture(tmp_path):
+    """A claims package and a catalogue: under mutant 'crash', claim c.b aborts the interpreter (os.abort, as
+    a C library would) and claim c.c says REFUTED; c.a is VERIFIED throughout."""
+    import textwrap
+
+    pkg = tmp_path / "fakeproofs_crash"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "flags.py").write_text("MUTATED = False\n")
+    (pkg / "claims.py").write_text(textwrap.dedent('''
+        import os
+        from rldp_verify.claims import Method, Outcome, claim
+        from fakeproofs_crash import flags
+
+        def _c(i, f):
+            return claim(id=f"c.{i}", paper="000_aca93ed29ea857ee.txt", source="s", statement="s",
+                         method=Method.EXACT)(f)
+
+        _c("a", lambda ctx: Outcome.verified("ok"))
+
+        def b(ctx):
+            if flags.MUTATED:
+                os.abort()
+            return Outcome.verified("ok")
+        _c("b", b)
+
+        def c(ctx):
+            if flags.MUTATED:
+                return Outcome.refuted("mutated", counterexample=1, kind="false")
+            return Outcome.verified("ok")
+        _c("c", c)
+        '''))
+    (tmp_path / "fakecat_crash.py").write_text(textwrap.dedent('''
+        from rldp_verify.claims.mutants import mutant, replace
+        MODULES = {"flags": "fakeproofs_crash.flags"}
+        MUTANTS = [mutant("crash", "flags", "c.b aborts, c.c refutes", replace("flags:MUTATED", True), "c.*")]
+        '''))
+    return pkg.name, "fakecat_crash"
+
+
+def test_a_claim_that_kills_the_interpreter_is_its_error_and_the_others_still_run(tmp_path, monkeypatch):
+    pkg, cat = _crash_fixture(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    base = run_subprocess(cat, None, package=pkg, cwd=str(tmp_path))["results"]
+    assert {k: v["verdict"] for k, v in base.items()} == {"c.a": "VERIFIED", "c.b": "VERIFIED", "c.c": "VERIFIED"}
+    run = run_subprocess(cat, "crash", package=pkg, cwd=str(tmp_path), all_killers=True)
+    assert run["results"]["c.b"]["verdict"] == "ERROR" and "died" in run["results"]["c.b"]["summary"]
+    assert run["results"]["c.c"]["verdict"] == "REFUTED" and run["results"]["c.a"]["verdict"] == "VERIFIED"
+    m = load_catalogue(cat)[0][0]
+    rec = judge(m, base, run)
+    assert rec["status"] == "killed" and rec["killed_by"] == ["c.c"], rec
+    assert any(e.startswith("c.b: the interpreter died") for e in rec["errors"]), rec
