@@ -23,6 +23,7 @@ from rldp_verify.rldp.mechanisms import cone_blocks as cb
 from rldp_verify.rldp.mechanisms.cg_cone import _screen, nr_cone, polyopt_cone
 from rldp_verify.rldp.mechanisms.pricing import Node, Pricer, _upper_hull
 from tests.fakes import ProgressRecorder
+from tests.rldp.mechanisms.instances import mp, mu_reference, random_instance, reference_optimum
 
 po = sys.modules["rldp_verify.rldp.mechanisms.polyopt"]
 
@@ -40,18 +41,6 @@ def _h_ok(L, e, v):
         lv = sum(a * b for a, b in zip(row, vs))
         h.extend((1 - sum(row)) * x + lv for x in vs)
     return min(v) >= 0 and max(h) <= e * min(h)
-
-
-def _m(x):
-    x = F(x)
-    return mpmath.mpf(x.numerator) / x.denominator
-
-
-def _mu(v, p):
-    """mu(v) of eq. (45) in mpmath at 40 digits."""
-    with mpmath.workdps(40):
-        t = sum(_m(x * q) for x, q in zip(v, p))
-        return sum(_m(x * q) * mpmath.log(_m(x) / t) for x, q in zip(v, p) if x * q > 0)
 
 
 # ---------------------------------------------------------------------------------------- cone_blocks
@@ -155,7 +144,7 @@ def test_block_data_by_hand():
             T = sum(x * q for x, q in zip(w, p))
             N = sum(w)
             with mpmath.workdps(40):
-                A = sum(_m(x * q) * mpmath.log(_m(x)) for x, q in zip(w, p) if x * q > 0)
+                A = sum(mp(x * q) * mpmath.log(mp(x)) for x, q in zip(w, p) if x * q > 0)
             assert abs(F(bd.T[j]) - T) <= 4 * 2.0 ** -53 * T and abs(F(bd.T[j]) - T) <= F(bd.T_err[j])
             assert F(bd.N[j]) == pytest.approx(N, rel=1e-15, abs=0)
             assert abs(bd.A[j] - A) <= bd.A_err[j] and bd.A_err[j] < 1e-11
@@ -169,7 +158,7 @@ def test_block_data_by_hand():
         T = w[0] / 3 + 2 * w[1] / 3
         assert abs(F(bd.T[j]) - T) <= F(bd.T_err[j]) and bd.N[j] == float(sum(w))
         with mpmath.workdps(40):
-            A = sum(_m(x * q) * mpmath.log(_m(x)) for x, q in zip(w, (F(1, 3), F(2, 3))) if x > 0)
+            A = sum(mp(x * q) * mpmath.log(mp(x)) for x, q in zip(w, (F(1, 3), F(2, 3))) if x > 0)
         assert abs(bd.A[j] - A) <= bd.A_err[j]
         # the error bound is the stated closed form: 2 (2 LOG_ULPS + 8) u sum_i alpha_i P(S_i) (1 + |log alpha_i|)
         bound = 2 * (2 * 1024 + 8) * 2.0 ** -53 * sum(float(x * q) * (1 + abs(math.log(x)))
@@ -271,7 +260,7 @@ def _brute(blocks, P, y):
     for combo in itertools.product(*[range(len(b)) for b in blocks]):
         w = [x for b, j in zip(blocks, combo) for x in b.exact_point(j)]
         with mpmath.workdps(40):
-            g = _mu(w, P) - sum(mpmath.mpf(float(t)) * _m(x) for t, x in zip(y, w))
+            g = mu_reference(w, P) - sum(mpmath.mpf(float(t)) * mp(x) for t, x in zip(y, w))
         if best is None or g > best:
             best, arg = g, combo
     return best, arg
@@ -338,20 +327,6 @@ def test_rigorous_bound_covers_every_combination_at_any_kappa():
 
 
 # ---------------------------------------------------------------------------------------- polyopt (enumeration)
-def _instance(a1, a2, seed, scale=600):
-    """The generator of tests/rldp/mechanisms/test_polyopt_speed.py."""
-    import random
-
-    rng = random.Random(seed)
-    w = [rng.randint(1, 30) for _ in range(a1 * a2)]
-    P = [F(x, sum(w)) for x in w]
-    L = []
-    for s in range(a1):
-        ps = sum(P[s * a2:(s + 1) * a2])
-        L.append([F(int(scale * P[s * a2 + u] / ps), 1000) for u in range(a2)])
-    return P, L
-
-
 def _normalised_products(L, e):
     """Every product of block vertices, normalised to sum 1: a superset of Gamma-hat's vertices (the
     extreme rays of cone(prod_s W_s) are products of block vertices)."""
@@ -361,19 +336,6 @@ def _normalised_products(L, e):
         w = [x for b, j in zip(blocks, combo) for x in b.exact_point(j)]
         out.add(tuple(x / sum(w) for x in w))
     return out
-
-
-def _reference_optimum(V, P):
-    """Exact LP (46) optimum with mu rounded to 30 digits (cdd GMP): within |V| 10^-30 of the true one."""
-    from rldp_verify.core.lp import solve_exact
-
-    with mpmath.workdps(40):
-        c = [F(int(mpmath.nint(_mu(v, P) * mpmath.mpf(10) ** 30)), 10 ** 30) for v in V]
-    n, a = len(V), len(P)
-    A = [[F(-1) if j == i else F(0) for j in range(n)] for i in range(n)]
-    r = solve_exact(c, A, [F(0)] * n, [[v[x] for v in V] for x in range(a)], [F(1)] * a)
-    assert r.status == "optimal"
-    return r.value
 
 
 def test_gamma_hat_vertices_routes_agree_and_lie_in_the_cone():
@@ -408,7 +370,7 @@ def test_mu_float_bounds_against_mpmath_and_flags():
     mu, S1, bad = po.mu_float_bounds(Vf, pf)
     assert not bad.any()
     for j, v in enumerate(V):
-        ref = _mu(v, P)
+        ref = mu_reference(v, P)
         assert abs(mu[j] - ref) <= po._float_error(4, S1[j])
         q = sum(x * p for x, p in zip(v, P))
         s1 = sum(float(x * p) * (1 + abs(math.log(x / q))) for x, p in zip(v, P) if x > 0)
@@ -474,14 +436,14 @@ def test_exact_basis_theta_and_arb_dual():
     assert yb is not None and all(yb[r] == 0 for r in slack_rows)
     with mpmath.workdps(40):
         for j in basic:
-            assert abs(_m(sum(a * b for a, b in zip(V[j], yb))) - _mu(V[j], P22)) < mpmath.mpf(10) ** -35
+            assert abs(mp(sum(a * b for a, b in zip(V[j], yb))) - mu_reference(V[j], P22)) < mpmath.mpf(10) ** -35
     assert po._arb_basis_dual(V, P22, basic[:-1], slack_rows, 4, 30) is None
     assert po._arb_basis_dual(V, P22, [], list(range(4)), 4, 30) is None
     assert po._arb_basis_dual(sing, P22, [0, 1, 2, 3], [], 4, 30) is None
 
 
 def test_highs_lp46_pricing_rounds_match_direct():
-    P, L = _instance(2, 3, 2)
+    P, L = random_instance(2, 3, 2)
     V = po.gamma_hat_vertices(L, 2)
     Vf = po._float_matrix(V)
     mu, _, _ = po.mu_float_bounds(Vf, np.array([float(x) for x in P]))
@@ -502,11 +464,11 @@ def test_highs_lp46_pricing_rounds_match_direct():
 
 @pytest.mark.parametrize("a1,a2,seed", [(2, 2, 1), (2, 3, 2), (3, 2, 3)])
 def test_solve_eq46_bracket_against_exact_reference(a1, a2, seed):
-    P, L = _instance(a1, a2, seed)
+    P, L = random_instance(a1, a2, seed)
     V = po.gamma_hat_vertices(L, F(2))
     sol = po.solve_eq46(V, P, dps=30)
     if len(V) < 20:      # the exact cdd reference (slow beyond)
-        ref = _reference_optimum(V, P)
+        ref = reference_optimum(V, P)
         slack = F(len(V), 10 ** 29)
         assert sol.lower - slack <= ref <= sol.upper + slack
     # column generation (no enumeration, a second method): the certified brackets overlap
@@ -522,17 +484,17 @@ def test_solve_eq46_bracket_against_exact_reference(a1, a2, seed):
     assert sol.rows == tuple(tuple(sol.theta[j] * x for x in V[j]) for j in sol.support)
     assert sol.p == tuple(P) and sol.dps == 30 and sol.vertices == tuple(V)
     for j, v in enumerate(V):
-        assert abs(sol.mu_float[j] - _mu(v, P)) < 1e-15
-        assert abs(sol.mu[j] - _mu(v, P)) < mpmath.mpf(10) ** -28
+        assert abs(sol.mu_float[j] - mu_reference(v, P)) < 1e-15
+        assert abs(sol.mu[j] - mu_reference(v, P)) < mpmath.mpf(10) ** -28
     assert sol.mu is sol.mu      # computed once
     # the dual bound: mu(v) <= v . y + (upper - sum y) / |X| on every vertex (exact check at 40 digits)
     M = (sol.upper - sum(sol.dual)) / (a1 * a2)
     with mpmath.workdps(40):
         for v in V:
-            assert _mu(v, P) <= _m(sum(x * t for x, t in zip(v, sol.dual)) + M) + mpmath.mpf(10) ** -35
+            assert mu_reference(v, P) <= mp(sum(x * t for x, t in zip(v, sol.dual)) + M) + mpmath.mpf(10) ** -35
         # only the vertices of the optimal face (slack within 1e-13 of the top; none lies between 1e-13 and
         # 1e-6 below it here) are evaluated in arb: the float screen leaves out every clearly lower vertex
-        g = [_mu(v, P) - _m(sum(x * t for x, t in zip(v, sol.dual))) for v in V]
+        g = [mu_reference(v, P) - mp(sum(x * t for x, t in zip(v, sol.dual))) for v in V]
         near = [sum(1 for x in g if x >= max(g) - mpmath.mpf(eps)) for eps in ("1e-13", "1e-6")]
     assert near[0] == near[1] == sol.arb_vertices < len(V)
 
@@ -548,7 +510,7 @@ def test_solve_eq46_bad_input_messages():
     with pytest.raises(InputError, match="not in the simplex"):
         po.solve_eq46([(F(1, 4),) * 4, (F(1, 4), F(1, 4), F(1, 4), F(1, 5))], P22)
     with pytest.raises(InputError, match=r"^a distribution over 3 inputs does not match vertices of length 4$"):
-        po.solve_eq46([(F(1, 4),) * 4], P22[:3])
+        po.solve_eq46([(F(1, 4),) * 4], [F(1, 3)] * 3)
     # floats and ints are read exactly; a single vertex (the uniform row) gives mu = 0 exactly
     sol = po.solve_eq46([(0.25, 0.25, 0.25, 0.25)], [0.5, 0.25, 0.125, 0.125])
     assert sol.p == (F(1, 2), F(1, 4), F(1, 8), F(1, 8)) and sol.vertices == ((F(1, 4),) * 4,) and sol.rows == ((F(1),) * 4,) and sol.theta == (4,)
@@ -588,7 +550,7 @@ def test_column_generation_agrees_with_enumeration(options):
     """|X| = 4 (L22) and |X| = 6: the certified CG bracket and the enumeration's overlap and are tight."""
     from rldp_verify.rldp.mechanisms.polyopt_cg import solve_lp46_cg
 
-    for L, P in ((L22, P22), _instance(2, 3, 2)[::-1]):
+    for L, P in ((L22, P22), random_instance(2, 3, 2)[::-1]):
         ref = _exact_bracket(L, P)
         res = solve_lp46_cg(polyopt_cone(L, 2), P, rel_gap=1e-9, **options)
         assert max(ref.lower, res.lower) <= min(ref.upper, res.upper)
@@ -852,7 +814,7 @@ def test_progress_names_each_phase_with_its_count():
         po.solve_eq46(V, P22)
     assert ("LP (46): exact simplex repair (solve_certified; no count)", None, "") in rec.steps
     rec = ProgressRecorder()
-    P, L = _instance(2, 3, 2)
+    P, L = random_instance(2, 3, 2)
     Vb = po.gamma_hat_vertices(L, 2)
     Vf = po._float_matrix(Vb)
     mu, _, _ = po.mu_float_bounds(Vf, np.array([float(x) for x in P]))
@@ -898,7 +860,7 @@ def test_pricing_alternatives_stop_above_and_budget():
     def g(combo):
         w = [x for b, j in zip(blocks, combo) for x in b.exact_point(j)]
         with mpmath.workdps(40):
-            return _mu(w, P) - sum(mpmath.mpf(float(t)) * _m(x) for t, x in zip(y, w))
+            return mu_reference(w, P) - sum(mpmath.mpf(float(t)) * mp(x) for t, x in zip(y, w))
 
     for s in range(3):
         mine = {a[s][1] for a in alts if a[s] != pt[s]}
@@ -983,7 +945,7 @@ def test_pricing_with_a_zero_lower_bound_row_and_every_value():
         w = [x for b, j in zip(blocks, combo) for x in b.exact_point(j)]
         t = sum(a * b for a, b in zip(w, P))
         with mpmath.workdps(40):
-            g = _mu(w, P) - sum(mpmath.mpf(float(u)) * _m(x) for u, x in zip(y, w))
+            g = mu_reference(w, P) - sum(mpmath.mpf(float(u)) * mp(x) for u, x in zip(y, w))
         val, tt = pr.value(list(pos))
         assert abs(val - g) < 1e-12 and tt == pytest.approx(float(t), rel=1e-14)
         small_t += t < 1
@@ -1042,10 +1004,10 @@ def test_rigorous_max_slack_counts_only_the_top_vertices_for_a_poor_dual():
     mu, S1, bad = po.mu_float_bounds(Vf, np.array([float(x) for x in P22]))
     M, n_arb = po._rigorous_max_slack(V, P22, Vf, [F(0)] * 4, mu, S1, bad, 30)
     with mpmath.workdps(40):
-        mus = [_mu(v, P22) for v in V]
+        mus = [mu_reference(v, P22) for v in V]
         top = max(mus)
         near = [sum(1 for x in mus if x >= top - mpmath.mpf(eps)) for eps in ("1e-13", "1e-6")]
-        assert _m(M) >= top and _m(M) - top < mpmath.mpf(10) ** -25
+        assert mp(M) >= top and mp(M) - top < mpmath.mpf(10) ** -25
     assert near[0] == near[1] == n_arb >= 1 and top > mpmath.mpf("0.01")
 
 

@@ -16,7 +16,6 @@ import pytest
 
 import rldp_verify.rldp.mechanisms.polyopt  # noqa: F401  (the name is shadowed by the function in the package)
 from rldp_verify.core.information import mu_bounds, mu_value
-from rldp_verify.core.lp import solve_exact
 from rldp_verify.core.rigorous import arb_precision
 from rldp_verify.rldp.gamma import gamma_hat_vertices
 from rldp_verify.rldp.mechanisms import (
@@ -27,31 +26,9 @@ from rldp_verify.rldp.mechanisms import (
     polyopt_from_bounds,
     solve_eq46,
 )
+from tests.rldp.mechanisms.instances import random_instance, reference_optimum
 
 po = sys.modules["rldp_verify.rldp.mechanisms.polyopt"]
-
-
-def _instance(a1, a2, seed, scale=600):
-    rng = random.Random(seed)
-    w = [rng.randint(1, 30) for _ in range(a1 * a2)]
-    P = [F(x, sum(w)) for x in w]
-    L = []
-    for s in range(a1):
-        ps = sum(P[s * a2:(s + 1) * a2])
-        L.append([F(int(scale * P[s * a2 + u] / ps), 1000) for u in range(a2)])
-    return P, L
-
-
-def _reference_optimum(V, P):
-    """Exact LP (46) optimum with mu rounded to 30 digits (cdd GMP): within n * 10^-30 of the true one."""
-    with mpmath.workdps(40):
-        c = [F(int(mpmath.nint(mu_value(v, P, dps=40) * mpmath.mpf(10) ** 30)), 10 ** 30) for v in V]
-    n, a = len(V), len(P)
-    A = [[F(-1) if j == i else F(0) for j in range(n)] for i in range(n)]
-    E = [[v[x] for v in V] for x in range(a)]
-    r = solve_exact(c, A, [F(0)] * n, E, [F(1)] * a)
-    assert r.status == "optimal"
-    return r.value
 
 
 CASES = [(2, 2, 1, 600), (2, 3, 2, 600), (3, 2, 3, 600), (2, 2, 4, 400),
@@ -60,10 +37,10 @@ CASES = [(2, 2, 1, 600), (2, 3, 2, 600), (3, 2, 3, 600), (2, 2, 4, 400),
 
 @pytest.mark.parametrize("a1,a2,seed,scale", CASES)
 def test_bracket_contains_exact_reference_optimum(a1, a2, seed, scale):
-    P, L = _instance(a1, a2, seed, scale)
+    P, L = random_instance(a1, a2, seed, scale)
     V = gamma_hat_vertices(L, F(2))
     sol = solve_eq46(V, P)
-    ref = _reference_optimum(V, P)
+    ref = reference_optimum(V, P)
     slack = F(len(V), 10 ** 29)
     assert sol.lower - slack <= ref <= sol.upper + slack
     assert sol.gap < F(1, 10 ** 10)
@@ -75,7 +52,7 @@ def test_bracket_contains_exact_reference_optimum(a1, a2, seed, scale):
 
 @pytest.mark.parametrize("a1,a2,seed,scale", CASES[:3])
 def test_fallback_paths_agree(a1, a2, seed, scale, monkeypatch):
-    P, L = _instance(a1, a2, seed, scale)
+    P, L = random_instance(a1, a2, seed, scale)
     V = gamma_hat_vertices(L, F(2))
     fast = solve_eq46(V, P)
     monkeypatch.setattr(po, "_highs_lp46", lambda *args, **kw: None)
@@ -86,7 +63,7 @@ def test_fallback_paths_agree(a1, a2, seed, scale, monkeypatch):
 
 
 def test_column_generation_matches_direct_solve():
-    P, L = _instance(2, 4, 5)
+    P, L = random_instance(2, 4, 5)
     V = gamma_hat_vertices(L, F(2))
     Vf = po._float_matrix(V)
     mu, _, _ = po.mu_float_bounds(Vf, np.array([float(x) for x in P]))
@@ -125,7 +102,7 @@ def test_float_mu_error_bound_holds_against_arb():
 
 def test_rigorous_max_slack_with_poor_dual():
     """Any y gives a valid bound: compare with the max over all vertices in arb."""
-    P, L = _instance(2, 3, 2)
+    P, L = random_instance(2, 3, 2)
     V = gamma_hat_vertices(L, F(2))
     Vf = po._float_matrix(V)
     pf = np.array([float(x) for x in P])
@@ -142,7 +119,7 @@ def test_rigorous_max_slack_with_poor_dual():
 
 
 def test_arb_basis_dual_gives_tight_bracket():
-    P, L = _instance(3, 2, 3)
+    P, L = random_instance(3, 2, 3)
     V = gamma_hat_vertices(L, F(2))
     sol = solve_eq46(V, P)
     assert sol.gap < F(1, 10 ** 30)
@@ -150,7 +127,7 @@ def test_arb_basis_dual_gives_tight_bracket():
 
 @pytest.mark.parametrize("same", [True, False])
 def test_public_api_mechanism_in_cone(same):
-    P, L = _instance(2, 3, 11)
+    P, L = random_instance(2, 3, 11)
     table = [P[0:3], P[3:6]]
     mech, sol = polyopt_from_bounds(table, L, "log(2)", include_same_s=same)
     assert check_column_stochastic(mech) and len(mech.outputs) <= 6
@@ -158,12 +135,12 @@ def test_public_api_mechanism_in_cone(same):
     assert check_gamma(mech, L, exact_level(2), include_same_s=same).holds is True
     lo, hi = (F(x) for x in mech.parameters["optimum_bracket"])
     assert lo <= hi and hi - lo < F(1, 10 ** 10)
-    ref = _reference_optimum(list(sol.vertices), P)
+    ref = reference_optimum(list(sol.vertices), P)
     assert lo - F(1, 10 ** 25) <= ref <= hi + F(1, 10 ** 25)
 
 
 def test_nonrobust_uses_fast_lp():
-    P, _ = _instance(2, 2, 13)
+    P, _ = random_instance(2, 2, 13)
     table = [P[0:2], P[2:4]]
     mech = nonrobust(table, "log(2)")
     lo, hi = (F(x) for x in mech.parameters["optimum_bracket"])
@@ -172,7 +149,7 @@ def test_nonrobust_uses_fast_lp():
 
 
 def test_mu_property_is_high_precision():
-    P, L = _instance(2, 2, 1)
+    P, L = random_instance(2, 2, 1)
     V = gamma_hat_vertices(L, F(2))
     sol = solve_eq46(V, P, dps=40)
     for j in (0, len(V) - 1):
