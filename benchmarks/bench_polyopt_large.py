@@ -114,6 +114,14 @@ def _sub(args, timeout):
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
+def _adult_task(task):
+    """One Adult run in its own subprocess (its peak RSS is its own); a Dask task with --workers/--scheduler."""
+    pair, kind, eps, keep, limit = task
+    r = _sub(["--one-adult", pair, kind, eps, "1" if keep else "0", str(limit)], limit * 3 + 900)
+    r.update({"pair": pair.replace("_", " "), "mechanism": kind, "eps": eps, "? kept": keep})
+    return r
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--one-small", nargs=3, type=int)
@@ -126,6 +134,10 @@ def main() -> int:
     ap.add_argument("--eps", nargs="*", default=None)
     ap.add_argument("--pair", choices=("occupation", "relationship"), default=None, help="only this pair")
     ap.add_argument("--mechanism", choices=("PolyOpt", "NR"), default=None, help="only this mechanism")
+    ap.add_argument("--workers", type=int, default=1,
+                    help="Adult runs at a time on a Dask LocalCluster of N workers (default 1: one after another; "
+                         "each run is single-threaded, so N <= cores keeps the timings those of one core)")
+    ap.add_argument("--scheduler", default=None, help="address of an existing Dask scheduler for the Adult runs")
     ap.add_argument("--merge", action="store_true",
                     help="keep the other rows of the existing Adult JSON (rows of the same pair, '?' kept, mechanism "
                          "and eps are replaced): runs can be made one at a time")
@@ -195,15 +207,21 @@ def main() -> int:
         if args.pair:
             cases = [c for c in cases if c[0].startswith(args.pair)]
         eps_list = args.eps or (EPS if full else ("1",))
-        adult = []
         t1 = time.perf_counter()
-        for eps in eps_list:
-            for pair, keep in cases:
-                for kind in ((args.mechanism,) if args.mechanism else ("PolyOpt", "NR")):
-                    r = _sub(["--one-adult", pair, kind, eps, "1" if keep else "0", str(limit)], limit * 3 + 900)
-                    r.update({"pair": pair.replace("_", " "), "mechanism": kind, "eps": eps, "? kept": keep})
-                    adult.append(r)
-                    print(json.dumps(r), flush=True)
+        tasks = [(pair, kind, eps, keep, limit) for eps in eps_list for pair, keep in cases
+                 for kind in ((args.mechanism,) if args.mechanism else ("PolyOpt", "NR"))]
+        if args.workers > 1 or args.scheduler:
+            from rldp_verify.core.distributed import DaskCluster, map_tasks
+
+            with DaskCluster(args.scheduler, n_workers=args.workers) as cluster:
+                adult = map_tasks(_adult_task, tasks, scheduler=cluster.address)   # in the order of tasks
+            for r in adult:
+                print(json.dumps(r), flush=True)
+        else:
+            adult = []
+            for t in tasks:
+                adult.append(_adult_task(t))
+                print(json.dumps(adult[-1]), flush=True)
         cols = ["pair", "|X|", "? kept", "mechanism", "eps", "certified", "final bracket", "relative width",
                 "solver s", "wall s", "CPU s", "setup s (L')", "iterations", "columns", "peak RSS MB", "target met",
                 "load avg (1 min, at end)", "failed"]
@@ -225,7 +243,9 @@ def main() -> int:
             "spent certifying at a checkpoint is excluded from the solver seconds; 'wall s' includes everything).",
             f"Shared 2-core machine with other helpers' jobs running: these times are noisy (each run's load average "
             f"is in its row); {'the last invocation (--merge: rows from earlier invocations kept)' if args.merge else 'Adult part'} "
-            f"{time.perf_counter() - t1:.0f} s; {load_note()}.",
+            f"{time.perf_counter() - t1:.0f} s"
+            + (f" with {args.workers} runs at a time (Dask LocalCluster)" if args.workers > 1 and not args.scheduler else "")
+            + f"; {load_note()}.",
         ]
         adult_path.write_text(json.dumps({
             "title": "PolyOpt and NR on the large Adult pairs (Sec. 8.1): certified bracket over time (issue 14)",
