@@ -5,6 +5,7 @@ Paper: seeds/000_aca93ed29ea857ee.txt, Sec. 5 (Definition 3, Theorems 2-3, LP (4
 
 import itertools
 import json
+import math
 import random
 from fractions import Fraction
 
@@ -21,18 +22,12 @@ from rldp_verify.rldp.mechanisms.nonrobust import nonrobust
 from rldp_verify.rldp.mechanisms.polyopt_cg import solve_lp46_cg
 from rldp_verify.rldp.mechanisms.polyopt_large import nonrobust_cg, polyopt_cg_from_bounds
 from rldp_verify.rldp.mechanisms.pricing import Pricer
+from tests.rldp.mechanisms.instances import random_instance
 
 
 def _instance(a1, a2, scale, seed):
     """The generator of benchmarks/bench_polyopt.py (same seeds: 1000 a1 + a2)."""
-    rng = random.Random(seed)
-    w = [rng.randint(1, 30) for _ in range(a1 * a2)]
-    P = [Fraction(x, sum(w)) for x in w]
-    L = []
-    for s in range(a1):
-        ps = sum(P[s * a2:(s + 1) * a2])
-        L.append([Fraction(int(scale * P[s * a2 + u] / ps), 1000) for u in range(a2)])
-    return P, L
+    return random_instance(a1, a2, seed, scale)
 
 
 def test_block_vertices_closed_form_match_cdd():
@@ -99,7 +94,7 @@ def test_bracket_contains_enumeration_optimum(shape):
     a1, a2, scale = shape
     P, L = _instance(a1, a2, scale, 1000 * a1 + a2)
     table = [P[s * a2:(s + 1) * a2] for s in range(a1)]
-    mech, res = polyopt_cg_from_bounds(table, L, "log(2)", rel_gap=1e-9, time_limit=60)
+    mech, res = polyopt_cg_from_bounds(table, L, "log(2)", rel_gap=1e-9, time_limit=math.inf, max_iterations=200)
     _, sol = polyopt_from_bounds(table, L, "log(2)")
     assert res.lower <= sol.upper and sol.lower <= res.upper       # one optimum in both brackets
     assert res.gap < Fraction(1, 10**5)
@@ -117,7 +112,7 @@ def test_master_options_agree_with_enumeration(options):
     P, L = _instance(3, 3, 600, 3003)
     table = [P[s * 3:(s + 1) * 3] for s in range(3)]
     _, sol = polyopt_from_bounds(table, L, "log(2)")      # e^eps = 2, as the cone below
-    res = solve_lp46_cg(polyopt_cone(L, 2), P, rel_gap=1e-9, time_limit=60, **options)
+    res = solve_lp46_cg(polyopt_cone(L, 2), P, rel_gap=1e-9, time_limit=math.inf, max_iterations=200, **options)
     assert res.lower <= sol.upper and sol.lower <= res.upper
     assert res.gap < Fraction(1, 10**5)
     with pytest.raises(InputError, match="unknown stabilisation 'bundle'"):
@@ -252,6 +247,6 @@ def test_exact_rows_keep_the_lp_utility_with_tiny_weights():
     except InputError:
         pytest.skip("Adult data not available")
     ct = read_counts(path, 7, 3)
-    mech, res = nonrobust_cg([list(r) for r in ct.phat()], "0.5", rel_gap=1e-4, time_limit=120)
+    mech, res = nonrobust_cg([list(r) for r in ct.phat()], "0.5", rel_gap=1e-4, time_limit=math.inf, max_iterations=300)
     assert res.relative_width < 1e-4
     assert check_column_stochastic(mech)
