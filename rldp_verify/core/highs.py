@@ -166,6 +166,7 @@ class IncrementalLP:
         for lo, up in zip(row_lower, row_upper):
             self.h.addRow(float(lo), float(up), 0, np.zeros(0, dtype=np.int32), np.zeros(0))
         self.cols = 0
+        self.retries = 0
 
     def add_columns(self, costs: Any, lower: Any, upper: Any, columns: Any) -> None:
         """Append k columns: ``costs``, ``lower``, ``upper`` of length k (bounds may be +-inf) and ``columns``
@@ -198,8 +199,29 @@ class IncrementalLP:
                                     np.minimum(np.asarray(upper, dtype=float), inf))
 
     def solve(self) -> FloatLPSolution:
-        """Re-solve from the previous basis; x, row duals and the objective (``optimal`` must be checked)."""
-        return _run(self.h, with_basis=False)
+        """Re-solve from the previous basis; x, row duals and the objective (``optimal`` must be checked).
+
+        When the warm start does not end optimal (HiGHS may stop with status ``kUnknown`` after numerical
+        trouble on a long, degenerate column-generation run), the solve is repeated from scratch
+        (``clearSolver``), then from scratch with the primal simplex; the answer is the first optimal one, or
+        the last status. Every answer is a proposal that the callers certify, so a retry changes no bound's
+        validity. ``retries`` counts the solves that needed one."""
+        sol = _run(self.h, with_basis=False)
+        if sol.optimal:
+            return sol
+        self.retries += 1
+        self.h.clearSolver()
+        sol = _run(self.h, with_basis=False)
+        if sol.optimal:
+            return sol
+        old = self.h.getOptionValue("simplex_strategy")
+        old = old[1] if isinstance(old, tuple) else old   # highspy 1.16 returns (status, value)
+        self.h.setOptionValue("simplex_strategy", 4)     # primal simplex
+        try:
+            self.h.clearSolver()
+            return _run(self.h, with_basis=False)
+        finally:
+            self.h.setOptionValue("simplex_strategy", old)
 
     def basic_indices(self) -> tuple[list[int], list[int]]:
         """The basic columns and the basic rows (slack rows) of the last solve's basis."""

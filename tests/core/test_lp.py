@@ -216,3 +216,29 @@ def test_fallback_maps_keyword_bound_multipliers():
     # a lower bound's multiplier is negative: max -x1 s.t. x1 <= 5, x1 >= 1
     low = _fallback([F(-1)], [[F(1)]], [F(5)], [], [], [F(1)], [None])
     assert low.value == -1 and low.x == (1,) and low.reduced_costs == (-1,)
+
+
+@pytest.mark.parametrize("failures", [1, 2])
+def test_incremental_lp_retries_a_solve_that_does_not_end_optimal(monkeypatch, failures):
+    """HiGHS can stop a warm-started solve with status kUnknown (seen on the 224-row LP (46) of Adult
+    occupation x education at eps 2): IncrementalLP.solve repeats it from scratch (then with the primal
+    simplex, restoring the option after) instead of giving up."""
+    import highspy
+    import numpy as np
+
+    from rldp_verify.core.highs import IncrementalLP
+
+    lp = IncrementalLP([1.0, 1.0], [1.0, 1.0])                    # max c.x, x >= 0, x1 + x3 = 1, x2 + x3 = 1
+    lp.add_columns([1.0, 1.0, 3.0], [0, 0, 0], [np.inf] * 3, np.array([[1, 0], [0, 1], [1, 1]], float))
+    real, strategy = lp.h.getModelStatus, lp.h.getOptionValue("simplex_strategy")   # (status, value) here
+    calls = []
+
+    def flaky():                                                   # the first status reads say kUnknown
+        calls.append(1)
+        return highspy.HighsModelStatus.kUnknown if len(calls) <= failures else real()
+
+    monkeypatch.setattr(lp.h, "getModelStatus", flaky, raising=False)
+    sol = lp.solve()
+    assert sol.optimal and abs(sol.objective - 3.0) < 1e-12 and lp.retries == 1
+    assert len(calls) == failures + 1
+    assert lp.h.getOptionValue("simplex_strategy") == strategy
