@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import mpmath
 
-from proofs.rldp._mech_common import PAPER, rand_instance
+from proofs.rldp._mech_common import PAPER, gamma_hat_nonempty, rand_instance
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import working_precision
 from rldp_verify.rldp.mechanisms import (
@@ -22,7 +22,6 @@ from rldp_verify.rldp.mechanisms import (
     privacy_level,
     solve_eq46,
 )
-from rldp_verify.rldp.mechanisms.polyopt import EmptyGammaHat
 
 
 def _affine_rank(V):
@@ -47,19 +46,14 @@ def _affine_rank(V):
             "rldp_verify.rldp.mechanisms.polyopt); it is also tested against other cone mechanisms: GRR^eps and the "
             "LP optima for perturbed objectives.",
 )
+@gamma_hat_nonempty
 def check_lp(ctx):
     rng = ctx.rng("thm3")
     worst_gap, cases = Fraction(0), 0
     for k in range(6):
         ball, eps = rand_instance(rng, k)
         L = lower_bounds(ball, dps=ctx.dps)
-        try:
-            mech, sol = polyopt_from_bounds(ball.phat, L, eps, dps=ctx.dps)
-        except EmptyGammaHat as exc:
-            # GRR's rows lie in Gamma_eps on every instance (rldp.orderings), so an empty Gamma-hat is an engine
-            # failure, not a counterexample to Theorem 3: no LP (46) to check
-            return Outcome.inconclusive(f"the engine found Gamma-hat empty on random instance {k} ({exc}); no LP "
-                                        "(46) to check Theorem 3 on", instance=k)
+        mech, sol = polyopt_from_bounds(ball.phat, L, eps, dps=ctx.dps)
         r = privacy_level(eps).exp_eps
         p = [v for row in ball.phat for v in row]
         a = len(p)
