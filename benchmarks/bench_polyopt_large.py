@@ -98,7 +98,7 @@ def run_adult(pair, kind, eps, keep_missing, limit, checkpoints) -> dict:
             "certified": [[t, float(lo), float(hi), rel(lo, hi)] for t, lo, hi in res.certified_history],
             "final bracket": [float(res.lower), float(res.upper)], "relative width": res.relative_width,
             "solver s": round(res.seconds, 1), "wall s": round(wall, 1), "CPU s": round(cpu, 1), "iterations": res.iterations,
-            "columns": res.columns, "target met": res.relative_width <= 1e-4 and res.seconds <= 600,
+            "columns": res.columns, "method": res.method, "target met": res.relative_width <= 1e-4 and res.seconds <= 600,
             "peak RSS MB": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
             "load avg (1 min, at end)": round(os.getloadavg()[0], 2)}
 
@@ -224,12 +224,14 @@ def main() -> int:
                 print(json.dumps(adult[-1]), flush=True)
         cols = ["pair", "|X|", "? kept", "mechanism", "eps", "certified", "final bracket", "relative width",
                 "solver s", "wall s", "CPU s", "setup s (L')", "iterations", "columns", "peak RSS MB", "target met",
-                "load avg (1 min, at end)", "failed"]
+                "load avg (1 min, at end)", "method", "failed"]
         if args.merge and adult_path.exists():
             old = json.loads(adult_path.read_text())
             key = ("pair", "? kept", "mechanism", "eps")
             new_keys = {tuple(r.get(k) for k in key) for r in adult}
             kept = [dict(zip(old["columns"], row)) for row in old["rows"]]
+            for r in kept:     # rows measured before the method column existed: Wentges smoothing
+                r.setdefault("method", "column generation (Wentges-smoothed) + block pricing")
             kept = [r for r in kept if tuple(r.get(k) for k in key) not in new_keys]
             adult = kept + adult
             full = full and bool(old.get("full", True))

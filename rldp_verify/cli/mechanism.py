@@ -55,6 +55,9 @@ def register(sub):
                         "generation with a certified bracket (large |X|); auto: colgen from |X| = 12 on")
     p.add_argument("--time-limit", default="600", help="colgen: seconds before the bracket is certified as it is")
     p.add_argument("--gap", default="1e-4", help="colgen: target relative width of the optimum bracket")
+    p.add_argument("--stabilisation", choices=("bundle", "wentges", "boxstep"), default=None,
+                   help="colgen: the master's dual stabilisation: a proximal 'bundle' method (polyopt's default), "
+                        "Wentges smoothing of the restricted LP's duals (nr's default) or a box-step trust region")
     p.add_argument("--eps2", help="ir: fix the split e^eps2 (default: optimise eq. (82))")
     p.add_argument("--digits", default="12", help="rounding grid 10^-digits for e^eps and the bounds (default 12)")
     p.add_argument("--dps", default=str(DEFAULT_DPS), help=f"working precision in digits (default {DEFAULT_DPS})")
@@ -79,7 +82,10 @@ def _positive(text, name) -> float:
 
 
 def _cg_options(args) -> dict:
-    return {"time_limit": _positive(args.time_limit, "--time-limit"), "rel_gap": _positive(args.gap, "--gap")}
+    opts = {"time_limit": _positive(args.time_limit, "--time-limit"), "rel_gap": _positive(args.gap, "--gap")}
+    if args.stabilisation:
+        opts["stabilisation"] = args.stabilisation
+    return opts
 
 
 def _route(args, table) -> bool:

@@ -9,7 +9,16 @@ Gamma-hat; this one never does.
 * Pricing max_v mu(v) - y . v over Gamma-hat: :class:`pricing.Pricer` (per-block vertices, Lagrangian
   bound on the concave term in t = P . w, branch and bound).  The maximal reduced cost M(y) is found by
   Dinkelbach steps on G(y + M 1) (G decreasing in M).
-* Master: HiGHS on the restricted LP (46), warm-started as columns are added, with Wentges dual
+* Master (default, ``stabilisation="bundle"``): a proximal bundle method on the Lagrangian dual
+  f(y) = sum_x y_x + m M(y) for the upper bound: the trial point minimises the cutting-plane model of f
+  (a bundle of at most a few hundred columns, aged out when inactive) plus (u/2)|y - centre|^2, a QP
+  solved by Clarabel; it moves the centre when f drops by a tenth of the predicted decrease (Kiwiel's
+  rule adapts u).  The lower bound comes from the restricted LP of every column found (HiGHS), re-solved
+  when the column count has grown by ``rmp_growth`` (a rule in columns, not seconds, so that capped runs
+  do not depend on the machine's speed) and priced at alpha centre + (1 - alpha) y_RMP.  Measured on
+  Adult occupation x education (|X| = 224, eps = 1): the upper bound 0.6168 after 300 s, against 0.7626
+  (unchanged for more than ten minutes) with Wentges smoothing alone, which needed an hour to reach 0.6188.
+* Master (``stabilisation="wentges"``): HiGHS on the restricted LP (46), warm-started as columns are added, with Wentges dual
   smoothing: pricing at y_sep = alpha y_centre + (1 - alpha) y_RMP, where y_centre is the dual with the
   best bound so far; alpha adapts (raised after a successful step, reset to 0 after a mis-pricing).
   When no column is found at y_RMP the pricing's node budget grows tenfold (up to 40,000) before the
@@ -151,8 +160,9 @@ def _mu_float(v: np.ndarray, p: np.ndarray) -> float:
 def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, time_limit: float = 600.0,
                   init_columns: Sequence[Sequence[Fraction]] = (), dps: int = 30, log=None,
                   alpha0: float = 0.5, alternatives: int = 2, neighbours: int = 6, checkpoints: Sequence[float] = (),
-                  stabilisation: str = "wentges", inout: bool = False, prior_dual: bool = True,
-                  max_iterations: int | None = None) -> CGResult:
+                  stabilisation: str = "bundle", inout: bool = False, prior_dual: bool = True,
+                  max_iterations: int | None = None, bundle_cuts: int = 30, rmp_growth: float = 0.1,
+                  rmp_alpha: float = 0.5) -> CGResult:
     """Certified bracket on the optimum of LP (46) for ``cone`` and the flat distribution ``p``.
 
     ``rel_gap``: stop when the float bracket's relative width is below rel_gap / 2 (the certified one
@@ -181,17 +191,20 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
     if max_iterations is not None and max_iterations < 1:
         raise InputError(f"max_iterations must be at least 1, got {max_iterations}")
     cap = math.inf if max_iterations is None else max_iterations
-    if stabilisation not in ("boxstep", "wentges"):
-        raise InputError(f"unknown stabilisation {stabilisation!r} (boxstep or wentges)")
+    if stabilisation not in ("boxstep", "wentges", "bundle"):
+        raise InputError(f"unknown stabilisation {stabilisation!r} (bundle, boxstep or wentges)")
     boxstep = stabilisation == "boxstep"
     master = _Master(m, box=boxstep)
     cols_exact: list = []          # exact columns, unnormalised (restricted to the LP coordinates)
-    col_keys: set = set()
+    col_keys: dict = {}            # normalised float column -> its index among the master's columns
+    cols_float: list = []          # (normalised float column, mu) in the order of the master's columns
+    touched: list = []             # indices of the columns of the last add_exact call (new or already there)
 
     def add_exact(vecs, *, check: bool = True):
         """Columns from exact vectors of the cone (unnormalised; ``check``: test membership exactly,
         not needed for products of block vertices, which lie in the cone by construction)."""
         block_v, block_mu = [], []
+        touched.clear()
         for v in vecs:
             v = tuple(Fraction(x) for x in v)
             if check and not cone.member(v):
@@ -204,11 +217,14 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
             vf = wf / tot
             key = tuple(vf.tolist())
             if key in col_keys:
+                touched.append(col_keys[key])
                 continue
-            col_keys.add(key)
+            col_keys[key] = len(cols_exact)
+            touched.append(col_keys[key])
             cols_exact.append(w)
             block_v.append(vf)
             block_mu.append(_mu_float(vf, pf[lp]))
+            cols_float.append((vf, block_mu[-1]))
         if block_v:
             master.add(np.array(block_v), np.array(block_mu))
         return len(block_v)
@@ -416,7 +432,103 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
     else:
         progress.step(f"column generation (stops at relative width {rel_gap:.0e} or {cap} iterations)",
                       None if cap == math.inf else int(cap), "iterations")
-    if boxstep:
+    method = {"bundle": "column generation (proximal bundle, Clarabel QP; restricted LP for the primal) + block pricing",
+              "boxstep": "column generation (box-step) + block pricing"}.get(stabilisation, CGResult.method)
+    if stabilisation == "bundle":
+        # Proximal bundle on the Lagrangian dual f(y) = sum_x y_x + m M(y) (f(y + c 1) = f(y)): the model
+        # f^(y) = sum y + m max_j (mu_j - v_j . y) over a bundle of columns, the trial point
+        # z = argmin f^(y) + (u/2)|y - centre|^2 (Clarabel), priced; the centre moves to z when f drops by a
+        # tenth of the predicted decrease (serious step), else the cut of z's maximiser refines the model.
+        # The lower bound: the restricted LP of every column found, solved when its share of the time
+        # is below a half, and priced at its dual as in plain column generation (its columns make the
+        # primal; the bundle's make the dual).
+        qp = _ProxQP(m)
+        b_idx = list(range(len(cols_float)))
+        bV = np.array([v for v, _ in cols_float])
+        bmu = np.array([w for _, w in cols_float])
+        age = np.zeros(len(bmu))
+        c = np.array(centre[lp], float) + centre_M
+        g0 = 1.0 - m * bV[int(np.argmax(bmu - bV @ c))]
+        u = float(np.linalg.norm(g0)) / (0.05 * float(np.linalg.norm(c)) + 1e-12)
+        lb, x = -math.inf, None
+        t_rmp, n_rmp_last = 0.0, 0
+        while True:
+            it += 1
+            z, model, lam, status = qp.solve(bV, bmu, c, u)
+            if not (np.all(np.isfinite(z)) and math.isfinite(model)):
+                # the QP only proposes a trial point: without one, price at the centre (a null step)
+                z, model, lam = c.copy(), centre_val, np.zeros(len(bmu))
+            delta = centre_val - model
+            g_res = float(np.max(np.abs(1.0 - lam @ bV)))
+            z = z + float(np.max(bmu - bV @ z))
+            y = np.zeros(a)
+            y[lp] = z
+            M_lo, M_up, pts = price(y, 0.0, tau=0.1 * rel_gap * abs(centre_val) / m)
+            fz = float(np.sum(z)) + m * M_up
+            added = columns_at(y, pts)
+            inb = set(b_idx)
+            cand = [j for j in touched if j not in inb]
+            if len(cand) > bundle_cuts:
+                viol = np.array([cols_float[j][1] - float(cols_float[j][0] @ z) for j in cand])
+                cand = [cand[i] for i in np.argsort(-viol)[:bundle_cuts]]
+            step = "null"
+            if fz <= centre_val - 0.1 * max(delta, 0.0):
+                # serious step; Kiwiel's interpolation: the better f agrees with the model, the longer the next step
+                step = "serious"
+                ratio = (centre_val - fz) / delta if delta > 0 else 1.0
+                u = max(u * min(1.0, max(0.1, 2.0 * (1.0 - ratio))), 1e-12)
+                c = z + M_up
+                centre, centre_val, centre_M = y, fz, M_up
+            elif fz > centre_val + max(delta, 1e-12 * abs(centre_val)):
+                u = min(u * 1.5, 1e12)       # the trial is worse than the centre by more than the prediction
+            keep = (age := np.where(lam > 1e-9 * m, 0, age + 1)) < 8
+            bV, bmu, age = bV[keep], bmu[keep], age[keep]
+            b_idx = [j for j, kp in zip(b_idx, keep) if kp]
+            if cand:
+                bV = np.vstack([bV, np.array([cols_float[j][0] for j in cand])])
+                bmu = np.concatenate([bmu, [cols_float[j][1] for j in cand]])
+                age = np.concatenate([age, np.zeros(len(cand))])
+                b_idx += cand
+            now = time.perf_counter() - t_start - paused
+            rmp_note = ""
+            converged = False
+            if x is None or added == 0 or master.n >= (1 + rmp_growth) * n_rmp_last:
+                t2 = time.perf_counter()
+                n_rmp_last = master.n
+                lb, x, y_rmp = master.solve()
+                n_rmp = 0
+                for sep in ([rmp_alpha] if rmp_alpha > 0 else []) + [0.0]:
+                    # price at the smoothed point; on a mis-pricing at the restricted LP's own dual, with a
+                    # node budget grown tenfold (up to 40,000) before concluding that the LP is solved
+                    y_full = np.zeros(a)
+                    y_full[lp] = sep * c + (1 - sep) * y_rmp
+                    while True:
+                        M_lo, M_up, pts = price(y_full, last_M, tau=0.1 * rel_gap * abs(centre_val) / m)
+                        last_M = M_lo
+                        val = float(np.sum(y_full[lp])) + m * M_up
+                        if val < centre_val:
+                            centre, centre_val, centre_M = y_full.copy(), val, M_up
+                            c = y_full[lp] + M_up
+                        n_rmp = columns_at(y_full, pts)
+                        if n_rmp or sep > 0 or added or budget[0] >= 40000:
+                            break
+                        budget[0] *= 10
+                    if n_rmp:
+                        break
+                converged = n_rmp == 0 and added == 0
+                rmp_note = f" rmp+{n_rmp}"
+                t_rmp += time.perf_counter() - t2
+                now = time.perf_counter() - t_start - paused
+            history.append((round(now, 3), float(lb), float(centre_val)))
+            checkpoint(now, x)
+            if log:
+                log(f"it {it}: t={now:.1f}s lb={lb:.10g} ub={centre_val:.10g} model={model:.10g} f(z)={fz:.10g} {step} "
+                    f"u={u:.3g} |g|={g_res:.1e} bundle={len(bmu)} cols={master.n} +{added}{rmp_note} rmp {t_rmp:.0f}s {status}")
+            width = (centre_val - lb) / max(abs(centre_val), 1e-300)
+            report(now, lb, width)
+            if width <= rel_gap / 2 or now > time_limit or it >= cap or converged:
+                break
+    elif boxstep:
         # Box-step bundle (trust region in the sup norm) on the Lagrangian dual
         # f(y) = sum_x y_x + m M(y), M(y) = max over normalised cone points of mu(v) - y . v:
         # the restricted LP with its dual confined to [c - delta, c + delta] around the stability centre
@@ -527,4 +639,35 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
     total = time.perf_counter() - t_start - paused
     certified.append((round(total, 3), lower, upper))
     return CGResult(rows, lower, upper, tuple(float(t) for t in y_cert), history, it, master.n,
-                    total, leaves, columns_exact=cols_exact, certified_history=certified)
+                    total, leaves, method=method, columns_exact=cols_exact, certified_history=certified)
+
+
+# ----------------------------------------------------------------------------- proximal bundle
+class _ProxQP:
+    """The proximal bundle's master: min_z 1.z + m r + (u/2)|z - c|^2 s.t. r >= mu_j - v_j . z for the cuts j
+    (Clarabel, an interior-point conic solver).  Returns z, the model value 1.z + m r and the cut multipliers
+    lambda_j (sum_j lambda_j = m)."""
+
+    def __init__(self, m: int):
+        self.m = m
+
+    def solve(self, V: np.ndarray, mu: np.ndarray, c: np.ndarray, u: float):
+        import clarabel
+        from scipy import sparse
+
+        m = self.m
+        k = len(mu)
+        P = sparse.diags(np.concatenate([np.full(m, u), [0.0]]), format="csc")
+        q = np.concatenate([1.0 - u * c, [float(m)]])
+        A = sparse.csc_matrix(np.hstack([-V, -np.ones((k, 1))]))
+        b = -np.asarray(mu, float)
+        st = clarabel.DefaultSettings()
+        st.verbose = False
+        st.tol_gap_abs = 1e-12
+        st.tol_gap_rel = 1e-12
+        st.tol_feas = 1e-12
+        sol = clarabel.DefaultSolver(P, q, A, b, [clarabel.NonnegativeConeT(k)], st).solve()
+        z = np.array(sol.x)[:m]
+        lam = np.array(sol.z)
+        model = float(np.sum(z)) + m * float(np.max(mu - V @ z)) if np.all(np.isfinite(z)) else math.nan
+        return z, model, lam, str(sol.status)
