@@ -439,9 +439,10 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
         # f^(y) = sum y + m max_j (mu_j - v_j . y) over a bundle of columns, the trial point
         # z = argmin f^(y) + (u/2)|y - centre|^2 (Clarabel), priced; the centre moves to z when f drops by a
         # tenth of the predicted decrease (serious step), else the cut of z's maximiser refines the model.
-        # The lower bound: the restricted LP of every column found, solved when its share of the time
-        # is below a half, and priced at its dual as in plain column generation (its columns make the
-        # primal; the bundle's make the dual).
+        # The lower bound: the restricted LP of every column found, re-solved when the column count has
+        # grown by rmp_growth (a count, not seconds: capped runs do not depend on the machine's speed) or
+        # when the trial point yielded no column, and priced at rmp_alpha centre + (1 - rmp_alpha) y_RMP
+        # (then at y_RMP itself, with a growing node budget, before the run concludes that nothing is left).
         qp = _ProxQP(m)
         b_idx = list(range(len(cols_float)))
         bV = np.array([v for v, _ in cols_float])

@@ -255,3 +255,30 @@ def test_exact_rows_keep_the_lp_utility_with_tiny_weights():
     mech, res = nonrobust_cg([list(r) for r in ct.phat()], "0.5", rel_gap=1e-4, time_limit=math.inf, max_iterations=300)
     assert res.relative_width < 1e-4
     assert check_column_stochastic(mech)
+
+
+def test_bundle_capped_run_does_not_depend_on_time(monkeypatch):
+    """An iteration-capped run (time_limit = inf) is the same on a fast and a slow machine: the bundle master
+    decides when to re-solve its restricted LP on a column count, never on elapsed seconds.  The two runs see
+    clocks that advance by a microsecond per reading and by a random 0-100 s (a rule such as 'only in the
+    first 300 s' fails here)."""
+    import random
+    import types
+
+    from rldp_verify.rldp.mechanisms import polyopt_cg
+
+    P, L = _instance(2, 8, 600, 2008)     # 12 iterations to width 1e-12: the schedule matters
+    runs = []
+    for step in (lambda: 1e-6, lambda rng=random.Random(7): rng.uniform(0, 100)):
+        now = [0.0]
+
+        def perf_counter(step=step, now=now):
+            now[0] += step()
+            return now[0]
+
+        monkeypatch.setattr(polyopt_cg, "time", types.SimpleNamespace(perf_counter=perf_counter))
+        runs.append(solve_lp46_cg(polyopt_cone(L, 2), P, rel_gap=1e-12, time_limit=math.inf, max_iterations=10,
+                                  stabilisation="bundle"))
+    assert [(lo, hi) for _, lo, hi in runs[0].history] == [(lo, hi) for _, lo, hi in runs[1].history]
+    assert (runs[0].lower, runs[0].upper) == (runs[1].lower, runs[1].upper)
+    assert "bundle" in runs[0].method
