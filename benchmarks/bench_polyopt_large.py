@@ -227,17 +227,18 @@ def main() -> int:
                 "load avg (1 min, at end)", "method", "failed"]
         if args.merge and adult_path.exists():
             old = json.loads(adult_path.read_text())
-            key = ("pair", "? kept", "mechanism", "eps")
+            key = ("pair", "? kept", "mechanism", "eps", "method")    # rows of other masters are kept beside
             new_keys = {tuple(r.get(k) for k in key) for r in adult}
             kept = [dict(zip(old["columns"], row)) for row in old["rows"]]
             for r in kept:     # rows measured before the method column existed: Wentges smoothing
-                r.setdefault("method", "column generation (Wentges-smoothed) + block pricing")
+                if not r.get("method"):
+                    r["method"] = "column generation (Wentges-smoothed) + block pricing"
             kept = [r for r in kept if tuple(r.get(k) for k in key) not in new_keys]
             adult = kept + adult
             full = full and bool(old.get("full", True))
         met = sum(1 for r in adult if r.get("target met"))
         notes = [
-            f"Target (issue 14): certified relative width <= 1e-4 within 600 s and 4 GB: met on {met}/{len(adult)} runs "
+            f"Target (issue 14): certified relative width <= 1e-4 within 600 s and 4 GB: met on {met}/{len(adult)} rows "
             f"(solver-time limit {limit:.0f} s per run"
             + ("; rows from earlier invocations keep their own limit: 600 s, or 3600 s where 'certified' has a "
                "3600 s checkpoint" if args.merge else "") + ").",
