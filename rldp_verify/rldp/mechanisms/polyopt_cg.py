@@ -399,6 +399,20 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
             certified.append((round(now, 3), low, up))
             paused += time.perf_counter() - c0
 
+    def record(now, lb, x, msg):
+        """The end of a master iteration: the float bracket into the history, a certified checkpoint when one
+        is due, the log line."""
+        history.append((round(now, 3), float(lb), float(centre_val)))
+        checkpoint(now, x)
+        if log:
+            log(f"it {it}: t={now:.1f}s lb={lb:.10g} ub={centre_val:.10g} {msg}")
+
+    def width_now(now, lb):
+        """The float bracket's relative width, also shown as progress."""
+        width = (centre_val - lb) / max(abs(centre_val), 1e-300)
+        report(now, lb, width)
+        return width
+
     if prior_dual:
         # An independent starting dual: y = lambda P-hat (lambda = max over the cone of mu(v) / (P-hat . v),
         # the largest divergence of an output's posterior from the prior), by Dinkelbach steps on lambda.
@@ -520,13 +534,9 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
                 rmp_note = f" rmp+{n_rmp}"
                 t_rmp += time.perf_counter() - t2
                 now = time.perf_counter() - t_start - paused
-            history.append((round(now, 3), float(lb), float(centre_val)))
-            checkpoint(now, x)
-            if log:
-                log(f"it {it}: t={now:.1f}s lb={lb:.10g} ub={centre_val:.10g} model={model:.10g} f(z)={fz:.10g} {step} "
-                    f"u={u:.3g} |g|={g_res:.1e} bundle={len(bmu)} cols={master.n} +{added}{rmp_note} rmp {t_rmp:.0f}s {status}")
-            width = (centre_val - lb) / max(abs(centre_val), 1e-300)
-            report(now, lb, width)
+            record(now, lb, x, f"model={model:.10g} f(z)={fz:.10g} {step} u={u:.3g} |g|={g_res:.1e} "
+                               f"bundle={len(bmu)} cols={master.n} +{added}{rmp_note} rmp {t_rmp:.0f}s {status}")
+            width = width_now(now, lb)
             if width <= rel_gap / 2 or now > time_limit or it >= cap or converged:
                 break
     elif boxstep:
@@ -570,13 +580,8 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
             master.set_box(None, 0.0)
             lb, x, _ = master.solve()
             now = time.perf_counter() - t_start - paused
-            history.append((round(now, 3), float(lb), float(centre_val)))
-            checkpoint(now, x)
-            if log:
-                log(f"it {it}: t={now:.1f}s lb={lb:.10g} ub={centre_val:.10g} f_k={fk:.10g} {step} "
-                    f"delta={delta:.3g} cols={master.n} +{added}")
-            width = (centre_val - lb) / max(abs(centre_val), 1e-300)
-            report(now, lb, width)
+            record(now, lb, x, f"f_k={fk:.10g} {step} delta={delta:.3g} cols={master.n} +{added}")
+            width = width_now(now, lb)
             stalls = stalls + 1 if added == 0 else 0
             if width <= rel_gap / 2 or now > time_limit or stalls >= 3 or it >= cap:
                 break
@@ -607,10 +612,7 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
                     break
                 alpha = max(0.0, alpha - 0.3)      # mis-pricing: move the separation point towards y_RMP
             now = time.perf_counter() - t_start - paused
-            history.append((round(now, 3), float(lb), float(centre_val)))
-            checkpoint(now, x)
-            if log:
-                log(f"it {it}: t={now:.1f}s lb={lb:.10g} ub={centre_val:.10g} alpha={alpha:.2f} cols={master.n} +{added}")
+            record(now, lb, x, f"alpha={alpha:.2f} cols={master.n} +{added}")
             while added == 0 and alpha <= 0 and budget[0] < 40000:
                 # no column found at the restricted LP's dual: the search may have stopped early
                 # (measured on NR at |X| = 224: 40 nodes missed columns of reduced cost 1.6e-4 that
@@ -624,8 +626,7 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
                 added = columns_at(y_full, pts)
                 if log:
                     log(f"   search budget {budget[0]} nodes: +{added} columns, ub={centre_val:.10g}")
-            width = (centre_val - lb) / max(abs(centre_val), 1e-300)
-            report(now, lb, width)
+            width = width_now(now, lb)
             if width <= rel_gap / 2 or now > time_limit or added == 0 or it >= cap:
                 break
             alpha = min(alpha0, alpha + 0.1)
