@@ -193,6 +193,8 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
     cap = math.inf if max_iterations is None else max_iterations
     if stabilisation not in ("boxstep", "wentges", "bundle"):
         raise InputError(f"unknown stabilisation {stabilisation!r} (bundle, boxstep or wentges)")
+    if inout and stabilisation != "wentges":
+        raise InputError(f"inout=True is an option of the Wentges master, not of {stabilisation!r}")
     boxstep = stabilisation == "boxstep"
     master = _Master(m, box=boxstep)
     cols_exact: list = []          # exact columns, unnormalised (restricted to the LP coordinates)
@@ -457,6 +459,14 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
         # grown by rmp_growth (a count, not seconds: capped runs do not depend on the machine's speed) or
         # when the trial point yielded no column, and priced at rmp_alpha centre + (1 - rmp_alpha) y_RMP
         # (then at y_RMP itself, with a growing node budget, before the run concludes that nothing is left).
+        if centre is None:
+            # no starting dual (prior_dual=False): the first centre is the starting columns' restricted LP dual
+            _, _, y_rmp = master.solve()
+            y0 = np.zeros(a)
+            y0[lp] = y_rmp
+            M_lo, M_up, pts = price(y0, 0.0)
+            centre, centre_val, centre_M = y0, float(np.sum(y_rmp)) + m * M_up, M_up
+            columns_at(y0, pts)
         qp = _ProxQP(m)
         b_idx = list(range(len(cols_float)))
         bV = np.array([v for v, _ in cols_float])

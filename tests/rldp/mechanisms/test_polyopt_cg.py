@@ -107,7 +107,8 @@ def test_bracket_contains_enumeration_optimum(shape):
     assert br == [res.lower, res.upper]
 
 
-@pytest.mark.parametrize("options", [{"stabilisation": "boxstep"}, {"inout": True}, {"stabilisation": "wentges"},
+@pytest.mark.parametrize("options", [{"stabilisation": "boxstep"}, {"inout": True, "stabilisation": "wentges"},
+                                     {"stabilisation": "wentges"},
                                      {"stabilisation": "bundle"}])
 def test_master_options_agree_with_enumeration(options):
     P, L = _instance(3, 3, 600, 3003)
@@ -118,6 +119,8 @@ def test_master_options_agree_with_enumeration(options):
     assert res.gap < Fraction(1, 10**5)
     with pytest.raises(InputError, match="unknown stabilisation 'level'"):
         solve_lp46_cg(polyopt_cone(L, 2), P, stabilisation="level")
+    with pytest.raises(InputError, match="^inout=True is an option of the Wentges master, not of 'bundle'$"):
+        solve_lp46_cg(polyopt_cone(L, 2), P, inout=True)
 
 
 def test_nr_bracket_contains_enumeration_optimum_with_zero_cells():
