@@ -181,8 +181,8 @@ def check_scatter(ctx):
                                     **_common(res, st))
     return Outcome.verified(
         f"all {total} convex programs solved and re-checked (status optimal, privacy constraints re-evaluated on "
-        f"the cleaned protocol, robust ones through the eq. (29) objective at the solver's dual point) in "
-        f"{res['seconds']:.0f} s; scatter written to {FIGURE} in the report directory", **_common(res, st))
+        f"the cleaned protocol, robust ones through the eq. (29) objective at the solver's dual point); "
+        f"scatter written to {FIGURE} in the report directory", **_common(res, st))
 
 
 def _finding(ctx, name, test):

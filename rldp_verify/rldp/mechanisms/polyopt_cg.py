@@ -55,6 +55,9 @@ from rldp_verify.rldp.mechanisms.cg_cone import Cone
 from rldp_verify.rldp.mechanisms.cone_blocks import block_data
 from rldp_verify.rldp.mechanisms.pricing import Pricer
 
+#: the masters of :func:`solve_lp46_cg` (``stabilisation=``); the CLI's ``--stabilisation`` choices are tied to this
+#: tuple by a test (test_polyopt_cg.py::test_cli_stabilisation_choices)
+STABILISATIONS = ("bundle", "wentges", "boxstep")
 
 @dataclass
 class CGResult:
@@ -191,8 +194,8 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
     if max_iterations is not None and max_iterations < 1:
         raise InputError(f"max_iterations must be at least 1, got {max_iterations}")
     cap = math.inf if max_iterations is None else max_iterations
-    if stabilisation not in ("boxstep", "wentges", "bundle"):
-        raise InputError(f"unknown stabilisation {stabilisation!r} (bundle, boxstep or wentges)")
+    if stabilisation not in STABILISATIONS:
+        raise InputError(f"unknown stabilisation {stabilisation!r} ({', '.join(STABILISATIONS)})")
     if inout and stabilisation != "wentges":
         raise InputError(f"inout=True is an option of the Wentges master, not of {stabilisation!r}")
     boxstep = stabilisation == "boxstep"

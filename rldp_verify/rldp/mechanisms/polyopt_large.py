@@ -27,7 +27,6 @@ DEFAULT_REL_GAP = 1e-4
 #: Adult rows of reports/benchmarks/polyopt_large_adult.json
 DEFAULT_STABILISATION = "bundle"
 NR_STABILISATION = "wentges"
-STABILISATIONS = ("bundle", "wentges", "boxstep")
 
 
 def _params(res: CGResult, extra: dict) -> dict:

@@ -285,3 +285,15 @@ def test_bundle_capped_run_does_not_depend_on_time(monkeypatch):
     assert [(lo, hi) for _, lo, hi in runs[0].history] == [(lo, hi) for _, lo, hi in runs[1].history]
     assert (runs[0].lower, runs[0].upper) == (runs[1].lower, runs[1].upper)
     assert "bundle" in runs[0].method
+
+
+def test_cli_stabilisation_choices():
+    """The CLI spells the masters itself (so that building the parser imports no solver); they must be
+    exactly the masters that solve_lp46_cg accepts."""
+    from rldp_verify.cli import build_parser
+    from rldp_verify.rldp.mechanisms.polyopt_cg import STABILISATIONS
+
+    sub = next(a for a in build_parser()._actions if a.dest == "command")
+    mech = sub.choices["mechanism"]
+    opt = next(a for a in mech._actions if a.dest == "stabilisation")
+    assert tuple(opt.choices) == STABILISATIONS

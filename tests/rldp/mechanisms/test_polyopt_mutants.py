@@ -588,7 +588,7 @@ def test_column_generation_checkpoints_log_and_bad_input():
         assert its and all((" serious " in x) != (" null " in x) for x in its)      # every step is one of the two
     with pytest.raises(InputError, match=r"^a distribution over 3 inputs does not match \|X\| = 4$"):
         solve_lp46_cg(polyopt_cone(L22, 2), P22[:3])
-    with pytest.raises(InputError, match=r"^unknown stabilisation 'x' \(bundle, boxstep or wentges\)$"):
+    with pytest.raises(InputError, match=r"^unknown stabilisation 'x' \(bundle, wentges, boxstep\)$"):
         solve_lp46_cg(polyopt_cone(L22, 2), P22, stabilisation="x")
     # starting columns outside the cone are ignored; inside, they are kept (the uniform row is a start anyway)
     res2 = solve_lp46_cg(polyopt_cone(L22, 2), P22, rel_gap=1e-9,
