@@ -55,8 +55,9 @@ def register(sub):
                         "generation with a certified bracket (large |X|); auto: colgen from |X| = 12 on")
     p.add_argument("--time-limit", default="600", help="colgen: seconds before the bracket is certified as it is")
     p.add_argument("--gap", default="1e-4", help="colgen: target relative width of the optimum bracket")
-    p.add_argument("--stabilisation", choices=("bundle", "wentges", "boxstep"), default=None,
-                   help="colgen: the master's dual stabilisation: a proximal 'bundle' method (polyopt's default), "
+    p.add_argument("--stabilisation", choices=("lagrangian", "bundle", "wentges", "boxstep"), default=None,
+                   help="colgen: the master: 'lagrangian' (polyopt's default: the per-block LP with the coupling in t "
+                        "relaxed, its marginals coupled into columns, then the bundle), a proximal 'bundle' method, "
                         "Wentges smoothing of the restricted LP's duals (nr's default) or a box-step trust region")
     p.add_argument("--eps2", help="ir: fix the split e^eps2 (default: optimise eq. (82))")
     p.add_argument("--digits", default="12", help="rounding grid 10^-digits for e^eps and the bounds (default 12)")

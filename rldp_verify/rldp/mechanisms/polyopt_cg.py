@@ -53,11 +53,12 @@ from rldp_verify.core.highs import IncrementalLP
 from rldp_verify.rldp.mechanisms.cg_certify import CERT_ATTEMPTS, certify_upper, exact_primal
 from rldp_verify.rldp.mechanisms.cg_cone import Cone
 from rldp_verify.rldp.mechanisms.cone_blocks import block_data
+from rldp_verify.rldp.mechanisms.lagrangian import couple, solve_relaxation
 from rldp_verify.rldp.mechanisms.pricing import Pricer
 
 #: the masters of :func:`solve_lp46_cg` (``stabilisation=``); the CLI's ``--stabilisation`` choices are tied to this
 #: tuple by a test (test_polyopt_cg.py::test_cli_stabilisation_choices)
-STABILISATIONS = ("bundle", "wentges", "boxstep")
+STABILISATIONS = ("lagrangian", "bundle", "wentges", "boxstep")
 
 @dataclass
 class CGResult:
@@ -163,7 +164,7 @@ def _mu_float(v: np.ndarray, p: np.ndarray) -> float:
 def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, time_limit: float = 600.0,
                   init_columns: Sequence[Sequence[Fraction]] = (), dps: int = 30, log=None,
                   alpha0: float = 0.5, alternatives: int = 2, neighbours: int = 6, checkpoints: Sequence[float] = (),
-                  stabilisation: str = "bundle", inout: bool = False, prior_dual: bool = True,
+                  stabilisation: str = "lagrangian", inout: bool = False, prior_dual: bool = True,
                   max_iterations: int | None = None, bundle_cuts: int = 30, rmp_growth: float = 0.1,
                   rmp_alpha: float = 0.5) -> CGResult:
     """Certified bracket on the optimum of LP (46) for ``cone`` and the flat distribution ``p``.
@@ -452,8 +453,30 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
         progress.step(f"column generation (stops at relative width {rel_gap:.0e} or {cap} iterations)",
                       None if cap == math.inf else int(cap), "iterations")
     method = {"bundle": "column generation (proximal bundle, Clarabel QP; restricted LP for the primal) + block pricing",
+              "lagrangian": "per-block LP with the coupling in t relaxed (HiGHS) + coupled product columns, then "
+                            "column generation (proximal bundle) + block pricing",
               "boxstep": "column generation (box-step) + block pricing"}.get(stabilisation, CGResult.method)
-    if stabilisation == "bundle":
+    lb, x = -math.inf, None
+    if stabilisation == "lagrangian":
+        # The relaxation of the coupling in t (lagrangian.py): its dual is dual feasible for LP (46) (an upper
+        # bound, certified below like any other), its block marginals coupled into product columns give the
+        # restricted LP (46) a near-optimal primal.  The bundle continues from there if the width is not reached.
+        it += 1
+        rel = solve_relaxation(data, pricer, lp, a, log=log)
+        add_exact([combo_vector(pt) for pt in couple(rel.marginals, data)], check=False)
+        y0 = rel.y
+        M_lo, M_up, pts = price(y0, 0.0, tau=0.1 * rel_gap * abs(rel.upper) / m)
+        val = float(np.sum(y0[lp])) + m * M_up
+        if val < centre_val:
+            centre, centre_val, centre_M = y0, val, M_up
+        columns_at(y0, pts)
+        lb, x, _ = master.solve()
+        now = time.perf_counter() - t_start - paused
+        record(now, lb, x, f"relaxation: LP(kappa) = {rel.upper:.10g} at kappa = {rel.kappa:.10g}, relaxed primal "
+                           f"{rel.value:.10g}, {rel.rounds} values of kappa, {rel.solves} LP solves, {rel.columns} "
+                           f"block columns; restricted LP (46) with the coupled columns {lb:.10g}")
+        width_now(now, lb)
+    if stabilisation in ("bundle", "lagrangian"):
         # Proximal bundle on the Lagrangian dual f(y) = sum_x y_x + m M(y) (f(y + c 1) = f(y)): the model
         # f^(y) = sum y + m max_j (mu_j - v_j . y) over a bundle of columns, the trial point
         # z = argmin f^(y) + (u/2)|y - centre|^2 (Clarabel), priced; the centre moves to z when f drops by a
@@ -478,9 +501,9 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
         c = np.array(centre[lp], float) + centre_M
         g0 = 1.0 - m * bV[int(np.argmax(bmu - bV @ c))]
         u = float(np.linalg.norm(g0)) / (0.05 * float(np.linalg.norm(c)) + 1e-12)
-        lb, x = -math.inf, None
-        t_rmp, n_rmp_last = 0.0, 0
-        while True:
+        t_rmp, n_rmp_last = 0.0, (master.n if x is not None else 0)
+        done = x is not None and ((centre_val - lb) / max(abs(centre_val), 1e-300) <= rel_gap / 2 or it >= cap)
+        while not done:
             it += 1
             z, model, lam, status = qp.solve(bV, bmu, c, u)
             if not (np.all(np.isfinite(z)) and math.isfinite(model)):

@@ -25,7 +25,7 @@ DEFAULT_REL_GAP = 1e-4
 #: proximal bundle (Adult occupation x education, eps 1: upper bound 0.6168 after 300 s, against 0.7626 for more than
 #: ten minutes with Wentges smoothing); NR keeps Wentges smoothing, with which it met the 1e-4 target on all nine
 #: Adult rows of reports/benchmarks/polyopt_large_adult.json
-DEFAULT_STABILISATION = "bundle"
+DEFAULT_STABILISATION = "lagrangian"
 NR_STABILISATION = "wentges"
 
 

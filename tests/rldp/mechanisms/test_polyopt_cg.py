@@ -109,7 +109,7 @@ def test_bracket_contains_enumeration_optimum(shape):
 
 @pytest.mark.parametrize("options", [{"stabilisation": "boxstep"}, {"inout": True, "stabilisation": "wentges"},
                                      {"stabilisation": "wentges"},
-                                     {"stabilisation": "bundle"}])
+                                     {"stabilisation": "bundle"}, {"stabilisation": "lagrangian"}])
 def test_master_options_agree_with_enumeration(options):
     P, L = _instance(3, 3, 600, 3003)
     table = [P[s * 3:(s + 1) * 3] for s in range(3)]
@@ -119,7 +119,7 @@ def test_master_options_agree_with_enumeration(options):
     assert res.gap < Fraction(1, 10**5)
     with pytest.raises(InputError, match="unknown stabilisation 'level'"):
         solve_lp46_cg(polyopt_cone(L, 2), P, stabilisation="level")
-    with pytest.raises(InputError, match="^inout=True is an option of the Wentges master, not of 'bundle'$"):
+    with pytest.raises(InputError, match="^inout=True is an option of the Wentges master, not of 'lagrangian'$"):
         solve_lp46_cg(polyopt_cone(L, 2), P, inout=True)
 
 
@@ -198,15 +198,20 @@ def test_infeasible_cone_is_bad_input():
         nr_blocks([[0, 0], [0, 0]], 2)
 
 
-@pytest.mark.parametrize("master", [[], ["--stabilisation", "wentges"]])
+@pytest.mark.parametrize("master", [[], ["--stabilisation", "bundle"], ["--stabilisation", "wentges"]])
 def test_cli_colgen_route_and_audit(tmp_path, capsys, master):
-    """The default master (the proximal bundle) once stalled here at relative width 1e-3: its trial point
+    """The proximal bundle master (the default before the Lagrangian one) once stalled here at relative width 1e-3: its trial point
     stopped yielding columns and the restricted LP was never priced again."""
     out = tmp_path / "m.json"
     args = ["--phat", "3,4,5,6;7,8,9,10;2,3,4,5", "--alpha", "2", "--confidence", "0.95", "--samples", "1000"]
     assert main(["mechanism", "polyopt", "--eps", "1", *args, "--route", "colgen", *master, "-o", str(out)]) == 0
     doc = json.loads(out.read_text())
-    assert ("bundle" if not master else "Wentges") in doc["parameters"]["method"]
+    method = doc["parameters"]["method"]
+    if not master:
+        assert method.startswith("per-block LP with the coupling in t relaxed")
+    else:
+        assert method.startswith({"bundle": "column generation (proximal bundle", "wentges": "column generation (Wentges-smoothed)"}[
+            master[1]])
     lo, hi = (Fraction(x) for x in doc["parameters"]["optimum_bracket"])
     assert lo <= hi and (hi - lo) / hi <= Fraction(1, 10**4)
     capsys.readouterr()
@@ -297,3 +302,31 @@ def test_cli_stabilisation_choices():
     mech = sub.choices["mechanism"]
     opt = next(a for a in mech._actions if a.dest == "stabilisation")
     assert tuple(opt.choices) == STABILISATIONS
+
+
+@pytest.mark.parametrize("shape", [(4, 3, 600), (2, 6, 400), (3, 4, 300)])
+def test_lagrangian_stage_alone_nearly_closes_the_bracket(shape):
+    """The relaxation of the coupling in t and the coupled columns, without a single bundle step
+    (max_iterations=1): the certified bracket contains the enumeration's optimum and is already narrow.
+    A wrong relaxation (its dual infeasible) or a poor coupling would leave it wide: the certificate
+    corrects the bound, it cannot make it tight."""
+    from rldp_verify.rldp.mechanisms.lagrangian import couple, solve_relaxation
+
+    a1, a2, scale = shape
+    P, L = _instance(a1, a2, scale, 7000 + 10 * a1 + a2)
+    table = [P[s * a2:(s + 1) * a2] for s in range(a1)]
+    _, sol = polyopt_from_bounds(table, L, "log(2)")
+    cone = polyopt_cone(L, 2)
+    res = solve_lp46_cg(cone, P, rel_gap=1e-9, time_limit=math.inf, max_iterations=1, stabilisation="lagrangian")
+    assert res.iterations == 1 and res.lower <= sol.upper and sol.lower <= res.upper
+    assert res.relative_width < 2e-3      # measured 2.2e-6, 2.8e-4, 1.3e-3; one bundle step: 4e-3, 0.48, 0.23
+    # the relaxation alone: its upper end bounds the optimum, its relaxed primal lies below its upper end
+    data = [block_data(b, P) for b in cone.blocks]
+    rel = solve_relaxation(data, Pricer(data, cone.a), cone.lp_coords, cone.a)
+    assert rel.value <= rel.upper + 1e-12 and float(sol.lower) <= rel.upper + 1e-9
+    assert float(sol.upper) >= rel.value - 0.01 * rel.value      # the coupling gap is small here
+    pts = couple(rel.marginals, data)
+    support = sum(len(mg) for mg in rel.marginals)
+    assert 1 <= len(pts) <= support
+    for s, mg in enumerate(rel.marginals):                        # every vertex with mass is used
+        assert {j for j, _ in mg} == {dict(pt)[s] for pt in pts}
