@@ -183,7 +183,8 @@ def main() -> int:
             "CPU time).",
             "Instances of bench_polyopt (seeded P-hat, L = floor(1000 scale P-hat_(u|s))/1000, e^eps = 2, Definition 3 "
             "with the s1 = s2 pairs). colgen = polyopt_cg_from_bounds (target relative width 1e-9): its default master, "
-            "a proximal bundle (Clarabel QP) for the dual and the HiGHS restricted LP for the primal; pricing over "
+            "the per-block relaxation of the coupling in t (HiGHS) and coupled product columns, then a proximal bundle "
+            "(Clarabel QP) for the dual and the HiGHS restricted LP for the primal; pricing over "
             "closed-form per-block vertex sets (Lagrangian bound on t = P.w + branch and bound), certified bracket [arb utility of an exactly feasible mechanism, sum_x y'_x with "
             "max_v mu(v) - y'.v <= 0 certified]; enumeration = polyopt_from_bounds (all vertices + certified LP (46)). "
             "Both in one subprocess per instance (peak RSS is that process's).",

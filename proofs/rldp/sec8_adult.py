@@ -86,14 +86,15 @@ def _large_distance(s: str, u: str, keep: bool, cert: bool):
 
 #: Column-generation iteration caps of the large-pair PolyOpt and NR runs (per (sensitive attribute,
 #: mechanism)); each run also stops at certified relative width ~1e-4 (CG_REL_GAP).  The stop never
-#: depends on wall time, so the brackets are the same on every machine (issue 9 item 4).  Chosen so that
-#: the 28 runs (2 pairs x 2 mechanisms x 7 eps) cost about 20-30 minutes of CPU in all (measured: 14 CPU
-#: minutes for the 14 PolyOpt runs and the GRR/SRR/IR ones; NR not measured to the end). Per
-#: iteration (reports/benchmarks/polyopt_large_adult.json) NR ~0.5-1.2 s at |X| = 224/240 and < 0.2 s
-#: at |X| = 96, PolyOpt ~0.5 s at |X| = 96 and ~6 s at |X| = 240 (plus ~10 s for L'), where 6
-#: iterations leave a wide bracket (drawn as a band; 10 minutes still leave a relative width ~0.4).
-CG_CAPS = {("occupation", "NR"): 50, ("occupation", "PolyOpt"): 6,
+#: depends on wall time, so the brackets are the same on every machine (issue 9 item 4).  The masters are
+#: polyopt_large's defaults, named in CG_MASTER: PolyOpt the Lagrangian one (the per-block relaxation of the
+#: coupling in t, then the proximal bundle), which reaches 1e-4 on the Adult occupation x education rows of
+#: reports/benchmarks/polyopt_large_adult.json in 1-12 iterations; NR Wentges smoothing (unchanged).
+#: (Until 2026-11-26 PolyOpt ran Wentges smoothing with caps 6 / 60, which left its occupation brackets wide,
+#: relative width ~0.4, drawn as bands.)
+CG_CAPS = {("occupation", "NR"): 50, ("occupation", "PolyOpt"): 30,
            ("relationship", "NR"): 100, ("relationship", "PolyOpt"): 60}
+CG_MASTER = {"PolyOpt": "lagrangian", "NR": "wentges"}
 CG_REL_GAP = 1e-4
 #: a certified NMI bracket narrower than this (relative) is drawn as a curve, a wider one as a band
 NARROW = 1e-3
@@ -110,9 +111,8 @@ def cg_bracket(table, eps: str, mech: str, cap: int, *, lower=None) -> dict:
     from rldp_verify.core.information import entropy_float
     from rldp_verify.rldp.mechanisms.polyopt_large import nonrobust_cg, polyopt_cg_from_bounds
 
-    # Wentges smoothing: CG_CAPS and the pinned verdicts of the Sec. 8.1 claims were set with it (the proximal
-    # bundle, polyopt_large's default since, gives narrower brackets per second; re-judging with it is open)
-    kw = {"rel_gap": CG_REL_GAP, "time_limit": math.inf, "max_iterations": cap, "stabilisation": "wentges"}
+    # the master is named, not left to polyopt_large's default, so that a change of default does not move verdicts
+    kw = {"rel_gap": CG_REL_GAP, "time_limit": math.inf, "max_iterations": cap, "stabilisation": CG_MASTER.get(mech)}
     if mech == "PolyOpt":
         mechanism, res = polyopt_cg_from_bounds(table, lower, eps, **kw)
     elif mech == "NR":

@@ -56,9 +56,9 @@ def register(sub):
     p.add_argument("--time-limit", default="600", help="colgen: seconds before the bracket is certified as it is")
     p.add_argument("--gap", default="1e-4", help="colgen: target relative width of the optimum bracket")
     p.add_argument("--stabilisation", choices=("lagrangian", "bundle", "wentges", "boxstep"), default=None,
-                   help="colgen: the master: 'lagrangian' (polyopt's default: the per-block LP with the coupling in t "
+                   help="colgen: the master: 'lagrangian' (the default: the per-block LP with the coupling in t "
                         "relaxed, its marginals coupled into columns, then the bundle), a proximal 'bundle' method, "
-                        "Wentges smoothing of the restricted LP's duals (nr's default) or a box-step trust region")
+                        "Wentges smoothing of the restricted LP's duals or a box-step trust region")
     p.add_argument("--eps2", help="ir: fix the split e^eps2 (default: optimise eq. (82))")
     p.add_argument("--digits", default="12", help="rounding grid 10^-digits for e^eps and the bounds (default 12)")
     p.add_argument("--dps", default=str(DEFAULT_DPS), help=f"working precision in digits (default {DEFAULT_DPS})")

@@ -9,7 +9,13 @@ Gamma-hat; this one never does.
 * Pricing max_v mu(v) - y . v over Gamma-hat: :class:`pricing.Pricer` (per-block vertices, Lagrangian
   bound on the concave term in t = P . w, branch and bound).  The maximal reduced cost M(y) is found by
   Dinkelbach steps on G(y + M 1) (G decreasing in M).
-* Master (default, ``stabilisation="bundle"``): a proximal bundle method on the Lagrangian dual
+* Master (default, ``stabilisation="lagrangian"``): first LP (46) with the coupling in t relaxed
+  (:mod:`lagrangian`): a per-block Dantzig-Wolfe LP, priced exactly over every block vertex, minimised over the
+  multiplier kappa of t; its dual is dual feasible for LP (46), and its block marginals, coupled into product
+  columns, give the restricted LP (46) a primal within a Jensen gap of it.  Measured on Adult occupation x
+  education (|X| = 224, eps = 1): relative width 1.4e-5 after 20 s, where the bundle alone had 2.1e-2 after
+  600 s.  If the width is not reached, the proximal bundle below continues from that dual.
+* Master (``stabilisation="bundle"``): a proximal bundle method on the Lagrangian dual
   f(y) = sum_x y_x + m M(y) for the upper bound: the trial point minimises the cutting-plane model of f
   (a bundle of at most a few hundred columns, aged out when inactive) plus (u/2)|y - centre|^2, a QP
   solved by Clarabel; it moves the centre when f drops by a tenth of the predicted decrease (Kiwiel's

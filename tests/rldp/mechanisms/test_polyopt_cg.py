@@ -304,13 +304,13 @@ def test_cli_stabilisation_choices():
     assert tuple(opt.choices) == STABILISATIONS
 
 
-@pytest.mark.parametrize("shape", [(4, 3, 600), (2, 6, 400), (3, 4, 300)])
+@pytest.mark.parametrize("shape", [(4, 3, 600), (2, 6, 400), (3, 4, 300), (7, 1, 600)])
 def test_lagrangian_stage_alone_nearly_closes_the_bracket(shape):
     """The relaxation of the coupling in t and the coupled columns, without a single bundle step
     (max_iterations=1): the certified bracket contains the enumeration's optimum and is already narrow.
     A wrong relaxation (its dual infeasible) or a poor coupling would leave it wide: the certificate
     corrects the bound, it cannot make it tight."""
-    from rldp_verify.rldp.mechanisms.lagrangian import couple, solve_relaxation
+    from rldp_verify.rldp.mechanisms.lagrangian import COUPLINGS, couple, solve_relaxation
 
     a1, a2, scale = shape
     P, L = _instance(a1, a2, scale, 7000 + 10 * a1 + a2)
@@ -324,9 +324,10 @@ def test_lagrangian_stage_alone_nearly_closes_the_bracket(shape):
     data = [block_data(b, P) for b in cone.blocks]
     rel = solve_relaxation(data, Pricer(data, cone.a), cone.lp_coords, cone.a)
     assert rel.value <= rel.upper + 1e-12 and float(sol.lower) <= rel.upper + 1e-9
+    assert rel.upper - rel.value <= 1e-9 * rel.upper          # converged (at a kink of LP(kappa): by the mix)
     assert float(sol.upper) >= rel.value - 0.01 * rel.value      # the coupling gap is small here
     pts = couple(rel.marginals, data)
     support = sum(len(mg) for mg in rel.marginals)
-    assert 1 <= len(pts) <= support
+    assert 1 <= len(couple(rel.marginals, data, orders=1)) <= support <= len(pts) <= COUPLINGS * support
     for s, mg in enumerate(rel.marginals):                        # every vertex with mass is used
         assert {j for j, _ in mg} == {dict(pt)[s] for pt in pts}
