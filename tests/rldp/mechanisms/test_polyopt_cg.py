@@ -265,7 +265,8 @@ def test_exact_rows_keep_the_lp_utility_with_tiny_weights():
     assert check_column_stochastic(mech)
 
 
-def test_bundle_capped_run_does_not_depend_on_time(monkeypatch):
+@pytest.mark.parametrize("master", ["bundle", "lagrangian"])
+def test_capped_run_does_not_depend_on_time(monkeypatch, master):
     """An iteration-capped run (time_limit = inf) is the same on a fast and a slow machine: the bundle master
     decides when to re-solve its restricted LP on a column count, never on elapsed seconds.  The two runs see
     clocks that advance by a microsecond per reading and by a random 0-100 s (a rule such as 'only in the
@@ -286,10 +287,13 @@ def test_bundle_capped_run_does_not_depend_on_time(monkeypatch):
 
         monkeypatch.setattr(polyopt_cg, "time", types.SimpleNamespace(perf_counter=perf_counter))
         runs.append(solve_lp46_cg(polyopt_cone(L, 2), P, rel_gap=1e-12, time_limit=math.inf, max_iterations=10,
-                                  stabilisation="bundle"))
+                                  stabilisation=master))
     assert [(lo, hi) for _, lo, hi in runs[0].history] == [(lo, hi) for _, lo, hi in runs[1].history]
     assert (runs[0].lower, runs[0].upper) == (runs[1].lower, runs[1].upper)
-    assert "bundle" in runs[0].method
+    assert "bundle" in runs[0].method and (master == "bundle") != ("coupling in t relaxed" in runs[0].method)
+    assert runs[0].iterations >= 2          # the bundle ran after the Lagrangian stage too
+    from rldp_verify.rldp.mechanisms import lagrangian
+    assert not hasattr(lagrangian, "time")  # the relaxation reads no clock (a rule there would escape the patch)
 
 
 def test_cli_stabilisation_choices():
