@@ -130,8 +130,8 @@ def solve_relaxation(data: list[BlockData], pricer: Pricer, lp_coords, dim: int,
             continue
         one = np.nonzero((b.masks == 0) & (b.kidx < 0) & (b.a2 == 1.0))[0]
         if not len(one):
-            raise CertificationError(f"block s = {b.s} has {len(b)} vertices and no vertex w = 1: no starting column for "
-                             "the Lagrangian master")
+            raise CertificationError(f"block s = {b.s} has {len(b)} vertices and no vertex w = 1: no starting "
+                                     "column for the Lagrangian master")
         start.append((s, int(one[0])))
     add(start)
 
