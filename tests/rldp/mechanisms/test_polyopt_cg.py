@@ -66,12 +66,15 @@ def test_block_data_error_bounds_hold():
             assert abs(bd.A[j] - A) <= bd.A_err[j]
 
 
+@pytest.mark.parametrize("enum_max", [0, None])
 @pytest.mark.parametrize("shape", [(2, 3, 600), (3, 2, 600), (2, 4, 600)])
-def test_pricing_equals_brute_force(shape):
+def test_pricing_equals_brute_force(shape, enum_max):
+    """The search (enum_max = 0: bound and split only) and the default (these nodes are small enough to be
+    enumerated) both find the maximum over all products of block vertices."""
     a1, a2, scale = shape
     P, L = _instance(a1, a2, scale, 1000 * a1 + a2)
     blocks = polyopt_blocks(L, Fraction(2))
-    pr = Pricer([block_data(b, P) for b in blocks], a1 * a2)
+    pr = Pricer([block_data(b, P) for b in blocks], a1 * a2, enum_max=enum_max)
     pf = np.array([float(x) for x in P])
     pts = [[np.array([float(x) for x in b.exact_point(j)]) for j in range(len(b))] for b in blocks]
     rng = np.random.default_rng(a1 + 10 * a2)

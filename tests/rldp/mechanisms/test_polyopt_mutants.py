@@ -249,9 +249,11 @@ def test_node_ranges():
     assert not (n < c) and not (c < n)
 
 
-def _pricer(L, P, e):
+def _pricer(L, P, e, enum_max=0):
+    """The pricer of the instance; by default (enum_max = 0) every node is bounded and split, never enumerated:
+    the tests below exercise the branch and bound, whose nodes are otherwise enumerated at these sizes."""
     blocks = cb.polyopt_blocks(L, e)
-    return Pricer([cb.block_data(b, P) for b in blocks], len(P)), blocks
+    return Pricer([cb.block_data(b, P) for b in blocks], len(P), enum_max=enum_max), blocks
 
 
 def _brute(blocks, P, y):
@@ -304,6 +306,79 @@ def test_pricing_solve_and_rigorous_bound_against_brute_force(seed):
         assert ref2 < 0
         best, _, _, leaves = pr.solve(gap_tol=1e-14, max_nodes=200, prune_at=0.0)
         assert all(pr.rigorous_bound(node, rel.kappa) <= 0 for node, rel in leaves)
+
+
+@pytest.mark.parametrize("enum_max", [32, 10 ** 6])
+def test_enumerated_nodes_against_brute_force(enum_max):
+    """Nodes of at most enum_max combinations are searched exhaustively: with 10^6 the root itself (one exact
+    leaf), with 32 (of 64) after a split (exact and relaxed leaves mixed).  The maximum and its point agree with
+    brute force in mpmath and with the search that never enumerates; the certificate holds where G < 0."""
+    L = [[F(1, 4), F(1, 8)], [F(1, 10), F(3, 10)], [F(1, 5), F(0)]]
+    P = [F(1, 12), F(2, 12), F(3, 12), F(1, 12), F(4, 12), F(1, 12)]
+    pr, blocks = _pricer(L, P, 2, enum_max=enum_max)
+    search, _ = _pricer(L, P, 2)
+    assert math.prod(len(b) for b in blocks) == 64
+    rng = np.random.default_rng(5)
+    exact_leaves = 0
+    pf = np.array([float(x) for x in P])
+    for _ in range(3):
+        y = pf * np.log(rng.random(len(P)) + 0.05) + rng.normal(size=len(P)) * 0.05
+        ref, arg = _brute(blocks, P, y)
+        pr.set_dual(y)
+        search.set_dual(y)
+        best, pt, ub, leaves = pr.solve(gap_tol=1e-14, max_nodes=200)
+        assert abs(best - ref) < 1e-12 and tuple(j for _, j in pt) == arg
+        assert abs(search.solve(gap_tol=1e-14, max_nodes=200)[0] - best) < 1e-12
+        exact = [rel for _, rel in leaves if rel.exact]
+        assert all(rel.mix is None for rel in exact)
+        exact_leaves += len(exact)
+        if enum_max > 100:
+            assert len(leaves) == 1 and ub == best
+        for node, rel in leaves:      # an exact leaf's value is attained at its point
+            if rel.exact:
+                assert pr.size(node, enum_max) <= enum_max
+                assert rel.value == pytest.approx(pr.value(rel.pos)[0], abs=1e-15)
+        nmin = sum(float(np.min(bd.N)) for bd in pr.data)
+        yp = y + max(float(ref), 0.0) / nmin * 1.01 + 1e-9
+        pr.set_dual(yp, errors=True)
+        best, _, _, leaves = pr.solve(gap_tol=1e-14, max_nodes=200, prune_at=0.0)
+        bounds = [pr.rigorous_bound(node, rel.kappa) for node, rel in leaves]
+        assert all(b <= 0 for b in bounds)
+        exact_leaves += sum(1 for _, rel in leaves if rel.exact)
+        pr.set_dual(y, errors=True)
+        assert pr.rigorous_enumeration(Node()) >= F(float(ref)) - F(1, 10 ** 15)
+    assert exact_leaves > 0
+
+
+@pytest.mark.parametrize("scale", [1, F(1, 10), F(1, 5)])
+def test_rigorous_enumeration_is_the_interval_bound(scale):
+    """rigorous_enumeration with error bars made large (F_err up to 1e-3, T_err up to 0.3 T) is
+    max over combinations of sum_s (F + F_err) + max of phi on [sum (T - T_err), sum (T + T_err)], to 1e-12:
+    each error bar and the side of 1/e the interval lies on change it (mpmath reference).  P scaled by 1, 1/10
+    and 1/5 puts t = P . w right of 1/e, left of it, and on both sides."""
+    from dataclasses import replace
+
+    pr, blocks = _pricer([[F(1, 4), F(1, 8)], [F(1, 10), F(3, 10)]], [x * scale for x in P22], 2, enum_max=10 ** 6)
+    rng = np.random.default_rng(11)
+    pr.data = [replace(bd, T_err=bd.T * rng.uniform(0.0, 0.3, len(bd.T))) for bd in pr.data]
+    for y in (np.array([0.05, -0.02, 0.1, 0.03]), np.array([-2.0, -1.0, -3.0, -2.5])):
+        pr.set_dual(y, errors=True)
+        pr.F_err = [e + rng.uniform(0.0, 1e-3, len(e)) for e in pr.F_err]
+        vals = pr.rigorous_values(Node())
+        # the values are in the C order of the blocks' T-order positions
+        combos = list(itertools.product(*[bd.order.tolist() for bd in pr.data]))
+        assert len(vals) == len(combos)
+        with mpmath.workdps(30):
+            refs = []
+            for combo, v in zip(combos, vals.tolist()):
+                f = sum(mpmath.mpf(pr.F[s][j]) + mpmath.mpf(pr.F_err[s][j]) for s, j in enumerate(combo))
+                lo = sum(max(mpmath.mpf(bd.T[j]) - mpmath.mpf(bd.T_err[j]), 0) for bd, j in zip(pr.data, combo))
+                hi = sum(mpmath.mpf(bd.T[j]) + mpmath.mpf(bd.T_err[j]) for bd, j in zip(pr.data, combo))
+                t = min(max(mpmath.exp(-1), lo), hi)
+                refs.append(f - t * mpmath.log(t))
+                assert refs[-1] <= v < refs[-1] + 1e-12
+            b = pr.rigorous_enumeration(Node())
+            assert mpmath.mpf(b.numerator) / b.denominator == max(vals) >= max(refs)
 
 
 def test_rigorous_bound_covers_every_combination_at_any_kappa():
@@ -651,7 +726,7 @@ def test_certify_upper_and_exact_primal_routes():
     ref = _exact_bracket(L22, P22)
     cone = polyopt_cone(L22, 2)
     data = [cb.block_data(b, P22) for b in cone.blocks]
-    pr = Pricer(data, 4)
+    pr = Pricer(data, 4, enum_max=0)
     nmin = sum(float(np.min(bd.N)) for bd in data)
     # a dual y with mu(v) <= y . v on the cone: the basis dual of the exact route; its certified bound is
     # >= the optimum and close to it
@@ -1024,7 +1099,7 @@ def test_certify_upper_margin_schedule_value():
     ref = _exact_bracket(L22, P22)
     cone = polyopt_cone(L22, 2)
     data = [cb.block_data(b, P22) for b in cone.blocks]
-    pr = Pricer(data, 4)
+    pr = Pricer(data, 4, enum_max=0)
     nmin = sum(float(np.min(bd.N)) for bd in data)
     y = np.array([float(t) for t in ref.dual])
     M = float((ref.upper - sum(ref.dual)) / 4)
