@@ -69,6 +69,18 @@ class Block:
     def __len__(self) -> int:
         return len(self.masks)
 
+    def dense(self, rows=None) -> np.ndarray:
+        """The vertices ``rows`` (default: all) as a dense (vertices x coordinates) float array: the float
+        counterpart of :meth:`exact_point`, the one place that spells out the rule above in floats."""
+        idx = np.arange(len(self.masks)) if rows is None else np.asarray(rows, dtype=np.int64)
+        nb = len(self.coords)
+        bits = ((self.masks[idx][:, None] >> np.arange(nb)[None, :]) & 1).astype(bool)
+        W = np.where(bits, self.a1[idx][:, None], self.a2[idx][:, None])
+        k = self.kidx[idx]
+        has = np.nonzero(k >= 0)[0]
+        W[has, k[has]] = self.a3[idx][has]
+        return W
+
     def exact_point(self, j: int) -> tuple[Fraction, ...]:
         """The unnormalised vertex w_j over ``coords`` (exact)."""
         x1, x2, x3 = self._exact(int(j))

@@ -76,16 +76,6 @@ class Relaxation:
     history: list = field(default_factory=list)     # (kappa, LP(kappa), relaxed primal value, columns)
 
 
-def dense_vertices(block) -> np.ndarray:
-    """The vertices of a block as a dense (vertices x coordinates) float array."""
-    nb = len(block.coords)
-    bits = ((block.masks[:, None] >> np.arange(nb)[None, :]) & 1).astype(bool)
-    W = np.where(bits, block.a1[:, None], block.a2[:, None])
-    has = np.nonzero(block.kidx >= 0)[0]
-    W[has, block.kidx[has]] = block.a3[has]
-    return W
-
-
 def _phi_star(kappa: float) -> float:
     return math.exp(-1.0 - kappa)
 
@@ -100,7 +90,7 @@ def solve_relaxation(data: list[BlockData], pricer: Pricer, lp_coords, dim: int,
     m = len(lp)
     pos = {x: i for i, x in enumerate(lp)}
     S = len(data)
-    W = [dense_vertices(bd.block) for bd in data]
+    W = [bd.block.dense() for bd in data]
     R = m + S
     model = IncrementalLP(np.concatenate([np.ones(m), np.zeros(S)]), np.concatenate([np.ones(m), np.zeros(S)]),
                           maximize=True, options={"primal_feasibility_tolerance": 1e-10,
@@ -112,12 +102,17 @@ def solve_relaxation(data: list[BlockData], pricer: Pricer, lp_coords, dim: int,
     sig[m:] = -1.0
     model.add_columns(np.array([_phi_star(kappa)]), np.zeros(1), np.full(1, math.inf), sig[None, :])
 
+    T = A = np.zeros(0)            # T_s(j), A_s(j) of the columns, in their order (grown by add)
+
     def add(pairs):
+        nonlocal T, A
         V = np.zeros((len(pairs), R))
         for i, (s, j) in enumerate(pairs):
             V[i, [pos[x] for x in data[s].block.coords]] = W[s][j]
             V[i, m + s] = 1.0
-        c = np.array([data[s].A[j] + kappa * data[s].T[j] for s, j in pairs])
+        T = np.concatenate([T, [data[s].T[j] for s, j in pairs]])
+        A = np.concatenate([A, [data[s].A[j] for s, j in pairs]])
+        c = A[-len(pairs):] + kappa * T[-len(pairs):]
         model.add_columns(c, np.zeros(len(pairs)), np.full(len(pairs), math.inf), V)
         cols.extend(pairs)
         have.update(pairs)
@@ -183,8 +178,6 @@ def solve_relaxation(data: list[BlockData], pricer: Pricer, lp_coords, dim: int,
         sol, y = solve_cg()
         x = np.asarray(sol.x)
         sigma, th = float(x[0]), x[1:]
-        T = np.array([data[s].T[j] for s, j in cols])
-        A = np.array([data[s].A[j] for s, j in cols])
         val, tau = relaxed(th, sigma)
         history.append((kappa, float(sol.objective), val, len(cols)))
         if log:
@@ -226,9 +219,7 @@ def solve_relaxation(data: list[BlockData], pricer: Pricer, lp_coords, dim: int,
         if lo is not None and hi is not None and not lo < new < hi:
             new = 0.5 * (lo + hi)
         kappa = new
-        model.change_columns(np.arange(1 + len(cols)),
-                             costs=np.concatenate([[_phi_star(kappa)],
-                                                   [data[s].A[j] + kappa * data[s].T[j] for s, j in cols]]))
+        model.change_columns(np.arange(1 + len(cols)), costs=np.concatenate([[_phi_star(kappa)], A + kappa * T]))
     y, k_best = out
     return Relaxation(y, k_best, best_up, best_val, sigma_best, marg, rounds, solves, len(cols), history)
 

@@ -254,10 +254,7 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
         A = T = 0.0
         for s, j in point:
             b = cone.blocks[s]
-            k = int(b.kidx[j])
-            mask = int(b.masks[j])
-            for i, x in enumerate(b.coords):
-                w[x] = b.a3[j] if i == k else (b.a1[j] if (mask >> i) & 1 else b.a2[j])
+            w[list(b.coords)] = b.dense([j])[0]
             A += data[s].A[j]
             T += data[s].T[j]
         return w, A, T

@@ -75,6 +75,19 @@ def test_block_type_ii_and_iii_by_hand():
     assert sorted(b.kidx.tolist()).count(-1) == len(b) - 1
 
 
+def test_block_dense_is_every_exact_point_rounded():
+    """Block.dense (the float vertex rule used by the pricing and the Lagrangian master) is exact_point rounded,
+    for all vertices and for a selection, on blocks with all three levels (a type (iii) vertex has a3)."""
+    blocks = cb.polyopt_blocks([[F(1, 2), F(0)], [F(1, 4), F(1, 8)]], 3) + cb.polyopt_blocks(
+        [[F(1, 10), F(1, 5), F(1, 20)]], 2)
+    assert any((b.kidx >= 0).any() for b in blocks)
+    for b in blocks:
+        ref = np.array([[float(x) for x in b.exact_point(j)] for j in range(len(b))])
+        assert np.array_equal(b.dense(), ref)
+        sel = [len(b) - 1, 0]
+        assert np.array_equal(b.dense(sel), ref[sel])
+
+
 def test_block_input_errors():
     with pytest.raises(InputError, match=r"lower bounds of row 1 have a negative entry"):
         cb.polyopt_blocks([[F(1, 4), F(1, 4)], [F(-1, 4), F(1, 4)]], 2)
