@@ -35,6 +35,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from rldp_verify.rldp.mechanisms.polyopt_cg import STABILISATIONS  # noqa: E402
+
 PAIRS = {"occupation x education": (6, 3), "relationship x education": (7, 3)}
 EPS = ("0.5", "1", "2")
 
@@ -69,7 +71,7 @@ def run_small(a1, a2, scale) -> dict:
             "peak RSS MB": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)}
 
 
-def run_adult(pair, kind, eps, keep_missing, limit, checkpoints) -> dict:
+def run_adult(pair, kind, eps, keep_missing, limit, checkpoints, stabilisation=None) -> dict:
     from rldp_verify.rldp.data import adult_data_path, read_counts
     from rldp_verify.rldp.mechanisms.polyopt_large import nonrobust_cg, polyopt_cg_from_bounds
     from rldp_verify.rldp.mechanisms.rounding import lower_bounds
@@ -80,6 +82,8 @@ def run_adult(pair, kind, eps, keep_missing, limit, checkpoints) -> dict:
     t0, c0 = time.perf_counter(), time.process_time()
     table = [list(r) for r in ct.phat()]
     kw = {"rel_gap": 1e-4, "time_limit": limit, "checkpoints": checkpoints}
+    if stabilisation:
+        kw["stabilisation"] = stabilisation       # else each mechanism's default master
     if kind == "PolyOpt":
         ball = RenyiBall.from_confidence([list(r) for r in ct.counts], 2, "0.95", ct.n)
         L = lower_bounds(ball)
@@ -116,8 +120,8 @@ def _sub(args, timeout):
 
 def _adult_task(task):
     """One Adult run in its own subprocess (its peak RSS is its own); a Dask task with --workers/--scheduler."""
-    pair, kind, eps, keep, limit = task
-    r = _sub(["--one-adult", pair, kind, eps, "1" if keep else "0", str(limit)], limit * 3 + 900)
+    pair, kind, eps, keep, limit, stab = task
+    r = _sub(["--one-adult", pair, kind, eps, "1" if keep else "0", str(limit), stab or "default"], limit * 3 + 900)
     r.update({"pair": pair.replace("_", " "), "mechanism": kind, "eps": eps, "? kept": keep})
     return r
 
@@ -125,7 +129,7 @@ def _adult_task(task):
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--one-small", nargs=3, type=int)
-    ap.add_argument("--one-adult", nargs=5)
+    ap.add_argument("--one-adult", nargs=6)
     ap.add_argument("--full", action="store_true", help="600 s per Adult instance (the issue's target)")
     ap.add_argument("--hour", action="store_true", help="3600 s per Adult instance")
     ap.add_argument("--with-missing", action="store_true", help="also occupation x education with '?' kept")
@@ -134,6 +138,9 @@ def main() -> int:
     ap.add_argument("--eps", nargs="*", default=None)
     ap.add_argument("--pair", choices=("occupation", "relationship"), default=None, help="only this pair")
     ap.add_argument("--mechanism", choices=("PolyOpt", "NR"), default=None, help="only this mechanism")
+    ap.add_argument("--stabilisation", choices=STABILISATIONS, default=None,
+                    help="the master of the Adult runs (default: each mechanism's own, Lagrangian for PolyOpt and "
+                         "Wentges for NR); the rows keep the method they ran with")
     ap.add_argument("--workers", type=int, default=1,
                     help="Adult runs at a time on a Dask LocalCluster of N workers (default 1: one after another; "
                          "each run is single-threaded, so N <= cores keeps the timings those of one core)")
@@ -146,10 +153,11 @@ def main() -> int:
         print(json.dumps(run_small(*args.one_small)))
         return 0
     if args.one_adult:
-        pair, kind, eps, keep, limit = args.one_adult
+        pair, kind, eps, keep, limit, stab = args.one_adult
         limit = float(limit)
         cps = [c for c in (60.0, 600.0, 3600.0) if c < limit]
-        print(json.dumps(run_adult(pair.replace("_", " "), kind, eps, keep == "1", limit, cps)))
+        print(json.dumps(run_adult(pair.replace("_", " "), kind, eps, keep == "1", limit, cps,
+                                   None if stab == "default" else stab)))
         return 0
     from bench_polyopt import SIZES
 
@@ -210,7 +218,7 @@ def main() -> int:
             cases = [c for c in cases if c[0].startswith(args.pair)]
         eps_list = args.eps or (EPS if full else ("1",))
         t1 = time.perf_counter()
-        tasks = [(pair, kind, eps, keep, limit) for eps in eps_list for pair, keep in cases
+        tasks = [(pair, kind, eps, keep, limit, args.stabilisation) for eps in eps_list for pair, keep in cases
                  for kind in ((args.mechanism,) if args.mechanism else ("PolyOpt", "NR"))]
         if args.workers > 1 or args.scheduler:
             from rldp_verify.core.distributed import DaskCluster, map_tasks
