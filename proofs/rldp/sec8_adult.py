@@ -87,14 +87,15 @@ def _large_distance(s: str, u: str, keep: bool, cert: bool):
 #: Column-generation iteration caps of the large-pair PolyOpt and NR runs (per (sensitive attribute,
 #: mechanism)); each run also stops at certified relative width ~1e-4 (CG_REL_GAP).  The stop never
 #: depends on wall time, so the brackets are the same on every machine (issue 9 item 4).  The masters are
-#: polyopt_large's defaults, named in CG_MASTER: PolyOpt the Lagrangian one (the per-block relaxation of the
-#: coupling in t, then the proximal bundle), which reaches 1e-4 on the Adult occupation x education rows of
-#: reports/benchmarks/polyopt_large_adult.json in 1-12 iterations; NR Wentges smoothing (unchanged).
-#: (Until 2026-11-26 PolyOpt ran Wentges smoothing with caps 6 / 60, which left its occupation brackets wide,
-#: relative width ~0.4, drawn as bands.)
+#: polyopt_large's defaults, named in CG_MASTER: the Lagrangian one (the per-block relaxation of the coupling in t,
+#: then the proximal bundle), which reaches 1e-4 on the Adult rows of reports/benchmarks/polyopt_large_adult.json
+#: in 1-12 iterations for PolyOpt and 1-92 for NR.  (Until 2026-11-26 PolyOpt ran Wentges smoothing with caps
+#: 6 / 60, which left its occupation brackets wide, relative width ~0.4, drawn as bands; NR ran Wentges smoothing
+#: until the next change, which left NR's occupation brackets at relative widths 7.5e-4 to 0.44 after 50
+#: iterations.)
 CG_CAPS = {("occupation", "NR"): 50, ("occupation", "PolyOpt"): 30,
            ("relationship", "NR"): 100, ("relationship", "PolyOpt"): 60}
-CG_MASTER = {"PolyOpt": "lagrangian", "NR": "wentges"}
+CG_MASTER = {"PolyOpt": "lagrangian", "NR": "lagrangian"}
 CG_REL_GAP = 1e-4
 #: a certified NMI bracket narrower than this (relative) is drawn as a curve, a wider one as a band
 NARROW = 1e-3

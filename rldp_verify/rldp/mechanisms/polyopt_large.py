@@ -25,11 +25,13 @@ DEFAULT_REL_GAP = 1e-4
 #: coupling in t and a coupling of its marginals (:mod:`lagrangian`), then the proximal bundle if needed.  Measured on
 #: Adult occupation x education (|X| = 224, eps = 1): certified relative width 1.4e-5 in 21 s, where the bundle alone
 #: had 2.1e-2 and Wentges smoothing 0.38 after 600 s (reports/benchmarks/polyopt_large_adult.json, every row).
-#: NR keeps Wentges smoothing: both meet 1e-4 on the nine Adult NR rows in about the same total time (771 s
-#: against 779 s), the Lagrangian master faster at eps 1 (28 s against 81 s at |X| = 224) but slower at eps 2
-#: with '?' kept (489 s against 328 s): NR's blocks are small, its relaxation less tight
+#: NR takes the same master: on the nine Adult NR rows it meets 1e-4 in 428 s of solver time in all, against 771 s
+#: with Wentges smoothing (NR's default until 2026-11-26); slower on two rows by a few seconds (occupation x
+#: education eps 2: 198 s against 194 s; relationship x education eps 2: 4.2 s against 3.7 s), much faster where
+#: Wentges was slow (eps 2 with '?' kept: 178 s against 328 s; eps 0.5 and 1: 5-12 s against 5-80 s).
+#: (The master's first version, one coupling and no mix at a kink, had tied with Wentges: 779 s.)
 DEFAULT_STABILISATION = "lagrangian"
-NR_STABILISATION = "wentges"
+NR_STABILISATION = DEFAULT_STABILISATION
 
 
 def _params(res: CGResult, extra: dict) -> dict:
