@@ -139,8 +139,8 @@ def main() -> int:
     ap.add_argument("--pair", choices=("occupation", "relationship"), default=None, help="only this pair")
     ap.add_argument("--mechanism", choices=("PolyOpt", "NR"), default=None, help="only this mechanism")
     ap.add_argument("--stabilisation", choices=STABILISATIONS, default=None,
-                    help="the master of the Adult runs (default: each mechanism's own, Lagrangian for PolyOpt and "
-                         "Wentges for NR); the rows keep the method they ran with")
+                    help="the master of the Adult runs (default: each mechanism's own, polyopt_large.DEFAULT_STABILISATION "
+                         "and NR_STABILISATION); the rows keep the method they ran with")
     ap.add_argument("--workers", type=int, default=1,
                     help="Adult runs at a time on a Dask LocalCluster of N workers (default 1: one after another; "
                          "each run is single-threaded, so N <= cores keeps the timings those of one core)")

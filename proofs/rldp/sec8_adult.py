@@ -91,7 +91,7 @@ def _large_distance(s: str, u: str, keep: bool, cert: bool):
 #: then the proximal bundle), which reaches 1e-4 on the Adult rows of reports/benchmarks/polyopt_large_adult.json
 #: in 1-12 iterations for PolyOpt and 1-92 for NR.  (Until 2026-11-26 PolyOpt ran Wentges smoothing with caps
 #: 6 / 60, which left its occupation brackets wide, relative width ~0.4, drawn as bands; NR ran Wentges smoothing
-#: until the next change, which left NR's occupation brackets at relative widths 7.5e-4 to 0.44 after 50
+#: until later that day, which left its occupation brackets at relative widths 7.5e-4 to 0.44 after 50
 #: iterations.)
 CG_CAPS = {("occupation", "NR"): 50, ("occupation", "PolyOpt"): 30,
            ("relationship", "NR"): 100, ("relationship", "PolyOpt"): 60}
