@@ -1,0 +1,76 @@
+"""Vertex-enumeration certificates: the vertex list of {x : A x <= b, E x = f} with the rows each vertex
+makes tight, the affine hull and the facets of the hull of the list (cddlib's exact V -> H conversion), and
+for each facet and equation the Farkas multipliers of its validity on the polyhedron (the dual of the exact
+LP max h.x over it, :func:`rldp_verify.core.lp.solve_certified`).  The checker
+(:mod:`rldp_verify_check.vertices`) then proves the list complete.
+
+A list that misses a vertex gets a facet of its hull that the polyhedron violates: the LP's optimum exceeds
+the facet's right-hand side, and the certificate (still written, with those multipliers) is rejected.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import cdd
+import cdd.gmp
+
+from rldp_verify.certificates import envelope, qs
+from rldp_verify.certificates.lp import _rows
+from rldp_verify.core.errors import InputError
+from rldp_verify.core.lp import LPStatus, solve_certified
+from rldp_verify.core.numbers import exact
+
+
+def hull_description(V) -> tuple[list[tuple[list[Fraction], Fraction]], list[tuple[list[Fraction], Fraction]]]:
+    """(equations, facets) of conv(V): equations g.x = g0 of its affine hull and facets h.x <= h0, irredundant
+    (cddlib GMP, exact)."""
+    m = cdd.gmp.matrix_from_array([[Fraction(1)] + [exact(x) for x in v] for v in V],
+                                  rep_type=cdd.RepType.GENERATOR)
+    H = cdd.gmp.copy_inequalities(cdd.gmp.polyhedron_from_matrix(m))
+    cdd.gmp.matrix_canonicalize(H)
+    eqs, facets = [], []
+    for i, row in enumerate(H.array):
+        b0, a = Fraction(row[0]), [Fraction(v) for v in row[1:]]     # b0 + a.x >= 0
+        if i in H.lin_set:
+            eqs.append((a, -b0))
+        elif any(a):
+            facets.append(([-v for v in a], b0))
+    return eqs, facets
+
+
+def _farkas(h, A, b, E, f) -> tuple[dict, Fraction]:
+    """Multipliers of max h.x over the polyhedron (lam for A, mu for E) and the optimum."""
+    res = solve_certified(h, A, b, E, f)
+    if res.status is not LPStatus.OPTIMAL:
+        raise InputError(f"max h.x over the polyhedron is {res.status}: not a polytope")
+    y = res.dual
+    lam = [[i, qs(v)] for i, v in enumerate(y[: len(A)]) if v != 0]
+    return {"lam": lam, "mu": [qs(v) for v in y[len(A):]]}, res.value
+
+
+def vertex_certificate(name: str, A, b, E=(), f=(), vertices=()) -> dict:
+    """The ``vertex-enumeration`` certificate that ``vertices`` are exactly the vertices of
+    {x : A x <= b, E x = f} (e.g. the output of :func:`rldp_verify.core.polytope.vertices`, which must have
+    no rays)."""
+    A = [[exact(a) for a in r] for r in A]
+    b = [exact(v) for v in b]
+    E = [[exact(a) for a in r] for r in E]
+    f = [exact(v) for v in f]
+    V = [[exact(x) for x in v] for v in vertices]
+    if not V:
+        raise InputError("a vertex certificate needs at least one vertex")
+    tight = [[i for i, (r, bi) in enumerate(zip(A, b)) if sum(a * x for a, x in zip(r, v)) == bi] for v in V]
+    eqs, facets = hull_description(V)
+    data_eqs = []
+    for g, g0 in eqs:
+        up, _ = _farkas(g, A, b, E, f)
+        lo, _ = _farkas([-v for v in g], A, b, E, f)
+        data_eqs.append({"g": [qs(v) for v in g], "g0": qs(g0), "upper": up, "lower": lo})
+    data_facets = []
+    for h, h0 in facets:
+        fk, _ = _farkas(h, A, b, E, f)
+        data_facets.append({"h": [qs(v) for v in h], "h0": qs(h0), "farkas": fk})
+    st = {"n": len(V[0]), "A": _rows(A), "b": [qs(v) for v in b], "E": _rows(E), "f": [qs(v) for v in f],
+          "vertices": [[qs(x) for x in v] for v in V]}
+    return envelope("vertex-enumeration", name, st, {"tight": tight, "equations": data_eqs, "facets": data_facets})

@@ -1,0 +1,250 @@
+"""``audit``: an audit verdict for eps-LDP, (eps, {P})-, (eps, P_X)- or (eps, F)-RLDP with F a Rényi ball.
+
+Statement: ``Q`` (rows y, columns x = s |U| + u; every column a distribution), ``sizes`` [|S|, |U|],
+``set`` (``{"type": "ldp"}``, ``{"type": "simplex"}``, ``{"type": "distribution", "P": table}`` or
+``{"type": "renyi-ball", "phat": table, "alpha": a, "radius": B}``), ``eps`` (``{"exp_eps": r}``: e^eps = r,
+or ``{"eps": e}``), and the printed ``verdict`` (PASS / FAIL / INCONCLUSIVE), ``ratio_upper`` (a number or
+"inf") and ``ratio_lower`` (a number or null).  Data: ``witness`` (a table P, or null) and, for a Rényi
+ball, ``pairs``: for every y and s != s' an entry ``{"y", "s", "s_prime", "r", "t", "mu1", "mu2"}``.
+
+Definitions.  Definition 3's ratio for a distribution P on S x U: P(Y=y|S=s) = sum_u Q[y|s,u] P(s,u) / P_s,
+rho(P) = max over y, s != s' (P_s, P_s' > 0) of P(y|s)/P(y|s') (0/0 = 1, x/0 = inf).  The Rényi
+divergence D_a(P^||P) = 1/(a-1) log sum_x P^_x^a P_x^(1-a) (KL at a = 1); F = {P : D_a(P^||P) <= B}.
+The checker computes an upper bound U on sup_{P in F} rho(P) and the witness's rho = L, then requires
+printed ratio_upper >= U, printed ratio_lower <= L, PASS: U <= e^eps, FAIL: L > e^eps (certainly).
+
+- eps-LDP: U = L = max_y max_{x,x'} Q[y|x]/Q[y|x'] (exact).
+- {P}: U = L = rho(P) (exact).  P_X: U = max_{y,s!=s'} max_u Q[y|s,u] / min_u Q[y|s',u] (P(y|s) is an
+  average of the Q[y|s,u]); L from the witness.
+- Rényi ball, one pair (y, s1, s2), q_i = Q[y|s_i,.], claimed bound r with rational (t, mu1, mu2).  Let
+  p_i = P^_{s_i}, w_i = P^_{U|s_i}, R_i = P_{U|s_i}, d_i = D_a(w_i||R_i), z_i = e^{-d_i} in [0, 1],
+  beta = 1 - 1/a, x1 = mu1 - q1 >= 0, x2 = mu2 + r q2 >= 0 (checked exactly).  Then
+  <q1,R1> - r <q2,R2> = mu1 + mu2 - <x1,R1> - <x2,R2>, and
+  (H) <x, R> >= z M, M = (sum_{w_u>0} w_u x_u^beta)^(1/beta) (geometric mean at beta = 0): Hölder with
+      exponents a, a/(a-1) on w x^beta = (w^a R^(1-a))^(1/a) (R x)^beta for a > 1; with 1/a, 1/(1-a) on
+      w^a R^(1-a) = (w x^beta)^a (R x)^(1-a) for a < 1; Jensen for a = 1.
+  (C) sum_x P^^a P^(1-a) = sum_s P^_s^a P_s^(1-a) e^{(a-1)d_s}; Hölder over s gives, for P in F,
+      p1 z1^-beta + p2 z2^-beta <= K (beta > 0), >= K (beta < 0), K = e^{beta B} - 1 + p1 + p2; and at
+      a = 1 the chain rule gives p1 log(1/z1) + p2 log(1/z2) <= B.
+  Weak duality with t (t beta >= 0; t >= 0 at a = 1): for P in F,
+      <q1,R1> - r <q2,R2> <= mu1 + mu2 + t K + sum_i sup_{z in [0,1]} (-M_i z - t p_i z^-beta)
+  (t B and +t p_i log z at a = 1; -min_u x_i(u) for a block with p_i = 0, which (C) does not constrain).
+  The sup is h(1) when the maximiser of the concave h lies beyond 1, else h at its stationary point
+  (an upper bound either way), or max(h(0), h(1)) when h is convex (a <= 1/2).  The bound evaluated in
+  arb and certainly <= 0 proves P(y|s1) <= r P(y|s2) on F.  U = max r over all pairs.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from rldp_verify_check import CertificateError, q, qvec
+from rldp_verify_check.value import decide, num
+
+INF = math.inf
+
+
+def _num_or_inf(x):
+    return INF if x == "inf" else q(x)
+
+
+def _ratio(a: Fraction, b: Fraction):
+    if b == 0:
+        return Fraction(1) if a == 0 else INF
+    return a / b
+
+
+def _table(t, a1: int, a2: int, what: str) -> list[list[Fraction]]:
+    P = [qvec(row) for row in t]
+    if len(P) != a1 or any(len(r) != a2 for r in P):
+        raise CertificateError(f"{what} is not {a1} x {a2}")
+    if any(v < 0 for r in P for v in r) or sum(sum(r) for r in P) != 1:
+        raise CertificateError(f"{what} is not a probability distribution")
+    return P
+
+
+def rho_of(Q, P, a1: int, a2: int):
+    """rho(P) = max_{y, s != s'} P(y|s)/P(y|s') over s, s' of positive mass (Definition 3); None if no pair."""
+    mass = [sum(P[s]) for s in range(a1)]
+    best = None
+    for row in Q:
+        cond = [None if mass[s] == 0 else sum(row[s * a2 + u] * P[s][u] for u in range(a2)) / mass[s]
+                for s in range(a1)]
+        for s in range(a1):
+            for t in range(a1):
+                if s != t and cond[s] is not None and cond[t] is not None:
+                    r = _ratio(cond[s], cond[t])
+                    best = r if best is None or r > best else best
+    return best
+
+
+def in_ball(P, phat, a: Fraction, B: Fraction) -> bool:
+    """D_a(P^||P) <= B, decided in exact rationals and arb (undecided counts as outside)."""
+    cells = [(h, p) for rh, rp in zip(phat, P) for h, p in zip(rh, rp) if h > 0]
+    if any(p == 0 for _, p in cells) and a >= 1:
+        return False                                   # an infinite term
+    cells = [(h, p) for h, p in cells if p > 0]
+    if a == 1:
+        def kl():
+            D = sum((num(h) * (num(h) / num(p)).log() for h, p in cells), num(Fraction(0)))
+            return _sure(D <= num(B), D > num(B))
+        return decide(kl)
+    if a.denominator == 1:                             # integer order: the power sum is an exact rational
+        S = sum((h ** int(a) / p ** (int(a) - 1) for h, p in cells), Fraction(0))
+        Sb = lambda: num(S)  # noqa: E731
+    else:
+        Sb = lambda: sum(((num(a) * num(h).log() + num(1 - a) * num(p).log()).exp()  # noqa: E731
+                          for h, p in cells), num(Fraction(0)))
+
+    def claim():
+        bound, Sv = (num(a - 1) * num(B)).exp(), Sb()
+        return _sure(Sv <= bound if a > 1 else Sv >= bound, Sv > bound if a > 1 else Sv < bound)
+    return decide(claim)
+
+
+def _sure(yes, no):
+    """True when certainly yes, False when certainly no, else None (undecided)."""
+    return True if yes else (False if no else None)
+
+
+def _power_mean(x, w, beta: Fraction):
+    """M_beta(x; w) over w > 0 as an arb ball; exactly 0 when it is 0 (returned as None)."""
+    items = [(xi, wi) for xi, wi in zip(x, w) if wi > 0]
+    if all(xi == 0 for xi, _ in items) or (beta <= 0 and any(xi == 0 for xi, _ in items)):
+        return None
+    items = [(xi, wi) for xi, wi in items if xi > 0]
+    if beta == 0:
+        return sum((num(wi) * num(xi).log() for xi, wi in items), num(Fraction(0))).exp()
+    s = sum((num(wi) * (num(beta) * num(xi).log()).exp() for xi, wi in items), num(Fraction(0)))
+    return (s.log() / num(beta)).exp()
+
+
+def _sup_h(M, kappa: Fraction, beta: Fraction):
+    """An arb upper bound of sup_{z in [0,1]} -M z - kappa psi(z), psi = z^-beta (-log z at beta = 0); M None = 0."""
+    if kappa == 0:
+        return num(Fraction(0))
+    psi1 = Fraction(0) if beta == 0 else Fraction(1)
+    if M is None:                                      # h = -kappa psi(z): increasing (kappa beta >= 0)
+        return num(-kappa * psi1)
+    k = num(kappa)
+    if beta <= -1:                                     # convex on [0, 1]: an end point
+        return num(Fraction(0)).max(-M - k)
+    kb = k if beta == 0 else k * num(beta)
+    if kb >= M:                                        # the stationary point is >= 1: h(1)
+        return -M - k * num(psi1)
+    if beta == 0:
+        return -k + k * (k / M).log()
+    z = ((kb / M).log() / num(1 + beta)).exp()
+    return -M * z * num(1 + 1 / beta)
+
+
+def pair_bound(Q_y, a2, s1, s2, phat, a: Fraction, B: Fraction, r: Fraction, t: Fraction, mu1: Fraction,
+               mu2: Fraction):
+    """An arb ball containing the weak-duality bound of <q1,R1> - r <q2,R2> over F (module docstring)."""
+    beta = 1 - 1 / a
+    if t * beta < 0 or t < 0 and beta == 0:
+        raise CertificateError("the multiplier t has the wrong sign for this alpha")
+    q1, q2 = Q_y[s1 * a2:(s1 + 1) * a2], Q_y[s2 * a2:(s2 + 1) * a2]
+    x1, x2 = [mu1 - v for v in q1], [mu2 + r * v for v in q2]
+    if min(x1) < 0 or min(x2) < 0:
+        raise CertificateError("mu1 < max q1 or mu2 < -r min q2")
+    p1, p2 = sum(phat[s1]), sum(phat[s2])
+    total = num(mu1 + mu2) + num(t) * (num(B) if beta == 0 else (num(beta) * num(B)).exp() - 1 + num(p1 + p2))
+    for x, p, s in ((x1, p1, s1), (x2, p2, s2)):
+        if p == 0:
+            total -= num(min(x))
+        else:
+            total += _sup_h(_power_mean(x, [v / p for v in phat[s]], beta), t * p, beta)
+    return total
+
+
+def check(st: dict, data: dict) -> str:
+    """Check an ``audit`` certificate; returns what was proved or raises CertificateError."""
+    a1, a2 = (int(v) for v in st["sizes"])
+    Q = [qvec(row) for row in st["Q"]]
+    if any(len(row) != a1 * a2 for row in Q) or any(v < 0 for row in Q for v in row):
+        raise CertificateError("Q has the wrong shape or a negative entry")
+    if any(sum(row[x] for row in Q) != 1 for x in range(a1 * a2)):
+        raise CertificateError("a column of Q is not a distribution")
+    F = st["set"]
+    wit = data.get("witness")
+    L = None
+    if F["type"] == "ldp":
+        U = max(_ratio(max(row), min(row)) for row in Q)
+        L = U
+    elif F["type"] == "distribution":
+        U = L = rho_of(Q, _table(F["P"], a1, a2, "P"), a1, a2)
+    elif F["type"] in ("simplex", "renyi-ball") and a1 < 2:
+        U = L = Fraction(1)                            # no pair s != s': the ratio is taken as 1
+    elif F["type"] == "simplex":
+        U = max(_ratio(max(row[s * a2:(s + 1) * a2]), min(row[t * a2:(t + 1) * a2]))
+                for row in Q for s in range(a1) for t in range(a1) if s != t)
+        if wit is not None:
+            L = rho_of(Q, _table(wit, a1, a2, "witness"), a1, a2)
+    elif F["type"] == "renyi-ball":
+        phat = _table(F["phat"], a1, a2, "phat")
+        a, B = q(F["alpha"]), q(F["radius"])
+        if a <= 0 or B < 0:
+            raise CertificateError("alpha must be > 0 and the radius >= 0")
+        U = _ball_upper(Q, a1, a2, phat, a, B, data.get("pairs", []))
+        if wit is not None:
+            P = _table(wit, a1, a2, "witness")
+            if not in_ball(P, phat, a, B):
+                raise CertificateError("the witness is not certainly in F (D_alpha(P^||P) <= B fails)")
+            L = rho_of(Q, P, a1, a2)
+    else:
+        raise CertificateError(f"unknown uncertainty set {F['type']!r}")
+    printed_hi = _num_or_inf(st["ratio_upper"])
+    if printed_hi < U:
+        raise CertificateError(f"the printed upper bound {st['ratio_upper']} is below the certified bound {_s(U)}")
+    if st.get("ratio_lower") is not None:
+        if L is None or _num_or_inf(st["ratio_lower"]) > L:
+            raise CertificateError(f"the printed lower end {st['ratio_lower']} is not attained by a witness "
+                                   f"(witness ratio {_s(L)})")
+    verdict = st["verdict"]
+    e = st["eps"]
+
+    def cmp(x, above: bool):                           # x <= e^eps (above False) / x > e^eps (above True)
+        if x == INF:
+            return above
+        if "exp_eps" in e:
+            return x > q(e["exp_eps"]) if above else x <= q(e["exp_eps"])
+        return decide(lambda: _sure(num(x) > num(q(e["eps"])).exp(), num(x) <= num(q(e["eps"])).exp()) if above
+                      else _sure(num(x) <= num(q(e["eps"])).exp(), num(x) > num(q(e["eps"])).exp()))
+    if verdict == "PASS" and not cmp(U, False):
+        raise CertificateError(f"PASS but the certified upper bound {_s(U)} is not <= e^eps")
+    if verdict == "FAIL" and (L is None or not cmp(L, True)):
+        raise CertificateError(f"FAIL but the witness ratio {_s(L)} is not > e^eps")
+    if verdict not in ("PASS", "FAIL", "INCONCLUSIVE"):
+        raise CertificateError(f"unknown verdict {verdict!r}")
+    return f"{verdict}: ratio in [{_s(L)}, {_s(U)}] ({F['type']}{'' if L is None else ', witness re-checked'})"
+
+
+def _s(x) -> str:
+    if x is None or x == INF:
+        return str(x if x is None else "inf")
+    return f"{float(x):.12g}"
+
+
+def _ball_upper(Q, a1, a2, phat, a, B, pairs):
+    """max r over the pair certificates, each checked; every (y, s != s') must be covered."""
+    need = {(y, s, t) for y in range(len(Q)) for s in range(a1) for t in range(a1) if s != t}
+    U = Fraction(0)
+    for pc in pairs:
+        key = (int(pc["y"]), int(pc["s"]), int(pc["s_prime"]))
+        if key not in need:
+            raise CertificateError(f"pair {key} is not a pair of this audit (or is listed twice)")
+        need.discard(key)
+        r = _num_or_inf(pc["r"])
+        if r != INF:
+            args = (Q[key[0]], a2, key[1], key[2], phat, a, B, r, q(pc["t"]), q(pc["mu1"]), q(pc["mu2"]))
+            def claim(args=args):
+                v = pair_bound(*args)
+                return _sure(v <= 0, v > 0)
+            if not decide(claim, 128):
+                raise CertificateError(f"pair (y, s, s') = {key}: the dual bound does not prove ratio <= {r}")
+        U = max(U, r)
+    if need:
+        raise CertificateError(f"{len(need)} pairs (y, s, s') have no certificate, e.g. {min(need)}")
+    return U

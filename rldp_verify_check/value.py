@@ -1,0 +1,126 @@
+"""``rigorous-value``: an inequality or enclosure of a real number given as an expression, checked in arb.
+
+Statement: ``expr`` and at least one of ``lower`` / ``upper`` (exact numbers; with ``"strict": true``
+the inequalities are strict); optional ``prec`` (starting bits, default 128).  The claim is
+lower <= expr <= upper.  The checker evaluates expr in arb balls, doubling the precision up to 16384 bits
+until the ball lies inside [lower, upper] (accepted) or outside it (rejected); a ball that still straddles
+an end at 16384 bits is rejected ("not decided").
+
+The expression language (JSON): a number (int or exact string: "p/q", "0.07"), or a list
+``[op, arg, ...]`` with op one of
+
+    "+" (any number of args), "*" (any number), "-" (one arg: negation; two: difference), "/",
+    "log" (argument certainly > 0), "exp", "sqrt" (argument certainly >= 0),
+    "pow" [x, y] (x^y: y an integer, or x certainly > 0), "min", "max" (any number of args),
+    "let" [[[name, expr], ...], body] and a string "$name" (a value bound by an enclosing "let").
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import flint
+
+from rldp_verify_check import CertificateError, q
+
+MAX_PREC = 16384
+
+
+def num(x: Fraction) -> flint.arb:
+    """The exact ball of a rational."""
+    return flint.arb(flint.fmpq(x.numerator, x.denominator))
+
+
+def evaluate(e, env=None) -> flint.arb:
+    """An arb ball containing the value of expression ``e`` (at flint's current precision)."""
+    env = env or {}
+    if isinstance(e, str) and e.startswith("$"):
+        if e not in env:
+            raise CertificateError(f"unbound name {e}")
+        return env[e]
+    if not isinstance(e, list):
+        return num(q(e))
+    if not e:
+        raise CertificateError("empty expression")
+    op, args = e[0], e[1:]
+    if op == "let":
+        inner = dict(env)
+        for name, sub in args[0]:
+            inner["$" + name] = evaluate(sub, inner)
+        return evaluate(args[1], inner)
+    xs = [evaluate(a, env) for a in args]
+    if op == "+":
+        return sum(xs[1:], xs[0])
+    if op == "*":
+        out = xs[0]
+        for x in xs[1:]:
+            out = out * x
+        return out
+    if op == "-":
+        return -xs[0] if len(xs) == 1 else xs[0] - xs[1]
+    if op == "/":
+        if not (xs[1] > 0 or xs[1] < 0):
+            raise CertificateError("division by a ball that contains 0")
+        return xs[0] / xs[1]
+    if op == "log":
+        if not xs[0] > 0:
+            raise CertificateError("log of a ball not certainly positive")
+        return xs[0].log()
+    if op == "exp":
+        return xs[0].exp()
+    if op == "sqrt":
+        if not xs[0] >= 0:
+            raise CertificateError("sqrt of a ball not certainly non-negative")
+        return xs[0].sqrt()
+    if op == "pow":
+        if not isinstance(args[1], list) and q(args[1]).denominator == 1:
+            k = int(q(args[1]))
+            if k < 0 and not (xs[0] > 0 or xs[0] < 0):
+                raise CertificateError("negative power of a ball that contains 0")
+            return xs[0] ** k
+        if not xs[0] > 0:
+            raise CertificateError("non-integer power of a ball not certainly positive")
+        return (xs[1] * xs[0].log()).exp()
+    if op in ("min", "max"):
+        out = xs[0]
+        for x in xs[1:]:
+            out = out.min(x) if op == "min" else out.max(x)
+        return out
+    raise CertificateError(f"unknown operation {op!r}")
+
+
+def decide(claim, prec: int = 128) -> bool:
+    """Evaluate ``claim(prec) -> True | False | None`` (None: undecided) at doubling precision."""
+    while prec <= MAX_PREC:
+        with flint.ctx.workprec(prec):
+            r = claim()
+        if r is not None:
+            return r
+        prec *= 2
+    return False
+
+
+def check(st: dict, data: dict) -> str:
+    """Check a ``rigorous-value`` certificate; returns what was proved or raises CertificateError."""
+    lo = None if st.get("lower") is None else q(st["lower"])
+    hi = None if st.get("upper") is None else q(st["upper"])
+    strict = bool(st.get("strict", False))
+    if lo is None and hi is None:
+        raise CertificateError("neither lower nor upper is stated")
+
+    def claim():
+        v = evaluate(st["expr"])
+        ok, no = True, False
+        for end, above in ((lo, True), (hi, False)):
+            if end is None:
+                continue
+            e = num(end)
+            good = (v > e if strict else v >= e) if above else (v < e if strict else v <= e)
+            bad = (v <= e if strict else v < e) if above else (v >= e if strict else v > e)
+            ok, no = ok and bool(good), no or bool(bad)
+        return True if ok else (False if no else None)
+
+    if not decide(claim, int(st.get("prec", 128))):
+        raise CertificateError(f"the value is not certainly in [{lo}, {hi}] (evaluated in arb up to {MAX_PREC} bits)")
+    rel = "<" if strict else "<="
+    return f"{'-inf' if lo is None else lo} {rel} value {rel} {'inf' if hi is None else hi} (arb)"
