@@ -1,0 +1,155 @@
+"""Audit certificates: the raw data behind an :class:`~rldp_verify.rldp.audit.AuditResult`.
+
+The statement is the audited matrix Q (exact), the uncertainty set, e^eps (or eps) and the printed
+``verdict`` / ``ratio_upper`` / ``ratio_lower`` of ``rldp-verify audit --json``; the data are the witness P
+(exact) and, for a Rényi ball, for every (y, s, s') rational dual parameters (t, mu1, mu2) with a bound r
+(:mod:`rldp_verify_check.audit` states the inequality they prove).
+
+The audit result does not expose its per-pair dual parameters (they are local to
+:func:`rldp_verify.rldp.audit.pair.solve_pair`; the float screen keeps none), so they are recomputed here
+from the public :class:`~rldp_verify.rldp.audit.pair.PairProblem`: for each pair the first candidate that the
+independent checker accepts at the printed upper end R = ``result.ratio_upper`` (or at a smaller r) is kept --
+Proposition 3's parameters (t = 0), the float-optimised dual of ``optimise_dual(R)``, then the primal point's
+multipliers (``solve_primal``, as ``solve_pair`` rounds them) at R and at r* (1 + delta).  When none is accepted
+the pair is written with the last candidate and the certificate fails the check: an audit bound we cannot
+re-derive is reported, never hidden.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import mpmath
+
+from rldp_verify.certificates import envelope, qs
+from rldp_verify.core.errors import InputError
+from rldp_verify.rldp.audit import exact_matrix, load_mechanism, parse_eps
+from rldp_verify.rldp.audit.pair import PairProblem
+from rldp_verify.rldp.uncertainty import RenyiBall, read_table
+
+INF = math.inf
+
+
+def _table(P):
+    return [[qs(v) for v in row] for row in P]
+
+
+def _frac(x, digits: int) -> Fraction:
+    bits = int(digits * 3.33) + 8
+    return Fraction(int(mpmath.nint(mpmath.mpf(x) * 2**bits)), 2**bits)
+
+
+def _accepts(Q_y, a2, s1, s2, phat, alpha, B, r, t, mu1, mu2) -> bool:
+    from rldp_verify_check import CertificateError
+    from rldp_verify_check.audit import pair_bound
+    from rldp_verify_check.value import decide
+
+    def claim():
+        v = pair_bound(Q_y, a2, s1, s2, phat, alpha, B, r, t, mu1, mu2)
+        return True if v <= 0 else (False if v > 0 else None)
+    try:
+        return decide(claim, 128)
+    except CertificateError:
+        return False
+
+
+def _candidates(prob: PairProblem, R: Fraction, dps: int):
+    """(r, lambda, mu1, mu2) candidates in the engine's parametrisation (lambda multiplies phi(B))."""
+    q1, q2 = prob.q1, prob.q2
+    yield R, Fraction(0), max(q1), -R * min(q2)
+    try:
+        lam, mu1, nu2 = prob.optimise_dual(R)
+        yield R, lam, mu1, R * nu2
+    except (ValueError, ZeroDivisionError, OverflowError):
+        pass
+    try:
+        with mpmath.workdps(dps + 15):
+            sol = prob.solve_primal(dps)
+            if sol is None or not all(mpmath.isfinite(v) for v in (sol.r, sol.lam, sol.mu1, sol.nu2)):
+                return
+            lam = _frac(sol.lam, dps + 10)
+            mu1 = max(_frac(sol.mu1, dps + 10), max(q1))
+            nu2 = max(_frac(sol.nu2, dps + 10), max(-x for x in q2))
+            for m, top in ((mu1, max(q1)), (nu2, max(-x for x in q2))):
+                if abs(m - top) <= Fraction(1, 10 ** (dps - 5)) * (1 + abs(top)):
+                    mu1, nu2 = (top, nu2) if m is mu1 else (mu1, top)
+            rs = [R] + [_frac(sol.r * (1 + mpmath.mpf(10) ** (-(dps - 12) + 3 * k)), dps + 10) for k in range(6)]
+            for r in rs:
+                if r <= R:
+                    yield r, lam, mu1, r * nu2
+    except (ValueError, ZeroDivisionError, OverflowError):
+        return
+
+
+def ball_pairs(Q, ball: RenyiBall, R, dps: int) -> list[dict]:
+    """Per-(y, s, s') dual parameters proving P(y|s) <= r P(y|s') on the ball, r <= R where possible."""
+    a1, a2 = ball.sensitive_size, ball.public_size
+    alpha, B = Fraction(ball.alpha), Fraction(ball.radius)
+    beta = 1 - 1 / alpha
+    phat = [list(r) for r in ball.phat]
+    rows = [[tuple(Q[y][s * a2:(s + 1) * a2]) for s in range(a1)] for y in range(len(Q))]
+    out = []
+    for y in range(len(Q)):
+        for s1 in range(a1):
+            for s2 in range(a1):
+                if s1 == s2:
+                    continue
+                if R == INF:
+                    out.append({"y": y, "s": s1, "s_prime": s2, "r": "inf"})
+                    continue
+                prob = PairProblem(ball, rows[y], y, s1, s2)
+                last = None
+                for r, lam, mu1, mu2 in _candidates(prob, Fraction(R), dps):
+                    t = lam if beta == 0 else lam / beta
+                    last = (r, t, mu1, mu2)
+                    if _accepts(Q[y], a2, s1, s2, phat, alpha, B, r, t, mu1, mu2):
+                        break
+                r, t, mu1, mu2 = last
+                out.append({"y": y, "s": s1, "s_prime": s2, "r": qs(r), "t": qs(t), "mu1": qs(mu1), "mu2": qs(mu2)})
+    return out
+
+
+def audit_certificate(result, mechanism, eps, *, name: str = "audit", ball: RenyiBall | None = None, phat=None,
+                      alpha=None, radius=None, confidence=None, samples=None, full_simplex: bool = False,
+                      distribution=None, ldp: bool = False, normalize: bool = False, sizes=None, **_ignored) -> dict:
+    """The ``audit`` certificate of ``result`` = :func:`rldp_verify.rldp.audit.audit` (``mechanism``, ``eps``,
+    ...) called with the same arguments (extra keyword arguments of the audit, e.g. ``dps``, are ignored)."""
+    if ball is None and phat is not None:
+        if radius is not None:
+            ball = RenyiBall.from_radius(phat, alpha, radius)
+        else:
+            ball = RenyiBall.from_confidence(phat, alpha, confidence, samples, dps=result.dps)
+    if ball is not None:
+        sizes = (ball.sensitive_size, ball.public_size)
+    elif distribution is not None:
+        t = read_table(distribution, name="distribution")
+        sizes = (len(t), len(t[0]))
+    mech = load_mechanism(mechanism, sizes=sizes, normalize=normalize)
+    Q = exact_matrix(mech)
+    a1, a2 = len(mech.sensitive), len(mech.public)
+    target = parse_eps(eps)
+    out = result.to_json()
+    data: dict = {"witness": None}
+    if ldp:
+        fset = {"type": "ldp"}
+    elif full_simplex or (ball is not None and ball.radius == INF):
+        fset = {"type": "simplex"}
+        if result.witness is not None:
+            data["witness"] = _table(result.witness)
+    elif distribution is not None:
+        fset = {"type": "distribution",
+                "P": _table(read_table(distribution, name="distribution", normalize_counts=False))}
+    elif ball is not None and ball.radius == 0:
+        fset = {"type": "distribution", "P": _table(ball.phat)}
+    elif ball is not None:
+        fset = {"type": "renyi-ball", "phat": _table(ball.phat), "alpha": qs(ball.alpha), "radius": qs(ball.radius)}
+        if result.witness is not None:
+            data["witness"] = _table(result.witness)
+        data["pairs"] = ball_pairs(Q, ball, result.ratio_upper, result.dps) if a1 >= 2 else []
+    else:
+        raise InputError("audit_certificate needs the audit's uncertainty set")
+    st = {"Q": _table(Q), "sizes": [a1, a2], "set": fset,
+          "eps": {"exp_eps": qs(target.exp_exact)} if target.exp_exact is not None else {"eps": qs(target.eps_exact)},
+          "verdict": str(result.verdict), "ratio_upper": out["ratio_upper"], "ratio_lower": out["ratio_lower"]}
+    return envelope("audit", name, st, data)
