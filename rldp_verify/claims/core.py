@@ -90,6 +90,9 @@ class Context:
     include_slow: bool = False
     out_dir: str = "reports"
     scheduler: str | None = None
+    #: artefacts (paths relative to ``out_dir``) requested through :meth:`artefact` by the running check;
+    #: the runner resets it per claim and records it with the result (the result cache checks them)
+    written: list = field(default_factory=list, repr=False, compare=False)
 
     def artefact(self, relative: str):
         """``(path, relative)``: where to write an artefact named ``relative`` (e.g.
@@ -99,6 +102,7 @@ class Context:
 
         path = Path(self.out_dir) / relative
         path.parent.mkdir(parents=True, exist_ok=True)
+        self.written.append(str(relative))
         return path, relative
 
     def rng(self, salt: str = "") -> random.Random:
@@ -148,7 +152,11 @@ class Claim:
 
 @dataclass
 class Result:
-    """A claim after its check ran: verdict, summary, evidence, the finding kind of a REFUTED claim, seconds."""
+    """A claim after its check ran: verdict, summary, evidence, the finding kind of a REFUTED claim, seconds.
+
+    ``key``: the result-cache key it was computed under (:mod:`rldp_verify.claims.cache`; None: not cached);
+    ``artefacts``: the files it wrote below the report directory (relative path -> SHA-256, or a list of
+    relative paths before they are hashed); ``reused``: taken from the cache in this run, not recomputed."""
 
     claim: Claim
     verdict: Verdict
@@ -156,6 +164,9 @@ class Result:
     evidence: dict
     seconds: float
     kind: str | None = None
+    key: str | None = None
+    artefacts: dict | list = field(default_factory=dict)
+    reused: bool = False
 
     def to_json(self) -> dict:
         """The claim's entry of ``verification.json`` (schema ``report.schema.json``), with its source file and line."""
@@ -178,6 +189,9 @@ class Result:
             "summary": self.summary,
             "evidence": self.evidence,
             "seconds": round(self.seconds, 3),
+            **({"key": self.key} if self.key else {}),
+            **({"artefacts": self.artefacts} if self.key and isinstance(self.artefacts, dict) and self.artefacts
+               else {}),
         }
 
 

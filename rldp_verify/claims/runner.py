@@ -8,10 +8,13 @@ import pkgutil
 import sys
 import time
 import traceback
-from typing import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Callable, Iterable, Mapping
 
 from rldp_verify.claims.core import Claim, Context, Outcome, Result, Verdict, registry
 from rldp_verify.core.errors import ExecutionError
+
+if TYPE_CHECKING:
+    from rldp_verify.claims.cache import ResultCache
 
 
 def discover(package: str = "proofs") -> list[Claim]:
@@ -59,6 +62,7 @@ def run_claim(claim: Claim, ctx: Context) -> Result:
     """Run one claim's check and time it. A check that raises, returns something other than an Outcome, or
     returns REFUTED without a counterexample or a finding kind gives ERROR (with the traceback), never a verdict."""
     t0 = time.perf_counter()
+    ctx.written = []
     try:
         out = claim.check(ctx)
         if not isinstance(out, Outcome):
@@ -75,7 +79,7 @@ def run_claim(claim: Claim, ctx: Context) -> Result:
         verdict, kind = Verdict.ERROR, None
         summary = f"{type(exc).__name__}: {exc}"
         evidence = {"traceback": traceback.format_exc(limit=6)}
-    return Result(claim, verdict, summary, evidence, time.perf_counter() - t0, kind)
+    return Result(claim, verdict, summary, evidence, time.perf_counter() - t0, kind, artefacts=list(ctx.written))
 
 
 class RunInterrupted(ExecutionError):
@@ -97,7 +101,7 @@ def selected(claims: Iterable[Claim], ctx: Context) -> list[Claim]:
 
 def run_claims(claims: Iterable[Claim], ctx: Context, *, progress: Callable[[Result], None] | None = None,
                on_start: Callable[[Claim], None] | None = None, jobs: int = 1, package: str = "proofs",
-               durations: Mapping[str, float] | None = None) -> list[Result]:
+               durations: Mapping[str, float] | None = None, cache: ResultCache | None = None) -> list[Result]:
     """Run the claims (slow ones only when ``ctx.include_slow``); results in the order of ``claims``.
 
     ``on_start(claim)`` is called when a claim starts and ``progress(result)`` when it ends (both
@@ -107,13 +111,57 @@ def run_claims(claims: Iterable[Claim], ctx: Context, *, progress: Callable[[Res
     (checks draw their randomness from the context seed and their own salt), only ``seconds`` differ.
     ``durations`` (claim id -> seconds, e.g. from a previous report) only orders the work, longest
     group first. Raises :class:`RunInterrupted` when the machinery fails mid-run.
+
+    ``cache`` (:class:`~rldp_verify.claims.cache.ResultCache`): a claim whose key (its module and the
+    first-party modules it imports, the options, the library versions, its data files) has a cached result
+    is not run: its result comes back with ``reused=True`` (hooks are called for it first). Every other
+    result is stored in the cache as soon as it is complete.
     """
     todo = selected(claims, ctx)
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
-    if jobs == 1 or len(todo) <= 1:
-        return _run_sequential(todo, ctx, progress, on_start)
-    return _run_parallel(todo, ctx, progress, on_start, jobs, package, durations or {})
+    reused: dict[str, Result] = {}
+    keys: dict[str, str | None] = {}
+    if cache is not None:
+        from rldp_verify.claims.cache import claim_key
+
+        for c in todo:
+            keys[c.id] = k = claim_key(c, ctx, package)
+            e = cache.get(c.id, k)
+            if e is not None:
+                reused[c.id] = Result(c, Verdict(e["verdict"]), e["summary"], e["evidence"], float(e["seconds"]),
+                                      e.get("kind"), key=k, artefacts=dict(e.get("artefacts") or {}), reused=True)
+        for c in todo:
+            if c.id in reused:
+                if on_start:
+                    on_start(c)
+                if progress:
+                    progress(reused[c.id])
+        user_progress = progress
+
+        def progress(r: Result) -> None:  # store each fresh result as soon as it is complete
+            from rldp_verify.claims.cache import artefact_digests
+
+            r.key = keys.get(r.claim.id)
+            r.artefacts = artefact_digests(ctx.out_dir, r.artefacts or [])
+            cache.put(r.to_json())
+            if user_progress:
+                user_progress(r)
+    rest = [c for c in todo if c.id not in reused]
+    try:
+        if jobs == 1 or len(rest) <= 1:
+            fresh = _run_sequential(rest, ctx, progress, on_start)
+        else:
+            fresh = _run_parallel(rest, ctx, progress, on_start, jobs, package, durations or {})
+    except RunInterrupted as exc:
+        if reused:
+            done = {r.claim.id: r for r in [*reused.values(), *exc.results]}
+            exc.results = [done[c.id] for c in todo if c.id in done]
+        raise
+    if not reused:
+        return fresh
+    done = {r.claim.id: r for r in [*reused.values(), *fresh]}
+    return [done[c.id] for c in todo]
 
 
 def _run_sequential(todo: list[Claim], ctx: Context, progress, on_start) -> list[Result]:
@@ -151,7 +199,7 @@ def _run_group(ids: list[str], ctx: Context) -> list[tuple]:
         if _QUEUE is not None:
             _QUEUE.put(("start", cid))
         r = run_claim(reg[cid], ctx)
-        rec = (cid, r.verdict.value, r.summary, r.evidence, r.seconds, r.kind)
+        rec = (cid, r.verdict.value, r.summary, r.evidence, r.seconds, r.kind, r.artefacts)
         if _QUEUE is not None:
             _QUEUE.put(("done", rec))
         out.append(rec)
@@ -186,11 +234,11 @@ def _run_parallel(todo: list[Claim], ctx: Context, progress, on_start, jobs: int
                 on_start(by_id[cid])
 
     def record(rec):
-        cid, verdict, summary, evidence, seconds, kind = rec
+        cid, verdict, summary, evidence, seconds, kind, artefacts = rec
         if cid in done:
             return
         start(cid)
-        r = Result(by_id[cid], Verdict(verdict), summary, evidence, seconds, kind)
+        r = Result(by_id[cid], Verdict(verdict), summary, evidence, seconds, kind, artefacts=artefacts)
         done[cid] = r
         if progress:
             progress(r)

@@ -45,6 +45,10 @@ def register(sub):
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="Dask scheduler (e.g. tcp://host:8786) for the experiments that fan out over Dask; "
                         "default: a LocalCluster of N worker processes, started when slow claims run")
+    p.add_argument("--no-cache", action="store_true",
+                   help="recompute every claim; by default a claim is reused from OUT/.cache (or from the key recorded "
+                        "in OUT/verification.json) when nothing that determines it changed: its module and the engine "
+                        "and proof modules it imports, --dps/--seed/--include-slow, library versions, its data files")
     p.add_argument("--from-json", action="store_true",
                    help="re-render verification.md/.html from OUT/verification.json with fresh benchmark tables "
                         "and the claims in the current statement index's order, without re-running the claims")
@@ -130,6 +134,7 @@ def run(args) -> int:
                     sys.stderr.flush()
 
         results = _run(todo, ctx, args, finished, started, out)
+    recomputed = [r.claim.id for r in results if not r.reused]
     try:
         titles = importlib.import_module(f"{args.proofs}.papers").titles()
     except ImportError:
@@ -140,9 +145,12 @@ def run(args) -> int:
     coverage = _coverage(args.proofs, [c.id for c in claims_all])
     if coverage is not None:
         doc["coverage"] = coverage
+    doc["run"] = {"cache": not args.no_cache, "recomputed": recomputed, "reused": len(results) - len(recomputed)}
     paths = report.write(doc, out)
     s = doc["summary"]
-    print("report: " + ", ".join(f"{k} {v}" for k, v in s.items()) + " -> " + ", ".join(map(str, paths)))
+    print("report: " + ", ".join(f"{k} {v}" for k, v in s.items())
+          + f" ({len(recomputed)} recomputed, {len(results) - len(recomputed)} reused from the cache)"
+          + " -> " + ", ".join(map(str, paths)))
     return _errors_exit(doc)
 
 
@@ -179,6 +187,7 @@ def _run(claims, ctx, args, progress, on_start, out: Path):
     import json
 
     from rldp_verify.claims import run_claims
+    from rldp_verify.claims.cache import ResultCache
     from rldp_verify.claims.runner import RunInterrupted
     from rldp_verify.core.distributed import DaskCluster
     from rldp_verify.core.errors import InputError
@@ -190,7 +199,8 @@ def _run(claims, ctx, args, progress, on_start, out: Path):
             if cluster is not None:
                 ctx.scheduler = cluster.address
             return run_claims(claims, ctx, progress=progress, on_start=on_start, jobs=args.jobs,
-                              package=args.proofs, durations=_previous_durations(out))
+                              package=args.proofs, durations=_previous_durations(out),
+                              cache=None if args.no_cache else ResultCache(out))
     except RunInterrupted as exc:
         out.mkdir(parents=True, exist_ok=True)
         path = out / "verification-interrupted.json"
