@@ -124,11 +124,12 @@ def to_markdown(doc: dict, out_dir: Path | None = None) -> str:
     return render(doc, out_dir)
 
 
-def to_html(doc: dict, out_dir: Path | None = None) -> str:
-    """The report ``doc`` rendered as one self-contained HTML page."""
+def to_html(doc: dict, out_dir: Path | None = None, mutation: str | None = None) -> str:
+    """The report ``doc`` rendered as one self-contained HTML page (``mutation``: the Markdown of the
+    mutation-testing section, shown before the environment and listed in the contents)."""
     from rldp_verify.report.html import render
 
-    return render(doc, out_dir)
+    return render(doc, out_dir, mutation=mutation)
 
 
 def mutation_markdown(directory: Path) -> str:
@@ -147,11 +148,5 @@ def write(doc: dict, directory: Path) -> list[Path]:
     paths[0].write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
     mutation = mutation_markdown(directory)   # issue 9: the mutation-testing section, when reports/mutation.json exists
     paths[1].write_text(to_markdown(doc, directory) + ("\n" + mutation if mutation else ""))
-    page = to_html(doc, directory)
-    if mutation:
-        import html
-
-        page = page.replace("</body>", "<section><h2>Mutation testing of the checker</h2><pre>" + html.escape(mutation)
-                            + "</pre></section></body>", 1)
-    paths[2].write_text(page)
+    paths[2].write_text(to_html(doc, directory, mutation=mutation or None))
     return paths

@@ -1,4 +1,4 @@
-"""``verification.md``: findings first, per-paper summary, claims in the paper's order, the tool's
+"""``verification.md``: the per-paper summary and coverage, the findings, claims in the paper's order, the tool's
 own checks apart, benchmarks, and the environment last (collapsed)."""
 
 from __future__ import annotations
@@ -7,7 +7,19 @@ import json
 from pathlib import Path
 
 from rldp_verify.report import model
-from rldp_verify.report.model import VERDICTS, anchor, pretty
+from rldp_verify.report.model import VERDICTS, anchor
+from rldp_verify.report.model import pretty as _pretty
+
+
+def pretty(text) -> str:
+    """:func:`~rldp_verify.report.model.pretty`, with ``_{...}`` / ``^{...}`` groups as ``<sub>`` / ``<sup>``
+    (Markdown renders them; no TeX is left)."""
+    from rldp_verify.report.html import _GROUP
+
+    s = _pretty(text)
+    for _ in range(3):
+        s = _GROUP.sub(lambda m: f"<{'sub' if m.group(1) == '_' else 'sup'}>{m.group(2)}</{'sub' if m.group(1) == '_' else 'sup'}>", s)
+    return s
 
 
 def _cell(x) -> str:
@@ -33,7 +45,7 @@ def _counterexample(ce) -> list[str]:
 
 
 def _finding(c: dict) -> list[str]:
-    out = [f"- **[{c['id']}](#{anchor(c['id'])})** — {c['source']}",
+    out = [f"- **[{c['id']}](#{anchor(c['id'])})** — {pretty(c['source'])}",
            f"  - *Paper:* {pretty(c['statement'])}",
            f"  - *Ours:* {pretty(c['summary'])}"]
     ce = (c.get("evidence") or {}).get("counterexample")
@@ -65,7 +77,7 @@ def _evidence(c: dict) -> list[str]:
 def _claim(c: dict, figs: dict[str, list[str]]) -> list[str]:
     loc = f" — `{c['file']}:{c['line']}`" if c.get("file") else ""
     lines = [f'<a id="{anchor(c["id"])}"></a>', "", f"#### `{c['id']}` — {c['verdict']}", "",
-             f"- **Source:** {c['source']}{loc}",
+             f"- **Source:** {pretty(c['source'])}{loc}",
              f"- **Statement:** {pretty(c['statement'])}"]
     if c.get("hypotheses"):
         lines.append(f"- **Hypotheses:** {pretty('; '.join(c['hypotheses']))}")
@@ -89,7 +101,7 @@ def _claim(c: dict, figs: dict[str, list[str]]) -> list[str]:
 
 def _claims_table(cs: list[dict]) -> list[str]:
     lines = ["| id | source | verdict | finding |", "|---|---|---|---|"]
-    lines += [f"| [`{c['id']}`](#{anchor(c['id'])}) | {_cell(c['source'])} | **{c['verdict']}** | "
+    lines += [f"| [`{c['id']}`](#{anchor(c['id'])}) | {_cell(pretty(c['source']))} | **{c['verdict']}** | "
               f"{_cell(pretty(c['summary']))} |" for c in cs]
     return lines
 
@@ -110,11 +122,20 @@ def _coverage(cov) -> list[str]:
 
 
 def render(doc: dict, out_dir: Path | None = None) -> str:
-    """The Markdown report of ``doc``: findings first, the summary, every claim by paper, benchmarks, environment."""
+    """The Markdown report of ``doc``: the summary and coverage, the findings, every claim by paper, benchmarks,
+    environment."""
     s = doc["summary"]
     figs = model.figures(doc)
     lines = ["# rldp-verify verification report", "",
              f"{sum(s.values())} claims: " + ", ".join(f"{s[v]} {v}" for v in VERDICTS) + ".", ""]
+    lines += ["## Summary by paper", "", "| paper | " + " | ".join(VERDICTS) + " | total |",
+              "|---|" + "---|" * (len(VERDICTS) + 1)]
+    for paper, title, cnt in model.per_paper_counts(doc):
+        lines.append(f"| {_cell(title)} (`{paper}`) | " + " | ".join(str(cnt.get(v, 0)) for v in VERDICTS)
+                     + f" | {sum(cnt.values())} |")
+    lines += ["| **all** | " + " | ".join(f"**{s[v]}**" for v in VERDICTS) + f" | **{sum(s.values())}** |", ""]
+    if doc.get("coverage") is not None:
+        lines += _coverage(doc["coverage"])
     groups = model.findings(doc["claims"])
     lines += ["## Findings", ""]
     if not groups:
@@ -128,14 +149,6 @@ def render(doc: dict, out_dir: Path | None = None) -> str:
                 for c in pcs:
                     lines += _finding(c)
                 lines.append("")
-    lines += ["## Summary by paper", "", "| paper | " + " | ".join(VERDICTS) + " | total |",
-              "|---|" + "---|" * (len(VERDICTS) + 1)]
-    for paper, title, cnt in model.per_paper_counts(doc):
-        lines.append(f"| {_cell(title)} (`{paper}`) | " + " | ".join(str(cnt.get(v, 0)) for v in VERDICTS)
-                     + f" | {sum(cnt.values())} |")
-    lines += ["| **all** | " + " | ".join(f"**{s[v]}**" for v in VERDICTS) + f" | **{sum(s.values())}** |", ""]
-    if doc.get("coverage") is not None:
-        lines += _coverage(doc["coverage"])
     tool_all = []
     for paper, title in doc["papers"].items():
         stmts, tool = model.paper_claims(doc, paper)

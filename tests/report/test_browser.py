@@ -124,3 +124,96 @@ def test_every_image_loads(page):
     assert imgs, "the sample report has a figure"
     broken = [src for src, complete, natural in imgs if not complete or natural == 0]
     assert broken == []
+
+
+# ---------------------------------------------------------------- issue 29: a page people can read to the end
+
+def _bar_bottom(page):
+    return page.execute_script("return document.getElementById('filter').getBoundingClientRect().bottom")
+
+
+@pytest.mark.parametrize("target", ["claim-rldp.example2.number", "summary", "benchmarks", "findings-refuted-false"])
+def test_anchor_target_is_below_the_sticky_bar(page, target):
+    """Following a link puts its target just below the sticky filter bar, not under it."""
+    page.set_window_size(WIDTH, 900)
+    url = page.current_url.split("#")[0]
+    page.get(url + "#" + target)
+    top = page.execute_script("return document.getElementById(arguments[0]).getBoundingClientRect().top", target)
+    bar = _bar_bottom(page)
+    assert bar - 1 <= top <= bar + 60, (target, top, bar)
+    page.get(url)
+
+
+def _tall_tables(page):
+    return page.execute_script(
+        "const h = 2 * window.innerHeight;"
+        "return Array.from(document.querySelectorAll('table'))"
+        ".filter(t => t.offsetParent !== null && !t.parentElement.closest('details:not([open])'))"
+        ".map(t => [(t.closest('[id]') || {}).id, Math.round(t.getBoundingClientRect().height)])"
+        ".filter(x => x[1] > h)")
+
+
+def test_no_table_taller_than_two_screens(page):
+    """As the page opens, and with every claim opened: no table is taller than two screens (a wide or long
+    benchmark table is a summary with the full table in a collapsed block; long evidence is cut after its
+    first rows with the rest collapsed)."""
+    page.set_window_size(WIDTH, 900)
+    page.get(page.current_url.split("#")[0])
+    page.execute_script("document.querySelectorAll('details').forEach(d => d.open = false)")
+    assert _tall_tables(page) == []
+    assert page.execute_script("return document.querySelectorAll('#benchmarks details.full').length") == 2
+    page.execute_script("document.querySelectorAll('details:not(.full)').forEach(d => d.open = true)")
+    assert _tall_tables(page) == []
+    page.execute_script("document.querySelectorAll('details').forEach(d => d.open = false)")
+
+
+def test_contents_list_every_section(page):
+    missing = page.execute_script(
+        "const toc = new Set(Array.from(document.querySelectorAll('#toc a')).map(a => a.getAttribute('href').slice(1)));"
+        "return Array.from(document.querySelectorAll('body > section[id]')).map(s => s.id).filter(id => !toc.has(id))")
+    assert missing == []
+    names = page.execute_script("return Array.from(document.querySelectorAll('#toc a')).map(a => a.textContent)")
+    assert "Mutation testing of the checker" in names
+    sections = page.execute_script("return Array.from(document.querySelectorAll('body > section[id]')).map(s => s.id)")
+    assert sections[:3] == ["summary", "findings", "paper-000-aca93ed29ea857ee-txt"] or sections[:2] == ["summary", "coverage"]
+
+
+def test_counts_follow_the_filter(page):
+    from selenium.webdriver.support.ui import Select
+
+    def counts():
+        return page.execute_script("return Object.fromEntries(Array.from(document.querySelectorAll('#toc .count'))"
+                                   ".map(c => [c.getAttribute('data-for'), c.textContent]))")
+
+    page.find_element("id", "f-reset").click()
+    before = counts()
+    assert before["paper-000-aca93ed29ea857ee-txt"] == "5" and before["findings-inconclusive"] == "1"
+    Select(page.find_element("id", "f-verdict")).select_by_visible_text("REFUTED")
+    after = counts()
+    assert after["paper-000-aca93ed29ea857ee-txt"] == "2 of 5"
+    assert after["findings-refuted-false"] == "1 of 1" and after["findings-inconclusive"] == "0 of 1"
+    heading = page.execute_script("return document.querySelector('#findings-refuted-false h3').textContent")
+    assert heading.endswith("(1 of 1)")
+    page.find_element("id", "f-reset").click()
+    assert counts() == before
+
+
+def test_no_raw_tex_and_no_broken_headers(page):
+    """Prose shows formulas in Unicode with sub- and superscripts: no "_{" or "^{" is left outside the evidence
+    (data, shown as recorded); the verdict headers of the summary table are not broken inside a word."""
+    page.get(page.current_url.split("#")[0])
+    prose = page.execute_script(
+        "const c = document.body.cloneNode(true);"
+        "c.querySelectorAll('.evidence, code, pre, script, style, #filter').forEach(x => x.remove());"
+        "c.querySelectorAll('details').forEach(d => d.open = true);"
+        "return c.textContent")
+    import re
+
+    assert re.findall(r".{20}[_^]\{.{20}", prose) == []
+    assert "L_{u1|s1}" not in prose and "F^{-1}" not in prose
+    subs = page.execute_script("return Array.from(document.querySelectorAll(\"[data-claim='rldp.example2.number'] sub\"))"
+                               ".map(s => s.textContent)")
+    assert "u1|s1" in subs and "χ2,a-1" in subs
+    heights = page.execute_script(
+        "return Array.from(document.querySelectorAll('#summary th')).map(t => t.getBoundingClientRect().height)")
+    assert max(heights) < 1.6 * min(heights), heights

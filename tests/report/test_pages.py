@@ -1,4 +1,5 @@
-"""Issue 13: the report opens with the findings, orders claims as the paper does, shows each figure once."""
+"""Issue 13: the report opens with the summary and the findings, orders claims as the paper does, shows each
+figure once. Issue 29: the summary and coverage come first (short), then the findings."""
 
 import json
 import re
@@ -12,15 +13,15 @@ from tests.report.helpers import P0, P1, TITLES, make_report
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_findings_come_first_grouped_by_kind(tmp_path):
+def test_summary_then_findings_grouped_by_kind(tmp_path):
     make_report(tmp_path)
     md = (tmp_path / "verification.md").read_text()
     heads = [h for h in re.findall(r"^##+ .*$", md, re.M)]
-    assert heads[0] == "## Findings"
+    assert heads[:2] == ["## Summary by paper", "## Findings"]
     order = [h for h in heads if h.startswith("### ")][:4]
     assert order == ["### Checks that failed to run (ERROR) (1)", "### REFUTED — False statements (1)",
                      "### REFUTED — Printed numbers not reproduced (1)", "### INCONCLUSIVE (1)"]
-    assert md.index("## Findings") < md.index("## Summary by paper") < md.index("## " + TITLES[P0])
+    assert md.index("## Summary by paper") < md.index("## Findings") < md.index("## " + TITLES[P0])
     # each finding: the paper's words, ours, the counterexample and a link to the claim
     block = md.split("### REFUTED — False statements")[1].split("###")[0]
     assert "*Paper:*" in block and "*Ours:*" in block and "*Counterexample:*" in block
@@ -64,7 +65,7 @@ def test_html_page_structure(tmp_path):
     assert page.count("<img ") == 1  # the figure cited by two claims is shown once
     assert "shown with <a href='#claim-rldp.sec8.figure'>" in page
     assert "<nav id='toc'>" in page and "id='f-paper'" in page and "http://" not in page.split("<style>")[1]
-    assert page.index("id='findings'") < page.index("id='summary'") < page.index("id='environment'")
+    assert page.index("id='summary'") < page.index("id='findings'") < page.index("id='mutation'") < page.index("id='environment'")
     assert "<details><summary>Python, packages" in page
     assert "tests/report/helpers.py:" in page and "href='" in page.split("tests/report/helpers.py:")[0][-300:]
     assert "{}" not in re.sub(r"<(script|style)>.*?</\1>", "", page, flags=re.S)  # no empty evidence boxes
@@ -78,8 +79,8 @@ def test_coverage_slot(tmp_path):
     from rldp_verify import report
 
     page, md = report.to_html(doc, tmp_path), report.to_markdown(doc, tmp_path)
-    assert page.index("id='summary'") < page.index("id='coverage'") < page.index("id='paper-")
-    assert md.index("## Summary by paper") < md.index("## Coverage") < md.index("## " + TITLES[P0])
+    assert page.index("id='summary'") < page.index("id='coverage'") < page.index("id='findings'") < page.index("id='paper-")
+    assert md.index("## Summary by paper") < md.index("## Coverage") < md.index("## Findings") < md.index("## " + TITLES[P0])
 
 
 def test_from_json_renders_the_same(tmp_path):
@@ -106,3 +107,28 @@ def test_from_json_puts_claims_in_the_index_order(tmp_path):
     assert ids == order[P0] + rest                       # listed first in the index's order, the rest as they were
     assert [c["paper"] for c in again["claims"]] == sorted((c["paper"] for c in doc["claims"]), key=list(doc["papers"]).index)
     assert report.reorder(doc, None) is doc
+
+
+def test_wide_benchmark_table_is_a_summary_with_the_full_table_collapsed(tmp_path):
+    from rldp_verify.report import html
+
+    make_report(tmp_path)
+    page = (tmp_path / "verification.html").read_text()
+    bench = page.split("<h3>Wide and long</h3>")[1].split("</section>")[0]
+    summary, full = bench.split("<details class='full'>")
+    assert "Summary: 8 of 19 columns, the first 40 of 43 rows" in summary
+    assert summary.count("<tr>") == 41 and "<th>certified</th>" not in summary   # nested lists stay in the full table
+    assert "[1.91481, 1.91489]" in summary and "4.52506e-05" in summary
+    assert "the full table (43 rows × 19 columns)" in full and full.count("<tr>") == 44
+    assert "60.066" in full
+    assert html._summary_columns({"columns": ["a", "b", "c"], "rows": [[1, 2, 3]], "summary_columns": ["c", "a"]}) == [2, 0]
+
+
+def test_prose_formulas_become_sub_and_superscripts():
+    from rldp_verify.report.html import text
+
+    assert text("F^{-1}_{chi2,a-1}(1-beta)") == "F<sup>-1</sup><sub>χ2,a-1</sub>(1-β)"
+    assert text("L_{u1|s1} <= B_s, D_alpha(P||Q), e^(B_s) - 1") == (
+        "L<sub>u1|s1</sub> ≤ B<sub>s</sub>, D<sub>α</sub>(P||Q), e<sup>B<sub>s</sub></sup> - 1")
+    assert text("ctx.np_rng(salt) and rldp.sec8.adult_grr <b>") == "ctx.np_rng(salt) and rldp.sec8.adult_grr &lt;b&gt;"
+    assert text("x" * 150 + " L_{u|s}", 155).endswith(" L…")   # never cut inside a group

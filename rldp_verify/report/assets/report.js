@@ -1,7 +1,13 @@
-// Open the claim a link points to; filter claims and findings by paper, verdict, kind and text.
-// Plain JavaScript, no network.
+// Open the claim a link points to; filter claims and findings by paper, verdict, kind and text; keep the
+// claim counts of the headings and the contents in step with the filter. Plain JavaScript, no network.
 (function () {
   "use strict";
+  var bar = document.getElementById("filter");
+  function barHeight() {  // anchor targets scroll to just below the sticky filter bar (CSS scroll-margin-top)
+    if (bar) { document.documentElement.style.setProperty("--bar", bar.offsetHeight + "px"); }
+  }
+  barHeight();
+  window.addEventListener("resize", barHeight);
   function openTarget() {
     var id = decodeURIComponent(location.hash.slice(1));
     var el = id ? document.getElementById(id) : null;
@@ -38,6 +44,15 @@
       g.hidden = g.querySelectorAll("[data-claim]:not([hidden])").length === 0;
     });
     count.textContent = shown + " of " + total + " claims shown";
+    var filtered = !!(p || v || k || t);
+    Array.prototype.forEach.call(document.querySelectorAll(".count[data-for]"), function (el) {
+      var g = document.getElementById(el.getAttribute("data-for"));
+      if (!g) { return; }
+      var all = g.querySelectorAll("[data-claim]");
+      var n = Array.prototype.filter.call(all, function (x) { return !x.hidden; }).length;
+      el.textContent = filtered ? n + " of " + all.length : String(all.length);
+    });
+    barHeight();
   }
   [paper, verdict, kind].forEach(function (el) { el.addEventListener("change", apply); });
   text.addEventListener("input", apply);
