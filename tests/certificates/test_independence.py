@@ -1,0 +1,51 @@
+"""The checker imports nothing from the engine (issue 23) and stays small."""
+
+import ast
+from pathlib import Path
+
+import rldp_verify_check
+
+ALLOWED = {"__future__", "fractions", "json", "math", "sys", "dataclasses", "pathlib", "flint", "rldp_verify_check"}
+PKG = Path(rldp_verify_check.__file__).parent
+
+
+def _imports(path: Path):
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            yield from (a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            yield node.module or ""
+
+
+def test_checker_imports_only_fractions_flint_and_itself():
+    files = sorted(PKG.glob("*.py"))
+    assert files
+    for f in files:
+        for name in _imports(f):
+            top = name.split(".")[0]
+            assert top != "rldp_verify", f"{f.name} imports {name}"
+            assert top in ALLOWED, f"{f.name} imports {name}, outside {sorted(ALLOWED)}"
+
+
+def test_checker_is_small():
+    lines = sum(len(f.read_text().splitlines()) for f in PKG.glob("*.py"))
+    assert lines < 800, lines
+
+
+def test_checker_runs_without_the_engine(tmp_path):
+    """Run the checker in a fresh interpreter in which importing rldp_verify fails."""
+    import json
+    import subprocess
+    import sys
+
+    cert = {"certificate": "rldp-verify", "version": 1, "kind": "rigorous-value", "name": "ln2",
+            "statement": {"expr": ["log", 2], "lower": "693/1000", "upper": "694/1000"}, "data": {}}
+    (tmp_path / "c.json").write_text(json.dumps(cert))
+    blocker = tmp_path / "block" / "rldp_verify"
+    blocker.mkdir(parents=True)
+    (blocker / "__init__.py").write_text("raise ImportError('the checker must not import the engine')\n")
+    env = {"PYTHONPATH": f"{tmp_path / 'block'}:{PKG.parent}", "PATH": "/usr/bin:/bin"}
+    out = subprocess.run([sys.executable, "-m", "rldp_verify_check", str(tmp_path)], capture_output=True, text=True,
+                         env=env, cwd=tmp_path)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "1 certificates, 1 re-checked, 0 failed" in out.stdout
