@@ -107,7 +107,8 @@ def check(doc: dict) -> Checked:
 
 def check_path(path) -> list[Checked]:
     """Check a certificate file, or every ``*.json`` file under a directory (sorted); a file may hold one
-    certificate or a list of them."""
+    certificate or a list of them.  In a directory, JSON files that are not certificates (no "certificate"
+    key at the top) are skipped; a file given by name is always checked."""
     path = Path(path)
     files = sorted(path.rglob("*.json")) if path.is_dir() else [path]
     out = []
@@ -117,8 +118,10 @@ def check_path(path) -> list[Checked]:
         except (OSError, ValueError, CertificateError) as exc:
             out.append(Checked(str(f), "?", False, f"unreadable: {exc}"))
             continue
-        for d in docs if isinstance(docs, list) else [docs]:
-            out.append(check(d))
+        docs = docs if isinstance(docs, list) else [docs]
+        if path.is_dir() and not any(isinstance(d, dict) and "certificate" in d for d in docs):
+            continue
+        out.extend(check(d) for d in docs)
     return out
 
 

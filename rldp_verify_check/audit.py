@@ -218,7 +218,7 @@ def check(st: dict, data: dict) -> str:
         raise CertificateError(f"FAIL but the witness ratio {_s(L)} is not > e^eps")
     if verdict not in ("PASS", "FAIL", "INCONCLUSIVE"):
         raise CertificateError(f"unknown verdict {verdict!r}")
-    return f"{verdict}: ratio in [{_s(L)}, {_s(U)}] ({F['type']}{'' if L is None else ', witness re-checked'})"
+    return f"{verdict}: ratio in [{_s(L)}, {_s(U)}] ({F['type']}{'' if wit is None else ', witness re-checked'})"
 
 
 def _s(x) -> str:

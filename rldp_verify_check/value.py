@@ -121,6 +121,8 @@ def check(st: dict, data: dict) -> str:
         return True if ok else (False if no else None)
 
     if not decide(claim, int(st.get("prec", 128))):
-        raise CertificateError(f"the value is not certainly in [{lo}, {hi}] (evaluated in arb up to {MAX_PREC} bits)")
+        ends = ("-inf" if lo is None else lo, "inf" if hi is None else hi)
+        raise CertificateError(f"the value is not certainly in [{ends[0]}, {ends[1]}] (evaluated in arb up to "
+                               f"{MAX_PREC} bits)")
     rel = "<" if strict else "<="
     return f"{'-inf' if lo is None else lo} {rel} value {rel} {'inf' if hi is None else hi} (arb)"

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from pathlib import Path
 
 import mpmath
 
@@ -153,3 +154,13 @@ def audit_certificate(result, mechanism, eps, *, name: str = "audit", ball: Reny
           "eps": {"exp_eps": qs(target.exp_exact)} if target.exp_exact is not None else {"eps": qs(target.eps_exact)},
           "verdict": str(result.verdict), "ratio_upper": out["ratio_upper"], "ratio_lower": out["ratio_lower"]}
     return envelope("audit", name, st, data)
+
+
+def write_audit_certificate(path, result, mechanism, eps, **audit_kwargs):
+    """Build the certificate of ``result`` (see :func:`audit_certificate`), write it to ``path`` and return the
+    independent checker's answer on it (a :class:`rldp_verify_check.Checked`)."""
+    from rldp_verify.certificates import recheck, write
+
+    doc = audit_certificate(result, mechanism, eps, name=f"audit {Path(str(path)).stem}", **audit_kwargs)
+    write(path, doc)
+    return recheck(doc)

@@ -53,6 +53,8 @@ def register(sub):
     p.add_argument("--normalize", action="store_true", help="rescale columns that do not sum to 1 (reported)")
     p.add_argument("--no-screen", action="store_true", help="certify every (y, s, s') in arb (no float screen)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--certificate", metavar="FILE", help="also write a certificate of the verdict to FILE "
+                   "(raw data: witness, dual parameters; re-check with `rldp-verify check-certificates FILE`)")
     p.add_argument("--quiet", action="store_true",
                    help="no progress on stderr (otherwise shown on a terminal after 3 s, or "
                    "$RLDP_VERIFY_PROGRESS_DELAY: the step, n/total and an ETA)")
@@ -104,9 +106,19 @@ def run(args) -> int:
     max_dps = args.max_dps if args.max_dps is not None else 4 * args.dps
     from rldp_verify.cli.progress import Live
 
+    mech = mechanism_from_args(args)
+    if args.certificate:  # read the file once (it may be stdin): the certificate needs the same matrix
+        from rldp_verify.rldp.audit import load_mechanism
+
+        mech = load_mechanism(mech, normalize=args.normalize)
     with Live("audit", quiet=args.quiet):
-        res = audit(mechanism_from_args(args), args.eps, dps=args.dps, max_dps=max_dps, screen=not args.no_screen,
+        res = audit(mech, args.eps, dps=args.dps, max_dps=max_dps, screen=not args.no_screen,
                     normalize=args.normalize, **kw)
+    if args.certificate:
+        from rldp_verify.certificates.audit import write_audit_certificate
+
+        chk = write_audit_certificate(args.certificate, res, mech, args.eps, **kw)
+        sys.stderr.write(f"certificate: {args.certificate} ({'re-checked' if chk.ok else 'FAILED: ' + chk.message})\n")
     out = json_document(res)
     if args.json:
         sys.stdout.write(dumps(out, indent=None))

@@ -1,0 +1,47 @@
+"""``rldp-verify audit --certificate FILE`` and ``rldp-verify check-certificates DIR|FILE``."""
+
+import json
+
+import pytest
+
+from rldp_verify.cli import main
+
+PHAT = "0.07,0.10;0.26,0.57"
+
+
+@pytest.fixture
+def mech(tmp_path):
+    path = tmp_path / "m.json"
+    assert main(["mechanism", "grr", "--eps", "1", "--phat", "7,10;26,57", "-o", str(path)]) == 0
+    return path
+
+
+@pytest.mark.parametrize("args, code", [(["--eps", "1", "--phat", PHAT, "--alpha", "2", "--radius", "0.1"], 0),
+                                        (["--eps", "1/2", "--phat", PHAT, "--alpha", "2", "--radius", "0.1"], 1),
+                                        (["--eps", "1", "--ldp"], 0), (["--eps", "log(2)", "--full-simplex"], 1),
+                                        (["--eps", "1", "--distribution", "0.1,0.1;0.2,0.6"], 0)])
+def test_audit_writes_a_certificate_that_rechecks(mech, tmp_path, capsys, args, code):
+    cert = tmp_path / "certs" / "c.json"
+    assert main(["audit", str(mech), *args, "--certificate", str(cert), "--quiet"]) == code
+    assert "(re-checked)" in capsys.readouterr().err
+    assert main(["check-certificates", str(tmp_path / "certs")]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("OK    audit") and out[-1] == "1 certificates, 1 re-checked, 0 failed"
+
+
+def test_check_certificates_exit_1_on_a_tampered_certificate(mech, tmp_path, capsys):
+    cert = tmp_path / "c.json"
+    main(["audit", str(mech), "--eps", "1", "--phat", PHAT, "--alpha", "2", "--radius", "0.1", "--certificate",
+          str(cert), "--quiet"])
+    doc = json.loads(cert.read_text())
+    doc["statement"]["set"]["radius"] = "1/20"      # the same bound claimed for a ball it was not computed for
+    doc["statement"]["ratio_upper"] = "2"
+    cert.write_text(json.dumps(doc))
+    capsys.readouterr()
+    assert main(["check-certificates", str(cert)]) == 1
+    assert capsys.readouterr().out.splitlines()[0].startswith("FAIL  audit")
+
+
+def test_check_certificates_bad_path_and_empty_dir(tmp_path, capsys):
+    assert main(["check-certificates", str(tmp_path / "missing")]) == 2
+    assert main(["check-certificates", str(tmp_path)]) == 1
