@@ -34,3 +34,13 @@ def lp_certificate(name: str, c, A, b, E=(), f=(), result: LPResult | None = Non
     # the result's multipliers are those of the max of (sign c), which is what the checker verifies
     data = {"x": [qs(v) for v in result.x], "y": [qs(v) for v in result.dual], "d": [qs(v) for v in d]}
     return envelope("lp-optimum", name, st, data)
+
+
+def solve_with_certificate(name: str, c, A, b, E=(), f=(), *, lower=None, upper=None, sense: str = "max"):
+    """:func:`~rldp_verify.core.lp.solve_certified` of the LP (its max, or min with ``sense="min"``) and its
+    ``lp-optimum`` certificate: returns ``(result, certificate)`` (result of the max of (sign) c)."""
+    from rldp_verify.core.lp import solve_certified
+
+    sign = 1 if sense == "max" else -1
+    res = solve_certified([sign * exact(v) for v in c], A, b, E, f, lower=lower, upper=upper)
+    return res, lp_certificate(name, c, A, b, E, f, res, lower=lower, upper=upper, sense=sense)

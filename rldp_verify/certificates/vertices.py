@@ -74,3 +74,14 @@ def vertex_certificate(name: str, A, b, E=(), f=(), vertices=()) -> dict:
     st = {"n": len(V[0]), "A": _rows(A), "b": [qs(v) for v in b], "E": _rows(E), "f": [qs(v) for v in f],
           "vertices": [[qs(x) for x in v] for v in V]}
     return envelope("vertex-enumeration", name, st, {"tight": tight, "equations": data_eqs, "facets": data_facets})
+
+
+def vertices_with_certificate(name: str, A, b, E=(), f=()):
+    """:func:`rldp_verify.core.polytope.vertices` of {x : A x <= b, E x = f} and its ``vertex-enumeration``
+    certificate: returns ``(vertices, certificate)``; a polyhedron with rays is refused (InputError)."""
+    from rldp_verify.core.polytope import vertices
+
+    V, rays = vertices(A, b, E, f)
+    if rays:
+        raise InputError(f"the polyhedron has {len(rays)} rays: a vertex certificate needs a polytope")
+    return V, vertex_certificate(name, A, b, E, f, V)

@@ -74,3 +74,12 @@ def test_json_float_refused(tmp_path):
                  '"statement": {"c": [1.0], "value": 0}, "data": {"x": [0], "y": []}}')
     (r,) = check_path(p)
     assert not r.ok and "float" in r.message
+
+
+def test_solve_with_certificate_min_and_max():
+    from rldp_verify.certificates.lp import solve_with_certificate
+
+    res, cert = solve_with_certificate("max", C, A, B)
+    assert res.value == 11 and recheck(cert).ok
+    res, cert = solve_with_certificate("min", C, A, B, sense="min")
+    assert res.value == 0 and recheck(cert).ok and "min = 0" in recheck(cert).message

@@ -81,3 +81,25 @@ def test_wrong_farkas_rejected():
     fk = bad["data"]["facets"][0]["farkas"]
     fk["lam"][0][1] = str(F(fk["lam"][0][1]) + F(1, 10**6))
     assert "facet 0" in recheck(bad).message
+
+
+def test_vertices_with_certificate_and_rays_refused():
+    from rldp_verify.certificates.vertices import vertices_with_certificate
+    from rldp_verify.core.errors import InputError
+
+    V, cert = vertices_with_certificate("cube-cut", *CUBE_CUT)
+    assert len(V) == 7 and recheck(cert).ok
+    with pytest.raises(InputError):
+        vertices_with_certificate("quadrant", [[-1, 0], [0, -1]], [0, 0])
+
+
+def test_gamma_hat_of_polyopt_certified():
+    """A real engine polytope: PolyOpt's Gamma-hat (Sec. 5 of the RLDP paper) for a 2 x 2 table of lower bounds."""
+    from rldp_verify.rldp.gamma import gamma_hat_vertices, gamma_inequalities
+
+    L, e = [[F(1, 5), F(1, 4)], [F(1, 10), F(3, 10)]], F(2)
+    V = gamma_hat_vertices(L, e)
+    A, b = gamma_inequalities(L, e)
+    r = recheck(vertex_certificate("gamma-hat", A, b, [[1] * 4], [1], V))
+    assert r.ok and r.message.startswith("14 vertices, complete"), r.message
+    assert not recheck(vertex_certificate("gamma-hat", A, b, [[1] * 4], [1], V[1:])).ok
