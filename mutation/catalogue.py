@@ -605,6 +605,14 @@ def _exp_delta2_no_2(t, d):
     return 1 + (t - 1) / d     # the factor 2 of Theorem 5 missing
 
 
+def _ir_distance_no_2(rad_upper, table):
+    """Theorem 5's d with max_s d_s where the paper has max_s 2 d_s (the factor 2 dropped)."""
+    from rldp_verify.rldp.mechanisms.ir import conditional_l1_spread
+
+    ds = [Fraction(v) for v in rad_upper]
+    return min(Fraction(2), max(ds) + conditional_l1_spread(table))
+
+
 def _decide_reversed(orig):
     def _decide(items, level, what):
         flipped = ((rhs, lhs, w) for lhs, rhs, w in items)    # the inequality lhs <= e^eps rhs reversed
@@ -706,6 +714,10 @@ MUTANTS += [
     mutant("thm5.delta2-missing-2", "ir", "e^{delta2} = 1 + (e^{eps2} - 1)/d, the factor 2 of Theorem 5 missing",
            replace("ir:exp_delta2", _exp_delta2_no_2),
            ("rldp.thm5.*", "rldp.ex5.*", "rldp.sec8.*", "rldp.sec9.*")),
+    mutant("thm5.d-missing-factor-2", "ir",
+           "Theorem 5's d = min{2, max_s d_s + max ||P^_{U|s} - P^_{U|s'}||_1}: the factor 2 of 2 d_s dropped",
+           replace("ir:distance_from", _ir_distance_no_2),
+           ("rldp.thm5.*", "rldp.ex5.*", "rldp.sec9.ir-quick")),
     mutant("guarantees.threshold-reversed", "guarantees",
            "privacy check with its inequality reversed (rhs <= e^eps lhs instead of lhs <= e^eps rhs)",
            wrap("guarantees:_decide", _decide_reversed),
