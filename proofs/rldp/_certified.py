@@ -353,3 +353,32 @@ def decide(value, eta: Fraction, feasible, infeasible, *, sense: str):
 def fmt(q: Fraction, digits: int = 15) -> str:
     with mpmath.workdps(digits + 10):
         return mpmath.nstr(_mp(q), digits)
+
+
+def bracket(feasible, infeasible, a: Fraction, b: Fraction, *, sense: str, width: Fraction = Fraction(1, 10**15),
+            steps: int = 80):
+    """A certified enclosure [lo, hi] of the extremum (``sense`` 'inf' or 'sup') of a level functional over F,
+    by bisection on certified decisions only (no formula of the engine): for 'inf', ``infeasible(a)`` and
+    ``feasible(b)`` must hold at the start (the minimum lies in (a, b]); for 'sup', ``feasible(a)`` and
+    ``infeasible(b)`` (the maximum lies in [a, b)). Returns (lo, hi, witness at the feasible end, complete):
+    ``complete`` is False when a midpoint could not be decided (the bracket is then wider than ``width``) or
+    the start does not hold (lo, hi = None)."""
+    a, b = _q(a), _q(b)
+    feas_end, inf_end = (b, a) if sense == "inf" else (a, b)
+    w = feasible(feas_end)
+    if w is None or not infeasible(inf_end):
+        return None, None, None, False
+    for _ in range(steps):
+        if abs(feas_end - inf_end) <= width:
+            break
+        mid = (feas_end + inf_end) / 2
+        mid = rational(mid, 40) if mid.denominator > 10**40 else mid
+        w2 = feasible(mid)
+        if w2 is not None:
+            feas_end, w = mid, w2
+        elif infeasible(mid):
+            inf_end = mid
+        else:
+            break
+    lo, hi = min(feas_end, inf_end), max(feas_end, inf_end)
+    return lo, hi, w, abs(feas_end - inf_end) <= width

@@ -15,6 +15,7 @@ from fractions import Fraction
 
 import mpmath
 
+from proofs._consistency import expect
 from proofs.rldp._sec34 import EX1_CONF, EX1_N, EX1_PHAT, PAPER, flat, fprime_vertices, nstr
 from rldp_verify.claims import Method, Outcome, claim, compare_printed, outcome_from_comparisons, search_readings
 from rldp_verify.core.divergence import renyi_divergence
@@ -68,27 +69,88 @@ def _ball(dps):
     return RenyiBall.from_confidence(EX1_PHAT, 2, EX1_CONF, EX1_N, dps=dps)
 
 
+_CERTIFIED: dict = {}
+
+
+def _certified_values(ball, dps):
+    """The same quantities as :func:`_values`, by a second route that uses no formula of the engine
+    (proofs.rldp._certified): each is enclosed in a bracket [lo, hi] of width <= 1e-15 by bisection between a
+    rational P certified in F (arb) and an exclusion by data processing and the Hölder bound (H1)-(H3).
+    Per s: {"B_s", "L" (two brackets), "hi" (max P_{u1|s}), "rad"}, each (lo, hi, witness)."""
+    from proofs.rldp._certified import RowProblem, bracket
+
+    key = (ball.radius, dps)
+    if key in _CERTIFIED:
+        return _CERTIFIED[key]
+    out = []
+    for s in range(2):
+        prob = RowProblem(ball.phat, s, ball.alpha, ball.radius, dps=dps)
+
+        def enclose(feasible, infeasible, a, b, sense, what):
+            lo, hi, w, complete = bracket(feasible, infeasible, a, b, sense=sense)
+            expect(complete, f"s{s + 1}, {what}: the certified bisection did not reach width 1e-15 "
+                             f"(stopped at [{lo}, {hi}])")
+            return lo, hi, w
+
+        L = [enclose(lambda t, u=u: prob.coordinate_feasible(u, t, "min"),
+                     lambda t, u=u: prob.coordinate_infeasible(u, t, "min"), Fraction(0), prob.c[u], "inf",
+                     f"L_u{u + 1}") for u in range(2)]
+        hi = enclose(lambda t: prob.coordinate_feasible(0, t, "max"), lambda t: prob.coordinate_infeasible(0, t, "max"),
+                     prob.c[0], Fraction(1), "sup", "max P_u1")
+        Bs = enclose(prob.radius_feasible, prob.radius_infeasible, Fraction(0), Fraction(8), "sup", "B_s")
+        rad = enclose(prob.l1_feasible, prob.l1_infeasible, Fraction(0), Fraction(2), "sup", "rad_s")
+        out.append({"B_s": Bs, "L": L, "hi": hi, "rad": rad})
+    _CERTIFIED[key] = out
+    return out
+
+
 def _compare(ctx, pick, what):
+    """The printed values against the certified brackets (which set the verdict), the engine's Theorem-1 values
+    checked against the same brackets (ERROR when they fall outside: two routes disagree), and the reading
+    search over the radius readings. ``pick(values)`` lists (label, printed, value) triples."""
     with working_precision(ctx.dps):
         ball = _ball(ctx.dps)
         readings = _radius_readings(ball, ctx.dps)
         per_reading = {name: pick(_values(ball, ctx.dps if fn is None else 20, fn)) for name, fn in readings.items()}
-    comps = per_reading["Theorem 1 (eq. (23))"]
+        cert = _certified_values(ball, ctx.dps)
+    engine = per_reading["Theorem 1 (eq. (23))"]
+    lows = pick([{k: ([x[0] for x in v] if k == "L" else v[0]) for k, v in row.items()} for row in cert])
+    highs = pick([{k: ([x[1] for x in v] if k == "L" else v[1]) for k, v in row.items()} for row in cert])
+    wits = pick([{k: ([x[2] for x in v] if k == "L" else v[2]) for k, v in row.items()} for row in cert])
+    comps, brackets, undecided = [], [], []
+    for (label, printed, ours), (_, _, lo), (_, _, hi) in zip(engine, lows, highs):
+        expect(to_mpf(lo) - mpmath.mpf(10) ** -20 <= ours <= to_mpf(hi) + mpmath.mpf(10) ** -20,
+               f"{label}: the engine's Theorem-1 value {nstr(ours, 20)} lies outside the certified bracket "
+               f"[{nstr(to_mpf(lo), 20)}, {nstr(to_mpf(hi), 20)}] (routes disagree)")
+        c_lo, c_hi = compare_printed(label, printed, lo), compare_printed(label, printed, hi)
+        if c_lo.agrees != c_hi.agrees:
+            undecided.append(label)
+        comps.append(compare_printed(label, printed, (lo + hi) / 2))
+        brackets.append({"label": label, "certified": [nstr(to_mpf(lo), 20), nstr(to_mpf(hi), 20)],
+                         "engine_theorem1": nstr(ours, 20)})
     out = outcome_from_comparisons(comps, what=what)
     ev = dict(out.evidence)
+    ev["certified_brackets"] = brackets
+    ev["second_route"] = ("bisection between rational P certified in F (arb) and Hölder / data-processing exclusions "
+                          "(proofs.rldp._certified); the engine's Theorem-1 values lie in every bracket")
     # one reading search per printed value, over the radius readings
     searches = []
-    for i, c in enumerate(comps):
-        cands = {name: mpmath.mpf(per_reading[name][i].ours) for name in readings if name != "Theorem 1 (eq. (23))"}
-        searches.append(search_readings(c.printed, cands, label=c.label).to_json())
+    for i, (label, printed, _) in enumerate(engine):
+        cands = {name: mpmath.mpf(per_reading[name][i][2]) for name in readings if name != "Theorem 1 (eq. (23))"}
+        searches.append(search_readings(printed, cands, label=label).to_json())
     ev["reading_search"] = searches
-    all_ok = [name for name, cs in per_reading.items() if name != "Theorem 1 (eq. (23))" and all(x.agrees for x in cs)]
+    all_ok = [name for name, cs in per_reading.items() if name != "Theorem 1 (eq. (23))"
+              and all(compare_printed(lab, pr, v).agrees for lab, pr, v in cs)]
     ev["readings_reproducing_every_printed_value"] = all_ok or "no reading found"
     ev["text_notes"] = TEXT_NOTES
+    if undecided:
+        return Outcome.inconclusive(f"the certified brackets of {', '.join(undecided)} straddle a rounding boundary "
+                                    "of the printed value", **ev)
     if out.verdict.value == "REFUTED":
         tried = [n for n in readings if n != "Theorem 1 (eq. (23))"]
         tail = (f"; every printed value is reproduced by the reading {all_ok[0]}" if all_ok else
                 f"; no single reading reproduces every printed value (tried: {'; '.join(tried)})")
+        ev["witnesses"] = {label: w for (label, _, w), c in zip(wits, comps) if not c.agrees}
         return dataclasses.replace(out, summary=out.summary + tail, evidence=ev)
     return dataclasses.replace(out, evidence=ev)
 
@@ -99,10 +161,12 @@ def _compare(ctx, pick, what):
     source="Sec. 4.3, Example 2 (Theorem 1 applied to Example 1)",
     statement="B_s1 = 0.3782 and B_s2 = 0.0900 (Theorem 1 with B = 0.0752, alpha = 2).",
     hypotheses=("Example 1: alpha = 2, B = log(1 + F^{-1}_{chi2,3}(0.95)/100)",),
-    method=Method.HIGH_PRECISION,
+    method=(Method.HIGH_PRECISION, Method.EXACT),
+    reading="B_s = max_{P in F} D_2(P^_{U|s}||P_{U|s}), enclosed by certified witnesses and exclusions (no formula); "
+            "the engine's eq. (23) must lie in the enclosure",
 )
 def check_radii(ctx):
-    return _compare(ctx, lambda v: [compare_printed(f"B_s{s + 1}", PRINTED_BS[s], v[s]["B_s"]) for s in range(2)],
+    return _compare(ctx, lambda v: [(f"B_s{s + 1}", PRINTED_BS[s], v[s]["B_s"]) for s in range(2)],
                     "conditional radii")
 
 
@@ -112,31 +176,29 @@ def check_radii(ctx):
     source="Sec. 4.3, Example 2 (Proposition 2 part 1)",
     statement="L_{u1|s1} = 0.1620, L_{u2|s1} = 0.2829, L_{u1|s2} = 0.1923, L_{u2|s2} = 0.5337.",
     hypotheses=("Example 1",),
-    method=Method.HIGH_PRECISION,
+    method=(Method.HIGH_PRECISION, Method.EXACT),
+    reading="L_{u|s} = min_{P in F} P_{u|s}, enclosed by rational P certified in F (arb) and exclusions (no "
+            "formula); the engine's Proposition-2 values must lie in the enclosure",
 )
 def check_lower(ctx):
-    out = _compare(ctx, lambda v: [compare_printed(f"L_u{u + 1}|s{s + 1}", PRINTED_L[s][u], v[s]["L"][u])
+    out = _compare(ctx, lambda v: [(f"L_u{u + 1}|s{s + 1}", PRINTED_L[s][u], v[s]["L"][u])
                                    for s in range(2) for u in range(2)], "lower bounds")
-    # a certified witness: a rational P in F (Example 1's ball) with P_{u1|s1} < 0.1620 (printed L_{u1|s1})
-    from proofs.rldp._sec34 import lift
-
-    with working_precision(ctx.dps):
-        ball = _ball(ctx.dps)
-        R = [mpmath.mpf("0.157"), 1 - mpmath.mpf("0.157")]
-        P, _ = lift(EX1_PHAT, 0, R, 2, ball.radius_value, dps=ctx.dps)
-        Pq = [Fraction(int(x * 10**15), 10**15) for x in P[:3]]
-        Pq.append(1 - sum(Pq))
-        member = ball.contains([Pq[:2], Pq[2:]], dps=ctx.dps)
-        cond = Pq[0] / (Pq[0] + Pq[1])
-    ev = dict(out.evidence)
-    ev["witness_P_in_F"] = {"P": [str(x) for x in Pq], "certified_in_F": member,
-                            "P_u1|s1": nstr(to_mpf(cond), 10), "D2": nstr(renyi_divergence(flat(EX1_PHAT), Pq, 2), 12),
-                            "B": nstr(ball.radius_value, 12)}
+    if out.verdict.value != "REFUTED":
+        return out
+    below = []
+    for (s, u), c in zip([(s, u) for s in range(2) for u in range(2)], out.evidence["comparisons"]):
+        w = out.evidence["witnesses"].get(c["label"])
+        if w is None:
+            continue
+        P = [Fraction(x) for x in w["P"]]
+        cond = P[2 * s + u] / (P[2 * s] + P[2 * s + 1])
+        if cond < Fraction(PRINTED_L[s][u]):
+            below.append(f"{c['label']}: a rational P certified in F has P_(u{u + 1}|s{s + 1}) = {nstr(to_mpf(cond), 6)} "
+                         f"< {PRINTED_L[s][u]}")
     summary = out.summary
-    if member is True and cond < Fraction("0.1620"):
-        summary += (f"; a rational P certified in F has P_(u1|s1) = {nstr(to_mpf(cond), 6)} < 0.1620, so the printed "
-                    "lower bound is not valid for F")
-    return dataclasses.replace(out, summary=summary, evidence=ev)
+    if below:
+        summary += "; the printed lower bounds are not valid for F (" + "; ".join(below) + ")"
+    return dataclasses.replace(out, summary=summary)
 
 
 @claim(
@@ -151,8 +213,8 @@ def check_intervals(ctx):
     def pick(v):
         out = []
         for s in range(2):
-            out.append(compare_printed(f"upper end s{s + 1}", PRINTED_HI[s], v[s]["hi"]))
-            out.append(compare_printed(f"rad_s{s + 1}", PRINTED_RAD[s], v[s]["rad"]))
+            out.append((f"upper end s{s + 1}", PRINTED_HI[s], v[s]["hi"]))
+            out.append((f"rad_s{s + 1}", PRINTED_RAD[s], v[s]["rad"]))
         return out
 
     return _compare(ctx, pick, "interval ends and radii")
