@@ -83,6 +83,46 @@ def _candidates(prob: PairProblem, R: Fraction, dps: int):
         return
 
 
+def _screen_params(Q, ball: RenyiBall, R: Fraction, keys):
+    """Float dual parameters (lambda, mu1, mu2) at r = R for many pairs at once, read off the audit's float
+    screen tables like :func:`rldp_verify.rldp.audit.screen.certify_float` does (which keeps none); a proposal
+    for the checker."""
+    import numpy as np
+
+    from rldp_verify.rldp.audit.dual import phi_np
+    from rldp_verify.rldp.audit.screen import _best_lambda, _mu, build_tables
+
+    alpha = float(ball.alpha)
+    beta = 1 - 1 / alpha
+    Qf = np.array([[float(v) for v in row] for row in Q])
+    phat = np.array([[float(v) for v in row] for row in ball.phat])
+    Phi = float(phi_np(float(ball.radius), beta))
+    tab = build_tables(Qf, phat, alpha, Phi)
+    a1, a2 = phat.shape
+    pairs = np.array(keys)
+    r = float(R)
+    q = Qf.reshape(Qf.shape[0], a1, a2)
+    mass = phat.sum(axis=1)
+    cond = np.where(mass[:, None] > 0, phat / np.where(mass[:, None] > 0, mass[:, None], 1.0), 0.0)
+    y, s1, s2 = pairs[:, 0], pairs[:, 1], pairs[:, 2]
+    q1, q2 = q[y, s1, :], q[y, s2, :]
+    g = np.argmax(tab.U[y, s1, :] - r * tab.L[y, s2, :], axis=-1)
+    mu1 = np.maximum(_mu(q1, cond[s1], np.exp(tab.tU[y, s1, g])), q1.max(axis=1))
+    mu2 = np.maximum(r * _mu(-q2, cond[s2], np.exp(tab.tL[y, s2, g])), (-r * q2).max(axis=1))
+    from rldp_verify.rldp.audit.dual import power_mean_np
+    M1 = power_mean_np(mu1[:, None] - q1, cond[s1], beta)
+    M2 = power_mean_np(mu2[:, None] + r * q2, cond[s2], beta)
+    lam = _best_lambda(M1, M2, mass[s1], mass[s2], beta, Phi)
+    out = {}
+    for k, key in enumerate(keys):
+        if all(np.isfinite(v) for v in (lam[k], mu1[k], mu2[k])):
+            yy, a, b = key
+            m1 = max(Fraction(float(mu1[k])), max(Q[yy][a * a2:(a + 1) * a2]))
+            m2 = max(Fraction(float(mu2[k])), max(-R * v for v in Q[yy][b * a2:(b + 1) * a2]))
+            out[key] = (R, Fraction(float(lam[k])), m1, m2)
+    return out
+
+
 def ball_pairs(Q, ball: RenyiBall, R, dps: int) -> list[dict]:
     """Per-(y, s, s') dual parameters proving P(y|s) <= r P(y|s') on the ball, r <= R where possible."""
     a1, a2 = ball.sensitive_size, ball.public_size
@@ -90,25 +130,36 @@ def ball_pairs(Q, ball: RenyiBall, R, dps: int) -> list[dict]:
     beta = 1 - 1 / alpha
     phat = [list(r) for r in ball.phat]
     rows = [[tuple(Q[y][s * a2:(s + 1) * a2]) for s in range(a1)] for y in range(len(Q))]
+    keys = [(y, s1, s2) for y in range(len(Q)) for s1 in range(a1) for s2 in range(a1) if s1 != s2]
+    if R == INF:
+        return [{"y": y, "s": s1, "s_prime": s2, "r": "inf"} for y, s1, s2 in keys]
+    R = Fraction(R)
+    try:
+        screen = _screen_params(Q, ball, R, keys) if 1 - 1 / alpha > -1 else {}
+    except (ValueError, ZeroDivisionError, OverflowError, FloatingPointError):
+        screen = {}
     out = []
-    for y in range(len(Q)):
-        for s1 in range(a1):
-            for s2 in range(a1):
-                if s1 == s2:
-                    continue
-                if R == INF:
-                    out.append({"y": y, "s": s1, "s_prime": s2, "r": "inf"})
-                    continue
-                prob = PairProblem(ball, rows[y], y, s1, s2)
-                last = None
-                for r, lam, mu1, mu2 in _candidates(prob, Fraction(R), dps):
-                    t = lam if beta == 0 else lam / beta
-                    last = (r, t, mu1, mu2)
-                    if _accepts(Q[y], a2, s1, s2, phat, alpha, B, r, t, mu1, mu2):
-                        break
-                r, t, mu1, mu2 = last
-                out.append({"y": y, "s": s1, "s_prime": s2, "r": qs(r), "t": qs(t), "mu1": qs(mu1), "mu2": qs(mu2)})
+    for y, s1, s2 in keys:
+        q1, q2 = rows[y][s1], rows[y][s2]
+        if max(q1) <= R * min(q2):          # Proposition 3's parameters (t = 0): exact, no arb needed
+            cands = iter([(R, Fraction(0), max(q1), -R * min(q2))])
+        else:
+            first = [screen[(y, s1, s2)]] if (y, s1, s2) in screen else []
+            cands = _chain(first, lambda: _candidates(PairProblem(ball, rows[y], y, s1, s2), R, dps))
+        last = None
+        for r, lam, mu1, mu2 in cands:
+            t = lam if beta == 0 else lam / beta
+            last = (r, t, mu1, mu2)
+            if _accepts(Q[y], a2, s1, s2, phat, alpha, B, r, t, mu1, mu2):
+                break
+        r, t, mu1, mu2 = last
+        out.append({"y": y, "s": s1, "s_prime": s2, "r": qs(r), "t": qs(t), "mu1": qs(mu1), "mu2": qs(mu2)})
     return out
+
+
+def _chain(first, rest):
+    yield from first
+    yield from rest()
 
 
 def audit_certificate(result, mechanism, eps, *, name: str = "audit", ball: RenyiBall | None = None, phat=None,
