@@ -3,23 +3,34 @@ PY := .venv/bin/python
 # claims run in JOBS worker processes and the Sec. 8 experiments on a Dask LocalCluster of JOBS workers
 # (report --jobs; measured: reports/benchmarks/report_jobs.json); `make report JOBS=1` for one process
 JOBS ?= 2
-.PHONY: report test test-slow benchmarks setup lint docs determinism bench-polyopt-large mutation mutation-semantic mutation-generic mutation-one
+.PHONY: report test test-slow measure-loops benchmarks setup lint docs determinism bench-polyopt-large mutation mutation-semantic mutation-generic mutation-one
 
 setup:
 	@bash scripts/bootstrap.sh
 
+# incremental: claims and benchmarks whose key (code, options, library versions, data) is unchanged are reused
+# (rldp_verify.claims.cache, benchmarks/run.py); `make report NO_CACHE=1` recomputes everything
+NO_CACHE ?=
+CACHE_FLAG = $(if $(NO_CACHE),--no-cache,)
 report: setup
-	@$(PY) benchmarks/run.py
-	@$(PY) -m rldp_verify report --include-slow --jobs $(JOBS)
+	@$(PY) benchmarks/run.py $(CACHE_FLAG)
+	@$(PY) -m rldp_verify report --include-slow --jobs $(JOBS) $(CACHE_FLAG)
 	@$(PY) scripts/check_pins.py reports/verification.json
+
+# issue 28 item 5: the loops (test command; report cold, warm, after one edited proofs module) in a fresh clone
+measure-loops: setup
+	@$(PY) benchmarks/measure_loops.py
 
 # ruff: unused code (F) and import order (I); mypy: strict on rldp_verify/core. Both configured in pyproject.toml.
 lint: setup
 	@$(PY) -m ruff check --quiet rldp_verify proofs tests benchmarks scripts
 	@$(PY) -m mypy --no-error-summary
 
+# the tests run on TEST_JOBS cores (pytest-xdist; each idle worker steals queued tests from a busy one);
+# `make test TEST_JOBS=0` runs them in this process. Hypothesis is derandomised (tests/conftest.py).
+TEST_JOBS ?= 2
 test: setup lint
-	@$(PY) -m pytest -q
+	@$(PY) -m pytest -q $(if $(filter 0,$(TEST_JOBS)),,-n $(TEST_JOBS) --dist worksteal)
 
 test-slow: setup
 	@$(PY) -m pytest -q -m slow
@@ -29,8 +40,11 @@ benchmarks: setup
 
 # issue 9 item 4: every fast claim under two BLAS configurations (threads 1 / 2, OPENBLAS_CORETYPE
 # Sandybridge / unset); fails when verification.json differs beyond the 'seconds' fields
+# (and again with the result cache on, shared by both configurations: the BLAS variables are in every key)
 determinism: setup
 	@$(PY) scripts/determinism.py --out reports/determinism
+	@rm -rf reports/determinism/cache
+	@$(PY) scripts/determinism.py --out reports/determinism --sequential --cache reports/determinism/cache
 
 # issue 14: the 10-minute Adult runs (PolyOpt and NR, eps 0.5/1/2, both large pairs, '?' kept too): ~2.5 h
 bench-polyopt-large: setup

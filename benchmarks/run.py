@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Run every benchmarks/bench_*.py; each writes reports/benchmarks/<name>.json for the report.
 
-Usage: python benchmarks/run.py [--quiet] [--only NAME] [--workers N | --scheduler ADDRESS]
+Usage: python benchmarks/run.py [--quiet] [--only NAME] [--no-cache] [--workers N | --scheduler ADDRESS]
 
 Each benchmark is one task on a Dask cluster (``dask.distributed``): a LocalCluster of ``--workers``
 worker processes (default 1, so that the timings are not disturbed by a second benchmark running at the
@@ -11,6 +11,12 @@ Progress (n/total, the current benchmark, an ETA) goes to stderr when it is a te
 and the per-benchmark lines off. A benchmark that fails is reported (its JSON records the failure) and
 makes the exit code 1, but the others still run. An unreachable scheduler or a worker that dies: one
 line on stderr, exit code 2.
+
+Incremental (issue 28 item 3): a benchmark whose JSON already records the key it would run under is not run
+again (``--no-cache`` runs every one). The key (:func:`bench_key`) is a SHA-256 over the script, every file
+of the engine ``rldp_verify/`` (benchmarks also drive it through subprocesses, so the whole engine counts),
+the first-party modules the script imports, the Python and library versions, the machine (processor, core
+count) and the Adult data file; a timing from another machine or another engine is never reused.
 """
 
 from __future__ import annotations
@@ -36,12 +42,61 @@ def run_one(task: tuple[str, str, str]) -> tuple[str, int, str, float]:
     return Path(script).stem[len("bench_"):], proc.returncode, proc.stderr.strip()[-800:], time.perf_counter() - t0
 
 
+def bench_key(script: Path) -> str:
+    """The cache key of one benchmark script (see the module docstring)."""
+    import hashlib
+    import os
+    import platform
+
+    from rldp_verify.claims.cache import _environment, _module_file, closure, file_digest
+
+    h = hashlib.sha256()
+    h.update(file_digest(script).encode())
+    for f in sorted((ROOT / "rldp_verify").rglob("*")):
+        if f.is_file() and "__pycache__" not in f.parts:
+            h.update(f"{f.relative_to(ROOT)}:{file_digest(f)}".encode())
+    roots = {"rldp_verify", "proofs"}
+    from rldp_verify.claims.cache import _imports
+
+    for mod in sorted(m for m in _imports(script, "benchmarks." + script.stem) if m.split(".")[0] in roots):
+        if _module_file(mod) is not None:
+            h.update(json.dumps(closure(mod, roots), sort_keys=True).encode())
+    cpu = ""
+    try:
+        cpu = next((ln for ln in Path("/proc/cpuinfo").read_text().splitlines() if ln.startswith("model name")), "")
+    except OSError:
+        pass
+    adult = ROOT.parent / "shared" / "data" / "adult.data"
+    h.update(json.dumps([_environment(), platform.machine(), cpu, os.cpu_count(),
+                         file_digest(adult) if adult.is_file() else None], default=str).encode())
+    return h.hexdigest()
+
+
+def _recorded_key(name: str) -> str | None:
+    try:
+        return json.loads((OUT / f"{name}.json").read_text()).get("key")
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def _record_key(name: str, key: str) -> None:
+    path = OUT / f"{name}.json"
+    try:
+        doc = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return
+    if isinstance(doc, dict):
+        doc["key"] = key
+        path.write_text(json.dumps(doc, indent=1) + "\n")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quiet", action="store_true")
     ap.add_argument("--only", default=None)
     ap.add_argument("--workers", type=int, default=1, help="LocalCluster worker processes (default 1)")
     ap.add_argument("--scheduler", default=None, help="address of an existing Dask scheduler")
+    ap.add_argument("--no-cache", action="store_true", help="run every benchmark, even one whose key is unchanged")
     args = ap.parse_args()
     from rldp_verify.core.distributed import DaskCluster, map_tasks
     from rldp_verify.core.errors import ExecutionError, InputError
@@ -50,6 +105,15 @@ def main() -> int:
     status = 0
     scripts = [s for s in sorted((ROOT / "benchmarks").glob("bench_*.py"))
                if not args.only or s.stem[len("bench_"):] == args.only]
+    keys = {s: bench_key(s) for s in scripts}
+    if not args.no_cache:
+        reused = [s for s in scripts if _recorded_key(s.stem[len("bench_"):]) == keys[s]]
+        if reused and not args.quiet:
+            print(f"benchmarks: {len(reused)} of {len(scripts)} unchanged since their last run (key recorded in "
+                  f"their JSON), not re-run: {', '.join(s.stem[len('bench_'):] for s in reused)}", file=sys.stderr)
+        scripts = [s for s in scripts if s not in reused]
+    if not scripts:
+        return 0
     bar = Progress(len(scripts), desc="benchmarks", quiet=args.quiet)
     try:
         with DaskCluster(args.scheduler, n_workers=args.workers) as cluster:
@@ -65,7 +129,9 @@ def main() -> int:
                         "title": f"{name} (FAILED)", "columns": [], "rows": [],
                         "notes": f"benchmark exited with {code}: {err}"}, indent=1))
                     print(f"benchmark {name}: FAILED after {dt:.1f} s", file=sys.stderr)
-                elif not args.quiet:
+                else:
+                    _record_key(name, keys[script])
+                if code == 0 and not args.quiet:
                     line = f"benchmark {name}: {dt:.1f} s"
                     if bar.bar is None:
                         print(line, file=sys.stderr)

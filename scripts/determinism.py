@@ -28,16 +28,19 @@ CONFIGS = {
 }
 
 
-def _child(out: str, only: list[str], include_slow: bool) -> None:
+def _child(out: str, only: list[str], include_slow: bool, cache_dir: str | None = None) -> None:
     sys.path.insert(0, str(ROOT))
     from rldp_verify import report
     from rldp_verify.claims import Context, discover, run_claims
+    from rldp_verify.claims.cache import ResultCache
 
     claims = discover("proofs")
     if only:
         claims = [c for c in claims if any(c.id.startswith(p) for p in only)]
     ctx = Context(include_slow=include_slow)
-    results = run_claims(claims, ctx)
+    # with a cache, both configurations share it: the BLAS variables are part of every key, so B never reuses A's
+    # results (and a second run reuses each configuration's own)
+    results = run_claims(claims, ctx, cache=ResultCache(cache_dir) if cache_dir else None)
     env = {"dps": ctx.dps, "seed": ctx.seed, "include_slow": include_slow}
     doc = report.build(results, env)
     Path(out).write_text(json.dumps(doc, indent=1, sort_keys=True))
@@ -45,7 +48,8 @@ def _child(out: str, only: list[str], include_slow: bool) -> None:
 
 def strip_seconds(x):
     if isinstance(x, dict):
-        return {k: strip_seconds(v) for k, v in x.items() if k != "seconds"}
+        # the cache key records the BLAS configuration by design: provenance, not a result
+        return {k: strip_seconds(v) for k, v in x.items() if k not in ("seconds", "key")}
     if isinstance(x, list):
         return [strip_seconds(v) for v in x]
     return x
@@ -67,7 +71,8 @@ def differences(doc_a: dict, doc_b: dict) -> list[dict]:
     return out
 
 
-def run(only: list[str], outdir: Path, include_slow: bool = False, parallel: bool = True) -> list[dict]:
+def run(only: list[str], outdir: Path, include_slow: bool = False, parallel: bool = True,
+        cache_dir: str | None = None) -> list[dict]:
     outdir.mkdir(parents=True, exist_ok=True)
     procs = {}
     for name, cfg in CONFIGS.items():
@@ -82,6 +87,8 @@ def run(only: list[str], outdir: Path, include_slow: bool = False, parallel: boo
             cmd += ["--only", *only]
         if include_slow:
             cmd.append("--include-slow")
+        if cache_dir:
+            cmd += ["--cache", cache_dir]
         p = subprocess.Popen(cmd, env=env, cwd=str(ROOT))
         if not parallel:
             p.wait()
@@ -99,13 +106,15 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default=None, help="directory for the two verification-*.json documents")
     ap.add_argument("--include-slow", action="store_true")
     ap.add_argument("--sequential", action="store_true", help="run the two configurations one after the other")
+    ap.add_argument("--cache", default=None, metavar="DIR",
+                    help="run the claims with the result cache in DIR, shared by both configurations")
     ap.add_argument("--child", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
-        _child(args.child, args.only, args.include_slow)
+        _child(args.child, args.only, args.include_slow, args.cache)
         return 0
     outdir = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="rldp-determinism-"))
-    diffs = run(args.only, outdir, args.include_slow, parallel=not args.sequential)
+    diffs = run(args.only, outdir, args.include_slow, parallel=not args.sequential, cache_dir=args.cache)
     n = len(json.loads((outdir / "verification-A.json").read_text())["claims"])
     if diffs:
         print(f"determinism: {len(diffs)} of {n} claims differ between BLAS configurations A and B "

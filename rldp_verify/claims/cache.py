@@ -17,7 +17,7 @@ whose source cannot be read (no file) has no key and is always recomputed. Artef
 (:meth:`Context.artefact`) are stored with their SHA-256; a cached result is reused only if each artefact
 is still in the output directory with the same content.
 
-Storage: one JSON file per claim in ``<out>/.cache/claims/`` (written after each claim, so an interrupted run
+Storage: one JSON file per claim and key in ``<out>/.cache/claims/`` (the newest few keys of each claim) (written after each claim, so an interrupted run
 keeps what it finished), and the ``key`` recorded with each claim in ``<out>/verification.json``: a fresh clone
 whose committed report is current re-runs nothing.
 """
@@ -222,8 +222,23 @@ class ResultCache:
         except (OSError, ValueError, TypeError, AttributeError):
             pass
 
-    def _path(self, cid: str) -> Path:
-        return self.dir / (hashlib.sha256(cid.encode()).hexdigest()[:24] + ".json")
+    def key(self, claim: Claim, ctx: Context, package: str = "proofs") -> str | None:
+        """:func:`claim_key`, memoised per claim and options for the life of this cache object."""
+        memo = self.__dict__.setdefault("_keys", {})
+        k = (claim.id, ctx.dps, ctx.seed, ctx.include_slow, package)
+        if k not in memo:
+            memo[k] = claim_key(claim, ctx, package)
+        return memo[k]
+
+    def lookup(self, claim: Claim, ctx: Context, package: str = "proofs") -> dict | None:
+        """The cached entry of ``claim`` under its current key, or None (it must be computed)."""
+        return self.get(claim.id, self.key(claim, ctx, package))
+
+    #: entries kept per claim (one per key: e.g. the two BLAS configurations of ``make determinism``)
+    KEEP = 4
+
+    def _path(self, cid: str, key: str) -> Path:
+        return self.dir / f"{hashlib.sha256(cid.encode()).hexdigest()[:24]}-{key[:24]}.json"
 
     def get(self, cid: str, key: str | None) -> dict | None:
         """The cached entry for claim ``cid`` if it was computed under ``key`` and its artefacts are intact."""
@@ -231,7 +246,7 @@ class ResultCache:
             return None
         entry = None
         try:
-            cand = json.loads(self._path(cid).read_text())
+            cand = json.loads(self._path(cid, key).read_text())
             if cand.get("id") == cid and cand.get("key") == key:
                 entry = cand
         except (OSError, ValueError, AttributeError):
@@ -253,10 +268,14 @@ class ResultCache:
         if not entry.get("key") or entry.get("verdict") == "ERROR":
             return
         self.dir.mkdir(parents=True, exist_ok=True)
-        path = self._path(entry["id"])
-        tmp = path.with_suffix(".tmp")
+        path = self._path(entry["id"], entry["key"])
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_text(json.dumps(entry, ensure_ascii=False, sort_keys=True))
         os.replace(tmp, path)
+        stem = path.name.split("-")[0]
+        older = sorted(self.dir.glob(f"{stem}-*.json"), key=lambda f: f.stat().st_mtime, reverse=True)
+        for f in older[self.KEEP:]:
+            f.unlink(missing_ok=True)
 
 
 def artefact_digests(out_dir: str | Path, relatives: Iterable[str]) -> dict[str, str]:

@@ -123,10 +123,8 @@ def run_claims(claims: Iterable[Claim], ctx: Context, *, progress: Callable[[Res
     reused: dict[str, Result] = {}
     keys: dict[str, str | None] = {}
     if cache is not None:
-        from rldp_verify.claims.cache import claim_key
-
         for c in todo:
-            keys[c.id] = k = claim_key(c, ctx, package)
+            keys[c.id] = k = cache.key(c, ctx, package)
             e = cache.get(c.id, k)
             if e is not None:
                 reused[c.id] = Result(c, Verdict(e["verdict"]), e["summary"], e["evidence"], float(e["seconds"]),
