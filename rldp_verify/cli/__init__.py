@@ -82,6 +82,6 @@ def main(argv=None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
-    except KeyboardInterrupt:
-        sys.stderr.write("rldp-verify: interrupted\n")
+    except KeyboardInterrupt as exc:  # a command may say what it kept (report: the partial JSON)
+        sys.stderr.write(f"rldp-verify: interrupted{': ' + str(exc) if str(exc) else ''}\n")
         return 130

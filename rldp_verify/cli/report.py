@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import json
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -81,6 +84,8 @@ def run(args) -> int:
             doc = json.loads((out / "verification.json").read_text())
         except (OSError, json.JSONDecodeError) as exc:
             raise InputError(f"cannot read {str(out / 'verification.json')!r}: {exc}") from None
+        _check_report(doc, out / "verification.json")
+        _check_writable(out)
         doc["benchmarks"] = report.load_benchmarks(out / "benchmarks")
         if str(Path.cwd()) not in sys.path:
             sys.path.insert(0, str(Path.cwd()))
@@ -102,6 +107,7 @@ def run(args) -> int:
         os.environ[ADULT_ENV] = str(Path(args.adult_data).resolve())
     if out.exists() and not out.is_dir():
         raise InputError(f"--out {args.out!r} exists and is not a directory")
+    _check_writable(out)  # before any claim runs, not after
     if args.jobs < 1:
         raise InputError(f"--jobs must be at least 1, got {args.jobs}")
     if str(Path.cwd()) not in sys.path:
@@ -192,15 +198,41 @@ def _run(claims, ctx, args, progress, on_start, out: Path):
     from rldp_verify.core.distributed import DaskCluster
     from rldp_verify.core.errors import InputError
 
-    use_dask = args.scheduler is not None or args.include_slow
+    cache = None if args.no_cache else ResultCache(out)
+    # the LocalCluster is for the slow claims' experiments: not started when each of them is reused from the cache
+    use_dask = args.scheduler is not None or (args.include_slow and any(
+        c.slow and (cache is None or cache.lookup(c, ctx, args.proofs) is None) for c in claims))
     cm = DaskCluster(args.scheduler, n_workers=args.jobs) if use_dask else contextlib.nullcontext()
+    completed: dict = {}
+
+    def keep(r):  # the claims that completed, for an interrupted run's partial JSON
+        completed[r.claim.id] = r
+        progress(r)
+
     try:
-        with cm as cluster:
+        with contextlib.ExitStack() as stack:
+            with _sigint_ignored():  # child processes started here ignore Ctrl-C: this process stops them
+                cluster = stack.enter_context(cm)
+                if args.jobs > 1:
+                    from multiprocessing import forkserver
+
+                    forkserver.ensure_running()  # the parent of the --jobs worker processes
             if cluster is not None:
                 ctx.scheduler = cluster.address
-            return run_claims(claims, ctx, progress=progress, on_start=on_start, jobs=args.jobs,
+            stack.enter_context(_sigint_stops_children())
+            return run_claims(claims, ctx, progress=keep, on_start=on_start, jobs=args.jobs,
                               package=args.proofs, durations=_previous_durations(out),
-                              cache=None if args.no_cache else ResultCache(out))
+                              cache=cache)
+    except KeyboardInterrupt:
+        _stop_children()
+        out.mkdir(parents=True, exist_ok=True)
+        path = out / "verification-interrupted.json"
+        done = [completed[c.id] for c in claims if c.id in completed]
+        not_run = [c.id for c in claims if c.id not in completed]
+        path.write_text(json.dumps({"complete": False, "cause": "interrupted (SIGINT)", "not_run": not_run,
+                                    "claims": [r.to_json() for r in done]}, indent=1, ensure_ascii=False) + "\n")
+        raise KeyboardInterrupt(f"{len(done)} of {len(claims)} claims completed; report not written, completed "
+                                f"claims in {path}") from None
     except RunInterrupted as exc:
         out.mkdir(parents=True, exist_ok=True)
         path = out / "verification-interrupted.json"
@@ -209,3 +241,100 @@ def _run(claims, ctx, args, progress, on_start, out: Path):
         shown = ", ".join(exc.not_run[:5]) + (f" and {len(exc.not_run) - 5} more" if len(exc.not_run) > 5 else "")
         raise InputError(f"run interrupted: {exc.cause}; {len(exc.not_run)} of {len(exc.not_run) + len(exc.results)} "
                          f"claims did not run ({shown}); report not written, completed claims in {path}") from None
+
+
+@contextlib.contextmanager
+def _sigint_ignored():
+    """SIGINT ignored while child processes are started: they inherit it (a Dask nanny and its worker, the
+    forkserver and the --jobs workers forked from it), so Ctrl-C to the process group prints no traceback
+    of theirs; this process stops them (:func:`_sigint_stops_children`)."""
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+@contextlib.contextmanager
+def _sigint_stops_children():
+    """While the claims run, SIGINT stops every child process at once (the --jobs workers would otherwise
+    finish their claim groups first, and Dask workers their tasks), then raises KeyboardInterrupt here."""
+    def handler(signum, frame):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)   # a second Ctrl-C does not break the clean-up
+        _stop_children()
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGINT, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+def _stop_children(grace: float = 2.0) -> None:
+    """Terminate every descendant process (SIGTERM, SIGKILL after ``grace`` seconds) and silence the logs
+    of Dask and asyncio about the workers and tasks that went away with them. Python's resource tracker is
+    left alone: it unregisters this process's semaphores and ends with it."""
+    import logging
+
+    for name in ("distributed", "asyncio", "tornado"):
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+    try:
+        import psutil
+    except ImportError:  # pragma: no cover - psutil comes with dask.distributed
+        import multiprocessing
+
+        for p in multiprocessing.active_children():
+            p.kill()
+        return
+    from multiprocessing import resource_tracker
+
+    tracker = getattr(resource_tracker._resource_tracker, "_pid", None)
+    procs = [p for p in psutil.Process().children(recursive=True) if p.pid != tracker]
+    for p in procs:
+        with contextlib.suppress(psutil.Error):
+            p.terminate()
+    _, alive = psutil.wait_procs(procs, timeout=grace)
+    for p in alive:
+        with contextlib.suppress(psutil.Error):
+            p.kill()
+    psutil.wait_procs(alive, timeout=grace)
+
+
+def _check_writable(out: Path) -> None:
+    """``out`` exists (created if needed) and a file can be written in it; else a one-line InputError."""
+    import tempfile
+
+    from rldp_verify.core.errors import InputError
+
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=out, prefix=".write-test-"):
+            pass
+    except OSError as exc:
+        raise InputError(f"--out {str(out)!r} is not a writable directory: {exc.strerror or exc}") from None
+
+
+def _check_report(doc, path: Path) -> None:
+    """``doc`` is a verification report (``report --from-json``): its schema, else a one-line InputError
+    naming the first problem (e.g. no "claims")."""
+    from rldp_verify.core.errors import InputError
+
+    where = str(path)
+    if not isinstance(doc, dict):
+        raise InputError(f"{where!r} is not a verification report: a JSON object is expected, got {type(doc).__name__}")
+    missing = [k for k in ("summary", "environment", "papers", "claims") if k not in doc]
+    if missing:
+        raise InputError(f"{where!r} is not a verification report: no {', '.join(repr(k) for k in missing)}")
+    try:
+        import jsonschema
+    except ImportError:  # pragma: no cover - a dev dependency; the keys above are what the pages need
+        return
+    from importlib import resources
+
+    schema = json.loads(resources.files("rldp_verify").joinpath("schemas", "report.schema.json").read_text())
+    # the benchmark tables are re-read from OUT/benchmarks: a report without them is fine
+    err = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors({"benchmarks": [], **doc}))
+    if err is not None:
+        at = "/".join(str(x) for x in err.absolute_path) or "the top level"
+        raise InputError(f"{where!r} is not a verification report: at {at}: {' '.join(err.message.split())[:200]}")

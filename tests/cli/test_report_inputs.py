@@ -1,0 +1,47 @@
+"""Issue 29: ``report`` refuses bad input at once, in one line with exit code 2: a ``--from-json`` file that is
+not a verification report (no "claims", a wrong verdict) and an ``--out`` that cannot be written (checked
+before any claim runs)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _cli(*args):
+    return subprocess.run([sys.executable, "-m", "rldp_verify", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300)
+
+
+@pytest.mark.parametrize("doc, says", [
+    ({"summary": {}}, "no 'environment', 'papers', 'claims'"),
+    ([1, 2], "a JSON object is expected, got list"),
+    ({"schema_version": 1, "summary": {"VERIFIED": 1, "REFUTED": 0, "INCONCLUSIVE": 0, "ERROR": 0},
+      "environment": {"python": "3", "platform": "x", "packages": {}, "dps": 50, "seed": 1, "include_slow": False},
+      "papers": {}, "claims": [{"id": "a", "verdict": "MAYBE"}]}, "at claims/0"),
+])
+def test_from_json_that_is_not_a_report(tmp_path, doc, says):
+    (tmp_path / "verification.json").write_text(json.dumps(doc))
+    r = _cli("report", "--from-json", "--out", str(tmp_path))
+    assert r.returncode == 2, r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("rldp-verify: error: ") and says in lines[0], r.stderr
+    assert "is not a verification report" in lines[0]
+    assert not (tmp_path / "verification.html").exists()
+
+
+def test_out_not_writable_is_refused_before_the_claims_run():
+    t0 = time.monotonic()
+    r = _cli("report", "--out", "/proc/rldp-verify-forbidden", "--quiet")
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.strip() == ("rldp-verify: error: --out '/proc/rldp-verify-forbidden' is not a writable "
+                                "directory: No such file or directory")
+    assert time.monotonic() - t0 < 60   # every fast claim would take minutes
+    assert r.stdout == ""
