@@ -43,6 +43,7 @@ MODULES = {
     "audit.dual": "rldp_verify.rldp.audit.dual",
     "audit.exact": "rldp_verify.rldp.audit.exact",
     "audit.pair": "rldp_verify.rldp.audit.pair",
+    "audit.core": "rldp_verify.rldp.audit.core",
     "falpha": "rldp_verify.topics.fdiv",
     "extremal_utilities": "rldp_verify.topics.extremal.utilities",
     "staircase": "rldp_verify.topics.extremal.staircase",
@@ -741,6 +742,34 @@ MUTANTS += [
 # ---------------------------------------------------------------------------------------------
 
 
+def _audit_ball_lenient(orig):
+    """A lenient auditor: the upper end of a Rényi-ball audit taken at P-hat only (the exact ratio of P-hat),
+    the verdict recomputed from it; the lower end and witness are kept."""
+    def _audit_ball(Q, mech, ball, target, dps, screen, *args, **kw):
+        from rldp_verify.rldp.audit import core, exact
+
+        res = orig(Q, mech, ball, target, dps, screen, *args, **kw)
+        hi, _ = exact.audit_single(Q, ball.phat, ball.sensitive_size, ball.public_size)
+        res.ratio_upper = hi
+        res.verdict = core._verdict(target, res.ratio_lower, hi, res.dps)
+        return res
+    return _audit_ball
+
+
+def _ball_objective_c_times_B(orig):
+    """eq. (21) with c B where the paper has c (B + 1): the objective too low by c."""
+    def ball_objective(v, w, c, P_hat, B):
+        return orig(v, w, c, P_hat, B) - _mpf(c)
+    return ball_objective
+
+
+def _joint_objective_without_masses(orig):
+    """eq. (29) without the term c (P^_{s1} + P^_{s2}) of its constant: the objective too low."""
+    def joint_objective(v1, v2, w1, w2, c, a1, a2, B):
+        return orig(v1, v2, w1, w2, c, a1, a2, B) - _mpf(c) * (_mpf(sum(a1)) + _mpf(sum(a2)))
+    return joint_objective
+
+
 def _beta_alpha_minus_1(alpha):
     return Fraction(alpha) - 1      # phi with beta = alpha - 1 instead of 1 - 1/alpha
 
@@ -777,6 +806,10 @@ def _phi_arb_no_div(orig):
 AUDIT = ("rldp.audit.*", "rldp.example3.*", "rldp.sec8.realized-eps", "isit.thm3.*", "isit.thm4.*", "isit.thm2.*")
 
 MUTANTS += [
+    mutant("audit.lenient-upper-at-phat", "audit.core",
+           "a lenient auditor: the upper end of sup_F P(y|s)/P(y|s') taken at P-hat only (a lower bound), so the "
+           "bracket can have lo > hi and every mechanism private at P-hat passes",
+           wrap("audit.core:_audit_ball", _audit_ball_lenient), AUDIT + ("rldp.audit.pair-bracket", "rldp.thm5.*")),
     mutant("audit.dual-phi-wrong-beta", "audit.pair",
            "the audit's pair dual with phi(d) = (e^{beta d} - 1)/beta for beta = alpha - 1 instead of 1 - 1/alpha",
            wrap("audit.pair:PairProblem.__init__", _pair_problem_wrong_beta), AUDIT + ("rldp.audit.pair-bracket",),
@@ -941,6 +974,13 @@ MUTANTS += [
            replace("pram:marginal", _pram_marginal_transposed), ("pram.*",)),
     mutant("pram.dp-ratio-inverted", "pram", "the DP ratio min/max instead of max/min",
            wrap("pram:dp_ratio", _pram_dp_ratio_inverted), ("pram.*",)),
+    mutant("isit.eq21-c-times-B", "chisquare_projection",
+           "ISIT eq. (21) with c B instead of c (B + 1): an objective below the support function, which a point of "
+           "F then beats",
+           wrap("chisquare_projection:ball_objective", _ball_objective_c_times_B), ("isit.thm2.*",)),
+    mutant("isit.eq29-without-row-masses", "chisquare_projection",
+           "ISIT eq. (29) without c (P^_{s1} + P^_{s2}) in its constant: an objective below the support function",
+           wrap("chisquare_projection:joint_objective", _joint_objective_without_masses), ("isit.thm4.*",)),
     mutant("isit.eq3-quantile-at-alpha", "chisquare_projection",
            "ISIT eq. (3): the chi-square quantile at alpha instead of 1 - alpha",
            replace("chisquare_projection:chi2_radius", _chi2_radius_at_alpha), ("isit.*",)),
