@@ -96,14 +96,23 @@ def run(ctx, n_instances: int, salt: str):
             assert chi <= B, "witness outside F"
             lower = sum(a * b for a, b in zip(v, W))  # exact: a value of v.P attained in F
             upper = ball_objective(v, [res.M] * n, res.c, P_hat, B)  # eq. (21) at a feasible point
-            gap = mp_fraction(upper) - lower
+            gap = mp_fraction(upper) - lower   # >= 0 when eq. (21) holds (weak duality); signed, never abs()
+            if gap < -Fraction(1, 10**30):
+                # v.W is attained in F, so delta*(v|F) >= v.W > (21) at a feasible (w, c) >= its minimum: (21) is
+                # not the support function (the 1e-30 margin is far above the 50-digit evaluation error)
+                return Outcome.refuted(
+                    "an exactly feasible P in F attains v.P above eq. (21) at a feasible point (w = M 1, c), so the "
+                    "minimum of (21) is below delta*(v|F)",
+                    counterexample={"v": [str(x) for x in v], "P_hat": [str(x) for x in P_hat], "B": str(B),
+                                    "P": [str(x) for x in W], "v.P": fmt(lower, 25), "eq21_at_w_c": fmt(upper, 25),
+                                    "M": fmt(res.M, 25), "c": fmt(res.c, 25)}, instances=rows, kind="false")
             cvx_raw, st1, Pcvx = _cvx_primal(v, P_hat, B)
             Prep = _repair(Pcvx, P_hat, B)  # the solver's answer, made exactly feasible
             cvx_exact = sum(a * b for a, b in zip(v, Prep))
             dual, st2 = _cvx_dual(v, P_hat, B)
             e_cvx = float(cvx_exact - mp_fraction(res.value))
             e_dual = dual - float(res.value)
-            worst_gap = max(worst_gap, abs(gap))
+            worst_gap = max(worst_gap, gap)
             worst_cvx = max(worst_cvx, e_cvx)
             worst_dual = max(worst_dual, abs(e_dual))
             # float solvers only search for a violation (re-checked exactly above) or add agreement flags; their

@@ -155,6 +155,16 @@ def run(ctx, n_instances, salt, starts):
                          "eq29": fmt(value, 20), "attained_in_F": fmt(attained, 20),
                          "slsqp_not_above_eq29": bool(excess <= 1e-5),
                          "cvxpy_over_28_within_1e-5": bool(abs(cvx - float(value)) < 1e-5)})
+            if in_F and attained - value > mpmath.mpf(10) ** -20:
+                # a point of F attains more than (29) at a feasible (w, c), which bounds the support function from
+                # above if Theorem 4 holds: a certain counterexample (signed gap, never abs())
+                return Outcome.refuted(
+                    "the lift of a point of the projection, checked in F at 50 digits, attains more than eq. (29) at a "
+                    "feasible (w, c)",
+                    counterexample={"P_hat": [[str(x) for x in r] for r in Pq], "B": str(Bq),
+                                    "v1": [str(x) for x in v1], "v2": [str(x) for x in v2],
+                                    "eq29": fmt(value, 20), "attained_in_F": fmt(attained, 20)},
+                    instances=rows, kind="false")
             if excess > mpmath.mpf(10) ** -20:
                 return Outcome.refuted(
                     "a point of F (re-checked at 50 digits) beats the value of eq. (29)",
