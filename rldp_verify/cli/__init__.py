@@ -57,6 +57,10 @@ def build_parser() -> argparse.ArgumentParser:
         mod = importlib.import_module(f"{__name__}.{info.name}")
         if hasattr(mod, "register"):
             mod.register(sub)
+    for p in sub.choices.values():  # `rldp-verify SUBCOMMAND --version` too, before any required argument
+        if "--version" not in p._option_string_actions:
+            p.add_argument("--version", action="version", version=f"rldp-verify {version()}",
+                           help="print the version and exit")
     return parser
 
 

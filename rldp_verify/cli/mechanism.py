@@ -108,6 +108,25 @@ def _route(args, table) -> bool:
     return size >= COLGEN_FROM
 
 
+#: the largest eps the builders accept: e^eps then has at most 435 digits (beyond, the exact entries and the
+#: certified bounds grow past what can be written or checked in reasonable time)
+MAX_EPS = 1000
+
+
+def _check_eps(text) -> None:
+    """``--eps`` is finite, >= 0 and at most :data:`MAX_EPS` (one line naming eps and the limit otherwise)."""
+    import math
+    from fractions import Fraction
+
+    from rldp_verify.core.numbers import read_eps
+
+    level = read_eps(text, float_reading="decimal")
+    if ((level.eps_exact is not None and level.eps_exact > MAX_EPS)
+            or (level.exp_exact is not None and level.exp_exact > Fraction(math.exp(MAX_EPS / 2)) ** 2)):
+        raise InputError(f"--eps {text} is too large: the mechanisms are built for eps <= {MAX_EPS} "
+                         f"(e^eps = e^{MAX_EPS} has 435 digits already; every output is then nearly deterministic)")
+
+
 def build(args):
     """The :class:`~rldp_verify.rldp.mechio.Mechanism` the options ask for (PolyOpt by enumeration or column
     generation, see ``--route``), with its certified guarantee."""
@@ -116,6 +135,7 @@ def build(args):
 
     dps = int_option(args.dps, "--dps", 15, 500)
     digits = int_option(args.digits, "--digits", 3, 200)
+    _check_eps(args.eps)
     est = read_estimate(args)
     table, S, U = est.table, est.sensitive, est.public
     if args.relaxed and args.kind != "polyopt":

@@ -2,11 +2,15 @@
 
     rldp-verify reference B_s --grid default --format csv --dps 30 -o B_s.csv
     rldp-verify reference L --grid my_points.csv --format json
+    cat points.csv | rldp-verify reference B --grid - --format json
 
 Each row holds the inputs (exact, as written), ``value`` (``--dps`` significant digits) and ``error`` (a
 certified upper bound on |value - true value|). Provenance: package version, dps, seconds, the formula,
 and the claims that check it (resolved in the claim registry and run now unless ``--no-check-claims``).
-CSV puts the provenance in leading ``#`` comment lines; matrices are written as 'a,b;c,d'.
+CSV puts the provenance in leading ``#`` comment lines; matrices are written as 'a,b;c,d'. JSON carries
+``"schema_version"`` and ``"digits"`` like every other output (schema ``reference``); ``--grid -`` reads
+the points from standard input. The time spent checking the claims is ``provenance.claims_seconds``
+(``provenance.seconds`` is the grid's own evaluation).
 """
 
 from __future__ import annotations
@@ -15,18 +19,32 @@ import csv
 import io
 import json
 import sys
+import time
 
-from rldp_verify.cli._help import int_option
+from rldp_verify.cli._help import add_parser, int_option
 from rldp_verify.core.errors import InputError
+
+SCHEMA_VERSION = 1
 
 
 def register(sub):
     """Register ``rldp-verify reference QUANTITY`` (certified reference values over a grid)."""
     from rldp_verify.reference import QUANTITIES
 
-    p = sub.add_parser("reference", help="certified reference values of a quantity over a grid (CSV/JSON)")
+    p = add_parser(
+        sub, "reference", help="certified reference values of a quantity over a grid (CSV/JSON)",
+        description="Certified reference values of a quantity over a grid of points, as CSV or JSON with their "
+                    "provenance\n(version, precision, the formula, the claims of the papers that check it, run now "
+                    "unless --no-check-claims).\nEach row: the inputs as written, 'value' (--dps significant digits) "
+                    "and 'error' (a certified bound on |value - true|).",
+        examples=["rldp-verify reference B_s --grid default -o B_s.csv          # the default grid, CSV",
+                  "rldp-verify reference B --list                               # formula and inputs",
+                  "printf 'alpha,confidence,n,a\\n2,0.95,100,4\\n' | rldp-verify reference B --grid - --format json",
+                  "rldp-verify reference L --grid points.json --format json --dps 40 --no-check-claims"],
+        exit_codes={0: "the table was written (the claims' verdicts are in its provenance)"})
     p.add_argument("quantity", help="one of: " + ", ".join(QUANTITIES))
-    p.add_argument("--grid", default="default", help="'default' or a CSV/JSON file of points (header = input names)")
+    p.add_argument("--grid", default="default",
+                   help="'default', a CSV/JSON file of points (header = input names), or '-' for standard input")
     p.add_argument("--format", default="csv", help="csv or json (default csv)")
     p.add_argument("--dps", default="30", help="significant digits of the values (default 30)")
     p.add_argument("-o", "--output", default="-", help="output file (default: stdout)")
@@ -56,9 +74,21 @@ def run(args) -> int:
         raise InputError(f"--format must be csv or json, got {args.format!r}")
     dps = int_option(args.dps, "--dps", 5, 1000)
     workers = None if args.workers is None else int_option(args.workers, "--workers", 1, 256)
-    points = reference.default_grid(qty.name) if args.grid == "default" else reference.read_grid(qty.name, args.grid)
+    if args.grid == "default":
+        points = reference.default_grid(qty.name)
+    elif args.grid == "-":
+        points = _grid_from_stdin(reference, qty.name)
+    else:
+        points = reference.read_grid(qty.name, args.grid)
+    t0 = time.perf_counter()
+    if not args.no_check_claims and not args.quiet and sys.stderr.isatty():
+        sys.stderr.write(f"checking the claims behind {qty.name} (--no-check-claims skips this)...\r")
+        sys.stderr.flush()
     claims = provenance.resolve(qty.name, package=args.proofs, run=not args.no_check_claims)
+    claims_seconds = time.perf_counter() - t0
     doc = reference.table(qty.name, points, dps=dps, workers=workers, progress=not args.quiet, claims=claims)
+    doc["provenance"]["claims_seconds"] = round(claims_seconds, 3)
+    doc = {"schema_version": SCHEMA_VERSION, "digits": dps, **doc}
     text = json.dumps(doc, indent=1) + "\n" if fmt == "json" else _csv(doc)
     if args.output == "-":
         sys.stdout.write(text)
@@ -73,7 +103,8 @@ def _csv(doc) -> str:
     prov = doc["provenance"]
     buf.write(f"# rldp-verify {prov['version']} reference table: {doc['quantity']}\n")
     buf.write(f"# formula: {doc['formula']}\n")
-    buf.write(f"# dps: {prov['dps']}; points: {prov['points']}; seconds: {prov['seconds']}\n")
+    buf.write(f"# dps: {prov['dps']}; points: {prov['points']}; seconds: {prov['seconds']} "
+              f"(checking the claims: {prov.get('claims_seconds', 0)} s more)\n")
     buf.write(f"# error: {prov['error']}\n")
     for c in prov["claims"]:
         v = c.get("verdict") or f"not run; pinned {c.get('pinned_verdict')}"
@@ -85,6 +116,24 @@ def _csv(doc) -> str:
     for r in rows:
         w.writerow([_cell(r[c]) for c in cols])
     return buf.getvalue()
+
+
+def _grid_from_stdin(reference, name: str) -> list[dict]:
+    """Grid points read from standard input (CSV or JSON, as a file), errors naming <stdin>."""
+    import os
+    import tempfile
+
+    text = sys.stdin.read()
+    suffix = ".json" if text.lstrip().startswith(("[", "{")) else ".csv"
+    fd, path = tempfile.mkstemp(prefix="rldp-grid-", suffix=suffix)
+    try:
+        with os.fdopen(fd, "w") as fh:
+            fh.write(text)
+        return reference.read_grid(name, path)
+    except InputError as exc:
+        raise InputError(str(exc).replace(repr(path), "<stdin>").replace(path, "<stdin>")) from None
+    finally:
+        os.unlink(path)
 
 
 def _cell(v):

@@ -128,6 +128,8 @@ def read_eps(eps: Any, *, float_reading: str = "binary") -> EpsValue:
         raise InputError(f"eps = {eps!r} is not a number")
     if isinstance(eps, str):
         t = eps.strip().lower().replace(" ", "")
+        if t.lstrip("+-") in ("inf", "infinity"):
+            raise InputError(f"eps = {eps!r} is not allowed: eps must be finite (a number >= 0, or log(r) with r >= 1)")
         for pre in ("log(", "ln("):
             if t.startswith(pre) and t.endswith(")"):
                 inner = t[len(pre):-1]
