@@ -8,6 +8,8 @@ from fractions import Fraction
 import mpmath
 import sympy as sp
 
+from proofs._consistency import expect
+from proofs._routes import agree
 from proofs.rldp._sec34 import EX1_CONF, EX1_N, EX1_PHAT, EX1_PSTAR, PAPER, flat, nstr
 from rldp_verify.claims import Method, Outcome, claim, compare_printed, outcome_from_comparisons
 from rldp_verify.core.divergence import chi_square, renyi_divergence
@@ -31,6 +33,19 @@ def check_radius(ctx):
         B = confidence_radius(2, EX1_CONF, EX1_N, 4, dps=ctx.dps)
         direct = mpmath.log(1 + chi2_quantile(EX1_CONF, 3, dps=ctx.dps) / EX1_N)
         ball = RenyiBall.from_confidence(EX1_PHAT, 2, EX1_CONF, EX1_N, dps=ctx.dps)
+    # second routes (ERROR when they disagree): eq. (12) written out with the engine's quantile; the quantile by
+    # scipy (a different library; float64, so to 1e-12 relative) and inside the certified bracket
+    from scipy.stats import chi2 as scipy_chi2
+
+    from rldp_verify.core.stats import chi2_quantile_bracket
+
+    agree("B (confidence_radius vs eq. (12) written out)", B, direct, mpmath.mpf(10) ** -(ctx.dps - 5))
+    q_lo, q_hi = chi2_quantile_bracket(EX1_CONF, 3, dps=ctx.dps)
+    with working_precision(ctx.dps + 20):
+        q = chi2_quantile(EX1_CONF, 3, dps=ctx.dps + 20)
+        agree("F^-1_chi2,3(0.95) (mpmath vs scipy)", q, scipy_chi2.ppf(0.95, 3), q * mpmath.mpf(10) ** -12)
+        expect(to_mpf(q_lo) <= q <= to_mpf(q_hi), "the quantile lies outside its certified bracket")
+        expect(to_mpf(ball.radius) >= B, "the certified radius is below B")
     comps = [compare_printed("B", "0.0752", B)]
     return outcome_from_comparisons(comps, B=nstr(B, 30), B_direct=nstr(direct, 30),
                                     certified_upper=nstr(ball.radius, 30),
@@ -121,6 +136,10 @@ def check_pstar(ctx):
         D = renyi_divergence(flat(EX1_PHAT), flat(EX1_PSTAR), 2, dps=ctx.dps)
         ball = RenyiBall.from_confidence(EX1_PHAT, 2, EX1_CONF, EX1_N, dps=ctx.dps)
         member = ball.contains(EX1_PSTAR, dps=ctx.dps)
+    # second route: D_2 = log sum_x P^_x^2 / P*_x with the sum exact (ERROR when it disagrees with the engine)
+    exact_sum = sum(Fraction(a) ** 2 / Fraction(b) for a, b in zip(flat(EX1_PHAT), flat(EX1_PSTAR)))
+    with working_precision(ctx.dps):
+        agree("D_2(P^||P*)", D, mpmath.log(to_mpf(exact_sum)), mpmath.mpf(10) ** -(ctx.dps - 5))
     comps = [compare_printed("D_2(P^||P*)", "0.0281", D)]
     out = outcome_from_comparisons(comps, D2=nstr(D, 20), chi2=str(chi_square(flat(EX1_PHAT), flat(EX1_PSTAR))),
                                    certified_member=member)

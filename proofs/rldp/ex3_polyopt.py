@@ -13,6 +13,7 @@ from fractions import Fraction
 
 import mpmath
 
+from proofs._routes import agree, mi_by_entropies
 from proofs.rldp._mech_common import PAPER, PHAT, PRINTED_L, PSTAR_FLAT, example_ball, gamma_hat_nonempty, s
 from rldp_verify.claims import Method, Outcome, claim, compare_printed, outcome_from_comparisons, search_readings
 from rldp_verify.core.numbers import working_precision
@@ -68,6 +69,8 @@ def _run(lower, label, with_pstar=False):
     with working_precision(30):
         i_hat = mutual_information_value(Q, [v for r in mech_phat() for v in r])
         i_star = mutual_information_value(Q, PSTAR_FLAT)
+        agree("I_P-hat(X;Y)", i_hat, mi_by_entropies(Q, [v for r in mech_phat() for v in r]), Fraction(1, 10**25))
+        agree("I_P*(X;Y)", i_star, mi_by_entropies(Q, PSTAR_FLAT), Fraction(1, 10**25))
     comps.append(compare_printed("I_P-hat(X;Y)", I_PHAT_PRINTED, i_hat))
     if with_pstar:
         comps.append(compare_printed("I_P*(X;Y)", I_PSTAR_PRINTED, i_star))

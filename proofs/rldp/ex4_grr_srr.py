@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
+from proofs._routes import agree, mi_by_entropies
 from proofs.rldp._mech_common import PAPER, PHAT, PSTAR_FLAT, example_ball, gamma_hat_nonempty, s
 from rldp_verify.claims import Method, Outcome, claim, compare_printed, outcome_from_comparisons
 from rldp_verify.core.numbers import working_precision
@@ -27,19 +30,24 @@ def _mechs():
               "I_P*(SRR) = 0.0942.",
     hypotheses=("X = S x U of Example 1", "e^eps = 2 exactly"),
     method=(Method.EXACT, Method.HIGH_PRECISION),
-    reading="Definition 4's same-s entry is e^-eps / C (see rldp_verify.rldp.mechanisms.srr); nats.",
+    reading="Definition 4's same-s entry is e^-eps / C (see rldp_verify.rldp.mechanisms.srr); nats. Second routes "
+            "(ERROR when they disagree with the engine): GRR from eq. (56) written out, I as H(Y) - H(Y|X).",
 )
 def check_values(ctx):
     phat, g, r = _mechs()
     comps = []
+    # second route for GRR (eq. (56)): e^eps / (e^eps + |X| - 1) on the diagonal, 1 / (e^eps + |X| - 1) elsewhere
+    agree("GRR matrix", 0, max(abs(g.matrix[y][x] - Fraction(2 if x == y else 1, 2 + 3)) for y in range(4)
+                               for x in range(4)), 0)
     for name, mech, printed in (("GRR", g, GRR_PRINTED), ("SRR", r, SRR_PRINTED)):
         for y, row in enumerate(printed.split(";")):
             for x, pv in enumerate(row.split()):
                 comps.append(compare_printed(f"{name}[{y + 1}][{x + 1}]", pv, mech.matrix[y][x]))
         with working_precision(30):
             for dist, p in (("P-hat", [v for rr in phat for v in rr]), ("P*", PSTAR_FLAT)):
-                comps.append(compare_printed(f"I_{dist}({name})", I_PRINTED[(name, dist)],
-                                             mutual_information_value(mech.matrix, p)))
+                value = mutual_information_value(mech.matrix, p)
+                agree(f"I_{dist}({name})", value, mi_by_entropies(mech.matrix, p), Fraction(1, 10**25))
+                comps.append(compare_printed(f"I_{dist}({name})", I_PRINTED[(name, dist)], value))
     return outcome_from_comparisons(comps, what="printed values of Example 4",
                                     grr_exact=[[str(v) for v in row] for row in g.matrix],
                                     srr_exact=[[str(v) for v in row] for row in r.matrix])

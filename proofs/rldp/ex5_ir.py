@@ -6,6 +6,7 @@ from fractions import Fraction
 
 import sympy as sp
 
+from proofs._routes import agree, mi_by_entropies
 from proofs.rldp._mech_common import PAPER, PRINTED_RAD, PSTAR_FLAT, example_ball, s
 from rldp_verify.claims import Method, Outcome, claim, compare_printed, outcome_from_comparisons
 from rldp_verify.core.numbers import to_mpf, working_precision
@@ -102,6 +103,8 @@ def check_optimum(ctx):
     with working_precision(30):
         i_hat = mutual_information_value(mech.matrix, phat)
         i_star = mutual_information_value(mech.matrix, PSTAR_FLAT)
+        agree("I_P-hat(Q_IR)", i_hat, mi_by_entropies(mech.matrix, phat), Fraction(1, 10**25))
+        agree("I_P*(Q_IR)", i_star, mi_by_entropies(mech.matrix, PSTAR_FLAT), Fraction(1, 10**25))
         sr = srr(ball.phat, "log(2)")
         srr_hat, srr_star = mutual_information_value(sr.matrix, phat), mutual_information_value(sr.matrix, PSTAR_FLAT)
     comps.append(compare_printed("I_P-hat(Q_IR)", "0.0755", i_hat))
