@@ -96,11 +96,29 @@ def check_coverage(ctx):
                                         100, float(_chi2.ppf(0.95, 3)))
     ev = {"binary_coverage_exact": str(cov), "binary_coverage": nstr(to_mpf(cov), 10),
           "example1_coverage_n100": f"{ex_cov:.6f}", "skewed_P*_(.01,.02,.03,.94)_n100_coverage": f"{skew_cov:.6f}"}
+    # the charitable reading: the calibration is asymptotic (Pearson: n chi2(P^||P*) -> chi2_{a-1} in law; the
+    # paper cites [39,40], whose sets are approximate confidence sets). The binary coverage as n grows, exactly:
+    trend = {}
+    with mpmath.workdps(40):
+        pm, q = to_mpf(p), to_mpf((lo + hi) / 2)
+        for m in (10, 100, 1000, 10000):
+            tot = mpmath.fsum(mpmath.binomial(m, k) * pm**k * (1 - pm) ** (m - k) for k in range(m + 1)
+                              if m * (mpmath.mpf(k) / m - pm) ** 2 / (pm * (1 - pm)) <= q)
+            trend[str(m)] = mpmath.nstr(tot, 6)
+    ev["binary_coverage_by_n"] = trend
+    ev["readings"] = {
+        "literal": "P(P* in F) >= 1 - beta for every n: false (the counterexamples above)",
+        "charitable": "the confidence level is asymptotic, as for the chi-square test of [39,40] that eq. (9) "
+                      "calibrates: coverage -> 1 - beta as n grows (Pearson's theorem; binary coverage by n: "
+                      + ", ".join(f"n = {k}: {v}" for k, v in trend.items()) + ")",
+    }
     if undecided == 0 and cov < Fraction(95, 100):
         return Outcome.refuted(
             f"for finite n the coverage can be below 1 - beta: |X| = 2, P* = (1/100, 99/100), n = 10 gives "
             f"P(P* in F) = {nstr(to_mpf(cov), 6)} < 0.95 (exact); Example 1's P* with n = 100 has coverage "
             f"{ex_cov:.4f} >= 0.95, but a 2x2 table P* = (.01, .02, .03, .94) with n = 100 has {skew_cov:.4f} < 0.95 "
-            "(float enumeration of all 176,851 outcomes); the guarantee holds only asymptotically",
-            counterexample={"P*": ["1/100", "99/100"], "n": n, "confidence": "0.95", "coverage": str(cov)}, **ev, kind="false")
+            "(float enumeration of all 176,851 outcomes). Missing hypothesis: 'asymptotically' (n -> infinity) -- "
+            "the chi-square calibration of eq. (9) is asymptotic, under which reading the statement holds",
+            counterexample={"P*": ["1/100", "99/100"], "n": n, "confidence": "0.95", "coverage": str(cov)}, **ev,
+            kind="missing-hypothesis")
     return Outcome.inconclusive("no finite-n counterexample decided", **ev)
