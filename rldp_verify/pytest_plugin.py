@@ -7,6 +7,8 @@ regression-checking an implementation against rldp-verify's reference values.
 - ``rldp_assert_matches_reference``: :func:`rldp_verify.testing.assert_matches_reference`.
 
 Reference values are cached per test session (per process), so several tests on one grid compute it once.
+A failure shows the test's own line and the helper's message (the helper and the wrapper here set
+``__tracebackhide__``), not the plugin's or the helper's source.
 """
 
 from __future__ import annotations
@@ -30,4 +32,9 @@ def rldp_assert_matches_reference():
     """Fixture: :func:`rldp_verify.testing.assert_matches_reference` (fails listing every bad grid point)."""
     from rldp_verify.testing import assert_matches_reference
 
-    return assert_matches_reference
+    def check(*args, **kwargs):
+        __tracebackhide__ = True
+        return assert_matches_reference(*args, **kwargs)
+
+    check.__doc__ = assert_matches_reference.__doc__
+    return check

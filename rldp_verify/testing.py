@@ -20,7 +20,10 @@ A point is bad when |got - wanted| > atol + rtol * |wanted| + (certified error o
 with ``direction="lower"`` only got > wanted + tolerance. Infinite reference values must be matched by
 inf (an upper bound may always be inf). NaN, a wrong shape and an exception are bad points. Every bad
 point is listed in the AssertionError (inputs, got, wanted, relative difference), like scipy's
-``mp_assert_allclose``. ``rtol`` and ``atol`` may be callables of the point (a tolerance per region).
+``mp_assert_allclose``, worst first, after a summary of their pattern (the worst point, and the inputs whose
+values separate the bad points from the good ones, e.g. "every point with alpha != 1 fails"). ``rtol`` and
+``atol`` may be callables of the point (a tolerance per region). The helper hides its own frames from pytest's
+traceback (``__tracebackhide__``): a failure shows your test's line and the message.
 """
 
 from __future__ import annotations
@@ -146,6 +149,7 @@ def assert_matches_reference(impl: Callable, quantity: str, grid="default", *, r
                              max_listed: int | None = None) -> CheckSummary:
     """Compare ``impl(**inputs)`` with the certified reference of ``quantity`` at every grid point; raise
     AssertionError listing every bad point (see the module docstring). Returns a :class:`CheckSummary`."""
+    __tracebackhide__ = True  # pytest shows the caller's assertion, not this helper's body
     if direction not in (None, "upper", "lower"):
         raise InputError(f"direction must be None, 'upper' or 'lower', got {direction!r}")
     if not callable(impl):
@@ -180,17 +184,80 @@ def assert_matches_reference(impl: Callable, quantity: str, grid="default", *, r
         elif not math.isnan(point_rel) and not math.isinf(point_rel):
             worst = max(worst, point_rel)
     if bad:
+        bad.sort(key=lambda b: (0 if math.isnan(b[3]) else 1, -b[3] if not math.isnan(b[3]) else 0))
         shown = bad if max_listed is None else bad[:max_listed]
         side = {None: "", "upper": " (direction='upper': got must not be below wanted)",
                 "lower": " (direction='lower': got must not exceed wanted)"}[direction]
         lines = [f"{len(bad)} of {len(values)} points of {quantity!r} do not match the reference "
-                 f"(rtol={rtol!r}, atol={atol!r}){side}:"]
+                 f"(rtol={rtol!r}, atol={atol!r}){side}."]
+        lines += _pattern([p for p, *_ in values], bad)
+        lines.append("Bad points, worst first:")
         for point, g, w, rel in shown:
             lines.append(f"  {_fmt_point(point)}: got {g}, wanted {w}, rel. diff {rel:.3g}")
         if len(shown) < len(bad):
             lines.append(f"  ... and {len(bad) - len(shown)} more")
         raise AssertionError("\n".join(lines))
     return CheckSummary(quantity, len(values), worst)
+
+
+def _key(v) -> str:
+    return repr(v)
+
+
+def _pattern(points: list[dict], bad: list[tuple]) -> list[str]:
+    """Lines summarising where the bad points are: the worst one, then each input whose values separate bad
+    points from good ones ("every point with alpha != 1 fails (220 of 220); none with alpha = 1 (0 of 50)"),
+    else the input values with the largest share of bad points."""
+    out = []
+    rels = [b for b in bad if not math.isnan(b[3])]
+    crashed = [b for b in bad if math.isnan(b[3])]
+    if rels:
+        w = max(rels, key=lambda b: b[3])
+        out.append(f"Worst: relative difference {w[3]:.3g} at {_fmt_point(w[0])} (got {w[1]}, wanted {w[2]}).")
+    if crashed:
+        out.append(f"{len(crashed)} bad point(s) without a value (an exception, NaN or a wrong shape), e.g. "
+                   f"{_fmt_point(crashed[0][0])}: {crashed[0][1]}.")
+    bad_ids = {id(b[0]) for b in bad}  # the same point objects as in ``points``
+    if len(bad) == len(points) or not points:
+        return out + ["Pattern: every point fails."] if points else out
+    clean, confined, shares = [], [], []
+    for name in points[0]:
+        by_value: dict[str, list[int]] = {}
+        for p in points:
+            c = by_value.setdefault(_key(p.get(name)), [0, 0])
+            c[0] += id(p) in bad_ids
+            c[1] += 1
+        if len(by_value) < 2 or len(by_value) > 24:
+            continue
+        all_bad = [v for v, (b, t) in by_value.items() if b == t]
+        none_bad = [v for v, (b, t) in by_value.items() if b == 0]
+        if len(all_bad) + len(none_bad) == len(by_value):
+            nb, nt = sum(by_value[v][0] for v in all_bad), sum(by_value[v][1] for v in all_bad)
+            gt = sum(by_value[v][1] for v in none_bad)
+            fails = (f"{name} != {none_bad[0]}" if len(none_bad) == 1 else
+                     f"{name} = {all_bad[0]}" if len(all_bad) == 1 else f"{name} in {{{', '.join(all_bad)}}}")
+            good = f"{name} = {none_bad[0]}" if len(none_bad) == 1 else f"{name} in {{{', '.join(none_bad)}}}"
+            clean.append(f"Pattern: every point with {fails} fails ({nb} of {nt}); none with {good} (0 of {gt}).")
+        elif none_bad and len(none_bad) <= len(by_value) / 2:
+            # the bad points are confined to some values (not all of their points fail)
+            some = [v for v in by_value if v not in none_bad]
+            nb, nt = sum(by_value[v][0] for v in some), sum(by_value[v][1] for v in some)
+            gt = sum(by_value[v][1] for v in none_bad)
+            where = f"{name} != {none_bad[0]}" if len(none_bad) == 1 else f"{name} not in {{{', '.join(none_bad)}}}"
+            good = f"{name} = {none_bad[0]}" if len(none_bad) == 1 else f"{name} in {{{', '.join(none_bad)}}}"
+            confined.append((nb / nt, f"Pattern: no point with {good} fails (0 of {gt}); the bad points all have "
+                                      f"{where} ({nb} of {nt} points there fail)."))
+        else:
+            worst_v = max(by_value.items(), key=lambda kv: kv[1][0] / kv[1][1])
+            shares.append((worst_v[1][0] / worst_v[1][1], f"{name} = {worst_v[0]}: {worst_v[1][0]} of {worst_v[1][1]} bad"))
+    if clean:
+        return out + clean
+    if confined:
+        return out + [t for _, t in sorted(confined, key=lambda x: -x[0])[:2]]
+    if shares:
+        shares.sort(key=lambda x: -x[0])
+        out.append("No input separates the bad points; the largest shares: " + "; ".join(t for _, t in shares[:3]) + ".")
+    return out
 
 
 def _short(a) -> str:
