@@ -270,7 +270,7 @@ class ResultCache:
         self.dir.mkdir(parents=True, exist_ok=True)
         path = self._path(entry["id"], entry["key"])
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(entry, ensure_ascii=False, sort_keys=True))
+        tmp.write_text(json.dumps(entry, ensure_ascii=False))  # key order kept: a reused entry is byte-identical
         os.replace(tmp, path)
         stem = path.name.split("-")[0]
         older = sorted(self.dir.glob(f"{stem}-*.json"), key=lambda f: f.stat().st_mtime, reverse=True)

@@ -116,7 +116,10 @@ def run(args) -> int:
         claims = discover(args.proofs)
     except ModuleNotFoundError as exc:
         raise InputError(f"--proofs {args.proofs!r}: cannot import {exc.name!r}") from None
-    ctx = Context(dps=args.dps, seed=args.seed, include_slow=args.include_slow, out_dir=str(out))
+    # artefacts (figures) are written to OUT/.staging and moved into OUT only when the report is written: an
+    # interrupted or failed run leaves OUT as it was (issue 28 item 4)
+    staging = out / ".staging"
+    ctx = Context(dps=args.dps, seed=args.seed, include_slow=args.include_slow, out_dir=str(staging))
     claims_all = claims
     if args.only:
         claims = [c for c in claims if c.id.startswith(args.only)]
@@ -139,7 +142,14 @@ def run(args) -> int:
                     sys.stderr.write(line + "\n")
                     sys.stderr.flush()
 
-        results = _run(todo, ctx, args, finished, started, out)
+        import shutil
+
+        shutil.rmtree(staging, ignore_errors=True)
+        try:
+            results = _run(todo, ctx, args, finished, started, out)
+            _publish(staging, out)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
     recomputed = [r.claim.id for r in results if not r.reused]
     try:
         titles = importlib.import_module(f"{args.proofs}.papers").titles()
@@ -151,13 +161,42 @@ def run(args) -> int:
     coverage = _coverage(args.proofs, [c.id for c in claims_all])
     if coverage is not None:
         doc["coverage"] = coverage
-    doc["run"] = {"cache": not args.no_cache, "recomputed": recomputed, "reused": len(results) - len(recomputed)}
+    doc["run"] = _run_record(out, doc, not args.no_cache, recomputed, len(results) - len(recomputed))
     paths = report.write(doc, out)
     s = doc["summary"]
     print("report: " + ", ".join(f"{k} {v}" for k, v in s.items())
           + f" ({len(recomputed)} recomputed, {len(results) - len(recomputed)} reused from the cache)"
           + " -> " + ", ".join(map(str, paths)))
     return _errors_exit(doc)
+
+
+def _publish(staging: Path, out: Path) -> None:
+    """Move every file written below ``staging`` to the same place below ``out`` (replacing the old one)."""
+    if not staging.is_dir():
+        return
+    for f in sorted(p for p in staging.rglob("*") if p.is_file()):
+        dest = out / f.relative_to(staging)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(f, dest)
+
+
+def _run_record(out: Path, doc: dict, cache: bool, recomputed: list[str], reused: int) -> dict:
+    """The report's ``run`` entry: the cache setting, the claims this run recomputed, how many it reused. A run
+    that recomputed nothing and reproduced the previous report's claims exactly keeps that report's record
+    (the report is then the same document, and its record says which run computed it), so a re-run with
+    nothing changed rewrites the report byte for byte."""
+    import json
+
+    record = {"cache": cache, "recomputed": recomputed, "reused": reused}
+    if recomputed:
+        return record
+    try:
+        prev = json.loads((out / "verification.json").read_text())
+    except (OSError, ValueError):
+        return record
+    if isinstance(prev, dict) and prev.get("claims") == doc["claims"] and isinstance(prev.get("run"), dict):
+        return prev["run"]
+    return record
 
 
 def _coverage(package: str, claim_ids: list[str]):
