@@ -115,6 +115,18 @@ def main() -> int:
     if not scripts:
         return 0
     bar = Progress(len(scripts), desc="benchmarks", quiet=args.quiet)
+    # an interrupted run (Ctrl-C, a scheduler that goes away) puts back every table it had rewritten: the
+    # tracked JSONs change only when the whole run completes (issue 28 item 4)
+    saved = {s: (OUT / f"{s.stem[len('bench_'):]}.json") for s in scripts}
+    saved_bytes = {p: (p.read_bytes() if p.is_file() else None) for p in saved.values()}
+
+    def restore() -> None:
+        for path, data in saved_bytes.items():
+            if data is None:
+                path.unlink(missing_ok=True)
+            else:
+                path.write_bytes(data)
+
     try:
         with DaskCluster(args.scheduler, n_workers=args.workers) as cluster:
             # one task per benchmark, submitted one after another so that the progress shows each
@@ -140,8 +152,14 @@ def main() -> int:
                 bar.finish(name)
     except (InputError, ExecutionError) as exc:
         bar.close()
-        print(f"benchmarks: error: {exc}", file=sys.stderr)
+        restore()
+        print(f"benchmarks: error: {exc} (the benchmark tables are as they were)", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        bar.close()
+        restore()
+        print("benchmarks: interrupted (the benchmark tables are as they were)", file=sys.stderr)
+        return 130
     bar.close()
     return status
 
