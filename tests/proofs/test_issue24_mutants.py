@@ -1,0 +1,30 @@
+"""Issue 24: checks that can fail. Each wrong variant of the engine below (mutation/catalogue.py) must turn the
+claim behind it REFUTED, or -- where the paper's statement stays true and only the engine is wrong -- make the claim
+say ERROR through its own consistency check (proofs._consistency.InconsistentCheck), never a verdict.
+
+Each case runs in a fresh interpreter (rldp_verify.claims.mutants.run_subprocess), so no patch leaks into the
+test process."""
+
+import pytest
+
+from rldp_verify.claims.mutants import run_subprocess
+
+CASES = [
+    # (mutant, claim, expected verdict, text the summary must contain)
+    ("thm5.d-missing-factor-2", "rldp.thm5.ir-private", "REFUTED", ""),
+    ("audit.lenient-upper-at-phat", "rldp.audit.upper-end-vs-oracle", "REFUTED", ""),
+    ("audit.lenient-upper-at-phat", "rldp.example3.audit-example1", "ERROR", "InconsistentCheck"),
+    ("thm1.bs-chi2-radius", "rldp.example2.lower-bounds", "ERROR", "InconsistentCheck"),
+    ("thm1.bs-chi2-radius", "rldp.example2.conditional-radii", "ERROR", "InconsistentCheck"),
+    ("isit.eq21-c-times-B", "isit.thm2.support-ball", "REFUTED", ""),
+    ("isit.eq29-without-row-masses", "isit.thm4.support-projection", "REFUTED", ""),
+]
+
+
+@pytest.mark.parametrize("mutant,claim_id,verdict,text", CASES, ids=[f"{m}->{c}" for m, c, _, _ in CASES])
+def test_mutant_is_caught(mutant, claim_id, verdict, text):
+    run = run_subprocess("mutation.catalogue", mutant, [claim_id], timeout=300)
+    assert "results" in run, run
+    got = run["results"][claim_id]
+    assert got["verdict"] == verdict, f"{claim_id} under {mutant}: {got}"
+    assert text in got["summary"], got["summary"]
