@@ -1,6 +1,7 @@
 """``rldp-verify audit``: certified (eps, F)-RLDP / eps-LDP audit of a mechanism JSON file.
 
-Exit codes: 0 PASS, 1 FAIL, 3 INCONCLUSIVE, 2 bad input.
+Exit codes: 0 PASS, 1 FAIL, 3 INCONCLUSIVE (also when --time-limit is reached first), 2 bad input,
+4 internal error (an exception of the audit itself: one line on stderr, never a traceback).
 """
 
 from __future__ import annotations
@@ -19,10 +20,12 @@ from rldp_verify.cli._uncertainty import (
     read_estimate,
     uses_ball,
 )
-from rldp_verify.core.errors import InputError
+from rldp_verify.core.errors import CertificationError, InputError
 from rldp_verify.core.numbers import DEFAULT_DPS
 
 EXIT = {"PASS": 0, "FAIL": 1, "INCONCLUSIVE": 3}
+EXIT_INTERNAL_ERROR = 4
+DEFAULT_TIME_LIMIT = 60
 
 
 def register(sub):
@@ -39,7 +42,10 @@ def register(sub):
                   "rldp-verify audit mech.json --eps 1 --full-simplex --json",
                   'rldp-verify audit mech.json --eps 1 --distribution "0.1,0.1;0.2,0.6"',
                   'rldp-verify mechanism grr --eps 0.5 --phat "7,10;26,57" | rldp-verify audit - --eps 0.5 --ldp'],
-        exit_codes={0: "PASS", 1: "FAIL (with a witness)", 3: "INCONCLUSIVE (after raising the precision to --max-dps)"})
+        exit_codes={0: "PASS", 1: "FAIL (with a witness)",
+                    3: "INCONCLUSIVE (after raising the precision to --max-dps, or at --time-limit: the interval "
+                       "reached so far)",
+                    4: "internal error of the audit (one line 'rldp-verify: internal error: ...'; please report it)"})
     p.add_argument("mechanism", nargs="?", help="mechanism JSON file (the format of `rldp-verify mechanism`; '-': stdin)")
     p.add_argument("--eps", required=True, help="target eps >= 0 (a number, or log(r) for e^eps = r exactly)")
     g = p.add_argument_group("uncertainty set (choose one)")
@@ -51,6 +57,10 @@ def register(sub):
     p.add_argument("--dps", type=int, default=DEFAULT_DPS, help=f"starting precision in digits (default {DEFAULT_DPS})")
     p.add_argument("--max-dps", type=int, default=None, help="precision limit for INCONCLUSIVE (default 4x --dps)")
     p.add_argument("--normalize", action="store_true", help="rescale columns that do not sum to 1 (reported)")
+    p.add_argument("--time-limit", type=_seconds, default=DEFAULT_TIME_LIMIT, metavar="SECONDS",
+                   help=f"wall-clock limit of the Rényi-ball audit (default {DEFAULT_TIME_LIMIT}); when it is "
+                   "reached the verdict is taken from the interval certified so far (INCONCLUSIVE unless it "
+                   "decides)")
     p.add_argument("--no-screen", action="store_true", help="certify every (y, s, s') in arb (no float screen)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--certificate", metavar="FILE", help="also write a certificate of the verdict to FILE "
@@ -60,6 +70,20 @@ def register(sub):
                    "$RLDP_VERIFY_PROGRESS_DELAY: the step, n/total and an ETA)")
     add_adapter_arguments(p)
     p.set_defaults(func=run)
+
+
+def _seconds(text: str) -> float:
+    """--time-limit: a positive number of seconds (argparse turns the InputError into exit code 2)."""
+    import argparse
+    import math
+
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--time-limit = {text!r} is not a number of seconds") from None
+    if not (v > 0 and math.isfinite(v)):
+        raise argparse.ArgumentTypeError(f"--time-limit = {text!r} must be a positive finite number of seconds")
+    return v
 
 
 def _table(text: str, name: str):
@@ -83,7 +107,28 @@ def json_document(res) -> dict:
 
 def run(args) -> int:
     """Run ``rldp-verify audit``: print the certified verdict with its interval and witness; the exit code
-    says PASS / FAIL / INCONCLUSIVE (see ``--help``)."""
+    says PASS / FAIL / INCONCLUSIVE (see ``--help``). Bad input propagates (exit code 2 in
+    :func:`rldp_verify.cli.main`); any other exception of the audit is one line on stderr and exit code 4, so
+    that a script never reads a crash as FAIL."""
+    try:
+        return _run(args)
+    except (InputError, CertificationError, OSError):
+        raise
+    except MemoryError:
+        sys.stderr.write("rldp-verify: internal error: out of memory (MemoryError)\n")
+        return EXIT_INTERNAL_ERROR
+    except Exception as exc:  # noqa: BLE001 - the documented exit code 4, never a traceback
+        sys.stderr.write(f"rldp-verify: internal error: {one_line(exc)}\n")
+        return EXIT_INTERNAL_ERROR
+
+
+def one_line(exc: BaseException, limit: int = 300) -> str:
+    """``Type: message`` on one line, at most ``limit`` characters (long numbers in messages are cut)."""
+    text = " ".join(f"{type(exc).__name__}: {exc}".split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _run(args) -> int:
     from rldp_verify.rldp.audit import audit
 
     if args.dps < 15:
@@ -113,7 +158,7 @@ def run(args) -> int:
         mech = load_mechanism(mech, normalize=args.normalize)
     with Live("audit", quiet=args.quiet):
         res = audit(mech, args.eps, dps=args.dps, max_dps=max_dps, screen=not args.no_screen,
-                    normalize=args.normalize, **kw)
+                    normalize=args.normalize, time_limit=args.time_limit, **kw)
     if args.certificate:
         from rldp_verify.certificates.audit import write_audit_certificate
 

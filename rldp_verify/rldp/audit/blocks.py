@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 
 import mpmath
 import numpy as np
@@ -96,23 +97,23 @@ class Block:
         return cls(tuple(to_mpf(x) for x in w), tuple(to_mpf(x) for x in v), Fraction(alpha),
                    1 - 1 / Fraction(alpha))
 
-    @property
+    @cached_property
     def vmax(self):
         """max v_u over the support of w."""
         return max(vi for vi, wi in zip(self.v, self.w) if wi > 0)
 
-    @property
+    @cached_property
     def vmax_all(self):
         """max v_u over every u (including cells outside the support of w)."""
         return max(self.v)
 
-    @property
+    @cached_property
     def spread(self):
         """max - min of v over the support of w (the curve's scale)."""
         vs = [vi for vi, wi in zip(self.v, self.w) if wi > 0]
         return max(vs) - min(vs)
 
-    @property
+    @cached_property
     def off(self):
         """(v_w, w) for the best cell off supp R^ when it beats the support, else None."""
         best = None
@@ -121,12 +122,12 @@ class Block:
                 best = (vi, u)
         return best
 
-    @property
+    @cached_property
     def fixed(self) -> bool:
         """R^ is the maximiser at every level (flat on the support, nothing better off it)."""
         return self.spread == 0 and self.off is None
 
-    @property
+    @cached_property
     def x_w(self):
         """The curve parameter x at which the maximiser leaves supp w (-inf when nothing better lies off it)."""
         off = self.off
@@ -178,8 +179,10 @@ class Block:
         if t == mpmath.inf or self.spread == 0:
             R = list(self.w)
             return R, mpmath.mpf(0), mpmath.fsum(r * x for r, x in zip(R, self.v)), None, None
-        mu = self.mu(t)
-        x = [mu - vi for vi in self.v]
+        # mu - v_u as (vmax - v_u) + spread * t: for t below the working precision, mu - vmax would cancel to 0
+        # (a ZeroDivisionError in x^(-1/alpha) at the maximiser; the red team's radius-50 case at 35 digits)
+        vmax, spread = self.vmax, self.spread
+        x = [(vmax - vi) + spread * t for vi in self.v]
         raw = [wi * xi ** (-1 / a) if wi > 0 else mpmath.mpf(0) for wi, xi in zip(self.w, x)]
         Z = mpmath.fsum(raw)
         R = [r / Z for r in raw]

@@ -32,13 +32,18 @@ from rldp_verify.core.rigorous import arb_exact, arb_precision
 from rldp_verify.core.rigorous import lower as arb_lower
 from rldp_verify.core.rigorous import upper as arb_upper
 from rldp_verify.rldp.audit import exact as exact_audits
-from rldp_verify.rldp.audit.dual import beta_of, phi_np
+from rldp_verify.rldp.audit.deadline import NO_DEADLINE, Deadline, TimeLimitReached
+from rldp_verify.rldp.audit.dual import beta_of, phi_np, to_float
 from rldp_verify.rldp.audit.pair import PairProblem, PairResult, solve_pair
 from rldp_verify.rldp.audit.screen import build_tables, certify_float, estimates
 from rldp_verify.rldp.mechio import Mechanism
 from rldp_verify.rldp.uncertainty import RenyiBall, read_table
 
 INF = math.inf
+# the witness in --json: its exact entries, so that the printed table is the member of F that was verified
+WITNESS_FORMAT = "exact rationals p/q"
+
+
 class Verdict(StrEnum):
     """The audit's verdict (a ``str``: compares equal to "PASS", "FAIL", "INCONCLUSIVE"; exit codes 0, 1, 3)."""
 
@@ -72,10 +77,11 @@ class AuditResult:
         return [_log_str(self.ratio_lower, digits, down=True), _log_str(self.ratio_upper, digits, down=False)]
 
     def to_json(self) -> dict:
-        """The ``--json`` document of ``rldp-verify audit`` (numbers as decimal strings, the witness as a table)."""
+        """The ``--json`` document of ``rldp-verify audit`` (numbers as decimal strings, the witness as a table of
+        exact rationals "p/q": the verified member of F itself, not a rounding of it)."""
         wit = self.witness
-        if isinstance(wit, tuple) and wit and isinstance(wit[0], tuple):
-            wit = [[_dec(v, 25, None) for v in row] for row in wit]
+        if wit is not None:  # exact: the printed table is the verified member of F itself
+            wit = [[str(Fraction(v)) for v in row] for row in wit]
         return {
             "verdict": self.verdict,
             "ratio_lower": _dec(self.ratio_lower, 20, True),
@@ -83,6 +89,7 @@ class AuditResult:
             "eps_realised": self.eps_realised(),
             "argmax": self.argmax,
             "witness": wit,
+            "witness_format": WITNESS_FORMAT,
             "dps": self.dps,
             "seconds": round(self.seconds, 4),
             "uncertainty": self.uncertainty,
@@ -147,8 +154,14 @@ class Target:
             return False
         if self.exp_exact is not None:
             return Fraction(x) <= self.exp_exact
+        x = Fraction(x)
+        if x <= 1:  # eps >= 0
+            return True
         with arb_precision(dps):
-            return bool(arb_exact(Fraction(x)) <= arb_exact(self.eps_exact).exp())
+            e = arb_exact(self.eps_exact).exp()
+            if e.is_finite():
+                return bool(arb_exact(x) <= e)
+            return bool(arb_exact(x).log() <= arb_exact(self.eps_exact))  # e^eps beyond arb's range
 
     def lt_strict(self, x, dps: int) -> bool:
         """Certainly e^eps < x."""
@@ -158,8 +171,14 @@ class Target:
             return True
         if self.exp_exact is not None:
             return Fraction(x) > self.exp_exact
+        x = Fraction(x)
+        if x <= 1:  # e^eps >= 1
+            return False
         with arb_precision(dps):
-            return bool(arb_exact(Fraction(x)) > arb_exact(self.eps_exact).exp())
+            e = arb_exact(self.eps_exact).exp()
+            if e.is_finite():
+                return bool(arb_exact(x) > e)
+            return bool(arb_exact(x).log() > arb_exact(self.eps_exact))
 
 
 def parse_eps(eps) -> Target:
@@ -215,7 +234,7 @@ def exact_matrix(mech: Mechanism):
 def audit(mechanism, eps, *, ball: RenyiBall | None = None, phat=None, alpha=None, radius=None,
           confidence=None, samples=None, full_simplex: bool = False, distribution=None, ldp: bool = False,
           dps: int = DEFAULT_DPS, max_dps: int = 4 * DEFAULT_DPS, screen: bool = True,
-          normalize: bool = False, sizes=None) -> AuditResult:
+          normalize: bool = False, sizes=None, time_limit: float | None = None) -> AuditResult:
     """Audit ``mechanism`` against eps for one uncertainty set (see the module docstring).
 
     Exactly one of: ``ldp=True``; ``full_simplex=True``; ``distribution=P`` (|S| x |U| table);
@@ -223,8 +242,15 @@ def audit(mechanism, eps, *, ball: RenyiBall | None = None, phat=None, alpha=Non
     ``mechanism``: a Mechanism, a JSON path, or a matrix (rows y, columns x in S-major order: nested lists,
     a NumPy array or a DataFrame; float entries are the binary rationals they denote) with
     ``sizes=(|S|, |U|)`` when no table gives them.
+    ``time_limit``: seconds of wall-clock time for a Rényi-ball audit (None: no limit); when it is reached the
+    verdict comes from the interval certified so far (pairs not yet certified are bounded by Proposition 3),
+    with a note.
     """
     t0 = time.perf_counter()
+    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
+                                   or not time_limit > 0 or time_limit == INF):
+        raise InputError(f"time_limit must be a positive number of seconds (or None), got {time_limit!r}")
+    deadline = Deadline(time_limit)
     target = parse_eps(eps)
     if isinstance(dps, bool) or not isinstance(dps, int) or dps < 15:
         raise InputError(f"dps must be an integer >= 15, got {dps!r}")
@@ -277,7 +303,10 @@ def audit(mechanism, eps, *, ball: RenyiBall | None = None, phat=None, alpha=Non
             if samples is None:
                 raise InputError("confidence needs the sample size (samples)")
             ball = RenyiBall.from_confidence(phat, alpha, confidence, samples, dps=dps)
-    desc = f"Rényi ball alpha = {ball.alpha}, radius B = {_dec(ball.radius, 12, False) if ball.radius != INF else 'inf'} ({ball.provenance})"
+    alpha_s = str(ball.alpha) if len(str(ball.alpha)) <= 24 else _short(ball.alpha)
+    radius_s = "inf" if ball.radius == INF else _dec(ball.radius, 12, False)
+    radius_s = radius_s if len(radius_s) <= 30 else _short(ball.radius)
+    desc = f"Rényi ball alpha = {alpha_s}, radius B = {radius_s} ({ball.provenance})"
     if ball.radius == 0:
         rho, arg = exact_audits.audit_single(Q, ball.phat, a1, a2)
         return _finish(target, rho, rho, arg, ball.phat, dps, t0, desc + ": F = {P^}", notes)
@@ -285,22 +314,111 @@ def audit(mechanism, eps, *, ball: RenyiBall | None = None, phat=None, alpha=Non
         rho, arg, P = exact_audits.audit_full_simplex(Q, a1, a2)
         notes.append("radius inf: the closure of F is P_X (Proposition 3)")
         return _finish(target, rho, rho, arg, P, dps, t0, desc, notes)
+    lo_ball, hi_ball, why = _nested_balls(ball)
+    if why is None:
+        res = _rounds(Q, mech, ball, target, dps, max_dps, screen, deadline)
+    else:
+        res = _audit_nested(Q, mech, ball, lo_ball, hi_ball, target, dps, max_dps, screen, deadline, why)
+    res.uncertainty = desc
+    res.eps = target.text
+    res.notes = notes + res.notes
+    res.seconds = time.perf_counter() - t0
+    return res
+
+
+# Beyond these the ball is audited through nested balls (see _nested_balls): a radius above RADIUS_CAP nats
+# needs witness cells below e^-RADIUS_CAP, an alpha above ALPHA_CAP or below ALPHA_MIN powers with exponents
+# that arb and mpmath cannot carry in seconds.
+RADIUS_CAP = Fraction(100)
+ALPHA_CAP = Fraction(10**6)
+ALPHA_MIN = Fraction(1, 10**4)
+
+
+def _nested_balls(ball: RenyiBall):
+    """(lo_ball, hi_ball, why): balls with lo_ball <= F <= hi_ball (None: no such ball is used), or
+    (None, None, None) when ``ball`` is audited directly.
+
+    D_alpha is non-decreasing in alpha (van Erven & Harremoës, Theorem 3), so the ball of a larger alpha is
+    smaller: for alpha > ALPHA_CAP, F lies inside the ball of order ALPHA_CAP (upper end); for alpha <
+    ALPHA_MIN, the ball of order ALPHA_MIN lies inside F (lower end). A ball of a smaller radius lies inside F
+    (lower end). Without a hi_ball the upper end is Proposition 3's (F lies inside P_X)."""
+    alpha, B = Fraction(ball.alpha), ball.radius
+    big_r = B > RADIUS_CAP
+    r_lo = min(B, RADIUS_CAP)
+    if alpha > ALPHA_CAP:
+        hi = None if big_r else RenyiBall.from_radius(ball.phat, ALPHA_CAP, B)
+        return None, hi, f"alpha > {ALPHA_CAP}: upper end over the larger ball of order {ALPHA_CAP}" + \
+            (f" and radius {B}" if not big_r else ", here Proposition 3 (radius > 100)") + \
+            "; lower end at P-hat"
+    if alpha < ALPHA_MIN:
+        return RenyiBall.from_radius(ball.phat, ALPHA_MIN, r_lo), None, \
+            (f"alpha < {ALPHA_MIN}: lower end from a witness in the smaller ball of order {ALPHA_MIN}, radius "
+             f"{_short(r_lo)}; upper end from Proposition 3")
+    if big_r:
+        return RenyiBall.from_radius(ball.phat, alpha, RADIUS_CAP), None, \
+            (f"radius > {RADIUS_CAP}: lower end from a witness in the smaller ball of radius {RADIUS_CAP} (inside F); "
+             "upper end from Proposition 3 (F lies inside P_X, and tends to it as the radius grows)")
+    return None, None, None
+
+
+def _audit_nested(Q, mech, ball, lo_ball, hi_ball, target, dps, max_dps, screen, deadline, why) -> AuditResult:
+    """The audit of ``ball`` from nested balls lo_ball <= F <= hi_ball (:func:`_nested_balls`): the lower end
+    (and witness) of lo_ball's audit, or P-hat's exact ratio; the upper end of hi_ball's audit, or
+    Proposition 3's bound."""
+    a1, a2 = ball.sensitive_size, ball.public_size
+    rho_hat, arg_hat = exact_audits.audit_single(Q, ball.phat, a1, a2)
+    lo, arg, wit = rho_hat, arg_hat, (ball.phat if arg_hat is not None else None)
+    notes = [why]
+    if hi_ball is None:
+        hi = exact_audits.audit_full_simplex(Q, a1, a2)[0]
+    else:
+        r_hi = _rounds(Q, mech, hi_ball, target, dps, max_dps, screen, deadline)
+        hi = r_hi.ratio_upper
+        notes += [f"(ball of order {ALPHA_CAP}) {n}" for n in r_hi.notes]
+    used = dps
+    if lo_ball is not None and not target.le(hi, dps + 10):  # the lower end can still decide the verdict
+        r_lo = _rounds(Q, mech, lo_ball, target, dps, max_dps, screen, deadline)
+        used = r_lo.dps
+        notes += [f"(inner ball) {n}" for n in r_lo.notes]
+        if r_lo.ratio_lower is not None and (lo is None or r_lo.ratio_lower > lo):
+            lo, arg, wit = r_lo.ratio_lower, r_lo.argmax, r_lo.witness
+    if lo is not None and hi < lo:  # pragma: no cover - would be a bug: both ends are certified
+        raise AssertionError(f"lower end {_short(lo)} above upper end {_short(hi)}")
+    return AuditResult(_verdict(target, lo, hi, used), lo, hi, arg, wit, used, 0.0, "", "", notes)
+
+
+def _rounds(Q, mech, ball, target, dps, max_dps, screen, deadline) -> AuditResult:
+    """The precision rounds of one Rényi-ball audit: dps, 2 dps, ... up to max_dps, until the verdict is
+    decided or the deadline expires; the intervals of the rounds are intersected."""
     cur = dps
     rounds = 1
     while cur * 2 ** (rounds - 1) < max_dps:
         rounds += 1
     k = 0
+    prev = None
     while True:
         k += 1
         res = _audit_ball(Q, mech, ball, target, cur, screen,
-                          stage=f"{cur} digits, precision round {k} of at most {rounds}")
-        res.uncertainty = desc
-        res.notes = notes + res.notes
-        res.eps = target.text
-        if res.verdict != INCONCLUSIVE or cur >= max_dps:
-            res.seconds = time.perf_counter() - t0
+                          stage=f"{cur} digits, precision round {k} of at most {rounds}", deadline=deadline)
+        if prev is not None:
+            res = _intersect(prev, res, target)
+        if res.verdict != INCONCLUSIVE or cur >= max_dps or deadline.expired():
             return res
+        prev = res
         cur = min(max_dps, 2 * cur)
+
+
+def _intersect(a: AuditResult, b: AuditResult, target: Target) -> AuditResult:
+    """The better ends of two certified intervals of the same audit (precision rounds): both are sound, so
+    the largest lower end (with its witness) and the smallest upper end are."""
+    out = b
+    if a.ratio_lower is not None and (b.ratio_lower is None or a.ratio_lower > b.ratio_lower):
+        out.ratio_lower, out.witness, out.argmax = a.ratio_lower, a.witness, a.argmax
+    if a.ratio_upper < b.ratio_upper:
+        out.ratio_upper = a.ratio_upper
+    out.notes = list(dict.fromkeys(a.notes + b.notes))
+    out.verdict = _verdict(target, out.ratio_lower, out.ratio_upper, out.dps)
+    return out
 
 
 def _finish(target, lo, hi, arg, witness, dps, t0, desc, notes) -> AuditResult:
@@ -316,22 +434,104 @@ def _verdict(target: Target, lo, hi, dps) -> str:
     return INCONCLUSIVE
 
 
-def _audit_ball(Q, mech, ball: RenyiBall, target: Target, dps: int, screen: bool, stage: str = "") -> AuditResult:
+# the float screen runs only where float64 represents the problem faithfully (otherwise every pair is certified
+# in arb, and the time limit bounds the rest by Proposition 3)
+SCREEN_ALPHA = (1e-4, 1e6)
+SCREEN_TINY = 1e-290
+
+
+def _screen_unsafe(Q, phat, alpha: Fraction, radius) -> str | None:
+    """Why float64 cannot carry this audit's screen (None when it can)."""
+    if not SCREEN_ALPHA[0] <= alpha <= SCREEN_ALPHA[1]:
+        return f"alpha outside [{SCREEN_ALPHA[0]:g}, {SCREEN_ALPHA[1]:g}]"
+    if radius > Fraction(10**6):
+        return "radius above 1e6"
+    tiny = Fraction(SCREEN_TINY)
+    if any(0 < v < tiny for row in Q for v in row) or any(0 < v < tiny for row in phat for v in row):
+        return f"entries below {SCREEN_TINY:g}"
+    return None
+
+
+def _audit_ball(Q, mech, ball: RenyiBall, target: Target, dps: int, screen: bool, stage: str = "",
+                deadline: Deadline = NO_DEADLINE) -> AuditResult:
     """One audit of the Rényi ball at ``dps`` digits; ``stage`` (e.g. the precision round) prefixes the
-    progress steps."""
+    progress steps. When ``deadline`` expires, the pairs not yet certified are bounded by Proposition 3."""
     a1, a2 = ball.sensitive_size, ball.public_size
     pre = f"[{stage}] " if stage else ""
     progress.step(f"{pre}float screen tables")
     Y = len(Q)
     alpha = Fraction(ball.alpha)
     beta = beta_of(alpha)
-    Qf = np.array([[float(v) for v in row] for row in Q])
-    phat_f = np.array([[float(v) for v in row] for row in ball.phat])
-    Phi = float(phi_np(float(ball.radius), float(beta)))
     notes = []
+    why = _screen_unsafe(Q, ball.phat, alpha, ball.radius)
+    if why is not None:
+        notes.append(f"float screen off ({why}): every pair certified in arb")
+        screen = False
     rows = [[tuple(Q[y][s * a2:(s + 1) * a2]) for s in range(a1)] for y in range(Y)]
-    tab = build_tables(Qf, phat_f, float(alpha), Phi)
-    est, gidx = estimates(tab)
+    Qf = np.array([[to_float(v) for v in row] for row in Q])
+    phat_f = np.array([[to_float(v) for v in row] for row in ball.phat])
+    with np.errstate(all="ignore"):  # the screen is a float proposal; non-finite values settle nothing
+        if why is None:
+            Phi = float(phi_np(to_float(ball.radius), to_float(beta)))
+            tab = build_tables(Qf, phat_f, to_float(alpha), Phi)
+            est, gidx = estimates(tab)
+        else:  # no tables: pairs in the order of their Proposition-3 bound, no float start points
+            Phi, tab, gidx = None, None, None
+            est = _px_estimates(Qf, a1, a2)
+    return _audit_ball_pairs(Q, ball, target, dps, screen, pre, deadline, notes, rows, Qf, phat_f, Phi, tab,
+                             est, gidx)
+
+
+def _px_estimates(Qf, a1, a2):
+    """est[y, s1, s2] = max_u Q[y|s1,u] / min_u Q[y|s2,u] in floats (the order of the pairs without a screen)."""
+    q = Qf.reshape(Qf.shape[0], a1, a2)
+    mx, mn = q.max(axis=2), q.min(axis=2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        est = np.where(mn[:, None, :] > 0, mx[:, :, None] / np.where(mn[:, None, :] > 0, mn[:, None, :], 1.0),
+                       np.where(mx[:, :, None] > 0, np.inf, 1.0))
+    est[:, np.arange(a1), np.arange(a1)] = -np.inf
+    return est
+
+
+def _px_bound(pairs, Qf, rows, a1, a2):
+    """The exact max over ``pairs`` (k, 3) of max_u Q[y|s1,u] / min_u Q[y|s2,u] (Proposition 3: valid over
+    all of P_X; 0/0 = 1, x/0 = inf). Floats pick the candidates within 1e-9 of the float maximum; the
+    maximum over the candidates is exact."""
+    if not len(pairs):
+        return Fraction(0)
+    est = _px_estimates(Qf, a1, a2)[pairs[:, 0], pairs[:, 1], pairs[:, 2]]
+    top = est.max()
+    cand = pairs[est >= top * (1 - 1e-9)] if np.isfinite(top) else pairs[~np.isfinite(est)]
+    best = Fraction(0)
+    for y, s1, s2 in cand[:4096]:
+        q1, q2 = rows[int(y)][int(s1)], rows[int(y)][int(s2)]
+        if min(q2) == 0:
+            if max(q1) > 0:
+                return INF
+            best = max(best, Fraction(1))
+            continue
+        best = max(best, max(q1) / min(q2))
+    if len(cand) > 4096:  # pragma: no cover - many ties: the bound over every pair of the matrix
+        return max(best, _px_bound(np.array([(y, s, t) for y in range(len(rows)) for s in range(a1)
+                                             for t in range(a1) if s != t]), Qf, rows, a1, a2)
+                   if len(pairs) < len(rows) * a1 * (a1 - 1) else INF)
+    return best
+
+
+def _short(x) -> str:
+    """A number for a message: at most 12 significant digits ("inf" for infinity)."""
+    if x is None:
+        return "none"
+    if x == INF:
+        return "inf"
+    with arb_precision(30):
+        return arb_exact(Fraction(x)).str(12, radius=False)
+
+
+def _audit_ball_pairs(Q, ball, target, dps, screen, pre, deadline, notes, rows, Qf, phat_f, Phi, tab, est, gidx):
+    """The pairs of one Rényi-ball audit: leading pairs in arb, the float screen, the rest in arb."""
+    a1, a2 = ball.sensitive_size, ball.public_size
+    alpha = Fraction(ball.alpha)
     flat_idx = np.argsort(-est, axis=None)
     all_pairs = np.array(np.unravel_index(flat_idx, est.shape)).T  # sorted by estimate, descending
     valid = all_pairs[:, 1] != all_pairs[:, 2]
@@ -340,64 +540,30 @@ def _audit_ball(Q, mech, ball: RenyiBall, target: Target, dps: int, screen: bool
     results: dict[tuple, PairResult] = {}
 
     def solve(p):
+        deadline.check()
         y, s1, s2 = (int(v) for v in p)
-        g = gidx[y, s1, s2]
-        start = (float(tab.tU[y, s1, g]), float(tab.tL[y, s2, g]))
+        start = None
+        if tab is not None:
+            g = gidx[y, s1, s2]
+            start = (float(tab.tU[y, s1, g]), float(tab.tL[y, s2, g]))
         prob = PairProblem(ball, rows[y], y, s1, s2)
         best_lo = max((r.lo for r in results.values() if r.lo is not None), default=None)
         want = (lambda r: True) if best_lo is None or best_lo == INF else \
-            (lambda r: r > float(best_lo) * (1 + 1e-12))
-        results[(y, s1, s2)] = solve_pair(prob, dps, start, want_witness=want)
+            (lambda r: r > to_float(best_lo) * (1 + 1e-12))
+        results[(y, s1, s2)] = solve_pair(prob, dps, start, want_witness=want, deadline=deadline)
 
     n_all = len(all_pairs)
-    if not screen:
-        progress.step(f"{pre}(y, s, s') pairs certified in arb (no screen)", n_all, "pairs")
-        for i, p in enumerate(all_pairs):
-            progress.update(i)
-            solve(p)
-        n_screened = 0
-    else:
-        # the leading pairs by estimate
-        lead = [p for p in all_pairs[:16] if est[tuple(p)] >= top_est * (1 - 1e-3) or est[tuple(p)] == np.inf]
-        lead = lead or list(all_pairs[:1])
-        progress.step(f"{pre}leading (y, s, s') pairs certified in arb (of {n_all} pairs)", len(lead), "pairs")
-        for i, p in enumerate(lead):
-            progress.update(i)
-            solve(p)
-        r_cut = max(r.hi for r in results.values())
-        rest = np.array([p for p in all_pairs if tuple(int(v) for v in p) not in results])
-        n_screened = 0
-        if len(rest):
-            progress.step(f"{pre}float screen of the other {len(rest)} (y, s, s') pairs")
-            if r_cut == INF:
-                bad = rest
-            else:
-                r_f = float(np.nextafter(float(r_cut), 0.0))
-                if Fraction(r_f) > r_cut:  # pragma: no cover - defensive
-                    r_f = float(np.nextafter(r_f, 0.0))
-                ok = certify_float(tab, Qf, phat_f, float(alpha), Phi, r_f, rest)
-                # Proposition-3 bound max_u q1 / min_u q2 (valid over all of P_X), confirmed exactly
-                px = _px_ok(rest[~ok], Qf, rows, a1, a2, r_cut)
-                idx = np.flatnonzero(~ok)
-                ok[idx[px]] = True
-                n_screened = int(ok.sum())
-                bad = rest[~ok]
-            cap = 400
-            if len(bad) > cap:
-                notes.append(f"{len(bad)} pairs were not settled by the float screen; only {cap} were certified "
-                             "individually, the rest are bounded by Proposition 3 (max/min of the entries)")
-            progress.step(f"{pre}(y, s, s') pairs the screen did not settle, certified in arb",
-                          min(len(bad), cap), "pairs")
-            for i, p in enumerate(bad[:cap]):
-                progress.update(i)
-                solve(p)
-            for p in bad[cap:]:
-                y, s1, s2 = (int(v) for v in p)
-                q1, q2 = rows[y][s1], rows[y][s2]
-                hi = max(q1) / min(q2) if min(q2) > 0 else INF
-                results[(y, s1, s2)] = PairResult(y, s1, s2, None, hi)
-            if r_cut != INF:
-                results[("screen",)] = PairResult(-1, -1, -1, None, r_cut)
+    screened: list = []  # the pairs the float screen settled (bounded by results[("screen",)])
+    try:
+        _pairs(all_pairs, est, top_est, results, solve, screen, pre, notes, rows, Qf, phat_f, Phi, tab, alpha,
+               a1, a2, screened)
+    except TimeLimitReached as exc:
+        done = set(results) | {tuple(int(v) for v in p) for p in screened}
+        pending = np.array([p for p in all_pairs if tuple(int(v) for v in p) not in done]).reshape(-1, 3)
+        bound = _px_bound(pending, Qf, rows, a1, a2)
+        notes.append(f"{exc}: {len(pending)} of {n_all} (y, s, s') pairs were not certified and are bounded by "
+                     f"Proposition 3 (max/min of the entries; upper end {_short(bound)})")
+        results[("timeout",)] = PairResult(-1, -1, -1, None, bound)
     # P^ is in F: the exact audit at P^ is a witness for every pair
     progress.step(f"{pre}exact audit at P-hat (a witness in F)")
     rho_hat, arg_hat = exact_audits.audit_single(Q, ball.phat, a1, a2)
@@ -412,9 +578,60 @@ def _audit_ball(Q, mech, ball: RenyiBall, target: Target, dps: int, screen: bool
     for r in results.values():
         notes.extend(f"pair (y={r.y}, s={r.s1}, s'={r.s2}): {n}" for n in r.notes)
     verdict = _verdict(target, lo, hi, dps)
-    n_arb = sum(1 for k in results if k not in (("screen",), ("phat",)))
+    n_arb = sum(1 for k in results if len(k) == 3)
+    n_screened = len(screened)
     return AuditResult(verdict, lo, hi, arg, best.witness if best else None, dps, 0.0, "", "", notes,
                        pairs_certified_in_arb=n_arb, pairs_screened=n_screened)
+
+
+def _pairs(all_pairs, est, top_est, results, solve, screen, pre, notes, rows, Qf, phat_f, Phi, tab, alpha, a1, a2,
+           screened: list):
+    """Certify the pairs (leading ones in arb, the float screen, the rest in arb) into ``results``; the pairs
+    the screen settled are appended to ``screened`` (bounded by ``results[("screen",)]``)."""
+    n_all = len(all_pairs)
+    if not screen:
+        progress.step(f"{pre}(y, s, s') pairs certified in arb (no screen)", n_all, "pairs")
+        for i, p in enumerate(all_pairs):
+            progress.update(i)
+            solve(p)
+    else:
+        # the leading pairs by estimate
+        lead = [p for p in all_pairs[:16] if est[tuple(p)] >= top_est * (1 - 1e-3) or est[tuple(p)] == np.inf]
+        lead = lead or list(all_pairs[:1])
+        progress.step(f"{pre}leading (y, s, s') pairs certified in arb (of {n_all} pairs)", len(lead), "pairs")
+        for i, p in enumerate(lead):
+            progress.update(i)
+            solve(p)
+        r_cut = max(r.hi for r in results.values())
+        rest = np.array([p for p in all_pairs if tuple(int(v) for v in p) not in results])
+        if len(rest):
+            progress.step(f"{pre}float screen of the other {len(rest)} (y, s, s') pairs")
+            if r_cut == INF or not math.isfinite(to_float(r_cut)):
+                bad = rest
+            else:
+                r_f = float(np.nextafter(to_float(r_cut), 0.0))
+                if Fraction(r_f) > r_cut:  # pragma: no cover - defensive
+                    r_f = float(np.nextafter(r_f, 0.0))
+                with np.errstate(all="ignore"):
+                    ok = certify_float(tab, Qf, phat_f, to_float(alpha), Phi, r_f, rest)
+                    # Proposition-3 bound max_u q1 / min_u q2 (valid over all of P_X), confirmed exactly
+                    px = _px_ok(rest[~ok], Qf, rows, a1, a2, r_cut)
+                idx = np.flatnonzero(~ok)
+                ok[idx[px]] = True
+                screened.extend(rest[ok])
+                results[("screen",)] = PairResult(-1, -1, -1, None, r_cut)
+                bad = rest[~ok]
+            cap = 400
+            if len(bad) > cap:
+                notes.append(f"{len(bad)} pairs were not settled by the float screen; only {cap} were certified "
+                             "individually, the rest are bounded by Proposition 3 (max/min of the entries)")
+            progress.step(f"{pre}(y, s, s') pairs the screen did not settle, certified in arb",
+                          min(len(bad), cap), "pairs")
+            for i, p in enumerate(bad[:cap]):
+                progress.update(i)
+                solve(p)
+            if len(bad) > cap:
+                results[("cap",)] = PairResult(-1, -1, -1, None, _px_bound(bad[cap:], Qf, rows, a1, a2))
 
 
 def _px_ok(pairs, Qf, rows, a1, a2, r_cut: Fraction):
@@ -424,7 +641,7 @@ def _px_ok(pairs, Qf, rows, a1, a2, r_cut: Fraction):
         return out
     q = Qf.reshape(Qf.shape[0], a1, a2)
     y, s1, s2 = pairs[:, 0], pairs[:, 1], pairs[:, 2]
-    cand = q[y, s1].max(axis=1) <= float(r_cut) * q[y, s2].min(axis=1) * (1 + 1e-9)
+    cand = q[y, s1].max(axis=1) <= to_float(r_cut) * q[y, s2].min(axis=1) * (1 + 1e-9)
     for k in np.flatnonzero(cand):
         yy, a, b = (int(v) for v in pairs[k])
         out[k] = max(rows[yy][a]) <= r_cut * min(rows[yy][b])

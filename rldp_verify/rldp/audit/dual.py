@@ -62,6 +62,17 @@ def beta_of(alpha: Fraction) -> Fraction:
 # ---------------------------------------------------------------------------------------- numpy
 
 
+def to_float(x) -> float:
+    """x (a Fraction, int or float) as the nearest float64, +-inf when it overflows (never OverflowError).
+
+    For the float screen and float start points only; nothing certified is computed from it.
+    """
+    try:
+        return float(x)
+    except OverflowError:
+        return math.inf if x > 0 else -math.inf
+
+
 def phi_np(d, beta: float):
     """phi(d) = (e^{beta d} - 1)/beta elementwise in float64 (d at beta = 0); the screen's fast route."""
     d = np.asarray(d, dtype=float)

@@ -38,7 +38,8 @@ from rldp_verify.core.rigorous import arb_exact, arb_precision
 from rldp_verify.core.rigorous import upper as arb_upper
 from rldp_verify.core.roots import RootNotBracketed, root_increasing
 from rldp_verify.rldp.audit.blocks import Block
-from rldp_verify.rldp.audit.dual import phi_arb, phi_inv_mp, power_mean_arb, psi_arb
+from rldp_verify.rldp.audit.deadline import NO_DEADLINE, Deadline
+from rldp_verify.rldp.audit.dual import phi_arb, phi_inv_mp, power_mean_arb, psi_arb, to_float
 from rldp_verify.rldp.projection import lift, phi_mp
 
 INF = math.inf
@@ -94,6 +95,7 @@ class PairProblem:
         self.alpha = Fraction(ball.alpha)
         self.beta = 1 - 1 / self.alpha
         self.B = ball.radius
+        self.deadline: Deadline = NO_DEADLINE
 
     # ----------------------------------------------------------------------------- exact ratio
     def ratio_of(self, P) -> Fraction | float:
@@ -133,6 +135,7 @@ class PairProblem:
         for k in (dps - 15, dps - 25, dps // 2, 8, 4, 2):
             if k < 1:
                 continue
+            self.deadline.check()
             tau = Fraction(1, 10**k)
             P = tuple(tuple((1 - tau) * a + tau * b for a, b in zip(r, rh)) for r, rh in zip(base, phat))
             if self.ball.contains(P, dps=dps + 10) is True:
@@ -177,7 +180,7 @@ class PairProblem:
             dt = phi_inv_mp(Phi / m, self.beta)
             if dt == mpmath.inf:
                 return None
-            x = _root_or_none(lambda x: blk.point_x(x)[1] - dt, start_x(1 if fix1 else 0), decreasing=True)
+            x = _root_or_none(lambda x: blk.point_x(x)[1] - dt, start_x(1 if fix1 else 0), decreasing=True, deadline=self.deadline)
             if x is None:
                 return None
             R, d, v, k = blk.point_x(x)
@@ -207,7 +210,7 @@ class PairProblem:
             if left > 0:
                 dt = phi_inv_mp(left / m2, self.beta)
                 if dt != mpmath.inf:
-                    out = _root_or_none(lambda x2: blk2.point_x(x2)[1] - dt, start_x(1), decreasing=True)
+                    out = _root_or_none(lambda x2: blk2.point_x(x2)[1] - dt, start_x(1), decreasing=True, deadline=self.deadline)
             cache[x1] = out
             return out
 
@@ -220,7 +223,7 @@ class PairProblem:
             r = v1 / (-v2)
             return mpmath.log(k1 / m1) - mpmath.log(r * k2 / m2)
 
-        x1 = _root_or_none(E2, start_x(0))
+        x1 = _root_or_none(E2, start_x(0), deadline=self.deadline)
         if x1 is None:
             return None
         x2 = x2_of(x1)
@@ -268,13 +271,13 @@ class PairProblem:
 
         from rldp_verify.rldp.audit.dual import power_mean_np, psi_np
 
-        beta = float(self.beta)
-        rf = float(r)
-        Phi = float(phi_mp(mpmath.mpf(float(self.B)), self.beta)) if self.B != INF else np.inf
+        beta = to_float(self.beta)
+        rf = to_float(r)
+        Phi = to_float(phi_mp(mpmath.mpf(to_float(self.B)), self.beta)) if self.B != INF else np.inf
         blocks = []
-        for v, w, m in ((np.array([float(x) for x in self.q1]), self.w1, self.m1),
-                        (-rf * np.array([float(x) for x in self.q2]), self.w2, self.m2)):
-            blocks.append((v, None if w is None else np.array([float(x) for x in w]), float(m)))
+        for v, w, m in ((np.array([to_float(x) for x in self.q1]), self.w1, self.m1),
+                        (-rf * np.array([to_float(x) for x in self.q2]), self.w2, self.m2)):
+            blocks.append((v, None if w is None else np.array([to_float(x) for x in w]), to_float(m)))
         lams = np.concatenate([[0.0], np.logspace(-12, 8, 161)]) if np.isfinite(Phi) else np.array([0.0])
         total = lams * (Phi if np.isfinite(Phi) else 0.0)
         mus = []
@@ -293,7 +296,7 @@ class PairProblem:
             mus.append(mu[j])
         i = int(np.nanargmin(np.where(np.isfinite(total), total, np.inf)))
         lam, mu1, mu2 = lams[i], mus[0][i], mus[1][i]
-        f = lambda x: Fraction(float(x)) if np.isfinite(x) else Fraction(0)  # noqa: E731
+        f = lambda x: Fraction(to_float(x)) if np.isfinite(x) else Fraction(0)  # noqa: E731
         return (f(lam), max(f(mu1), max(self.q1)), max(f(mu2), max(-r * x for x in self.q2)) / r)
 
 
@@ -302,21 +305,29 @@ def _snap(x: Fraction, target: Fraction, dps: int) -> Fraction:
     return target if abs(x - target) <= Fraction(1, 10 ** (dps - 5)) * (1 + abs(target)) else x
 
 
-def _root_or_none(f, x0, *, decreasing: bool = False):
+def _root_or_none(f, x0, *, decreasing: bool = False, deadline: Deadline = NO_DEADLINE):
     """The root of a monotone f near x0 (:func:`rldp_verify.core.roots.root_increasing`), or None when it is
-    not bracketed in [-700, 80]: the primal search then reports "no interior KKT point" explicitly."""
+    not bracketed in [-700, 80]: the primal search then reports "no interior KKT point" explicitly.
+    ``deadline`` is checked at every evaluation of f."""
+    def g(x):
+        deadline.check()
+        return -f(x) if decreasing else f(x)
+
     try:
-        return root_increasing((lambda x: -f(x)) if decreasing else f, x0, lo=-700, hi=80)
+        return root_increasing(g, x0, lo=-700, hi=80)
     except RootNotBracketed:
         return None
 
 
-def solve_pair(problem: PairProblem, dps: int, start=None, max_tries: int = 6, want_witness=None) -> PairResult:
+def solve_pair(problem: PairProblem, dps: int, start=None, max_tries: int = 6, want_witness=None,
+               deadline: Deadline = NO_DEADLINE) -> PairResult:
     """The certified bracket for one pair (see the module docstring).
 
     ``want_witness(r)``: called with the primal ratio; the (costly) lifted witness is built only when it
-    returns True (default: always). P^ itself is always a witness.
+    returns True (default: always). P^ itself is always a witness. ``deadline``: checked in every loop;
+    :class:`~rldp_verify.rldp.audit.deadline.TimeLimitReached` propagates to the caller.
     """
+    problem.deadline = deadline
     res = PairResult(problem.y, problem.s1, problem.s2, None, INF)
     rho_hat = problem.ratio_of(problem.ball.phat)
     if rho_hat is not None:
@@ -353,6 +364,7 @@ def solve_pair(problem: PairProblem, dps: int, start=None, max_tries: int = 6, w
                     res.hi = res.lo
                     return res
             for k in range(max_tries):
+                deadline.check()
                 delta = mpmath.mpf(10) ** (-(dps - 12) + 3 * k)
                 r_hi = _frac(r_star * (1 + delta), dps + 10) if k else _frac(r_star, dps + 10)
                 if problem.certify(r_hi, params, dps + 10):
@@ -383,14 +395,14 @@ def _ball_support_upper(v, w, e_minus_d: Fraction | None, beta: Fraction, dps: i
     vmax = max(v)
     if e_minus_d is None or e_minus_d == 0:
         return vmax
-    vf = np.array([float(x) for x in v])
-    wf = np.array([float(x) for x in w])
+    vf = np.array([to_float(x) for x in v])
+    wf = np.array([to_float(x) for x in w])
     ts = np.concatenate([[0.0], np.logspace(-15, 6, 400)])
-    mu = float(vmax) + ts
-    M = power_mean_np(mu[:, None] - vf[None, :], np.broadcast_to(wf, (len(ts), len(wf))), float(beta))
-    vals = mu - float(e_minus_d) * M
+    mu = to_float(vmax) + ts
+    M = power_mean_np(mu[:, None] - vf[None, :], np.broadcast_to(wf, (len(ts), len(wf))), to_float(beta))
+    vals = mu - to_float(e_minus_d) * M
     j = int(np.nanargmin(np.where(np.isfinite(vals), vals, np.inf)))
-    mu_q = max(Fraction(float(mu[j])), vmax)
+    mu_q = max(Fraction(to_float(mu[j])), vmax) if np.isfinite(mu[j]) else vmax
     with arb_precision(dps):
         Mq = power_mean_arb([arb_exact(mu_q - x) for x in v], w, beta)
         return arb_upper(arb_exact(mu_q) - arb_exact(e_minus_d) * Mq)
@@ -452,6 +464,8 @@ def _bisect_certificate(problem: PairProblem, lo, dps: int):
     if top == INF:
         r = max(low, Fraction(1)) * 2
         for _ in range(40):
+            if problem.deadline.expired():
+                break
             if problem.certify(r, problem.optimise_dual(r), dps + 10):
                 best = r
                 break
@@ -460,10 +474,11 @@ def _bisect_certificate(problem: PairProblem, lo, dps: int):
             return INF
     hi = best
     for _ in range(60):
-        if hi - low <= hi * Fraction(1, 10**12):
-            break
+        if hi - low <= hi * Fraction(1, 10**12) or problem.deadline.expired():
+            break  # hi is certified at every step
         mid = (low + hi) / 2
-        mid = Fraction(float(mid)) if float(mid) > 0 else mid
+        mid_f = to_float(mid)
+        mid = Fraction(mid_f) if 0 < mid_f < INF else mid
         if not (low < mid < hi):
             mid = (low + hi) / 2
         if problem.certify(mid, problem.optimise_dual(mid), dps + 10):

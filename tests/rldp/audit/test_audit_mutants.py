@@ -252,7 +252,8 @@ def test_json_document():
     assert j["verdict"] == "PASS" and j["ratio_lower"] == j["ratio_upper"] == "3"
     assert j["eps_realised"] == ["1.09861228866810969139", "1.0986122886681096914"]   # log 3 = 1.098612288668109691395...
     # row 0: the first maximum of block 0 is u = 0 (e/C), the first minimum of block 1 is u' = 0 (1/C)
-    assert j["witness"] == [["0.5", "0"], ["0.5", "0"]] and j["eps"] == "log(3)"
+    assert j["witness"] == [["1/2", "0"], ["1/2", "0"]] and j["eps"] == "log(3)"
+    assert j["witness_format"] == "exact rationals p/q"
     assert j["argmax"] == {"y": 0, "s": 0, "s_prime": 1, "u": 0, "u_prime": 0}
     assert j["uncertainty"] == "F = P_X (Proposition 3)" and j["dps"] == 50
     assert (j["pairs_certified_in_arb"], j["pairs_screened"]) == (0, 0) and j["notes"] == []
