@@ -131,7 +131,7 @@ def check_table4(ctx):
     return _outcome(*recompute(SCENARIO_IV, TABLE4, _orbit(SCENARIO_IV), ctx.dps), "Table 4 entries")
 
 
-@claim(id="pram.table1.counts-exact-vertices", source="Sec. 4.1, Table 1 (Scenario I, S = 10)",
+@claim(id="pram.table1.counts-exact-vertices", root="pram.table1.counts", source="Sec. 4.1, Table 1 (Scenario I, S = 10)",
        statement="As pram.table1.counts, over the exactly enumerated vertex set.",
        reading="vertices enumerated exactly (cdd GMP) at e^alpha rounded down to a rational at 10^-30, "
                "labelled there, and evaluated at the true e^alpha.",
@@ -140,7 +140,7 @@ def check_table1_cdd(ctx):
     return _outcome(*recompute(SCENARIO_I, TABLE1, _cdd(SCENARIO_I), ctx.dps), "Table 1 entries")
 
 
-@claim(id="pram.table2.counts-exact-vertices", source="Sec. 4.1, Table 2 (Scenario II, S = 10)",
+@claim(id="pram.table2.counts-exact-vertices", root="pram.table2.counts", source="Sec. 4.1, Table 2 (Scenario II, S = 10)",
        statement="As pram.table2.counts, over the exactly enumerated vertex set.",
        reading="vertices enumerated exactly (cdd GMP) at e^alpha rounded down to a rational at 10^-30, "
                "labelled there, and evaluated at the true e^alpha.",

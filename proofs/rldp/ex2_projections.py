@@ -171,7 +171,7 @@ def check_radii(ctx):
 
 
 @claim(
-    id="rldp.example2.lower-bounds",
+    id="rldp.example2.lower-bounds", root="rldp.example2.conditional-radii",
     paper=PAPER,
     source="Sec. 4.3, Example 2 (Proposition 2 part 1)",
     statement="L_{u1|s1} = 0.1620, L_{u2|s1} = 0.2829, L_{u1|s2} = 0.1923, L_{u2|s2} = 0.5337.",
@@ -202,7 +202,7 @@ def check_lower(ctx):
 
 
 @claim(
-    id="rldp.example2.intervals-and-rad",
+    id="rldp.example2.intervals-and-rad", root="rldp.example2.conditional-radii",
     paper=PAPER,
     source="Sec. 4.3, Example 2 (intervals F_{U|s} and rad_s)",
     statement="F_{U|s1} = [0.1620, 0.7171], F_{U|s2} = [0.1923, 0.4663] (in P_{u1|s}); rad_s1 = 0.6107, rad_s2 = 0.3061.",

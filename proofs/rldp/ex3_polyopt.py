@@ -87,7 +87,7 @@ def mech_phat():
 
 
 @claim(
-    id="rldp.ex3.printed-L-inputs",
+    id="rldp.ex3.printed-L-inputs", root="rldp.example2.conditional-radii",
     paper=PAPER,
     source="Sec. 5, Example 3 (with Example 2's printed L_{u|s})",
     statement="With eps = log 2 and Example 2's printed L = (0.1620, 0.2829; 0.1923, 0.5337), Gamma-hat has the "
@@ -111,7 +111,7 @@ def check_printed_inputs(ctx):
 
 
 @claim(
-    id="rldp.ex3.recomputed-L",
+    id="rldp.ex3.recomputed-L", root="rldp.ex3.true-utility",
     paper=PAPER,
     source="Sec. 5, Example 3 (with L_{u|s} recomputed from Example 1)",
     statement="With eps = log 2 and L_{u|s} recomputed from Example 1's ball (alpha = 2, 95 %, n = 100), "

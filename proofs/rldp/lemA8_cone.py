@@ -73,7 +73,7 @@ def check_cone_spanned_larger(ctx):
 
 
 @claim(
-    id="rldp.lemmaA8.single-secret",
+    id="rldp.lemmaA8.single-secret", root="rldp.thm4.single-secret",
     paper=PAPER,
     source="App. A.6, Lemma A8, eqs. (A90)-(A93)",
     statement="Lemma A8 as stated (no restriction on |S|): C = cone(V1 ∪ V2) also when |S| = 1.",

@@ -150,6 +150,7 @@ class Claim:
     slow: bool = False
     module: str = ""
     group: str = ""
+    root: str | None = None   # issue 24: the id of the claim stating the finding this one follows from
 
 
 @dataclass
@@ -191,6 +192,7 @@ class Result:
             "summary": self.summary,
             "evidence": self.evidence,
             "seconds": round(self.seconds, 3),
+            **({"root": c.root} if c.root and self.verdict is Verdict.REFUTED else {}),
             **({"key": self.key} if self.key else {}),
             **({"artefacts": self.artefacts} if self.key and isinstance(self.artefacts, dict) and self.artefacts
                else {}),
@@ -232,6 +234,7 @@ def claim(
     reading: str | None = None,
     slow: bool = False,
     group: str | None = None,
+    root: str | None = None,
 ):
     """Register the decorated ``check(ctx) -> Outcome`` as a claim.
 
@@ -240,6 +243,9 @@ def claim(
 
     ``group``: claims that share cached computations (default: the claim's module); when claims
     run in parallel processes (``report --jobs N``), a group runs in one process, in id order.
+
+    ``root`` (issue 24): the id of the claim that states the finding this claim follows from (one finding,
+    counted once); a REFUTED result carries it as ``"root"`` in its JSON entry.
     """
     methods = tuple(Method(m) for m in (method if isinstance(method, (tuple, list)) else (method,)))
     if not methods:
@@ -260,6 +266,7 @@ def claim(
             slow=slow,
             module=fn.__module__,
             group=group or fn.__module__,
+            root=root,
         )
         old = _REGISTRY.get(id)
         if old is not None:
