@@ -4,7 +4,9 @@ Blocks run in README order in one scratch directory (so ``mech.json`` written by
 the next), with ``rldp-verify`` on PATH and ``../shared`` beside it pointing at the data next to this
 repository. A block preceded by ``<!-- readme-test: skip (reason) -->`` is skipped with that reason.
 Every shell command must exit 0, or 1/3 for ``rldp-verify audit`` (FAIL / INCONCLUSIVE are results);
-no command may print a traceback or an error line.
+no command may print a traceback or an error line. A Python block written as a doctest (``>>>`` prompts with
+the expected output below each line) is run as one, so its outputs are checked too (issue 29: a block of
+bare expressions printed nothing as a script); the outputs shown must not depend on the machine's speed.
 """
 
 from __future__ import annotations
@@ -71,6 +73,23 @@ def scratch(tmp_path_factory):
 
 
 BLOCKS = blocks()
+DOCTEST = """
+import doctest, sys
+test = doctest.DocTestParser().get_doctest(sys.stdin.read(), {}, "README", "README.md", 0)
+runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+runner.run(test)
+sys.exit(1 if runner.failures or not test.examples else 0)
+"""
+
+
+def test_readme_python_blocks_show_their_results():
+    """A Python block of bare expressions prints nothing as a script: each such block is a doctest instead."""
+    for line, lang, body, skip in BLOCKS:
+        if lang != "python" or skip or body.lstrip().startswith(">>>"):
+            continue
+        last = [x for x in body.strip().splitlines() if x.strip() and not x.strip().startswith("#")][-1]
+        assert not re.match(r"^[A-Za-z_][\w.]*\(.*\)\s*(#.*)?$", last) or "print(" in body or "def test_" in body, (
+            f"README.md:{line}: ends with an expression whose value is not shown: write the block as a doctest")
 
 
 def test_readme_has_blocks():
@@ -85,6 +104,11 @@ def test_readme_block_runs(scratch, line, lang, body, skip):
         pytest.skip(f"README.md:{line}: {skip}")
     if "../shared/" in body and not (work.parent / "shared").exists():
         pytest.skip(f"README.md:{line}: needs ../shared/data/adult.data, not found beside the repository")
+    if lang == "python" and body.lstrip().startswith(">>>"):
+        out = subprocess.run([sys.executable, "-c", DOCTEST], input=body, cwd=work, env=env, capture_output=True,
+                             text=True, timeout=600)
+        assert out.returncode == 0, f"README.md:{line}: doctest failed:\n{out.stdout[-3000:]}{out.stderr[-2000:]}"
+        return
     if lang == "python":
         out = subprocess.run([sys.executable, "-c", body], cwd=work, env=env, capture_output=True, text=True,
                              timeout=600)
