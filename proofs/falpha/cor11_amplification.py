@@ -208,9 +208,16 @@ def check_footnote(ctx):
         d2 = rldp_level(M2, 2, dps=ctx.dps)
     if d_half < mpmath.inf and ldp_inf:
         return Outcome.refuted(
+            "missing hypotheses alpha > 1 (the range of Sec. VI's results) and no unused output symbol: "
             "for alpha < 1 the Renyi divergence is finite whenever supports intersect: the mechanism [[1, 0], [1/2, 1/2]] has "
             f"RLDP^(1/2) = {fstr(d_half, 8)} but no finite LDP guarantee (and RLDP^(2) = inf); for alpha > 1 the equivalence holds, "
             "but 'strictly positive' must allow all-zero columns (e.g. [[1/2, 1/2, 0], [1/3, 2/3, 0]] has finite RLDP and LDP)",
             counterexample={"mechanism": [["1", "0"], ["1/2", "1/2"]], "alpha": "1/2"},
-            rldp_alpha_half=fstr(d_half), rldp_alpha_2=str(d_two), ldp="inf", zero_column_example_rldp2=fstr(d2), kind="false")
+            rldp_alpha_half=fstr(d_half), rldp_alpha_2=str(d_two), ldp="inf", zero_column_example_rldp2=fstr(d2),
+            readings={"literal": "any order alpha > 0 (D_alpha is defined for all alpha > 0): false for alpha < 1 "
+                                 "([[1, 0], [1/2, 1/2]] has RLDP^(1/2) finite, no finite LDP guarantee)",
+                      "charitable": "alpha > 1, the range of Sec. VI's results (Theorem 8, Corollary 11), with output "
+                                    "symbols that no input produces left out: the equivalence holds (finite D_alpha <=> "
+                                    f"mutually absolutely continuous rows <=> finite LDP; RLDP^(2) = {d_two} here)"},
+            kind="missing-hypothesis")
     return Outcome.verified("no counterexample", rldp_alpha_half=fstr(d_half))

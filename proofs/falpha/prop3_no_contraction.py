@@ -231,7 +231,16 @@ def check_ex5(ctx):
             r, lb = mixed_column_ratio_lower(F, exact(s), Fraction(1, 10**30))
             fano_ratios[s] = {"ratio_at_q=1e-30": fstr(r, 10), "proved_lower_bound": fstr(lb, 10)}
     if constant and d_out == 0 and d_in > 0:
+        readings = {
+            "literal": "eq. (18) only fixes the non-zero entries to 1/k: the constant 1-singular channel (k = 1 <= N/2 = 1) "
+                       "is k-singular and has eta_alpha = 0 -- the statement fails in this degenerate case",
+            "charitable": "k-singular with k non-zeros in every row and column (the channels of Example 4): the conclusion "
+                          "eta_alpha = 1 holds for alpha > 1 on the Fano-plane channel (N = 7, k = 3; proved lower bounds "
+                          "in the evidence), though not 'by Example 4' (no block structure, no disjoint rows: a gap in the "
+                          "argument); alpha < 1 is not decided",
+        }
         return Outcome.refuted(
+            "missing hypothesis (a degenerate case): "
             "a constant 1-singular channel (k = 1 <= N/2 = 1) has eta_alpha = 0 for every alpha; the step 'by Example 4' "
             "also fails for column-regular k-singular channels: the Fano-plane channel (N = 7, k = 3) is not block-diagonal "
             "under any permutation and no two rows are disjoint (Prop. 3 does not apply). For alpha > 1 its eta_alpha is "
@@ -240,7 +249,7 @@ def check_ex5(ctx):
                             "alpha": 2},
             D_alpha_in=fstr(d_in), D_alpha_out=fstr(d_out),
             fano_rows_with_disjoint_supports=fano_disjoint, fano_support_graph_connected=fano_connected,
-            fano_mixed_column_ratios=fano_ratios, kind="false")
+            fano_mixed_column_ratios=fano_ratios, readings=readings, kind="missing-hypothesis")
     return Outcome.verified("counterexample did not materialise", D_alpha_out=fstr(d_out))
 
 
