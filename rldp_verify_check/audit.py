@@ -30,8 +30,11 @@ printed ratio_upper >= U, printed ratio_lower <= L, PASS: U <= e^eps, FAIL: L > 
       <q1,R1> - r <q2,R2> <= mu1 + mu2 + t K + sum_i sup_{z in [0,1]} (-M_i z - t p_i z^-beta)
   (t B and +t p_i log z at a = 1; -min_u x_i(u) for a block with p_i = 0, which (C) does not constrain).
   The sup is h(1) when the maximiser of the concave h lies beyond 1, else h at its stationary point
-  (an upper bound either way), or max(h(0), h(1)) when h is convex (a <= 1/2).  The bound evaluated in
-  arb and certainly <= 0 proves P(y|s1) <= r P(y|s2) on F.  U = max r over all pairs.
+  (an upper bound either way), or max(h(0), h(1)) when h is convex (a <= 1/2).  Or, with ``"mode":
+  "product"`` (Theorem 1's projections, tight also for a <= 1/2): (C) with z_j at its extreme (z_j^-beta
+  >= 1 for beta > 0, <= 1 for beta < 0) gives z_i >= z_min = ((K - p_j)/p_i)^(-1/beta) (0 when K <= p_j,
+  beta < 0; e^{-B/p_i} at a = 1), so the bound is mu1 + mu2 - M1 z1_min - M2 z2_min.  The bound evaluated
+  in arb and certainly <= 0 proves P(y|s1) <= r P(y|s2) on F.  U = max r over all pairs.
 """
 
 from __future__ import annotations
@@ -65,7 +68,8 @@ def _table(t, a1: int, a2: int, what: str) -> list[list[Fraction]]:
 
 
 def rho_of(Q, P, a1: int, a2: int):
-    """rho(P) = max_{y, s != s'} P(y|s)/P(y|s') over s, s' of positive mass (Definition 3); None if no pair."""
+    """rho(P) = max_{y, s != s'} P(y|s)/P(y|s') over s, s' of positive mass (Definition 3); 1 if there is no such
+    pair (the condition is then vacuous; and max(a/b, b/a) >= 1 makes 1 a lower bound of any defined rho)."""
     mass = [sum(P[s]) for s in range(a1)]
     best = None
     for row in Q:
@@ -76,7 +80,7 @@ def rho_of(Q, P, a1: int, a2: int):
                 if s != t and cond[s] is not None and cond[t] is not None:
                     r = _ratio(cond[s], cond[t])
                     best = r if best is None or r > best else best
-    return best
+    return Fraction(1) if best is None else best
 
 
 def in_ball(P, phat, a: Fraction, B: Fraction) -> bool:
@@ -139,10 +143,13 @@ def _sup_h(M, kappa: Fraction, beta: Fraction):
     return -M * z * num(1 + 1 / beta)
 
 
-def pair_bound(Q_y, a2, s1, s2, phat, a: Fraction, B: Fraction, r: Fraction, t: Fraction, mu1: Fraction,
-               mu2: Fraction):
-    """An arb ball containing the weak-duality bound of <q1,R1> - r <q2,R2> over F (module docstring)."""
+def pair_bound(Q_y, a2, s1, s2, phat, a: Fraction, B: Fraction, pc: dict):
+    """An arb ball containing the bound of <q1,R1> - r <q2,R2> over F proved by the pair entry ``pc`` (module
+    docstring): weak duality with t, or ``"mode": "product"`` (each z_i at its own least value)."""
     beta = 1 - 1 / a
+    r, mu1, mu2 = q(pc["r"]), q(pc["mu1"]), q(pc["mu2"])
+    product = pc.get("mode") == "product"
+    t = Fraction(0) if product else q(pc["t"])
     if t * beta < 0 or t < 0 and beta == 0:
         raise CertificateError("the multiplier t has the wrong sign for this alpha")
     q1, q2 = Q_y[s1 * a2:(s1 + 1) * a2], Q_y[s2 * a2:(s2 + 1) * a2]
@@ -150,12 +157,23 @@ def pair_bound(Q_y, a2, s1, s2, phat, a: Fraction, B: Fraction, r: Fraction, t: 
     if min(x1) < 0 or min(x2) < 0:
         raise CertificateError("mu1 < max q1 or mu2 < -r min q2")
     p1, p2 = sum(phat[s1]), sum(phat[s2])
-    total = num(mu1 + mu2) + num(t) * (num(B) if beta == 0 else (num(beta) * num(B)).exp() - 1 + num(p1 + p2))
-    for x, p, s in ((x1, p1, s1), (x2, p2, s2)):
+    K = num(B) if beta == 0 else (num(beta) * num(B)).exp() - 1 + num(p1 + p2)
+    total = num(mu1 + mu2) + num(t) * K
+    for x, p, s, other in ((x1, p1, s1, p2), (x2, p2, s2, p1)):
         if p == 0:
             total -= num(min(x))
-        else:
-            total += _sup_h(_power_mean(x, [v / p for v in phat[s]], beta), t * p, beta)
+            continue
+        M = _power_mean(x, [v / p for v in phat[s]], beta)
+        if not product:
+            total += _sup_h(M, t * p, beta)
+        elif M is not None:                            # z >= z_min: (C) with the other z at its extreme
+            c = K / num(p) if beta == 0 else (K - num(other)) / num(p)
+            if beta == 0:
+                total -= M * (-c).exp()
+            elif c > 0:
+                total -= M * (c.log() * num(-1 / beta)).exp()
+            elif not c <= 0:
+                raise CertificateError("the least z of a block is undecided")
     return total
 
 
@@ -238,7 +256,7 @@ def _ball_upper(Q, a1, a2, phat, a, B, pairs):
         need.discard(key)
         r = _num_or_inf(pc["r"])
         if r != INF:
-            args = (Q[key[0]], a2, key[1], key[2], phat, a, B, r, q(pc["t"]), q(pc["mu1"]), q(pc["mu2"]))
+            args = (Q[key[0]], a2, key[1], key[2], phat, a, B, pc)
             def claim(args=args):
                 v = pair_bound(*args)
                 return _sure(v <= 0, v > 0)

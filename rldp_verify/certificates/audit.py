@@ -41,18 +41,71 @@ def _frac(x, digits: int) -> Fraction:
     return Fraction(int(mpmath.nint(mpmath.mpf(x) * 2**bits)), 2**bits)
 
 
-def _accepts(Q_y, a2, s1, s2, phat, alpha, B, r, t, mu1, mu2) -> bool:
+def _accepts(Q_y, a2, s1, s2, phat, alpha, B, entry: dict) -> bool:
+    """Does the independent checker accept this pair entry?"""
     from rldp_verify_check import CertificateError
     from rldp_verify_check.audit import pair_bound
     from rldp_verify_check.value import decide
 
+    entry = {k: (v if k == "mode" else qs(v)) for k, v in entry.items()}
+
     def claim():
-        v = pair_bound(Q_y, a2, s1, s2, phat, alpha, B, r, t, mu1, mu2)
+        v = pair_bound(Q_y, a2, s1, s2, phat, alpha, B, entry)
         return True if v <= 0 else (False if v > 0 else None)
     try:
         return decide(claim, 128)
     except CertificateError:
         return False
+
+
+def _product_entry(prob: PairProblem, R: Fraction, dps: int) -> dict | None:
+    """The pair entry of Theorem 1's product bound (``"mode": "product"``): mu_i minimising mu - z_min M(mu - v)
+    for each block (convex in mu), found at dps + 15 digits; r = R."""
+    a, B = prob.alpha, Fraction(prob.B)
+    beta = 1 - 1 / a
+    out = {}
+    with mpmath.workdps(dps + 15):
+        K = mpmath.mpf(B.numerator) / B.denominator if beta == 0 else \
+            mpmath.expm1(mpmath.mpf(beta.numerator) / beta.denominator * mpmath.mpf(B.numerator) / B.denominator) \
+            + _mp(prob.m1 + prob.m2)
+        for key, v, w, p, other in (("mu1", prob.q1, prob.w1, prob.m1, prob.m2),
+                                    ("mu2", [-R * x for x in prob.q2], prob.w2, prob.m2, prob.m1)):
+            vmax = max(v)
+            if p == 0:
+                out[key] = vmax
+                continue
+            c = K / _mp(p) if beta == 0 else (K - _mp(other)) / _mp(p)
+            if beta == 0:
+                z = mpmath.exp(-c)
+            else:
+                z = c ** (-1 / _mp(beta)) if c > 0 else mpmath.mpf(0)
+            vs = [_mp(x) for x in v]
+            ws = [_mp(x) for x in w]
+            b = _mp(beta)
+            spread = max(vs) - min(vs) or mpmath.mpf(1)
+
+            def f(logt):
+                mu = _mp(vmax) + spread * mpmath.exp(logt)
+                xs = [(mu - vi, wi) for vi, wi in zip(vs, ws) if wi > 0]
+                if b == 0:
+                    M = mpmath.exp(mpmath.fsum(wi * mpmath.log(xi) for xi, wi in xs))
+                else:
+                    M = mpmath.fsum(wi * xi ** b for xi, wi in xs) ** (1 / b)
+                return mu - z * M
+            lo, hi = mpmath.mpf(-60), mpmath.mpf(30)
+            for _ in range(250):                        # golden-section search in log t
+                m1, m2 = lo + (hi - lo) * 0.382, lo + (hi - lo) * 0.618
+                if f(m1) <= f(m2):
+                    hi = m2
+                else:
+                    lo = m1
+            mu = _mp(vmax) + spread * mpmath.exp((lo + hi) / 2)
+            out[key] = max(_frac(mu, dps + 10), vmax)
+    return {"mode": "product", "r": R, "mu1": out["mu1"], "mu2": out["mu2"]}
+
+
+def _mp(x: Fraction):
+    return mpmath.mpf(x.numerator) / x.denominator
 
 
 def _candidates(prob: PairProblem, R: Fraction, dps: int):
@@ -141,19 +194,27 @@ def ball_pairs(Q, ball: RenyiBall, R, dps: int) -> list[dict]:
     out = []
     for y, s1, s2 in keys:
         q1, q2 = rows[y][s1], rows[y][s2]
+        prob = None
         if max(q1) <= R * min(q2):          # Proposition 3's parameters (t = 0): exact, no arb needed
             cands = iter([(R, Fraction(0), max(q1), -R * min(q2))])
         else:
+            prob = PairProblem(ball, rows[y], y, s1, s2)
             first = [screen[(y, s1, s2)]] if (y, s1, s2) in screen else []
-            cands = _chain(first, lambda: _candidates(PairProblem(ball, rows[y], y, s1, s2), R, dps))
-        last = None
+            cands = _chain(first, lambda: _candidates(prob, R, dps))
+        entry = None
         for r, lam, mu1, mu2 in cands:
-            t = lam if beta == 0 else lam / beta
-            last = (r, t, mu1, mu2)
-            if _accepts(Q[y], a2, s1, s2, phat, alpha, B, r, t, mu1, mu2):
+            entry = {"r": r, "t": lam if beta == 0 else lam / beta, "mu1": mu1, "mu2": mu2}
+            if _accepts(Q[y], a2, s1, s2, phat, alpha, B, entry):
                 break
-        r, t, mu1, mu2 = last
-        out.append({"y": y, "s": s1, "s_prime": s2, "r": qs(r), "t": qs(t), "mu1": qs(mu1), "mu2": qs(mu2)})
+        else:
+            if prob is not None:
+                try:
+                    prod = _product_entry(prob, R, dps)
+                except (ValueError, ZeroDivisionError, OverflowError):
+                    prod = None
+                if prod is not None and _accepts(Q[y], a2, s1, s2, phat, alpha, B, prod):
+                    entry = prod
+        out.append({"y": y, "s": s1, "s_prime": s2, **{k: (v if k == "mode" else qs(v)) for k, v in entry.items()}})
     return out
 
 
