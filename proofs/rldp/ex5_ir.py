@@ -6,8 +6,10 @@ from fractions import Fraction
 
 import sympy as sp
 
+from proofs._consistency import expect
 from proofs._routes import agree, mi_by_entropies
 from proofs.rldp._mech_common import PAPER, PRINTED_RAD, PSTAR_FLAT, example_ball, s
+from proofs.rldp.ex2_projections import _certified_values
 from rldp_verify.claims import Method, Outcome, claim, compare_printed, outcome_from_comparisons
 from rldp_verify.core.numbers import to_mpf, working_precision
 from rldp_verify.rldp.mechanisms import independent_reporting, ir_distance, mutual_information_value, srr
@@ -42,6 +44,12 @@ def check_d(ctx):
         spread = conditional_l1_spread(ball.phat)
         d_val = min(2, 2 * max(rads) + to_mpf(spread))
         d_printed_rad = distance_from([Fraction(x) for x in PRINTED_RAD], ball.phat)
+        # second route for rad_s: certified brackets by witnesses in F and exclusions (no formula of the engine)
+        cert = _certified_values(ball, ctx.dps)
+        for i in range(2):
+            lo, hi, _ = cert[i]["rad"]
+            expect(to_mpf(lo) - to_mpf(Fraction(1, 10**20)) <= rads[i] <= to_mpf(hi) + to_mpf(Fraction(1, 10**20)),
+                   f"rad_s{i + 1}: the engine's {rads[i]} lies outside the certified bracket [{float(lo)}, {float(hi)}]")
         comps = [compare_printed(k, PRINTED_COEF[k], v) for k, v in _coefficients(d_val).items()]
     out = outcome_from_comparisons(comps, what="printed values of d and delta2",
                                    rad_recomputed=[s(r) for r in rads], spread=s(spread),

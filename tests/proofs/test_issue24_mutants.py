@@ -16,6 +16,7 @@ CASES = [
     ("audit.lenient-upper-at-phat", "rldp.example3.audit-example1", "ERROR", "InconsistentCheck"),
     ("thm1.bs-chi2-radius", "rldp.example2.lower-bounds", "ERROR", "InconsistentCheck"),
     ("thm1.bs-chi2-radius", "rldp.example2.conditional-radii", "ERROR", "InconsistentCheck"),
+    ("eq11.chi2-radius-as-renyi", "rldp.example1.radius", "ERROR", "InconsistentCheck"),
     ("isit.eq21-c-times-B", "isit.thm2.support-ball", "REFUTED", ""),
     ("isit.eq29-without-row-masses", "isit.thm4.support-projection", "REFUTED", ""),
 ]
