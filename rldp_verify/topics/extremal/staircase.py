@@ -379,3 +379,136 @@ def _certify_within(columns, mu, basis, dps_gap: Fraction):
     hi = (value + as_arb(gap)).upper()
     ball = flint.arb(lo).union(flint.arb(hi))
     return theta, ball, alpha, gap
+
+
+# --- a float screen: LP (11) for many objectives at once -------------------------------------------------------
+
+def pattern_subset_sums(X) -> np.ndarray:
+    """``sum_{i in T_j} X[..., i]`` for every pattern j (0-based, the order of :func:`pattern_set`), shape (..., 2^k).
+
+    Computed by doubling (each bit adds one coordinate to the sums of the patterns without it), no matrix product:
+    the result does not depend on the BLAS library or its thread count. ``X @ S^(k)`` is
+    ``X.sum(-1) + (t - 1) * pattern_subset_sums(X)``. Float; no error bound beyond float64 summation of k terms.
+    """
+    X = np.asarray(X, dtype=float)
+    k = X.shape[-1]
+    out = np.zeros(X.shape[:-1] + (2**k,))
+    for b in range(k):   # bit b of j is row k - 1 - b (MSB = row 0)
+        out[..., 2**b:2**(b + 1)] = out[..., :2**b] + X[..., k - 1 - b, None]
+    return out
+
+
+def pattern_matrix_float(k: int, t: float) -> np.ndarray:
+    """S^(k) in float64, k x 2^k, columns in the order of :func:`pattern_set` (t at the rows of T_j, 1 elsewhere)."""
+    return 1.0 + (float(t) - 1.0) * pattern_subset_sums(np.eye(k))
+
+
+@dataclass(frozen=True)
+class StaircaseBatch:
+    """:func:`solve_staircase_lp_batch`'s answer, one entry per objective (float64 arrays).
+
+    ``upper`` is an upper bound on the optimum of LP (11) from the final dual vector alpha: for every alpha,
+    OPT <= 1^T alpha + k max(0, max_j (mu_j - S_j^T alpha) / |S_j|_1), because a feasible theta has
+    sum_j theta_j |S_j|_1 = sum of the k rows of S^(k) theta = k. It holds whatever the simplex did, up to the
+    float rounding of that one expression. ``lower`` is mu . theta of the final basic solution
+    (theta_B = B^-1 1, a float proposal; its ``basis`` can be certified exactly by :func:`certify_basis`).
+    ``iterations`` counts the pivots; ``fallback`` marks the objectives the
+    batched simplex did not finish within its pivot limit and HiGHS solved instead (the same bound from HiGHS's
+    row duals)."""
+
+    upper: np.ndarray
+    lower: np.ndarray
+    iterations: np.ndarray
+    fallback: np.ndarray
+    basis: np.ndarray      # n x k final basic columns (pattern indices); meaningless where ``fallback``
+
+    @property
+    def relative_gap(self) -> np.ndarray:
+        """(upper - lower) / |upper|: how far the float proposal is from the bound (0 where both are 0)."""
+        den = np.where(self.upper == 0, 1.0, np.abs(self.upper))
+        return (self.upper - self.lower) / den
+
+
+def solve_staircase_lp_batch(k: int, t: float, MU, *, max_iter: int | None = None) -> StaircaseBatch:
+    """LP (11) (Sec. 2.2, eq. (11) of 004_3b35ffa09c03afc4.txt) in float64 for every row of ``MU`` (n x 2^k, the
+    objectives mu(S_j) in the order of :func:`pattern_set`), at ``t = e^eps > 1``: max mu . theta s.t.
+    S^(k) theta = 1, theta >= 0.
+
+    A primal simplex run on all n objectives at once (numpy, batched k x k solves): it starts from the basis of
+    the k single-element patterns (randomized response's columns; B = (t - 1) I + 1 1^T, B^-1 1 = 1/(t - 1 + k) > 0),
+    enters the column of largest reduced cost per unit of |S_j|_1 (computed with :func:`pattern_subset_sums`),
+    leaves by the ratio test (ties to the largest pivot), and stops an objective when no such reduced cost exceeds
+    1e-12 of max_j |mu_j| / |S_j|_1 (the objective's scale: mu is positively homogeneous, and at large t the
+    mu_j of patterns with several t entries are ~t times the optimum) plus the rounding level of S^T alpha.
+    Objectives not finished after ``max_iter`` pivots (default 50 k + 100) are
+    solved by HiGHS (:func:`~rldp_verify.core.lp.highs_solve`). A float screen, not a certificate: the answer's
+    ``upper`` is a bound (see :class:`StaircaseBatch`), ``lower`` a proposal; :func:`solve_staircase_lp` certifies
+    one instance exactly. Errs: ``upper`` by float rounding only, never by the simplex's tolerances.
+    """
+    if not isinstance(k, int) or not 1 <= k <= 16:
+        raise InputError(f"k must be an integer in 1..16, got {k!r}")
+    t = float(t)
+    if not t > 1.0 or not np.isfinite(t):
+        raise InputError(f"t = e^eps must be a finite float > 1, got {t!r}")
+    MU = np.atleast_2d(np.asarray(MU, dtype=float))
+    if MU.shape[1] != 2**k or not np.isfinite(MU).all():
+        raise InputError(f"MU must be n x 2^k = n x {2**k} with finite entries, got shape {MU.shape}")
+    n = MU.shape[0]
+    max_iter = 50 * k + 100 if max_iter is None else max_iter
+    S = pattern_matrix_float(k, t)
+    norm1 = S.sum(axis=0)                        # |S_j|_1 = k + (t - 1) |T_j|
+    scale = (np.abs(MU) / norm1).max(axis=1)
+    scale[scale == 0] = 1.0
+    M = MU / scale[:, None]                      # |M_j| <= |S_j|_1
+    B = np.tile(np.array([1 << (k - 1 - i) for i in range(k)], dtype=np.int64), (n, 1))  # singleton {i}: row i
+    upper, lower = np.full(n, np.nan), np.full(n, np.nan)
+    iterations, done = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=bool)
+    act = np.arange(n)
+    ones = np.ones((1, k, 1))
+    for it in range(max_iter + 1):
+        if act.size == 0:
+            break
+        Bm = S[:, B[act]].transpose(1, 0, 2)                                    # (a, rows, basic columns)
+        muB = np.take_along_axis(M[act], B[act], axis=1)
+        alpha = np.linalg.solve(Bm.transpose(0, 2, 1), muB[..., None])[..., 0]  # B^T alpha = mu_B
+        rho = (M[act] - (alpha.sum(1)[:, None] + (t - 1.0) * pattern_subset_sums(alpha))) / norm1
+        enter = rho.argmax(axis=1)
+        rmax = rho[np.arange(act.size), enter]
+        theta = np.linalg.solve(Bm, np.broadcast_to(ones, (act.size, k, 1)))[..., 0]
+        # rounding level of rho_j: 2^-52 (|M_j| + |1^T alpha| + (t - 1) sum_{T_j} |alpha|) / |S_j|_1, times a margin
+        stop = rmax <= 1e-12 + 1e-14 * (1.0 + 2.0 * np.abs(alpha).sum(1))
+        if stop.any():
+            idx = act[stop]
+            upper[idx] = (alpha[stop].sum(1) + k * np.maximum(rmax[stop], 0.0)) * scale[idx]
+            lower[idx] = (theta[stop] * muB[stop]).sum(1) * scale[idx]
+            iterations[idx], done[idx] = it, True
+        go = ~stop
+        if it == max_iter or not go.any():
+            break
+        act, Bm, enter, theta = act[go], Bm[go], enter[go], theta[go]
+        d = np.linalg.solve(Bm, S[:, enter].T[..., None])[..., 0]             # B^-1 S_enter
+        piv = d > 1e-12 * np.abs(d).max(axis=1, keepdims=True)
+        ratio = np.where(piv, np.maximum(theta, 0.0) / np.where(piv, d, 1.0), np.inf)
+        rmin = ratio.min(axis=1, keepdims=True)
+        leave = np.where(ratio <= rmin * (1 + 1e-9) + 1e-15, d, -np.inf).argmax(axis=1)
+        B[act, leave] = enter        # a pivot always exists: the feasible set is bounded (sum theta <= 1)
+    fallback = ~done
+    for i in np.flatnonzero(fallback):
+        upper[i], lower[i] = _highs_bound(S, M[i])
+        upper[i] *= scale[i]
+        lower[i] *= scale[i]
+        iterations[i] = max_iter
+    return StaircaseBatch(upper, lower, iterations, fallback, B)
+
+
+def _highs_bound(S: np.ndarray, mu: np.ndarray) -> tuple[float, float]:
+    """(upper, lower) for one objective by HiGHS on the full LP: the dual bound of :class:`StaircaseBatch` from
+    HiGHS's row duals, and HiGHS's objective value."""
+    k, m = S.shape
+    sol = highs_solve(-mu, np.zeros(m), np.full(m, np.inf), np.ones(k), np.ones(k), sparse.csr_matrix(S),
+                      maximize=False, options={"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10})
+    if not sol.optimal:
+        raise CertificationError(f"HiGHS did not solve LP (11): {sol.status}")
+    alpha = -np.asarray(sol.row_dual)
+    rho = (mu - alpha @ S) / S.sum(axis=0)
+    return float(alpha.sum() + k * max(float(rho.max()), 0.0)), float(mu @ sol.x)
