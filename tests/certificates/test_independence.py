@@ -49,3 +49,12 @@ def test_checker_runs_without_the_engine(tmp_path):
                          env=env, cwd=tmp_path)
     assert out.returncode == 0, out.stdout + out.stderr
     assert "1 certificates, 1 re-checked, 0 failed" in out.stdout
+
+
+def test_readme_states_the_line_count():
+    import re
+
+    text = (PKG.parent / "README.md").read_text()
+    m = re.search(r"made unimportable\) and is (\d+) lines", text)
+    assert m, "the README's certificates section states the checker's line count"
+    assert int(m.group(1)) == sum(len(f.read_text().splitlines()) for f in PKG.glob("*.py"))
