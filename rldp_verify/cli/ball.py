@@ -49,6 +49,9 @@ def register(sub):
     p.add_argument("--certified", action="store_true",
                    help="also print certified rational bounds (lower bounds rounded down, rad rounded up)")
     p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress on stderr (otherwise shown on a terminal after 3 s, or "
+                        "$RLDP_VERIFY_PROGRESS_DELAY: the cells of L_{u|s} done, n/total, ETA)")
     p.set_defaults(func=run)
 
 
@@ -82,8 +85,11 @@ def _num(x, dps):
 
 def run(args) -> int:
     """Run ``rldp-verify ball``: the statistics of the ball as text or JSON (``ball.schema.json``)."""
+    from rldp_verify.cli.progress import Live
+
     ball, dps, labels = build_ball(args)
-    st = ball.statistics(dps=dps, certified=args.certified)
+    with Live("ball", quiet=args.quiet):  # on a terminal, after 3 s: cells done, n/total, ETA
+        st = ball.statistics(dps=dps, certified=args.certified)
     doc = {
         "schema_version": SCHEMA_VERSION,
         "digits": dps,

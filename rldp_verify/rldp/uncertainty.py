@@ -355,19 +355,29 @@ class RenyiBall:
         ``radius`` = B_s (Theorem 1), ``lower`` = [L_{u|s}] (eq. (29)), ``rad`` = rad_s (eq. (30));
         with ``certified`` also ``lower_certified`` (rationals <= L) and ``rad_certified`` (>= rad).
         """
+        from rldp_verify.core import progress
+
         out = []
+        cells = self.sensitive_size * self.public_size
+        progress.step("lower bounds L_{u|s}(F)" + (" and their certified roundings" if certified else ""), cells, "cells")
         with working_precision(dps):
             for s in range(self.sensitive_size):
                 Bs = self.conditional_radius(s, dps=dps)
+                lower, lower_cert = [], []
+                for u in range(self.public_size):
+                    lower.append(self.lower_value(u, s, dps=dps))
+                    if certified:
+                        lower_cert.append(self.lower_certified(u, s, dps=dps))
+                    progress.update(s * self.public_size + u + 1)
                 row = {
                     "s": s,
                     "marginal": self.marginal(s),
                     "radius": INF if Bs == mpmath.inf else Bs,
-                    "lower": [self.lower_value(u, s, dps=dps) for u in range(self.public_size)],
+                    "lower": lower,
                     "rad": self.rad_value(s, dps=dps),
                 }
                 if certified:
-                    row["lower_certified"] = [self.lower_certified(u, s, dps=dps) for u in range(self.public_size)]
+                    row["lower_certified"] = lower_cert
                     row["rad_certified"] = self.rad_certified(s, dps=dps)
                 out.append(row)
             B = self.radius_value if self.radius_value is not None else self.radius

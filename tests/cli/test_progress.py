@@ -163,3 +163,17 @@ def test_colgen_shows_bracket_and_time_limit_as_total():
     assert doc["parameters"]["optimum_bracket"]
     assert re.search(r"column generation .*: \d+/2 s \[", term), term
     assert re.search(r"bracket \[[0-9.e+-]+, [0-9.e+-]+\] width [0-9.e+-]+", term), term
+
+
+def test_ball_shows_its_cells_on_a_terminal():
+    """Issue 29: a large P-hat gave no sign of life; ``ball`` counts the cells of L_{u|s} (n/total, ETA)."""
+    phat = ";".join(",".join(str(1 + (3 * i + 5 * j) % 7) for j in range(4)) for i in range(3))
+    args = ["ball", "--phat", phat, "--alpha", "2", "--radius", "0.05", "--json"]
+    rc, out, term = _run_on_pty(args)
+    assert rc == 0, term
+    assert len(json.loads(out)["conditional"]) == 3           # stdout: the JSON only
+    counts = [(int(n), int(t), u) for n, t, u, _ in COUNT.findall(term)]
+    assert any(t == 12 and u == "cells" for n, t, u in counts), term
+    assert "ball" in term and "lower bounds L_{u|s}(F)" in term
+    rc, out, term = _run_on_pty(args, quiet=True)
+    assert rc == 0 and term.strip() == "", term
