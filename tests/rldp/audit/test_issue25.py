@@ -1,0 +1,168 @@
+"""Issue 25: the audit always answers -- exit codes that tell FAIL from a crash, a time limit, no float
+overflow on huge or tiny alpha / radius / eps, a lower end that grows with the ball, a witness printed exactly.
+
+Each test names the defect it guards against; each was checked by applying the defect by hand.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from fractions import Fraction as F
+
+import mpmath
+import pytest
+
+from rldp_verify.cli import main
+from rldp_verify.rldp.audit import audit
+from rldp_verify.rldp.audit.blocks import Block
+from rldp_verify.rldp.audit.core import parse_eps
+from rldp_verify.rldp.audit.exact import audit_full_simplex, audit_single
+from rldp_verify.rldp.mechio import Mechanism
+from rldp_verify.rldp.uncertainty import RenyiBall
+
+OK = {"sensitive": 2, "public": 2, "matrix": [["1/2", "1/4", "1/3", "1/5"], ["1/2", "3/4", "2/3", "4/5"]]}
+A = {"sensitive": 2, "public": 2, "matrix": [["868/1441", "121/448", "428/741", "273/613"],
+                                             ["65/1441", "101/224", "623/1482", "235/613"],
+                                             ["508/1441", "125/448", "1/494", "105/613"]]}
+R25 = {"sensitive": 2, "public": 2, "matrix": [["171/1352", "495/1462", "383/540", "547/1866"],
+                                               ["55/338", "18/731", "233/1080", "151/311"],
+                                               ["961/1352", "931/1462", "3/40", "413/1866"]]}
+P = "0.1,0.2;0.3,0.4"
+
+
+def _file(tmp_path, doc, name="m.json"):
+    p = tmp_path / name
+    p.write_text(json.dumps(doc))
+    return str(p)
+
+
+def _json(capsys):
+    return json.loads(capsys.readouterr().out)
+
+
+# ------------------------------------------------------------------------------------------ exit codes
+
+
+def test_internal_error_is_exit_4_and_one_line(tmp_path, capsys, monkeypatch):
+    """An exception of the audit itself (here a ZeroDivisionError planted in it) is exit code 4 with one line,
+    never exit 1 (FAIL) with a traceback."""
+    import rldp_verify.rldp.audit as pkg
+
+    def boom(*a, **k):
+        raise ZeroDivisionError("planted " + "9" * 500)
+
+    monkeypatch.setattr(pkg, "audit", boom)
+    assert main(["audit", _file(tmp_path, OK), "--eps", "1", "--ldp"]) == 4
+    err = capsys.readouterr().err
+    assert err.startswith("rldp-verify: internal error: ZeroDivisionError: planted 999")
+    assert err.count("\n") == 1 and len(err) < 340 and "Traceback" not in err
+
+
+def test_bad_input_stays_exit_2(tmp_path, capsys):
+    assert main(["audit", _file(tmp_path, OK), "--eps", "-1", "--ldp"]) == 2
+    assert main(["audit", str(tmp_path / "missing.json"), "--eps", "1", "--ldp"]) == 2
+    with pytest.raises(SystemExit) as exc:
+        main(["audit", _file(tmp_path, OK), "--eps", "1", "--ldp", "--time-limit", "0"])
+    assert exc.value.code == 2
+
+
+def test_help_documents_exit_codes_and_time_limit(capsys):
+    with pytest.raises(SystemExit):
+        main(["audit", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "--time-limit" in out and "4 internal error" in out and "3 INCONCLUSIVE" in out and "1 FAIL" in out
+
+
+# ------------------------------------------------------------------------------------ huge and tiny values
+
+
+@pytest.mark.parametrize("extra", [["--alpha", "1e400", "--radius", "0.1"], ["--alpha", "2", "--radius", "1e400"],
+                                   ["--alpha", "1e-400", "--radius", "0.1"], ["--alpha", "1e-300", "--radius", "0.1"]])
+def test_red_team_overflows_give_a_verdict(tmp_path, capsys, extra):
+    """Were OverflowError tracebacks (exit 1) or a NumPy RuntimeWarning: now a verdict, PASS here since the
+    Proposition-3 bound 5/2 <= e."""
+    code = main(["audit", _file(tmp_path, OK), "--eps", "1", "--phat", P, *extra, "--json", "--time-limit", "30"])
+    cap = capsys.readouterr()
+    assert code == 0 and cap.err == "", cap.err
+    out = json.loads(cap.out)
+    assert out["verdict"] == "PASS" and F(out["ratio_upper"]) <= F(5, 2)
+    assert len(out["uncertainty"]) < 200  # alpha 1e400 is not printed with its 400 digits
+    if extra[1] == "1e400":  # the ball of order 1e6 contains F: its witnesses are not F's, the lower end is P-hat's
+        assert out["witness"] == [["1/10", "1/5"], ["3/10", "2/5"]]
+
+
+def test_huge_eps_is_decided():
+    """--eps 1e400 with lo = hi = 5/2 was INCONCLUSIVE (e^eps overflowed arb): now PASS; eps 1e-400 with a ratio
+    of exactly 1 is PASS too (1 <= e^eps whatever the enclosure of e^eps)."""
+    m = Mechanism.from_matrix([[F(v) for v in r] for r in OK["matrix"]], 2, 2)
+    assert audit(m, "1e400", ldp=True).verdict == "PASS"
+    t = parse_eps("1e400")
+    assert t.le(F(10**300), 30) and not t.lt_strict(F(10**300), 30)
+    t = parse_eps("1e-400")
+    assert t.le(F(1), 30) and not t.lt_strict(F(1), 30) and t.lt_strict(F(2), 30) and not t.le(F(2), 30)
+    one = Mechanism.from_matrix([[F(1, 2)] * 4, [F(1, 2)] * 4], 2, 2)
+    assert audit(one, "1e-400", ldp=True).verdict == "PASS"
+
+
+# --------------------------------------------------------------------------- monotone lower end, exact witness
+
+
+def test_block_point_has_no_cancellation():
+    """mu - v_u at the maximiser cancelled to 0 for t below the working precision (ZeroDivisionError in the
+    primal, radius 50 at 35 digits): R(t) must concentrate on the maximiser instead."""
+    with mpmath.workdps(35):
+        blk = Block.make([F(1, 2), F(1, 2)], [F(1, 3), F(1, 7)], F(2))
+        R, d, val, M, kappa = blk.point(mpmath.mpf(10) ** -60)
+        assert all(mpmath.isfinite(x) for x in R) and R[0] > 1 - mpmath.mpf(10) ** -25
+        assert d > 50 and mpmath.isfinite(kappa)
+
+
+@pytest.mark.parametrize("radius", ["50", "200", "2000", "100000"])
+def test_lower_end_does_not_fall_when_the_ball_grows(radius):
+    """Issue 25: at eps 4 the radius-50 audit is a tight FAIL at 174.15...; radii >= 200 gave P-hat's 3.07 and
+    INCONCLUSIVE. The witness of a smaller ball is one of a larger ball."""
+    m = Mechanism.from_matrix([[F(v) for v in r] for r in A["matrix"]], 2, 2)
+    ball = RenyiBall.from_radius([["0.1", "0.2"], ["0.3", "0.4"]], 2, radius)
+    r = audit(m, "4", ball=ball, time_limit=60)
+    assert r.verdict == "FAIL" and F(174) < r.ratio_lower <= r.ratio_upper, r.to_json()
+    assert r.ratio_upper <= audit_full_simplex([[F(v) for v in row] for row in A["matrix"]], 2, 2)[0]
+    W = r.witness
+    assert RenyiBall.from_radius([["0.1", "0.2"], ["0.3", "0.4"]], 2, min(F(radius), 100)).contains(W, dps=60)
+    assert audit_single(m.matrix, W, 2, 2)[0] >= r.ratio_lower
+
+
+def test_witness_is_printed_exactly_and_lies_in_F(tmp_path, capsys):
+    """The red team's R25 (alpha 100, radius 0.5): the witness printed to 25 digits lay 9.2e-26 outside F. The
+    printed table is now the verified rationals themselves."""
+    phat = "529/2724,923/2724;247/908,177/908"
+    code = main(["audit", _file(tmp_path, R25), "--eps", "1.3596309589341335", "--phat", phat, "--alpha", "100",
+                 "--radius", "0.5", "--json"])
+    out = _json(capsys)
+    assert code == 1 and out["verdict"] == "FAIL" and out["witness_format"] == "exact rationals p/q"
+    W = tuple(tuple(F(v) for v in row) for row in out["witness"])
+    ball = RenyiBall.from_radius([r.split(",") for r in phat.split(";")], 100, "1/2")
+    assert ball.contains(W, dps=80) is True
+    Q = [[F(v) for v in r] for r in R25["matrix"]]
+    assert audit_single(Q, W, 2, 2)[0] > F(out["ratio_lower"]) - F(1, 10**20)
+
+
+# ------------------------------------------------------------------------------------------- time limit
+
+
+def test_time_limit_gives_the_interval_reached_so_far():
+    """At a time limit that has already passed, no pair is certified: the upper end is Proposition 3's bound
+    (sound), the lower end P-hat's ratio, with a note; the verdict follows from that interval only."""
+    Q = [[F(v) for v in r] for r in A["matrix"]]
+    m = Mechanism.from_matrix(Q, 2, 2)
+    ball = RenyiBall.from_radius([["0.1", "0.2"], ["0.3", "0.4"]], 2, "1")
+    r = audit(m, "4", ball=ball, time_limit=1e-9)
+    assert any("time limit" in n for n in r.notes), r.notes
+    assert r.ratio_upper == audit_full_simplex(Q, 2, 2)[0]
+    assert r.ratio_lower == audit_single(Q, ball.phat, 2, 2)[0]
+    assert r.verdict == "INCONCLUSIVE"
+    full = audit(m, "4", ball=ball)
+    assert full.ratio_upper <= r.ratio_upper and full.ratio_lower >= r.ratio_lower
+    with pytest.raises(Exception, match="time_limit"):
+        audit(m, "4", ball=ball, time_limit=0)
+    assert math.isfinite(r.seconds)
