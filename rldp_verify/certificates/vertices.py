@@ -85,3 +85,15 @@ def vertices_with_certificate(name: str, A, b, E=(), f=()):
     if rays:
         raise InputError(f"the polyhedron has {len(rays)} rays: a vertex certificate needs a polytope")
     return V, vertex_certificate(name, A, b, E, f, V)
+
+
+def gamma_hat_certificate(name: str, lower_table, exp_eps):
+    """PolyOpt's Gamma-hat = Gamma_eps ∩ {sum_x v_x = 1} (RLDP paper, Sec. 5, Theorem 3): its vertices from
+    :func:`rldp_verify.rldp.gamma.gamma_hat_vertices` and their certificate against the inequalities of
+    :func:`rldp_verify.rldp.gamma.gamma_inequalities`; returns ``(vertices, certificate)``."""
+    from rldp_verify.rldp.gamma import gamma_hat_vertices, gamma_inequalities
+
+    V = gamma_hat_vertices(lower_table, exp_eps)
+    A, b = gamma_inequalities(lower_table, exp_eps)
+    n = len(A[0])
+    return V, vertex_certificate(name, A, b, [[1] * n], [1], V)

@@ -95,11 +95,12 @@ def test_vertices_with_certificate_and_rays_refused():
 
 def test_gamma_hat_of_polyopt_certified():
     """A real engine polytope: PolyOpt's Gamma-hat (Sec. 5 of the RLDP paper) for a 2 x 2 table of lower bounds."""
-    from rldp_verify.rldp.gamma import gamma_hat_vertices, gamma_inequalities
+    from rldp_verify.certificates.vertices import gamma_hat_certificate
+    from rldp_verify.rldp.gamma import gamma_inequalities
 
     L, e = [[F(1, 5), F(1, 4)], [F(1, 10), F(3, 10)]], F(2)
-    V = gamma_hat_vertices(L, e)
+    V, cert = gamma_hat_certificate("gamma-hat", L, e)
     A, b = gamma_inequalities(L, e)
-    r = recheck(vertex_certificate("gamma-hat", A, b, [[1] * 4], [1], V))
+    r = recheck(cert)
     assert r.ok and r.message.startswith("14 vertices, complete"), r.message
     assert not recheck(vertex_certificate("gamma-hat", A, b, [[1] * 4], [1], V[1:])).ok
