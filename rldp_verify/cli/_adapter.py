@@ -1,41 +1,116 @@
 """``--adapter LIBRARY:NAME --param k=v ...`` for ``rldp-verify audit``: audit a library's mechanism through
-its exact channel (:mod:`rldp_verify.adapters`) instead of a mechanism JSON file."""
+its exact channel (:mod:`rldp_verify.adapters`) instead of a mechanism JSON file.
+
+With ``--ldp`` the audit is the structured one (:func:`rldp_verify.adapters.audit_adapted`: any domain size,
+no enumeration of outputs, the sampler model stated, float-rounding excesses explained, ``--tolerance``):
+:func:`add_adapter_arguments` wraps the command's ``func`` (set after it by ``parser.set_defaults``) so that
+``--adapter ... --ldp`` runs :func:`run_structured`, which prints in the format of ``rldp-verify audit`` and
+returns its exit code (0 PASS, 1 FAIL, 3 INCONCLUSIVE). Other uncertainty sets use the dense channel (small
+domains).
+"""
 
 from __future__ import annotations
+
+import json
+import sys
 
 from rldp_verify.core.errors import InputError
 
 
 def add_adapter_arguments(p) -> None:
-    """Add ``--adapter LIBRARY:NAME``, ``--param NAME=VALUE`` and ``--sizes S,U`` (a mechanism taken from an
-    LDP library instead of a JSON file)."""
+    """Add ``--adapter LIBRARY:NAME``, ``--param NAME=VALUE``, ``--sizes S,U``, ``--sampler-model`` and
+    ``--tolerance`` (a mechanism taken from an LDP library instead of a JSON file)."""
     g = p.add_argument_group("a mechanism from an LDP library (instead of MECHANISM.json)")
     g.add_argument("--adapter", default=None, metavar="LIBRARY:NAME",
-                   help="e.g. pure-ldp:UEClient, pure-ldp:DEClient, multi-freq-ldpy:GRR_Client, "
-                        "multi-freq-ldpy:UE_Client, opendp:make_randomized_response[_bool]")
+                   help="e.g. pure-ldp:UEClient, pure-ldp:LHClient, multi-freq-ldpy:LH_Client, "
+                        "multi-freq-ldpy:L_OUE_Client, opendp:make_randomized_response (README: the table)")
     g.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                    help="a parameter of the adapter (repeat), e.g. --param epsilon=0.25 --param d=2 --param use_oue=true")
     g.add_argument("--sizes", default=None, metavar="S,U", help="read the library's domain as S x U (default d x 1)")
+    g.add_argument("--sampler-model", default="code", choices=("code", "ideal"),
+                   help="code (default): the events the library's float sampler draws; ideal: exact Bernoulli(p)")
+    g.add_argument("--tolerance", default=None, metavar="T",
+                   help="with --ldp: accept (PASS, noted) a certified eps exceeding --eps by at most T")
+    set_defaults = p.set_defaults
+
+    def wrapped_set_defaults(**kw):
+        if callable(kw.get("func")):
+            kw["func"] = _structured_first(kw["func"])
+        return set_defaults(**kw)
+    p.set_defaults = wrapped_set_defaults
+
+
+def _structured_first(run):
+    def func(args):
+        if getattr(args, "adapter", None) is not None and getattr(args, "ldp", False):
+            if args.mechanism is not None:
+                raise InputError(f"give either a mechanism file ({args.mechanism!r}) or --adapter, not both")
+            from rldp_verify.adapters import adapt_spec
+
+            return run_structured(args, adapt_spec(args.adapter, args.param, model=args.sampler_model))
+        return run(args)
+    func.__doc__ = run.__doc__
+    return func
+
+
+def _sizes(args):
+    if args.sizes is None:
+        return None
+    try:
+        sizes = tuple(int(v) for v in str(args.sizes).split(","))
+    except ValueError:
+        raise InputError(f"--sizes must be S,U (two integers), got {args.sizes!r}") from None
+    if len(sizes) != 2:
+        raise InputError(f"--sizes must be S,U (two integers), got {args.sizes!r}")
+    return sizes
 
 
 def mechanism_from_args(args):
-    """The mechanism to audit: the JSON path, or the adapter's exact channel."""
+    """The mechanism to audit: the JSON path, or the adapter's exact dense channel (small domains)."""
+    model = getattr(args, "sampler_model", "code")
+    tol = getattr(args, "tolerance", None)
     if args.adapter is None:
-        if args.param or args.sizes:
-            raise InputError("--param/--sizes need --adapter LIBRARY:NAME")
+        if args.param or args.sizes or tol is not None or model != "code":
+            raise InputError("--param/--sizes/--sampler-model/--tolerance need --adapter LIBRARY:NAME")
         if args.mechanism is None:
             raise InputError("give a mechanism JSON file or --adapter LIBRARY:NAME")
         return args.mechanism
     if args.mechanism is not None:
         raise InputError(f"give either a mechanism file ({args.mechanism!r}) or --adapter, not both")
-    from rldp_verify.adapters import from_spec
+    from rldp_verify.adapters import adapt_spec, dense_mechanism
 
-    sizes = None
+    adapted = adapt_spec(args.adapter, args.param, model=model)
+    if tol is not None:
+        raise InputError("--tolerance applies to the structured eps-LDP audit: use it with --ldp")
+    return dense_mechanism(adapted, _sizes(args))
+
+
+def run_structured(args, adapted) -> int:
+    """Audit ``adapted`` for eps-LDP, print the result like ``rldp-verify audit`` and return the exit code."""
+    from rldp_verify.cli._json import dumps
+    from rldp_verify.cli.audit import EXIT, json_document
+    from rldp_verify.structured import audit_structured
+
     if args.sizes is not None:
-        try:
-            sizes = tuple(int(v) for v in str(args.sizes).split(","))
-        except ValueError:
-            raise InputError(f"--sizes must be S,U (two integers), got {args.sizes!r}") from None
-        if len(sizes) != 2:
-            raise InputError(f"--sizes must be S,U (two integers), got {args.sizes!r}")
-    return from_spec(args.adapter, args.param, sizes=sizes)
+        _sizes(args)
+    res = audit_structured(adapted, args.eps, tolerance=getattr(args, "tolerance", None))
+    out = json_document(res)
+    if args.json:
+        sys.stdout.write(dumps(out, indent=None))
+    else:
+        print(f"verdict:      {res.verdict}  (target eps = {res.eps})")
+        print(f"adapter:      {res.adapter}")
+        print(f"structure:    {res.structure}")
+        print(f"sampler:      {res.sampler}")
+        print(f"uncertainty:  {res.uncertainty}")
+        print(f"worst ratio:  [{out['ratio_lower']}, {out['ratio_upper']}]  (exact for the modelled channel)")
+        print(f"eps:          [{out['eps_realised'][0]}, {out['eps_realised'][1]}]")
+        if out["excess"] is not None:
+            print(f"excess:       {out['excess']}  (over the claimed eps, rounded up; rounding budget "
+                  f"{out['rounding_budget']})")
+        print(f"witness:      {json.dumps(out['argmax'])}")
+        print(f"time:         {res.seconds:.3f} s")
+        for n in out["notes"]:
+            print(f"note:         {n}")
+    sys.stdout.flush()
+    return EXIT[res.verdict]

@@ -1,0 +1,23 @@
+"""Structured exact channels (product of per-bit channels, mixture over a public component, composition,
+symmetry) and their eps-LDP audit without enumerating outputs; exact models of float samplers.
+
+- :mod:`rldp_verify.structured.channels`: the structures and their exact worst ratios;
+- :mod:`rldp_verify.structured.samplers`: exact event probabilities of float64 uniform comparisons and
+  NumPy's legacy ``binomial(1, p)``;
+- :mod:`rldp_verify.structured.audit`: :func:`audit_structured` (verdict, excess over eps, rounding budget,
+  ``tolerance``).
+"""
+
+from rldp_verify.structured.audit import Adapted, StructuredAudit, audit_structured
+from rldp_verify.structured.channels import (
+    BitChannel,
+    LaplaceHistogram,
+    PublicMixture,
+    SubsetSelection,
+    Symmetric,
+    UnaryProduct,
+    compose,
+)
+
+__all__ = ["Adapted", "StructuredAudit", "audit_structured", "BitChannel", "UnaryProduct", "Symmetric",
+           "PublicMixture", "SubsetSelection", "LaplaceHistogram", "compose"]

@@ -1,0 +1,308 @@
+"""Structured exact channels: their eps-LDP worst ratio in closed form, without enumerating outputs.
+
+Every structure holds exact rational probabilities (the sampler's event probabilities, see
+:mod:`rldp_verify.structured.samplers`) and gives
+
+    rho = sup_{x != x', y} Q[y|x] / Q[y|x']          (eps-LDP, Definition 2; 0/0 = 1, a/0 = inf)
+
+exactly (:meth:`ratio`) with a witness (x, x', y) (:meth:`witness`), and, for small domains, the dense
+matrix (:meth:`dense`) that serves as the test oracle. The structures:
+
+- :class:`UnaryProduct` -- d independent bits; the input's own bit goes through the bit channel
+  (Pr[1|hot] = p), every other bit through (Pr[1|cold] = q). For x != x' only bits x and x' differ in law,
+  the others cancel, so rho = max_b P(b|hot)/P(b|cold) * max_b P(b|cold)/P(b|hot) for any d >= 2.
+- :class:`Symmetric` -- k-ary randomized response (GRR): Pr[y = x] = a, Pr[y = z] = b (z != x);
+  rho = max(a/b, b/a) (1 more candidate, b/b, when k >= 3).
+- :class:`PublicMixture` -- a public component c (hash seed, sampled attribute) is drawn independently of x and
+  released with the report: Q[(c, y)|x] = w(c) Q_c[y|x]; w(c) cancels, so rho = max_c rho(Q_c). For local
+  hashing Q_s is GRR on g buckets applied to h_s(x): rho(Q_s) = max(a/b, b/a) if h_s(x) != h_s(x') for some
+  pair, else 1; the witness names a seed that separates two inputs under the library's hash.
+- :class:`SubsetSelection` -- a uniformly random m-subset containing x with probability P, else one avoiding x:
+  Pr[S|x] = P / C(k-1, m-1) if x in S, (1-P) / C(k-1, m) else; rho = max(r, 1/r), r = P (k-m) / ((1-P) m).
+  With ``ordered=True`` (the array multi-freq-ldpy returns: x first when included, the rest in random order)
+  an output (x, x', ...) has probability 0 under x' when m >= 2: rho = inf.
+- :class:`LaplaceHistogram` -- the ideal continuous mechanism e_x + Lap(b)^d: rho = e^{2/b} (two coordinates
+  differ by 1). Not rational: the ratio is an outward-rounded enclosure.
+
+Composition (a longitudinal protocol's memoised first round followed by a second round) of two bit
+channels is a bit channel, of two symmetric channels a symmetric channel (:func:`compose`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from rldp_verify.core.errors import InputError
+
+INF = math.inf
+MAX_DENSE = 4096
+
+__all__ = ["BitChannel", "UnaryProduct", "Symmetric", "PublicMixture", "SubsetSelection", "LaplaceHistogram",
+           "compose", "ratio", "INF"]
+
+
+def ratio(a: Fraction, b: Fraction):
+    """a / b with the conventions 0/0 = 1 (never a worst case: returned as None), a/0 = inf."""
+    if b == 0:
+        return None if a == 0 else INF
+    return Fraction(a) / b
+
+
+def _max(*vals):
+    vals = [v for v in vals if v is not None]
+    return max(vals) if vals else Fraction(1)
+
+
+def _check_prob(v, name):
+    if not isinstance(v, (Fraction, int)) or not 0 <= v <= 1:
+        raise InputError(f"{name} = {v!r} must be an exact probability (Fraction in [0, 1])")
+    return Fraction(v)
+
+
+@dataclass(frozen=True)
+class BitChannel:
+    """A binary channel: Pr[output bit 1 | input bit 1] = p, Pr[output bit 1 | input bit 0] = q."""
+
+    p: Fraction
+    q: Fraction
+
+    def __post_init__(self):
+        _check_prob(self.p, "p")
+        _check_prob(self.q, "q")
+
+    def prob(self, out: int, inp: int) -> Fraction:
+        """Pr[out | inp] for bits out, inp."""
+        one = self.p if inp else self.q
+        return one if out else 1 - one
+
+    def then(self, second: "BitChannel") -> "BitChannel":
+        """This channel followed by ``second`` (composition of Markov kernels on {0, 1})."""
+        return BitChannel(self.p * second.p + (1 - self.p) * second.q, self.q * second.p + (1 - self.q) * second.q)
+
+
+@dataclass
+class UnaryProduct:
+    """Unary encoding on d values: output {0,1}^d, bit x through ``bit`` with input 1, the others with input 0."""
+
+    d: int
+    bit: BitChannel
+    params: dict = field(default_factory=dict)     # the float parameters the probabilities come from
+
+    kind = "product of d per-bit channels (unary encoding)"
+
+    def _best(self):
+        # the bit at x (hot under x, cold under x') and the bit at x' (cold under x, hot under x')
+        b_x = max((0, 1), key=lambda b: _key(ratio(self.bit.prob(b, 1), self.bit.prob(b, 0))))
+        b_xp = max((0, 1), key=lambda b: _key(ratio(self.bit.prob(b, 0), self.bit.prob(b, 1))))
+        r1 = ratio(self.bit.prob(b_x, 1), self.bit.prob(b_x, 0))
+        r2 = ratio(self.bit.prob(b_xp, 0), self.bit.prob(b_xp, 1))
+        return b_x, b_xp, r1, r2
+
+    def ratio(self):
+        """rho exactly (Fraction or inf)."""
+        _, _, r1, r2 = self._best()
+        if r1 is None or r2 is None:
+            return Fraction(1) if (r1 is None and r2 is None) else (r1 if r2 is None else r2)
+        return INF if INF in (r1, r2) else r1 * r2
+
+    def witness(self) -> dict:
+        """x = 0, x' = 1 and an output y (as the set of its 1-bits and the value of the other bits)."""
+        b_x, b_xp, _, _ = self._best()
+        rest = 0 if self.bit.prob(0, 0) > 0 else 1
+        return {"x": 0, "x_prime": 1, "y": f"bit 0 = {b_x}, bit 1 = {b_xp}, the other {self.d - 2} bits = {rest}"}
+
+    def dense(self):
+        """(rows, outputs): the 2^d x d matrix (d <= 12)."""
+        if 2**self.d > MAX_DENSE:
+            raise InputError(f"unary encoding with d = {self.d} has 2^{self.d} outputs; dense needs d <= 12")
+        outs = list(itertools.product((0, 1), repeat=self.d))
+        rows = [[math.prod(self.bit.prob(b, int(j == x)) for j, b in enumerate(y)) for x in range(self.d)]
+                for y in outs]
+        return rows, ["".join(map(str, y)) for y in outs]
+
+
+def _key(r):
+    return -1 if r is None else (math.inf if r == INF else r)
+
+
+@dataclass
+class Symmetric:
+    """k-ary randomized response: Pr[y = x] = a, Pr[y = z] = b for z != x (a + (k-1) b = 1)."""
+
+    k: int
+    a: Fraction
+    b: Fraction
+    params: dict = field(default_factory=dict)
+    labels: tuple = ()            # output labels for dense() (default 0..k-1)
+
+    kind = "k-ary randomized response (symmetric)"
+
+    def __post_init__(self):
+        if self.a + (self.k - 1) * self.b != 1:
+            raise InputError(f"not a channel: a + (k-1) b = {self.a + (self.k - 1) * self.b} != 1")
+
+    def ratio(self):
+        """rho exactly: max(a/b, b/a)."""
+        return _max(ratio(self.a, self.b), ratio(self.b, self.a))
+
+    def witness(self) -> dict:
+        """x = 0, x' = 1, y = 0 (a >= b) or y = 1."""
+        return {"x": 0, "x_prime": 1, "y": 0 if _key(ratio(self.a, self.b)) >= _key(ratio(self.b, self.a)) else 1}
+
+    def then(self, second: "Symmetric") -> "Symmetric":
+        """This channel followed by ``second`` on the same k values."""
+        k = self.k
+        a = self.a * second.a + (1 - self.a) * second.b
+        b = self.a * second.b + self.b * second.a + (k - 2) * self.b * second.b
+        return Symmetric(k, a, b)
+
+    def dense(self):
+        """(rows, outputs): the k x k matrix."""
+        return [[self.a if y == x else self.b for x in range(self.k)] for y in range(self.k)], \
+            [str(v) for v in (self.labels or range(self.k))]
+
+
+@dataclass
+class PublicMixture:
+    """Local hashing: a public seed s (released) then GRR with (a, b) on g buckets of h_s(x).
+
+    ``separating(x, x')`` returns a seed s with h_s(x) != h_s(x') under the library's hash, or None.
+    """
+
+    d: int
+    g: int
+    a: Fraction
+    b: Fraction
+    separating: object
+    seeds: object = None          # for dense(): a short list of seeds (the mixture restricted to them)
+    hash_fn: object = None        # hash_fn(x, seed) -> bucket, for dense()
+    params: dict = field(default_factory=dict)
+
+    kind = "mixture over a public seed of GRR on g hash buckets (local hashing)"
+
+    def _sep(self):
+        s = self.separating(0, 1)
+        return s
+
+    def ratio(self):
+        """max(a/b, b/a) when some seed separates inputs 0 and 1 (checked), else refuses."""
+        if self._sep() is None:
+            raise InputError("no seed in the searched range separates inputs 0 and 1 under the library's hash")
+        return _max(ratio(self.a, self.b), ratio(self.b, self.a))
+
+    def witness(self) -> dict:
+        """A separating seed, x = 0, x' = 1, the reported bucket."""
+        s = self._sep()
+        hx, hxp = self.hash_fn(0, s), self.hash_fn(1, s)
+        y = hx if _key(ratio(self.a, self.b)) >= _key(ratio(self.b, self.a)) else hxp
+        return {"x": 0, "x_prime": 1, "y": f"(bucket {y}, seed {s})", "h_seed(x)": hx, "h_seed(x')": hxp}
+
+    def dense(self):
+        """The channel on (seed, bucket) with the seed uniform on ``seeds`` (a finite restriction)."""
+        seeds = list(self.seeds)
+        w = Fraction(1, len(seeds))
+        rows, outs = [], []
+        for s in seeds:
+            hs = [self.hash_fn(x, s) for x in range(self.d)]
+            for y in range(self.g):
+                rows.append([w * (self.a if hs[x] == y else self.b) for x in range(self.d)])
+                outs.append(f"{y}@{s}")
+        return rows, outs
+
+
+@dataclass
+class SubsetSelection:
+    """k-subset selection with subsets of size m, Pr[x in S] = P (the sampler's event probability)."""
+
+    k: int
+    m: int
+    P: Fraction
+    ordered: bool = False
+    params: dict = field(default_factory=dict)
+
+    kind = "subset selection (symmetric in the subsets)"
+
+    def __post_init__(self):
+        if not 1 <= self.m <= self.k - 1:
+            raise InputError(f"subset size m = {self.m} must be in [1, k - 1] with k = {self.k}")
+
+    def _r(self):
+        return ratio(self.P * (self.k - self.m), (1 - self.P) * self.m)
+
+    def ratio(self):
+        """max(r, 1/r); inf for the ordered output with m >= 2."""
+        if self.ordered and self.m >= 2 and self.P > 0:
+            return INF
+        r = self._r()
+        inv = None if r is None else (Fraction(0) if r == INF else (INF if r == 0 else 1 / r))
+        return _max(r, inv)
+
+    def witness(self) -> dict:
+        """x = 0, x' = 1 and the subset."""
+        if self.ordered and self.m >= 2 and self.P > 0:
+            return {"x": 0, "x_prime": 1, "y": "(0, 1, ...) in this order: under x' = 1 the value 1 would be first"}
+        r = self._r()
+        if _key(r) >= 1:
+            return {"x": 0, "x_prime": 1, "y": f"a subset containing 0 and not 1 (size {self.m})"}
+        return {"x": 0, "x_prime": 1, "y": f"a subset containing 1 and not 0 (size {self.m})"}
+
+    def _prob(self, S, x):
+        if x in S:
+            return self.P / math.comb(self.k - 1, self.m - 1)
+        return (1 - self.P) / math.comb(self.k - 1, self.m)
+
+    def dense(self):
+        """(rows, outputs) over the subsets (or ordered tuples with ``ordered``)."""
+        if self.ordered:
+            outs = list(itertools.permutations(range(self.k), self.m))
+            if len(outs) > MAX_DENSE:
+                raise InputError("too many ordered subsets for a dense channel")
+            rows = []
+            for t in outs:
+                row = []
+                for x in range(self.k):
+                    if x in t and t[0] == x:
+                        row.append(self.P / math.perm(self.k - 1, self.m - 1))
+                    elif x in t:
+                        row.append(Fraction(0))
+                    else:
+                        row.append((1 - self.P) / math.perm(self.k - 1, self.m))
+                rows.append(row)
+            return rows, [",".join(map(str, t)) for t in outs]
+        outs = list(itertools.combinations(range(self.k), self.m))
+        if len(outs) > MAX_DENSE:
+            raise InputError("too many subsets for a dense channel")
+        return [[self._prob(S, x) for x in range(self.k)] for S in outs], [",".join(map(str, S)) for S in outs]
+
+
+@dataclass
+class LaplaceHistogram:
+    """Ideal histogram encoding: Y = e_x + (Laplace(0, b) noise)^d with the library's float scale b."""
+
+    d: int
+    scale: float
+    params: dict = field(default_factory=dict)
+
+    kind = "histogram encoding with ideal continuous Laplace noise (not the float sampler)"
+
+    def eps(self) -> Fraction:
+        """eps of the ideal mechanism: 2 / b exactly (b the binary rational of the float scale)."""
+        return 2 / Fraction(self.scale)
+
+    def witness(self) -> dict:
+        """x = 0, x' = 1, y with y_0 >= 1 and y_1 <= 0."""
+        return {"x": 0, "x_prime": 1, "y": "y_0 >= 1, y_1 <= 0 (density ratio e^(2/b))"}
+
+
+def compose(first, second):
+    """A memoised first round followed by a second round (longitudinal protocols), as one structure."""
+    if isinstance(first, UnaryProduct) and isinstance(second, BitChannel):
+        return UnaryProduct(first.d, first.bit.then(second), {**first.params})
+    if isinstance(first, Symmetric) and isinstance(second, Symmetric):
+        if first.k != second.k:
+            raise InputError(f"cannot compose GRR on {first.k} values with GRR on {second.k} values")
+        return first.then(second)
+    raise InputError(f"no exact composition of {type(first).__name__} with {type(second).__name__}")
