@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Benchmark: the red team's audit inputs of issue 25 (../shared/data/redteam, its README), each through the
+command line as a user runs it.
+
+Each case runs ``rldp-verify audit ... --json --quiet`` in a fresh process (default --time-limit 60 s).
+Columns: the case, exit code (0 PASS, 1 FAIL, 3 INCONCLUSIVE, 2 bad input, 4 internal error), verdict,
+[ratio_lower, ratio_upper] (12 digits), wall-clock seconds, peak RSS of the process (MB), whether stderr held a
+traceback or a warning. What happened before the fix is in the README's brackets (e.g. OverflowError
+tracebacks with exit 1, minutes).
+
+Wall-clock seconds on the shared 2-core machine (other jobs running).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+D = ROOT.parent / "shared" / "data" / "redteam"
+P = "0.1,0.2;0.3,0.4"
+
+CHILD = ("import resource, sys; from rldp_verify.cli import main; code = main(sys.argv[1:]); "
+         "sys.stderr.write('\\nMAXRSS %d\\n' % resource.getrusage(resource.RUSAGE_SELF).ru_maxrss); sys.exit(code)")
+
+
+def cases():
+    """(name, arguments after ``audit``, what the README says happened before)."""
+    l7 = ";".join(",".join(r) for r in json.loads((D / "L7.phat.json").read_text()))
+    big = (D / "big240x1.phat").read_text().strip()
+    ok = str(D / "ok.json")
+    out = [
+        ("alpha 1e400", [ok, "--eps", "1", "--phat", P, "--alpha", "1e400", "--radius", "0.1"], "OverflowError, exit 1"),
+        ("radius 1e400", [ok, "--eps", "1", "--phat", P, "--alpha", "2", "--radius", "1e400"], "OverflowError, exit 1"),
+        ("alpha 1e-400", [ok, "--eps", "1", "--phat", P, "--alpha", "1e-400", "--radius", "0.1"], "OverflowError, exit 1"),
+        ("alpha 1e-300", [ok, "--eps", "1", "--phat", P, "--alpha", "1e-300", "--radius", "0.1"], "RuntimeWarning"),
+        ("alpha 1e308", [ok, "--eps", "1", "--phat", P, "--alpha", "1e308", "--radius", "0.1"], "> 120 s"),
+        ("eps 1e400 (LDP)", [ok, "--eps", "1e400", "--ldp"], "INCONCLUSIVE though lo = hi"),
+        ("X8 alpha 3/2 radius 2000", [str(D / "X8.json"), "--eps", "1.1391964703845507", "--phat",
+                                      "257/1974,61/329,311/1316,23/564;757/3948,25/658,265/3948,109/987", "--alpha",
+                                      "3/2", "--radius", "2000"], "OverflowError, exit 1"),
+        ("1e-300 block, alpha 2", [str(D / "z2x2.json"), "--eps", "1", "--phat", "1,1;1e300,1e300", "--alpha", "2",
+                                   "--radius", "1"], "OverflowError, exit 1"),
+        ("1e-300 block, alpha 3/2", [str(D / "z2x2.json"), "--eps", "1", "--phat", "1e300,1e300;1,1", "--alpha",
+                                     "3/2", "--radius", "1"], "OverflowError, exit 1"),
+        ("alpha 3 radius 2000", [str(D / "a.json"), "--eps", "1", "--phat", P, "--alpha", "3", "--radius", "2000"],
+         "82-111 s"),
+        ("R25 alpha 100 radius 0.5", [str(D / "R25.json"), "--eps", "1.3596309589341335", "--phat",
+                                      "529/2724,923/2724;247/908,177/908", "--alpha", "100", "--radius", "0.5"],
+         "46 s; witness 9.2e-26 outside F"),
+        ("R26 4x2 alpha 10 radius 10", [str(D / "R26.json"), "--eps", "1.6771618560859356", "--phat",
+                                        "536/4701,527/4701;288/1567,929/4701;574/4701,263/4701;320/4701,688/4701",
+                                        "--alpha", "10", "--radius", "10"], "23 s"),
+        ("X1 alpha 10 radius 1e5 zeros", [str(D / "X1.json"), "--eps", "1.6943573748081344", "--phat",
+                                          "973/3456,143/3456,271/1152,899/3456;263/3456,365/3456,0,0", "--alpha", "10",
+                                          "--radius", "1e5"], "> 180 s"),
+        ("Z2 zero block alpha 10 radius 3", [str(D / "Z2.json"), "--eps", "1.3812453574145074", "--phat",
+                                             "1000/4063,42/239,907/4063;0,0,0;520/4063,836/4063,86/4063", "--alpha",
+                                             "10", "--radius", "3"], "37 s"),
+        ("L7 4x60 alpha 100 zeros", [str(D / "L7.json"), "--eps", "1.6916049842423235", "--phat", l7, "--alpha",
+                                     "100", "--radius", "0.1"], "> 150 s"),
+        ("240x1, 24 outputs", [str(D / "big240x1y24.json"), "--eps", "3", "--phat", big, "--alpha", "2", "--radius",
+                               "0.5"], "16.7 s, 1.63 GB"),
+    ]
+    for B in ("50", "200", "2000", "1e5"):
+        out.append((f"a.json eps 4 radius {B}", [str(D / "a.json"), "--eps", "4", "--phat", P, "--alpha", "2",
+                                                "--radius", B], "3.07 from 200 on; ZeroDivisionError"))
+    return out
+
+
+def _short(x):
+    if x is None:
+        return None
+    return x if len(x) <= 16 else f"{float(x):.12g}"
+
+
+def run_case(args):
+    t0 = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-c", CHILD, "audit", *args, "--json", "--quiet"], cwd=ROOT,
+                          capture_output=True, text=True)
+    dt = time.perf_counter() - t0
+    err = proc.stderr
+    rss = None
+    for line in err.splitlines():
+        if line.startswith("MAXRSS "):
+            rss = int(line.split()[1]) / 1024
+    err = "\n".join(line for line in err.splitlines() if line.strip() and not line.startswith("MAXRSS "))
+    try:
+        doc = json.loads(proc.stdout)
+    except ValueError:
+        doc = {}
+    return {"exit": proc.returncode, "verdict": doc.get("verdict"),
+            "interval": [_short(doc.get("ratio_lower")), _short(doc.get("ratio_upper"))],
+            "seconds": round(dt, 2), "peak_rss_mb": None if rss is None else round(rss),
+            "traceback": "Traceback" in err, "warning": "Warning" in err, "stderr": err[-300:]}
+
+
+def main() -> int:
+    rows = []
+    if not D.is_dir():
+        notes = [f"{D} not found: no rows"]
+    else:
+        for name, args, before in cases():
+            r = run_case(args)
+            rows.append([name, r["exit"], r["verdict"], r["interval"], r["seconds"], r["peak_rss_mb"], r["traceback"],
+                         r["warning"], before, r["stderr"]])
+            print(f"{name}: exit {r['exit']} {r['verdict']} {r['interval']} {r['seconds']} s "
+                  f"{r['peak_rss_mb']} MB", file=sys.stderr)
+        notes = [f"max seconds {max(r[4] for r in rows):.1f}, max peak RSS {max(r[5] or 0 for r in rows)} MB, "
+                 f"tracebacks {sum(r[6] for r in rows)}, warnings {sum(r[7] for r in rows)}",
+                 "Each case is one `rldp-verify audit ... --json --quiet` process with the default --time-limit 60 s.",
+                 "Wall-clock seconds on the shared 2-core machine with other jobs running (noisy)."]
+    out = {"title": "Red-team audit inputs of issue 25 (../shared/data/redteam)",
+           "columns": ["case", "exit code", "verdict", "[lower, upper]", "seconds", "peak RSS MB", "traceback",
+                       "warning", "before (README)", "stderr"],
+           "rows": rows, "notes": notes}
+    dest = ROOT / "reports" / "benchmarks" / "audit_redteam.json"
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    dest.write_text(json.dumps(out, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
