@@ -13,10 +13,12 @@ from fractions import Fraction
 
 import mpmath
 
+from proofs._consistency import expect
 from proofs._routes import agree, mi_by_entropies
 from proofs.rldp._mech_common import PAPER, PHAT, PRINTED_L, PSTAR_FLAT, example_ball, gamma_hat_nonempty, s
 from rldp_verify.claims import Method, Outcome, claim, compare_printed, outcome_from_comparisons, search_readings
 from rldp_verify.core.numbers import working_precision
+from rldp_verify.core.polytope import vertices
 from rldp_verify.rldp.gamma import gamma_inequalities
 from rldp_verify.rldp.mechanisms import (
     lower_bounds,
@@ -52,9 +54,15 @@ def _run(lower, label, with_pstar=False):
     V = list(sol.vertices)
     theta = {j: sol.theta[j] for j in range(len(V))}
     comps = []
-    A, _ = gamma_inequalities(lower, 2)
+    A, b = gamma_inequalities(lower, 2)
     ineq = A[sum(len(r) for r in lower):]        # Definition 3's rows (the first a rows are v_x >= 0)
     dim_ok = len(ineq) == 16
+    # second route for Gamma-hat's vertices: pycddlib (GMP) on Definition 3's rows and sum v = 1, not the engine's
+    # method (ERROR when the vertex sets differ)
+    cdd_verts, cdd_rays = vertices(A, b, [[1] * len(A[0])], [1])
+    expect(not cdd_rays and sorted(map(tuple, cdd_verts)) == sorted(map(tuple, V)),
+           f"Gamma-hat's vertices: the engine has {len(V)}, pycddlib on Definition 3's rows {len(cdd_verts)} "
+           "(routes disagree)")
     for k, row in enumerate(_rows(V_PRINTED)):
         j = _nearest(row, V)
         for x, pv in enumerate(row):
