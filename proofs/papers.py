@@ -48,3 +48,17 @@ def paper(name: str) -> Paper:
 def titles() -> dict[str, str]:
     """Seed file -> title, in report order (what :func:`rldp_verify.report.build` takes)."""
     return {p.seed: p.title for p in PAPERS}
+
+
+def seed_text(name: str) -> str | None:
+    """The text of a paper's seed file (``name``: a folder of ``proofs/`` or the seed file name), read from
+    ``shared/seeds`` beside the repository or one of its parents; None when it is not there."""
+    from pathlib import Path
+
+    seed = name if name.endswith(".txt") else paper(name).seed
+    for d in list(Path(__file__).resolve().parents)[1:5]:
+        f = d / "shared" / "seeds" / seed
+        if f.is_file():
+            return f.read_text(encoding="utf-8")
+    return None
+

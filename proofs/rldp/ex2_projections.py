@@ -281,39 +281,44 @@ def check_derived(ctx):
     return outcome_from_comparisons(comps)
 
 
-# excerpts of the seed text (000, Sec. 4.1 and Sec. 5), verbatim from the text conversion
-THEOREM_TEXT = {
-    1: "Let s S be such that P ^ s > 0 . Let F be defined by Rényi divergence, i.e., F = P P X : D α ( P ^ | | P ) "
-       "B for a given α ( 0 , ) and B R 0 . Define the constant B s by B s = α α 1 log e ( α 1 ) B / α ( 1 P ^ s ) "
-       "P ^ s , if α 1 , B P ^ s , if α = 1 . Then,",
-    2: "Let Q be a privacy mechanism, and for y Y , let Q y be the y-th row of the associated matrix Q = ( Q y | x ) "
-       "y Y , x X . Suppose that for all y we have Q y Γ L . Then, Q satisfies ( ε , F ) -RLDP.",
-}
-EXAMPLE2_SENTENCE = "Inserting our values of B and P ^ s into Theorem 2, we find B s 1 = 0.3782 , B s 2 = 0.0900 ."
-
-
 @claim(
     id="rldp.example2.theorem-reference",
     paper=PAPER,
     source="Sec. 4.3, Example 2, first sentence",
     statement="'Inserting our values of B and P^_s into Theorem 2, we find B_s1 = 0.3782, B_s2 = 0.0900': the "
               "formula for B_s is in Theorem 2.",
-    hypotheses=("the statements of Theorems 1 and 2 as in the seed text (THEOREM_TEXT)",),
+    hypotheses=("the seed text of the paper (../shared/seeds)",),
     method=Method.EXACT,
-    reading="Evident reading: Theorem 1 (eq. (23)), the only theorem that defines B_s.",
+    reading="Evident reading: the theorem whose statement defines B_s (Theorem 1, eq. (23)). Read from the paper's "
+            "text: the sentence of Example 2, and for each line that defines B_s ('B s = ...') the last 'Theorem N.' "
+            "heading at most 8 lines above it.",
 )
 def check_theorem_reference(ctx):
     import re
 
-    defining = [k for k, body in THEOREM_TEXT.items() if re.search(r"\bB s = ", body)]
-    cited = re.search(r"P \^ s into Theorem (\d+), we find B s 1", EXAMPLE2_SENTENCE)
-    ev = {"theorems_defining_B_s": defining, "cited": cited.group(1) if cited else None}
+    from proofs.papers import seed_text
+
+    text = seed_text(PAPER)
+    if text is None:
+        return Outcome.inconclusive("the paper's seed text is not available (../shared/seeds): nothing to read")
+    lines = text.splitlines()
+    defining = set()
+    for i, line in enumerate(lines):
+        if re.search(r"(^|\s)B s = ", line):
+            for j in range(i, max(-1, i - 9), -1):
+                m = re.match(r"\s*Theorem\s+(\d+)\.\s*$", lines[j])
+                if m:
+                    defining.add(int(m.group(1)))
+                    break
+    cited = re.search(r"P \^ s into Theorem (\d+), we find B s 1", text)
+    ev = {"theorems_defining_B_s": sorted(defining), "cited": cited.group(1) if cited else None,
+          "sentence": cited.group(0) if cited else None}
     if cited is None or not defining:
-        return Outcome.inconclusive("the sentence or the B_s formula was not found in the excerpts", **ev)
+        return Outcome.inconclusive("the sentence or the B_s formula was not found in the paper's text", **ev)
     if int(cited.group(1)) in defining:
         return Outcome.verified(f"Theorem {cited.group(1)} defines B_s", **ev)
-    return Outcome.refuted(f"Example 2 cites Theorem {cited.group(1)}, but only Theorem(s) {defining} define B_s "
-                           f"(eq. (23)); the evident reading is Theorem {defining[0]}",
+    return Outcome.refuted(f"Example 2 cites Theorem {cited.group(1)}, but only Theorem(s) {sorted(defining)} define "
+                           f"B_s (eq. (23)); the evident reading is Theorem {min(defining)}",
                            counterexample=ev, kind="misprint")
 
 

@@ -109,8 +109,23 @@ def check_matrix_size(ctx):
     method=Method.EXACT,
 )
 def check_ratio(ctx):
-    q, eps = Fraction("0.3897"), Fraction("0.075")
-    ev = {"ratio": str(q / eps), "ratio_decimal": float(q / eps)}
-    if q > 5 * eps:
-        return Outcome.verified(f"0.3897 / 0.075 = {float(q / eps):.3f} > 5", **ev)
-    return Outcome.refuted(f"0.3897 / 0.075 = {float(q / eps):.3f} <= 5", counterexample=ev, **ev, kind="false")
+    # the operands and the factor are read from the paper's sentence, not typed in (issue 24)
+    import re
+
+    from proofs.papers import seed_text
+
+    text = seed_text(PAPER)
+    if text is None:
+        return Outcome.inconclusive("the paper's seed text is not available (../shared/seeds): nothing to read")
+    m = re.search(r"at ε = ([0-9.]+) , the lowest value of ε we tested, the 75%-quantile of ε \* of NR was ([0-9.]+) , "
+                  r"which is more than (\d+) times the desired privacy parameter", text)
+    if m is None:
+        return Outcome.inconclusive("the sentence was not found in the paper's text")
+    eps, q, k = Fraction(m.group(1)), Fraction(m.group(2)), int(m.group(3))
+    ev = {"sentence": m.group(0), "eps": m.group(1), "quantile": m.group(2), "factor": k,
+          "ratio": str(q / eps), "ratio_decimal": float(q / eps)}
+    if q > k * eps:
+        return Outcome.verified(f"{m.group(2)} / {m.group(1)} = {float(q / eps):.3f} > {k} (operands read from the "
+                                "paper's sentence)", **ev)
+    return Outcome.refuted(f"{m.group(2)} / {m.group(1)} = {float(q / eps):.3f} <= {k}", counterexample=ev, **ev,
+                           kind="false")
