@@ -171,6 +171,9 @@ def check_against_claims(claim_ids) -> list[str]:
             if cid not in claim_ids:
                 problems.append(f"{s.file}: {s.id} lists {cid!r}, which is not a registered claim")
         listed.update(s.claims)
+    from proofs.steps import listed_claims  # a proof-step claim names a step of proofs/steps/ instead (issue 30)
+
+    listed |= listed_claims()
     for cid in sorted(claim_ids - listed):
         problems.append(f"claim {cid!r} is listed by no statement of the index (add it to the entry it checks)")
     return problems

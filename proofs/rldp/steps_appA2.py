@@ -1,0 +1,253 @@
+"""Proof steps of Appendix A.2 (proof of Proposition 1: Lemmas A5 and A6, eqs. (A28)-(A50)) of
+000_aca93ed29ea857ee.txt. The paper proves them for alpha > 1 ("the other cases are handled analogously").
+
+    F(rho, xi) = rho xi^(1-alpha) + (1-rho) ((1-rho xi)/(1-rho))^(1-alpha) - C,   C = e^{(alpha-1)B}   (A31)
+
+Each ``printed_*`` function is a step as the paper writes it (our reading of the converted text); wrong
+variants are the mutants ``steps.a2.*`` of ``mutation/steps_catalogue.py``.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import mpmath
+
+from proofs.rldp._sec34 import rand_dist
+from proofs.rldp._steps import PAPER, Tally, mp, nstr, rand_fraction
+from rldp_verify.claims import Method, claim
+from rldp_verify.core.divergence import renyi_divergence
+from rldp_verify.core.numbers import working_precision
+
+ORDERS = (Fraction(11, 10), Fraction(3, 2), Fraction(2), Fraction(3), Fraction(5), Fraction(10))
+LEMMA_A5 = ("rldp.lemma-a5.extreme-coordinates",)
+
+
+def F(a, C, rho, xi):
+    """(A31), the function whose zeros are xi-+ (a definition, not a step)."""
+    psi = (1 - rho * xi) / (1 - rho)
+    return rho * xi ** (1 - a) + (1 - rho) * psi ** (1 - a) - C
+
+
+# ---------------------------------------------------------------------------------------------
+# the printed steps
+# ---------------------------------------------------------------------------------------------
+
+
+def printed_A34(a, lam, mu, phat_x, p_x):
+    """(A34): d/dP_x of the Lagrangian (A33) = 1 + (1-alpha) lambda P^_x^alpha P_x^-alpha + mu."""
+    return 1 + (1 - a) * lam * phat_x**a * p_x ** (-a) + mu
+
+
+def printed_A35(a, lam, mu, phat_x, p_x):
+    """(A35): d/dP_x' (x' != x) = (1-alpha) lambda P^_x'^alpha P_x'^-alpha + mu."""
+    return (1 - a) * lam * phat_x**a * p_x ** (-a) + mu
+
+
+def printed_xi_psi(a, lam, mu):
+    """'It follows that P_x = ((alpha-1) lambda/(mu+1))^(1/alpha) P^_x =: xi P^_x and P_x' = ((alpha-1) lambda/mu)^(1/alpha)
+    P^_x' =: psi P^_x''. Returns (xi, psi)."""
+    return ((a - 1) * lam / (mu + 1)) ** (1 / a), ((a - 1) * lam / mu) ** (1 / a)
+
+
+def printed_psi(rho, xi):
+    """'(A40) implies psi = (1 - rho xi)/(1 - rho)'."""
+    return (1 - rho * xi) / (1 - rho)
+
+
+def printed_A38(a, rho, xi, psi):
+    """(A38): the power sum at P = (xi P^_x, psi P^_x') is rho xi^(1-alpha) + (1-rho) psi^(1-alpha)."""
+    return rho * xi ** (1 - a) + (1 - rho) * psi ** (1 - a)
+
+
+def printed_psi_nonnegative_bound(rho):
+    """'the condition psi >= 0 is equivalent to xi <= rho^-1': the bound rho^-1."""
+    return 1 / rho
+
+
+def printed_root_domain(rho):
+    """'we find xi by solving F(rho, xi) = 0 for xi in (0, (1-rho)^-1)' (and in [1, (1-rho)^-1) in Lemma A6's
+    proof): the right end of the domain the proof searches."""
+    return 1 / (1 - rho)
+
+
+def printed_F_at_1(C):
+    """'F(rho, 1) = 1 - C < 0'."""
+    return 1 - C
+
+
+# ---------------------------------------------------------------------------------------------
+# claims
+# ---------------------------------------------------------------------------------------------
+
+
+@claim(
+    id="rldp.steps.a2.a34-a35-lagrangian",
+    paper=PAPER,
+    source="App. A.2, proof of Lemma A5, eqs. (A33)-(A35) and 'It follows that P_x = ((alpha-1)lambda/(mu+1))^(1/alpha) "
+           "P^_x'",
+    statement="The partial derivatives of the Lagrangian (A33) are (A34) (with respect to P_x) and (A35) (P_x', x' != x); "
+              "their zeros are P_x = ((alpha-1) lambda/(mu+1))^(1/alpha) P^_x and P_x' = ((alpha-1) lambda/mu)^(1/alpha) P^_x'.",
+    hypotheses=("alpha > 1", "lambda, mu > 0"),
+    method=(Method.HIGH_PRECISION, Method.PROPERTY),
+    reading="The conversion prints '((alpha 1) lambda mu 1)^(1/alpha)': the signs are lost; we read (alpha-1) lambda/(mu+1), "
+            "which is what (A34) gives.",
+)
+def check_lagrangian(ctx):
+    rng = ctx.rng("steps.a2.lagrangian")
+    t = Tally(ctx.dps, tol=mpmath.mpf(10) ** (-(ctx.dps // 2)))   # numerical differentiation: half the digits
+    with working_precision(ctx.dps):
+        for k in range(30):
+            a = mp(ORDERS[k % len(ORDERS)])
+            n = rng.choice((3, 4, 5))
+            phat = [mp(v) for v in rand_dist(rng, n)]
+            P = [mp(v) for v in rand_dist(rng, n)]
+            lam, mu, C = (mp(rand_fraction(rng, 0, 3)) for _ in range(3))
+            x = rng.randrange(n)
+
+            def lagrangian(*p):
+                return p[x] + lam * (mpmath.fsum(h**a * q ** (1 - a) for h, q in zip(phat, p)) - C) + mu * (mpmath.fsum(p) - 1)
+
+            pt = {"alpha": a, "lambda": lam, "mu": mu, "x": x}
+            for j in range(n):
+                order = tuple(1 if i == j else 0 for i in range(n))
+                num = mpmath.diff(lagrangian, P, order)
+                printed = (printed_A34 if j == x else printed_A35)(a, lam, mu, phat[j], P[j])
+                t.equal("(A34)" if j == x else "(A35)", printed, num, {**pt, "coordinate": j})
+            xi, psi = printed_xi_psi(a, lam, mu)
+            t.equal("xi zero of (A34)", printed_A34(a, lam, mu, phat[x], xi * phat[x]), 0, pt)
+            t.equal("psi zero of (A35)", printed_A35(a, lam, mu, phat[(x + 1) % n], psi * phat[(x + 1) % n]), 0, pt)
+            t.points += 1
+    return t.outcome("(A34)-(A35) and their zeros", statement_claims=LEMMA_A5)
+
+
+@claim(
+    id="rldp.steps.a2.a36-a40-psi",
+    paper=PAPER,
+    source="App. A.2, proofs of Lemmas A5 and A6, eqs. (A36)-(A40), (A45)-(A46), 'Then, (A40) implies psi = ...'",
+    statement="(A40) gives psi = (1 - rho xi)/(1 - rho); psi >= 0 iff xi <= rho^-1; at P = (xi P^_x on X1, psi P^_x "
+              "elsewhere) the power sum is (A38) = rho xi^(1-alpha) + (1-rho) psi^(1-alpha) (= F(rho, xi) + C), for "
+              "X1 = {x} (Lemma A5) and any X1 with rho = P^_{X1} ((A45)-(A46), Lemma A6).",
+    hypotheses=("alpha > 1", "0 < rho < 1", "0 < xi"),
+    method=(Method.HIGH_PRECISION, Method.PROPERTY),
+)
+def check_psi(ctx):
+    rng = ctx.rng("steps.a2.psi")
+    t = Tally(ctx.dps)
+    with working_precision(ctx.dps):
+        for k in range(60):
+            a = mp(ORDERS[k % len(ORDERS)])
+            n = rng.choice((2, 3, 5))
+            phat = [mp(v) for v in rand_dist(rng, n)]
+            X1 = [0] if k % 2 else sorted(rng.sample(range(n), rng.randint(1, n - 1)))
+            rho = mpmath.fsum(phat[i] for i in X1)
+            lim = printed_psi_nonnegative_bound(rho)
+            xi = lim * mp(rand_fraction(rng, 0, 1)) if k % 5 else lim
+            psi = printed_psi(rho, xi)
+            P = [xi * h if i in X1 else psi * h for i, h in enumerate(phat)]
+            pt = {"alpha": a, "rho": rho, "xi": xi, "X1": X1}
+            t.equal("(A40)/(A46)", mpmath.fsum(P), 1, pt)
+            t.truth("psi >= 0 iff xi <= 1/rho", (psi >= -t.tol) == (xi <= 1 / rho * (1 + t.tol)), pt, psi=psi)
+            over = lim * (1 + mp(rand_fraction(rng, 0, 1)))
+            t.truth("psi >= 0 iff xi <= 1/rho", (printed_psi(rho, over) >= 0) == (over <= 1 / rho), {**pt, "xi": over})
+            if psi > 0:
+                power = mpmath.fsum(h**a * p ** (1 - a) for h, p in zip(phat, P))
+                t.equal("(A36)-(A38)/(A45)", printed_A38(a, rho, xi, psi), power, pt)
+                t.equal("(A38) = F + C", printed_A38(a, rho, xi, psi), F(a, 0, rho, xi), pt)
+            t.points += 1
+    return t.outcome("(A36)-(A40), (A45)-(A46)", statement_claims=LEMMA_A5 + ("rldp.lemma-a6.l1-radius",))
+
+
+@claim(
+    id="rldp.steps.a2.f-sign-and-convexity",
+    paper=PAPER,
+    source="App. A.2, proof of Lemma A5: 'so F(rho, xi) <= 0 iff E_B(rho, xi) <= 0', 'Since F(rho, 1) = 1 - C < 0 and F "
+           "is strictly convex in xi, there exists, at most, one solution in (0, 1] and, at most, one in [1, ...)'",
+    statement="E_B(rho, xi) = 1/(alpha-1) log(F(rho, xi) + e^{(alpha-1)B}) - B has the sign of F; F(rho, 1) = 1 - C < 0 "
+              "(B > 0); F is strictly convex in xi on (0, 1/rho); F(1, xi) = xi^(1-alpha) - C is its limit as rho -> 1.",
+    hypotheses=("alpha > 1", "B > 0", "0 < rho < 1"),
+    method=(Method.HIGH_PRECISION, Method.PROPERTY),
+    reading="E_B is phi_{B_s} of eq. (26) with B in place of B_s.",
+)
+def check_f(ctx):
+    rng = ctx.rng("steps.a2.f")
+    t = Tally(ctx.dps, tol=mpmath.mpf(10) ** (-(ctx.dps // 2)))
+    with working_precision(ctx.dps):
+        for k in range(40):
+            a = mp(ORDERS[k % len(ORDERS)])
+            B = mp(rand_fraction(rng, 0, 2))
+            C = mpmath.exp((a - 1) * B)
+            rho = mp(rand_fraction(rng, 0, 1)) if k % 7 else mp(Fraction(1, 10**4))
+            pt = {"alpha": a, "B": B, "rho": rho}
+            t.equal("F(rho, 1)", printed_F_at_1(C), F(a, C, rho, 1), pt)
+            t.truth("F(rho, 1) < 0", printed_F_at_1(C) < 0, pt, value=printed_F_at_1(C))
+            for xi in (mp(rand_fraction(rng, 0, 1)) / rho, 1 / rho * (1 - mpmath.mpf(10) ** -6), mpmath.mpf(10) ** -6):
+                f = F(a, C, rho, xi)
+                eb = mpmath.log(f + C) / (a - 1) - B
+                t.truth("sign of E_B = sign of F", (eb <= 0) == (f <= 0), {**pt, "xi": xi}, F=f, E_B=eb)
+                second = mpmath.diff(lambda z: F(a, C, rho, z), xi, 2)
+                t.truth("strictly convex", second > 0, {**pt, "xi": xi}, second_derivative=second)
+            xi = mp(rand_fraction(rng, 0, 1))
+            near = F(a, C, 1 - mpmath.mpf(10) ** (-(ctx.dps - 5)), xi)
+            t.equal("F(1, xi) limit", near, xi ** (1 - a) - C, {**pt, "xi": xi})
+            t.points += 1
+    return t.outcome("F's sign and convexity", statement_claims=LEMMA_A5)
+
+
+def _root_above_one(a, C, rho, dps):
+    """The zero of F(rho, .) in (1, 1/rho) (F(rho, 1) < 0 and F -> +inf at 1/rho for alpha > 1), by bisection."""
+    lo, hi = mpmath.mpf(1), 1 / rho
+    for _ in range(int(3.4 * dps) + 20):
+        mid = (lo + hi) / 2
+        if F(a, C, rho, mid) < 0:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+@claim(
+    id="rldp.steps.a2.xi-domain",
+    paper=PAPER,
+    source="App. A.2, proofs of Lemmas A5 and A6: 'Substituting this into (A38) shows that we find xi by solving "
+           "F(rho, xi) = 0 for xi in (0, (1-rho)^-1)' and 'we have to solve F(rho, xi) = 0 for xi in [1, (1-rho)^-1)'",
+    statement="The zero xi+ of F(rho, .) above 1, which gives max_{P in F} P_x = P^_x xi+ (Lemma A5), lies in the "
+              "domain [1, (1-rho)^-1) that the proof searches.",
+    hypotheses=("alpha > 1", "B > 0", "0 < rho < 1"),
+    method=(Method.HIGH_PRECISION, Method.PROPERTY),
+    reading="The sentence before says psi >= 0 iff xi <= rho^-1; the search domain (1-rho)^-1 is smaller than rho^-1 "
+            "when rho < 1/2. The zero is recomputed by bisection on [1, 1/rho] and certified by its witness: "
+            "P = (xi P^_x, psi P^_x') is a distribution with D_alpha(P^||P) = B.",
+)
+def check_xi_domain(ctx):
+    rng = ctx.rng("steps.a2.xi-domain")
+    t = Tally(ctx.dps)
+    worst = None
+    with working_precision(ctx.dps):
+        for k in range(40):
+            alpha = ORDERS[k % len(ORDERS)]
+            a = mp(alpha)
+            B = mp(rand_fraction(rng, 0, 3))
+            C = mpmath.exp((a - 1) * B)
+            rho = mp(rand_fraction(rng, 0, 1))
+            xi = _root_above_one(a, C, rho, ctx.dps)
+            psi = printed_psi(rho, xi)
+            phat = [rho, 1 - rho]
+            P = [xi * rho, psi * (1 - rho)]
+            D = renyi_divergence(phat, P, alpha, dps=ctx.dps)
+            pt = {"alpha": alpha, "B": B, "rho": rho}
+            t.equal("witness on the boundary of F", D, B, pt)
+            t.truth("witness is a distribution", min(P) >= 0, pt)
+            inside = xi < printed_root_domain(rho)
+            if not inside and (worst is None or xi * (1 - rho) > worst[0]):
+                worst = (xi * (1 - rho), {"alpha": str(alpha), "B": nstr(B, 15), "rho": nstr(rho, 15),
+                                          "xi_plus": nstr(xi, 15), "domain_end": nstr(printed_root_domain(rho), 15),
+                                          "P_x_max": nstr(P[0], 15)})
+            t.truth("xi+ in the searched domain", inside, pt, xi_plus=xi, domain_end=printed_root_domain(rho),
+                    witness_P=P, witness_divergence=D)
+            t.points += 1
+    return t.outcome("the domain of xi in Lemmas A5-A6's proofs", statement_claims=LEMMA_A5,
+                     repair="search xi in (0, rho^-1] (psi >= 0, the condition the proof derives just before); "
+                            "the maxima are then P^_x xi+ as Lemma A5 states with the domain of (28) read as [1, 1/rho] "
+                            "(the misprint of eq. (28) found by the statement claims)",
+                     largest_violation=worst[1] if worst else None)

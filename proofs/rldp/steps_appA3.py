@@ -1,0 +1,147 @@
+"""Proof steps of Appendix A.3 (proof of Lemma 1 and Proposition 2: Lemma A7, eqs. (A51)-(A58)) of
+000_aca93ed29ea857ee.txt, alpha = 2 and B~ = e^B - 1.
+
+Each ``printed_*`` function is a display as the paper writes it (the conversion lost the radicals: our reading
+restores them, e.g. (A58) = sqrt(B~), which is Proposition 2 part 3's sqrt(e^{B_s} - 1)); wrong variants are the
+mutants ``steps.a3.*`` of ``mutation/steps_catalogue.py``.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import mpmath
+
+from proofs.rldp._steps import PAPER, Tally, mp, rand_fraction
+from rldp_verify.claims import Method, claim
+from rldp_verify.core.numbers import working_precision
+
+LEMMA_A7 = ("rldp.lemma-a7.xi-formula", "rldp.lemma-a7.rho-opt", "rldp.prop2.part3")
+
+
+def F31(a, C, rho, xi):
+    """(A31) (the definition the steps start from)."""
+    return rho * xi ** (1 - a) + (1 - rho) * ((1 - rho * xi) / (1 - rho)) ** (1 - a) - C
+
+
+def xi_plus(Bt, rho):
+    """xi+ of (A51) (checked against F's zeros by rldp.lemma-a7.xi-formula and again below)."""
+    return (Bt + 2 * rho + mpmath.sqrt(Bt**2 + 4 * rho * Bt - 4 * Bt * rho**2)) / (2 * rho * (Bt + 1))
+
+
+def printed_A52(Bt, rho, xi):
+    """(A52): F(rho, xi) = rho/xi + (1-rho)^2/(1 - rho xi) - B~ - 1 (alpha = 2, C = B~ + 1)."""
+    return rho / xi + (1 - rho) ** 2 / (1 - rho * xi) - Bt - 1
+
+
+def printed_A53(Bt, rho):
+    """(A53): 2 rho (xi+(rho) - 1) = (B~ - 2 B~ rho + sqrt(B~^2 + 4 B~ rho - 4 B~ rho^2)) / (B~ + 1)."""
+    return (Bt - 2 * Bt * rho + mpmath.sqrt(Bt**2 + 4 * Bt * rho - 4 * Bt * rho**2)) / (Bt + 1)
+
+
+def printed_A54(Bt, rho):
+    """(A54): the derivative of (A53) in rho, -2B~/(B~+1) + (2B~ - 4B~ rho)/((B~+1) sqrt(B~^2 + 4B~ rho - 4B~ rho^2))."""
+    return -2 * Bt / (Bt + 1) + (2 * Bt - 4 * Bt * rho) / ((Bt + 1) * mpmath.sqrt(Bt**2 + 4 * Bt * rho - 4 * Bt * rho**2))
+
+
+def printed_rho_opt(Bt):
+    """'which has a single solution rho_opt = (1 - sqrt(B~))/2' (radical restored)."""
+    return (1 - mpmath.sqrt(Bt)) / 2
+
+
+def printed_A57(Bt):
+    """(A57): (A53) written out at rho_opt = (1 - sqrt(B~))/2."""
+    r = (1 - mpmath.sqrt(Bt)) / 2
+    return (Bt - 2 * Bt * r + mpmath.sqrt(Bt**2 + 4 * Bt * r - 4 * Bt * r**2)) / (Bt + 1)
+
+
+def printed_A58(Bt):
+    """(A58): the value sqrt(B~) (the conversion prints 'B~': the radical is lost)."""
+    return mpmath.sqrt(Bt)
+
+
+@claim(
+    id="rldp.steps.a3.a52-a53",
+    paper=PAPER,
+    source="App. A.3, proof of Lemma A7, eqs. (A52)-(A53)",
+    statement="(A52) is (A31) at alpha = 2, C = B~ + 1; xi+ of (A51) is its zero above 1; and (A53): 2 rho (xi+(rho) - 1) = "
+              "(B~ - 2B~ rho + sqrt(B~^2 + 4B~ rho - 4B~ rho^2))/(B~ + 1).",
+    hypotheses=("alpha = 2", "B~ > 0", "0 < rho < 1"),
+    method=(Method.EXACT, Method.HIGH_PRECISION, Method.PROPERTY),
+)
+def check_a52_a53(ctx):
+    rng = ctx.rng("steps.a3.a52-a53")
+    t = Tally(ctx.dps)
+    with working_precision(ctx.dps):
+        for k in range(60):
+            Bt = rand_fraction(rng, 0, 4) if k % 6 else Fraction(1, 10**6)
+            rho = rand_fraction(rng, 0, 1)
+            xi = rand_fraction(rng, 0, 1 / rho)
+            pt = {"B~": Bt, "rho": rho, "xi": xi}
+            # exact: (A52) against (A31) in rationals
+            exact = printed_A52(Bt, rho, xi) == F31(2, Bt + 1, rho, xi)
+            t.truth("(A52) exact", exact, pt, printed=printed_A52(Bt, rho, xi), recomputed=F31(2, Bt + 1, rho, xi))
+            B, r = mp(Bt), mp(rho)
+            xp = xi_plus(B, r)
+            t.equal("xi+ zero of (A52)", printed_A52(B, r, xp) + B + 1, B + 1, pt)
+            t.equal("(A53)", printed_A53(B, r), 2 * r * (xp - 1), pt)
+            t.points += 1
+    return t.outcome("(A52)-(A53)", statement_claims=LEMMA_A7)
+
+
+@claim(
+    id="rldp.steps.a3.a54-derivative",
+    paper=PAPER,
+    source="App. A.3, proof of Lemma A7, eq. (A54) and 'which has a single solution rho_opt = (1 - sqrt(B~))/2'",
+    statement="(A54) is the derivative of (A53) in rho, and for 0 < B~ < 1 its only zero in (0, 1) is rho_opt = "
+              "(1 - sqrt(B~))/2.",
+    hypotheses=("alpha = 2", "0 < B~ < 1"),
+    method=(Method.HIGH_PRECISION, Method.PROPERTY),
+)
+def check_a54(ctx):
+    rng = ctx.rng("steps.a3.a54")
+    t = Tally(ctx.dps, tol=mpmath.mpf(10) ** (-(ctx.dps // 2)))
+    with working_precision(ctx.dps):
+        for k in range(40):
+            B = mp(rand_fraction(rng, 0, 1))
+            r = mp(rand_fraction(rng, 0, 1))
+            pt = {"B~": B, "rho": r}
+            t.equal("(A54)", printed_A54(B, r), mpmath.diff(lambda z: printed_A53(B, z), r), pt)
+            ro = printed_rho_opt(B)
+            t.equal("rho_opt zero", printed_A54(B, ro), 0, {"B~": B})
+            # the only zero: the sign of (A54) changes from + to - at rho_opt (grid on (0, 1))
+            grid = sorted([mpmath.mpf(j) / 97 for j in range(1, 97)] + [ro / 2, ro * (1 - mpmath.mpf(10) ** -6),
+                                                                       ro + (1 - ro) * mpmath.mpf(10) ** -6])
+            signs = [(printed_A54(B, z) > 0) for z in grid]
+            changes = sum(1 for u, v in zip(signs, signs[1:]) if u != v)
+            t.truth("single zero", changes == 1 and signs[0] and not signs[-1], {"B~": B}, sign_changes=changes)
+            t.points += 1
+    return t.outcome("(A54) and rho_opt", statement_claims=LEMMA_A7)
+
+
+@claim(
+    id="rldp.steps.a3.a56-a58",
+    paper=PAPER,
+    source="App. A.3, proof of Lemma A7 point 2, eqs. (A55)-(A58)",
+    statement="(A56) 2 P^_{X1}(xi+(P^_{X1}) - 1) <= 2 rho_opt (xi+(rho_opt) - 1) for every rho = P^_{X1} in (0, 1); "
+              "(A57) is (A53) at rho_opt; (A58) it equals sqrt(B~).",
+    hypotheses=("alpha = 2", "0 < B~ < 1"),
+    method=(Method.HIGH_PRECISION, Method.PROPERTY),
+    reading="(A58) prints '= B~': the radical is lost in the conversion (Proposition 2 part 3 bounds rad_s by "
+            "sqrt(e^{B_s} - 1)).",
+)
+def check_a56_a58(ctx):
+    rng = ctx.rng("steps.a3.a56-a58")
+    t = Tally(ctx.dps)
+    with working_precision(ctx.dps):
+        for k in range(40):
+            B = mp(rand_fraction(rng, 0, 1)) if k % 8 else mpmath.mpf(10) ** -8
+            ro = printed_rho_opt(B)
+            top = 2 * ro * (xi_plus(B, ro) - 1)
+            pt = {"B~": B}
+            t.equal("(A57)", printed_A57(B), top, pt)
+            t.equal("(A58)", printed_A58(B), printed_A57(B), pt)
+            for r in [mp(rand_fraction(rng, 0, 1)) for _ in range(8)] + [mpmath.mpf(10) ** -9, 1 - mpmath.mpf(10) ** -9]:
+                t.leq("(A56)", 2 * r * (xi_plus(B, r) - 1), top, {**pt, "rho": r})
+            t.points += 1
+    return t.outcome("(A56)-(A58)", statement_claims=LEMMA_A7)

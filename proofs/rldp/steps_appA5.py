@@ -1,0 +1,105 @@
+"""Proof steps of Appendix A.5 (proof of Theorem 3, eqs. (A83)-(A89)) of 000_aca93ed29ea857ee.txt.
+
+    mu(c) = sum_x P^_x c_x log(c_x / sum_x' P^_x' c_x')       (the per-output utility, I_P^(X;Y) = sum_y mu(Q_y))
+
+A mechanism whose rows are Q_y = alpha_y gamma_y with gamma_y = sum_v lambda_{y,v} v (v in V) is compared with the
+mechanism Q'_v = theta_v v, theta_v = sum_y lambda_{y,v} alpha_y, through (A85)-(A89). Instances are random
+mechanisms built that way (V random positive vectors, rescaled per x so that the rows sum to 1_X), the mutual
+information recomputed as H(Y) - H(Y|X) from the joint distribution. Wrong variants of the printed steps are the
+mutants ``steps.a5.*`` of ``mutation/steps_catalogue.py``.
+"""
+
+from __future__ import annotations
+
+import mpmath
+
+from proofs.rldp._sec34 import rand_dist
+from proofs.rldp._steps import PAPER, Tally, mp
+from rldp_verify.claims import Method, claim
+from rldp_verify.core.numbers import working_precision
+
+THEOREM_3 = ("rldp.thm3.mu-properties", "rldp.thm3.lp-optimum")
+
+
+def mu(P, c):
+    """The utility of one output (a definition: eq. (44)-(45) of the paper)."""
+    m = mpmath.fsum(p * x for p, x in zip(P, c))
+    return mpmath.fsum(p * x * mpmath.log(x / m) for p, x in zip(P, c) if x != 0) if m != 0 else mpmath.mpf(0)
+
+
+def printed_A83(P, alpha, gamma):
+    """(A83): sum_y mu(Q_y) = sum_y alpha_y mu(gamma_y) (positive homogeneity of mu)."""
+    return mpmath.fsum(a * mu(P, g) for a, g in zip(alpha, gamma))
+
+
+def printed_A86(P, theta, V):
+    """(A86): sum_v theta_v mu(v)."""
+    return mpmath.fsum(t * mu(P, v) for t, v in zip(theta, V))
+
+
+def printed_A87(P, alpha, lam, V):
+    """(A87): sum_y alpha_y sum_v lambda_{y,v} mu(v)."""
+    return mpmath.fsum(a * mpmath.fsum(l * mu(P, v) for l, v in zip(row, V)) for a, row in zip(alpha, lam))
+
+
+def printed_A88(P, alpha, lam, V):
+    """(A88): sum_y alpha_y mu(sum_v lambda_{y,v} v), which (A87) is '>=' (convexity of mu)."""
+    out = []
+    for a, row in zip(alpha, lam):
+        g = [mpmath.fsum(l * v[x] for l, v in zip(row, V)) for x in range(len(P))]
+        out.append(a * mu(P, g))
+    return mpmath.fsum(out)
+
+
+#: the relation of (A87) to (A88) as printed (the sign is lost in the conversion; '>=' is convexity)
+PRINTED_A88_RELATION = ">="
+
+
+def mutual_information(P, rows):
+    """I(X;Y) = H(Y) - H(Y|X) for the mechanism with rows Q_y (a definition, computed from the joint)."""
+    py = [mpmath.fsum(p * q for p, q in zip(P, r)) for r in rows]
+    hy = -mpmath.fsum(v * mpmath.log(v) for v in py if v > 0)
+    hyx = -mpmath.fsum(p * r[x] * mpmath.log(r[x]) for r in rows for x, p in enumerate(P) if r[x] > 0)
+    return hy - hyx
+
+
+@claim(
+    id="rldp.steps.a5.a83-a89-convexity",
+    paper=PAPER,
+    source="App. A.5, proof of Theorem 3, eqs. (A83)-(A89) ('where we use the fact that mu is convex')",
+    statement="(A83) I(X;Q(X)) = sum_y mu(Q_y) = sum_y alpha_y mu(gamma_y); (A84) sum_v theta_v v = sum_y Q_y = 1_X, so "
+              "Q'_v = theta_v v is a mechanism; (A85)-(A87) I(X;Q'(X)) = sum_v theta_v mu(v) = sum_y alpha_y sum_v "
+              "lambda_{y,v} mu(v); (A88) >= sum_y alpha_y mu(sum_v lambda_{y,v} v); (A89) = I(X;Q(X)).",
+    hypotheses=("P^ of full support", "alpha_y >= 0, lambda_{y,.} convex weights, v > 0"),
+    method=(Method.HIGH_PRECISION, Method.PROPERTY),
+)
+def check_convexity(ctx):
+    rng = ctx.rng("steps.a5.convexity")
+    t = Tally(ctx.dps)
+    with working_precision(ctx.dps):
+        for k in range(30):
+            n, m, ny = rng.choice((2, 3, 4)), rng.choice((2, 3, 5)), rng.choice((2, 3, 4))
+            P = [mp(v) for v in rand_dist(rng, n)]
+            V0 = [[mp(rng.randint(1, 40)) for _ in range(n)] for _ in range(m)]
+            lam = [[mp(v) for v in rand_dist(rng, m, zeros=(k % 3 == 0))] for _ in range(ny)]
+            alpha = [mp(rng.randint(1, 30)) for _ in range(ny)]
+            raw = [[a * mpmath.fsum(l * v[x] for l, v in zip(row, V0)) for x in range(n)] for a, row in zip(alpha, lam)]
+            N = [mpmath.fsum(r[x] for r in raw) for x in range(n)]           # rescale per x: rows sum to 1_X
+            V = [[v[x] / N[x] for x in range(n)] for v in V0]
+            gamma = [[mpmath.fsum(l * v[x] for l, v in zip(row, V)) for x in range(n)] for row in lam]
+            Q = [[a * g[x] for x in range(n)] for a, g in zip(alpha, gamma)]
+            theta = [mpmath.fsum(lam[y][j] * alpha[y] for y in range(ny)) for j in range(m)]
+            Qp = [[th * v[x] for x in range(n)] for th, v in zip(theta, V)]
+            pt = {"P^": P, "case": k}
+            I_Q, I_Qp = mutual_information(P, Q), mutual_information(P, Qp)
+            t.equal("(A83)", printed_A83(P, alpha, gamma), I_Q, pt)
+            for x in range(n):
+                t.equal("(A84)", mpmath.fsum(r[x] for r in Qp), mpmath.fsum(r[x] for r in Q), pt)
+                t.equal("(A84) = 1_X", mpmath.fsum(r[x] for r in Qp), 1, pt)
+            t.equal("(A85)-(A86)", printed_A86(P, theta, V), I_Qp, pt)
+            t.equal("(A87)", printed_A87(P, alpha, lam, V), printed_A86(P, theta, V), pt)
+            a87, a88 = printed_A87(P, alpha, lam, V), printed_A88(P, alpha, lam, V)
+            t.leq("(A88)", a88, a87, pt) if PRINTED_A88_RELATION == ">=" else t.leq("(A88)", a87, a88, pt)
+            t.equal("(A89)", a88, I_Q, pt)
+            t.points += 1
+    return t.outcome("(A83)-(A89)", statement_claims=THEOREM_3)

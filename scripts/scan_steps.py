@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+"""Scan the seed papers' proofs and appendices for displayed steps and inference sentences, and compare them
+with the proof-step index (``proofs/steps/<paper>.toml``; format in ``proofs/steps/__init__.py``).
+
+What the scan finds in an appendix (the region of a seed text named in :data:`APPENDICES`):
+
+- **labelled displays**: an equation label ``(A8)`` that opens a formula inside a display line (the core
+  paper's conversion puts labels in front of their formula: ``(A2) P ^ s α ...``). A label followed by a
+  word such as "and", "can", "implies", or by punctuation, is a *reference* ("Applying this to (A4), ...")
+  and is not counted. Displays whose label the conversion dropped cannot be found; the index lists them
+  with the number inferred between labelled anchors (see the index file's header).
+- **inference sentences**: sentences of the region with a marker word of a step ("it follows", "hence",
+  "thus", "since", "we find", "this shows", ...). Each must contain the ``quote`` of an ``inference`` entry.
+
+Usage::
+
+    scripts/scan_steps.py               # list what the scan finds, per paper and section
+    scripts/scan_steps.py --check       # report scanned items missing from the index (exit 1 if any)
+
+``--seeds DIR`` overrides the seed directory (as for ``scripts/scan_statements.py``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: Per seed file: the appendix/proof regions scanned, as (section name, regex of the first line). A region
+#: runs to the start of the next region or the end of the text. Add the other papers' proofs here.
+APPENDICES: dict[str, list[tuple[str, str]]] = {
+    "000_aca93ed29ea857ee.txt": [
+        ("A.1", r"^Appendix A\.1\. "), ("A.2", r"^Appendix A\.2\. "), ("A.3", r"^Appendix A\.3\. "),
+        ("A.4", r"^Appendix A\.4\. "), ("A.5", r"^Appendix A\.5\. "), ("A.6", r"^Appendix A\.6\. "),
+    ],
+}
+
+LABEL = re.compile(r"\((?P<num>A\d{1,3})\)(?P<next>\s*\S*)")
+#: a label followed by one of these (or by punctuation / a dash) is a reference, not a display label
+REFERENCE_NEXT = {"and", "or", "is", "are", "can", "implies", "shows", "has", "has,", "corresponds", "one", "we",
+                  "for", "in", "holds", "gives", "yields", "becomes", "with", "to", "that", "says"}
+MARKERS = re.compile(
+    r"\b(it follows|hence|thus|therefore|we find|we obtain|we (?:can )?conclude|this shows|showing that|implies|"
+    r"since|so that|which means|as such|it is clear|it is straightforward|by definition|by duality|by rescaling|"
+    r"we see that|this proves|proving|either way|must|it is easy to see|this means|we have to)\b", re.I)
+SENTENCE_SPLIT = re.compile(r"(?<=[.;])\s+(?=[A-Z(])")
+
+
+@dataclass(frozen=True)
+class Found:
+    """A scanned item: ``kind`` "display" (``label`` "A8") or "inference" (``text`` the sentence)."""
+
+    kind: str
+    section: str
+    line: int
+    label: str | None
+    text: str
+
+
+def default_seeds() -> Path:
+    """``$RLDP_SEEDS``, else the first ``shared/seeds`` beside the repository or one of its parents."""
+    env = os.environ.get("RLDP_SEEDS")
+    if env:
+        return Path(env)
+    for up in ROOT.parents:
+        if (up / "shared" / "seeds").is_dir():
+            return up / "shared" / "seeds"
+    return ROOT.parent / "shared" / "seeds"
+
+
+def regions(text: str, spec: list[tuple[str, str]]) -> list[tuple[str, int, list[str]]]:
+    """``[(section, first line number, lines)]`` of ``text`` for the region heads of ``spec``."""
+    lines = text.splitlines()
+    starts = []
+    for name, rx in spec:
+        r = re.compile(rx)
+        hit = next((i for i, ln in enumerate(lines) if r.search(ln)), None)
+        if hit is None:
+            raise ValueError(f"region {name!r}: no line matches {rx!r}")
+        starts.append((hit, name))
+    starts.sort()
+    out = []
+    for k, (i, name) in enumerate(starts):
+        j = starts[k + 1][0] if k + 1 < len(starts) else len(lines)
+        out.append((name, i + 1, lines[i:j]))
+    return out
+
+
+def _is_display_label(next_token: str) -> bool:
+    tok = next_token.strip()
+    if not tok:
+        return False
+    if tok[0] in ",.;:–-)" or tok.startswith("–("):
+        return False
+    return tok.lower() not in REFERENCE_NEXT
+
+
+def scan_region(section: str, first_line: int, lines: list[str]) -> list[Found]:
+    """The labelled displays and inference sentences of one region."""
+    out: list[Found] = []
+    seen: set[str] = set()
+    for k, line in enumerate(lines):
+        for m in LABEL.finditer(line):
+            if m["num"] not in seen and _is_display_label(m["next"]):
+                seen.add(m["num"])
+                out.append(Found("display", section, first_line + k, m["num"], line[m.start():m.start() + 80]))
+    for k, line in enumerate(lines):
+        for sent in SENTENCE_SPLIT.split(line):
+            # a one- or two-word fragment ("Since") is a sentence broken by a display: the index quotes its
+            # continuation after the display instead
+            if MARKERS.search(sent) and len(sent.split()) >= 3:
+                out.append(Found("inference", section, first_line + k, None, sent.strip()))
+    return out
+
+
+def scan_paper(path: Path, spec: list[tuple[str, str]]) -> list[Found]:
+    """Every labelled display and inference sentence of the regions ``spec`` of the seed text at ``path``."""
+    text = path.read_text(encoding="utf-8")
+    return [f for name, first, lines in regions(text, spec) for f in scan_region(name, first, lines)]
+
+
+def missing_from_index(found: list[Found], entries: list[dict]) -> list[Found]:
+    """The scanned items the index entries do not account for: a display whose label no ``display`` entry
+    has, an inference sentence that contains the ``quote`` of no ``inference`` entry."""
+    labels = {e.get("label") for e in entries if e.get("kind") == "display"}
+    quotes = [" ".join(e["quote"].split()) for e in entries if e.get("kind") == "inference" and e.get("quote")]
+    out = []
+    for f in found:
+        if f.kind == "display":
+            if f.label not in labels:
+                out.append(f)
+        elif not any(q in " ".join(f.text.split()) for q in quotes):
+            out.append(f)
+    return out
+
+
+def quotes_not_in_text(text: str, entries: list[dict]) -> list[str]:
+    """Ids of inference entries whose ``quote`` is not in the seed text (a quote must be copied verbatim)."""
+    flat = " ".join(text.split())
+    return [e["id"] for e in entries if e.get("quote") and " ".join(e["quote"].split()) not in flat]
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seeds", type=Path, default=None)
+    ap.add_argument("--check", action="store_true", help="report scanned items missing from the index; exit 1 if any")
+    args = ap.parse_args(argv)
+    seeds = args.seeds or default_seeds()
+    if not seeds.is_dir():
+        print(f"scan_steps: error: seed directory {str(seeds)!r} not found", file=sys.stderr)
+        return 2
+    if args.check:
+        sys.path.insert(0, str(ROOT))
+        from proofs.steps import load_index
+
+        index = load_index()
+        bad = 0
+        for paper, spec in sorted(APPENDICES.items()):
+            path = seeds / paper
+            if not path.is_file():
+                print(f"{paper}: seed text not found in {seeds}")
+                bad += 1
+                continue
+            entries = index.get(paper, {}).get("step", [])
+            found = scan_paper(path, spec)
+            missing = missing_from_index(found, entries)
+            for f in missing:
+                what = f"({f.label})" if f.kind == "display" else "inference sentence"
+                print(f"{paper}: App. {f.section} line {f.line}: {what} is not in the step index  | {f.text[:70]}")
+            stale = quotes_not_in_text(path.read_text(encoding="utf-8"), entries)
+            for sid in stale:
+                print(f"{paper}: step {sid}: its quote is not in the seed text")
+            bad += len(missing) + len(stale)
+            print(f"{paper}: {len(entries)} steps indexed; {sum(f.kind == 'display' for f in found)} labelled "
+                  f"displays and {sum(f.kind == 'inference' for f in found)} inference sentences scanned; "
+                  f"{len(missing)} missing, {len(stale)} stale quotes")
+        return 1 if bad else 0
+    for paper, spec in sorted(APPENDICES.items()):
+        found = scan_paper(seeds / paper, spec)
+        print(f"== {paper}: {len(found)} items")
+        for f in found:
+            print(f"  App. {f.section} line {f.line:<4} {f.kind:<9} {f.label or '':<5} {f.text[:90]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
