@@ -112,8 +112,8 @@ def main() -> int:
             print(f"benchmarks: {len(reused)} of {len(scripts)} unchanged since their last run (key recorded in "
                   f"their JSON), not re-run: {', '.join(s.stem[len('bench_'):] for s in reused)}", file=sys.stderr)
         scripts = [s for s in scripts if s not in reused]
-    if not scripts:
-        return 0
+        if reused and not scripts:
+            return 0
     bar = Progress(len(scripts), desc="benchmarks", quiet=args.quiet)
     # an interrupted run (Ctrl-C, a scheduler that goes away) puts back every table it had rewritten: the
     # tracked JSONs change only when the whole run completes (issue 28 item 4)
