@@ -29,7 +29,7 @@ PRINTED_COEF = {"d": "1.4591", "1.3707 (2/d)": "1.3707", "0.3707 (2/d - 1)": "0.
 
 
 @claim(
-    id="rldp.ex5.d-and-delta2",
+    id="rldp.ex5.d-and-delta2", root="rldp.example2.conditional-radii",
     paper=PAPER,
     source="Sec. 7, Example 5, d and delta2",
     statement="d = min{2, 2 max(rad_s1, rad_s2) + ||P-hat_{U|s1} - P-hat_{U|s2}||_1} = 1.4591 and "
@@ -57,7 +57,24 @@ def check_d(ctx):
                                    d_from_example2_printed_rad=s(d_printed_rad))
     out.evidence["note"] = ("the printed d = 1.4591 follows from the recomputed rad_s1 = 0.6310, not from Example 2's "
                             f"printed rad_s1 = 0.6107 (which gives d = {s(d_printed_rad)})")
-    return out
+    # the display as printed, term by term with its printed operands (issue 24): min{2, 2 max{0.6107, 0.3061} +
+    # ||(0.4118, 0.5882) - (0.3133, 0.6867)||_1} = 1.4591
+    printed_spread = abs(Fraction("0.4118") - Fraction("0.3133")) + abs(Fraction("0.5882") - Fraction("0.6867"))
+    printed_display = min(Fraction(2), 2 * max(Fraction("0.6107"), Fraction("0.3061")) + printed_spread)
+    as_printed = compare_printed("d from the display's printed operands", "1.4591", printed_display)
+    out.evidence["display_as_printed"] = as_printed.to_json()
+    if out.verdict.value != "VERIFIED" or as_printed.agrees:
+        return out
+    # the display's arithmetic fails with its printed operands; its result is right with the recomputed rad_s1
+    # (Example 2's printed rad_s1 = 0.6107 is refuted by rldp.example2.intervals-and-rad)
+    return Outcome.refuted(
+        f"the display min{{2, 2 max{{0.6107, 0.3061}} + {float(printed_spread):.4f}}} evaluates to "
+        f"{float(printed_display):.4f}, not the "
+        f"printed 1.4591; 1.4591 (and 1.3707, 0.3707) follow from the recomputed rad_s1 = {s(rads[0], 5)}: the "
+        "display carries Example 2's printed rad_s1 (refuted there) while its result uses the correct one. "
+        "Conditional on the recomputed rad_s, every printed value of d and delta2 is reproduced",
+        counterexample={"display": as_printed.to_json(), "rad_s1_recomputed": s(rads[0], 10)},
+        **{k: v for k, v in out.evidence.items()}, kind="misprint")
 
 
 @claim(
