@@ -83,3 +83,28 @@ def test_solve_with_certificate_min_and_max():
     assert res.value == 11 and recheck(cert).ok
     res, cert = solve_with_certificate("min", C, A, B, sense="min")
     assert res.value == 0 and recheck(cert).ok and "min = 0" in recheck(cert).message
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_random_lps(seed):
+    """Random bounded LPs (with equalities and keyword bounds): accepted; the optimum moved by 10^-12, rejected."""
+    import random
+
+    from rldp_verify.certificates.lp import solve_with_certificate
+    from rldp_verify.core.errors import InputError
+
+    rng = random.Random(seed)
+    n, m = rng.randint(2, 5), rng.randint(1, 5)
+    A = [[rng.randint(-3, 5) for _ in range(n)] for _ in range(m)]
+    b = [rng.randint(1, 10) for _ in range(m)]
+    E, f = ([[1] * n], [rng.randint(1, 3)]) if seed % 3 == 0 else ([], [])
+    c = [rng.randint(-4, 4) for _ in range(n)]
+    sense = rng.choice(["max", "min"])
+    try:
+        res, cert = solve_with_certificate("r", c, A, b, E, f, lower=[0] * n, upper=[rng.randint(1, 4)] * n, sense=sense)
+    except InputError:        # not optimal (infeasible): no optimum to certify
+        pytest.skip("infeasible")
+    assert recheck(cert).ok, recheck(cert).message
+    bad = copy.deepcopy(cert)
+    bad["statement"]["value"] = str(F(bad["statement"]["value"]) + F(1, 10**12))
+    assert not recheck(bad).ok
