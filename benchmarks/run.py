@@ -13,10 +13,11 @@ makes the exit code 1, but the others still run. An unreachable scheduler or a w
 line on stderr, exit code 2.
 
 Incremental (issue 28 item 3): a benchmark whose JSON already records the key it would run under is not run
-again (``--no-cache`` runs every one). The key (:func:`bench_key`) is a SHA-256 over the script, every file
-of the engine ``rldp_verify/`` (benchmarks also drive it through subprocesses, so the whole engine counts),
-the first-party modules the script imports, the Python and library versions, the machine (processor, core
-count) and the Adult data file; a timing from another machine or another engine is never reused.
+again (``--no-cache`` runs every one). The key (:func:`bench_key`) is a SHA-256 over the script, the
+first-party modules it imports and theirs, transitively (read from the source as the claims' keys are; a
+script that drives ``rldp-verify`` in a subprocess counts the whole command line's imports), the Python and
+library versions, the machine (processor, core count) and the Adult data file: a timing from another machine
+or of other code is never reused.
 """
 
 from __future__ import annotations
@@ -48,28 +49,25 @@ def bench_key(script: Path) -> str:
     import os
     import platform
 
-    from rldp_verify.claims.cache import _environment, _module_file, closure, file_digest
+    from rldp_verify.claims.cache import _environment, _imports, _module_file, closure, file_digest
 
-    h = hashlib.sha256()
-    h.update(file_digest(script).encode())
-    for f in sorted((ROOT / "rldp_verify").rglob("*")):
-        if f.is_file() and "__pycache__" not in f.parts:
-            h.update(f"{f.relative_to(ROOT)}:{file_digest(f)}".encode())
     roots = {"rldp_verify", "proofs"}
-    from rldp_verify.claims.cache import _imports
-
-    for mod in sorted(m for m in _imports(script, "benchmarks." + script.stem) if m.split(".")[0] in roots):
-        if _module_file(mod) is not None:
-            h.update(json.dumps(closure(mod, roots), sort_keys=True).encode())
+    mods = {m for m in _imports(script, "benchmarks." + script.stem) if m.split(".")[0] in roots}
+    text = script.read_text()
+    if "rldp-verify" in text or "rldp_verify.cli" in text:  # drives the command line (in a subprocess)
+        mods |= {"rldp_verify.cli", "rldp_verify.__main__"}
+    deps: dict = {}
+    for mod in sorted(m for m in mods if _module_file(m) is not None):
+        deps.update(closure(mod, roots))
     cpu = ""
     try:
         cpu = next((ln for ln in Path("/proc/cpuinfo").read_text().splitlines() if ln.startswith("model name")), "")
     except OSError:
         pass
     adult = ROOT.parent / "shared" / "data" / "adult.data"
-    h.update(json.dumps([_environment(), platform.machine(), cpu, os.cpu_count(),
-                         file_digest(adult) if adult.is_file() else None], default=str).encode())
-    return h.hexdigest()
+    doc = [file_digest(script), sorted(deps.items()), _environment(), platform.machine(), cpu, os.cpu_count(),
+           file_digest(adult) if adult.is_file() else None]
+    return hashlib.sha256(json.dumps(doc, default=str).encode()).hexdigest()
 
 
 def _recorded_key(name: str) -> str | None:
