@@ -24,7 +24,7 @@ from pathlib import Path
 import mpmath
 
 from rldp_verify.certificates import envelope, qs
-from rldp_verify.core.errors import InputError
+from rldp_verify.core.errors import CertificationError, InputError
 from rldp_verify.rldp.audit import exact_matrix, load_mechanism, parse_eps
 from rldp_verify.rldp.audit.pair import PairProblem
 from rldp_verify.rldp.uncertainty import RenyiBall, read_table
@@ -270,9 +270,15 @@ def audit_certificate(result, mechanism, eps, *, name: str = "audit", ball: Reny
 
 def write_audit_certificate(path, result, mechanism, eps, **audit_kwargs):
     """Build the certificate of ``result`` (see :func:`audit_certificate`), write it to ``path`` and return the
-    independent checker's answer on it (a :class:`rldp_verify_check.Checked`)."""
+    independent checker's answer on it (a :class:`rldp_verify_check.Checked`); when it cannot be built nothing is
+    written and the answer says why (the audit's verdict is not affected)."""
     from rldp_verify.certificates import recheck, write
+    from rldp_verify_check import Checked
 
-    doc = audit_certificate(result, mechanism, eps, name=f"audit {Path(str(path)).stem}", **audit_kwargs)
+    name = f"audit {Path(str(path)).stem}"
+    try:
+        doc = audit_certificate(result, mechanism, eps, name=name, **audit_kwargs)
+    except (ArithmeticError, ValueError, CertificationError) as exc:  # the verdict stands, without certificate
+        return Checked(name, "audit", False, f"no certificate written: {type(exc).__name__}: {exc}")
     write(path, doc)
     return recheck(doc)

@@ -45,3 +45,15 @@ def test_check_certificates_exit_1_on_a_tampered_certificate(mech, tmp_path, cap
 def test_check_certificates_bad_path_and_empty_dir(tmp_path, capsys):
     assert main(["check-certificates", str(tmp_path / "missing")]) == 2
     assert main(["check-certificates", str(tmp_path)]) == 1
+
+
+def test_audit_keeps_its_verdict_when_no_certificate_can_be_built(mech, tmp_path, capsys, monkeypatch):
+    import rldp_verify.certificates.audit as ca
+
+    def boom(*a, **k):
+        raise ArithmeticError("simulated")
+    monkeypatch.setattr(ca, "audit_certificate", boom)
+    cert = tmp_path / "c.json"
+    assert main(["audit", str(mech), "--eps", "1", "--ldp", "--certificate", str(cert), "--quiet"]) == 0
+    assert "FAILED: no certificate written: ArithmeticError: simulated" in capsys.readouterr().err
+    assert not cert.exists()
