@@ -14,8 +14,15 @@ import numpy as np
 import pytest
 from scipy.stats import chisquare
 
-from rldp_verify.adapters import adapt, adapt_spec, audit_adapted, channel, dense_mechanism, from_spec, \
-    pure_ldp_has_ue_bug
+from rldp_verify.adapters import (
+    adapt,
+    adapt_spec,
+    audit_adapted,
+    channel,
+    dense_mechanism,
+    from_spec,
+    pure_ldp_has_ue_bug,
+)
 from rldp_verify.cli import main
 from rldp_verify.core.errors import InputError
 from rldp_verify.rldp.audit import audit
