@@ -8,14 +8,24 @@ lookup per call. The engine never prints: this module only forwards to the insta
 
 Reporters must be cheap (called from inner loops, throttled by the callers to a few thousand calls
 per second at most) and must not raise.
+
+A front end may also set a **deadline** (:func:`deadline`): then :func:`step` and :func:`update` raise
+:class:`TimeLimitReached` once it has passed, naming the step and how far it got, so that a long set-up
+(certified lower bounds, the blocks of a cone) honours the user's time limit instead of running past it.
+A computation that enforces the limit itself (column generation stops and certifies what it has) takes it
+over with :func:`take_over_deadline`: from then on nothing raises, and it gets the seconds left.
 """
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Protocol
+
+from rldp_verify.core.errors import InputError
 
 
 class Reporter(Protocol):
@@ -29,6 +39,28 @@ class Reporter(Protocol):
 
 
 _current: ContextVar[Reporter | None] = ContextVar("rldp_verify_progress", default=None)
+#: (monotonic time of the deadline, what it is called, e.g. "--time-limit 20 s")
+_deadline: ContextVar[tuple[float, str] | None] = ContextVar("rldp_verify_deadline", default=None)
+#: the current step: [name, total, unit, done]
+_where: ContextVar["list[object] | None"] = ContextVar("rldp_verify_step", default=None)
+
+
+class TimeLimitReached(InputError):
+    """The deadline of :func:`deadline` passed during a bounded step (one line on the command line, exit 2)."""
+
+
+def _check() -> None:
+    d = _deadline.get()
+    if d is None or time.monotonic() <= d[0]:
+        return
+    w = _where.get()
+    if w is None:
+        doing = "setting up"
+    else:
+        name, total, unit, done = w[0], w[1], w[2], w[3]
+        count = f" ({done} of {total} {unit})" if total is not None and done is not None else ""
+        doing = f"{name}{count}"
+    raise TimeLimitReached(f"{d[1]} reached during {doing}: this set-up alone needs more time; raise the time limit")
 
 
 def active() -> bool:
@@ -38,6 +70,9 @@ def active() -> bool:
 
 def step(name: str, total: float | None = None, unit: str = "") -> None:
     """Begin step ``name`` with ``total`` units (None when the work has no count)."""
+    if _deadline.get() is not None:
+        _where.set([name, total, unit, 0])
+        _check()
     r = _current.get()
     if r is not None:
         r.step(name, total, unit)
@@ -45,6 +80,11 @@ def step(name: str, total: float | None = None, unit: str = "") -> None:
 
 def update(done: float | None = None, info: str | None = None) -> None:
     """``done`` units of the current step finished; ``info`` a short status (e.g. a bracket)."""
+    if _deadline.get() is not None:
+        w = _where.get()
+        if w is not None and done is not None:
+            w[3] = done
+        _check()
     r = _current.get()
     if r is not None:
         r.update(done, info)
@@ -58,3 +98,27 @@ def reporting(reporter: Reporter | None) -> Iterator[None]:
         yield
     finally:
         _current.reset(token)
+
+
+@contextmanager
+def deadline(seconds: float | None, what: str) -> Iterator[None]:
+    """Bounded steps started inside the ``with`` block stop with :class:`TimeLimitReached` after ``seconds``
+    (None or inf: no deadline); ``what`` names the limit in the message (e.g. ``"--time-limit 20 s"``)."""
+    value = None if seconds is None or math.isinf(seconds) else (time.monotonic() + seconds, what)
+    token, where = _deadline.set(value), _where.set(None)
+    try:
+        yield
+    finally:
+        _deadline.reset(token)
+        _where.reset(where)
+
+
+def take_over_deadline() -> float | None:
+    """The seconds left before the deadline of :func:`deadline` (None without one; never below 0), for a
+    computation that enforces the limit itself from here on: the deadline is lifted (until the ``with`` block
+    of :func:`deadline` ends), so its later steps do not raise."""
+    d = _deadline.get()
+    if d is None:
+        return None
+    _deadline.set(None)
+    return max(0.0, d[0] - time.monotonic())

@@ -177,3 +177,40 @@ def test_ball_shows_its_cells_on_a_terminal():
     assert "ball" in term and "lower bounds L_{u|s}(F)" in term
     rc, out, term = _run_on_pty(args, quiet=True)
     assert rc == 0 and term.strip() == "", term
+
+
+def test_deadline_stops_a_bounded_set_up_naming_the_step_and_is_taken_over():
+    from rldp_verify.core.errors import InputError
+
+    with progress.deadline(0.2, "--time-limit 0.2 s"):
+        progress.step("lower bounds", 10, "cells")
+        progress.update(3)
+        time.sleep(0.3)
+        with pytest.raises(progress.TimeLimitReached) as info:
+            progress.update(4)
+        assert isinstance(info.value, InputError)
+        assert str(info.value) == ("--time-limit 0.2 s reached during lower bounds (4 of 10 cells): this set-up alone "
+                                   "needs more time; raise the time limit")
+    with progress.deadline(5, "--time-limit 5 s"):
+        progress.step("set-up")
+        left = progress.take_over_deadline()
+        assert 4 < left <= 5
+        progress.step("the loop that stops by itself")     # no deadline any more
+        assert progress.take_over_deadline() is None
+    with progress.deadline(None, "none"):
+        assert progress.take_over_deadline() is None
+    progress.step("outside any deadline")
+    progress.update(1)
+
+
+def test_mechanism_time_limit_covers_the_set_up():
+    """Issue 29: `mechanism polyopt` on a large P-hat spent minutes in set-up past --time-limit; now a set-up
+    that outlasts the limit stops with one line naming the step and how far it got."""
+    phat = ";".join(",".join(str(1 + (3 * i + 5 * j) % 7) for j in range(12)) for i in range(3))
+    p = subprocess.run([sys.executable, "-m", "rldp_verify", "mechanism", "polyopt", "--eps", "1", "--phat", phat,
+                        "--alpha", "2", "--radius", "0.05", "--route", "colgen", "--time-limit", "0.001"],
+                       cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 2 and p.stdout == "", p.stderr
+    line = p.stderr.strip()
+    assert "\n" not in line and line.startswith("rldp-verify: error: --time-limit 0.001 s reached during "), line
+    assert re.search(r"\(\d+ of \d+ (cells|blocks)\)", line) and "raise the time limit" in line, line

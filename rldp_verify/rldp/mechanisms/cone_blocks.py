@@ -43,6 +43,7 @@ from typing import Sequence
 
 import numpy as np
 
+from rldp_verify.core import progress
 from rldp_verify.core.errors import InputError
 
 # IEEE binary64 unit roundoff; the trusted accuracy of numpy's log in ulp (as in mechanisms.polyopt)
@@ -138,7 +139,9 @@ def polyopt_blocks(lower: Sequence[Sequence], exp_eps) -> list[Block]:
     full = (1 << a2) - 1
     E, De = e.numerator, e.denominator
     ef = E / De
+    progress.step(f"PolyOpt's cone: the vertices of each block (2^{a2} subsets of U per value of S)", len(L), "blocks")
     for s, row in enumerate(L):
+        progress.update(s)
         if any(x < 0 for x in row):
             raise InputError(f"lower bounds of row {s} have a negative entry")
         lam = sum(row)
@@ -172,6 +175,7 @@ def polyopt_blocks(lower: Sequence[Sequence], exp_eps) -> list[Block]:
         # type (iii): h = 1 on O (nonempty), e on E, h_k in (1, e) with L . h = 1 (needs L_k > 0)
         m3l, k3l = [], []
         for k in range(a2):
+            progress.update()  # the deadline, if any, is checked within a block too (2^|U| work per k)
             if li[k] == 0:
                 continue
             bk = 1 << k
@@ -223,6 +227,7 @@ def polyopt_blocks(lower: Sequence[Sequence], exp_eps) -> list[Block]:
             np.concatenate([b_lo, np.zeros(n2), np.zeros(len(m3))]),
             np.concatenate([np.zeros(n1 + n2), w3]), exact))
         assert len(blocks[-1]) == n
+    progress.update(len(L))
     return blocks
 
 
@@ -235,7 +240,9 @@ def nr_blocks(counts: Sequence[Sequence[int]] | Sequence[Sequence[Fraction]], ex
     rows = [[Fraction(x) for x in r] for r in counts]
     a2 = len(rows[0])
     blocks, free = [], []
+    progress.step(f"NR's cone: the vertices of each block (2^{a2} subsets of U per value of S)", len(rows), "blocks")
     for s, r in enumerate(rows):
+        progress.update(s)
         if any(x < 0 for x in r):
             raise InputError(f"P-hat row {s} has a negative entry")
         K = sum(r)

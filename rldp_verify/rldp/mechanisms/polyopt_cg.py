@@ -184,7 +184,7 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
     ``checkpoints`` (seconds): also certify the bracket when the run passes these times; recorded in
     ``certified_history`` (seconds, lower, upper) with the time spent certifying excluded."""
     t_start = time.perf_counter()
-    progress.step("column generation: setting up the blocks and the starting columns")
+    progress.step("column generation: block data (costs of the block vertices)", len(cone.blocks), "blocks")
     p = [Fraction(x) for x in p]
     a = cone.a
     if len(p) != a:
@@ -192,7 +192,11 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
     pf = np.array([x.numerator / x.denominator for x in p], dtype=float)
     lp = np.array(cone.lp_coords)
     m = len(lp)
-    data = [block_data(b, p) for b in cone.blocks]
+    data = []
+    for i, b in enumerate(cone.blocks):
+        data.append(block_data(b, p))
+        progress.update(i + 1)
+    progress.step("column generation: the starting columns")
     pricer = Pricer(data, a)
     n_min = sum(float(np.min(bd.N)) for bd in data) * (1 - 1e-9)
     if n_min <= 0:
@@ -448,6 +452,10 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
         if log:
             log(f"prior-direction dual: sum y = {val:.10g}")
 
+    # a deadline of the caller (the CLI's --time-limit, which also covered the set-up): the loop enforces it
+    left = progress.take_over_deadline()
+    if left is not None:
+        time_limit = min(time_limit, time.perf_counter() - t_start - paused + left)
     # no count exists: the time limit is the total, the bracket and its width are the status
     if math.isfinite(time_limit):
         progress.step(f"column generation (stops at relative width {rel_gap:.0e} or the time limit)",
