@@ -114,14 +114,17 @@ def check_path(path) -> list[Checked]:
     out = []
     for f in files:
         try:
-            docs = json.loads(f.read_text(), parse_float=_no_float)
+            text = f.read_text()
+            if path.is_dir():
+                plain = json.loads(text)
+                if not any(isinstance(d, dict) and "certificate" in d for d in (
+                        plain if isinstance(plain, list) else [plain])):
+                    continue
+            docs = json.loads(text, parse_float=_no_float, parse_constant=_no_float)
         except (OSError, ValueError, CertificateError) as exc:
             out.append(Checked(str(f), "?", False, f"unreadable: {exc}"))
             continue
-        docs = docs if isinstance(docs, list) else [docs]
-        if path.is_dir() and not any(isinstance(d, dict) and "certificate" in d for d in docs):
-            continue
-        out.extend(check(d) for d in docs)
+        out.extend(check(d) for d in (docs if isinstance(docs, list) else [docs]))
     return out
 
 

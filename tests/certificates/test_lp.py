@@ -108,3 +108,15 @@ def test_random_lps(seed):
     bad = copy.deepcopy(cert)
     bad["statement"]["value"] = str(F(bad["statement"]["value"]) + F(1, 10**12))
     assert not recheck(bad).ok
+
+
+def test_directory_skips_other_json_but_not_floats_in_certificates(tmp_path):
+    import json
+
+    from rldp_verify_check import check_path
+
+    (tmp_path / "report.json").write_text(json.dumps({"seconds": 1.5, "claims": []}))   # not a certificate
+    (tmp_path / "c.json").write_text('{"certificate": "rldp-verify", "version": 1, "kind": "rigorous-value", '
+                                     '"name": "x", "statement": {"expr": 1, "upper": 1.0}, "data": {}}')
+    (r,) = check_path(tmp_path)
+    assert not r.ok and "float" in r.message
