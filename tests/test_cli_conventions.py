@@ -299,3 +299,10 @@ def test_progress_only_on_a_terminal_and_not_quiet():
             p.start("b.claim")
         text = "".join(s.parts)
         assert (("1/3" in text and "b.claim" in text and "VERIFIED a.claim" in text) if shown else text == ""), text
+
+
+def test_non_stochastic_mechanism_message_names_the_cli_option():
+    mech = '{"matrix": [["1/2", "1/2"], ["1/3", "1/2"]], "sensitive": ["a", "b"], "public": ["u"]}'
+    out = cli("audit", "-", "--eps", "1", "--ldp", stdin=mech)
+    assert_bad_input(out, "column 0 sums to 5/6", "--normalize on the command line, normalize=True in Python")
+    assert "normalize=True / --normalize" not in out.stderr

@@ -233,7 +233,8 @@ def _check_columns(vals, normalize: bool):
         c, s = bad[0]
         more = f" ({len(bad) - 1} more columns do not sum to 1)" if len(bad) > 1 else ""
         shown = str(s) if isinstance(s, Fraction) else repr(float(s))
-        raise InputError(f"column {c} sums to {shown}, not 1{more}; pass normalize=True / --normalize to rescale")
+        raise InputError(f"column {c} sums to {shown}, not 1{more}; to rescale the columns explicitly: --normalize "
+                         "on the command line, normalize=True in Python")
     if bad:
         for c, s in bad:
             if s == 0:
