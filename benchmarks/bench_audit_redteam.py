@@ -17,6 +17,7 @@ import json
 import subprocess
 import sys
 import time
+from decimal import Decimal
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -72,9 +73,10 @@ def cases():
 
 
 def _short(x):
-    if x is None:
-        return None
-    return x if len(x) <= 16 else f"{float(x):.12g}"
+    """A decimal string of the JSON shortened to 12 significant digits (the ends can exceed float64's range)."""
+    if x is None or len(x) <= 16 or x == "inf":
+        return x
+    return f"{Decimal(x):.11e}"
 
 
 def run_case(args):

@@ -112,7 +112,12 @@ def run(args) -> int:
     that a script never reads a crash as FAIL."""
     try:
         return _run(args)
-    except (InputError, CertificationError, OSError):
+    except InputError as exc:
+        short = shorten_numbers(str(exc))
+        if short == str(exc):
+            raise
+        raise InputError(short) from None
+    except (CertificationError, OSError):
         raise
     except MemoryError:
         sys.stderr.write("rldp-verify: internal error: out of memory (MemoryError)\n")
@@ -122,9 +127,17 @@ def run(args) -> int:
         return EXIT_INTERNAL_ERROR
 
 
+def shorten_numbers(text: str, keep: int = 12) -> str:
+    """Digit runs longer than 30 characters (a column sum of a 1e400 entry has 400 digits) cut to their first
+    ``keep`` digits and a count: ``1000000000000...(401 digits)``."""
+    import re
+
+    return re.sub(r"\d{31,}", lambda m: f"{m.group()[:keep]}...({len(m.group())} digits)", text)
+
+
 def one_line(exc: BaseException, limit: int = 300) -> str:
     """``Type: message`` on one line, at most ``limit`` characters (long numbers in messages are cut)."""
-    text = " ".join(f"{type(exc).__name__}: {exc}".split())
+    text = shorten_numbers(" ".join(f"{type(exc).__name__}: {exc}".split()))
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 

@@ -151,7 +151,15 @@ class Block:
         return self.mu(mpmath.exp(x))
 
     def point_x(self, x):
-        """(R, d, value, kappa) at curve parameter x (see the class docstring)."""
+        """(R, d, value, kappa) at curve parameter x (see the class docstring); memoised per block and
+        precision (the primal search evaluates the same x more than once)."""
+        key = (x, mpmath.mp.prec)
+        memo = self.__dict__.setdefault("_memo", {})
+        if key not in memo:
+            memo[key] = self._point_x(x)
+        return memo[key]
+
+    def _point_x(self, x):
         xw = self.x_w
         if x >= xw:
             if self.spread == 0:

@@ -200,6 +200,7 @@ class PairProblem:
                 lam = lam * r
             return PrimalPoint(r=r, R1=R1, R2=R2, d1=d1, d2=d2, lam=lam, mu1=mu1, nu2=nu2)
         cache = {}
+        last = [start_x(1)]  # the inner root starts where the previous one ended (the outer search moves little)
 
         def x2_of(x1):
             if x1 in cache:
@@ -210,7 +211,10 @@ class PairProblem:
             if left > 0:
                 dt = phi_inv_mp(left / m2, self.beta)
                 if dt != mpmath.inf:
-                    out = _root_or_none(lambda x2: blk2.point_x(x2)[1] - dt, start_x(1), decreasing=True, deadline=self.deadline)
+                    out = _root_or_none(lambda x2: blk2.point_x(x2)[1] - dt, last[0], decreasing=True,
+                                        deadline=self.deadline)
+            if out is not None:
+                last[0] = out
             cache[x1] = out
             return out
 
@@ -305,16 +309,21 @@ def _snap(x: Fraction, target: Fraction, dps: int) -> Fraction:
     return target if abs(x - target) <= Fraction(1, 10 ** (dps - 5)) * (1 + abs(target)) else x
 
 
+# the curve parameter x = log t of the primal searches: t = e^-ROOT_X_MIN reaches levels d of about
+# ROOT_X_MIN / alpha (alpha 10 at the nested ball's radius 100 needs x near -1000; mpf has no underflow)
+ROOT_X_MIN = 20000
+
+
 def _root_or_none(f, x0, *, decreasing: bool = False, deadline: Deadline = NO_DEADLINE):
     """The root of a monotone f near x0 (:func:`rldp_verify.core.roots.root_increasing`), or None when it is
-    not bracketed in [-700, 80]: the primal search then reports "no interior KKT point" explicitly.
+    not bracketed in [-ROOT_X_MIN, 80]: the primal search then reports "no interior KKT point" explicitly.
     ``deadline`` is checked at every evaluation of f."""
     def g(x):
         deadline.check()
         return -f(x) if decreasing else f(x)
 
     try:
-        return root_increasing(g, x0, lo=-700, hi=80)
+        return root_increasing(g, x0, lo=-ROOT_X_MIN, hi=80)
     except RootNotBracketed:
         return None
 

@@ -166,3 +166,11 @@ def test_time_limit_gives_the_interval_reached_so_far():
     with pytest.raises(Exception, match="time_limit"):
         audit(m, "4", ball=ball, time_limit=0)
     assert math.isfinite(r.seconds)
+
+
+def test_long_numbers_in_messages_are_shortened(tmp_path, capsys):
+    """A 1e400 entry printed its 401-digit column sum in the one-line error."""
+    doc = {"sensitive": 2, "public": 1, "matrix": [["1e400", "0"], ["1", "1"]]}
+    assert main(["audit", _file(tmp_path, doc), "--eps", "1", "--ldp"]) == 2
+    err = capsys.readouterr().err
+    assert "column 0 sums to 100000000000...(401 digits), not 1" in err and len(err) < 200 and err.count("\n") == 1
