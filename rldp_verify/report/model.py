@@ -102,7 +102,7 @@ def slug(text: str) -> str:
 _GREEK = {"alpha": "α", "beta": "β", "gamma": "γ", "Gamma": "Γ", "delta": "δ", "Delta": "Δ", "eps": "ε",
           "epsilon": "ε", "theta": "θ", "lambda": "λ", "mu": "μ", "xi": "ξ", "rho": "ρ", "sigma": "σ",
           "tau": "τ", "phi": "φ", "Phi": "Φ", "chi": "χ", "psi": "ψ", "omega": "ω", "eta": "η"}
-_GREEK_RE = re.compile(r"(?<![A-Za-z])(" + "|".join(sorted(_GREEK, key=len, reverse=True)) + r")(?![A-Za-z])")
+_GREEK_RE = re.compile(r"(?<![A-Za-z.])(" + "|".join(sorted(_GREEK, key=len, reverse=True)) + r")(?![A-Za-z])")
 _SUP = str.maketrans("0123456789+-()n", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁽⁾ⁿ")
 _OPS = [("<=", "≤"), (">=", "≥"), ("!=", "≠"), ("->", "→"), ("+/-", "±"), ("sqrt", "√"), ("P-hat", "P̂"),
         ("P^_", "P̂_"), ("P^ ", "P̂ "), ("F-tilde", "F̃"), ("F-bar", "F̄"), ("Gamma-hat", "Γ̂")]

@@ -132,3 +132,9 @@ def test_prose_formulas_become_sub_and_superscripts():
         "L<sub>u1|s1</sub> ≤ B<sub>s</sub>, D<sub>α</sub>(P||Q), e<sup>B<sub>s</sub></sup> - 1")
     assert text("ctx.np_rng(salt) and rldp.sec8.adult_grr <b>") == "ctx.np_rng(salt) and rldp.sec8.adult_grr &lt;b&gt;"
     assert text("x" * 150 + " L_{u|s}", 155).endswith(" L…")   # never cut inside a group
+
+
+def test_pretty_leaves_module_names_alone():
+    from rldp_verify.report.model import pretty
+
+    assert pretty("rldp_verify.rldp.gamma and D_alpha(P) for gamma.") == "rldp_verify.rldp.gamma and D_α(P) for γ."
