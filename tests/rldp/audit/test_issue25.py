@@ -174,3 +174,15 @@ def test_long_numbers_in_messages_are_shortened(tmp_path, capsys):
     assert main(["audit", _file(tmp_path, doc), "--eps", "1", "--ldp"]) == 2
     err = capsys.readouterr().err
     assert "column 0 sums to 100000000000...(401 digits), not 1" in err and len(err) < 200 and err.count("\n") == 1
+
+
+def test_block_of_1e300_smaller_mass_is_a_fail():
+    """Red team: counts 1,1;1e300,1e300 (secret 0 with mass 5e-301), alpha 2, radius 1 was an OverflowError. Secret
+    0's block is nearly free (its budget is phi(1) / 5e-301), so P(y=0|s=0) can be ~1e-600 and the ratio
+    ~1e599: with the primal's curve search reaching x = -20000 (was -700: no KKT point, lower end 2) the
+    witness proves FAIL even at eps = 30."""
+    Q = [[F(0), F(1, 2), F(1, 4), F(0)], [F(1), F(1, 2), F(3, 4), F(1)]]
+    ball = RenyiBall.from_radius([["1", "1"], ["1e300", "1e300"]], 2, 1)
+    r = audit(Mechanism.from_matrix(Q, 2, 2), "30", ball=ball, time_limit=60)
+    assert r.verdict == "FAIL" and r.ratio_lower > F(10**300) and r.ratio_lower <= r.ratio_upper
+    assert ball.contains(r.witness, dps=60) is True
