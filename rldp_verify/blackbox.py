@@ -26,6 +26,15 @@ unhashable or a differently typed value, is refused with one line naming the val
 chunk of draws the worker seeds Python's ``random`` and NumPy's global generator from (seed, input,
 chunk); ``reproducible`` says whether two runs of a chunk gave the same outputs (a sampler with its own
 entropy source, e.g. OpenDP, is not reproducible; the bound still holds).
+
+Outputs with public randomness (local hashing: every report carries a fresh seed) are almost all distinct;
+counted as they are, no event separates the inputs and the bound is near 0. ``feature`` maps each output to an
+event key before counting (any function of the output is post-processing, so the bound stays valid);
+:func:`lh_feature` is the protocol-aware default for local hashing: the key of (bucket, seed) is the tuple of
+"bucket == h_seed(x)" over the audited inputs x, with the libraries' hash h_seed(x) = xxh32(str(x), seed) % g.
+The result always says how many distinct outputs (keys) it saw in how many draws, and ``warning`` is set when
+they are so many that the selection half cannot estimate likelihood ratios (more than half of the draws of an
+input gave an output seen once).
 """
 
 from __future__ import annotations
@@ -43,9 +52,10 @@ import numpy as np
 
 from rldp_verify.core.errors import InputError
 
-__all__ = ["audit_sampler", "SamplerAudit", "clopper_pearson_lower", "clopper_pearson_upper"]
+__all__ = ["audit_sampler", "SamplerAudit", "clopper_pearson_lower", "clopper_pearson_upper", "lh_feature"]
 
 _FN = None  # the sampler, inherited by forked workers
+_FEATURE = None  # the feature map (output -> event key), or None
 
 
 def clopper_pearson_lower(k: int, n: int, level: float) -> float:
@@ -89,19 +99,57 @@ class SamplerAudit:
     reproducible: bool | None
     outputs_seen: int
     notes: list = field(default_factory=list)
+    draws: int = 0                    # all draws over all inputs (both halves)
+    feature: str | None = None        # the feature map applied to outputs, if any
+    warning: str | None = None        # set when the outputs are too many distinct values for the estimate
 
     def to_json(self) -> dict:
-        """The audit as a JSON-ready dict (inputs and outputs by ``repr``, weights as exact strings)."""
+        """The audit as a JSON-ready dict: real numbers as decimal strings with :data:`DIGITS` significant
+        digits (eps_lower and lower bounds rounded down, upper bounds rounded up), inputs and outputs by
+        ``repr``, weights as exact fractions; counts, trials and seconds as JSON numbers."""
         return {
-            "eps_lower": self.eps_lower, "confidence": self.confidence, "mode": self.mode,
+            "eps_lower": _dstr(self.eps_lower, True), "confidence": repr(float(self.confidence)), "mode": self.mode,
             "event": [repr(y) for y in self.event],
             "weights": {k: {repr(x): str(w) for x, w in v.items()} for k, v in self.weights.items()},
             "counts": {repr(x): c for x, c in self.counts.items()},
-            "bounds": {repr(x): b for x, b in self.bounds.items()},
+            "bounds": {repr(x): [_dstr(b[0], b[1] == "lower"), b[1]] for x, b in self.bounds.items()},
             "trials": self.trials, "certification_trials": self.certification_trials, "seed": self.seed,
             "seconds": round(self.seconds, 3), "reproducible": self.reproducible, "outputs_seen": self.outputs_seen,
-            "notes": list(self.notes),
+            "draws": self.draws, "feature": self.feature, "warning": self.warning, "notes": list(self.notes),
         }
+
+
+DIGITS = 17
+
+
+def _dstr(v: float, down: bool) -> str:
+    """A float as a plain decimal string of :data:`DIGITS` significant digits, rounded down or up."""
+    from decimal import ROUND_CEILING, ROUND_FLOOR, Context, Decimal
+
+    d = Context(prec=DIGITS, rounding=ROUND_FLOOR if down else ROUND_CEILING).plus(Decimal(float(v)))
+    return format(d, "f")
+
+
+def lh_feature(inputs, g: int, hash_fn=None):
+    """Protocol-aware feature map for local hashing: (bucket, seed) -> (bucket == h_seed(x) for x in inputs).
+
+    ``hash_fn(x, seed, g)`` defaults to the hash of pure-ldp's ``LHClient`` and multi-freq-ldpy's ``LH_Client``:
+    ``xxhash.xxh32(str(x), seed) % g`` (str hashed as its UTF-8 bytes, as xxhash < 4 does, seed mod 2^32)."""
+    import xxhash
+
+    if hash_fn is None:
+        def hash_fn(x, seed, g):
+            return xxhash.xxh32(str(x).encode("utf-8"), seed=int(seed) & 0xFFFFFFFF).intdigest() % g
+    inputs = list(inputs)
+    g = int(g)
+    if g < 2:
+        raise InputError(f"g = {g} must be at least 2 (hash buckets)")
+
+    def feature(y):
+        bucket, seed = y[0], y[1]
+        return tuple(int(int(bucket) == hash_fn(x, int(seed), g)) for x in inputs)
+    feature.__name__ = f"lh_feature(g={g})"
+    return feature
 
 
 # ------------------------------------------------------------------------------------------ sampling
@@ -126,7 +174,18 @@ def _draw(task):
         try:
             y = _FN(x)
         except Exception as exc:  # reported to the caller as bad input, one line
-            return i, chunk, f"the sampler raised {type(exc).__name__} on input {x!r}: {exc}"
+            hint = ""
+            if isinstance(exc, TypeError) and "encoded before hashing" in str(exc):
+                hint = (" (xxhash 4 refuses the str that pure-ldp / multi-freq-ldpy hash: install xxhash<4, "
+                        "which hashes its UTF-8 bytes)")
+            return i, chunk, f"the sampler raised {type(exc).__name__} on input {x!r}: {exc}{hint}"
+        if _FEATURE is not None:
+            try:
+                y = _FEATURE(y)
+            except Exception as exc:  # noqa: BLE001 - one line, bad input
+                name = getattr(_FEATURE, "__name__", "the feature map")
+                return i, chunk, (f"the feature map {name} raised {type(exc).__name__} on the output {y!r:.60} "
+                                  f"of input {x!r}: {exc}")
         try:
             hash(y)
         except TypeError:
@@ -141,9 +200,9 @@ def _draw(task):
     return i, chunk, c
 
 
-def _sample(fn, inputs, trials, seed, workers, progress):
-    global _FN
-    _FN = fn
+def _sample(fn, inputs, trials, seed, workers, progress, feature=None):
+    global _FN, _FEATURE
+    _FN, _FEATURE = fn, feature
     n_chunks = max(2, min(64, trials // 2000))
     n_chunks += n_chunks % 2
     sizes = [trials // n_chunks + (1 if k < trials % n_chunks else 0) for k in range(n_chunks)]
@@ -203,11 +262,21 @@ def _best_event(cA, nA, w1, w2, level_each):
     best, best_event = -math.inf, []
     k1 = {x: 0 for x in w1}
     k2 = {x: 0 for x in w2}
-    for j, y in enumerate(order[:-1] if len(order) > 1 else order):
+    n_pref = len(order) - 1 if len(order) > 1 else len(order)
+    # at most ~400 prefixes are scored (all of the first 200, then a geometric grid): the choice only needs
+    # to be good, and scoring 40,000 singleton outputs took a minute
+    scored = set(range(min(n_pref, 200)))
+    j = 200
+    while j < n_pref:
+        scored.add(j)
+        j = max(j + 1, int(j * 1.02))
+    for j, y in enumerate(order[:n_pref]):
         for x in w1:
             k1[x] += cA[x][y]
         for x in w2:
             k2[x] += cA[x][y]
+        if j not in scored:
+            continue
         lo = sum(float(wx) * clopper_pearson_lower(k1[x], nA, level_each) for x, wx in w1.items())
         hi = sum(float(wx) * clopper_pearson_upper(k2[x], nA, level_each) for x, wx in w2.items())
         if lo > 0 and hi > 0 and math.log(lo / hi) > best:
@@ -248,12 +317,13 @@ def _candidates_rldp(inputs, cA, nA, sizes, rldp, dps):
 
 def audit_sampler(fn, inputs, trials: int, confidence: float = 0.95, seed: int = 0, *, workers: int | None = None,
                   progress: bool = True, sizes=None, phat=None, alpha=None, radius=None, distribution=None,
-                  full_simplex: bool = False, dps: int = 30) -> SamplerAudit:
+                  full_simplex: bool = False, dps: int = 30, feature=None) -> SamplerAudit:
     """A lower bound on eps for the randomiser ``fn`` holding with probability >= ``confidence``.
 
     eps-LDP (default): over every ordered pair of ``inputs``. (eps, F)-RLDP: ``sizes=(|S|, |U|)`` with
     ``inputs`` the values of X = S x U in S-major order, and F given by ``phat``/``alpha``/``radius`` (a Rényi
-    ball), ``distribution`` (F = {P}, eq. (62)) or ``full_simplex=True`` (F = P_X). See the module docstring.
+    ball), ``distribution`` (F = {P}, eq. (62)) or ``full_simplex=True`` (F = P_X). ``feature``: a map from
+    outputs to event keys (e.g. :func:`lh_feature`), applied before counting. See the module docstring.
     """
     t0 = time.perf_counter()
     if not callable(fn):
@@ -299,7 +369,9 @@ def audit_sampler(fn, inputs, trials: int, confidence: float = 0.95, seed: int =
     elif any(v is not None for v in (phat, alpha, radius, distribution)) or full_simplex:
         raise InputError("an uncertainty set needs sizes=(|S|, |U|) (inputs in S-major order)")
 
-    halves, (nA, nB), reproducible = _sample(fn, inputs, int(trials), int(seed), workers, progress)
+    if feature is not None and not callable(feature):
+        raise InputError(f"the feature map must be callable, got {type(feature).__name__}")
+    halves, (nA, nB), reproducible = _sample(fn, inputs, int(trials), int(seed), workers, progress, feature)
     cA = {x: halves[i][0] for i, x in enumerate(inputs)}
     cB = {x: halves[i][1] for i, x in enumerate(inputs)}
     notes = []
@@ -318,10 +390,14 @@ def audit_sampler(fn, inputs, trials: int, confidence: float = 0.95, seed: int =
         if b > best[0]:
             best = (b, ev, (w1, w2))
     outputs_seen = len({y for x in inputs for y in list(cA[x]) + list(cB[x])})
+    draws = len(inputs) * (nA + nB)
+    fname = None if feature is None else getattr(feature, "__name__", repr(feature))
+    warning = _sparsity_warning(cA, nA, inputs, outputs_seen, draws, feature is not None)
+    extra = {"draws": draws, "feature": fname, "warning": warning}
     if best[1] is None:
         notes.append("no event separates the inputs on the selection half")
         return SamplerAudit(0.0, confidence, [], {}, {}, {}, int(trials), nB, int(seed),
-                            time.perf_counter() - t0, mode, reproducible, outputs_seen, notes)
+                            time.perf_counter() - t0, mode, reproducible, outputs_seen, notes, **extra)
     _, event, (w1, w2) = best
     m = len(w1) + len(w2)
     level_each = 1 - (1 - confidence) / m
@@ -343,4 +419,18 @@ def audit_sampler(fn, inputs, trials: int, confidence: float = 0.95, seed: int =
         v = math.log(lo / hi)                    # a few ulps of float log error: nudge down
         eps_lower = max(0.0, float(np.nextafter(np.nextafter(v, -math.inf), -math.inf)) - 4e-16 * abs(v))
     return SamplerAudit(eps_lower, confidence, sorted(event, key=repr), {"w1": w1, "w2": w2}, counts, bounds,
-                        int(trials), nB, int(seed), time.perf_counter() - t0, mode, reproducible, outputs_seen, notes)
+                        int(trials), nB, int(seed), time.perf_counter() - t0, mode, reproducible, outputs_seen, notes,
+                        **extra)
+
+
+def _sparsity_warning(cA, nA, inputs, outputs_seen, draws, has_feature):
+    """A warning when most draws of some input gave an output seen only once on the selection half."""
+    worst = max(sum(1 for c in cA[x].values() if c == 1) / nA for x in inputs)
+    if worst <= 0.5:
+        return None
+    hint = ("coarsen the feature map" if has_feature else
+            "pass a feature map (output -> event key; for local hashing: feature=lh_feature(inputs, g), "
+            "--feature lh:G)")
+    return (f"{outputs_seen} distinct outputs in {draws} draws: for some input {worst:.0%} of the selection draws "
+            f"were outputs seen once, so no likelihood ratio can be estimated and the bound (valid) is "
+            f"meaningless as an estimate of eps; {hint}")

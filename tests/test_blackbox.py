@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from rldp_verify.blackbox import audit_sampler, clopper_pearson_lower, clopper_pearson_upper
+from rldp_verify.blackbox import audit_sampler, clopper_pearson_lower, clopper_pearson_upper, lh_feature
 from rldp_verify.cli import main
 from rldp_verify.core.errors import InputError
 
@@ -73,7 +73,81 @@ def test_cli(tmp_path, monkeypatch, capsys):
     assert main(["audit-sampler", "mysampler_t:rr", "--inputs", "0,1", "--trials", "4000", "--seed", "1",
                  "--workers", "1", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert 0 < out["eps_lower"] < math.log(3) and out["confidence"] == 0.95
+    assert isinstance(out["eps_lower"], str) and 0 < float(out["eps_lower"]) < math.log(3)
+    assert out["confidence"] == "0.95" and out["schema_version"] == 1 and out["digits"] == 17
+    assert all(isinstance(b[0], str) for b in out["bounds"].values()) and out["outputs_seen"] == 2
     assert main(["audit-sampler", "mysampler_t:bad", "--inputs", "0,1", "--trials", "100", "--workers", "1"]) == 2
     assert capsys.readouterr().err.strip() == "rldp-verify: error: the sampler raised RuntimeError on input 0: nope"
     assert main(["audit-sampler", "mysampler_t:rr", "--inputs", "0,1", "--trials", "x"]) == 2
+
+
+# ------------------------------------------------------------------------------------------ public randomness
+
+G = 4
+_H = {}
+
+
+def olh(x):
+    """OLH-like: a fresh public seed per report, the bucket h_seed(x) kept w.p. 3/4 (else uniform), e^eps = 3g/(...)."""
+    seed = random.randrange(2**40)
+    h = lh_feature([x], G)((0, seed))               # (1,) iff bucket 0 is h_seed(x): recompute the hash directly
+    import xxhash
+
+    hx = xxhash.xxh32(str(x).encode(), seed=seed & 0xFFFFFFFF).intdigest() % G
+    assert h == (int(hx == 0),)
+    y = hx if random.random() < 0.5 else random.randrange(G)
+    return (y, seed)
+
+
+OLH_EPS = math.log((0.5 + 0.5 / G) / (0.5 / G))        # = ln 5
+
+
+def test_public_seed_outputs_warn_and_feature_gives_a_bound():
+    raw = audit_sampler(olh, [0, 1], 4000, 0.95, seed=1, workers=1, progress=False)
+    assert raw.warning and "distinct outputs in 8000 draws" in raw.warning and raw.outputs_seen > 7000
+    assert raw.eps_lower < 0.2
+    f = audit_sampler(olh, [0, 1], 4000, 0.95, seed=1, workers=1, progress=False, feature=lh_feature([0, 1], G))
+    assert f.warning is None and f.outputs_seen <= 4 and f.feature == "lh_feature(g=4)"
+    assert 0.9 < f.eps_lower < OLH_EPS
+    assert f.to_json()["draws"] == 8000
+
+
+def test_feature_map_that_raises_is_one_line():
+    def bad(y):
+        raise KeyError("nope")
+    with pytest.raises(InputError) as e:
+        audit_sampler(olh, [0, 1], 100, 0.95, workers=1, progress=False, feature=bad)
+    assert "the feature map bad raised KeyError on the output" in str(e.value) and "\n" not in str(e.value)
+    with pytest.raises(InputError, match="the feature map must be callable"):
+        audit_sampler(olh, [0, 1], 100, 0.95, workers=1, progress=False, feature=3)
+
+
+def test_xxhash4_typeerror_is_explained():
+    def lib_like(x):
+        import xxhash
+
+        return xxhash.xxh32(str(x), seed=1).intdigest() % 2
+    import xxhash
+
+    if int(xxhash.VERSION.split(".")[0]) < 4:  # pragma: no cover
+        pytest.skip("xxhash < 4 accepts str")
+    with pytest.raises(InputError, match="install xxhash<4"):
+        audit_sampler(lib_like, [0, 1], 100, 0.95, workers=1, progress=False)
+
+
+def test_cli_feature_lh(tmp_path, monkeypatch, capsys):
+    (tmp_path / "olh_t.py").write_text("from tests.test_blackbox import olh\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import os
+
+    monkeypatch.syspath_prepend(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    assert main(["audit-sampler", "olh_t:olh", "--inputs", "0,1", "--trials", "2000", "--workers", "1",
+                 "--feature", "lh:4", "--quiet"]) == 0
+    text = capsys.readouterr().out
+    assert "distinct outputs (feature keys) in 4000 draws" in text and "WARNING" not in text
+    assert main(["audit-sampler", "olh_t:olh", "--inputs", "0,1", "--trials", "2000", "--workers", "1",
+                 "--quiet"]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("WARNING:") and "--feature lh:G" in text and " outputs; all in --json)" in text
+    assert main(["audit-sampler", "olh_t:olh", "--inputs", "0,1", "--feature", "lh:x"]) == 2

@@ -3,6 +3,7 @@ the stated confidence (:func:`rldp_verify.blackbox.audit_sampler`).
 
     rldp-verify audit-sampler mymod:randomise --inputs 0,1 --trials 100000 --confidence 0.95 --seed 1
     rldp-verify audit-sampler mymod:randomise --inputs 0,1,2,3 --sizes 2,2 --distribution "0.1,0.1;0.2,0.6"
+    rldp-verify audit-sampler mymod:olh --inputs 0,1 --feature lh:3      # local hashing: (bucket, seed) outputs
 
 MODULE is imported (the current directory is on the path); CALLABLE(x) must return a hashable output.
 Inputs are JSON values where they parse (0, 1.5, "a") and strings otherwise. Exit code 0; 2 on bad input.
@@ -33,7 +34,11 @@ def register(sub):
     g.add_argument("--radius", default=None)
     g.add_argument("--distribution", default=None, help="F = {P}: 'a,b;c,d'")
     g.add_argument("--full-simplex", action="store_true", help="F = P_X")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--feature", default=None, metavar="lh:G|MODULE:CALLABLE",
+                   help="map outputs to event keys before counting: lh:G for local hashing with G buckets (the key "
+                   "of (bucket, seed) says which inputs hash to the bucket, with the libraries' xxh32 hash), or "
+                   "your own MODULE:CALLABLE(output) -> hashable")
+    p.add_argument("--json", action="store_true", help="print one JSON object (numbers as decimal strings)")
     p.add_argument("--quiet", action="store_true",
                    help="no progress on stderr (otherwise shown when stderr is a terminal: chunks sampled, "
                    "n/total, ETA)")
@@ -67,6 +72,19 @@ def _load(target: str):
     return obj
 
 
+def _feature(text: str, inputs):
+    t = str(text).strip()
+    if t.lower().startswith("lh:"):
+        from rldp_verify.blackbox import lh_feature
+
+        try:
+            g = int(t[3:])
+        except ValueError:
+            raise InputError(f"--feature {text!r}: lh:G needs an integer number of buckets G") from None
+        return lh_feature(inputs, g)
+    return _load(t)
+
+
 def _value(tok: str):
     try:
         return json.loads(tok)
@@ -91,20 +109,31 @@ def run(args) -> int:
             kw[k] = getattr(args, k)
     if args.full_simplex:
         kw["full_simplex"] = True
+    if args.feature is not None:
+        kw["feature"] = _feature(args.feature, inputs)
     workers = None if args.workers is None else _num(args.workers, "workers", int)
     res = audit_sampler(fn, inputs, _num(args.trials, "trials", int), _num(args.confidence, "confidence", float),
                         _num(args.seed, "seed", int), workers=workers, progress=not args.quiet, **kw)
-    out = res.to_json()
+    from rldp_verify.blackbox import DIGITS
+    from rldp_verify.cli._json import SCHEMA_VERSION
+
+    out = {"schema_version": SCHEMA_VERSION, "digits": DIGITS, **res.to_json()}
     if args.json:
         print(json.dumps(out))
     else:
-        print(f"eps >= {res.eps_lower:.6f}  with confidence {res.confidence}  ({res.mode})")
-        print(f"event:        {out['event']}")
+        if res.warning:
+            print(f"WARNING:      {res.warning}")
+        print(f"eps >= {out['eps_lower'][:10]}  with confidence {res.confidence}  ({res.mode}); "
+              f"{res.outputs_seen} distinct outputs{' (feature keys)' if res.feature else ''} in {res.draws} draws")
+        ev = out["event"]
+        print(f"event:        {ev[:10]}" + (f" ... ({len(ev)} outputs; all in --json)" if len(ev) > 10 else ""))
         print(f"mixtures:     w1 = {out['weights'].get('w1')}, w2 = {out['weights'].get('w2')}")
         print(f"counts:       {out['counts']} of {res.certification_trials} certification draws per input")
         print(f"bounds:       {out['bounds']}  (one-sided Clopper-Pearson, Bonferroni)")
         print(f"draws:        {res.trials} per input, seed {res.seed}, reproducible: {res.reproducible}; "
               f"{res.seconds:.2f} s")
+        if res.feature:
+            print(f"feature:      {res.feature} (outputs counted by their key)")
         for n in res.notes:
             print(f"note:         {n}")
     return 0
