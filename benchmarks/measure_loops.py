@@ -1,22 +1,24 @@
 #!/usr/bin/env python3
 """The project's loops, timed on this machine (issue 28 item 5): the test command, and the report cold, warm,
-and warm after one proofs module was edited. Writes reports/benchmarks/loops.json.
+and warm after one proofs module was edited. Writes (or, with --merge, updates rows of)
+reports/benchmarks/loops.json.
 
-Usage: python benchmarks/measure_loops.py [--clone DIR] [--skip-tests] [--skip-report] [--jobs N]
+Usage: python benchmarks/measure_loops.py [--only tests,cold,warm,edited] [--merge] [--jobs N]
 
-Every measurement runs in a fresh clone of this repository's HEAD (``git clone``, default a temporary
-directory beside this one, so that ``../shared`` is found the same way) with this checkout's virtual
-environment, so nothing here is touched and the clone starts without a result cache, as CI and a new user do.
+Every measurement runs in a fresh clone of this repository's HEAD (``git clone`` into a temporary directory
+beside this one, so that ``../shared`` is found the same way), with this checkout's virtual environment and
+``PYTHONPATH`` set to the clone, so that nothing here is touched and the clone starts as CI and a new user
+start. The commands are those of the Makefile's targets without their set-up step (the environment exists;
+running the bootstrap from a clone would re-point the editable install):
 
-- **test command**: ``make test`` in the clone (lint + pytest on both cores), set-up excluded (the venv exists);
-- **report, cold**: ``rldp-verify report --include-slow --jobs N --no-cache`` plus ``benchmarks/run.py --no-cache``,
-  i.e. ``make report`` without its cache;
-- **report, warm**: ``make report`` again, nothing changed (the cache of the cold run is there);
-- **report, one proofs module edited**: a comment appended to ``proofs/rldp/ex1_confidence_ball.py``, then
-  ``make report``.
+- **tests**: ``make test``'s lint (ruff, mypy) and ``pytest -q -n 2 --dist worksteal``;
+- **cold**: ``make report NO_CACHE=1``'s commands (benchmarks and claims with ``--no-cache``, then the pin check);
+- **warm**: ``make report``'s commands in the fresh clone, nothing changed: the committed report and benchmark
+  tables carry their keys, so what a newcomer's first ``make report`` costs when the committed report is current;
+- **edited**: a comment appended to ``proofs/rldp/ex1_confidence_ball.py``, then ``make report``'s commands.
 
-Each row records the wall time, the 1-minute load average before and after, and the exit code. The report
-runs use ``--include-slow`` (as ``make report`` does). Not run by benchmarks/run.py: it runs the report itself.
+Each row records the wall time, the 1-minute load average before and after, the exit code and the last line
+of output. Not run by benchmarks/run.py: it runs the report itself.
 """
 
 from __future__ import annotations
@@ -33,60 +35,77 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 EDITED = "proofs/rldp/ex1_confidence_ball.py"
+OUT = ROOT / "reports" / "benchmarks" / "loops.json"
+COLUMNS = ["run", "wall seconds", "load average (1 min) before -> after", "exit code", "last line", "commit"]
 
 
-def timed(name: str, cmd: list[str], cwd: Path, env: dict) -> list:
+def timed(name: str, cmds: list[list[str]], cwd: Path, env: dict, head: str) -> list:
     load = os.getloadavg()[0]
     t0 = time.perf_counter()
-    p = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
+    code, tail = 0, ""
+    for cmd in cmds:
+        p = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
+        lines = (p.stdout + p.stderr).strip().splitlines()
+        tail = (lines[-1] if lines else "")[:300]
+        if p.returncode:
+            code = p.returncode
+            break
     dt = time.perf_counter() - t0
-    tail = " ".join((p.stdout + p.stderr).strip().splitlines()[-1:])[:300]
-    print(f"{name}: {dt:.1f} s, exit {p.returncode}, load {load:.1f} -> {os.getloadavg()[0]:.1f}; {tail}", flush=True)
-    return [name, round(dt, 1), f"{load:.1f} -> {os.getloadavg()[0]:.1f}", p.returncode, tail]
+    after = os.getloadavg()[0]
+    print(f"{name}: {dt:.1f} s, exit {code}, load {load:.1f} -> {after:.1f}; {tail}", flush=True)
+    return [name, round(dt, 1), f"{load:.1f} -> {after:.1f}", code, tail, head]
 
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--clone", default=None, help="where to clone (default: a temporary directory beside the repo)")
-    ap.add_argument("--skip-tests", action="store_true")
-    ap.add_argument("--skip-report", action="store_true")
+    ap.add_argument("--only", default="tests,cold,warm,edited", help="comma-separated subset of the runs")
+    ap.add_argument("--merge", action="store_true", help="replace only the measured rows of the existing table")
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args()
-    base = Path(args.clone) if args.clone else Path(tempfile.mkdtemp(prefix="loops-", dir=ROOT.parent))
+    which = set(args.only.split(","))
+    base = Path(tempfile.mkdtemp(prefix="loops-", dir=ROOT.parent))
     clone = base / "main"
-    if clone.exists():
-        shutil.rmtree(clone)
-    subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
-    (clone / ".venv").symlink_to(ROOT / ".venv")
-    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=clone, capture_output=True, text=True).stdout.strip()
-    env = {**os.environ, "RLDP_VERIFY_ADULT_DATA": str(ROOT.parent / "shared" / "data" / "adult.data")}
-    py = str(ROOT / ".venv" / "bin" / "python")
-    rows = []
-    if not args.skip_tests:
-        rows.append(timed("test command (make test)", ["make", "-s", "test"], clone, env))
-    if not args.skip_report:
+    try:
+        subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
+        (clone / ".venv").symlink_to(ROOT / ".venv")
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=clone, capture_output=True,
+                              text=True).stdout.strip()
+        env = {**os.environ, "PYTHONPATH": str(clone)}
+        py = str(ROOT / ".venv" / "bin" / "python")
         jobs = str(args.jobs)
-        t = timed("report cold: benchmarks (--no-cache)", [py, "benchmarks/run.py", "--quiet", "--no-cache"], clone, env)
-        c = timed("report cold: claims (--no-cache)", [py, "-m", "rldp_verify", "report", "--include-slow", "--quiet",
-                                                      "--jobs", jobs, "--no-cache"], clone, env)
-        rows += [t, c, ["report cold (sum of the two)", round(t[1] + c[1], 1), "", max(t[3], c[3]), ""]]
-        rows.append(timed("report warm (make report, nothing changed)", ["make", "-s", "report", f"JOBS={jobs}"],
-                          clone, env))
-        f = clone / EDITED
-        f.write_text(f.read_text() + "\n# edited by measure_loops.py\n")
-        rows.append(timed(f"report warm after editing {EDITED} (make report)", ["make", "-s", "report",
-                                                                               f"JOBS={jobs}"], clone, env))
-    doc = {"title": "The loops: test command and report, cold and warm (issue 28)",
-           "columns": ["run", "wall seconds", "load average (1 min) before -> after", "exit code", "last line"],
-           "rows": rows,
-           "notes": [f"fresh clone of {head} with this checkout's venv; {os.cpu_count()} cores; targets: test command "
-                     "< 300 s, report cold < 900 s, warm < 60 s, after one edited proofs module < 120 s",
-                     "load averages show what else ran on the machine meanwhile"]}
-    out = ROOT / "reports" / "benchmarks"
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "loops.json").write_text(json.dumps(doc, indent=1) + "\n")
-    if not args.clone:
+        lint = [[py, "-m", "ruff", "check", "--quiet", "rldp_verify", "proofs", "tests", "benchmarks", "scripts"],
+                [py, "-m", "mypy", "--no-error-summary"]]
+        pins = [py, "scripts/check_pins.py", "reports/verification.json"]
+
+        def report(*flags: str) -> list[list[str]]:
+            return [[py, "benchmarks/run.py", "--quiet", *flags],
+                    [py, "-m", "rldp_verify", "report", "--include-slow", "--quiet", "--jobs", jobs, *flags], pins]
+
+        rows = []
+        if "tests" in which:
+            rows.append(timed("test command (lint + pytest -n 2)", lint + [[py, "-m", "pytest", "-q", "-n", "2",
+                                                                           "--dist", "worksteal"]], clone, env, head))
+        if "warm" in which:
+            rows.append(timed("report warm (fresh clone, committed report current)", report(), clone, env, head))
+        if "edited" in which:
+            f = clone / EDITED
+            f.write_text(f.read_text() + "\n# edited by measure_loops.py\n")
+            rows.append(timed(f"report after editing {EDITED}", report(), clone, env, head))
+        if "cold" in which:
+            rows.append(timed("report cold (--no-cache)", report("--no-cache"), clone, env, head))
+    finally:
         shutil.rmtree(base, ignore_errors=True)
+    old = []
+    if args.merge and OUT.is_file():
+        names = {r[0] for r in rows}
+        old = [r for r in json.loads(OUT.read_text()).get("rows", []) if r[0] not in names]
+    doc = {"title": "The loops: test command and report, cold and warm (issue 28)", "columns": COLUMNS,
+           "rows": old + rows,
+           "notes": [f"{os.cpu_count()} cores; each run in a fresh clone of the commit in the last column with the "
+                     "checkout's venv. Targets: test command < 300 s, report cold < 900 s, warm < 60 s, after one "
+                     "edited proofs module < 120 s.", "Load averages show what else ran on the machine meanwhile."]}
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    OUT.write_text(json.dumps(doc, indent=1) + "\n")
     return 0
 
 
