@@ -58,6 +58,14 @@ def figures_dir(ctx) -> Path:
     return d
 
 
+def figure_file(ctx, name: str) -> Path:
+    """Where to draw ``figures/<name>``: through :meth:`Context.artefact` when there is a context (the result
+    cache then knows the file and re-checks it before reusing the claim), else below :func:`figures_dir`."""
+    if hasattr(ctx, "artefact"):
+        return ctx.artefact(f"figures/{name}")[0]
+    return figures_dir(ctx) / name
+
+
 # --- q: the optimum of (7) over Proposition 3.2's vertices ---------------------------------------------
 
 def optimal_labels(p, alpha: str, *, max_orbits: int = 40_000, counts=None):
@@ -311,11 +319,10 @@ def figure_claim(fig: int, ctx, *, alpha_map=None, sensitivity: bool = True, dra
     ev = {"scenario": name, "n": N_MAIN, "runs": RUNS, "note": note, "per_alpha": rows, "steps": steps,
           "other_n": other, "p": [float(x) for x in p_exact]}
     if draw_figures:
-        d = figures_dir(ctx)
         draw(name, f"PRAM, {name} (Sec. 4.1, Figure {fig}): MLE of p over 100 runs at the optimal q, n = {N_MAIN}",
-             ests, p, d / f"pram_fig{fig}_estimates.png")
+             ests, p, figure_file(ctx, f"pram_fig{fig}_estimates.png"))
         ev["figure"] = f"figures/pram_fig{fig}_estimates.png"
-        draw_summary(all_rows, d / f"pram_fig{fig}_rmse.png")
+        draw_summary(all_rows, figure_file(ctx, f"pram_fig{fig}_rmse.png"))
         ev["figure_dependence"] = f"figures/pram_fig{fig}_rmse.png"
     dep = "; ".join(f"{k}: {v['conclusion']}" for k, v in other.items())
     tail = f" (n = {N_MAIN}; other n: {dep})" if other else f" (n = {N_MAIN})"

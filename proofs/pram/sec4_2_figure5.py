@@ -20,7 +20,7 @@ import numpy as np
 from rldp_verify.claims import Method, Outcome, claim
 
 from ._common import PAPER
-from .sec4_1_figures import figures_dir
+from .sec4_1_figures import figure_file
 
 N = 953_076
 P1 = 0.48
@@ -67,7 +67,7 @@ def check_figure5(ctx, estimator="mle", draw=True) -> Outcome:
             ax.set_xticks([1, 2], ["female", "male"])
         fig.suptitle(f"PRAM, simulated NY sex variable (Sec. 4.2, Figure 5): n = {N}, alpha = 0.05, 100 runs per q")
         fig.tight_layout()
-        path = figures_dir(ctx) / "pram_fig5_ny.png"
+        path = figure_file(ctx, "pram_fig5_ny.png")
         fig.savefig(path, dpi=110)
         plt.close(fig)
         ev["figure"] = "figures/pram_fig5_ny.png"
