@@ -240,8 +240,11 @@ def check_fprime(ctx):
     infinite = all(renyi_divergence(flat(EX1_PHAT), list(v), 2) == mpmath.inf for v in verts)
     ev = {"vertices": [[str(x) for x in v] for v in sorted(verts)], "rays": len(rays)}
     if ok_set and infinite and len(verts) == 4:
-        return Outcome.verified("pycddlib (GMP) finds exactly the 4 printed vertices (a 3-simplex in the plane sum = 1); "
-                                "each has zero cells where P^ > 0, so D_2(P^||P) = inf", **ev)
+        return Outcome.verified("as a conditional statement, on Example 2's printed interval ends (which "
+                                "rldp.example2.lower-bounds and rldp.example2.intervals-and-rad refute: the true "
+                                "F_{U|s} are wider): pycddlib (GMP) finds exactly the 4 printed vertices (a 3-simplex in "
+                                "the plane sum = 1); each has zero cells where P^ > 0, so D_2(P^||P) = inf",
+                                conditional_on="Example 2's printed L_{u|s} and upper ends (refuted elsewhere)", **ev)
     return Outcome.refuted("vertex set differs from the printed one", counterexample=ev, printed=printed, kind="false")
 
 
