@@ -7,6 +7,7 @@ from fractions import Fraction
 import mpmath
 import sympy as sp
 
+from proofs._consistency import expect
 from proofs.falpha._common import INT_ALPHAS, PAPER, REAL_ALPHAS, SUB_ALPHAS, fstr, rand_dist
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.divergence import renyi_divergence
@@ -90,6 +91,13 @@ def check_lt1(ctx):
                 if r == mpmath.inf:
                     continue
                 worst = max(worst, abs(mpmath.log(1 - d) / (to_mpf(exact(s)) - 1) - r))
+        # what the check expects of its own computation (issue 24): the values of the minimal instance, known in
+        # closed form, and the corrected transform (an identity) on every random instance; ERROR otherwise
+        tol = mpmath.mpf(10) ** (-(ctx.dps - 10))
+        expect(abs(df - mpmath.mpf(1) / 2) < tol, f"D_f_alpha((1,0)||(1/4,3/4)) at alpha = 1/2 is {df}, not 1 - sqrt(1/4) = 1/2")
+        expect(abs(true - 2 * mpmath.log(2)) < tol, f"D_1/2((1,0)||(1/4,3/4)) is {true}, not -2 log(1/2) = 2 log 2")
+        expect(worst < tol, f"the corrected transform log(1 - D_f)/(alpha - 1) misses the Renyi divergence by {worst} "
+                            "on random instances: an identity, so the engine's f_alpha or Renyi divergence is wrong")
     if abs(printed - true) > mpmath.mpf(10) ** (-10):
         neg = " (it even gives a negative value)" if printed < 0 else ""
         return Outcome.refuted(
