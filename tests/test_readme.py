@@ -97,26 +97,41 @@ def test_readme_has_blocks():
     assert {"sh", "python"} <= langs and len(BLOCKS) >= 8
 
 
-@pytest.mark.parametrize("line, lang, body, skip", BLOCKS, ids=[f"README.md:{b[0]}" for b in BLOCKS])
-def test_readme_block_runs(scratch, line, lang, body, skip):
-    work, env = scratch
-    if skip:
-        pytest.skip(f"README.md:{line}: {skip}")
-    if "../shared/" in body and not (work.parent / "shared").exists():
-        pytest.skip(f"README.md:{line}: needs ../shared/data/adult.data, not found beside the repository")
+def _run_block(work, env, line, lang, body) -> str | None:
+    """Run one block; the failure message, or None when it passed."""
     if lang == "python" and body.lstrip().startswith(">>>"):
         out = subprocess.run([sys.executable, "-c", DOCTEST], input=body, cwd=work, env=env, capture_output=True,
                              text=True, timeout=600)
-        assert out.returncode == 0, f"README.md:{line}: doctest failed:\n{out.stdout[-3000:]}{out.stderr[-2000:]}"
-        return
+        return None if out.returncode == 0 else f"README.md:{line}: doctest failed:\n{out.stdout[-3000:]}{out.stderr[-2000:]}"
     if lang == "python":
         out = subprocess.run([sys.executable, "-c", body], cwd=work, env=env, capture_output=True, text=True,
                              timeout=600)
-        assert out.returncode == 0, f"README.md:{line}:\n{out.stderr[-3000:]}"
-        return
+        return None if out.returncode == 0 else f"README.md:{line}:\n{out.stderr[-3000:]}"
     for cmd in commands(body):
         out = subprocess.run(["bash", "-o", "pipefail", "-c", cmd], cwd=work, env=env, capture_output=True,
                              text=True, timeout=600)
         ok = {0, 1, 3} if cmd.startswith("rldp-verify audit") else {0}
-        assert out.returncode in ok, f"README.md:{line}: `{cmd}` exited {out.returncode}:\n{out.stderr[-2000:]}"
-        assert "Traceback" not in out.stderr and "error:" not in out.stderr, f"README.md:{line}: `{cmd}`\n{out.stderr}"
+        if out.returncode not in ok:
+            return f"README.md:{line}: `{cmd}` exited {out.returncode}:\n{out.stderr[-2000:]}"
+        if "Traceback" in out.stderr or "error:" in out.stderr:
+            return f"README.md:{line}: `{cmd}`\n{out.stderr}"
+    return None
+
+
+def test_readme_blocks_run_in_order(scratch):
+    """Every block, in README order, in one test: later blocks read files earlier ones wrote (``mech.json``),
+    so the blocks must not be spread over the test command's worker processes."""
+    work, env = scratch
+    failures, skipped = [], []
+    for line, lang, body, skip in BLOCKS:
+        if skip:
+            skipped.append(f"README.md:{line}: {skip}")
+            continue
+        if "../shared/" in body and not (work.parent / "shared").exists():
+            skipped.append(f"README.md:{line}: needs ../shared/data/adult.data, not found beside the repository")
+            continue
+        msg = _run_block(work, env, line, lang, body)
+        if msg:
+            failures.append(msg)
+    assert failures == [], "\n\n".join(failures)
+    assert len(skipped) < len(BLOCKS) / 2, skipped
