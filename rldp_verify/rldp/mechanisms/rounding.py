@@ -72,7 +72,9 @@ class PrivacyLevel:
 
     def to_json(self) -> dict:
         """The ``eps`` record of a mechanism: the eps text, the exact e^eps used and how it was rounded."""
-        out = {"eps": self.text, "exp_eps_used": fraction_str(self.exp_eps), "exact": self.exact}
+        # "exp_eps_exact" (was "exact"): whether e^eps itself was used; the mechanism JSON's top-level "exact" says
+        # whether the matrix entries are exact rationals, a different thing (issue 29)
+        out = {"eps": self.text, "exp_eps_used": fraction_str(self.exp_eps), "exp_eps_exact": self.exact}
         if not self.exact:
             out["rounding"] = (f"e^eps rounded down to a multiple of 10^-{self.digits}; the mechanism "
                                "satisfies its guarantee with this smaller value, hence with e^eps")

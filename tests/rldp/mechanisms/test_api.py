@@ -52,7 +52,7 @@ def test_polyopt_records_rounding_and_guarantee():
     ball = RenyiBall.from_confidence(PHAT, 2, "0.95", 100)
     m = polyopt(ball, "0.7")
     p = m.parameters
-    assert p["exact"] is False and "rounding" in p and p["lower_rounding"]
+    assert p["exp_eps_exact"] is False and "rounding" in p and p["lower_rounding"]
     L = [[Fraction(x) for x in row] for row in p["lower_bounds"]]
     assert check_gamma(m, L, exact_level(Fraction(p["exp_eps_used"]))).holds is True
     assert check_gamma(m, L, "0.7").holds is True

@@ -111,7 +111,7 @@ def test_grr_constructor_records():
     for y in range(6):
         for x in range(6):
             assert m.matrix[y][x] == (F(3, 8) if x == y else F(1, 8))
-    assert m.parameters == {"mechanism": "GRR", "eps": "log(3)", "exp_eps_used": "3", "exact": True, "a": 6}
+    assert m.parameters == {"mechanism": "GRR", "eps": "log(3)", "exp_eps_used": "3", "exp_eps_exact": True, "a": 6}
     assert m.eps == "log(3)" and m.utility is None
     g = m.guarantee
     assert g.startswith("eps-LDP (Definition 2) with e^eps >= 3, hence") and g.endswith("for every F")
@@ -122,7 +122,7 @@ def test_grr_constructor_records():
 def test_grr_digits_and_dps_reach_the_rounding():
     # digits = 3: e rounded down to 2.718; a = 2: diagonal 2.718 / 3.718
     m = grr(None, "1", sensitive=1, public=2, digits=3)
-    assert m.parameters["exp_eps_used"] == "1359/500" and m.parameters["exact"] is False
+    assert m.parameters["exp_eps_used"] == "1359/500" and m.parameters["exp_eps_exact"] is False
     assert "10^-3" in m.parameters["rounding"]
     assert m.matrix[0] == (F(2718, 3718), F(1000, 3718))
     # a 5-digit arb enclosure of e cannot certify 12 correct digits: the rounded value is visibly lower
@@ -187,7 +187,7 @@ def test_srr_constructor_records():
     m = srr(None, "log(2)", sensitive=2, public=["x", "y", "z"])
     assert m.outputs == ("(s1,x)", "(s1,y)", "(s1,z)", "(s2,x)", "(s2,y)", "(s2,z)")
     assert [list(r) for r in m.matrix] == srr_matrix(2, 3, 2)
-    assert m.parameters == {"mechanism": "SRR", "eps": "log(2)", "exp_eps_used": "2", "exact": True, "a1": 2, "a2": 3}
+    assert m.parameters == {"mechanism": "SRR", "eps": "log(2)", "exp_eps_used": "2", "exp_eps_exact": True, "a1": 2, "a2": 3}
     assert m.guarantee.startswith("(eps, P_X)-RLDP (Lemma 2)") and m.guarantee.endswith("for every F")
     _raises(srr, PHAT, None, match="^SRR needs eps$")
     _raises(srr, None, "log(2)", public=2, match="^SRR needs P-hat or the sensitive and public alphabets$")
@@ -643,9 +643,9 @@ def test_privacy_level_eps_value_and_json():
         assert abs(privacy_level("log(2)").eps_value - mpmath.log(2)) < mpmath.mpf(10) ** -35
         assert privacy_level("1/2").eps_value == mpmath.mpf(1) / 2
         assert privacy_level("0.7").eps_value == mpmath.mpf("0.7")
-    assert privacy_level("log(2)").to_json() == {"eps": "log(2)", "exp_eps_used": "2", "exact": True}
+    assert privacy_level("log(2)").to_json() == {"eps": "log(2)", "exp_eps_used": "2", "exp_eps_exact": True}
     j = privacy_level("1", digits=4).to_json()
-    assert set(j) == {"eps", "exp_eps_used", "exact", "rounding"} and j["exact"] is False
+    assert set(j) == {"eps", "exp_eps_used", "exp_eps_exact", "rounding"} and j["exp_eps_exact"] is False
     assert j["exp_eps_used"] == "13591/5000" and "10^-4" in j["rounding"]
     assert j["rounding"].startswith("e^eps rounded down") and j["rounding"].endswith("hence with e^eps")
 
@@ -725,7 +725,7 @@ def test_common_labels_and_tables():
 def test_build_and_utility_record():
     m = build(grr_matrix(2, 2), ["s1"], ["u1", "u2"], ["a", "b"], name="T", level=exact_level(2), guarantee="g",
               parameters={"k": 1}, notes=("n1",))
-    assert m.parameters == {"mechanism": "T", "eps": "log(2)", "exp_eps_used": "2", "exact": True, "k": 1}
+    assert m.parameters == {"mechanism": "T", "eps": "log(2)", "exp_eps_used": "2", "exp_eps_exact": True, "k": 1}
     assert (m.eps, m.guarantee, m.utility, m.outputs) == ("log(2)", "g", None, ("a", "b"))
     assert "n1" in m.notes
     # identity on 2 values under the uniform distribution: I = H(X) = log 2, NMI = 1
