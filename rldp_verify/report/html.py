@@ -85,11 +85,6 @@ def _is_scalar(v) -> bool:
     return v is None or isinstance(v, (str, int, float, bool))
 
 
-def _short(v) -> bool:
-    """A flat list of at most four scalars (shown inline in a table cell)."""
-    return isinstance(v, list) and len(v) <= 4 and all(_is_scalar(x) for x in v)
-
-
 def _value(v, depth: int = 0, rows: int = 50) -> str:
     if _is_scalar(v):
         return _scalar(v)
