@@ -24,6 +24,7 @@ from fractions import Fraction
 import flint
 import mpmath
 
+from mutation.steps_catalogue import STEP_MUTANTS
 from rldp_verify.claims.mutants import mutant, replace, wrap
 
 # where each engine module lives (the one table to edit when modules move)
@@ -988,3 +989,6 @@ MUTANTS += [
            "the SRR generators with 1 (not 1/t) on the rest of the block (Lemma A8's V2 garbled)",
            replace("srr_threshold:srr_vectors", _srr_vectors_no_inverse), ("rldp.lemmaA8.*", "rldp.thm4.*")),
 ]
+
+# the proof steps' mutants (issue 30): wrong variants of the printed steps, killed by the step claims
+MUTANTS += STEP_MUTANTS

@@ -115,6 +115,10 @@ def check_lagrangian(ctx):
                 printed = (printed_A34 if j == x else printed_A35)(a, lam, mu, phat[j], P[j])
                 t.equal("(A34)" if j == x else "(A35)", printed, num, {**pt, "coordinate": j})
             xi, psi = printed_xi_psi(a, lam, mu)
+            real = all(isinstance(v, mpmath.mpf) and v > 0 for v in (xi, psi))
+            if not t.truth("xi, psi real and positive", real, pt, xi=str(xi), psi=str(psi)):
+                t.points += 1
+                continue
             t.equal("xi zero of (A34)", printed_A34(a, lam, mu, phat[x], xi * phat[x]), 0, pt)
             t.equal("psi zero of (A35)", printed_A35(a, lam, mu, phat[(x + 1) % n], psi * phat[(x + 1) % n]), 0, pt)
             t.points += 1

@@ -179,3 +179,63 @@ def test_proof_gap_is_a_finding_kind():
     assert "proof-gap" in KINDS
     o = Outcome.refuted("a step fails", counterexample={"x": 1}, kind="proof-gap")
     assert o.kind == "proof-gap"
+
+
+# --- the step checks against wrong variants of their steps (mutation/steps_catalogue.py) -----------------
+
+
+def _run(claim_id):
+    from rldp_verify.claims import Context
+    from rldp_verify.claims.runner import run_claim
+
+    claim = {c.id: c for c in discover("proofs")}[claim_id]
+    return run_claim(claim, Context())
+
+
+def test_every_verified_step_claim_has_a_mutant(claim_ids):
+    import json
+
+    from mutation.steps_catalogue import STEP_MUTANTS
+
+    pins = json.loads((ROOT / "proofs" / "pinned_verdicts.json").read_text())["claims"]
+    step_claims = {c for c in claim_ids if ".steps." in c and pins[c]["verdict"] == "VERIFIED"}
+    assert {c for c in step_claims if not any(m.selects(c) for m in STEP_MUTANTS)} == set()
+
+
+def _step_mutants():
+    from mutation.steps_catalogue import STEP_MUTANTS
+
+    return STEP_MUTANTS
+
+
+@pytest.mark.parametrize("m", _step_mutants(), ids=lambda m: m.id)
+def test_step_mutant_is_refuted_in_process(m):
+    """Each wrong variant of a printed step makes one of its step claims REFUTED (in this process: the claims
+    look their printed step up by name, so the patch reaches them; `make mutation` does the same in a fresh
+    interpreter)."""
+    from rldp_verify.claims.mutants import apply, revert
+
+    ids = sorted(c.id for c in discover("proofs") if m.selects(c.id))
+    assert ids, m.id
+    done = apply(m, {})
+    try:
+        verdicts = {cid: _run(cid).verdict.value for cid in ids}
+    finally:
+        revert(done)
+    assert "REFUTED" in verdicts.values(), verdicts
+    assert "ERROR" not in verdicts.values(), verdicts
+
+
+@pytest.mark.parametrize("claim_id, module, name, repaired", [
+    ("rldp.steps.a2.xi-domain", "proofs.rldp.steps_appA2", "printed_root_domain", lambda rho: 1 / rho),
+    ("rldp.steps.a4.w-extreme-value", "proofs.rldp.steps_appA4", "PRINTED_EXTREME", "minimal"),
+])
+def test_proof_gap_repair_holds(monkeypatch, claim_id, module, name, repaired):
+    """The two proof gaps of App. A: REFUTED as printed, VERIFIED with the repair their evidence names."""
+    import importlib
+
+    first = _run(claim_id)
+    assert (first.verdict.value, first.kind) == ("REFUTED", "proof-gap")
+    assert "repair" in first.evidence
+    monkeypatch.setattr(importlib.import_module(module), name, repaired)
+    assert _run(claim_id).verdict.value == "VERIFIED"

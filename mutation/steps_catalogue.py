@@ -1,0 +1,225 @@
+"""Semantic mutants of the proof steps (issue 30): wrong variants of the printed steps of the papers' proofs.
+
+A step claim (``proofs/rldp/steps_appA*.py``) compares a step *as the paper writes it* -- a module-level
+function ``printed_<label>`` of its module, looked up when the check runs -- with a value computed from the
+definitions. Each mutant below replaces one printed step by a plausible slip (a sign, an exponent, a swapped
+max/min, a missing factor, the converted text read literally) and names the step claims that must then say
+REFUTED: a step check's VERIFIED is trusted only once it has been seen to refute a wrong variant of its step.
+
+Targets are dotted module paths (``proofs.rldp.steps_appA1:printed_A8``). The catalogue runs on its own
+(``python -m rldp_verify.claims.mutants run --catalogue mutation.steps_catalogue --out FILE``) or as part of
+``mutation/catalogue.py`` (which appends :data:`STEP_MUTANTS`). The two step claims that are REFUTED on the
+unmutated paper (``rldp.steps.a2.xi-domain``, ``rldp.steps.a4.w-extreme-value``) cannot be killed; their
+repairs are tested to turn them VERIFIED in ``tests/proofs/test_steps.py``.
+"""
+
+from __future__ import annotations
+
+import mpmath
+
+from rldp_verify.claims.mutants import mutant, replace, wrap
+
+A1, A2, A3 = "proofs.rldp.steps_appA1", "proofs.rldp.steps_appA2", "proofs.rldp.steps_appA3"
+A4, A5, A6 = "proofs.rldp.steps_appA4", "proofs.rldp.steps_appA5", "proofs.rldp.steps_appA6"
+S1, S2, S3, S4, S5, S6 = (f"rldp.steps.a{k}.*" for k in range(1, 7))
+
+
+# --- App. A.1 -------------------------------------------------------------------------------------------
+
+
+def _a1_c_sign(alpha, B):
+    from proofs.rldp._steps import mp
+
+    return mpmath.exp(mp(B) * (1 - mp(alpha))), (">=" if alpha < 1 else "<=")     # e^{B(1-alpha)}
+
+
+def _a2_swapped_exponents(a, phat_s, p_s, inner):
+    return phat_s ** (1 - a) * p_s**a * inner
+
+
+def _a4_missing_conditional_power(a, phat_s, p_s, inner_not_s):
+    return (1 - phat_s) ** a * (1 - p_s) ** (1 - a)           # the power sum of the conditionals dropped
+
+
+def _a5_reversed(alpha):
+    return ">=" if alpha < 1 else "<="
+
+
+def _a8_without_alpha_minus_1(a, C, phat_s, x):
+    return x ** (a - 2) * (1 - phat_s) ** a / phat_s**a * (C / (1 - phat_s) ** a - 1 / (1 - x) ** a)
+
+
+def _stationary_plus_exponent(a, C, phat_s):
+    return 1 - C ** (1 / a) * (1 - phat_s)                     # the converted text with C^{+1/alpha}
+
+
+def _a9_exponent(a, C, phat_s):
+    return (C ** (1 / a) - (1 - phat_s)) ** (a - 1) / phat_s**a
+
+
+def _a18_c_power(a, C, gamma, phat_s, inner):
+    return phat_s**a * gamma ** (1 - a) * inner + C ** (1 / a) * (1 - phat_s)
+
+
+def _a24_times_phat(phat_s, d_joint, d_not_s, d_bern):
+    return (d_joint - (1 - phat_s) * d_not_s - d_bern) * phat_s
+
+
+# --- App. A.2 -------------------------------------------------------------------------------------------
+
+
+def _a34_sign(a, lam, mu, phat_x, p_x):
+    return 1 + (a - 1) * lam * phat_x**a * p_x ** (-a) + mu
+
+
+def _xi_mu_minus_1(a, lam, mu):
+    return ((a - 1) * lam / (mu - 1)) ** (1 / a), ((a - 1) * lam / mu) ** (1 / a)
+
+
+def _psi_no_denominator(rho, xi):
+    return 1 - rho * xi
+
+
+def _f_at_1_flipped(C):
+    return C - 1
+
+
+# --- App. A.3 -------------------------------------------------------------------------------------------
+
+
+def _a52_unsquared(Bt, rho, xi):
+    return rho / xi + (1 - rho) / (1 - rho * xi) - Bt - 1
+
+
+def _a53_half_linear_term(Bt, rho):
+    return (Bt - Bt * rho + mpmath.sqrt(Bt**2 + 4 * Bt * rho - 4 * Bt * rho**2)) / (Bt + 1)
+
+
+def _a54_factor(Bt, rho):
+    return -2 * Bt / (Bt + 1) + (2 * Bt - 2 * Bt * rho) / ((Bt + 1) * mpmath.sqrt(Bt**2 + 4 * Bt * rho - 4 * Bt * rho**2))
+
+
+def _rho_opt_no_sqrt(Bt):
+    return (1 - Bt) / 2
+
+
+def _a58_literal(Bt):
+    return Bt                                                  # '(A58) = B~' read literally
+
+
+# --- App. A.4 -------------------------------------------------------------------------------------------
+
+
+def _a71_without_eps(Q_y, s1, s2, t, S, U):
+    from fractions import Fraction
+
+    return [[Q_y[s][u] if s == s1 else (-Q_y[s][u] if s == s2 else Fraction(0)) for u in range(U)] for s in range(S)]
+
+
+def _a80_min_max_swapped(L, Q_y, s1, s2, t):
+    return ((1 - sum(L[s1])) * min(Q_y[s1]) - t * (1 - sum(L[s2])) * max(Q_y[s2])
+            + sum(q * l for q, l in zip(Q_y[s1], L[s1])) - t * sum(q * l for q, l in zip(Q_y[s2], L[s2])))
+
+
+def _a82_without_s2_term(L, Q_y, s1, s2, t):
+    U = len(L[0])
+    return max(Q_y[s1][u1] - t * Q_y[s2][u2] + sum(L[s1][u] * (Q_y[s1][u] - Q_y[s1][u1]) for u in range(U))
+               for u1 in range(U) for u2 in range(U))
+
+
+def _a75_plus_sign(Q_y, s1, s2, t, S):
+    from fractions import Fraction
+
+    return [max(Q_y[s1]) if s == s1 else (t * min(Q_y[s2]) if s == s2 else Fraction(0)) for s in range(S)]
+
+
+# --- App. A.5 -------------------------------------------------------------------------------------------
+
+
+def _a86_without_theta(orig):
+    def printed_A86(P, theta, V):
+        from proofs.rldp.steps_appA5 import mu
+
+        return mpmath.fsum(mu(P, v) for v in V)
+    return printed_A86
+
+
+# --- App. A.6 -------------------------------------------------------------------------------------------
+
+
+def _v_plus_all(v, s, t):
+    from fractions import Fraction
+
+    return [[t if i == s else Fraction(1) for _ in r] for i, r in enumerate(v)]   # every s-entry to e^eps
+
+
+def _a105_swapped_weights(vp, vm, t):
+    return [[t * a / (t + 1) + b / (t + 1) for a, b in zip(ra, rb)] for ra, rb in zip(vp, vm)]
+
+
+def _v3_times_t(v2, t):
+    return [[x * t for x in r] for r in v2]
+
+
+STEP_MUTANTS = [
+    mutant("steps.a1.a1-c-sign", A1, "(A1) with C = e^{B(1-alpha)} instead of e^{B(alpha-1)}",
+           replace(f"{A1}:printed_A1", _a1_c_sign), ("rldp.steps.a1.a1-a4-decomposition",)),
+    mutant("steps.a1.a2-swapped-exponents", A1, "(A2) with P^_s^(1-alpha) P_s^alpha instead of P^_s^alpha P_s^(1-alpha)",
+           replace(f"{A1}:printed_A2", _a2_swapped_exponents), ("rldp.steps.a1.a1-a4-decomposition",)),
+    mutant("steps.a1.a4-without-conditional-sum", A1, "(A4) without the power sum of the conditionals given 'not s'",
+           replace(f"{A1}:printed_A4", _a4_missing_conditional_power), ("rldp.steps.a1.a1-a4-decomposition",)),
+    mutant("steps.a1.a5-reversed", A1, "(A5) with the relation reversed (>= 1 for alpha < 1)",
+           replace(f"{A1}:printed_A5", _a5_reversed), ("rldp.steps.a1.a5-a6-direction",)),
+    mutant("steps.a1.a8-without-alpha-minus-1", A1, "(A8) without its factor (alpha - 1)",
+           replace(f"{A1}:printed_A8", _a8_without_alpha_minus_1), ("rldp.steps.a1.a8-derivative",)),
+    mutant("steps.a1.stationary-plus-exponent", A1,
+           "the stationary point 1 - C^{+1/alpha}(1 - P^_s), the converted text read with the minus sign lost",
+           replace(f"{A1}:printed_stationary", _stationary_plus_exponent),
+           ("rldp.steps.a1.a8-derivative", "rldp.steps.a1.a7-a10-extremum")),
+    mutant("steps.a1.a9-exponent", A1, "(A9) with the exponent alpha - 1 instead of alpha",
+           replace(f"{A1}:printed_A9", _a9_exponent), ("rldp.steps.a1.a7-a10-extremum",)),
+    mutant("steps.a1.a18-c-power", A1, "(A18) with C^{1/alpha} instead of C^{(alpha-1)/alpha} in the second term",
+           replace(f"{A1}:printed_A18", _a18_c_power), ("rldp.steps.a1.a13-a20-lift",)),
+    mutant("steps.a1.a24-times-phat", A1, "(A24) multiplied by P^_s instead of divided",
+           replace(f"{A1}:printed_A24", _a24_times_phat), ("rldp.steps.a1.a24-a26-kl-bound",)),
+    mutant("steps.a2.a34-sign", A2, "(A34) with (alpha - 1) lambda instead of (1 - alpha) lambda",
+           replace(f"{A2}:printed_A34", _a34_sign), ("rldp.steps.a2.a34-a35-lagrangian",)),
+    mutant("steps.a2.xi-mu-minus-1", A2, "P_x = ((alpha-1) lambda/(mu - 1))^(1/alpha) P^_x (the other sign of 'mu 1')",
+           replace(f"{A2}:printed_xi_psi", _xi_mu_minus_1), ("rldp.steps.a2.a34-a35-lagrangian",)),
+    mutant("steps.a2.psi-without-denominator", A2, "psi = 1 - rho xi (the division by 1 - rho forgotten)",
+           replace(f"{A2}:printed_psi", _psi_no_denominator), ("rldp.steps.a2.a36-a40-psi",)),
+    mutant("steps.a2.f-at-1-flipped", A2, "F(rho, 1) = C - 1 instead of 1 - C",
+           replace(f"{A2}:printed_F_at_1", _f_at_1_flipped), ("rldp.steps.a2.f-sign-and-convexity",)),
+    mutant("steps.a3.a52-unsquared", A3, "(A52) with (1 - rho) instead of (1 - rho)^2",
+           replace(f"{A3}:printed_A52", _a52_unsquared), ("rldp.steps.a3.a52-a53",)),
+    mutant("steps.a3.a53-half-linear-term", A3, "(A53) with B~ rho instead of 2 B~ rho",
+           replace(f"{A3}:printed_A53", _a53_half_linear_term), ("rldp.steps.a3.a52-a53",)),
+    mutant("steps.a3.a54-factor", A3, "(A54) with 2 B~ rho instead of 4 B~ rho in the numerator",
+           replace(f"{A3}:printed_A54", _a54_factor), ("rldp.steps.a3.a54-derivative",)),
+    mutant("steps.a3.rho-opt-no-sqrt", A3, "rho_opt = (1 - B~)/2, the radical lost as in the conversion",
+           replace(f"{A3}:printed_rho_opt", _rho_opt_no_sqrt), ("rldp.steps.a3.a54-derivative", "rldp.steps.a3.a56-a58")),
+    mutant("steps.a3.a58-literal", A3, "(A58) = B~ as the converted text reads (radical lost)",
+           replace(f"{A3}:printed_A58", _a58_literal), ("rldp.steps.a3.a56-a58",)),
+    mutant("steps.a4.a71-without-eps", A4, "(A71) without the factor e^eps on block s2",
+           replace(f"{A4}:printed_A71", _a71_without_eps), ("rldp.steps.a4.a67-a82-dual", "rldp.steps.a4.a74-a79-feasibility")),
+    mutant("steps.a4.a80-min-max-swapped", A4, "(A80) with min_u Q_{y|s1,u} and max_u Q_{y|s2,u}",
+           replace(f"{A4}:printed_A80", _a80_min_max_swapped), ("rldp.steps.a4.a67-a82-dual",)),
+    mutant("steps.a4.a82-without-s2-term", A4, "(A82) without the term - e^eps sum_u L_{u|s2}(Q_{y|s2,u} - Q_{y|s2,u2})",
+           replace(f"{A4}:printed_A82", _a82_without_s2_term), ("rldp.steps.a4.a67-a82-dual",)),
+    mutant("steps.a4.a75-plus-sign", A4, "(A75)/(A78): w_{s2} >= +e^eps min_u Q_{y|s2,u}",
+           replace(f"{A4}:printed_A75_lower", _a75_plus_sign), ("rldp.steps.a4.a74-a79-feasibility",)),
+    mutant("steps.a5.a88-reversed", A5, "(A88) with '<=' (concavity instead of convexity of mu)",
+           replace(f"{A5}:PRINTED_A88_RELATION", "<="), ("rldp.steps.a5.a83-a89-convexity",)),
+    mutant("steps.a5.a86-without-theta", A5, "(A86) without the weights theta_v",
+           wrap(f"{A5}:printed_A86", _a86_without_theta), ("rldp.steps.a5.a83-a89-convexity",)),
+    mutant("steps.a6.v-plus-all-entries", A6, "v+ of (A103) raising every entry of block s (also the e^-eps ones)",
+           replace(f"{A6}:printed_v_plus", _v_plus_all), ("rldp.steps.a6.a105-a109-combination",)),
+    mutant("steps.a6.a105-swapped-weights", A6, "(A105) with the weights of v+ and v- swapped",
+           replace(f"{A6}:printed_A105", _a105_swapped_weights), ("rldp.steps.a6.a105-a109-combination",)),
+    mutant("steps.a6.v3-times-e-eps", A6, "V3' = e^{+eps} V2' instead of e^-eps V2'",
+           replace(f"{A6}:printed_V3_from_V2", _v3_times_t), ("rldp.steps.a6.a106-scaling",)),
+]
+
+#: the catalogue protocol of :func:`rldp_verify.claims.mutants.load_catalogue` (run on its own)
+MUTANTS = STEP_MUTANTS
+MODULES: dict[str, str] = {}
