@@ -20,6 +20,8 @@ multi-freq-ldpy    ``GRR_Client`` (``k``, ``epsilon``)                GRR on k v
                    ``HE_Client`` (``k``, ``epsilon``)                 ideal Laplace histogram
                    ``L_GRR_Client`` (``k``, ``eps_perm``, ``eps_1``)  GRR then GRR (one report)
                    ``L_SUE/L_OUE/L_OSUE/L_SOUE_Client`` (same)      per-bit product of two rounds
+                   ``SMP_GRR/UE/LH/SS_Client`` (``lst_k``,           mixture over the released sampled
+                   ``epsilon``, ``optimal``)                         attribute
 opendp             ``make_randomized_response`` (``categories``,     GRR on the categories
                    ``prob``), ``make_randomized_response_bool``
 =================  ===============================================  ================================
@@ -60,6 +62,7 @@ from rldp_verify.core.errors import InputError
 from rldp_verify.rldp.mechio import Mechanism
 from rldp_verify.structured import (
     Adapted,
+    AttributeMixture,
     BitChannel,
     LaplaceHistogram,
     PublicMixture,
@@ -345,8 +348,8 @@ def _mfl(fn, ev: _Events, params) -> Adapted:
                 return default
             raise InputError(f"multi-freq-ldpy {name} needs {key}=...")
         return conv(params.pop(key))
-    k = pop("k", lambda v: _size(v, "k"))
     label = f"multi-freq-ldpy {ver} {name}"
+    k = pop("k", lambda v: _size(v, "k")) if not name.startswith("SMP_") else None
     binom = "binomial-numba"
     grr_samp = ("numba np.random.binomial(1, p) (rejection loop on k/2^53 uniforms, exact count), else "
                 "np.random.choice of the other values (uniform)")
@@ -446,8 +449,37 @@ def _mfl(fn, ev: _Events, params) -> Adapted:
                        "numba np.random.random() <= threshold per bit and round" if ev.model == "code"
                        else "exact Bernoulli rounds", fp, rebuild,
                        [NUMBA_NOTE, "eps_1 is the claim for one report; the first round alone is eps_perm"])
+    if name in ("SMP_GRR_Client", "SMP_UE_Client", "SMP_LH_Client", "SMP_SS_Client"):
+        lst_k = params.pop("lst_k", None)
+        try:
+            lst_k = [_size(int(v) if isinstance(v, str) and v.strip().isdigit() else v, "lst_k entry")
+                     for v in lst_k]
+        except TypeError:
+            raise InputError(f"{label} needs lst_k = the list of the attributes' domain sizes") from None
+        d = pop("d", lambda v: int(v), len(lst_k))
+        if d != len(lst_k) or d < 1:
+            raise InputError(f"d = {d} must be the number of attributes, len(lst_k) = {len(lst_k)}")
+        epsilon = pop("epsilon", _eps)
+        inner_params = {}
+        if name in ("SMP_UE_Client", "SMP_LH_Client"):
+            inner_params["optimal"] = bool(params.pop("optimal", True))
+        _left(params, label)
+        import importlib
+
+        base = name[4:]
+        inner = getattr(importlib.import_module(f"multi_freq_ldpy.pure_frequency_oracles.{base.split('_')[0]}"), base)
+        comps = [_mfl(inner, ev, {"k": kj, "epsilon": epsilon, **inner_params}) for kj in lst_k]
+        fp = {f"{j}:{n}": v for j, c in enumerate(comps) for n, v in c.float_params.items()}
+
+        def rebuild(f):
+            return AttributeMixture([c.rebuild({n: f[f"{j}:{n}"] for n in c.float_params}) if c.rebuild else
+                                     c.structure for j, c in enumerate(comps)])
+        return Adapted(AttributeMixture([c.structure for c in comps]), f"{label} (d = {d}, lst_k = {lst_k})",
+                       f"attribute = np.random.randint(d) (uniform, released); then {comps[0].sampler}", fp, rebuild,
+                       list(dict.fromkeys(n for c in comps for n in c.notes)))
     raise InputError(f"unsupported multi-freq-ldpy object {name!r} (supported: GRR_Client, UE_Client, LH_Client, "
-                     "SS_Client, HE_Client, L_GRR_Client, L_SUE_Client, L_OUE_Client, L_OSUE_Client, L_SOUE_Client)")
+                     "SS_Client, HE_Client, L_GRR_Client, L_SUE_Client, L_OUE_Client, L_OSUE_Client, L_SOUE_Client, "
+                     "SMP_GRR_Client, SMP_UE_Client, SMP_LH_Client, SMP_SS_Client)")
 
 
 def _left(params, label):
@@ -619,6 +651,11 @@ SPECS = {
     ("multi-freq-ldpy", "HE_Client"): (_mfl_build(f"{_PF}.HE", "HE_Client"), _KE),
     **{("multi-freq-ldpy", f"L_{n}_Client"): (_mfl_build(f"{_LF}.L_{n}", f"L_{n}_Client"), _KL)
        for n in ("GRR", "SUE", "OUE", "OSUE", "SOUE")},
+    **{("multi-freq-ldpy", f"SMP_{n}_Client"): (_mfl_build("multi_freq_ldpy.mdim_freq_est.SMP_solution",
+                                                          f"SMP_{n}_Client"),
+                                               {"lst_k": list, "epsilon": float, "d": int,
+                                                **({"optimal": bool} if n in ("UE", "LH") else {})})
+       for n in ("GRR", "UE", "LH", "SS")},
     ("opendp", "make_randomized_response"): (_odp_build("make_randomized_response"),
                                              {"categories": list, "prob": float}),
     ("opendp", "make_randomized_response_bool"): (_odp_build("make_randomized_response_bool"), {"prob": float}),
@@ -664,7 +701,7 @@ def adapt_spec(spec: str, params: dict | list | None = None, *, model: str = "co
         if k not in types:
             raise InputError(f"--param {k!r} is not a parameter of {lib}:{name} (parameters: {', '.join(types)})")
         kv[k] = _convert(k, v, types[k])
-    missing = [k for k in types if k not in kv and k not in _OPTIONAL]
+    missing = [k for k in types if k not in kv and k not in _OPTIONAL and not (k == "d" and name.startswith("SMP_"))]
     if missing:
         raise InputError(f"{lib}:{name} needs --param {missing[0]}=...")
     try:

@@ -10,6 +10,7 @@ symmetry) and their eps-LDP audit without enumerating outputs; exact models of f
 
 from rldp_verify.structured.audit import Adapted, StructuredAudit, audit_structured
 from rldp_verify.structured.channels import (
+    AttributeMixture,
     BitChannel,
     LaplaceHistogram,
     PublicMixture,
@@ -20,4 +21,4 @@ from rldp_verify.structured.channels import (
 )
 
 __all__ = ["Adapted", "StructuredAudit", "audit_structured", "BitChannel", "UnaryProduct", "Symmetric",
-           "PublicMixture", "SubsetSelection", "LaplaceHistogram", "compose"]
+           "PublicMixture", "SubsetSelection", "LaplaceHistogram", "AttributeMixture", "compose"]

@@ -24,6 +24,10 @@ matrix (:meth:`dense`) that serves as the test oracle. The structures:
 - :class:`LaplaceHistogram` -- the ideal continuous mechanism e_x + Lap(b)^d: rho = e^{2/b} (two coordinates
   differ by 1). Not rational: the ratio is an outward-rounded enclosure.
 
+- :class:`AttributeMixture` -- sampling (SMP): an attribute j drawn uniformly, independently of the input tuple,
+  is released with the report of attribute j's channel Q_j: Q[(j, y)|t] = Q_j[y|t_j] / D, so for tuples that
+  differ in every attribute rho = max_j rho(Q_j) (and no pair of tuples does better).
+
 Composition (a longitudinal protocol's memoised first round followed by a second round) of two bit
 channels is a bit channel, of two symmetric channels a symmetric channel (:func:`compose`).
 """
@@ -41,7 +45,7 @@ INF = math.inf
 MAX_DENSE = 4096
 
 __all__ = ["BitChannel", "UnaryProduct", "Symmetric", "PublicMixture", "SubsetSelection", "LaplaceHistogram",
-           "compose", "ratio", "INF"]
+           "AttributeMixture", "compose", "ratio", "INF"]
 
 
 def ratio(a: Fraction, b: Fraction):
@@ -306,3 +310,46 @@ def compose(first, second):
             raise InputError(f"cannot compose GRR on {first.k} values with GRR on {second.k} values")
         return first.then(second)
     raise InputError(f"no exact composition of {type(first).__name__} with {type(second).__name__}")
+
+
+@dataclass
+class AttributeMixture:
+    """SMP: attribute j uniform on D attributes (public, released), then ``components[j]`` on attribute j."""
+
+    components: list
+    params: dict = field(default_factory=dict)
+
+    kind = "mixture over the released sampled attribute (SMP) of per-attribute channels"
+
+    def _ratios(self):
+        return [c.ratio() if not isinstance(c, LaplaceHistogram) else None for c in self.components]
+
+    def ratio(self):
+        """max_j rho(Q_j)."""
+        rs = self._ratios()
+        if any(r is None for r in rs):
+            raise InputError("an SMP component without an exact rational ratio")
+        return max(rs, key=_key)
+
+    def witness(self) -> dict:
+        """The attribute with the worst ratio and its component's witness (tuples differing there)."""
+        rs = self._ratios()
+        j = max(range(len(rs)), key=lambda i: _key(rs[i]))
+        w = self.components[j].witness()
+        return {"x": f"t with t_{j} = {w['x']}", "x_prime": f"t' with t'_{j} = {w['x_prime']}",
+                "y": f"(attribute {j}, {w['y']})"}
+
+    def dense(self):
+        """(rows, outputs) over all input tuples (small domains)."""
+        dens = [c.dense() for c in self.components]
+        sizes = [len(r[0]) for r, _ in dens]
+        tuples = list(itertools.product(*[range(k) for k in sizes]))
+        if len(tuples) * sum(len(o) for _, o in dens) > MAX_DENSE * 16:
+            raise InputError("too many tuples for a dense SMP channel")
+        w = Fraction(1, len(self.components))
+        rows, outs = [], []
+        for j, (r, o) in enumerate(dens):
+            for yi, lab in enumerate(o):
+                rows.append([w * r[yi][t[j]] for t in tuples])
+                outs.append(f"{j}:{lab}")
+        return rows, outs

@@ -83,6 +83,10 @@ SMALL = [
     ("multi-freq-ldpy:L_OUE_Client", ["k=3", "eps_perm=2", "eps_1=1"]),
     ("multi-freq-ldpy:L_OSUE_Client", ["k=3", "eps_perm=2", "eps_1=1"]),
     ("multi-freq-ldpy:L_SOUE_Client", ["k=3", "eps_perm=2", "eps_1=1"]),
+    ("multi-freq-ldpy:SMP_GRR_Client", ["lst_k=2,3", "epsilon=1"]),
+    ("multi-freq-ldpy:SMP_UE_Client", ["lst_k=2,3", "epsilon=2", "optimal=false"]),
+    ("multi-freq-ldpy:SMP_LH_Client", ["lst_k=3,2", "epsilon=1"]),
+    ("multi-freq-ldpy:SMP_SS_Client", ["lst_k=5,2", "epsilon=0.3"]),
     ("opendp:make_randomized_response", ["categories=a,b,c", "prob=0.75"]),
 ]
 
@@ -266,6 +270,18 @@ def test_multi_freq_ldpy_longitudinal_samplers():
         m = channel(fn, k=3, eps_perm=2.0, eps_1=1.0)
         _seed(8)
         _fits(m, lambda x: fn(x, 3, 2.0, 1.0), n=3000, label=str if name == "L_GRR" else _bits)
+
+
+def test_multi_freq_ldpy_smp_sampler():
+    from multi_freq_ldpy.mdim_freq_est.SMP_solution import SMP_GRR_Client
+
+    a = adapt(SMP_GRR_Client, lst_k=[2, 3], epsilon=1.0)
+    m = dense_mechanism(a)
+    tuples = [(i, j) for i in range(2) for j in range(3)]
+    _seed(9)
+    _fits(m, lambda x: SMP_GRR_Client(tuples[x], [2, 3], 2, 1.0), n=3000, label=lambda o: f"{o[0]}:{o[1]}")
+    big = audit_adapted(adapt(SMP_GRR_Client, lst_k=[65536, 1024, 2], epsilon=1.0), 1)
+    assert abs(float(big.eps_realised()[0]) - 1) < 1e-12
 
 
 def test_multi_freq_ldpy_he():
