@@ -437,6 +437,7 @@ def _verdict(target: Target, lo, hi, dps) -> str:
 # the float screen runs only where float64 represents the problem faithfully (otherwise every pair is certified
 # in arb, and the time limit bounds the rest by Proposition 3)
 SCREEN_ALPHA = (1e-4, 1e6)
+CHUNK = 50_000  # pairs per call of the float screen (memory: CHUNK x grid floats per table)
 SCREEN_TINY = 1e-290
 
 
@@ -553,13 +554,14 @@ def _audit_ball_pairs(Q, ball, target, dps, screen, pre, deadline, notes, rows, 
         results[(y, s1, s2)] = solve_pair(prob, dps, start, want_witness=want, deadline=deadline)
 
     n_all = len(all_pairs)
-    screened: list = []  # the pairs the float screen settled (bounded by results[("screen",)])
+    screened: list = []  # arrays of the pairs the float screen settled (bounded by results[("screen",)])
     try:
         _pairs(all_pairs, est, top_est, results, solve, screen, pre, notes, rows, Qf, phat_f, Phi, tab, alpha,
                a1, a2, screened)
     except TimeLimitReached as exc:
-        done = set(results) | {tuple(int(v) for v in p) for p in screened}
-        pending = np.array([p for p in all_pairs if tuple(int(v) for v in p) not in done]).reshape(-1, 3)
+        pending = all_pairs[~_in_results(all_pairs, results, a1)]
+        if screened:
+            pending = pending[~np.isin(_code(pending, a1), _code(np.concatenate(screened), a1))]
         bound = _px_bound(pending, Qf, rows, a1, a2)
         notes.append(f"{exc}: {len(pending)} of {n_all} (y, s, s') pairs were not certified and are bounded by "
                      f"Proposition 3 (max/min of the entries; upper end {_short(bound)})")
@@ -579,7 +581,7 @@ def _audit_ball_pairs(Q, ball, target, dps, screen, pre, deadline, notes, rows, 
         notes.extend(f"pair (y={r.y}, s={r.s1}, s'={r.s2}): {n}" for n in r.notes)
     verdict = _verdict(target, lo, hi, dps)
     n_arb = sum(1 for k in results if len(k) == 3)
-    n_screened = len(screened)
+    n_screened = sum(len(a) for a in screened)
     return AuditResult(verdict, lo, hi, arg, best.witness if best else None, dps, 0.0, "", "", notes,
                        pairs_certified_in_arb=n_arb, pairs_screened=n_screened)
 
@@ -587,7 +589,7 @@ def _audit_ball_pairs(Q, ball, target, dps, screen, pre, deadline, notes, rows, 
 def _pairs(all_pairs, est, top_est, results, solve, screen, pre, notes, rows, Qf, phat_f, Phi, tab, alpha, a1, a2,
            screened: list):
     """Certify the pairs (leading ones in arb, the float screen, the rest in arb) into ``results``; the pairs
-    the screen settled are appended to ``screened`` (bounded by ``results[("screen",)]``)."""
+    the screen settled are appended to ``screened`` as one array (bounded by ``results[("screen",)]``)."""
     n_all = len(all_pairs)
     if not screen:
         progress.step(f"{pre}(y, s, s') pairs certified in arb (no screen)", n_all, "pairs")
@@ -603,7 +605,7 @@ def _pairs(all_pairs, est, top_est, results, solve, screen, pre, notes, rows, Qf
             progress.update(i)
             solve(p)
         r_cut = max(r.hi for r in results.values())
-        rest = np.array([p for p in all_pairs if tuple(int(v) for v in p) not in results])
+        rest = all_pairs[~_in_results(all_pairs, results, a1)]
         if len(rest):
             progress.step(f"{pre}float screen of the other {len(rest)} (y, s, s') pairs")
             if r_cut == INF or not math.isfinite(to_float(r_cut)):
@@ -613,12 +615,14 @@ def _pairs(all_pairs, est, top_est, results, solve, screen, pre, notes, rows, Qf
                 if Fraction(r_f) > r_cut:  # pragma: no cover - defensive
                     r_f = float(np.nextafter(r_f, 0.0))
                 with np.errstate(all="ignore"):
-                    ok = certify_float(tab, Qf, phat_f, to_float(alpha), Phi, r_f, rest)
+                    # in chunks: each pair carries (G,) rows of the tables (1.4 M pairs x 64 floats = 0.7 GB at once)
+                    ok = np.concatenate([certify_float(tab, Qf, phat_f, to_float(alpha), Phi, r_f, rest[i:i + CHUNK])
+                                         for i in range(0, len(rest), CHUNK)])
                     # Proposition-3 bound max_u q1 / min_u q2 (valid over all of P_X), confirmed exactly
                     px = _px_ok(rest[~ok], Qf, rows, a1, a2, r_cut)
                 idx = np.flatnonzero(~ok)
                 ok[idx[px]] = True
-                screened.extend(rest[ok])
+                screened.append(rest[ok])
                 results[("screen",)] = PairResult(-1, -1, -1, None, r_cut)
                 bad = rest[~ok]
             cap = 400
@@ -632,6 +636,17 @@ def _pairs(all_pairs, est, top_est, results, solve, screen, pre, notes, rows, Qf
                 solve(p)
             if len(bad) > cap:
                 results[("cap",)] = PairResult(-1, -1, -1, None, _px_bound(bad[cap:], Qf, rows, a1, a2))
+
+
+def _code(pairs, a1: int):
+    """One integer per (y, s1, s2) row of ``pairs`` (for vectorised membership tests)."""
+    return (pairs[:, 0].astype(np.int64) * a1 + pairs[:, 1]) * a1 + pairs[:, 2]
+
+
+def _in_results(pairs, results, a1: int):
+    """Boolean array: the rows of ``pairs`` that ``results`` holds (its (y, s1, s2) keys)."""
+    keys = np.array([k for k in results if len(k) == 3], dtype=np.int64).reshape(-1, 3)
+    return np.isin(_code(pairs, a1), _code(keys, a1))
 
 
 def _px_ok(pairs, Qf, rows, a1, a2, r_cut: Fraction):

@@ -103,13 +103,16 @@ def build_tables(Q, phat, alpha: float, Phi: float, *, grid: int = 64) -> Tables
 
 def estimates(tab: Tables):
     """est[y, s1, s2] = max_g U/L (inf when L = 0 < U; s1 = s2 gets -inf) and the argmax g."""
-    U = tab.U[:, :, None, :]
-    L = tab.L[:, None, :, :]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = np.where(L > 0, U / np.where(L > 0, L, 1.0), np.where(U > 0, np.inf, 1.0))
-    g = np.argmax(ratio, axis=-1)
-    est = np.take_along_axis(ratio, g[..., None], axis=-1)[..., 0]
-    S = tab.U.shape[1]
+    Y, S, G = tab.U.shape
+    est = np.empty((Y, S, S))
+    g = np.empty((Y, S, S), dtype=np.intp)
+    for y in range(Y):  # one output at a time: (S, S, G) floats, not (Y, S, S, G) (240 x 1 with 24 outputs: 1.6 GB)
+        U = tab.U[y, :, None, :]
+        L = tab.L[y, None, :, :]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = np.where(L > 0, U / np.where(L > 0, L, 1.0), np.where(U > 0, np.inf, 1.0))
+        g[y] = np.argmax(ratio, axis=-1)
+        est[y] = np.take_along_axis(ratio, g[y][..., None], axis=-1)[..., 0]
     est[:, np.arange(S), np.arange(S)] = -np.inf
     return est, g
 
@@ -181,7 +184,7 @@ def _best_lambda(M1, M2, m1, m2, beta, Phi):
         return best
     lo_log = np.log(hi) - 80.0
     hi_log = np.log(hi)
-    for _ in range(90):
+    for _ in range(60):  # 80 / 2^60 in log lambda: below float64's resolution of log lambda (any lambda is sound)
         mid = (lo_log + hi_log) / 2
         lam = np.exp(mid)
         der = Phi - np.where(m1 > 0, m1 * psi_level_np(lam * m1, M1, beta), 0.0) \
