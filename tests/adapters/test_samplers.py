@@ -202,3 +202,47 @@ def test_mfl_grr_client_uses_numba_binomial():
             _set_uniforms([k, 0, 0])
             assert kept == bool(_nb_binomial(p))
         assert a.structure.a == sm.prob_binomial1(p, "numba")
+
+
+@pytest.mark.parametrize("name", ["L_SUE", "L_OUE", "L_OSUE", "L_SOUE"])
+def test_numba_longitudinal_thresholds_are_the_traced_ones(name):
+    """The compiled clients' four thresholds (q1, p1 of the memoised round, q2, p2 of the second), found by
+    bisection at chosen uniforms, are the ones the adapter read from the Python source (numba's exp and
+    sqrt against NumPy's would show here)."""
+    import importlib
+
+    from rldp_verify.adapters import adapt
+
+    fn = getattr(importlib.import_module(f"multi_freq_ldpy.long_freq_est.{name}"), f"{name}_Client")
+    eps_perm, eps_1 = 2.0, 1.0
+    fp = adapt(fn, k=2, eps_perm=eps_perm, eps_1=eps_1).float_params
+
+    def out(ks):
+        _set_uniforms(ks)
+        return fn(1, 2, eps_perm, eps_1)
+    # round 1 on input 1: draw 0 is bit 0 (cold, q1); its second-round draw u2 with q2 < u2 / 2^53 <= p2 makes
+    # the output bit equal to the memoised bit
+    u2 = math.floor(Fraction(fp["q2"]) * T) + 1
+    assert Fraction(u2, T) <= Fraction(fp["p2"])
+    n_q1 = _threshold_count(lambda k: out([k, 0, u2, T - 1])[0] == 1)
+    assert Fraction(n_q1, T) == sm.prob_le(fp["q1"])
+    n_p1 = _threshold_count(lambda k: out([T - 1, k, T - 1, u2])[1] == 1)
+    assert Fraction(n_p1, T) == sm.prob_le(fp["p1"])
+    # round 2 with the memoised bits (0, 1): bit 0 compared with q2, bit 1 with p2
+    n_q2 = _threshold_count(lambda k: out([T - 1, 0, k, T - 1])[0] == 1)
+    n_p2 = _threshold_count(lambda k: out([T - 1, 0, T - 1, k])[1] == 1)
+    assert Fraction(n_q2, T) == sm.prob_le(fp["q2"]) and Fraction(n_p2, T) == sm.prob_le(fp["p2"])
+
+
+def test_numba_ss_client_threshold_is_the_traced_one():
+    from multi_freq_ldpy.pure_frequency_oracles.SS import SS_Client
+
+    from rldp_verify.adapters import adapt
+
+    for k, eps in ((4, 0.5), (10, 1.0)):
+        a = adapt(SS_Client, k=k, epsilon=eps, as_set=True)
+
+        def included(u):
+            _set_uniforms([u] + [0] * 40)
+            return SS_Client(0, k, eps)[0] == 0
+        assert Fraction(_threshold_count(included), T) == a.structure.P
