@@ -46,7 +46,9 @@ it). multi-freq-ldpy's ``SS_Client`` returns an array whose first entry is the t
 and the rest in random order: as released, an output (x, x', ...) is impossible under x', so its eps is
 infinite for subsets of size >= 2; ``as_set=True`` audits the set (what the aggregator uses). Both libraries'
 local hashing call ``xxhash.xxh32(str(v), seed=...)``, which xxhash 4 refuses (TypeError "Strings must be
-encoded before hashing"); xxhash < 4 hashes the UTF-8 bytes, which the adapter reproduces, and says so.
+encoded before hashing"); xxhash < 4 hashes the UTF-8 bytes with the seed taken mod 2^32 (checked against
+xxhash 3.5.0 for str and bytes inputs and seeds up to sys.maxsize, Python and NumPy ints), which the adapter
+reproduces, and says so.
 
 Inputs are the library's value indices 0..d-1. An object of any other type raises
 :class:`~rldp_verify.core.errors.InputError` naming it.
