@@ -4,7 +4,7 @@ command line as a user runs it.
 
 Each case runs ``rldp-verify audit ... --json --quiet`` in a fresh process (default --time-limit 60 s).
 Columns: the case, exit code (0 PASS, 1 FAIL, 3 INCONCLUSIVE, 2 bad input, 4 internal error), verdict,
-[ratio_lower, ratio_upper] (12 digits), wall-clock seconds, peak RSS of the process (MB), whether stderr held a
+[ratio_lower, ratio_upper] (12 digits), wall-clock and CPU seconds of the process, peak RSS of the process (MB), whether stderr held a
 traceback or a warning. What happened before the fix is in the README's brackets (e.g. OverflowError
 tracebacks with exit 1, minutes).
 
@@ -25,7 +25,8 @@ D = ROOT.parent / "shared" / "data" / "redteam"
 P = "0.1,0.2;0.3,0.4"
 
 CHILD = ("import resource, sys; from rldp_verify.cli import main; code = main(sys.argv[1:]); "
-         "sys.stderr.write('\\nMAXRSS %d\\n' % resource.getrusage(resource.RUSAGE_SELF).ru_maxrss); sys.exit(code)")
+         "ru = resource.getrusage(resource.RUSAGE_SELF); "
+         "sys.stderr.write('\\nMAXRSS %d %.3f\\n' % (ru.ru_maxrss, ru.ru_utime + ru.ru_stime)); sys.exit(code)")
 
 
 def cases():
@@ -85,10 +86,10 @@ def run_case(args):
                           capture_output=True, text=True)
     dt = time.perf_counter() - t0
     err = proc.stderr
-    rss = None
+    rss = cpu = None
     for line in err.splitlines():
         if line.startswith("MAXRSS "):
-            rss = int(line.split()[1]) / 1024
+            rss, cpu = int(line.split()[1]) / 1024, float(line.split()[2])
     err = "\n".join(line for line in err.splitlines() if line.strip() and not line.startswith("MAXRSS "))
     try:
         doc = json.loads(proc.stdout)
@@ -96,7 +97,7 @@ def run_case(args):
         doc = {}
     return {"exit": proc.returncode, "verdict": doc.get("verdict"),
             "interval": [_short(doc.get("ratio_lower")), _short(doc.get("ratio_upper"))],
-            "seconds": round(dt, 2), "peak_rss_mb": None if rss is None else round(rss),
+            "seconds": round(dt, 2), "cpu_seconds": None if cpu is None else round(cpu, 2), "peak_rss_mb": None if rss is None else round(rss),
             "traceback": "Traceback" in err, "warning": "Warning" in err, "stderr": err[-300:]}
 
 
@@ -107,16 +108,18 @@ def main() -> int:
     else:
         for name, args, before in cases():
             r = run_case(args)
-            rows.append([name, r["exit"], r["verdict"], r["interval"], r["seconds"], r["peak_rss_mb"], r["traceback"],
-                         r["warning"], before, r["stderr"]])
+            rows.append([name, r["exit"], r["verdict"], r["interval"], r["seconds"], r["cpu_seconds"], r["peak_rss_mb"],
+                         r["traceback"], r["warning"], before, r["stderr"]])
             print(f"{name}: exit {r['exit']} {r['verdict']} {r['interval']} {r['seconds']} s "
-                  f"{r['peak_rss_mb']} MB", file=sys.stderr)
-        notes = [f"max seconds {max(r[4] for r in rows):.1f}, max peak RSS {max(r[5] or 0 for r in rows)} MB, "
-                 f"tracebacks {sum(r[6] for r in rows)}, warnings {sum(r[7] for r in rows)}",
+                  f"({r['cpu_seconds']} s CPU) {r['peak_rss_mb']} MB", file=sys.stderr)
+        notes = [f"max wall seconds {max(r[4] for r in rows):.1f}, max CPU seconds {max(r[5] or 0 for r in rows):.1f}, "
+                 f"max peak RSS {max(r[6] or 0 for r in rows)} MB, tracebacks {sum(r[7] for r in rows)}, "
+                 f"warnings {sum(r[8] for r in rows)}",
                  "Each case is one `rldp-verify audit ... --json --quiet` process with the default --time-limit 60 s.",
                  "Wall-clock seconds on the shared 2-core machine with other jobs running (noisy)."]
     out = {"title": "Red-team audit inputs of issue 25 (../shared/data/redteam)",
-           "columns": ["case", "exit code", "verdict", "[lower, upper]", "seconds", "peak RSS MB", "traceback",
+           "columns": ["case", "exit code", "verdict", "[lower, upper]", "seconds", "CPU seconds", "peak RSS MB",
+                       "traceback",
                        "warning", "before (README)", "stderr"],
            "rows": rows, "notes": notes}
     dest = ROOT / "reports" / "benchmarks" / "audit_redteam.json"
