@@ -84,6 +84,14 @@ def _f_at_1_flipped(C):
     return C - 1
 
 
+def _a44_sides_swapped(a, lam, mu, side):
+    return ((a - 1) * lam / (mu - side)) ** (1 / a)
+
+
+def _x1_strict(P, phat):
+    return [i for i in range(len(P)) if P[i] > phat[i]]
+
+
 # --- App. A.3 -------------------------------------------------------------------------------------------
 
 
@@ -144,6 +152,10 @@ def _a86_without_theta(orig):
     return printed_A86
 
 
+def _support_a_minus_1(a):
+    return a - 1
+
+
 # --- App. A.6 -------------------------------------------------------------------------------------------
 
 
@@ -190,6 +202,10 @@ STEP_MUTANTS = [
            replace(f"{A2}:printed_psi", _psi_no_denominator), ("rldp.steps.a2.a36-a40-psi",)),
     mutant("steps.a2.f-at-1-flipped", A2, "F(rho, 1) = C - 1 instead of 1 - C",
            replace(f"{A2}:printed_F_at_1", _f_at_1_flipped), ("rldp.steps.a2.f-sign-and-convexity",)),
+    mutant("steps.a2.a44-sides-swapped", A2, "the zeros of (A44)'s derivative with mu - 1 on X1 and mu + 1 on X2",
+           replace(f"{A2}:printed_A44_ratio", _a44_sides_swapped), ("rldp.steps.a2.a44-lagrangian",)),
+    mutant("steps.a2.x1-strict", A2, "X1 = {x : P_x > P^_x} (strict), which is empty at P = P^",
+           replace(f"{A2}:printed_X1", _x1_strict), ("rldp.steps.a2.boundary-and-partition",)),
     mutant("steps.a3.a52-unsquared", A3, "(A52) with (1 - rho) instead of (1 - rho)^2",
            replace(f"{A3}:printed_A52", _a52_unsquared), ("rldp.steps.a3.a52-a53",)),
     mutant("steps.a3.a53-half-linear-term", A3, "(A53) with B~ rho instead of 2 B~ rho",
@@ -212,6 +228,8 @@ STEP_MUTANTS = [
            replace(f"{A5}:PRINTED_A88_RELATION", "<="), ("rldp.steps.a5.a83-a89-convexity",)),
     mutant("steps.a5.a86-without-theta", A5, "(A86) without the weights theta_v",
            wrap(f"{A5}:printed_A86", _a86_without_theta), ("rldp.steps.a5.a83-a89-convexity",)),
+    mutant("steps.a5.support-a-minus-1", A5, "vertices of (46) with at most a - 1 nonzero coordinates",
+           replace(f"{A5}:printed_support_bound", _support_a_minus_1), ("rldp.steps.a5.vertex-support",)),
     mutant("steps.a6.v-plus-all-entries", A6, "v+ of (A103) raising every entry of block s (also the e^-eps ones)",
            replace(f"{A6}:printed_v_plus", _v_plus_all), ("rldp.steps.a6.a105-a109-combination",)),
     mutant("steps.a6.a105-swapped-weights", A6, "(A105) with the weights of v+ and v- swapped",

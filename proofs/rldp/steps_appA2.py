@@ -255,3 +255,121 @@ def check_xi_domain(ctx):
                             "the maxima are then P^_x xi+ as Lemma A5 states with the domain of (28) read as [1, 1/rho] "
                             "(the misprint of eq. (28) found by the statement claims)",
                      largest_violation=worst[1] if worst else None)
+
+
+def printed_A44_ratio(a, lam, mu, side):
+    """'Taking derivatives, we find, analogously to (A34)-(A35), that there exist xi, psi such that P_x = xi P^_x on X1 and
+    P_x = psi P^_x on X2': the zero of d/dP_x (A44) is P_x = ((alpha-1) lambda/(mu + side))^(1/alpha) P^_x with side = +1
+    on X1 (the objective's coefficient) and -1 on X2."""
+    return ((a - 1) * lam / (mu + side)) ** (1 / a)
+
+
+@claim(
+    id="rldp.steps.a2.a44-lagrangian",
+    paper=PAPER,
+    source="App. A.2, proof of Lemma A6, the Lagrangian (A44) and 'Taking derivatives, we find, analogously to "
+           "(A34)-(A35), that there exist xi, psi such that P_x = xi P^_x for all x in X1 and P_x = psi P^_x for all x in X2'",
+    statement="The stationary points of (A44) in P have P_x / P^_x constant on X1 and constant on X2: d/dP_x (A44) = "
+              "+-1 + (1-alpha) lambda P^_x^alpha P_x^-alpha + mu vanishes at P_x = ((alpha-1) lambda/(mu +- 1))^(1/alpha) P^_x.",
+    hypotheses=("alpha > 1", "lambda > 0, mu > 1"),
+    method=(Method.HIGH_PRECISION, Method.PROPERTY),
+)
+def check_a44(ctx):
+    rng = ctx.rng("steps.a2.a44")
+    t = Tally(ctx.dps, tol=mpmath.mpf(10) ** (-(ctx.dps // 2)))
+    with working_precision(ctx.dps):
+        for k in range(30):
+            a = mp(ORDERS[k % len(ORDERS)])
+            n = rng.choice((3, 4, 5))
+            phat = [mp(v) for v in rand_dist(rng, n)]
+            X1 = sorted(rng.sample(range(n), rng.randint(1, n - 1)))
+            lam, C = mp(rand_fraction(rng, 0, 3)), mp(rand_fraction(rng, 0, 3))
+            mu = 1 + mp(rand_fraction(rng, 0, 3))
+            sides = [1 if x in X1 else -1 for x in range(n)]
+            P = [printed_A44_ratio(a, lam, mu, sd) * h for sd, h in zip(sides, phat)]
+
+            def lagrangian(*p):
+                return (mpmath.fsum(sd * (q - h) for sd, q, h in zip(sides, p, phat))
+                        + lam * (mpmath.fsum(h**a * q ** (1 - a) for h, q in zip(phat, p)) - C) + mu * (mpmath.fsum(p) - 1))
+
+            pt = {"alpha": a, "lambda": lam, "mu": mu, "X1": X1}
+            ok = all(isinstance(v, mpmath.mpf) and v > 0 for v in P)
+            if not t.truth("ratios real and positive", ok, pt, P=[str(v) for v in P]):
+                t.points += 1
+                continue
+            for j in range(n):
+                order = tuple(1 if i == j else 0 for i in range(n))
+                t.equal("stationary", mpmath.diff(lagrangian, P, order), 0, {**pt, "coordinate": j})
+            t.points += 1
+    return t.outcome("(A44)'s stationary points", statement_claims=("rldp.lemma-a6.l1-radius",))
+
+
+def printed_X1(P, phat):
+    """'For a given P, define X1 = {x in X : P_x >= P^_x} and X2 = {x in X : P_x < P^_x}': the indices of X1."""
+    return [i for i in range(len(P)) if P[i] >= phat[i]]
+
+
+@claim(
+    id="rldp.steps.a2.boundary-and-partition",
+    paper=PAPER,
+    source="App. A.2, proofs of Lemmas A5-A6: 'The P that yield the extremal P_x lie on the boundary of F; hence, they either "
+           "satisfy P_x in {0, 1}, or the equality (A32)', 'If the solution in (0, 1] does not exist, then the minimal value "
+           "of P_x is ... 0', 'Note that X1 = {} is impossible, and for X1 = X, we have P = P^'",
+    statement="(i) a P in F with D_alpha(P^||P) < B and 0 < P_x < 1 is not extremal for P_x (P moved slightly towards e_x, or "
+              "away from it, stays in F); (ii) for alpha < 1 (the 'analogous' case), when F(rho, .) has no zero in (0, 1], "
+              "a P in F has P_x = 0, and when it has one, no P with P_x = 0 is in F; (iii) X1 = {x : P_x >= P^_x} is never "
+              "empty, and X1 = X forces P = P^.",
+    hypotheses=("P^ of full support",),
+    method=(Method.HIGH_PRECISION, Method.EXACT, Method.PROPERTY),
+    reading="(ii): for alpha > 1 F(rho, xi) -> +inf as xi -> 0, so a zero in (0, 1] always exists and the sentence is "
+            "vacuous; it matters for alpha < 1, checked here with F(rho, 0+) = (1-rho)^alpha - C.",
+)
+def check_boundary(ctx):
+    from fractions import Fraction as Fr
+
+    rng = ctx.rng("steps.a2.boundary")
+    t = Tally(ctx.dps)
+    cases = {"alpha < 1, F without zero in (0, 1]": 0, "alpha < 1, F with a zero": 0}
+    with working_precision(ctx.dps):
+        for k in range(30):
+            alpha = (Fr(1, 2), Fr(3, 2), Fr(2), Fr(4, 5), Fr(3))[k % 5]
+            a = mp(alpha)
+            n = rng.choice((2, 3, 4))
+            phat = [mp(v) for v in rand_dist(rng, n)]
+            P = [mp(v) for v in rand_dist(rng, n)]
+            x = rng.randrange(n)
+            D = renyi_divergence(phat, P, alpha, dps=ctx.dps)
+            B = D * (1 + mp(rand_fraction(rng, 0, 1)))          # P strictly inside F
+            pt = {"alpha": alpha, "B": B, "x": x}
+            # (i) a small move of P_x up and down stays in F
+            for sign in (1, -1):
+                ok = False
+                for e in range(1, 40):
+                    d = mpmath.mpf(2) ** -e
+                    Q = [(1 - d) * p + (d if (i == x) == (sign == 1) else 0) * (1 if sign == 1 else 1 / mp(n - 1))
+                         for i, p in enumerate(P)]
+                    if renyi_divergence(phat, Q, alpha, dps=ctx.dps) <= B and (Q[x] - P[x]) * sign > 0:
+                        ok = True
+                        break
+                t.truth("interior point is not extremal", ok, {**pt, "direction": sign})
+            # (ii) alpha < 1: no zero of F(rho, .) in (0, 1] iff the point with P_x = 0 is in F
+            if alpha < 1:
+                rho = phat[x]
+                C = mpmath.exp((a - 1) * B)
+                # F(rho, .) on a grid of (0, 1] reaching down to 10^-40 (F(rho, 1) = 1 - C > 0 for alpha < 1)
+                grid = [mpmath.mpf(10) ** -40, mpmath.mpf(10) ** -12] + [mpmath.mpf(j) / 64 for j in range(1, 65)]
+                no_zero = all(F(a, C, rho, z) >= 0 for z in grid)
+                cases["alpha < 1, F without zero in (0, 1]" if no_zero else "alpha < 1, F with a zero"] += 1
+                Z = [0 if i == x else h / (1 - rho) for i, h in enumerate(phat)]
+                inside = renyi_divergence(phat, Z, alpha, dps=ctx.dps) <= B * (1 + t.tol)
+                t.truth("min P_x = 0 exactly when F has no zero in (0, 1]", no_zero == inside, pt,
+                        F_near_0=F(a, C, rho, grid[0]), witness_in_F=inside)
+            # (iii) exact: X1 is never empty; X1 = X only at P = P^
+            ph = rand_dist(rng, n)
+            for Q in (rand_dist(rng, n), list(ph)):
+                X1 = printed_X1(Q, ph)
+                t.truth("X1 not empty", bool(X1), pt)
+                t.truth("X1 = X iff P = P^", (len(X1) == n) == (Q == ph), pt)
+            t.points += 1
+    return t.outcome("boundary, zero-free case and the partition X1, X2",
+                     statement_claims=("rldp.lemma-a5.extreme-coordinates", "rldp.lemma-a6.l1-radius"), cases=cases)

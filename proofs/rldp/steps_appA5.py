@@ -103,3 +103,44 @@ def check_convexity(ctx):
             t.equal("(A89)", a88, I_Q, pt)
             t.points += 1
     return t.outcome("(A83)-(A89)", statement_claims=THEOREM_3)
+
+
+def printed_support_bound(a):
+    """'Hence, any vertex of this polyhedron has at most a nonzero coefficients' (a = |X|, the number of equality
+    constraints of (46))."""
+    return a
+
+
+@claim(
+    id="rldp.steps.a5.vertex-support",
+    paper=PAPER,
+    source="App. A.5, proof of Theorem 3: 'the polyhedron described in (46) is defined by a equality constraints, and |V| "
+           "inequality constraints of the form theta_v >= 0. Hence, any vertex of this polyhedron has at most a nonzero "
+           "coefficients' and '|Y| <= a'",
+    statement="Every vertex of {theta >= 0 : sum_v theta_v v = 1_X} has at most a = |X| nonzero coordinates.",
+    hypotheses=("V a finite set of non-negative vectors of length a",),
+    method=(Method.EXACT, Method.PROPERTY),
+)
+def check_vertex_support(ctx):
+    from fractions import Fraction
+
+    from rldp_verify.core.polytope import vertices
+
+    rng = ctx.rng("steps.a5.vertex-support")
+    t = Tally(50)
+    largest = 0
+    for k in range(12):
+        a, m = rng.choice((2, 3)), rng.choice((4, 5, 6))
+        V = [[Fraction(rng.randint(0 if k % 3 == 0 else 1, 6)) for _ in range(a)] for _ in range(m)]
+        if any(all(v[x] == 0 for v in V) for x in range(a)):
+            continue                                  # no mechanism: the polyhedron is empty
+        A = [[Fraction(-1) if i == j else Fraction(0) for j in range(m)] for i in range(m)]     # -theta <= 0
+        E = [[V[j][x] for j in range(m)] for x in range(a)]                                       # sum theta_v v = 1_X
+        verts, _rays = vertices(A, [Fraction(0)] * m, E, [Fraction(1)] * a)
+        for th in verts:
+            nz = sum(1 for x in th if x != 0)
+            largest = max(largest, nz)
+            t.truth("vertex support <= a", nz <= printed_support_bound(a),
+                    {"a": a, "V": [[str(x) for x in v] for v in V], "vertex": [str(x) for x in th]}, nonzeros=nz)
+        t.points += 1
+    return t.outcome("the support of the vertices of (46)", statement_claims=THEOREM_3, largest_support=largest)
