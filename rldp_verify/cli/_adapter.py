@@ -108,7 +108,7 @@ def run_structured(args, adapted) -> int:
         if out["excess"] is not None:
             print(f"excess:       {out['excess']}  (over the claimed eps, rounded up; rounding budget "
                   f"{out['rounding_budget']})")
-        print(f"witness:      {json.dumps(out['argmax'])}")
+        print(f"witness:      {json.dumps(out['structured_witness'])}")
         print(f"time:         {res.seconds:.3f} s")
         for n in out["notes"]:
             print(f"note:         {n}")

@@ -58,12 +58,14 @@ class StructuredAudit(AuditResult):
     structure: str = ""
     sampler: str = ""
     adapter: str = ""
+    structured_witness: dict | None = None    # x, x_prime, y (descriptions: outputs are not enumerated)
 
     def to_json(self) -> dict:
-        """:meth:`AuditResult.to_json` plus excess, rounding_budget, tolerance (decimal strings), structure
-        and sampler."""
+        """:meth:`AuditResult.to_json` plus excess, rounding_budget, tolerance (decimal strings), structure,
+        sampler_model and structured_witness."""
         out = super().to_json()
         out.update({"adapter": self.adapter, "structure": self.structure, "sampler_model": self.sampler,
+                    "structured_witness": self.structured_witness,
                     "excess": _dec_up(self.excess), "rounding_budget": _dec_up(self.rounding_budget),
                     "tolerance": None if self.tolerance is None else _dec_up(self.tolerance)})
         return out
@@ -192,12 +194,13 @@ def audit_structured(model: Adapted, eps, *, tolerance=None) -> StructuredAudit:
             msg = (f"PASS within --tolerance {tolerance}: the certified eps exceeds the claimed eps by "
                    f"{_fmt_sci(excess)} ({why}); accepted explicitly")
         notes.insert(0, msg)
-    witness = st.witness()
-    argmax = {"y": witness.get("y"), "s": witness["x"], "s_prime": witness["x_prime"], "u": 0, "u_prime": 0}
-    res = StructuredAudit(verdict, lo, hi, argmax, None, dps, time.perf_counter() - t0,
+    witness = {k: (v if isinstance(v, (int, str)) else str(v)) for k, v in st.witness().items()}
+    notes.append(f"witness: inputs x = {witness['x']}, x' = {witness['x_prime']}, output y = {witness['y']}")
+    # argmax is None: the audit schema's argmax indexes rows of a dense matrix, which a structure does not have
+    res = StructuredAudit(verdict, lo, hi, None, None, dps, time.perf_counter() - t0,
                           "eps-LDP (Definition 2)", target.text, notes,
                           excess=excess, rounding_budget=budget, tolerance=tol, structure=st.kind,
-                          sampler=model.sampler, adapter=model.name)
+                          sampler=model.sampler, adapter=model.name, structured_witness=witness)
     return res
 
 
