@@ -289,6 +289,11 @@ def test_multi_freq_ldpy_he():
 
     r = audit_adapted(adapt(HE_Client, k=4, epsilon=0.5), 0.5)
     assert r.verdict == "PASS" and r.structure.startswith("histogram encoding")
+    from scipy.stats import kstest
+
+    _seed(10)
+    noise = np.concatenate([HE_Client(1, 4, 0.5) - np.eye(4)[1] for _ in range(500)])
+    assert kstest(noise, "laplace", args=(0, 4.0)).pvalue > 1e-6
 
 
 def test_opendp_randomized_response():
