@@ -165,7 +165,10 @@ def t_interval_certified(rho: Fraction, alpha, radius_arb, *, dps: int = DEFAULT
         return Fraction(0), Fraction(1)
     with arb_precision(dps):
         B_hi = arb_exact(arb_upper(radius_arb))
-    tm, tp = t_interval(rho, alpha, Fraction(arb_upper(radius_arb)), dps=dps)
+    if alpha == 2:   # the proposal from Lemma 1's roots (one sqrt instead of ~300 bisection steps); same check below
+        tm, tp = _t_interval_alpha2_proposal(rho, Fraction(arb_upper(radius_arb)), dps)
+    else:
+        tm, tp = t_interval(rho, alpha, Fraction(arb_upper(radius_arb)), dps=dps)
 
     def outside(t: Fraction) -> bool:  # certainly D(Bern rho||Bern t) > radius
         with arb_precision(dps):
@@ -214,6 +217,26 @@ def t_plus_inner(rho: Fraction, alpha, radius_arb, dps: int) -> Fraction:
             if v is not None and bool(v <= B_a):
                 return cand
     return rho
+
+
+def _t_interval_alpha2_proposal(rho: Fraction, B: Fraction, dps: int):
+    """(t-, t+) for alpha = 2 at ``dps`` + 10 (+ log10(1/B)) digits, as :func:`t_interval` computes them, from the
+    quadratic e^B t^2 - (e^B + 2 rho - 1) t + rho^2 = 0 of Lemma 1 (Sec. 4.3) in a form without cancellation:
+    t+ = (expm1(B) + 2 rho + sqrt(expm1(B) (expm1(B) + 4 rho (1 - rho)))) / (2 e^B) (all terms >= 0) and
+    t- = rho^2 / (e^B t+) (the product of the roots). A proposal only: :func:`t_interval_certified` checks it
+    in arb. Error ~10^-(dps + 8), below :func:`t_interval`'s bisection (the two agree on the rounding grid of
+    the certified bounds, 10^-(dps + 2), except on a grid point)."""
+    with working_precision(dps) as d:
+        extra = 0 if B >= 1 or B == 0 else int(-math.log10(B)) + 1
+        with mpmath.workdps(d + 10 + extra):
+            r, b = to_mpf(rho), to_mpf(B)
+            if b == 0:
+                return +r, +r
+            em1, eB = mpmath.expm1(b), mpmath.exp(b)
+            tp = (em1 + 2 * r + mpmath.sqrt(em1 * (em1 + 4 * r * (1 - r)))) / (2 * eB)
+            tp = min(tp, mpmath.mpf(1))
+            tm = r * r / (eB * tp)
+        return +tm, +tp
 
 
 def _round_down(x, digits: int) -> Fraction:
