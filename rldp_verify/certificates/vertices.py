@@ -49,10 +49,16 @@ def _farkas(h, A, b, E, f) -> tuple[dict, Fraction]:
     return {"lam": lam, "mu": [qs(v) for v in y[len(A):]]}, res.value
 
 
-def vertex_certificate(name: str, A, b, E=(), f=(), vertices=()) -> dict:
+def vertex_certificate(name: str, A, b, E=(), f=(), vertices=(), *, facets_from: str = "rows") -> dict:
     """The ``vertex-enumeration`` certificate that ``vertices`` are exactly the vertices of
     {x : A x <= b, E x = f} (e.g. the output of :func:`rldp_verify.core.polytope.vertices`, which must have
-    no rays)."""
+    no rays).
+
+    ``facets_from="rows"`` (default): the facets are the irredundant rows of A (cddlib's exact
+    canonicalisation of the H-description; each its own Farkas certificate) and the equations E's rows and the
+    implicit equalities (one exact LP each for the second direction) -- right when the list is complete, and
+    rejected by the checker when it is not.  ``facets_from="hull"``: the facets of conv(vertices) by cddlib's
+    exact V -> H conversion with an exact LP per facet (slower; independent of A's form)."""
     A = [[exact(a) for a in r] for r in A]
     b = [exact(v) for v in b]
     E = [[exact(a) for a in r] for r in E]
@@ -60,20 +66,62 @@ def vertex_certificate(name: str, A, b, E=(), f=(), vertices=()) -> dict:
     V = [[exact(x) for x in v] for v in vertices]
     if not V:
         raise InputError("a vertex certificate needs at least one vertex")
+    n = len(V[0])
     tight = [[i for i, (r, bi) in enumerate(zip(A, b)) if sum(a * x for a, x in zip(r, v)) == bi] for v in V]
-    eqs, facets = hull_description(V)
-    data_eqs = []
-    for g, g0 in eqs:
-        up, _ = _farkas(g, A, b, E, f)
-        lo, _ = _farkas([-v for v in g], A, b, E, f)
-        data_eqs.append({"g": [qs(v) for v in g], "g0": qs(g0), "upper": up, "lower": lo})
-    data_facets = []
-    for h, h0 in facets:
-        fk, _ = _farkas(h, A, b, E, f)
-        data_facets.append({"h": [qs(v) for v in h], "h0": qs(h0), "farkas": fk})
-    st = {"n": len(V[0]), "A": _rows(A), "b": [qs(v) for v in b], "E": _rows(E), "f": [qs(v) for v in f],
+    data_eqs, data_facets = [], []
+    if facets_from == "rows":
+        impl, red = _canonical(A, b, E, f)
+        d = _rank([[a - c for a, c in zip(v, V[0])] for v in V[1:]])
+        chosen: list[list[Fraction]] = []
+        cands = [(r, fi, {"lam": [], "mu": _unit(len(E), k, 1)}, {"lam": [], "mu": _unit(len(E), k, -1)})
+                 for k, (r, fi) in enumerate(zip(E, f))]
+        cands += [(A[i], b[i], {"lam": [[i, 1]], "mu": [0] * len(E)}, None) for i in sorted(impl)]
+        for g, g0, up, lo in cands:
+            if len(chosen) == n - d:
+                break
+            if _rank(chosen + [g]) == len(chosen) + 1:
+                lo = lo if lo is not None else _farkas([-v for v in g], A, b, E, f)[0]
+                chosen.append(g)
+                data_eqs.append({"g": [qs(v) for v in g], "g0": qs(g0), "upper": up, "lower": lo})
+        for i, (r, bi) in enumerate(zip(A, b)):
+            if i not in impl and i not in red and any(r):
+                data_facets.append({"h": [qs(v) for v in r], "h0": qs(bi), "farkas": {"lam": [[i, 1]],
+                                                                                     "mu": [0] * len(E)}})
+    else:
+        eqs, facets = hull_description(V)
+        for g, g0 in eqs:
+            up, _ = _farkas(g, A, b, E, f)
+            lo, _ = _farkas([-v for v in g], A, b, E, f)
+            data_eqs.append({"g": [qs(v) for v in g], "g0": qs(g0), "upper": up, "lower": lo})
+        for h, h0 in facets:
+            fk, _ = _farkas(h, A, b, E, f)
+            data_facets.append({"h": [qs(v) for v in h], "h0": qs(h0), "farkas": fk})
+    st = {"n": n, "A": _rows(A), "b": [qs(v) for v in b], "E": _rows(E), "f": [qs(v) for v in f],
           "vertices": [[qs(x) for x in v] for v in V]}
     return envelope("vertex-enumeration", name, st, {"tight": tight, "equations": data_eqs, "facets": data_facets})
+
+
+def _unit(k: int, i: int, sign: int) -> list[int]:
+    return [sign if j == i else 0 for j in range(k)]
+
+
+def _rank(rows) -> int:
+    if not rows or not rows[0]:
+        return 0
+    import flint
+
+    return flint.fmpq_mat(len(rows), len(rows[0]), [flint.fmpq(x.numerator, x.denominator)
+                                                    for r in rows for x in r]).rank()
+
+
+def _canonical(A, b, E, f) -> tuple[set[int], set[int]]:
+    """(implicit equalities, redundant rows) among the rows of A (cddlib GMP canonicalisation, exact); of rows
+    that are duplicates one is kept."""
+    rows = [[bi] + [-a for a in ai] for ai, bi in zip(A, b)] + [[fi] + [-a for a in ei] for ei, fi in zip(E, f)]
+    m = cdd.gmp.matrix_from_array(rows, rep_type=cdd.RepType.INEQUALITY,
+                                  lin_set=set(range(len(A), len(A) + len(E))))
+    impl, red, _ = cdd.gmp.matrix_canonicalize(m)
+    return {i for i in impl if i < len(A)}, {i for i in red if i < len(A)}
 
 
 def vertices_with_certificate(name: str, A, b, E=(), f=()):

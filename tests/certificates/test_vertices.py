@@ -26,9 +26,10 @@ def case(request):
     return P, V
 
 
-def test_complete_list_accepted(case):
+@pytest.mark.parametrize("facets_from", ["rows", "hull"])
+def test_complete_list_accepted(case, facets_from):
     P, V = case
-    r = recheck(vertex_certificate("p", *P[:2], *(P[2:] or ((), ())), vertices=V))
+    r = recheck(vertex_certificate("p", *P[:2], *(P[2:] or ((), ())), vertices=V, facets_from=facets_from))
     assert r.ok, r.message
     assert f"{len(V)} vertices, complete" in r.message
 
@@ -39,8 +40,9 @@ def _cert(P, V):
 
 def test_missing_vertex_rejected(case):
     P, V = case
-    honest = _cert(P, V[1:])                 # the hull of the shorter list, with the LP's multipliers
-    assert not recheck(honest).ok
+    assert not recheck(_cert(P, V[1:])).ok   # A's irredundant rows as facets
+    hull = vertex_certificate("p", *P[:2], *(P[2:] or ((), ())), vertices=V[1:], facets_from="hull")
+    assert not recheck(hull).ok              # the hull of the shorter list, with the LP's multipliers
     stale = copy.deepcopy(_cert(P, V))       # the full list's facets, one vertex dropped
     stale["statement"]["vertices"].pop(0)
     stale["data"]["tight"].pop(0)
