@@ -7,12 +7,14 @@ The statement is the audited matrix Q (exact), the uncertainty set, e^eps (or ep
 
 The audit result does not expose its per-pair dual parameters (they are local to
 :func:`rldp_verify.rldp.audit.pair.solve_pair`; the float screen keeps none), so they are recomputed here
-from the public :class:`~rldp_verify.rldp.audit.pair.PairProblem`: for each pair the first candidate that the
-independent checker accepts at the printed upper end R = ``result.ratio_upper`` (or at a smaller r) is kept --
-Proposition 3's parameters (t = 0), the float-optimised dual of ``optimise_dual(R)``, then the primal point's
-multipliers (``solve_primal``, as ``solve_pair`` rounds them) at R and at r* (1 + delta).  When none is accepted
-the pair is written with the last candidate and the certificate fails the check: an audit bound we cannot
-re-derive is reported, never hidden.
+from public pieces of the audit: for each pair the first candidate that the independent checker accepts at the
+printed upper end R = ``result.ratio_upper`` (or at a smaller r) is kept -- Proposition 3's parameters (t = 0,
+exact), the float screen's parameters (its tables, as ``certify_float`` reads them), the float-optimised dual of
+``PairProblem.optimise_dual(R)``, the primal point's multipliers (``solve_primal``, rounded as ``solve_pair``
+rounds them) at R and at r* (1 + delta), and last Theorem 1's product of projections (``"mode": "product"``,
+each block's mu optimised at dps + 15 digits), which is what the engine uses for alpha <= 1/2.  When none is
+accepted the pair is written with the last candidate and the certificate fails the check: an audit bound we
+cannot re-derive is reported, never hidden.
 """
 
 from __future__ import annotations
