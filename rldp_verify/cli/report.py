@@ -29,7 +29,8 @@ def register(sub):
                   "rldp-verify report --from-json              # re-render OUT/verification.json"],
         exit_codes={0: "every claim ran (VERIFIED, REFUTED or INCONCLUSIVE: findings are not failures)",
                     1: "at least one claim ended in ERROR (their ids are printed on stderr)",
-                    2: "bad input, or --only matches no claim"})
+                    2: "bad input, or --only matches no claim",
+                    130: "interrupted (Ctrl-C): no report; the completed claims in OUT/verification-interrupted.json"})
     p.add_argument("--out", default="reports", help="output directory for the report and its figures (default: reports)")
     p.add_argument("--proofs", default="proofs", help="package holding the claims (default: proofs)")
     p.add_argument("--include-slow", action="store_true", help="also run the slow, exhaustive claims")
