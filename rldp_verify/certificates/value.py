@@ -25,3 +25,12 @@ def value_certificate(name: str, e, *, lower=None, upper=None, strict: bool = Fa
     st = {"expr": expr(e), "lower": None if lower is None else qs(lower),
           "upper": None if upper is None else qs(upper), "strict": strict, "prec": prec}
     return envelope("rigorous-value", name, st, {})
+
+
+def enclosure_certificate(name: str, e, ball, *, prec: int = 128) -> dict:
+    """The ``rigorous-value`` certificate that ``e`` lies in the engine's arb ``ball`` (its ends rounded outward
+    to rationals by :func:`rldp_verify.core.rigorous.lower` / :func:`~rldp_verify.core.rigorous.upper`): the
+    checker re-evaluates ``e`` itself, so an enclosure computed by a wrong formula or rounded inward fails."""
+    from rldp_verify.core.rigorous import lower, upper
+
+    return value_certificate(name, e, lower=lower(ball), upper=upper(ball), prec=prec)

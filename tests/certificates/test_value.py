@@ -48,3 +48,15 @@ def test_domain_errors_rejected():
     assert not recheck(value_certificate("div0", ["/", 1, 0], upper=0)).ok
     with pytest.raises(TypeError):
         value_certificate("float", ["log", 2.0], upper=1)
+
+
+def test_enclosure_certificate_of_an_engine_ball():
+    from rldp_verify.certificates.value import enclosure_certificate
+    from rldp_verify.core.rigorous import arb_exact, arb_precision
+
+    with arb_precision(30):
+        good = (arb_exact(F(1, 3)) * 2).exp()           # e^(2/3), enclosed by the engine
+        wrong = (arb_exact(F(1, 3)) * 3).exp()          # a formula with a wrong factor
+    e = ["exp", ["*", 2, ["/", 1, 3]]]
+    assert recheck(enclosure_certificate("e^(2/3)", e, good)).ok
+    assert not recheck(enclosure_certificate("e^(2/3)", e, wrong)).ok
