@@ -579,6 +579,8 @@ def dense_mechanism(a: Adapted, sizes=None) -> Mechanism:
         raise InputError(f"{a.name}: continuous outputs have no dense channel; audit it with --ldp (exact)")
     rows, outs = st.dense()
     d = len(rows[0])
+    keep = [i for i, r in enumerate(rows) if any(r)]          # outputs impossible under every input
+    rows, outs = [rows[i] for i in keep], [outs[i] for i in keep]
     if sizes is None:
         sens, pub = [str(i) for i in range(d)], ["*"]
     else:

@@ -194,7 +194,8 @@ def audit_structured(model: Adapted, eps, *, tolerance=None) -> StructuredAudit:
             msg = (f"PASS within --tolerance {tolerance}: the certified eps exceeds the claimed eps by "
                    f"{_fmt_sci(excess)} ({why}); accepted explicitly")
         notes.insert(0, msg)
-    witness = {k: (v if isinstance(v, (int, str)) else str(v)) for k, v in st.witness().items()}
+    witness = {k: (v if isinstance(v, (int, str)) else str(v)) for k, v in st.witness().items()
+               if k != "y_bits"}                     # the description in y says the same in one line
     notes.append(f"witness: inputs x = {witness['x']}, x' = {witness['x_prime']}, output y = {witness['y']}")
     # argmax is None: the audit schema's argmax indexes rows of a dense matrix, which a structure does not have
     res = StructuredAudit(verdict, lo, hi, None, None, dps, time.perf_counter() - t0,

@@ -116,7 +116,8 @@ class UnaryProduct:
         """x = 0, x' = 1 and an output y (as the set of its 1-bits and the value of the other bits)."""
         b_x, b_xp, _, _ = self._best()
         rest = 0 if self.bit.prob(0, 0) > 0 else 1
-        return {"x": 0, "x_prime": 1, "y": f"bit 0 = {b_x}, bit 1 = {b_xp}, the other {self.d - 2} bits = {rest}"}
+        return {"x": 0, "x_prime": 1, "y": f"bit 0 = {b_x}, bit 1 = {b_xp}, the other {self.d - 2} bits = {rest}",
+                "y_bits": [b_x, b_xp] + [rest] * (self.d - 2)}
 
     def dense(self):
         """(rows, outputs): the 2^d x d matrix (d <= 12)."""
