@@ -21,6 +21,7 @@ from rldp_verify.claims.mutants import mutant, replace, wrap
 
 A1, A2, A3 = "proofs.rldp.steps_appA1", "proofs.rldp.steps_appA2", "proofs.rldp.steps_appA3"
 A4, A5, A6 = "proofs.rldp.steps_appA4", "proofs.rldp.steps_appA5", "proofs.rldp.steps_appA6"
+ISIT = "proofs.isit.steps_appA_C"
 S1, S2, S3, S4, S5, S6 = (f"rldp.steps.a{k}.*" for k in range(1, 7))
 
 
@@ -173,6 +174,31 @@ def _v3_times_t(v2, t):
     return [[x * t for x in r] for r in v2]
 
 
+# --- ISIT, Apps. A and C -----------------------------------------------------------------------------------
+
+
+def _isit_38_without_square(k):
+    return k[0] + k[1] + k[2]
+
+
+def _isit_44_without_sqrt(phat, P, s1, s2):
+    import mpmath as m
+
+    out = 1 - m.fsum(phat[s1]) - m.fsum(phat[s2])
+    for s in (s1, s2):
+        ph_s, p_s = m.fsum(phat[s]), m.fsum(P[s])
+        out += ph_s * m.fsum((h / ph_s) ** 2 / (p / p_s) for h, p in zip(phat[s], P[s]))   # the square root dropped
+    return out
+
+
+def _isit_77_exponent(lam):
+    return mpmath.mpf(2) ** (-mpmath.mpf(2) / 3) * lam ** (-mpmath.mpf(2) / 3)
+
+
+def _isit_56_min(w):
+    return min(w)
+
+
 STEP_MUTANTS = [
     mutant("steps.a1.a1-c-sign", A1, "(A1) with C = e^{B(1-alpha)} instead of e^{B(alpha-1)}",
            replace(f"{A1}:printed_A1", _a1_c_sign), ("rldp.steps.a1.a1-a4-decomposition",)),
@@ -234,6 +260,14 @@ STEP_MUTANTS = [
            replace(f"{A6}:printed_v_plus", _v_plus_all), ("rldp.steps.a6.a105-a109-combination",)),
     mutant("steps.a6.a105-swapped-weights", A6, "(A105) with the weights of v+ and v- swapped",
            replace(f"{A6}:printed_A105", _a105_swapped_weights), ("rldp.steps.a6.a105-a109-combination",)),
+    mutant("steps.isit.38-without-square", ISIT, "ISIT (38): sum P^^2/P = kappa_1 + kappa_2 + kappa_3 (the square dropped)",
+           replace(f"{ISIT}:printed_38", _isit_38_without_square), ("isit.steps.appa.lift-33-41",)),
+    mutant("steps.isit.44-without-sqrt", ISIT, "ISIT (43)-(44) without the square roots of the conditional sums",
+           replace(f"{ISIT}:printed_44_lhs", _isit_44_without_sqrt), ("isit.steps.appa.cauchy-schwarz-42-44",)),
+    mutant("steps.isit.77-exponent", ISIT, "ISIT (77): c = 2^{-2/3} lambda^{-2/3}",
+           replace(f"{ISIT}:printed_77", _isit_77_exponent), ("isit.steps.appc.lemma8-74-77",)),
+    mutant("steps.isit.56-min", ISIT, "ISIT (56)/(70): the support function of the simplex as min_i w_i",
+           replace(f"{ISIT}:printed_56", _isit_56_min), ("isit.steps.appc.simplex-support-56-70",)),
     mutant("steps.a6.v3-times-e-eps", A6, "V3' = e^{+eps} V2' instead of e^-eps V2'",
            replace(f"{A6}:printed_V3_from_V2", _v3_times_t), ("rldp.steps.a6.a106-scaling",)),
 ]

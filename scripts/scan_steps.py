@@ -38,16 +38,25 @@ APPENDICES: dict[str, list[tuple[str, str]]] = {
         ("A.1", r"^Appendix A\.1\. "), ("A.2", r"^Appendix A\.2\. "), ("A.3", r"^Appendix A\.3\. "),
         ("A.4", r"^Appendix A\.4\. "), ("A.5", r"^Appendix A\.5\. "), ("A.6", r"^Appendix A\.6\. "),
     ],
+    "003_726cfd382c041001.txt": [
+        ("A", r"^## APPENDIX A PROOF OF THEOREM 3"), ("B", r"^## APPENDIX B CONCAVE CONJUGATES"),
+        ("C", r"^APPENDIX C\s*$"),
+    ],
 }
 
+#: how a paper's conversion writes display labels: "inline" -- "(A2) formula" inside a display line (seed 000);
+#: "quad" -- "$$ formula \\quad (33)$$" (the Markdown conversions, e.g. seed 003). Default "inline".
+LABEL_STYLE: dict[str, str] = {"003_726cfd382c041001.txt": "quad"}
 LABEL = re.compile(r"\((?P<num>A\d{1,3})\)(?P<next>\s*\S*)")
+QUAD_LABEL = re.compile(r"\\(?:quad|qquad)\s*\((?P<num>\d{1,3})\)|\\tag\{(?P<tag>\d{1,3})\}")
 #: a label followed by one of these (or by punctuation / a dash) is a reference, not a display label
 REFERENCE_NEXT = {"and", "or", "is", "are", "can", "implies", "shows", "has", "has,", "corresponds", "one", "we",
                   "for", "in", "holds", "gives", "yields", "becomes", "with", "to", "that", "says"}
 MARKERS = re.compile(
     r"\b(it follows|hence|thus|therefore|we find|we obtain|we (?:can )?conclude|this shows|showing that|implies|"
     r"since|so that|which means|as such|it is clear|it is straightforward|by definition|by duality|by rescaling|"
-    r"we see that|this proves|proving|either way|must|it is easy to see|this means|we have to)\b", re.I)
+    r"we see that|this proves|proving|proves the|and so|either way|must|it is easy to see|this means|we have to|"
+    r"by lemmas?|applying lemmas?|then by|as in \(\d+)\b", re.I)
 SENTENCE_SPLIT = re.compile(r"(?<=[.;])\s+(?=[A-Z(])")
 
 
@@ -100,16 +109,23 @@ def _is_display_label(next_token: str) -> bool:
     return tok.lower() not in REFERENCE_NEXT
 
 
-def scan_region(section: str, first_line: int, lines: list[str]) -> list[Found]:
-    """The labelled displays and inference sentences of one region."""
+def scan_region(section: str, first_line: int, lines: list[str], style: str = "inline") -> list[Found]:
+    """The labelled displays and inference sentences of one region (``style``: see :data:`LABEL_STYLE`)."""
     out: list[Found] = []
     seen: set[str] = set()
     for k, line in enumerate(lines):
-        for m in LABEL.finditer(line):
-            if m["num"] not in seen and _is_display_label(m["next"]):
-                seen.add(m["num"])
-                out.append(Found("display", section, first_line + k, m["num"], line[m.start():m.start() + 80]))
+        if style == "quad":
+            hits = [(m.start(), m["num"] or m["tag"]) for m in QUAD_LABEL.finditer(line)]
+        else:
+            hits = [(m.start(), m["num"]) for m in LABEL.finditer(line) if _is_display_label(m["next"])]
+        for start, num in hits:
+            if num not in seen:
+                seen.add(num)
+                out.append(Found("display", section, first_line + k, num,
+                                 line[max(0, start - 60):start + 20] if style == "quad" else line[start:start + 80]))
     for k, line in enumerate(lines):
+        if line.lstrip().startswith("$$"):
+            continue                                   # a formula line (Markdown conversions)
         for sent in SENTENCE_SPLIT.split(line):
             # a one- or two-word fragment ("Since") is a sentence broken by a display: the index quotes its
             # continuation after the display instead
@@ -121,7 +137,8 @@ def scan_region(section: str, first_line: int, lines: list[str]) -> list[Found]:
 def scan_paper(path: Path, spec: list[tuple[str, str]]) -> list[Found]:
     """Every labelled display and inference sentence of the regions ``spec`` of the seed text at ``path``."""
     text = path.read_text(encoding="utf-8")
-    return [f for name, first, lines in regions(text, spec) for f in scan_region(name, first, lines)]
+    style = LABEL_STYLE.get(path.name, "inline")
+    return [f for name, first, lines in regions(text, spec) for f in scan_region(name, first, lines, style)]
 
 
 def missing_from_index(found: list[Found], entries: list[dict]) -> list[Found]:

@@ -42,7 +42,7 @@ def test_index_parses_and_is_well_formed():
     for s in steps:
         assert s.status in ("checked", "not-checkable", "unchecked")
         if s.kind == "inference":
-            assert s.quote and len(s.quote) >= 12
+            assert s.quote and len(s.quote) >= 8
 
 
 def test_every_listed_claim_exists_every_step_claim_is_listed_and_steps_serve_statements(claim_ids):
@@ -53,6 +53,12 @@ def test_core_appendix_a_has_every_numbered_display():
     """Appendix A of the core paper numbers its displays (A1)-(A116): each has exactly one entry."""
     labels = [s.label for s in st.steps() if s.paper == CORE and s.label]
     assert sorted(labels, key=lambda x: int(x[1:])) == [f"A{k}" for k in range(1, 117)]
+
+
+def test_isit_appendices_have_every_numbered_display():
+    """The ISIT paper's Appendices A-C number their displays (33)-(77): each has exactly one entry."""
+    labels = [s.label for s in st.steps() if s.paper == "003_726cfd382c041001.txt" and s.label]
+    assert sorted(labels, key=int) == [str(k) for k in range(33, 78)]
 
 
 def test_core_checked_share_meets_the_issue_bar(claim_ids):
@@ -69,7 +75,7 @@ def test_scan_finds_nothing_missing_from_the_step_index():
         entries = index[paper]["step"]
         path = SEEDS / paper
         found = SCAN.scan_paper(path, spec)
-        assert sum(f.kind == "display" for f in found) >= 60   # the labels the conversion kept
+        assert sum(f.kind == "display" for f in found) >= 40   # the labels the conversion kept (64 in 000, 45 in 003)
         problems += [f"{paper}: {f.section} line {f.line}: {f.label or f.text[:50]}"
                      for f in SCAN.missing_from_index(found, entries)]
         problems += [f"{paper}: stale quote {sid}" for sid in SCAN.quotes_not_in_text(path.read_text(), entries)]
@@ -199,6 +205,7 @@ def test_every_verified_step_claim_has_a_mutant(claim_ids):
 
     pins = json.loads((ROOT / "proofs" / "pinned_verdicts.json").read_text())["claims"]
     step_claims = {c for c in claim_ids if ".steps." in c and pins[c]["verdict"] == "VERIFIED"}
+    assert len(step_claims) >= 24
     assert {c for c in step_claims if not any(m.selects(c) for m in STEP_MUTANTS)} == set()
 
 

@@ -1,0 +1,255 @@
+"""Proof steps of the ISIT paper's Appendices A (proof of Theorem 3, eqs. (33)-(44)) and C (Lemma 8, eqs. (73)-(77))
+of 003_726cfd382c041001.txt (issue 30). The uncertainty set is the chi-square ball F = {P : sum P^^2/P - 1 <= B}.
+
+Each ``printed_*`` function is a display as the paper writes it (for (37)-(39) under the evident reading P^^2/P
+where the text prints P^2/P; the literal text is checked by ``isit.steps.appa.eq37-eq39-as-printed``). Wrong
+variants are the mutants ``steps.isit.*`` of ``mutation/steps_catalogue.py``.
+"""
+
+from __future__ import annotations
+
+import mpmath
+
+from proofs.isit._common import PAPER
+from proofs.rldp._sec34 import rand_table
+from proofs.rldp._steps import Tally, mp, rand_fraction
+from rldp_verify.claims import Method, claim
+from rldp_verify.core.numbers import working_precision
+
+THEOREM_3 = ("isit.thm3.joint-projection",)
+
+
+def _kappas(phat, R1, R2, s1, s2):
+    """(34) and kappa_3 = 1 - P^_{s1} - P^_{s2}."""
+    ps1, ps2 = mpmath.fsum(phat[s1]), mpmath.fsum(phat[s2])
+    k1 = ps1 * mpmath.sqrt(mpmath.fsum((h / ps1) ** 2 / r for h, r in zip(phat[s1], R1)))
+    k2 = ps2 * mpmath.sqrt(mpmath.fsum((h / ps2) ** 2 / r for h, r in zip(phat[s2], R2)))
+    return k1, k2, 1 - ps1 - ps2
+
+
+def printed_33(phat, R1, R2, s1, s2, k):
+    """(33): the lift P_{s,u} = kappa_1 R_{u|s1}/K (s = s1), kappa_2 R_{u|s2}/K (s = s2), P^_{s,u}/K otherwise."""
+    K = k[0] + k[1] + k[2]
+    return [[k[0] * R1[u] / K if s == s1 else (k[1] * R2[u] / K if s == s2 else h / K) for u, h in enumerate(row)]
+            for s, row in enumerate(phat)]
+
+
+def printed_38(k):
+    """(37)-(38): sum_{s,u} P^_{s,u}^2 / P_{s,u} = (kappa_1 + kappa_2 + kappa_3)^2 (reading P^^2/P)."""
+    return (k[0] + k[1] + k[2]) ** 2
+
+
+def printed_39(P, phat):
+    """(39): sum (P - P^)^2/P = sum (P - 2 P^) + sum P^^2/P (reading)."""
+    return mpmath.fsum(p - 2 * h for p, h in zip(P, phat)) + mpmath.fsum(h**2 / p for p, h in zip(P, phat))
+
+
+def printed_40(k):
+    """(40): (kappa_1 + kappa_2 + kappa_3)^2 - 1."""
+    return (k[0] + k[1] + k[2]) ** 2 - 1
+
+
+def printed_44_lhs(phat, P, s1, s2):
+    """LHS of (44) (and of (43) squared): P^_{s1} sqrt(sum_u P^_{u|s1}^2/P_{u|s1}) + P^_{s2} sqrt(...) + 1 - P^_{s1} - P^_{s2}."""
+    out = 1 - mpmath.fsum(phat[s1]) - mpmath.fsum(phat[s2])
+    for s in (s1, s2):
+        ph_s, p_s = mpmath.fsum(phat[s]), mpmath.fsum(P[s])
+        out += ph_s * mpmath.sqrt(mpmath.fsum((h / ph_s) ** 2 / (p / p_s) for h, p in zip(phat[s], P[s])))
+    return out
+
+
+def printed_42_lhs(phat, P, s1, s2):
+    """LHS of (42): P^_{s1}^2/P_{s1} sum_u P^_{u|s1}^2/P_{u|s1} + (same for s2) + (1 - P^_{s1} - P^_{s2})^2/(1 - P_{s1} - P_{s2})."""
+    out = (1 - mpmath.fsum(phat[s1]) - mpmath.fsum(phat[s2])) ** 2 / (1 - mpmath.fsum(P[s1]) - mpmath.fsum(P[s2]))
+    for s in (s1, s2):
+        ph_s, p_s = mpmath.fsum(phat[s]), mpmath.fsum(P[s])
+        out += ph_s**2 / p_s * mpmath.fsum((h / ph_s) ** 2 / (p / p_s) for h, p in zip(phat[s], P[s]))
+    return out
+
+
+def _chi2(phat, P):
+    return mpmath.fsum(h**2 / p for h, p in zip(phat, P)) - 1
+
+
+def _instance(rng, k):
+    a1, a2 = rng.choice((3, 4)), rng.choice((2, 3))
+    phat = [[mp(v) for v in r] for r in rand_table(rng, a1, a2)]
+    P = [[mp(v) for v in r] for r in rand_table(rng, a1, a2)]
+    s1, s2 = rng.sample(range(a1), 2)
+    return phat, P, s1, s2
+
+
+@claim(
+    id="isit.steps.appa.lift-33-41",
+    paper=PAPER,
+    source="App. A, proof of Theorem 3, eqs. (33)-(41) ('Since (R_{U|s1}, R_{U|s2}) in F-bar, one has kappa_1 + kappa_2 + "
+           "kappa_3 <= sqrt(B+1). It follows that')",
+    statement="The lift (33) with (34) is a distribution ((35)-(36)) projecting to (R_{U|s1}, R_{U|s2}); sum P^^2/P = "
+              "(kappa_1 + kappa_2 + kappa_3)^2 ((37)-(38)); its chi-square divergence is (39)-(40) = K^2 - 1, <= B ((41)) "
+              "when K <= sqrt(B + 1).",
+    hypotheses=("P^ of full support", "R_{U|s1}, R_{U|s2} of full support", "|S| >= 3"),
+    method=(Method.HIGH_PRECISION, Method.PROPERTY),
+    reading="(37) and (39) print P_{s,u}^2/P_{s,u}; read P^_{s,u}^2/P_{s,u} (the literal text: "
+            "isit.steps.appa.eq37-eq39-as-printed).",
+)
+def check_lift(ctx):
+    rng = ctx.rng("isit.steps.appa.lift")
+    t = Tally(ctx.dps)
+    with working_precision(ctx.dps):
+        for k in range(50):
+            phat, Q, s1, s2 = _instance(rng, k)
+            R1 = [q / mpmath.fsum(Q[s1]) for q in Q[s1]]
+            R2 = [q / mpmath.fsum(Q[s2]) for q in Q[s2]]
+            kap = _kappas(phat, R1, R2, s1, s2)
+            P = printed_33(phat, R1, R2, s1, s2, kap)
+            flatP, flatH = [v for r in P for v in r], [v for r in phat for v in r]
+            pt = {"s1": s1, "s2": s2, "case": k}
+            t.equal("(35)-(36)", mpmath.fsum(flatP), 1, pt)
+            for s, R in ((s1, R1), (s2, R2)):
+                t.equal("projects to R", max(abs(p / mpmath.fsum(P[s]) - r) for p, r in zip(P[s], R)), 0, pt)
+            t.equal("(37)-(38)", printed_38(kap), mpmath.fsum(h**2 / p for h, p in zip(flatH, flatP)), pt)
+            t.equal("(39)", printed_39(flatP, flatH), mpmath.fsum((p - h) ** 2 / p for p, h in zip(flatP, flatH)), pt)
+            t.equal("(40)", printed_40(kap), _chi2(flatH, flatP), pt)
+            B = printed_40(kap) * (1 + mp(rand_fraction(rng, 0, 1)))     # any B with K <= sqrt(B + 1)
+            t.leq("(41)", _chi2(flatH, flatP), B, {**pt, "B": B})
+            t.points += 1
+    return t.outcome("(33)-(41)", statement_claims=THEOREM_3)
+
+
+@claim(
+    id="isit.steps.appa.eq37-eq39-as-printed",
+    paper=PAPER,
+    source="App. A, proof of Theorem 3, eqs. (37) and (39) as printed",
+    statement="(37): sum_{s,u} P_{s,u}^2 / P_{s,u} = (kappa_1 + kappa_2 + kappa_3)(...) = (kappa_1 + kappa_2 + kappa_3)^2; "
+              "(39): sum (P - P^)^2/P = sum (P - 2P^) + sum P_{s,u}^2/P_{s,u}.",
+    hypotheses=("as printed: P_{s,u}^2/P_{s,u}, not P^_{s,u}^2/P_{s,u}",),
+    method=(Method.HIGH_PRECISION, Method.PROPERTY),
+)
+def check_as_printed(ctx):
+    rng = ctx.rng("isit.steps.appa.printed")
+    t = Tally(ctx.dps)
+    with working_precision(ctx.dps):
+        for k in range(20):
+            phat, Q, s1, s2 = _instance(rng, k)
+            R1 = [q / mpmath.fsum(Q[s1]) for q in Q[s1]]
+            R2 = [q / mpmath.fsum(Q[s2]) for q in Q[s2]]
+            kap = _kappas(phat, R1, R2, s1, s2)
+            P = [v for r in printed_33(phat, R1, R2, s1, s2, kap) for v in r]
+            H = [v for r in phat for v in r]
+            literal37 = mpmath.fsum(p**2 / p for p in P)
+            t.equal("(37) literal", literal37, printed_38(kap), {"case": k, "s1": s1, "s2": s2})
+            literal39 = mpmath.fsum(p - 2 * h for p, h in zip(P, H)) + mpmath.fsum(p**2 / p for p in P)
+            t.equal("(39) literal", literal39, mpmath.fsum((p - h) ** 2 / p for p, h in zip(P, H)), {"case": k})
+            t.points += 1
+    return t.outcome("(37) and (39) as printed", kind="misprint",
+                     repair="P^_{s,u}^2 / P_{s,u} in both sums (checked by isit.steps.appa.lift-33-41)",
+                     statement_claims=THEOREM_3)
+
+
+@claim(
+    id="isit.steps.appa.cauchy-schwarz-42-44",
+    paper=PAPER,
+    source="App. A, proof of Theorem 3, eqs. (42)-(44) ('From (2) it follows that', 'Application of the Cauchy-Schwartz "
+           "inequality ... gives', 'which together with (42) yields')",
+    statement="For P in F: (42) the LHS of (42) is <= B + 1 (from (2), merging the blocks s != s1, s2); (43) the square of "
+              "(44)'s LHS is <= (42)'s LHS (Cauchy-Schwarz); hence (44) the LHS of (44) is <= sqrt(B + 1).",
+    hypotheses=("P, P^ of full support", "|S| >= 3"),
+    method=(Method.HIGH_PRECISION, Method.PROPERTY),
+)
+def check_cauchy_schwarz(ctx):
+    rng = ctx.rng("isit.steps.appa.cs")
+    t = Tally(ctx.dps)
+    with working_precision(ctx.dps):
+        for k in range(50):
+            phat, P, s1, s2 = _instance(rng, k)
+            H, Pf = [v for r in phat for v in r], [v for r in P for v in r]
+            B = _chi2(H, Pf) * (1 + (mp(rand_fraction(rng, 0, 1)) if k % 2 else 0))     # P in F, sometimes on the boundary
+            pt = {"case": k, "s1": s1, "s2": s2, "B": B}
+            l42 = printed_42_lhs(phat, P, s1, s2)
+            t.leq("(42)", l42, B + 1, pt)
+            l44 = printed_44_lhs(phat, P, s1, s2)
+            t.leq("(43)", l44**2, l42, pt)
+            t.leq("(44)", l44, mpmath.sqrt(B + 1), pt)
+            t.points += 1
+    return t.outcome("(42)-(44)", statement_claims=THEOREM_3)
+
+
+def printed_74(v, kappa, x, i):
+    """(74): d/dx_i of sum v x - sqrt(sum kappa^2/x) = v_i + kappa_i^2 / (2 sqrt(sum_j kappa_j^2/x_j) x_i^2)."""
+    S = mpmath.fsum(k**2 / y for k, y in zip(kappa, x))
+    return v[i] + kappa[i] ** 2 / (2 * mpmath.sqrt(S) * x[i] ** 2)
+
+
+def printed_77(lam):
+    """(77): the maximiser c = 2^{-2/3} lambda^{-1/3} of (76)."""
+    return mpmath.mpf(2) ** (-mpmath.mpf(2) / 3) * lam ** (-mpmath.mpf(1) / 3)
+
+
+@claim(
+    id="isit.steps.appc.lemma8-74-77",
+    paper=PAPER,
+    source="App. C, proof of Lemma 8, eqs. (73)-(77)",
+    statement="(74) is the partial derivative of (73)'s objective; it vanishes at x_i = c kappa_i/sqrt(-v_i) for the right "
+              "c > 0 ((75)); there the objective is -c lambda - sqrt(lambda/c) ((76)), maximal at c = 2^{-2/3} lambda^{-1/3} "
+              "((77)), with value -(2^{-2/3} + 2^{1/3}) lambda^{2/3} ((72)).",
+    hypotheses=("kappa_i > 0", "max_i v_i < 0"),
+    method=(Method.HIGH_PRECISION, Method.PROPERTY),
+)
+def check_lemma8(ctx):
+    rng = ctx.rng("isit.steps.appc.lemma8")
+    t = Tally(ctx.dps, tol=mpmath.mpf(10) ** (-(ctx.dps // 2)))
+    with working_precision(ctx.dps):
+        for k in range(30):
+            n = rng.choice((1, 2, 3, 4))
+            kappa = [mp(rand_fraction(rng, 0, 2)) for _ in range(n)]
+            v = [-mp(rand_fraction(rng, 0, 3)) for _ in range(n)]
+            x = [mp(rand_fraction(rng, 0, 5)) for _ in range(n)]
+
+            def obj(*y):
+                return mpmath.fsum(a * b for a, b in zip(v, y)) - mpmath.sqrt(mpmath.fsum(q**2 / b for q, b in zip(kappa, y)))
+
+            pt = {"kappa": kappa, "v": v, "x": x}
+            for i in range(n):
+                t.equal("(74)", printed_74(v, kappa, x, i), mpmath.diff(obj, x, tuple(int(j == i) for j in range(n))), pt)
+            lam = mpmath.fsum(q * mpmath.sqrt(-a) for q, a in zip(kappa, v))
+            c = printed_77(lam)
+            xs = [c * q / mpmath.sqrt(-a) for q, a in zip(kappa, v)]
+            t.equal("(75)-(76)", obj(*xs), -c * lam - mpmath.sqrt(lam / c), pt)
+            t.equal("(77) stationary in c", mpmath.diff(lambda z: -z * lam - mpmath.sqrt(lam / z), c), 0, pt)
+            for i in range(n):
+                t.equal("(75) stationary in x", printed_74(v, kappa, xs, i), 0, pt)
+            t.equal("(72)", obj(*xs), -(mpmath.mpf(2) ** (-mpmath.mpf(2) / 3) + mpmath.cbrt(2)) * lam ** (mpmath.mpf(2) / 3), pt)
+            t.points += 1
+    return t.outcome("(73)-(77)", statement_claims=("isit.lemma8.conjugate",))
+
+
+def printed_56(w):
+    """(56) / (69)-(70): the support function of the simplex, max_{P in simplex} P^T w = max_i w_i."""
+    return max(w)
+
+
+@claim(
+    id="isit.steps.appc.simplex-support-56-70",
+    paper=PAPER,
+    source="App. C, proofs of Theorems 2 and 4, eqs. (56) and (69)-(70)",
+    statement="The support function of the probability simplex is delta*(w | P) = max_P P^T w = max_i w_i.",
+    hypotheses=("w in Q^n",),
+    method=(Method.EXACT, Method.PROPERTY),
+)
+def check_simplex_support(ctx):
+    from fractions import Fraction
+
+    from rldp_verify.core.polytope import vertices
+
+    rng = ctx.rng("isit.steps.appc.simplex")
+    t = Tally(50)
+    for k in range(20):
+        n = rng.choice((1, 2, 3, 4))
+        w = [Fraction(rng.randint(-50, 50), rng.randint(1, 9)) for _ in range(n)]
+        A = [[Fraction(-1) if i == j else Fraction(0) for j in range(n)] for i in range(n)]    # P >= 0
+        verts, rays = vertices(A, [Fraction(0)] * n, [[Fraction(1)] * n], [Fraction(1)])       # sum P = 1
+        best = max(sum(a * b for a, b in zip(v, w)) for v in verts)
+        t.truth("(56)/(70)", not rays and printed_56(w) == best, {"w": [str(x) for x in w]}, printed=str(printed_56(w)),
+                recomputed=str(best))
+        t.points += 1
+    return t.outcome("(56), (69)-(70)", statement_claims=("isit.thm2.support-ball", "isit.thm4.support-projection"))
