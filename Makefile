@@ -3,7 +3,7 @@ PY := .venv/bin/python
 # claims run in JOBS worker processes and the Sec. 8 experiments on a Dask LocalCluster of JOBS workers
 # (report --jobs; measured: reports/benchmarks/report_jobs.json); `make report JOBS=1` for one process
 JOBS ?= 2
-.PHONY: report test test-slow measure-loops benchmarks setup lint docs determinism bench-polyopt-large mutation mutation-semantic mutation-generic mutation-one
+.PHONY: report test test-slow measure-loops check-certificates benchmarks setup lint docs determinism bench-polyopt-large mutation mutation-semantic mutation-generic mutation-one
 
 setup:
 	@bash scripts/bootstrap.sh
@@ -17,13 +17,18 @@ report: setup
 	@$(PY) -m rldp_verify report --include-slow --jobs $(JOBS) $(CACHE_FLAG)
 	@$(PY) scripts/check_pins.py reports/verification.json
 
+# issue 23: re-check certificates with the independent checker alone (rldp_verify_check imports nothing from the
+# engine): the committed examples, and the report's when it wrote any (reports/certificates)
+check-certificates: setup
+	@$(PY) -m rldp_verify_check tests/certificates/data/good $(wildcard reports/certificates)
+
 # issue 28 item 5: the loops (test command; report cold, warm, after one edited proofs module) in a fresh clone
 measure-loops: setup
 	@$(PY) benchmarks/measure_loops.py
 
 # ruff: unused code (F) and import order (I); mypy: strict on rldp_verify/core. Both configured in pyproject.toml.
 lint: setup
-	@$(PY) -m ruff check --quiet rldp_verify proofs tests benchmarks scripts
+	@$(PY) -m ruff check --quiet rldp_verify rldp_verify_check proofs tests benchmarks scripts
 	@$(PY) -m mypy --no-error-summary
 
 # the tests run on TEST_JOBS cores (pytest-xdist; each idle worker steals queued tests from a busy one);
