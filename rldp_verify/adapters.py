@@ -41,8 +41,9 @@ Mironov CCS 2012, are for the black-box audit).
 
 Known library behaviour, reproduced: pure-ldp before 1.2.0 does not clear the true bit before setting it in
 ``UEClient._perturb`` (OUE at a claimed eps has eps = ln(e^eps + 2)); the version 1.2.0 channel is modelled as
-"bit cleared, then set when random() < p" (its source is not installed; the fix as the changelog describes
-it). multi-freq-ldpy's ``SS_Client`` returns an array whose first entry is the true value when it is included
+"bit cleared, then set when random() < p" (checked against the 1.2.0 wheel's ``ue_client.py``; the adapter
+reads which of the two the installed code does from the trace and refuses a code that disagrees with its
+version number). multi-freq-ldpy's ``SS_Client`` returns an array whose first entry is the true value when it is included
 and the rest in random order: as released, an output (x, x', ...) is impossible under x', so its eps is
 infinite for subsets of size >= 2; ``as_set=True`` audits the set (what the aggregator uses). Both libraries'
 local hashing call ``xxhash.xxh32(str(v), seed=...)``, which xxhash 4 refuses (TypeError "Strings must be
@@ -230,7 +231,13 @@ def _pure_ldp(obj, ev: _Events, params) -> Adapted:
             raise InputError(f"pure-ldp {ver} UEClient does not draw as 1.1.x/1.2.x do; unsupported version")
         w = choice[0][4]
         op, c_p = _cmp(log, 0)
-        buggy = pure_ldp_has_ue_bug(ver)
+        # the bug, read from the code: is the true bit cleared (oh_vec[index] = 0) before the comparison?
+        probe_at = next(i for i, e in enumerate(log) if len(e) == 3 and e[0] in ("<", "<=", ">", ">="))
+        cleared = any(e[0] == "setitem" and e[1] == 0 and e[2] == 0 for e in log[:probe_at])
+        buggy = not cleared
+        if buggy != pure_ldp_has_ue_bug(ver):
+            raise InputError(f"pure-ldp {ver} UEClient: the code {'does not clear' if buggy else 'clears'} the "
+                             "true bit, which the version number does not say; unsupported version")
         fp = {"q": w[0], "p": c_p}
 
         def rebuild(f):
@@ -247,8 +254,7 @@ def _pure_ldp(obj, ev: _Events, params) -> Adapted:
         notes = [] if not buggy else ["the true bit is set with probability p on top of its Bernoulli(q) draw "
                                       "(pure-ldp < 1.2.0): Pr[bit x = 1 | x] = p + (1 - p) q"]
         if not buggy:
-            notes.append("pure-ldp >= 1.2.0 modelled as: bit cleared, then set when random() < p (source not "
-                         "installed here)")
+            notes.append("the true bit is cleared, then set when random() < p (pure-ldp >= 1.2.0)")
         return Adapted(rebuild(fp), name, samp, fp, rebuild, notes)
     if cls == "DEClient":
         log, _ = _trace(obj._perturb, 0)

@@ -6,7 +6,7 @@ choice, randint, laplace}`` are replaced: a uniform draw returns a :class:`Probe
 (``u < c``, ``u <= c``, ``u > c``, ``u >= c``, also reflected) are recorded as ("<", c) ... and answered by
 ``decide(i, op, c)`` (i = index of the probe); ``binomial(n, p)`` records ("binomial", n, p) and returns
 ``decide``'s answer as 0/1; ``choice(a, size, replace, p)`` records ("choice", len(a), size, replace, p) and
-returns the first ``size`` elements; ``randint`` records ("randint", low, high) and returns low; ``laplace``
+returns the first ``size`` elements (an array that records item assignments as ("setitem", key, value)); ``randint`` records ("randint", low, high) and returns low; ``laplace``
 records ("laplace", loc, scale, size) and returns zeros. Everything is restored on exit.
 """
 
@@ -47,6 +47,17 @@ class Probe:
         return self._cmp(">=", o)
 
 
+class _Recorded(np.ndarray):
+    """An array returned by the traced ``choice`` that records item assignments as ("setitem", key, value)."""
+
+    def __setitem__(self, key, value):
+        log = getattr(self, "_log", None)
+        if log is not None:
+            log.append(("setitem", key if isinstance(key, int) else repr(key), value if isinstance(value, int)
+                        else repr(value)))
+        super().__setitem__(key, value)
+
+
 @contextmanager
 def tracing(decide=lambda i, op, c: False, unjit=()):
     """Yield the call log while the library's draws are replaced (see the module docstring); numba
@@ -71,7 +82,9 @@ def tracing(decide=lambda i, op, c: False, unjit=()):
         if size is None:
             return arr[0]
         n = int(np.prod(size))
-        return np.array(list(arr[:n]) + [arr[0]] * max(0, n - len(arr)))
+        out = np.array(list(arr[:n]) + [arr[0]] * max(0, n - len(arr))).view(_Recorded)
+        out._log = log
+        return out
 
     def randint(low, high=None, size=None, dtype=int):
         log.append(("randint", int(low), None if high is None else int(high)))

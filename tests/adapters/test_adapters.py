@@ -149,13 +149,37 @@ def test_pure_ldp_112_bugs_at_every_d(d):
             assert abs(float(r.eps_realised()[0]) - 1.2288) < 1e-4
 
 
+def _ue_120_like():
+    """A UEClient whose _perturb clears the true bit before the random() < p draw (pure-ldp 1.2.0's fix, as its
+    wheel's ue_client.py does; written here, not copied)."""
+    base = pure_ldp.UEClient
+
+    class UEClient(base):
+        def _perturb(self, index):
+            vec = np.random.choice([1, 0], size=self.d, p=[self.q, 1 - self.q])
+            vec[index] = 0
+            if random.random() < self.p:
+                vec[index] = 1
+            return vec
+    UEClient.__module__ = base.__module__
+    return UEClient
+
+
 def test_pure_ldp_fixed_version_channel(monkeypatch):
     import rldp_verify.adapters as ad
 
     assert not ad.pure_ldp_has_ue_bug("1.2.0") and ad.pure_ldp_has_ue_bug("1.1.2")
-    monkeypatch.setattr(ad, "pure_ldp_has_ue_bug", lambda version=None: False)
-    r = audit_adapted(pure_ldp.UEClient(0.25, 3, use_oue=True, index_mapper=lambda x: x), 1)
-    assert abs(float(r.eps_realised()[0]) - 0.25) < 1e-15
+    real = ad._version
+    monkeypatch.setattr(ad, "_version", lambda dist: "1.2.0" if dist == "pure-ldp" else real(dist))
+    client = _ue_120_like()(0.25, 3, use_oue=True, index_mapper=lambda x: x)
+    a = adapt(client)
+    assert "bit not cleared" not in a.name and "cleared, then set" in a.notes[0]
+    assert abs(float(audit_adapted(a, 1).eps_realised()[0]) - 0.25) < 1e-15
+    _seed(11)
+    _fits(dense_mechanism(a), lambda x: client.privatise(x), label=_bits)
+    # 1.1.2's code under a version number that says 1.2.0: refused, not guessed
+    with pytest.raises(InputError, match="does not clear the true bit, which the version number does not say"):
+        adapt(pure_ldp.UEClient(0.25, 3, use_oue=True, index_mapper=lambda x: x))
 
 
 def test_pure_ldp_de_is_grr():
