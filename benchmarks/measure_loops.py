@@ -36,7 +36,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 EDITED = "proofs/rldp/ex1_confidence_ball.py"
 OUT = ROOT / "reports" / "benchmarks" / "loops.json"
-COLUMNS = ["run", "wall seconds", "load average (1 min) before -> after", "exit code", "last line", "commit"]
+COLUMNS = ["run", "wall seconds", "load average (1 min) before -> after", "exit code", "last line", "commit",
+           "git status after (changed paths)"]
 
 
 def timed(name: str, cmds: list[list[str]], cwd: Path, env: dict, head: str) -> list:
@@ -52,8 +53,11 @@ def timed(name: str, cmds: list[list[str]], cwd: Path, env: dict, head: str) -> 
             break
     dt = time.perf_counter() - t0
     after = os.getloadavg()[0]
-    print(f"{name}: {dt:.1f} s, exit {code}, load {load:.1f} -> {after:.1f}; {tail}", flush=True)
-    return [name, round(dt, 1), f"{load:.1f} -> {after:.1f}", code, tail, head]
+    status = subprocess.run(["git", "status", "--porcelain"], cwd=cwd, capture_output=True, text=True).stdout.split("\n")
+    changed = [ln[3:] for ln in status if ln.strip() and ln[3:] != ".venv"]
+    dirty = "clean" if not changed else ", ".join(changed[:6]) + (" ..." if len(changed) > 6 else "")
+    print(f"{name}: {dt:.1f} s, exit {code}, load {load:.1f} -> {after:.1f}; git status: {dirty}; {tail}", flush=True)
+    return [name, round(dt, 1), f"{load:.1f} -> {after:.1f}", code, tail, head, dirty]
 
 
 def main() -> int:
