@@ -129,6 +129,15 @@ class UnaryProduct:
         return rows, ["".join(map(str, y)) for y in outs]
 
 
+MAX_DENSE_ENTRIES = 2**22
+
+
+def _dense_cap(n, what):
+    if n > MAX_DENSE_ENTRIES:
+        raise InputError(f"{what}: the dense channel would have {n} entries (at most {MAX_DENSE_ENTRIES}); audit "
+                         "eps-LDP with the structure instead (--ldp)")
+
+
 def _key(r):
     return -1 if r is None else (math.inf if r == INF else r)
 
@@ -165,7 +174,8 @@ class Symmetric:
         return Symmetric(k, a, b)
 
     def dense(self):
-        """(rows, outputs): the k x k matrix."""
+        """(rows, outputs): the k x k matrix (k <= 2048)."""
+        _dense_cap(self.k * self.k, f"GRR on k = {self.k} values")
         return [[self.a if y == x else self.b for x in range(self.k)] for y in range(self.k)], \
             [str(v) for v in (self.labels or range(self.k))]
 
@@ -208,6 +218,7 @@ class PublicMixture:
     def dense(self):
         """The channel on (seed, bucket) with the seed uniform on ``seeds`` (a finite restriction)."""
         seeds = list(self.seeds)
+        _dense_cap(len(seeds) * self.g * self.d, f"local hashing with d = {self.d}, g = {self.g}")
         w = Fraction(1, len(seeds))
         rows, outs = [], []
         for s in seeds:
