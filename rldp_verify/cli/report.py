@@ -8,6 +8,7 @@ import json
 import os
 import signal
 import sys
+import threading
 from pathlib import Path
 
 from rldp_verify.cli._help import add_parser
@@ -288,6 +289,9 @@ def _sigint_ignored():
     """SIGINT ignored while child processes are started: they inherit it (a Dask nanny and its worker, the
     forkserver and the --jobs workers forked from it), so Ctrl-C to the process group prints no traceback
     of theirs; this process stops them (:func:`_sigint_stops_children`)."""
+    if threading.current_thread() is not threading.main_thread():  # signals belong to the main thread
+        yield
+        return
     old = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         yield
@@ -304,6 +308,9 @@ def _sigint_stops_children():
         _stop_children()
         raise KeyboardInterrupt
 
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
     old = signal.signal(signal.SIGINT, handler)
     try:
         yield
