@@ -199,6 +199,15 @@ def _isit_56_min(w):
     return min(w)
 
 
+def _isit_66_plus_one(B, ps1, ps2):
+    return mpmath.sqrt(B + 1) + 1 + ps1 + ps2
+
+
+def _isit_57_unsquared(t, phat, B):
+    S = mpmath.fsum(h * mpmath.sqrt(-x) for h, x in zip(phat, t))
+    return -S / (B + 1)
+
+
 STEP_MUTANTS = [
     mutant("steps.a1.a1-c-sign", A1, "(A1) with C = e^{B(1-alpha)} instead of e^{B(alpha-1)}",
            replace(f"{A1}:printed_A1", _a1_c_sign), ("rldp.steps.a1.a1-a4-decomposition",)),
@@ -268,6 +277,10 @@ STEP_MUTANTS = [
            replace(f"{ISIT}:printed_77", _isit_77_exponent), ("isit.steps.appc.lemma8-74-77",)),
     mutant("steps.isit.56-min", ISIT, "ISIT (56)/(70): the support function of the simplex as min_i w_i",
            replace(f"{ISIT}:printed_56", _isit_56_min), ("isit.steps.appc.simplex-support-56-70",)),
+    mutant("steps.isit.66-plus-one", ISIT, "ISIT (66): C = sqrt(B + 1) + 1 + P^_{s1} + P^_{s2}",
+           replace(f"{ISIT}:printed_66", _isit_66_plus_one), ("isit.steps.appc.rewritings-51-67",)),
+    mutant("steps.isit.57-unsquared", ISIT, "ISIT (57) evaluated as -(sum P^ sqrt(-t))/(B + 1) (the square dropped)",
+           replace(f"{ISIT}:printed_57", _isit_57_unsquared), ("isit.steps.appc.rewritings-51-67",)),
     mutant("steps.a6.v3-times-e-eps", A6, "V3' = e^{+eps} V2' instead of e^-eps V2'",
            replace(f"{A6}:printed_V3_from_V2", _v3_times_t), ("rldp.steps.a6.a106-scaling",)),
 ]

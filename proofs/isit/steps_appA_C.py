@@ -253,3 +253,80 @@ def check_simplex_support(ctx):
                 recomputed=str(best))
         t.points += 1
     return t.outcome("(56), (69)-(70)", statement_claims=("isit.thm2.support-ball", "isit.thm4.support-projection"))
+
+
+def printed_66(B, ps1, ps2):
+    """(66): C = sqrt(B + 1) - 1 + P^_{s1} + P^_{s2}."""
+    return mpmath.sqrt(B + 1) - 1 + ps1 + ps2
+
+
+def printed_57(t, phat, B):
+    """(57) with (60): delta*(t | B) = min_{c >= 0} c sum g*(t/c) + c(B + 1), g*(z) = -2 sqrt(-z) P^, evaluated at its
+    minimiser sqrt(c) = sum P^ sqrt(-t) / (B + 1): -(sum P^ sqrt(-t))^2 / (B + 1)."""
+    S = mpmath.fsum(h * mpmath.sqrt(-x) for h, x in zip(phat, t))
+    c = (S / (B + 1)) ** 2
+    return c * mpmath.fsum(-2 * mpmath.sqrt(-x / c) * h for h, x in zip(phat, t)) + c * (B + 1)
+
+
+@claim(
+    id="isit.steps.appc.rewritings-51-67",
+    paper=PAPER,
+    source="App. C, proofs of Theorems 2 and 4: (51)-(54) ('We can write'), (55)/(67) ('Then by Lemma 7', 'By Lemma 7 one "
+           "has'), (57) ('Furthermore it follows from Lemmas 4 and 5'), (61)-(66), and Lemma 8's case v_i = 0",
+    statement="(51): F = P_{SxU} n B with B, g of (52)-(54); Lemma 7's hypothesis holds in (55) and (67) (P^ is in the "
+              "relative interiors of both sets when B > 0); (57) gives delta*(t | B) = -(sum P^ sqrt(-t))^2/(B + 1) for t < 0, "
+              "the supremum of t^T R over B (attained, and not exceeded by random points of B); (61)-(66): (28)'s set is "
+              "(P_U x P_U) n {h <= 0}; in Lemma 8 coordinates with v_i = 0 contribute 0 (x_i -> inf).",
+    hypotheses=("P^ of full support", "B > 0", "|S| >= 3"),
+    method=(Method.HIGH_PRECISION, Method.PROPERTY),
+)
+def check_rewritings(ctx):
+    rng = ctx.rng("isit.steps.appc.rewritings")
+    t = Tally(ctx.dps)
+    with working_precision(ctx.dps):
+        for k in range(30):
+            phat, P, s1, s2 = _instance(rng, k)
+            H, Pf = [v for r in phat for v in r], [v for r in P for v in r]
+            B = mp(rand_fraction(rng, 0, 2))
+            pt = {"case": k, "B": B, "s1": s1, "s2": s2}
+            g = mpmath.fsum(h**2 / p for h, p in zip(H, Pf))
+            t.truth("(51)-(54)", (_chi2(H, Pf) <= B) == (g - B - 1 <= 0), pt)
+            t.truth("(55): P^ in ri(P) and int(B)", min(H) > 0 and mpmath.fsum(h**2 / h for h in H) - B - 1 < 0, pt)
+            ps1, ps2 = mpmath.fsum(phat[s1]), mpmath.fsum(phat[s2])
+            C = printed_66(B, ps1, ps2)
+            R1 = [p / mpmath.fsum(P[s1]) for p in P[s1]]
+            R2 = [p / mpmath.fsum(P[s2]) for p in P[s2]]
+            h1 = mpmath.sqrt(mpmath.fsum(h**2 / r for h, r in zip(phat[s1], R1)))
+            h2 = mpmath.sqrt(mpmath.fsum(h**2 / r for h, r in zip(phat[s2], R2)))
+            lhs28 = sum(_kappas(phat, R1, R2, s1, s2))
+            t.equal("(61)-(66) describe (28)", h1 + h2 - C, lhs28 - mpmath.sqrt(B + 1), pt)
+            c1 = [h / ps1 for h in phat[s1]]
+            c2 = [h / ps2 for h in phat[s2]]
+            h_at_phat = (mpmath.sqrt(mpmath.fsum(h**2 / r for h, r in zip(phat[s1], c1)))
+                         + mpmath.sqrt(mpmath.fsum(h**2 / r for h, r in zip(phat[s2], c2))) - C)
+            t.truth("(67): P^'s conditionals in ri(P_U x P_U) and int(A)", h_at_phat < 0, pt, h=h_at_phat)
+            # (57): the support function of B at t < 0
+            tv = [-mp(rand_fraction(rng, 0, 3)) for _ in H]
+            val = printed_57(tv, H, B)
+            S = mpmath.fsum(h * mpmath.sqrt(-x) for h, x in zip(H, tv))
+            lam = (S / (B + 1)) ** 2
+            Rstar = [h * mpmath.sqrt(lam / -x) for h, x in zip(H, tv)]          # the maximiser, on the boundary of B
+            t.equal("(57) attained", mpmath.fsum(x * r for x, r in zip(tv, Rstar)), val, pt)
+            t.equal("(57) maximiser on the boundary", mpmath.fsum(h**2 / r for h, r in zip(H, Rstar)), B + 1, pt)
+            for _ in range(5):
+                R = [r * (1 + mp(rand_fraction(rng, 0, 1))) for r in Rstar]     # larger R: still in B, t^T R lower
+                R[rng.randrange(len(R))] *= mp(rand_fraction(rng, 0, 1)) / 2 + mpmath.mpf(1) / 2
+                if mpmath.fsum(h**2 / r for h, r in zip(H, R)) <= B + 1:
+                    t.leq("(57) upper bound", mpmath.fsum(x * r for x, r in zip(tv, R)), val, pt)
+            # Lemma 8, v_i = 0: x_i -> inf, the objective tends to the formula without coordinate i
+            kap = [mp(rand_fraction(rng, 0, 2)) for _ in range(3)]
+            v = [-mp(rand_fraction(rng, 0, 3)), -mp(rand_fraction(rng, 0, 3)), mpmath.mpf(0)]
+            lam8 = mpmath.fsum(q * mpmath.sqrt(-a) for q, a in zip(kap, v))
+            c = printed_77(lam8)
+            x = [c * q / mpmath.sqrt(-a) for q, a in zip(kap[:2], v[:2])] + [mpmath.mpf(10) ** 40]
+            obj = mpmath.fsum(a * b for a, b in zip(v, x)) - mpmath.sqrt(mpmath.fsum(q**2 / b for q, b in zip(kap, x)))
+            formula = -(mpmath.mpf(2) ** (-mpmath.mpf(2) / 3) + mpmath.cbrt(2)) * lam8 ** (mpmath.mpf(2) / 3)
+            t.leq("Lemma 8, v_i = 0", abs(obj - formula), mpmath.mpf(10) ** -15, pt)
+            t.points += 1
+    return t.outcome("(51)-(57), (61)-(67), Lemma 8 with v_i = 0",
+                     statement_claims=("isit.thm2.support-ball", "isit.thm4.support-projection", "isit.lemma8.conjugate"))
