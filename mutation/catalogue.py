@@ -371,17 +371,17 @@ MUTANTS += [
     mutant("eq12.quantile-at-beta", U,
            "eq. (12) as printed: B = log(1 + F^-1(0.05)/n), the chi-square quantile at beta instead of 1 - beta",
            (wrap(f"{U}:confidence_radius", _conf_at_beta), wrap(f"{U}:confidence_radius_upper", _conf_upper_at_beta)),
-           ("rldp.example1.*", "rldp.sec3.*", "rldp.sec8.*", "rldp.ex*", "rldp.example*", "rldp.thm4.eps0-example1")),
+           ("rldp.example1.*", "rldp.audit.confidence-radius", "rldp.sec3.*", "rldp.sec8.*", "rldp.ex*", "rldp.example*", "rldp.thm4.eps0-example1")),
     mutant("eq11.degrees-of-freedom", U, "the chi-square quantile with |X| degrees of freedom instead of |X| - 1",
            (wrap(f"{U}:confidence_radius", _conf_dof), wrap(f"{U}:confidence_radius_upper", _conf_upper_dof)),
-           ("rldp.example1.*", "rldp.sec3.*", "rldp.sec8.*", "rldp.ex*", "rldp.example*")),
+           ("rldp.example1.*", "rldp.audit.confidence-radius", "rldp.sec3.*", "rldp.sec8.*", "rldp.ex*", "rldp.example*")),
     mutant("eq11.chi2-radius-as-renyi", U, "B = F^-1(1-beta)/n (the chi-square radius) instead of log(1 + F^-1/n)",
            replace(f"{U}:_radius_from_quantile", _radius_no_log),
-           ("rldp.example1.*", "rldp.sec3.*", "rldp.sec8.*", "rldp.ex*", "rldp.example*")),
+           ("rldp.example1.*", "rldp.audit.confidence-radius", "rldp.sec3.*", "rldp.sec8.*", "rldp.ex*", "rldp.example*")),
     mutant("stats.chi2-quantile-lower-tail", "stats",
            "F^-1_{chi2,k}(q) and its certified bracket computed at 1 - q (lower/upper tail swapped)",
            (wrap("stats:chi2_quantile", _chi2_quantile_tail), wrap("stats:chi2_quantile_bracket", _chi2_bracket_tail)),
-           ("rldp.example1.*", "rldp.sec3.*", "rldp.sec8.*", "rldp.ex*", "rldp.example*", "isit.*")),
+           ("rldp.example1.*", "rldp.audit.confidence-radius", "rldp.sec3.*", "rldp.sec8.*", "rldp.ex*", "rldp.example*", "isit.*")),
 ]
 
 

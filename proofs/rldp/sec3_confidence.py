@@ -122,3 +122,58 @@ def check_coverage(ctx):
             counterexample={"P*": ["1/100", "99/100"], "n": n, "confidence": "0.95", "coverage": str(cov)}, **ev,
             kind="missing-hypothesis")
     return Outcome.inconclusive("no finite-n counterexample decided", **ev)
+
+
+@claim(
+    id="rldp.audit.confidence-radius",
+    paper=PAPER,
+    source="Sec. 3, eqs. (9), (11)-(12) (the radius of the confidence set, as the tool builds F for the audit)",
+    statement="The tool's Rényi ball of a confidence level (alpha = 2) has radius B = log(1 + F^{-1}_{chi2,|X|-1}(1-beta)/n) "
+              "of eq. (11), its certified radius is not below it, and it contains exactly the chi-square set of eq. (9) "
+              "at points near its boundary.",
+    hypotheses=("alpha = 2", "|X| in {2, 4, 6}", "n in {10, 100, 1000}", "confidence in {0.9, 0.95, 0.99}"),
+    method=(Method.HIGH_PRECISION, Method.EXACT),
+    reading="A check of the tool, not of the paper: eq. (11) written out with the certified chi-square quantile bracket "
+            "is the second route; a ball built otherwise refutes the tool (the claim sits with the audit's "
+            "consistency checks).",
+)
+def check_tool_radius(ctx):
+    from rldp_verify.rldp.uncertainty import RenyiBall
+
+    rng = ctx.rng("audit.confidence-radius")
+    rows = []
+    for a in (2, 4, 6):
+        for n, conf in ((10, Fraction(9, 10)), (100, Fraction(95, 100)), (1000, Fraction(99, 100))):
+            w = [rng.randint(1, 9) for _ in range(a)]
+            phat = [[Fraction(x, sum(w)) for x in w[: a // 2]], [Fraction(x, sum(w)) for x in w[a // 2:]]]
+            ball = RenyiBall.from_confidence(phat, 2, conf, n, dps=ctx.dps)
+            q_lo, q_hi = chi2_quantile_bracket(conf, a - 1, dps=ctx.dps)
+            with working_precision(ctx.dps + 10):
+                B_lo, B_hi = mpmath.log(1 + to_mpf(q_lo) / n), mpmath.log(1 + to_mpf(q_hi) / n)
+                B = to_mpf(ball.radius_value)
+                ok_value = B_lo - mpmath.mpf(10) ** -(ctx.dps - 5) <= B <= B_hi + mpmath.mpf(10) ** -(ctx.dps - 5)
+                ok_upper = to_mpf(ball.radius) >= B_lo
+                # membership near the boundary: P^ + t (R - P^) with sum (P^ - P)^2 / P just below / above q/n
+                flat_hat = [v for row in phat for v in row]
+                R = [Fraction(int(i == 0)) for i in range(a)]
+                inside = outside = None
+                for t in (Fraction(k, 64) for k in range(1, 64)):
+                    P = [h + t * (r - h) for h, r in zip(flat_hat, R)]
+                    chi = sum((h - p) ** 2 / p for h, p in zip(flat_hat, P))
+                    if chi * n < q_lo * Fraction(999, 1000):
+                        inside = P
+                    elif chi * n > q_hi * Fraction(1001, 1000) and outside is None:
+                        outside = P
+                ok_in = inside is None or ball.contains([inside[: a // 2], inside[a // 2:]], dps=ctx.dps) is True
+                ok_out = outside is None or ball.contains([outside[: a // 2], outside[a // 2:]], dps=ctx.dps) is False
+            row = {"|X|": a, "n": n, "confidence": str(conf), "B": mpmath.nstr(B, 15), "eq11": mpmath.nstr(B_lo, 15),
+                   "value": ok_value, "certified_not_below": ok_upper, "chi2_inside_in_F": ok_in,
+                   "chi2_outside_not_in_F": ok_out, "points_tested_inside_outside": [inside is not None,
+                                                                                       outside is not None]}
+            rows.append(row)
+            if not (ok_value and ok_upper and ok_in and ok_out):
+                return Outcome.refuted("the tool's confidence ball differs from eq. (11) / the chi-square set of eq. (9)",
+                                       counterexample=row, rows=rows, kind="false")
+    return Outcome.verified(f"on {len(rows)} (|X|, n, confidence) the tool's radius is eq. (11)'s (within its certified "
+                            "quantile bracket), its certified radius is not below it, and points just inside / outside the "
+                            "chi-square set of eq. (9) are inside / outside the ball", rows=rows)

@@ -17,6 +17,7 @@ CASES = [
     ("thm1.bs-chi2-radius", "rldp.example2.lower-bounds", "ERROR", "InconsistentCheck"),
     ("thm1.bs-chi2-radius", "rldp.example2.conditional-radii", "ERROR", "InconsistentCheck"),
     ("eq11.chi2-radius-as-renyi", "rldp.example1.radius", "ERROR", "InconsistentCheck"),
+    ("eq11.chi2-radius-as-renyi", "rldp.audit.confidence-radius", "REFUTED", ""),
     ("eq6.renyi-arguments-swapped", "falpha.def1.eq4-alpha-lt-1", "ERROR", "InconsistentCheck"),
     ("isit.eq21-c-times-B", "isit.thm2.support-ball", "REFUTED", ""),
     ("isit.eq29-without-row-masses", "isit.thm4.support-projection", "REFUTED", ""),
