@@ -12,6 +12,12 @@ the precision up to ``max_dps``.
 
 Matrix entries that are floats are read as the binary rationals they denote (``from_float``): the audit
 is about exactly that matrix.
+
+Extreme balls (issue 25) are audited through nested balls lo_ball <= F <= hi_ball (:func:`_nested_balls`):
+a radius above RADIUS_CAP takes its lower end from a witness in the ball of radius RADIUS_CAP, so the lower
+end never falls as the ball grows; alpha beyond [ALPHA_MIN, ALPHA_CAP] uses the monotonicity of D_alpha in
+alpha. A ``time_limit`` bounds the pairs not certified in time by Proposition 3. Both only widen the
+interval; neither decides a verdict that the interval does not decide.
 """
 
 from __future__ import annotations
