@@ -44,8 +44,9 @@ def check(ctx):
     mech = Mechanism.from_matrix(Q_PRINTED, ["s1", "s2"], ["u1", "u2"], normalize=True)
     res = audit(mech, "log(2)", phat=PHAT, alpha=2, confidence="0.95", samples=100, dps=ctx.dps)
     js = res.to_json()
-    star = audit(mech, "log(2)", distribution=PSTAR, dps=ctx.dps).to_json()
-    px = audit(mech, "log(2)", full_simplex=True, dps=ctx.dps).to_json()
+    res_star = audit(mech, "log(2)", distribution=PSTAR, dps=ctx.dps)
+    res_px = audit(mech, "log(2)", full_simplex=True, dps=ctx.dps)
+    star, px = res_star.to_json(), res_px.to_json()
     y, s, t = res.argmax["y"], res.argmax["s"], res.argmax["s_prime"]
     from rldp_verify.rldp.uncertainty import RenyiBall
     ball = RenyiBall.from_confidence(PHAT, 2, "0.95", 100, dps=ctx.dps)
@@ -71,6 +72,14 @@ def check(ctx):
                                       "exact ratios", "best_ratio": f"{float(oracle):.12g}",
                              "upper_end_minus_oracle_relative": f"{float((hi - oracle) / hi):.2e}",
                              "point": [str(v) for v in oracle_P]})
+    from rldp_verify.certificates.audit import audit_certificate
+    from rldp_verify.certificates.claims import built
+
+    ev.update(built(lambda: [audit_certificate(res, mech, "log(2)", name="example3-Q-in-F", phat=PHAT, alpha=2,
+                                               confidence="0.95", samples=100),
+                             audit_certificate(res_star, mech, "log(2)", name="example3-Q-at-Pstar", distribution=PSTAR),
+                             audit_certificate(res_px, mech, "log(2)", name="example3-Q-full-simplex",
+                                               full_simplex=True)]))
     if res.verdict == "PASS":
         return Outcome.verified(f"PASS: worst ratio in [{js['ratio_lower']}, {js['ratio_upper']}] <= 2, "
                                 f"eps_F = {js['eps_realised'][1]} < log 2 = 0.6931 (at y={y}, s={s}, s'={t}); "

@@ -65,3 +65,14 @@ def write_claim_certificates(claims: list[dict], out_dir) -> dict:
             out["per_claim"][c["id"]] = "certificate re-checked"
             out["re-checked"] += 1
     return out
+
+
+def built(builder, *args, **kwargs) -> dict:
+    """``evidence(builder(*args, **kwargs))`` -- or, when building the certificate raises, a ``no_certificate``
+    entry naming the exception: a certificate that cannot be built never turns a verdict into ERROR, and the
+    report says why there is none. ``builder`` may return a document or a list of documents."""
+    try:
+        out = builder(*args, **kwargs)
+    except Exception as exc:  # noqa: BLE001 - reported per claim, never hidden
+        return no_certificate(f"building the certificate failed: {type(exc).__name__}: {str(exc)[:200]}")
+    return evidence(*(out if isinstance(out, list) else [out]))

@@ -54,6 +54,10 @@ def register(sub):
                    help="recompute every claim; by default a claim is reused from OUT/.cache (or from the key recorded "
                         "in OUT/verification.json) when nothing that determines it changed: its module and the engine "
                         "and proof modules it imports, --dps/--seed/--include-slow, library versions, its data files")
+    p.add_argument("--certificates", default=None, metavar="DIR",
+                   help="write each claim's certificates to DIR/<claim id>.json and re-check them with the independent "
+                        "checker (rldp_verify_check); verification.json keeps a reference and, per claim, 'certificate "
+                        "re-checked', 'certificate FAILED: ...' or 'no certificate: <reason>' (issue 23)")
     p.add_argument("--from-json", action="store_true",
                    help="re-render verification.md/.html from OUT/verification.json with fresh benchmark tables "
                         "and the claims in the current statement index's order, without re-running the claims")
@@ -110,6 +114,8 @@ def run(args) -> int:
     if out.exists() and not out.is_dir():
         raise InputError(f"--out {args.out!r} exists and is not a directory")
     _check_writable(out)  # before any claim runs, not after
+    if args.certificates is not None:
+        _check_writable(Path(args.certificates))
     if args.jobs < 1:
         raise InputError(f"--jobs must be at least 1, got {args.jobs}")
     if str(Path.cwd()) not in sys.path:
@@ -163,12 +169,17 @@ def run(args) -> int:
     coverage = _coverage(args.proofs, [c.id for c in claims_all])
     if coverage is not None:
         doc["coverage"] = coverage
+    from rldp_verify.certificates.report import attach, summary_line
+
+    certs = attach(doc["claims"], args.certificates, out / "certificates")   # issue 23: documents out of the JSON
+    if certs is not None:
+        doc["certificates"] = certs
     doc["run"] = _run_record(out, doc, not args.no_cache, recomputed, len(results) - len(recomputed))
     paths = report.write(doc, out)
     s = doc["summary"]
     print("report: " + ", ".join(f"{k} {v}" for k, v in s.items())
           + f" ({len(recomputed)} recomputed, {len(results) - len(recomputed)} reused from the cache)"
-          + " -> " + ", ".join(map(str, paths)))
+          + (f"; {summary_line(certs)}" if certs is not None else "") + " -> " + ", ".join(map(str, paths)))
     return _errors_exit(doc)
 
 

@@ -234,6 +234,7 @@ def _claim(c: dict, figs: dict[str, list[str]], out_dir: Path | None) -> str:
            f"<summary>{_badge(c['verdict'])} <code>{e(c['id'])}</code> <span class='meta'>{text(c['source'])}</span>"
            f"<br><span class='short'>{text(c['summary'], 160)}</span></summary>",
            f"<p class='meta'>{e(c['method'])} · {c['seconds']:.2f} s{loc}</p>",
+           f"<p class='meta'>{e(c['certificate'])}</p>" if c.get("certificate") else "",   # issue 23
            f"<p><b>Statement.</b> {text(c['statement'])}</p>"]
     if c.get("hypotheses"):
         out.append("<p><b>Hypotheses.</b> " + "; ".join(text(h) for h in c["hypotheses"]) + "</p>")
@@ -446,7 +447,10 @@ def render(doc: dict, out_dir: Path | None = None, mutation: str | None = None) 
            "<meta name='viewport' content='width=device-width, initial-scale=1'>",
            "<title>rldp-verify verification report</title>", f"<style>{_asset('report.css')}</style></head><body>",
            "<header><h1>rldp-verify verification report</h1>",
-           f"<p>{sum(s.values())} claims: " + ", ".join(f"{_badge(v)} {s[v]}" for v in VERDICTS) + "</p></header>",
+           f"<p>{sum(s.values())} claims: " + ", ".join(f"{_badge(v)} {s[v]}" for v in VERDICTS) + "</p>"
+           + (f"<p>Certificates re-checked by the independent checker: {doc['certificates']['re-checked']} claims, "
+              f"{doc['certificates']['failed']} FAILED, {doc['certificates']['none']} without one.</p>"
+              if doc.get("certificates") else "") + "</header>",
            "<nav id='toc'><b>Contents</b><ol>" + "".join(toc) + "</ol></nav>", _filter(doc)]
 
     rows = []

@@ -86,6 +86,8 @@ def _claim(c: dict, figs: dict[str, list[str]]) -> list[str]:
     kind = model.kind_of(c)
     lines += [f"- **Method:** {c['method']} ({c['seconds']:.2f} s)",
               f"- **Finding:** {pretty(c['summary'])}" + (f" *(kind: {kind})*" if kind else "")]
+    if c.get("certificate"):   # issue 23: report --certificates DIR
+        lines.append(f"- **Certificate:** {_cell(c['certificate'])}")
     fig = (c.get("evidence") or {}).get("figure")
     if isinstance(fig, str) and fig:
         users = figs.get(fig, [])
@@ -128,6 +130,12 @@ def render(doc: dict, out_dir: Path | None = None) -> str:
     figs = model.figures(doc)
     lines = ["# rldp-verify verification report", "",
              f"{sum(s.values())} claims: " + ", ".join(f"{s[v]} {v}" for v in VERDICTS) + ".", ""]
+    cert = doc.get("certificates")
+    if cert:
+        lines += [f"Certificates (re-checked by the independent checker `rldp_verify_check`): {cert['re-checked']} "
+                  f"claims re-checked, {cert['failed']} FAILED, {cert['none']} without one"
+                  + (" (" + ", ".join(f"{k} {n}" for k, n in cert.get("kinds", {}).items()) + ")"
+                     if cert.get("kinds") else "") + ".", ""]
     lines += ["## Summary by paper", "", "| paper | " + " | ".join(VERDICTS) + " | total |",
               "|---|" + "---|" * (len(VERDICTS) + 1)]
     for paper, title, cnt in model.per_paper_counts(doc):

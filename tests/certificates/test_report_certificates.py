@@ -1,0 +1,70 @@
+"""``report --certificates DIR`` (issue 23): certificate documents leave the claim records, are written per claim
+and re-checked; each claim gets a status and the report counts them."""
+
+import json
+
+from rldp_verify.certificates.claims import built, evidence, no_certificate
+from rldp_verify.certificates.report import attach, default_reason
+from rldp_verify.certificates.value import value_certificate
+from rldp_verify.report.markdown import render
+
+GOOD = value_certificate("ln2", ["log", 2], lower="0.69", upper="0.7")
+WRONG = value_certificate("ln2", ["log", 2], lower="0.7")
+
+
+def _claims():
+    return [{"id": "x.good", "method": "exact", "verdict": "VERIFIED", "evidence": {"v": "1", **evidence(GOOD)}},
+            {"id": "x.wrong", "method": "high-precision", "verdict": "VERIFIED", "evidence": evidence(WRONG)},
+            {"id": "x.stat", "method": "property", "verdict": "INCONCLUSIVE",
+             "evidence": no_certificate("statistical statement")},
+            {"id": "x.sym", "method": "symbolic", "verdict": "VERIFIED", "evidence": {}}]
+
+
+def test_attach_writes_rechecks_and_counts(tmp_path):
+    claims = _claims()
+    entry = attach(claims, tmp_path / "c")
+    assert entry == {"dir": str(tmp_path / "c"), "re-checked": 1, "failed": 1, "none": 2, "kinds": {"rigorous-value": 1}}
+    st = {c["id"]: c["certificate"] for c in claims}
+    assert st["x.good"] == "certificate re-checked" and st["x.wrong"].startswith("certificate FAILED: rigorous-value")
+    assert st["x.stat"] == "no certificate: statistical statement"
+    assert st["x.sym"] == "no certificate: " + default_reason(claims[3]) and "sympy" in st["x.sym"]
+    assert claims[0]["evidence"] == {"v": "1", "certificates": {"file": "x.good.json", "kinds": ["rigorous-value"],
+                                                                "count": 1, "status": "certificate re-checked"}}
+    assert json.loads((tmp_path / "c" / "x.good.json").read_text()) == [GOOD]
+    assert sorted(p.name for p in (tmp_path / "c").iterdir()) == ["x.good.json", "x.wrong.json"]
+    # a record reused from verification.json holds only the reference: its file is read back and re-checked
+    again = [dict(claims[0])]
+    assert attach(again, tmp_path / "d", previous=tmp_path / "c")["re-checked"] == 1
+    assert (tmp_path / "d" / "x.good.json").is_file()
+    lost = [dict(claims[0])]
+    assert attach(lost, tmp_path / "e")["failed"] == 1 and "--no-cache" in lost[0]["certificate"]
+
+
+def test_without_a_directory_the_documents_leave_the_json_only():
+    claims = _claims()
+    assert attach(claims, None) is None
+    assert claims[0]["evidence"]["certificates"] == {"kinds": ["rigorous-value"], "count": 1}
+    assert "certificate" not in claims[0]
+
+
+def test_built_never_raises():
+    def boom():
+        raise ArithmeticError("no")
+    assert built(boom) == no_certificate("building the certificate failed: ArithmeticError: no")
+    assert built(lambda: [GOOD, GOOD]) == evidence(GOOD, GOOD)
+
+
+def test_markdown_shows_the_status_and_the_counts(tmp_path):
+    claims = _claims()
+    for c in claims:
+        c.update(paper="p", source="s", statement="t", hypotheses=[], reading=None, summary="x", seconds=0.0)
+    doc = {"summary": {"VERIFIED": 3, "REFUTED": 0, "INCONCLUSIVE": 1, "ERROR": 0}, "papers": {"p": "P"},
+           "claims": claims, "benchmarks": [], "environment": {"python": "3", "platform": "x", "packages": {},
+                                                               "dps": 50, "seed": 1, "include_slow": False}}
+    doc["certificates"] = attach(claims, tmp_path)
+    md = render(doc)
+    assert "1 claims re-checked, 1 FAILED, 2 without one (rigorous-value 1)" in md
+    assert "- **Certificate:** no certificate: statistical statement" in md
+    from rldp_verify.report.html import render as html
+
+    assert "certificate re-checked" in html(doc) and "1 FAILED" in html(doc)
