@@ -1,10 +1,17 @@
 """``verification.html``: one self-contained page (CSS and JavaScript inline, no network).
 
 A per-paper summary and the coverage slot (issue 12) first, then the findings (REFUTED by kind, then
-INCONCLUSIVE: the paper's words, ours, the counterexample, a link to the claim), every claim in the paper's order with
-an anchor, a link to its source file and line, readable formulas and evidence tables; the tool's own
-checks apart; benchmarks; the environment in a collapsed block at the end. A table of contents and a
-filter by paper / verdict / kind / text (plain JavaScript in the page).
+INCONCLUSIVE: the paper's words, ours, the counterexample, a link to the claim), every claim in the paper's
+order with an anchor, a link to its source file and line, readable formulas and evidence tables; the tool's
+own checks apart; benchmarks; the mutation-testing section; the environment in a collapsed block at the end.
+A table of contents listing every section and a filter by paper / verdict / kind / text (plain JavaScript in
+the page); the claim counts of the contents and headings follow the filter.
+
+Readable at 1280 px to the end (issue 29): anchor targets land below the sticky filter bar; prose formulas
+are Unicode with ``<sub>`` / ``<sup>`` (no TeX); no table is taller than two screens as the page opens or
+with a claim opened — a benchmark table wider than :data:`WIDE_COLUMNS` or longer than :data:`LONG_ROWS`
+is a summary with the full table in a collapsed block, long evidence shows its first rows (the rest
+collapsed), records with the same keys become one table with a row each.
 """
 
 from __future__ import annotations
