@@ -189,7 +189,9 @@ def _separating(g, seeds):
 
 
 def _trace(fn, *args, decide=lambda i, op, c: False, unjit=()):
-    target = getattr(fn, "py_func", fn)
+    from rldp_verify.structured.trace import as_compiled
+
+    target = as_compiled(fn)
     with tracing(decide, unjit) as log:
         out = target(*args)
     return log, out

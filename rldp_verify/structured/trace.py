@@ -8,17 +8,25 @@ choice, randint, laplace}`` are replaced: a uniform draw returns a :class:`Probe
 ``decide``'s answer as 0/1; ``choice(a, size, replace, p)`` records ("choice", len(a), size, replace, p) and
 returns the first ``size`` elements (an array that records item assignments as ("setitem", key, value)); ``randint`` records ("randint", low, high) and returns low; ``laplace``
 records ("laplace", loc, scale, size) and returns zeros. Everything is restored on exit.
+
+A numba-compiled function is traced through :func:`as_compiled`: its Python function with ``np.exp``,
+``np.log`` and ``np.sqrt`` of scalars computed as numba computes them, by the C library (``math``), not by
+NumPy's own implementations -- NumPy's scalar ``np.exp`` differs from numba's in the last bit for about 4.5 % of
+arguments (measured: 899 of 20,000 in [0.01, 20]; ``math.exp`` and numba agreed on all), which would move a
+threshold by an ulp.
 """
 
 from __future__ import annotations
 
+import math
 import random
 import threading
+import types
 from contextlib import contextmanager
 
 import numpy as np
 
-__all__ = ["tracing", "Probe"]
+__all__ = ["tracing", "Probe", "as_compiled"]
 
 _LOCK = threading.Lock()
 
@@ -45,6 +53,49 @@ class Probe:
 
     def __ge__(self, o):
         return self._cmp(">=", o)
+
+
+class _CompiledNumpy(types.ModuleType):
+    """``numpy`` as seen by numba-compiled code: scalar exp, log, sqrt from the C library (``math``)."""
+
+    def __init__(self):
+        super().__init__("numpy")
+
+    def __getattr__(self, name):
+        return getattr(np, name)
+
+    @staticmethod
+    def exp(x):
+        """exp as numba compiles it (libm) for a scalar."""
+        return math.exp(x) if np.ndim(x) == 0 else np.exp(x)
+
+    @staticmethod
+    def log(x):
+        """log as numba compiles it (libm) for a scalar."""
+        return math.log(x) if np.ndim(x) == 0 else np.log(x)
+
+    @staticmethod
+    def sqrt(x):
+        """sqrt (correctly rounded in both)."""
+        return math.sqrt(x) if np.ndim(x) == 0 else np.sqrt(x)
+
+
+_NP_COMPILED = _CompiledNumpy()
+
+
+def as_compiled(fn):
+    """For a numba dispatcher: its Python function, run with the numerics of the compiled code (see the
+    module docstring) and with nested dispatchers of its module replaced the same way; otherwise ``fn``."""
+    py = getattr(fn, "py_func", None)
+    if py is None:
+        return fn
+    g = dict(py.__globals__)
+    for name, obj in list(g.items()):
+        if obj is np:
+            g[name] = _NP_COMPILED
+        elif getattr(obj, "py_func", None) is not None and obj is not fn:
+            g[name] = as_compiled(obj)
+    return types.FunctionType(py.__code__, g, py.__name__, py.__defaults__, py.__closure__)
 
 
 class _Recorded(np.ndarray):
@@ -99,11 +150,11 @@ def tracing(decide=lambda i, op, c: False, unjit=()):
         return a
 
     saved = [(random, "random", random.random), (random, "randint", random.randint)]
-    for mod in unjit:       # numba dispatchers called from traced code run as Python
+    for mod in unjit:       # numba dispatchers called from traced code run as Python, with compiled numerics
         for name, obj in list(vars(mod).items()):
             if hasattr(obj, "py_func") and callable(getattr(obj, "py_func")):
                 saved.append((mod, name, obj))
-                setattr(mod, name, obj.py_func)
+                setattr(mod, name, as_compiled(obj))
     saved += [(np.random, n, getattr(np.random, n)) for n in
               ("random", "random_sample", "binomial", "choice", "randint", "laplace")]
     with _LOCK:

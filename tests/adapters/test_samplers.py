@@ -107,6 +107,15 @@ def _nb_random():
     return np.random.random()
 
 
+def test_numpy_exp_differs_from_compiled_exp_at_the_test_points():
+    @numba.njit
+    def nb_exp(x):
+        return np.exp(x)
+    for e in NP_EXP_DIFFERS:
+        assert np.exp(e) != nb_exp(e) == math.exp(e)
+        assert sm.prob_le(1 / (np.exp(e) + 1)) != sm.prob_le(1 / (nb_exp(e) + 1))
+
+
 def test_state_control_gives_chosen_uniforms():
     ks = [0, 1, T - 1, 123456789012345, T // 3]
     _set_uniforms(ks)
@@ -127,7 +136,13 @@ def _threshold_count(call, lo=0, hi=T):
     return a + 1
 
 
-@pytest.mark.parametrize("eps, optimal", [(1.0, True), (1.0, False), (0.25, True), (5.0, False)])
+# 0.0762..., 0.1755...: NumPy's scalar exp differs from numba's (libm) there, and the threshold's 2^-53 grid event
+# with it; the adapter must read the compiled code's value
+NP_EXP_DIFFERS = [0.07622868605817452, 0.17552657973921765]
+
+
+@pytest.mark.parametrize("eps, optimal", [(1.0, True), (1.0, False), (0.25, True), (5.0, False)] +
+                         [(e, True) for e in NP_EXP_DIFFERS])
 def test_numba_ue_client_thresholds_are_the_traced_ones(eps, optimal):
     from multi_freq_ldpy.pure_frequency_oracles.UE import UE_Client
 
@@ -204,8 +219,14 @@ def test_mfl_grr_client_uses_numba_binomial():
         assert a.structure.a == sm.prob_binomial1(p, "numba")
 
 
-@pytest.mark.parametrize("name", ["L_SUE", "L_OUE", "L_OSUE", "L_SOUE"])
-def test_numba_longitudinal_thresholds_are_the_traced_ones(name):
+# (eps_perm, eps_1) where NumPy's numerics would move a threshold's grid event (found by search)
+L_NP_DIFFERS = {"L_SUE": (1.1081081081081081, 0.48178613396004705), "L_OUE": (1.1081081081081081, 0.48178613396004705),
+                "L_OSUE": (1.135135135135135, 0.49353701527614574), "L_SOUE": (1.0810810810810811, 0.47003525264394835)}
+
+
+@pytest.mark.parametrize("name, eps_perm, eps_1", [(n, 2.0, 1.0) for n in L_NP_DIFFERS] +
+                         [(n, *L_NP_DIFFERS[n]) for n in L_NP_DIFFERS])
+def test_numba_longitudinal_thresholds_are_the_traced_ones(name, eps_perm, eps_1):
     """The compiled clients' four thresholds (q1, p1 of the memoised round, q2, p2 of the second), found by
     bisection at chosen uniforms, are the ones the adapter read from the Python source (numba's exp and
     sqrt against NumPy's would show here)."""
@@ -214,7 +235,6 @@ def test_numba_longitudinal_thresholds_are_the_traced_ones(name):
     from rldp_verify.adapters import adapt
 
     fn = getattr(importlib.import_module(f"multi_freq_ldpy.long_freq_est.{name}"), f"{name}_Client")
-    eps_perm, eps_1 = 2.0, 1.0
     fp = adapt(fn, k=2, eps_perm=eps_perm, eps_1=eps_1).float_params
 
     def out(ks):
