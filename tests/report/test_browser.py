@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -217,3 +218,44 @@ def test_no_raw_tex_and_no_broken_headers(page):
     heights = page.execute_script(
         "return Array.from(document.querySelectorAll('#summary th')).map(t => t.getBoundingClientRect().height)")
     assert max(heights) < 1.6 * min(heights), heights
+
+
+def test_the_committed_report_reads_to_the_end(browser, tmp_path):
+    """The same checks on the real report (reports/verification.json re-rendered into a scratch directory, the
+    tracked files untouched): no table taller than two screens, as the page opens and with every claim opened;
+    nothing wider than the viewport; no TeX in the prose; a claim's anchor lands below the sticky bar."""
+    import json
+    import re
+
+    from rldp_verify import report
+
+    root = Path(__file__).resolve().parents[2] / "reports"
+    if not (root / "verification.json").is_file():
+        pytest.skip("no committed reports/verification.json")
+    doc = json.loads((root / "verification.json").read_text())
+    doc["benchmarks"] = report.load_benchmarks(root / "benchmarks")
+    if (root / "mutation.json").is_file():
+        shutil.copy(root / "mutation.json", tmp_path / "mutation.json")
+    report.write(doc, tmp_path)
+    browser.set_window_size(WIDTH, 900)
+    browser.get((tmp_path / "verification.html").as_uri())
+    assert _tall_tables(browser) == []
+    browser.execute_script("document.querySelectorAll('details:not(.full)').forEach(d => d.open = true)")
+    assert _tall_tables(browser) == []
+    browser.execute_script("document.querySelectorAll('details').forEach(d => d.open = true)")
+    wide = browser.execute_script(
+        "const w = document.documentElement.clientWidth;"
+        "return Array.from(document.querySelectorAll('body *')).filter(e => e.offsetParent !== null)"
+        ".filter(e => e.getBoundingClientRect().right > w + 0.5).map(e => e.tagName + '.' + e.className).slice(0, 5)")
+    assert wide == []
+    prose = browser.execute_script(
+        "const c = document.body.cloneNode(true);"
+        "c.querySelectorAll('.evidence, code, pre, script, style, #filter').forEach(x => x.remove());"
+        "return c.textContent")
+    assert re.findall(r".{20}[_^]\{.{20}", prose) == []
+    first = doc["claims"][0]["id"]
+    from rldp_verify.report.model import anchor
+
+    browser.get((tmp_path / "verification.html").as_uri() + "#" + anchor(first))
+    top = browser.execute_script("return document.getElementById(arguments[0]).getBoundingClientRect().top", anchor(first))
+    assert _bar_bottom(browser) - 1 <= top
