@@ -382,7 +382,7 @@ def _audit_nested(Q, mech, ball, lo_ball, hi_ball, target, dps, max_dps, screen,
         hi = r_hi.ratio_upper
         notes += [f"(ball of order {ALPHA_CAP}) {n}" for n in r_hi.notes]
     used = dps
-    if lo_ball is not None and not target.le(hi, dps + 10):  # the lower end can still decide the verdict
+    if lo_ball is not None:  # also when hi already decides PASS: the lower end must not fall as the ball grows
         r_lo = _rounds(Q, mech, lo_ball, target, dps, max_dps, screen, deadline)
         used = r_lo.dps
         notes += [f"(inner ball) {n}" for n in r_lo.notes]

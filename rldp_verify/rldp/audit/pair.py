@@ -64,6 +64,16 @@ def _frac(x, digits: int) -> Fraction:
     return Fraction(int(mpmath.nint(mpmath.mpf(x) * 2**bits)), 2**bits)
 
 
+def _frac_rel(x, digits: int) -> Fraction:
+    """A rational within a relative 2^-(3.33 digits) of the mpf x: its mantissa rounded, its exponent kept, so
+    that a cell of e^-100 (a witness at radius 100) is not rounded to 0 as with :func:`_frac`."""
+    m, e = mpmath.frexp(mpmath.mpf(x))
+    bits = int(digits * 3.33) + 8
+    n = int(mpmath.nint(m * mpmath.mpf(2) ** bits))
+    k = int(e) - bits
+    return Fraction(n * 2**k) if k >= 0 else Fraction(n, 2**-k)
+
+
 @dataclass(frozen=True)
 class PrimalPoint:
     """A primal optimum of one (y, s1, s2) pair on the maximiser curves (mpf, not certified): the ratio r, the
@@ -125,7 +135,7 @@ class PairProblem:
             # the lift over- or underflowed (e.g. alpha = 10, P^_x = 1/3001): no witness from this point; the
             # lower bound only loses a candidate, the certified upper bound is not affected
             return None, None
-        fr = [max(Fraction(0), _frac(x, dps + 5)) for x in flat]
+        fr = [max(Fraction(0), _frac_rel(x, dps + 5)) for x in flat]
         tot = sum(fr)
         if tot == 0:
             return None, None

@@ -218,3 +218,27 @@ def test_audit_single_is_the_double_loop():
         P = [[F(rng.choice([0, 0, 1, 2])) for _ in range(a2)] for _ in range(a1)]
         if sum(map(sum, P)):
             assert audit_single(Q, P, a1, a2) == double_loop(Q, P, a1, a2), (Q, P)
+
+
+def test_lower_end_at_a_decided_pass_does_not_fall_beyond_radius_100():
+    """A PASS decided by the upper end skipped the inner ball, and radius 150 reported P-hat's 3.07 where
+    radius 100 had 174.09: the inner ball's witness is now always taken."""
+    m = Mechanism.from_matrix([[F(v) for v in r] for r in A["matrix"]], 2, 2)
+    los = []
+    for radius in ("60", "100", "150", "100000"):
+        r = audit(m, "10", ball=RenyiBall.from_radius([["0.1", "0.2"], ["0.3", "0.4"]], 2, radius), dps=20,
+                  max_dps=20, time_limit=60)
+        assert r.verdict == "PASS" and r.ratio_lower <= r.ratio_upper
+        los.append(r.ratio_lower)
+    assert los[0] > 174 and all(b >= a * (1 - F(1, 10**12)) for a, b in zip(los, los[1:])), [float(x) for x in los]
+
+
+def test_witness_rounding_keeps_tiny_cells():
+    """_frac_rel rounds the mantissa: e^-100 stays a positive rational within 2^-(3.33 digits) relative."""
+    from rldp_verify.rldp.audit.pair import _frac_rel
+
+    with mpmath.workdps(40):
+        for x in (mpmath.exp(-100), mpmath.mpf("0.3"), mpmath.mpf(7) / 3, mpmath.exp(-5000)):
+            q = _frac_rel(x, 25)
+            assert q > 0 and abs(mpmath.mpf(q.numerator) / q.denominator - x) <= x * mpmath.mpf(2) ** -80
+        assert _frac_rel(mpmath.mpf(0), 25) == 0
