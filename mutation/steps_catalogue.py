@@ -22,6 +22,7 @@ from rldp_verify.claims.mutants import mutant, replace, wrap
 A1, A2, A3 = "proofs.rldp.steps_appA1", "proofs.rldp.steps_appA2", "proofs.rldp.steps_appA3"
 A4, A5, A6 = "proofs.rldp.steps_appA4", "proofs.rldp.steps_appA5", "proofs.rldp.steps_appA6"
 ISIT = "proofs.isit.steps_appA_C"
+FALPHA = "proofs.falpha.steps_appA_B"
 S1, S2, S3, S4, S5, S6 = (f"rldp.steps.a{k}.*" for k in range(1, 7))
 
 
@@ -208,6 +209,17 @@ def _isit_57_unsquared(t, phat, B):
     return -S / (B + 1)
 
 
+# --- Grosse et al., App. A --------------------------------------------------------------------------------
+
+
+def _falpha_68_without_minus_1(a, p, t):
+    return (a * t + p) * (1 - p) ** (a - 1) / (1 - p - t) ** a
+
+
+def _falpha_69_factor_4(a, tv):
+    return mpmath.exp(4 * (a - 1) * tv**2) - 1
+
+
 STEP_MUTANTS = [
     mutant("steps.a1.a1-c-sign", A1, "(A1) with C = e^{B(1-alpha)} instead of e^{B(alpha-1)}",
            replace(f"{A1}:printed_A1", _a1_c_sign), ("rldp.steps.a1.a1-a4-decomposition",)),
@@ -281,6 +293,10 @@ STEP_MUTANTS = [
            replace(f"{ISIT}:printed_66", _isit_66_plus_one), ("isit.steps.appc.rewritings-51-67",)),
     mutant("steps.isit.57-unsquared", ISIT, "ISIT (57) evaluated as -(sum P^ sqrt(-t))/(B + 1) (the square dropped)",
            replace(f"{ISIT}:printed_57", _isit_57_unsquared), ("isit.steps.appc.rewritings-51-67",)),
+    mutant("steps.falpha.68-without-minus-1", FALPHA, "Grosse et al. (68) with (alpha t + p) instead of (alpha t + p - 1)",
+           replace(f"{FALPHA}:printed_68", _falpha_68_without_minus_1), ("falpha.steps.appa.eq68-eq69",)),
+    mutant("steps.falpha.69-factor-4", FALPHA, "Grosse et al. (69) with exp(4 (alpha-1) TV^2)",
+           replace(f"{FALPHA}:printed_69", _falpha_69_factor_4), ("falpha.steps.appa.eq68-eq69",)),
     mutant("steps.a6.v3-times-e-eps", A6, "V3' = e^{+eps} V2' instead of e^-eps V2'",
            replace(f"{A6}:printed_V3_from_V2", _v3_times_t), ("rldp.steps.a6.a106-scaling",)),
 ]

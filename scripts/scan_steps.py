@@ -32,11 +32,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 #: Per seed file: the appendix/proof regions scanned, as (section name, regex of the first line). A region
-#: runs to the start of the next region or the end of the text. Add the other papers' proofs here.
+#: runs to the start of the next region or the end of the text; a region named "-" only ends the one before it
+#: (e.g. the references). Add the other papers' proofs here.
 APPENDICES: dict[str, list[tuple[str, str]]] = {
     "000_aca93ed29ea857ee.txt": [
         ("A.1", r"^Appendix A\.1\. "), ("A.2", r"^Appendix A\.2\. "), ("A.3", r"^Appendix A\.3\. "),
         ("A.4", r"^Appendix A\.4\. "), ("A.5", r"^Appendix A\.5\. "), ("A.6", r"^Appendix A\.6\. "),
+    ],
+    "001_29f852b736fc5e16.txt": [
+        ("A", r"^Appendix A Proof of Theorem\s8"), ("B", r"^Appendix B Proof of Proposition\s3"), ("-", r"^References\s*$"),
     ],
     "003_726cfd382c041001.txt": [
         ("A", r"^## APPENDIX A PROOF OF THEOREM 3"), ("B", r"^## APPENDIX B CONCAVE CONJUGATES"),
@@ -46,7 +50,9 @@ APPENDICES: dict[str, list[tuple[str, str]]] = {
 
 #: how a paper's conversion writes display labels: "inline" -- "(A2) formula" inside a display line (seed 000);
 #: "quad" -- "$$ formula \\quad (33)$$" (the Markdown conversions, e.g. seed 003). Default "inline".
-LABEL_STYLE: dict[str, str] = {"003_726cfd382c041001.txt": "quad"}
+#: "end" -- a label "(63)" closing a display line (the LaTeX-to-text conversions, e.g. seed 001).
+LABEL_STYLE: dict[str, str] = {"003_726cfd382c041001.txt": "quad", "001_29f852b736fc5e16.txt": "end"}
+END_LABEL = re.compile(r"\((?P<num>\d{1,3})\)\s*$")
 LABEL = re.compile(r"\((?P<num>A\d{1,3})\)(?P<next>\s*\S*)")
 QUAD_LABEL = re.compile(r"\\(?:quad|qquad)\s*\((?P<num>\d{1,3})\)|\\tag\{(?P<tag>\d{1,3})\}")
 #: a label followed by one of these (or by punctuation / a dash) is a reference, not a display label
@@ -116,6 +122,8 @@ def scan_region(section: str, first_line: int, lines: list[str], style: str = "i
     for k, line in enumerate(lines):
         if style == "quad":
             hits = [(m.start(), m["num"] or m["tag"]) for m in QUAD_LABEL.finditer(line)]
+        elif style == "end":
+            hits = [(m.start(), m["num"]) for m in END_LABEL.finditer(line)]
         else:
             hits = [(m.start(), m["num"]) for m in LABEL.finditer(line) if _is_display_label(m["next"])]
         for start, num in hits:
@@ -138,7 +146,7 @@ def scan_paper(path: Path, spec: list[tuple[str, str]]) -> list[Found]:
     """Every labelled display and inference sentence of the regions ``spec`` of the seed text at ``path``."""
     text = path.read_text(encoding="utf-8")
     style = LABEL_STYLE.get(path.name, "inline")
-    return [f for name, first, lines in regions(text, spec) for f in scan_region(name, first, lines, style)]
+    return [f for name, first, lines in regions(text, spec) if name != "-" for f in scan_region(name, first, lines, style)]
 
 
 def missing_from_index(found: list[Found], entries: list[dict]) -> list[Found]:
