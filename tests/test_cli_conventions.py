@@ -306,3 +306,16 @@ def test_non_stochastic_mechanism_message_names_the_cli_option():
     out = cli("audit", "-", "--eps", "1", "--ldp", stdin=mech)
     assert_bad_input(out, "column 0 sums to 5/6", "--normalize on the command line, normalize=True in Python")
     assert "normalize=True / --normalize" not in out.stderr
+
+
+def test_dash_is_stdin_wherever_a_file_is_read():
+    """Every option that reads a file takes '-' for standard input: audit's mechanism (above), --data of ball and
+    mechanism, reference --grid."""
+    csv = "a,x\na,y\nb,x\nb,x\na,y\n"
+    mech = cli("mechanism", "grr", "--eps", "1", "--data", "-", "--sensitive", "0", "--public", "1", stdin=csv)
+    assert mech.returncode == 0, mech.stderr
+    assert json.loads(mech.stdout)["sensitive"] == ["a", "b"]
+    grid = cli("reference", "B", "--grid", "-", "--format", "json", "--no-check-claims", "--quiet",
+               stdin='[{"alpha": "2", "confidence": "0.95", "n": "100", "a": "4"}]')
+    assert grid.returncode == 0, grid.stderr
+    assert len(json.loads(grid.stdout)["rows"]) == 1
