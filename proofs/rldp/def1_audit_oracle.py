@@ -47,9 +47,10 @@ def _instances(rng, count):
 )
 def check(ctx):
     rng = ctx.rng("audit.oracle")
-    rows = []
+    rows, audited = [], []
     for k, (ball, mech) in enumerate(_instances(rng, 6)):
         res = audit(mech, "1", ball=ball, dps=ctx.dps)
+        audited.append((k, res, mech, ball))   # issue 23: each audit's certificate
         lo, hi = Fraction(res.ratio_lower), Fraction(res.ratio_upper)
         flat = [v for row in ball.phat for v in row]
         inst = {"phat": [[str(v) for v in row] for row in ball.phat], "alpha": str(ball.alpha),
@@ -76,4 +77,11 @@ def check(ctx):
     return Outcome.verified(f"{len(rows)} random mechanisms and balls: every bracket ordered, every witness certified "
                             "in F with ratio lo, and the oracle search over F never exceeds hi (its best is within "
                             f"{max(float(r['oracle_below_lo_relative']) for r in rows):.2e} of lo, relative)",
-                            instances=rows)
+                            instances=rows, **_certificates(audited))
+
+
+def _certificates(audited) -> dict:
+    from rldp_verify.certificates.audit import audit_certificate
+    from rldp_verify.certificates.claims import built
+
+    return built(lambda: [audit_certificate(r, m, "1", name=f"instance {k}", ball=b) for k, r, m, b in audited])

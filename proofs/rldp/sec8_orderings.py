@@ -185,11 +185,17 @@ def check_srr_vs_polyopt(ctx):
     ev = {k: {"verdict": r.verdict, "ratio": [str(float(r.ratio_lower)) if r.ratio_lower is not None else None,
                                               str(float(r.ratio_upper))]} for k, r in audits.items()}
     v = {k: r.verdict for k, r in audits.items()}
+    from rldp_verify.certificates.audit import audit_certificate
+    from rldp_verify.certificates.claims import built
+
+    mechs = {"SRR": sr, "PolyOpt": po}
+    certs = built(lambda: [audit_certificate(r, mechs[k.split()[0]], "log(2)", name=k, ball=ball,
+                                             full_simplex=k.endswith("P_X")) for k, r in audits.items()])
     if v["SRR over P_X"] == "PASS" and v["SRR over F"] == "PASS" and v["PolyOpt over F"] == "PASS" \
             and v["PolyOpt over P_X"] == "FAIL":
         return Outcome.verified("SRR (log 2) is (log 2, P_X)-RLDP and hence (log 2, F)-RLDP on Example 1's F (both "
                                 "certified PASS); PolyOpt is (log 2, F)-RLDP but not (log 2, P_X)-RLDP (certified FAIL): "
-                                "SRR's requirement is strictly stricter", audits=ev)
+                                "SRR's requirement is strictly stricter", audits=ev, **certs)
     if v["SRR over F"] == "FAIL" and v["SRR over P_X"] == "PASS":
         return Outcome.refuted("an (eps, P_X)-RLDP mechanism fails (eps, F)-RLDP", counterexample=ev, kind="false")
     return Outcome.inconclusive("the audits do not decide the comparison", audits=ev)

@@ -93,6 +93,7 @@ def check_private(ctx):
     cases = list(_random_cases(rng, 20)) + list(_adversarial_cases())
     worst = None            # (ratio_upper / e^eps, label, ...)
     undecided, dists, attained = [], {}, 0
+    audited = []
     for label, ball, eps, eps2 in cases:
         r = privacy_level(eps).exp_eps
         if id(ball) not in dists:
@@ -103,6 +104,7 @@ def check_private(ctx):
         expect(check_column_stochastic(m), f"{label}: the IR matrix is not column-stochastic")
         d = Fraction(m.parameters["d"])
         res = audit(m, eps, ball=ball, dps=ctx.dps)
+        audited.append((label, res, m, eps, ball))   # issue 23: each audit's certificate
         lo, hi = Fraction(res.ratio_lower), Fraction(res.ratio_upper)
         expect(lo <= hi, f"{label}: the audit's bracket has lo = {float(lo)} > hi = {float(hi)}")
         where = {"instance": label, "phat": [[str(v) for v in row] for row in ball.phat], "alpha": str(ball.alpha),
@@ -139,6 +141,11 @@ def check_private(ctx):
               adversarial=sum(1 for c in cases if c[0].startswith("adversarial")),
               largest_upper_over_exp_eps=f"{float(worst[0]):.10g}" if worst else None,
               tightest_instance=worst[1] if worst else None, attained_exactly=attained)
+    from rldp_verify.certificates.audit import audit_certificate
+    from rldp_verify.certificates.claims import built
+
+    ev.update(built(lambda: [audit_certificate(r_, m_, e_, name=f"IR {lab}", ball=b_)
+                             for lab, r_, m_, e_, b_ in audited]))
     if undecided:
         return Outcome.inconclusive(f"{len(undecided)} of {n} audits undecided at the precision limit; no FAIL",
                                     undecided=undecided, **ev)
