@@ -83,19 +83,24 @@ class _CompiledNumpy(types.ModuleType):
 _NP_COMPILED = _CompiledNumpy()
 
 
-def as_compiled(fn):
+def as_compiled(fn, _memo=None):
     """For a numba dispatcher: its Python function, run with the numerics of the compiled code (see the
-    module docstring) and with nested dispatchers of its module replaced the same way; otherwise ``fn``."""
+    module docstring) and with the dispatchers it can call replaced the same way; otherwise ``fn``."""
     py = getattr(fn, "py_func", None)
     if py is None:
         return fn
+    memo = {} if _memo is None else _memo
+    if id(fn) in memo:
+        return memo[id(fn)]
     g = dict(py.__globals__)
+    out = types.FunctionType(py.__code__, g, py.__name__, py.__defaults__, py.__closure__)
+    memo[id(fn)] = out                        # before the recursion: modules whose functions call each other
     for name, obj in list(g.items()):
         if obj is np:
             g[name] = _NP_COMPILED
-        elif getattr(obj, "py_func", None) is not None and obj is not fn:
-            g[name] = as_compiled(obj)
-    return types.FunctionType(py.__code__, g, py.__name__, py.__defaults__, py.__closure__)
+        elif getattr(obj, "py_func", None) is not None:
+            g[name] = as_compiled(obj, memo)
+    return out
 
 
 class _Recorded(np.ndarray):
