@@ -84,6 +84,10 @@ def _run(lower, label, with_pstar=False):
         comps.append(compare_printed("I_P*(X;Y)", I_PSTAR_PRINTED, i_star))
     ev = dict(i_pstar=s(i_star, 12), inputs=label, lower=[[str(x) for x in r] for r in lower], vertices=len(V),
               inequalities_of_form_3=len(ineq), outputs=len(Q), optimum_bracket=[s(sol.lower, 12), s(sol.upper, 12)])
+    from rldp_verify.certificates.claims import built
+    from rldp_verify.certificates.vertices import vertex_certificate
+
+    ev.update(built(vertex_certificate, f"Gamma-hat of Example 3 ({label})", A, b, [[1] * len(A[0])], [1], V))
     checks_ok = dim_ok and len(V) == 16 and len(Q) <= 4
     return comps, ev, checks_ok
 

@@ -149,7 +149,7 @@ def check_dimension(ctx):
     from rldp_verify.rldp.gamma import gamma_inequalities
 
     rng = ctx.rng("dim")
-    rows = []
+    rows, inst = [], []   # inst: each instance's certified vertex set (issue 23)
     for k in range(6):
         ball, eps = rand_instance(rng, k)
         L = lower_bounds(ball, dps=ctx.dps)
@@ -161,7 +161,13 @@ def check_dimension(ctx):
         rows.append({"a": a, "inequalities_3": n_ineq, "vertices": len(V), "dimension": rank})
         if rank != a - 1 or n_ineq != a * a:
             return Outcome.refuted("dimension or count differs", counterexample=rows[-1], table=rows, kind="false")
-    return Outcome.verified("dimension a - 1 and a^2 inequalities of form (3) on 6 random instances", table=rows)
+        inst.append((k, L, r))
+    from rldp_verify.certificates.claims import built
+    from rldp_verify.certificates.vertices import gamma_hat_certificate
+
+    certs = built(lambda: [gamma_hat_certificate(f"Gamma-hat, instance {k}", L_, r_)[1] for k, L_, r_ in inst])
+    return Outcome.verified("dimension a - 1 and a^2 inequalities of form (3) on 6 random instances", table=rows,
+                            **certs)
 
 
 @claim(
