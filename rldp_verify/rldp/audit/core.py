@@ -347,7 +347,8 @@ def _nested_balls(ball: RenyiBall):
     D_alpha is non-decreasing in alpha (van Erven & Harremoës, Theorem 3), so the ball of a larger alpha is
     smaller: for alpha > ALPHA_CAP, F lies inside the ball of order ALPHA_CAP (upper end); for alpha <
     ALPHA_MIN, the ball of order ALPHA_MIN lies inside F (lower end). A ball of a smaller radius lies inside F
-    (lower end). Without a hi_ball the upper end is Proposition 3's (F lies inside P_X)."""
+    (lower end). Without a hi_ball the upper end is Proposition 3's (F lies inside P_X); with one (alpha >
+    ALPHA_CAP) the lower end comes from :func:`dinf_witness`."""
     alpha, B = Fraction(ball.alpha), ball.radius
     big_r = B > RADIUS_CAP
     r_lo = min(B, RADIUS_CAP)
@@ -355,7 +356,7 @@ def _nested_balls(ball: RenyiBall):
         hi = None if big_r else RenyiBall.from_radius(ball.phat, ALPHA_CAP, B)
         return None, hi, f"alpha > {ALPHA_CAP}: upper end over the larger ball of order {ALPHA_CAP}" + \
             (f" and radius {B}" if not big_r else ", here Proposition 3 (radius > 100)") + \
-            "; lower end at P-hat"
+            "; lower end from the D_inf ball (inside F)"
     if alpha < ALPHA_MIN:
         return RenyiBall.from_radius(ball.phat, ALPHA_MIN, r_lo), None, \
             (f"alpha < {ALPHA_MIN}: lower end from a witness in the smaller ball of order {ALPHA_MIN}, radius "
@@ -382,6 +383,11 @@ def _audit_nested(Q, mech, ball, lo_ball, hi_ball, target, dps, max_dps, screen,
         hi = r_hi.ratio_upper
         notes += [f"(ball of order {ALPHA_CAP}) {n}" for n in r_hi.notes]
     used = dps
+    if hi_ball is not None:  # alpha > ALPHA_CAP: witnesses of the D_inf ball, which lies inside F
+        rho_w, arg_w, W = dinf_witness(Q, ball.phat, ball.radius, a1, a2, dps)
+        if arg_w is not None and (lo is None or rho_w > lo):
+            lo, arg, wit = rho_w, arg_w, W
+            notes.append("lower end: a witness in {P : P_x >= e^-B P-hat_x}, the D_inf ball, inside F for every alpha")
     if lo_ball is not None:  # also when hi already decides PASS: the lower end must not fall as the ball grows
         r_lo = _rounds(Q, mech, lo_ball, target, dps, max_dps, screen, deadline)
         used = r_lo.dps
@@ -391,6 +397,37 @@ def _audit_nested(Q, mech, ball, lo_ball, hi_ball, target, dps, max_dps, screen,
     if lo is not None and hi < lo:  # pragma: no cover - would be a bug: both ends are certified
         raise AssertionError(f"lower end {_short(lo)} above upper end {_short(hi)}")
     return AuditResult(_verdict(target, lo, hi, used), lo, hi, arg, wit, used, 0.0, "", "", notes)
+
+
+def dinf_witness(Q, phat, B: Fraction, a1: int, a2: int, dps: int, pairs: int = 16):
+    """The best of a few exact members of the D_inf ball {P : P_x >= e^-B P-hat_x for all x}, which lies inside
+    every Rényi ball of radius B (D_alpha <= D_inf, van Erven & Harremoës, Theorem 3): P = e P-hat plus the
+    free mass 1 - e (e a certified upper bound of e^-B, so P_x >= e^-B P-hat_x) on the cell (s, u) maximising
+    Q[y|s, .] and/or the cell (s', u') minimising Q[y|s', .], split 1:0, 3:1, 1:1, 1:3, 0:1, for the
+    ``pairs`` (y, s, s') with the largest Proposition-3 bounds. Returns (ratio, argmax, P) of
+    :func:`exact.audit_single` at the best P (exact)."""
+    with arb_precision(dps + 10):
+        e = min(Fraction(arb_upper(arb_exact(-Fraction(B)).exp())), Fraction(1))
+    free = 1 - e
+    Qf = np.array([[to_float(v) for v in row] for row in Q])
+    est = _px_estimates(Qf, a1, a2)
+    order = np.argsort(-est, axis=None)[:pairs]
+    best = (None, None, None)
+    for y, s1, s2 in np.array(np.unravel_index(order, est.shape)).T:
+        y, s1, s2 = int(y), int(s1), int(s2)
+        if s1 == s2:
+            continue
+        b1, b2 = Q[y][s1 * a2:(s1 + 1) * a2], Q[y][s2 * a2:(s2 + 1) * a2]
+        u1, u2 = b1.index(max(b1)), b2.index(min(b2))
+        for share in (Fraction(1), Fraction(3, 4), Fraction(1, 2), Fraction(1, 4), Fraction(0)):
+            P = [[e * p for p in row] for row in phat]
+            P[s1][u1] += share * free
+            P[s2][u2] += (1 - share) * free
+            W = tuple(tuple(r) for r in P)
+            rho, arg = exact_audits.audit_single(Q, W, a1, a2)
+            if arg is not None and (best[0] is None or rho > best[0]):
+                best = (rho, arg, W)
+    return best
 
 
 def _rounds(Q, mech, ball, target, dps, max_dps, screen, deadline) -> AuditResult:

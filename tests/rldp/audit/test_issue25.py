@@ -88,8 +88,8 @@ def test_red_team_overflows_give_a_verdict(tmp_path, capsys, extra):
     out = json.loads(cap.out)
     assert out["verdict"] == "PASS" and F(out["ratio_upper"]) <= F(5, 2)
     assert len(out["uncertainty"]) < 200  # alpha 1e400 is not printed with its 400 digits
-    if extra[1] == "1e400":  # the ball of order 1e6 contains F: its witnesses are not F's, the lower end is P-hat's
-        assert out["witness"] == [["1/10", "1/5"], ["3/10", "2/5"]]
+    if extra[1] == "1e400":  # upper end over the ball of order 1e6 (contains F), lower end from the D_inf ball
+        assert F(146, 100) < F(out["ratio_lower"]) <= F(out["ratio_upper"]) < F(147, 100)
 
 
 def test_huge_eps_is_decided():
@@ -242,3 +242,21 @@ def test_witness_rounding_keeps_tiny_cells():
             q = _frac_rel(x, 25)
             assert q > 0 and abs(mpmath.mpf(q.numerator) / q.denominator - x) <= x * mpmath.mpf(2) ** -80
         assert _frac_rel(mpmath.mpf(0), 25) == 0
+
+
+def test_huge_alpha_lower_end_from_the_dinf_ball():
+    """alpha 1e400: the lower end was P-hat's 1.2963 beside the upper end 1.4647 of the ball of order 1e6. The
+    D_inf ball {P : P_x >= e^-B P-hat_x} lies inside every Rényi ball of radius B; its witness is re-checked
+    here in arb (min_x W_x / P-hat_x >= e^-B) and attains the lower end."""
+    from rldp_verify.core.rigorous import arb_exact, arb_precision
+
+    Q = [[F(v) for v in r] for r in OK["matrix"]]
+    ball = RenyiBall.from_radius([["0.1", "0.2"], ["0.3", "0.4"]], "1e400", "0.1")
+    r = audit(Mechanism.from_matrix(Q, 2, 2), "1", ball=ball, time_limit=60)
+    assert r.verdict == "PASS" and F(146, 100) < r.ratio_lower <= r.ratio_upper < F(147, 100), r.to_json()
+    W = r.witness
+    assert sum(map(sum, W)) == 1 and min(min(row) for row in W) >= 0
+    c = min(w / p for rw, rp in zip(W, ball.phat) for w, p in zip(rw, rp))
+    with arb_precision(80):
+        assert arb_exact(c) >= arb_exact(F(-1, 10)).exp()
+    assert audit_single(Q, W, 2, 2)[0] == r.ratio_lower
