@@ -85,9 +85,18 @@ def _run(lower, label, with_pstar=False):
     ev = dict(i_pstar=s(i_star, 12), inputs=label, lower=[[str(x) for x in r] for r in lower], vertices=len(V),
               inequalities_of_form_3=len(ineq), outputs=len(Q), optimum_bracket=[s(sol.lower, 12), s(sol.upper, 12)])
     from rldp_verify.certificates.claims import built
+    from rldp_verify.certificates.value import mutual_information_expr, printed_certificate
     from rldp_verify.certificates.vertices import vertex_certificate
 
-    ev.update(built(vertex_certificate, f"Gamma-hat of Example 3 ({label})", A, b, [[1] * len(A[0])], [1], V))
+    def _certs():
+        out = [vertex_certificate(f"Gamma-hat of Example 3 ({label})", A, b, [[1] * len(A[0])], [1], V)]
+        for c in comps:   # the mutual informations against their printed values, re-evaluated in arb
+            if c.label.startswith("I_P"):
+                p = [v for r in mech_phat() for v in r] if c.label.startswith("I_P-hat") else PSTAR_FLAT
+                out.append(printed_certificate(f"{c.label} = {c.printed} ({label})", mutual_information_expr(Q, p),
+                                               c.printed, c.agrees))
+        return out
+    ev.update(built(_certs))
     checks_ok = dim_ok and len(V) == 16 and len(Q) <= 4
     return comps, ev, checks_ok
 
@@ -207,7 +216,12 @@ def check_true_utility(ctx):
         i_star = mutual_information_value(Q, PSTAR_FLAT)
     c = compare_printed("I_P*(X;Y)", I_PSTAR_PRINTED, i_star)
     search = _pstar_search(Q)
-    out = outcome_from_comparisons([c], what="printed true utility of Example 3", reading_search=search.to_json())
+    from rldp_verify.certificates.claims import built
+    from rldp_verify.certificates.value import mutual_information_expr, printed_certificate
+
+    out = outcome_from_comparisons([c], what="printed true utility of Example 3", reading_search=search.to_json(),
+                                   **built(printed_certificate, f"I_P*(X;Y) = {I_PSTAR_PRINTED}",
+                                           mutual_information_expr(Q, PSTAR_FLAT), I_PSTAR_PRINTED, c.agrees))
     if out.verdict.value == "REFUTED":
         return dataclasses.replace(out, summary=f"{out.summary}; {search.sentence()}")
     return out

@@ -34,3 +34,40 @@ def enclosure_certificate(name: str, e, ball, *, prec: int = 128) -> dict:
     from rldp_verify.core.rigorous import lower, upper
 
     return value_certificate(name, e, lower=lower(ball), upper=upper(ball), prec=prec)
+
+
+def printed_certificate(name: str, e, printed: str, agrees: bool, *, prec: int = 128) -> dict:
+    """The ``rigorous-value`` certificate of a comparison with a printed decimal (as
+    :func:`rldp_verify.claims.compare_printed` decides it: agreement is |e - printed| <= half a unit of its last
+    digit): ``agrees`` -- e lies in [printed - h, printed + h]; else e lies strictly outside it, on the side the
+    engine's value is (the checker decides; a wrong side or a value inside fails)."""
+    from rldp_verify.claims.printed import decimals
+    from rldp_verify.core.numbers import exact
+
+    p, h = exact(printed), Fraction(1, 2 * 10 ** decimals(printed))
+    if agrees:
+        return value_certificate(name, e, lower=p - h, upper=p + h, prec=prec)
+    import flint
+
+    from rldp_verify_check.value import evaluate
+
+    with flint.ctx.workprec(prec):
+        above = evaluate(expr(e)) > flint.arb(flint.fmpq(p.numerator, p.denominator))
+    return value_certificate(name, e, lower=p + h, strict=True, prec=prec) if above else \
+        value_certificate(name, e, upper=p - h, strict=True, prec=prec)
+
+
+def mutual_information_expr(Q, p) -> list:
+    """I(X;Y) in nats for the channel ``Q[y][x]`` and input distribution ``p`` (exact numbers), as an expression:
+    sum_{x,y: p_x Q[y][x] > 0} p_x Q[y][x] log(Q[y][x] / q_y), q_y = sum_x p_x Q[y][x]."""
+    from rldp_verify.core.numbers import exact
+
+    Q = [[exact(v) for v in row] for row in Q]
+    p = [exact(v) for v in p]
+    terms = []
+    for row in Q:
+        qy = sum(px * v for px, v in zip(p, row))
+        for px, v in zip(p, row):
+            if px * v != 0:
+                terms.append(["*", px * v, ["log", ["/", v, qy]]])
+    return ["+", 0, *terms]

@@ -68,3 +68,16 @@ def test_markdown_shows_the_status_and_the_counts(tmp_path):
     from rldp_verify.report.html import render as html
 
     assert "certificate re-checked" in html(doc) and "1 FAILED" in html(doc)
+
+
+def test_printed_certificate_and_mutual_information():
+    from fractions import Fraction as F
+
+    from rldp_verify.certificates import recheck
+    from rldp_verify.certificates.value import mutual_information_expr, printed_certificate
+
+    e = mutual_information_expr([[F(3, 4), F(1, 4)], [F(1, 4), F(3, 4)]], [F(1, 2), F(1, 2)])   # 0.1308120...
+    assert recheck(printed_certificate("mi", e, "0.1308", True)).ok
+    assert not recheck(printed_certificate("mi", e, "0.1307", True)).ok      # a wrong agreement is rejected
+    assert recheck(printed_certificate("mi", e, "0.1400", False)).ok and recheck(printed_certificate("mi", e, "0.12", False)).ok
+    assert not recheck(printed_certificate("mi", e, "0.1308", False)).ok     # a wrong refutation is rejected
