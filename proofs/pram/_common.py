@@ -58,13 +58,29 @@ def rational_distribution(rng, S: int, full_support: bool = True, denom: int = 5
 
 
 _VERTEX_CACHE: dict = {}
+VERTEX_METHOD: dict = {}   # (S, t) -> how dp_vertices obtained the vertices
 
 
 def dp_vertices(S: int, t: Fraction):
-    """Exact vertices of the DP polytope of family (8) (cached: the slow claims share them)."""
+    """Exact vertices of the DP polytope of family (8) (cached: the slow claims share them).
+
+    First Proposition 3.2's 2^S points are tried as the vertex set with the adjacency certificate
+    :func:`rldp_verify.topics.pram.certify_vertex_set` (exact; one tangent cone per orbit instead of enumerating);
+    where it does not apply (outside the proposition's range, or S < 4), cdd enumerates the vertices.
+    ``VERTEX_METHOD[(S, t)]`` says which."""
     from rldp_verify.topics import pram
 
     key = (S, t)
     if key not in _VERTEX_CACHE:
-        _VERTEX_CACHE[key] = pram.vertices(pram.dp_rows(S, t), S)
+        rows = pram.dp_rows(S, t)
+        cert = {"ok": False, "reason": "S < 4"}
+        if S >= 4:
+            cert = pram.certify_vertex_set(rows, S, [pram.point(p, S, t) for p in pram.prop32_patterns(S)])
+        if cert["ok"]:
+            _VERTEX_CACHE[key] = sorted({tuple(pram.point(p, S, t)) for p in pram.prop32_patterns(S)})
+            VERTEX_METHOD[key] = (f"Proposition 3.2's points certified as the vertex set by adjacency "
+                                  f"({cert['orbits']} orbits, {cert['edges']} edges at their representatives)")
+        else:
+            _VERTEX_CACHE[key] = pram.vertices(rows, S)
+            VERTEX_METHOD[key] = f"cdd enumeration (adjacency certificate not applicable: {cert['reason']})"
     return _VERTEX_CACHE[key]
