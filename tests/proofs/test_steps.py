@@ -238,9 +238,10 @@ def test_step_mutant_is_refuted_in_process(m):
 @pytest.mark.parametrize("claim_id, module, name, repaired", [
     ("rldp.steps.a2.xi-domain", "proofs.rldp.steps_appA2", "printed_root_domain", lambda rho: 1 / rho),
     ("rldp.steps.a4.w-extreme-value", "proofs.rldp.steps_appA4", "PRINTED_EXTREME", "minimal"),
+    ("falpha.steps.appa.extreme-at-p0", "proofs.falpha.steps_appA_B", "PRINTED_EXTREME_AT_0", "minimum"),
 ])
 def test_proof_gap_repair_holds(monkeypatch, claim_id, module, name, repaired):
-    """The two proof gaps of App. A: REFUTED as printed, VERIFIED with the repair their evidence names."""
+    """The proof gaps: REFUTED as printed, VERIFIED with the repair their evidence names."""
     import importlib
 
     first = _run(claim_id)
@@ -248,3 +249,14 @@ def test_proof_gap_repair_holds(monkeypatch, claim_id, module, name, repaired):
     assert "repair" in first.evidence
     monkeypatch.setattr(importlib.import_module(module), name, repaired)
     assert _run(claim_id).verdict.value == "VERIFIED"
+
+
+def test_misprint_repair_holds(monkeypatch):
+    """Grosse et al.'s 'psi_alpha(0, t) = (1-t)^(1-alpha)': REFUTED misprint, VERIFIED with the - 1 its repair names."""
+    import importlib
+
+    first = _run("falpha.steps.appa.psi-at-p0")
+    assert (first.verdict.value, first.kind) == ("REFUTED", "misprint")
+    mod = importlib.import_module("proofs.falpha.steps_appA_B")
+    monkeypatch.setattr(mod, "printed_psi_at_0", lambda a, t: (1 - t) ** (1 - a) - 1)
+    assert _run("falpha.steps.appa.psi-at-p0").verdict.value == "VERIFIED"
