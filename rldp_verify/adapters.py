@@ -78,7 +78,7 @@ from rldp_verify.structured import samplers as sm
 from rldp_verify.structured.trace import tracing
 
 __all__ = ["adapt", "audit_adapted", "channel", "from_spec", "adapt_spec", "SPECS", "pure_ldp_has_ue_bug",
-           "xxhash_problem", "MODELS"]
+           "xxhash_problem", "MODELS", "sampler_spec"]
 
 MODELS = ("code", "ideal")
 SEED_SEARCH = 256
@@ -721,6 +721,51 @@ def adapt_spec(spec: str, params: dict | list | None = None, *, model: str = "co
     except ImportError:
         raise InputError(f"the library {lib!r} is not installed (pip install 'rldp-verify[{lib}]')") from None
     return adapt(obj, model=model, **rest)
+
+
+def _hashable(out):
+    import numpy as np
+
+    if isinstance(out, np.ndarray):
+        return tuple(v.item() for v in out)
+    if isinstance(out, tuple):
+        return tuple(_hashable(v) for v in out)
+    if isinstance(out, np.generic):
+        return out.item()
+    return out
+
+
+def sampler_spec(spec: str, params: dict | list | None = None):
+    """The library's own randomiser for ``LIBRARY:NAME`` as ``(fn, g)``: ``fn(x)`` draws one report for the value
+    index x (NumPy arrays as tuples), ``g`` the number of hash buckets for local hashing (else None), for the
+    black-box audit (:func:`rldp_verify.blackbox.audit_sampler`)."""
+    a = adapt_spec(spec, params)                 # validates the parameters and names what is audited
+    lib, name = (t.strip() for t in str(spec).split(":", 1))
+    build, types = SPECS[(lib, name)]
+    kv = {}
+    for item in (params or []) if not isinstance(params, dict) else [f"{k}={v}" for k, v in params.items()]:
+        k, v = item.split("=", 1)
+        kv[k.strip()] = _convert(k.strip(), v, types[k.strip()])
+    obj, rest = build(**kv)
+    g = a.structure.g if isinstance(a.structure, PublicMixture) else None
+    if lib == "pure-ldp":
+        def fn(x):
+            return _hashable(obj.privatise(x))
+        return fn, g
+    if lib == "opendp":
+        raise InputError("the black-box audit of OpenDP constructors is not wired; build the measurement and pass it "
+                         "as MODULE:CALLABLE")
+    if name.startswith("SMP_"):
+        raise InputError(f"{spec}: inputs are tuples; pass your own MODULE:CALLABLE for the black-box audit")
+    order = {"GRR_Client": ("k", "epsilon"), "SS_Client": ("k", "epsilon"), "HE_Client": ("k", "epsilon"),
+             "UE_Client": ("k", "epsilon", "optimal"), "LH_Client": ("k", "epsilon", "optimal")}
+    names = order.get(name, ("k", "eps_perm", "eps_1"))
+    defaults = {"optimal": True}
+    args = [kv[n] if n in kv else defaults[n] for n in names]
+
+    def fn(x):
+        return _hashable(obj(x, *args))
+    return fn, g
 
 
 def from_spec(spec: str, params: dict | list | None = None, *, sizes=None, model: str = "code") -> Mechanism:

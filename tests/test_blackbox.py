@@ -151,3 +151,27 @@ def test_cli_feature_lh(tmp_path, monkeypatch, capsys):
     text = capsys.readouterr().out
     assert text.startswith("WARNING:") and "--feature lh:G" in text and " outputs; all in --json)" in text
     assert main(["audit-sampler", "olh_t:olh", "--inputs", "0,1", "--feature", "lh:x"]) == 2
+
+
+def test_cli_adapter_sampler(capsys, monkeypatch):
+    pytest.importorskip("multi_freq_ldpy")
+    assert main(["audit-sampler", "--adapter", "multi-freq-ldpy:GRR_Client", "--param", "k=4", "--param",
+                 "epsilon=1", "--inputs", "0,3", "--trials", "4000", "--workers", "1", "--quiet", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert 0.5 < float(out["eps_lower"]) < 1 and out["outputs_seen"] == 4
+    # local hashing: refused with the reason under xxhash 4, a bound with the default feature under xxhash < 4
+    import xxhash
+
+    argv = ["audit-sampler", "--adapter", "multi-freq-ldpy:LH_Client", "--param", "k=1024", "--param", "epsilon=1",
+            "--inputs", "0,1", "--trials", "4000", "--workers", "1", "--quiet"]
+    if int(xxhash.VERSION.split(".")[0]) >= 4:
+        assert main(argv) == 2
+        assert "install xxhash<4" in capsys.readouterr().err
+    orig = xxhash.xxh32
+    monkeypatch.setattr(xxhash, "xxh32", lambda s, seed=0: orig(s.encode() if isinstance(s, str) else s,
+                                                                  seed=int(seed) & 0xFFFFFFFF))
+    assert main(argv + ["--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["feature"] == "lh_feature(g=4)" and out["warning"] is None and 0.4 < float(out["eps_lower"]) < 1
+    assert main(["audit-sampler", "x:y", "--adapter", "multi-freq-ldpy:GRR_Client", "--inputs", "0,1"]) == 2
+    assert "either MODULE:CALLABLE" in capsys.readouterr().err

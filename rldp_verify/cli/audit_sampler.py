@@ -4,6 +4,7 @@ the stated confidence (:func:`rldp_verify.blackbox.audit_sampler`).
     rldp-verify audit-sampler mymod:randomise --inputs 0,1 --trials 100000 --confidence 0.95 --seed 1
     rldp-verify audit-sampler mymod:randomise --inputs 0,1,2,3 --sizes 2,2 --distribution "0.1,0.1;0.2,0.6"
     rldp-verify audit-sampler mymod:olh --inputs 0,1 --feature lh:3      # local hashing: (bucket, seed) outputs
+    rldp-verify audit-sampler --adapter multi-freq-ldpy:GRR_Client --param k=4 --param epsilon=1 --inputs 0,3
 
 MODULE is imported (the current directory is on the path); CALLABLE(x) must return a hashable output.
 Inputs are JSON values where they parse (0, 1.5, "a") and strings otherwise. Exit code 0; 2 on bad input.
@@ -21,7 +22,11 @@ from rldp_verify.core.errors import InputError
 def register(sub):
     """Register ``rldp-verify audit-sampler`` (a statistical lower bound on eps for a black-box randomiser)."""
     p = sub.add_parser("audit-sampler", help="statistical lower bound on eps for a black-box randomiser fn(x)")
-    p.add_argument("target", help="MODULE:CALLABLE, e.g. mypkg.mech:randomise")
+    p.add_argument("target", nargs="?", default=None, help="MODULE:CALLABLE, e.g. mypkg.mech:randomise (or --adapter)")
+    p.add_argument("--adapter", default=None, metavar="LIBRARY:NAME",
+                   help="the library's own randomiser instead of MODULE:CALLABLE, e.g. multi-freq-ldpy:LH_Client "
+                   "(with --param; local hashing gets the feature lh:g by default)")
+    p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE", help="a parameter of --adapter")
     p.add_argument("--inputs", required=True, help="comma-separated inputs x (for RLDP: X = S x U in S-major order)")
     p.add_argument("--trials", default="100000", help="draws per input (default 100000; half select, half certify)")
     p.add_argument("--confidence", default="0.95", help="confidence of the bound (default 0.95)")
@@ -35,7 +40,7 @@ def register(sub):
     g.add_argument("--distribution", default=None, help="F = {P}: 'a,b;c,d'")
     g.add_argument("--full-simplex", action="store_true", help="F = P_X")
     p.add_argument("--feature", default=None, metavar="lh:G|MODULE:CALLABLE",
-                   help="map outputs to event keys before counting: lh:G for local hashing with G buckets (the key "
+                   help="map outputs to event keys before counting ('none': count raw outputs): lh:G for local hashing with G buckets (the key "
                    "of (bucket, seed) says which inputs hash to the bucket, with the libraries' xxh32 hash), or "
                    "your own MODULE:CALLABLE(output) -> hashable")
     p.add_argument("--json", action="store_true", help="print one JSON object (numbers as decimal strings)")
@@ -96,8 +101,24 @@ def run(args) -> int:
     """Run ``rldp-verify audit-sampler`` on ``MODULE:CALLABLE`` and print the :class:`~rldp_verify.blackbox.SamplerAudit`."""
     from rldp_verify.blackbox import audit_sampler
 
-    fn = _load(args.target)
     inputs = [_value(t.strip()) for t in str(args.inputs).split(",") if t.strip() != ""]
+    default_feature = None
+    if args.adapter is not None:
+        if args.target is not None:
+            raise InputError(f"give either MODULE:CALLABLE ({args.target!r}) or --adapter, not both")
+        from rldp_verify.adapters import sampler_spec
+
+        fn, g = sampler_spec(args.adapter, args.param)
+        if g is not None:
+            from rldp_verify.blackbox import lh_feature
+
+            default_feature = lh_feature(inputs, g)
+    elif args.target is None:
+        raise InputError("give the sampler as MODULE:CALLABLE or --adapter LIBRARY:NAME")
+    else:
+        if args.param:
+            raise InputError("--param needs --adapter LIBRARY:NAME")
+        fn = _load(args.target)
     kw = {}
     if args.sizes is not None:
         parts = str(args.sizes).split(",")
@@ -110,7 +131,9 @@ def run(args) -> int:
     if args.full_simplex:
         kw["full_simplex"] = True
     if args.feature is not None:
-        kw["feature"] = _feature(args.feature, inputs)
+        kw["feature"] = None if args.feature == "none" else _feature(args.feature, inputs)
+    elif default_feature is not None:
+        kw["feature"] = default_feature
     workers = None if args.workers is None else _num(args.workers, "workers", int)
     res = audit_sampler(fn, inputs, _num(args.trials, "trials", int), _num(args.confidence, "confidence", float),
                         _num(args.seed, "seed", int), workers=workers, progress=not args.quiet, **kw)
