@@ -23,6 +23,7 @@ A1, A2, A3 = "proofs.rldp.steps_appA1", "proofs.rldp.steps_appA2", "proofs.rldp.
 A4, A5, A6 = "proofs.rldp.steps_appA4", "proofs.rldp.steps_appA5", "proofs.rldp.steps_appA6"
 ISIT = "proofs.isit.steps_appA_C"
 FALPHA = "proofs.falpha.steps_appA_B"
+PRAM = "proofs.pram.steps_app5"
 S1, S2, S3, S4, S5, S6 = (f"rldp.steps.a{k}.*" for k in range(1, 7))
 
 
@@ -220,6 +221,17 @@ def _falpha_69_factor_4(a, tv):
     return mpmath.exp(4 * (a - 1) * tv**2) - 1
 
 
+# --- PRAM, App. 5 ---------------------------------------------------------------------------------------------
+
+
+def _pram_offdiagonal_over_S(theta, qk, qk2, S_):
+    return (theta * (1 - qk) + (1 - theta) * (1 - qk2)) / S_
+
+
+def _pram_lemma51_bound_S(S_, t_, sign):
+    return t_**sign / (S_ + t_**sign)
+
+
 STEP_MUTANTS = [
     mutant("steps.a1.a1-c-sign", A1, "(A1) with C = e^{B(1-alpha)} instead of e^{B(alpha-1)}",
            replace(f"{A1}:printed_A1", _a1_c_sign), ("rldp.steps.a1.a1-a4-decomposition",)),
@@ -297,6 +309,10 @@ STEP_MUTANTS = [
            replace(f"{FALPHA}:printed_68", _falpha_68_without_minus_1), ("falpha.steps.appa.eq68-eq69",)),
     mutant("steps.falpha.69-factor-4", FALPHA, "Grosse et al. (69) with exp(4 (alpha-1) TV^2)",
            replace(f"{FALPHA}:printed_69", _falpha_69_factor_4), ("falpha.steps.appa.eq68-eq69",)),
+    mutant("steps.pram.offdiagonal-over-S", PRAM, "PRAM App. 5.1: the off-diagonal entries divided by S instead of S - 1",
+           replace(f"{PRAM}:printed_A1_offdiagonal", _pram_offdiagonal_over_S), ("pram.steps.app5-1.q-affine",)),
+    mutant("steps.pram.lemma51-bound-S", PRAM, "PRAM Lemma 5.1: the bounds e^(+-a)/(S + e^(+-a)) instead of /(S - 1 + e^(+-a))",
+           replace(f"{PRAM}:printed_lemma51_bound", _pram_lemma51_bound_S), ("pram.steps.app5-3.lemma5-1-algebra",)),
     mutant("steps.a6.v3-times-e-eps", A6, "V3' = e^{+eps} V2' instead of e^-eps V2'",
            replace(f"{A6}:printed_V3_from_V2", _v3_times_t), ("rldp.steps.a6.a106-scaling",)),
 ]

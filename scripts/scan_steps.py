@@ -42,6 +42,10 @@ APPENDICES: dict[str, list[tuple[str, str]]] = {
     "001_29f852b736fc5e16.txt": [
         ("A", r"^Appendix A Proof of Theorem\s8"), ("B", r"^Appendix B Proof of Proposition\s3"), ("-", r"^References\s*$"),
     ],
+    "002_e8b3078a5cf2ef08.txt": [
+        ("5.1", r"^5\.1 Proof of Proposition 3\.1"), ("5.2", r"^5\.2 Fact 1"), ("5.3", r"^5\.3 Proof of Proposition 3\.2"),
+        ("-", r"^References\s*$"),
+    ],
     "003_726cfd382c041001.txt": [
         ("A", r"^## APPENDIX A PROOF OF THEOREM 3"), ("B", r"^## APPENDIX B CONCAVE CONJUGATES"),
         ("C", r"^APPENDIX C\s*$"),
@@ -51,7 +55,8 @@ APPENDICES: dict[str, list[tuple[str, str]]] = {
 #: how a paper's conversion writes display labels: "inline" -- "(A2) formula" inside a display line (seed 000);
 #: "quad" -- "$$ formula \\quad (33)$$" (the Markdown conversions, e.g. seed 003). Default "inline".
 #: "end" -- a label "(63)" closing a display line (the LaTeX-to-text conversions, e.g. seed 001).
-LABEL_STYLE: dict[str, str] = {"003_726cfd382c041001.txt": "quad", "001_29f852b736fc5e16.txt": "end"}
+LABEL_STYLE: dict[str, str] = {"003_726cfd382c041001.txt": "quad", "001_29f852b736fc5e16.txt": "end",
+                               "002_e8b3078a5cf2ef08.txt": "end"}
 END_LABEL = re.compile(r"\((?P<num>\d{1,3})\)\s*$")
 LABEL = re.compile(r"\((?P<num>A\d{1,3})\)(?P<next>\s*\S*)")
 QUAD_LABEL = re.compile(r"\\(?:quad|qquad)\s*\((?P<num>\d{1,3})\)|\\tag\{(?P<tag>\d{1,3})\}")

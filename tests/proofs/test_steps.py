@@ -30,7 +30,7 @@ SCAN = _scan_module()
 SEEDS = SCAN.default_seeds()
 CORE = "000_aca93ed29ea857ee.txt"
 #: labelled displays the scan finds in each paper's indexed proofs (a change means the scan or the text changed)
-LABELLED = {CORE: 64, "001_29f852b736fc5e16.txt": 17, "003_726cfd382c041001.txt": 45}
+LABELLED = {CORE: 64, "001_29f852b736fc5e16.txt": 17, "002_e8b3078a5cf2ef08.txt": 8, "003_726cfd382c041001.txt": 45}
 
 
 @pytest.fixture(scope="module")
@@ -260,3 +260,15 @@ def test_misprint_repair_holds(monkeypatch):
     mod = importlib.import_module("proofs.falpha.steps_appA_B")
     monkeypatch.setattr(mod, "printed_psi_at_0", lambda a, t: (1 - t) ** (1 - a) - 1)
     assert _run("falpha.steps.appa.psi-at-p0").verdict.value == "VERIFIED"
+
+
+def test_citation_repair_holds(monkeypatch):
+    """PRAM's Lemma 5.1 cites (19) and (21): REFUTED misprint; with (12) and (14) cited, VERIFIED."""
+    import importlib
+
+    first = _run("pram.steps.app5-3.lemma5-1-citations")
+    assert (first.verdict.value, first.kind) == ("REFUTED", "misprint")
+    mod = importlib.import_module("proofs.pram.steps_app5")
+    keys = list(mod.PRINTED_CITES)
+    monkeypatch.setattr(mod, "PRINTED_CITES", {keys[0]: "12", keys[1]: "14"})
+    assert _run("pram.steps.app5-3.lemma5-1-citations").verdict.value == "VERIFIED"

@@ -1,0 +1,176 @@
+"""Proof steps of the PRAM paper's appendix (Sec. 5: proofs of Proposition 3.1, Fact 1 and Proposition 3.2) of
+002_e8b3078a5cf2ef08.txt (issue 30): the cross-references of the proof of Lemma 5.1.
+
+The proof uses two inequalities between two coordinates q_i, q_j of a DP parameter vector and cites a display for
+each: "(S-1) q_i + e^alpha q_j <= e^alpha" ("using formula (19)") and "(S-1) e^alpha q_i + q_j >= 1" ("from formula
+(21)"). The claim finds, symbolically, which of the appendix's constraints (12)-(19) state each inequality (with
+either coordinate as x) and compares with the cited number. (15) is read as -(S-1)e^alpha x - y <= -1, the repair
+of its misprint found by ``pram.sec5-2.eq12-17-as-printed``.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from proofs.pram._common import PAPER
+from rldp_verify.claims import Method, Outcome, claim
+
+S, t, x, y, qi, qj = sp.symbols("S t x y q_i q_j", positive=True)
+
+#: the appendix's constraints on a pair (x, y) = (q_k, q_l), each as g(x, y) <= 0 (t = e^alpha)
+CONSTRAINTS = {
+    "12": (S - 1) * x + t * y - t,
+    "13": (S - 1) * y + t * x - t,
+    "14": -(S - 1) * t * y - x + 1,
+    "15": -(S - 1) * t * x - y + 1,
+    "16": t * y - x - (t - 1),
+    "17": t * x - y - (t - 1),
+    "18": 1 - (y - t**2 * x),
+    "19": 1 - (x - t**2 * y),
+}
+
+#: the inequalities the proof of Lemma 5.1 uses, as g(q_i, q_j) <= 0, and the display each cites
+USED = {
+    "(S-1) q_i + e^alpha q_j <= e^alpha": (S - 1) * qi + t * qj - t,
+    "(S-1) e^alpha q_i + q_j >= 1": 1 - ((S - 1) * t * qi + qj),
+}
+PRINTED_CITES = {"(S-1) q_i + e^alpha q_j <= e^alpha": "19", "(S-1) e^alpha q_i + q_j >= 1": "21"}
+
+
+def _coefficients(expr):
+    """(coefficient of q_i, of q_j, constant) of a linear form in q_i, q_j."""
+    expr = sp.expand(expr)
+    return [expr.coeff(qi), expr.coeff(qj), expr.subs({qi: 0, qj: 0})]
+
+
+def _states(g_label, used) -> bool:
+    """True when constraint ``g_label`` (with (x, y) = (q_i, q_j) or (q_j, q_i)) is a positive multiple of ``used``:
+    proportional coefficient vectors (every 2 x 2 minor expands to 0) with a positive factor (checked at S = 5, t = 2)."""
+    u = _coefficients(used)
+    for sub in ({x: qi, y: qj}, {x: qj, y: qi}):
+        g = _coefficients(CONSTRAINTS[g_label].subs(sub, simultaneous=True))
+        if any(sp.expand(g[a] * u[b] - g[b] * u[a]) != 0 for a in range(3) for b in range(a + 1, 3)):
+            continue
+        k = next(i for i in range(3) if u[i] != 0)
+        if (g[k] / u[k]).subs({S: 5, t: 2}) > 0:
+            return True
+    return False
+
+
+@claim(
+    id="pram.steps.app5-3.lemma5-1-citations",
+    paper=PAPER,
+    source="App. 5.3, proof of Lemma 5.1: 'Then for any other q_j, using formula (19), ...' and 'For any other q_j, from "
+           "formula (21), ...'",
+    statement="The inequality (S-1) q_i + e^alpha q_j <= e^alpha is (19), and (S-1) e^alpha q_i + q_j >= 1 is (21).",
+    hypotheses=("the appendix's displays (12)-(19), (15) as repaired",),
+    method=Method.SYMBOLIC,
+)
+def check_citations(ctx):
+    found = {}
+    wrong = {}
+    for name, used in USED.items():
+        labels = [lbl for lbl in CONSTRAINTS if _states(lbl, used)]
+        found[name] = labels
+        cited = PRINTED_CITES[name]
+        if cited not in labels:
+            wrong[name] = {"cited": f"({cited})" + ("" if cited in CONSTRAINTS else ", a number no display of the paper has"),
+                           "stated_by": [f"({lbl})" for lbl in labels]}
+    evidence = {"stated_by": {k: [f"({lbl})" for lbl in v] for k, v in found.items()}}
+    if not wrong:
+        return Outcome.verified("each inequality of Lemma 5.1's proof is stated by the display it cites", **evidence)
+    return Outcome.refuted(
+        "the proof of Lemma 5.1 cites the wrong displays: " + "; ".join(
+            f"'{k}' cites {v['cited']} but is {', '.join(v['stated_by']) or 'no display of (12)-(19)'}"
+            for k, v in wrong.items()),
+        counterexample=wrong, kind="misprint", statement_checked_by=["pram.lemma5-1.at-most-one"],
+        repair="cite (12) (or (13)) for the first inequality and (14) (or the repaired (15)) for the second",
+        **evidence)
+
+
+def printed_A1_offdiagonal(theta, qk, qk2, S_):
+    """App. 5.1: Q_{theta q + (1-theta) q'}(Z=l|X=k) = (theta(1-q_k) + (1-theta)(1-q'_k))/(S-1)."""
+    return (theta * (1 - qk) + (1 - theta) * (1 - qk2)) / (S_ - 1)
+
+
+@claim(
+    id="pram.steps.app5-1.q-affine",
+    paper=PAPER,
+    source="App. 5.1, proof of Proposition 3.1: the two displays and 'Therefore, Q_{theta q + (1-theta) q'} = theta Q_q + "
+           "(1-theta) Q_q''",
+    statement="The PRAM matrix (8) is affine in q: Q_{theta q + (1-theta) q'} = theta Q_q + (1-theta) Q_q', entry by entry "
+              "(diagonal theta q_k + (1-theta) q'_k, off-diagonal (theta(1-q_k) + (1-theta)(1-q'_k))/(S-1)).",
+    hypotheses=("S >= 2", "q, q' in [0, 1]^S", "theta in [0, 1]"),
+    method=(Method.EXACT, Method.PROPERTY),
+)
+def check_q_affine(ctx):
+    from fractions import Fraction
+
+    from proofs.rldp._steps import Tally
+    from rldp_verify.topics.pram import pram_matrix
+
+    rng = ctx.rng("pram.steps.q-affine")
+    T = Tally(50)
+    for k in range(40):
+        S_ = rng.choice((2, 3, 4, 6))
+        q = [Fraction(rng.randint(0, 20), 20) for _ in range(S_)]
+        q2 = [Fraction(rng.randint(0, 20), 20) for _ in range(S_)]
+        theta = Fraction(rng.randint(0, 12), 12)
+        mix = pram_matrix([theta * a + (1 - theta) * b for a, b in zip(q, q2)])
+        A, B = pram_matrix(q), pram_matrix(q2)
+        pt = {"S": S_, "q": [str(v) for v in q], "q'": [str(v) for v in q2], "theta": str(theta)}
+        T.truth("affine", all(mix[i][j] == theta * A[i][j] + (1 - theta) * B[i][j] for i in range(S_) for j in range(S_)),
+                pt)
+        i, j = 0, 1
+        T.truth("off-diagonal display", printed_A1_offdiagonal(theta, q[i], q2[i], S_) == mix[i][j], pt,
+                printed=str(printed_A1_offdiagonal(theta, q[i], q2[i], S_)), recomputed=str(mix[i][j]))
+        T.points += 1
+    return T.outcome("Q affine in q", statement_claims=("pram.prop3-1.f-convex",))
+
+
+def printed_lemma51_bound(S_, t_, sign):
+    """The bounds the proof of Lemma 5.1 derives: q_j < e^alpha/(S-1+e^alpha) (sign +1) and
+    q_j > e^-alpha/(S-1+e^-alpha) (sign -1)."""
+    return t_**sign / (S_ - 1 + t_**sign)
+
+
+@claim(
+    id="pram.steps.app5-3.lemma5-1-algebra",
+    paper=PAPER,
+    source="App. 5.3, proof of Lemma 5.1: the displays after 'using formula (19)' and 'from formula (21)' and the two "
+           "'Therefore' steps",
+    statement="If q_i > e^a/(S-1+e^a) and (S-1) q_i + e^a q_j <= e^a then (S-1)/(S-1+e^a) + q_j < 1, i.e. q_j < "
+              "e^a/(S-1+e^a); if q_i < e^-a/(S-1+e^-a) and (S-1) e^a q_i + q_j >= 1 then (S-1)/(S-1+e^-a) + q_j > 1, "
+              "i.e. q_j > e^-a/(S-1+e^-a).",
+    hypotheses=("S >= 2", "e^a > 1"),
+    method=(Method.SYMBOLIC, Method.EXACT, Method.PROPERTY),
+)
+def check_lemma51_algebra(ctx):
+    from fractions import Fraction
+
+    from proofs.rldp._steps import Tally
+
+    T = Tally(50)
+    # symbolic: the bounds solve the printed intermediate inequalities with equality
+    up = sp.simplify(1 - (S - 1) / (S - 1 + t) - printed_lemma51_bound(S, t, 1))
+    lo = sp.simplify(1 - (S - 1) / (S - 1 + 1 / t) - printed_lemma51_bound(S, t, -1))
+    T.truth("solved for q_j (upper)", up == 0, {}, difference=str(up))
+    T.truth("solved for q_j (lower)", lo == 0, {}, difference=str(lo))
+    # exact: random S, e^a, q_i beyond the threshold and q_j satisfying the constraint obey the derived bound
+    rng = ctx.rng("pram.steps.lemma51")
+    for k in range(60):
+        S_ = rng.randint(2, 8)
+        t_ = 1 + Fraction(rng.randint(1, 300), 100)
+        sign = 1 if k % 2 else -1
+        thr = printed_lemma51_bound(S_, t_, sign)
+        if sign == 1:
+            qi_ = thr + (1 - thr) * Fraction(rng.randint(1, 99), 100)
+            qj_max = (t_ - (S_ - 1) * qi_) / t_               # the constraint (S-1) q_i + e^a q_j <= e^a, tight
+            ok = qj_max < thr
+        else:
+            qi_ = thr * Fraction(rng.randint(1, 99), 100)
+            qj_min = 1 - (S_ - 1) * t_ * qi_                  # the constraint (S-1) e^a q_i + q_j >= 1, tight
+            ok = qj_min > thr
+        T.truth("derived bound", ok, {"S": S_, "e^a": str(t_), "q_i": str(qi_), "side": sign})
+        T.points += 1
+    return T.outcome("Lemma 5.1's algebra", statement_claims=("pram.lemma5-1.at-most-one",))
