@@ -22,6 +22,7 @@ multi-freq-ldpy    ``GRR_Client`` (``k``, ``epsilon``)                GRR on k v
                    ``L_SUE/L_OUE/L_OSUE/L_SOUE_Client`` (same)      per-bit product of two rounds
                    ``SMP_GRR/UE/LH/SS_Client`` (``lst_k``,           mixture over the released sampled
                    ``epsilon``, ``optimal``)                         attribute
+                   ``RSpFD_GRR_Client`` (``lst_k``, ``epsilon``)     secret attribute + uniform fake data
 opendp             ``make_randomized_response`` (``categories``,     GRR on the categories
                    ``prob``), ``make_randomized_response_bool``
 =================  ===============================================  ================================
@@ -67,6 +68,7 @@ from rldp_verify.structured import (
     Adapted,
     AttributeMixture,
     BitChannel,
+    FakeDataMixture,
     LaplaceHistogram,
     PublicMixture,
     SubsetSelection,
@@ -359,7 +361,7 @@ def _mfl(fn, ev: _Events, params) -> Adapted:
             raise InputError(f"multi-freq-ldpy {name} needs {key}=...")
         return conv(params.pop(key))
     label = f"multi-freq-ldpy {ver} {name}"
-    k = pop("k", lambda v: _size(v, "k")) if not name.startswith("SMP_") else None
+    k = pop("k", lambda v: _size(v, "k")) if not name.startswith(("SMP_", "RSpFD_")) else None
     binom = "binomial-numba"
     grr_samp = ("numba np.random.binomial(1, p) (rejection loop on k/2^53 uniforms, exact count), else "
                 "np.random.choice of the other values (uniform)")
@@ -487,9 +489,45 @@ def _mfl(fn, ev: _Events, params) -> Adapted:
         return Adapted(AttributeMixture([c.structure for c in comps]), f"{label} (d = {d}, lst_k = {lst_k})",
                        f"attribute = np.random.randint(d) (uniform, released); then {comps[0].sampler}", fp, rebuild,
                        list(dict.fromkeys(n for c in comps for n in c.notes)))
+    if name == "RSpFD_GRR_Client":
+        lst_k = params.pop("lst_k", None)
+        try:
+            lst_k = [_size(int(v) if isinstance(v, str) and v.strip().isdigit() else v, "lst_k entry")
+                     for v in lst_k]
+        except TypeError:
+            raise InputError(f"{label} needs lst_k = the list of the attributes' domain sizes") from None
+        d = pop("d", lambda v: int(v), len(lst_k))
+        if d != len(lst_k):
+            raise InputError(f"d = {d} must be the number of attributes, len(lst_k) = {len(lst_k)}")
+        epsilon = pop("epsilon", _eps)
+        _left(params, label)
+        import multi_freq_ldpy.mdim_freq_est.RSpFD_solution as mod
+        from multi_freq_ldpy.pure_frequency_oracles.GRR import GRR_Client
+
+        calls = []
+        saved = mod.GRR_Client
+        mod.GRR_Client = lambda v, k, e: calls.append((int(k), e)) or 0
+        try:
+            log, _ = _trace(mod.RSpFD_GRR_Client, [0] * d, lst_k, d, epsilon)
+        finally:
+            mod.GRR_Client = saved
+        draws = [e[1] for e in log if e[0] == "randint" and e[2] is None]   # randint(d), then randint(k_i)
+        if len(calls) != 1 or draws != [d] + lst_k[1:]:
+            raise InputError(f"{label} does not draw one GRR report and uniform fake values; unsupported version")
+        amp = calls[0][1]
+        comps = [_mfl(GRR_Client, ev, {"k": kj, "epsilon": amp}) for kj in lst_k]
+        fp = {f"{j}:p": c.float_params["p"] for j, c in enumerate(comps)}
+
+        def rebuild(f):
+            return FakeDataMixture([c.rebuild({"p": f[f"{j}:p"]}) for j, c in enumerate(comps)])
+        return Adapted(FakeDataMixture([c.structure for c in comps]), f"{label} (d = {d}, lst_k = {lst_k})",
+                       f"secret attribute = np.random.randint(d); GRR_Client with the amplified eps {amp!r}: "
+                       f"{comps[0].sampler}; fake values np.random.randint(k_i) (uniform)", fp, rebuild,
+                       [NUMBA_NOTE, "the sampled attribute is not released: the channel is a ratio of sums over "
+                        "the attributes, maximised exactly"])
     raise InputError(f"unsupported multi-freq-ldpy object {name!r} (supported: GRR_Client, UE_Client, LH_Client, "
                      "SS_Client, HE_Client, L_GRR_Client, L_SUE_Client, L_OUE_Client, L_OSUE_Client, L_SOUE_Client, "
-                     "SMP_GRR_Client, SMP_UE_Client, SMP_LH_Client, SMP_SS_Client)")
+                     "SMP_GRR_Client, SMP_UE_Client, SMP_LH_Client, SMP_SS_Client, RSpFD_GRR_Client)")
 
 
 def _left(params, label):
@@ -668,6 +706,8 @@ SPECS = {
                                                {"lst_k": list, "epsilon": float, "d": int,
                                                 **({"optimal": bool} if n in ("UE", "LH") else {})})
        for n in ("GRR", "UE", "LH", "SS")},
+    ("multi-freq-ldpy", "RSpFD_GRR_Client"): (_mfl_build("multi_freq_ldpy.mdim_freq_est.RSpFD_solution",
+                                                        "RSpFD_GRR_Client"), {"lst_k": list, "epsilon": float, "d": int}),
     ("opendp", "make_randomized_response"): (_odp_build("make_randomized_response"),
                                              {"categories": list, "prob": float}),
     ("opendp", "make_randomized_response_bool"): (_odp_build("make_randomized_response_bool"), {"prob": float}),
@@ -713,7 +753,7 @@ def adapt_spec(spec: str, params: dict | list | None = None, *, model: str = "co
         if k not in types:
             raise InputError(f"--param {k!r} is not a parameter of {lib}:{name} (parameters: {', '.join(types)})")
         kv[k] = _convert(k, v, types[k])
-    missing = [k for k in types if k not in kv and k not in _OPTIONAL and not (k == "d" and name.startswith("SMP_"))]
+    missing = [k for k in types if k not in kv and k not in _OPTIONAL and not (k == "d" and name.startswith(("SMP_", "RSpFD_")))]
     if missing:
         raise InputError(f"{lib}:{name} needs --param {missing[0]}=...")
     try:

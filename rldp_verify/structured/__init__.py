@@ -12,6 +12,7 @@ from rldp_verify.structured.audit import Adapted, StructuredAudit, audit_structu
 from rldp_verify.structured.channels import (
     AttributeMixture,
     BitChannel,
+    FakeDataMixture,
     LaplaceHistogram,
     PublicMixture,
     SubsetSelection,
@@ -21,4 +22,5 @@ from rldp_verify.structured.channels import (
 )
 
 __all__ = ["Adapted", "StructuredAudit", "audit_structured", "BitChannel", "UnaryProduct", "Symmetric",
-           "PublicMixture", "SubsetSelection", "LaplaceHistogram", "AttributeMixture", "compose"]
+           "PublicMixture", "SubsetSelection", "LaplaceHistogram", "AttributeMixture", "FakeDataMixture",
+           "compose"]

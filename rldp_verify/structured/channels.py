@@ -28,6 +28,13 @@ matrix (:meth:`dense`) that serves as the test oracle. The structures:
   is released with the report of attribute j's channel Q_j: Q[(j, y)|t] = Q_j[y|t_j] / D, so for tuples that
   differ in every attribute rho = max_j rho(Q_j) (and no pair of tuples does better).
 
+- :class:`FakeDataMixture` -- random sampling plus fake data (RS+FD with GRR): attribute j, drawn uniformly and
+  kept secret, is reported through GRR_j, every other attribute as a uniform fake value. Q[y|t] =
+  prod_i (1/k_i) * (1/D) sum_j k_j G_j(y_j|t_j), so the ratio is sum_j k_j a_j / sum_j k_j b_j with, per j, (a_j, b_j)
+  one of (p, q), (q, p), (q, q) (t_j != t'_j) or (p, p), (q, q) (t_j = t'_j); its maximum over these choices is
+  found exactly by Dinkelbach's iteration (lambda <- the ratio of the choice maximising sum_j k_j (a_j - lambda b_j);
+  it stops at the optimum, F(lambda) = max sum k (a - lambda b) being convex and decreasing with its root there).
+
 Composition (a longitudinal protocol's memoised first round followed by a second round) of two bit
 channels is a bit channel, of two symmetric channels a symmetric channel (:func:`compose`).
 """
@@ -45,7 +52,7 @@ INF = math.inf
 MAX_DENSE = 4096
 
 __all__ = ["BitChannel", "UnaryProduct", "Symmetric", "PublicMixture", "SubsetSelection", "LaplaceHistogram",
-           "AttributeMixture", "compose", "ratio", "INF"]
+           "AttributeMixture", "FakeDataMixture", "compose", "ratio", "INF"]
 
 
 def ratio(a: Fraction, b: Fraction):
@@ -365,3 +372,64 @@ class AttributeMixture:
                 rows.append([w * r[yi][t[j]] for t in tuples])
                 outs.append(f"{j}:{lab}")
         return rows, outs
+
+
+@dataclass
+class FakeDataMixture:
+    """RS+FD with GRR: a secret uniformly sampled attribute through ``components[j]`` (Symmetric), the others
+    reported as uniform fake values."""
+
+    components: list
+    params: dict = field(default_factory=dict)
+
+    kind = "RS+FD: secret sampled attribute through GRR, uniform fake values elsewhere (ratio of sums, exact)"
+
+    def _options(self, c):
+        opts = [((c.a, c.b), "y_j = t_j != t'_j"), ((c.b, c.a), "y_j = t'_j != t_j"),
+                ((c.a, c.a), "t_j = t'_j = y_j"), ((c.b, c.b), "t_j = t'_j != y_j")]
+        if c.k >= 3:
+            opts.append(((c.b, c.b), "y_j not in {t_j, t'_j}"))
+        return opts
+
+    def _solve(self):
+        lam = Fraction(1)
+        for _ in range(1000):
+            choice = [max(self._options(c), key=lambda o, c=c: c.k * (o[0][0] - lam * o[0][1]))
+                      for c in self.components]
+            num = sum(c.k * o[0][0] for c, o in zip(self.components, choice))
+            den = sum(c.k * o[0][1] for c, o in zip(self.components, choice))
+            new = ratio(num, den)
+            if new is None or new == INF:
+                return new if new is not None else Fraction(1), choice
+            if new <= lam:          # F(lam) = 0: lam is attained (by this choice) and maximal
+                return lam, choice
+            lam = new
+        raise InputError("Dinkelbach's iteration did not stop")  # pragma: no cover - finitely many choices
+
+    def ratio(self):
+        """max over tuple pairs and outputs of the ratio of sums (see the module docstring)."""
+        r, _ = self._solve()
+        return max(r, Fraction(1)) if r != INF else INF
+
+    def witness(self) -> dict:
+        """The per-attribute choices of the maximising tuples and output."""
+        _, choice = self._solve()
+        return {"x": "t", "x_prime": "t'", "y": "; ".join(f"attribute {j}: {o[1]}" for j, o in enumerate(choice))}
+
+    def dense(self):
+        """(rows, outputs) over all tuples (small domains)."""
+        ks = [c.k for c in self.components]
+        tuples = list(itertools.product(*[range(k) for k in ks]))
+        _dense_cap(len(tuples) ** 2, "RS+FD")
+        D = len(ks)
+        rows = []
+        for y in tuples:
+            row = []
+            for t in tuples:
+                tot = Fraction(0)
+                for j, c in enumerate(self.components):
+                    g = c.a if y[j] == t[j] else c.b
+                    tot += g * math.prod(Fraction(1, ks[i]) for i in range(D) if i != j)
+                row.append(tot / D)
+            rows.append(row)
+        return rows, [",".join(map(str, y)) for y in tuples]

@@ -87,6 +87,8 @@ SMALL = [
     ("multi-freq-ldpy:SMP_UE_Client", ["lst_k=2,3", "epsilon=2", "optimal=false"]),
     ("multi-freq-ldpy:SMP_LH_Client", ["lst_k=3,2", "epsilon=1"]),
     ("multi-freq-ldpy:SMP_SS_Client", ["lst_k=5,2", "epsilon=0.3"]),
+    ("multi-freq-ldpy:RSpFD_GRR_Client", ["lst_k=2,3", "epsilon=1"]),
+    ("multi-freq-ldpy:RSpFD_GRR_Client", ["lst_k=3,2,2", "epsilon=0.5"]),
     ("opendp:make_randomized_response", ["categories=a,b,c", "prob=0.75"]),
 ]
 
@@ -306,6 +308,19 @@ def test_multi_freq_ldpy_smp_sampler():
     _fits(m, lambda x: SMP_GRR_Client(tuples[x], [2, 3], 2, 1.0), n=3000, label=lambda o: f"{o[0]}:{o[1]}")
     big = audit_adapted(adapt(SMP_GRR_Client, lst_k=[65536, 1024, 2], epsilon=1.0), 1)
     assert abs(float(big.eps_realised()[0]) - 1) < 1e-12
+
+
+def test_multi_freq_ldpy_rspfd_grr():
+    """RS+FD with GRR: the tuples that differ in every attribute see the amplified eps ln(D (e^eps - 1) + 1)."""
+    from multi_freq_ldpy.mdim_freq_est.RSpFD_solution import RSpFD_GRR_Client
+
+    a = adapt(RSpFD_GRR_Client, lst_k=[2, 3], epsilon=1.0)
+    r = audit_adapted(a, 1)
+    assert r.verdict == "FAIL" and abs(float(r.eps_realised()[0]) - math.log(2 * (math.e - 1) + 1)) < 1e-12
+    tuples = [(i, j) for i in range(2) for j in range(3)]
+    _seed(12)
+    _fits(dense_mechanism(a), lambda x: RSpFD_GRR_Client(list(tuples[x]), [2, 3], 2, 1.0), n=3000,
+          label=lambda o: ",".join(str(int(v)) for v in o))
 
 
 def test_multi_freq_ldpy_he():

@@ -12,6 +12,7 @@ from rldp_verify.structured import (
     Adapted,
     AttributeMixture,
     BitChannel,
+    FakeDataMixture,
     PublicMixture,
     SubsetSelection,
     Symmetric,
@@ -57,6 +58,7 @@ def _cases(seed):
                         range(6), lambda x, s: hash_tab[x, s])
     yield AttributeMixture([_sym(rng, 2), UnaryProduct(2, BitChannel(_p(rng), _p(rng)))])
     yield compose(_sym(rng, 3), _sym(rng, 3))
+    yield FakeDataMixture([_sym(rng, rng.randint(2, 3)) for _ in range(rng.randint(1, 3))])
     yield compose(UnaryProduct(3, BitChannel(_p(rng), _p(rng))), BitChannel(_p(rng), _p(rng)))
 
 
