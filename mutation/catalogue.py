@@ -990,5 +990,55 @@ MUTANTS += [
            replace("srr_threshold:srr_vectors", _srr_vectors_no_inverse), ("rldp.lemmaA8.*", "rldp.thm4.*")),
 ]
 
+
+
+# issue 23: one mutant per certificate kind, each an engine error that the independent checker catches in the
+# certificate of a claim whose verdict it leaves alone (killed_by names the claim "(certificate rejected by
+# rldp_verify_check)"); the same mutants as tests/certificates/test_mutants.py, in the catalogue's form
+def _dec_always_down(orig):
+    return lambda x, digits, down: orig(x, digits, True if down is False else down)
+
+
+def _lp_dual_perturbed(orig):
+    import dataclasses
+
+    def solve(*args, **kwargs):
+        res = orig(*args, **kwargs)
+        if res.dual is None:
+            return res
+        return dataclasses.replace(res, dual=tuple(v + Fraction(1, 10**9) for v in res.dual))
+    return solve
+
+
+def _drop_last_vertex(orig):
+    return lambda *args, **kwargs: orig(*args, **kwargs)[:-1]
+
+
+def _mi_as_realised_eps(orig):
+    def mi(matrix, p, **kw):
+        from rldp_verify.rldp.mechanisms.guarantees import realized_eps
+
+        return realized_eps(matrix, p, 2, 2) if len(p) == 4 else orig(matrix, p, **kw)
+    return mi
+
+
+MUTANTS += [
+    mutant("certificate.audit-upper-end-rounded-down", "audit.core",
+           "the audit's printed upper end (ratio_upper) rounded down instead of up (issue 23's first finding)",
+           wrap("audit.core:_dec", _dec_always_down),
+           ("rldp.example3.audit-example1", "rldp.sec6.srr-stricter-than-polyopt")),
+    mutant("certificate.lp-dual-off", "rldp_verify.core.lp",
+           "an exact LP's dual multipliers off by 10^-9 (the optimum itself right): the dual no longer proves it",
+           wrap("rldp_verify.core.lp:solve_exact", _lp_dual_perturbed), ("isit.lemma7.intersection-support",)),
+    mutant("certificate.gamma-hat-vertex-dropped", "gamma",
+           "Gamma-hat's vertex enumeration loses its last vertex (the dimension and counts of a large list survive)",
+           wrap("gamma:gamma_hat_vertices", _drop_last_vertex), ("rldp.sec5.gamma-hat-dimension",)),
+    mutant("certificate.mutual-information-as-realised-eps", "utility",
+           "I(X;Y) computed as the realised eps* of eq. (62) (on 2 x 2 inputs): the reading that reproduces Example "
+           "3's printed I_P* = 0.2804, which rldp.ex3.true-utility then says VERIFIED; its rigorous-value "
+           "certificate of the agreement is rejected",
+           wrap("utility:mutual_information_value", _mi_as_realised_eps), ("rldp.ex3.true-utility",)),
+]
+
 # the proof steps' mutants (issue 30): wrong variants of the printed steps, killed by the step claims
 MUTANTS += STEP_MUTANTS

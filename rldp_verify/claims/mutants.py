@@ -8,7 +8,8 @@ the proof modules are imported. The engine knows no papers: catalogues live besi
 
 Kill rule. A claim *kills* a mutant when it says REFUTED under the mutant and did not say REFUTED on
 the unmutated engine (a claim that is REFUTED anyway, because the paper is wrong, cannot tell the
-mutant apart). ERROR is a defect of the claim, never a kill; it is recorded under ``errors``.
+mutant apart); so does the independent checker (issue 23) when it rejects a certificate the claim carries
+under the mutant and accepts that claim's certificate on the unmutated engine. ERROR is a defect of the claim, never a kill; it is recorded under ``errors``.
 Other verdict changes (e.g. REFUTED -> VERIFIED when the mutant reproduces a misprint) are recorded
 under ``changed`` as information; they are not kills.
 
@@ -197,6 +198,23 @@ def _kills(before: str | None, after: str) -> bool:
     return after == "REFUTED" and before in ("VERIFIED", "INCONCLUSIVE")
 
 
+def _certificate_status(evidence) -> str | None:
+    """Issue 23: the independent checker's answer on the certificates a claim's evidence carries -- None (none),
+    "re-checked" or "FAILED: <why>". A certificate that the unmutated engine's claim gets accepted and the mutant's
+    does not is a kill by the checker, whatever the verdict says."""
+    docs = (evidence or {}).get("certificates") if isinstance(evidence, dict) else None
+    if not isinstance(docs, list) or not docs:
+        return None
+    from rldp_verify.certificates import recheck
+
+    bad = [r for r in map(recheck, docs) if not r.ok]
+    return f"FAILED: {bad[0].name}: {bad[0].message}"[:300] if bad else "re-checked"
+
+
+def _checker_kills(before: dict | None, after: dict) -> bool:
+    return str(after.get("certificate") or "").startswith("FAILED") and (before or {}).get("certificate") == "re-checked"
+
+
 def _run_in_process(catalogue: str, mutant_id: str | None, claim_ids: Sequence[str] | None,
                     package: str, baseline: dict | None = None, all_killers: bool = False) -> dict:
     """Apply the mutant (if any), then import the proofs and run the selected fast claims.
@@ -225,9 +243,13 @@ def _run_in_process(catalogue: str, mutant_id: str | None, claim_ids: Sequence[s
         print("START " + json.dumps(c.id), flush=True)   # names the claim if the interpreter dies in it
         r = run_claim(c, ctx)
         out[c.id] = {"verdict": r.verdict.value, "summary": r.summary[:300], "seconds": round(r.seconds, 3)}
+        cert = _certificate_status(r.evidence)
+        if cert is not None:
+            out[c.id]["certificate"] = cert
         print("CLAIM " + json.dumps({c.id: out[c.id]}), flush=True)   # partial results survive a timeout
         before = baseline.get(c.id, {}).get("verdict") if baseline else None
-        if baseline and not all_killers and _kills(before or _pins(package).get(c.id), r.verdict.value):
+        if baseline and not all_killers and (_kills(before or _pins(package).get(c.id), r.verdict.value)
+                                             or _checker_kills(baseline.get(c.id), out[c.id])):
             break
     return out
 
@@ -328,6 +350,8 @@ def judge(m: Mutant, baseline: dict, run: dict) -> dict:
             rec["errors"].append(f"{cid}: {r['summary']}")
         elif _kills(before, v):
             rec["killed_by"].append(cid)
+        elif _checker_kills(baseline.get(cid), r):
+            rec["killed_by"].append(f"{cid} (certificate rejected by rldp_verify_check)")
         elif before is not None and v != before:
             rec["changed"].append(f"{cid}: {before} -> {v}")
     if rec["killed_by"]:
@@ -392,7 +416,9 @@ def run_catalogue(catalogue: str, *, only: Sequence[str] | None = None, jobs: in
         "mutants": records,
         **_totals(records),
         "kill_rule": "killed when a claim says REFUTED under the mutant that is VERIFIED or INCONCLUSIVE on the "
-                     "unmutated engine; ERROR never kills; equivalent mutants are excluded from the rate",
+                     "unmutated engine, or when the independent checker rejects a certificate of a claim whose "
+                     "certificate it accepts on the unmutated engine (issue 23); ERROR never kills; equivalent "
+                     "mutants are excluded from the rate",
         "killed_by_note": ("every killing claim" if all_killers else
                            "claims run cheapest first, stopping at the first kill: killed_by names that claim"),
         "seconds": round(time.perf_counter() - t0, 1),

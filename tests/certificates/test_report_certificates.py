@@ -81,3 +81,17 @@ def test_printed_certificate_and_mutual_information():
     assert not recheck(printed_certificate("mi", e, "0.1307", True)).ok      # a wrong agreement is rejected
     assert recheck(printed_certificate("mi", e, "0.1400", False)).ok and recheck(printed_certificate("mi", e, "0.12", False)).ok
     assert not recheck(printed_certificate("mi", e, "0.1308", False)).ok     # a wrong refutation is rejected
+
+
+def test_mutation_judge_counts_a_rejected_certificate_as_a_kill():
+    from rldp_verify.claims.mutants import _certificate_status, judge, mutant, replace
+
+    assert _certificate_status({"certificates": [GOOD]}) == "re-checked"
+    assert _certificate_status({"certificates": [GOOD, WRONG]}).startswith("FAILED: ln2")
+    assert _certificate_status({"x": 1}) is None
+    m = mutant("m", "x", "d", replace("x:y", None), ("c.*",))
+    base = {"c.a": {"verdict": "VERIFIED", "certificate": "re-checked"}, "c.b": {"verdict": "VERIFIED"}}
+    run = {"results": {"c.a": {"verdict": "VERIFIED", "certificate": "FAILED: x"},
+                       "c.b": {"verdict": "VERIFIED", "certificate": "FAILED: x"}}, "seconds": 1}
+    rec = judge(m, base, run)
+    assert rec["status"] == "killed" and rec["killed_by"] == ["c.a (certificate rejected by rldp_verify_check)"]
