@@ -232,6 +232,10 @@ def _pram_lemma51_bound_S(S_, t_, sign):
     return t_**sign / (S_ + t_**sign)
 
 
+def _pram_theta_wrong_denominator(q1, v_a, v_max):
+    return (q1 - v_a) / (v_max + v_a)
+
+
 STEP_MUTANTS = [
     mutant("steps.a1.a1-c-sign", A1, "(A1) with C = e^{B(1-alpha)} instead of e^{B(alpha-1)}",
            replace(f"{A1}:printed_A1", _a1_c_sign), ("rldp.steps.a1.a1-a4-decomposition",)),
@@ -313,6 +317,8 @@ STEP_MUTANTS = [
            replace(f"{PRAM}:printed_A1_offdiagonal", _pram_offdiagonal_over_S), ("pram.steps.app5-1.q-affine",)),
     mutant("steps.pram.lemma51-bound-S", PRAM, "PRAM Lemma 5.1: the bounds e^(+-a)/(S + e^(+-a)) instead of /(S - 1 + e^(+-a))",
            replace(f"{PRAM}:printed_lemma51_bound", _pram_lemma51_bound_S), ("pram.steps.app5-3.lemma5-1-algebra",)),
+    mutant("steps.pram.theta-denominator", PRAM, "PRAM settings 2/4: theta = (q_1 - v_a)/(v_max + v_a)",
+           replace(f"{PRAM}:printed_theta", _pram_theta_wrong_denominator), ("pram.steps.app5-3.settings-2-4",)),
     mutant("steps.a6.v3-times-e-eps", A6, "V3' = e^{+eps} V2' instead of e^-eps V2'",
            replace(f"{A6}:printed_V3_from_V2", _v3_times_t), ("rldp.steps.a6.a106-scaling",)),
 ]

@@ -174,3 +174,82 @@ def check_lemma51_algebra(ctx):
         T.truth("derived bound", ok, {"S": S_, "e^a": str(t_), "q_i": str(qi_), "side": sign})
         T.points += 1
     return T.outcome("Lemma 5.1's algebra", statement_claims=("pram.lemma5-1.at-most-one",))
+
+
+def printed_theta(q1, v_a, v_max):
+    """Settings 2 and 4: 'denoting theta = (q_1 - v_alpha)/(v_max - v_alpha)' (theta_1 in setting 4)."""
+    return (q1 - v_a) / (v_max - v_a)
+
+
+def printed_theta2(q2, v_ma, v_min):
+    """Setting 4: theta_2 = (q_2 - v_-alpha)/(v_min - v_-alpha)."""
+    return (q2 - v_ma) / (v_min - v_ma)
+
+
+def _values(S_, t_):
+    v_a, v_ma = t_ / (S_ - 1 + t_), (1 / t_) / (S_ - 1 + 1 / t_)
+    v_max, v_min = t_ / (1 / t_ + S_ - 1), (1 / t_) / (t_ + S_ - 1)
+    return v_a, v_ma, v_max, v_min
+
+
+@claim(
+    id="pram.steps.app5-3.settings-2-4",
+    paper=PAPER,
+    source="App. 5.3, proof of Proposition 3.2, settings 2 and 4: the intervals for q_k ('(12) gives that (q_k, q_1) is "
+           "below the line ...', 'Therefore, q_k satisfies') and the convex combinations ('We conclude as we notice that', "
+           "'We conclude by noticing that')",
+    statement="For DP q in setting 2 (v_a < q_1 <= v_max, the rest in [v_-a, v_a]): v_-a <= q_k <= theta v_-a + "
+              "(1-theta) v_a with theta = (q_1 - v_a)/(v_max - v_a), and theta (v_max, v_-a, ...) + (1-theta)(v_a, "
+              "v_{i_2 a}, ...) = (q_1, x_2, ...) for x_k at the ends of that interval; in setting 4 (v_a < q_1 <= v_max, "
+              "v_min <= q_2 < v_-a): theta_1, theta_2 >= 0, theta_1 + theta_2 <= 1, (q_1, q_2) = theta_1 (v_max, v_-a) + "
+              "theta_2 (v_a, v_min) + (1-theta_1-theta_2)(v_a, v_-a), and theta_2 v_a + (1-theta_2) v_-a <= q_k <= theta_1 "
+              "v_-a + (1-theta_1) v_a for k >= 3.",
+    hypotheses=("S >= 5", "alpha <= log((S + sqrt(S(S-4)) - 2)/2) (Proposition 3.2's condition)", "q alpha-DP"),
+    method=(Method.EXACT, Method.PROPERTY),
+    reading="theta_2 is read as (q_2 - v_-a)/(v_min - v_-a), the weight of the vertex (v_a, v_min).",
+)
+def check_settings(ctx):
+    import math
+    from fractions import Fraction
+
+    from proofs.rldp._steps import Tally
+    from rldp_verify.topics.pram import is_private
+
+    rng = ctx.rng("pram.steps.settings")
+    T = Tally(50)
+    counts = {"setting 2": 0, "setting 4": 0}
+    tries = 0
+    while (counts["setting 2"] < 12 or counts["setting 4"] < 12) and tries < 4000:
+        tries += 1
+        S_ = rng.choice((5, 6, 8))
+        bound = (S_ + math.sqrt(S_ * (S_ - 4)) - 2) / 2
+        t_ = 1 + Fraction(rng.randint(1, 99), 100) * Fraction(bound - 1).limit_denominator(1000) * Fraction(99, 100)
+        v_a, v_ma, v_max, v_min = _values(S_, t_)
+        u = lambda lo, hi: lo + (hi - lo) * Fraction(rng.randint(1, 999), 1000)   # noqa: E731
+        four = counts["setting 2"] >= 12 or (counts["setting 4"] < 12 and rng.random() < 0.5)
+        q = [u(v_a, v_max), u(v_min, v_ma) if four else u(v_ma, v_a)] + [u(v_ma, v_a) for _ in range(S_ - 2)]
+        if not is_private(q, t_):
+            continue
+        pt = {"S": S_, "e^a": str(t_), "q": [str(x) for x in q]}
+        th = printed_theta(q[0], v_a, v_max)
+        if not four:
+            counts["setting 2"] += 1
+            for x in q[1:]:
+                T.truth("setting 2: q_k interval", v_ma <= x <= th * v_ma + (1 - th) * v_a, pt, q_k=str(x))
+            ends = [rng.choice((v_ma, th * v_ma + (1 - th) * v_a)) for _ in range(S_ - 1)]
+            i_k = [(-1 if x == v_ma else 1) for x in ends]
+            comb = [th * v_max + (1 - th) * v_a] + [th * v_ma + (1 - th) * (v_ma if i == -1 else v_a) for i in i_k]
+            T.truth("setting 2: combination", comb == [q[0]] + ends, pt)
+        else:
+            counts["setting 4"] += 1
+            th2 = printed_theta2(q[1], v_ma, v_min)
+            T.truth("setting 4: weights", th >= 0 and th2 >= 0 and th + th2 <= 1, pt, theta1=str(th), theta2=str(th2))
+            pair = (th * v_max + th2 * v_a + (1 - th - th2) * v_a, th * v_ma + th2 * v_min + (1 - th - th2) * v_ma)
+            T.truth("setting 4: (q_1, q_2)", pair == (q[0], q[1]), pt)
+            for x in q[2:]:
+                T.truth("setting 4: q_k interval", th2 * v_a + (1 - th2) * v_ma <= x <= th * v_ma + (1 - th) * v_a, pt,
+                        q_k=str(x))
+        T.points += 1
+    if min(counts.values()) < 12:
+        return Outcome.inconclusive(f"too few DP points drawn in {tries} tries: {counts}", counts=counts)
+    return T.outcome("settings 2 and 4", statement_claims=("pram.prop3-2.vertex-set",), counts=counts, draws=tries)
