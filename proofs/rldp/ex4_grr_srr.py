@@ -76,3 +76,35 @@ def check_comparisons(ctx):
     if doubles and lower:
         return Outcome.verified("SRR > 2 GRR and SRR < PolyOpt under both P-hat and P*", **ev)
     return Outcome.refuted("comparison fails", counterexample=ev, **ev, kind="false")
+
+
+@claim(
+    id="rldp.audit.grr-matrix",
+    paper=PAPER,
+    source="Sec. 6, eq. (56) (GRR, as the tool builds it for the audits and comparisons)",
+    statement="The tool's GRR on |X| symbols at e^eps puts e^eps / (e^eps + |X| - 1) on the diagonal and "
+              "1 / (e^eps + |X| - 1) elsewhere.",
+    hypotheses=("|X| = |S| |U| in {2, 4, 6, 9}", "e^eps in {1, 3/2, 2, 7}"),
+    method=Method.EXACT,
+    reading="A check of the tool, not of the paper (it sits with the audit's consistency checks): eq. (56) written out "
+            "exactly is the second route; Example 4's printed GRR is checked by rldp.ex4.matrices-and-utilities.",
+)
+def check_tool_grr(ctx):
+    from fractions import Fraction as F
+
+    bad = []
+    for a1, a2 in ((1, 2), (2, 2), (2, 3), (3, 3)):
+        table = [[F(1, a1 * a2)] * a2 for _ in range(a1)]
+        for e in ("0", "log(3/2)", "log(2)", "log(7)"):
+            m = grr(table, e)
+            r = F(1) if e == "0" else F(e[4:-1])
+            n = a1 * a2
+            want = [[r / (r + n - 1) if y == x else 1 / (r + n - 1) for x in range(n)] for y in range(n)]
+            got = [list(row) for row in m.matrix]
+            if got != want:
+                bad.append({"|X|": n, "e^eps": str(r), "got_first_row": [str(v) for v in got[0]],
+                            "eq56_first_row": [str(v) for v in want[0]]})
+    if bad:
+        return Outcome.refuted(f"the tool's GRR differs from eq. (56) in {len(bad)} of 16 cases", counterexample=bad[:3],
+                               kind="false")
+    return Outcome.verified("the tool's GRR equals eq. (56) exactly in 16 cases (|X| 2..9, e^eps 1..7)")

@@ -19,6 +19,8 @@ CASES = [
     ("eq11.chi2-radius-as-renyi", "rldp.example1.radius", "ERROR", "InconsistentCheck"),
     ("eq11.chi2-radius-as-renyi", "rldp.audit.confidence-radius", "REFUTED", ""),
     ("eq6.renyi-arguments-swapped", "falpha.def1.eq4-alpha-lt-1", "ERROR", "InconsistentCheck"),
+    ("eq56.grr-inverted", "rldp.audit.grr-matrix", "REFUTED", ""),
+    ("eq56.grr-inverted", "rldp.ex4.matrices-and-utilities", "ERROR", "InconsistentCheck"),
     ("isit.eq21-c-times-B", "isit.thm2.support-ball", "REFUTED", ""),
     ("isit.eq29-without-row-masses", "isit.thm4.support-projection", "REFUTED", ""),
 ]
