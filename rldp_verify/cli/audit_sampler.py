@@ -21,7 +21,20 @@ from rldp_verify.core.errors import InputError
 
 def register(sub):
     """Register ``rldp-verify audit-sampler`` (a statistical lower bound on eps for a black-box randomiser)."""
-    p = sub.add_parser("audit-sampler", help="statistical lower bound on eps for a black-box randomiser fn(x)")
+    from rldp_verify.cli._help import add_parser
+
+    p = add_parser(
+        sub, "audit-sampler", help="statistical lower bound on eps for a black-box randomiser fn(x)",
+        description="A lower bound on eps that holds with the stated confidence for a randomiser fn(x): half of the\n"
+                    "draws choose the most violating event, the other half certify it (one-sided Clopper-Pearson,\n"
+                    "Bonferroni). Outputs with public randomness (local hashing) need a feature map (--feature lh:G);\n"
+                    "the result always says how many distinct outputs it saw in how many draws.",
+        examples=["rldp-verify audit-sampler mymod:randomise --inputs 0,1 --trials 100000 --seed 1",
+                  "rldp-verify audit-sampler --adapter multi-freq-ldpy:GRR_Client --param k=4 --param epsilon=1 "
+                  "--inputs 0,3 --trials 20000",
+                  "rldp-verify audit-sampler mymod:olh --inputs 0,1 --feature lh:4 --json"],
+        exit_codes={0: "a bound was computed (the text output starts with WARNING when the outputs are too many "
+                       "distinct values for a meaningful estimate)"})
     p.add_argument("target", nargs="?", default=None, help="MODULE:CALLABLE, e.g. mypkg.mech:randomise (or --adapter)")
     p.add_argument("--adapter", default=None, metavar="LIBRARY:NAME",
                    help="the library's own randomiser instead of MODULE:CALLABLE, e.g. multi-freq-ldpy:LH_Client "
@@ -35,8 +48,8 @@ def register(sub):
     g = p.add_argument_group("(eps, F)-RLDP instead of eps-LDP")
     g.add_argument("--sizes", default=None, help="|S|,|U| (the inputs are X = S x U in S-major order)")
     g.add_argument("--phat", default=None, help="Rényi ball centre 'a,b;c,d' (with --alpha and --radius)")
-    g.add_argument("--alpha", default=None)
-    g.add_argument("--radius", default=None)
+    g.add_argument("--alpha", default=None, help="Rényi order of the ball (with --phat)")
+    g.add_argument("--radius", default=None, help="radius of the Rényi ball (with --phat)")
     g.add_argument("--distribution", default=None, help="F = {P}: 'a,b;c,d'")
     g.add_argument("--full-simplex", action="store_true", help="F = P_X")
     p.add_argument("--feature", default=None, metavar="lh:G|MODULE:CALLABLE",
