@@ -45,6 +45,9 @@ def _structured_first(run):
         if getattr(args, "adapter", None) is not None and getattr(args, "ldp", False):
             if args.mechanism is not None:
                 raise InputError(f"give either a mechanism file ({args.mechanism!r}) or --adapter, not both")
+            if getattr(args, "certificate", None):
+                raise InputError("--certificate is not written for the structured eps-LDP audit of --adapter "
+                                 "(its evidence is the closed-form ratio and the witness in the output)")
             from rldp_verify.adapters import adapt_spec
 
             return run_structured(args, adapt_spec(args.adapter, args.param, model=args.sampler_model))
