@@ -158,10 +158,12 @@ def _tight_rank(V, t):
 def check_l23(ctx):
     cases = [(2, 2), (2, 3), (2, 4), (2, 5), (3, 2), (3, 3), (3, 4), (4, 2), (4, 3)]
     counts, bad = {}, []
+    polytopes = []   # issue 23: each enumeration's vertex certificate
     for t in (Fraction(3, 2), Fraction(2), Fraction(5)):
         for k, l in cases:
             V = ldp_polytope_vertices(k, l, t)
             counts[f"k={k},l={l},t={t}"] = len(V)
+            polytopes.append((k, l, t, V))
             for Q in V:
                 ranks = _tight_rank(Q, t)
                 if nonzero_columns(Q) > k or any(nz and r > k - 1 for nz, r in ranks) or any(
@@ -174,7 +176,32 @@ def check_l23(ctx):
                             "at the three values tried)" if len({(c.split(',t=')[0], v) for c, v in counts.items()})
                             == len(cases) else "exact cdd (GMP) vertex enumeration: every vertex has <= k non-zero "
                             "columns and Claim 3's tight-constraint ranks; vertex counts (depend on t) recorded",
-                            vertex_counts=counts)
+                            vertex_counts=counts, **_vertex_certificates(polytopes))
+
+
+def _vertex_certificates(polytopes) -> dict:
+    """The vertex-enumeration certificates of D_eps,l = {q : q(y|x) <= t q(y|x'), q >= 0, sum_y q(y|x) = 1}
+    (q ordered column by column, as ldp_polytope_vertices orders it)."""
+    from rldp_verify.certificates.claims import built
+    from rldp_verify.certificates.vertices import vertex_certificate
+
+    def one(k, l, t, V):
+        n, idx = k * l, (lambda x, y: y * k + x)
+        A = []
+        for y in range(l):
+            for x in range(k):
+                for xp in range(k):
+                    if x != xp:
+                        r = [Fraction(0)] * n
+                        r[idx(x, y)], r[idx(xp, y)] = Fraction(1), -t
+                        A.append(r)
+                r = [Fraction(0)] * n
+                r[idx(x, y)] = Fraction(-1)
+                A.append(r)
+        E = [[Fraction(1) if j % k == x else Fraction(0) for j in range(n)] for x in range(k)]
+        pts = [[Q[j % k][j // k] for j in range(n)] for Q in V]
+        return vertex_certificate(f"D_eps,l k={k} l={l} t={t}", A, [Fraction(0)] * len(A), E, [1] * k, pts)
+    return built(lambda: [one(*p) for p in polytopes])
 
 
 @claim(
