@@ -30,6 +30,8 @@ def default_reason(claim: dict) -> str:
     """Why a claim without certificate documents (and without its own reason) has none, from its method."""
     if claim.get("verdict") == "ERROR":
         return "the check ended in ERROR"
+    if (claim.get("evidence") or {}).get("figure"):
+        return "a figure (a redrawn plot: no certificate kind for it)"
     methods = set(str(claim.get("method", "")).split("+"))
     if "property" in methods:
         return "property test on sampled instances (a sample is not a proof)"
