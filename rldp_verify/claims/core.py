@@ -31,12 +31,13 @@ class Method(StrEnum):
 
 
 #: The kinds of finding a REFUTED claim carries (issue 9 item 5):
-#: ``misprint``            a typo whose evident reading holds (the reading is checked too);
-#: ``missing-hypothesis``  false only in a case the paper did not exclude (the summary says which case);
-#: ``wrong-number``        a printed value not reproduced;
-#: ``false``               fails under its evident hypotheses;
-#: ``proof-gap``           the statement holds, a step of its proof does not (issue 30; the summary names
-#:                         the step, the point where it fails and, where one exists, the step that holds).
+#:
+#: - ``misprint``: a typo whose evident reading holds (the reading is checked too);
+#: - ``missing-hypothesis``: false only in a case the paper did not exclude (the summary says which case);
+#: - ``wrong-number``: a printed value not reproduced;
+#: - ``false``: fails under its evident hypotheses;
+#: - ``proof-gap``: the statement holds, a step of its proof does not (issue 30; the summary names the step,
+#:   the point where it fails and, where one exists, the step that holds).
 KINDS = ("misprint", "missing-hypothesis", "wrong-number", "false", "proof-gap")
 
 
