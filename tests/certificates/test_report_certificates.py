@@ -95,3 +95,63 @@ def test_mutation_judge_counts_a_rejected_certificate_as_a_kill():
                        "c.b": {"verdict": "VERIFIED", "certificate": "FAILED: x"}}, "seconds": 1}
     rec = judge(m, base, run)
     assert rec["status"] == "killed" and rec["killed_by"] == ["c.a (certificate rejected by rldp_verify_check)"]
+
+
+TOY = '''
+from rldp_verify.certificates.claims import built, no_certificate
+from rldp_verify.certificates.value import value_certificate
+from rldp_verify.claims import Method, Outcome, claim
+
+P = "000_aca93ed29ea857ee.txt"
+
+
+@claim(id="toy.cert", paper=P, source="s", statement="ln 2 < 0.7", method=Method.HIGH_PRECISION)
+def c1(ctx):
+    return Outcome.verified("ok", **built(value_certificate, "ln2", ["log", 2], upper="0.7"))
+
+
+@claim(id="toy.stat", paper=P, source="s", statement="s", method=Method.PROPERTY)
+def c2(ctx):
+    return Outcome.inconclusive("within the spread", **no_certificate("statistical statement"))
+
+
+@claim(id="toy.sym", paper=P, source="s", statement="s", method=Method.SYMBOLIC)
+def c3(ctx):
+    return Outcome.verified("simplifies to 0")
+'''
+
+
+def test_report_certificates_end_to_end(tmp_path):
+    """report --certificates DIR on a toy proofs package: fresh, reused from the cache, reused from
+    verification.json (the documents read back from DIR); check-certificates accepts DIR."""
+    import shutil
+    import subprocess
+    import sys
+
+    (tmp_path / "toyc").mkdir()
+    (tmp_path / "toyc" / "__init__.py").write_text("")
+    (tmp_path / "toyc" / "m.py").write_text(TOY)
+
+    def report():
+        r = subprocess.run([sys.executable, "-m", "rldp_verify", "report", "--proofs", "toyc", "--out", "out",
+                            "--quiet", "--certificates", "out/certs"], cwd=tmp_path, capture_output=True, text=True,
+                           timeout=300)
+        assert r.returncode == 0, r.stdout + r.stderr
+        assert "certificates: 1 re-checked, 0 failed, 2 claims without one" in r.stdout
+        return json.loads((tmp_path / "out" / "verification.json").read_text())
+
+    for step in ("fresh", "cache", "json"):
+        if step == "json":
+            shutil.rmtree(tmp_path / "out" / ".cache")
+        doc = report()
+        st = {c["id"]: c["certificate"] for c in doc["claims"]}
+        assert st == {"toy.cert": "certificate re-checked", "toy.stat": "no certificate: statistical statement",
+                      "toy.sym": "no certificate: sympy simplification (no certificate kind for symbolic identities)"}
+        assert doc["certificates"] == {"dir": "out/certs", "re-checked": 1, "failed": 0, "none": 2,
+                                       "kinds": {"rigorous-value": 1}}
+        ev = next(c for c in doc["claims"] if c["id"] == "toy.cert")["evidence"]["certificates"]
+        assert ev == {"file": "toy.cert.json", "kinds": ["rigorous-value"], "count": 1, "status": "certificate re-checked"}
+        assert "Certificate:** certificate re-checked" in (tmp_path / "out" / "verification.md").read_text()
+    r = subprocess.run([sys.executable, "-m", "rldp_verify_check", "out/certs"], cwd=tmp_path, capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 0 and r.stdout.splitlines()[-1] == "1 certificates, 1 re-checked, 0 failed"
