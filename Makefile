@@ -14,7 +14,7 @@ NO_CACHE ?=
 CACHE_FLAG = $(if $(NO_CACHE),--no-cache,)
 report: setup
 	@$(PY) benchmarks/run.py $(CACHE_FLAG)
-	@$(PY) -m rldp_verify report --include-slow --jobs $(JOBS) $(CACHE_FLAG)
+	@$(PY) -m rldp_verify report --include-slow --jobs $(JOBS) $(CACHE_FLAG) --certificates reports/certificates
 	@$(PY) scripts/check_pins.py reports/verification.json
 
 # issue 23: re-check certificates with the independent checker alone (rldp_verify_check imports nothing from the
