@@ -24,6 +24,7 @@ A4, A5, A6 = "proofs.rldp.steps_appA4", "proofs.rldp.steps_appA5", "proofs.rldp.
 ISIT = "proofs.isit.steps_appA_C"
 FALPHA = "proofs.falpha.steps_appA_B"
 PRAM = "proofs.pram.steps_app5"
+BODY = "proofs.rldp.steps_sec6_7"
 S1, S2, S3, S4, S5, S6 = (f"rldp.steps.a{k}.*" for k in range(1, 7))
 
 
@@ -236,6 +237,17 @@ def _pram_theta_wrong_denominator(q1, v_a, v_max):
     return (q1 - v_a) / (v_max + v_a)
 
 
+# --- the core paper's body proofs ------------------------------------------------------------------------------
+
+
+def _body_67_without_minus_1(t, qmin, l1):
+    return (t - 2) * qmin * l1 / 2            # (e^eps - 2) for (e^eps - 1)
+
+
+def _body_70_one_radius(ds, ds2, l1_hat):
+    return ds + l1_hat                        # d_s' forgotten
+
+
 STEP_MUTANTS = [
     mutant("steps.a1.a1-c-sign", A1, "(A1) with C = e^{B(1-alpha)} instead of e^{B(alpha-1)}",
            replace(f"{A1}:printed_A1", _a1_c_sign), ("rldp.steps.a1.a1-a4-decomposition",)),
@@ -319,6 +331,10 @@ STEP_MUTANTS = [
            replace(f"{PRAM}:printed_lemma51_bound", _pram_lemma51_bound_S), ("pram.steps.app5-3.lemma5-1-algebra",)),
     mutant("steps.pram.theta-denominator", PRAM, "PRAM settings 2/4: theta = (q_1 - v_a)/(v_max + v_a)",
            replace(f"{PRAM}:printed_theta", _pram_theta_wrong_denominator), ("pram.steps.app5-3.settings-2-4",)),
+    mutant("steps.body.67-e-eps-minus-2", BODY, "Lemma 3's (67) with (e^eps - 2) Q_y^min instead of (e^eps - 1)",
+           replace(f"{BODY}:printed_67", _body_67_without_minus_1), ("rldp.steps.body.lemma3-64-68",)),
+    mutant("steps.body.70-one-radius", BODY, "Theorem 5's (70) without d_s'",
+           replace(f"{BODY}:printed_70", _body_70_one_radius), ("rldp.steps.body.thm5-69-71",)),
     mutant("steps.a6.v3-times-e-eps", A6, "V3' = e^{+eps} V2' instead of e^-eps V2'",
            replace(f"{A6}:printed_V3_from_V2", _v3_times_t), ("rldp.steps.a6.a106-scaling",)),
 ]

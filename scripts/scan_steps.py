@@ -36,6 +36,12 @@ ROOT = Path(__file__).resolve().parents[1]
 #: (e.g. the references). Add the other papers' proofs here.
 APPENDICES: dict[str, list[tuple[str, str]]] = {
     "000_aca93ed29ea857ee.txt": [
+        # the proofs in the body (Sec. 6: Proposition 3; Sec. 7: Lemma 3, Theorems 5 and 6), each ended by a "-" region
+        ("6.P3", r"^Suppose that Q satisfies \( ε , F \) -RLDP with respect to P X \. Let"),
+        ("-", r"^The proposition demonstrates that RLDP is very similar"),
+        ("7.L3", r"^Fix y, and let Q y max"), ("7.T5", r"^\(Proof of Theorem 5\)\. We start"),
+        ("-", r"^Theorem 5 establishes the privacy of independent reporting"),
+        ("7.T6", r"^Since R 1 \( S \) and U are independent given S"), ("-", r"^We use Theorems 5 and 6 to find"),
         ("A.1", r"^Appendix A\.1\. "), ("A.2", r"^Appendix A\.2\. "), ("A.3", r"^Appendix A\.3\. "),
         ("A.4", r"^Appendix A\.4\. "), ("A.5", r"^Appendix A\.5\. "), ("A.6", r"^Appendix A\.6\. "),
     ],
@@ -62,7 +68,7 @@ APPENDICES: dict[str, list[tuple[str, str]]] = {
 LABEL_STYLE: dict[str, str] = {"003_726cfd382c041001.txt": "quad", "001_29f852b736fc5e16.txt": "end",
                                "002_e8b3078a5cf2ef08.txt": "end", "004_3b35ffa09c03afc4.txt": "end"}
 END_LABEL = re.compile(r"\((?P<num>\d{1,3})\)\s*$")
-LABEL = re.compile(r"\((?P<num>A\d{1,3})\)(?P<next>\s*\S*)")
+LABEL = re.compile(r"\((?P<num>A?\d{1,3})\)(?P<next>\s*\S*)")
 QUAD_LABEL = re.compile(r"\\(?:quad|qquad)\s*\((?P<num>\d{1,3})\)|\\tag\{(?P<tag>\d{1,3})\}")
 #: a label followed by one of these (or by punctuation / a dash) is a reference, not a display label
 REFERENCE_NEXT = {"and", "or", "is", "are", "can", "implies", "shows", "has", "has,", "corresponds", "one", "we",
@@ -134,7 +140,8 @@ def scan_region(section: str, first_line: int, lines: list[str], style: str = "i
         elif style == "end":
             hits = [(m.start(), m["num"]) for m in END_LABEL.finditer(line)]
         else:
-            hits = [(m.start(), m["num"]) for m in LABEL.finditer(line) if _is_display_label(m["next"])]
+            hits = [(m.start(), m["num"]) for m in LABEL.finditer(line) if _is_display_label(m["next"])
+                    and m["num"].startswith("A") == section.startswith("A")]   # appendix labels are (A1), (A2), ...
         for start, num in hits:
             if num not in seen:
                 seen.add(num)
