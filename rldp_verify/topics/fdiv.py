@@ -382,8 +382,10 @@ def binary_min(t, alpha, *, dps: int | None = None, iters: int | None = None):
         lo, hi = mpmath.mpf(0), 1 - tm
         if dpsi_dp(lo, tm, a) >= 0:
             return psi_alpha(lo, tm, a), lo
-        n = iters or int(d * 3.33) + 20
-        for _ in range(n):
+        if iters is None:
+            pstar = _minimiser(tm, a, d)
+            return psi_alpha(pstar, tm, a), pstar
+        for _ in range(iters):
             mid = (lo + hi) / 2
             if dpsi_dp(mid, tm, a) < 0:
                 lo = mid
@@ -391,6 +393,42 @@ def binary_min(t, alpha, *, dps: int | None = None, iters: int | None = None):
                 hi = mid
         pstar = (lo + hi) / 2
         return psi_alpha(pstar, tm, a), pstar
+
+
+def _minimiser(t, a, dps: int):
+    """The root p* in (0, 1 - t) of eq. (66) (psi is convex in p, eq. (67); the caller has checked
+    dpsi/dp(0) < 0), at ``dps`` digits (mpf): Newton's method with eq. (67) inside a bracket [lo, hi] with
+    dpsi(lo) < 0 < dpsi(hi), a bisection step whenever Newton would leave it; stops when the step is below
+    10^-(dps+3) relative to p (or the bracket is that narrow), at most 20 dps steps (then the bracket's middle).
+    A proposal: :func:`binary_min_bracket` certifies its exact brackets itself. The root's condition number
+    grows like 1/t^2 (psi'' ~ t^2), so 2 log10(1/t) guard digits are added."""
+    guard = 10 + (2 * int(-mpmath.log10(_mp(t))) if 0 < t < 1 else 0)
+    with mpmath.workdps(dps + guard):
+        tm, am = _mp(t), _mp(a)
+        lo, step = mpmath.mpf(0), (1 - tm) / 2
+        hi = 1 - tm - step
+        while dpsi_dp(hi, tm, am) <= 0:
+            step /= 2
+            hi = 1 - tm - step
+        eps = mpmath.mpf(10) ** -(dps + 3)
+        x = (lo + hi) / 2
+        for _ in range(20 * dps):
+            f = dpsi_dp(x, tm, am)
+            if f == 0:
+                break
+            if f < 0:
+                lo = x
+            else:
+                hi = x
+            fp = d2psi_dp2(x, tm, am)
+            nx = x - f / fp if fp > 0 else (lo + hi) / 2
+            if not lo < nx < hi:
+                nx = (lo + hi) / 2
+            if abs(nx - x) <= eps * abs(nx) or hi - lo <= eps * hi:
+                x = nx
+                break
+            x = nx
+        return +x
 
 
 def binary_min_bracket(t: Fraction, alpha, *, iters: int = 140) -> tuple[Fraction, Fraction, Fraction]:
@@ -412,6 +450,9 @@ def binary_min_bracket(t: Fraction, alpha, *, iters: int = 140) -> tuple[Fractio
     if dpsi_dp(lo, t, a) >= 0:
         v = psi_alpha(lo, t, a)
         return v, v, lo
+    fast = _bracket_near(t, a)
+    if fast is not None:
+        return fast
     # the right end 1 - t is outside the domain (psi -> inf); find a point with positive derivative
     step = (1 - t) / 2
     hi = 1 - t - step
@@ -431,6 +472,13 @@ def binary_min_bracket(t: Fraction, alpha, *, iters: int = 140) -> tuple[Fractio
             lo = mid
         else:
             hi = mid
+    return _tangent_bracket(t, a, lo, hi)
+
+
+def _tangent_bracket(t: Fraction, a, lo: Fraction, hi: Fraction):
+    """(lower, upper, p) from an exact bracket lo < p* < hi of the minimiser (dpsi(lo) < 0 < dpsi(hi)): a
+    small-denominator rational in it with dpsi exactly 0 gives lower = upper; otherwise upper = the smaller of
+    psi(lo), psi(hi) and lower = the tangents' intersection (convexity), rounded down to 2^-200."""
     for den in [10**k for k in range(1, 13)] + [t.denominator * j for j in (1, 2, 3, 4)]:
         c = ((lo + hi) / 2).limit_denominator(den)
         if lo <= c <= hi and dpsi_dp(c, t, a) == 0:
@@ -443,6 +491,38 @@ def binary_min_bracket(t: Fraction, alpha, *, iters: int = 140) -> tuple[Fractio
     val = fl + sl * (x - lo)
     lower = Fraction(val.numerator * 2**200 // val.denominator, 2**200)
     return lower, upper, p_up
+
+
+def _mpf_fraction(x) -> Fraction:
+    """The exact value of a finite mpf as a Fraction (a dyadic rational; no rounding to the current precision)."""
+    man, exp = x.man_exp
+    return Fraction(man) * Fraction(2) ** exp
+
+
+def _bracket_near(t: Fraction, a):
+    """The exact answer of :func:`binary_min_bracket` from a 50-digit Newton estimate p of p* (:func:`_minimiser`)
+    instead of 140 exact bisection steps. (1) A small-denominator rational c within 10^-30 (relative) of p with
+    dpsi(c) exactly 0 is the minimiser (lower = upper; alpha = 2 has p* = 1/2 - t). (2) Otherwise lo, hi = p (1 -+
+    10^-12) rounded to 64-bit dyadics, kept if the exact signs dpsi(lo) < 0 < dpsi(hi) confirm them (widened to
+    10^-9, 10^-6, else None: the caller bisects), and the tangent bound on [lo, hi] (:func:`_tangent_bracket`). The
+    same certificate as the bisection's (convexity, exact signs); the bracket is wider (~10^-12 p instead of
+    2^-140), which loosens the lower bound by ~psi'' (10^-12 p)^2, far below the gaps Theorem 8's check meets
+    (g_alpha jumps at 1/alpha and is tight only where (1) applies)."""
+    p = _minimiser(t, a, 50)
+    pf = _mpf_fraction(p)
+    for den in [10**k for k in range(1, 13)] + [t.denominator * j for j in (1, 2, 3, 4)]:
+        c = pf.limit_denominator(den)
+        if 0 < c < 1 - t and abs(c - pf) <= pf / 10**30 and dpsi_dp(c, t, a) == 0:
+            v = psi_alpha(c, t, a)
+            return v, v, c
+    with mpmath.workprec(64):
+        for rel in (mpmath.mpf(10) ** -12, mpmath.mpf(10) ** -9, mpmath.mpf(10) ** -6):
+            lo, hi = _mpf_fraction(p * (1 - rel)), _mpf_fraction(p * (1 + rel))
+            if not (0 < lo < hi < 1 - t):
+                return None
+            if dpsi_dp(lo, t, a) < 0 < dpsi_dp(hi, t, a):
+                return _tangent_bracket(t, a, lo, hi)
+    return None
 
 
 def binary_min_lower(t: Fraction, alpha, *, iters: int = 140) -> Fraction:
