@@ -55,6 +55,7 @@ def cdd_lp_value(k, t, mu):
 def check(ctx):
     rng = ctx.rng("thm4")
     rows, bad = [], []
+    lps = []   # issue 23: each LP (11)'s optimum as an lp-optimum certificate
     for k, ls, t in ((2, (1, 2, 3, 4), Fraction(2)), (2, (2, 3), Fraction(7, 2)), (3, (1, 2, 3, 4), Fraction(2)),
                      (3, (3, 4), Fraction(5, 2))):
         verts = {l: ldp_polytope_vertices(k, l, t) for l in ls}
@@ -63,6 +64,8 @@ def check(ctx):
             for name, mu in (("chi2", mu_chi2(P0, P1)), ("tv", mu_tv(P0, P1)), ("E_3/2", mu_hockey(P0, P1, Fraction(3, 2)))):
                 sol = solve_staircase_lp(k, t, mu)
                 lp_val = sol.value
+                lps.append((f"LP (11) k={k} t={t} {name} #{len(lps)}", [mu(c) for c in pattern_matrix(k, t)],
+                            pattern_matrix(k, t), k, lp_val))
                 cdd_val = cdd_lp_value(k, t, [mu(c) for c in pattern_matrix(k, t)])
                 Q = sol.mechanism()
                 uq = utility(Q, mu)
@@ -80,7 +83,24 @@ def check(ctx):
     return Outcome.verified(f"{len(rows)} instances: exact LP optimum (HiGHS basis re-checked in Fractions, and an "
                             "independent cdd GMP solve) = maximum of the convex utility over every vertex of D_eps,l "
                             "for l >= k (and >= the maximum for l < k); Q = S Theta attains it",
-                            instances=rows[:6], n_instances=len(rows))
+                            instances=rows[:6], n_instances=len(rows), **_lp_certificates(lps))
+
+
+def _lp_certificates(lps) -> dict:
+    """lp-optimum certificates of max mu.theta s.t. S theta = 1, theta >= 0: multipliers from an exact solve, the
+    stated optimum the staircase solver's value (the checker rejects it if the two differ)."""
+    from rldp_verify.certificates import qs
+    from rldp_verify.certificates.claims import built
+    from rldp_verify.certificates.lp import solve_with_certificate
+
+    def one(name, mu, cols, k, value):
+        n = len(cols)
+        A = [[Fraction(-1) if j == i else Fraction(0) for j in range(n)] for i in range(n)]
+        E = [[Fraction(cols[j][x]) for j in range(n)] for x in range(k)]
+        doc = solve_with_certificate(name, mu, A, [0] * n, E, [1] * k)[1]
+        doc["statement"]["value"] = qs(value)
+        return doc
+    return built(lambda: [one(*x) for x in lps])
 
 
 @claim(
