@@ -46,6 +46,10 @@ APPENDICES: dict[str, list[tuple[str, str]]] = {
         ("A.4", r"^Appendix A\.4\. "), ("A.5", r"^Appendix A\.5\. "), ("A.6", r"^Appendix A\.6\. "),
     ],
     "001_29f852b736fc5e16.txt": [
+        ("III.P3", r"^We provide a constructive proof in Appendix B\. Here"), ("-", r"^III-A Connection to the Confusion"),
+        ("IV.T6", r"^Fix QXQ_\{X\} and PXP_\{X\}"), ("-", r"^Note that this proof technique can also be used"),
+        ("IV.T8", r"^The proof follows from bounding the joint range"), ("-", r"^Remark 9\."),
+        ("V.C11", r"^Follows from Theorem\s6 with"), ("-", r"^This result stresses the relation between"),
         ("A", r"^Appendix A Proof of Theorem\s8"), ("B", r"^Appendix B Proof of Proposition\s3"), ("-", r"^References\s*$"),
     ],
     "002_e8b3078a5cf2ef08.txt": [

@@ -30,7 +30,7 @@ SCAN = _scan_module()
 SEEDS = SCAN.default_seeds()
 CORE = "000_aca93ed29ea857ee.txt"
 #: labelled displays the scan finds in each paper's indexed proofs (a change means the scan or the text changed)
-LABELLED = {CORE: 83, "001_29f852b736fc5e16.txt": 17, "002_e8b3078a5cf2ef08.txt": 8, "003_726cfd382c041001.txt": 45}
+LABELLED = {CORE: 83, "001_29f852b736fc5e16.txt": 32, "002_e8b3078a5cf2ef08.txt": 8, "003_726cfd382c041001.txt": 45}
 
 
 @pytest.fixture(scope="module")
