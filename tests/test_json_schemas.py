@@ -102,3 +102,13 @@ def test_dec_spelling():
     assert dec(math.inf, 5) == INF == "inf"
     assert dec(None, 5) is None
     assert float(dec(Fraction(10) ** -9, 12)) == 1e-9
+
+
+def test_structured_adapter_audit_json_validates():
+    """An audit read from an LDP library (issue 26: adapter, structure, sampler model, excess as decimal strings)."""
+    pytest.importorskip("pure_ldp")
+    out = cli("audit", "--adapter", "pure-ldp:UEClient", "--param", "epsilon=0.25", "--param", "d=16",
+              "--param", "use_oue=true", "--eps", "0.25", "--ldp", "--json")
+    assert out.returncode == 1, out.stderr  # pure-ldp 1.1.2's OUE: FAIL
+    doc = validate("audit", out.stdout)
+    assert doc["structure"] and doc["sampler_model"] and float(doc["excess"]) > 0.9
