@@ -159,30 +159,53 @@ def listed_claims() -> set[str]:
     return {c for s in steps() for c in s.claims}
 
 
-def check_against(claim_ids, statement_ids: dict[str, set[str]] | None = None) -> list[str]:
+def _expand(spec: str) -> list[str]:
+    """"12" -> ["12"]; "A1-A3" -> ["A1", "A2", "A3"] (the statement index's equation ranges)."""
+    m = re.fullmatch(r"(A?)(\d+)\s*-\s*A?(\d+)", spec.strip())
+    return [f"{m[1]}{k}" for k in range(int(m[2]), int(m[3]) + 1)] if m else [spec.strip()]
+
+
+def check_against(claim_ids, statement_ids: dict[str, set[str]] | None = None,
+                  equations: dict[str, set[str]] | None = None) -> list[str]:
     """Problems between the step index, the registered claims and the statement index (empty: consistent).
 
     - a step lists a claim that is not registered;
     - a registered step claim (id ``<paper>.steps.*``) that no step lists;
     - a step ``serves`` a statement id that the paper's statement index does not have (``statement_ids``:
-      ``{seed file: {statement ids}}``; read from :mod:`proofs.statements` when None).
+      ``{seed file: {statement ids}}``; read from :mod:`proofs.statements` when None);
+    - a step ``cites`` an equation number that is neither a display of the step index nor an equation of the
+      statement index (``equations``: ``{seed file: {numbers}}``), or a name that is no statement id.
     """
     claim_ids = set(claim_ids)
     if statement_ids is None:
         from proofs.statements import statements as _statements
 
-        statement_ids = {}
+        statement_ids, equations = {}, {}
         for st in _statements():
             statement_ids.setdefault(st.paper, set()).add(st.id)
+            for spec in st.equations:
+                equations.setdefault(st.paper, set()).update(_expand(spec))
+    all_steps = steps()
+    labels: dict[str, set[str]] = {}
+    for s in all_steps:
+        if s.label:
+            labels.setdefault(s.paper, set()).add(s.label)
     problems = []
     listed: set[str] = set()
-    for s in steps():
+    for s in all_steps:
         for cid in s.claims:
             if cid not in claim_ids:
                 problems.append(f"{s.file}: step {s.id} lists {cid!r}, which is not a registered claim")
         listed.update(s.claims)
         if s.serves not in statement_ids.get(s.paper, set()):
             problems.append(f"{s.file}: step {s.id} serves {s.serves!r}, which is not a statement of {s.paper}")
+        for c in s.cites:
+            if re.fullmatch(r"A?\d+", c):
+                known = labels.get(s.paper, set()) | (equations or {}).get(s.paper, set())
+                if equations is not None and c not in known:
+                    problems.append(f"{s.file}: step {s.id} cites ({c}), which no display or equation entry has")
+            elif c not in statement_ids.get(s.paper, set()):
+                problems.append(f"{s.file}: step {s.id} cites {c!r}, which is not a statement of {s.paper}")
     for cid in sorted(c for c in claim_ids - listed if ".steps." in c):
         problems.append(f"step claim {cid!r} is listed by no step of the index")
     return problems

@@ -145,6 +145,11 @@ def test_unknown_claims_unlisted_step_claims_and_unknown_statements_are_reported
     assert any("no.such.claim" in p and "not a registered claim" in p for p in problems)
     assert any("rldp.steps.x.y" in p and "listed by no step" in p for p in problems)
     assert any("no-such-statement" in p for p in problems)
+    _write(tmp_path, BASE + 'cites = ["A999", "no-such-lemma", "A1"]\nclaims = ["rldp.steps.x.y"]\n')
+    problems = st.check_against({"rldp.steps.x.y"}, {CORE: {"lemmaA1"}}, {CORE: {"A1"}})
+    assert [p for p in problems if "cites" in p] == [
+        "x.toml: step a cites (A999), which no display or equation entry has",
+        "x.toml: step a cites 'no-such-lemma', which is not a statement of 000_aca93ed29ea857ee.txt"]
 
 
 def test_coverage_counts(tmp_path, monkeypatch):
