@@ -239,6 +239,19 @@ def check_fprime(ctx):
     ok_set = sorted(verts) == pv and not rays
     infinite = all(renyi_divergence(flat(EX1_PHAT), list(v), 2) == mpmath.inf for v in verts)
     ev = {"vertices": [[str(x) for x in v] for v in sorted(verts)], "rays": len(rays)}
+    from rldp_verify.certificates.claims import built
+    from rldp_verify.certificates.vertices import vertex_certificate
+
+    def _rows():   # F' as fprime_vertices writes it: l (P_i + P_j) - P_i <= 0, P_i - h (P_i + P_j) <= 0, P >= 0
+        A = []
+        for s_, (lo, hi) in enumerate(bounds):
+            i, j = 2 * s_, 2 * s_ + 1
+            A += [[lo - 1 if k == i else lo if k == j else 0 for k in range(4)],
+                  [1 - hi if k == i else -hi if k == j else 0 for k in range(4)]]
+        A += [[-1 if k == m else 0 for k in range(4)] for m in range(4)]
+        return A, [0] * len(A)
+    ev.update(built(lambda: vertex_certificate("F' of Example 2 (printed interval ends)", *_rows(), [[1] * 4], [1],
+                                               verts)))   # issue 23
     if ok_set and infinite and len(verts) == 4:
         return Outcome.verified("as a conditional statement, on Example 2's printed interval ends (which "
                                 "rldp.example2.lower-bounds and rldp.example2.intervals-and-rad refute: the true "
