@@ -141,8 +141,13 @@ def check_pstar(ctx):
     with working_precision(ctx.dps):
         agree("D_2(P^||P*)", D, mpmath.log(to_mpf(exact_sum)), mpmath.mpf(10) ** -(ctx.dps - 5))
     comps = [compare_printed("D_2(P^||P*)", "0.0281", D)]
+    from rldp_verify.certificates.claims import built
+    from rldp_verify.certificates.value import printed_certificate
+
+    d2 = ["log", ["+", *[["/", ["*", a, a], b] for a, b in zip(flat(EX1_PHAT), flat(EX1_PSTAR))]]]   # issue 23
     out = outcome_from_comparisons(comps, D2=nstr(D, 20), chi2=str(chi_square(flat(EX1_PHAT), flat(EX1_PSTAR))),
-                                   certified_member=member)
+                                   certified_member=member,
+                                   **built(printed_certificate, "D_2(P^||P*) = 0.0281", d2, "0.0281", comps[0].agrees))
     if member is not True:
         return Outcome.refuted("P* is not certified to lie in F", counterexample={"P*": "Example 1"},
                                **out.evidence, kind="false")
