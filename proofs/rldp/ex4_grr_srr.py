@@ -35,7 +35,7 @@ def _mechs():
 )
 def check_values(ctx):
     phat, g, r = _mechs()
-    comps = []
+    comps, mi = [], []   # mi: the mutual informations' rigorous-value certificates (issue 23)
     # second route for GRR (eq. (56)): e^eps / (e^eps + |X| - 1) on the diagonal, 1 / (e^eps + |X| - 1) elsewhere
     agree("GRR matrix", 0, max(abs(g.matrix[y][x] - Fraction(2 if x == y else 1, 2 + 3)) for y in range(4)
                                for x in range(4)), 0)
@@ -48,9 +48,15 @@ def check_values(ctx):
                 value = mutual_information_value(mech.matrix, p)
                 agree(f"I_{dist}({name})", value, mi_by_entropies(mech.matrix, p), Fraction(1, 10**25))
                 comps.append(compare_printed(f"I_{dist}({name})", I_PRINTED[(name, dist)], value))
+                mi.append((f"I_{dist}({name}) = {I_PRINTED[(name, dist)]}", mech.matrix, p, I_PRINTED[(name, dist)],
+                           comps[-1].agrees))
+    from rldp_verify.certificates.claims import built
+    from rldp_verify.certificates.value import mutual_information_expr, printed_certificate
+
+    certs = built(lambda: [printed_certificate(n, mutual_information_expr(Q, p), pv, ok) for n, Q, p, pv, ok in mi])
     return outcome_from_comparisons(comps, what="printed values of Example 4",
                                     grr_exact=[[str(v) for v in row] for row in g.matrix],
-                                    srr_exact=[[str(v) for v in row] for row in r.matrix])
+                                    srr_exact=[[str(v) for v in row] for row in r.matrix], **certs)
 
 
 @claim(
