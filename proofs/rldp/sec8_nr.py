@@ -97,6 +97,14 @@ def check_realized(ctx):
         ev = {k: s(v, 6) for k, v in e.items()}
         ev["eps"] = s(mpmath.log(2), 6)
     if ok:
+        from rldp_verify.certificates.audit import audit_certificate
+        from rldp_verify.certificates.claims import built
+        from rldp_verify.rldp.audit import audit
+
+        pstar = [PSTAR_FLAT[:2], PSTAR_FLAT[2:]]   # issue 23: eps* <= log 2 at P* as audits at the distribution P*
+        certs = built(lambda: [audit_certificate(audit(m, "log(2)", distribution=pstar, dps=ctx.dps), m, "log(2)",
+                                                 name=f"{n} at P*", distribution=pstar)
+                               for n, m in (("PolyOpt", po), ("relaxed PolyOpt", rel))])
         return Outcome.verified(f"eps*: PolyOpt {ev['PolyOpt']}, relaxed {ev['relaxed']} <= log 2 = {ev['eps']}; "
-                                f"NR {ev['NR']}", **ev)
+                                f"NR {ev['NR']}", **ev, **certs)
     return Outcome.refuted("a robust mechanism leaks more than eps under P* in F", counterexample=ev, **ev, kind="false")
