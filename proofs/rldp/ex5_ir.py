@@ -142,4 +142,16 @@ def check_optimum(ctx):
     if not boundary or not less:
         return Outcome.refuted("optimum not at the boundary eps2 = log 2 or IR not below SRR",
                                counterexample=ev, **ev, kind="false")
+    from rldp_verify.certificates.claims import built
+    from rldp_verify.certificates.value import mutual_information_expr, printed_certificate, value_certificate
+
+    def _certs():   # issue 23: the printed utilities and "less utility than SRR" (not the optimum over eps2)
+        out = []
+        for (name, p), c in zip((("I_P-hat(Q_IR) = 0.0755", phat), ("I_P*(Q_IR) = 0.0718", PSTAR_FLAT)), comps[-2:]):
+            out.append(printed_certificate(name, mutual_information_expr(mech.matrix, p), c.printed, c.agrees))
+            out.append(value_certificate(f"I(SRR) - I(Q_IR) > 0 under {name.split('(')[0]}",
+                                         ["-", mutual_information_expr(sr.matrix, p),
+                                          mutual_information_expr(mech.matrix, p)], lower=0, strict=True))
+        return out
+    ev.update(built(_certs))
     return outcome_from_comparisons(comps, what="printed values of Example 5 (boundary optimum certified)", **ev)
