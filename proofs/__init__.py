@@ -20,6 +20,13 @@ def coverage(claim_ids):
     return _coverage(claim_ids)
 
 
+def step_coverage(claim_ids):
+    """Proof-step coverage per paper and section (issue 30; see :mod:`proofs.steps`)."""
+    from proofs.steps import coverage as _coverage
+
+    return _coverage(claim_ids)
+
+
 def claim_order(claim_ids):
     """``{seed file: [claim ids in the paper's order]}`` from the statement index (see :mod:`proofs.statements`)."""
     from proofs.statements import claim_order as _claim_order

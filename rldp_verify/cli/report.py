@@ -169,6 +169,9 @@ def run(args) -> int:
     coverage = _coverage(args.proofs, [c.id for c in claims_all])
     if coverage is not None:
         doc["coverage"] = coverage
+    step_coverage = _from_proofs(args.proofs, "step_coverage", [c.id for c in claims_all])
+    if step_coverage is not None:
+        doc["step_coverage"] = step_coverage
     from rldp_verify.certificates.report import attach, summary_line
 
     certs = attach(doc["claims"], args.certificates, out / "certificates")   # issue 23: documents out of the JSON

@@ -393,13 +393,14 @@ def _notes(notes) -> str:
     return "<ul>" + "".join(f"<li>{e(str(n))}</li>" for n in notes) + "</ul>" if notes else ""
 
 
-def _coverage(cov) -> str:
-    """The coverage section (issue 12): a table ``{"columns", "rows", "notes"}`` or key/value pairs."""
+def _coverage(cov, anchor: str = "coverage", title: str = "Coverage") -> str:
+    """The coverage section (issue 12; the proof steps' of issue 30 with ``anchor``/``title``): a table
+    ``{"columns", "rows", "notes"}`` or key/value pairs."""
     if isinstance(cov, dict) and "columns" in cov:
         inner = _table(cov["columns"], cov.get("rows", []), "auto") + _notes(cov.get("notes"))
     else:
         inner = _value(cov)
-    return f"<section id='coverage'><h2>Coverage</h2>{inner}</section>"
+    return f"<section id='{anchor}'><h2>{e(title)}</h2>{inner}</section>"
 
 
 def _filter(doc: dict) -> str:
@@ -435,6 +436,8 @@ def render(doc: dict, out_dir: Path | None = None, mutation: str | None = None) 
     toc = ["<li><a href='#summary'>Summary by paper</a></li>"]
     if doc.get("coverage") is not None:
         toc.append("<li><a href='#coverage'>Coverage</a></li>")
+    if doc.get("step_coverage") is not None:
+        toc.append("<li><a href='#step-coverage'>Proof-step coverage</a></li>")
     toc += ["<li><a href='#findings'>Findings</a><ol>"]
     toc += [f"<li><a href='#findings-{key}'>{e(title)} ({_count('findings-' + key, len(cs))})</a></li>"
             for key, title, cs in groups]
@@ -469,6 +472,8 @@ def render(doc: dict, out_dir: Path | None = None, mutation: str | None = None) 
                + "".join(f"<th>{v}</th>" for v in VERDICTS) + "<th>total</th></tr>" + "".join(rows) + "</table></section>")
     if doc.get("coverage") is not None:
         out.append(_coverage(doc["coverage"]))
+    if doc.get("step_coverage") is not None:
+        out.append(_coverage(doc["step_coverage"], "step-coverage", "Proof-step coverage"))
 
     out.append("<section id='findings'><h2>Findings</h2>")
     if not groups:

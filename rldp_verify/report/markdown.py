@@ -108,9 +108,10 @@ def _claims_table(cs: list[dict]) -> list[str]:
     return lines
 
 
-def _coverage(cov) -> list[str]:
-    """The coverage section (issue 12): a table ``{"columns", "rows", "notes"}`` or key/value pairs."""
-    lines = ["## Coverage", ""]
+def _coverage(cov, title: str = "Coverage") -> list[str]:
+    """The coverage section (issue 12; the proof steps' of issue 30 with ``title``): a table
+    ``{"columns", "rows", "notes"}`` or key/value pairs."""
+    lines = [f"## {title}", ""]
     if isinstance(cov, dict) and "columns" in cov:
         lines += ["| " + " | ".join(map(str, cov["columns"])) + " |", "|" + "---|" * len(cov["columns"])]
         lines += ["| " + " | ".join(_cell(x) for x in row) + " |" for row in cov.get("rows", [])]
@@ -144,6 +145,8 @@ def render(doc: dict, out_dir: Path | None = None) -> str:
     lines += ["| **all** | " + " | ".join(f"**{s[v]}**" for v in VERDICTS) + f" | **{sum(s.values())}** |", ""]
     if doc.get("coverage") is not None:
         lines += _coverage(doc["coverage"])
+    if doc.get("step_coverage") is not None:
+        lines += _coverage(doc["step_coverage"], "Proof-step coverage")
     groups = model.findings(doc["claims"])
     lines += ["## Findings", ""]
     if not groups:
