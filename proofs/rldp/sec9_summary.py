@@ -172,6 +172,19 @@ def check_srr_less(ctx):
     beaten_by = [m for m in ("PolyOpt", "NR", "IR") if prop3[m] is False and lo[m] > hi["SRR"]]
     beats = [m for m in ("PolyOpt", "NR", "IR") if prop3[m] is False and lo["SRR"] > hi[m]]
     if beats:
+        from rldp_verify.certificates.audit import audit_certificate
+        from rldp_verify.certificates.claims import built
+        from rldp_verify.certificates.value import mutual_information_expr, value_certificate
+        from rldp_verify.rldp.audit import audit
+
+        def _certs():   # issue 23: the counterexample -- SRR is (eps, P_X)-RLDP, m is not, and I(SRR) > I(m)
+            out = [audit_certificate(audit(ms[m], e, full_simplex=True, dps=ctx.dps), ms[m], e, name=f"{m} over P_X",
+                                     full_simplex=True) for m in ["SRR", *beats]]
+            out += [value_certificate(f"I_P-hat(SRR) - I_P-hat({m}) > 0", ["-", mutual_information_expr(ms["SRR"].matrix, p),
+                                                                        mutual_information_expr(ms[m].matrix, p)],
+                                      lower=0, strict=True) for m in beats]
+            return out
+        ev.update(built(_certs))
         return Outcome.refuted(
             f"at eps = 2, SRR (I >= {float(lo['SRR']):.4f}) beats {', '.join(beats)} (I <= "
             f"{', '.join(f'{float(hi[m]):.4f}' for m in beats)}), which is not (eps, P_X)-RLDP; SRR is below "
