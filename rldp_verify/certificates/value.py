@@ -38,7 +38,7 @@ def enclosure_certificate(name: str, e, ball, *, prec: int = 128) -> dict:
 
 def printed_certificate(name: str, e, printed: str, agrees: bool, *, prec: int = 128) -> dict:
     """The ``rigorous-value`` certificate of a comparison with a printed decimal (as
-    :func:`rldp_verify.claims.compare_printed` decides it: agreement is |e - printed| <= half a unit of its last
+    :func:`rldp_verify.claims.compare_printed` decides it: agreement is ``|e - printed| <= h``, h half a unit of its last
     digit): ``agrees`` -- e lies in [printed - h, printed + h]; else e lies strictly outside it, on the side the
     engine's value is (the checker decides; a wrong side or a value inside fails)."""
     from rldp_verify.claims.printed import decimals
@@ -59,7 +59,7 @@ def printed_certificate(name: str, e, printed: str, agrees: bool, *, prec: int =
 
 def mutual_information_expr(Q, p) -> list:
     """I(X;Y) in nats for the channel ``Q[y][x]`` and input distribution ``p`` (exact numbers), as an expression:
-    sum_{x,y: p_x Q[y][x] > 0} p_x Q[y][x] log(Q[y][x] / q_y), q_y = sum_x p_x Q[y][x]."""
+    ``sum over x, y with p_x Q[y][x] > 0 of p_x Q[y][x] log(Q[y][x] / q_y)``, ``q_y = sum_x p_x Q[y][x]``."""
     from rldp_verify.core.numbers import exact
 
     Q = [[exact(v) for v in row] for row in Q]
