@@ -80,7 +80,19 @@ def check_comparisons(ctx):
     lower = all(v["SRR"] < v["PolyOpt"] for v in vals.values())
     ev = {d: {k: s(x) for k, x in v.items()} for d, v in vals.items()}
     if doubles and lower:
-        return Outcome.verified("SRR > 2 GRR and SRR < PolyOpt under both P-hat and P*", **ev)
+        from rldp_verify.certificates.claims import built
+        from rldp_verify.certificates.value import mutual_information_expr, value_certificate
+
+        def _certs():   # issue 23: both inequalities under both distributions, from the exact matrices
+            out = []
+            for dist, p in (("P-hat", [v for rr in phat for v in rr]), ("P*", PSTAR_FLAT)):
+                mi = {n: mutual_information_expr(m.matrix, p) for n, m in (("GRR", g), ("SRR", r), ("PolyOpt", po))}
+                out += [value_certificate(f"I_{dist}(SRR) - 2 I_{dist}(GRR) > 0", ["-", mi["SRR"], ["*", 2, mi["GRR"]]],
+                                          lower=0, strict=True),
+                        value_certificate(f"I_{dist}(PolyOpt) - I_{dist}(SRR) > 0", ["-", mi["PolyOpt"], mi["SRR"]],
+                                          lower=0, strict=True)]
+            return out
+        return Outcome.verified("SRR > 2 GRR and SRR < PolyOpt under both P-hat and P*", **ev, **built(_certs))
     return Outcome.refuted("comparison fails", counterexample=ev, **ev, kind="false")
 
 
