@@ -243,3 +243,19 @@ def mp_str(x: Any, digits: int = 20) -> str:
     if isinstance(x, float) and not math.isfinite(x):
         return str(x)
     return str(mpmath.nstr(x, digits))
+
+
+def sum_str(total: Any) -> str:
+    """A sum for a message saying it is not 1, short and exact enough to see why: exact when ``p/q`` is short
+    (``5/6``), ``1 + 1.0e-300`` when it is 1 up to a tiny difference (a float would print 1.0), 17 significant
+    digits otherwise (``1.0e+400`` rather than a 401-digit integer)."""
+    if isinstance(total, Fraction) or isinstance(total, int):
+        q = Fraction(total)
+        if len(fraction_str(q)) <= 24:  # short: exact ('5/6', '10001/10000')
+            return fraction_str(q)
+        d = q - 1
+        with mpmath.workdps(30):
+            if d != 0 and abs(d) < Fraction(1, 10**6):
+                return f"1 {'+' if d > 0 else '-'} {mpmath.nstr(mpmath.mpf(abs(d.numerator)) / abs(d.denominator), 3)}"
+            return str(mpmath.nstr(mpmath.mpf(q.numerator) / q.denominator, 17))
+    return repr(total)

@@ -26,7 +26,7 @@ from typing import Any
 
 from rldp_verify.core.errors import InputError
 from rldp_verify.core.information import mutual_information_value, nmi_value
-from rldp_verify.core.numbers import fraction_str, parse_exact
+from rldp_verify.core.numbers import fraction_str, parse_exact, sum_str
 
 COLUMN_TOLERANCE = 1e-12
 
@@ -232,7 +232,7 @@ def _check_columns(vals, normalize: bool):
     if bad and not normalize:
         c, s = bad[0]
         more = f" ({len(bad) - 1} more columns do not sum to 1)" if len(bad) > 1 else ""
-        shown = str(s) if isinstance(s, Fraction) else repr(float(s))
+        shown = sum_str(s) if isinstance(s, Fraction) else repr(float(s))
         raise InputError(f"column {c} sums to {shown}, not 1{more}; to rescale the columns explicitly: --normalize "
                          "on the command line, normalize=True in Python")
     if bad:

@@ -50,7 +50,15 @@ import numpy as np
 
 from rldp_verify.core.divergence import renyi_divergence, renyi_divergence_arb, validate_alpha
 from rldp_verify.core.errors import InputError
-from rldp_verify.core.numbers import DEFAULT_DPS, check_table, exact, parse_exact, to_mpf, working_precision
+from rldp_verify.core.numbers import (
+    DEFAULT_DPS,
+    check_table,
+    exact,
+    parse_exact,
+    sum_str,
+    to_mpf,
+    working_precision,
+)
 from rldp_verify.core.rigorous import arb_exact, arb_precision
 from rldp_verify.core.rigorous import upper as arb_upper
 from rldp_verify.core.stats import chi2_quantile, chi2_quantile_bracket
@@ -175,7 +183,11 @@ def read_table(table, *, name: str = "phat", normalize_counts: bool = True) -> t
         if is_counts and normalize_counts:
             vals = [[v / total for v in r] for r in vals]
         else:
-            raise InputError(f"{name} sums to {float(total)!r}, not 1 (give probabilities summing to 1, or counts)")
+            try:  # as the user typed it (decimals): the float, unless it hides the difference or overflows
+                shown = repr(float(total)) if float(total) != 1 else sum_str(total)
+            except OverflowError:
+                shown = sum_str(total)
+            raise InputError(f"{name} sums to {shown}, not 1 (give probabilities summing to 1, or counts)")
     return tuple(tuple(r) for r in vals)
 
 

@@ -57,3 +57,24 @@ def test_arb_bounds_enclose():
     with mpmath.workdps(60):
         t = mpmath.exp(mpmath.mpf(1) / 7)
         assert to_mpf(lo) <= t <= to_mpf(hi)
+
+
+def test_sum_str_shows_why_a_sum_is_not_one():
+    """Issue 25: a 1e-300 cell made 'phat sums to 1.0, not 1'; a 1e400 entry printed a 401-digit sum."""
+    from fractions import Fraction
+
+    from rldp_verify.core.numbers import sum_str
+
+    assert sum_str(1 + Fraction(1, 10**300)) == "1 + 1.0e-300"
+    assert sum_str(1 - Fraction(5, 2 * 10**17)) == "1 - 2.5e-17"
+    assert sum_str(Fraction(5, 2)) == "5/2" and sum_str(Fraction(10001, 10000)) == "10001/10000"
+    assert sum_str(Fraction(10**400)) == "1.0e+400"
+    assert sum_str(Fraction(2, 3**60)) == "4.7179649751851457e-29"  # decimal: 4.71796497518514570...e-29
+
+
+def test_table_sum_message_names_the_difference():
+    from rldp_verify.core.errors import InputError
+    from rldp_verify.rldp.uncertainty import read_table
+
+    with pytest.raises(InputError, match=r"^phat sums to 1 \+ 1.0e-300, not 1"):
+        read_table([["1e-300", "0.5"], ["0.25", "0.25"]], name="phat")

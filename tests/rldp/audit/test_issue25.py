@@ -173,7 +173,7 @@ def test_long_numbers_in_messages_are_shortened(tmp_path, capsys):
     doc = {"sensitive": 2, "public": 1, "matrix": [["1e400", "0"], ["1", "1"]]}
     assert main(["audit", _file(tmp_path, doc), "--eps", "1", "--ldp"]) == 2
     err = capsys.readouterr().err
-    assert "column 0 sums to 100000000000...(401 digits), not 1" in err and len(err) < 200 and err.count("\n") == 1
+    assert "column 0 sums to 1.0e+400, not 1" in err and len(err) < 200 and err.count("\n") == 1
 
 
 def test_block_of_1e300_smaller_mass_is_a_fail():
