@@ -184,11 +184,17 @@ def _run(args) -> int:
         lo, hi = out["ratio_lower"], out["ratio_upper"]
         print(f"verdict:      {res.verdict}  (target eps = {res.eps})")
         print(f"uncertainty:  {res.uncertainty}")
-        print(f"worst ratio:  [{lo}, {hi}]  (lower: attained by a witness in F; upper: certified)")
+        ldp = str(res.uncertainty).startswith("eps-LDP")
+        where = "attained at the pair of inputs in argmax" if ldp else "attained by a witness in F"
+        print(f"worst ratio:  [{lo}, {hi}]  (lower: {where}; upper: certified)")
         print(f"eps_F:        [{out['eps_realised'][0]}, {out['eps_realised'][1]}]")
         print(f"argmax:       {out['argmax']}")
         if out["witness"] is not None:
-            print(f"witness:      {json.dumps(out['witness'])}")
+            w = out["witness"]
+            if isinstance(w, list) and w and all(isinstance(r, list) for r in w):  # one row of P per line
+                print("witness:      " + ("\n              ".join(json.dumps(r) for r in w)))
+            else:
+                print(f"witness:      {json.dumps(w)}")
         print(f"precision:    {res.dps} digits; pairs certified in arb: {res.pairs_certified_in_arb}, "
               f"by the float screen: {res.pairs_screened}")
         print(f"time:         {res.seconds:.3f} s")

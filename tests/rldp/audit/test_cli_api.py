@@ -125,3 +125,23 @@ def test_single_distribution_conventions():
     assert audit_single(Q2, P, 2, 2)[0] == 1  # 0/0 = 1 and 1/1
     r = audit(Mechanism.from_matrix(Q, 2, 2), "5", distribution=[["1/4", "1/4"], ["1/4", "1/4"]])
     assert r.verdict == "FAIL" and r.ratio_lower == float("inf")
+
+
+def test_text_output_says_where_the_lower_end_comes_from_and_prints_the_witness_by_rows(tmp_path):
+    """Issue 29: 'audit --ldp' said 'attained by a witness in F' (eps-LDP has no F); a 14 x 16 witness printed as
+    one 8 KB line."""
+    import subprocess
+    import sys
+
+    mech = tmp_path / "srr.json"
+    run = [sys.executable, "-m", "rldp_verify"]
+    assert subprocess.run(run + ["mechanism", "srr", "--eps", "1", "--phat", "0.1,0.2;0.3,0.4", "-o", str(mech)],
+                          capture_output=True, text=True).returncode == 0
+    ldp = subprocess.run(run + ["audit", str(mech), "--eps", "1", "--ldp"], capture_output=True, text=True).stdout
+    assert "attained at the pair of inputs in argmax" in ldp and "witness in F" not in ldp
+    ball = subprocess.run(run + ["audit", str(mech), "--eps", "1", "--phat", "0.1,0.2;0.3,0.4", "--alpha", "2",
+                                 "--radius", "0.5"], capture_output=True, text=True).stdout
+    lines = ball.splitlines()
+    i = next(k for k, ln in enumerate(lines) if ln.startswith("witness:"))
+    assert "attained by a witness in F" in ball
+    assert lines[i + 1].startswith("              [") and not lines[i + 2].startswith("              [")  # 2 rows
