@@ -83,7 +83,8 @@ def main() -> int:
 
         def report(*flags: str) -> list[list[str]]:
             return [[py, "benchmarks/run.py", "--quiet", *flags],
-                    [py, "-m", "rldp_verify", "report", "--include-slow", "--quiet", "--jobs", jobs, *flags], pins]
+                    [py, "-m", "rldp_verify", "report", "--include-slow", "--quiet", "--jobs", jobs, *flags,
+                     "--certificates", "reports/certificates"], pins]
 
         rows = []
         if "tests" in which:
