@@ -6,7 +6,6 @@ matrix), (2) against the library's own sampler at a fixed seed (chi-square), (3)
 import json
 import math
 import random
-import time
 from collections import Counter
 from fractions import Fraction
 
@@ -360,11 +359,10 @@ def test_opendp_randomized_response():
     ("multi-freq-ldpy:L_OSUE_Client", ["k=65536", "eps_perm=2", "eps_1=1"], 1),
     ("multi-freq-ldpy:SS_Client", ["k=65536", "epsilon=1", "as_set=true"], 1),
 ])
-def test_deployment_sizes_in_seconds(spec, params, eps):
-    adapt_spec(spec, params)               # imports and numba compilation outside the clock
-    t0 = time.perf_counter()
+def test_deployment_sizes_exactly(spec, params, eps):
+    # exact at deployment sizes; the time is measured in benchmarks/bench_protocols.py (no clock in a unit test:
+    # the test command must not depend on the machine's load)
     r = audit_adapted(adapt_spec(spec, params), 1)
-    assert time.perf_counter() - t0 < 10
     assert r.ratio_lower == r.ratio_upper and abs(float(r.eps_realised()[0]) - eps) < 1e-6
 
 
