@@ -925,7 +925,9 @@ def test_progress_of_column_generation():
     rec = ProgressRecorder()
     with progress.reporting(rec):
         res = solve_lp46_cg(cone, P22, rel_gap=1e-9, time_limit=30, checkpoints=(0.0,))
-    assert rec.steps[0] == ("column generation: setting up the blocks and the starting columns", None, "")
+    # the set-up is two steps, the blocks counted (issue 29: set-up phases show progress and honour the time limit)
+    assert rec.steps[:2] == [("column generation: block data (costs of the block vertices)", 2, "blocks"),
+                             ("column generation: the starting columns", None, "")]
     assert ("column generation (stops at relative width 1e-09 or the time limit)", 30, "s") in rec.steps
     assert ("column generation: certifying the upper bound (branch and bound, attempts)", 7, "attempts") in rec.steps
     assert rec.steps[-1] == ("column generation: exact rows in Gamma_eps and their certified utility", None, "")
