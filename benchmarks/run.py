@@ -65,7 +65,7 @@ def bench_key(script: Path) -> str:
     except OSError:
         pass
     adult = ROOT.parent / "shared" / "data" / "adult.data"
-    doc = [file_digest(script), sorted(deps.items()), _environment(), platform.machine(), cpu, os.cpu_count(),
+    doc = [file_digest(script), sorted(deps.items()), _environment()[:2], platform.machine(), cpu, os.cpu_count(),
            file_digest(adult) if adult.is_file() else None]
     return hashlib.sha256(json.dumps(doc, default=str).encode()).hexdigest()
 

@@ -38,7 +38,7 @@ from typing import Iterable
 from rldp_verify.claims.core import Claim, Context
 
 #: bump when the meaning of a cached entry changes (the key's recipe, the stored fields)
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
 
 #: distributions whose version is part of every key
 LIBRARIES = ("numpy", "scipy", "sympy", "mpmath", "pycddlib", "python-flint", "highspy", "cvxpy", "clarabel",
@@ -136,13 +136,19 @@ def clear_memo() -> None:
 
 @lru_cache(maxsize=1)
 def _environment() -> tuple:
+    """(Python version, library versions, the ENV_VARS) as they are at the first call in this process.
+
+    Snapshot, not read at each key: starting a Dask LocalCluster sets OMP_NUM_THREADS, MKL_NUM_THREADS and
+    OPENBLAS_NUM_THREADS to 1 in this process (for its workers), so keys read after it differed from keys read
+    before it (seen: a report with the slow claims on Dask gave its fast claims other keys than a re-run).
+    :class:`ResultCache` takes the snapshot when it is created, before any cluster starts."""
     versions = []
     for lib in LIBRARIES:
         try:
             versions.append((lib, metadata.version(lib)))
         except metadata.PackageNotFoundError:
             versions.append((lib, None))
-    return (sys.version, tuple(versions))
+    return (sys.version, tuple(versions), tuple((v, os.environ.get(v)) for v in ENV_VARS))
 
 
 def _seeds_dir() -> Path | None:
@@ -186,7 +192,7 @@ def key_parts(claim: Claim, ctx: Context, package: str = "proofs") -> dict | Non
     if _DATA_MODULE in mods:
         adult = _adult_path()
         data["adult"] = _digest_or_none(str(adult)) if adult else None
-    py, libs = _environment()
+    py, libs, env = _environment()
     return {
         "format": CACHE_FORMAT,
         "claim": claim.id,
@@ -196,7 +202,7 @@ def key_parts(claim: Claim, ctx: Context, package: str = "proofs") -> dict | Non
         "options": {"dps": ctx.dps, "seed": ctx.seed, "include_slow": ctx.include_slow},
         "python": py,
         "libraries": dict(libs),
-        "env": {v: os.environ.get(v) for v in ENV_VARS},
+        "env": dict(env),
     }
 
 
@@ -215,6 +221,7 @@ class ResultCache:
     def __init__(self, out_dir: str | Path):
         self.out = Path(out_dir)
         self.dir = self.out / ".cache" / "claims"
+        _environment()  # the environment snapshot of the keys, before a Dask cluster changes it
         self._report: dict[str, dict] = {}
         try:
             doc = json.loads((self.out / "verification.json").read_text())

@@ -159,3 +159,34 @@ def test_an_interrupted_run_leaves_the_report_directory_as_it_was(tmp_path):
     out = tmp_path / "out"
     assert not (out / "figures").exists() and not (out / ".staging").exists()
     assert not (out / "verification.json").exists()
+
+
+def test_keys_do_not_change_when_a_dask_cluster_starts():
+    """A LocalCluster sets OMP_NUM_THREADS / MKL_NUM_THREADS / OPENBLAS_NUM_THREADS to 1 in this process: keys
+    take their environment snapshot when the cache is created, so the claims keyed after the cluster started
+    (the fast ones, in a report with slow claims) get the same keys as in a run without a cluster."""
+    import os
+
+    from rldp_verify.claims import cache as cache_mod
+    from rldp_verify.core.distributed import DaskCluster
+
+    cache_mod.clear_memo()
+    saved = {v: os.environ.get(v) for v in cache_mod.ENV_VARS}
+    try:
+        for v in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+            os.environ.pop(v, None)
+        c = discover("proofs")[0]
+        cache = ResultCache("/nonexistent-out-dir")
+        before = cache.key(c, Context())
+        with DaskCluster(None, n_workers=1):
+            changed = os.environ.get("OMP_NUM_THREADS") is not None
+            after = claim_key(c, Context())
+        assert changed, "premise: the cluster sets the thread variables here"
+        assert after == before
+    finally:
+        for v, x in saved.items():
+            if x is None:
+                os.environ.pop(v, None)
+            else:
+                os.environ[v] = x
+        cache_mod.clear_memo()
