@@ -72,6 +72,8 @@ def main() -> int:
     try:
         subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
         (clone / ".venv").symlink_to(ROOT / ".venv")
+        if (ROOT.parent / "shared").is_dir():  # ../shared beside the clone, as CI has it
+            (base / "shared").symlink_to(ROOT.parent / "shared")
         head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=clone, capture_output=True,
                               text=True).stdout.strip()
         env = {**os.environ, "PYTHONPATH": str(clone)}
