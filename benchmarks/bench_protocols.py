@@ -174,10 +174,17 @@ def main(argv=None) -> int:
                             "ldp_audit_seconds_at_1e6": round(t_b * 1e6 / n, 1)})
             rows.append(row)
             print(json.dumps(row), flush=True)
+    # the report's table format: columns and rows of values; the summary shows the verdict columns, the full
+    # table (with the structure and sampler model of each row) is collapsed below it
+    columns = list(dict.fromkeys(k for r in rows for k in r))
+    summary = ["protocol", "k", "claimed_eps", "exact_eps", "verdict", "exact_seconds", "ldp_audit_eps_emp",
+               "ldp_audit_seconds", "ldp_audit_seconds_at_1e6"]
     out = {
         "title": f"The protocols ldp-audit audits: exact certified eps-LDP (structured) vs. ldp-audit's estimate "
                  f"(claimed eps = {EPS}, alpha = {ALPHA})",
-        "rows": rows,
+        "columns": columns,
+        "rows": [[r.get(c) for c in columns] for r in rows],
+        "summary_columns": [c for c in summary if c in columns],
         "notes": [
             "exact_eps: certified interval of the realised eps of the channel the code samples from (12 decimals); "
             "verdict against the claimed eps.",

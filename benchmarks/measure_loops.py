@@ -5,11 +5,11 @@ reports/benchmarks/loops.json.
 
 Usage: python benchmarks/measure_loops.py [--only tests,cold,warm,edited] [--merge] [--jobs N]
 
-Every measurement runs in a fresh clone of this repository's HEAD (``git clone`` into a temporary directory
-beside this one, so that ``../shared`` is found the same way), with this checkout's virtual environment and
-``PYTHONPATH`` set to the clone, so that nothing here is touched and the clone starts as CI and a new user
-start. The commands are those of the Makefile's targets without their set-up step (the environment exists;
-running the bootstrap from a clone would re-point the editable install):
+Every measurement runs in a fresh clone of this repository's HEAD (``git clone`` into a temporary directory,
+with ``../shared`` linked beside it as CI has it). The clone gets its own virtual environment by ``make setup``
+(timed as a row of its own, not counted in the others), so nothing here is touched (a clone sharing this
+checkout's venv would re-point its editable install when the tests run the bootstrap) and the clone starts as
+CI and a new user start. The rows:
 
 - **tests**: ``make test``'s lint (ruff, mypy) and ``pytest -q -n 2 --dist worksteal``;
 - **cold**: ``make report NO_CACHE=1``'s commands (benchmarks and claims with ``--no-cache``, then the pin check);
@@ -71,27 +71,20 @@ def main() -> int:
     clone = base / "main"
     try:
         subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
-        (clone / ".venv").symlink_to(ROOT / ".venv")
         if (ROOT.parent / "shared").is_dir():  # ../shared beside the clone, as CI has it
             (base / "shared").symlink_to(ROOT.parent / "shared")
         head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=clone, capture_output=True,
                               text=True).stdout.strip()
-        env = {**os.environ, "PYTHONPATH": str(clone)}
-        py = str(ROOT / ".venv" / "bin" / "python")
+        env = dict(os.environ)
         jobs = str(args.jobs)
-        lint = [[py, "-m", "ruff", "check", "--quiet", "rldp_verify", "proofs", "tests", "benchmarks", "scripts"],
-                [py, "-m", "mypy", "--no-error-summary"]]
-        pins = [py, "scripts/check_pins.py", "reports/verification.json"]
 
         def report(*flags: str) -> list[list[str]]:
-            return [[py, "benchmarks/run.py", "--quiet", *flags],
-                    [py, "-m", "rldp_verify", "report", "--include-slow", "--quiet", "--jobs", jobs, *flags,
-                     "--certificates", "reports/certificates"], pins]
+            return [["make", "-s", "report", f"JOBS={jobs}", *(["NO_CACHE=1"] if flags else [])]]
 
-        rows = []
+        rows = [timed("set-up of the clone (make setup: venv and packages; not counted below)",
+                      [["make", "-s", "setup"]], clone, env, head)]
         if "tests" in which:
-            rows.append(timed("test command (lint + pytest -n 2)", lint + [[py, "-m", "pytest", "-q", "-n", "2",
-                                                                           "--dist", "worksteal"]], clone, env, head))
+            rows.append(timed("test command (make test)", [["make", "-s", "test"]], clone, env, head))
         if "warm" in which:
             rows.append(timed("report warm (fresh clone, committed report current)", report(), clone, env, head))
         if "edited" in which:
