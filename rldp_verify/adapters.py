@@ -99,6 +99,15 @@ def _prob(x, what: str) -> float:
     return v
 
 
+
+def _lst_k(params: dict, label: str) -> list[int]:
+    """The ``lst_k`` parameter of the multidimensional protocols (SMP, RS+FD): the attributes' domain sizes."""
+    lst_k = params.pop("lst_k", None)
+    try:
+        return [_size(int(v) if isinstance(v, str) and v.strip().isdigit() else v, "lst_k entry") for v in lst_k]
+    except TypeError:
+        raise InputError(f"{label} needs lst_k = the list of the attributes' domain sizes") from None
+
 def _size(d, what: str) -> int:
     if isinstance(d, bool) or not (isinstance(d, int) or hasattr(d, "__index__")):
         raise InputError(f"{what} = {d!r} is not an integer")
@@ -462,12 +471,7 @@ def _mfl(fn, ev: _Events, params) -> Adapted:
                        else "exact Bernoulli rounds", fp, rebuild,
                        [NUMBA_NOTE, "eps_1 is the claim for one report; the first round alone is eps_perm"])
     if name in ("SMP_GRR_Client", "SMP_UE_Client", "SMP_LH_Client", "SMP_SS_Client"):
-        lst_k = params.pop("lst_k", None)
-        try:
-            lst_k = [_size(int(v) if isinstance(v, str) and v.strip().isdigit() else v, "lst_k entry")
-                     for v in lst_k]
-        except TypeError:
-            raise InputError(f"{label} needs lst_k = the list of the attributes' domain sizes") from None
+        lst_k = _lst_k(params, label)
         d = pop("d", lambda v: int(v), len(lst_k))
         if d != len(lst_k) or d < 1:
             raise InputError(f"d = {d} must be the number of attributes, len(lst_k) = {len(lst_k)}")
@@ -490,12 +494,7 @@ def _mfl(fn, ev: _Events, params) -> Adapted:
                        f"attribute = np.random.randint(d) (uniform, released); then {comps[0].sampler}", fp, rebuild,
                        list(dict.fromkeys(n for c in comps for n in c.notes)))
     if name == "RSpFD_GRR_Client":
-        lst_k = params.pop("lst_k", None)
-        try:
-            lst_k = [_size(int(v) if isinstance(v, str) and v.strip().isdigit() else v, "lst_k entry")
-                     for v in lst_k]
-        except TypeError:
-            raise InputError(f"{label} needs lst_k = the list of the attributes' domain sizes") from None
+        lst_k = _lst_k(params, label)
         d = pop("d", lambda v: int(v), len(lst_k))
         if d != len(lst_k):
             raise InputError(f"d = {d} must be the number of attributes, len(lst_k) = {len(lst_k)}")
