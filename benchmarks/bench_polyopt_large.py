@@ -239,7 +239,7 @@ def main() -> int:
             old = json.loads(adult_path.read_text())
             key = ("pair", "? kept", "mechanism", "eps", "method")    # rows of other masters are kept beside
             new_keys = {tuple(r.get(k) for k in key) for r in adult}
-            kept = [dict(zip(old["columns"], row)) for row in old["rows"]]
+            kept = [dict(zip(old["columns"], row, strict=True)) for row in old["rows"]]
             for r in kept:     # rows measured before the method column existed: Wentges smoothing
                 if not r.get("method"):
                     r["method"] = "column generation (Wentges-smoothed) + block pricing"

@@ -62,8 +62,7 @@ def main() -> int:
                   "A relative error of 1.0 (xi_minus, L) is a value below the smallest positive float64, "
                   "certified in [0, 2^-1074] (what a float64 implementation can return there); 'inf' is "
                   "an exact zero entry reported with a positive error bound.",
-                  "Load average (1, 5, 15 min) at the start: %.2f %.2f %.2f; at the end: %.2f %.2f %.2f."
-                  % (*load_before, *os.getloadavg())],
+                  "Load average (1, 5, 15 min) at the start: {:.2f} {:.2f} {:.2f}; at the end: {:.2f} {:.2f} {:.2f}.".format(*load_before, *os.getloadavg())],
     }
     if len(only) == len(QUANTITIES):
         dest = ROOT / "reports" / "benchmarks" / "reference.json"

@@ -13,6 +13,7 @@ resident set sizes of this process and its children (the LocalCluster's workers)
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -37,10 +38,8 @@ class PeakRSS(threading.Thread):
         while not self.stop.is_set():
             total = 0
             for p in [me, *me.children(recursive=True)]:
-                try:
+                with contextlib.suppress(psutil.Error):
                     total += p.memory_info().rss
-                except psutil.Error:
-                    pass
             self.peak = max(self.peak, total)
             self.stop.wait(0.5)
 

@@ -23,6 +23,7 @@ or of other code is never reused.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import subprocess
 import sys
@@ -32,6 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "reports" / "benchmarks"
 sys.path.insert(0, str(ROOT))
+
 from rldp_verify.cli.progress import Progress  # noqa: E402
 
 
@@ -60,10 +62,8 @@ def bench_key(script: Path) -> str:
     for mod in sorted(m for m in mods if _module_file(m) is not None):
         deps.update(closure(mod, roots))
     cpu = ""
-    try:
+    with contextlib.suppress(OSError):
         cpu = next((ln for ln in Path("/proc/cpuinfo").read_text().splitlines() if ln.startswith("model name")), "")
-    except OSError:
-        pass
     from rldp_verify.claims.cache import _adult_path
 
     adult = _adult_path()  # found as the engine finds it (beside the repository or a parent of it)

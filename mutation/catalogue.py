@@ -429,7 +429,7 @@ def _chi_square_neyman(p1, p2):
     p1, p2 = _pair(p1, p2)
     exact = all(isinstance(v, Fraction) for v in p1 + p2)
     total = Fraction(0) if exact else 0.0
-    for a, b in zip(p1, p2):
+    for a, b in zip(p1, p2, strict=True):
         if a == 0:
             if b != 0:
                 return math.inf
@@ -511,7 +511,7 @@ def _mu_sum_v(v, p, *, dps=None):
             q = mpmath.fsum(vv) / len(vv)    # normaliser under the uniform distribution, not under P
             if q == 0:
                 return mpmath.mpf(0)
-            tot = mpmath.fsum(a * b * mpmath.log(a / q) for a, b in zip(vv, pp) if a * b != 0)
+            tot = mpmath.fsum(a * b * mpmath.log(a / q) for a, b in zip(vv, pp, strict=True) if a * b != 0)
         return +tot
 
 
@@ -522,7 +522,7 @@ def _mu_arb_sum_v(v, p):
     if q == 0:
         return flint.arb(0)
     tot, qa = flint.arb(0), arb_exact(q)
-    for a, b in zip(v, p):
+    for a, b in zip(v, p, strict=True):
         if a * b != 0:
             tot += arb_exact(Fraction(a) * Fraction(b)) * (arb_exact(Fraction(a)) / qa).log()
     return tot
@@ -860,7 +860,7 @@ def _tv_no_half(p, q):
     from rldp_verify.topics.fdiv import _pair
 
     p, q = _pair(p, q)
-    return sum(abs(x - y) for x, y in zip(p, q))     # the factor 1/2 of TV forgotten
+    return sum(abs(x - y) for x, y in zip(p, q, strict=True))     # the factor 1/2 of TV forgotten
 
 
 def _hockey_no_correction(orig):
@@ -868,7 +868,7 @@ def _hockey_no_correction(orig):
         from rldp_verify.topics.fdiv import _pair
 
         p2, q2 = _pair(p, q)
-        return sum(max(x - gamma * y, 0) for x, y in zip(p2, q2))   # without the - (1 - gamma)^+ term
+        return sum(max(x - gamma * y, 0) for x, y in zip(p2, q2, strict=True))   # without the - (1 - gamma)^+ term
     return hockey_stick
 
 
@@ -896,7 +896,7 @@ def _mu_mi_wrong_p(P):
         if m == 0:
             return flint.arb(0)
         tot = flint.arb(0)
-        for p, c in zip(P, col):
+        for p, c in zip(P, col, strict=True):
             if c != 0 and p != 0:
                 tot += _arb(p * c) * (_arb(c) / _arb(m)).log()
         return tot

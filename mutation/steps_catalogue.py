@@ -130,7 +130,7 @@ def _a71_without_eps(Q_y, s1, s2, t, S, U):
 
 def _a80_min_max_swapped(L, Q_y, s1, s2, t):
     return ((1 - sum(L[s1])) * min(Q_y[s1]) - t * (1 - sum(L[s2])) * max(Q_y[s2])
-            + sum(q * l for q, l in zip(Q_y[s1], L[s1])) - t * sum(q * l for q, l in zip(Q_y[s2], L[s2])))
+            + sum(q * l for q, l in zip(Q_y[s1], L[s1], strict=True)) - t * sum(q * l for q, l in zip(Q_y[s2], L[s2], strict=True)))
 
 
 def _a82_without_s2_term(L, Q_y, s1, s2, t):
@@ -170,7 +170,7 @@ def _v_plus_all(v, s, t):
 
 
 def _a105_swapped_weights(vp, vm, t):
-    return [[t * a / (t + 1) + b / (t + 1) for a, b in zip(ra, rb)] for ra, rb in zip(vp, vm)]
+    return [[t * a / (t + 1) + b / (t + 1) for a, b in zip(ra, rb, strict=True)] for ra, rb in zip(vp, vm, strict=True)]
 
 
 def _v3_times_t(v2, t):
@@ -190,7 +190,7 @@ def _isit_44_without_sqrt(phat, P, s1, s2):
     out = 1 - m.fsum(phat[s1]) - m.fsum(phat[s2])
     for s in (s1, s2):
         ph_s, p_s = m.fsum(phat[s]), m.fsum(P[s])
-        out += ph_s * m.fsum((h / ph_s) ** 2 / (p / p_s) for h, p in zip(phat[s], P[s]))   # the square root dropped
+        out += ph_s * m.fsum((h / ph_s) ** 2 / (p / p_s) for h, p in zip(phat[s], P[s], strict=True))   # the square root dropped
     return out
 
 
@@ -207,7 +207,7 @@ def _isit_66_plus_one(B, ps1, ps2):
 
 
 def _isit_57_unsquared(t, phat, B):
-    S = mpmath.fsum(h * mpmath.sqrt(-x) for h, x in zip(phat, t))
+    S = mpmath.fsum(h * mpmath.sqrt(-x) for h, x in zip(phat, t, strict=True))
     return -S / (B + 1)
 
 

@@ -29,9 +29,9 @@ traceback (``__tracebackhide__``): a failure shows your test's line and the mess
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable
 
 import numpy as np
 
@@ -103,9 +103,9 @@ def reference_values(quantity: str, grid="default", *, dps: int = 30, workers: i
     missing = [i for i, k in enumerate(keys) if k not in _CACHE]
     if missing:
         refs = evaluate_grid(quantity, [pairs[i][1] for i in missing], dps=dps, workers=workers, progress=True)
-        for i, r in zip(missing, refs):
+        for i, r in zip(missing, refs, strict=True):
             _CACHE[keys[i]] = r
-    return [(u, _CACHE[k]) for (u, _), k in zip(pairs, keys)]
+    return [(u, _CACHE[k]) for (u, _), k in zip(pairs, keys, strict=True)]
 
 
 def _tol(t, name: str, point: dict) -> float:
@@ -172,13 +172,10 @@ def assert_matches_reference(impl: Callable, quantity: str, grid="default", *, r
             bad.append((point, f"shape {got.shape}", f"shape {wanted.shape}", math.nan))
             continue
         point_bad, point_rel = False, 0.0
-        for g, w in zip(got.ravel(), wanted.ravel()):
+        for g, w in zip(got.ravel(), wanted.ravel(), strict=True):
             b, rel = _compare(float(g), float(w), err, rt, at, direction)
             point_bad |= b
-            if not math.isnan(rel):
-                point_rel = max(point_rel, rel)
-            else:
-                point_rel = math.nan
+            point_rel = max(point_rel, rel) if not math.isnan(rel) else math.nan
         if point_bad:
             bad.append((point, _short(got), _short(wanted), point_rel))
         elif not math.isnan(point_rel) and not math.isinf(point_rel):

@@ -85,14 +85,14 @@ def rho_of(Q, P, a1: int, a2: int):
 
 def in_ball(P, phat, a: Fraction, B: Fraction) -> bool:
     """D_a(P^||P) <= B, decided in exact rationals and arb (undecided counts as outside)."""
-    cells = [(h, p) for rh, rp in zip(phat, P) for h, p in zip(rh, rp) if h > 0]
+    cells = [(h, p) for rh, rp in zip(phat, P, strict=True) for h, p in zip(rh, rp, strict=True) if h > 0]
     if any(p == 0 for _, p in cells) and a >= 1:
         return False                                   # an infinite term
     cells = [(h, p) for h, p in cells if p > 0]
     if a == 1:
         def kl():
             D = sum((num(h) * (num(h) / num(p)).log() for h, p in cells), num(Fraction(0)))
-            return _sure(D <= num(B), D > num(B))
+            return _sure(num(B) >= D, num(B) < D)
         return decide(kl)
     if a.denominator == 1:                             # integer order: the power sum is an exact rational
         S = sum((h ** int(a) / p ** (int(a) - 1) for h, p in cells), Fraction(0))
@@ -114,7 +114,7 @@ def _sure(yes, no):
 
 def _power_mean(x, w, beta: Fraction):
     """M_beta(x; w) over w > 0 as an arb ball; exactly 0 when it is 0 (returned as None)."""
-    items = [(xi, wi) for xi, wi in zip(x, w) if wi > 0]
+    items = [(xi, wi) for xi, wi in zip(x, w, strict=True) if wi > 0]
     if all(xi == 0 for xi, _ in items) or (beta <= 0 and any(xi == 0 for xi, _ in items)):
         return None
     items = [(xi, wi) for xi, wi in items if xi > 0]
@@ -216,10 +216,9 @@ def check(st: dict, data: dict) -> str:
     printed_hi = _num_or_inf(st["ratio_upper"])
     if printed_hi < U:
         raise CertificateError(f"the printed upper bound {st['ratio_upper']} is below the certified bound {_s(U)}")
-    if st.get("ratio_lower") is not None:
-        if L is None or _num_or_inf(st["ratio_lower"]) > L:
-            raise CertificateError(f"the printed lower end {st['ratio_lower']} is not attained by a witness "
-                                   f"(witness ratio {_s(L)})")
+    if st.get("ratio_lower") is not None and (L is None or _num_or_inf(st["ratio_lower"]) > L):
+        raise CertificateError(f"the printed lower end {st['ratio_lower']} is not attained by a witness "
+                               f"(witness ratio {_s(L)})")
     verdict = st["verdict"]
     e = st["eps"]
 

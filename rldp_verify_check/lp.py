@@ -49,10 +49,10 @@ def check(st: dict, data: dict) -> str:
         raise CertificateError("A and b (or E and f) have different numbers of rows")
     if len(x) != n or len(d) != n or len(y) != len(A) + len(E):
         raise CertificateError("x, y or d has the wrong length")
-    for i, (r, bi) in enumerate(zip(A, b)):
+    for i, (r, bi) in enumerate(zip(A, b, strict=True)):
         if dot(r, x) > bi:
             raise CertificateError(f"x violates inequality {i}")
-    for i, (r, fi) in enumerate(zip(E, f)):
+    for i, (r, fi) in enumerate(zip(E, f, strict=True)):
         if dot(r, x) != fi:
             raise CertificateError(f"x violates equality {i}")
     for j in range(n):
@@ -63,20 +63,20 @@ def check(st: dict, data: dict) -> str:
         raise CertificateError("a multiplier of an inequality is negative")
     stat = list(d)
     for rows, ys in ((A, yA), (E, yE)):
-        for r, yi in zip(rows, ys):
+        for r, yi in zip(rows, ys, strict=True):
             for j, a in r.items():
                 stat[j] += a * yi
     bad = [j for j in range(n) if stat[j] != c[j]]
     if bad:
         raise CertificateError(f"the dual is not stationary: (A^T y + d)_j != c_j at j = {bad[0]}")
-    dual = sum((bi * v for bi, v in zip(b, yA)), Fraction(0)) + sum((fi * v for fi, v in zip(f, yE)), Fraction(0))
+    dual = sum((bi * v for bi, v in zip(b, yA, strict=True)), Fraction(0)) + sum((fi * v for fi, v in zip(f, yE, strict=True)), Fraction(0))
     for j, dj in enumerate(d):
         if dj:
             bound = up[j] if dj > 0 else lo[j]
             if bound is None:
                 raise CertificateError(f"bound multiplier d_{j} = {dj} has no bound on its side")
             dual += dj * bound
-    primal = sum((cj * xj for cj, xj in zip(c, x)), Fraction(0))
+    primal = sum((cj * xj for cj, xj in zip(c, x, strict=True)), Fraction(0))
     if primal != value:
         raise CertificateError(f"c.x = {sign * primal} is not the stated value {sign * value}")
     if dual != value:

@@ -53,12 +53,12 @@ def _farkas(cert, A, b, E, f, h, h0, what: str) -> None:
     for i, li in lam.items():
         for j, a in A[i].items():
             comb[j] += li * a
-    for r, mi in zip(E, mu):
+    for r, mi in zip(E, mu, strict=True):
         for j, a in r.items():
             comb[j] += mi * a
     if comb != list(h):
         raise CertificateError(f"{what}: lam^T A + mu^T E differs from the inequality's normal")
-    rhs = sum((li * b[i] for i, li in lam.items()), Fraction(0)) + sum((m * fi for m, fi in zip(mu, f)), Fraction(0))
+    rhs = sum((li * b[i] for i, li in lam.items()), Fraction(0)) + sum((m * fi for m, fi in zip(mu, f, strict=True)), Fraction(0))
     if rhs > h0:
         raise CertificateError(f"{what}: Farkas right-hand side {rhs} exceeds {h0}")
 
@@ -79,28 +79,28 @@ def check(st: dict, data: dict) -> str:
     tight = data["tight"]
     if len(tight) != len(V):
         raise CertificateError("one list of tight rows per vertex is needed")
-    for k, (v, T) in enumerate(zip(V, tight)):
-        if any(dot(r, v) > bi for r, bi in zip(A, b)) or any(dot(r, v) != fi for r, fi in zip(E, f)):
+    for k, (v, T) in enumerate(zip(V, tight, strict=True)):
+        if any(dot(r, v) > bi for r, bi in zip(A, b, strict=True)) or any(dot(r, v) != fi for r, fi in zip(E, f, strict=True)):
             raise CertificateError(f"vertex {k} is not in P")
         if any(dot(A[i], v) != b[i] for i in T):
             raise CertificateError(f"vertex {k} is off a row it lists as tight")
         if _rank([[r.get(j, Fraction(0)) for j in range(n)] for r in [A[i] for i in T] + E]) != n:
             raise CertificateError(f"the tight rows of vertex {k} do not determine it (rank < {n})")
-    d = _rank([[a - c for a, c in zip(v, V[0])] for v in V[1:]])
+    d = _rank([[a - c for a, c in zip(v, V[0], strict=True)] for v in V[1:]])
     eqs = data.get("equations", [])
     G = [qvec(e["g"]) for e in eqs]
     if len(eqs) != n - d or _rank(G) != n - d:
         raise CertificateError(f"aff(V) has dimension {d}: {n - d} independent equations are needed, got {len(eqs)}")
-    for k, (e, g) in enumerate(zip(eqs, G)):
+    for k, (e, g) in enumerate(zip(eqs, G, strict=True)):
         g0 = q(e["g0"])
-        if any(sum(a * c for a, c in zip(g, v)) != g0 for v in V):
+        if any(sum(a * c for a, c in zip(g, v, strict=True)) != g0 for v in V):
             raise CertificateError(f"equation {k} does not hold on V")
         _farkas(e["upper"], A, b, E, f, g, g0, f"equation {k} (<=)")
         _farkas(e["lower"], A, b, E, f, [-a for a in g], -g0, f"equation {k} (>=)")
     facets = []
     for k, fc in enumerate(data.get("facets", [])):
         h, h0 = qvec(fc["h"]), q(fc["h0"])
-        vals = [sum(a * c for a, c in zip(h, v)) for v in V]
+        vals = [sum(a * c for a, c in zip(h, v, strict=True)) for v in V]
         if any(x > h0 for x in vals):
             raise CertificateError(f"facet {k} cuts off vertex {next(i for i, x in enumerate(vals) if x > h0)}")
         inc = frozenset(i for i, x in enumerate(vals) if x == h0)
@@ -119,7 +119,7 @@ def check(st: dict, data: dict) -> str:
 def _affdim(V, S, memo) -> int:
     if S not in memo:
         pts = sorted(S)
-        memo[S] = -1 if not pts else _rank([[a - c for a, c in zip(V[i], V[pts[0]])] for i in pts[1:]])
+        memo[S] = -1 if not pts else _rank([[a - c for a, c in zip(V[i], V[pts[0]], strict=True)] for i in pts[1:]])
     return memo[S]
 
 

@@ -128,7 +128,7 @@ def run_mutmut(names, jobs: int, skip_clean: bool, deadline, log) -> bool:
     last = time.time()
     while p.poll() is None:
         time.sleep(15)
-        if deadline and dt.datetime.now(dt.timezone.utc) >= deadline:
+        if deadline and dt.datetime.now(dt.UTC) >= deadline:
             log("mutation_generic: deadline reached; interrupting mutmut and reporting the mutants checked so far")
             p.send_signal(signal.SIGINT)
             try:
@@ -184,7 +184,7 @@ def message_only(name: str) -> bool:
         return [(t.type, t.string) for t in toks if t.type not in strings]
 
     body = p.stdout
-    for a, b in zip(old, new):
+    for a, b in zip(old, new, strict=True):
         ta, tb = code_tokens(a), code_tokens(b)
         if ta is None or ta != tb:
             return False
@@ -210,7 +210,7 @@ def main(argv=None) -> int:
     log = lambda s: print(s, flush=True)  # noqa: E731
     t0 = time.time()
     notes = list(args.note)
-    started = dt.datetime.now(dt.timezone.utc)
+    started = dt.datetime.now(dt.UTC)
     notes.append(f"started {started:%Y-%m-%d %H:%M} UTC, load average {loadavg()} (1, 5, 15 min)")
     if not args.skip_generate:
         log("mutation_generic: generating mutants and collecting test stats (mutmut)")
@@ -225,7 +225,7 @@ def main(argv=None) -> int:
     deadline = None
     if args.deadline:
         hh, mm = map(int, args.deadline.split(":"))
-        deadline = dt.datetime.now(dt.timezone.utc).replace(hour=hh, minute=mm, second=0, microsecond=0)
+        deadline = dt.datetime.now(dt.UTC).replace(hour=hh, minute=mm, second=0, microsecond=0)
     done = all_results()
     todo = [n for n in sample if done.get(n) is None]
     t1 = time.time()
@@ -236,7 +236,7 @@ def main(argv=None) -> int:
     counted = {n for n in sample if done.get(n) is not None}
     finished = True
     for i in range(0, len(todo), batch):
-        if deadline and dt.datetime.now(dt.timezone.utc) >= deadline:
+        if deadline and dt.datetime.now(dt.UTC) >= deadline:
             finished = False
             break
         part = todo[i:i + batch]
@@ -250,7 +250,7 @@ def main(argv=None) -> int:
                  f"{time.time() - t1:.0f} s wall{stopped}; load at the end {loadavg()}")
     res = all_results()
     retried = []
-    if args.retry_timeouts and (not deadline or dt.datetime.now(dt.timezone.utc) < deadline):
+    if args.retry_timeouts and (not deadline or dt.datetime.now(dt.UTC) < deadline):
         retried = [n for n in sample if STATUS.get(res.get(n)) == "timeout"]
         if retried:
             old = set_timeout_multiplier(args.retry_timeouts)

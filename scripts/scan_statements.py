@@ -85,9 +85,7 @@ def _is_heading(rest: str) -> bool:
     rest = rest.strip().lstrip("*").strip()
     if not rest:
         return True
-    if rest[0] in ".:(" or rest.startswith("**"):
-        return True
-    return False
+    return bool(rest[0] in ".:(" or rest.startswith("**"))
 
 
 def _display_line(line: str) -> bool:

@@ -3,7 +3,8 @@ fail with the list of *every* bad point (got / wanted / relative difference), no
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import mpmath
 

@@ -33,7 +33,7 @@ def cor11_sides(W, P_set, P, Q, a, dps):
     gmin, gmax = gamma_extremes(channel_outputs(W, P_set))
     lhs = to_mpf(f_alpha_divergence(push(W, P), push(W, Q), a, dps=dps))
     R = R_alpha(gmax, gmin, a, dps=dps)
-    if R == mpmath.inf:
+    if mpmath.inf == R:
         return lhs, mpmath.inf
     eta = to_mpf(eta_tv(W, P_set))
     rhs = eta * to_mpf(R) * g_alpha_inverse(f_alpha_divergence(P, Q, a, dps=dps), a, dps=dps)
@@ -202,7 +202,7 @@ def check_footnote(ctx):
     with working_precision(ctx.dps):
         d_half = rldp_level(M, Fraction(1, 2), dps=ctx.dps)   # finite
         d_two = rldp_level(M, 2, dps=ctx.dps)                 # infinite
-        ldp_inf = any(a == 0 < b or b == 0 < a for a, b in zip(M[0], M[1]))
+        ldp_inf = any(a == 0 < b or b == 0 < a for a, b in zip(M[0], M[1], strict=True))
         # alpha > 1: a zero column used by no input keeps every guarantee finite
         M2 = [[Fraction(1, 2), Fraction(1, 2), Fraction(0)], [Fraction(1, 3), Fraction(2, 3), Fraction(0)]]
         d2 = rldp_level(M2, 2, dps=ctx.dps)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import pairwise
 
 import mpmath
 
@@ -20,7 +21,7 @@ from rldp_verify.topics.fdiv import (
 
 def _eq5(p, q, g):
     """Eq. (5) literally: 1/2 sum |P - gamma Q| - 1/2 |1 - gamma|."""
-    return sum(abs(x - g * y) for x, y in zip(p, q)) / 2 - abs(1 - g) / 2
+    return sum(abs(x - g * y) for x, y in zip(p, q, strict=True)) / 2 - abs(1 - g) / 2
 
 
 @claim(
@@ -70,12 +71,12 @@ def _integral_hp(p, q, a, dps):
             # for gamma <= 1 use the cancellation-free form sum (gamma Q - P)^+ (same value, since
             # sum (P - gamma Q) = 1 - gamma); the integrand is singular at 0 when alpha < 2
             if g <= 1:
-                return sum(max(g * y - x, 0) for x, y in zip(pm, qm))
-            return sum(max(x - g * y, 0) for x, y in zip(pm, qm))
+                return sum(max(g * y - x, 0) for x, y in zip(pm, qm, strict=True))
+            return sum(max(x - g * y, 0) for x, y in zip(pm, qm, strict=True))
 
         pts = [mpmath.mpf(0)] + [to_mpf(b) for b in hockey_stick_breakpoints(p, q) if b > 0]
         total = mpmath.mpf(0)
-        for lo, hi in zip(pts, pts[1:]):
+        for lo, hi in pairwise(pts):
             if lo == 0 and a < 2:
                 # f'' ~ gamma^(alpha-2) is singular at 0: substitute gamma = s^m, m = 1/min(alpha, 1)
                 m = 1 / min(am, 1)

@@ -4,6 +4,7 @@ eqs. (53)-(62) and the statements around Figure 2."""
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import pairwise
 
 import flint
 import mpmath
@@ -104,7 +105,7 @@ def check_gamma_P(ctx):
     sym_ok = True
     for N in (3, 4):
         rows = cascade_rows([[sp.Rational(v) for v in r] for r in channel_P(N)], N, E)
-        ratios = {sp.simplify(a / b) for r1 in rows for r2 in rows for a, b in zip(r1, r2)}
+        ratios = {sp.simplify(a / b) for r1 in rows for r2 in rows for a, b in zip(r1, r2, strict=True)}
         sym_ok &= ratios == {sp.Integer(1), (E + 1) / 2, 2 / (E + 1)}
     (g2min, g2max), _ = gammas_Y(channel_P(2), 2, Fraction(10))
     if not sym_ok:
@@ -135,7 +136,7 @@ def check_gamma_Q(ctx):
     sym_ok = True
     for N in (2, 4):
         rows = cascade_rows([[sp.Rational(v) for v in r] for r in channel_Q(N)], N, E)
-        ratios = {sp.simplify(a / b) for r1 in rows for r2 in rows for a, b in zip(r1, r2)}
+        ratios = {sp.simplify(a / b) for r1 in rows for r2 in rows for a, b in zip(r1, r2, strict=True)}
         f = (N + 2 * E - 2) / N
         sym_ok &= {sp.simplify(r - x) == 0 for r in ratios for x in (1, f, 1 / f)} >= {True} and len(ratios) == 3
     if not sym_ok:
@@ -286,7 +287,7 @@ def check_large_N(ctx):
         M = rr(N, Fraction(10))
         rr_seq.append(renyi_divergence(M[0], M[1], 3, dps=ctx.dps))
     # g^-1 <= 1, so phi <= log(1 + R_alpha(Gamma_max, Gamma_min))/(alpha - 1) -> 0 by the two limits above
-    decreasing = all(x > y for x, y in zip(seq, seq[1:]))
+    decreasing = all(x > y for x, y in pairwise(seq))
     if lim and r3 and decreasing:
         return Outcome.verified(
             "Gamma_max(Q^(N)) = (N + 2E - 2)/N -> 1 and R_alpha(u, 1/u) -> 0 as u -> 1 (sympy), and g^-1 <= 1, so "

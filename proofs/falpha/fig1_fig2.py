@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from itertools import pairwise
 
 import mpmath
 
@@ -108,17 +109,17 @@ def draw_fig1(alpha, ts, bnd, g, pts, path, *, others=None) -> None:
     ncols = 1 + (len(others) if others else 0)
     fig, axes = plt.subplots(1, ncols, figsize=(max(4.6 * ncols, 8.0), 4.4), squeeze=False)
     panels = [(alpha, ts, bnd, g, pts)] + list(others or [])
-    for ax, (a, ts_, bnd_, g_, pts_) in zip(axes[0], panels):
+    for ax, (a, ts_, bnd_, g_, pts_) in zip(axes[0], panels, strict=True):
         ax.scatter([float(x) for x, _ in pts_], [float(y) for _, y in pts_], s=4, color="0.7", label="random pairs")
         ax.fill_between([float(t) for t in ts_], [float(b) for b in bnd_], 60, color="tab:blue", alpha=0.08,
                         label="joint range")
         ax.plot([float(t) for t in ts_], [float(b) for b in bnd_], "-", color="tab:blue", lw=1.6,
                 label="lower boundary (eq. (63))")
         inv = 1 / float(_mpf(a))
-        lo = [(float(t), float(v)) for t, v in zip(ts_, g_) if float(t) < inv]
-        hi = [(float(t), float(v)) for t, v in zip(ts_, g_) if float(t) >= inv]
-        ax.plot(*zip(*lo), "--", color="tab:red", lw=1.6, label="g_alpha (Theorem 8)")
-        ax.plot(*zip(*hi), "--", color="tab:red", lw=1.6)
+        lo = [(float(t), float(v)) for t, v in zip(ts_, g_, strict=True) if float(t) < inv]
+        hi = [(float(t), float(v)) for t, v in zip(ts_, g_, strict=True) if float(t) >= inv]
+        ax.plot(*zip(*lo, strict=True), "--", color="tab:red", lw=1.6, label="g_alpha (Theorem 8)")
+        ax.plot(*zip(*hi, strict=True), "--", color="tab:red", lw=1.6)
         ax.axvline(inv, color="k", lw=0.6, ls=":")
         ax.set_ylim(0, 5)
         ax.set_xlim(0, 1)
@@ -154,7 +155,7 @@ def check_fig1(ctx, *, alpha=FIG1_ALPHA, draw: bool = True, variant: str = "pape
     inv = 1 / _mpf(alpha)
     above, coincide, gap_below = [], [], []
     with working_precision(DPS):
-        for t, b, v in zip(ts, bnd, g):
+        for t, b, v in zip(ts, bnd, g, strict=True):
             rel = (b - v) / b
             if rel < -tol:
                 above.append({"t": fstr(t, 8), "g": fstr(v, 10), "boundary": fstr(b, 10)})
@@ -202,12 +203,12 @@ def check_fig1(ctx, *, alpha=FIG1_ALPHA, draw: bool = True, variant: str = "pape
 def check_other_alphas(ctx, *, formula: str = "paper", draw: bool = True):
     rows = [{"alpha": a, "1/alpha": fstr(1 / mpmath.mpf(a), 6), "jump": fstr(jump(a, formula=formula), 6)}
             for a in OTHER_ALPHAS]
-    invisible = [r for r, a in zip(rows, OTHER_ALPHAS) if abs(jump(a, formula=formula)) < VISIBLE_JUMP]
+    invisible = [r for r, a in zip(rows, OTHER_ALPHAS, strict=True) if abs(jump(a, formula=formula)) < VISIBLE_JUMP]
     exact_alpha2 = None
     if formula == "paper":   # exact: both one-sided values of g_2 at t = 1/2
         h = Fraction(1, 2)
         exact_alpha2 = {"g_2(1/2^-)": str((4 * h * h + 1) - 1), "g_2(1/2)": str(1 / (1 - h) - 1)}
-    moves = all(1 / mpmath.mpf(a) > 1 / mpmath.mpf(b) for a, b in zip(OTHER_ALPHAS, OTHER_ALPHAS[1:]))
+    moves = all(1 / mpmath.mpf(a) > 1 / mpmath.mpf(b) for a, b in pairwise(OTHER_ALPHAS))
     ev = {"what_the_paper_shows": "Figure 1 (alpha = 4) and the sentence that other alphas look similar, with the "
                                   "discontinuity at 1/alpha moving towards the origin as alpha grows.",
           "jumps": rows, "alpha_2_exact": exact_alpha2, "location_1/alpha_decreasing": moves}
@@ -256,7 +257,7 @@ def fig2_table(ctx, alphas=ALPHA_GRID, panels=tuple(PANELS)) -> dict:
 def draw_fig2(table: dict, path) -> None:
     plt = _plt()
     fig, axes = plt.subplots(1, len(table), figsize=(4.3 * len(table), 3.8), squeeze=False)
-    for ax, (p, rows) in zip(axes[0], table.items()):
+    for ax, (p, rows) in zip(axes[0], table.items(), strict=True):
         N, E, ch = PANELS[p]
         a = [r[0] for r in rows]
         ax.plot(a, [r[3] for r in rows], "-o", ms=3, color="tab:gray", label="RLDP of P_X|W (RR) alone")
@@ -335,7 +336,7 @@ def check_fig2_improves(ctx, *, alphas=ALPHA_GRID, panels=tuple(PANELS), referen
     table = fig2_table(ctx, alphas, panels)
     fails, holds = {}, {}
     for p, rows in table.items():
-        for a, e_star, phi, rr, eps in rows:
+        for a, _e_star, phi, rr, eps in rows:
             ref = eps if reference == "ldp" else rr
             (holds if phi < ref else fails).setdefault(p, []).append(a)
     ev = {"alphas": [float(a) for a in alphas], "phi_below_rldp_rr": holds, "phi_not_below_rldp_rr": fails}

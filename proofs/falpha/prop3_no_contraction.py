@@ -37,7 +37,7 @@ def witness_exact(W, i, j, alpha: int) -> tuple[Fraction, Fraction]:
     Returns the exact power sums (S_in, S_out); the ratio in eq. (9) is log S_out / log S_in."""
     n = len(W)
     P = _point(n, i)
-    Q = [(a + b) / 2 for a, b in zip(_point(n, i), _point(n, j))]
+    Q = [(a + b) / 2 for a, b in zip(_point(n, i), _point(n, j), strict=True)]
     return renyi_power_sum(P, Q, alpha), renyi_power_sum(push(W, P), push(W, Q), alpha)
 
 
@@ -83,7 +83,7 @@ def check_prop3(ctx):
             i, j = disjoint_pair(W)
             n = len(W)
             P = _point(n, i)
-            Q = [(a + b) / 2 for a, b in zip(_point(n, i), _point(n, j))]
+            Q = [(a + b) / 2 for a, b in zip(_point(n, i), _point(n, j), strict=True)]
             for s in REAL_ALPHAS + SUB_ALPHAS + ("1",):
                 r = renyi_ratio(W, P, Q, exact(s), dps=ctx.dps)
                 worst = max(worst, abs(r - 1))
@@ -197,7 +197,7 @@ def mixed_column_ratio_lower(W, alpha, q: Fraction):
             i = max(range(len(W)), key=lambda x: col[x])
             j = next(x for x in range(len(W)) if col[x] == 0)
             P = _point(len(W), i)
-            Q = [q * a + (1 - q) * b for a, b in zip(_point(len(W), i), _point(len(W), j))]
+            Q = [q * a + (1 - q) * b for a, b in zip(_point(len(W), i), _point(len(W), j), strict=True)]
             bound = 1 - mpmath.log(1 / to_mpf(col[i])) / ((to_mpf(exact(alpha)) - 1) * mpmath.log(1 / to_mpf(q)))
             return renyi_ratio(W, P, Q, alpha), bound
     return None
@@ -315,7 +315,7 @@ def check_maxcorr(ctx):
     for _ in range(20):
         W = _random_channel_with_disjoint_pair(rng)
         i, j = disjoint_pair(W)
-        px = [(a + b) / 2 for a, b in zip(_point(len(W), i), _point(len(W), j))]
+        px = [(a + b) / 2 for a, b in zip(_point(len(W), i), _point(len(W), j), strict=True)]
         rho = _second_singular_value(W, px, ctx.dps)
         worst = max(worst, abs(rho - 1))
     from rldp_verify.topics.fdiv import eta_tv

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import pairwise
 
 import mpmath
 import sympy as sp
@@ -44,7 +45,7 @@ def check_injective(ctx):
     for a in INT_ALPHAS:
         ts = t_grid(a)
         vals = [g_alpha(t, a) for t in ts]
-        if any(x >= y for x, y in zip(vals, vals[1:])):
+        if any(x >= y for x, y in pairwise(vals)):
             return Outcome.refuted("g_alpha not strictly increasing", counterexample={"alpha": a}, kind="false")
     jumps = {}
     for s in REAL_ALPHAS + tuple(str(a) for a in INT_ALPHAS):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
+from itertools import pairwise
 
 import mpmath
 
@@ -38,7 +39,7 @@ def check_eq1(ctx, direction="p/q") -> Outcome:
             P, Q = rand_dist(rng, n), rand_dist(rng, n)
             if P == Q:
                 continue
-            ratios = [(p / q, p) for p, q in zip(P, Q)] if direction == "p/q" else [(q / p, p) for p, q in zip(P, Q)]
+            ratios = [(p / q, p) for p, q in zip(P, Q, strict=True)] if direction == "p/q" else [(q / p, p) for p, q in zip(P, Q, strict=True)]
             r, px = max(ratios)
             dinf = mpmath.log(_mp(r))
             prev = None
@@ -179,9 +180,9 @@ def cascade_level(N, t, alpha, dps):
 def _renyi_mp(p, q, alpha):
     """D_alpha for full-support mpf vectors; alpha = "inf" gives log max p/q."""
     if alpha == "inf":
-        return mpmath.log(max(a / b for a, b in zip(p, q)))
+        return mpmath.log(max(a / b for a, b in zip(p, q, strict=True)))
     a = mpmath.mpf(alpha)
-    return mpmath.log(sum(x ** a * y ** (1 - a) for x, y in zip(p, q))) / (a - 1)
+    return mpmath.log(sum(x ** a * y ** (1 - a) for x, y in zip(p, q, strict=True))) / (a - 1)
 
 
 def check_linear_nonzeros(ctx, alpha="2") -> Outcome:
@@ -205,8 +206,8 @@ def check_linear_nonzeros(ctx, alpha="2") -> Outcome:
         expr = sp.log((10 ** a + 10 ** (1 - a) + n_sym - 2) / (n_sym - 1 + 10)) / (a - 1)
         bound_limit = sp.limit(expr, n_sym, sp.oo)
     ev["limit of eps*(RR_N) as N -> inf"] = str(bound_limit)
-    decreasing = all(b < a for a, b in zip(levels, levels[1:]))
-    below = all(x <= y + mpmath.mpf(10) ** -20 for x, y in zip(levels, rr_level))
+    decreasing = all(b < a for a, b in pairwise(levels))
+    below = all(x <= y + mpmath.mpf(10) ** -20 for x, y in zip(levels, rr_level, strict=True))
     if decreasing and below and bound_limit == 0:
         return Outcome.verified(
             f"for P^(N) (2N non-zeros) and eps = log 10 the Rényi-{alpha} LDP of the cascade decreases, "

@@ -76,8 +76,8 @@ def check_68_69(ctx):
             P = [mp(rand_fraction(rng, 0, 1)) for _ in range(n)]
             Q = [mp(rand_fraction(rng, 0, 1)) for _ in range(n)]
             P, Q = [x / mpmath.fsum(P) for x in P], [x / mpmath.fsum(Q) for x in Q]
-            dfa = mpmath.fsum(x**a * y ** (1 - a) for x, y in zip(P, Q)) - 1
-            tv = mpmath.fsum(abs(x - y) for x, y in zip(P, Q)) / 2
+            dfa = mpmath.fsum(x**a * y ** (1 - a) for x, y in zip(P, Q, strict=True)) - 1
+            tv = mpmath.fsum(abs(x - y) for x, y in zip(P, Q, strict=True)) / 2
             t_.leq("(69)", printed_69(a, tv), dfa, {"alpha": a, "P": P, "Q": Q})
             t_.points += 1
     return t_.outcome("(68)-(69)", statement_claims=THEOREM_8)

@@ -4,6 +4,7 @@ and Remark 7 (the alpha -> infinity limit and the Gamma_min = 0 special case).""
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import pairwise
 
 import mpmath
 import numpy as np
@@ -160,7 +161,7 @@ def check_chord(ctx):
         d = total_variation(p, q)
         pts = hockey_stick_breakpoints(p, q)
         grid = set(pts)
-        for lo, hi in zip([Fraction(0)] + pts, pts + [pts[-1] * 2]):
+        for lo, hi in zip([Fraction(0)] + pts, pts + [pts[-1] * 2], strict=True):
             for w in (Fraction(1, 7), Fraction(1, 2), Fraction(6, 7)):
                 grid.add(lo + (hi - lo) * w)
         for g in sorted(grid):
@@ -246,7 +247,7 @@ def check_rem7(ctx):
             a = exact(s)
             vs = [Fraction(i, 50) for i in range(51)]
             vals = [R_alpha(Fraction(3), v, a, dps=ctx.dps) for v in vs]
-            mono &= all(to_mpf(x) >= to_mpf(y) for x, y in zip(vals, vals[1:]))
+            mono &= all(to_mpf(x) >= to_mpf(y) for x, y in pairwise(vals))
     if not mono:
         return Outcome.refuted("R_alpha not monotone in v", counterexample={"u": 3}, kind="false")
     return Outcome.verified("eq. (35) holds in both orders on random pairs; the gap to log Gamma_max shrinks to "

@@ -32,7 +32,7 @@ def t_grid(alpha, *, dense: bool = False) -> list[Fraction]:
     for j in range(2, 10 if not dense else 16):
         ts |= {inv - Fraction(1, 10**j), inv + Fraction(1, 10**j), 1 - Fraction(1, 10**j)}
     ts.add(inv)
-    if not inv.denominator == 1:
+    if inv.denominator != 1:
         pass
     return sorted(t for t in ts if 0 < t < 1)
 

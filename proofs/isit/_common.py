@@ -59,12 +59,12 @@ def affine_conjugate_facts(f_expr, a_syms, v_syms):
     b = [sp.diff(f_expr, a) for a in a_syms]
     affine = all(sp.diff(f_expr, a1, a2) == 0 for a1 in a_syms for a2 in a_syms)
     c0 = sp.simplify(f_expr.subs({a: 0 for a in a_syms}))
-    inner = sum(v * a for v, a in zip(v_syms, a_syms)) - f_expr
-    at_b = sp.simplify(inner.subs(dict(zip(v_syms, b))))
+    inner = sum(v * a for v, a in zip(v_syms, a_syms, strict=True)) - f_expr
+    at_b = sp.simplify(inner.subs(dict(zip(v_syms, b, strict=True))))
     t = sp.symbols("t", positive=True)
-    direction = {a: -t * (v - bb) for a, v, bb in zip(a_syms, v_syms, b)}
+    direction = {a: -t * (v - bb) for a, v, bb in zip(a_syms, v_syms, b, strict=True)}
     along = sp.expand(inner.subs(direction))
-    norm2 = sp.expand(sum((v - bb) ** 2 for v, bb in zip(v_syms, b)))
+    norm2 = sp.expand(sum((v - bb) ** 2 for v, bb in zip(v_syms, b, strict=True)))
     along_ok = sp.simplify(along - (-t * norm2 - c0)) == 0
     return {"affine_in_a": affine, "b": b, "c": c0, "value_at_v_eq_b": at_b,
             "along_minus_t_(v-b)": "-t*|v-b|^2 - c" if along_ok else str(along),

@@ -29,7 +29,7 @@ def check(ctx):
     v = [sp.Symbol(f"v_{s}{u}", real=True) for s, u in keys]
     facts = affine_conjugate_facts(E, [P[k] for k in keys], v)
     expected_b = [sum(Q[s, u, y] * d[u, y] for y in range(Y)) for s, u in keys]
-    b_ok = all(sp.simplify(x - y) == 0 for x, y in zip(facts["b"], expected_b))
+    b_ok = all(sp.simplify(x - y) == 0 for x, y in zip(facts["b"], expected_b, strict=True))
     ok = facts["affine_in_a"] and b_ok and sp.simplify(facts["value_at_v_eq_b"] - D) == 0 \
         and facts["unbounded_when_v_ne_b"]
     ev = {k: str(x) for k, x in facts.items()}

@@ -28,7 +28,7 @@ def check(ctx):
     v = sp.symbols(f"v1:{2 * U + 1}", real=True)
     facts = affine_conjugate_facts(L, list(R1) + list(R2), v)
     expected = list(q1) + [-sp.exp(eps) * x for x in q2]
-    b_ok = all(sp.simplify(x - y) == 0 for x, y in zip(facts["b"], expected))
+    b_ok = all(sp.simplify(x - y) == 0 for x, y in zip(facts["b"], expected, strict=True))
     ok = facts["affine_in_a"] and b_ok and facts["value_at_v_eq_b"] == 0 and facts["unbounded_when_v_ne_b"]
     ev = {k: str(x) for k, x in facts.items()}
     if ok:

@@ -25,7 +25,7 @@ def check(ctx):
     v = sp.symbols(f"v1:{m + 1}", real=True)
     b = sp.symbols(f"b1:{m + 1}", real=True)
     c = sp.symbols("c", real=True)
-    f = sum(bi * ai for bi, ai in zip(b, a)) + c
+    f = sum(bi * ai for bi, ai in zip(b, a, strict=True)) + c
     facts = affine_conjugate_facts(f, a, v)
     ok = facts["affine_in_a"] and sp.simplify(facts["value_at_v_eq_b"] + c) == 0 and facts["unbounded_when_v_ne_b"]
     if ok:

@@ -32,10 +32,10 @@ def check(ctx):
     a = sp.symbols("a1:5", real=True)
     nv2 = sum(x**2 for x in v)
     # h*(z) for |x - a|^2: z.a + |z|^2/4 ; with the constant -rho: + rho (Lemma 4)
-    rhs_c = c * (sum(vi / c * ai for vi, ai in zip(v, a)) + nv2 / (4 * c**2) + rho)
+    rhs_c = c * (sum(vi / c * ai for vi, ai in zip(v, a, strict=True)) + nv2 / (4 * c**2) + rho)
     cstar = sp.solve(sp.diff(rhs_c, c), c)
     rhs = sp.simplify(rhs_c.subs(c, [s for s in cstar if s.is_positive is not False][0]))
-    lhs = sum(vi * ai for vi, ai in zip(v, a)) + sp.sqrt(rho) * sp.sqrt(nv2)  # support of a ball
+    lhs = sum(vi * ai for vi, ai in zip(v, a, strict=True)) + sp.sqrt(rho) * sp.sqrt(nv2)  # support of a ball
     sym_ok = sp.simplify(rhs - lhs) == 0
     # (b) numeric, the set used in Theorem 2: {x in R^k : sum kappa_i^2 / x_i <= T}, v < 0
     rng = ctx.np_rng("isit.lemma5")
@@ -51,12 +51,12 @@ def check(ctx):
             prob.solve(solver="CLARABEL")
         with mpmath.workdps(40):
             km, vm, Tm = [mpmath.mpf(float(t)) for t in kap], [mpmath.mpf(float(t)) for t in vv], mpmath.mpf(T)
-            lam = mpmath.fsum(a * mpmath.sqrt(-b) for a, b in zip(km, vm))
+            lam = mpmath.fsum(a * mpmath.sqrt(-b) for a, b in zip(km, vm, strict=True))
             formula = -lam**2 / Tm  # (49): min_c -2 sqrt(c) lam + c T (h_i*(z) = -2 kappa_i sqrt(-z))
             # certified optimum without the float solver: a primal point (KKT, nudged inside) and the Lagrange dual
-            xs = [a * lam / (Tm * mpmath.sqrt(-b)) * (1 + mpmath.mpf(10) ** -30) for a, b in zip(km, vm)]
-            feasible = mpmath.fsum(a**2 / y for a, y in zip(km, xs)) <= Tm
-            primal = mpmath.fsum(b * y for b, y in zip(vm, xs))
+            xs = [a * lam / (Tm * mpmath.sqrt(-b)) * (1 + mpmath.mpf(10) ** -30) for a, b in zip(km, vm, strict=True)]
+            feasible = mpmath.fsum(a**2 / y for a, y in zip(km, xs, strict=True)) <= Tm
+            primal = mpmath.fsum(b * y for b, y in zip(vm, xs, strict=True))
             mu = (lam / Tm) ** 2       # sup_x v.x - mu (sum kappa^2/x - T) = mu T - 2 sqrt(mu) lam
             dual = mu * Tm - 2 * mpmath.sqrt(mu) * lam
             gap = max(abs(primal - formula), abs(dual - formula)) if feasible else mpmath.inf

@@ -27,8 +27,8 @@ def check(ctx):
         v1 = [Fraction(rng.randint(-9, 9), rng.randint(1, 5)) for _ in range(dA)]
         v2 = [Fraction(rng.randint(-9, 9), rng.randint(1, 5)) for _ in range(dB)]
         # support of conv(points) = max over the points; A x B = conv of all pairs
-        lhs = max(sum(x * y for x, y in zip(v1 + v2, a + b)) for a, b in itertools.product(A, B))
-        rhs = max(sum(x * y for x, y in zip(v1, a)) for a in A) + max(sum(x * y for x, y in zip(v2, b)) for b in B)
+        lhs = max(sum(x * y for x, y in zip(v1 + v2, a + b, strict=True)) for a, b in itertools.product(A, B))
+        rhs = max(sum(x * y for x, y in zip(v1, a, strict=True)) for a in A) + max(sum(x * y for x, y in zip(v2, b, strict=True)) for b in B)
         checked += 1
         if lhs != rhs:
             return Outcome.refuted("support of a product differs from the sum",

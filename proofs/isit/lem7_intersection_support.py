@@ -21,7 +21,7 @@ def _lp_check(rng, dim):
     VB = [[F(float(x)) * F(4, 5) + F(3, 10) for x in r] for r in rng.normal(size=(int(rng.integers(dim + 1, 8)), dim))]
     v = [F(float(x)) for x in rng.normal(size=dim)]
     nA, nB = len(VA), len(VB)
-    dot = lambda a, b: sum((x * y for x, y in zip(a, b)), F(0))  # noqa: E731
+    dot = lambda a, b: sum((x * y for x, y in zip(a, b, strict=True)), F(0))  # noqa: E731
     # LHS: max v.x, x = VA^T l = VB^T m, l, m in simplices (variables l, m >= 0)
     c = [dot(a, v) for a in VA] + [F(0)] * nB
     E = [[VA[i][k] for i in range(nA)] + [-VB[j][k] for j in range(nB)] for k in range(dim)]

@@ -87,16 +87,16 @@ def check(ctx):
             x = [mpmath.exp(mpmath.mpf(float(z))) for z in zbest]
             vm = [mpmath.mpf(float(t)) for t in v]
             km = [mpmath.mpf(float(t)) for t in kap]
-            at_point = mpmath.fsum(a * b for a, b in zip(vm, x)) - mpmath.sqrt(mpmath.fsum(c**2 / y for c, y in zip(km, x)))
+            at_point = mpmath.fsum(a * b for a, b in zip(vm, x, strict=True)) - mpmath.sqrt(mpmath.fsum(c**2 / y for c, y in zip(km, x, strict=True)))
             excess = at_point - closed
             # the maximiser (75) with c* of (77): h is convex (the 2-norm of the convex kappa_i x_i^{-1/2}), so
             # this stationary point is the global maximiser and its value must equal h*(v) (v < 0 only)
             if all(t < 0 for t in vm):
-                lam = mpmath.fsum(c * mpmath.sqrt(-t) for c, t in zip(km, vm))
+                lam = mpmath.fsum(c * mpmath.sqrt(-t) for c, t in zip(km, vm, strict=True))
                 cst = mpmath.mpf(2) ** (mpmath.mpf(-2) / 3) * lam ** (mpmath.mpf(-1) / 3)
-                xs = [cst * c / mpmath.sqrt(-t) for c, t in zip(km, vm)]
-                at_max = (mpmath.fsum(t * y for t, y in zip(vm, xs))
-                          - mpmath.sqrt(mpmath.fsum(c**2 / y for c, y in zip(km, xs))))
+                xs = [cst * c / mpmath.sqrt(-t) for c, t in zip(km, vm, strict=True)]
+                at_max = (mpmath.fsum(t * y for t, y in zip(vm, xs, strict=True))
+                          - mpmath.sqrt(mpmath.fsum(c**2 / y for c, y in zip(km, xs, strict=True))))
                 if abs(at_max - closed) > mpmath.mpf(10) ** (-(ctx.dps - 10)) * (1 + abs(closed)):
                     return Outcome.refuted("eq. (72) differs from the objective at the maximiser (75), (77)",
                                            counterexample={"kappa": [float(t) for t in kap], "v": [float(t) for t in v],

@@ -75,11 +75,11 @@ def check_thm2(ctx):
             upper = general(res.M)
             for e in (30, 20, 14, 12, 11):   # nudged towards P_hat: P_star sits on the boundary of F
                 th = mpmath.mpf(10) ** -e
-                Pw = [(1 - th) * a + th * b for a, b in zip(res.P_star, Pm)]
+                Pw = [(1 - th) * a + th * b for a, b in zip(res.P_star, Pm, strict=True)]
                 in_F = chi2_divergence(Pw, Pm) <= Bm
                 if in_F:
                     break
-            lower = mpmath.fsum(a * b for a, b in zip(vm, Pw)) if in_F else -mpmath.inf
+            lower = mpmath.fsum(a * b for a, b in zip(vm, Pw, strict=True)) if in_F else -mpmath.inf
             # the float point, re-evaluated at 40 digits, is another valid upper bound
             float_upper = general(mpmath.mpf(mu_float))
         row = {"m": m, "B": f"{B:.6g}", "eq21": mpmath.nstr(theirs, 15), "upper_minus_eq21": mpmath.nstr(upper - theirs, 3),
@@ -173,13 +173,13 @@ def check_thm4(ctx):
             th_in = None
             for e in (30, 20, 14, 12, 11):
                 th = mpmath.mpf(10) ** -e
-                R1 = [(1 - th) * r + th * h for r, h in zip(res.R1, w1)]
-                R2 = [(1 - th) * r + th * h for r, h in zip(res.R2, w2)]
+                R1 = [(1 - th) * r + th * h for r, h in zip(res.R1, w1, strict=True)]
+                R2 = [(1 - th) * r + th * h for r, h in zip(res.R2, w2, strict=True)]
                 Pl = lift_to_ball(R1, R2, Pm, 0, 1)
                 if chi2_divergence([x for r in Pl for x in r], [x for r in Pm for x in r]) <= mpmath.mpf(B):
                     th_in = e
                     break
-            lower = (mpmath.fsum(a * b for a, b in zip(vm1, R1)) + mpmath.fsum(a * b for a, b in zip(vm2, R2))
+            lower = (mpmath.fsum(a * b for a, b in zip(vm1, R1, strict=True)) + mpmath.fsum(a * b for a, b in zip(vm2, R2, strict=True))
                      if th_in is not None else -mpmath.inf)
         row = {"a2": a2, "B": f"{B:.6g}", "eq29": mpmath.nstr(theirs, 15),
                "upper_minus_eq29": mpmath.nstr(upper - theirs, 3), "eq29_minus_lower": mpmath.nstr(theirs - lower, 3),

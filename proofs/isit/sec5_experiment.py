@@ -113,7 +113,7 @@ def _figure(res, path: Path):
     marks = {"NUNP": "o", "RUNP": "s", "NURP": "^", "RURP": "v"}
     fig, axes = plt.subplots(1, 4, figsize=(20, 4.8))
     floor = 1e-2
-    for ax, n in zip(axes[:2], (N_VALUES[0], N_VALUES[-1])):
+    for ax, n in zip(axes[:2], (N_VALUES[0], N_VALUES[-1]), strict=True):
         rows = res["n"][n]
         for k in PROBLEMS:
             e, D = _arr(rows, k, "eps"), _arr(rows, k, "D")

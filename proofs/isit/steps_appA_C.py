@@ -22,8 +22,8 @@ THEOREM_3 = ("isit.thm3.joint-projection",)
 def _kappas(phat, R1, R2, s1, s2):
     """(34) and kappa_3 = 1 - P^_{s1} - P^_{s2}."""
     ps1, ps2 = mpmath.fsum(phat[s1]), mpmath.fsum(phat[s2])
-    k1 = ps1 * mpmath.sqrt(mpmath.fsum((h / ps1) ** 2 / r for h, r in zip(phat[s1], R1)))
-    k2 = ps2 * mpmath.sqrt(mpmath.fsum((h / ps2) ** 2 / r for h, r in zip(phat[s2], R2)))
+    k1 = ps1 * mpmath.sqrt(mpmath.fsum((h / ps1) ** 2 / r for h, r in zip(phat[s1], R1, strict=True)))
+    k2 = ps2 * mpmath.sqrt(mpmath.fsum((h / ps2) ** 2 / r for h, r in zip(phat[s2], R2, strict=True)))
     return k1, k2, 1 - ps1 - ps2
 
 
@@ -41,7 +41,7 @@ def printed_38(k):
 
 def printed_39(P, phat):
     """(39): sum (P - P^)^2/P = sum (P - 2 P^) + sum P^^2/P (reading)."""
-    return mpmath.fsum(p - 2 * h for p, h in zip(P, phat)) + mpmath.fsum(h**2 / p for p, h in zip(P, phat))
+    return mpmath.fsum(p - 2 * h for p, h in zip(P, phat, strict=True)) + mpmath.fsum(h**2 / p for p, h in zip(P, phat, strict=True))
 
 
 def printed_40(k):
@@ -54,7 +54,7 @@ def printed_44_lhs(phat, P, s1, s2):
     out = 1 - mpmath.fsum(phat[s1]) - mpmath.fsum(phat[s2])
     for s in (s1, s2):
         ph_s, p_s = mpmath.fsum(phat[s]), mpmath.fsum(P[s])
-        out += ph_s * mpmath.sqrt(mpmath.fsum((h / ph_s) ** 2 / (p / p_s) for h, p in zip(phat[s], P[s])))
+        out += ph_s * mpmath.sqrt(mpmath.fsum((h / ph_s) ** 2 / (p / p_s) for h, p in zip(phat[s], P[s], strict=True)))
     return out
 
 
@@ -63,12 +63,12 @@ def printed_42_lhs(phat, P, s1, s2):
     out = (1 - mpmath.fsum(phat[s1]) - mpmath.fsum(phat[s2])) ** 2 / (1 - mpmath.fsum(P[s1]) - mpmath.fsum(P[s2]))
     for s in (s1, s2):
         ph_s, p_s = mpmath.fsum(phat[s]), mpmath.fsum(P[s])
-        out += ph_s**2 / p_s * mpmath.fsum((h / ph_s) ** 2 / (p / p_s) for h, p in zip(phat[s], P[s]))
+        out += ph_s**2 / p_s * mpmath.fsum((h / ph_s) ** 2 / (p / p_s) for h, p in zip(phat[s], P[s], strict=True))
     return out
 
 
 def _chi2(phat, P):
-    return mpmath.fsum(h**2 / p for h, p in zip(phat, P)) - 1
+    return mpmath.fsum(h**2 / p for h, p in zip(phat, P, strict=True)) - 1
 
 
 def _instance(rng, k):
@@ -106,9 +106,9 @@ def check_lift(ctx):
             pt = {"s1": s1, "s2": s2, "case": k}
             t.equal("(35)-(36)", mpmath.fsum(flatP), 1, pt)
             for s, R in ((s1, R1), (s2, R2)):
-                t.equal("projects to R", max(abs(p / mpmath.fsum(P[s]) - r) for p, r in zip(P[s], R)), 0, pt)
-            t.equal("(37)-(38)", printed_38(kap), mpmath.fsum(h**2 / p for h, p in zip(flatH, flatP)), pt)
-            t.equal("(39)", printed_39(flatP, flatH), mpmath.fsum((p - h) ** 2 / p for p, h in zip(flatP, flatH)), pt)
+                t.equal("projects to R", max(abs(p / mpmath.fsum(P[s]) - r) for p, r in zip(P[s], R, strict=True)), 0, pt)
+            t.equal("(37)-(38)", printed_38(kap), mpmath.fsum(h**2 / p for h, p in zip(flatH, flatP, strict=True)), pt)
+            t.equal("(39)", printed_39(flatP, flatH), mpmath.fsum((p - h) ** 2 / p for p, h in zip(flatP, flatH, strict=True)), pt)
             t.equal("(40)", printed_40(kap), _chi2(flatH, flatP), pt)
             B = printed_40(kap) * (1 + mp(rand_fraction(rng, 0, 1)))     # any B with K <= sqrt(B + 1)
             t.leq("(41)", _chi2(flatH, flatP), B, {**pt, "B": B})
@@ -138,8 +138,8 @@ def check_as_printed(ctx):
             H = [v for r in phat for v in r]
             literal37 = mpmath.fsum(p**2 / p for p in P)
             t.equal("(37) literal", literal37, printed_38(kap), {"case": k, "s1": s1, "s2": s2})
-            literal39 = mpmath.fsum(p - 2 * h for p, h in zip(P, H)) + mpmath.fsum(p**2 / p for p in P)
-            t.equal("(39) literal", literal39, mpmath.fsum((p - h) ** 2 / p for p, h in zip(P, H)), {"case": k})
+            literal39 = mpmath.fsum(p - 2 * h for p, h in zip(P, H, strict=True)) + mpmath.fsum(p**2 / p for p in P)
+            t.equal("(39) literal", literal39, mpmath.fsum((p - h) ** 2 / p for p, h in zip(P, H, strict=True)), {"case": k})
             t.points += 1
     return t.outcome("(37) and (39) as printed", kind="misprint",
                      repair="P^_{s,u}^2 / P_{s,u} in both sums (checked by isit.steps.appa.lift-33-41)",
@@ -176,7 +176,7 @@ def check_cauchy_schwarz(ctx):
 
 def printed_74(v, kappa, x, i):
     """(74): d/dx_i of sum v x - sqrt(sum kappa^2/x) = v_i + kappa_i^2 / (2 sqrt(sum_j kappa_j^2/x_j) x_i^2)."""
-    S = mpmath.fsum(k**2 / y for k, y in zip(kappa, x))
+    S = mpmath.fsum(k**2 / y for k, y in zip(kappa, x, strict=True))
     return v[i] + kappa[i] ** 2 / (2 * mpmath.sqrt(S) * x[i] ** 2)
 
 
@@ -199,21 +199,21 @@ def check_lemma8(ctx):
     rng = ctx.rng("isit.steps.appc.lemma8")
     t = Tally(ctx.dps, tol=mpmath.mpf(10) ** (-(ctx.dps // 2)))
     with working_precision(ctx.dps):
-        for k in range(30):
+        for _k in range(30):
             n = rng.choice((1, 2, 3, 4))
             kappa = [mp(rand_fraction(rng, 0, 2)) for _ in range(n)]
             v = [-mp(rand_fraction(rng, 0, 3)) for _ in range(n)]
             x = [mp(rand_fraction(rng, 0, 5)) for _ in range(n)]
 
             def obj(*y):
-                return mpmath.fsum(a * b for a, b in zip(v, y)) - mpmath.sqrt(mpmath.fsum(q**2 / b for q, b in zip(kappa, y)))
+                return mpmath.fsum(a * b for a, b in zip(v, y, strict=True)) - mpmath.sqrt(mpmath.fsum(q**2 / b for q, b in zip(kappa, y, strict=True)))
 
             pt = {"kappa": kappa, "v": v, "x": x}
             for i in range(n):
                 t.equal("(74)", printed_74(v, kappa, x, i), mpmath.diff(obj, x, tuple(int(j == i) for j in range(n))), pt)
-            lam = mpmath.fsum(q * mpmath.sqrt(-a) for q, a in zip(kappa, v))
+            lam = mpmath.fsum(q * mpmath.sqrt(-a) for q, a in zip(kappa, v, strict=True))
             c = printed_77(lam)
-            xs = [c * q / mpmath.sqrt(-a) for q, a in zip(kappa, v)]
+            xs = [c * q / mpmath.sqrt(-a) for q, a in zip(kappa, v, strict=True)]
             t.equal("(75)-(76)", obj(*xs), -c * lam - mpmath.sqrt(lam / c), pt)
             t.equal("(77) stationary in c", mpmath.diff(lambda z: -z * lam - mpmath.sqrt(lam / z), c), 0, pt)
             for i in range(n):
@@ -243,12 +243,12 @@ def check_simplex_support(ctx):
 
     rng = ctx.rng("isit.steps.appc.simplex")
     t = Tally(50)
-    for k in range(20):
+    for _k in range(20):
         n = rng.choice((1, 2, 3, 4))
         w = [Fraction(rng.randint(-50, 50), rng.randint(1, 9)) for _ in range(n)]
         A = [[Fraction(-1) if i == j else Fraction(0) for j in range(n)] for i in range(n)]    # P >= 0
         verts, rays = vertices(A, [Fraction(0)] * n, [[Fraction(1)] * n], [Fraction(1)])       # sum P = 1
-        best = max(sum(a * b for a, b in zip(v, w)) for v in verts)
+        best = max(sum(a * b for a, b in zip(v, w, strict=True)) for v in verts)
         t.truth("(56)/(70)", not rays and printed_56(w) == best, {"w": [str(x) for x in w]}, printed=str(printed_56(w)),
                 recomputed=str(best))
         t.points += 1
@@ -263,9 +263,9 @@ def printed_66(B, ps1, ps2):
 def printed_57(t, phat, B):
     """(57) with (60): delta*(t | B) = min_{c >= 0} c sum g*(t/c) + c(B + 1), g*(z) = -2 sqrt(-z) P^, evaluated at its
     minimiser sqrt(c) = sum P^ sqrt(-t) / (B + 1): -(sum P^ sqrt(-t))^2 / (B + 1)."""
-    S = mpmath.fsum(h * mpmath.sqrt(-x) for h, x in zip(phat, t))
+    S = mpmath.fsum(h * mpmath.sqrt(-x) for h, x in zip(phat, t, strict=True))
     c = (S / (B + 1)) ** 2
-    return c * mpmath.fsum(-2 * mpmath.sqrt(-x / c) * h for h, x in zip(phat, t)) + c * (B + 1)
+    return c * mpmath.fsum(-2 * mpmath.sqrt(-x / c) * h for h, x in zip(phat, t, strict=True)) + c * (B + 1)
 
 
 @claim(
@@ -289,42 +289,42 @@ def check_rewritings(ctx):
             H, Pf = [v for r in phat for v in r], [v for r in P for v in r]
             B = mp(rand_fraction(rng, 0, 2))
             pt = {"case": k, "B": B, "s1": s1, "s2": s2}
-            g = mpmath.fsum(h**2 / p for h, p in zip(H, Pf))
+            g = mpmath.fsum(h**2 / p for h, p in zip(H, Pf, strict=True))
             t.truth("(51)-(54)", (_chi2(H, Pf) <= B) == (g - B - 1 <= 0), pt)
             t.truth("(55): P^ in ri(P) and int(B)", min(H) > 0 and mpmath.fsum(h**2 / h for h in H) - B - 1 < 0, pt)
             ps1, ps2 = mpmath.fsum(phat[s1]), mpmath.fsum(phat[s2])
             C = printed_66(B, ps1, ps2)
             R1 = [p / mpmath.fsum(P[s1]) for p in P[s1]]
             R2 = [p / mpmath.fsum(P[s2]) for p in P[s2]]
-            h1 = mpmath.sqrt(mpmath.fsum(h**2 / r for h, r in zip(phat[s1], R1)))
-            h2 = mpmath.sqrt(mpmath.fsum(h**2 / r for h, r in zip(phat[s2], R2)))
+            h1 = mpmath.sqrt(mpmath.fsum(h**2 / r for h, r in zip(phat[s1], R1, strict=True)))
+            h2 = mpmath.sqrt(mpmath.fsum(h**2 / r for h, r in zip(phat[s2], R2, strict=True)))
             lhs28 = sum(_kappas(phat, R1, R2, s1, s2))
             t.equal("(61)-(66) describe (28)", h1 + h2 - C, lhs28 - mpmath.sqrt(B + 1), pt)
             c1 = [h / ps1 for h in phat[s1]]
             c2 = [h / ps2 for h in phat[s2]]
-            h_at_phat = (mpmath.sqrt(mpmath.fsum(h**2 / r for h, r in zip(phat[s1], c1)))
-                         + mpmath.sqrt(mpmath.fsum(h**2 / r for h, r in zip(phat[s2], c2))) - C)
+            h_at_phat = (mpmath.sqrt(mpmath.fsum(h**2 / r for h, r in zip(phat[s1], c1, strict=True)))
+                         + mpmath.sqrt(mpmath.fsum(h**2 / r for h, r in zip(phat[s2], c2, strict=True))) - C)
             t.truth("(67): P^'s conditionals in ri(P_U x P_U) and int(A)", h_at_phat < 0, pt, h=h_at_phat)
             # (57): the support function of B at t < 0
             tv = [-mp(rand_fraction(rng, 0, 3)) for _ in H]
             val = printed_57(tv, H, B)
-            S = mpmath.fsum(h * mpmath.sqrt(-x) for h, x in zip(H, tv))
+            S = mpmath.fsum(h * mpmath.sqrt(-x) for h, x in zip(H, tv, strict=True))
             lam = (S / (B + 1)) ** 2
-            Rstar = [h * mpmath.sqrt(lam / -x) for h, x in zip(H, tv)]          # the maximiser, on the boundary of B
-            t.equal("(57) attained", mpmath.fsum(x * r for x, r in zip(tv, Rstar)), val, pt)
-            t.equal("(57) maximiser on the boundary", mpmath.fsum(h**2 / r for h, r in zip(H, Rstar)), B + 1, pt)
+            Rstar = [h * mpmath.sqrt(lam / -x) for h, x in zip(H, tv, strict=True)]          # the maximiser, on the boundary of B
+            t.equal("(57) attained", mpmath.fsum(x * r for x, r in zip(tv, Rstar, strict=True)), val, pt)
+            t.equal("(57) maximiser on the boundary", mpmath.fsum(h**2 / r for h, r in zip(H, Rstar, strict=True)), B + 1, pt)
             for _ in range(5):
                 R = [r * (1 + mp(rand_fraction(rng, 0, 1))) for r in Rstar]     # larger R: still in B, t^T R lower
                 R[rng.randrange(len(R))] *= mp(rand_fraction(rng, 0, 1)) / 2 + mpmath.mpf(1) / 2
-                if mpmath.fsum(h**2 / r for h, r in zip(H, R)) <= B + 1:
-                    t.leq("(57) upper bound", mpmath.fsum(x * r for x, r in zip(tv, R)), val, pt)
+                if mpmath.fsum(h**2 / r for h, r in zip(H, R, strict=True)) <= B + 1:
+                    t.leq("(57) upper bound", mpmath.fsum(x * r for x, r in zip(tv, R, strict=True)), val, pt)
             # Lemma 8, v_i = 0: x_i -> inf, the objective tends to the formula without coordinate i
             kap = [mp(rand_fraction(rng, 0, 2)) for _ in range(3)]
             v = [-mp(rand_fraction(rng, 0, 3)), -mp(rand_fraction(rng, 0, 3)), mpmath.mpf(0)]
-            lam8 = mpmath.fsum(q * mpmath.sqrt(-a) for q, a in zip(kap, v))
+            lam8 = mpmath.fsum(q * mpmath.sqrt(-a) for q, a in zip(kap, v, strict=True))
             c = printed_77(lam8)
-            x = [c * q / mpmath.sqrt(-a) for q, a in zip(kap[:2], v[:2])] + [mpmath.mpf(10) ** 40]
-            obj = mpmath.fsum(a * b for a, b in zip(v, x)) - mpmath.sqrt(mpmath.fsum(q**2 / b for q, b in zip(kap, x)))
+            x = [c * q / mpmath.sqrt(-a) for q, a in zip(kap[:2], v[:2], strict=True)] + [mpmath.mpf(10) ** 40]
+            obj = mpmath.fsum(a * b for a, b in zip(v, x, strict=True)) - mpmath.sqrt(mpmath.fsum(q**2 / b for q, b in zip(kap, x, strict=True)))
             formula = -(mpmath.mpf(2) ** (-mpmath.mpf(2) / 3) + mpmath.cbrt(2)) * lam8 ** (mpmath.mpf(2) / 3)
             t.leq("Lemma 8, v_i = 0", abs(obj - formula), mpmath.mpf(10) ** -15, pt)
             t.points += 1

@@ -29,7 +29,7 @@ def check(ctx):
 
     rng = ctx.np_rng("isit.thm1")
     worst, agree, rows = 0.0, 0, []
-    for j in range(10):
+    for _j in range(10):
         m = int(rng.integers(1, 5))
         lo = rng.uniform(-2, 0, m)
         hi = lo + rng.uniform(0.1, 2, m)

@@ -22,13 +22,13 @@ def _feasible_witness(P_star, P_hat, B):
     P = [mp_fraction(x) for x in P_star]
     t = sum(P)
     P = [x / t for x in P]
-    g = sum((q * q / p) for p, q in zip(P, P_hat) if q != 0) if all(p > 0 for p, q in zip(P, P_hat) if q) else None
+    g = sum((q * q / p) for p, q in zip(P, P_hat, strict=True) if q != 0) if all(p > 0 for p, q in zip(P, P_hat, strict=True) if q) else None
     if g is None:
         raise AssertionError("witness misses a cell of P_hat")
     if g > B + 1:
         theta = (g - B - 1) / (g - 1)  # g(mix) <= (1-theta) g + theta * 1 = B + 1
         theta = Fraction(int(theta * 10**60) + 1, 10**60)
-        P = [(1 - theta) * p + theta * q for p, q in zip(P, P_hat)]
+        P = [(1 - theta) * p + theta * q for p, q in zip(P, P_hat, strict=True)]
     return P
 
 
@@ -51,15 +51,15 @@ def _cvx_primal(v, P_hat, B):
 def _repair(P, P_hat, B):
     """Re-check a solver's point: rationalise, renormalise, pull towards P_hat into F (exactly)."""
     P = [Fraction(float(x)) for x in P]
-    P = [Fraction(0) if q == 0 and p < Fraction(1, 10**12) else p for p, q in zip(P, P_hat)]
+    P = [Fraction(0) if q == 0 and p < Fraction(1, 10**12) else p for p, q in zip(P, P_hat, strict=True)]
     t = sum(P)
     P = [p / t for p in P]
-    if any(p == 0 < q for p, q in zip(P, P_hat)):
-        P = [(p + q) / 2 for p, q in zip(P, P_hat)]
-    g = sum(q * q / p for p, q in zip(P, P_hat) if q != 0)
+    if any(p == 0 < q for p, q in zip(P, P_hat, strict=True)):
+        P = [(p + q) / 2 for p, q in zip(P, P_hat, strict=True)]
+    g = sum(q * q / p for p, q in zip(P, P_hat, strict=True) if q != 0)
     if g > B + 1:
         theta = (g - B - 1) / (g - 1)
-        P = [(1 - theta) * p + theta * q for p, q in zip(P, P_hat)]
+        P = [(1 - theta) * p + theta * q for p, q in zip(P, P_hat, strict=True)]
     assert chi2_divergence(P, P_hat) <= B
     return P
 
@@ -94,7 +94,7 @@ def run(ctx, n_instances: int, salt: str):
             W = _feasible_witness(res.P_star, P_hat, B)
             chi = chi2_divergence(W, P_hat)
             assert chi <= B, "witness outside F"
-            lower = sum(a * b for a, b in zip(v, W))  # exact: a value of v.P attained in F
+            lower = sum(a * b for a, b in zip(v, W, strict=True))  # exact: a value of v.P attained in F
             upper = ball_objective(v, [res.M] * n, res.c, P_hat, B)  # eq. (21) at a feasible point
             gap = mp_fraction(upper) - lower   # >= 0 when eq. (21) holds (weak duality); signed, never abs()
             if gap < -Fraction(1, 10**30):
@@ -108,7 +108,7 @@ def run(ctx, n_instances: int, salt: str):
                                     "M": fmt(res.M, 25), "c": fmt(res.c, 25)}, instances=rows, kind="false")
             cvx_raw, st1, Pcvx = _cvx_primal(v, P_hat, B)
             Prep = _repair(Pcvx, P_hat, B)  # the solver's answer, made exactly feasible
-            cvx_exact = sum(a * b for a, b in zip(v, Prep))
+            cvx_exact = sum(a * b for a, b in zip(v, Prep, strict=True))
             dual, st2 = _cvx_dual(v, P_hat, B)
             e_cvx = float(cvx_exact - mp_fraction(res.value))
             e_dual = dual - float(res.value)

@@ -91,8 +91,8 @@ def run(ctx, n_instances, salt):
                     b1, b2 = _norm(P_hat[s1] + 1e-300), _norm(P_hat[s2] + 1e-300)
 
                     def mix(t):
-                        return ([(1 - t) * x + t * y for x, y in zip(b1, R1)],
-                                [(1 - t) * x + t * y for x, y in zip(b2, R2)])
+                        return ([(1 - t) * x + t * y for x, y in zip(b1, R1, strict=True)],
+                                [(1 - t) * x + t * y for x, y in zip(b2, R2, strict=True)])
 
                     if joint_projection_lhs(*mix(mpmath.mpf(1)), a1, a2) > C:
                         lo_t, hi_t = mpmath.mpf(0), mpmath.mpf(1)
@@ -104,8 +104,8 @@ def run(ctx, n_instances, salt):
                 P = lift_to_ball(R1, R2, Pq, s1, s2)
                 flat = [x for r in P for x in r]
                 chi = chi2_divergence(flat, [x for r in Pq for x in r])
-                cond_err = max(max(abs(x - y) for x, y in zip(_cond(P, s1), R1)),
-                               max(abs(x - y) for x, y in zip(_cond(P, s2), R2)))
+                cond_err = max(max(abs(x - y) for x, y in zip(_cond(P, s1), R1, strict=True)),
+                               max(abs(x - y) for x, y in zip(_cond(P, s2), R2, strict=True)))
                 in28 = lhs <= C
                 inF = chi <= B
                 direct = _min_chi2_given_conditionals([float(x) for x in R1], [float(x) for x in R2], P_hat, s1, s2)
@@ -231,7 +231,7 @@ def _eq28_as_printed(R1, R2, a1, a2, B):
     """Both sides of eq. (28) exactly as printed in 003 (Sec. IV-B), computed here from the paper's formula:
     lhs = sum_i sqrt(sum_u P_hat_{s_i,u}^2 / R_{u|s_i}),  rhs = sqrt(B + 1) - 1 + P_hat_{s1} + P_hat_{s2}
     (a1, a2: the joint rows P_hat_{s_i,u}; cells with P_hat_{s_i,u} = 0 contribute 0)."""
-    lhs = mpmath.fsum(mpmath.sqrt(mpmath.fsum(to_mpf(a) ** 2 / R for a, R in zip(row, Rc) if a != 0))
+    lhs = mpmath.fsum(mpmath.sqrt(mpmath.fsum(to_mpf(a) ** 2 / R for a, R in zip(row, Rc, strict=True) if a != 0))
                       for row, Rc in ((a1, R1), (a2, R2)))
     rhs = mpmath.sqrt(1 + to_mpf(B)) - 1 + mpmath.fsum(to_mpf(a) for a in a1) + mpmath.fsum(to_mpf(a) for a in a2)
     return lhs, rhs

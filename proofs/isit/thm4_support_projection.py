@@ -92,7 +92,7 @@ def _slsqp_full_ball(v1, v2, P_hat, B, s1, s2, rng, starts):
         with mpmath.workdps(50):
             hq = [to_mpf(Fraction(float(h))) for h in hat]
             for theta in [0] + [2.0 ** -k for k in range(40, 0, -1)]:
-                P = [(1 - theta) * mpmath.mpf(xi) + theta * h for xi, h in zip(x, hq)]
+                P = [(1 - theta) * mpmath.mpf(xi) + theta * h for xi, h in zip(x, hq, strict=True)]
                 tot = mpmath.fsum(P)
                 P = [p / tot for p in P]
                 if chi2_divergence(P, hq) <= B:
@@ -100,8 +100,8 @@ def _slsqp_full_ball(v1, v2, P_hat, B, s1, s2, rng, starts):
             else:
                 continue
             P = np.array([[P[s * shape[1] + u] for u in range(shape[1])] for s in range(shape[0])])
-            val = (mpmath.fsum(a * b for a, b in zip(v1, P[s1])) / mpmath.fsum(P[s1])
-                   + mpmath.fsum(a * b for a, b in zip(v2, P[s2])) / mpmath.fsum(P[s2]))
+            val = (mpmath.fsum(a * b for a, b in zip(v1, P[s1], strict=True)) / mpmath.fsum(P[s1])
+                   + mpmath.fsum(a * b for a, b in zip(v2, P[s2], strict=True)) / mpmath.fsum(P[s2]))
         best = max(best, val)
     return best
 
@@ -131,12 +131,12 @@ def run(ctx, n_instances, salt, starts):
             hat1 = [x / sum(a1) for x in a1]
             hat2 = [x / sum(a2) for x in a2]
             theta = mpmath.mpf(10) ** (-(ctx.dps // 2))
-            R1 = [(1 - theta) * r + theta * to_mpf(h) for r, h in zip(res.R1, hat1)]
-            R2 = [(1 - theta) * r + theta * to_mpf(h) for r, h in zip(res.R2, hat2)]
+            R1 = [(1 - theta) * r + theta * to_mpf(h) for r, h in zip(res.R1, hat1, strict=True)]
+            R2 = [(1 - theta) * r + theta * to_mpf(h) for r, h in zip(res.R2, hat2, strict=True)]
             P = lift_to_ball(R1, R2, Pq, s1, s2)
             chi = chi2_divergence([x for r in P for x in r], [x for r in Pq for x in r])
-            attained = (mpmath.fsum(to_mpf(a) * b for a, b in zip(v1, R1))
-                        + mpmath.fsum(to_mpf(a) * b for a, b in zip(v2, R2)))
+            attained = (mpmath.fsum(to_mpf(a) * b for a, b in zip(v1, R1, strict=True))
+                        + mpmath.fsum(to_mpf(a) * b for a, b in zip(v2, R2, strict=True)))
             in_F = chi <= B
             gap = value - attained if in_F else mpmath.inf
             direct = _slsqp_full_ball([float(x) for x in v1], [float(x) for x in v2], P_hat, B, s1, s2,

@@ -15,16 +15,16 @@ def rand_dist(rng, k: int, den: int = 40) -> tuple:
     """A random positive rational distribution with denominator ``den`` (exact)."""
     while True:
         cuts = sorted(rng.sample(range(1, den), k - 1))
-        parts = [b - a for a, b in zip([0] + cuts, cuts + [den])]
+        parts = [b - a for a, b in zip([0] + cuts, cuts + [den], strict=True)]
         if all(p > 0 for p in parts):
             return tuple(Fraction(p, den) for p in parts)
 
 
 def no_ties(P0, P1) -> bool:
     """P0(x) != P1(x) for all x and all likelihood ratios P0(x)/P1(x) distinct."""
-    if any(a == b for a, b in zip(P0, P1)):
+    if any(a == b for a, b in zip(P0, P1, strict=True)):
         return False
-    ratios = [a / b for a, b in zip(P0, P1)]
+    ratios = [a / b for a, b in zip(P0, P1, strict=True)]
     return len(set(ratios)) == len(ratios)
 
 

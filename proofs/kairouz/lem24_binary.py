@@ -170,7 +170,7 @@ def check_thm5(ctx):
         p1T = sum(sp.Rational(P1[i].numerator, P1[i].denominator) for i in T)
         m0 = [(a_ * p0T + 1) / (a_ + 2), (a_ * (1 - p0T) + 1) / (a_ + 2)]
         return sum(x * (sp.log(1 + a_ * p) - sp.log(1 + a_ * q))
-                   for x, p, q in zip(m0, [p0T, 1 - p0T], [p1T, 1 - p1T]))
+                   for x, p, q in zip(m0, [p0T, 1 - p0T], [p1T, 1 - p1T], strict=True))
 
     ser_a = sp.expand(sp.series(kl_bin([0]) - kl_bin([0, 2]), a_, 0, 6).removeO())
     ser = sp.series(ser_a.subs(a_, sp.exp(e) - 1), e, 0, 5).removeO()

@@ -33,7 +33,7 @@ def check(ctx):
             for name, mu in (("tv", mu_tv(P0, P1)), ("chi2", mu_chi2(P0, P1)), ("E_2", mu_hockey(P0, P1, 2)),
                              ("kl", mu_kl(P0, P1)), ("mi", mu_mi(P))):
                 n += 1
-                s = tuple(a + b for a, b in zip(z1, z2))
+                s = tuple(a + b for a, b in zip(z1, z2, strict=True))
                 hom = mu(tuple(g * v for v in z1)) - (arb_exact(g) * mu(z1) if name in ("kl", "mi") else g * mu(z1))
                 sub = mu(z1) + mu(z2) - mu(s)
                 hom_ok = (abs(hom) < arb_exact(Fraction(1, 10**30))) if name in ("kl", "mi") else hom == 0

@@ -104,7 +104,8 @@ def check_fig(ctx):
             rr = (np.ones((k, k)) + (t - 1) * np.eye(k)) / (t + k - 1)
             Tb = _bin_set_ht(P0, P1)
             qb = np.where(Tb[:, None], np.array([[t, 1.0]]), np.array([[1.0, t]])) / (1 + t)
-            kl = lambda Q: _value(lambda c: _kl_mu(P0, P1, c), Q)
+            def kl(Q):
+                return _value(lambda c: _kl_mu(P0, P1, c), Q)
             o = _opt(_kl_mu(P0, P1, S), S)
             r_rr, r_b = kl(rr) / o, kl(qb) / o
             worst["kl_rr"] = min(worst["kl_rr"], r_rr)
@@ -114,7 +115,8 @@ def check_fig(ctx):
             best = min(range(2**k), key=lambda j: abs(sum(P[i] for i in range(k) if (j >> i) & 1) - 0.5))
             Tm = np.array([(best >> i) & 1 for i in range(k)], dtype=bool)
             qm = np.where(Tm[:, None], np.array([[t, 1.0]]), np.array([[1.0, t]])) / (1 + t)
-            mi = lambda Q: _value(lambda c: _mi_mu(P, c), Q)
+            def mi(Q):
+                return _value(lambda c: _mi_mu(P, c), Q)
             o = _opt(_mi_mu(P, S), S)
             r_rr, r_b = mi(rr) / o, mi(qm) / o
             worst["mi_rr"] = min(worst["mi_rr"], r_rr)

@@ -36,7 +36,7 @@ standard errors.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
+from functools import cache
 from itertools import product
 
 import numpy as np
@@ -108,7 +108,7 @@ def binary_set_mi(P) -> np.ndarray:
     return masks[int(np.argmin(np.abs(masks @ P - 0.5)))]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _subsets(k: int) -> np.ndarray:
     """The 2^k subsets of range(k) as boolean masks, in the order of itertools.product."""
     return np.array(list(product((False, True), repeat=k)))
@@ -177,7 +177,7 @@ def run(ctx, utility: str, k: int, conc: float = CONC, *, n: int = INSTANCES, ep
         stats["max_relative_gap"] = max(stats["max_relative_gap"], float(np.abs(sol.relative_gap).max()))
         stats["max_pivots"] = max(stats["max_pivots"], int(sol.iterations.max()))
         RR, G = randomized_response(k, t), geometric(k, e)
-        for i, (mu, T) in enumerate(zip(mus, sets)):
+        for i, (mu, T) in enumerate(zip(mus, sets, strict=True)):
             b, r = float(mu(binary(T, t)).sum()), float(mu(RR).sum())
             out["binary"][i, j], out["RR"][i, j] = (r, b) if swap else (b, r)
             out["geometric"][i, j] = float(mu(G).sum())
@@ -294,7 +294,7 @@ def draw_better(utility: str, per_k: dict, floors: dict, printed: dict, path) ->
     smallest ratio per |X| for both instance distributions, with the replicate range."""
     plt = _plt()
     fig, axes = plt.subplots(1, 5, figsize=(17, 3.8))
-    for ax, k in zip(axes, KS):
+    for ax, k in zip(axes, KS, strict=True):
         d = per_k[k]
         b = ratios(d)["better"]
         for row in b:
@@ -352,10 +352,10 @@ def regimes_claim(ctx, utility: str, *, n: int = INSTANCES, swap: bool = False, 
                 "binary_worst_ratio_largest_eps (paper: 25 % KL, 40 % MI)": float(r["binary"][:, -1].min())}
 
     s_main, s_skew = summary(main), summary(skew)
-    for label, conc, s in (("Dirichlet(1)", CONC, s_main), ("Dirichlet(0.3)", CONC_SKEW, s_skew)):
+    for _label, conc, s in (("Dirichlet(1)", CONC, s_main), ("Dirichlet(0.3)", CONC_SKEW, s_skew)):
         ext = ratios(run(ctx, utility, 6, conc, n=n, eps=EXTRA_EPS, swap=swap))  # the same instances, larger eps
         s["RR_optimal_fraction_at_larger_eps"] = {e: round(float(x), 3)
-                                                  for e, x in zip(EXTRA_EPS, (ext["RR"] >= 1 - OPT_TOL).mean(0))}
+                                                  for e, x in zip(EXTRA_EPS, (ext["RR"] >= 1 - OPT_TOL).mean(0), strict=True)}
     ev = {**_common_evidence(utility, main), "Dirichlet(1)": s_main, "Dirichlet(0.3)": s_skew, "optimal_tolerance": OPT_TOL}
     if draw_figure:
         path, rel = ctx.artefact(f"figures/kairouz_fig{FIG[utility][0]}.png")
@@ -409,7 +409,7 @@ def limits_claim(ctx, utility: str, *, n: int = INSTANCES, swap: bool = False) -
     checks = {"RR/norm increasing in eps": increasing, "RR/norm within 0.01 of 1 at eps = 10": gap_end + 2 * gap_end_se < 0.01}
     if utility == "kl":
         checks["binary quadratic at small eps (slope 2 +- 0.1)"] = abs(slope0 - 2) + 2 * slope0_se < 0.1
-        checks["1 - RR/norm exponential (slope in [-1.5, -0.5])"] = -1.5 < slope1 - 2 * slope1_se and slope1 + 2 * slope1_se < -0.5
+        checks["1 - RR/norm exponential (slope in [-1.5, -0.5])"] = slope1 - 2 * slope1_se > -1.5 and slope1 + 2 * slope1_se < -0.5
     ev["checks"] = checks
     bad = [k for k, v in checks.items() if not v]
     msg = (f"binary/norm slope {slope0:.3f} +- {2 * slope0_se:.3f} (log-log, eps {eps[0]}-{eps[1]}); 1 - RR/norm = "

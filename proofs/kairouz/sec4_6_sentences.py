@@ -48,7 +48,7 @@ def check_mi_facts(ctx, shape="convex") -> Outcome:
             Q1 = [[_mp(x) for x in _rand(rng, m, zeros=True)] for _ in range(k)]
             Q2 = [[_mp(x) for x in _rand(rng, m, zeros=True)] for _ in range(k)]
             lam = mpmath.mpf(rng.randint(1, 9)) / 10
-            Qm = [[lam * a + (1 - lam) * b for a, b in zip(r1, r2)] for r1, r2 in zip(Q1, Q2)]
+            Qm = [[lam * a + (1 - lam) * b for a, b in zip(r1, r2, strict=True)] for r1, r2 in zip(Q1, Q2, strict=True)]
             slack = _H(P) - _mi(P, Q1)
             gap = lam * _mi(P, Q1) + (1 - lam) * _mi(P, Q2) - _mi(P, Qm)  # >= 0 for convexity
             if shape == "concave":

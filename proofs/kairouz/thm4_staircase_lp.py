@@ -202,7 +202,7 @@ def check_eq12(ctx):
                         asymmetric += 1
                     chi_u, chi_d = utility(Q, mu_chi2(P0, P1)), chi_square(M0, M1)
                     tv_u = utility(Q, mu_tv(P0, P1))
-                    tv_d = sum((abs(a - b) for a, b in zip(M0, M1)), Fraction(0)) / 2
+                    tv_d = sum((abs(a - b) for a, b in zip(M0, M1, strict=True)), Fraction(0)) / 2
                     row = {"k": k, "t": str(t), "P0": fs(P0), "P1": fs(P1), "mechanism": mname,
                            "sum_y mu_kl(Q_y)": kl_u.str(20), "D_kl(M0||M1)": kl_d.str(20),
                            "D_kl(M1||M0)": kl_rev.str(20), "chi2": [str(chi_u), str(chi_d)], "tv": [str(tv_u), str(tv_d)]}

@@ -11,7 +11,7 @@ from rldp_verify.topics.extremal.utilities import binary_mechanism, marginal, mu
 
 
 def _tv(P0, P1):
-    return sum(abs(a - b) for a, b in zip(P0, P1)) / 2
+    return sum(abs(a - b) for a, b in zip(P0, P1, strict=True)) / 2
 
 
 @claim(
@@ -33,7 +33,7 @@ def check(ctx):
                 sol = solve_staircase_lp(k, t, mu)  # exact objective: certified in Fractions
                 bin_val = utility(binary_mechanism(P0, P1, t), mu)
                 formula = (t - 1) / (t + 1) * _tv(P0, P1)
-                alpha = [(t - 1) / (t + 1) * abs(a - b) / 2 for a, b in zip(P0, P1)]
+                alpha = [(t - 1) / (t + 1) * abs(a - b) / 2 for a, b in zip(P0, P1, strict=True)]
                 cols = pattern_matrix(k, t)
                 dual_ok = all(sum(c[i] * alpha[i] for i in range(k)) >= mu(c) for c in cols)
                 ok = sol.value == bin_val == formula == sum(alpha) and dual_ok
@@ -57,7 +57,8 @@ def check(ctx):
 def check_cor11(ctx):
     t, p0, p1 = sp.symbols("t p0 p1", positive=True)
     # binary: M_nu(0) = ((t-1) P_nu(T) + 1)/(t+1); TV = |M0(0) - M1(0)| with Delta = P0(T) - P1(T) = TV(P0, P1)
-    m = lambda p: ((t - 1) * p + 1) / (t + 1)
+    def m(p):
+        return ((t - 1) * p + 1) / (t + 1)
     eq79 = sp.simplify(m(p0) - m(p1) - (t - 1) / (t + 1) * (p0 - p1)) == 0
     rng = ctx.rng("cor11")
     bad = []
@@ -72,11 +73,11 @@ def check_cor11(ctx):
             for Q in V:
                 n += 1
                 M0, M1 = marginal(P0, Q), marginal(P1, Q)
-                if sum(abs(a - b) for a, b in zip(M0, M1)) / 2 > bound:
+                if sum(abs(a - b) for a, b in zip(M0, M1, strict=True)) / 2 > bound:
                     bad.append({"P0": fs(P0), "P1": fs(P1), "Q": [[str(v) for v in r] for r in Q]})
             Qb = binary_mechanism(P0, P1, t)
             M0, M1 = marginal(P0, Qb), marginal(P1, Qb)
-            if sum(abs(a - b) for a, b in zip(M0, M1)) / 2 != bound:
+            if sum(abs(a - b) for a, b in zip(M0, M1, strict=True)) / 2 != bound:
                 bad.append({"equality_fails_for_binary": fs(P0)})
     if bad or not eq79:
         return Outcome.refuted("TV contraction violated", counterexample=bad[0] if bad else "eq. (79)", kind="false")

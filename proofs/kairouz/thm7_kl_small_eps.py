@@ -22,7 +22,7 @@ TIE_P1 = (Fraction(1, 4), Fraction(1, 2), Fraction(1, 4))
 
 
 def _tv(P0, P1):
-    return sum(abs(a - b) for a, b in zip(P0, P1)) / 2
+    return sum(abs(a - b) for a, b in zip(P0, P1, strict=True)) / 2
 
 
 @claim(
@@ -134,7 +134,7 @@ def check_c9exp(ctx):
     e, p, q = sp.symbols("a p q", positive=True)
     t = 1 + e
     m0 = [((t - 1) * p + 1) / (t + 1), ((t - 1) * (1 - p) + 1) / (t + 1)]
-    kl = sum(a * (sp.log(1 + e * pp) - sp.log(1 + e * qq)) for a, pp, qq in zip(m0, [p, 1 - p], [q, 1 - q]))
+    kl = sum(a * (sp.log(1 + e * pp) - sp.log(1 + e * qq)) for a, pp, qq in zip(m0, [p, 1 - p], [q, 1 - q], strict=True))
     ser = sp.series(kl, e, 0, 3).removeO()
     c2 = sp.factor(sp.simplify(sp.expand(ser).coeff(e, 2)))
     final_line = sp.factor(sp.simplify(sp.series((t - 1) ** 2 / (t + 1) * (p - q) ** 2, e, 0, 3).removeO().coeff(e, 2)))

@@ -128,10 +128,10 @@ def check_dual(ctx):
                 tm = to_mpf(tt)
                 p0 = [to_mpf(x) for x in P0]
                 p1 = [to_mpf(x) for x in P1]
-                eq92 = sum((a * (tm - 1) + 1) * mpmath.log((a * (tm - 1) + 1) / (b * (tm - 1) + 1)) for a, b in zip(p0, p1)) / (tm + k - 1)
+                eq92 = sum((a * (tm - 1) + 1) * mpmath.log((a * (tm - 1) + 1) / (b * (tm - 1) + 1)) for a, b in zip(p0, p1, strict=True)) / (tm + k - 1)
                 M0 = [(a * (tm - 1) + 1) / (tm + k - 1) for a in p0]
                 M1 = [(b * (tm - 1) + 1) / (tm + k - 1) for b in p1]
-                direct = sum(x * mpmath.log(x / y) for x, y in zip(M0, M1))
+                direct = sum(x * mpmath.log(x / y) for x, y in zip(M0, M1, strict=True))
                 worst = max(worst, abs(eq92 - direct))
     if ok and worst < mpmath.mpf(10) ** (-(ctx.dps - 10)):
         return Outcome.verified("symbolic identities for k = 2..5; (92) equals the KL of RR's marginals to "
@@ -232,15 +232,15 @@ def _mp_instance(P):
 def _rr_kl(p0, p1, e):
     t = mpmath.e ** e
     k = len(p0)
-    return sum((a * (t - 1) + 1) * mpmath.log((a * (t - 1) + 1) / (b * (t - 1) + 1)) for a, b in zip(p0, p1)) / (t + k - 1)
+    return sum((a * (t - 1) + 1) * mpmath.log((a * (t - 1) + 1) / (b * (t - 1) + 1)) for a, b in zip(p0, p1, strict=True)) / (t + k - 1)
 
 
 def _kl(p0, p1):
-    return sum(a * mpmath.log(a / b) for a, b in zip(p0, p1))
+    return sum(a * mpmath.log(a / b) for a, b in zip(p0, p1, strict=True))
 
 
 def _G(p0, p1):
-    return sum((1 - a) * mpmath.log(b / a) for a, b in zip(p0, p1))
+    return sum((1 - a) * mpmath.log(b / a) for a, b in zip(p0, p1, strict=True))
 
 
 CX_P0 = (Fraction(1, 20), Fraction(19, 20))
@@ -259,7 +259,7 @@ def check_c10exp(ctx):
     with working_precision(ctx.dps):
         p0, p1 = _mp_instance(CX_P0), _mp_instance(CX_P1)
         k = len(p0)
-        true_c = (sum((1 - a) * mpmath.log(a / b) for a, b in zip(p0, p1)) + k - sum(a / b for a, b in zip(p0, p1))
+        true_c = (sum((1 - a) * mpmath.log(a / b) for a, b in zip(p0, p1, strict=True)) + k - sum(a / b for a, b in zip(p0, p1, strict=True))
                   - (k - 1) * _kl(p0, p1))
         rows = [{"eps": e, "(D_RR - D) e^eps": mpmath.nstr((_rr_kl(p0, p1, e) - _kl(p0, p1)) * mpmath.e ** e, 15)}
                 for e in (10, 20, 30, 40)]

@@ -68,8 +68,10 @@ def check_kl(ctx):
     bn = _kairouz(dict(utility="kl", p0=EX_P0, p1=EX_P1, mechanism="binary"))
     ff = _kairouz(dict(utility="f", p0=EX_P0, p1=EX_P1))
     T = binary_set_hypothesis(P0, P1)
-    rr_val = lambda t: utility(randomized_response(k, t), mu)
-    bin_val = lambda t: utility(binary_mechanism_for_set(T, k, t), mu)
+    def rr_val(t):
+        return utility(randomized_response(k, t), mu)
+    def bin_val(t):
+        return utility(binary_mechanism_for_set(T, k, t), mu)
     s_rr, ok_rr = _sharpness(rr, mu, k, rr_val, "above")
     s_bn, ok_bn = _sharpness(bn, mu, k, bin_val, "below")
     ev = {"rr": {k_: rr[k_] for k_ in ("threshold", "bracket", "t_bracket", "kind", "tail_certified")}, "rr_recheck": s_rr,

@@ -12,9 +12,9 @@ from rldp_verify.core.numbers import exact
 PAPER = paper("pram").seed
 
 # Sec. 4.1, the printed probability vectors (exact decimals as printed).
-SCENARIO_I = [exact(x) for x in "0.3 0.1 0.2 0.08 0.02 0.04 0.06 0.1 0.01 0.09".split()]
+SCENARIO_I = [exact(x) for x in ["0.3", "0.1", "0.2", "0.08", "0.02", "0.04", "0.06", "0.1", "0.01", "0.09"]]
 SCENARIO_II = [exact(x) for x in
-               "0.0336 0.1059 0.1697 0.0962 0.0180 0.0062 0.1097 0.0005 0.1233 0.3369".split()]
+               ["0.0336", "0.1059", "0.1697", "0.0962", "0.0180", "0.0062", "0.1097", "0.0005", "0.1233", "0.3369"]]
 SCENARIO_IV = [Fraction(5, 100)] + [Fraction(95, 100) / 29] * 29
 ALPHAS = ("0.5", "1", "1.5", "2")  # Sec. 4.1
 

@@ -40,10 +40,10 @@ def check_fact1(ctx):
             if len(rows) != want:
                 return Outcome.refuted("the number of distinct linear DP constraints is not 3S(S-1)",
                                        counterexample={"S": S, "e^alpha": t}, rows=len(rows), expected=want, kind="false")
-            if S <= 5:  # the box 0 <= q <= 1 is implied: same polytope with and without it
-                if pram.vertices(rows, S) != pram.vertices(pram.dp_rows(S, t, box=True), S):
-                    return Outcome.refuted("the DP constraints alone do not keep q in [0, 1]^S",
-                                           counterexample={"S": S, "e^alpha": t}, kind="false")
+            # the box 0 <= q <= 1 is implied: same polytope with and without it
+            if S <= 5 and pram.vertices(rows, S) != pram.vertices(pram.dp_rows(S, t, box=True), S):
+                return Outcome.refuted("the DP constraints alone do not keep q in [0, 1]^S",
+                                       counterexample={"S": S, "e^alpha": t}, kind="false")
     return Outcome.verified("the DP constraints of (8) are linear: 3S(S-1) distinct rows for S >= 3 "
                             "(2S(S-1) for S = 2), S = 2..7; they imply 0 <= q <= 1 (same exact vertex "
                             "set with and without the box, S = 2..5)", distinct_rows=counts,

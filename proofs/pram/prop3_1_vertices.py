@@ -27,7 +27,7 @@ def check_convex(ctx):
             for _ in range(25):
                 q, q2 = rational_points(2, rng, S)
                 th = Fraction(rng.randint(1, 99), 100)
-                mix = [th * a + (1 - th) * b for a, b in zip(q, q2)]
+                mix = [th * a + (1 - th) * b for a, b in zip(q, q2, strict=True)]
                 M, M1, M2 = pram.pram_matrix(mix), pram.pram_matrix(q), pram.pram_matrix(q2)
                 if any(M[i][j] != th * M1[i][j] + (1 - th) * M2[i][j] for i in range(S) for j in range(S)):
                     return Outcome.refuted("q -> Q_q is not affine", counterexample={"q": q, "q'": q2}, kind="false")
@@ -72,7 +72,7 @@ def check_max(ctx):
                 w = [rng.randint(0, 20) for _ in V]
                 if sum(w) == 0:
                     continue
-                x = [sum(Fraction(wi, sum(w)) * v[i] for wi, v in zip(w, V)) for i in range(S)]
+                x = [sum(Fraction(wi, sum(w)) * v[i] for wi, v in zip(w, V, strict=True)) for i in range(S)]
                 assert pram.is_private(x, t)
                 fx = pram.f_simplified(p, x)
                 if fx > best + tol:
@@ -114,7 +114,7 @@ def check_literal(ctx):
             tied = [v for a, v in fv if top - a <= tol]
             for i in range(len(tied)):
                 for j in range(i + 1, len(tied)):
-                    m = [(a + b) / 2 for a, b in zip(tied[i], tied[j])]
+                    m = [(a + b) / 2 for a, b in zip(tied[i], tied[j], strict=True)]
                     gap = top - pram.f_simplified(p2, m)
                     gaps.append(gap)
                     if gap <= tol:

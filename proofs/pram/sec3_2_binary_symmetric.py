@@ -90,7 +90,7 @@ def check_binary_vertices(ctx):
         V = set(pram.vertices(pram.dp_rows(2, t), 2))
         want = {(Fraction(1), Fraction(0)), (Fraction(0), Fraction(1)),
                 (1 / (1 + t), 1 / (1 + t)), (t / (1 + t), t / (1 + t))}
-        if V != want:
+        if want != V:
             return Outcome.refuted("vertex set differs", counterexample={"e^alpha": t},
                                    ours=sorted(map(list, V)), printed=sorted(map(list, want)), kind="false")
     return Outcome.verified("exact vertex enumeration (cdd, GMP) gives exactly these four vertices for "

@@ -30,7 +30,7 @@ def strict_local_maxima(p, S, t, dps):
             if any(x in (0, 1) for x in v):
                 continue
             g = pram.grad_f(p, v)
-            dd = max(mpmath.fsum(gk * (to_mpf(b) - to_mpf(a)) for gk, a, b in zip(g, v, V[j])) for j in nb[i])
+            dd = max(mpmath.fsum(gk * (to_mpf(b) - to_mpf(a)) for gk, a, b in zip(g, v, V[j], strict=True)) for j in nb[i])
             if dd < -tol:
                 out.append((fv[i], pram.classify(v, S, t), dd))
         return out, max(fv)

@@ -33,6 +33,7 @@ Floats are used throughout (a statistical statement; the seed is fixed, so the v
 from __future__ import annotations
 
 import math
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
@@ -220,7 +221,7 @@ def run_scenario(name: str, p_exact, ctx, *, n: int = N_MAIN, alphas=ALPHAS, alp
 def judge(rows) -> tuple[str, list]:
     """'decreasing' / 'increase' / 'undecided' for RMSE and sd along alpha, with the steps."""
     steps, verdicts = [], []
-    for a, b in zip(rows, rows[1:]):
+    for a, b in pairwise(rows):
         step = {"from": a["alpha"], "to": b["alpha"]}
         for key in ("rmse", "sd"):
             d = b[key] - a[key]
@@ -244,7 +245,7 @@ def draw(name: str, title: str, ests: dict, p: np.ndarray, path: Path) -> None:
 
     S = p.size
     fig, axes = plt.subplots(2, 2, figsize=(11, 7), sharey=True)
-    for ax, (a, est) in zip(axes.flat, ests.items()):
+    for ax, (a, est) in zip(axes.flat, ests.items(), strict=True):
         xs = np.arange(1, S + 1)
         for r in range(est.shape[0]):
             ax.plot(xs, est[r], "*", color="tab:blue", ms=3, alpha=0.35)
@@ -270,10 +271,10 @@ def draw_summary(results: dict, path: Path) -> None:
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
     for label, rows in results.items():
         xs = [float(r["alpha"]) for r in rows]
-        for ax, key in zip(axes, ("rmse", "sd")):
+        for ax, key in zip(axes, ("rmse", "sd"), strict=True):
             ax.errorbar(xs, [r[key] for r in rows], yerr=[2 * r[key + "_se"] for r in rows], marker="o",
                         capsize=3, label=label)
-    for ax, lab in zip(axes, ("RMSE of the MLE over 100 runs", "mean sd of the MLE over 100 runs")):
+    for ax, lab in zip(axes, ("RMSE of the MLE over 100 runs", "mean sd of the MLE over 100 runs"), strict=True):
         ax.set_yscale("log")
         ax.set_xlabel("alpha")
         ax.set_title(lab)

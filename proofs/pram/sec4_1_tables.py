@@ -54,7 +54,7 @@ def recompute(p, table, patterns_for, dps):
                 printed_f = pram.f_simplified(p, next(iter(with_printed.values())))
             if gap <= tol and _counts(vals[1][1]) != ours:
                 undecided.append(a)
-            for name, pv, ov in zip(("#v_alpha", "#v_-alpha", "#v_min", "#v_max"), table[a], ours):
+            for name, pv, ov in zip(("#v_alpha", "#v_-alpha", "#v_min", "#v_max"), table[a], ours, strict=True):
                 comps.append(compare_printed(f"alpha={a} {name}", str(pv), ov))
             names = list(cands)
             fl = pram.f_float_many(p, [cands[n] for n in names])

@@ -57,7 +57,7 @@ def check_figure5(ctx, estimator="mle", draw=True) -> Outcome:
         import matplotlib.pyplot as plt
 
         fig, axes = plt.subplots(2, 3, figsize=(11, 6), sharey=True)
-        for ax, q in zip(axes.flat, QS):
+        for ax, q in zip(axes.flat, QS, strict=True):
             e = est[q]
             for r in range(RUNS):
                 ax.plot([1, 2], [e[r], 1 - e[r]], "*", color="tab:blue", ms=3, alpha=0.35)

@@ -35,7 +35,7 @@ def check_quad(ctx):
         for t in sorted(set(T_VALUES) | {Fraction(S - 1), Fraction(S - 1) + Fraction(1, 10), Fraction(2 * S)}):
             V = set(pram.vertices(_pair_rows(S, t, mirror=True), 2))
             want = {_u(S, t, 1), _u(S, t, -1), (pram.v_alpha(S, t),) * 2, (pram.v_malpha(S, t),) * 2}
-            if V != want:
+            if want != V:
                 fails.append({"S": S, "e^alpha": t, "ours": sorted(map(list, V)), "printed": sorted(map(list, want))})
                 passes_below &= t >= S - 1
             printed_differs += set(pram.vertices(_pair_rows(S, t, mirror=False), 2)) != V

@@ -111,12 +111,12 @@ def check_q_affine(ctx):
 
     rng = ctx.rng("pram.steps.q-affine")
     T = Tally(50)
-    for k in range(40):
+    for _k in range(40):
         S_ = rng.choice((2, 3, 4, 6))
         q = [Fraction(rng.randint(0, 20), 20) for _ in range(S_)]
         q2 = [Fraction(rng.randint(0, 20), 20) for _ in range(S_)]
         theta = Fraction(rng.randint(0, 12), 12)
-        mix = pram_matrix([theta * a + (1 - theta) * b for a, b in zip(q, q2)])
+        mix = pram_matrix([theta * a + (1 - theta) * b for a, b in zip(q, q2, strict=True)])
         A, B = pram_matrix(q), pram_matrix(q2)
         pt = {"S": S_, "q": [str(v) for v in q], "q'": [str(v) for v in q2], "theta": str(theta)}
         T.truth("affine", all(mix[i][j] == theta * A[i][j] + (1 - theta) * B[i][j] for i in range(S_) for j in range(S_)),

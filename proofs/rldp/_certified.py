@@ -67,7 +67,7 @@ def arb_div(p, q, alpha):
     alpha = _q(alpha)
     a = arb_exact(alpha)
     total = flint.arb(0)
-    for x, y in zip(p, q):
+    for x, y in zip(p, q, strict=True):
         x, y = _q(x), _q(y)
         if x == 0:
             continue
@@ -90,7 +90,7 @@ def mp_div(p, q, alpha):
     """mpmath value of D_alpha(p||q) (search only; never decides)."""
     a = _mp(alpha)
     tot = mpmath.mpf(0)
-    for x, y in zip(p, q):
+    for x, y in zip(p, q, strict=True):
         x, y = _mp(x), _mp(y)
         if x == 0:
             continue
@@ -312,7 +312,7 @@ class RowProblem:
             return None
         _, X1, t = best
         w = self.witness(self._split_R(X1, t),
-                         lambda R: sum(abs(x - y) for x, y in zip(R, self.c)) >= r)
+                         lambda R: sum(abs(x - y) for x, y in zip(R, self.c, strict=True)) >= r)
         if w is not None:
             w["X1"] = list(X1)
         return w

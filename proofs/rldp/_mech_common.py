@@ -82,7 +82,7 @@ def points_in_ball(ball: RenyiBall, rng, count: int):
         R = [x / tot for x in R]
         lam = Fraction(1)
         for _ in range(20):
-            P = [p + lam * (r - p) for p, r in zip(ball.flat(), R)]
+            P = [p + lam * (r - p) for p, r in zip(ball.flat(), R, strict=True)]
             if ball.contains(P) is True:
                 pts.append(P)
                 break

@@ -52,17 +52,17 @@ def oracle_sup(phat, alpha, B, Q, rng, directions: int = 240, starts: int = 6, d
 
     def boundary(R, steps=24):
         lo, hi = Fraction(0), Fraction(1)
-        if in_F([p + (r - p) for p, r in zip(flat, R)]):
+        if in_F([p + (r - p) for p, r in zip(flat, R, strict=True)]):
             lo = hi
         for _ in range(steps):
             if lo == hi:
                 break
             mid = (lo + hi) / 2
-            if in_F([p + mid * (r - p) for p, r in zip(flat, R)]):
+            if in_F([p + mid * (r - p) for p, r in zip(flat, R, strict=True)]):
                 lo = mid
             else:
                 hi = mid
-        return [p + lo * (r - p) for p, r in zip(flat, R)]
+        return [p + lo * (r - p) for p, r in zip(flat, R, strict=True)]
 
     dirs = [[Fraction(int(i == j)) for j in range(n)] for i in range(n)]
     for _ in range(directions):

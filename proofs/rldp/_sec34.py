@@ -56,7 +56,7 @@ def boundary_point(center, direction, alpha, radius, *, dps: int, inside: bool =
     d = [to_mpf(x) for x in direction]
 
     def at(lam):
-        return [ci + lam * (di - ci) for ci, di in zip(c, d)]
+        return [ci + lam * (di - ci) for ci, di in zip(c, d, strict=True)]
 
     def div(lam):
         return renyi_divergence(c, at(lam), alpha, dps=dps + 10)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -64,13 +64,13 @@ def conf(beta) -> str:
     return str(1 - Fraction(str(beta)))
 
 
-@lru_cache(maxsize=None)
+@cache
 def adult_table(sensitive: str, public: str, keep_missing: bool = False):
     ct = read_counts(adult_data_path(), COLUMNS[sensitive], COLUMNS[public], missing=() if keep_missing else ("?",))
     return ct
 
 
-@lru_cache(maxsize=None)
+@cache
 def _ball_template(a1: int, a2: int, n: int, beta: str) -> RenyiBall:
     """The chi^2 ball of eq. (9)/(61) for a table of shape a1 x a2: its radius depends on the shape, n and
     beta only (computing it takes ~1.6 s, so it is computed once per setting, not once per run)."""
@@ -84,7 +84,7 @@ def _ball_template(a1: int, a2: int, n: int, beta: str) -> RenyiBall:
 IR_DISTANCE_DPS = 30
 
 
-@lru_cache(maxsize=None)
+@cache
 def _ball_data(table, n: int, beta: str):
     """(ball, L', d') for the chi^2 ball around ``table`` (exact Fractions): certified L' <= L_{u|s}(F)
     and d' >= Theorem 5's d."""
@@ -108,10 +108,7 @@ def evaluate(table, n: int, eps: str, *, beta: str = "0.05", pstar=None, mechs=M
         elif m == "SRR":
             Q = srr_matrix(a1, a2, r)
         elif m == "IR":
-            if exact_ir:
-                Q = independent_reporting(ball, eps, d=d).matrix
-            else:
-                Q = ir_split_search(p, a1, a2, r, d)[1]
+            Q = independent_reporting(ball, eps, d=d).matrix if exact_ir else ir_split_search(p, a1, a2, r, d)[1]
         elif m == "PolyOpt":
             Q = polyopt_from_bounds(table, L, eps)[0].matrix
         elif m == "NR":
@@ -131,7 +128,7 @@ def evaluate(table, n: int, eps: str, *, beta: str = "0.05", pstar=None, mechs=M
 SYNTH_SALT = "rldp.sec8.synthetic"
 
 
-@lru_cache(maxsize=None)
+@cache
 def synthetic_instance(seed: int, a1: int, a2: int, k: int, n: int = N_ADULT):
     """Instance k: P* ~ Dirichlet(1/2) on a1 * a2 points (exact), counts of n draws; redrawn while a
     sensitive value has no sample (P-hat_{U|s} undefined). Returns (pstar, table, redraws)."""

@@ -56,7 +56,7 @@ def _direct(ball, Qf, y, s1, s2, rng, starts=4):
         return (q[s1] @ P[s1] / P[s1].sum()) / (q[s2] @ P[s2] / P[s2].sum())
 
     best, best_p = 0.0, None
-    for k in range(starts):
+    for _k in range(starts):
         x0 = ph * np.exp(0.3 * np.array([rng.gauss(0, 1) for _ in ph]))
         x0 /= x0.sum()
         r = minimize(lambda p: -ratio(p), x0, method="SLSQP", bounds=[(1e-12, 1)] * len(ph),

@@ -101,7 +101,7 @@ def check_d2_chi2(ctx):
     rng = ctx.rng("sec3.d2chi2")
     worst = mpmath.mpf(0)
     with working_precision(ctx.dps):
-        for k in range(50):
+        for _k in range(50):
             m = rng.randint(2, 6)
             w1 = [rng.randint(0, 30) for _ in range(m)]
             w2 = [rng.randint(1, 30) for _ in range(m)]
@@ -137,14 +137,14 @@ def check_pstar(ctx):
         ball = RenyiBall.from_confidence(EX1_PHAT, 2, EX1_CONF, EX1_N, dps=ctx.dps)
         member = ball.contains(EX1_PSTAR, dps=ctx.dps)
     # second route: D_2 = log sum_x P^_x^2 / P*_x with the sum exact (ERROR when it disagrees with the engine)
-    exact_sum = sum(Fraction(a) ** 2 / Fraction(b) for a, b in zip(flat(EX1_PHAT), flat(EX1_PSTAR)))
+    exact_sum = sum(Fraction(a) ** 2 / Fraction(b) for a, b in zip(flat(EX1_PHAT), flat(EX1_PSTAR), strict=True))
     with working_precision(ctx.dps):
         agree("D_2(P^||P*)", D, mpmath.log(to_mpf(exact_sum)), mpmath.mpf(10) ** -(ctx.dps - 5))
     comps = [compare_printed("D_2(P^||P*)", "0.0281", D)]
     from rldp_verify.certificates.claims import built
     from rldp_verify.certificates.value import printed_certificate
 
-    d2 = ["log", ["+", *[["/", ["*", a, a], b] for a, b in zip(flat(EX1_PHAT), flat(EX1_PSTAR))]]]   # issue 23
+    d2 = ["log", ["+", *[["/", ["*", a, a], b] for a, b in zip(flat(EX1_PHAT), flat(EX1_PSTAR), strict=True)]]]   # issue 23
     out = outcome_from_comparisons(comps, D2=nstr(D, 20), chi2=str(chi_square(flat(EX1_PHAT), flat(EX1_PSTAR))),
                                    certified_member=member,
                                    **built(printed_certificate, "D_2(P^||P*) = 0.0281", d2, "0.0281", comps[0].agrees))

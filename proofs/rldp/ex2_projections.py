@@ -118,7 +118,7 @@ def _compare(ctx, pick, what):
     highs = pick([{k: ([x[1] for x in v] if k == "L" else v[1]) for k, v in row.items()} for row in cert])
     wits = pick([{k: ([x[2] for x in v] if k == "L" else v[2]) for k, v in row.items()} for row in cert])
     comps, brackets, undecided = [], [], []
-    for (label, printed, ours), (_, _, lo), (_, _, hi) in zip(engine, lows, highs):
+    for (label, printed, ours), (_, _, lo), (_, _, hi) in zip(engine, lows, highs, strict=True):
         expect(to_mpf(lo) - mpmath.mpf(10) ** -20 <= ours <= to_mpf(hi) + mpmath.mpf(10) ** -20,
                f"{label}: the engine's Theorem-1 value {nstr(ours, 20)} lies outside the certified bracket "
                f"[{nstr(to_mpf(lo), 20)}, {nstr(to_mpf(hi), 20)}] (routes disagree)")
@@ -150,7 +150,7 @@ def _compare(ctx, pick, what):
         tried = [n for n in readings if n != "Theorem 1 (eq. (23))"]
         tail = (f"; every printed value is reproduced by the reading {all_ok[0]}" if all_ok else
                 f"; no single reading reproduces every printed value (tried: {'; '.join(tried)})")
-        ev["witnesses"] = {label: w for (label, _, w), c in zip(wits, comps) if not c.agrees}
+        ev["witnesses"] = {label: w for (label, _, w), c in zip(wits, comps, strict=True) if not c.agrees}
         return dataclasses.replace(out, summary=out.summary + tail, evidence=ev)
     return dataclasses.replace(out, evidence=ev)
 
@@ -186,7 +186,7 @@ def check_lower(ctx):
     if out.verdict.value != "REFUTED":
         return out
     below = []
-    for (s, u), c in zip([(s, u) for s in range(2) for u in range(2)], out.evidence["comparisons"]):
+    for (s, u), c in zip([(s, u) for s in range(2) for u in range(2)], out.evidence["comparisons"], strict=True):
         w = out.evidence["witnesses"].get(c["label"])
         if w is None:
             continue

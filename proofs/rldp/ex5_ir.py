@@ -147,7 +147,7 @@ def check_optimum(ctx):
 
     def _certs():   # issue 23: the printed utilities and "less utility than SRR" (not the optimum over eps2)
         out = []
-        for (name, p), c in zip((("I_P-hat(Q_IR) = 0.0755", phat), ("I_P*(Q_IR) = 0.0718", PSTAR_FLAT)), comps[-2:]):
+        for (name, p), c in zip((("I_P-hat(Q_IR) = 0.0755", phat), ("I_P*(Q_IR) = 0.0718", PSTAR_FLAT)), comps[-2:], strict=True):
             out.append(printed_certificate(name, mutual_information_expr(mech.matrix, p), c.printed, c.agrees))
             out.append(value_certificate(f"I(SRR) - I(Q_IR) > 0 under {name.split('(')[0]}",
                                          ["-", mutual_information_expr(sr.matrix, p),

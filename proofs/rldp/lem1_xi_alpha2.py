@@ -76,7 +76,7 @@ def check_numeric(ctx):
     worst_res = mpmath.mpf(0)
     n = 0
     with working_precision(ctx.dps):
-        for k in range(60):
+        for _k in range(60):
             rho = Fraction(rng.randint(1, 999), 1000)
             B = Fraction(rng.randint(0, 10**4), 10 ** rng.choice((3, 4, 5)))
             a = t_interval(rho, 2, B, dps=ctx.dps)

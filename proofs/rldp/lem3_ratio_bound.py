@@ -24,7 +24,7 @@ from rldp_verify.rldp.mechanisms import check_ldp, exact_level, grr_matrix
 def check_lemma3(ctx):
     rng = ctx.rng("lemma3")
     n = 0
-    for k in range(120):
+    for _k in range(120):
         a, ny = rng.randint(2, 6), rng.randint(2, 4)
         r = Fraction(rng.randint(10, 50), 10)
         Q = []
@@ -38,7 +38,7 @@ def check_lemma3(ctx):
         if ldp.holds is not True:
             continue
         P, P2 = _dist(rng, a), _dist(rng, a)
-        for y, row in enumerate(Q):
+        for _y, row in enumerate(Q):
             lhs = _output(row, P)
             rhs = _output(row, P2) * _factor(r, P, P2)
             n += 1
@@ -74,11 +74,11 @@ def check_lemma3(ctx):
 
 
 def _output(row, P):
-    return sum(q * p for q, p in zip(row, P))
+    return sum(q * p for q, p in zip(row, P, strict=True))
 
 
 def _factor(r, P, P2):
-    return 1 + (r - 1) / 2 * sum(abs(x - y) for x, y in zip(P, P2))
+    return 1 + (r - 1) / 2 * sum(abs(x - y) for x, y in zip(P, P2, strict=True))
 
 
 def _dist(rng, a):

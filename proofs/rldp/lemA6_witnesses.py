@@ -36,7 +36,7 @@ def _renyi_arb(p, r, alpha: Fraction):
     a = _arb(alpha)
     if alpha == 1:
         tot = flint.arb(0)
-        for x, y in zip(p, r):
+        for x, y in zip(p, r, strict=True):
             if x == 0:
                 continue
             if y == 0:
@@ -44,7 +44,7 @@ def _renyi_arb(p, r, alpha: Fraction):
             tot += _arb(x) * (_arb(x) / _arb(y)).log()
         return tot
     tot = flint.arb(0)
-    for x, y in zip(p, r):
+    for x, y in zip(p, r, strict=True):
         if x == 0:
             continue
         if y == 0:

@@ -39,7 +39,7 @@ def check_formula(ctx):
     E = Bt + 1
     lemma1 = [(E + 2 * rho - 1 + sgn * sp.sqrt((E - 1) * (E - (2 * rho - 1) ** 2))) / (2 * E * rho) for sgn in (-1, 1)]
     a7 = [(Bt + 2 * rho + sgn * ROOT) / (2 * rho * (Bt + 1)) for sgn in (-1, 1)]
-    same = all(sp.simplify(sp.expand(x - y)) == 0 for x, y in zip(lemma1, a7))
+    same = all(sp.simplify(sp.expand(x - y)) == 0 for x, y in zip(lemma1, a7, strict=True))
     # they solve F(rho, xi) = rho/xi + (1-rho)^2/(1-rho xi) - B~ - 1 = 0
     xi = sp.symbols("xi", positive=True)
     Fq = sp.expand((rho / xi + (1 - rho) ** 2 / (1 - rho * xi) - Bt - 1) * xi * (1 - rho * xi))

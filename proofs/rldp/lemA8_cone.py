@@ -167,7 +167,7 @@ def check_reduction(ctx):
                 if (s, tuple(v)) in Vs_set:
                     continue
                 vp, vm = _v_pm(v, s, a2, t)
-                comb = [x / (t + 1) + t * y / (t + 1) for x, y in zip(vp, vm)]
+                comb = [x / (t + 1) + t * y / (t + 1) for x, y in zip(vp, vm, strict=True)]
                 n += 1
                 if comb != v or (s, tuple(vp)) not in Vs_set or (s, tuple(vm)) not in Vs_set:
                     return Outcome.refuted("the decomposition (A105) fails",
@@ -177,7 +177,7 @@ def check_reduction(ctx):
             v = [Fraction(1)] * a
             v[x] = t
             vp, vm = _v_pm(v, x // a2, a2, t)
-            comb = [p / (t + 1) + t * q / (t + 1) for p, q in zip(vp, vm)]
+            comb = [p / (t + 1) + t * q / (t + 1) for p, q in zip(vp, vm, strict=True)]
             n += 1
             if comb != v or (x // a2, tuple(vp)) not in Vs_set or (x // a2, tuple(vm)) not in Vs_set:
                 return Outcome.refuted("the decomposition (A109) fails", counterexample={"v": list(map(str, v))}, kind="false")

@@ -25,7 +25,7 @@ def rad_printed(p, Bs):
 
 
 def _random_balls(rng, count):
-    for k in range(count):
+    for _k in range(count):
         phat = rand_table(rng, rng.choice((2, 3)), rng.choice((2, 3, 4)))
         B = Fraction(rng.randint(1, 2000), 10000) * rng.choice((1, 1, 10))
         yield RenyiBall.from_radius(phat, 2, B)

@@ -105,10 +105,8 @@ def check_eq3(ctx, prior="paper") -> Outcome:
                     continue
                 post = c1 * ps[s] / py, c2 * ps[s2] / py
                 prior_ratio = ps[s] / ps[s2] if prior == "paper" else ps[s2] / ps[s]
-                if post[1] == 0:
-                    rhs3 = post[0] == 0  # 0/0 read as satisfied, x/0 with x > 0 as violated
-                else:
-                    rhs3 = post[0] / post[1] <= t * prior_ratio
+                # 0/0 read as satisfied, x/0 with x > 0 as violated
+                rhs3 = post[0] == 0 if post[1] == 0 else post[0] / post[1] <= t * prior_ratio
                 if lhs1 != rhs3:
                     return Outcome.refuted(
                         "(1) and (3) disagree on an instance",
@@ -159,7 +157,7 @@ def check_power_divergence(ctx, normalisation="alpha-1") -> Outcome:
                 fv = sp.lambdify((t, a), f, "mpmath")
                 H = sum(mpmath.mpf(q.numerator) / q.denominator
                         * fv(mpmath.mpf(p.numerator * q.denominator) / (p.denominator * q.numerator), A)
-                        for p, q in zip(P, Q))
+                        for p, q in zip(P, Q, strict=True))
                 via = mpmath.log(1 + (A - 1) * H) / (A - 1)
                 d = renyi_divergence(P, Q, alpha, dps=ctx.dps)
                 worst = max(worst, abs(via - d))
@@ -169,7 +167,7 @@ def check_power_divergence(ctx, normalisation="alpha-1") -> Outcome:
     if worst > tol:
         return Outcome.refuted(f"D_alpha differs from log(1 + (alpha-1) H_alpha)/(alpha-1) by {mpmath.nstr(worst, 5)}",
                                counterexample=rows, **ev, kind="false")
-    if not (sp.simplify(dphi - 1) == 0):
+    if sp.simplify(dphi - 1) != 0:
         return Outcome.refuted("phi is not increasing", counterexample=str(dphi), **ev, kind="false")
     return Outcome.verified(
         "D_alpha = phi(H_alpha) with phi(h) = log(1 + (alpha-1) h)/(alpha-1), continuous with phi'(h) = 1/(1 + (alpha-1) h) "
@@ -430,7 +428,7 @@ def check_mi_concave(ctx, shape="concave") -> Outcome:
             P1 = [mpmath.mpf(x.numerator) / x.denominator for x in _rand_dist(rng, a, zeros=True)]
             P2 = [mpmath.mpf(x.numerator) / x.denominator for x in _rand_dist(rng, a, zeros=True)]
             lam = mpmath.mpf(rng.randint(1, 9)) / 10
-            mix = [lam * x + (1 - lam) * y for x, y in zip(P1, P2)]
+            mix = [lam * x + (1 - lam) * y for x, y in zip(P1, P2, strict=True)]
             gap = _mi(mix, W) - lam * _mi(P1, W) - (1 - lam) * _mi(P2, W)  # >= 0 for concavity
             if shape == "convex":
                 gap = -gap

@@ -28,7 +28,7 @@ def check_kl_limit(ctx):
     rng = ctx.rng("sec3.kl")
     worst = mpmath.mpf(0)
     with working_precision(ctx.dps):
-        for k in range(25):
+        for _k in range(25):
             m = rng.randint(2, 6)
             p, q = rand_dist(rng, m, zeros=True), rand_dist(rng, m)
             kl = kl_divergence(p, q)
@@ -158,8 +158,8 @@ def check_tool_radius(ctx):
                 R = [Fraction(int(i == 0)) for i in range(a)]
                 inside = outside = None
                 for t in (Fraction(k, 64) for k in range(1, 64)):
-                    P = [h + t * (r - h) for h, r in zip(flat_hat, R)]
-                    chi = sum((h - p) ** 2 / p for h, p in zip(flat_hat, P))
+                    P = [h + t * (r - h) for h, r in zip(flat_hat, R, strict=True)]
+                    chi = sum((h - p) ** 2 / p for h, p in zip(flat_hat, P, strict=True))
                     if chi * n < q_lo * Fraction(999, 1000):
                         inside = P
                     elif chi * n > q_hi * Fraction(1001, 1000) and outside is None:

@@ -35,7 +35,7 @@ def check_phi_binary(ctx):
     rng = ctx.rng("sec42.binary")
     worst = mpmath.mpf(0)
     with working_precision(ctx.dps):
-        for k in range(80):
+        for _k in range(80):
             alpha = rng.choice((Fraction(1, 3), Fraction(1, 2), Fraction(1), Fraction(2), Fraction(5, 2), Fraction(7)))
             rho = to_mpf(Fraction(rng.randint(1, 999), 1000))
             xi = mpmath.mpf(rng.random()) / rho * mpmath.mpf("0.999") + mpmath.mpf(10) ** -6
@@ -137,7 +137,7 @@ def check_domain(ctx):
         # witness R in the ball with R_u above the cap: R = (t+, 1 - t+) slightly inside
         R0 = (tp + cap) / 2
         D = binary_renyi(rho, R0, 2)
-    if R0 > cap and D <= to_mpf(B):
+    if cap < R0 and to_mpf(B) >= D:
         return Outcome.refuted(
             f"with the printed domain, P^_u xi+ <= rho/(1-rho) = {nstr(cap, 6)}, but R = ({nstr(R0, 6)}, "
             f"{nstr(1 - R0, 6)}) has D_2(P^||R) = {nstr(D, 6)} <= B = 1; the true max R_u is {nstr(tp, 10)} "

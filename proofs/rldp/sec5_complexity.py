@@ -54,7 +54,7 @@ def check_vertex_bound(ctx):
         ubt = upper_bound_theorem(a * a + a, a - 1)
         # dimension: affine rank of the vertex set
         import flint
-        flat = [flint.fmpq((x - y).numerator, (x - y).denominator) for v in V[1:] for x, y in zip(v, V[0])]
+        flat = [flint.fmpq((x - y).numerator, (x - y).denominator) for v in V[1:] for x, y in zip(v, V[0], strict=True)]
         dim = flint.fmpq_mat(len(V) - 1, a, flat).rank() if V else -1   # an empty set has dimension -1
         rows.append({"a1": a1, "a2": a2, "e^eps": str(e), "inequalities": len(A), "vertices": len(V),
                      "UBT bound": ubt, "dimension": dim})

@@ -17,7 +17,7 @@ Curves the paper could not draw, and how ours are drawn instead: see MISSING_CUR
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 from proofs.rldp._sec8 import ADULT_PAIRS, EPS_GRID, GROUP, PAPER, adult_table, beats, evaluate, figure_path, fmt
 from proofs.rldp.sec8_figures import fig2_adult
@@ -67,7 +67,7 @@ def small_runs(ctx=None):
         tasks = [(s, u, e) for s, u in ADULT_PAIRS for e in EPS_GRID]
         res = (ctx.map if ctx is not None else lambda f, ts: [f(t) for t in ts])(small_task, tasks)
         out: dict = {}
-        for (s, u, e), r in zip(tasks, res):
+        for (s, u, e), r in zip(tasks, res, strict=True):
             out.setdefault(f"{s} x {u}", {})[e] = r
         _CACHE["small"] = out
     return _CACHE["small"]
@@ -76,7 +76,7 @@ def small_runs(ctx=None):
 _CACHE: dict = {}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _large_distance(s: str, u: str, keep: bool, cert: bool):
     if not cert:
         return 2
@@ -173,11 +173,11 @@ def large_runs(ctx=None):
                                                          -float(tasks[i][5])))
         done = (ctx.map if ctx is not None else lambda f, ts: [f(t) for t in ts])(large_task, [tasks[i] for i in order])
         res = [None] * len(tasks)
-        for i, r in zip(order, done):
+        for i, r in zip(order, done, strict=True):
             res[i] = r
-        labels = {(t[1], t[5]): r["label"] for t, r in zip(tasks, res) if t[0] == "direct"}
+        labels = {(t[1], t[5]): r["label"] for t, r in zip(tasks, res, strict=True) if t[0] == "direct"}
         out: dict = {}
-        for (kind, s, u, keep, cert, e), r in zip(tasks, res):
+        for (kind, s, _u, _keep, _cert, e), r in zip(tasks, res, strict=True):
             row = out.setdefault(labels[(s, e)], {}).setdefault(e, {"nmi": {}, "bracket": {}, "cg": {}})
             if kind == "direct":
                 row["nmi"] = r["nmi"]

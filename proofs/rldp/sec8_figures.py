@@ -45,7 +45,7 @@ def fig2_adult(path, panels, *, narrow_tol: float = 1e-3) -> None:
     cols = min(2, len(panels))
     rows = math.ceil(len(panels) / cols)
     fig, axes = plt.subplots(rows, cols, figsize=(6.2 * cols, 4.6 * rows), squeeze=False)
-    for ax, panel in zip(axes.flat, panels):
+    for ax, panel in zip(axes.flat, panels, strict=True):
         title, eps, curves, note = panel[:4]
         brackets = panel[4] if len(panel) > 4 and panel[4] else {}
         xs = [float(e) for e in eps]
@@ -85,7 +85,7 @@ def fig3_nmi_bands(path, shapes, *, runs: int) -> None:
     ``shapes`` = {label: (eps list, {eps: {mech: mean}}, {mech: {q: [quantile at each eps]}})}."""
     plt = _plt()
     fig, axes = plt.subplots(1, len(shapes), figsize=(6.2 * len(shapes), 4.4), squeeze=False)
-    for ax, (label, (eps, means, qs)) in zip(axes.flat, shapes.items()):
+    for ax, (label, (eps, means, qs)) in zip(axes.flat, shapes.items(), strict=True):
         xs = [float(e) for e in eps]
         for m in qs:
             c = COLORS.get(m)
@@ -108,7 +108,7 @@ def fig4_eps_star_bands(path, shapes, *, runs: int) -> None:
     is drawn at the top of the axis. ``shapes`` = {label: (eps list, {mech: [[eps* of each run] at each eps]})}."""
     plt = _plt()
     fig, axes = plt.subplots(1, len(shapes), figsize=(6.2 * len(shapes), 4.4), squeeze=False)
-    for ax, (label, (eps, per_mech)) in zip(axes.flat, shapes.items()):
+    for ax, (label, (eps, per_mech)) in zip(axes.flat, shapes.items(), strict=True):
         xs = [float(e) for e in eps]
         finite = [x for m in per_mech.values() for col in m for x in col if math.isfinite(x)]
         top = 2 * max(finite + xs)
@@ -138,11 +138,11 @@ def fig5_difference_spread(path, shapes, *, eps: str) -> None:
     plt = _plt()
     fig, axes = plt.subplots(1, len(shapes), figsize=(6.2 * len(shapes), 4.4), squeeze=False)
     rng = np.random.default_rng(0)  # horizontal jitter of the dots only
-    for ax, (label, per_mech) in zip(axes.flat, shapes.items()):
+    for ax, (label, per_mech) in zip(axes.flat, shapes.items(), strict=True):
         names = list(per_mech)
         data = [100 * np.asarray(per_mech[m], dtype=float) for m in names]
         ax.boxplot(data, whis=(5, 95), showfliers=False, tick_labels=names)
-        for i, (m, d) in enumerate(zip(names, data), start=1):
+        for i, (m, d) in enumerate(zip(names, data, strict=True), start=1):
             ax.scatter(i + rng.uniform(-0.15, 0.15, d.size), d, s=6, alpha=0.5, color=COLORS.get(m))
         for y in (-3, 3):
             ax.axhline(y, color="k", linestyle="--", linewidth=0.8)

@@ -232,7 +232,7 @@ def check_synthetic_nr(ctx):
 )
 def check_sides(ctx):
     fails, table, member = [], {}, {}
-    for sh, (K, eps_list) in SETTINGS.items():
+    for sh, (_K, eps_list) in SETTINGS.items():
         table[_label(sh)] = {}
         for e in eps_list:
             rs = runs(ctx, sh, e)
@@ -250,7 +250,7 @@ def check_sides(ctx):
                 fails.append(f"{_label(sh)}, eps={e}: NR 25 % quantile {fmt(q_nr)} <= eps")
             if not q_po < float(e):
                 fails.append(f"{_label(sh)}, eps={e}: PolyOpt 75 % quantile {fmt(q_po)} >= eps")
-            for r, x in zip(rs, po):
+            for r, x in zip(rs, po, strict=True):
                 if r["pstar_in_F"] is True and x > float(e) + 1e-12:
                     fails.append(f"{_label(sh)}, eps={e}: P* in F but PolyOpt eps* = {fmt(x, 6)} > eps")
     path, rel = figure_path(ctx, "rldp_sec8_fig4_eps_star.png")

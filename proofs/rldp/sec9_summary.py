@@ -86,7 +86,7 @@ def check_cost(ctx):
     from proofs.rldp.sec8_synthetic import SETTINGS, runs
 
     ratios, worst = {}, []
-    for sh, (K, eps_list) in SETTINGS.items():
+    for sh, (_K, eps_list) in SETTINGS.items():
         lab = f"{sh[0]} x {sh[1]}"
         ratios[lab] = {}
         for e in eps_list:

@@ -127,7 +127,7 @@ def _pair(rng, k):
     p = rand_table(rng, a1, a2)
     if k % 4 == 3:   # near P^: the boundary case of small divergences
         t = Fraction(1, rng.randint(50, 5000))
-        p = tuple(tuple((1 - t) * x + t * y for x, y in zip(r, q)) for r, q in zip(phat, p))
+        p = tuple(tuple((1 - t) * x + t * y for x, y in zip(r, q, strict=True)) for r, q in zip(phat, p, strict=True))
     return phat, p, rng.randrange(a1)
 
 
@@ -139,7 +139,7 @@ def _blocks(table, s):
 
 
 def _power_sum(ph, p, a):
-    return mpmath.fsum(x**a * y ** (1 - a) for x, y in zip(ph, p) if x != 0)
+    return mpmath.fsum(x**a * y ** (1 - a) for x, y in zip(ph, p, strict=True) if x != 0)
 
 
 def _normal(v):
@@ -373,7 +373,7 @@ def check_a13_a20(ctx):
             P = printed_A16(a, C, gamma, R, s, phat)
             t.equal("(A16) sums to 1", mpmath.fsum(v for r in P for v in r), 1, pt)
             t.truth("(A16) non-negative", all(v >= 0 for r in P for v in r), pt)
-            t.equal("(A16) P_{U|s} = R", max(abs(x - y) for x, y in zip(_normal(P[s]), R)), 0, pt)
+            t.equal("(A16) P_{U|s} = R", max(abs(x - y) for x, y in zip(_normal(P[s]), R, strict=True)), 0, pt)
             joint = _power_sum(fph, [v for r in P for v in r], a)
             v18 = printed_A18(a, C, gamma, phs, inner)
             t.equal("(A17)-(A18)", v18, joint, pt)

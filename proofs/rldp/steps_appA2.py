@@ -106,7 +106,7 @@ def check_lagrangian(ctx):
             x = rng.randrange(n)
 
             def lagrangian(*p):
-                return p[x] + lam * (mpmath.fsum(h**a * q ** (1 - a) for h, q in zip(phat, p)) - C) + mu * (mpmath.fsum(p) - 1)
+                return p[x] + lam * (mpmath.fsum(h**a * q ** (1 - a) for h, q in zip(phat, p, strict=True)) - C) + mu * (mpmath.fsum(p) - 1)
 
             pt = {"alpha": a, "lambda": lam, "mu": mu, "x": x}
             for j in range(n):
@@ -155,7 +155,7 @@ def check_psi(ctx):
             over = lim * (1 + mp(rand_fraction(rng, 0, 1)))
             t.truth("psi >= 0 iff xi <= 1/rho", (printed_psi(rho, over) >= 0) == (over <= 1 / rho), {**pt, "xi": over})
             if psi > 0:
-                power = mpmath.fsum(h**a * p ** (1 - a) for h, p in zip(phat, P))
+                power = mpmath.fsum(h**a * p ** (1 - a) for h, p in zip(phat, P, strict=True))
                 t.equal("(A36)-(A38)/(A45)", printed_A38(a, rho, xi, psi), power, pt)
                 t.equal("(A38) = F + C", printed_A38(a, rho, xi, psi), F(a, 0, rho, xi), pt)
             t.points += 1
@@ -286,11 +286,11 @@ def check_a44(ctx):
             lam, C = mp(rand_fraction(rng, 0, 3)), mp(rand_fraction(rng, 0, 3))
             mu = 1 + mp(rand_fraction(rng, 0, 3))
             sides = [1 if x in X1 else -1 for x in range(n)]
-            P = [printed_A44_ratio(a, lam, mu, sd) * h for sd, h in zip(sides, phat)]
+            P = [printed_A44_ratio(a, lam, mu, sd) * h for sd, h in zip(sides, phat, strict=True)]
 
             def lagrangian(*p):
-                return (mpmath.fsum(sd * (q - h) for sd, q, h in zip(sides, p, phat))
-                        + lam * (mpmath.fsum(h**a * q ** (1 - a) for h, q in zip(phat, p)) - C) + mu * (mpmath.fsum(p) - 1))
+                return (mpmath.fsum(sd * (q - h) for sd, q, h in zip(sides, p, phat, strict=True))
+                        + lam * (mpmath.fsum(h**a * q ** (1 - a) for h, q in zip(phat, p, strict=True)) - C) + mu * (mpmath.fsum(p) - 1))
 
             pt = {"alpha": a, "lambda": lam, "mu": mu, "X1": X1}
             ok = all(isinstance(v, mpmath.mpf) and v > 0 for v in P)
@@ -369,7 +369,7 @@ def check_boundary(ctx):
             for Q in (rand_dist(rng, n), list(ph)):
                 X1 = printed_X1(Q, ph)
                 t.truth("X1 not empty", bool(X1), pt)
-                t.truth("X1 = X iff P = P^", (len(X1) == n) == (Q == ph), pt)
+                t.truth("X1 = X iff P = P^", (len(X1) == n) == (ph == Q), pt)
             t.points += 1
     return t.outcome("boundary, zero-free case and the partition X1, X2",
                      statement_claims=("rldp.lemma-a5.extreme-coordinates", "rldp.lemma-a6.l1-radius"), cases=cases)

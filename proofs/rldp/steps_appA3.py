@@ -9,6 +9,7 @@ mutants ``steps.a3.*`` of ``mutation/steps_catalogue.py``.
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import pairwise
 
 import mpmath
 
@@ -102,7 +103,7 @@ def check_a54(ctx):
     rng = ctx.rng("steps.a3.a54")
     t = Tally(ctx.dps, tol=mpmath.mpf(10) ** (-(ctx.dps // 2)))
     with working_precision(ctx.dps):
-        for k in range(40):
+        for _k in range(40):
             B = mp(rand_fraction(rng, 0, 1))
             r = mp(rand_fraction(rng, 0, 1))
             pt = {"B~": B, "rho": r}
@@ -113,7 +114,7 @@ def check_a54(ctx):
             grid = sorted([mpmath.mpf(j) / 97 for j in range(1, 97)] + [ro / 2, ro * (1 - mpmath.mpf(10) ** -6),
                                                                        ro + (1 - ro) * mpmath.mpf(10) ** -6])
             signs = [(printed_A54(B, z) > 0) for z in grid]
-            changes = sum(1 for u, v in zip(signs, signs[1:]) if u != v)
+            changes = sum(1 for u, v in pairwise(signs) if u != v)
             t.truth("single zero", changes == 1 and signs[0] and not signs[-1], {"B~": B}, sign_changes=changes)
             t.points += 1
     return t.outcome("(A54) and rho_opt", statement_claims=LEMMA_A7)

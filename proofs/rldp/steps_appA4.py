@@ -40,19 +40,19 @@ def printed_A75_lower(Q_y, s1, s2, t, S):
 def printed_A76_lhs(w, L, Q_y, s1, s2, t):
     """LHS of (A76): sum_s (1 - sum_u L_{u|s}) w_s + sum_u Q_{y|s1,u} L_{u|s1} - e^eps sum_u Q_{y|s2,u} L_{u|s2}."""
     return (sum((1 - sum(L[s])) * w[s] for s in range(len(w)))
-            + sum(q * l for q, l in zip(Q_y[s1], L[s1])) - t * sum(q * l for q, l in zip(Q_y[s2], L[s2])))
+            + sum(q * l for q, l in zip(Q_y[s1], L[s1], strict=True)) - t * sum(q * l for q, l in zip(Q_y[s2], L[s2], strict=True)))
 
 
 def printed_A80(L, Q_y, s1, s2, t):
     """(A80)."""
     return ((1 - sum(L[s1])) * max(Q_y[s1]) - t * (1 - sum(L[s2])) * min(Q_y[s2])
-            + sum(q * l for q, l in zip(Q_y[s1], L[s1])) - t * sum(q * l for q, l in zip(Q_y[s2], L[s2])))
+            + sum(q * l for q, l in zip(Q_y[s1], L[s1], strict=True)) - t * sum(q * l for q, l in zip(Q_y[s2], L[s2], strict=True)))
 
 
 def printed_A81(L, Q_y, s1, s2, t):
     """(A81): the max over (u1, u2) pulled out of (A80)."""
     U = len(L[0])
-    rest = sum(q * l for q, l in zip(Q_y[s1], L[s1])) - t * sum(q * l for q, l in zip(Q_y[s2], L[s2]))
+    rest = sum(q * l for q, l in zip(Q_y[s1], L[s1], strict=True)) - t * sum(q * l for q, l in zip(Q_y[s2], L[s2], strict=True))
     return max((1 - sum(L[s1])) * Q_y[s1][u1] - t * (1 - sum(L[s2])) * Q_y[s2][u2]
                for u1 in range(U) for u2 in range(U)) + rest
 
@@ -74,7 +74,7 @@ PRINTED_EXTREME = "maximal"
 def _instance(rng, k):
     S, U = rng.choice((2, 3)), rng.choice((2, 3, 4))
     L = []
-    for s in range(S):
+    for _s in range(S):
         w = [rng.randint(0, 20) for _ in range(U)]
         tot = sum(w) + (0 if k % 7 == 0 else rng.randint(1, 30))     # every 7th: sum_u L_{u|s} = 1 (boundary)
         L.append([Fraction(x, max(tot, 1)) for x in w])
@@ -86,7 +86,7 @@ def _instance(rng, k):
 
 def _primal_max(L, c):
     """max_{t in D} c^T t exactly: the best vertex L_{.|s} + (1 - sum L_{.|s}) e_u of each factor D_s."""
-    return sum(sum(l * x for l, x in zip(L[s], c[s])) + (1 - sum(L[s])) * max(c[s]) for s in range(len(L)))
+    return sum(sum(l * x for l, x in zip(L[s], c[s], strict=True)) + (1 - sum(L[s])) * max(c[s]) for s in range(len(L)))
 
 
 @claim(
@@ -140,7 +140,7 @@ def check_feasibility(ctx):
             w = [b + Fraction(rng.randint(-3, 3), 4) * (trial > 0) for b in low]
             z = printed_A74(w, c)
             feasible = all(x >= 0 for r in z for x in r)
-            t_.truth("(A75): z >= 0 iff (A77)-(A79)", feasible == all(a >= b for a, b in zip(w, low)), {**pt, "w": [str(x) for x in w]})
+            t_.truth("(A75): z >= 0 iff (A77)-(A79)", feasible == all(a >= b for a, b in zip(w, low, strict=True)), {**pt, "w": [str(x) for x in w]})
             if feasible:
                 t_.truth("weak duality", printed_A76_lhs(w, L, Q_y, s1, s2, t) >= primal, {**pt, "w": [str(x) for x in w]},
                          dual=printed_A76_lhs(w, L, Q_y, s1, s2, t), primal=primal)

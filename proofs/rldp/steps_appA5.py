@@ -23,30 +23,30 @@ THEOREM_3 = ("rldp.thm3.mu-properties", "rldp.thm3.lp-optimum")
 
 def mu(P, c):
     """The utility of one output (a definition: eq. (44)-(45) of the paper)."""
-    m = mpmath.fsum(p * x for p, x in zip(P, c))
-    return mpmath.fsum(p * x * mpmath.log(x / m) for p, x in zip(P, c) if x != 0) if m != 0 else mpmath.mpf(0)
+    m = mpmath.fsum(p * x for p, x in zip(P, c, strict=True))
+    return mpmath.fsum(p * x * mpmath.log(x / m) for p, x in zip(P, c, strict=True) if x != 0) if m != 0 else mpmath.mpf(0)
 
 
 def printed_A83(P, alpha, gamma):
     """(A83): sum_y mu(Q_y) = sum_y alpha_y mu(gamma_y) (positive homogeneity of mu)."""
-    return mpmath.fsum(a * mu(P, g) for a, g in zip(alpha, gamma))
+    return mpmath.fsum(a * mu(P, g) for a, g in zip(alpha, gamma, strict=True))
 
 
 def printed_A86(P, theta, V):
     """(A86): sum_v theta_v mu(v)."""
-    return mpmath.fsum(t * mu(P, v) for t, v in zip(theta, V))
+    return mpmath.fsum(t * mu(P, v) for t, v in zip(theta, V, strict=True))
 
 
 def printed_A87(P, alpha, lam, V):
     """(A87): sum_y alpha_y sum_v lambda_{y,v} mu(v)."""
-    return mpmath.fsum(a * mpmath.fsum(l * mu(P, v) for l, v in zip(row, V)) for a, row in zip(alpha, lam))
+    return mpmath.fsum(a * mpmath.fsum(l * mu(P, v) for l, v in zip(row, V, strict=True)) for a, row in zip(alpha, lam, strict=True))
 
 
 def printed_A88(P, alpha, lam, V):
     """(A88): sum_y alpha_y mu(sum_v lambda_{y,v} v), which (A87) is '>=' (convexity of mu)."""
     out = []
-    for a, row in zip(alpha, lam):
-        g = [mpmath.fsum(l * v[x] for l, v in zip(row, V)) for x in range(len(P))]
+    for a, row in zip(alpha, lam, strict=True):
+        g = [mpmath.fsum(l * v[x] for l, v in zip(row, V, strict=True)) for x in range(len(P))]
         out.append(a * mu(P, g))
     return mpmath.fsum(out)
 
@@ -57,7 +57,7 @@ PRINTED_A88_RELATION = ">="
 
 def mutual_information(P, rows):
     """I(X;Y) = H(Y) - H(Y|X) for the mechanism with rows Q_y (a definition, computed from the joint)."""
-    py = [mpmath.fsum(p * q for p, q in zip(P, r)) for r in rows]
+    py = [mpmath.fsum(p * q for p, q in zip(P, r, strict=True)) for r in rows]
     hy = -mpmath.fsum(v * mpmath.log(v) for v in py if v > 0)
     hyx = -mpmath.fsum(p * r[x] * mpmath.log(r[x]) for r in rows for x, p in enumerate(P) if r[x] > 0)
     return hy - hyx
@@ -83,13 +83,13 @@ def check_convexity(ctx):
             V0 = [[mp(rng.randint(1, 40)) for _ in range(n)] for _ in range(m)]
             lam = [[mp(v) for v in rand_dist(rng, m, zeros=(k % 3 == 0))] for _ in range(ny)]
             alpha = [mp(rng.randint(1, 30)) for _ in range(ny)]
-            raw = [[a * mpmath.fsum(l * v[x] for l, v in zip(row, V0)) for x in range(n)] for a, row in zip(alpha, lam)]
+            raw = [[a * mpmath.fsum(l * v[x] for l, v in zip(row, V0, strict=True)) for x in range(n)] for a, row in zip(alpha, lam, strict=True)]
             N = [mpmath.fsum(r[x] for r in raw) for x in range(n)]           # rescale per x: rows sum to 1_X
             V = [[v[x] / N[x] for x in range(n)] for v in V0]
-            gamma = [[mpmath.fsum(l * v[x] for l, v in zip(row, V)) for x in range(n)] for row in lam]
-            Q = [[a * g[x] for x in range(n)] for a, g in zip(alpha, gamma)]
+            gamma = [[mpmath.fsum(l * v[x] for l, v in zip(row, V, strict=True)) for x in range(n)] for row in lam]
+            Q = [[a * g[x] for x in range(n)] for a, g in zip(alpha, gamma, strict=True)]
             theta = [mpmath.fsum(lam[y][j] * alpha[y] for y in range(ny)) for j in range(m)]
-            Qp = [[th * v[x] for x in range(n)] for th, v in zip(theta, V)]
+            Qp = [[th * v[x] for x in range(n)] for th, v in zip(theta, V, strict=True)]
             pt = {"P^": P, "case": k}
             I_Q, I_Qp = mutual_information(P, Q), mutual_information(P, Qp)
             t.equal("(A83)", printed_A83(P, alpha, gamma), I_Q, pt)

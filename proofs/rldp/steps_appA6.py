@@ -36,7 +36,7 @@ def printed_v_minus(v, s, t):
 
 def printed_A105(vp, vm, t):
     """(A105)/(A109): v = v+/(e^eps + 1) + e^eps v-/(e^eps + 1)."""
-    return [[a / (t + 1) + t * b / (t + 1) for a, b in zip(ra, rb)] for ra, rb in zip(vp, vm)]
+    return [[a / (t + 1) + t * b / (t + 1) for a, b in zip(ra, rb, strict=True)] for ra, rb in zip(vp, vm, strict=True)]
 
 
 def printed_V3_from_V2(v2, t):

@@ -55,11 +55,11 @@ def check_lemma3(ctx):
         q = [qmin] + [qmin * (1 + (t - 1) * Fraction(rng.randint(0, 20), 20)) for _ in range(n - 1)]   # one column y
         rng.shuffle(q)
         P, P2 = rand_dist(rng, n, zeros=(k % 5 == 0)), rand_dist(rng, n, zeros=(k % 7 == 0))
-        l1 = sum(abs(a - b) for a, b in zip(P, P2))
-        py, py2 = sum(a * b for a, b in zip(q, P)), sum(a * b for a, b in zip(q, P2))
-        a64 = sum(qq * (b - a) for qq, a, b in zip(q, P, P2))
-        a65 = (sum(qq * (b - a) for qq, a, b in zip(q, P, P2) if b >= a)
-               - sum(qq * (a - b) for qq, a, b in zip(q, P, P2) if b < a))
+        l1 = sum(abs(a - b) for a, b in zip(P, P2, strict=True))
+        py, py2 = sum(a * b for a, b in zip(q, P, strict=True)), sum(a * b for a, b in zip(q, P2, strict=True))
+        a64 = sum(qq * (b - a) for qq, a, b in zip(q, P, P2, strict=True))
+        a65 = (sum(qq * (b - a) for qq, a, b in zip(q, P, P2, strict=True) if b >= a)
+               - sum(qq * (a - b) for qq, a, b in zip(q, P, P2, strict=True) if b < a))
         a66, a67, a68 = printed_66(max(q), min(q), l1), printed_67(t, min(q), l1), printed_68(t, py, l1)
         pt = {"e^eps": str(t), "Q_y": [str(x) for x in q], "P": [str(x) for x in P], "P'": [str(x) for x in P2]}
         T.truth("(64)", py2 - py == a64, pt)
@@ -94,12 +94,12 @@ def check_thm5(ctx):
         n, m = rng.choice((2, 3, 4)), rng.choice((2, 3))
         hat = [rand_dist(rng, n) for _ in range(m)]
         cond = [rand_dist(rng, n) for _ in range(m)]
-        dist = [sum(abs(a - b) for a, b in zip(c, h)) for c, h in zip(cond, hat)]
+        dist = [sum(abs(a - b) for a, b in zip(c, h, strict=True)) for c, h in zip(cond, hat, strict=True)]
         ds = [x + Fraction(rng.randint(0, 5), 10) for x in dist]           # any upper bounds d_s
-        d = 2 * max(ds) + max(sum(abs(a - b) for a, b in zip(hat[i], hat[j])) for i in range(m) for j in range(m))
+        d = 2 * max(ds) + max(sum(abs(a - b) for a, b in zip(hat[i], hat[j], strict=True)) for i in range(m) for j in range(m))
         s, s2 = rng.sample(range(m), 2)
-        l1 = sum(abs(a - b) for a, b in zip(cond[s], cond[s2]))
-        l1_hat = sum(abs(a - b) for a, b in zip(hat[s], hat[s2]))
+        l1 = sum(abs(a - b) for a, b in zip(cond[s], cond[s2], strict=True))
+        l1_hat = sum(abs(a - b) for a, b in zip(hat[s], hat[s2], strict=True))
         a69 = dist[s] + l1_hat + dist[s2]
         pt = {"s": s, "s'": s2, "k": k}
         T.truth("(69)", l1 <= a69, pt)

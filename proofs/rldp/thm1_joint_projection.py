@@ -41,11 +41,11 @@ def _symbolic_mass_step() -> bool:
     A = sp.symbols("A1:4", positive=True)
     T = sum(x ** (1 / a) for x in A)
     P = [x ** (1 / a) / T for x in A]
-    value = sum(x * p ** (1 - a) for x, p in zip(A, P))
+    value = sum(x * p ** (1 - a) for x, p in zip(A, P, strict=True))
     ok_value = sp.simplify(sp.powsimp(sp.expand_power_base(value - T**a, force=True), force=True)) == 0
     # stationarity: d/dP_s (A_s P_s^(1-a)) = (1-a) A_s P_s^(-a) is the same for every s at P
     grads = [sp.simplify(sp.powsimp(sp.expand_power_base((1 - a) * x * p ** (-a) / ((1 - a) * T**a), force=True),
-                                    force=True)) for x, p in zip(A, P)]
+                                    force=True)) for x, p in zip(A, P, strict=True)]
     ok_stat = all(sp.simplify(g - grads[0]) == 0 for g in grads)
     b, p1, p2, D1, D2, B = sp.symbols("beta p1 p2 D1 D2 B", positive=True)
     phi = lambda d: (sp.exp(b * d) - 1) / b  # noqa: E731
@@ -240,15 +240,15 @@ def check_ball_dual(ctx):
 
                 def Dm(R):
                     if a == 1:
-                        return mpmath.fsum(x * mpmath.log(x / y) for x, y in zip(wm, R))
-                    return mpmath.log(mpmath.fsum(x**a * y ** (1 - a) for x, y in zip(wm, R))) / (a - 1)
+                        return mpmath.fsum(x * mpmath.log(x / y) for x, y in zip(wm, R, strict=True))
+                    return mpmath.log(mpmath.fsum(x**a * y ** (1 - a) for x, y in zip(wm, R, strict=True))) / (a - 1)
 
                 def dual_at(t):   # mu = max v + e^t
                     mu = vmax + mpmath.exp(t)
                     if be == 0:
-                        M = mpmath.exp(mpmath.fsum(x * mpmath.log(mu - y) for x, y in zip(wm, vm)))
+                        M = mpmath.exp(mpmath.fsum(x * mpmath.log(mu - y) for x, y in zip(wm, vm, strict=True)))
                     else:
-                        M = mpmath.fsum(x * (mu - y) ** be for x, y in zip(wm, vm)) ** (1 / be)
+                        M = mpmath.fsum(x * (mu - y) ** be for x, y in zip(wm, vm, strict=True)) ** (1 / be)
                     return mu - mpmath.exp(-dm) * M
                 lo, hi = mpmath.mpf(-60), mpmath.mpf(12)
                 g = (mpmath.sqrt(5) - 1) / 2
@@ -261,16 +261,16 @@ def check_ball_dual(ctx):
                 tstar = (lo + hi) / 2
                 upper = dual_at(tstar)
                 mu = vmax + mpmath.exp(tstar)
-                R = [x * (mu - y) ** (-1 / a) for x, y in zip(wm, vm)]
+                R = [x * (mu - y) ** (-1 / a) for x, y in zip(wm, vm, strict=True)]
                 R = [t / mpmath.fsum(R) for t in R]
                 th = mpmath.mpf(10) ** -25      # nudged towards R^ (the ball is convex)
-                R = [(1 - th) * r + th * x for r, x in zip(R, wm)]
-                lower = mpmath.fsum(x * y for x, y in zip(vm, R)) if Dm(R) <= dm else -mpmath.inf
+                R = [(1 - th) * r + th * x for r, x in zip(R, wm, strict=True)]
+                lower = mpmath.fsum(x * y for x, y in zip(vm, R, strict=True)) if Dm(R) <= dm else -mpmath.inf
                 gap = upper - lower
                 for x in slsqp:
                     Rs = [mpmath.mpf(float(t)) for t in np.clip(x, 1e-300, None)]
                     Rs = [t / mpmath.fsum(Rs) for t in Rs]
-                    if Dm(Rs) <= dm and mpmath.fsum(p * q for p, q in zip(vm, Rs)) > upper + mpmath.mpf(10) ** -25:
+                    if Dm(Rs) <= dm and mpmath.fsum(p * q for p, q in zip(vm, Rs, strict=True)) > upper + mpmath.mpf(10) ** -25:
                         return Outcome.refuted("a point of the ball (SLSQP, re-checked at 40 digits) exceeds the dual "
                                                "bound", counterexample={"alpha": str(alpha), "R^": list(map(float, w)),
                                                                         "v": list(map(float, v)), "d": d,

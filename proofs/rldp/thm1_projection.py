@@ -138,11 +138,11 @@ def check_lift(ctx):
                     Q = rand_dist(rng, len(center), zeros=True)
                     R, lam = boundary_point(center, Q, alpha, Bs, dps=ctx.dps)
                     if inside:
-                        R = [c + (r - c) * mpmath.mpf("0.9") for c, r in zip(center, R)]
+                        R = [c + (r - c) * mpmath.mpf("0.9") for c, r in zip(center, R, strict=True)]
                     P, gamma = lift(phat, s, R, alpha, B, dps=ctx.dps)
                     D = renyi_divergence(flat(phat), P, alpha, dps=ctx.dps + 10)
                     got_R = [P[s * len(center) + j] / gamma for j in range(len(center))]
-                    if max(abs(x - y) for x, y in zip(got_R, R)) > tol or abs(sum(P) - 1) > tol:
+                    if max(abs(x - y) for x, y in zip(got_R, R, strict=True)) > tol or abs(sum(P) - 1) > tol:
                         return Outcome.refuted("the lift does not have conditional R", counterexample={
                             "phat": [[str(v) for v in r] for r in phat], "alpha": str(alpha), "B": str(B), "s": s}, kind="false")
                     excess = D - to_mpf(B)
@@ -203,7 +203,7 @@ def check_projection(ctx):
                     D = renyi_divergence(conditional(phat, s), Rs, alpha, dps=ctx.dps)
                     if Bs != mpmath.inf:
                         worst = max(worst, D - Bs)
-                    if D > Bs + tol:
+                    if Bs + tol < D:
                         return Outcome.refuted(
                             f"P in F projects outside the B_s-ball: D = {nstr(D)} > B_s = {nstr(Bs)}",
                             counterexample={"phat": [[str(v) for v in r] for r in phat], "alpha": str(alpha),
@@ -299,7 +299,7 @@ def check_chain(ctx):
     rng = ctx.rng("thm1.chain")
     worst = mpmath.mpf(0)
     with working_precision(ctx.dps):
-        for k in range(40):
+        for _k in range(40):
             a1, a2 = rng.choice((2, 3)), rng.choice((2, 3, 4))
             phat, P = rand_table(rng, a1, a2, zeros=True), rand_table(rng, a1, a2)
             s = rng.randrange(a1)
@@ -357,7 +357,7 @@ def check_defined(ctx):
 def check_whole_simplex(ctx):
     rng = ctx.rng("thm1.whole")
     n = 0
-    for k in range(60):
+    for _k in range(60):
         alpha = rng.choice((Fraction(1, 4), Fraction(1, 2), Fraction(3, 4)))
         a1, a2 = rng.choice((2, 3)), rng.choice((2, 3, 4))
         phat = rand_table(rng, a1, a2)
@@ -385,7 +385,7 @@ def check_whole_simplex(ctx):
                 P = [gamma * R[j] if i == s else (1 - gamma) * phat[i][j] / (1 - ps)
                      for i in range(a1) for j in range(a2)]
                 power = flint.arb(0)
-                for x, y in zip(flat(phat), P):
+                for x, y in zip(flat(phat), P, strict=True):
                     if x > 0 and y > 0:
                         power += arb_exact(x) ** a * arb_exact(y) ** (1 - a)
                 inside = bool(power >= C)   # alpha < 1: D <= B  <=>  power sum >= e^{(alpha-1)B}

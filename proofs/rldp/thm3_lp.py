@@ -30,7 +30,7 @@ def _affine_rank(V):
     if len(V) < 2:
         return 0
     M = sp.Matrix([[sp.Rational(x.numerator, x.denominator) - sp.Rational(y.numerator, y.denominator)
-                    for x, y in zip(v, V[0])] for v in V[1:]])
+                    for x, y in zip(v, V[0], strict=True)] for v in V[1:]])
     return M.rank()
 
 
@@ -69,7 +69,7 @@ def check_lp(ctx):
         for _ in range(3):
             pert = [Fraction(rng.randint(1, 9)) for _ in range(a)]
             tot = sum(pert)
-            q = [x * v / tot for x, v in zip(pert, p)]
+            q = [x * v / tot for x, v in zip(pert, p, strict=True)]
             q = [x / sum(q) for x in q] if sum(q) else p
             alt = solve_eq46(V, q, dps=30)
             comps.append(alt.rows)
@@ -119,7 +119,7 @@ def check_mu(ctx):
             v = [Fraction(rng.randint(0, 9), 7) for _ in range(a)]
             w = [Fraction(rng.randint(0, 9), 7) for _ in range(a)]
             lam = Fraction(rng.randint(1, 9), 10)
-            mid = [lam * x + (1 - lam) * y for x, y in zip(v, w)]
+            mid = [lam * x + (1 - lam) * y for x, y in zip(v, w, strict=True)]
             lm = mpmath.mpf(lam.numerator) / lam.denominator
             gap = mu_value(mid, p) - (lm * mu_value(v, p) + (1 - lm) * mu_value(w, p))
             worst = max(worst, gap)

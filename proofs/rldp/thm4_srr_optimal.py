@@ -230,7 +230,7 @@ def check_mu_sublinear(ctx):
             v1 = [Fraction(rng.randint(0, 9), rng.randint(1, 5)) for _ in range(a)]
             v2 = [Fraction(rng.randint(0, 9), rng.randint(1, 5)) for _ in range(a)]
             g = Fraction(rng.randint(1, 20), rng.randint(1, 7))
-            m1, m2, m12 = mu_arb(v1, p), mu_arb(v2, p), mu_arb([x + y for x, y in zip(v1, v2)], p)
+            m1, m2, m12 = mu_arb(v1, p), mu_arb(v2, p), mu_arb([x + y for x, y in zip(v1, v2, strict=True)], p)
             mg = mu_arb([g * x for x in v1], p)
             n += 1
             hom = abs(mg - arb_exact(g) * m1)
@@ -359,4 +359,4 @@ def check_utility_identity(ctx):
                                        counterexample={"P": list(map(str, p)), "Q": [list(map(str, r)) for r in Q]}, kind="false")
     if worst > Fraction(1, 10 ** 35):
         return Outcome.inconclusive("difference not resolved at 40 digits", worst=str(float(worst)))
-    return Outcome.verified("60 random (P, Q): |I_P(X;Y) - sum_y mu(Q_y)| <= %.1e (rigorous balls)" % float(worst))
+    return Outcome.verified(f"60 random (P, Q): |I_P(X;Y) - sum_y mu(Q_y)| <= {float(worst):.1e} (rigorous balls)")

@@ -124,7 +124,7 @@ def check_private(ctx):
                                    kind="false", audit=res.to_json())
         if res.witness is not None and res.argmax is not None:
             conds = [c for c in _cond([v for row in W for v in row], a1, a2) if c is not None]
-            spread = max(sum(abs(x - z) for x, z in zip(c1, c2)) for c1 in conds for c2 in conds)
+            spread = max(sum(abs(x - z) for x, z in zip(c1, c2, strict=True)) for c1 in conds for c2 in conds)
             if spread > d:
                 return Outcome.refuted("proof step (69)-(71) fails: the conditional spread at a point of F exceeds d",
                                        counterexample={**where, "P": [[str(v) for v in row] for row in W],

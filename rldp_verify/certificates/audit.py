@@ -77,10 +77,7 @@ def _product_entry(prob: PairProblem, R: Fraction, dps: int) -> dict | None:
                 out[key] = vmax
                 continue
             c = K / _mp(p) if beta == 0 else (K - _mp(other)) / _mp(p)
-            if beta == 0:
-                z = mpmath.exp(-c)
-            else:
-                z = c ** (-1 / _mp(beta)) if c > 0 else mpmath.mpf(0)
+            z = mpmath.exp(-c) if beta == 0 else c ** (-1 / _mp(beta)) if c > 0 else mpmath.mpf(0)
             vs = [_mp(x) for x in v]
             ws = [_mp(x) for x in w]
             b = _mp(beta)
@@ -88,7 +85,7 @@ def _product_entry(prob: PairProblem, R: Fraction, dps: int) -> dict | None:
 
             def f(logt):
                 mu = _mp(vmax) + spread * mpmath.exp(logt)
-                xs = [(mu - vi, wi) for vi, wi in zip(vs, ws) if wi > 0]
+                xs = [(mu - vi, wi) for vi, wi in zip(vs, ws, strict=True) if wi > 0]
                 if b == 0:
                     M = mpmath.exp(mpmath.fsum(wi * mpmath.log(xi) for xi, wi in xs))
                 else:

@@ -66,8 +66,8 @@ def mutual_information_expr(Q, p) -> list:
     p = [exact(v) for v in p]
     terms = []
     for row in Q:
-        qy = sum(px * v for px, v in zip(p, row))
-        for px, v in zip(p, row):
+        qy = sum(px * v for px, v in zip(p, row, strict=True))
+        for px, v in zip(p, row, strict=True):
             if px * v != 0:
                 terms.append(["*", px * v, ["log", ["/", v, qy]]])
     return ["+", 0, *terms]

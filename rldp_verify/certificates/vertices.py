@@ -67,14 +67,14 @@ def vertex_certificate(name: str, A, b, E=(), f=(), vertices=(), *, facets_from:
     if not V:
         raise InputError("a vertex certificate needs at least one vertex")
     n = len(V[0])
-    tight = [[i for i, (r, bi) in enumerate(zip(A, b)) if sum(a * x for a, x in zip(r, v)) == bi] for v in V]
+    tight = [[i for i, (r, bi) in enumerate(zip(A, b, strict=True)) if sum(a * x for a, x in zip(r, v, strict=True)) == bi] for v in V]
     data_eqs, data_facets = [], []
     if facets_from == "rows":
         impl, red = _canonical(A, b, E, f)
-        d = _rank([[a - c for a, c in zip(v, V[0])] for v in V[1:]])
+        d = _rank([[a - c for a, c in zip(v, V[0], strict=True)] for v in V[1:]])
         chosen: list[list[Fraction]] = []
         cands = [(r, fi, {"lam": [], "mu": _unit(len(E), k, 1)}, {"lam": [], "mu": _unit(len(E), k, -1)})
-                 for k, (r, fi) in enumerate(zip(E, f))]
+                 for k, (r, fi) in enumerate(zip(E, f, strict=True))]
         cands += [(A[i], b[i], {"lam": [[i, 1]], "mu": [0] * len(E)}, None) for i in sorted(impl)]
         for g, g0, up, lo in cands:
             if len(chosen) == n - d:
@@ -83,7 +83,7 @@ def vertex_certificate(name: str, A, b, E=(), f=(), vertices=(), *, facets_from:
                 lo = lo if lo is not None else _farkas([-v for v in g], A, b, E, f)[0]
                 chosen.append(g)
                 data_eqs.append({"g": [qs(v) for v in g], "g0": qs(g0), "upper": up, "lower": lo})
-        for i, (r, bi) in enumerate(zip(A, b)):
+        for i, (r, bi) in enumerate(zip(A, b, strict=True)):
             if i not in impl and i not in red and any(r):
                 data_facets.append({"h": [qs(v) for v in r], "h0": qs(bi), "farkas": {"lam": [[i, 1]],
                                                                                      "mu": [0] * len(E)}})
@@ -117,7 +117,7 @@ def _rank(rows) -> int:
 def _canonical(A, b, E, f) -> tuple[set[int], set[int]]:
     """(implicit equalities, redundant rows) among the rows of A (cddlib GMP canonicalisation, exact); of rows
     that are duplicates one is kept."""
-    rows = [[bi] + [-a for a in ai] for ai, bi in zip(A, b)] + [[fi] + [-a for a in ei] for ei, fi in zip(E, f)]
+    rows = [[bi] + [-a for a in ai] for ai, bi in zip(A, b, strict=True)] + [[fi] + [-a for a in ei] for ei, fi in zip(E, f, strict=True)]
     m = cdd.gmp.matrix_from_array(rows, rep_type=cdd.RepType.INEQUALITY,
                                   lin_set=set(range(len(A), len(A) + len(E))))
     impl, red, _ = cdd.gmp.matrix_canonicalize(m)

@@ -30,10 +30,10 @@ import importlib.util
 import json
 import os
 import sys
-from functools import lru_cache
+from collections.abc import Iterable
+from functools import cache, lru_cache
 from importlib import metadata
 from pathlib import Path
-from typing import Iterable
 
 from rldp_verify.claims.core import Claim, Context
 
@@ -98,7 +98,7 @@ def _with_parents(name: str) -> list[str]:
     return [".".join(parts[:i]) for i in range(1, len(parts) + 1)]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _direct(name: str, roots: tuple[str, ...]) -> tuple[tuple[str, ...], str | None]:
     """(first-party modules ``name`` imports directly, its file's digest) — ``None`` digest: no source."""
     path = _module_file(name)
@@ -169,7 +169,7 @@ def _adult_path() -> Path | None:
         return None
 
 
-@lru_cache(maxsize=None)
+@cache
 def _digest_or_none(path: str) -> str | None:
     p = Path(path)
     return file_digest(p) if p.is_file() else None

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from rldp_verify.core.numbers import DEFAULT_DPS
 
@@ -61,17 +62,17 @@ class Outcome:
             raise ValueError(f"only a REFUTED outcome carries a finding kind (got {self.verdict.value})")
 
     @classmethod
-    def verified(cls, summary: str, **evidence) -> "Outcome":
+    def verified(cls, summary: str, **evidence) -> Outcome:
         """A VERIFIED outcome with its one-line ``summary`` and the evidence as keyword arguments."""
         return cls(Verdict.VERIFIED, summary, evidence)
 
     @classmethod
-    def refuted(cls, summary: str, counterexample, *, kind: str | None = None, **evidence) -> "Outcome":
+    def refuted(cls, summary: str, counterexample, *, kind: str | None = None, **evidence) -> Outcome:
         """A finding. ``kind``: one of :data:`KINDS` (required by the runner)."""
         return cls(Verdict.REFUTED, summary, {"counterexample": counterexample, **evidence}, kind)
 
     @classmethod
-    def inconclusive(cls, summary: str, **evidence) -> "Outcome":
+    def inconclusive(cls, summary: str, **evidence) -> Outcome:
         """An INCONCLUSIVE outcome (the evidence does not decide the claim) with its summary and evidence."""
         return cls(Verdict.INCONCLUSIVE, summary, evidence)
 

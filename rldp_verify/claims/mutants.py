@@ -32,11 +32,12 @@ import subprocess
 import sys
 import time
 import types
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 # ---------------------------------------------------------------------------------------------
 # Catalogue records

@@ -12,8 +12,9 @@ readings reproduce the number or "no reading found" together with everything tha
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from rldp_verify.claims.printed import compare_printed
 

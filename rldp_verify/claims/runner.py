@@ -8,7 +8,8 @@ import pkgutil
 import sys
 import time
 import traceback
-from typing import TYPE_CHECKING, Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING
 
 from rldp_verify.claims.core import Claim, Context, Outcome, Result, Verdict, registry
 from rldp_verify.core.errors import ExecutionError

@@ -19,7 +19,8 @@ naming the cause. An exception raised by ``fn`` itself propagates unchanged.
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from rldp_verify.core.errors import ExecutionError, InputError
 
@@ -75,7 +76,7 @@ class DaskCluster:
             raise RuntimeError("the cluster is not running (use DaskCluster in a with block)")
         return str(self.client.scheduler.address)
 
-    def __enter__(self) -> "DaskCluster":
+    def __enter__(self) -> DaskCluster:
         if self._requested is not None:
             self.client = _client_for(self._requested, self.timeout)
             return self
@@ -118,7 +119,7 @@ def map_tasks(fn: Callable[[Any], Any], tasks: Iterable[Any], *, scheduler: str 
         return list(client.gather(futures))
     except KilledWorker as exc:
         key = exc.args[0] if exc.args else "?"
-        task = next((t for f, t in zip(futures, tasks) if f.key == key), None)
+        task = next((t for f, t in zip(futures, tasks, strict=True) if f.key == key), None)
         what = f"{getattr(fn, '__name__', fn)}({task!r})" if task is not None else str(key)
         raise ExecutionError(f"a Dask worker died (Dask gave up on {what}, a task that was on it, after its "
                              "retries)") from None

@@ -29,8 +29,9 @@ conventions); the binary divergence of Sec. 4.2 and the audit's block divergence
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import flint
 import mpmath
@@ -99,7 +100,7 @@ def _terms(phat: Sequence[Any], p: Sequence[Any], infinite_if_missing: bool,
     a cell with P_x <= 0 is skipped, or makes the result +inf (returned as None) when
     ``infinite_if_missing`` (alpha >= 1). The one loop behind every Rényi / KL value of the engine."""
     out = []
-    for a, b in zip(phat, p):
+    for a, b in zip(phat, p, strict=True):
         if a == 0:
             continue
         if b <= 0:
@@ -213,7 +214,7 @@ def chi_square_sum(p1: Sequence[Any], p2: Sequence[Any], zero: Any, inf: Any) ->
     validation: the one chi-square loop (exact for exact entries, else in the entries' own type, starting
     from ``zero``). :func:`chi_square` and the chi-square ball's ``chi2_divergence`` (ISIT eq. (2)) call it."""
     total = zero
-    for a, b in zip(p1, p2):
+    for a, b in zip(p1, p2, strict=True):
         if b == 0:
             if a != 0:
                 return inf

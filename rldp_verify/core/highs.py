@@ -20,8 +20,9 @@ from __future__ import annotations
 import os
 import sys
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -163,7 +164,7 @@ class IncrementalLP:
             self.h.setOptionValue(key, val)
         self.h.changeObjectiveSense(highspy.ObjSense.kMaximize if maximize else highspy.ObjSense.kMinimize)
         self.rows = len(row_lower)
-        for lo, up in zip(row_lower, row_upper):
+        for lo, up in zip(row_lower, row_upper, strict=True):
             self.h.addRow(float(lo), float(up), 0, np.zeros(0, dtype=np.int32), np.zeros(0))
         self.cols = 0
         self.retries = 0

@@ -21,8 +21,9 @@ statistical statements.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any
 
 import flint
 import mpmath
@@ -37,7 +38,7 @@ from rldp_verify.core.rigorous import upper as arb_upper
 
 def transpose(channel: Sequence[Sequence[Any]]) -> list[list[Any]]:
     """``W[x][y]`` (row-stochastic, rows inputs) -> ``Q[y][x]`` (this module's orientation)."""
-    return [list(col) for col in zip(*channel)]
+    return [list(col) for col in zip(*channel, strict=True)]
 
 
 def flat_distribution(p: Any) -> list[Any]:
@@ -60,10 +61,10 @@ def mu_value(v: Sequence[Any], p: Sequence[Any], *, dps: int | None = None) -> A
         with mpmath.workdps(d + 10):
             vv = [to_mpf(x) for x in v]
             pp = [to_mpf(x) for x in p]
-            q = mpmath.fsum(a * b for a, b in zip(vv, pp))
+            q = mpmath.fsum(a * b for a, b in zip(vv, pp, strict=True))
             if q == 0:
                 return mpmath.mpf(0)
-            tot = mpmath.fsum(a * b * mpmath.log(a / q) for a, b in zip(vv, pp) if a * b != 0)
+            tot = mpmath.fsum(a * b * mpmath.log(a / q) for a, b in zip(vv, pp, strict=True) if a * b != 0)
         return +tot
 
 
@@ -95,12 +96,12 @@ def nmi_value(matrix: Sequence[Sequence[Any]], p: Any, *, dps: int | None = None
 def mu_arb(v: Sequence[Fraction], p: Sequence[Fraction]) -> flint.arb:
     """An arb enclosure of mu(v) at the current arb precision (exact rational inputs)."""
     _check(v, p)
-    q = sum(Fraction(a) * Fraction(b) for a, b in zip(v, p))
+    q = sum(Fraction(a) * Fraction(b) for a, b in zip(v, p, strict=True))
     if q == 0:
         return flint.arb(0)
     tot = flint.arb(0)
     qa = arb_exact(q)
-    for a, b in zip(v, p):
+    for a, b in zip(v, p, strict=True):
         if a * b != 0:
             tot += arb_exact(Fraction(a) * Fraction(b)) * (arb_exact(Fraction(a)) / qa).log()
     return tot

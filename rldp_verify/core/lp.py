@@ -19,10 +19,11 @@ number is exact.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any
 
 import cdd
 import cdd.gmp
@@ -69,8 +70,8 @@ def solve_exact(c: Vector, A: Matrix, b: Vector, E: Matrix = (), f: Vector = ())
     c, A, b, E, f = _exact_lp(c, A, b, E, f)
     # cdd layout: rows [b_i, -A_i] meaning b_i - A_i x >= 0; equalities as two opposite rows;
     # the objective [0, c] is the final row.
-    rows = [[bi] + [-a for a in ai] for ai, bi in zip(A, b)]
-    for ei, fi in zip(E, f):
+    rows = [[bi] + [-a for a in ai] for ai, bi in zip(A, b, strict=True)]
+    for ei, fi in zip(E, f, strict=True):
         rows.append([fi] + [-a for a in ei])
         rows.append([-fi] + list(ei))
     rows.append([Fraction(0)] + c)
@@ -111,13 +112,13 @@ def _recheck(c: list[Fraction], A: list[list[Fraction]], b: list[Fraction], E: l
     n = len(c)
     if len(x) != n:
         raise CertificationError("primal solution has the wrong length")
-    for i, (ai, bi) in enumerate(zip(A, b)):
-        if sum(a * v for a, v in zip(ai, x)) > bi:
+    for i, (ai, bi) in enumerate(zip(A, b, strict=True)):
+        if sum(a * v for a, v in zip(ai, x, strict=True)) > bi:
             raise CertificationError(f"primal solution violates inequality {i}")
-    for i, (ei, fi) in enumerate(zip(E, f)):
-        if sum(a * v for a, v in zip(ei, x)) != fi:
+    for i, (ei, fi) in enumerate(zip(E, f, strict=True)):
+        if sum(a * v for a, v in zip(ei, x, strict=True)) != fi:
             raise CertificationError(f"primal solution violates equality {i}")
-    if sum(a * v for a, v in zip(c, x)) != value:
+    if sum(a * v for a, v in zip(c, x, strict=True)) != value:
         raise CertificationError("objective value does not match the primal solution")
     # dual: y_A >= 0, A^T y_A + E^T y_E = c, b.y_A + f.y_E = value
     yA, yE = y[: len(A)], y[len(A):]
@@ -127,7 +128,7 @@ def _recheck(c: list[Fraction], A: list[list[Fraction]], b: list[Fraction], E: l
         s = sum(A[i][j] * yA[i] for i in range(len(A))) + sum(E[i][j] * yE[i] for i in range(len(E)))
         if s != c[j]:
             raise CertificationError(f"dual solution violates stationarity in coordinate {j}")
-    if sum(bi * v for bi, v in zip(b, yA)) + sum(fi * v for fi, v in zip(f, yE)) != value:
+    if sum(bi * v for bi, v in zip(b, yA, strict=True)) + sum(fi * v for fi, v in zip(f, yE, strict=True)) != value:
         raise CertificationError("duality gap is not zero")
 
 
@@ -234,7 +235,7 @@ def solve_certified(c: Vector, A: Matrix, b: Vector, E: Matrix = (), f: Vector =
     grhs_lo: list[Bound] = []
     grhs_up: list[Bound] = []
     gsrc: list[int] = []
-    for i, (r, bi) in enumerate(zip(A, b)):
+    for i, (r, bi) in enumerate(zip(A, b, strict=True)):
         nz = [(j, a) for j, a in enumerate(r) if a]
         if len(nz) == 1:
             j, a = nz[0]
@@ -253,7 +254,7 @@ def solve_certified(c: Vector, A: Matrix, b: Vector, E: Matrix = (), f: Vector =
         grhs_lo.append(None)
         grhs_up.append(bi)
         gsrc.append(i)
-    for i, (r, fi) in enumerate(zip(E, f)):
+    for i, (r, fi) in enumerate(zip(E, f, strict=True)):
         G.append([(j, a) for j, a in enumerate(r) if a])
         grhs_lo.append(fi)
         grhs_up.append(fi)
@@ -302,7 +303,7 @@ def _fallback(c: list[Fraction], A: list[list[Fraction]], b: list[Fraction], E: 
     y = list(res.dual)
     yA, yX, yE = y[: len(A)], y[len(A): len(A) + len(extra)], y[len(A) + len(extra):]
     d = [Fraction(0)] * n
-    for (j, sign), val in zip(where, yX):
+    for (j, sign), val in zip(where, yX, strict=True):
         d[j] += sign * val
     return LPResult(LPStatus.OPTIMAL, res.value, res.x, tuple(yA + yE), tuple(d), "cdd-exact")
 
@@ -467,7 +468,7 @@ def _certify_basis(lp: _BoundedLP, col_st: Sequence[str], row_st: Sequence[str])
         else:
             y[idx] = d[j] / A[idx][j]
     xt = tuple(x)
-    value = sum((cj * xj for cj, xj in zip(c, xt)), Fraction(0))
+    value = sum((cj * xj for cj, xj in zip(c, xt, strict=True)), Fraction(0))
     try:
         _recheck_bounded(c, A, b, E, f, lp.kw_lo, lp.kw_up, xt, y, rc, value, lp.MT)
     except CertificationError:
@@ -485,10 +486,10 @@ def _recheck_bounded(c: Sequence[Fraction], A: Sequence[Sequence[Fraction]], b: 
     b.y_A + f.y_E + sum_j (d_j upper_j if d_j > 0 else d_j lower_j) equals c.x (weak duality)."""
     n = len(c)
     nzx = [(j, v) for j, v in enumerate(x) if v != 0]
-    for i, (ai, bi) in enumerate(zip(A, b)):
+    for i, (ai, bi) in enumerate(zip(A, b, strict=True)):
         if sum(ai[j] * v for j, v in nzx) > bi:
             raise CertificationError(f"primal solution violates inequality {i}")
-    for i, (ei, fi) in enumerate(zip(E, f)):
+    for i, (ei, fi) in enumerate(zip(E, f, strict=True)):
         if sum(ei[j] * v for j, v in nzx) != fi:
             raise CertificationError(f"primal solution violates equality {i}")
     for j in range(n):
@@ -500,18 +501,18 @@ def _recheck_bounded(c: Sequence[Fraction], A: Sequence[Sequence[Fraction]], b: 
     if any(v < 0 for v in yA):
         raise CertificationError("dual multiplier of an inequality is negative")
     if MT is not None:      # [A; E]^T y computed by flint (exact)
-        stat = [dj + t for dj, t in zip(d, _times(MT, list(y)))]
+        stat = [dj + t for dj, t in zip(d, _times(MT, list(y)), strict=True)]
     else:
         stat = list(d)
         for rows, ys in ((A, yA), (E, yE)):
-            for r, yi in zip(rows, ys):
+            for r, yi in zip(rows, ys, strict=True):
                 if yi != 0:
                     for j, a in enumerate(r):
                         if a != 0:
                             stat[j] += a * yi
     if any(stat[j] != c[j] for j in range(n)):
         raise CertificationError("dual solution violates stationarity")
-    bound = sum(bi * v for bi, v in zip(b, yA) if v != 0) + sum(fi * v for fi, v in zip(f, yE) if v != 0)
+    bound = sum(bi * v for bi, v in zip(b, yA, strict=True) if v != 0) + sum(fi * v for fi, v in zip(f, yE, strict=True) if v != 0)
     for j, dj in enumerate(d):
         if dj > 0:
             if up[j] is None:
@@ -521,5 +522,5 @@ def _recheck_bounded(c: Sequence[Fraction], A: Sequence[Sequence[Fraction]], b: 
             if lo[j] is None:
                 raise CertificationError(f"reduced cost {j} negative without a lower bound")
             bound += dj * lo[j]
-    if bound != value or sum(cj * xj for cj, xj in zip(c, x)) != value:
+    if bound != value or sum(cj * xj for cj, xj in zip(c, x, strict=True)) != value:
         raise CertificationError("duality gap is not zero")

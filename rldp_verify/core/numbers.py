@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import math
 import numbers as _numbers
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
-from typing import Any, Iterator
+from typing import Any
 
 import mpmath
 
@@ -74,7 +75,7 @@ def exact(x: Any) -> Fraction:
         return Fraction(x)
     if isinstance(x, _numbers.Integral):  # numpy integers
         return Fraction(int(x))
-    if isinstance(x, float) or isinstance(x, _numbers.Real):
+    if isinstance(x, (float, _numbers.Real)):
         raise TypeError(
             f"exact code refuses the float {x!r}; convert explicitly with from_float() "
             "or pass a string such as '0.07'"
@@ -151,10 +152,7 @@ def read_eps(eps: Any, *, float_reading: str = "binary") -> EpsValue:
             v = coerce(eps)
         except (InputError, TypeError):
             raise InputError(f"eps = {eps!r} is not a number") from None
-        if isinstance(v, float):
-            e = from_float(v) if float_reading == "binary" else parse_exact(repr(float(v)))
-        else:
-            e = v
+        e = (from_float(v) if float_reading == "binary" else parse_exact(repr(float(v)))) if isinstance(v, float) else v
     if e < 0:
         raise InputError(f"eps = {eps} is negative")
     if e == 0:
@@ -249,7 +247,7 @@ def sum_str(total: Any) -> str:
     """A sum for a message saying it is not 1, short and exact enough to see why: exact when ``p/q`` is short
     (``5/6``), ``1 + 1.0e-300`` when it is 1 up to a tiny difference (a float would print 1.0), 17 significant
     digits otherwise (``1.0e+400`` rather than a 401-digit integer)."""
-    if isinstance(total, Fraction) or isinstance(total, int):
+    if isinstance(total, (Fraction, int)):
         q = Fraction(total)
         if len(fraction_str(q)) <= 24:  # short: exact ('5/6', '10001/10000')
             return fraction_str(q)

@@ -13,8 +13,9 @@ are checked against :func:`vertices` in tests/core/test_polytope.py.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any
 
 import cdd
 import cdd.gmp
@@ -53,9 +54,9 @@ def generators_of_rows(rows: Sequence[Sequence[Any]], lin: Sequence[int] = (), *
 def _h_rows(A: Sequence[Sequence[Any]], b: Sequence[Any], E: Sequence[Sequence[Any]] = (),
             f: Sequence[Any] = ()) -> tuple[list[list[Fraction]], list[int]]:
     """A x <= b, E x = f as cdd H-format rows [b, -A] and the indices of the equality rows."""
-    rows = [[exact(bi)] + [-exact(a) for a in ai] for ai, bi in zip(A, b)]
+    rows = [[exact(bi)] + [-exact(a) for a in ai] for ai, bi in zip(A, b, strict=True)]
     lin = []
-    for ei, fi in zip(E, f):
+    for ei, fi in zip(E, f, strict=True):
         lin.append(len(rows))
         rows.append([exact(fi)] + [-exact(a) for a in ei])
     return rows, lin
@@ -86,9 +87,9 @@ def vertices_lrs(A: Sequence[Sequence[Any]], b: Sequence[Any], E: Sequence[Seque
     exe = shutil.which("lrs")
     if exe is None:
         raise FileNotFoundError("lrs (Debian package lrslib) is not installed")
-    rows = [[exact(bi)] + [-exact(a) for a in ai] for ai, bi in zip(A, b)]
+    rows = [[exact(bi)] + [-exact(a) for a in ai] for ai, bi in zip(A, b, strict=True)]
     lin = []
-    for ei, fi in zip(E, f):
+    for ei, fi in zip(E, f, strict=True):
         lin.append(len(rows) + 1)
         rows.append([exact(fi)] + [-exact(a) for a in ei])
     n = len(rows[0])
@@ -144,8 +145,8 @@ def vertices_normaliz(A: Sequence[Sequence[Any]], b: Sequence[Any], E: Sequence[
     :class:`ImportError` if PyNormaliz is not installed."""
     from PyNormaliz import Cone
 
-    ineq = [_integer_row([-exact(a) for a in ai] + [exact(bi)]) for ai, bi in zip(A, b)]
-    eqs = [_integer_row([exact(a) for a in ei] + [-exact(fi)]) for ei, fi in zip(E, f)]
+    ineq = [_integer_row([-exact(a) for a in ai] + [exact(bi)]) for ai, bi in zip(A, b, strict=True)]
+    eqs = [_integer_row([exact(a) for a in ei] + [-exact(fi)]) for ei, fi in zip(E, f, strict=True)]
     kw = {"inhom_inequalities": ineq}
     if eqs:
         kw["inhom_equations"] = eqs

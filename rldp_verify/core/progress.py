@@ -42,7 +42,7 @@ _current: ContextVar[Reporter | None] = ContextVar("rldp_verify_progress", defau
 #: (monotonic time of the deadline, what it is called, e.g. "--time-limit 20 s")
 _deadline: ContextVar[tuple[float, str] | None] = ContextVar("rldp_verify_deadline", default=None)
 #: the current step: [name, total, unit, done]
-_where: ContextVar["list[object] | None"] = ContextVar("rldp_verify_step", default=None)
+_where: ContextVar[list[object] | None] = ContextVar("rldp_verify_step", default=None)
 
 
 class TimeLimitReached(InputError):

@@ -9,9 +9,10 @@ Precision is scoped with :func:`arb_precision` (bits); nothing sets flint's glob
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import contextmanager
 from fractions import Fraction
-from typing import Any, Iterator
+from typing import Any
 
 import flint
 

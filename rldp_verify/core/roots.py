@@ -8,7 +8,8 @@ safeguards. It never fails silently: when no sign change is found it raises :cla
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import mpmath
 

@@ -122,7 +122,7 @@ def table(name: str, points: list[dict], *, dps: int = 30, workers: int | None =
     refs = evaluate_grid(name, points, dps=dps, workers=workers, progress=progress)
     seconds = time.perf_counter() - t0
     rows = []
-    for p, r in zip(points, refs):
+    for p, r in zip(points, refs, strict=True):
         row = {i.name: text_value(i, p[i.name]) for i in qty.inputs}
         row["value"] = r.value
         row["error"] = _err_str(r.error)

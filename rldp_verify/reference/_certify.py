@@ -168,7 +168,7 @@ def t_pair_certified(rho: Fraction, alpha: Fraction, radius, dps: int) -> tuple[
             d_end = _D(rho, end, alpha, prec)
             if d_end is not None and bool(d_end <= Blo_a):
                 return end, end            # the whole side is inside: t = 0 (or 1) exactly
-            if side < 0 and v == TINY and TINY < rho:
+            if side < 0 and v == TINY and rho > TINY:
                 d_in = _D(rho, TINY, alpha, prec)
                 if d_in is not None and bool(d_in <= Blo_a):
                     return Fraction(0), TINY   # 0 <= t- <= 2^-1074
@@ -191,12 +191,6 @@ def t_pair_certified(rho: Fraction, alpha: Fraction, radius, dps: int) -> tuple[
         raise CertificationError(f"could not certify t{'-' if side < 0 else '+'}({rho}) for alpha = {alpha}, "
                                  f"radius in [{float(B_lo)!r}, {float(B_hi)!r}]")
 
-    if rho == 0:
-        lo_m = (Fraction(0), Fraction(0))
-    else:
-        lo_m = bracket(tm, -1)
-    if rho == 1:
-        hi_p = (Fraction(1), Fraction(1))
-    else:
-        hi_p = bracket(tp, +1)
+    lo_m = (Fraction(0), Fraction(0)) if rho == 0 else bracket(tm, -1)
+    hi_p = (Fraction(1), Fraction(1)) if rho == 1 else bracket(tp, +1)
     return lo_m, hi_p

@@ -13,10 +13,10 @@ the engine knows no papers' claim ids; ``rldp-verify reference`` resolves them i
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Callable
 
 import flint
 
@@ -231,8 +231,8 @@ def _mi_arb(Q, p):
     tot = flint.arb(0)
     pa = [arb_exact(x) for x in p]
     for row in Q:
-        q = sum((v * w for v, w in zip(row, pa)), flint.arb(0))
-        for v, w, x in zip(row, pa, p):
+        q = sum((v * w for v, w in zip(row, pa, strict=True)), flint.arb(0))
+        for v, w, x in zip(row, pa, p, strict=True):
             if x != 0:
                 tot += v * w * (v / q).log()
     return tot

@@ -31,7 +31,7 @@ _mech = Input("mechanism", "choice", "grr or srr", ("grr", "srr"))
 
 def _grid(**axes) -> list[dict]:
     names = list(axes)
-    return [dict(zip(names, combo)) for combo in itertools.product(*axes.values())]
+    return [dict(zip(names, combo, strict=True)) for combo in itertools.product(*axes.values())]
 
 
 QUANTITIES: dict[str, q.Quantity] = {}

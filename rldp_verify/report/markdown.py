@@ -151,7 +151,7 @@ def render(doc: dict, out_dir: Path | None = None) -> str:
     lines += ["## Findings", ""]
     if not groups:
         lines += ["No claim was refuted or left inconclusive.", ""]
-    for key, title, cs in groups:
+    for _key, title, cs in groups:
         lines += [f"### {title} ({len(cs)})", ""]
         for p in doc["papers"]:
             pcs = [c for c in cs if c["paper"] == p]

@@ -23,8 +23,8 @@ Nothing here certifies privacy: the mechanisms whose privacy matters are built b
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Sequence
 
 import numpy as np
 

@@ -37,10 +37,10 @@ All methods are exact; none rounds.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from fractions import Fraction
 from math import gcd
 from numbers import Integral
-from typing import Sequence
 
 from rldp_verify.core import progress
 from rldp_verify.core.errors import InputError
@@ -118,7 +118,7 @@ def _reduced_rows(A, b):
     duplicates.  (Exact; the polyhedron is unchanged.)"""
     seen = set()
     A2, b2 = [], []
-    for r, bi in zip(A, b):
+    for r, bi in zip(A, b, strict=True):
         nz = [x for x in r if x != 0]
         if not nz:
             if bi < 0:
@@ -223,7 +223,7 @@ def _product_vertices(L, e):
         c = 1 - sum(L[s])
         vb = []
         for h in block_vertices(L[s], e):
-            lh = sum(l * x for l, x in zip(L[s], h))
+            lh = sum(l * x for l, x in zip(L[s], h, strict=True))
             v = tuple((x - lh) / c for x in h)
             vb.append((v, min(h) == 1, max(h) == e))
         blocks.append(vb)

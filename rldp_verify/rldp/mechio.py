@@ -72,7 +72,7 @@ class Mechanism:
 
     # construction ----------------------------------------------------------------------------
     @classmethod
-    def from_matrix(cls, matrix, sensitive, public, outputs=None, *, normalize: bool = False, **meta) -> "Mechanism":
+    def from_matrix(cls, matrix, sensitive, public, outputs=None, *, normalize: bool = False, **meta) -> Mechanism:
         """``sensitive``/``public``: label lists or sizes. ``matrix``: rows y, columns x (any nested
         sequence or a 2-D numpy array). Validates; see the module docstring."""
         sens = labels(sensitive, "s")
@@ -101,7 +101,7 @@ class Mechanism:
         return cls(tuple(sens), tuple(pub), tuple(outs), tuple(tuple(r) for r in vals), notes=tuple(notes), **meta)
 
     @classmethod
-    def from_json(cls, obj: dict, *, normalize: bool = False) -> "Mechanism":
+    def from_json(cls, obj: dict, *, normalize: bool = False) -> Mechanism:
         """A Mechanism from its JSON object (see the module docstring); bad input raises InputError;
         ``normalize`` rescales columns that do not sum to 1 (and records it)."""
         if not isinstance(obj, dict):
@@ -117,7 +117,7 @@ class Mechanism:
         )
 
     @classmethod
-    def load(cls, path, *, normalize: bool = False) -> "Mechanism":
+    def load(cls, path, *, normalize: bool = False) -> Mechanism:
         """Read a mechanism JSON file (``"-"``: standard input)."""
         p = Path("<stdin>") if str(path) == "-" else Path(path)
         try:
@@ -174,7 +174,7 @@ class Mechanism:
         """I_P(X;Y) / H(X) (Sec. 8)."""
         return nmi_value(self.matrix, p, dps=dps)
 
-    def with_meta(self, **changes) -> "Mechanism":
+    def with_meta(self, **changes) -> Mechanism:
         """A copy with the given fields replaced (the matrix stays as it is)."""
         return replace(self, **changes)
 

@@ -53,7 +53,7 @@ def joint_projection_sides(ball, s1: int, s2: int, R1, R2):
             continue
         w = [to_mpf(x) for x in ball.conditional(s)]
         Rm = [to_mpf(x) for x in R]
-        if any(wi > 0 and ri == 0 for wi, ri in zip(w, Rm)) and a >= 1:
+        if any(wi > 0 and ri == 0 for wi, ri in zip(w, Rm, strict=True)) and a >= 1:
             return mpmath.inf, phi_mp(to_mpf(ball.radius), beta)
         d = renyi_divergence_mp(w, Rm, a)
         lhs += to_mpf(m) * phi_mp(d, beta)
@@ -113,7 +113,7 @@ def lift(phat, alpha, replaced: dict, *, masses: dict | None = None):
             out_masses.append(m)
             rows.append([to_mpf(x) / m if m > 0 else mpmath.mpf(0) for x in row])
     T = mpmath.fsum(out_masses)
-    return [[mm / T * r for r in row] for mm, row in zip(out_masses, rows)]
+    return [[mm / T * r for r in row] for mm, row in zip(out_masses, rows, strict=True)]
 
 
 def row_conditional(row) -> list:

@@ -26,10 +26,10 @@ if some ball is > 0, otherwise "undecided".  It never errs; it may be undecided.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
-from typing import Sequence
 
 import flint
 
@@ -71,7 +71,7 @@ def in_cone_c(v: Sequence, a1: int, a2: int, exp_eps) -> bool:
     for s in range(a1):
         M = max(v[s * a2:(s + 1) * a2])
         for s2 in range(a1):
-            if s2 != s and M > t * min(v[s2 * a2:(s2 + 1) * a2]):
+            if s2 != s and t * min(v[s2 * a2:(s2 + 1) * a2]) < M:
                 return False
     return True
 
@@ -230,7 +230,7 @@ def srr_optimality(p: Sequence, a1: int, a2: int, exp_eps, *, dps: int = DEFAULT
         best_hi, best_lo, witness, any_unknown = None, None, None, False
         for v in others:
             r = mu_arb(v, p)
-            for vx, ax in zip(v, alpha):
+            for vx, ax in zip(v, alpha, strict=True):
                 r -= arb_exact(vx) * ax
             hi, lo = arb_upper(r), arb_lower(r)
             if best_hi is None or hi > best_hi:
@@ -400,7 +400,7 @@ def _max_reduced_cost_upper(p, a1, a2, t_lo: Fraction, t_hi: Fraction, patterns)
 
     def mu(k):
         v = vec(k)
-        q = sum((vx * px for vx, px in zip(v, pa)), flint.arb(0))
+        q = sum((vx * px for vx, px in zip(v, pa, strict=True)), flint.arb(0))
         logq = q.log()
         return sum((v[x] * pa[x] * (k[x] * logt - logq) for x in range(a) if p[x] != 0), flint.arb(0))
 

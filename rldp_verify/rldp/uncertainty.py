@@ -91,7 +91,7 @@ def confidence_radius(alpha, confidence, n: int, a: int, *, dps: int | None = No
 
 def _check_n(n):
     bad = InputError(f"the sample size must be a positive integer, got {n!r}")
-    if isinstance(n, bool) or isinstance(n, float):
+    if isinstance(n, (bool, float)):
         raise bad
     try:
         q = exact(n)
@@ -208,7 +208,7 @@ class RenyiBall:
 
     # construction ---------------------------------------------------------------------------
     @classmethod
-    def from_radius(cls, phat, alpha, radius) -> "RenyiBall":
+    def from_radius(cls, phat, alpha, radius) -> RenyiBall:
         """The ball {P : D_alpha(P^||P) <= radius} (radius >= 0 exact, or inf)."""
         alpha = _read_number(alpha, "alpha")
         if alpha <= 0:
@@ -222,7 +222,7 @@ class RenyiBall:
         return cls(read_table(phat), alpha, r, "given radius", r)
 
     @classmethod
-    def from_confidence(cls, phat, alpha, confidence, samples: int, *, dps: int = DEFAULT_DPS) -> "RenyiBall":
+    def from_confidence(cls, phat, alpha, confidence, samples: int, *, dps: int = DEFAULT_DPS) -> RenyiBall:
         """The ball whose radius is eq. (11)'s confidence radius for n = ``samples`` (rounded up, the set only grows)."""
         alpha = _read_number(alpha, "alpha")
         if alpha <= 0:
@@ -323,7 +323,7 @@ class RenyiBall:
                 return None
             return a / (a - 1) * (arg / p).log()
 
-    def conditional_ball(self, s: int, *, dps: int | None = None) -> "SimplexBall":
+    def conditional_ball(self, s: int, *, dps: int | None = None) -> SimplexBall:
         """F_{U|s} as a ball on P_U (Theorem 1)."""
         return SimplexBall(self.conditional(s), self.alpha, self.conditional_radius(s, dps=dps))
 

@@ -76,7 +76,7 @@ def t_interval(rho, alpha, radius, *, dps: int | None = None):
             B = mpmath.inf if radius == INF or radius == mpmath.inf else to_mpf(radius)
             if B < 0:
                 raise InputError(f"radius must be >= 0, got {radius}")
-            if B == mpmath.inf:
+            if mpmath.inf == B:
                 return mpmath.mpf(0), mpmath.mpf(1)
             if B == 0:
                 return +r, +r
@@ -103,10 +103,7 @@ def t_interval(rho, alpha, radius, *, dps: int | None = None):
                     else:
                         hi = mid
                 tm = lo
-            if r == 1 or f(mpmath.mpf(1)) <= 0:
-                tp = mpmath.mpf(1)
-            else:
-                tp = _bisect(f, mpmath.mpf(1), r, iters)[0]
+            tp = mpmath.mpf(1) if r == 1 or f(mpmath.mpf(1)) <= 0 else _bisect(f, mpmath.mpf(1), r, iters)[0]
         return +tm, +tp
 
 

@@ -89,7 +89,7 @@ class BitChannel:
         one = self.p if inp else self.q
         return one if out else 1 - one
 
-    def then(self, second: "BitChannel") -> "BitChannel":
+    def then(self, second: BitChannel) -> BitChannel:
         """This channel followed by ``second`` (composition of Markov kernels on {0, 1})."""
         return BitChannel(self.p * second.p + (1 - self.p) * second.q, self.q * second.p + (1 - self.q) * second.q)
 
@@ -173,7 +173,7 @@ class Symmetric:
         """x = 0, x' = 1, y = 0 (a >= b) or y = 1."""
         return {"x": 0, "x_prime": 1, "y": 0 if _key(ratio(self.a, self.b)) >= _key(ratio(self.b, self.a)) else 1}
 
-    def then(self, second: "Symmetric") -> "Symmetric":
+    def then(self, second: Symmetric) -> Symmetric:
         """This channel followed by ``second`` on the same k values."""
         k = self.k
         a = self.a * second.a + (1 - self.a) * second.b
@@ -396,8 +396,8 @@ class FakeDataMixture:
         for _ in range(1000):
             choice = [max(self._options(c), key=lambda o, c=c: c.k * (o[0][0] - lam * o[0][1]))
                       for c in self.components]
-            num = sum(c.k * o[0][0] for c, o in zip(self.components, choice))
-            den = sum(c.k * o[0][1] for c, o in zip(self.components, choice))
+            num = sum(c.k * o[0][0] for c, o in zip(self.components, choice, strict=True))
+            den = sum(c.k * o[0][1] for c, o in zip(self.components, choice, strict=True))
             new = ratio(num, den)
             if new is None or new == INF:
                 return new if new is not None else Fraction(1), choice

@@ -157,7 +157,7 @@ def tracing(decide=lambda i, op, c: False, unjit=()):
     saved = [(random, "random", random.random), (random, "randint", random.randint)]
     for mod in unjit:       # numba dispatchers called from traced code run as Python, with compiled numerics
         for name, obj in list(vars(mod).items()):
-            if hasattr(obj, "py_func") and callable(getattr(obj, "py_func")):
+            if hasattr(obj, "py_func") and callable(obj.py_func):
                 saved.append((mod, name, obj))
                 setattr(mod, name, as_compiled(obj))
     saved += [(np.random, n, getattr(np.random, n)) for n in

@@ -26,9 +26,9 @@ Conventions at zeros (as in :mod:`rldp_verify.core.divergence`): 0/0 ratios are 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from fractions import Fraction
-from itertools import combinations, permutations
-from typing import Sequence
+from itertools import combinations, pairwise, permutations
 
 import flint
 import mpmath
@@ -151,7 +151,7 @@ def f_alpha_from_renyi(d, alpha, *, dps: int | None = None):
 def total_variation(p, q):
     """TV(P||Q) = 1/2 sum |P - Q| (exact for exact inputs)."""
     p, q = _pair(p, q)
-    s = sum(abs(x - y) for x, y in zip(p, q))
+    s = sum(abs(x - y) for x, y in zip(p, q, strict=True))
     return s / 2 if isinstance(s, Fraction) else s / 2
 
 
@@ -162,14 +162,14 @@ def hockey_stick(p, q, gamma):
     p, q = _pair(p, q)
     if gamma < 0:
         raise InputError(f"gamma must be >= 0, got gamma={gamma}")
-    s = sum(max(x - gamma * y, 0) for x, y in zip(p, q))
+    s = sum(max(x - gamma * y, 0) for x, y in zip(p, q, strict=True))
     return s - max(1 - gamma, 0)
 
 
 def hockey_stick_breakpoints(p, q) -> list:
     """Sorted points where gamma -> E_gamma(P||Q) changes slope: the finite ratios P/Q and 1."""
     p, q = _pair(p, q)
-    pts = {x / y for x, y in zip(p, q) if y != 0}
+    pts = {x / y for x, y in zip(p, q, strict=True) if y != 0}
     pts.add(Fraction(1) if _all_exact(p, q) else 1.0)
     return sorted(pts)
 
@@ -184,7 +184,7 @@ def f_alpha_via_hockey_stick(p, q, alpha):
     a = _alpha_gt1(alpha)
     if not (_is_int(a) and _all_exact(p, q)):
         raise InputError("f_alpha_via_hockey_stick needs exact P, Q and an integer alpha >= 2")
-    if any(x > 0 and y == 0 for x, y in zip(p, q)):
+    if any(x > 0 and y == 0 for x, y in zip(p, q, strict=True)):
         return INF
     k = int(a)
 
@@ -196,7 +196,7 @@ def f_alpha_via_hockey_stick(p, q, alpha):
 
     pts = [Fraction(0)] + [b for b in hockey_stick_breakpoints(p, q) if b > 0]
     total = Fraction(0)
-    for lo, hi in zip(pts, pts[1:]):
+    for lo, hi in pairwise(pts):
         e_lo, e_hi = hockey_stick(p, q, lo), hockey_stick(p, q, hi)
         c1 = (e_hi - e_lo) / (hi - lo)
         c0 = e_lo - c1 * lo
@@ -215,7 +215,7 @@ def _ratio(x, y):
 def likelihood_ratio_extremes(p, q):
     """(min_x P/Q, max_x P/Q) over x with P(x) + Q(x) > 0 (eq. (28)-(29)); max may be math.inf."""
     p, q = _pair(p, q)
-    rs = [r for r in (_ratio(x, y) for x, y in zip(p, q)) if r is not None]
+    rs = [r for r in (_ratio(x, y) for x, y in zip(p, q, strict=True)) if r is not None]
     return min(rs), max(rs)
 
 
@@ -275,7 +275,7 @@ def _mp(x):
 def psi_alpha(p, t, alpha):
     """psi_alpha(p, t) of eq. (65): binary D_{f_alpha}(Ber(p)||Ber(p+t)), 0 <= p, p + t < 1."""
     a = _alpha_gt1(alpha)
-    if not (0 <= p and 0 <= t and p + t < 1):
+    if not (p >= 0 and t >= 0 and p + t < 1):
         raise InputError(f"psi_alpha needs 0 <= p, 0 <= t, p + t < 1, got p={p}, t={t}")
     if _is_int(a) and isinstance(p, Fraction) and isinstance(t, Fraction):
         k = int(a)

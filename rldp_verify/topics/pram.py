@@ -25,8 +25,8 @@ runner-up so that callers can refuse to decide ties closer than that.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
-from typing import Iterable, Sequence
 
 import mpmath
 
@@ -260,7 +260,7 @@ def paper_rows(S, t, *, eq15: str = "printed", equations: Iterable[int] = (12, 1
 def satisfies(rows, x) -> bool:
     """Exact: b + a . x >= 0 for every row."""
     x = [exact(v) for v in x]
-    return all(r[0] + sum(a * v for a, v in zip(r[1:], x)) >= 0 for r in rows)
+    return all(r[0] + sum(a * v for a, v in zip(r[1:], x, strict=True)) >= 0 for r in rows)
 
 
 # --------------------------------------------------------------------------- vertex enumeration
@@ -373,10 +373,10 @@ def certify_vertex_set(rows: Sequence[Sequence[Fraction]], dim: int, points) -> 
         for d in rays:
             df = np.array([float(x) for x in d])
             j = int(np.argmax(U @ (df / np.linalg.norm(df))))
-            diff = [x - y for x, y in zip(plist[j], v)]
+            diff = [x - y for x, y in zip(plist[j], v, strict=True)]
             i0 = next(i for i, x in enumerate(d) if x != 0)
             lam = diff[i0] / d[i0]
-            if not (lam > 0 and all(x == lam * y for x, y in zip(diff, d))):
+            if not (lam > 0 and all(x == lam * y for x, y in zip(diff, d, strict=True))):
                 return fail(f"an edge at {list(map(str, v))} (direction {list(map(str, d))}) leads outside the points")
             edges += 1
     return {"ok": True, "reason": "", "orbits": len(reps), "edges": edges}
@@ -397,7 +397,7 @@ def lp_max(rows, objective, dim: int):
     if lp.status != cdd.LPStatusType.OPTIMAL:
         raise CertificationError(f"exact LP did not reach an optimum: {lp.status!r}")
     x = tuple(Fraction(v) for v in lp.primal_solution)
-    val = obj[0] + sum(c * v for c, v in zip(obj[1:], x))
+    val = obj[0] + sum(c * v for c, v in zip(obj[1:], x, strict=True))
     if not satisfies(rows, x) or val != Fraction(lp.obj_value):
         raise CertificationError("exact LP solution failed its re-check")
     return val, x
@@ -475,7 +475,7 @@ def prop32_orbit_patterns(p) -> list[tuple]:
         if n_a in (1, S - 1):
             continue
         lab = [V_MALPHA] * S
-        for g, c in zip(glist, counts):
+        for g, c in zip(glist, counts, strict=True):
             for i in g[:c]:
                 lab[i] = V_ALPHA
         out.add(tuple(lab))
@@ -573,7 +573,7 @@ def edges(rows, verts, dim: int) -> list[tuple[int, int]]:
     rows = [[exact(v) for v in r] for r in rows]
     act = []
     for v in verts:
-        act.append({i for i, r in enumerate(rows) if r[0] + sum(a * x for a, x in zip(r[1:], v)) == 0})
+        act.append({i for i, r in enumerate(rows) if r[0] + sum(a * x for a, x in zip(r[1:], v, strict=True)) == 0})
     out = []
     for i in range(len(verts)):
         for j in range(i + 1, len(verts)):

@@ -41,7 +41,7 @@ def _binomial_from_uniforms(u, p, impl):
     while i < len(u):
         U = u[i]
         i += 1
-        if U <= qn:
+        if qn >= U:
             out.append(0)
         elif U - qn <= px:
             out.append(1)

@@ -90,7 +90,7 @@ def wrong(g: dict) -> dict:
         ph = [[F(v) for v in r] for r in d["statement"]["set"]["phat"]]
         W = [[F(v) for v in r] for r in d["data"]["witness"]]
         s = 1 + F(1, 10**20)
-        d["data"]["witness"] = [[str(h + s * (w - h)) for h, w in zip(rh, rw)] for rh, rw in zip(ph, W)]
+        d["data"]["witness"] = [[str(h + s * (w - h)) for h, w in zip(rh, rw, strict=True)] for rh, rw in zip(ph, W, strict=True)]
     variant("audit-grr-ball-pass", "audit-witness-just-outside-F", outside)
     variant("audit-grr-ball-pass", "audit-pass-claimed-at-lower-eps",
             lambda d: d["statement"].__setitem__("eps", {"eps": "4/5"}))   # e^0.8 < the ratio

@@ -75,9 +75,9 @@ def test_witness_just_outside_F_rejected():
     res, cert = _ball()
     phat = [[F(v) for v in r] for r in cert["statement"]["set"]["phat"]]
     W = [[F(v) for v in r] for r in cert["data"]["witness"]]
-    assert W != phat
+    assert phat != W
     s = 1 + F(1, 10**20)                       # the witness moved 10^-20 of its distance further from P^
-    out = [[h + s * (w - h) for h, w in zip(rh, rw)] for rh, rw in zip(phat, W)]
+    out = [[h + s * (w - h) for h, w in zip(rh, rw, strict=True)] for rh, rw in zip(phat, W, strict=True)]
     bad = copy.deepcopy(cert)
     bad["data"]["witness"] = [[str(v) for v in r] for r in out]
     assert "not certainly in F" in recheck(bad).message

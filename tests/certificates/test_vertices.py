@@ -66,7 +66,7 @@ def test_vertex_off_its_facets_rejected(case):
 
 def test_point_that_is_not_a_vertex_rejected():
     V, _ = vertices(*CUBE_CUT)
-    mid = [(a + b) / 2 for a, b in zip(V[0], V[1])]   # on an edge (or inside): no rank-3 tight set
+    mid = [(a + b) / 2 for a, b in zip(V[0], V[1], strict=True)]   # on an edge (or inside): no rank-3 tight set
     assert not recheck(_cert(CUBE_CUT, V + [mid])).ok
 
 

@@ -7,8 +7,8 @@ catalogue (issue 9 item 2) can import ``MUTANTS``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import mpmath
 

@@ -124,13 +124,13 @@ def _die(task):
 def test_map_tasks_worker_dies_raises_execution_error():
     import dask
 
-    with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
-        with DaskCluster(n_workers=1, processes=True) as cl:
-            # Dask names one of the tasks that were on the dead worker (_die(1); _die(2) when it was
-            # already queued there; _die(0) when, on a loaded machine, its result had not left the worker
-            # yet); it may also report them as cancelled: either way an ExecutionError, never a result
-            with pytest.raises(ExecutionError, match=r"a Dask worker died \(Dask gave up on _die\([012]\)|cancelled|lost"):
-                map_tasks(_die, [0, 1, 2], scheduler=cl.address)
+    # Dask names one of the tasks that were on the dead worker (_die(1); _die(2) when it was
+    # already queued there; _die(0) when, on a loaded machine, its result had not left the worker
+    # yet); it may also report them as cancelled: either way an ExecutionError, never a result
+    with (dask.config.set({"distributed.scheduler.allowed-failures": 0}),
+          DaskCluster(n_workers=1, processes=True) as cl,
+          pytest.raises(ExecutionError, match=r"a Dask worker died \(Dask gave up on _die\([012]\)|cancelled|lost")):
+        map_tasks(_die, [0, 1, 2], scheduler=cl.address)
 
 
 def test_dask_cluster_bad_input():

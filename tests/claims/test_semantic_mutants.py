@@ -36,12 +36,12 @@ def test_mutant_applies_and_reverts(m):
     before = {(id(mod), k): getattr(mod, k) for mod, k in holders}
     done = apply(m, MODULES)
     try:
-        for p, orig in zip(m.patches, originals):
+        for p, orig in zip(m.patches, originals, strict=True):
             now = resolve(p.target, MODULES)[2]
             assert now is not orig, f"{p.target} not patched"
     finally:
         revert(done)
-    for p, orig in zip(m.patches, originals):
+    for p, orig in zip(m.patches, originals, strict=True):
         assert resolve(p.target, MODULES)[2] is orig, f"{p.target} not restored"
     assert {(id(mod), k): getattr(mod, k) for mod, k in holders} == before
 

@@ -100,6 +100,9 @@ def test_sigint_writes_partial_json_exits_130_and_leaves_no_child(tmp_path, to_g
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        proc.stdout.close()
+        proc.stderr.close()
     assert proc.returncode == 130, stderr
     assert took < 30, took
     assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr, stderr

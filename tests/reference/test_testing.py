@@ -46,11 +46,13 @@ def test_float_inputs_are_exact_binary_rationals():
 
 
 def test_directions():
-    low = lambda p_s, alpha, B: exact_bs(p_s, alpha, B) * 0.5 if math.isfinite(exact_bs(p_s, alpha, B)) else 1.0
+    def low(p_s, alpha, B):
+        return exact_bs(p_s, alpha, B) * 0.5 if math.isfinite(exact_bs(p_s, alpha, B)) else 1.0
     assert_matches_reference(low, "B_s", grid=GRID, direction="lower")
     with pytest.raises(AssertionError, match="direction='upper'"):
         assert_matches_reference(low, "B_s", grid=GRID, direction="upper")
-    high = lambda p_s, alpha, B: math.inf
+    def high(p_s, alpha, B):
+        return math.inf
     assert_matches_reference(high, "B_s", grid=GRID, direction="upper")
 
 

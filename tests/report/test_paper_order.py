@@ -3,6 +3,7 @@
 own consistency claims stay in their separate part. Nothing here runs a claim (the verdicts are stand-ins)."""
 
 import re
+from itertools import pairwise
 
 import pytest
 
@@ -70,7 +71,7 @@ def test_theorem1_before_lemma1_prop2_before_example2_before_sec5_and_thm4_befor
     chain = [_placed(doc, lambda s: s.label == lab) for lab in
              ("Theorem 1", "Lemma 1", "Proposition 2", "Example 2", "Theorem 2", "Theorem 4")]
     chain.append(_placed(doc, lambda s: s.where.startswith("Sec. 8")))
-    for a, b in zip(chain, chain[1:]):
+    for a, b in pairwise(chain):
         assert a and b and max(at(a)) < min(at(b)), (a, b)
     at_audit = [c["id"] for c in doc["claims"] if c["id"].startswith("rldp.audit.")]
     # the tool's own checks (rldp.audit.*) are in their own part, after every paper's section

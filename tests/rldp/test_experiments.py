@@ -32,7 +32,7 @@ def test_exact_distribution_sums_to_one(w):
     assert all(isinstance(x, Fraction) and x >= 0 for x in p)
     # proportional to the weights (exact)
     i = max(range(len(w)), key=lambda k: w[k])
-    for x, wx in zip(p, w):
+    for x, wx in zip(p, w, strict=True):
         assert x * Fraction(w[i]) == p[i] * Fraction(wx)
 
 

@@ -15,7 +15,7 @@ EX1_L = [[F("0.1620"), F("0.2829")], [F("0.1923"), F("0.5337")]]
 
 def _feasible(v, L, e, same):
     A, b = gamma_inequalities(L, e, include_same_s=same)
-    return sum(v) == 1 and all(sum(x * y for x, y in zip(r, v)) <= bi for r, bi in zip(A, b))
+    return sum(v) == 1 and all(sum(x * y for x, y in zip(r, v, strict=True)) <= bi for r, bi in zip(A, b, strict=True))
 
 
 def test_inequality_count_and_rows():
@@ -66,7 +66,7 @@ def test_product_at_nine_against_cdd():
 
 def test_product_sorted_and_normalised():
     V = gamma_hat_vertices(EX1_L, F(3), method="product")
-    assert V == sorted(V) and all(sum(v) == 1 for v in V)
+    assert sorted(V) == V and all(sum(v) == 1 for v in V)
 
 
 def test_block_vertices_box():

@@ -45,12 +45,12 @@ def test_rows_are_definition3(L, same, which):
     for x in range(a):
         assert A[x] == [F(-1) if y == x else 0 for y in range(a)]
     # a row equals the linear form of Definition 3: compare on the unit vectors (the coefficients) and a point
-    for row, p in zip(A[a:], pairs):
+    for row, p in zip(A[a:], pairs, strict=True):
         for y in range(a):
             unit = [F(int(z == y)) for z in range(a)]
             assert row[y] == definition3(unit, L, e, *p)
     v = [F(k + 1, 7) for k in range(a)]
-    assert [sum(r * x for r, x in zip(row, v)) for row in A[a:]] == [definition3(v, L, e, *p) for p in pairs]
+    assert [sum(r * x for r, x in zip(row, v, strict=True)) for row in A[a:]] == [definition3(v, L, e, *p) for p in pairs]
 
 
 @pytest.mark.parametrize("active", [[-1], [2], [0, 5], [0.0]])

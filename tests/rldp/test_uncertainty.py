@@ -149,9 +149,9 @@ def test_points_of_F_project_into_the_ball(phat, alpha, B, rnd):
     assume(sum(w) > 0)
     Q = [F(x, sum(w)) for x in w]
     lam = F(1)
-    while ball.contains([(1 - lam) * a + lam * b for a, b in zip(fl, Q)], dps=20) is not True and lam > F(1, 2**30):
+    while ball.contains([(1 - lam) * a + lam * b for a, b in zip(fl, Q, strict=True)], dps=20) is not True and lam > F(1, 2**30):
         lam /= 4
-    P = [(1 - lam) * a + lam * b for a, b in zip(fl, Q)]
+    P = [(1 - lam) * a + lam * b for a, b in zip(fl, Q, strict=True)]
     if ball.contains(P, dps=20) is not True:
         P = fl
     a2 = len(phat[0])
@@ -161,7 +161,7 @@ def test_points_of_F_project_into_the_ball(phat, alpha, B, rnd):
             continue
         Bs = ball.conditional_radius(s, dps=DPS)
         D = renyi_divergence(list(ball.conditional(s)), [x / sum(row) for x in row], alpha, dps=DPS)
-        assert D <= Bs + mpmath.mpf(10) ** -(DPS - 10)
+        assert Bs + mpmath.mpf(10) ** -(DPS - 10) >= D
 
 
 @given(tables(), alphas, radii)
@@ -175,7 +175,7 @@ def test_lower_below_center_and_certified_order(phat, alpha, B):
         c = ball.conditional(s)
         for u in range(len(c)):
             L = ball.lower_value(u, s, dps=DPS)
-            assert L <= mpmath.mpf(c[u].numerator) / c[u].denominator + TOL
+            assert mpmath.mpf(c[u].numerator) / c[u].denominator + TOL >= L
             lc = ball.lower_certified(u, s, dps=DPS)
             assert mpmath.mpf(lc.numerator) / lc.denominator <= L + TOL
         r = ball.rad_value(s, dps=DPS)
@@ -193,7 +193,7 @@ def test_monotone_in_radius(phat, alpha):
         cur = [(ball.lower_value(0, s, dps=20), ball.rad_value(s, dps=20)) for s in range(len(phat))
                if sum(phat[s]) > 0]
         if prev is not None:
-            for (l0, r0), (l1, r1) in zip(prev, cur):
+            for (l0, r0), (l1, r1) in zip(prev, cur, strict=True):
                 assert l1 <= l0 + TOL and r1 >= r0 - TOL
         prev = cur
 

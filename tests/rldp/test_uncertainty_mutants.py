@@ -285,10 +285,10 @@ def test_statistics_fields():
     assert (r1["s"], r1["marginal"]) == (1, 1)
     assert abs(r1["radius"] - mpmath.mpf(1) / 10) < mpmath.mpf(10) ** -65
     ends = [t2(F(1, 4), mp(F(1, 10))), t2(F(3, 4), mp(F(1, 10)))]
-    assert all(abs(x - e[0]) < mpmath.mpf(10) ** -64 for x, e in zip(r1["lower"], ends))
+    assert all(abs(x - e[0]) < mpmath.mpf(10) ** -64 for x, e in zip(r1["lower"], ends, strict=True))
     rad = 2 * max(ends[0][1] - mpmath.mpf(1) / 4, ends[1][1] - mpmath.mpf(3) / 4)
     assert abs(r1["rad"] - rad) < mpmath.mpf(10) ** -64
-    assert all(mp(x) <= e[0] for x, e in zip(r1["lower_certified"], ends)) and mp(r1["rad_certified"]) >= rad
+    assert all(mp(x) <= e[0] for x, e in zip(r1["lower_certified"], ends, strict=True)) and mp(r1["rad_certified"]) >= rad
     plain = b.statistics(dps=30)
     assert "lower_certified" not in plain["conditional"][1] and "rad_certified" not in plain["conditional"][1]
     c = RenyiBall.from_confidence(EX, 2, "0.95", 100, dps=30).statistics(dps=30)
@@ -389,7 +389,7 @@ def test_search_window_contains_the_maximiser(few):
     vals = [t2(x, mp(F(1, 10)))[1] - mp(x) for x in sums]
     best = max(range(len(sums)), key=lambda i: vals[i])
     lo, hi, cache = few._argmax_window(sums, 30)
-    assert lo <= best <= hi and hi - lo <= 6 and 0 <= lo and hi <= 13
+    assert lo <= best <= hi and hi - lo <= 6 and lo >= 0 and hi <= 13
     assert all(abs(cache[i] - vals[i]) < mpmath.mpf(10) ** -25 for i in cache)
 
 

@@ -98,7 +98,7 @@ def test_integral_representation_exact(pq, a):
 def test_hockey_stick_forms(pq, g):
     p, q = pq
     e = hockey_stick(p, q, g)
-    assert e == sum(abs(x - g * y) for x, y in zip(p, q)) / 2 - abs(1 - g) / 2
+    assert e == sum(abs(x - g * y) for x, y in zip(p, q, strict=True)) / 2 - abs(1 - g) / 2
     assert e >= 0
     assert hockey_stick(p, q, F(1)) == total_variation(p, q)
 

@@ -103,7 +103,7 @@ def test_prop32_patterns_and_orbits():
 def test_prop32_vertex_set_small():
     t = F(2)
     V = set(pram.vertices(pram.dp_rows(5, t), 5))
-    assert V == {tuple(pram.point(pat, 5, t)) for pat in pram.prop32_patterns(5)}
+    assert {tuple(pram.point(pat, 5, t)) for pat in pram.prop32_patterns(5)} == V
 
 
 def test_best_points_matches_brute_force():
@@ -115,7 +115,7 @@ def test_best_points_matches_brute_force():
         vals, gap, _ = pram.best_points(p, {v: v for v in V})
         assert vals[0][0] == brute and gap >= 0
         fl = pram.f_float_many(p, V)
-        assert max(abs(float(pram.f_simplified(p, v)) - x) for v, x in zip(V, fl)) < 1e-12
+        assert max(abs(float(pram.f_simplified(p, v)) - x) for v, x in zip(V, fl, strict=True)) < 1e-12
 
 
 @pytest.mark.parametrize("call", [
@@ -138,7 +138,7 @@ def test_threshold_value():
 def test_prop32_vertex_set_S8():
     t = F(4)
     V = set(pram.vertices(pram.dp_rows(8, t), 8))
-    assert V == {tuple(pram.point(pat, 8, t)) for pat in pram.prop32_patterns(8)}
+    assert {tuple(pram.point(pat, 8, t)) for pat in pram.prop32_patterns(8)} == V
 
 
 def test_grad_f_matches_finite_differences():
@@ -156,4 +156,4 @@ def test_edges_of_the_binary_quadrilateral():
     rows = pram.dp_rows(2, F(2))
     V = pram.vertices(rows, 2)  # (0,1), (1/3,1/3), (2/3,2/3), (1,0)
     E = set(pram.edges(rows, V, 2))
-    assert E == {(0, 1), (0, 2), (1, 3), (2, 3)}  # (0,1) and (1,0) are opposite, so are the symmetric ones
+    assert {(0, 1), (0, 2), (1, 3), (2, 3)} == E  # (0,1) and (1,0) are opposite, so are the symmetric ones

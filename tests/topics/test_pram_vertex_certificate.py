@@ -33,7 +33,7 @@ def test_certificate_rejects_a_missing_orbit_and_an_extra_point():
     no_type5 = [p for p in pram.prop32_patterns(S) if pram.V_MAX not in p]
     out = pram.certify_vertex_set(rows, S, _points(S, t, no_type5))
     assert not out["ok"] and "leads outside" in out["reason"]
-    centre = tuple(sum(c) / len(c) for c in zip(*_points(S, t)))      # inside, not a vertex
+    centre = tuple(sum(c) / len(c) for c in zip(*_points(S, t), strict=True))      # inside, not a vertex
     out = pram.certify_vertex_set(rows, S, _points(S, t) + [centre])
     assert not out["ok"] and "not a vertex" in out["reason"]
 

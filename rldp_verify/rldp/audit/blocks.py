@@ -100,7 +100,7 @@ class Block:
     @cached_property
     def vmax(self):
         """max v_u over the support of w."""
-        return max(vi for vi, wi in zip(self.v, self.w) if wi > 0)
+        return max(vi for vi, wi in zip(self.v, self.w, strict=True) if wi > 0)
 
     @cached_property
     def vmax_all(self):
@@ -110,14 +110,14 @@ class Block:
     @cached_property
     def spread(self):
         """max - min of v over the support of w (the curve's scale)."""
-        vs = [vi for vi, wi in zip(self.v, self.w) if wi > 0]
+        vs = [vi for vi, wi in zip(self.v, self.w, strict=True) if wi > 0]
         return max(vs) - min(vs)
 
     @cached_property
     def off(self):
         """(v_w, w) for the best cell off supp R^ when it beats the support, else None."""
         best = None
-        for u, (vi, wi) in enumerate(zip(self.v, self.w)):
+        for u, (vi, wi) in enumerate(zip(self.v, self.w, strict=True)):
             if wi == 0 and vi > self.vmax and (best is None or vi > best[0]):
                 best = (vi, u)
         return best
@@ -186,17 +186,17 @@ class Block:
         a = to_mpf(self.alpha)
         if t == mpmath.inf or self.spread == 0:
             R = list(self.w)
-            return R, mpmath.mpf(0), mpmath.fsum(r * x for r, x in zip(R, self.v)), None, None
+            return R, mpmath.mpf(0), mpmath.fsum(r * x for r, x in zip(R, self.v, strict=True)), None, None
         # mu - v_u as (vmax - v_u) + spread * t: for t below the working precision, mu - vmax would cancel to 0
         # (a ZeroDivisionError in x^(-1/alpha) at the maximiser; the red team's radius-50 case at 35 digits)
         vmax, spread = self.vmax, self.spread
         x = [(vmax - vi) + spread * t for vi in self.v]
-        raw = [wi * xi ** (-1 / a) if wi > 0 else mpmath.mpf(0) for wi, xi in zip(self.w, x)]
+        raw = [wi * xi ** (-1 / a) if wi > 0 else mpmath.mpf(0) for wi, xi in zip(self.w, x, strict=True)]
         Z = mpmath.fsum(raw)
         R = [r / Z for r in raw]
         d = renyi_divergence_mp(self.w, R, a)
-        value = mpmath.fsum(r * vi for r, vi in zip(R, self.v))
-        M = power_mean_mp([xi for xi, wi in zip(x, self.w) if wi > 0], [wi for wi in self.w if wi > 0], self.beta)
+        value = mpmath.fsum(r * vi for r, vi in zip(R, self.v, strict=True))
+        M = power_mean_mp([xi for xi, wi in zip(x, self.w, strict=True) if wi > 0], [wi for wi in self.w if wi > 0], self.beta)
         b = to_mpf(self.beta)
         kappa = M * mpmath.exp(-(1 + b) * d)
         return R, d, value, M, kappa

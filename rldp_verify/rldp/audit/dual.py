@@ -151,8 +151,8 @@ def power_mean_mp(x, w, beta):
     """The weighted power mean (sum_i w_i x_i^beta)^(1/beta) (geometric mean at beta = 0), mpf."""
     b = mpmath.mpf(beta.numerator) / beta.denominator if isinstance(beta, Fraction) else mpmath.mpf(beta)
     if b == 0:
-        return mpmath.exp(mpmath.fsum(wi * mpmath.log(xi) for xi, wi in zip(x, w) if wi > 0))
-    s = mpmath.fsum(wi * xi**b for xi, wi in zip(x, w) if wi > 0)
+        return mpmath.exp(mpmath.fsum(wi * mpmath.log(xi) for xi, wi in zip(x, w, strict=True) if wi > 0))
+    s = mpmath.fsum(wi * xi**b for xi, wi in zip(x, w, strict=True) if wi > 0)
     if s == 0:
         return mpmath.mpf(0)
     return s ** (1 / b)
@@ -185,7 +185,7 @@ def psi_level_mp(kappa, M, beta):
 
 def phi_arb(B: Fraction, beta: Fraction):
     """An enclosure of phi(B) for rational B >= 0 (None for +inf)."""
-    if B == math.inf:
+    if math.inf == B:
         return None if beta >= 0 else arb_exact(-1 / beta)
     if beta == 0:
         return arb_exact(B)
@@ -198,11 +198,11 @@ def power_mean_arb(x, w, beta: Fraction):
     Zero entries (x exactly 0): they contribute 0 when beta > 0 and force M = 0 when beta <= 0.
     """
     b = arb_exact(beta)
-    items = [(xi, wi) for xi, wi in zip(x, w) if wi > 0]
+    items = [(xi, wi) for xi, wi in zip(x, w, strict=True) if wi > 0]
     zero = [xi for xi, _ in items if xi == 0]
     if zero and beta <= 0:
         return flint.arb(0)
-    items = [(xi, wi) for xi, wi in items if not xi == 0]
+    items = [(xi, wi) for xi, wi in items if xi != 0]
     if not items:
         return flint.arb(0)
     tot = flint.arb(0)

@@ -110,8 +110,8 @@ class PairProblem:
     # ----------------------------------------------------------------------------- exact ratio
     def ratio_of(self, P) -> Fraction | float:
         """P(Y=y|S=s1)/P(Y=y|S=s2) for an exact table P (0/0 = 1, x/0 = inf)."""
-        n1 = sum(a * b for a, b in zip(self.q1, P[self.s1]))
-        n2 = sum(a * b for a, b in zip(self.q2, P[self.s2]))
+        n1 = sum(a * b for a, b in zip(self.q1, P[self.s1], strict=True))
+        n2 = sum(a * b for a, b in zip(self.q2, P[self.s2], strict=True))
         M1, M2 = sum(P[self.s1]), sum(P[self.s2])
         if M1 == 0 or M2 == 0:
             return None
@@ -147,7 +147,7 @@ class PairProblem:
                 continue
             self.deadline.check()
             tau = Fraction(1, 10**k)
-            P = tuple(tuple((1 - tau) * a + tau * b for a, b in zip(r, rh)) for r, rh in zip(base, phat))
+            P = tuple(tuple((1 - tau) * a + tau * b for a, b in zip(r, rh, strict=True)) for r, rh in zip(base, phat, strict=True))
             if self.ball.contains(P, dps=dps + 10) is True:
                 rho = self.ratio_of(P)
                 if rho is not None:
@@ -452,15 +452,15 @@ def _face_witnesses(problem: PairProblem, res: PairResult, dps: int):
     """alpha < 1: balls can contain faces of the simplex. Try R1 on the face where q1 is maximal and/or R2
     on the face where q2 is minimal (P^ restricted and renormalised), lifted and verified like any witness."""
     def face(w, q, best):
-        keep = [wi if qi == best and wi > 0 else 0 for wi, qi in zip(w, q)]
+        keep = [wi if qi == best and wi > 0 else 0 for wi, qi in zip(w, q, strict=True)]
         tot = sum(keep)
         return None if tot == 0 else [mpmath.mpf(k.numerator) / k.denominator / (mpmath.mpf(tot.numerator) / tot.denominator)
                                       for k in keep]
     a = mpmath.mpf(problem.alpha.numerator) / problem.alpha.denominator
     w1 = [mpmath.mpf(x.numerator) / x.denominator for x in problem.w1]
     w2 = [mpmath.mpf(x.numerator) / x.denominator for x in problem.w2]
-    f1 = face(problem.w1, problem.q1, max(q for q, w in zip(problem.q1, problem.w1) if w > 0))
-    f2 = face(problem.w2, problem.q2, min(q for q, w in zip(problem.q2, problem.w2) if w > 0))
+    f1 = face(problem.w1, problem.q1, max(q for q, w in zip(problem.q1, problem.w1, strict=True) if w > 0))
+    f2 = face(problem.w2, problem.q2, min(q for q, w in zip(problem.q2, problem.w2, strict=True) if w > 0))
     with mpmath.workdps(dps + 15):
         for R1, R2 in ((f1, w2), (w1, f2), (f1, f2)):
             if R1 is None or R2 is None:

@@ -72,10 +72,10 @@ def exact_primal(master, cols_exact, cone: Cone, p, lp, x, dps, *, exact_basis_m
         try:
             z = M.solve(flint.fmpq_mat(k, 1, [1] * k))
             th = [Fraction(int(t.p), int(t.q)) for t in z.entries()]
-            if all(t >= 0 for t in th) and all(sum(t * cols_exact[j][i] for t, j in zip(th, basic)) == 1
+            if all(t >= 0 for t in th) and all(sum(t * cols_exact[j][i] for t, j in zip(th, basic, strict=True)) == 1
                                                  for i in slack_rows):
                 rows = []
-                for t, j in zip(th, basic):
+                for t, j in zip(th, basic, strict=True):
                     if t > 0:
                         r = [Fraction(0)] * cone.a
                         for i, xx in enumerate(lp):

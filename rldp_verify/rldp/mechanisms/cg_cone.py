@@ -64,7 +64,7 @@ def polyopt_cone(lower, exp_eps) -> Cone:
         h = []
         for s in range(a1):
             vs = v[s * a2:(s + 1) * a2]
-            lv = sum(l * x for l, x in zip(L[s], vs))
+            lv = sum(l * x for l, x in zip(L[s], vs, strict=True))
             h.extend(cs[s] * x + lv for x in vs)
         return max(h) <= e * min(h)
 

@@ -36,10 +36,10 @@ proven error bound (:func:`block_data`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
-from typing import Sequence
 
 import numpy as np
 
@@ -107,7 +107,7 @@ def _subset_sums(vals: list[int], nbits: int) -> list[int]:
 
 def _ratios(num: list[int], den: list[int]) -> np.ndarray:
     """Correctly rounded float64 of exact integer ratios (Python int / int rounds correctly)."""
-    return np.array([n / d for n, d in zip(num, den)], dtype=float)
+    return np.array([n / d for n, d in zip(num, den, strict=True)], dtype=float)
 
 
 MAX_BLOCK_BITS = 20
@@ -199,7 +199,7 @@ def polyopt_blocks(lower: Sequence[Sequence], exp_eps) -> list[Block]:
         # w on E: (e - 1) / c; at k: (h_k - 1) / c = D (De (D - l(O)) - E l(E) - De l_k) / (De l_k cN)
         e_hi = (E - De) * D
         d3 = [De * li[k] * cN for k in k3.tolist()]
-        n3 = [D * (De * (D - ls[full ^ m ^ (1 << k)]) - E * ls[m] - De * li[k]) for m, k in zip(m3.tolist(), k3.tolist())]
+        n3 = [D * (De * (D - ls[full ^ m ^ (1 << k)]) - E * ls[m] - De * li[k]) for m, k in zip(m3.tolist(), k3.tolist(), strict=True)]
         w3 = _ratios(n3, d3)
         wE = e_hi / den
         n1, n2 = len(m1), len(m2)
@@ -302,7 +302,7 @@ def block_data(block: Block, p: Sequence[Fraction]) -> BlockData:
     k = block.kidx.tolist()
     P1 = _ratios([ps[x] for x in m], [D] * len(m))
     P3 = _ratios([pi[kk] if kk >= 0 else 0 for kk in k], [D] * len(m))
-    P2 = _ratios([ps[full ^ x ^ ((1 << kk) if kk >= 0 else 0)] for x, kk in zip(m, k)], [D] * len(m))
+    P2 = _ratios([ps[full ^ x ^ ((1 << kk) if kk >= 0 else 0)] for x, kk in zip(m, k, strict=True)], [D] * len(m))
     pop1 = np.array([bin(x).count("1") for x in m], dtype=float)
     has3 = (block.kidx >= 0).astype(float)
     a1, a2, a3 = block.a1, block.a2, block.a3

@@ -53,7 +53,7 @@ def conditional_l1_spread(table) -> Fraction:
         if m == 0:
             return Fraction(2)
         conds.append([Fraction(v) / m for v in r])
-    return max((sum(abs(x - y) for x, y in zip(c1, c2)) for c1 in conds for c2 in conds))
+    return max(sum(abs(x - y) for x, y in zip(c1, c2, strict=True)) for c1 in conds for c2 in conds)
 
 
 def distance_from(rad_upper, table) -> Fraction:

@@ -170,7 +170,7 @@ def solve_relaxation(data: list[BlockData], pricer: Pricer, lp_coords, dim: int,
         if val > best_val:
             best_val, sigma_best = val, sigma
             marg = [[] for _ in range(S)]
-            for t, (s, j) in zip(th.tolist(), cols):
+            for t, (s, j) in zip(th.tolist(), cols, strict=True):
                 if t > 0:
                     marg[s].append((j, t))
 

@@ -33,10 +33,10 @@ of the top; by convexity of mu every mechanism with rows in the cone has utility
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
-from typing import Sequence
 
 import numpy as np
 
@@ -129,7 +129,7 @@ def _as_fraction(x) -> Fraction:
     return x if type(x) is Fraction else Fraction(x)
 
 
-def _float_matrix(V) -> "np.ndarray":
+def _float_matrix(V) -> np.ndarray:
     """The exact vertices as a float64 array (each entry correctly rounded, |rel err| <= 2^-53)."""
     a = len(V[0])
     out = np.empty((len(V), a), dtype=float)
@@ -263,7 +263,7 @@ def _exact_basis_theta(V, basic, slack_rows, a):
     if any(t < 0 for t in th):
         return None
     for x in slack_rows:
-        if sum(t * V[j][x] for t, j in zip(th, basic)) != 1:
+        if sum(t * V[j][x] for t, j in zip(th, basic, strict=True)) != 1:
             return None
     return th
 
@@ -303,7 +303,7 @@ def _arb_basis_dual(V, p, basic, slack_rows, a, dps):
         except (ZeroDivisionError, ValueError):
             return None
         y = [Fraction(0)] * a
-        for x, e in zip(rows, z.entries()):
+        for x, e in zip(rows, z.entries(), strict=True):
             if not e.is_finite():
                 return None
             y[x] = _dyadic(e)
@@ -338,7 +338,7 @@ def _rigorous_max_slack(V, p, Vf, yq, mu, S1, bad, dps):
             if not (lo - e <= m <= hi + e):
                 raise CertificationError(f"float64 mu of vertex {j} is outside its proven error bound "
                                          "(numpy's log less accurate than assumed?)")
-        dot = sum(x * t for x, t in zip(V[j], yq))
+        dot = sum(x * t for x, t in zip(V[j], yq, strict=True))
         return lo - dot, hi - dot
 
     jstar = int(np.argmax(g_safe))
@@ -418,7 +418,7 @@ def solve_eq46(vertices: Sequence[Sequence[Fraction]], p, *, dps: int = DEFAULT_
         th = _exact_basis_theta(V, basic, slack_rows, a)
         if th is not None:
             theta_full = [Fraction(0)] * n
-            for j, t in zip(basic, th):
+            for j, t in zip(basic, th, strict=True):
                 theta_full[j] = t
             yb = _arb_basis_dual(V, p, basic, slack_rows, a, dps)
             if yb is not None:

@@ -47,9 +47,9 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Sequence
 
 import numpy as np
 
@@ -249,7 +249,7 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
         v = [Fraction(0)] * a
         for s, j in point:
             b = cone.blocks[s]
-            for x, val in zip(b.coords, b.exact_point(j)):
+            for x, val in zip(b.coords, b.exact_point(j), strict=True):
                 v[x] = val
         return v
 
@@ -545,7 +545,7 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
                 u = min(u * 1.5, 1e12)       # the trial is worse than the centre by more than the prediction
             keep = (age := np.where(lam > 1e-9 * m, 0, age + 1)) < 8
             bV, bmu, age = bV[keep], bmu[keep], age[keep]
-            b_idx = [j for j, kp in zip(b_idx, keep) if kp]
+            b_idx = [j for j, kp in zip(b_idx, keep, strict=True) if kp]
             if cand:
                 bV = np.vstack([bV, np.array([cols_float[j][0] for j in cand])])
                 bmu = np.concatenate([bmu, [cols_float[j][1] for j in cand]])

@@ -87,7 +87,7 @@ class Pricer:
         bounds that :meth:`rigorous_bound` needs."""
         self.y = np.asarray(y, dtype=float)
         self.F, self.F_err = [], ([] if errors else None)
-        for bd, (coords, masks, comp, kk, singleton) in zip(self.data, self._prep):
+        for bd, (coords, masks, comp, kk, singleton) in zip(self.data, self._prep, strict=True):
             b = bd.block
             ys = self.y[coords]
             nb = bd.nbits
@@ -110,7 +110,7 @@ class Pricer:
                 ey = (nb + 2) * U64 * float(np.sum(np.abs(ys))) * (1 + 1e-10)
                 Y_err = (b.a1 + b.a2 + b.a3) * ey + 6 * U64 * (np.abs(b.a1 * Y1) + np.abs(b.a2 * Y2) + np.abs(b.a3 * yk))
                 self.F_err.append(bd.A_err + Y_err + 2 * U64 * np.abs(F) + 1e-300)
-        self.Fs = [F[bd.order] for F, bd in zip(self.F, self.data)]
+        self.Fs = [F[bd.order] for F, bd in zip(self.F, self.data, strict=True)]
         if not hasattr(self, "Ts"):
             self.Ts = [bd.T[bd.order] for bd in self.data]
             self.Ns = [bd.N[bd.order] for bd in self.data]
@@ -118,8 +118,8 @@ class Pricer:
 
     def shift(self, M: float) -> None:
         """For the float search only: F as for y' + M 1, i.e. F0 - M N (no error bounds)."""
-        self.F = [F - M * bd.N for F, bd in zip(self._F0, self.data)]
-        self.Fs = [F - M * N for F, N in zip(self._Fs0, self.Ns)]
+        self.F = [F - M * bd.N for F, bd in zip(self._F0, self.data, strict=True)]
+        self.Fs = [F - M * N for F, N in zip(self._Fs0, self.Ns, strict=True)]
         self.F_err = None
 
     # ---------------------------------------------------------------------------------- hulls
@@ -127,12 +127,12 @@ class Pricer:
         """Upper hull (positions in T-order, increasing T) of block s restricted to positions [lo, hi)."""
         return lo + _upper_hull(self.Ts[s][lo:hi], self.Fs[s][lo:hi])
 
-    def bound(self, node: "Node", hulls: dict) -> "Relax":
+    def bound(self, node: Node, hulls: dict) -> Relax:
         """Lagrangian bound of a node: max_t phi(t) + H(t), H the sup-convolution of the hulls."""
         segs_dT, segs_dF, segs_sl, segs_blk = [], [], [], []
         t0, f0 = 0.0, 0.0
         starts = []
-        for s, bd in enumerate(self.data):
+        for s, _bd in enumerate(self.data):
             h = hulls[s]
             T, F = self.Ts[s][h], self.Fs[s][h]
             t0 += T[0]
@@ -180,7 +180,7 @@ class Pricer:
         # at a breakpoint the relaxation is attained by the combination ``pos`` itself (no mixing)
         return Relax(best, kappa, pos, mix)
 
-    def size(self, node: "Node", cap: int) -> int:
+    def size(self, node: Node, cap: int) -> int:
         """The number of combinations of the node (counted up to ``cap`` + 1: larger is larger)."""
         n = 1
         for s, bd in enumerate(self.data):
@@ -190,14 +190,14 @@ class Pricer:
                 return cap + 1
         return n
 
-    def node_bound(self, node: "Node", hulls_for) -> "Relax":
+    def node_bound(self, node: Node, hulls_for) -> Relax:
         """The node's bound: its exact maximum when it holds at most ``enum_max`` combinations (then a leaf),
         else the Lagrangian relaxation of :meth:`bound` on the hulls ``hulls_for(node)``."""
         if self.size(node, self.enum_max) <= self.enum_max:
             return self.enumerate(node)
         return self.bound(node, hulls_for(node))
 
-    def enumerate(self, node: "Node") -> "Relax":
+    def enumerate(self, node: Node) -> Relax:
         """The exact maximum of g over the node's combinations (float), as a Relax without a mixing block."""
         ranges = [node.range(s, len(bd.T)) for s, bd in enumerate(self.data)]
         F = _combine([self.Fs[s][lo:hi] for s, (lo, hi) in enumerate(ranges)])
@@ -205,7 +205,7 @@ class Pricer:
         vals = F + _phi(np.maximum(T, 1e-300))
         k = int(np.argmax(vals))
         idx = np.unravel_index(k, [hi - lo for lo, hi in ranges])
-        pos = [lo + int(i) for (lo, _), i in zip(ranges, idx)]
+        pos = [lo + int(i) for (lo, _), i in zip(ranges, idx, strict=True)]
         return Relax(float(vals[k]), math.nan, pos, None, exact=True)
 
     # ------------------------------------------------------------------------------- primal
@@ -217,7 +217,7 @@ class Pricer:
             t += self.Ts[s][pos[s]]
         return f + float(_phi(max(t, 1e-300))), t
 
-    def improve(self, pos, node: "Node", sweeps: int = 2, alternatives: int = 0):
+    def improve(self, pos, node: Node, sweeps: int = 2, alternatives: int = 0):
         """Coordinate ascent: each block in turn takes its best vertex (within the node) given the
         rest.  With ``alternatives`` = k > 0 also returns, for every block, the k next-best
         replacements of that block's vertex in the final point (more columns per pricing)."""
@@ -330,7 +330,7 @@ class Pricer:
         return best_val, self.point(best_pos), ub, leaves
 
     # ------------------------------------------------------------------------ certificate
-    def rigorous_bound(self, node: "Node", kappa: float) -> Fraction:
+    def rigorous_bound(self, node: Node, kappa: float) -> Fraction:
         """A rational >= max over the node's combinations of g_y'(w) (rigorous, see module docstring);
         needs :meth:`set_dual` with ``errors=True``.  Nodes of at most ``enum_max`` combinations are bounded
         combination by combination (:meth:`rigorous_enumeration`; ``kappa`` unused)."""
@@ -386,11 +386,11 @@ class Pricer:
         return ph + Fraction(tot) + Fraction(slack)
 
 
-    def rigorous_enumeration(self, node: "Node") -> Fraction:
+    def rigorous_enumeration(self, node: Node) -> Fraction:
         """A rational >= g_y'(w) for every combination w of the node: the largest of :meth:`rigorous_values`."""
         return Fraction(float(np.max(self.rigorous_values(node))))
 
-    def rigorous_values(self, node: "Node") -> np.ndarray:
+    def rigorous_values(self, node: Node) -> np.ndarray:
         """Floats >= g_y'(w), one per combination w of the node (C order of the block ranges), evaluated in
         floats with proven error bounds: F_s + F_err_s summed (a sum of n floats is within (n - 1) u of the sum
         of its absolute values; 2 n u is used), t in [sum (T - T_err), sum (T + T_err)] widened by 2 n u, and
@@ -423,9 +423,9 @@ def _upper_hull(T: np.ndarray, F: np.ndarray) -> np.ndarray:
     if n == 1:
         return np.array([0])
     i0 = 0
-    same = np.nonzero(T == T[0])[0]
+    same = np.nonzero(T[0] == T)[0]
     i0 = int(same[np.argmax(F[same])])
-    same = np.nonzero(T == T[-1])[0]
+    same = np.nonzero(T[-1] == T)[0]
     i1 = int(same[np.argmax(F[same])])
     if T[i0] == T[i1]:
         return np.array([i0])
@@ -471,7 +471,7 @@ class Node:
         """The range of block ``s`` at this node ((0, n) when unrestricted)."""
         return self.ranges.get(s, (0, n))
 
-    def with_range(self, s: int, lo: int, hi: int) -> "Node":
+    def with_range(self, s: int, lo: int, hi: int) -> Node:
         """A child node with block ``s`` restricted to [lo, hi)."""
         r = dict(self.ranges)
         r[s] = (lo, hi)

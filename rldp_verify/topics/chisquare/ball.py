@@ -182,10 +182,10 @@ def ball_objective(v, w, c, P_hat, B) -> mpmath.mpf:
     c = c if isinstance(c, mpmath.mpf) else to_mpf(coerce(c))
     if c < 0:
         raise InputError(f"c must be >= 0, got c={c}")
-    for i, (wi, vi) in enumerate(zip(w, v)):
+    for i, (wi, vi) in enumerate(zip(w, v, strict=True)):
         if wi < vi:
             raise InputError(f"w[{i}] = {wi} is below v[{i}] = {vi}")
-    S = mpmath.fsum(pi * mpmath.sqrt(wi - vi) for pi, wi, vi in zip(p, w, v))
+    S = mpmath.fsum(pi * mpmath.sqrt(wi - vi) for pi, wi, vi in zip(p, w, v, strict=True))
     return -2 * mpmath.sqrt(c) * S + max(w) + c * (1 + _radius(B))
 
 
@@ -217,15 +217,15 @@ def support_ball(v, P_hat, B) -> BallSupport:
     gaps = [m - vi for vi in v]  # exactly 0 at the arg-max cells
 
     def S(delta):
-        return mpmath.fsum(pi * mpmath.sqrt(g + delta) for pi, g in zip(p, gaps) if pi != 0)
+        return mpmath.fsum(pi * mpmath.sqrt(g + delta) for pi, g in zip(p, gaps, strict=True) if pi != 0)
 
-    flat = all(g == 0 for pi, g in zip(p, gaps) if pi != 0)  # every P_hat-cell sits at max v
+    flat = all(g == 0 for pi, g in zip(p, gaps, strict=True) if pi != 0)  # every P_hat-cell sits at max v
 
     def dphi(delta):
         if flat:  # S(delta) = sqrt(delta), S'(delta) = 1/(2 sqrt(delta)): constant derivative
             return 1 - 1 / b1
         terms = []
-        for pi, g in zip(p, gaps):
+        for pi, g in zip(p, gaps, strict=True):
             if pi != 0:
                 if g + delta <= 0:
                     return -mpmath.inf
@@ -315,7 +315,7 @@ def conjugate_h(v, kappa) -> mpmath.mpf:
         raise InputError(f"v has {len(v)} entries but kappa has {len(k)}")
     if max(v) > 0:
         return mpmath.inf
-    lam = mpmath.fsum(ki * mpmath.sqrt(-vi) for ki, vi in zip(k, v))
+    lam = mpmath.fsum(ki * mpmath.sqrt(-vi) for ki, vi in zip(k, v, strict=True))
     return -K_LEMMA8() * mpmath.cbrt(lam) ** 2
 
 
@@ -330,13 +330,13 @@ def joint_objective(v1, v2, w1, w2, c, a1, a2, B) -> mpmath.mpf:
     if c < 0:
         raise InputError(f"c must be >= 0, got c={c}")
     lam = []
-    for i, (row, v, w) in enumerate(zip((r1, r2), vs, ws)):
+    for i, (row, v, w) in enumerate(zip((r1, r2), vs, ws, strict=True)):
         if not len(row) == len(v) == len(w):
             raise InputError(f"v{i+1}, w{i+1} and the row of P_hat differ in length")
-        for u, (wu, vu) in enumerate(zip(w, v)):
+        for u, (wu, vu) in enumerate(zip(w, v, strict=True)):
             if wu < vu:
                 raise InputError(f"w{i+1}[{u}] = {wu} is below v{i+1}[{u}] = {vu}")
-        lam.append(mpmath.fsum(a * mpmath.sqrt(wu - vu) for a, wu, vu in zip(row, w, v)))
+        lam.append(mpmath.fsum(a * mpmath.sqrt(wu - vu) for a, wu, vu in zip(row, w, v, strict=True)))
     C = joint_projection_bound(r1, r2, B)
     return (-K_LEMMA8() * mpmath.cbrt(c) ** 2 * mpmath.fsum(mpmath.cbrt(x) ** 2 for x in lam)
             + max(ws[0]) + max(ws[1]) + c * C)
@@ -373,14 +373,14 @@ def support_joint_projection(v1, v2, a1, a2, B) -> JointSupport:
     K = K_LEMMA8()
     ms = [max(v) for v in V]
 
-    gaps = [[m - x for x in v] for m, v in zip(ms, V)]  # exactly 0 at the arg-max cells
+    gaps = [[m - x for x in v] for m, v in zip(ms, V, strict=True)]  # exactly 0 at the arg-max cells
 
     def lam(i, delta):
-        return mpmath.fsum(a * mpmath.sqrt(g + delta) for a, g in zip(rows[i], gaps[i]) if a != 0)
+        return mpmath.fsum(a * mpmath.sqrt(g + delta) for a, g in zip(rows[i], gaps[i], strict=True) if a != 0)
 
     def dlam(i, delta):
         t = []
-        for a, g in zip(rows[i], gaps[i]):
+        for a, g in zip(rows[i], gaps[i], strict=True):
             if a != 0:
                 if g + delta <= 0:
                     return mpmath.inf

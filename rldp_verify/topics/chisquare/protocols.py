@@ -191,9 +191,8 @@ class ProtocolSolver:
         nS, nU = self.n_s, self.n_u
         P_hat = _table("P_hat", P_hat, (nS, nU))
         robust = self.kind != "NUNP"
-        if robust:
-            if B is None or not B > 0 or not math.isfinite(B):
-                raise InputError(f"radius B must be positive and finite for {self.kind}, got B={B!r}")
+        if robust and (B is None or not B > 0 or not math.isfinite(B)):
+            raise InputError(f"radius B must be positive and finite for {self.kind}, got B={B!r}")
         Ps = P_hat.sum(axis=1)
         self.P_hat.value = P_hat
         if self.kind[2] == "R":
@@ -222,7 +221,7 @@ class ProtocolSolver:
     def _clean(self, Q: np.ndarray) -> np.ndarray:
         if np.any(Q < -1e-6) or np.any(np.abs(Q.sum(axis=2) - 1) > 1e-6):
             raise CertificationError(f"{self.kind}: solver returned an invalid protocol")
-        Q = np.where(Q < self.clean_tol, 0.0, Q)
+        Q = np.where(self.clean_tol > Q, 0.0, Q)
         return Q / Q.sum(axis=2, keepdims=True)
 
     def _privacy_violation(self, Q, P_hat, B):

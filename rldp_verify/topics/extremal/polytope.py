@@ -108,7 +108,7 @@ def exact_feasible_point(A_eq, b_eq, n: int):
     The returned point is re-checked exactly; "None" is only returned on a certified INCONSISTENT status.
     """
     rows = []
-    for a, b in zip(A_eq, b_eq):
+    for a, b in zip(A_eq, b_eq, strict=True):
         r = [Fraction(b)] + [-Fraction(v) for v in a]
         rows.append(r)
         rows.append([-v for v in r])
@@ -122,7 +122,7 @@ def exact_feasible_point(A_eq, b_eq, n: int):
     if lp.status != cdd.LPStatusType.OPTIMAL:
         raise CertificationError(f"cdd feasibility LP status {lp.status}")
     x = [Fraction(v) for v in lp.primal_solution]
-    if any(v < 0 for v in x) or any(sum(Fraction(ai) * xi for ai, xi in zip(a, x)) != b for a, b in zip(A_eq, b_eq)):
+    if any(v < 0 for v in x) or any(sum(Fraction(ai) * xi for ai, xi in zip(a, x, strict=True)) != b for a, b in zip(A_eq, b_eq, strict=True)):
         raise CertificationError("cdd returned an infeasible point")
     return x
 

@@ -26,9 +26,9 @@ i.e. the routine errs towards "not certified".
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable, Sequence
 
 import flint
 import numpy as np
@@ -110,7 +110,7 @@ def solve_exact_matrix(A: list[list[Fraction]], b: list) -> list:
         for r in range(n):
             if r != c and M[r][c] != 0:
                 f = M[r][c]
-                M[r] = [a - f * bb for a, bb in zip(M[r], M[c])]
+                M[r] = [a - f * bb for a, bb in zip(M[r], M[c], strict=True)]
                 rhs[r] = rhs[r] - _scale(rhs[c], f)
     return rhs
 
@@ -258,7 +258,7 @@ def rank(cols) -> int:
         for i in range(len(M)):
             if i != r and M[i][c] != 0:
                 f = M[i][c] / M[r][c]
-                M[i] = [a - f * b for a, b in zip(M[i], M[r])]
+                M[i] = [a - f * b for a, b in zip(M[i], M[r], strict=True)]
         r += 1
     return r
 
@@ -307,7 +307,7 @@ def certify_basis(columns: Sequence[Column], mu: Sequence, basis: Sequence[int])
         if not _nonneg(r):
             return None
     theta = [Fraction(0)] * len(columns)
-    for j, th in zip(basis, theta_B):
+    for j, th in zip(basis, theta_B, strict=True):
         theta[j] = th
     value = sum((_scale(muB[r], theta_B[r]) for r in range(1, k)), _scale(muB[0], theta_B[0]))
     return theta, value, alpha
@@ -369,7 +369,7 @@ def _certify_within(columns, mu, basis, dps_gap: Fraction):
         if not (s - as_arb(mu[j]) + eta >= 0):
             return None
     theta = [Fraction(0)] * len(columns)
-    for j, th in zip(basis, theta_B):
+    for j, th in zip(basis, theta_B, strict=True):
         theta[j] = th
     value = muB[0] * as_arb(theta_B[0])
     for r in range(1, k):

@@ -24,8 +24,8 @@ monotonicity on [0, 1/e].
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
-from typing import Callable
 
 import flint
 
@@ -118,7 +118,7 @@ def certify_rr_tail(k: int, m_of_set: Callable, s_hi: Fraction, *, dps: int = 40
             if boxes > max_boxes:
                 return False
             hs = _h_all(m_single, m_pattern, [patterns[i] for i in idx], k, lo, hi)
-            left = [i for i, h in zip(idx, hs) if not h > 0]
+            left = [i for i, h in zip(idx, hs, strict=True) if not h > 0]
             if not left:
                 continue
             if hi - lo < Fraction(1, 10**30):

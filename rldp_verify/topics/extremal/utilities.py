@@ -14,9 +14,9 @@ KL, mutual information) that is guaranteed to contain the true value. Natural lo
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from itertools import combinations
-from typing import Callable, Sequence
 
 import flint
 
@@ -48,7 +48,7 @@ def distribution(P, name: str = "P", *, positive: bool = True) -> tuple:
 
 def dot(P, col) -> Fraction:
     """sum_x P(x) col(x), exact."""
-    return sum((Fraction(p) * c for p, c in zip(P, col)), Fraction(0))
+    return sum((Fraction(p) * c for p, c in zip(P, col, strict=True)), Fraction(0))
 
 
 # ------------------------------------------------------------------ column functionals mu
@@ -94,7 +94,7 @@ def mu_mi(P) -> Callable:
         if m == 0:
             return flint.arb(0)
         tot = flint.arb(0)
-        for p, c in zip(P, col):
+        for p, c in zip(P, col, strict=True):
             if c != 0 and p != 0:
                 tot += as_arb(p * c) * (as_arb(c) / as_arb(m)).log()
         return tot
@@ -116,7 +116,7 @@ def utility(Q: Sequence[Sequence[Fraction]], mu: Callable):
 
 def binary_set_hypothesis(P0, P1) -> frozenset:
     """T = {x : P0(x) >= P1(x)} (Sec. 3.2, proof of Theorem 5)."""
-    return frozenset(i for i, (a, b) in enumerate(zip(P0, P1)) if a >= b)
+    return frozenset(i for i, (a, b) in enumerate(zip(P0, P1, strict=True)) if a >= b)
 
 
 def binary_mechanism_for_set(T, k: int, t) -> list[list[Fraction]]:

@@ -95,7 +95,7 @@ def grid_ratio_half(Q, phat, B, y, s1, s2, n=400):
         return best
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _pair_ratio(Q, phat, B, y, s1, s2):
     with mpmath.workdps(DPS):
         beta = mpmath.mpf(1) / 2

@@ -67,8 +67,8 @@ def test_ball_bracket_contains_the_closed_form(Q, screen):
     W = r.witness
     assert _ball().contains(W, dps=40) is True
     q1, q2 = Q[y][2 * s1:2 * s1 + 2], Q[y][2 * s2:2 * s2 + 2]
-    num = sum(a * b for a, b in zip(q1, W[s1])) / sum(W[s1])
-    den = sum(a * b for a, b in zip(q2, W[s2])) / sum(W[s2])
+    num = sum(a * b for a, b in zip(q1, W[s1], strict=True)) / sum(W[s1])
+    den = sum(a * b for a, b in zip(q2, W[s2], strict=True)) / sum(W[s2])
     assert num / den == r.ratio_lower
     if screen:
         assert (r.pairs_certified_in_arb, r.pairs_screened) == (1, 3)
@@ -156,7 +156,7 @@ def test_exact_audits_by_hand():
     rho, arg, P = ex.audit_full_simplex(Q, 2, 2)
     assert rho == float("inf")
     assert arg == {"y": 0, "s": 0, "s_prime": 1, "u": 0, "u_prime": 0}
-    assert P == ((F(1, 2), F(0)), (F(1, 2), F(0)))
+    assert ((F(1, 2), F(0)), (F(1, 2), F(0))) == P
     # 0/0 = 1: a row that is zero on both blocks gives 1, not 0 or inf
     Z = [[F(0)] * 4, [F(1)] * 4]
     rho, arg, P = ex.audit_full_simplex(Z, 2, 2)
@@ -492,8 +492,8 @@ def test_screen_tables_stay_inside_the_simplex_bounds():
             warnings.simplefilter("error")
             tab = build_tables(Qf, phf, 2.0, Phi)
         lo, hi = q.min(axis=2)[:, :, None], q.max(axis=2)[:, :, None]
-        assert np.all(tab.U <= hi + 1e-12) and np.all(tab.L >= lo - 1e-12)
-        assert np.all(tab.U >= lo - 1e-12) and np.all(tab.L <= hi + 1e-12)
+        assert np.all(hi + 1e-12 >= tab.U) and np.all(lo - 1e-12 <= tab.L)
+        assert np.all(lo - 1e-12 <= tab.U) and np.all(hi + 1e-12 >= tab.L)
         assert np.all(np.isfinite(tab.U)) and np.all(np.isfinite(tab.L))
 
 

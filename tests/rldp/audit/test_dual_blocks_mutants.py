@@ -159,8 +159,8 @@ def test_phi_and_inverse(beta):
 
 def _renyi(w, R, a):
     if a == 1:
-        return mpmath.fsum(wi * mpmath.log(wi / ri) for wi, ri in zip(w, R) if wi > 0)
-    return mpmath.log(mpmath.fsum(wi**a * ri ** (1 - a) for wi, ri in zip(w, R) if wi > 0)) / (a - 1)
+        return mpmath.fsum(wi * mpmath.log(wi / ri) for wi, ri in zip(w, R, strict=True) if wi > 0)
+    return mpmath.log(mpmath.fsum(wi**a * ri ** (1 - a) for wi, ri in zip(w, R, strict=True) if wi > 0)) / (a - 1)
 
 
 def test_block_properties_by_hand():
@@ -190,10 +190,10 @@ def test_curve_point_attains_the_support_bound(alpha):
         R, d, val, M, kappa = b.point(t)
         assert abs(mpmath.fsum(R) - 1) < mpmath.mpf("1e-35")
         mu = 3 + 2 * t
-        raw = [wi * (mu - vi) ** (-1 / _m(alpha)) for wi, vi in zip(wm, vm)]
-        assert all(abs(r - q / mpmath.fsum(raw)) < mpmath.mpf("1e-35") for r, q in zip(R, raw))
+        raw = [wi * (mu - vi) ** (-1 / _m(alpha)) for wi, vi in zip(wm, vm, strict=True)]
+        assert all(abs(r - q / mpmath.fsum(raw)) < mpmath.mpf("1e-35") for r, q in zip(R, raw, strict=True))
         assert abs(d - _renyi(wm, R, _m(alpha))) < mpmath.mpf("1e-30")
-        assert abs(val - mpmath.fsum(r * x for r, x in zip(R, vm))) < mpmath.mpf("1e-35")
+        assert abs(val - mpmath.fsum(r * x for r, x in zip(R, vm, strict=True))) < mpmath.mpf("1e-35")
         Mh = dual.power_mean_mp([mu - x for x in vm], wm, beta)
         assert abs(M - Mh) < mpmath.mpf("1e-30")
         assert abs(val - (mu - mpmath.exp(-d) * Mh)) < mpmath.mpf("1e-25")
@@ -206,7 +206,7 @@ def test_curve_point_attains_the_support_bound(alpha):
         Rx, dx, valx, kx = b.point_x(mpmath.log(t))
         assert abs(dx - d) < mpmath.mpf("1e-30") and abs(valx - val) < mpmath.mpf("1e-30")
     R, d, val, M, kappa = b.point(mpmath.inf)
-    assert R == wm and d == 0 and M is None and kappa is None and abs(val - mpmath.mpf("2.1")) < mpmath.mpf("1e-35")
+    assert wm == R and d == 0 and M is None and kappa is None and abs(val - mpmath.mpf("2.1")) < mpmath.mpf("1e-35")
 
 
 def test_curve_point_off_the_support():
@@ -220,13 +220,13 @@ def test_curve_point_off_the_support():
     keep = mpmath.exp(-1)
     assert abs(R[2] - (1 - keep)) < mpmath.mpf("1e-35") and abs(mpmath.fsum(R) - 1) < mpmath.mpf("1e-35")
     assert abs(d - _renyi(wm, R, 2)) < mpmath.mpf("1e-30")
-    assert abs(val - mpmath.fsum(r * x for r, x in zip(R, vm))) < mpmath.mpf("1e-35")
+    assert abs(val - mpmath.fsum(r * x for r, x in zip(R, vm, strict=True))) < mpmath.mpf("1e-35")
     R0, d0, val0, _, _ = b.point(mpmath.mpf(1))      # t_w = e^0 = 1
     assert abs(kappa - keep * (5 - val0) * mpmath.exp(-d / 2)) < mpmath.mpf("1e-30")
     # spread 0 with a better cell off the support: the curve starts at R^ (d = 0) and moves mass off it
     flat = Block.make(w, [F(2), F(2), F(3)], F(2))
     R, d, val, kappa = flat.point_x(mpmath.mpf(1))
-    assert R == wm and d == 0 and kappa == mpmath.inf
+    assert wm == R and d == 0 and kappa == mpmath.inf
     R, d, val, kappa = flat.point_x(mpmath.mpf(-2))
     assert abs(R[2] - (1 - mpmath.exp(-2))) < mpmath.mpf("1e-35") and abs(d - 2) < mpmath.mpf("1e-35")
     assert abs(val - (2 + (1 - mpmath.exp(-2)))) < mpmath.mpf("1e-35")

@@ -158,7 +158,7 @@ def _audit(inst, radius=None, time_limit=AUDIT_SECONDS):
     W = res.witness
     if W is not None and ball.radius != math.inf:  # radius inf: the witness lies in the closure P_X only
         W = tuple(tuple(Fraction(v) for v in row) for row in W)
-        out["in_F"] = W == tuple(tuple(r) for r in ball.phat) or ball.contains(W, dps=40) is True
+        out["in_F"] = tuple(tuple(r) for r in ball.phat) == W or ball.contains(W, dps=40) is True
         rho = audit_single(m.matrix, W, inst["a1"], inst["a2"])[0]
         out["attains"] = res.ratio_lower is None or rho >= res.ratio_lower
     return out

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 from fractions import Fraction as F
+from itertools import pairwise
 
 import mpmath
 import pytest
@@ -230,7 +231,7 @@ def test_lower_end_at_a_decided_pass_does_not_fall_beyond_radius_100():
                   max_dps=20, time_limit=60)
         assert r.verdict == "PASS" and r.ratio_lower <= r.ratio_upper
         los.append(r.ratio_lower)
-    assert los[0] > 174 and all(b >= a * (1 - F(1, 10**12)) for a, b in zip(los, los[1:])), [float(x) for x in los]
+    assert los[0] > 174 and all(b >= a * (1 - F(1, 10**12)) for a, b in pairwise(los)), [float(x) for x in los]
 
 
 def test_witness_rounding_keeps_tiny_cells():
@@ -256,7 +257,7 @@ def test_huge_alpha_lower_end_from_the_dinf_ball():
     assert r.verdict == "PASS" and F(146, 100) < r.ratio_lower <= r.ratio_upper < F(147, 100), r.to_json()
     W = r.witness
     assert sum(map(sum, W)) == 1 and min(min(row) for row in W) >= 0
-    c = min(w / p for rw, rp in zip(W, ball.phat) for w, p in zip(rw, rp))
+    c = min(w / p for rw, rp in zip(W, ball.phat, strict=True) for w, p in zip(rw, rp, strict=True))
     with arb_precision(80):
         assert arb_exact(c) >= arb_exact(F(-1, 10)).exp()
     assert audit_single(Q, W, 2, 2)[0] == r.ratio_lower

@@ -32,8 +32,8 @@ def mp(x):
 def mu_reference(v, p):
     """mu(v) of eq. (45) in mpmath at 40 digits, written independently of the engine's mu."""
     with mpmath.workdps(40):
-        t = sum(mp(x * q) for x, q in zip(v, p))
-        return sum(mp(x * q) * mpmath.log(mp(x) / t) for x, q in zip(v, p) if x * q > 0)
+        t = sum(mp(x * q) for x, q in zip(v, p, strict=True))
+        return sum(mp(x * q) * mpmath.log(mp(x) / t) for x, q in zip(v, p, strict=True) if x * q > 0)
 
 
 def reference_optimum(V, P):

@@ -262,7 +262,7 @@ def test_ir_matrix_kronecker():
     assert ir_matrix(3, 1, 2, 7) == grr_matrix(3, 2)
     # a1 = 2, a2 = 3, e1 = 1 (uniform 1/2), e2 = inf: Q[(y1, y2) | (s, u)] = 1/2 [y2 == u]
     Q = ir_matrix(2, 3, 1, math.inf)
-    assert Q == [[F(1, 2) if (x % 3) == (y % 3) else 0 for x in range(6)] for y in range(6)]
+    assert [[F(1, 2) if (x % 3) == (y % 3) else 0 for x in range(6)] for y in range(6)] == Q
 
 
 def test_ir_split_matrix():
@@ -403,9 +403,9 @@ def test_independent_reporting_default_d_and_split():
 
 def test_nonrobust_lower_and_ball_centre():
     L, active = nonrobust_lower([[0, 0], [1, 3]])
-    assert L == ((0, 0), (F(1, 4), F(3, 4))) and active == [1]
+    assert ((0, 0), (F(1, 4), F(3, 4))) == L and active == [1]
     L2, active2 = nonrobust_lower([[F(1, 10), F(3, 10)], [F(3, 10), F(3, 10)]])
-    assert L2 == ((F(1, 4), F(3, 4)), (F(1, 2), F(1, 2))) and active2 == [0, 1]
+    assert ((F(1, 4), F(3, 4)), (F(1, 2), F(1, 2))) == L2 and active2 == [0, 1]
     ball = RenyiBall.from_radius(T4, 2, "1/10")
     a, b = nonrobust(ball, "log(2)"), nonrobust(T4, "log(2)", sensitive=["x", "y"])
     assert a.matrix == b.matrix and b.sensitive == ("x", "y") and a.parameters["mechanism"] == "NR"
@@ -791,8 +791,8 @@ def test_lower_and_rad_bounds_honour_dps():
     ball = RenyiBall.from_radius([["1/4", "3/4"]], 2, "1/10")
     L8, L50 = lower_bounds(ball, dps=8), lower_bounds(ball)
     R8, R50 = rad_bounds(ball, dps=8), rad_bounds(ball)
-    assert all(x <= y for a, b in zip(L8, L50) for x, y in zip(a, b)) and L8 != L50
-    assert all(x >= y for x, y in zip(R8, R50)) and R8 != R50
+    assert all(x <= y for a, b in zip(L8, L50, strict=True) for x, y in zip(a, b, strict=True)) and L8 != L50
+    assert all(x >= y for x, y in zip(R8, R50, strict=True)) and R8 != R50
 
 
 def test_utility_precision_is_honoured():

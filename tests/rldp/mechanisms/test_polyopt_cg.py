@@ -42,7 +42,7 @@ def test_block_vertices_closed_form_match_cdd():
         c = 1 - sum(L)
         ref = set()
         for h in block_vertices(L, e):
-            lh = sum(lv * x for lv, x in zip(L, h))
+            lh = sum(lv * x for lv, x in zip(L, h, strict=True))
             ref.add(tuple((x - lh) / c for x in h))
         b = polyopt_blocks([L], e)[0]
         got = [b.exact_point(j) for j in range(len(b))]
@@ -60,8 +60,8 @@ def test_block_data_error_bounds_hold():
         for j in range(len(b)):
             w = b.exact_point(j)
             p = [P[x] for x in b.coords]
-            T = sum(x * q for x, q in zip(w, p))
-            A = sum(x * q * mpmath.log(x) for x, q in zip(w, p) if x * q > 0)
+            T = sum(x * q for x, q in zip(w, p, strict=True))
+            A = sum(x * q * mpmath.log(x) for x, q in zip(w, p, strict=True) if x * q > 0)
             assert abs(bd.T[j] - float(T)) <= bd.T_err[j]
             assert abs(bd.A[j] - A) <= bd.A_err[j]
 
@@ -149,7 +149,7 @@ def test_upper_bound_is_a_valid_dual():
 
     y = [Fraction(t) for t in res.dual]
     for v in gamma_hat_vertices(L, 2):
-        assert mu_bounds(v, P)[1] <= sum(a * b for a, b in zip(v, y))
+        assert mu_bounds(v, P)[1] <= sum(a * b for a, b in zip(v, y, strict=True))
     assert sum(y) == res.upper
 
 
@@ -168,7 +168,7 @@ def test_membership_screen_agrees_with_exact_arithmetic():
         h = []
         for s in range(3):
             vs = v[s * 3:(s + 1) * 3]
-            lv = sum(a * b for a, b in zip(L[s], vs))
+            lv = sum(a * b for a, b in zip(L[s], vs, strict=True))
             h.extend((1 - sum(L[s])) * x + lv for x in vs)
         return min(v) >= 0 and max(h) <= e * min(h)
 
@@ -181,7 +181,7 @@ def test_membership_screen_agrees_with_exact_arithmetic():
         for _ in range(150):
             v = [Fraction(0)] * 9
             for b in c.blocks:
-                for x, val in zip(b.coords, b.exact_point(rng.randrange(len(b)))):
+                for x, val in zip(b.coords, b.exact_point(rng.randrange(len(b))), strict=True):
                     v[x] = val
             for nudge in (Fraction(0), Fraction(1, 10**30), -Fraction(1, 10**30)):
                 w = list(v)
@@ -281,7 +281,7 @@ def test_capped_run_does_not_depend_on_time(monkeypatch, master):
 
     P, L = _instance(2, 8, 600, 2008)     # 12 iterations to width 1e-12: the schedule matters
     runs = []
-    for step in (lambda: 1e-6, lambda rng=random.Random(7): rng.uniform(0, 100)):
+    for step in (lambda: 1e-6, lambda rng=random.Random(7): rng.uniform(0, 100)):  # noqa: B008 (one seeded stream for the run)
         now = [0.0]
 
         def perf_counter(step=step, now=now):

@@ -12,6 +12,7 @@ import itertools
 import math
 import sys
 from fractions import Fraction as F
+from itertools import pairwise
 
 import mpmath
 import numpy as np
@@ -38,7 +39,7 @@ def _h_ok(L, e, v):
     h = []
     for s, row in enumerate(L):
         vs = v[s * a2:(s + 1) * a2]
-        lv = sum(a * b for a, b in zip(row, vs))
+        lv = sum(a * b for a, b in zip(row, vs, strict=True))
         h.extend((1 - sum(row)) * x + lv for x in vs)
     return min(v) >= 0 and max(h) <= e * min(h)
 
@@ -154,10 +155,10 @@ def test_block_data_by_hand():
         p = [P22[x] for x in b.coords]
         for j in range(len(b)):
             w = b.exact_point(j)
-            T = sum(x * q for x, q in zip(w, p))
+            T = sum(x * q for x, q in zip(w, p, strict=True))
             N = sum(w)
             with mpmath.workdps(40):
-                A = sum(mp(x * q) * mpmath.log(mp(x)) for x, q in zip(w, p) if x * q > 0)
+                A = sum(mp(x * q) * mpmath.log(mp(x)) for x, q in zip(w, p, strict=True) if x * q > 0)
             assert abs(F(bd.T[j]) - T) <= 4 * 2.0 ** -53 * T and abs(F(bd.T[j]) - T) <= F(bd.T_err[j])
             assert F(bd.N[j]) == pytest.approx(N, rel=1e-15, abs=0)
             assert abs(bd.A[j] - A) <= bd.A_err[j] and bd.A_err[j] < 1e-11
@@ -171,11 +172,11 @@ def test_block_data_by_hand():
         T = w[0] / 3 + 2 * w[1] / 3
         assert abs(F(bd.T[j]) - T) <= F(bd.T_err[j]) and bd.N[j] == float(sum(w))
         with mpmath.workdps(40):
-            A = sum(mp(x * q) * mpmath.log(mp(x)) for x, q in zip(w, (F(1, 3), F(2, 3))) if x > 0)
+            A = sum(mp(x * q) * mpmath.log(mp(x)) for x, q in zip(w, (F(1, 3), F(2, 3)), strict=True) if x > 0)
         assert abs(bd.A[j] - A) <= bd.A_err[j]
         # the error bound is the stated closed form: 2 (2 LOG_ULPS + 8) u sum_i alpha_i P(S_i) (1 + |log alpha_i|)
         bound = 2 * (2 * 1024 + 8) * 2.0 ** -53 * sum(float(x * q) * (1 + abs(math.log(x)))
-                                                      for x, q in zip(w, (F(1, 3), F(2, 3))) if x > 0)
+                                                      for x, q in zip(w, (F(1, 3), F(2, 3)), strict=True) if x > 0)
         assert bd.A_err[j] == pytest.approx(bound + 1e-300, rel=1e-9)
 
 
@@ -273,9 +274,9 @@ def _brute(blocks, P, y):
     """max over all products of block vertices of mu(w) - y . w (mpmath), and its argmax."""
     best, arg = None, None
     for combo in itertools.product(*[range(len(b)) for b in blocks]):
-        w = [x for b, j in zip(blocks, combo) for x in b.exact_point(j)]
+        w = [x for b, j in zip(blocks, combo, strict=True) for x in b.exact_point(j)]
         with mpmath.workdps(40):
-            g = mu_reference(w, P) - sum(mpmath.mpf(float(t)) * mp(x) for t, x in zip(y, w))
+            g = mu_reference(w, P) - sum(mpmath.mpf(float(t)) * mp(x) for t, x in zip(y, w, strict=True))
         if best is None or g > best:
             best, arg = g, combo
     return best, arg
@@ -300,7 +301,7 @@ def test_pricing_solve_and_rigorous_bound_against_brute_force(seed):
         assert abs(best - ref) < 1e-12 and ub >= float(ref) - 1e-12
         assert tuple(j for _, j in pt) == arg and [s for s, _ in pt] == list(range(len(blocks)))
         # value() of the returned point is its g
-        pos = [int(np.nonzero(bd.order == j)[0][0]) for (_, j), bd in zip(pt, pr.data)]
+        pos = [int(np.nonzero(bd.order == j)[0][0]) for (_, j), bd in zip(pt, pr.data, strict=True)]
         assert abs(pr.value(pos)[0] - ref) < 1e-12
         assert pr.point(pos) == pt
         # shift by M: G(y + M 1) = G(y) - M N at the same point; a shift above G / N_min makes G < 0
@@ -383,10 +384,10 @@ def test_rigorous_enumeration_is_the_interval_bound(scale):
         assert len(vals) == len(combos)
         with mpmath.workdps(30):
             refs = []
-            for combo, v in zip(combos, vals.tolist()):
+            for combo, v in zip(combos, vals.tolist(), strict=True):
                 f = sum(mpmath.mpf(pr.F[s][j]) + mpmath.mpf(pr.F_err[s][j]) for s, j in enumerate(combo))
-                lo = sum(max(mpmath.mpf(bd.T[j]) - mpmath.mpf(bd.T_err[j]), 0) for bd, j in zip(pr.data, combo))
-                hi = sum(mpmath.mpf(bd.T[j]) + mpmath.mpf(bd.T_err[j]) for bd, j in zip(pr.data, combo))
+                lo = sum(max(mpmath.mpf(bd.T[j]) - mpmath.mpf(bd.T_err[j]), 0) for bd, j in zip(pr.data, combo, strict=True))
+                hi = sum(mpmath.mpf(bd.T[j]) + mpmath.mpf(bd.T_err[j]) for bd, j in zip(pr.data, combo, strict=True))
                 t = min(max(mpmath.exp(-1), lo), hi)
                 refs.append(f - t * mpmath.log(t))
                 assert refs[-1] <= v < refs[-1] + 1e-12
@@ -421,16 +422,16 @@ def _normalised_products(L, e):
     blocks = cb.polyopt_blocks(L, e)
     out = set()
     for combo in itertools.product(*[range(len(b)) for b in blocks]):
-        w = [x for b, j in zip(blocks, combo) for x in b.exact_point(j)]
+        w = [x for b, j in zip(blocks, combo, strict=True) for x in b.exact_point(j)]
         out.add(tuple(x / sum(w) for x in w))
     return out
 
 
 def test_gamma_hat_vertices_routes_agree_and_lie_in_the_cone():
     V = po.gamma_hat_vertices(L22, 2)
-    assert V == sorted(V) and len(V) == len(set(V))
-    assert V == po.gamma_hat_vertices(L22, 2, baseline=True)           # cdd on the inequalities
-    assert V == po.gamma_hat_vertices(L22, 2, active=[0, 1])           # all active: the fast route
+    assert sorted(V) == V and len(V) == len(set(V))
+    assert po.gamma_hat_vertices(L22, 2, baseline=True) == V           # cdd on the inequalities
+    assert po.gamma_hat_vertices(L22, 2, active=[0, 1]) == V           # all active: the fast route
     prods = _normalised_products(L22, 2)
     # every vertex is a normalised product; the products not used are exactly the uniform direction (interior)
     assert set(V) <= prods and prods - set(V) == {(F(1, 4),) * 4} and len(V) == 14
@@ -438,7 +439,7 @@ def test_gamma_hat_vertices_routes_agree_and_lie_in_the_cone():
         assert sum(v) == 1 and _h_ok(L22, 2, list(v)) and all(type(x) is F for x in v)
     # relaxed cone (pairs s1 != s2 only): larger, so its vertices differ; both routes agree
     R = po.gamma_hat_vertices(L22, 2, include_same_s=False)
-    assert R == po.gamma_hat_vertices(L22, 2, include_same_s=False, baseline=True) and R != V
+    assert po.gamma_hat_vertices(L22, 2, include_same_s=False, baseline=True) == R and R != V
     # e^eps = 1: Gamma-hat is the single point where h is constant: here h_{s,u} = c_s v_{s,u} + L_s . v_s
     one = po.gamma_hat_vertices(L22, 1)
     assert len(one) == 1 and _h_ok(L22, 1, list(one[0])) and sum(one[0]) == 1
@@ -460,8 +461,8 @@ def test_mu_float_bounds_against_mpmath_and_flags():
     for j, v in enumerate(V):
         ref = mu_reference(v, P)
         assert abs(mu[j] - ref) <= po._float_error(4, S1[j])
-        q = sum(x * p for x, p in zip(v, P))
-        s1 = sum(float(x * p) * (1 + abs(math.log(x / q))) for x, p in zip(v, P) if x > 0)
+        q = sum(x * p for x, p in zip(v, P, strict=True))
+        s1 = sum(float(x * p) * (1 + abs(math.log(x / q))) for x, p in zip(v, P, strict=True) if x > 0)
         assert S1[j] == pytest.approx(s1, rel=1e-13)
     # zero coordinates (log 0, 0 * inf) are handled without floating-point warnings
     import warnings
@@ -484,7 +485,7 @@ def test_mu_float_bounds_against_mpmath_and_flags():
 
 def test_error_closed_forms_and_dyadic():
     u = 2.0 ** -53
-    assert po._U == u and po.LOG_ULPS == 1024 and po._TINY == 2.0 ** -900
+    assert u == po._U and po.LOG_ULPS == 1024 and po._TINY == 2.0 ** -900
     assert po._float_error(4, 1.0) == 4.0 * (4 + 8 + 2048) * u
     assert po._float_error(10, 3.0) == 4.0 * (10 + 8 + 2048) * u * 3.0
     import flint
@@ -504,9 +505,9 @@ def test_exact_basis_theta_and_arb_dual():
     th = po._exact_basis_theta(V, basic, slack_rows, 4)
     assert th is not None and all(t >= 0 for t in th)
     for r in range(4):
-        assert sum(t * V[j][r] for t, j in zip(th, basic)) == 1
+        assert sum(t * V[j][r] for t, j in zip(th, basic, strict=True)) == 1
     # the float solution is close to the exact basis solution
-    for t, j in zip(th, basic):
+    for t, j in zip(th, basic, strict=True):
         assert abs(float(t) - x[j]) < 1e-9
     # mismatched sizes, an empty basis, a singular block, a negative solution, a wrong slack row: None
     assert po._exact_basis_theta(V, basic[:-1], slack_rows, 4) is None
@@ -524,7 +525,7 @@ def test_exact_basis_theta_and_arb_dual():
     assert yb is not None and all(yb[r] == 0 for r in slack_rows)
     with mpmath.workdps(40):
         for j in basic:
-            assert abs(mp(sum(a * b for a, b in zip(V[j], yb))) - mu_reference(V[j], P22)) < mpmath.mpf(10) ** -35
+            assert abs(mp(sum(a * b for a, b in zip(V[j], yb, strict=True))) - mu_reference(V[j], P22)) < mpmath.mpf(10) ** -35
     assert po._arb_basis_dual(V, P22, basic[:-1], slack_rows, 4, 30) is None
     assert po._arb_basis_dual(V, P22, [], list(range(4)), 4, 30) is None
     assert po._arb_basis_dual(sing, P22, [0, 1, 2, 3], [], 4, 30) is None
@@ -542,7 +543,7 @@ def test_highs_lp46_pricing_rounds_match_direct():
     for basic, slack_rows, y in (direct, cg):
         th = po._exact_basis_theta(V, basic, slack_rows, len(P))
         assert th is not None
-        obj.append(sum(float(t) * mu[j] for t, j in zip(th, basic)))
+        obj.append(sum(float(t) * mu[j] for t, j in zip(th, basic, strict=True)))
         # the duals price out every vertex (optimality): mu_j <= v_j . y up to float noise, either sign convention
         assert min(np.max(mu - Vf @ y), np.max(mu + Vf @ y)) < 1e-9
     assert abs(obj[0] - obj[1]) < 1e-12
@@ -579,10 +580,10 @@ def test_solve_eq46_bracket_against_exact_reference(a1, a2, seed):
     M = (sol.upper - sum(sol.dual)) / (a1 * a2)
     with mpmath.workdps(40):
         for v in V:
-            assert mu_reference(v, P) <= mp(sum(x * t for x, t in zip(v, sol.dual)) + M) + mpmath.mpf(10) ** -35
+            assert mu_reference(v, P) <= mp(sum(x * t for x, t in zip(v, sol.dual, strict=True)) + M) + mpmath.mpf(10) ** -35
         # only the vertices of the optimal face (slack within 1e-13 of the top; none lies between 1e-13 and
         # 1e-6 below it here) are evaluated in arb: the float screen leaves out every clearly lower vertex
-        g = [mu_reference(v, P) - mp(sum(x * t for x, t in zip(v, sol.dual))) for v in V]
+        g = [mu_reference(v, P) - mp(sum(x * t for x, t in zip(v, sol.dual, strict=True))) for v in V]
         near = [sum(1 for x in g if x >= max(g) - mpmath.mpf(eps)) for eps in ("1e-13", "1e-6")]
     assert near[0] == near[1] == sol.arb_vertices < len(V)
 
@@ -953,9 +954,9 @@ def test_pricing_alternatives_stop_above_and_budget():
     assert alts and all(a != pt for a in alts)
 
     def g(combo):
-        w = [x for b, j in zip(blocks, combo) for x in b.exact_point(j)]
+        w = [x for b, j in zip(blocks, combo, strict=True) for x in b.exact_point(j)]
         with mpmath.workdps(40):
-            return mu_reference(w, P) - sum(mpmath.mpf(float(t)) * mp(x) for t, x in zip(y, w))
+            return mu_reference(w, P) - sum(mpmath.mpf(float(t)) * mp(x) for t, x in zip(y, w, strict=True))
 
     for s in range(3):
         mine = {a[s][1] for a in alts if a[s] != pt[s]}
@@ -1015,7 +1016,7 @@ def test_block_vertices_on_the_exact_borders_match_cdd():
         c = 1 - sum(row)
         ref = set()
         for h in block_vertices(row, e):
-            lh = sum(a * b for a, b in zip(row, h))
+            lh = sum(a * b for a, b in zip(row, h, strict=True))
             ref.add(tuple((x - lh) / c for x in h))
         b = cb.polyopt_blocks([row], e)[0]
         got = [b.exact_point(j) for j in range(len(b))]
@@ -1036,11 +1037,11 @@ def test_pricing_with_a_zero_lower_bound_row_and_every_value():
     assert abs(best - ref) < 1e-12 and ub >= float(ref) - 1e-12
     small_t = 0
     for pos in itertools.product(*[range(len(bd.T)) for bd in pr.data]):
-        combo = [int(bd.order[p]) for p, bd in zip(pos, pr.data)]
-        w = [x for b, j in zip(blocks, combo) for x in b.exact_point(j)]
-        t = sum(a * b for a, b in zip(w, P))
+        combo = [int(bd.order[p]) for p, bd in zip(pos, pr.data, strict=True)]
+        w = [x for b, j in zip(blocks, combo, strict=True) for x in b.exact_point(j)]
+        t = sum(a * b for a, b in zip(w, P, strict=True))
         with mpmath.workdps(40):
-            g = mu_reference(w, P) - sum(mpmath.mpf(float(u)) * mp(x) for u, x in zip(y, w))
+            g = mu_reference(w, P) - sum(mpmath.mpf(float(u)) * mp(x) for u, x in zip(y, w, strict=True))
         val, tt = pr.value(list(pos))
         assert abs(val - g) < 1e-12 and tt == pytest.approx(float(t), rel=1e-14)
         small_t += t < 1
@@ -1065,8 +1066,8 @@ def _envelope_bound(pr):
             else:
                 break
         hull.append(i)
-    best = max(float(-t * math.log(t) + f) for t, f in zip(T[hull], Fv[hull]))
-    for a, b in zip(hull, hull[1:]):
+    best = max(float(-t * math.log(t) + f) for t, f in zip(T[hull], Fv[hull], strict=True))
+    for a, b in pairwise(hull):
         sl = (Fv[b] - Fv[a]) / (T[b] - T[a])
         t = math.exp(sl - 1.0)            # phi'(t) + sl = 0
         if T[a] < t < T[b]:

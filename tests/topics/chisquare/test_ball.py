@@ -38,7 +38,7 @@ def _random_point_in_ball(P_hat, B, rnd):
     q = [x / t for x in q]
     theta = Fraction(1)
     while True:
-        P = [(1 - theta) * a + theta * b for a, b in zip(P_hat, q)]
+        P = [(1 - theta) * a + theta * b for a, b in zip(P_hat, q, strict=True)]
         if chi2_divergence(P, P_hat) <= B:
             return P
         theta /= 2
@@ -55,13 +55,13 @@ def test_support_ball_bounds_every_point_and_is_attained(inst):
         P = res.P_star
         assert chi2_divergence(P, [mpmath.mpf(x.numerator) / x.denominator for x in P_hat]) <= \
             mpmath.mpf(B.numerator) / B.denominator + mpmath.mpf(10) ** (-DPS + 8)
-        assert abs(mpmath.fsum(mpmath.mpf(a.numerator) / a.denominator * b for a, b in zip(v, P)) - res.value) \
+        assert abs(mpmath.fsum(mpmath.mpf(a.numerator) / a.denominator * b for a, b in zip(v, P, strict=True)) - res.value) \
             < mpmath.mpf(10) ** (-DPS + 8)
         # an upper bound of v.P for random P in F
         rnd = random.Random(str(inst))
         for _ in range(5):
             Q = _random_point_in_ball(P_hat, B, rnd)
-            assert _mp(sum(a * b for a, b in zip(v, Q))) <= res.value + mpmath.mpf(10) ** (-DPS + 8)
+            assert _mp(sum(a * b for a, b in zip(v, Q, strict=True))) <= res.value + mpmath.mpf(10) ** (-DPS + 8)
         # eq. (21) at the returned point equals the value
         assert abs(ball_objective(v, [res.M] * len(v), res.c, P_hat, B) - res.value) < mpmath.mpf(10) ** (-DPS + 8)
 
@@ -94,8 +94,8 @@ def test_support_joint_projection_bounds_conditionals_of_points_in_F(inst):
             P = _random_point_in_ball(flat_hat, B, rnd)
             n_u = len(v1)
             rows = [P[s * n_u:(s + 1) * n_u] for s in range(2)]
-            val = sum(a * b for a, b in zip(v1, rows[0])) / sum(rows[0]) + \
-                sum(a * b for a, b in zip(v2, rows[1])) / sum(rows[1])
+            val = sum(a * b for a, b in zip(v1, rows[0], strict=True)) / sum(rows[0]) + \
+                sum(a * b for a, b in zip(v2, rows[1], strict=True)) / sum(rows[1])
             assert _mp(val) <= res.value + mpmath.mpf(10) ** (-DPS + 8)
         assert abs(joint_objective(v1, v2, [res.M1] * len(v1), [res.M2] * len(v1), res.c, table[0], table[1], B)
                    - res.value) < mpmath.mpf(10) ** (-DPS + 8)
@@ -109,7 +109,7 @@ def test_support_joint_projection_attained_by_the_lift():
         P = lift_to_ball(res.R1, res.R2, table, 0, 1)
         chi = chi2_divergence([x for r in P for x in r], [x for r in table for x in r])
         assert chi <= B + mpmath.mpf(10) ** -30
-        attained = sum(float(a) * b for a, b in zip(v1, res.R1)) + sum(float(a) * b for a, b in zip(v2, res.R2))
+        attained = sum(float(a) * b for a, b in zip(v1, res.R1, strict=True)) + sum(float(a) * b for a, b in zip(v2, res.R2, strict=True))
         assert abs(attained - res.value) < 1e-25
         assert joint_projection_lhs(res.R1, res.R2, table[0], table[1]) <= \
             joint_projection_bound(table[0], table[1], B) + mpmath.mpf(10) ** -30
@@ -132,7 +132,7 @@ def test_conjugate_h_matches_direct_sup_and_is_infinite_for_positive_v():
         for i in range(1, 200):
             for j in range(1, 60):
                 x = [mpmath.mpf(i) / 100, mpmath.mpf(j) / 30]
-                val = sum(_mp(a) * b for a, b in zip(v, x)) - mpmath.sqrt(sum(_mp(k) ** 2 / y for k, y in zip(kap, x)))
+                val = sum(_mp(a) * b for a, b in zip(v, x, strict=True)) - mpmath.sqrt(sum(_mp(k) ** 2 / y for k, y in zip(kap, x, strict=True)))
                 best = max(best, val)
         assert best <= conjugate_h(v, kap) + mpmath.mpf(10) ** -20
         assert best >= conjugate_h(v, kap) - mpmath.mpf("0.01")

@@ -24,7 +24,8 @@ def _all_ratios_within(P0, P1, t):
     k = len(P0)
     T = binary_set_hypothesis(P0, P1)
     Tc = frozenset(range(k)) - T
-    r = lambda A: dot(P0, pattern_column(A, k, t)) / dot(P1, pattern_column(A, k, t))
+    def r(A):
+        return dot(P0, pattern_column(A, k, t)) / dot(P1, pattern_column(A, k, t))
     lo, hi = r(Tc), r(T)
     return all(lo <= r(pattern_set(j, k)) <= hi for j in range(2**k))
 

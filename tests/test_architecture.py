@@ -1,0 +1,109 @@
+"""The engine's shape (issue 27): no engine function over cyclomatic complexity 25 (radon's measure, which counts
+boolean operators, unlike ruff's C90) and no engine module over 600 lines.
+
+The allow-lists below hold what was over the limits when the limits were set; each entry goes when its function or
+module is split. A test fails when a new function or module crosses a limit, and when a listed one no longer does
+(so the list cannot go stale).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+radon_complexity = pytest.importorskip("radon.complexity", reason="radon is a dev dependency")
+
+ROOT = Path(__file__).resolve().parents[1]
+ENGINE = ROOT / "rldp_verify"
+MAX_COMPLEXITY = 25
+MAX_LINES = 600
+
+# (module, function) -> complexity when the limit was set (2026-11-26)
+KNOWN_COMPLEX: dict[tuple[str, str], int] = {
+    ("rldp_verify/adapters.py", "_mfl"): 49,
+    ("rldp_verify/adapters.py", "_pure_ldp"): 38,
+    ("rldp_verify/blackbox.py", "audit_sampler"): 47,
+    ("rldp_verify/certificates/vertices.py", "vertex_certificate"): 39,
+    ("rldp_verify/cli/report.py", "run"): 31,
+    ("rldp_verify/core/lp.py", "_exact_simplex"): 67,
+    ("rldp_verify/core/lp.py", "_recheck_bounded"): 37,
+    ("rldp_verify/core/lp.py", "solve_certified"): 33,
+    ("rldp_verify/report/html.py", "_value"): 36,
+    ("rldp_verify/report/html.py", "render"): 35,
+    ("rldp_verify/report/markdown.py", "render"): 31,
+    ("rldp_verify/rldp/audit/core.py", "audit"): 36,
+    ("rldp_verify/rldp/audit/pair.py", "solve_pair"): 31,
+    ("rldp_verify/rldp/data.py", "read_counts"): 30,
+    ("rldp_verify/rldp/mechanisms/cg_certify.py", "exact_primal"): 47,
+    ("rldp_verify/rldp/mechanisms/polyopt.py", "solve_eq46"): 44,
+    ("rldp_verify/rldp/mechanisms/polyopt_cg.py", "solve_lp46_cg"): 101,
+    ("rldp_verify/rldp/srr_threshold.py", "srr_optimality"): 28,
+    ("rldp_verify/rldp/srr_threshold.py", "srr_threshold"): 29,
+    ("rldp_verify/structured/audit.py", "audit_structured"): 31,
+    ("rldp_verify/testing.py", "_pattern"): 40,
+    ("rldp_verify/topics/extremal/staircase.py", "_candidate_bases"): 33,
+    ("rldp_verify/topics/extremal/summary.py", "optimality_thresholds"): 38,
+    ("rldp_verify/topics/extremal/thresholds.py", "binary_status"): 27,
+    ("rldp_verify/topics/pram.py", "certify_vertex_set"): 52,
+}
+# module -> lines when the limit was set
+KNOWN_LONG: dict[str, int] = {
+    "rldp_verify/adapters.py": 816,
+    "rldp_verify/rldp/audit/core.py": 706,
+    "rldp_verify/rldp/mechanisms/polyopt_cg.py": 722,
+    "rldp_verify/topics/fdiv.py": 650,
+}
+
+
+def _blocks(blocks):
+    for b in blocks:
+        yield b
+        yield from _blocks(getattr(b, "closures", []))
+        yield from _blocks(getattr(b, "methods", []))
+
+
+def complexity_over_limit() -> dict[tuple[str, str], int]:
+    out = {}
+    for f in sorted(ENGINE.rglob("*.py")):
+        rel = f.relative_to(ROOT).as_posix()
+        for b in _blocks(radon_complexity.cc_visit(f.read_text())):
+            if b.complexity > MAX_COMPLEXITY and not hasattr(b, "methods"):
+                name = f"{b.classname}.{b.name}" if getattr(b, "classname", None) else b.name
+                out[(rel, name)] = b.complexity
+    return out
+
+
+def modules_over_limit() -> dict[str, int]:
+    out = {}
+    for f in sorted(ENGINE.rglob("*.py")):
+        n = len(f.read_text().splitlines())
+        if n > MAX_LINES:
+            out[f.relative_to(ROOT).as_posix()] = n
+    return out
+
+
+def test_no_new_engine_function_over_complexity_25():
+    found = complexity_over_limit()
+    new = {k: v for k, v in found.items() if k not in KNOWN_COMPLEX}
+    assert not new, f"engine functions over complexity {MAX_COMPLEXITY} (split them): {new}"
+
+
+def test_the_complexity_allow_list_is_not_stale():
+    found = complexity_over_limit()
+    fixed = sorted(k for k in KNOWN_COMPLEX if k not in found)
+    assert not fixed, f"now at most {MAX_COMPLEXITY}: remove from KNOWN_COMPLEX: {fixed}"
+
+
+def test_no_new_engine_module_over_600_lines():
+    found = modules_over_limit()
+    new = {k: v for k, v in found.items() if k not in KNOWN_LONG}
+    assert not new, f"engine modules over {MAX_LINES} lines (split them): {new}"
+    fixed = sorted(k for k in KNOWN_LONG if k not in found)
+    assert not fixed, f"now at most {MAX_LINES} lines: remove from KNOWN_LONG: {fixed}"
+
+
+def test_a_wrong_limit_is_caught():
+    # the measure itself: a function with 26 decision points is reported, one with 25 is not
+    src = "def f(x):\n" + "".join(f"    if x == {i}:\n        return {i}\n" for i in range(25)) + "    return -1\n"
+    assert radon_complexity.cc_visit(src)[0].complexity == 26
