@@ -50,7 +50,7 @@ def table():
         adult = None
     if adult is not None:
         ct = read_counts(adult, 6, 3, missing=())
-        return [list(r) for r in ct.counts], "Adult occupation x education (n = %d)" % ct.n
+        return [list(r) for r in ct.counts], f"Adult occupation x education (n = {ct.n:d})"
     rng = np.random.default_rng(0)  # fallback: same shape, synthetic counts
     p = rng.dirichlet([0.5] * 240)
     return rng.multinomial(32561, p).reshape(15, 16).tolist(), "synthetic 15 x 16 (Adult data not found)"

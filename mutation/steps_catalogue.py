@@ -130,7 +130,7 @@ def _a71_without_eps(Q_y, s1, s2, t, S, U):
 
 def _a80_min_max_swapped(L, Q_y, s1, s2, t):
     return ((1 - sum(L[s1])) * min(Q_y[s1]) - t * (1 - sum(L[s2])) * max(Q_y[s2])
-            + sum(q * l for q, l in zip(Q_y[s1], L[s1], strict=True)) - t * sum(q * l for q, l in zip(Q_y[s2], L[s2], strict=True)))
+            + sum(q * x for q, x in zip(Q_y[s1], L[s1], strict=True)) - t * sum(q * x for q, x in zip(Q_y[s2], L[s2], strict=True)))
 
 
 def _a82_without_s2_term(L, Q_y, s1, s2, t):

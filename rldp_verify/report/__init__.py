@@ -34,7 +34,7 @@ SCHEMA_VERSION = 1
 
 def environment(dps: int, seed: int, include_slow: bool) -> dict:
     """The report's environment record: Python, platform, package versions, dps, seed and include_slow."""
-    pkgs = {}
+    pkgs: dict[str, str | None] = {}
     for name in ["rldp-verify", "numpy", "scipy", "sympy", "mpmath", "pycddlib", "python-flint",
                  "highspy", "hypothesis", "cvxpy", "clarabel", "pandas", "matplotlib"]:
         try:

@@ -30,7 +30,8 @@ e = html.escape
 
 # ``X_{...}`` / ``^{...}`` (TeX-style groups in the claims' prose) and short subscripts ``B_s``, ``D_α``
 _GROUP = re.compile(r"([_^])\{([^{}]*)\}")
-_SHORT_SUB = re.compile(r"(?<![A-Za-z0-9_.])([A-Za-zα-ωΑ-Ω]\u0302?)_(\([^()]{1,12}\)|[A-Za-z0-9α-ω]{1,2}\|[A-Za-z0-9α-ω]{1,2}"
+_SHORT_SUB = re.compile(r"(?<![A-Za-z0-9_.])([A-Za-zα-ωΑ-Ω]\u0302?)_"
+                        r"(\([^()]{1,12}\)|[A-Za-z0-9α-ω]{1,2}\|[A-Za-z0-9α-ω]{1,2}"
                         r"|[A-Za-z0-9α-ω]{1,2}|[A-Za-z]\d)(?![A-Za-z0-9_{])")
 _PAREN_SUP = re.compile(r"(?<![A-Za-z0-9_])e\^\(([^()]{1,20})\)")
 _SHORT_SUP = re.compile(r"(?<=[A-Za-z0-9)])\^([A-Za-zα-ω]{1,3}|-?[A-Za-zα-ω0-9]{1,2})(?![A-Za-z0-9_{(])")
@@ -84,12 +85,44 @@ def _scalar(v) -> str:
         return "—"
     shown = v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)
     if len(shown) > 600:
-        return f"<details><summary>{e(shown[:120])}… ({len(shown)} characters)</summary><code>{e(shown)}</code></details>"
+        return (f"<details><summary>{e(shown[:120])}… ({len(shown)} characters)</summary>"
+                f"<code>{e(shown)}</code></details>")
     return f"<code>{e(shown)}</code>" if not isinstance(v, str) or len(shown) < 60 else e(shown)
 
 
 def _is_scalar(v) -> bool:
     return v is None or isinstance(v, (str, int, float, bool))
+
+
+def _dict_value(v: dict, depth: int) -> str:
+    if not v:
+        return "—"
+    recs = {k: x for k, x in v.items() if isinstance(x, dict) and x and all(_flat(y) for y in x.values())}
+    inner = list(dict.fromkeys(c for x in recs.values() for c in x))
+    if len(recs) >= 2 and len(inner) <= 12:
+        # records with the same keys (e.g. eps -> {GRR, SRR, IR}): one row per record, one column per key;
+        # the other entries in a key/value table beside it
+        head = "<tr><th></th>" + "".join(f"<th>{e(str(c))}</th>" for c in inner) + "</tr>"
+        body = "".join(f"<tr><th>{e(str(k))}</th>" + "".join(f"<td>{_cell(x.get(c))}</td>" for c in inner) + "</tr>"
+                       for k, x in recs.items())
+        others = {k: x for k, x in v.items() if k not in recs}
+        return (_value(others, depth) if others else "") + f"<table class='ev pivot'>{head}{body}</table>"
+    rows = "".join(f"<tr><th>{e(str(k))}</th><td>{_value(x, depth + 1)}</td></tr>" for k, x in v.items())
+    return f"<table class='ev'>{rows}</table>"
+
+
+def _list_value(v: list, depth: int, rows: int) -> str:
+    if not v:
+        return "—"
+    if all(_is_scalar(x) for x in v):
+        shown = ", ".join(_scalar(x) for x in v[:40])
+        return shown + (f", … ({len(v) - 40} more)" if len(v) > 40 else "")
+    if all(isinstance(x, dict) for x in v):
+        return _records(v, depth, rows)
+    if all(isinstance(x, list) and all(_is_scalar(y) for y in x) for x in v):
+        body = "".join("<tr>" + "".join(f"<td>{_scalar(y)}</td>" for y in x[:16]) + "</tr>" for x in v[:30])
+        return f"<table class='ev'>{body}</table>"
+    return "<ul>" + "".join(f"<li>{_value(x, depth + 1)}</li>" for x in v[:50]) + "</ul>"
 
 
 def _value(v, depth: int = 0, rows: int = 50) -> str:
@@ -98,32 +131,9 @@ def _value(v, depth: int = 0, rows: int = 50) -> str:
     if depth >= 3:
         return _scalar(json.dumps(v, ensure_ascii=False))
     if isinstance(v, dict):
-        if not v:
-            return "—"
-        recs = {k: x for k, x in v.items() if isinstance(x, dict) and x and all(_flat(y) for y in x.values())}
-        inner = list(dict.fromkeys(c for x in recs.values() for c in x))
-        if len(recs) >= 2 and len(inner) <= 12:
-            # records with the same keys (e.g. eps -> {GRR, SRR, IR}): one row per record, one column per key;
-            # the other entries in a key/value table beside it
-            head = "<tr><th></th>" + "".join(f"<th>{e(str(c))}</th>" for c in inner) + "</tr>"
-            body = "".join(f"<tr><th>{e(str(k))}</th>" + "".join(f"<td>{_cell(x.get(c))}</td>" for c in inner) + "</tr>"
-                           for k, x in recs.items())
-            others = {k: x for k, x in v.items() if k not in recs}
-            return (_value(others, depth) if others else "") + f"<table class='ev pivot'>{head}{body}</table>"
-        rows = "".join(f"<tr><th>{e(str(k))}</th><td>{_value(x, depth + 1)}</td></tr>" for k, x in v.items())
-        return f"<table class='ev'>{rows}</table>"
+        return _dict_value(v, depth)
     if isinstance(v, list):
-        if not v:
-            return "—"
-        if all(_is_scalar(x) for x in v):
-            shown = ", ".join(_scalar(x) for x in v[:40])
-            return shown + (f", … ({len(v) - 40} more)" if len(v) > 40 else "")
-        if all(isinstance(x, dict) for x in v):
-            return _records(v, depth, rows)
-        if all(isinstance(x, list) and all(_is_scalar(y) for y in x) for x in v):
-            body = "".join("<tr>" + "".join(f"<td>{_scalar(y)}</td>" for y in x[:16]) + "</tr>" for x in v[:30])
-            return f"<table class='ev'>{body}</table>"
-        return "<ul>" + "".join(f"<li>{_value(x, depth + 1)}</li>" for x in v[:50]) + "</ul>"
+        return _list_value(v, depth, rows)
     return _scalar(str(v))
 
 
@@ -157,8 +167,9 @@ def _records(v: list[dict], depth: int, rows: int) -> str:
         first = 3  # a record of nested tables is tall: the first three, the rest collapsed
 
         def table(xs, start=0):
-            return ("<table class='ev items'>" + "".join(f"<tr><th>{start + i + 1}</th><td>{_value(x, depth + 1)}</td></tr>"
-                                                         for i, x in enumerate(xs)) + "</table>")
+            return ("<table class='ev items'>"
+                    + "".join(f"<tr><th>{start + i + 1}</th><td>{_value(x, depth + 1)}</td></tr>"
+                              for i, x in enumerate(xs)) + "</table>")
     if len(v) <= first + 2:
         return table(v)
     return (table(v[:first]) + f"<details class='full'><summary>{len(v) - first} more rows</summary>"
@@ -174,7 +185,8 @@ def _evidence(c: dict) -> str:
             rows = "".join(f"<tr><td>{e(str(x.get('label')))}</td><td>{e(str(x.get('printed')))}</td>"
                            f"<td>{e(str(x.get('ours')))}</td><td>{'yes' if x.get('agrees') else '<b>no</b>'}</td></tr>"
                            for x in xs)
-            return f"<table class='ev'><tr><th>quantity</th><th>printed</th><th>ours</th><th>agrees</th></tr>{rows}</table>"
+            return ("<table class='ev'><tr><th>quantity</th><th>printed</th><th>ours</th><th>agrees</th></tr>"
+                    f"{rows}</table>")
         if len(comps) <= FIRST_ROWS + 2:
             parts.append(table(comps))
         else:  # the disagreements first, the rest collapsed
@@ -213,7 +225,8 @@ def _finding(c: dict) -> str:
     if "counterexample" in ev:
         body = _value(ev["counterexample"], rows=8)
         if len(body) > 600:  # a long counterexample stays one click away, so that the findings read as a list
-            body = f"<details><summary>show the counterexample ({_size(ev['counterexample'])})</summary>{body}</details>"
+            body = (f"<details><summary>show the counterexample ({_size(ev['counterexample'])})</summary>"
+                    f"{body}</details>")
         ce = f"<dt>Counterexample</dt><dd class='evidence'>{body}</dd>"
     kind = model.kind_of(c)
     return (f"<div class='finding'{_attrs(c)}><h4>{_badge(c['verdict'])} <a href='#{anchor(c['id'])}'>"
@@ -236,7 +249,8 @@ def _claim(c: dict, figs: dict[str, list[str]], out_dir: Path | None) -> str:
     loc = ""
     if c.get("file"):
         where = f"{c['file']}:{c['line']}"
-        loc = f" · <a href='{e(href)}#L{c['line']}'><code>{e(where)}</code></a>" if href else f" · <code>{e(where)}</code>"
+        loc = (f" · <a href='{e(href)}#L{c['line']}'><code>{e(where)}</code></a>" if href
+               else f" · <code>{e(where)}</code>")
     out = [f"<article class='claim' id='{anchor(c['id'])}'{_attrs(c)}><details>",
            f"<summary>{_badge(c['verdict'])} <code>{e(c['id'])}</code> <span class='meta'>{text(c['source'])}</span>"
            f"<br><span class='short'>{text(c['summary'], 160)}</span></summary>",
@@ -255,9 +269,11 @@ def _claim(c: dict, figs: dict[str, list[str]], out_dir: Path | None) -> str:
         if users and users[0] == c["id"]:
             also = ", ".join(f"<a href='#{anchor(u)}'><code>{e(u)}</code></a>" for u in users[1:])
             out.append(f"<figure><img src='{e(fig)}' alt='figure of {e(c['id'])}'>"
-                       f"<figcaption class='meta'>{e(fig)}{' — also cited by ' + also if also else ''}</figcaption></figure>")
+                       f"<figcaption class='meta'>{e(fig)}{' — also cited by ' + also if also else ''}"
+                       "</figcaption></figure>")
         elif users:
-            out.append(f"<p class='meta'>Figure: shown with <a href='#{anchor(users[0])}'><code>{e(users[0])}</code></a>.</p>")
+            out.append(f"<p class='meta'>Figure: shown with <a href='#{anchor(users[0])}'>"
+                       f"<code>{e(users[0])}</code></a>.</p>")
     out.append(_evidence(c))
     out.append("</details></article>")
     return "".join(out)
@@ -370,7 +386,8 @@ def _markdown(md: str) -> str:
                 i += 1
             body = [r for r in block[1:] if not all(set(c) <= set("-: ") for c in r)]
             table = ("<table><tr>" + "".join(f"<th>{_inline(c)}</th>" for c in block[0]) + "</tr>"
-                     + "".join("<tr>" + "".join(f"<td>{_inline(c)}</td>" for c in r) + "</tr>" for r in body) + "</table>")
+                     + "".join("<tr>" + "".join(f"<td>{_inline(c)}</td>" for c in r) + "</tr>" for r in body)
+                     + "</table>")
             out.append(table if len(body) <= 20 else
                        f"<details class='full'><summary>the table ({len(body)} rows)</summary>{table}</details>")
         elif line.startswith("- "):
@@ -422,17 +439,7 @@ def _count(section_id: str, n: int) -> str:
     return f"<span class='count' data-for='{e(section_id)}'>{n}</span>"
 
 
-def render(doc: dict, out_dir: Path | None = None, mutation: str | None = None) -> str:
-    """The self-contained HTML report of ``doc``: the summary and coverage, the findings, every claim by
-    paper, the tool's own checks, benchmarks, the mutation section (``mutation``: its Markdown, when
-    ``make mutation`` wrote one), environment; a table of contents and a filter in plain JavaScript."""
-    s = doc["summary"]
-    figs = model.figures(doc)
-    groups = model.findings(doc["claims"])
-    papers = list(doc["papers"].items())
-    split = {p: model.paper_claims(doc, p) for p, _ in papers}
-    tool_all = [c for p, _ in papers for c in split[p][1]]
-
+def _toc(doc: dict, groups, papers, split, tool_all, mutation: str | None) -> list[str]:
     toc = ["<li><a href='#summary'>Summary by paper</a></li>"]
     if doc.get("coverage") is not None:
         toc.append("<li><a href='#coverage'>Coverage</a></li>")
@@ -445,55 +452,96 @@ def render(doc: dict, out_dir: Path | None = None, mutation: str | None = None) 
     toc += [f"<li><a href='#paper-{slug(p)}'>{e(t)} ({_count('paper-' + slug(p), len(split[p][0]))})</a></li>"
             for p, t in papers]
     if tool_all:
-        toc.append(f"<li><a href='#tool-checks'>The tool's own consistency checks ({_count('tool-checks', len(tool_all))})"
-                   "</a></li>")
+        toc.append(f"<li><a href='#tool-checks'>The tool's own consistency checks "
+                   f"({_count('tool-checks', len(tool_all))})</a></li>")
     if doc.get("benchmarks"):
         toc.append("<li><a href='#benchmarks'>Benchmarks</a></li>")
     if mutation:
         toc.append("<li><a href='#mutation'>Mutation testing of the checker</a></li>")
     toc.append("<li><a href='#environment'>Environment</a></li>")
+    return toc
 
-    out = ["<!doctype html><html lang='en'><head><meta charset='utf-8'>",
-           "<meta name='viewport' content='width=device-width, initial-scale=1'>",
-           "<title>rldp-verify verification report</title>", f"<style>{_asset('report.css')}</style></head><body>",
-           "<header><h1>rldp-verify verification report</h1>",
-           f"<p>{sum(s.values())} claims: " + ", ".join(f"{_badge(v)} {s[v]}" for v in VERDICTS) + "</p>"
-           + (f"<p>Certificates re-checked by the independent checker: {doc['certificates']['re-checked']} claims, "
-              f"{doc['certificates']['failed']} FAILED, {doc['certificates']['none']} without one.</p>"
-              if doc.get("certificates") else "") + "</header>",
-           "<nav id='toc'><b>Contents</b><ol>" + "".join(toc) + "</ol></nav>", _filter(doc)]
 
+def _head(doc: dict, toc: list[str]) -> list[str]:
+    s = doc["summary"]
+    certs = doc.get("certificates")
+    cert_line = (f"<p>Certificates re-checked by the independent checker: {certs['re-checked']} claims, "
+                 f"{certs['failed']} FAILED, {certs['none']} without one.</p>" if certs else "")
+    return ["<!doctype html><html lang='en'><head><meta charset='utf-8'>",
+            "<meta name='viewport' content='width=device-width, initial-scale=1'>",
+            "<title>rldp-verify verification report</title>", f"<style>{_asset('report.css')}</style></head><body>",
+            "<header><h1>rldp-verify verification report</h1>",
+            f"<p>{sum(s.values())} claims: " + ", ".join(f"{_badge(v)} {s[v]}" for v in VERDICTS) + "</p>"
+            + cert_line + "</header>",
+            "<nav id='toc'><b>Contents</b><ol>" + "".join(toc) + "</ol></nav>", _filter(doc)]
+
+
+def _summary(doc: dict) -> str:
+    s = doc["summary"]
     rows = []
     for paper, title, cnt in model.per_paper_counts(doc):
         rows.append(f"<tr><td><a href='#paper-{slug(paper)}'>{e(title)}</a></td>"
                     + "".join(f"<td>{cnt.get(v, 0)}</td>" for v in VERDICTS) + f"<td>{sum(cnt.values())}</td></tr>")
-    rows.append("<tr><th>all</th>" + "".join(f"<th>{s[v]}</th>" for v in VERDICTS) + f"<th>{sum(s.values())}</th></tr>")
-    out.append("<section id='summary'><h2>Summary by paper</h2><table class='counts'><tr><th>paper</th>"
-               + "".join(f"<th>{v}</th>" for v in VERDICTS) + "<th>total</th></tr>" + "".join(rows) + "</table></section>")
-    if doc.get("coverage") is not None:
-        out.append(_coverage(doc["coverage"]))
-    if doc.get("step_coverage") is not None:
-        out.append(_coverage(doc["step_coverage"], "step-coverage", "Proof-step coverage"))
+    rows.append("<tr><th>all</th>" + "".join(f"<th>{s[v]}</th>" for v in VERDICTS)
+                + f"<th>{sum(s.values())}</th></tr>")
+    return ("<section id='summary'><h2>Summary by paper</h2><table class='counts'><tr><th>paper</th>"
+            + "".join(f"<th>{v}</th>" for v in VERDICTS) + "<th>total</th></tr>" + "".join(rows) + "</table></section>")
 
-    out.append("<section id='findings'><h2>Findings</h2>")
+
+def _findings(groups, papers) -> list[str]:
+    out = ["<section id='findings'><h2>Findings</h2>"]
     if not groups:
         out.append("<p>No claim was refuted or left inconclusive.</p>")
     for key, title, cs in groups:
-        out.append(f"<section id='findings-{key}' data-group><h3>{e(title)} ({_count('findings-' + key, len(cs))})</h3>")
+        out.append(f"<section id='findings-{key}' data-group><h3>{e(title)} "
+                   f"({_count('findings-' + key, len(cs))})</h3>")
         for p, t in papers:
             pcs = [c for c in cs if c["paper"] == p]
             if pcs:
                 out.append(f"<div data-group><p class='meta'>{e(t)}</p>" + "".join(_finding(c) for c in pcs) + "</div>")
         out.append("</section>")
     out.append("</section>")
+    return out
 
+
+def _papers(papers, split, figs, out_dir: Path | None) -> list[str]:
+    out = []
     for p, t in papers:
         stmts, _ = split[p]
         out.append(f"<section id='paper-{slug(p)}' data-group><h2>{e(t)}</h2>"
-                   f"<p class='meta'><code>{e(p)}</code> — {_count('paper-' + slug(p), len(stmts))} claims in the paper's order (click a claim for its "
-                   "statement, reading and evidence).</p>")
+                   f"<p class='meta'><code>{e(p)}</code> — {_count('paper-' + slug(p), len(stmts))} claims in the "
+                   "paper's order (click a claim for its statement, reading and evidence).</p>")
         out += [_claim(c, figs, out_dir) for c in stmts]
         out.append("</section>")
+    return out
+
+
+def _environment(env: dict) -> str:
+    pk = "".join(f"<tr><td>{e(k)}</td><td>{e(str(v))}</td></tr>" for k, v in env.get("packages", {}).items() if v)
+    return ("<section id='environment'><h2>Environment</h2><details><summary>Python, packages, precision, seed"
+            f"</summary><p>Python {e(env['python'])} on {e(env['platform'])}; working precision {env['dps']} "
+            f"digits; seed {env['seed']}; slow claims included: {env['include_slow']}.</p>"
+            f"<table class='ev'><tr><th>package</th><th>version</th></tr>{pk}</table></details></section>")
+
+
+def render(doc: dict, out_dir: Path | None = None, mutation: str | None = None) -> str:
+    """The self-contained HTML report of ``doc``: the summary and coverage, the findings, every claim by
+    paper, the tool's own checks, benchmarks, the mutation section (``mutation``: its Markdown, when
+    ``make mutation`` wrote one), environment; a table of contents and a filter in plain JavaScript."""
+    figs = model.figures(doc)
+    groups = model.findings(doc["claims"])
+    papers = list(doc["papers"].items())
+    split = {p: model.paper_claims(doc, p) for p, _ in papers}
+    tool_all = [c for p, _ in papers for c in split[p][1]]
+
+    out = _head(doc, _toc(doc, groups, papers, split, tool_all, mutation))
+    out.append(_summary(doc))
+    if doc.get("coverage") is not None:
+        out.append(_coverage(doc["coverage"]))
+    if doc.get("step_coverage") is not None:
+        out.append(_coverage(doc["step_coverage"], "step-coverage", "Proof-step coverage"))
+    out += _findings(groups, papers)
+    out += _papers(papers, split, figs, out_dir)
     if tool_all:
         out.append("<section id='tool-checks' data-group><h2>The tool's own consistency checks</h2>"
                    "<p>Checks of rldp-verify's machinery (e.g. the auditor's duality) against the papers' formulas; "
@@ -506,11 +554,6 @@ def render(doc: dict, out_dir: Path | None = None, mutation: str | None = None) 
         out.append("</section>")
     if mutation:
         out.append(f"<section id='mutation'><h2>Mutation testing of the checker</h2>{_markdown(mutation)}</section>")
-    env = doc["environment"]
-    pk = "".join(f"<tr><td>{e(k)}</td><td>{e(str(v))}</td></tr>" for k, v in env.get("packages", {}).items() if v)
-    out.append("<section id='environment'><h2>Environment</h2><details><summary>Python, packages, precision, seed"
-               f"</summary><p>Python {e(env['python'])} on {e(env['platform'])}; working precision {env['dps']} "
-               f"digits; seed {env['seed']}; slow claims included: {env['include_slow']}.</p>"
-               f"<table class='ev'><tr><th>package</th><th>version</th></tr>{pk}</table></details></section>")
+    out.append(_environment(doc["environment"]))
     out.append(f"<script>{_asset('report.js')}</script></body></html>")
     return "\n".join(out) + "\n"

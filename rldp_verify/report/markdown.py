@@ -11,6 +11,11 @@ from rldp_verify.report.model import VERDICTS, anchor
 from rldp_verify.report.model import pretty as _pretty
 
 
+def _tag(m) -> str:
+    tag = "sub" if m.group(1) == "_" else "sup"
+    return f"<{tag}>{m.group(2)}</{tag}>"
+
+
 def pretty(text) -> str:
     """:func:`~rldp_verify.report.model.pretty`, with ``_{...}`` / ``^{...}`` groups as ``<sub>`` / ``<sup>``
     (Markdown renders them; no TeX is left)."""
@@ -18,7 +23,7 @@ def pretty(text) -> str:
 
     s = _pretty(text)
     for _ in range(3):
-        s = _GROUP.sub(lambda m: f"<{'sub' if m.group(1) == '_' else 'sup'}>{m.group(2)}</{'sub' if m.group(1) == '_' else 'sup'}>", s)
+        s = _GROUP.sub(_tag, s)
     return s
 
 
@@ -124,31 +129,28 @@ def _coverage(cov, title: str = "Coverage") -> list[str]:
     return lines + [""]
 
 
-def render(doc: dict, out_dir: Path | None = None) -> str:
-    """The Markdown report of ``doc``: the summary and coverage, the findings, every claim by paper, benchmarks,
-    environment."""
+def _head(doc: dict) -> list[str]:
     s = doc["summary"]
-    figs = model.figures(doc)
     lines = ["# rldp-verify verification report", "",
              f"{sum(s.values())} claims: " + ", ".join(f"{s[v]} {v}" for v in VERDICTS) + ".", ""]
     cert = doc.get("certificates")
     if cert:
+        kinds = cert.get("kinds")
         lines += [f"Certificates (re-checked by the independent checker `rldp_verify_check`): {cert['re-checked']} "
                   f"claims re-checked, {cert['failed']} FAILED, {cert['none']} without one"
-                  + (" (" + ", ".join(f"{k} {n}" for k, n in cert.get("kinds", {}).items()) + ")"
-                     if cert.get("kinds") else "") + ".", ""]
+                  + (" (" + ", ".join(f"{k} {n}" for k, n in kinds.items()) + ")" if kinds else "") + ".", ""]
     lines += ["## Summary by paper", "", "| paper | " + " | ".join(VERDICTS) + " | total |",
               "|---|" + "---|" * (len(VERDICTS) + 1)]
     for paper, title, cnt in model.per_paper_counts(doc):
         lines.append(f"| {_cell(title)} (`{paper}`) | " + " | ".join(str(cnt.get(v, 0)) for v in VERDICTS)
                      + f" | {sum(cnt.values())} |")
     lines += ["| **all** | " + " | ".join(f"**{s[v]}**" for v in VERDICTS) + f" | **{sum(s.values())}** |", ""]
-    if doc.get("coverage") is not None:
-        lines += _coverage(doc["coverage"])
-    if doc.get("step_coverage") is not None:
-        lines += _coverage(doc["step_coverage"], "Proof-step coverage")
+    return lines
+
+
+def _findings(doc: dict) -> list[str]:
     groups = model.findings(doc["claims"])
-    lines += ["## Findings", ""]
+    lines = ["## Findings", ""]
     if not groups:
         lines += ["No claim was refuted or left inconclusive.", ""]
     for _key, title, cs in groups:
@@ -160,7 +162,12 @@ def render(doc: dict, out_dir: Path | None = None) -> str:
                 for c in pcs:
                     lines += _finding(c)
                 lines.append("")
-    tool_all = []
+    return lines
+
+
+def _papers(doc: dict, figs) -> tuple[list[str], list[dict]]:
+    lines: list[str] = []
+    tool_all: list[dict] = []
     for paper, title in doc["papers"].items():
         stmts, tool = model.paper_claims(doc, paper)
         tool_all += tool
@@ -168,6 +175,34 @@ def render(doc: dict, out_dir: Path | None = None) -> str:
         lines += _claims_table(stmts) + ["", "### Claims in detail", ""]
         for c in stmts:
             lines += _claim(c, figs)
+    return lines, tool_all
+
+
+def _benchmarks(benchmarks: list[dict]) -> list[str]:
+    lines = ["## Benchmarks", ""]
+    for b in benchmarks:
+        lines += [f"### {b.get('title', '')}", ""]
+        cols = b.get("columns", [])
+        if cols:
+            lines += ["| " + " | ".join(map(str, cols)) + " |", "|" + "---|" * len(cols)]
+            lines += ["| " + " | ".join(_cell(x) for x in row) + " |" for row in b.get("rows", [])]
+        notes = b.get("notes") or []
+        lines += [""] + [f"- {n}" for n in ([notes] if isinstance(notes, str) else notes)] + [""]
+    return lines
+
+
+def render(doc: dict, out_dir: Path | None = None) -> str:
+    """The Markdown report of ``doc``: the summary and coverage, the findings, every claim by paper, benchmarks,
+    environment."""
+    figs = model.figures(doc)
+    lines = _head(doc)
+    if doc.get("coverage") is not None:
+        lines += _coverage(doc["coverage"])
+    if doc.get("step_coverage") is not None:
+        lines += _coverage(doc["step_coverage"], "Proof-step coverage")
+    lines += _findings(doc)
+    paper_lines, tool_all = _papers(doc, figs)
+    lines += paper_lines
     if tool_all:
         lines += ["## The tool's own consistency checks", "",
                   "Checks of rldp-verify's machinery (e.g. the auditor's duality) against the papers' "
@@ -176,15 +211,7 @@ def render(doc: dict, out_dir: Path | None = None) -> str:
         for c in tool_all:
             lines += _claim(c, figs)
     if doc.get("benchmarks"):
-        lines += ["## Benchmarks", ""]
-        for b in doc["benchmarks"]:
-            lines += [f"### {b.get('title', '')}", ""]
-            cols = b.get("columns", [])
-            if cols:
-                lines += ["| " + " | ".join(map(str, cols)) + " |", "|" + "---|" * len(cols)]
-                lines += ["| " + " | ".join(_cell(x) for x in row) + " |" for row in b.get("rows", [])]
-            notes = b.get("notes") or []
-            lines += [""] + [f"- {n}" for n in ([notes] if isinstance(notes, str) else notes)] + [""]
+        lines += _benchmarks(doc["benchmarks"])
     env = doc["environment"]
     lines += ["## Environment", "", "<details><summary>Python, packages, precision, seed</summary>", "",
               f"- Python {env['python']} on {env['platform']}",

@@ -52,12 +52,8 @@ def _column(spec, header, width, path):
     return i
 
 
-def read_counts(path, sensitive, public, *, header: bool | None = None, missing=("?",)) -> CountTable:
-    """Counts of (sensitive, public) pairs in the CSV file ``path`` (``"-"``: standard input).
-
-    ``header``: True / False, or None to treat the first row as a header exactly when both column
-    specifications are names found in it.
-    """
+def _read_rows(path) -> tuple[Path, list[list[str]]]:
+    """The non-blank CSV rows of ``path`` (``"-"``: standard input), each field stripped."""
     p = Path("<stdin>") if str(path) == "-" else Path(path)
     try:
         text = sys.stdin.read() if str(path) == "-" else p.read_text(errors="strict")
@@ -68,6 +64,31 @@ def read_counts(path, sensitive, public, *, header: bool | None = None, missing=
     rows = [[c.strip() for c in r] for r in csv.reader(text.splitlines()) if any(c.strip() for c in r)]
     if not rows:
         raise InputError(f"{str(p)!r} has no data rows")
+    return p, rows
+
+
+def _count_pairs(body, i: int, j: int, width: int, header: bool, miss: set, p: Path) -> tuple[Counter, int]:
+    """Counts of the (column i, column j) pairs of ``body``, and how many rows were dropped as missing."""
+    pairs: Counter = Counter()
+    dropped = 0
+    for k, r in enumerate(body):
+        if len(r) != width:
+            raise InputError(f"{str(p)!r} row {k + (2 if header else 1)} has {len(r)} fields, expected {width}")
+        s, u = r[i], r[j]
+        if s == "" or u == "" or s in miss or u in miss:
+            dropped += 1
+            continue
+        pairs[(s, u)] += 1
+    return pairs, dropped
+
+
+def read_counts(path, sensitive, public, *, header: bool | None = None, missing=("?",)) -> CountTable:
+    """Counts of (sensitive, public) pairs in the CSV file ``path`` (``"-"``: standard input).
+
+    ``header``: True / False, or None to treat the first row as a header exactly when both column
+    specifications are names found in it.
+    """
+    p, rows = _read_rows(path)
     first = rows[0]
     if header is None:
         header = str(sensitive) in first and str(public) in first
@@ -78,17 +99,7 @@ def read_counts(path, sensitive, public, *, header: bool | None = None, missing=
     j = _column(str(public) if head else public, head, width, p)
     if i == j:
         raise InputError(f"the sensitive and public columns are the same column ({i})")
-    miss = set(missing or ())
-    pairs = Counter()
-    dropped = 0
-    for k, r in enumerate(body):
-        if len(r) != width:
-            raise InputError(f"{str(p)!r} row {k + (2 if header else 1)} has {len(r)} fields, expected {width}")
-        s, u = r[i], r[j]
-        if s == "" or u == "" or s in miss or u in miss:
-            dropped += 1
-            continue
-        pairs[(s, u)] += 1
+    pairs, dropped = _count_pairs(body, i, j, width, header, set(missing or ()), p)
     if not pairs:
         raise InputError(f"{str(p)!r}: no rows with both columns present")
     S = tuple(sorted({s for s, _ in pairs}))

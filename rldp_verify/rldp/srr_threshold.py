@@ -203,6 +203,29 @@ def srr_optimality(p: Sequence, a1: int, a2: int, exp_eps, *, dps: int = DEFAULT
     p = _check_p(p, a)
     basis = srr_vectors(a1, a2, t)
     gens = lemma_a8_generators(a1, a2, t) if generators is None else [tuple(exact(x) for x in g) for g in generators]
+    others = _non_basic(gens, basis)
+    # alpha solves A_B^T alpha = mu_B, where the rows of A_B^T are the v_y
+    ABt = flint.fmpq_mat(a, a, [flint.fmpq(x.numerator, x.denominator) for v in basis for x in v])
+    inv = ABt.inv()
+    inv_rows = [[Fraction(int(q.p), int(q.q)) for q in inv.entries()[i * a:(i + 1) * a]] for i in range(a)]
+    with arb_precision(dps):
+        mu_b = [mu_arb(v, p) for v in basis]
+        alpha = [_row_times(inv_rows[i], mu_b) for i in range(a)]
+        Z = t + Fraction(a2 - 1) / t + a - a2
+        util = sum(mu_b, flint.arb(0)) / arb_exact(Z)
+        best_hi, best_lo, witness, any_unknown = _reduced_costs(others, alpha, p)
+        if witness is not None:
+            verdict = Optimality.NOT_OPTIMAL
+        elif not any_unknown:
+            verdict = Optimality.OPTIMAL
+        else:
+            verdict = Optimality.UNDECIDED
+        return SRROptimality(verdict, t, best_hi, best_lo, witness, arb_lower(util), arb_upper(util),
+                             len(others) + len(basis))
+
+
+def _non_basic(gens, basis) -> list[tuple]:
+    """The generators that are not (up to scaling) a basis vector, each direction once, in order."""
     bset = {_normalise(v) for v in basis}
     others = []
     seen = set()
@@ -212,45 +235,39 @@ def srr_optimality(p: Sequence, a1: int, a2: int, exp_eps, *, dps: int = DEFAULT
             continue
         seen.add(ng)
         others.append(tuple(g))
-    # alpha solves A_B^T alpha = mu_B, where the rows of A_B^T are the v_y
-    ABt = flint.fmpq_mat(a, a, [flint.fmpq(x.numerator, x.denominator) for v in basis for x in v])
-    inv = ABt.inv()
-    inv_rows = [[Fraction(int(q.p), int(q.q)) for q in inv.entries()[i * a:(i + 1) * a]] for i in range(a)]
-    with arb_precision(dps):
-        mu_b = [mu_arb(v, p) for v in basis]
-        alpha = []
-        for i in range(a):
-            acc = flint.arb(0)
-            for j in range(a):
-                if inv_rows[i][j] != 0:
-                    acc += arb_exact(inv_rows[i][j]) * mu_b[j]
-            alpha.append(acc)
-        Z = t + Fraction(a2 - 1) / t + a - a2
-        util = sum(mu_b, flint.arb(0)) / arb_exact(Z)
-        best_hi, best_lo, witness, any_unknown = None, None, None, False
-        for v in others:
-            r = mu_arb(v, p)
-            for vx, ax in zip(v, alpha, strict=True):
-                r -= arb_exact(vx) * ax
-            hi, lo = arb_upper(r), arb_lower(r)
-            if best_hi is None or hi > best_hi:
-                best_hi = hi
-            if best_lo is None or lo > best_lo:
-                best_lo = lo
-            if lo > 0 and witness is None:
-                witness = v
-            if not (hi <= 0):
-                any_unknown = True
-        if best_hi is None:
-            best_hi = best_lo = Fraction(0)
-        if witness is not None:
-            verdict = Optimality.NOT_OPTIMAL
-        elif not any_unknown:
-            verdict = Optimality.OPTIMAL
-        else:
-            verdict = Optimality.UNDECIDED
-        return SRROptimality(verdict, t, best_hi, best_lo, witness, arb_lower(util), arb_upper(util),
-                             len(others) + len(basis))
+    return others
+
+
+def _row_times(row: list[Fraction], vec: list) -> flint.arb:
+    """sum_j row_j vec_j in arb, skipping the exact zeros of ``row``."""
+    acc = flint.arb(0)
+    for rj, vj in zip(row, vec, strict=True):
+        if rj != 0:
+            acc += arb_exact(rj) * vj
+    return acc
+
+
+def _reduced_costs(others, alpha, p):
+    """Rigorous bounds over the non-basic generators v of the reduced costs r_v = mu(v) - v.alpha:
+    (max upper end, max lower end, the first v with r_v certainly > 0 or None, whether some r_v is not
+    certainly <= 0). With no generator the two bounds are 0."""
+    best_hi, best_lo, witness, any_unknown = None, None, None, False
+    for v in others:
+        r = mu_arb(v, p)
+        for vx, ax in zip(v, alpha, strict=True):
+            r -= arb_exact(vx) * ax
+        hi, lo = arb_upper(r), arb_lower(r)
+        if best_hi is None or hi > best_hi:
+            best_hi = hi
+        if best_lo is None or lo > best_lo:
+            best_lo = lo
+        if lo > 0 and witness is None:
+            witness = v
+        if not (hi <= 0):
+            any_unknown = True
+    if best_hi is None:
+        best_hi = best_lo = Fraction(0)
+    return best_hi, best_lo, witness, any_unknown
 
 
 class NotOptimalAtGridEnd(InputError):
@@ -293,20 +310,17 @@ def srr_threshold(p: Sequence, a1: int, a2: int, *, eps_max: Fraction = Fraction
     a = a1 * a2
     p = _check_p(p, a)
     gens_cache = {}
+
     def verdict_at(t):
         if t not in gens_cache:
             gens_cache[t] = srr_optimality(p, a1, a2, t, dps=dps).verdict
         return gens_cache[t]
-    grid = []
-    with arb_precision(30):
-        for k in range(1, grid_points + 1):
-            e = (arb_exact(Fraction(k) * exact(eps_max) / grid_points)).exp()
-            grid.append(arb_upper(e).limit_denominator(10 ** 6) if arb_upper(e) > 1 else Fraction(1001, 1000))
-    grid = sorted(set(g for g in grid if g > 1))
+
+    grid = _exp_grid(eps_max, grid_points)
     verdicts = [(g, verdict_at(g)) for g in grid]
     undecided = tuple(g for g, v in verdicts if v == "undecided")
     last_bad = None
-    for i, (g, v) in enumerate(verdicts):
+    for i, (_g, v) in enumerate(verdicts):
         if v != "optimal":
             last_bad = i
     if last_bad is None:
@@ -318,36 +332,58 @@ def srr_threshold(p: Sequence, a1: int, a2: int, *, eps_max: Fraction = Fraction
         if verdicts[last_bad][1] == "undecided":
             lo_t = None
         if lo_t is not None:
-            while (hi_t - lo_t) > tol * lo_t:
-                mid = (lo_t + hi_t) / 2
-                mid = mid.limit_denominator(max(10 ** 6, int(10 / (tol * lo_t)) ** 2))
-                if not (lo_t < mid < hi_t):
-                    mid = (lo_t + hi_t) / 2
-                v = verdict_at(mid)
-                if v == "optimal":
-                    hi_t = mid
-                elif v == "not optimal":
-                    lo_t = mid
-                else:
-                    undecided = undecided + (mid,)
-                    break
+            lo_t, hi_t, undecided = _bisect(lo_t, hi_t, tol, verdict_at, undecided)
     with arb_precision(dps):
         eps_lo = arb_lower(arb_exact(lo_t).log()) if lo_t is not None else None
         eps_hi = arb_upper(arb_exact(hi_t).log())
     # densify the sampling between the bracket and the next grid point
     nxt = [g for g in grid if g > hi_t]
-    dense = []
-    if nxt:
-        for k in range(1, 9):
-            g = hi_t + (nxt[0] - hi_t) * Fraction(k, 9)
-            g = g.limit_denominator(10 ** 6) if hi_t < g.limit_denominator(10 ** 6) < nxt[0] else g
-            dense.append((g, verdict_at(g)))
+    dense = _dense(hi_t, nxt[0], verdict_at) if nxt else []
     above = tuple(sorted(dense + [(g, v) for g, v in verdicts if g >= hi_t]))
     certified_up_to = None
     if certify and not undecided:
         ok, _, _ = certify_srr_optimal_on(p, a1, a2, hi_t, grid[-1])
         certified_up_to = grid[-1] if ok else None
     return ThresholdBracket(lo_t, hi_t, eps_lo, eps_hi, above, undecided, certified_up_to)
+
+
+def _exp_grid(eps_max, grid_points: int) -> list[Fraction]:
+    """The rational grid t_k ~ exp(k eps_max / grid_points) > 1, k = 1..grid_points (rounded up, sorted)."""
+    grid = []
+    with arb_precision(30):
+        for k in range(1, grid_points + 1):
+            e = (arb_exact(Fraction(k) * exact(eps_max) / grid_points)).exp()
+            grid.append(arb_upper(e).limit_denominator(10 ** 6) if arb_upper(e) > 1 else Fraction(1001, 1000))
+    return sorted({g for g in grid if g > 1})
+
+
+def _bisect(lo_t: Fraction, hi_t: Fraction, tol: Fraction, verdict_at, undecided: tuple):
+    """Bisect [lo_t, hi_t] (SRR not optimal at lo_t, optimal at hi_t) down to relative width ``tol``; stops
+    at the first undecided midpoint, which joins ``undecided``."""
+    while (hi_t - lo_t) > tol * lo_t:
+        mid = (lo_t + hi_t) / 2
+        mid = mid.limit_denominator(max(10 ** 6, int(10 / (tol * lo_t)) ** 2))
+        if not (lo_t < mid < hi_t):
+            mid = (lo_t + hi_t) / 2
+        v = verdict_at(mid)
+        if v == "optimal":
+            hi_t = mid
+        elif v == "not optimal":
+            lo_t = mid
+        else:
+            undecided = undecided + (mid,)
+            break
+    return lo_t, hi_t, undecided
+
+
+def _dense(hi_t: Fraction, nxt: Fraction, verdict_at) -> list[tuple]:
+    """SRR's status at 8 points between the bracket's upper end and the next grid point."""
+    dense = []
+    for k in range(1, 9):
+        g = hi_t + (nxt - hi_t) * Fraction(k, 9)
+        g = g.limit_denominator(10 ** 6) if hi_t < g.limit_denominator(10 ** 6) < nxt else g
+        dense.append((g, verdict_at(g)))
+    return dense
 
 
 # ------------------------------------------------------------------- certification on intervals
@@ -377,12 +413,12 @@ def _exponent_patterns(a1: int, a2: int):
         return tuple(e - k[0] for e in k)
     bcanon = {canon(k) for k in basis}
     seen, out = set(), []
-    for k in sorted(gens):
-        c = canon(k)
+    for kv in sorted(gens):
+        c = canon(kv)
         if c in bcanon or c in seen:
             continue
         seen.add(c)
-        out.append(k)
+        out.append(kv)
     return out, basis
 
 
@@ -412,6 +448,7 @@ def _max_reduced_cost_upper(p, a1, a2, t_lo: Fraction, t_hi: Fraction, patterns)
         v = vec(k)
         r = arb_upper(mu(k) - sum((v[x] * al[x] for x in range(a)), flint.arb(0)))
         best = r if best is None or r > best else best
+    assert best is not None  # Lemma A8's V1 alone has a1 2^a2 generators
     return best
 
 
