@@ -13,7 +13,7 @@ from fractions import Fraction
 import mpmath
 
 from rldp_verify.claims.core import Outcome
-from rldp_verify.core.numbers import parse_exact, to_mpf
+from rldp_verify.core.numbers import decimals, parse_exact, to_mpf
 
 
 @dataclass(frozen=True)
@@ -36,14 +36,6 @@ class Comparison:
             "agrees": self.agrees,
             "tolerance": self.tolerance,
         }
-
-
-def decimals(printed: str) -> int:
-    """The number of digits after the decimal point of a printed value (ValueError for scientific notation)."""
-    s = printed.strip().lstrip("+-")
-    if "e" in s.lower():
-        raise ValueError(f"scientific notation not supported for printed values: {printed!r}")
-    return len(s.split(".", 1)[1]) if "." in s else 0
 
 
 def compare_printed(label: str, printed: str, value, *, digits: int = 12) -> Comparison:

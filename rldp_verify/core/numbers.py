@@ -257,3 +257,11 @@ def sum_str(total: Any) -> str:
                 return f"1 {'+' if d > 0 else '-'} {mpmath.nstr(mpmath.mpf(abs(d.numerator)) / abs(d.denominator), 3)}"
             return str(mpmath.nstr(mpmath.mpf(q.numerator) / q.denominator, 17))
     return repr(total)
+
+
+def decimals(printed: str) -> int:
+    """The number of digits after the decimal point of a printed value (ValueError for scientific notation)."""
+    s = printed.strip().lstrip("+-")
+    if "e" in s.lower():
+        raise ValueError(f"scientific notation not supported for printed values: {printed!r}")
+    return len(s.split(".", 1)[1]) if "." in s else 0
