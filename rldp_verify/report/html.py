@@ -219,7 +219,7 @@ def _badge(v: str) -> str:
     return f"<span class='badge {v}'>{v}</span>"
 
 
-def _finding(c: dict) -> str:
+def _finding(c: dict, follow: list[dict] | None = None) -> str:
     ev = c.get("evidence") or {}
     ce = ""
     if "counterexample" in ev:
@@ -233,7 +233,17 @@ def _finding(c: dict) -> str:
             f"<code>{e(c['id'])}</code></a> <span class='meta'>{text(c['source'])}"
             f"{' · kind: ' + e(kind) if kind else ''}</span></h4>"
             f"<dl><dt>The paper</dt><dd>{text(c['statement'])}</dd>"
-            f"<dt>Ours</dt><dd>{text(c['summary'])}</dd>{ce}</dl></div>")
+            f"<dt>Ours</dt><dd>{text(c['summary'])}</dd>{ce}{_followers(follow)}</dl></div>")
+
+
+def _followers(follow: list[dict] | None) -> str:
+    """The REFUTED claims that follow from this finding (issue 24: one finding, counted once)."""
+    if not follow:
+        return ""
+    items = "".join(f"<li><a href='#{anchor(f['id'])}'><code>{e(f['id'])}</code></a> "
+                    f"<span class='meta'>{text(f['source'])}</span></li>" for f in follow)
+    return (f"<dt>Also refuted by this finding ({len(follow)} claims, not counted again)</dt>"
+            f"<dd><ul>{items}</ul></dd>")
 
 
 def _size(v) -> str:
@@ -488,8 +498,14 @@ def _summary(doc: dict) -> str:
             + "".join(f"<th>{v}</th>" for v in VERDICTS) + "<th>total</th></tr>" + "".join(rows) + "</table></section>")
 
 
-def _findings(groups, papers) -> list[str]:
+def _findings(groups, papers, claims) -> list[str]:
     out = ["<section id='findings'><h2>Findings</h2>"]
+    follow = model.followers(claims)
+    refuted = sum(1 for c in claims if c["verdict"] == "REFUTED")
+    if refuted:
+        n_follow = sum(len(v) for v in follow.values())
+        out.append(f"<p>{refuted} REFUTED claims make {refuted - n_follow} distinct findings: {n_follow} claims "
+                   "follow from another claim's finding and are listed under it.</p>")
     if not groups:
         out.append("<p>No claim was refuted or left inconclusive.</p>")
     for key, title, cs in groups:
@@ -498,7 +514,8 @@ def _findings(groups, papers) -> list[str]:
         for p, t in papers:
             pcs = [c for c in cs if c["paper"] == p]
             if pcs:
-                out.append(f"<div data-group><p class='meta'>{e(t)}</p>" + "".join(_finding(c) for c in pcs) + "</div>")
+                out.append(f"<div data-group><p class='meta'>{e(t)}</p>"
+                           + "".join(_finding(c, follow.get(c["id"])) for c in pcs) + "</div>")
         out.append("</section>")
     out.append("</section>")
     return out
@@ -540,7 +557,7 @@ def render(doc: dict, out_dir: Path | None = None, mutation: str | None = None) 
         out.append(_coverage(doc["coverage"]))
     if doc.get("step_coverage") is not None:
         out.append(_coverage(doc["step_coverage"], "step-coverage", "Proof-step coverage"))
-    out += _findings(groups, papers)
+    out += _findings(groups, papers, doc["claims"])
     out += _papers(papers, split, figs, out_dir)
     if tool_all:
         out.append("<section id='tool-checks' data-group><h2>The tool's own consistency checks</h2>"

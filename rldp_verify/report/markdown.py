@@ -49,7 +49,7 @@ def _counterexample(ce) -> list[str]:
     return [f"  `{_value(ce, 600)}`"]
 
 
-def _finding(c: dict) -> list[str]:
+def _finding(c: dict, follow: list[dict] | None = None) -> list[str]:
     out = [f"- **[{c['id']}](#{anchor(c['id'])})** — {pretty(c['source'])}",
            f"  - *Paper:* {pretty(c['statement'])}",
            f"  - *Ours:* {pretty(c['summary'])}"]
@@ -57,6 +57,9 @@ def _finding(c: dict) -> list[str]:
     if ce is not None:
         out.append("  - *Counterexample:*")
         out += ["  " + line for line in _counterexample(ce)]
+    if follow:
+        out.append(f"  - *Also refuted by this finding ({len(follow)} claims, not counted again):* "
+                   + ", ".join(f"[{f['id']}](#{anchor(f['id'])})" for f in follow))
     return out
 
 
@@ -150,7 +153,13 @@ def _head(doc: dict) -> list[str]:
 
 def _findings(doc: dict) -> list[str]:
     groups = model.findings(doc["claims"])
+    follow = model.followers(doc["claims"])
     lines = ["## Findings", ""]
+    refuted = sum(1 for c in doc["claims"] if c["verdict"] == "REFUTED")
+    if refuted:
+        n_follow = sum(len(v) for v in follow.values())
+        lines += [f"{refuted} REFUTED claims make {refuted - n_follow} distinct findings: {n_follow} claims follow "
+                  "from another claim's finding and are listed under it.", ""]
     if not groups:
         lines += ["No claim was refuted or left inconclusive.", ""]
     for _key, title, cs in groups:
@@ -160,7 +169,7 @@ def _findings(doc: dict) -> list[str]:
             if pcs:
                 lines += [f"*{doc['papers'][p]}*", ""]
                 for c in pcs:
-                    lines += _finding(c)
+                    lines += _finding(c, follow.get(c["id"]))
                 lines.append("")
     return lines
 

@@ -44,15 +44,37 @@ def kind_of(claim: dict) -> str | None:
     return k if k in KINDS else "unclassified"
 
 
+def followers(claims: list[dict]) -> dict[str, list[dict]]:
+    """Issue 24, one finding counted once: {root claim id: the REFUTED claims that name it as their ``root``},
+    for roots that are themselves REFUTED in ``claims`` (a follower of a root that is not is a finding of its
+    own)."""
+    refuted = {c["id"] for c in claims if c["verdict"] == "REFUTED"}
+    out: dict[str, list[dict]] = {}
+    for c in claims:
+        root = c.get("root")
+        if c["verdict"] == "REFUTED" and root and root != c["id"] and root in refuted:
+            out.setdefault(root, []).append(c)
+    return out
+
+
+def distinct_findings(claims: list[dict]) -> list[dict]:
+    """The REFUTED claims that are findings of their own: every REFUTED claim but the followers of another
+    REFUTED claim (:func:`followers`)."""
+    follow = {c["id"] for cs in followers(claims).values() for c in cs}
+    return [c for c in claims if c["verdict"] == "REFUTED" and c["id"] not in follow]
+
+
 def findings(claims: list[dict]) -> list[tuple[str, str, list[dict]]]:
     """``[(group key, title, claims)]``: ERROR first (if any), REFUTED by kind (false and wrong-number
-    first), then INCONCLUSIVE; each group in paper order."""
+    first) — the distinct findings only, each follower listed under its root (:func:`followers`) —, then
+    INCONCLUSIVE; each group in paper order."""
     groups = []
     errs = [c for c in claims if c["verdict"] == "ERROR"]
     if errs:
         groups.append(("error", "Checks that failed to run (ERROR)", errs))
+    distinct = distinct_findings(claims)
     for k in KINDS:
-        cs = [c for c in claims if kind_of(c) == k]
+        cs = [c for c in distinct if kind_of(c) == k]
         if cs:
             groups.append((f"refuted-{k}", f"REFUTED — {KIND_TITLES[k]}", cs))
     inc = [c for c in claims if c["verdict"] == "INCONCLUSIVE"]

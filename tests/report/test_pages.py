@@ -138,3 +138,32 @@ def test_pretty_leaves_module_names_alone():
     from rldp_verify.report.model import pretty
 
     assert pretty("rldp_verify.rldp.gamma and D_alpha(P) for gamma.") == "rldp_verify.rldp.gamma and D_α(P) for γ."
+
+
+def _refuted(cid, kind="false", root=None, paper="000_aca93ed29ea857ee.txt"):
+    return {"id": cid, "paper": paper, "verdict": "REFUTED", "kind": kind, "root": root, "source": "Example 2",
+            "statement": "s", "hypotheses": [], "reading": "r", "method": "exact", "slow": False, "module": "m",
+            "file": "proofs/m.py", "line": 1, "summary": "ours", "evidence": {}, "seconds": 0.0}
+
+
+def test_one_finding_counted_once():
+    from rldp_verify.report import html, markdown
+
+    claims = [_refuted("rldp.example2.radii"), _refuted("rldp.example2.L", "wrong-number", "rldp.example2.radii"),
+              _refuted("rldp.example3.inputs", "wrong-number", "rldp.example2.radii"),
+              # its root is not REFUTED: a finding of its own
+              _refuted("rldp.other", root="rldp.verified.claim"),
+              {**_refuted("rldp.verified.claim"), "verdict": "VERIFIED", "kind": None}]
+    follow = model.followers(claims)
+    assert [c["id"] for c in follow["rldp.example2.radii"]] == ["rldp.example2.L", "rldp.example3.inputs"]
+    assert [c["id"] for c in model.distinct_findings(claims)] == ["rldp.example2.radii", "rldp.other"]
+    groups = model.findings(claims)
+    assert [(k, [c["id"] for c in cs]) for k, _, cs in groups] == [("refuted-false", ["rldp.example2.radii", "rldp.other"])]
+    doc = {"summary": {"VERIFIED": 1, "REFUTED": 4, "INCONCLUSIVE": 0, "ERROR": 0},
+           "papers": {"000_aca93ed29ea857ee.txt": "Paper Zero"}, "claims": claims, "benchmarks": [],
+           "environment": {"python": "3", "platform": "x", "packages": {}, "dps": 30, "seed": 0, "include_slow": False}}
+    md = markdown.render(doc)
+    assert "4 REFUTED claims make 2 distinct findings: 2 claims follow" in md
+    assert "*Also refuted by this finding (2 claims, not counted again):* [rldp.example2.L]" in md
+    page = html.render(doc)
+    assert "4 REFUTED claims make 2 distinct findings" in page and page.count("Also refuted by this finding") == 1
