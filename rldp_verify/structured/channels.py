@@ -43,8 +43,10 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 from rldp_verify.core.errors import InputError
 
@@ -198,9 +200,9 @@ class PublicMixture:
     g: int
     a: Fraction
     b: Fraction
-    separating: object
-    seeds: object = None          # for dense(): a short list of seeds (the mixture restricted to them)
-    hash_fn: object = None        # hash_fn(x, seed) -> bucket, for dense()
+    separating: Callable[[int, int], Any]
+    seeds: Any = None             # for dense(): a short list of seeds (the mixture restricted to them)
+    hash_fn: Any = None           # hash_fn(x, seed) -> bucket, for dense()
     params: dict = field(default_factory=dict)
 
     kind = "mixture over a public seed of GRR on g hash buckets (local hashing)"

@@ -168,10 +168,11 @@ def _ue_120_like():
 
 def test_pure_ldp_fixed_version_channel(monkeypatch):
     import rldp_verify.adapters as ad
+    import rldp_verify.adapters.pure_ldp as ad_pure_ldp
 
     assert not ad.pure_ldp_has_ue_bug("1.2.0") and ad.pure_ldp_has_ue_bug("1.1.2")
-    real = ad._version
-    monkeypatch.setattr(ad, "_version", lambda dist: "1.2.0" if dist == "pure-ldp" else real(dist))
+    real = ad_pure_ldp._version
+    monkeypatch.setattr(ad_pure_ldp, "_version", lambda dist: "1.2.0" if dist == "pure-ldp" else real(dist))
     client = _ue_120_like()(0.25, 3, use_oue=True, index_mapper=lambda x: x)
     a = adapt(client)
     assert "bit not cleared" not in a.name and "cleared, then set" in a.notes[0]

@@ -1,0 +1,167 @@
+"""What the library adapters share: parameter checks, the sampler model of an event (:class:`_Events`), the
+installed versions, the local-hashing hash as the libraries call it, and reading a traced run of the library's
+code (:mod:`rldp_verify.structured.trace`)."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from rldp_verify.core.errors import InputError
+from rldp_verify.structured import samplers as sm
+from rldp_verify.structured.trace import tracing
+
+MODELS = ("code", "ideal")
+SEED_SEARCH = 256
+# the comparison operators a traced draw is compared with
+COMPARISONS = ("<", "<=", ">", ">=")
+
+
+def _prob(x, what: str) -> float:
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        raise InputError(f"{what} = {x!r} is not a number") from None
+    if not math.isfinite(v) or not 0 <= v <= 1:
+        raise InputError(f"{what} = {x!r} is not a probability")
+    return v
+
+
+def _lst_k(params: dict, label: str) -> list[int]:
+    """The ``lst_k`` parameter of the multidimensional protocols (SMP, RS+FD): the attributes' domain sizes."""
+    lst_k = params.pop("lst_k", None)
+    try:
+        return [_size(int(v) if isinstance(v, str) and v.strip().isdigit() else v, "lst_k entry") for v in lst_k]
+    except TypeError:
+        raise InputError(f"{label} needs lst_k = the list of the attributes' domain sizes") from None
+
+
+def _size(d, what: str) -> int:
+    if isinstance(d, bool) or not (isinstance(d, int) or hasattr(d, "__index__")):
+        raise InputError(f"{what} = {d!r} is not an integer")
+    d = int(d)
+    if d < 2:
+        raise InputError(f"{what} = {d} must be at least 2")
+    return d
+
+
+def _eps(eps, name="epsilon") -> float:
+    try:
+        v = float(eps)
+    except (TypeError, ValueError):
+        raise InputError(f"{name} = {eps!r} is not a number") from None
+    if not math.isfinite(v) or not v > 0:
+        raise InputError(f"{name} = {eps!r} must be a number > 0")
+    return eps
+
+
+def _left(params, label):
+    if params:
+        raise InputError(f"unexpected parameter(s) {', '.join(sorted(params))} for {label}")
+
+
+class _Events:
+    """Event probabilities under the chosen sampler model."""
+
+    def __init__(self, model: str):
+        if model not in MODELS:
+            raise InputError(f"model = {model!r} must be one of {', '.join(MODELS)}")
+        self.model = model
+
+    def __call__(self, kind: str, c):
+        if self.model == "ideal":
+            v = Fraction(c) if not isinstance(c, Fraction) else c
+            return 1 - v if kind == "gt" else v
+        if kind == "lt":
+            return sm.prob_lt(c)
+        if kind == "le":
+            return sm.prob_le(c)
+        if kind == "gt":
+            return 1 - sm.prob_le(c)
+        if kind in ("binomial-numpy", "binomial-numba"):
+            return sm.prob_binomial1(c, kind.split("-")[1]) if not isinstance(c, Fraction) else c
+        raise ValueError(kind)
+
+
+def _version(dist: str) -> str | None:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(dist)
+    except PackageNotFoundError:
+        return None
+
+
+def xxhash_problem() -> str | None:
+    """None when ``xxhash.xxh32(str, seed)`` works as the libraries call it; else the explanation."""
+    import xxhash
+
+    try:
+        xxhash.xxh32("0", seed=0)  # type: ignore[arg-type]  # the libraries' own call, with a str
+        return None
+    except TypeError as exc:
+        return (f"with xxhash {_version('xxhash')} the library's own call xxhash.xxh32(str(v), seed=...) raises "
+                f"TypeError ({exc}): the code as written cannot run; it works with xxhash<4 (pip install "
+                f"'xxhash<4'), which hashes the UTF-8 bytes of str(v) with the seed mod 2^32; the channel "
+                "audited is that of the working combination")
+
+
+def _lh_hash(x: int, seed: int, g: int) -> int:
+    import xxhash
+
+    return xxhash.xxh32(str(x).encode("utf-8"), seed=int(seed) & 0xFFFFFFFF).intdigest() % g
+
+
+def _separating(g, seeds):
+    def sep(x, xp):
+        for s in seeds:
+            if _lh_hash(x, s, g) != _lh_hash(xp, s, g):
+                return s
+        return None
+    return sep
+
+
+def _never(i, op, c) -> bool:
+    """A traced draw's comparison answered False."""
+    return False
+
+
+def _always(i, op, c) -> bool:
+    """A traced draw's comparison answered True."""
+    return True
+
+
+def _trace(fn, *args, decide=_never, unjit=()):
+    from rldp_verify.structured.trace import as_compiled
+
+    target = as_compiled(fn)
+    with tracing(decide, unjit) as log:
+        out = target(*args)
+    return log, out
+
+
+def _comparisons(log) -> list:
+    """The comparisons of the traced draws, in order: (op, threshold, draw number)."""
+    return [e for e in log if len(e) == 3 and e[0] in COMPARISONS]
+
+
+def _cmp(log, i):
+    """The (op, threshold) of probe i in the log."""
+    for e in log:
+        if len(e) == 3 and e[2] == i and e[0] in COMPARISONS:
+            return e[0], e[1]
+    raise InputError(f"the traced code made no comparison with its draw number {i}; unsupported library version")
+
+
+_OPS = {"<": "lt", "<=": "le", ">": "gt"}
+
+
+def _ev_of(ev, op, c):
+    if op not in _OPS:
+        raise InputError(f"the traced code compares its uniform with {op!r}; no model for it")
+    return ev(_OPS[op], c)
+
+
+def _laplace_scales(log) -> list:
+    """The scales b of the Laplace draws in a traced run."""
+    return [e[2] for e in log if e[0] == "laplace"]

@@ -1,0 +1,189 @@
+"""Adapters named ``LIBRARY:NAME`` with text parameters (the CLI's ``--adapter`` / ``--param``):
+:func:`adapt_spec`, :func:`from_spec` (dense channel) and :func:`sampler_spec` (the library's own randomiser,
+for the black-box audit)."""
+
+from __future__ import annotations
+
+import math
+
+from rldp_verify.adapters.dispatch import adapt, dense_mechanism
+from rldp_verify.core.errors import InputError
+from rldp_verify.rldp.mechio import Mechanism
+from rldp_verify.structured import Adapted, PublicMixture
+
+
+def _pure_ldp_build(name):
+    def build(**kw):
+        import pure_ldp.frequency_oracles as fo
+
+        eps, d = float(kw.pop("epsilon")), int(kw.pop("d"))
+        im = {"index_mapper": lambda x: x}
+        if name == "UEClient":
+            obj = fo.UEClient(eps, d, use_oue=bool(kw.pop("use_oue", False)), **im)
+        elif name == "LHClient":
+            obj = fo.LHClient(eps, d, g=int(kw.pop("g", 2)), use_olh=bool(kw.pop("use_olh", False)), **im)
+        else:
+            obj = getattr(fo, name)(eps, d, **im)
+        return obj, kw
+    return build
+
+
+def _mfl_build(module, name):
+    def build(**kw):
+        import importlib
+
+        return getattr(importlib.import_module(module), name), kw
+    return build
+
+
+def _odp_build(name):
+    def build(**kw):
+        import opendp.prelude as dp
+
+        return getattr(dp.m, name), kw
+    return build
+
+
+_PF, _LF = "multi_freq_ldpy.pure_frequency_oracles", "multi_freq_ldpy.long_freq_est"
+_MD = "multi_freq_ldpy.mdim_freq_est"
+_KE = {"k": int, "epsilon": float}
+_KL = {"k": int, "eps_perm": float, "eps_1": float}
+SPECS = {
+    ("pure-ldp", "UEClient"): (_pure_ldp_build("UEClient"), {"epsilon": float, "d": int, "use_oue": bool}),
+    ("pure-ldp", "DEClient"): (_pure_ldp_build("DEClient"), {"epsilon": float, "d": int}),
+    ("pure-ldp", "LHClient"): (_pure_ldp_build("LHClient"), {"epsilon": float, "d": int, "g": int, "use_olh": bool}),
+    ("pure-ldp", "HEClient"): (_pure_ldp_build("HEClient"), {"epsilon": float, "d": int}),
+    ("multi-freq-ldpy", "GRR_Client"): (_mfl_build(f"{_PF}.GRR", "GRR_Client"), _KE),
+    ("multi-freq-ldpy", "UE_Client"): (_mfl_build(f"{_PF}.UE", "UE_Client"), {**_KE, "optimal": bool}),
+    ("multi-freq-ldpy", "LH_Client"): (_mfl_build(f"{_PF}.LH", "LH_Client"), {**_KE, "optimal": bool}),
+    ("multi-freq-ldpy", "SS_Client"): (_mfl_build(f"{_PF}.SS", "SS_Client"), {**_KE, "as_set": bool}),
+    ("multi-freq-ldpy", "HE_Client"): (_mfl_build(f"{_PF}.HE", "HE_Client"), _KE),
+    **{("multi-freq-ldpy", f"L_{n}_Client"): (_mfl_build(f"{_LF}.L_{n}", f"L_{n}_Client"), _KL)
+       for n in ("GRR", "SUE", "OUE", "OSUE", "SOUE")},
+    **{("multi-freq-ldpy", f"SMP_{n}_Client"): (_mfl_build(f"{_MD}.SMP_solution", f"SMP_{n}_Client"),
+                                               {"lst_k": list, "epsilon": float, "d": int,
+                                                **({"optimal": bool} if n in ("UE", "LH") else {})})
+       for n in ("GRR", "UE", "LH", "SS")},
+    ("multi-freq-ldpy", "RSpFD_GRR_Client"): (_mfl_build(f"{_MD}.RSpFD_solution", "RSpFD_GRR_Client"),
+                                             {"lst_k": list, "epsilon": float, "d": int}),
+    ("opendp", "make_randomized_response"): (_odp_build("make_randomized_response"),
+                                             {"categories": list, "prob": float}),
+    ("opendp", "make_randomized_response_bool"): (_odp_build("make_randomized_response_bool"), {"prob": float}),
+}
+_OPTIONAL = ("use_oue", "optimal", "g", "use_olh", "as_set")
+
+
+def _convert(key: str, text: str, typ):
+    t = text.strip()
+    try:
+        if typ is bool:
+            if t.lower() in ("1", "true", "yes"):
+                return True
+            if t.lower() in ("0", "false", "no"):
+                return False
+            raise ValueError
+        if typ is list:
+            return [c.strip() for c in t.split(",") if c.strip()]
+        v = typ(t)
+        if typ is float and not math.isfinite(v):
+            raise ValueError
+        return v
+    except ValueError:
+        raise InputError(f"--param {key}={text!r}: not a valid {typ.__name__}") from None
+
+
+def _items(params: dict | list | None) -> list:
+    """``params`` as a list of "k=v" texts."""
+    return list(params or []) if not isinstance(params, dict) else [f"{k}={v}" for k, v in params.items()]
+
+
+def _lookup(spec: str):
+    """(lib, name, build, types) of ``LIBRARY:NAME``."""
+    if ":" not in str(spec):
+        raise InputError(f"adapter {spec!r} must be LIBRARY:NAME, e.g. pure-ldp:UEClient")
+    lib, name = (s.strip() for s in str(spec).split(":", 1))
+    if (lib, name) not in SPECS:
+        known = ", ".join(f"{a}:{b}" for a, b in SPECS)
+        raise InputError(f"unknown adapter {spec!r} (known: {known})")
+    build, types = SPECS[(lib, name)]
+    return lib, name, build, types
+
+
+def _parse(lib: str, name: str, types: dict, params: dict | list | None) -> dict:
+    """The parameters of ``lib:name`` converted to their types; a missing required one is refused."""
+    kv = {}
+    for item in _items(params):
+        if "=" not in item:
+            raise InputError(f"--param {item!r} must be NAME=VALUE")
+        k, v = item.split("=", 1)
+        k = k.strip()
+        if k not in types:
+            raise InputError(f"--param {k!r} is not a parameter of {lib}:{name} (parameters: {', '.join(types)})")
+        kv[k] = _convert(k, v, types[k])
+    multidim = name.startswith(("SMP_", "RSpFD_"))   # d defaults to len(lst_k)
+    missing = [k for k in types if k not in kv and k not in _OPTIONAL and not (k == "d" and multidim)]
+    if missing:
+        raise InputError(f"{lib}:{name} needs --param {missing[0]}=...")
+    return kv
+
+
+def adapt_spec(spec: str, params: dict | list | None = None, *, model: str = "code") -> Adapted:
+    """The :class:`Adapted` channel of ``LIBRARY:NAME`` built with ``params`` ({name: text} or ["k=v", ...]),
+    e.g. ``adapt_spec("pure-ldp:UEClient", ["epsilon=0.25", "d=65536", "use_oue=true"])``."""
+    lib, name, build, types = _lookup(spec)
+    kv = _parse(lib, name, types, params)
+    try:
+        obj, rest = build(**kv)
+    except ImportError:
+        raise InputError(f"the library {lib!r} is not installed (pip install 'rldp-verify[{lib}]')") from None
+    return adapt(obj, model=model, **rest)
+
+
+def _hashable(out):
+    import numpy as np
+
+    if isinstance(out, np.ndarray):
+        return tuple(v.item() for v in out)
+    if isinstance(out, tuple):
+        return tuple(_hashable(v) for v in out)
+    if isinstance(out, np.generic):
+        return out.item()
+    return out
+
+
+# the positional arguments of multi-freq-ldpy's client functions after the value (longitudinal: k, eps_perm, eps_1)
+_MFL_ARGS = {"GRR_Client": ("k", "epsilon"), "SS_Client": ("k", "epsilon"), "HE_Client": ("k", "epsilon"),
+             "UE_Client": ("k", "epsilon", "optimal"), "LH_Client": ("k", "epsilon", "optimal")}
+
+
+def sampler_spec(spec: str, params: dict | list | None = None):
+    """The library's own randomiser for ``LIBRARY:NAME`` as ``(fn, g)``: ``fn(x)`` draws one report for the value
+    index x (NumPy arrays as tuples), ``g`` the number of hash buckets for local hashing (else None), for the
+    black-box audit (:func:`rldp_verify.blackbox.audit_sampler`)."""
+    a = adapt_spec(spec, params)                 # validates the parameters and names what is audited
+    lib, name, build, types = _lookup(spec)
+    kv = _parse(lib, name, types, params)
+    obj, rest = build(**kv)
+    g = a.structure.g if isinstance(a.structure, PublicMixture) else None
+    if lib == "pure-ldp":
+        def privatise(x):
+            return _hashable(obj.privatise(x))
+        return privatise, g
+    if lib == "opendp":
+        raise InputError("the black-box audit of OpenDP constructors is not wired; build the measurement and pass it "
+                         "as MODULE:CALLABLE")
+    if name.startswith("SMP_"):
+        raise InputError(f"{spec}: inputs are tuples; pass your own MODULE:CALLABLE for the black-box audit")
+    names = _MFL_ARGS.get(name, ("k", "eps_perm", "eps_1"))
+    defaults = {"optimal": True}
+    args = [kv[n] if n in kv else defaults[n] for n in names]
+
+    def fn(x):
+        return _hashable(obj(x, *args))
+    return fn, g
+
+
+def from_spec(spec: str, params: dict | list | None = None, *, sizes=None, model: str = "code") -> Mechanism:
+    """The dense channel of ``LIBRARY:NAME`` (small domains), e.g.
+    ``from_spec("pure-ldp:UEClient", ["epsilon=0.25", "d=2", "use_oue=true"])``."""
+    return dense_mechanism(adapt_spec(spec, params, model=model), sizes)
