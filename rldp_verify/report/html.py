@@ -224,16 +224,19 @@ def _finding(c: dict, follow: list[dict] | None = None) -> str:
     ce = ""
     if "counterexample" in ev:
         body = _value(ev["counterexample"], rows=8)
-        if len(body) > 600:  # a long counterexample stays one click away, so that the findings read as a list
+        if len(body) > 200:  # a counterexample beyond a line stays one click away: the findings read as a list
             body = (f"<details><summary>show the counterexample ({_size(ev['counterexample'])})</summary>"
                     f"{body}</details>")
         ce = f"<dt>Counterexample</dt><dd class='evidence'>{body}</dd>"
     kind = model.kind_of(c)
+    # a finding reads as one entry of a list: its gist in a line or two, the paper's statement, our finding in
+    # full and the counterexample one click away (the claim itself, linked, has all of its evidence)
     return (f"<div class='finding'{_attrs(c)}><h4>{_badge(c['verdict'])} <a href='#{anchor(c['id'])}'>"
             f"<code>{e(c['id'])}</code></a> <span class='meta'>{text(c['source'])}"
             f"{' · kind: ' + e(kind) if kind else ''}</span></h4>"
+            f"<details><summary class='gist'>{text(c['summary'], 240)}</summary>"
             f"<dl><dt>The paper</dt><dd>{text(c['statement'])}</dd>"
-            f"<dt>Ours</dt><dd>{text(c['summary'])}</dd>{ce}{_followers(follow)}</dl></div>")
+            f"<dt>Ours</dt><dd>{text(c['summary'])}</dd>{ce}</dl></details>{_followers(follow)}</div>")
 
 
 def _followers(follow: list[dict] | None) -> str:
@@ -242,8 +245,8 @@ def _followers(follow: list[dict] | None) -> str:
         return ""
     items = "".join(f"<li><a href='#{anchor(f['id'])}'><code>{e(f['id'])}</code></a> "
                     f"<span class='meta'>{text(f['source'])}</span></li>" for f in follow)
-    return (f"<dt>Also refuted by this finding ({len(follow)} claims, not counted again)</dt>"
-            f"<dd><ul>{items}</ul></dd>")
+    return (f"<details class='followers'><summary>{len(follow)} more claims refuted by this finding "
+            f"(not counted again)</summary><ul>{items}</ul></details>")
 
 
 def _size(v) -> str:

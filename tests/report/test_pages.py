@@ -166,4 +166,4 @@ def test_one_finding_counted_once():
     assert "4 REFUTED claims make 2 distinct findings: 2 claims follow" in md
     assert "*Also refuted by this finding (2 claims, not counted again):* [rldp.example2.L]" in md
     page = html.render(doc)
-    assert "4 REFUTED claims make 2 distinct findings" in page and page.count("Also refuted by this finding") == 1
+    assert "4 REFUTED claims make 2 distinct findings" in page and page.count("more claims refuted by this finding") == 1
