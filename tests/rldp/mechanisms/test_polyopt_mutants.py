@@ -689,7 +689,8 @@ def test_column_generation_checkpoints_log_and_bad_input():
 
 
 def test_cg_result_width_and_mu_float():
-    from rldp_verify.rldp.mechanisms.polyopt_cg import CGResult, _mu_float
+    from rldp_verify.rldp.mechanisms.cg_master import mu_float as _mu_float
+    from rldp_verify.rldp.mechanisms.polyopt_cg import CGResult
 
     r = CGResult([], F(1, 4), F(1, 2), ())
     assert r.gap == F(1, 4) and r.relative_width == 0.5
@@ -734,7 +735,7 @@ def test_nr_column_generation_against_enumeration_small():
 # ---------------------------------------------------------------------------------------- cg_certify
 def test_certify_upper_and_exact_primal_routes():
     from rldp_verify.rldp.mechanisms.cg_certify import CERT_ATTEMPTS, certify_upper, exact_primal
-    from rldp_verify.rldp.mechanisms.polyopt_cg import _Master
+    from rldp_verify.rldp.mechanisms.cg_master import RestrictedLP as _Master
 
     assert CERT_ATTEMPTS == 7
     ref = _exact_bracket(L22, P22)
@@ -763,7 +764,7 @@ def test_certify_upper_and_exact_primal_routes():
     V = po.gamma_hat_vertices(L22, 2)
     master = _Master(4)
     Vf = np.array([[float(x) for x in v] for v in V])
-    from rldp_verify.rldp.mechanisms.polyopt_cg import _mu_float
+    from rldp_verify.rldp.mechanisms.cg_master import mu_float as _mu_float
 
     master.add(Vf, np.array([_mu_float(v, np.array([float(p) for p in P22])) for v in Vf]))
     obj, x, _ = master.solve()
