@@ -362,7 +362,7 @@ def _benchmark(b: dict) -> str:
                                                        if len(rows) > LONG_ROWS else ""))
     return (head + f"<p class='meta'>Summary: {shown}; the full table is below it.</p>" + summary
             + f"<details class='full'><summary>the full table ({len(rows)} rows × {len(cols)} columns)</summary>"
-            + full + "</details>" + _notes(b.get("notes")))
+            + f"<div class='scroll'>{full}</div></details>" + _notes(b.get("notes")))
 
 
 # ------------------------------------------------------------------ a little Markdown (the mutation section)
