@@ -107,6 +107,23 @@ def mu_arb(v: Sequence[Fraction], p: Sequence[Fraction]) -> flint.arb:
     return tot
 
 
+def mutual_information_arb(matrix: Sequence[Sequence[flint.arb]], p: Sequence[Any]) -> flint.arb:
+    """An arb enclosure of I_P(X;Y) = sum_y mu(Q_y) (eqs. (44)-(45)) for a matrix of arb balls (e.g. a
+    mechanism evaluated on an interval of its parameter) and an exact P, at the current arb precision: one
+    running sum over y and x of Q[y|x] P_x log(Q[y|x] / sum_x' Q[y|x'] P_x'), terms with P_x = 0 or an exactly
+    zero entry skipped (they are 0). Rigorous: the ball contains I_P for every matrix in the balls."""
+    p = flat_distribution(p)
+    pa = [arb_exact(x) for x in p]
+    tot = flint.arb(0)
+    for row in matrix:
+        _check(row, p)
+        q = sum((row[x] * pa[x] for x in range(len(p)) if p[x] != 0), flint.arb(0))
+        for x in range(len(p)):
+            if p[x] != 0 and not row[x].is_zero():
+                tot += row[x] * pa[x] * (row[x] / q).log()
+    return tot
+
+
 def mu_bounds(v: Sequence[Any], p: Sequence[Any], *, dps: int = DEFAULT_DPS) -> tuple[Fraction, Fraction]:
     """Rationals lo <= mu(v) <= hi, certified in arb at ``dps`` digits (exact inputs)."""
     with arb_precision(dps):

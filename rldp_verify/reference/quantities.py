@@ -18,9 +18,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-import flint
-
 from rldp_verify.core.errors import CertificationError
+from rldp_verify.core.information import mutual_information_arb
 from rldp_verify.core.rigorous import arb_exact, arb_precision
 from rldp_verify.reference._certify import (
     Ref,
@@ -35,6 +34,9 @@ from rldp_verify.reference._certify import (
 from rldp_verify.reference._certify import hi as arb_hi
 from rldp_verify.reference._certify import lo as arb_lo
 from rldp_verify.reference.inputs import Input
+from rldp_verify.rldp.mechanisms.grr import grr_matrix_arb
+from rldp_verify.rldp.mechanisms.guarantees import realized_log_ratios_arb
+from rldp_verify.rldp.mechanisms.ir import ir_matrix_arb
 
 INF = math.inf
 
@@ -188,11 +190,6 @@ def _exp_arb(eps):
     return arb_exact(eps).exp()
 
 
-def _grr_arb(size, e):
-    den = e + (size - 1)
-    return [[e / den if i == j else 1 / den for j in range(size)] for i in range(size)]
-
-
 def _srr_arb(a1, a2, e):
     a = a1 * a2
     C = e + (a2 - 1) / e + (a - a2)
@@ -203,18 +200,13 @@ def _srr_arb(a1, a2, e):
     return rows
 
 
-def _ir_arb(a1, a2, e1, ed2):
-    R1, R2 = _grr_arb(a1, e1), _grr_arb(a2, ed2)
-    return [[R1[y1][s] * R2[y2][u] for s in range(a1) for u in range(a2)] for y1 in range(a1) for y2 in range(a2)]
-
-
 def _matrix_arb(pt):
     kind = pt.get("mechanism")
     if "delta2" in pt:
-        return _ir_arb(pt["a1"], pt["a2"], _exp_arb(pt["eps1"]), _exp_arb(pt["delta2"]))
+        return ir_matrix_arb(pt["a1"], pt["a2"], _exp_arb(pt["eps1"]), _exp_arb(pt["delta2"]))
     if kind == "grr" or (kind is None and "a" in pt):
         size = pt["a"] if "a" in pt else pt["a1"] * pt["a2"]
-        return _grr_arb(size, _exp_arb(pt["eps"]))
+        return grr_matrix_arb(size, _exp_arb(pt["eps"]))
     return _srr_arb(pt["a1"], pt["a2"], _exp_arb(pt["eps"]))
 
 
@@ -226,18 +218,6 @@ def eval_matrix(pt, dps):
         return ref_matrix([[ref_from_arb(v, dps) for v in row] for row in Q])
 
 
-def _mi_arb(Q, p):
-    """I_P(X;Y) = sum_y mu(Q_y), eq. (44)-(45), in arb (nats); Q arb entries, p exact."""
-    tot = flint.arb(0)
-    pa = [arb_exact(x) for x in p]
-    for row in Q:
-        q = sum((v * w for v, w in zip(row, pa, strict=True)), flint.arb(0))
-        for v, w, x in zip(row, pa, p, strict=True):
-            if x != 0:
-                tot += v * w * (v / q).log()
-    return tot
-
-
 def eval_utility(pt, dps):
     """The utility I_P-hat(X;Y) of GRR / SRR / IR (000, eq. (8)) as a certified arb bracket."""
     phat = pt["phat"]
@@ -245,7 +225,7 @@ def eval_utility(pt, dps):
     pt = dict(pt, a1=a1, a2=a2)
     flat = [v for r in phat for v in r]
     with arb_precision(_prec(dps)):
-        return ref_from_arb(_mi_arb(_matrix_arb(pt), flat), dps)
+        return ref_from_arb(mutual_information_arb(_matrix_arb(pt), flat), dps)
 
 
 def eval_realized_eps(pt, dps):
@@ -254,18 +234,7 @@ def eval_realized_eps(pt, dps):
     a1, a2 = len(P), len(P[0])
     with arb_precision(_prec(dps)):
         Q = _matrix_arb(dict(pt, a1=a1, a2=a2))
-        best = []
-        for row in Q:
-            cond = []
-            for s in range(a1):
-                ms = sum(P[s])
-                if ms == 0:
-                    continue
-                cond.append(sum((row[s * a2 + u] * arb_exact(P[s][u] / ms) for u in range(a2)), flint.arb(0)))
-            for i, c1 in enumerate(cond):
-                for j, c2 in enumerate(cond):
-                    if i != j:
-                        best.append(ref_from_arb((c1 / c2).log(), dps))
+        best = [ref_from_arb(x, dps) for x in realized_log_ratios_arb(Q, P, a1, a2)]
         return ref_max(best) if best else ref_exact(Fraction(0), dps)
 
 

@@ -30,6 +30,7 @@ import numpy as np
 
 from rldp_verify.core.errors import InputError
 from rldp_verify.core.information import mutual_information_float
+from rldp_verify.rldp.mechanisms.ir import ir_matrix_float as ir_float_matrix
 
 
 def exact_distribution(weights: Sequence[float]) -> tuple[Fraction, ...]:
@@ -65,21 +66,6 @@ def sample_counts(np_rng, p: Sequence[float], n: int, a1: int, a2: int) -> tuple
     pf = np.asarray([float(x) for x in p], dtype=float)
     c = np_rng.multinomial(n, pf / pf.sum())
     return tuple(tuple(int(v) for v in c[s * a2:(s + 1) * a2]) for s in range(a1))
-
-
-def _grr_float(size: int, e: float) -> np.ndarray:
-    if math.isinf(e):
-        return np.eye(size)
-    M = np.full((size, size), 1.0 / (e + size - 1))
-    np.fill_diagonal(M, e / (e + size - 1))
-    return M
-
-
-def ir_float_matrix(a1: int, a2: int, exp_eps: float, t: float, d: float) -> np.ndarray:
-    """IR(GRR^{eps1}, GRR^{delta2}) with e^{eps1} = e^eps / t and e^{delta2} = 1 + 2 (t - 1) / d
-    (Theorem 5; d = 0 gives the identity on U), rows (y1, y2) and columns (s, u), both S-major."""
-    e2 = math.inf if d == 0 else 1 + 2 * (t - 1) / d
-    return np.kron(_grr_float(a1, exp_eps / t), _grr_float(a2, e2))
 
 
 def ir_split_search(p, a1: int, a2: int, exp_eps, d, *, grid: int = 64) -> tuple[float, np.ndarray, float]:

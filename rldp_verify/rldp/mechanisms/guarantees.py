@@ -26,6 +26,7 @@ matrix passes with lo, False when it fails with hi, and None (undecided) otherwi
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -33,6 +34,8 @@ from fractions import Fraction
 from rldp_verify.core.errors import InputError
 from rldp_verify.core.numbers import fraction_str
 from rldp_verify.rldp.mechanisms.rounding import PrivacyLevel, exp_eps_bracket, privacy_level
+
+INF = math.inf
 
 
 @dataclass(frozen=True)
@@ -150,8 +153,7 @@ def check_single_distribution(mech, p, eps, a1: int | None = None, a2: int | Non
 
     def items():
         for y, r in enumerate(Q):
-            cond = [None if marg[s] == 0 else sum(r[s * a2 + u] * P[s][u] for u in range(a2)) / marg[s]
-                    for s in range(a1)]
+            cond = output_conditionals(r, P, a1, a2, marg)
             for s in range(a1):
                 for t in range(a1):
                     if s != t and cond[s] is not None and cond[t] is not None:
@@ -218,8 +220,85 @@ def check_column_stochastic(mech) -> bool:
     return all(v >= 0 for r in Q for v in r) and all(sum(r[c] for r in Q) == 1 for c in range(ncol))
 
 
+# ---------------------------------------------------------------------------------------------
+# Eq. (62): the realised eps* (Sec. 8.3), its exact, mpmath and arb routes
+# ---------------------------------------------------------------------------------------------
+
+
+def _ratio(a, b):
+    """a / b with the conventions of 003 eq. (32): 0/0 = 1, x/0 = inf for x > 0 (exact)."""
+    if b == 0:
+        return Fraction(1) if a == 0 else INF
+    return a / b
+
+
+def output_conditionals(row, P, a1: int, a2: int, marg=None) -> list:
+    """P(Y=y|S=s) = sum_u Q[y|s,u] P_{s,u} / P_s for one output row (exact); None for s with P_s = 0.
+    ``marg``: the marginals P_s, when the caller has them."""
+    if marg is None:
+        marg = [sum(P[s]) for s in range(a1)]
+    return [None if marg[s] == 0 else sum(row[s * a2 + u] * P[s][u] for u in range(a2)) / marg[s]
+            for s in range(a1)]
+
+
+def output_conditionals_arb(row, P, a1: int, a2: int) -> list:
+    """P(Y=y|S=s) = sum_u Q[y|s,u] P_{u|s} for one row of arb balls (P exact), at the current arb precision;
+    s with P_s = 0 are left out. Rigorous."""
+    import flint
+
+    from rldp_verify.core.rigorous import arb_exact
+
+    out = []
+    for s in range(a1):
+        ms = sum(P[s])
+        if ms != 0:
+            out.append(sum((row[s * a2 + u] * arb_exact(P[s][u] / ms) for u in range(a2)), flint.arb(0)))
+    return out
+
+
+def realized_ratio(Q, P, a1: int, a2: int):
+    """e^{eps*} of eq. (62): max over y, s != s' of P(Y=y|S=s) / P(Y=y|S=s') for one exact P (0/0 = 1,
+    x/0 = inf), with the maximising {"y", "s", "s_prime"} (None when fewer than two s have P_s > 0: ratio 1).
+    Exact; the one implementation of eq. (62) (the audit's ``audit_single`` and :func:`realized_eps` use it)."""
+    marg = [sum(P[s]) for s in range(a1)]
+    best = None
+    arg: tuple[int, int, int] | None = None
+    for y, row in enumerate(Q):
+        cond = output_conditionals(row, P, a1, a2, marg)
+        # for each s the best s' is the smallest conditional (first index, s' != s): _ratio(a, b) does not
+        # increase in b. O(|S|) per y instead of O(|S|^2) (240 secrets x 24 outputs: 1.4 M ratios, 26 s);
+        # the same (first) maximiser as the double loop over (s, s')
+        low = sorted((c, t) for t, c in enumerate(cond) if c is not None)[:2]
+        for s in range(a1):
+            if cond[s] is None:
+                continue
+            t = next((t for _, t in low if t != s), None)
+            if t is None:
+                continue
+            r = _ratio(cond[s], cond[t])
+            if best is None or r > best:
+                best, arg = r, (y, s, t)
+    if best is None or arg is None:
+        return Fraction(1), None
+    y, s, t = arg
+    return best, {"y": y, "s": s, "s_prime": t, "u": None, "u_prime": None}
+
+
+def realized_log_ratios_arb(Q, P, a1: int, a2: int) -> list:
+    """Enclosures of log(P(Y=y|S=s) / P(Y=y|S=s')) for every y and s != s' with P_s, P_s' > 0 (Q arb balls, P
+    exact): eq. (62)'s eps* is their maximum (0 when the list is empty). Rigorous."""
+    out = []
+    for row in Q:
+        cond = output_conditionals_arb(row, P, a1, a2)
+        for i, c1 in enumerate(cond):
+            for j, c2 in enumerate(cond):
+                if i != j:
+                    out.append((c1 / c2).log())
+    return out
+
+
 def realized_eps(mech, p, a1: int | None = None, a2: int | None = None, *, dps: int | None = None):
-    """The realised privacy parameter of Sec. 8.3 (eq. in Sec. 8.3):
+    """The realised privacy parameter of Sec. 8.3 (eq. (62)):
     eps* = max_{y, s1, s2} log( P(Y=y|S=s1) / P(Y=y|S=s2) ) under X ~ P (mpmath; +inf when a conditional
     output probability is 0 while another is positive; s with P_s = 0 are skipped)."""
     import mpmath
@@ -230,14 +309,8 @@ def realized_eps(mech, p, a1: int | None = None, a2: int | None = None, *, dps: 
     a1, a2 = _sizes(mech, a1, a2)
     _check_width(Q, a1, a2)
     flat = _exact_flat(p, a1 * a2)
-    marg = [sum(flat[s * a2:(s + 1) * a2]) for s in range(a1)]
-    best = Fraction(1)
-    for r in Q:
-        cond = [sum(r[s * a2 + u] * flat[s * a2 + u] for u in range(a2)) / marg[s] for s in range(a1) if marg[s] > 0]
-        if min(cond) == 0:
-            if max(cond) > 0:
-                return mpmath.inf
-            continue
-        best = max(best, max(cond) / min(cond))
+    best, _ = realized_ratio(Q, [flat[s * a2:(s + 1) * a2] for s in range(a1)], a1, a2)
+    if best == INF:
+        return mpmath.inf
     with working_precision(dps):
         return mpmath.log(to_mpf(best))

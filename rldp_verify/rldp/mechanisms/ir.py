@@ -32,14 +32,21 @@ from fractions import Fraction
 
 import flint
 import mpmath
+import numpy as np
 
 from rldp_verify.core.errors import InputError
-from rldp_verify.core.information import mutual_information_bounds, mutual_information_value
+from rldp_verify.core.information import mutual_information_arb, mutual_information_bounds, mutual_information_value
 from rldp_verify.core.numbers import DEFAULT_DPS, fraction_str, to_mpf, working_precision
 from rldp_verify.core.rigorous import arb_exact, arb_precision
 from rldp_verify.core.rigorous import upper as arb_upper
 from rldp_verify.rldp.mechanisms._common import build, labels_for
-from rldp_verify.rldp.mechanisms.grr import grr_matrix
+from rldp_verify.rldp.mechanisms.grr import (
+    grr_matrix,
+    grr_matrix_arb,
+    grr_matrix_arb_ratio,
+    grr_matrix_float,
+    grr_matrix_mp,
+)
 from rldp_verify.rldp.mechanisms.rounding import DEFAULT_DIGITS, privacy_level, rad_bounds, round_down
 
 INF = math.inf
@@ -69,6 +76,12 @@ def ir_distance(ball, *, digits: int = DEFAULT_DIGITS, dps: int = DEFAULT_DPS) -
     return distance_from(rad_bounds(ball, digits=digits, dps=dps), ball.phat)
 
 
+def _exp_delta2(t, d):
+    """Theorem 5's e^{delta2} = 1 + 2 (t - 1) / d (t = e^{eps2}, d > 0) in the arithmetic of t and d: the one
+    statement of the formula, which every precision route below evaluates."""
+    return 1 + 2 * (t - 1) / d
+
+
 def exp_delta2(t, d):
     """e^{delta2} = 1 + 2 (t - 1) / d with t = e^{eps2} (exact; +inf when d = 0)."""
     t, d = Fraction(t), Fraction(d)
@@ -78,13 +91,46 @@ def exp_delta2(t, d):
         raise InputError(f"d must be >= 0, got {d}")
     if d == 0:
         return INF
-    return 1 + 2 * (t - 1) / d
+    return _exp_delta2(t, d)
+
+
+def exp_delta2_float(t: float, d: float) -> float:
+    """e^{delta2} of Theorem 5 in double precision (math.inf when d = 0); round to nearest, either way."""
+    return INF if d == 0 else _exp_delta2(t, d)
+
+
+def exp_delta2_mp(t, d):
+    """e^{delta2} of Theorem 5 in mpmath at the working precision (``t`` an mpf, ``d`` exact; mpmath.inf when
+    d = 0)."""
+    return mpmath.inf if d == 0 else _exp_delta2(t, to_mpf(d))
+
+
+def exp_delta2_arb(T, d):
+    """e^{delta2} of Theorem 5 for every t in the arb ball ``T`` (``d`` exact; math.inf when d = 0). Rigorous."""
+    return INF if d == 0 else _exp_delta2(T, arb_exact(d))
+
+
+def _kron(R1, R2):
+    """R1 (x) R2: rows (y1, y2), columns (s, u), both S-major (Definition 5's IR(R1, R2))."""
+    a1, a2 = len(R1), len(R2)
+    return [[R1[y1][s] * R2[y2][u] for s in range(a1) for u in range(a2)] for y1 in range(a1) for y2 in range(a2)]
 
 
 def ir_matrix(a1: int, a2: int, exp_eps1, exp_d2) -> list[list[Fraction]]:
-    """GRR^{eps1} (x) GRR^{delta2} (rows (y1, y2), columns (s, u), both S-major)."""
-    R1, R2 = grr_matrix(a1, exp_eps1), grr_matrix(a2, exp_d2)
-    return [[R1[y1][s] * R2[y2][u] for s in range(a1) for u in range(a2)] for y1 in range(a1) for y2 in range(a2)]
+    """GRR^{eps1} (x) GRR^{delta2} (rows (y1, y2), columns (s, u), both S-major). Exact."""
+    return _kron(grr_matrix(a1, exp_eps1), grr_matrix(a2, exp_d2))
+
+
+def ir_matrix_arb(a1: int, a2: int, exp_eps1, exp_d2) -> list[list[flint.arb]]:
+    """GRR^{eps1} (x) GRR^{delta2} with arb balls ``exp_eps1``, ``exp_d2`` (math.inf: the identity). Rigorous."""
+    return _kron(grr_matrix_arb(a1, exp_eps1), grr_matrix_arb(a2, exp_d2))
+
+
+def ir_matrix_float(a1: int, a2: int, exp_eps: float, t: float, d: float) -> np.ndarray:
+    """IR(GRR^{eps1}, GRR^{delta2}) with e^{eps1} = e^eps / t and e^{delta2} = 1 + 2 (t - 1) / d
+    (Theorem 5; d = 0 gives the identity on U), rows (y1, y2) and columns (s, u), both S-major; double
+    precision (round to nearest, either way)."""
+    return np.kron(grr_matrix_float(a1, exp_eps / t), grr_matrix_float(a2, exp_delta2_float(t, d)))
 
 
 def ir_split_matrix(a1, a2, r, t, d):
@@ -103,40 +149,14 @@ def ir_split_matrix(a1, a2, r, t, d):
 def _utility_mp(a1, a2, p, r, t, d):
     """I_P(X;Y) of the IR mechanism at split t (mpf)."""
     r, t = to_mpf(r), to_mpf(t)
-    e1 = r / t
-    den1 = e1 + a1 - 1
-    R1 = [[(e1 if i == j else 1) / den1 for j in range(a1)] for i in range(a1)]
-    if d == 0:
-        R2 = [[mpmath.mpf(int(i == j)) for j in range(a2)] for i in range(a2)]
-    else:
-        e2 = 1 + 2 * (t - 1) / to_mpf(d)
-        den2 = e2 + a2 - 1
-        R2 = [[(e2 if i == j else 1) / den2 for j in range(a2)] for i in range(a2)]
-    Q = [[R1[y1][s] * R2[y2][u] for s in range(a1) for u in range(a2)] for y1 in range(a1) for y2 in range(a2)]
+    Q = _kron(grr_matrix_mp(a1, r / t), grr_matrix_mp(a2, exp_delta2_mp(t, d)))
     return mutual_information_value(Q, p)
 
 
 def _utility_arb(a1, a2, p, r, T, d):
     """An arb enclosure of I_P(X;Y) for t in the ball T (interval evaluation; p exact)."""
-    ra = arb_exact(r)
-    den1 = ra + (a1 - 1) * T
-    R1 = [[(ra if i == j else T) / den1 for j in range(a1)] for i in range(a1)]
-    if d == 0:
-        R2 = [[flint.arb(int(i == j)) for j in range(a2)] for i in range(a2)]
-    else:
-        e2 = 1 + 2 * (T - 1) / arb_exact(d)
-        den2 = e2 + a2 - 1
-        R2 = [[(e2 if i == j else flint.arb(1)) / den2 for j in range(a2)] for i in range(a2)]
-    pa = [arb_exact(x) for x in p]
-    tot = flint.arb(0)
-    for y1 in range(a1):
-        for y2 in range(a2):
-            row = [R1[y1][s] * R2[y2][u] for s in range(a1) for u in range(a2)]
-            q = sum((row[x] * pa[x] for x in range(len(p)) if p[x] != 0), flint.arb(0))
-            for x in range(len(p)):
-                if p[x] != 0 and not (d == 0 and (x % a2) != y2):
-                    tot += row[x] * pa[x] * (row[x] / q).log()
-    return tot
+    R1 = grr_matrix_arb_ratio(a1, arb_exact(r), T)        # GRR at e^{eps1} = r / T
+    return mutual_information_arb(_kron(R1, grr_matrix_arb(a2, exp_delta2_arb(T, d))), p)
 
 
 @dataclass(frozen=True)
