@@ -37,6 +37,7 @@ from rldp_verify.reference.inputs import Input
 from rldp_verify.rldp.mechanisms.grr import grr_matrix_arb
 from rldp_verify.rldp.mechanisms.guarantees import realized_log_ratios_arb
 from rldp_verify.rldp.mechanisms.ir import ir_matrix_arb
+from rldp_verify.rldp.uncertainty import radius_from_quantile_arb
 
 INF = math.inf
 
@@ -102,20 +103,13 @@ def eval_B(pt, dps):
     so the bracket of q gives a bracket of B (arb), rounded outwards; +inf when the log's argument is <= 0."""
     alpha, conf, n, a = pt["alpha"], pt["confidence"], pt["n"], pt["a"]
     q_lo, q_hi = _quantile_bracket(conf, a - 1, dps + 10)
-    prec = _prec(dps)
-    with arb_precision(prec):
-        al = arb_exact(alpha)
+    with arb_precision(_prec(dps)):
 
         def B(q):
-            qa = arb_exact(q)
-            if alpha == 1:
-                return qa / (2 * n)
-            arg = 1 + al * (al - 1) * qa / (2 * n)
-            if arg <= 0:
-                return None
-            if not arg > 0:
-                raise CertificationError(f"sign of 1 + alpha(alpha-1)q/(2n) undecided at {pt}")
-            return arg.log() / (al - 1)
+            try:
+                return radius_from_quantile_arb(q, alpha, n)
+            except CertificationError:
+                raise CertificationError(f"sign of 1 + alpha(alpha-1)q/(2n) undecided at {pt}") from None
 
         lo, hi = B(q_lo), B(q_hi)     # B is increasing in the quantile q
         if lo is None and hi is None:

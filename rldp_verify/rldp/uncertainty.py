@@ -49,7 +49,7 @@ import mpmath
 import numpy as np
 
 from rldp_verify.core.divergence import renyi_divergence, renyi_divergence_arb, validate_alpha
-from rldp_verify.core.errors import InputError
+from rldp_verify.core.errors import CertificationError, InputError
 from rldp_verify.core.numbers import (
     DEFAULT_DPS,
     check_table,
@@ -112,6 +112,40 @@ def _radius_from_quantile(q, alpha, n):
     return mpmath.log(arg) / (a - 1)
 
 
+def radius_from_quantile_arb(q, alpha, n: int):
+    """The arb route of the radius of :func:`confidence_radius` from an exact chi-square quantile ``q``:
+    B = log(1 + alpha (alpha - 1) q / (2n)) / (alpha - 1), B = q / (2n) at alpha = 1 (exact alpha, q), at the
+    current arb precision; None when 1 + alpha (alpha - 1) q / (2n) <= 0 (B = +inf). Rigorous; raises
+    CertificationError when the sign of that argument is undecided."""
+    qa = arb_exact(q)
+    if alpha == 1:
+        return qa / (2 * n)
+    aa = arb_exact(alpha)
+    arg = 1 + aa * (aa - 1) * qa / (2 * n)
+    if arg <= 0:
+        return None
+    if not arg > 0:
+        raise CertificationError("sign of 1 + alpha(alpha-1)q/(2n) undecided")
+    return arg.log() / (aa - 1)
+
+
+def chi2_radius_float(n: int, cells: int, alpha) -> float:
+    """``B = F^{-1}_{cells - 1}(1 - alpha) / n`` (float; scipy's chi-square quantile, about 1e-15 relative, not
+    rounded in either direction: a radius, not a privacy bound): the chi-square-divergence radius of the
+    confidence set, e^B - 1 of eq. (11)'s B at alpha = 2 (here ``alpha`` is the significance level 1 - confidence).
+    Also eq. (3) of the chi-square paper (:mod:`rldp_verify.topics.chisquare.ball`)."""
+    from scipy.stats import chi2
+
+    if int(n) != n or n < 1:
+        raise InputError(f"sample size n must be a positive integer, got n={n!r}")
+    if int(cells) != cells or cells < 2:
+        raise InputError(f"number of cells must be an integer >= 2, got {cells!r}")
+    a = float(alpha)
+    if not 0 < a < 1:
+        raise InputError(f"significance level alpha must lie in (0, 1), got alpha={alpha!r}")
+    return float(chi2.ppf(1 - a, cells - 1)) / int(n)
+
+
 def confidence_radius_upper(alpha, confidence, n: int, a: int, *, dps: int = DEFAULT_DPS):
     """A rational >= the radius of :func:`confidence_radius` (certified; None for +inf)."""
     alpha = exact(validate_alpha(alpha))
@@ -119,14 +153,11 @@ def confidence_radius_upper(alpha, confidence, n: int, a: int, *, dps: int = DEF
     lo, hi = chi2_quantile_bracket(confidence, a - 1, dps=dps)
     # B is increasing in q for every alpha: use the upper end of the quantile bracket
     with arb_precision(dps + 10):
-        qa = arb_exact(hi)
-        aa = arb_exact(alpha)
-        if alpha == 1:
-            return arb_upper(qa / (2 * n))
-        arg = 1 + aa * (aa - 1) * qa / (2 * n)
-        if not arg > 0:
+        try:
+            B = radius_from_quantile_arb(hi, alpha, n)
+        except CertificationError:
             return None
-        return arb_upper(arg.log() / (aa - 1))
+        return None if B is None else arb_upper(B)
 
 
 # ---------------------------------------------------------------------------------------------
