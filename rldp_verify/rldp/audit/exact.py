@@ -64,25 +64,6 @@ def audit_full_simplex(Q, a1: int, a2: int):
 
 def audit_single(Q, P, a1: int, a2: int):
     """max over y, s != s' of P(Y=y|S=s)/P(Y=y|S=s') for one exact P (eq. (62); 0/0 = 1, x/0 = inf)."""
-    marg = [sum(P[s]) for s in range(a1)]
-    best, arg = None, None
-    for y, row in enumerate(Q):
-        cond = [None if marg[s] == 0 else sum(row[s * a2 + u] * P[s][u] for u in range(a2)) / marg[s]
-                for s in range(a1)]
-        # for each s the best s' is the smallest conditional (first index, s' != s): _ratio(a, b) does not
-        # increase in b. O(|S|) per y instead of O(|S|^2) (240 secrets x 24 outputs: 1.4 M ratios, 26 s);
-        # the same (first) maximiser as the double loop over (s, s')
-        low = sorted((c, t) for t, c in enumerate(cond) if c is not None)[:2]
-        for s in range(a1):
-            if cond[s] is None:
-                continue
-            t = next((t for _, t in low if t != s), None)
-            if t is None:
-                continue
-            r = _ratio(cond[s], cond[t])
-            if best is None or r > best:
-                best, arg = r, (y, s, t)
-    if best is None:
-        return Fraction(1), None
-    y, s, t = arg
-    return best, {"y": y, "s": s, "s_prime": t, "u": None, "u_prime": None}
+    from rldp_verify.rldp.mechanisms.guarantees import realized_ratio
+
+    return realized_ratio(Q, P, a1, a2)
