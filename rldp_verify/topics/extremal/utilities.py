@@ -21,6 +21,7 @@ from itertools import combinations
 import flint
 
 from rldp_verify.core.errors import InputError
+from rldp_verify.core.information import mu_arb
 from rldp_verify.core.numbers import check_exp_eps, exact
 from rldp_verify.core.rigorous import as_arb
 
@@ -89,16 +90,7 @@ def mu_chi2(P0, P1) -> Callable:
 
 def mu_mi(P) -> Callable:
     """Mutual information: mu(c) = sum_i P_i c_i log(c_i / P.c) (eq. (5), (96)), as an arb ball."""
-    def mu(col):
-        m = dot(P, col)
-        if m == 0:
-            return flint.arb(0)
-        tot = flint.arb(0)
-        for p, c in zip(P, col, strict=True):
-            if c != 0 and p != 0:
-                tot += as_arb(p * c) * (as_arb(c) / as_arb(m)).log()
-        return tot
-    return mu
+    return lambda col: mu_arb(col, P)   # the engine's one arb route of eq. (45), core.information
 
 
 def utility(Q: Sequence[Sequence[Fraction]], mu: Callable):
