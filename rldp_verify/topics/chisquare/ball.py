@@ -51,6 +51,7 @@ from rldp_verify.core.errors import CertificationError, InputError
 from rldp_verify.core.numbers import as_list, coerce, to_mpf
 from rldp_verify.core.roots import root_increasing
 from rldp_verify.rldp.projection import kappa, lift
+from rldp_verify.rldp.uncertainty import chi2_radius_float
 
 __all__ = [
     "BallSupport",
@@ -113,19 +114,7 @@ def _distribution(name: str, xs) -> list:
     return p
 
 
-def chi2_radius(n: int, cells: int, alpha) -> float:
-    """``B = F^{-1}_{cells - 1}(1 - alpha) / n``, eq. (3) (float; scipy's chi-square quantile, about
-    1e-15 relative, not rounded in either direction: a radius, not a privacy bound)."""
-    from scipy.stats import chi2
-
-    if int(n) != n or n < 1:
-        raise InputError(f"sample size n must be a positive integer, got n={n!r}")
-    if int(cells) != cells or cells < 2:
-        raise InputError(f"number of cells must be an integer >= 2, got {cells!r}")
-    a = float(alpha)
-    if not 0 < a < 1:
-        raise InputError(f"significance level alpha must lie in (0, 1), got alpha={alpha!r}")
-    return float(chi2.ppf(1 - a, cells - 1)) / int(n)
+chi2_radius = chi2_radius_float   # eq. (3): the engine's one float route, rldp.uncertainty
 
 
 def chi2_divergence(P, P_hat):
