@@ -37,6 +37,7 @@ from rldp_verify.reference.inputs import Input
 from rldp_verify.rldp.mechanisms.grr import grr_matrix_arb
 from rldp_verify.rldp.mechanisms.guarantees import realized_log_ratios_arb
 from rldp_verify.rldp.mechanisms.ir import ir_matrix_arb
+from rldp_verify.rldp.mechanisms.srr import srr_matrix_arb
 from rldp_verify.rldp.uncertainty import radius_from_quantile_arb
 
 INF = math.inf
@@ -184,16 +185,6 @@ def _exp_arb(eps):
     return arb_exact(eps).exp()
 
 
-def _srr_arb(a1, a2, e):
-    a = a1 * a2
-    C = e + (a2 - 1) / e + (a - a2)
-    rows = []
-    for s2 in range(a1):
-        for u2 in range(a2):
-            rows.append([((e if u == u2 else 1 / e) / C) if s == s2 else 1 / C for s in range(a1) for u in range(a2)])
-    return rows
-
-
 def _matrix_arb(pt):
     kind = pt.get("mechanism")
     if "delta2" in pt:
@@ -201,7 +192,7 @@ def _matrix_arb(pt):
     if kind == "grr" or (kind is None and "a" in pt):
         size = pt["a"] if "a" in pt else pt["a1"] * pt["a2"]
         return grr_matrix_arb(size, _exp_arb(pt["eps"]))
-    return _srr_arb(pt["a1"], pt["a2"], _exp_arb(pt["eps"]))
+    return srr_matrix_arb(pt["a1"], pt["a2"], _exp_arb(pt["eps"]))
 
 
 def eval_matrix(pt, dps):

@@ -32,20 +32,23 @@ def srr_matrix(a1: int, a2: int, exp_eps) -> list[list[Fraction]]:
     e = Fraction(exp_eps)
     if e < 1:
         raise InputError(f"SRR needs e^eps >= 1, got {exp_eps}")
+    return _srr_rows(a1, a2, e)
+
+
+def _srr_rows(a1: int, a2: int, e) -> list:
+    """Definition 4 in the arithmetic of ``e`` (the one statement of SRR; Fraction or arb ball)."""
     a = a1 * a2
-    C = e + (a2 - 1) / e + a - a2
+    C = e + (a2 - 1) / e + (a - a2)
     rows = []
     for s2 in range(a1):
         for u2 in range(a2):
-            row = []
-            for s in range(a1):
-                for u in range(a2):
-                    if s == s2:
-                        row.append((e if u == u2 else 1 / e) / C)
-                    else:
-                        row.append(1 / C)
-            rows.append(row)
+            rows.append([((e if u == u2 else 1 / e) / C) if s == s2 else 1 / C for s in range(a1) for u in range(a2)])
     return rows
+
+
+def srr_matrix_arb(a1: int, a2: int, e) -> list:
+    """The SRR matrix of Definition 4 with an arb ball ``e`` for e^eps, at the current arb precision. Rigorous."""
+    return _srr_rows(a1, a2, e)
 
 
 def srr(phat=None, eps=None, *, sensitive=None, public=None, dps: int = DEFAULT_DPS, digits: int = 12):
