@@ -14,6 +14,10 @@ or document the equivalence with ``equivalent="why"``.
 
 Patch targets are written "<key>:<attribute path>" with <key> from MODULES, so a module move is one
 edit of that table.
+
+A paper may keep its own mutants in its folder (``proofs/<name>/mutants.py`` with a ``MUTANTS`` list, written
+with the same ``mutant``/``replace``/``wrap``); they are added at the end of this catalogue
+(:meth:`rldp_verify.claims.catalogue.Catalogue.mutants`).
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ import flint
 import mpmath
 
 from mutation.steps_catalogue import STEP_MUTANTS
+from rldp_verify.claims.catalogue import Catalogue
 from rldp_verify.claims.mutants import mutant, replace, wrap
 
 # where each engine module lives (the one table to edit when modules move)
@@ -1043,3 +1048,6 @@ MUTANTS += [
 
 # the proof steps' mutants (issue 30): wrong variants of the printed steps, killed by the step claims
 MUTANTS += STEP_MUTANTS
+
+# the mutants kept in the papers' own folders (proofs/<name>/mutants.py)
+MUTANTS += Catalogue.load().mutants()

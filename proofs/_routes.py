@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import mpmath
 
-from proofs._consistency import expect
+from ._consistency import expect
 
 
 def _mp(x):

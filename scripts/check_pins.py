@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Compare a generated verification.json with proofs/pinned_verdicts.json (issue 9, pinned verdicts).
+"""Compare a generated verification.json with the pinned verdicts (issue 9): proofs/pinned_verdicts.json and
+the papers' own proofs/<name>/pins.json (:meth:`rldp_verify.claims.catalogue.Catalogue.pins`).
 
 Usage: check_pins.py [REPORT_JSON]   (default reports/verification.json)
 
@@ -17,12 +18,20 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def _pins() -> dict:
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from rldp_verify.claims.catalogue import Catalogue
+
+    return Catalogue.load("proofs").pins()
+
+
 def main(argv: list[str]) -> int:
     path = Path(argv[0]) if argv else ROOT / "reports" / "verification.json"
     try:
         report = json.loads(path.read_text())
-        pins = json.loads((ROOT / "proofs" / "pinned_verdicts.json").read_text())["claims"]
-    except (OSError, json.JSONDecodeError, KeyError) as exc:
+        pins = _pins()
+    except (OSError, ValueError, KeyError) as exc:
         print(f"check_pins: error: cannot read {path}: {exc}", file=sys.stderr)
         return 2
     bad = []

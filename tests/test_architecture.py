@@ -23,7 +23,6 @@ MAX_LINES = 600
 KNOWN_COMPLEX: dict[tuple[str, str], int] = {
     ("rldp_verify/blackbox.py", "audit_sampler"): 47,
     ("rldp_verify/certificates/vertices.py", "vertex_certificate"): 39,
-    ("rldp_verify/cli/report.py", "run"): 31,
     ("rldp_verify/core/lp.py", "_exact_simplex"): 67,
     ("rldp_verify/core/lp.py", "_recheck_bounded"): 37,
     ("rldp_verify/core/lp.py", "solve_certified"): 33,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from proofs.papers import paper
+from ..papers import paper
 
 PAPER = paper("falpha").seed
 

@@ -10,7 +10,6 @@ import mpmath
 import numpy as np
 from scipy.optimize import minimize
 
-from proofs.falpha._common import INT_ALPHAS, PAPER, fstr, rand_channel, rand_dist, to_fraction_list
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import exact, to_mpf, working_precision
 from rldp_verify.topics.fdiv import (
@@ -24,6 +23,8 @@ from rldp_verify.topics.fdiv import (
     push,
     rldp_level,
 )
+
+from ._common import INT_ALPHAS, PAPER, fstr, rand_channel, rand_dist, to_fraction_list
 
 ALPHAS = tuple(str(a) for a in INT_ALPHAS[:4]) + ("1.1", "1.5", "3.7", "10.3")
 

@@ -7,12 +7,13 @@ from fractions import Fraction
 import mpmath
 import sympy as sp
 
-from proofs._consistency import expect
-from proofs.falpha._common import INT_ALPHAS, PAPER, REAL_ALPHAS, SUB_ALPHAS, fstr, rand_dist
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.divergence import renyi_divergence
 from rldp_verify.core.numbers import exact, to_mpf, working_precision
 from rldp_verify.topics.fdiv import f_alpha_divergence, renyi_from_f_alpha
+
+from .._consistency import expect
+from ._common import INT_ALPHAS, PAPER, REAL_ALPHAS, SUB_ALPHAS, fstr, rand_dist
 
 
 def _symbolic_alpha_gt1() -> bool:

@@ -7,7 +7,6 @@ from itertools import pairwise
 
 import mpmath
 
-from proofs.falpha._common import INT_ALPHAS, PAPER, REAL_ALPHAS, SUB_ALPHAS, fstr, rand_dist
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import exact, to_mpf, working_precision
 from rldp_verify.topics.fdiv import (
@@ -17,6 +16,8 @@ from rldp_verify.topics.fdiv import (
     hockey_stick_breakpoints,
     total_variation,
 )
+
+from ._common import INT_ALPHAS, PAPER, REAL_ALPHAS, SUB_ALPHAS, fstr, rand_dist
 
 
 def _eq5(p, q, g):

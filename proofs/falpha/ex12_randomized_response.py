@@ -10,11 +10,12 @@ import flint
 import mpmath
 import sympy as sp
 
-from proofs.falpha._common import PAPER, fstr
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.divergence import renyi_divergence
 from rldp_verify.core.numbers import exact, to_mpf, working_precision
 from rldp_verify.topics.fdiv import R_alpha, f_alpha_divergence, g_alpha_inverse, gamma_extremes, rldp_level
+
+from ._common import PAPER, fstr
 
 READING_P = ("Eq. (59) 'i = j+1 mod N' is read as the congruence i = j+1 (mod N) on labels 1..N, so row x_i puts 1/2 on y_i "
              "and on y_{i-1} (y_N for i = 1); read literally with the residue 0..N-1, row x_N would sum to 1/2.")

@@ -27,12 +27,12 @@ from itertools import pairwise
 
 import mpmath
 
-from proofs.falpha._common import PAPER, fstr, rand_dist
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import to_mpf, working_precision
 from rldp_verify.topics.fdiv import binary_min, f_alpha_divergence, g_alpha, total_variation
 
 from . import ex12_randomized_response as ex12
+from ._common import PAPER, fstr, rand_dist
 
 DPS = 30
 FIG1_ALPHA = 4

@@ -8,8 +8,6 @@ from itertools import pairwise
 import mpmath
 import sympy as sp
 
-from proofs.falpha._common import INT_ALPHAS, PAPER, REAL_ALPHAS, fstr, rand_dist
-from proofs.falpha.thm8_pinsker import t_grid
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import exact, to_mpf, working_precision
 from rldp_verify.topics.fdiv import (
@@ -20,6 +18,9 @@ from rldp_verify.topics.fdiv import (
     g_alpha_inverse,
     total_variation,
 )
+
+from ._common import INT_ALPHAS, PAPER, REAL_ALPHAS, fstr, rand_dist
+from .thm8_pinsker import t_grid
 
 
 def _jump(a, dps):

@@ -14,11 +14,12 @@ from itertools import pairwise
 
 import mpmath
 
-from proofs.falpha._common import PAPER, rand_channel, rand_dist
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.divergence import renyi_divergence
 from rldp_verify.core.numbers import working_precision
 from rldp_verify.topics.fdiv import f_alpha_divergence, push
+
+from ._common import PAPER, rand_channel, rand_dist
 
 
 def _mp(x):

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import mpmath
 
-from proofs.falpha._common import PAPER
-from proofs.rldp._steps import Tally, mp, rand_fraction
 from rldp_verify.claims import Method, claim
 from rldp_verify.core.numbers import working_precision
+
+from ..rldp._steps import Tally, mp, rand_fraction
+from ._common import PAPER
 
 THEOREM_8 = ("falpha.appA.derivatives-and-jensen", "falpha.thm8.pinsker")
 ORDERS = (mpmath.mpf(3) / 2, mpmath.mpf(2), mpmath.mpf(3), mpmath.mpf(5), mpmath.mpf(11) / 10)

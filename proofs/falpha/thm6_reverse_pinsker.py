@@ -11,7 +11,6 @@ import numpy as np
 import sympy as sp
 from scipy.optimize import minimize
 
-from proofs.falpha._common import INT_ALPHAS, PAPER, REAL_ALPHAS, fstr, rand_dist, to_fraction_list
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import exact, to_mpf, working_precision
 from rldp_verify.topics.fdiv import (
@@ -24,6 +23,8 @@ from rldp_verify.topics.fdiv import (
     reverse_pinsker_bound,
     total_variation,
 )
+
+from ._common import INT_ALPHAS, PAPER, REAL_ALPHAS, fstr, rand_dist, to_fraction_list
 
 
 def _slack(p, q, a, dists=None, dps=50):

@@ -8,7 +8,6 @@ import mpmath
 import sympy as sp
 from scipy.optimize import minimize_scalar
 
-from proofs.falpha._common import INT_ALPHAS, PAPER, REAL_ALPHAS, fstr, rand_dist
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import exact, to_mpf, working_precision
 from rldp_verify.topics.fdiv import (
@@ -21,6 +20,8 @@ from rldp_verify.topics.fdiv import (
     psi_alpha,
     total_variation,
 )
+
+from ._common import INT_ALPHAS, PAPER, REAL_ALPHAS, fstr, rand_dist
 
 
 def t_grid(alpha, *, dense: bool = False) -> list[Fraction]:

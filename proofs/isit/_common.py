@@ -7,7 +7,7 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 
-from proofs.papers import paper
+from ..papers import paper
 
 PAPER = paper("isit").seed
 

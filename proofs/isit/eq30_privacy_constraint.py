@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import mpmath
 
-from proofs.isit._common import PAPER, fmt
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import working_precision
 from rldp_verify.topics.chisquare.ball import support_joint_projection
+
+from ._common import PAPER, fmt
 
 
 @claim(

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from proofs.isit._common import PAPER
-from proofs.isit.sec5_experiment import ALPHA, N_S, N_U, N_VALUES
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.stats import chi2_cdf, chi2_quantile_bracket
 from rldp_verify.topics.chisquare.ball import chi2_radius
+
+from ._common import PAPER
+from .sec5_experiment import ALPHA, N_S, N_U, N_VALUES
 
 REL = Fraction(1, 10 ** 12)   # the engine's B is a float (scipy, ~1e-15 relative); allowed slack
 

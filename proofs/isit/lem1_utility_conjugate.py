@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from proofs.isit._common import PAPER, affine_conjugate_facts
 from rldp_verify.claims import Method, Outcome, claim
+
+from ._common import PAPER, affine_conjugate_facts
 
 
 @claim(

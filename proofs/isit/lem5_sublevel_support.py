@@ -6,8 +6,9 @@ import warnings
 
 import mpmath
 
-from proofs.isit._common import PAPER
 from rldp_verify.claims import Method, Outcome, claim
+
+from ._common import PAPER
 
 _STATEMENT = ("for closed convex h_1..h_k and A = {(x_1..x_k) : sum_j h_j(x_j) <= 0}: "
               "delta*(v_1..v_k | A) = min_{c >= 0} c sum_j h_j*(v_j / c)")

@@ -5,8 +5,9 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
-from proofs.isit._common import PAPER
 from rldp_verify.claims import Method, Outcome, claim
+
+from ._common import PAPER
 
 
 @claim(

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from proofs.isit._common import PAPER
 from rldp_verify.claims import Method, Outcome, claim
+
+from ._common import PAPER
 
 _STATEMENT = ("for closed A, B with ri(A) and ri(B) intersecting: "
               "delta*(v | A n B) = min_{t + w = v} delta*(t | A) + delta*(w | B)")

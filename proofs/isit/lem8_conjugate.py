@@ -7,10 +7,11 @@ import warnings
 import mpmath
 import numpy as np
 
-from proofs.isit._common import PAPER, fmt
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import working_precision
 from rldp_verify.topics.chisquare.ball import conjugate_h
+
+from ._common import PAPER, fmt
 
 
 def _symbolic(k: int):

@@ -16,7 +16,6 @@ import mpmath
 import numpy as np
 from scipy.optimize import minimize
 
-from proofs.isit._common import PAPER, random_joint
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import working_precision
 from rldp_verify.rldp.audit.dual import phi_np, power_mean_np, psi_np
@@ -24,6 +23,8 @@ from rldp_verify.topics.chisquare.ball import (
     support_ball,
     support_joint_projection,
 )
+
+from ._common import PAPER, random_joint
 
 
 def _ball_dual_min(v, w, d, beta):

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import numpy as np
 
-from proofs.isit._common import PAPER
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.errors import CertificationError
 from rldp_verify.topics.chisquare.ball import chi2_radius
@@ -22,6 +21,8 @@ from rldp_verify.topics.chisquare.protocols import (
     realised_eps,
     squared_distance,
 )
+
+from ._common import PAPER
 
 N_S, N_U, ALPHA, EPS = 3, 5, 0.05, 0.5
 K = 30                      # instances per n (the paper: K = 30 for Fig. 2a/b, K = 1000 for Fig. 2c/d)

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import mpmath
 
-from proofs.isit._common import PAPER
-from proofs.rldp._sec34 import rand_table
-from proofs.rldp._steps import Tally, mp, rand_fraction
 from rldp_verify.claims import Method, claim
 from rldp_verify.core.numbers import working_precision
+
+from ..rldp._sec34 import rand_table
+from ..rldp._steps import Tally, mp, rand_fraction
+from ._common import PAPER
 
 THEOREM_3 = ("isit.thm3.joint-projection",)
 

@@ -6,8 +6,9 @@ import warnings
 
 import numpy as np
 
-from proofs.isit._common import PAPER
 from rldp_verify.claims import Method, Outcome, claim
+
+from ._common import PAPER
 
 _STATEMENT = ("if f(a, x) is closed concave in a and ri(A) n ri(dom f(., x)) is nonempty, then "
               "f(a, x) <= 0 for all a in A iff there is v with delta*(v | A) <= f_*(v, x)")

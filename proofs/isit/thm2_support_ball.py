@@ -8,10 +8,11 @@ from fractions import Fraction
 
 import numpy as np
 
-from proofs.isit._common import PAPER, fmt, mp_fraction, random_joint, rational_table
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import working_precision
 from rldp_verify.topics.chisquare.ball import ball_objective, chi2_divergence, support_ball
+
+from ._common import PAPER, fmt, mp_fraction, random_joint, rational_table
 
 RADII = [Fraction(1, 100), Fraction(1, 10), Fraction(3, 10), Fraction(1)]
 

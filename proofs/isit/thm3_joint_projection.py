@@ -10,7 +10,6 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 
-from proofs.isit._common import PAPER, fmt, random_joint, rational_table
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import to_mpf, working_precision
 from rldp_verify.rldp.projection import joint_projection_sides, phi_mp
@@ -21,6 +20,8 @@ from rldp_verify.topics.chisquare.ball import (
     joint_projection_lhs,
     lift_to_ball,
 )
+
+from ._common import PAPER, fmt, random_joint, rational_table
 
 
 def _cond(P, s):

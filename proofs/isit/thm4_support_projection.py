@@ -10,7 +10,6 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 
-from proofs.isit._common import PAPER, fmt, random_joint, rational_table
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import to_mpf, working_precision
 from rldp_verify.topics.chisquare.ball import (
@@ -20,6 +19,8 @@ from rldp_verify.topics.chisquare.ball import (
     lift_to_ball,
     support_joint_projection,
 )
+
+from ._common import PAPER, fmt, random_joint, rational_table
 
 
 def _cvx_over_28(v1, v2, a1, a2, C):

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import mpmath
 
-from proofs.papers import paper
+from ..papers import paper
 
 PAPER = paper("kairouz").seed
 

@@ -4,9 +4,10 @@ from itertools import combinations
 
 import mpmath
 
-from proofs.kairouz._common import PAPER, fs, mass_of, mu_z, rand_dist, z_star
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import to_mpf, working_precision
+
+from ._common import PAPER, fs, mass_of, mu_z, rand_dist, z_star
 
 
 @claim(

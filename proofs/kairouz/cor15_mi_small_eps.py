@@ -5,7 +5,6 @@ from fractions import Fraction
 import mpmath
 import sympy as sp
 
-from proofs.kairouz._common import PAPER, TIE_P, generic_dist, mass_of
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.rigorous import arb_exact, arb_precision
 from rldp_verify.topics.extremal.staircase import solve_staircase_lp
@@ -13,6 +12,8 @@ from rldp_verify.topics.extremal.utilities import (
     binary_set_mi,
     mu_mi,
 )
+
+from ._common import PAPER, TIE_P, generic_dist, mass_of
 
 
 @claim(

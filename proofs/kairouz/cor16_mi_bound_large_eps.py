@@ -3,7 +3,6 @@
 
 import mpmath
 
-from proofs.kairouz._common import PAPER, entropy, generic_dist, mi_rr
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import to_mpf, working_precision
 from rldp_verify.core.rigorous import arb_precision
@@ -14,6 +13,8 @@ from rldp_verify.topics.extremal.thresholds import (
 from rldp_verify.topics.extremal.utilities import (
     mu_mi,
 )
+
+from ._common import PAPER, entropy, generic_dist, mi_rr
 
 
 @claim(

@@ -4,11 +4,12 @@ from fractions import Fraction
 
 import sympy as sp
 
-from proofs.kairouz._common import PAPER
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.topics.extremal.polytope import is_staircase
 from rldp_verify.topics.extremal.staircase import pattern_matrix
 from rldp_verify.topics.extremal.utilities import is_ldp, is_stochastic
+
+from ._common import PAPER
 
 # The printed S^(3) of Sec. 2.2 (rows x = 1..3), with 'e' standing for e^eps.
 PRINTED_S3 = [

@@ -5,13 +5,14 @@ from itertools import combinations
 
 import mpmath
 
-from proofs.kairouz._common import PAPER, fs, mass_of, rand_dist
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import to_mpf, working_precision
 from rldp_verify.topics.extremal.utilities import (
     binary_set_mi,
     mi_maximising_sets,
 )
+
+from ._common import PAPER, fs, mass_of, rand_dist
 
 
 @claim(

@@ -4,9 +4,10 @@ from fractions import Fraction
 
 import mpmath
 
-from proofs.kairouz._common import PAPER, entropy, fs, mi_rr
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import to_mpf, working_precision
+
+from ._common import PAPER, entropy, fs, mi_rr
 
 
 @claim(

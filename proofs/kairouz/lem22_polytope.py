@@ -3,7 +3,6 @@
 from fractions import Fraction
 from itertools import combinations
 
-from proofs.kairouz._common import PAPER
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.topics.extremal.polytope import (
     is_staircase,
@@ -12,6 +11,8 @@ from rldp_verify.topics.extremal.polytope import (
     nonzero_columns,
 )
 from rldp_verify.topics.extremal.utilities import is_ldp
+
+from ._common import PAPER
 
 
 def _random_mechanism(rng, k, l, t, private=True):

@@ -5,7 +5,6 @@ from fractions import Fraction
 
 import sympy as sp
 
-from proofs.kairouz._common import PAPER, fs, rand_pair
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.rigorous import arb_precision
 from rldp_verify.topics.extremal.staircase import pattern_column, pattern_set, solve_staircase_lp
@@ -22,6 +21,8 @@ from rldp_verify.topics.extremal.utilities import (
     mu_tv,
     utility,
 )
+
+from ._common import PAPER, fs, rand_pair
 
 # The minimal tie instance: k = 3 (for k = 2, P0(x) = P1(x) for one x forces P0 = P1).
 TIE_P0 = (Fraction(1, 2), Fraction(1, 4), Fraction(1, 4))

@@ -2,13 +2,14 @@
 
 from fractions import Fraction
 
-from proofs.kairouz._common import PAPER, generic_dist, rand_dist
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.rigorous import arb_exact, arb_precision
 from rldp_verify.topics.extremal.staircase import pattern_matrix, solve_staircase_lp
 from rldp_verify.topics.extremal.utilities import (
     mu_mi,
 )
+
+from ._common import PAPER, generic_dist, rand_dist
 
 
 @claim(

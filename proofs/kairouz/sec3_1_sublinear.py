@@ -5,10 +5,11 @@ from fractions import Fraction
 
 import sympy as sp
 
-from proofs.kairouz._common import PAPER, generic_dist, rand_pair
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.rigorous import arb_exact, arb_precision
 from rldp_verify.topics.extremal.utilities import mu_chi2, mu_hockey, mu_kl, mu_mi, mu_tv
+
+from ._common import PAPER, generic_dist, rand_pair
 
 
 @claim(

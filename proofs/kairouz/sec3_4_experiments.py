@@ -5,9 +5,10 @@ from fractions import Fraction
 import numpy as np
 from scipy.optimize import linprog
 
-from proofs.kairouz._common import PAPER
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.topics.extremal.utilities import is_ldp, is_stochastic
+
+from ._common import PAPER
 
 
 def geometric_truncated(k, alpha):

@@ -4,7 +4,6 @@ characterisation of (eps, delta)-LDP, Blackwell dominance) for binary inputs."""
 from fractions import Fraction
 from itertools import combinations
 
-from proofs.kairouz._common import PAPER, generic_dist, rand_pair
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.rigorous import arb_precision
 from rldp_verify.topics.extremal.polytope import approx_ldp_binary_vertices, exact_feasible_point
@@ -16,6 +15,8 @@ from rldp_verify.topics.extremal.utilities import (
     quaternary_mechanism,
     utility,
 )
+
+from ._common import PAPER, generic_dist, rand_pair
 
 
 def _rand_stoch(rng, r, c, den=6):

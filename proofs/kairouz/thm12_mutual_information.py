@@ -6,7 +6,6 @@ from fractions import Fraction
 import mpmath
 import sympy as sp
 
-from proofs.kairouz._common import PAPER, TIE_P, fs, generic_dist
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.rigorous import arb_precision
 from rldp_verify.topics.extremal.staircase import solve_staircase_lp
@@ -22,6 +21,8 @@ from rldp_verify.topics.extremal.utilities import (
     mu_mi,
     utility,
 )
+
+from ._common import PAPER, TIE_P, fs, generic_dist
 
 
 @claim(

@@ -2,7 +2,6 @@
 
 from fractions import Fraction
 
-from proofs.kairouz._common import PAPER, fs, generic_dist, rand_dist
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.rigorous import arb_exact, arb_precision
 from rldp_verify.topics.extremal.staircase import solve_staircase_lp
@@ -12,6 +11,8 @@ from rldp_verify.topics.extremal.utilities import (
     mu_mi,
     utility,
 )
+
+from ._common import PAPER, fs, generic_dist, rand_dist
 
 
 @claim(

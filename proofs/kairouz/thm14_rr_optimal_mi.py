@@ -6,7 +6,6 @@ from itertools import combinations
 import mpmath
 import sympy as sp
 
-from proofs.kairouz._common import PAPER, fs, generic_dist, rand_dist
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import to_mpf, working_precision
 from rldp_verify.topics.extremal.tail import certify_rr_tail, mi_tail
@@ -18,6 +17,8 @@ from rldp_verify.topics.extremal.thresholds import (
 from rldp_verify.topics.extremal.utilities import (
     mu_mi,
 )
+
+from ._common import PAPER, fs, generic_dist, rand_dist
 
 
 @claim(

@@ -5,7 +5,6 @@ from fractions import Fraction
 import cdd
 import cdd.gmp
 
-from proofs.kairouz._common import PAPER, fs, generic_dist, rand_pair
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.rigorous import arb_precision
 from rldp_verify.core.rigorous import upper as arb_upper
@@ -21,6 +20,8 @@ from rldp_verify.topics.extremal.utilities import (
     mu_tv,
     utility,
 )
+
+from ._common import PAPER, fs, generic_dist, rand_pair
 
 
 def cdd_lp_value(k, t, mu):

@@ -4,10 +4,11 @@ from fractions import Fraction
 
 import sympy as sp
 
-from proofs.kairouz._common import PAPER, fs, rand_pair
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.topics.extremal.staircase import pattern_matrix, solve_staircase_lp
 from rldp_verify.topics.extremal.utilities import binary_mechanism, marginal, mu_tv, utility
+
+from ._common import PAPER, fs, rand_pair
 
 
 def _tv(P0, P1):

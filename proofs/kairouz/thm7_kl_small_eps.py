@@ -6,7 +6,6 @@ from fractions import Fraction
 import mpmath
 import sympy as sp
 
-from proofs.kairouz._common import PAPER, fs, rand_pair
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.rigorous import arb_exact, arb_precision
 from rldp_verify.topics.extremal.staircase import solve_staircase_lp
@@ -16,6 +15,8 @@ from rldp_verify.topics.extremal.utilities import (
     mu_symkl,
     utility,
 )
+
+from ._common import PAPER, fs, rand_pair
 
 TIE_P0 = (Fraction(1, 2), Fraction(1, 4), Fraction(1, 4))
 TIE_P1 = (Fraction(1, 4), Fraction(1, 2), Fraction(1, 4))

@@ -6,13 +6,14 @@ from fractions import Fraction
 import mpmath
 import sympy as sp
 
-from proofs.kairouz._common import PAPER, fs, rand_pair
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import to_mpf, working_precision
 from rldp_verify.core.rigorous import arb_precision
 from rldp_verify.topics.extremal.tail import certify_rr_tail, kl_tail
 from rldp_verify.topics.extremal.thresholds import bracket_threshold, default_grid, rr_status, t_from_eps
 from rldp_verify.topics.extremal.utilities import mu_kl
+
+from ._common import PAPER, fs, rand_pair
 
 # Likelihood-ratio tie: P0(x1)/P1(x1) = P0(x2)/P1(x2) = 3/2 (k = 3 is the smallest alphabet for it).
 RT_P0 = (Fraction(3, 10), Fraction(3, 10), Fraction(2, 5))

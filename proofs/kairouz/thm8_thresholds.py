@@ -4,7 +4,6 @@ independently at both ends of each bracket (sharpness just below and just above)
 
 from fractions import Fraction
 
-from proofs.kairouz._common import PAPER
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.rigorous import arb_precision
 from rldp_verify.topics.extremal.staircase import solve_staircase_lp
@@ -19,6 +18,8 @@ from rldp_verify.topics.extremal.utilities import (
     randomized_response,
     utility,
 )
+
+from ._common import PAPER
 
 EX_P0 = "1/2,3/10,1/5"
 EX_P1 = "1/10,2/5,1/2"

@@ -6,8 +6,9 @@ from fractions import Fraction
 
 import mpmath
 
-from proofs.papers import paper
 from rldp_verify.core.numbers import exact
+
+from ..papers import paper
 
 PAPER = paper("pram").seed
 

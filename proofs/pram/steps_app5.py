@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import sympy as sp
 
-from proofs.pram._common import PAPER
 from rldp_verify.claims import Method, Outcome, claim
+
+from ._common import PAPER
 
 S, t, x, y, qi, qj = sp.symbols("S t x y q_i q_j", positive=True)
 
@@ -106,8 +107,9 @@ def printed_A1_offdiagonal(theta, qk, qk2, S_):
 def check_q_affine(ctx):
     from fractions import Fraction
 
-    from proofs.rldp._steps import Tally
     from rldp_verify.topics.pram import pram_matrix
+
+    from ..rldp._steps import Tally
 
     rng = ctx.rng("pram.steps.q-affine")
     T = Tally(50)
@@ -148,7 +150,7 @@ def printed_lemma51_bound(S_, t_, sign):
 def check_lemma51_algebra(ctx):
     from fractions import Fraction
 
-    from proofs.rldp._steps import Tally
+    from ..rldp._steps import Tally
 
     T = Tally(50)
     # symbolic: the bounds solve the printed intermediate inequalities with equality
@@ -212,8 +214,9 @@ def check_settings(ctx):
     import math
     from fractions import Fraction
 
-    from proofs.rldp._steps import Tally
     from rldp_verify.topics.pram import is_private
+
+    from ..rldp._steps import Tally
 
     rng = ctx.rng("pram.steps.settings")
     T = Tally(50)

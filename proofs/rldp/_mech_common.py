@@ -7,10 +7,11 @@ from fractions import Fraction
 
 import mpmath
 
-from proofs.papers import paper
 from rldp_verify.claims import Outcome
 from rldp_verify.rldp.mechanisms.polyopt import EmptyGammaHat
 from rldp_verify.rldp.uncertainty import RenyiBall
+
+from ..papers import paper
 
 PAPER = paper("rldp").seed
 

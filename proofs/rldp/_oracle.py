@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from proofs.rldp._certified import arb_div
 from rldp_verify.core.rigorous import arb_exact, arb_precision
+
+from ._certified import arb_div
 
 
 def ratio_at(Q, P, a1, a2, y, s, t) -> Fraction:

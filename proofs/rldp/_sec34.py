@@ -9,10 +9,11 @@ from fractions import Fraction
 
 import mpmath
 
-from proofs.papers import paper
 from rldp_verify.core.divergence import renyi_divergence
 from rldp_verify.core.numbers import to_mpf
 from rldp_verify.core.polytope import vertices
+
+from ..papers import paper
 
 PAPER = paper("rldp").seed
 

@@ -24,7 +24,6 @@ from functools import cache
 
 import numpy as np
 
-from proofs.papers import paper
 from rldp_verify.core.information import mutual_information_float, nmi_float
 from rldp_verify.rldp.data import adult_data_path, read_counts
 from rldp_verify.rldp.experiments import (
@@ -45,6 +44,8 @@ from rldp_verify.rldp.mechanisms import (
     srr_matrix,
 )
 from rldp_verify.rldp.uncertainty import RenyiBall, read_table
+
+from ..papers import paper
 
 PAPER = paper("rldp").seed
 # the UCI adult.data file: ../shared/data/adult.data beside the repository, or $RLDP_VERIFY_ADULT_DATA

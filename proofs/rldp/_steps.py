@@ -18,9 +18,10 @@ from fractions import Fraction
 
 import mpmath
 
-from proofs.rldp._sec34 import PAPER, nstr
 from rldp_verify.claims import Outcome
 from rldp_verify.core.numbers import to_mpf
+
+from ._sec34 import PAPER, nstr
 
 __all__ = ["PAPER", "Tally", "mp", "nstr", "rand_fraction"]
 

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from proofs.papers import paper
-from proofs.rldp._oracle import in_ball, oracle_sup, ratio_at
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.rldp.audit import audit
 from rldp_verify.rldp.mechio import Mechanism
 from rldp_verify.rldp.uncertainty import RenyiBall
+
+from ..papers import paper
+from ._oracle import in_ball, oracle_sup, ratio_at
 
 PAPER = paper("rldp").seed
 

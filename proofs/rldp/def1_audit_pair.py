@@ -16,12 +16,13 @@ from fractions import Fraction
 import numpy as np
 from scipy.optimize import minimize
 
-from proofs.papers import paper
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.rldp.audit import exact_matrix
 from rldp_verify.rldp.audit.pair import PairProblem, product_bound, solve_pair
 from rldp_verify.rldp.mechio import Mechanism
 from rldp_verify.rldp.uncertainty import RenyiBall
+
+from ..papers import paper
 
 PAPER = paper("rldp").seed
 

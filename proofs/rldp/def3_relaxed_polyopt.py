@@ -16,15 +16,6 @@ within-block ratio e^{2 eps} and violates them).
 
 from __future__ import annotations
 
-from proofs.rldp._mech_common import (
-    PAPER,
-    example_ball,
-    gamma_hat_nonempty,
-    points_in_ball,
-    rand_instance,
-    robust_extreme_lp,
-    s,
-)
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.rldp.mechanisms import (
     check_gamma,
@@ -35,6 +26,16 @@ from rldp_verify.rldp.mechanisms import (
     polyopt_from_bounds,
     privacy_level,
     srr,
+)
+
+from ._mech_common import (
+    PAPER,
+    example_ball,
+    gamma_hat_nonempty,
+    points_in_ball,
+    rand_instance,
+    robust_extreme_lp,
+    s,
 )
 
 

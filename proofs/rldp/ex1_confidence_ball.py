@@ -8,14 +8,15 @@ from fractions import Fraction
 import mpmath
 import sympy as sp
 
-from proofs._consistency import expect
-from proofs._routes import agree
-from proofs.rldp._sec34 import EX1_CONF, EX1_N, EX1_PHAT, EX1_PSTAR, PAPER, flat, nstr
 from rldp_verify.claims import Method, Outcome, claim, compare_printed, outcome_from_comparisons
 from rldp_verify.core.divergence import chi_square, renyi_divergence
 from rldp_verify.core.numbers import to_mpf, working_precision
 from rldp_verify.core.stats import chi2_quantile
 from rldp_verify.rldp.uncertainty import RenyiBall, confidence_radius
+
+from .._consistency import expect
+from .._routes import agree
+from ._sec34 import EX1_CONF, EX1_N, EX1_PHAT, EX1_PSTAR, PAPER, flat, nstr
 
 
 @claim(

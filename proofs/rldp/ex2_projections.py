@@ -15,13 +15,14 @@ from fractions import Fraction
 
 import mpmath
 
-from proofs._consistency import expect
-from proofs.rldp._sec34 import EX1_CONF, EX1_N, EX1_PHAT, PAPER, flat, fprime_vertices, nstr
 from rldp_verify.claims import Method, Outcome, claim, compare_printed, outcome_from_comparisons, search_readings
 from rldp_verify.core.divergence import renyi_divergence
 from rldp_verify.core.numbers import to_mpf, working_precision
 from rldp_verify.rldp.uncertainty import RenyiBall, SimplexBall
 from rldp_verify.rldp.xi_interval import t_interval
+
+from .._consistency import expect
+from ._sec34 import EX1_CONF, EX1_N, EX1_PHAT, PAPER, flat, fprime_vertices, nstr
 
 PRINTED_BS = ("0.3782", "0.0900")
 PRINTED_L = (("0.1620", "0.2829"), ("0.1923", "0.5337"))
@@ -77,7 +78,7 @@ def _certified_values(ball, dps):
     (proofs.rldp._certified): each is enclosed in a bracket [lo, hi] of width <= 1e-15 by bisection between a
     rational P certified in F (arb) and an exclusion by data processing and the Hölder bound (H1)-(H3).
     Per s: {"B_s", "L" (two brackets), "hi" (max P_{u1|s}), "rad"}, each (lo, hi, witness)."""
-    from proofs.rldp._certified import RowProblem, bracket
+    from ._certified import RowProblem, bracket
 
     key = (ball.radius, dps)
     if key in _CERTIFIED:
@@ -312,7 +313,7 @@ def check_derived(ctx):
 def check_theorem_reference(ctx):
     import re
 
-    from proofs.papers import seed_text
+    from ..papers import seed_text
 
     text = seed_text(PAPER)
     if text is None:

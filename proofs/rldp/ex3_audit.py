@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from proofs._consistency import expect
-from proofs.papers import paper
-from proofs.rldp._oracle import in_ball, oracle_sup, ratio_at
-from proofs.rldp.def1_audit_pair import product_of_projections
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.rldp.audit import audit, exact_matrix
 from rldp_verify.rldp.mechio import Mechanism
+
+from .._consistency import expect
+from ..papers import paper
+from ._oracle import in_ball, oracle_sup, ratio_at
+from .def1_audit_pair import product_of_projections
 
 PAPER = paper("rldp").seed
 Q_PRINTED = [["0.0885", "0.3840", "0.6667", "0.0507"],

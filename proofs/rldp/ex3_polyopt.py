@@ -13,9 +13,6 @@ from fractions import Fraction
 
 import mpmath
 
-from proofs._consistency import expect
-from proofs._routes import agree, mi_by_entropies
-from proofs.rldp._mech_common import PAPER, PHAT, PRINTED_L, PSTAR_FLAT, example_ball, gamma_hat_nonempty, s
 from rldp_verify.claims import Method, Outcome, claim, compare_printed, outcome_from_comparisons, search_readings
 from rldp_verify.core.numbers import working_precision
 from rldp_verify.core.polytope import vertices
@@ -26,6 +23,10 @@ from rldp_verify.rldp.mechanisms import (
     polyopt_from_bounds,
 )
 from rldp_verify.rldp.mechanisms.polyopt import EmptyGammaHat
+
+from .._consistency import expect
+from .._routes import agree, mi_by_entropies
+from ._mech_common import PAPER, PHAT, PRINTED_L, PSTAR_FLAT, example_ball, gamma_hat_nonempty, s
 
 V_PRINTED = """0.0744 0.3227 0.5603 0.0426; 0.2426 0.2426 0.4783 0.0364; 0.3333 0.3333 0.1667 0.1667;
 0.1091 0.4737 0.2086 0.2086; 0.0993 0.4310 0 0.4697; 0.1121 0.4864 0 0.4015; 0.3404 0.3404 0 0.3191;

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from proofs._routes import agree, mi_by_entropies
-from proofs.rldp._mech_common import PAPER, PHAT, PSTAR_FLAT, example_ball, gamma_hat_nonempty, s
 from rldp_verify.claims import Method, Outcome, claim, compare_printed, outcome_from_comparisons
 from rldp_verify.core.numbers import working_precision
 from rldp_verify.rldp.mechanisms import grr, lower_bounds, mutual_information_value, polyopt_from_bounds, srr
 from rldp_verify.rldp.uncertainty import read_table
+
+from .._routes import agree, mi_by_entropies
+from ._mech_common import PAPER, PHAT, PSTAR_FLAT, example_ball, gamma_hat_nonempty, s
 
 GRR_PRINTED = "0.4 0.2 0.2 0.2; 0.2 0.4 0.2 0.2; 0.2 0.2 0.4 0.2; 0.2 0.2 0.2 0.4"
 SRR_PRINTED = "0.444 0.111 0.222 0.222; 0.111 0.444 0.222 0.222; 0.222 0.222 0.444 0.111; 0.222 0.222 0.111 0.444"

@@ -6,14 +6,15 @@ from fractions import Fraction
 
 import sympy as sp
 
-from proofs._consistency import expect
-from proofs._routes import agree, mi_by_entropies
-from proofs.rldp._mech_common import PAPER, PRINTED_RAD, PSTAR_FLAT, example_ball, s
-from proofs.rldp.ex2_projections import _certified_values
 from rldp_verify.claims import Method, Outcome, claim, compare_printed, outcome_from_comparisons
 from rldp_verify.core.numbers import to_mpf, working_precision
 from rldp_verify.rldp.mechanisms import independent_reporting, ir_distance, mutual_information_value, srr
 from rldp_verify.rldp.mechanisms.ir import conditional_l1_spread, distance_from, optimise_eps2
+
+from .._consistency import expect
+from .._routes import agree, mi_by_entropies
+from ._mech_common import PAPER, PRINTED_RAD, PSTAR_FLAT, example_ball, s
+from .ex2_projections import _certified_values
 
 Q_IR_PRINTED = "0.3517 0.1483 0.3517 0.1483; 0.1483 0.3517 0.1483 0.3517; 0.3517 0.1483 0.3517 0.1483; 0.1483 0.3517 0.1483 0.3517"
 

@@ -10,10 +10,11 @@ from fractions import Fraction
 import mpmath
 import sympy as sp
 
-from proofs.rldp._sec34 import PAPER, nstr
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import to_mpf, working_precision
 from rldp_verify.rldp.xi_interval import binary_renyi, t_interval, t_interval_alpha2
+
+from ._sec34 import PAPER, nstr
 
 READING = "The square roots were dropped by the text conversion; the discriminant is under a square root."
 

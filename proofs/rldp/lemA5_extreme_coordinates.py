@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from proofs.rldp._certified import ETA, RowProblem, decide
-from proofs.rldp._sec34 import PAPER, nstr, rand_dist
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.rldp.uncertainty import SimplexBall
+
+from ._certified import ETA, RowProblem, decide
+from ._sec34 import PAPER, nstr, rand_dist
 
 
 def _check(ctx, count, salt):

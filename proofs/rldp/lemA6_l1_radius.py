@@ -10,18 +10,19 @@ from fractions import Fraction
 import mpmath
 import sympy as sp
 
-from proofs.rldp._sec34 import PAPER, nstr, rand_dist
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import to_mpf, working_precision
 from rldp_verify.rldp.uncertainty import SimplexBall
 from rldp_verify.rldp.xi_interval import t_interval
+
+from ._sec34 import PAPER, nstr, rand_dist
 
 
 def _check(ctx, count, salt):
     """Certified (proofs.rldp._certified with one row): sup ||P - P^||_1 over the ball equals the engine's
     2 max_X1 P^_X1 (xi+(P^_X1) - 1) within 1e-20 (||P - P^||_1 = 2 max_X1 (P_X1 - P^_X1); a rational witness
     per side, exclusions by merging to (X1, rest) for every X1)."""
-    from proofs.rldp._certified import ETA, RowProblem, decide
+    from ._certified import ETA, RowProblem, decide
 
     rng = ctx.rng(salt)
     rows, undecided = [], []

@@ -19,9 +19,10 @@ from itertools import combinations
 
 import flint
 
-from proofs.rldp._sec34 import PAPER
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.rldp.uncertainty import SimplexBall, t_interval, t_interval_certified
+
+from ._sec34 import PAPER
 
 DIGITS = 30
 STEP = Fraction(1, 10**24)      # how far inside / outside t+- the witnesses are placed

@@ -12,10 +12,11 @@ from itertools import combinations
 import mpmath
 import sympy as sp
 
-from proofs.rldp._sec34 import PAPER, nstr, rand_dist
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import to_mpf, working_precision
 from rldp_verify.rldp.xi_interval import t_interval_alpha2
+
+from ._sec34 import PAPER, nstr, rand_dist
 
 READING = ("Square roots were dropped by the text conversion (as in Lemma 1): rho_opt = (1 - sqrt(B~))/2 and the "
            "value (A57)-(A58) is sqrt(B~).")

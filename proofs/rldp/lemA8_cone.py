@@ -8,9 +8,10 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
-from proofs.papers import paper
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.rldp.srr_threshold import compare_lemma_a8, cone_c_extreme_rays, in_cone_c, lemma_a8_generators
+
+from ..papers import paper
 
 PAPER = paper("rldp").seed
 READING_A92 = ("(A92) is garbled ('| { s : u s.t. v_{s,u} = e^eps } | 2'); read as 'v in {1, e^eps}^X with at "

@@ -10,10 +10,11 @@ from fractions import Fraction
 
 import mpmath
 
-from proofs.rldp._certified import ETA, RowProblem, decide
-from proofs.rldp._sec34 import PAPER, nstr, rand_table
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.rldp.uncertainty import RenyiBall
+
+from ._certified import ETA, RowProblem, decide
+from ._sec34 import PAPER, nstr, rand_table
 
 
 def _check(ctx, count, salt):

@@ -6,11 +6,12 @@ from fractions import Fraction
 
 import mpmath
 
-from proofs.rldp._sec34 import EX1_CONF, EX1_N, EX1_PHAT, PAPER, nstr, rand_dist, rand_table
-from proofs.rldp.lemA7_alpha2 import READING, subset_argmax
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import to_mpf, working_precision
 from rldp_verify.rldp.uncertainty import RenyiBall
+
+from ._sec34 import EX1_CONF, EX1_N, EX1_PHAT, PAPER, nstr, rand_dist, rand_table
+from .lemA7_alpha2 import READING, subset_argmax
 
 
 def L_closed(p, Bs):
@@ -119,7 +120,7 @@ def check_part2_argmax(ctx):
             pmin = to_mpf(min(c))
             Btil = (1 - pmin) ** 2 * (1 + mpmath.mpf(rng.random()) if k % 3 else 1)
             v, X1 = subset_argmax(c, Btil)
-            from proofs.rldp.lemA7_alpha2 import g_alpha2
+            from .lemA7_alpha2 import g_alpha2
 
             if v > g_alpha2(min(c), Btil) + mpmath.mpf(10) ** -25:
                 fails.append({"P^_U|s": [str(x) for x in c], "e^B_s - 1": nstr(Btil, 15), "argmax": list(X1)})

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from proofs.rldp._mech_common import PAPER
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.rldp.mechanisms import check_ldp, check_prop3, check_single_distribution, exact_level, grr_matrix
+
+from ._mech_common import PAPER
 
 
 def _rand_matrix(rng, b, a, r, *, private: bool):

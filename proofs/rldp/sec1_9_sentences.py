@@ -13,9 +13,10 @@ from fractions import Fraction
 
 import mpmath
 
-from proofs.rldp._mech_common import PAPER
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import working_precision
+
+from ._mech_common import PAPER
 
 
 def _rand_dist(rng, n, *, zeros=False, denom=40):

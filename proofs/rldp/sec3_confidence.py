@@ -9,11 +9,12 @@ from math import comb
 import mpmath
 import numpy as np
 
-from proofs.rldp._sec34 import EX1_PSTAR, PAPER, flat, nstr, rand_dist
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.divergence import kl_divergence, renyi_divergence
 from rldp_verify.core.numbers import to_mpf, working_precision
 from rldp_verify.core.stats import chi2_quantile_bracket
+
+from ._sec34 import EX1_PSTAR, PAPER, flat, nstr, rand_dist
 
 
 @claim(

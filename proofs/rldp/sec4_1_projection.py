@@ -8,12 +8,13 @@ from fractions import Fraction
 
 import mpmath
 
-from proofs.rldp._sec34 import EX1_CONF, EX1_N, EX1_PHAT, PAPER, flat, fprime_vertices, nstr, rand_table
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.divergence import renyi_divergence
 from rldp_verify.core.numbers import to_mpf, working_precision
 from rldp_verify.rldp.uncertainty import RenyiBall
 from rldp_verify.rldp.xi_interval import t_interval
+
+from ._sec34 import EX1_CONF, EX1_N, EX1_PHAT, PAPER, flat, fprime_vertices, nstr, rand_table
 
 
 def _min_over_gamma(phat, s, R, Q, alpha, dps):

@@ -10,11 +10,12 @@ from fractions import Fraction
 
 import mpmath
 
-from proofs.rldp._sec34 import PAPER, nstr
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import to_mpf, working_precision
 from rldp_verify.rldp.uncertainty import RenyiBall
 from rldp_verify.rldp.xi_interval import binary_renyi, phi, t_interval
+
+from ._sec34 import PAPER, nstr
 
 
 def _phi_printed(rho, xi, alpha, Bs):

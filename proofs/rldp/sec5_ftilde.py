@@ -21,10 +21,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from proofs.rldp._mech_common import PAPER, example_ball
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.rigorous import arb_exact, arb_precision
 from rldp_verify.rldp.mechanisms import check_single_distribution, exact_level
+
+from ._mech_common import PAPER, example_ball
 
 Q = [[Fraction(9, 10), Fraction(1, 10), Fraction(1, 10), Fraction(29, 50)],
      [Fraction(1, 10), Fraction(9, 10), Fraction(9, 10), Fraction(21, 50)]]

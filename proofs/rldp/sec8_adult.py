@@ -19,8 +19,6 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import cache
 
-from proofs.rldp._sec8 import ADULT_PAIRS, EPS_GRID, GROUP, PAPER, adult_table, beats, evaluate, figure_path, fmt
-from proofs.rldp.sec8_figures import fig2_adult
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.information import nmi_float
 from rldp_verify.rldp.experiments import ir_split_search
@@ -35,6 +33,9 @@ from rldp_verify.rldp.mechanisms import (
     srr,
 )
 from rldp_verify.rldp.uncertainty import RenyiBall
+
+from ._sec8 import ADULT_PAIRS, EPS_GRID, GROUP, PAPER, adult_table, beats, evaluate, figure_path, fmt
+from .sec8_figures import fig2_adult
 
 # (S, U, keep '?', certified d): occupation x education uses d = 2 (a valid upper bound of d; the
 # certified d would take ~25 s there and is 2 as well), relationship x education the certified d' >= d.
@@ -141,9 +142,10 @@ def large_task(task) -> dict:
         if kind == "PolyOpt":
             from dataclasses import replace
 
-            from proofs.rldp._sec8 import _ball_template
             from rldp_verify.rldp.mechanisms.rounding import lower_bounds
             from rldp_verify.rldp.uncertainty import read_table
+
+            from ._sec8 import _ball_template
 
             lower = lower_bounds(replace(_ball_template(a1, a2, ct.n, "0.05"), phat=read_table([list(r) for r in table])))
         return cg_bracket(table, e, kind, CG_CAPS[(s, kind)], lower=lower)

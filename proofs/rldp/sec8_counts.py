@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from proofs.rldp._sec8 import ADULT, PAPER, adult_table
 from rldp_verify.claims import Method, Outcome, claim, compare_printed, outcome_from_comparisons, search_readings
 from rldp_verify.rldp.gamma import gamma_inequalities
+
+from ._sec8 import ADULT, PAPER, adult_table
 
 
 @claim(
@@ -112,7 +113,7 @@ def check_ratio(ctx):
     # the operands and the factor are read from the paper's sentence, not typed in (issue 24)
     import re
 
-    from proofs.papers import seed_text
+    from ..papers import seed_text
 
     text = seed_text(PAPER)
     if text is None:

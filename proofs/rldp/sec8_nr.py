@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from proofs.rldp._mech_common import PAPER, rand_table
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.rldp.mechanisms import (
     check_gamma,
@@ -13,6 +12,8 @@ from rldp_verify.rldp.mechanisms import (
     nonrobust,
 )
 from rldp_verify.rldp.mechanisms.nonrobust import nonrobust_lower
+
+from ._mech_common import PAPER, rand_table
 
 
 @claim(
@@ -82,8 +83,9 @@ def check_nr(ctx):
 def check_realized(ctx):
     import mpmath
 
-    from proofs.rldp._mech_common import PSTAR_FLAT, example_ball, s
     from rldp_verify.rldp.mechanisms import polyopt, realized_eps
+
+    from ._mech_common import PSTAR_FLAT, example_ball, s
 
     ball = example_ball()
     if ball.contains(PSTAR_FLAT) is not True:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from proofs.rldp._mech_common import PAPER, example_ball, gamma_hat_nonempty, rand_instance, s
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.rldp.audit import audit
 from rldp_verify.rldp.mechanisms import (
@@ -34,6 +33,8 @@ from rldp_verify.rldp.mechanisms import (
 from rldp_verify.rldp.mechanisms.nonrobust import nonrobust_lower
 from rldp_verify.rldp.mechanisms.polyopt import EmptyGammaHat
 from rldp_verify.rldp.uncertainty import RenyiBall
+
+from ._mech_common import PAPER, example_ball, gamma_hat_nonempty, rand_instance, s
 
 
 def _bracket(mech):

@@ -21,7 +21,11 @@ import math
 
 import numpy as np
 
-from proofs.rldp._sec8 import (
+from rldp_verify.claims import Method, Outcome, claim
+from rldp_verify.rldp.experiments import quantile, quantile_summary
+from rldp_verify.rldp.mechanisms import nonrobust, realized_eps
+
+from ._sec8 import (
     EPS_GRID,
     GROUP,
     MECHS,
@@ -34,10 +38,7 @@ from proofs.rldp._sec8 import (
     mean_nmi,
     synthetic_instance,
 )
-from proofs.rldp.sec8_figures import fig3_nmi_bands, fig4_eps_star_bands, fig5_difference_spread
-from rldp_verify.claims import Method, Outcome, claim
-from rldp_verify.rldp.experiments import quantile, quantile_summary
-from rldp_verify.rldp.mechanisms import nonrobust, realized_eps
+from .sec8_figures import fig3_nmi_bands, fig4_eps_star_bands, fig5_difference_spread
 
 RUNS = 100
 # (a1, a2) -> (runs, eps values)

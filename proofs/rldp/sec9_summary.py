@@ -12,7 +12,6 @@ from fractions import Fraction
 
 import numpy as np
 
-from proofs.rldp._sec8 import EPS_GRID, GROUP, PAPER, adult_table, fmt
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.rldp.experiments import quantile
 from rldp_verify.rldp.mechanisms import (
@@ -25,6 +24,8 @@ from rldp_verify.rldp.mechanisms import (
     srr,
 )
 from rldp_verify.rldp.uncertainty import RenyiBall
+
+from ._sec8 import EPS_GRID, GROUP, PAPER, adult_table, fmt
 
 SETTINGS_TXT = ("adult sex x income, sex x race (exact mechanisms, eps in " + ", ".join(EPS_GRID) + ")",
                 "synthetic P* ~ Dirichlet(1/2), n = 32,561: 2 x 2 and 2 x 5, 100 runs each (as in the paper), same "
@@ -47,8 +48,8 @@ SETTINGS_TXT = ("adult sex x income, sex x race (exact mechanisms, eps in " + ",
     group=GROUP,
 )
 def check_close(ctx):
-    from proofs.rldp.sec8_adult import small_runs
-    from proofs.rldp.sec8_synthetic import means
+    from .sec8_adult import small_runs
+    from .sec8_synthetic import means
 
     gaps = {}
     for pair, rows in small_runs(ctx).items():
@@ -83,7 +84,7 @@ def check_close(ctx):
     group=GROUP,
 )
 def check_cost(ctx):
-    from proofs.rldp.sec8_synthetic import SETTINGS, runs
+    from .sec8_synthetic import SETTINGS, runs
 
     ratios, worst = {}, []
     for sh, (_K, eps_list) in SETTINGS.items():
@@ -119,8 +120,8 @@ def check_cost(ctx):
     group=GROUP,
 )
 def check_rldp_ldp(ctx):
-    from proofs.rldp.sec8_adult import small_runs
-    from proofs.rldp.sec8_synthetic import means
+    from .sec8_adult import small_runs
+    from .sec8_synthetic import means
 
     ratio, fails = {}, []
     tables = {f"adult {p}": {e: r["nmi"] for e, r in rows.items()} for p, rows in small_runs(ctx).items()}

@@ -14,11 +14,12 @@ from fractions import Fraction
 import mpmath
 import sympy as sp
 
-from proofs.rldp._sec34 import rand_table
-from proofs.rldp._steps import PAPER, Tally, mp, nstr, rand_fraction
 from rldp_verify.claims import Method, claim
 from rldp_verify.core.divergence import kl_divergence, renyi_divergence
 from rldp_verify.core.numbers import working_precision
+
+from ._sec34 import rand_table
+from ._steps import PAPER, Tally, mp, nstr, rand_fraction
 
 ORDERS = (Fraction(1, 5), Fraction(1, 2), Fraction(4, 5), Fraction(6, 5), Fraction(3, 2), Fraction(2),
           Fraction(3), Fraction(7, 2), Fraction(10))

@@ -13,11 +13,12 @@ from fractions import Fraction
 
 import mpmath
 
-from proofs.rldp._sec34 import rand_dist
-from proofs.rldp._steps import PAPER, Tally, mp, nstr, rand_fraction
 from rldp_verify.claims import Method, claim
 from rldp_verify.core.divergence import renyi_divergence
 from rldp_verify.core.numbers import working_precision
+
+from ._sec34 import rand_dist
+from ._steps import PAPER, Tally, mp, nstr, rand_fraction
 
 ORDERS = (Fraction(11, 10), Fraction(3, 2), Fraction(2), Fraction(3), Fraction(5), Fraction(10))
 LEMMA_A5 = ("rldp.lemma-a5.extreme-coordinates",)

@@ -13,9 +13,10 @@ from itertools import pairwise
 
 import mpmath
 
-from proofs.rldp._steps import PAPER, Tally, mp, rand_fraction
 from rldp_verify.claims import Method, claim
 from rldp_verify.core.numbers import working_precision
+
+from ._steps import PAPER, Tally, mp, rand_fraction
 
 LEMMA_A7 = ("rldp.lemma-a7.xi-formula", "rldp.lemma-a7.rho-opt", "rldp.prop2.part3")
 

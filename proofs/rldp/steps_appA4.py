@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from proofs.rldp._steps import PAPER, Tally
 from rldp_verify.claims import Method, claim
+
+from ._steps import PAPER, Tally
 
 THEOREM_2 = ("rldp.thm2.dual-form", "rldp.thm2.cone-implies-rldp")
 

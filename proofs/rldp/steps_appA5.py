@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import mpmath
 
-from proofs.rldp._sec34 import rand_dist
-from proofs.rldp._steps import PAPER, Tally, mp
 from rldp_verify.claims import Method, claim
 from rldp_verify.core.numbers import working_precision
+
+from ._sec34 import rand_dist
+from ._steps import PAPER, Tally, mp
 
 THEOREM_3 = ("rldp.thm3.mu-properties", "rldp.thm3.lp-optimum")
 

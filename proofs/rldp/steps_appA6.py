@@ -10,8 +10,9 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
-from proofs.rldp._steps import PAPER, Tally
 from rldp_verify.claims import Method, claim
+
+from ._steps import PAPER, Tally
 
 LEMMA_A8 = ("rldp.lemmaA8.cone-spanned", "rldp.lemmaA8.reduction-steps")
 

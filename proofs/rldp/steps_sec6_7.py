@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from proofs.rldp._sec34 import rand_dist
-from proofs.rldp._steps import PAPER, Tally
 from rldp_verify.claims import Method, claim
+
+from ._sec34 import rand_dist
+from ._steps import PAPER, Tally
 
 
 def printed_66(qmax, qmin, l1):

@@ -12,12 +12,13 @@ import flint
 import mpmath
 import sympy as sp
 
-from proofs.rldp._sec34 import ALPHAS, PAPER, boundary_point, conditional, flat, lift, nstr, rand_dist, rand_table
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.divergence import kl_divergence, renyi_divergence
 from rldp_verify.core.numbers import to_mpf, working_precision
 from rldp_verify.core.rigorous import arb_exact, arb_precision
 from rldp_verify.rldp.uncertainty import RenyiBall
+
+from ._sec34 import ALPHAS, PAPER, boundary_point, conditional, flat, lift, nstr, rand_dist, rand_table
 
 READING_C = ("(A8), (A13)-(A16): the conversion dropped minus signs; the stationary point is "
              "P_s = 1 - C^{-1/alpha}(1 - P^_s) and the lift uses P_{u,s'} = C^{-1/alpha} P^_{u,s'} "
@@ -216,7 +217,7 @@ def check_projection(ctx):
 def _check_direct(ctx, count, salt):
     """Certified: the maximum of D_alpha(P^_{U|s}||P_{U|s}) over F equals the engine's B_s within 1e-20
     (capped, for alpha < 1, by the simplex maximum), see proofs.rldp._certified (H2)."""
-    from proofs.rldp._certified import ETA, RowProblem, decide
+    from ._certified import ETA, RowProblem, decide
 
     rng = ctx.rng(salt)
     rows, undecided = [], []

@@ -4,13 +4,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from proofs.rldp._mech_common import (
-    PAPER,
-    definition3_max,
-    points_in_ball,
-    rand_instance,
-    robust_extreme_lp,
-)
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.rldp.mechanisms import (
     check_gamma,
@@ -21,6 +14,14 @@ from rldp_verify.rldp.mechanisms import (
     privacy_level,
 )
 from rldp_verify.rldp.mechanisms.polyopt import EmptyGammaHat
+
+from ._mech_common import (
+    PAPER,
+    definition3_max,
+    points_in_ball,
+    rand_instance,
+    robust_extreme_lp,
+)
 
 
 @claim(

@@ -6,7 +6,6 @@ from fractions import Fraction
 
 import mpmath
 
-from proofs.rldp._mech_common import PAPER, gamma_hat_nonempty, rand_instance
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import working_precision
 from rldp_verify.rldp.mechanisms import (
@@ -22,6 +21,8 @@ from rldp_verify.rldp.mechanisms import (
     privacy_level,
     solve_eq46,
 )
+
+from ._mech_common import PAPER, gamma_hat_nonempty, rand_instance
 
 
 def _affine_rank(V):

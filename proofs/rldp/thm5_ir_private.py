@@ -6,8 +6,6 @@ from fractions import Fraction
 
 import sympy as sp
 
-from proofs._consistency import expect
-from proofs.rldp._mech_common import PAPER, SIZES, rand_ball, rand_eps
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.rldp.audit import audit
 from rldp_verify.rldp.mechanisms import (
@@ -19,6 +17,9 @@ from rldp_verify.rldp.mechanisms import (
 )
 from rldp_verify.rldp.mechanisms.ir import distance_from
 from rldp_verify.rldp.uncertainty import RenyiBall
+
+from .._consistency import expect
+from ._mech_common import PAPER, SIZES, rand_ball, rand_eps
 
 
 def _cond(P, a1, a2):

@@ -6,10 +6,11 @@ from fractions import Fraction
 
 import mpmath
 
-from proofs.rldp._mech_common import PAPER
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import to_mpf, working_precision
 from rldp_verify.rldp.mechanisms import grr_matrix, mutual_information_value
+
+from ._mech_common import PAPER
 
 
 def _H(ps):

@@ -84,8 +84,12 @@ class IndexError_(ValueError):
     """A malformed index file (the message names the file and the entry)."""
 
 
+#: the papers' folders: a paper may keep its part of the index in its own folder, ``<name>/statements.toml``
+PAPERS_DIR = INDEX_DIR.parent
+
+
 def index_files() -> list[Path]:
-    return sorted(INDEX_DIR.glob("*.toml"))
+    return sorted(INDEX_DIR.glob("*.toml")) + sorted(PAPERS_DIR.glob("*/statements.toml"))
 
 
 def load_index() -> dict[str, dict]:
@@ -171,7 +175,7 @@ def check_against_claims(claim_ids) -> list[str]:
             if cid not in claim_ids:
                 problems.append(f"{s.file}: {s.id} lists {cid!r}, which is not a registered claim")
         listed.update(s.claims)
-    from proofs.steps import listed_claims  # a proof-step claim names a step of proofs/steps/ instead (issue 30)
+    from ..steps import listed_claims  # a proof-step claim names a step of proofs/steps/ instead (issue 30)
 
     listed |= listed_claims()
     for cid in sorted(claim_ids - listed):
@@ -192,7 +196,7 @@ def claim_order(claim_ids=None) -> dict[str, list[str]]:
     in ``claims`` (claim ids start with the paper's folder name, :mod:`proofs.papers`), so a claim that a
     later entry or another paper's index also cites stays where its own statement is. With
     ``claim_ids`` only those ids are kept. The report sorts each paper's claims by this list."""
-    from proofs.papers import PAPERS
+    from ..papers import PAPERS
 
     folder = {p.seed: p.name for p in PAPERS}
     keep = None if claim_ids is None else set(claim_ids)
@@ -237,7 +241,7 @@ def coverage(claim_ids=None) -> dict:
             p["uncovered"] += 1
             p["uncovered_names"].append(s.name)
     try:
-        from proofs.papers import titles as _titles
+        from ..papers import titles as _titles
 
         titles = _titles()
     except ImportError:  # pragma: no cover - proofs.papers is part of the package

@@ -178,7 +178,7 @@ def check_against(claim_ids, statement_ids: dict[str, set[str]] | None = None,
     """
     claim_ids = set(claim_ids)
     if statement_ids is None:
-        from proofs.statements import statements as _statements
+        from ..statements import statements as _statements
 
         statement_ids, equations = {}, {}
         for st in _statements():
@@ -242,7 +242,7 @@ def coverage(claim_ids=None) -> dict:
             c["displays" if s.kind == "display" else "inferences"] += 1
             c[key] += 1
     try:
-        from proofs.papers import PAPERS
+        from ..papers import PAPERS
 
         order = [p.seed for p in PAPERS]
     except ImportError:  # pragma: no cover - proofs.papers is part of the package

@@ -17,7 +17,8 @@ whose source cannot be read (no file) has no key and is always recomputed. Artef
 (:meth:`Context.artefact`) are stored with their SHA-256; a cached result is reused only if each artefact
 is still in the output directory with the same content.
 
-Storage: one JSON file per claim and key in ``<out>/.cache/claims/`` (the newest few keys of each claim) (written after each claim, so an interrupted run
+Storage: one JSON file per claim and key in ``<out>/.cache/claims/`` (the newest few keys of each claim)
+(written after each claim, so an interrupted run
 keeps what it finished), and the ``key`` recorded with each claim in ``<out>/verification.json``: a fresh clone
 whose committed report is current re-runs nothing.
 """
@@ -35,6 +36,7 @@ from functools import cache, lru_cache
 from importlib import metadata
 from pathlib import Path
 
+from rldp_verify.claims.catalogue import DEFAULT_SOURCE
 from rldp_verify.claims.core import Claim, Context
 
 #: bump when the meaning of a cached entry changes (the key's recipe, the stored fields)
@@ -104,7 +106,7 @@ def _direct(name: str, roots: tuple[str, ...]) -> tuple[tuple[str, ...], str | N
     path = _module_file(name)
     if path is None:
         return (), None
-    deps = set()
+    deps: set[str] = set()
     for m in _imports(path, name):
         if m.split(".")[0] in roots:
             deps.update(p for p in _with_parents(m) if _module_file(p) is not None)
@@ -142,7 +144,7 @@ def _environment() -> tuple:
     OPENBLAS_NUM_THREADS to 1 in this process (for its workers), so keys read after it differed from keys read
     before it (seen: a report with the slow claims on Dask gave its fast claims other keys than a re-run).
     :class:`ResultCache` takes the snapshot when it is created, before any cluster starts."""
-    versions = []
+    versions: list[tuple[str, str | None]] = []
     for lib in LIBRARIES:
         try:
             versions.append((lib, metadata.version(lib)))
@@ -175,7 +177,7 @@ def _digest_or_none(path: str) -> str | None:
     return file_digest(p) if p.is_file() else None
 
 
-def key_parts(claim: Claim, ctx: Context, package: str = "proofs") -> dict | None:
+def key_parts(claim: Claim, ctx: Context, package: str = DEFAULT_SOURCE) -> dict | None:
     """The data a claim's key is the hash of (``None`` when the claim's module has no readable source)."""
     roots = {"rldp_verify", package.split(".")[0]}
     mods = closure(claim.module, roots)
@@ -206,7 +208,7 @@ def key_parts(claim: Claim, ctx: Context, package: str = "proofs") -> dict | Non
     }
 
 
-def claim_key(claim: Claim, ctx: Context, package: str = "proofs") -> str | None:
+def claim_key(claim: Claim, ctx: Context, package: str = DEFAULT_SOURCE) -> str | None:
     """The claim's cache key (hex SHA-256 of :func:`key_parts`), or ``None``: never cached."""
     parts = key_parts(claim, ctx, package)
     if parts is None:
@@ -229,7 +231,7 @@ class ResultCache:
         except (OSError, ValueError, TypeError, AttributeError):
             pass
 
-    def key(self, claim: Claim, ctx: Context, package: str = "proofs") -> str | None:
+    def key(self, claim: Claim, ctx: Context, package: str = DEFAULT_SOURCE) -> str | None:
         """:func:`claim_key`, memoised per claim and options for the life of this cache object."""
         memo = self.__dict__.setdefault("_keys", {})
         k = (claim.id, ctx.dps, ctx.seed, ctx.include_slow, package)
@@ -237,7 +239,7 @@ class ResultCache:
             memo[k] = claim_key(claim, ctx, package)
         return memo[k]
 
-    def lookup(self, claim: Claim, ctx: Context, package: str = "proofs") -> dict | None:
+    def lookup(self, claim: Claim, ctx: Context, package: str = DEFAULT_SOURCE) -> dict | None:
         """The cached entry of ``claim`` under its current key, or None (it must be computed)."""
         return self.get(claim.id, self.key(claim, ctx, package))
 

@@ -275,7 +275,7 @@ def claim(
             where = old.module if old.module == c.module else f"{old.module} and {c.module}"
             raise ValueError(f"duplicate claim id {id!r} in {where}")
         _REGISTRY[id] = c
-        fn.claim = c
+        fn.claim = c  # type: ignore[attr-defined]  # the registered claim, on its check function
         return fn
 
     return deco

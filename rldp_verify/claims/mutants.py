@@ -3,13 +3,16 @@
 A *mutant* replaces one or more engine objects (functions, methods, constants) by a wrong variant —
 a formula a paper misprints or a careless implementation could contain — and names the claims that
 depend on it. Running a mutant runs those claims in a fresh subprocess with the patch applied *before*
-the proof modules are imported. The engine knows no papers: catalogues live beside ``proofs/`` (see
-``mutation/catalogue.py``) and are passed to this module by name.
+the proof modules are imported. The engine knows no papers: mutant catalogues live beside ``proofs/`` (see
+``mutation/catalogue.py``, which adds the mutants kept in the papers' folders,
+:meth:`rldp_verify.claims.catalogue.Catalogue.mutants`) and are passed to this module by name; the claims come
+from the catalogue of papers (``package``: the name :meth:`~rldp_verify.claims.catalogue.Catalogue.load` takes).
 
 Kill rule. A claim *kills* a mutant when it says REFUTED under the mutant and did not say REFUTED on
 the unmutated engine (a claim that is REFUTED anyway, because the paper is wrong, cannot tell the
 mutant apart); so does the independent checker (issue 23) when it rejects a certificate the claim carries
-under the mutant and accepts that claim's certificate on the unmutated engine. ERROR is a defect of the claim, never a kill; it is recorded under ``errors``.
+under the mutant and accepts that claim's certificate on the unmutated engine. ERROR is a defect of the claim,
+never a kill; it is recorded under ``errors``.
 Other verdict changes (e.g. REFUTED -> VERIFIED when the mutant reproduces a misprint) are recorded
 under ``changed`` as information; they are not kills.
 
@@ -38,6 +41,8 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
+
+from rldp_verify.claims.catalogue import DEFAULT_SOURCE, SOURCES, Catalogue
 
 # ---------------------------------------------------------------------------------------------
 # Catalogue records
@@ -128,7 +133,7 @@ def _rebindable(obj) -> bool:
     return isinstance(obj, (types.FunctionType, type, types.BuiltinFunctionType))
 
 
-_OWN_PREFIXES = ("rldp_verify", "proofs")
+_OWN_PREFIXES = ("rldp_verify", *SOURCES)
 
 
 @dataclass
@@ -185,12 +190,11 @@ def load_catalogue(name: str):
     return mutants, dict(getattr(cat, "MODULES", {}))
 
 
-def _pins(package: str = "proofs") -> dict:
-    """{claim id: pinned verdict} from ``<package>/pinned_verdicts.json`` (the unmutated verdicts, tested in CI);
-    the baseline for slow claims, which the baseline run does not run."""
+def _pins(package: str | Catalogue = DEFAULT_SOURCE) -> dict:
+    """{claim id: pinned verdict} of the catalogue's pins (:meth:`Catalogue.pins`: the unmutated verdicts,
+    tested in CI); the baseline for slow claims, which the baseline run does not run."""
     try:
-        path = Path(importlib.import_module(package).__file__).parent / "pinned_verdicts.json"
-        return {k: v["verdict"] for k, v in json.loads(path.read_text())["claims"].items()}
+        return {k: v["verdict"] for k, v in Catalogue.load(package).pins().items()}
     except (OSError, ValueError, KeyError, ImportError, TypeError):
         return {}
 
@@ -213,7 +217,8 @@ def _certificate_status(evidence) -> str | None:
 
 
 def _checker_kills(before: dict | None, after: dict) -> bool:
-    return str(after.get("certificate") or "").startswith("FAILED") and (before or {}).get("certificate") == "re-checked"
+    rejected_now = str(after.get("certificate") or "").startswith("FAILED")
+    return rejected_now and (before or {}).get("certificate") == "re-checked"
 
 
 def _run_in_process(catalogue: str, mutant_id: str | None, claim_ids: Sequence[str] | None,
@@ -222,7 +227,7 @@ def _run_in_process(catalogue: str, mutant_id: str | None, claim_ids: Sequence[s
 
     With ``baseline`` the claims run cheapest first and, unless ``all_killers``, stop at the first kill."""
     from rldp_verify.claims.core import Context
-    from rldp_verify.claims.runner import discover, run_claim
+    from rldp_verify.claims.runner import run_claim
 
     mutants, modules = load_catalogue(catalogue)
     m = None
@@ -230,7 +235,8 @@ def _run_in_process(catalogue: str, mutant_id: str | None, claim_ids: Sequence[s
         m = {x.id: x for x in mutants}[mutant_id]
         apply(m, modules)
     slow_ok = m is not None and m.include_slow
-    claims = [c for c in discover(package) if not c.slow or slow_ok]
+    papers = Catalogue.load(package)
+    claims = [c for c in papers.discover() if not c.slow or slow_ok]
     if claim_ids is not None:   # ids or globs
         claims = [c for c in claims if any(c.id == w or fnmatchcase(c.id, w) for w in claim_ids)]
     elif m is not None:
@@ -249,7 +255,7 @@ def _run_in_process(catalogue: str, mutant_id: str | None, claim_ids: Sequence[s
             out[c.id]["certificate"] = cert
         print("CLAIM " + json.dumps({c.id: out[c.id]}), flush=True)   # partial results survive a timeout
         before = baseline.get(c.id, {}).get("verdict") if baseline else None
-        if baseline and not all_killers and (_kills(before or _pins(package).get(c.id), r.verdict.value)
+        if baseline and not all_killers and (_kills(before or _pins(papers).get(c.id), r.verdict.value)
                                              or _checker_kills(baseline.get(c.id), out[c.id])):
             break
     return out
@@ -279,7 +285,7 @@ def _parse_child(text) -> tuple[list[str], str | None]:
 
 
 def run_subprocess(catalogue: str, mutant_id: str | None, claim_ids: Sequence[str] | None = None, *,
-                   package: str = "proofs", timeout: float = 600.0, cwd: str | None = None,
+                   package: str = DEFAULT_SOURCE, timeout: float = 600.0, cwd: str | None = None,
                    baseline_file: str | None = None, all_killers: bool = False) -> dict:
     """Run in a fresh interpreter; returns {"results": {...}} or {"failure": "..."}.
 
@@ -367,7 +373,7 @@ def judge(m: Mutant, baseline: dict, run: dict) -> dict:
     return rec
 
 
-def run_catalogue(catalogue: str, *, only: Sequence[str] | None = None, jobs: int = 2, package: str = "proofs",
+def run_catalogue(catalogue: str, *, only: Sequence[str] | None = None, jobs: int = 2, package: str = DEFAULT_SOURCE,
                   progress=print, all_killers: bool = False, baseline_path: str | None = None) -> dict:
     """Run the baseline and every mutant; returns the ``semantic`` section of mutation.json."""
     mutants, _ = load_catalogue(catalogue)
@@ -484,16 +490,17 @@ def main(argv=None) -> int:
     sub = ap.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="run a catalogue's mutants and write the semantic section of the report")
     r.add_argument("--catalogue", default="mutation.catalogue")
-    r.add_argument("--package", default="proofs")
+    r.add_argument("--package", default=DEFAULT_SOURCE)
     r.add_argument("--only", action="append", help="mutant id (glob); repeatable")
     r.add_argument("--jobs", type=int, default=2)
     r.add_argument("--out", default="reports/mutation.json")
-    r.add_argument("--all-killers", action="store_true", help="run every listed claim (default: stop at the first kill)")
+    r.add_argument("--all-killers", action="store_true",
+                   help="run every listed claim (default: stop at the first kill)")
     r.add_argument("--baseline", help="JSON file of the unmutated verdicts: read if present, else computed and written")
     r.add_argument("--merge", action="store_true", help="with --only: replace those mutants' records in --out")
     c = sub.add_parser("_child")
     c.add_argument("--catalogue", required=True)
-    c.add_argument("--package", default="proofs")
+    c.add_argument("--package", default=DEFAULT_SOURCE)
     c.add_argument("--mutant")
     c.add_argument("--claims")
     c.add_argument("--baseline")
@@ -572,7 +579,8 @@ def markdown_section(doc: dict | None) -> list[str]:
         if gen.get("counting"):
             lines += [f"Counting: {gen['counting']}.", ""]
         if gen.get("by_module"):
-            lines += ["| module | killed | survived | timeout | of the survivors: message only |", "|---|---|---|---|---|"]
+            lines += ["| module | killed | survived | timeout | of the survivors: message only |",
+                      "|---|---|---|---|---|"]
             for mod, c in sorted(gen["by_module"].items()):
                 lines.append(f"| {mod} | {c.get('killed', 0)} | {c.get('survived', 0)} | {c.get('timeout', 0)} | "
                              f"{c.get('message_only', 0)} |")

@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 import sys
 import time
 import traceback
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING
 
+from rldp_verify.claims.catalogue import DEFAULT_SOURCE, Catalogue
 from rldp_verify.claims.core import Claim, Context, Outcome, Result, Verdict, registry
 from rldp_verify.core.errors import ExecutionError
 
@@ -18,19 +17,10 @@ if TYPE_CHECKING:
     from rldp_verify.claims.cache import ResultCache
 
 
-def discover(package: str = "proofs") -> list[Claim]:
-    """Import every module below ``package`` and return the claims they register, sorted by id.
-
-    The engine does not know the package's contents; the CLI passes the name of the proofs package.
-    """
-    pkg = importlib.import_module(package)
-    for info in pkgutil.walk_packages(pkg.__path__, prefix=pkg.__name__ + "."):
-        importlib.import_module(info.name)
-    prefix = package + "."
-    return sorted(
-        (c for c in registry().values() if c.module == package or c.module.startswith(prefix)),
-        key=lambda c: (c.paper, c.id),
-    )
+def discover(package: str | Catalogue = DEFAULT_SOURCE) -> list[Claim]:
+    """Import every module of the catalogue ``package`` (a :class:`Catalogue` or the name it is loaded from)
+    and return the claims they register, sorted by (paper, id): :meth:`Catalogue.discover`."""
+    return Catalogue.load(package).discover()
 
 
 def _jsonable(x):
@@ -101,14 +91,16 @@ def selected(claims: Iterable[Claim], ctx: Context) -> list[Claim]:
 
 
 def run_claims(claims: Iterable[Claim], ctx: Context, *, progress: Callable[[Result], None] | None = None,
-               on_start: Callable[[Claim], None] | None = None, jobs: int = 1, package: str = "proofs",
+               on_start: Callable[[Claim], None] | None = None, jobs: int = 1,
+               package: str | Catalogue = DEFAULT_SOURCE,
                durations: Mapping[str, float] | None = None, cache: ResultCache | None = None) -> list[Result]:
     """Run the claims (slow ones only when ``ctx.include_slow``); results in the order of ``claims``.
 
     ``on_start(claim)`` is called when a claim starts and ``progress(result)`` when it ends (both
     optional, in the order things happen: the hooks of a progress display). ``jobs > 1``
     runs the claims in that many worker processes, each claim group (:func:`claim`'s ``group``) in one
-    process; the workers import ``package`` to find the checks. The results equal those of ``jobs=1``
+    process; the workers load the catalogue ``package`` (a :class:`Catalogue` or the name it is loaded from)
+    to find the checks. The results equal those of ``jobs=1``
     (checks draw their randomness from the context seed and their own salt), only ``seconds`` differ.
     ``durations`` (claim id -> seconds, e.g. from a previous report) only orders the work, longest
     group first. Raises :class:`RunInterrupted` when the machinery fails mid-run.
@@ -119,13 +111,14 @@ def run_claims(claims: Iterable[Claim], ctx: Context, *, progress: Callable[[Res
     result is stored in the cache as soon as it is complete.
     """
     todo = selected(claims, ctx)
+    source = Catalogue.name_of(package)
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
     reused: dict[str, Result] = {}
     keys: dict[str, str | None] = {}
     if cache is not None:
         for c in todo:
-            keys[c.id] = k = cache.key(c, ctx, package)
+            keys[c.id] = k = cache.key(c, ctx, source)
             e = cache.get(c.id, k)
             if e is not None:
                 reused[c.id] = Result(c, Verdict(e["verdict"]), e["summary"], e["evidence"], float(e["seconds"]),
@@ -151,7 +144,7 @@ def run_claims(claims: Iterable[Claim], ctx: Context, *, progress: Callable[[Res
         if jobs == 1 or len(rest) <= 1:
             fresh = _run_sequential(rest, ctx, progress, on_start)
         else:
-            fresh = _run_parallel(rest, ctx, progress, on_start, jobs, package, durations or {})
+            fresh = _run_parallel(rest, ctx, progress, on_start, jobs, source, durations or {})
     except RunInterrupted as exc:
         if reused:
             done = {r.claim.id: r for r in [*reused.values(), *exc.results]}
@@ -164,7 +157,7 @@ def run_claims(claims: Iterable[Claim], ctx: Context, *, progress: Callable[[Res
 
 
 def _run_sequential(todo: list[Claim], ctx: Context, progress, on_start) -> list[Result]:
-    results = []
+    results: list[Result] = []
     for i, c in enumerate(todo):
         if on_start:
             on_start(c)
@@ -182,13 +175,13 @@ def _run_sequential(todo: list[Claim], ctx: Context, progress, on_start) -> list
 _QUEUE = None
 
 
-def _init_worker(package: str, path: list[str], queue) -> None:
+def _init_worker(source: str, path: list[str], queue) -> None:
     global _QUEUE
     for p in reversed(path):
         if p not in sys.path:
             sys.path.insert(0, p)
     _QUEUE = queue
-    discover(package)
+    Catalogue.load(source).discover()
 
 
 def _run_group(ids: list[str], ctx: Context) -> list[tuple]:
@@ -205,7 +198,7 @@ def _run_group(ids: list[str], ctx: Context) -> list[tuple]:
     return out
 
 
-def _run_parallel(todo: list[Claim], ctx: Context, progress, on_start, jobs: int, package: str,
+def _run_parallel(todo: list[Claim], ctx: Context, progress, on_start, jobs: int, source: str,
                   durations: Mapping[str, float]) -> list[Result]:
     import multiprocessing
     import queue as queue_mod
@@ -258,7 +251,7 @@ def _run_parallel(todo: list[Claim], ctx: Context, progress, on_start, jobs: int
             pass
 
     ex = ProcessPoolExecutor(max_workers=jobs, mp_context=mp, initializer=_init_worker,
-                             initargs=(package, list(sys.path), q))
+                             initargs=(source, list(sys.path), q))
     cause = None
     try:
         pending = {ex.submit(_run_group, [c.id for c in groups[g]], ctx): g for g in order}

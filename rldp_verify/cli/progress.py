@@ -13,6 +13,7 @@ CI output carry no progress noise. Two displays:
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 
 def enabled(quiet: bool = False, stream=None) -> bool:
@@ -32,7 +33,7 @@ class Progress:
     def __init__(self, total: int, *, desc: str = "", quiet: bool = False, stream=None):
         self.total = total
         self.running: dict[str, None] = {}
-        self.bar = None
+        self.bar: Any = None   # a tqdm bar while shown
         if enabled(quiet, stream):
             import threading
 
@@ -121,8 +122,8 @@ class Live:
         self._done = (0, 0.0)
         self._info = (0, "")
         self._shown = -1
-        self._t0 = None
-        self.bar = None
+        self._t0: float | None = None   # time.time() when the line is first drawn
+        self.bar: Any = None               # the tqdm status line while shown
         self._stop = None
         self._thread = None
         self._ctx = None
@@ -196,6 +197,7 @@ class Live:
         bar.n = int(done) if float(done).is_integer() else round(done, 1)
         v, info = self._info
         bar.set_postfix_str(info if v == version else "", refresh=False)
+        assert self._t0 is not None   # set by __enter__ before the first draw
         total_time = bar.format_interval(time.time() - self._t0)
         bar.set_description_str(f"{self.desc} ({total_time}) · {name}", refresh=False)
         bar.refresh()

@@ -49,7 +49,9 @@ def register(sub):
     p.add_argument("--dps", default="30", help="significant digits of the values (default 30)")
     p.add_argument("-o", "--output", default="-", help="output file (default: stdout)")
     p.add_argument("--workers", default=None, help="processes (default: the number of cores)")
-    p.add_argument("--proofs", default="proofs", help="package holding the claims (default: proofs)")
+    from rldp_verify.claims.catalogue import DEFAULT_SOURCE
+
+    p.add_argument("--proofs", default=DEFAULT_SOURCE, help=f"package holding the claims (default: {DEFAULT_SOURCE})")
     p.add_argument("--no-check-claims", action="store_true", help="list the claims without running their checks")
     p.add_argument("--quiet", action="store_true",
                    help="no progress on stderr (otherwise shown when stderr is a terminal: grid points, "

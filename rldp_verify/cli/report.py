@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import importlib
 import json
 import os
 import signal
@@ -19,6 +18,8 @@ DEFAULT_SEED = 20240306
 
 def register(sub):
     """Register ``rldp-verify report`` (check every claim, write the verification report)."""
+    from rldp_verify.claims.catalogue import DEFAULT_SOURCE, INSTALLED_SOURCE
+
     p = add_parser(
         sub, "report", help="check every claim of the papers and write the verification report",
         description="Check every registered claim of the papers (the modules below --proofs) and write "
@@ -32,8 +33,11 @@ def register(sub):
                     1: "at least one claim ended in ERROR (their ids are printed on stderr)",
                     2: "bad input, or --only matches no claim",
                     130: "interrupted (Ctrl-C): no report; the completed claims in OUT/verification-interrupted.json"})
-    p.add_argument("--out", default="reports", help="output directory for the report and its figures (default: reports)")
-    p.add_argument("--proofs", default="proofs", help="package holding the claims (default: proofs)")
+    p.add_argument("--out", default="reports",
+                   help="output directory for the report and its figures (default: reports)")
+    p.add_argument("--proofs", default=DEFAULT_SOURCE, metavar="PACKAGE",
+                   help=f"package holding the claims, the catalogue of papers (default: {DEFAULT_SOURCE}; "
+                        f"{INSTALLED_SOURCE} when installed from the wheel)")
     p.add_argument("--include-slow", action="store_true", help="also run the slow, exhaustive claims")
     p.add_argument("--only", default=None, help="run only claims whose id starts with this prefix")
     p.add_argument("--dps", type=int, default=DEFAULT_DPS, help=f"working precision in digits (default {DEFAULT_DPS})")
@@ -76,33 +80,75 @@ def _errors_exit(doc) -> int:
 def run(args) -> int:
     """Run ``rldp-verify report``: discover and run the claims, write OUT/verification.{md,json,html}; returns 1
     when a claim ended in ERROR."""
-    from rldp_verify import report
-    from rldp_verify.claims import Context, discover
+    from rldp_verify.claims import Context
     from rldp_verify.claims.runner import selected
-    from rldp_verify.cli.progress import Progress
     from rldp_verify.core.errors import InputError
 
     out = Path(args.out)
     if args.from_json:
-        import json
+        return _rerender(args, out)
+    _check_options(args, out)
+    if str(Path.cwd()) not in sys.path:
+        sys.path.insert(0, str(Path.cwd()))
+    catalogue, claims = _load(args.proofs)
+    # artefacts (figures) are written to OUT/.staging and moved into OUT only when the report is written: an
+    # interrupted or failed run leaves OUT as it was (issue 28 item 4)
+    staging = out / ".staging"
+    ctx = Context(dps=args.dps, seed=args.seed, include_slow=args.include_slow, out_dir=str(staging))
+    claims_all = claims
+    if args.only:
+        claims = [c for c in claims if c.id.startswith(args.only)]
+        if not selected(claims, ctx):
+            slow = " (only slow claims match: add --include-slow)" if claims else ""
+            raise InputError(f"--only {args.only!r} matches no claim{slow}")
+    results = _run_with_progress(selected(claims, ctx), ctx, args, out, staging, catalogue)
+    return _write(args, out, results, catalogue, [c.id for c in claims_all])
 
-        try:
-            doc = json.loads((out / "verification.json").read_text())
-        except (OSError, json.JSONDecodeError) as exc:
-            raise InputError(f"cannot read {str(out / 'verification.json')!r}: {exc}") from None
-        _check_report(doc, out / "verification.json")
-        _check_writable(out)
-        doc["benchmarks"] = report.load_benchmarks(out / "benchmarks")
-        if str(Path.cwd()) not in sys.path:
-            sys.path.insert(0, str(Path.cwd()))
-        try:
-            order = _from_proofs(args.proofs, "claim_order", [c["id"] for c in doc.get("claims", [])])
-        except ImportError:  # no proofs package here: keep the document's order
-            order = None
-        doc = report.reorder(doc, order)
-        paths = report.write(doc, out)
-        print("report re-rendered -> " + ", ".join(map(str, paths)))
-        return _errors_exit(doc)
+
+def _load(source: str):
+    """(the catalogue loaded from ``--proofs``, its claims); a one-line InputError when it cannot be imported.
+    The default name falls back to the installed one (:meth:`Catalogue.load` without a name)."""
+    from rldp_verify.claims.catalogue import DEFAULT_SOURCE, Catalogue
+    from rldp_verify.core.errors import InputError
+
+    try:
+        catalogue = Catalogue.load(None if source == DEFAULT_SOURCE else source)
+        return catalogue, catalogue.discover()
+    except ModuleNotFoundError as exc:
+        raise InputError(f"--proofs {source!r}: cannot import {exc.name!r}") from None
+
+
+def _rerender(args, out: Path) -> int:
+    """``report --from-json``: re-render OUT/verification.md/.html from OUT/verification.json with fresh
+    benchmark tables and the claims in the current statement index's order."""
+    from rldp_verify import report
+    from rldp_verify.claims.catalogue import DEFAULT_SOURCE, Catalogue
+    from rldp_verify.core.errors import InputError
+
+    try:
+        doc = json.loads((out / "verification.json").read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise InputError(f"cannot read {str(out / 'verification.json')!r}: {exc}") from None
+    _check_report(doc, out / "verification.json")
+    _check_writable(out)
+    doc["benchmarks"] = report.load_benchmarks(out / "benchmarks")
+    if str(Path.cwd()) not in sys.path:
+        sys.path.insert(0, str(Path.cwd()))
+    try:
+        catalogue = Catalogue.load(None if args.proofs == DEFAULT_SOURCE else args.proofs)
+        order = catalogue.claim_order([c["id"] for c in doc.get("claims", [])])
+    except ImportError:  # no proofs package here: keep the document's order
+        order = None
+    doc = report.reorder(doc, order)
+    paths = report.write(doc, out)
+    print("report re-rendered -> " + ", ".join(map(str, paths)))
+    return _errors_exit(doc)
+
+
+def _check_options(args, out: Path) -> None:
+    """The options of a run, checked before any claim runs (one-line InputErrors); sets the Adult data path."""
+    from rldp_verify.core.errors import InputError
+
     if args.dps < 5:
         raise InputError(f"--dps must be at least 5, got {args.dps}")
     if args.adult_data is not None:
@@ -118,23 +164,13 @@ def run(args) -> int:
         _check_writable(Path(args.certificates))
     if args.jobs < 1:
         raise InputError(f"--jobs must be at least 1, got {args.jobs}")
-    if str(Path.cwd()) not in sys.path:
-        sys.path.insert(0, str(Path.cwd()))
-    try:
-        claims = discover(args.proofs)
-    except ModuleNotFoundError as exc:
-        raise InputError(f"--proofs {args.proofs!r}: cannot import {exc.name!r}") from None
-    # artefacts (figures) are written to OUT/.staging and moved into OUT only when the report is written: an
-    # interrupted or failed run leaves OUT as it was (issue 28 item 4)
-    staging = out / ".staging"
-    ctx = Context(dps=args.dps, seed=args.seed, include_slow=args.include_slow, out_dir=str(staging))
-    claims_all = claims
-    if args.only:
-        claims = [c for c in claims if c.id.startswith(args.only)]
-        if not selected(claims, ctx):
-            slow = " (only slow claims match: add --include-slow)" if claims else ""
-            raise InputError(f"--only {args.only!r} matches no claim{slow}")
-    todo = selected(claims, ctx)
+
+
+def _run_with_progress(todo, ctx, args, out: Path, staging: Path, catalogue):
+    """Run the claims with the progress display; artefacts go to ``staging`` and are moved into OUT after."""
+    import shutil
+
+    from rldp_verify.cli.progress import Progress
 
     with Progress(len(todo), desc="claims", quiet=args.quiet) as bar:
         def started(c):
@@ -150,30 +186,31 @@ def run(args) -> int:
                     sys.stderr.write(line + "\n")
                     sys.stderr.flush()
 
-        import shutil
-
         shutil.rmtree(staging, ignore_errors=True)
         try:
-            results = _run(todo, ctx, args, finished, started, out)
+            results = _run(todo, ctx, args, finished, started, out, catalogue)
             _publish(staging, out)
         finally:
             shutil.rmtree(staging, ignore_errors=True)
-    recomputed = [r.claim.id for r in results if not r.reused]
-    try:
-        titles = importlib.import_module(f"{args.proofs}.papers").titles()
-    except ImportError:
-        titles = {}
-    doc = report.build(results, report.environment(args.dps, args.seed, args.include_slow),
-                       report.load_benchmarks(out / "benchmarks"), titles,
-                       order=_from_proofs(args.proofs, "claim_order", [c.id for c in claims_all]))
-    coverage = _coverage(args.proofs, [c.id for c in claims_all])
-    if coverage is not None:
-        doc["coverage"] = coverage
-    step_coverage = _from_proofs(args.proofs, "step_coverage", [c.id for c in claims_all])
-    if step_coverage is not None:
-        doc["step_coverage"] = step_coverage
+    return results
+
+
+def _write(args, out: Path, results, catalogue, claim_ids: list[str]) -> int:
+    """Build the report document (titles, order, coverage from the catalogue; certificates), write it and print
+    the summary line; the exit code."""
+    from rldp_verify import report
     from rldp_verify.certificates.report import attach, summary_line
 
+    recomputed = [r.claim.id for r in results if not r.reused]
+    doc = report.build(results, report.environment(args.dps, args.seed, args.include_slow),
+                       report.load_benchmarks(out / "benchmarks"), catalogue.titles(),
+                       order=catalogue.claim_order(claim_ids))
+    coverage = catalogue.coverage(claim_ids)
+    if coverage is not None:
+        doc["coverage"] = coverage
+    step_coverage = catalogue.step_coverage(claim_ids)
+    if step_coverage is not None:
+        doc["step_coverage"] = step_coverage
     certs = attach(doc["claims"], args.certificates, out / "certificates")   # issue 23: documents out of the JSON
     if certs is not None:
         doc["certificates"] = certs
@@ -215,20 +252,6 @@ def _run_record(out: Path, doc: dict, cache: bool, recomputed: list[str], reused
     return record
 
 
-def _coverage(package: str, claim_ids: list[str]):
-    """Statement coverage from the proofs package: its ``coverage(claim_ids)`` if it defines one, else None
-    (issue 12; the engine knows no papers, the proofs package owns the statement index). The result is the
-    report's ``"coverage"`` entry: a table ``{"columns", "rows", "notes"}`` plus the figures per paper."""
-    return _from_proofs(package, "coverage", claim_ids)
-
-
-def _from_proofs(package: str, name: str, claim_ids: list[str]):
-    """``package.name(claim_ids)`` when the proofs package defines it, else None: ``coverage`` (the coverage
-    table) and ``claim_order`` (``{seed file: [claim ids in the paper's order]}``, from the statement index)."""
-    fn = getattr(importlib.import_module(package), name, None)
-    return fn(claim_ids) if callable(fn) else None
-
-
 def _previous_durations(out: Path) -> dict:
     """Claim timings of the previous report in ``out`` (they only order the parallel work)."""
     import json
@@ -239,7 +262,7 @@ def _previous_durations(out: Path) -> dict:
         return {}
 
 
-def _run(claims, ctx, args, progress, on_start, out: Path):
+def _run(claims, ctx, args, progress, on_start, out: Path, catalogue):
     """Run the claims with ``--jobs`` processes, on a Dask cluster (``--scheduler``, or a LocalCluster
     when slow claims run). A run that breaks off writes OUT/verification-interrupted.json (complete
     claims and the ids that did not run), leaves the report untouched and raises a one-line InputError
@@ -256,7 +279,7 @@ def _run(claims, ctx, args, progress, on_start, out: Path):
     cache = None if args.no_cache else ResultCache(out)
     # the LocalCluster is for the slow claims' experiments: not started when each of them is reused from the cache
     use_dask = args.scheduler is not None or (args.include_slow and any(
-        c.slow and (cache is None or cache.lookup(c, ctx, args.proofs) is None) for c in claims))
+        c.slow and (cache is None or cache.lookup(c, ctx, catalogue.name) is None) for c in claims))
     cm = DaskCluster(args.scheduler, n_workers=args.jobs) if use_dask else contextlib.nullcontext()
     completed: dict = {}
 
@@ -276,7 +299,7 @@ def _run(claims, ctx, args, progress, on_start, out: Path):
                 ctx.scheduler = cluster.address
             stack.enter_context(_sigint_stops_children())
             return run_claims(claims, ctx, progress=keep, on_start=on_start, jobs=args.jobs,
-                              package=args.proofs, durations=_previous_durations(out),
+                              package=catalogue, durations=_previous_durations(out),
                               cache=cache)
     except KeyboardInterrupt:
         _stop_children()
@@ -395,7 +418,8 @@ def _check_report(doc, path: Path) -> None:
 
     schema = json.loads(resources.files("rldp_verify").joinpath("schemas", "report.schema.json").read_text())
     # the benchmark tables are re-read from OUT/benchmarks: a report without them is fine
-    err = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors({"benchmarks": [], **doc}))
+    errors = jsonschema.Draft202012Validator(schema).iter_errors({"benchmarks": [], **doc})
+    err = jsonschema.exceptions.best_match(errors)
     if err is not None:
         at = "/".join(str(x) for x in err.absolute_path) or "the top level"
         raise InputError(f"{where!r} is not a verification report: at {at}: {' '.join(err.message.split())[:200]}")

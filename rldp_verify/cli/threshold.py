@@ -1,7 +1,8 @@
 """``rldp-verify threshold``: optimality thresholds eps* of extremal mechanisms, with brackets.
 
 The engine's threshold families are plug-ins in :data:`FAMILIES` (name -> (add_arguments, compute)); which
-paper uses which family is read from ``proofs.papers`` (``--paper kairouz``: 004_3b35ffa09c03afc4.txt,
+paper uses which family is read from the catalogue of papers
+(:meth:`rldp_verify.claims.catalogue.Catalogue.thresholds`; ``--paper kairouz``: 004_3b35ffa09c03afc4.txt,
 Kairouz, Oh & Viswanath, family ``extremal``, computed by
 :func:`rldp_verify.topics.extremal.summary.optimality_thresholds`):
 
@@ -19,10 +20,13 @@ Output is human-readable; ``--json`` prints {"threshold", "bracket", "method", .
 
 from __future__ import annotations
 
-import importlib
+from typing import TYPE_CHECKING
 
 from rldp_verify.cli._help import add_parser
 from rldp_verify.cli._json import INF, SCHEMA_VERSION, dec, dumps
+
+if TYPE_CHECKING:
+    from rldp_verify.claims.catalogue import Catalogue
 
 
 def _extremal_args(p, title):
@@ -51,13 +55,15 @@ def _extremal(args) -> dict:
 FAMILIES = {"extremal": (_extremal_args, _extremal)}
 
 
-def _papers(proofs: str = "proofs") -> dict:
-    """Papers with thresholds, read by name from ``proofs.papers``: name -> (seed file, family)."""
+def _papers(catalogue: str | Catalogue | None = None) -> dict:
+    """Papers with thresholds in the catalogue (default: :meth:`Catalogue.load`'s): name -> (seed file, family);
+    {} when there is no catalogue."""
+    from rldp_verify.claims.catalogue import Catalogue
+
     try:
-        papers = importlib.import_module(f"{proofs}.papers").PAPERS
+        return Catalogue.load(catalogue).thresholds(FAMILIES)
     except ImportError:
         return {}
-    return {p.name: (p.seed, p.thresholds) for p in papers if p.thresholds in FAMILIES}
 
 
 def register(sub):
@@ -68,7 +74,8 @@ def register(sub):
                     "Viswanath, 004):\n--utility kl (Theorem 8 / 5), mi (Theorems 14 / 12), f (Lemma 24, exact "
                     "closed form).",
         examples=["rldp-verify threshold --paper kairouz --utility kl --p0 .5,.3,.2 --p1 .1,.4,.5",
-                  "rldp-verify threshold --paper kairouz --utility kl --p0 .5,.3,.2 --p1 .1,.4,.5 --mechanism binary --json",
+                  "rldp-verify threshold --paper kairouz --utility kl --p0 .5,.3,.2 --p1 .1,.4,.5 "
+                  "--mechanism binary --json",
                   "rldp-verify threshold --paper kairouz --utility f --p0 .5,.3,.2 --p1 .1,.4,.5",
                   "rldp-verify threshold --paper kairouz --utility mi --p .4,.3,.2,.1 --json"],
         exit_codes={0: "success"})

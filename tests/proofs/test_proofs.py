@@ -1,26 +1,29 @@
 """Every registered claim is well-formed, runs to a verdict, and reaches its *pinned* verdict.
 
-``proofs/pinned_verdicts.json`` maps every claim id to the verdict (and, for REFUTED, the finding
-kind) that the report publishes. A fast claim whose verdict differs from its pin fails here; the slow
+The pins (``proofs/pinned_verdicts.json``, and a paper's own ``proofs/<name>/pins.json``, read together by
+:meth:`rldp_verify.claims.catalogue.Catalogue.pins`) map every claim id to the verdict (and, for REFUTED, the
+finding kind) that the report publishes. The papers are the catalogue's registry (``proofs/papers.py``). A fast claim whose verdict differs from its pin fails here; the slow
 claims have a slow-marked twin that the report job (``make report``/``make test-slow``) runs.
 Changing a pin is an explicit edit of that file, in the same commit as its cause, with the reason in
 the commit message. A claim without a pin, or a pin without a claim, fails too.
 """
 
-import json
 from pathlib import Path
 
 import pytest
 
-from rldp_verify.claims import Context, Verdict, discover
+from rldp_verify.claims import Context, Verdict
+from rldp_verify.claims.catalogue import Catalogue
 from rldp_verify.claims.runner import run_claim
 
 SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"
-PINS_FILE = Path(__file__).resolve().parents[2] / "proofs" / "pinned_verdicts.json"
-CLAIMS = discover("proofs")
+CATALOGUE = Catalogue.load("proofs")
+PINS_FILE = "the pin files (" + ", ".join(str(f.relative_to(CATALOGUE.root)) for f in CATALOGUE.pin_files()) + ")"
+CLAIMS = CATALOGUE.discover()
 FAST = [c for c in CLAIMS if not c.slow]
 SLOW = [c for c in CLAIMS if c.slow]
-PINS = json.loads(PINS_FILE.read_text())["claims"]
+PINS = CATALOGUE.pins()
+PAPERS = {p.name: p.seed for p in CATALOGUE.papers}
 
 
 def test_claims_are_registered():
@@ -32,8 +35,8 @@ def test_every_claim_is_pinned_and_every_pin_has_a_claim():
     ids = {c.id for c in CLAIMS}
     unpinned = sorted(ids - PINS.keys())
     stale = sorted(PINS.keys() - ids)
-    assert not unpinned, f"claims without a pinned verdict in {PINS_FILE.name}: {unpinned}"
-    assert not stale, f"pins in {PINS_FILE.name} for claims that no longer exist: {stale}"
+    assert not unpinned, f"claims without a pinned verdict in {PINS_FILE}: {unpinned}"
+    assert not stale, f"pins in {PINS_FILE} for claims that no longer exist: {stale}"
 
 
 def test_pins_are_well_formed():
@@ -53,7 +56,10 @@ def test_claim_is_well_formed(c):
     if SEEDS.is_dir():
         assert (SEEDS / c.paper).is_file(), f"{c.id}: unknown paper {c.paper}"
     assert c.source.strip() and c.statement.strip()
-    assert c.id.split(".")[0] in {"rldp", "isit", "kairouz", "pram", "falpha"}
+    prefix = c.id.split(".")[0]
+    assert prefix in PAPERS, f"{c.id}: no paper {prefix!r} in proofs/papers.py (known: {sorted(PAPERS)})"
+    assert c.module.split(".")[1] == prefix, f"{c.id}: registered in {c.module}, not in the folder {prefix}/"
+    assert c.paper == PAPERS[prefix], f"{c.id}: paper {c.paper}, but proofs/papers.py gives {PAPERS[prefix]}"
 
 
 def _run(c):
@@ -63,10 +69,10 @@ def _run(c):
     if r.verdict is Verdict.REFUTED:
         assert r.evidence.get("counterexample") not in (None, "", [], {})
     pin = PINS.get(c.id)
-    assert pin is not None, f"{c.id} has no pinned verdict in {PINS_FILE.name}"
+    assert pin is not None, f"{c.id} has no pinned verdict in {PINS_FILE}"
     assert r.verdict.value == pin["verdict"], (
         f"{c.id}: verdict {r.verdict.value}, pinned {pin['verdict']} ({r.summary}). If the change is right, "
-        f"edit {PINS_FILE.name} in the same commit and give the reason in the commit message."
+        f"edit its pin in {PINS_FILE} in the same commit and give the reason in the commit message."
     )
     kind = r.to_json().get("kind")
     assert kind == pin.get("kind"), f"{c.id}: finding kind {kind!r}, pinned {pin.get('kind')!r}"
