@@ -28,8 +28,6 @@ KNOWN_COMPLEX: dict[tuple[str, str], int] = {
     ("rldp_verify/core/lp.py", "solve_certified"): 33,
     ("rldp_verify/rldp/audit/core.py", "audit"): 36,
     ("rldp_verify/rldp/audit/pair.py", "solve_pair"): 31,
-    ("rldp_verify/rldp/mechanisms/cg_certify.py", "exact_primal"): 47,
-    ("rldp_verify/rldp/mechanisms/polyopt.py", "solve_eq46"): 44,
     ("rldp_verify/structured/audit.py", "audit_structured"): 31,
     ("rldp_verify/testing.py", "_pattern"): 40,
     ("rldp_verify/topics/extremal/staircase.py", "_candidate_bases"): 33,

@@ -52,83 +52,108 @@ def exact_primal(master, cols_exact, cone: Cone, p, lp, x, dps, *, exact_basis_m
     """Exact rows with sum_y Q_y = 1 on X and every row in Gamma_eps; and their certified utility.
 
     Small LPs (at most ``exact_basis_max`` rows): the HiGHS basis re-solved exactly (flint), rows
-    theta_j w_j.  Otherwise (exact columns have huge denominators there) dyadic rows: each
-    (1 - delta) theta_j v_j is mixed with eta of the uniform row (an interior point: h constant),
-    rounded down to multiples of 2^-64 and checked to lie in Gamma_eps; the residual
+    theta_j w_j (:func:`_basis_rows`).  Otherwise (exact columns have huge denominators there) dyadic rows
+    (:func:`_dyadic_rows`): each (1 - delta) theta_j v_j is mixed with eta of the uniform row (an interior
+    point: h constant), rounded down to multiples of 2^-64 and checked to lie in Gamma_eps; the residual
     1 - sum of the rows is close to delta 1 and is checked to lie in Gamma_eps too (delta, eta grow
-    until it does).  Either way every row is verified exactly."""
-    import flint
-
+    until it does).  Either way every row is verified exactly (:func:`_check_rows`)."""
     from rldp_verify.core.information import mutual_information_bounds
 
-    m = len(lp)
     basic, slack_rows = master.basis()
-    rows_used = [i for i in range(m) if i not in set(slack_rows)]
     rows = None
-    if m <= exact_basis_max and len(basic) == len(rows_used) and basic:
-        k = len(basic)
-        M = flint.fmpq_mat(k, k, [flint.fmpq(cols_exact[j][i].numerator, cols_exact[j][i].denominator)
-                                  for i in rows_used for j in basic])
-        try:
-            z = M.solve(flint.fmpq_mat(k, 1, [1] * k))
-            th = [Fraction(int(t.p), int(t.q)) for t in z.entries()]
-            if all(t >= 0 for t in th) and all(sum(t * cols_exact[j][i] for t, j in zip(th, basic, strict=True)) == 1
-                                                 for i in slack_rows):
-                rows = []
-                for t, j in zip(th, basic, strict=True):
-                    if t > 0:
-                        r = [Fraction(0)] * cone.a
-                        for i, xx in enumerate(lp):
-                            r[xx] = t * cols_exact[j][i]
-                        rows.append(r)
-        except ZeroDivisionError:
-            rows = None
+    if len(lp) <= exact_basis_max:
+        rows = _basis_rows(basic, slack_rows, cols_exact, cone, lp)
     if rows is None:
-        used = [j for j in range(len(x)) if x[j] > 0]
-        V = np.array([[float(t) for t in cols_exact[j]] for j in used])
-        V = V / V.sum(axis=1, keepdims=True)
-        th = np.array([x[j] for j in used])
-        scale = 2 ** 64
-        delta, eta = 1e-9, 1e-9
-        for _ in range(10):
-            R = ((1 - delta) * th)[:, None] * ((1 - eta) * V + eta / m)
-            rows = []
-            ok = True
-            for rf in R:
-                # each row on its own dyadic grid, 2^-64 of its largest entry: a row with a tiny theta_j
-                # keeps its relative accuracy (a common 2^-64 grid pushed such rows out of Gamma_eps)
-                top = float(np.max(rf))
-                sc = 2 ** min(64 - math.frexp(top)[1], 1000) if top > 0 else scale
-                r = np.floor(rf * sc)
-                full = [Fraction(0)] * cone.a
-                for i, xx in enumerate(lp):
-                    full[xx] = Fraction(int(r[i]), sc)
-                if any(full) and not cone.member(full):
-                    ok = False
-                    break
-                if any(full):
-                    rows.append(full)
-            if ok:
-                res = [Fraction(0)] * cone.a
-                for xx in lp:
-                    res[xx] = 1 - sum(r[xx] for r in rows)
-                if all(res[xx] >= 0 for xx in lp) and cone.member(res):
-                    if any(res):
-                        rows.append(res)
-                    break
-            delta, eta = delta * 10, eta * 10
-        else:
-            raise CertificationError("could not build an exactly feasible solution of LP (46)")
+        rows = _dyadic_rows(cols_exact, cone, lp, x)
     if cone.free:
         k = len(rows)
         for r in rows:
             for xx in cone.free:
                 r[xx] = Fraction(1, k)
+    _check_rows(rows, cone)
+    lower = mutual_information_bounds(rows, p, dps=dps)[0]
+    return rows, lower
+
+
+def _basis_rows(basic, slack_rows, cols_exact, cone: Cone, lp) -> list[list[Fraction]] | None:
+    """The restricted LP's final basis re-solved exactly (flint): rows theta_j w_j when theta_B = B^-1 1 >= 0
+    and the slack rows are met with equality; None when the basis is not square, singular or infeasible."""
+    import flint
+
+    rows_used = [i for i in range(len(lp)) if i not in set(slack_rows)]
+    if not (len(basic) == len(rows_used) and basic):
+        return None
+    k = len(basic)
+    M = flint.fmpq_mat(k, k, [flint.fmpq(cols_exact[j][i].numerator, cols_exact[j][i].denominator)
+                              for i in rows_used for j in basic])
+    try:
+        z = M.solve(flint.fmpq_mat(k, 1, [1] * k))
+    except ZeroDivisionError:
+        return None
+    th = [Fraction(int(t.p), int(t.q)) for t in z.entries()]
+    if not (all(t >= 0 for t in th)
+            and all(sum(t * cols_exact[j][i] for t, j in zip(th, basic, strict=True)) == 1 for i in slack_rows)):
+        return None
+    rows = []
+    for t, j in zip(th, basic, strict=True):
+        if t > 0:
+            r = [Fraction(0)] * cone.a
+            for i, xx in enumerate(lp):
+                r[xx] = t * cols_exact[j][i]
+            rows.append(r)
+    return rows
+
+
+def _dyadic_rows(cols_exact, cone: Cone, lp, x) -> list[list[Fraction]]:
+    """Dyadic rows near the restricted LP's primal ``x``, mixed with delta, eta of the uniform row (both 1e-9,
+    tenfold per attempt, 10 attempts); CertificationError when no attempt gives rows and a residual in the
+    cone."""
+    used = [j for j in range(len(x)) if x[j] > 0]
+    V = np.array([[float(t) for t in cols_exact[j]] for j in used])
+    V = V / V.sum(axis=1, keepdims=True)
+    th = np.array([x[j] for j in used])
+    m = len(lp)
+    delta, eta = 1e-9, 1e-9
+    for _ in range(10):
+        R = ((1 - delta) * th)[:, None] * ((1 - eta) * V + eta / m)
+        rows = _dyadic_attempt(R, cone, lp)
+        if rows is not None:
+            return rows
+        delta, eta = delta * 10, eta * 10
+    raise CertificationError("could not build an exactly feasible solution of LP (46)")
+
+
+def _dyadic_attempt(R: np.ndarray, cone: Cone, lp) -> list[list[Fraction]] | None:
+    """The float rows ``R`` rounded down, each on its own dyadic grid (2^-64 of its largest entry: a row with
+    a tiny theta_j keeps its relative accuracy; a common 2^-64 grid pushed such rows out of Gamma_eps), plus
+    the residual 1 - sum of the rows; None unless every row and the residual lie in the cone exactly."""
+    rows = []
+    for rf in R:
+        top = float(np.max(rf))
+        sc = 2 ** min(64 - math.frexp(top)[1], 1000) if top > 0 else 2 ** 64
+        r = np.floor(rf * sc)
+        full = [Fraction(0)] * cone.a
+        for i, xx in enumerate(lp):
+            full[xx] = Fraction(int(r[i]), sc)
+        if any(full) and not cone.member(full):
+            return None
+        if any(full):
+            rows.append(full)
+    res = [Fraction(0)] * cone.a
+    for xx in lp:
+        res[xx] = 1 - sum(row[xx] for row in rows)
+    if not (all(res[xx] >= 0 for xx in lp) and cone.member(res)):
+        return None
+    if any(res):
+        rows.append(res)
+    return rows
+
+
+def _check_rows(rows, cone: Cone) -> None:
+    """Every row exactly in Gamma_eps and every column of the mechanism summing to 1 (CertificationError)."""
     for r in rows:
         if not cone.member(r):
             raise CertificationError("a row of the LP (46) solution is not in Gamma_eps")
     for xx in range(cone.a):
         if sum(r[xx] for r in rows) != 1:
             raise CertificationError(f"column {xx} of the LP (46) mechanism does not sum to 1")
-    lower = mutual_information_bounds(rows, p, dps=dps)[0]
-    return rows, lower

@@ -382,76 +382,29 @@ def solve_eq46(vertices: Sequence[Sequence[Fraction]], p, *, dps: int = DEFAULT_
     Raises CertificationError if lower > upper or a re-check fails."""
     if not vertices:
         raise EmptyGammaHat("Gamma-hat has no vertices")
-    progress.step("LP (46): checking the vertices exactly", len(vertices), "vertices")
-    V = [v if type(v) is tuple and all(type(x) is Fraction for x in v) else tuple(_as_fraction(x) for x in v)
-         for v in vertices]
+    V = _checked_vertices(vertices)
     a = len(V[0])
-    for j, v in enumerate(V):   # the dual bound needs sum_x v_x = 1 (Gamma-hat) exactly
-        if not j & 4095:
-            progress.update(j)
-        if len(v) != a:
-            raise InputError(f"vertex {j} has {len(v)} coordinates, expected {a}")
-        d = lcm(*[x.denominator for x in v])
-        if sum(x.numerator * (d // x.denominator) for x in v) != d or any(x < 0 for x in v):
-            raise InputError(f"vertex {j} is not in the simplex (sum_x v_x != 1 or a negative entry): "
-                             "not a vertex of Gamma-hat")
     # the bracket is of LP (46) for a distribution p: finite entries >= 0 summing to 1 (exactly for rationals)
     p = tuple(_as_fraction(x) for x in validate_distribution(list(p), "p"))
     if len(p) != a:
         raise InputError(f"a distribution over {len(p)} inputs does not match vertices of length {a}")
-    n = len(V)
     Vf = _float_matrix(V)
     pf = np.array([x.numerator / x.denominator for x in p], dtype=float)
     mu, S1, bad = mu_float_bounds(Vf, pf)
     mu_lp = np.where(np.isfinite(mu), mu, 0.0)
     method = "float-mu+highs+exact-basis"
-    theta_full = None
-    duals = []
-    res = None
-    try:
-        res = _highs_lp46(Vf, mu_lp)
-    except Exception:  # pragma: no cover - HiGHS failure: the exact route below
-        res = None
-    if res is not None:
-        basic, slack_rows, rd = res
-        progress.step(f"LP (46): exact basis and its dual in arb ({len(basic)} columns)")
-        th = _exact_basis_theta(V, basic, slack_rows, a)
-        if th is not None:
-            theta_full = [Fraction(0)] * n
-            for j, t in zip(basic, th, strict=True):
-                theta_full[j] = t
-            yb = _arb_basis_dual(V, p, basic, slack_rows, a, dps)
-            if yb is not None:
-                duals.append(yb)
-            else:
-                duals.extend(([Fraction(float(t)) for t in rd], [Fraction(float(-t)) for t in rd]))
+    theta_full, duals = _basis_route(V, p, Vf, mu_lp, a, dps)
     if theta_full is None:
-        progress.step("LP (46): exact simplex repair (solve_certified; no count)")
         method = "float-mu+solve_certified"
-        from rldp_verify.core.lp import solve_certified
-
-        c = [Fraction(float(m)) for m in mu_lp]
-        E = [[V[j][x] for j in range(n)] for x in range(a)]
-        r = solve_certified(c, [], [], E, [Fraction(1)] * a, lower=[Fraction(0)] * n)
-        if r.status != "optimal":
-            raise CertificationError(f"LP (46) ended with status {r.status}")
-        theta_full = list(r.x)
-        duals.append(list(r.dual[:a]))
+        theta_full, duals = _certified_route(V, mu_lp, a)
     if any(t < 0 for t in theta_full):
         raise CertificationError("LP (46) returned a negative weight")
-    support = tuple(j for j in range(n) if theta_full[j] > 0)
+    support = tuple(j for j in range(len(V)) if theta_full[j] > 0)
     rows = tuple(tuple(theta_full[j] * x for x in V[j]) for j in support)
     for x in range(a):
         if sum(r[x] for r in rows) != 1:
             raise CertificationError("LP (46) solution is not column-stochastic")
-    # choose the dual vector with the smallest float bound, then bound it rigorously
-    if not duals:
-        raise CertificationError("no dual vector for LP (46)")
-    fl = []
-    for d in duals:
-        df = np.array([float(t) for t in d], dtype=float)
-        fl.append(float(np.sum(df)) + a * float(np.max(np.where(np.isfinite(mu), mu - Vf @ df, np.inf))))
-    yq = duals[int(np.argmin(fl))]
+    yq = _best_dual(duals, Vf, mu, a)
     M, n_arb = _rigorous_max_slack(V, p, Vf, yq, mu, S1, bad, dps)
     upper = sum(yq) + a * M
     progress.step(f"LP (46): certified utility of the {len(rows)} rows (arb)")
@@ -460,6 +413,76 @@ def solve_eq46(vertices: Sequence[Sequence[Fraction]], p, *, dps: int = DEFAULT_
         raise CertificationError("certified lower bound exceeds the dual bound in LP (46)")
     return Eq46Solution(tuple(V), tuple(float(m) for m in mu), tuple(theta_full), rows, support, lower, upper,
                         tuple(yq), p, dps, method, n_arb)
+
+
+def _checked_vertices(vertices) -> list[tuple[Fraction, ...]]:
+    """The vertices as tuples of Fractions, each checked exactly to lie in the simplex (the dual bound of
+    :func:`solve_eq46` needs sum_x v_x = 1, as on Gamma-hat); InputError naming the first bad vertex."""
+    progress.step("LP (46): checking the vertices exactly", len(vertices), "vertices")
+    V = [v if type(v) is tuple and all(type(x) is Fraction for x in v) else tuple(_as_fraction(x) for x in v)
+         for v in vertices]
+    a = len(V[0])
+    for j, v in enumerate(V):
+        if not j & 4095:
+            progress.update(j)
+        if len(v) != a:
+            raise InputError(f"vertex {j} has {len(v)} coordinates, expected {a}")
+        d = lcm(*[x.denominator for x in v])
+        if sum(x.numerator * (d // x.denominator) for x in v) != d or any(x < 0 for x in v):
+            raise InputError(f"vertex {j} is not in the simplex (sum_x v_x != 1 or a negative entry): "
+                             "not a vertex of Gamma-hat")
+    return V
+
+
+def _basis_route(V, p, Vf, mu_lp, a, dps):
+    """HiGHS on LP (46) with the float mu, its final basis re-solved exactly: (theta on every vertex, candidate
+    duals: the basis dual in arb, else HiGHS's row duals with both signs); (None, []) when HiGHS fails or the
+    basis is singular or infeasible."""
+    try:
+        res = _highs_lp46(Vf, mu_lp)
+    except Exception:  # pragma: no cover - HiGHS failure: the exact route below
+        res = None
+    if res is None:
+        return None, []
+    basic, slack_rows, rd = res
+    progress.step(f"LP (46): exact basis and its dual in arb ({len(basic)} columns)")
+    th = _exact_basis_theta(V, basic, slack_rows, a)
+    if th is None:
+        return None, []
+    theta_full = [Fraction(0)] * len(V)
+    for j, t in zip(basic, th, strict=True):
+        theta_full[j] = t
+    yb = _arb_basis_dual(V, p, basic, slack_rows, a, dps)
+    if yb is not None:
+        return theta_full, [yb]
+    return theta_full, [[Fraction(float(t)) for t in rd], [Fraction(float(-t)) for t in rd]]
+
+
+def _certified_route(V, mu_lp, a):
+    """The fallback: :func:`rldp_verify.core.lp.solve_certified` on the float mu taken as exact rationals (exact
+    simplex repair): (theta, [its exact dual])."""
+    progress.step("LP (46): exact simplex repair (solve_certified; no count)")
+    from rldp_verify.core.lp import solve_certified
+
+    n = len(V)
+    c = [Fraction(float(m)) for m in mu_lp]
+    E = [[V[j][x] for j in range(n)] for x in range(a)]
+    r = solve_certified(c, [], [], E, [Fraction(1)] * a, lower=[Fraction(0)] * n)
+    if r.status != "optimal":
+        raise CertificationError(f"LP (46) ended with status {r.status}")
+    return list(r.x), [list(r.dual[:a])]
+
+
+def _best_dual(duals, Vf, mu, a):
+    """The candidate dual with the smallest float bound sum_x y_x + |X| max_v (mu(v) - v . y) (bounded
+    rigorously afterwards by :func:`_rigorous_max_slack`)."""
+    if not duals:
+        raise CertificationError("no dual vector for LP (46)")
+    fl = []
+    for d in duals:
+        df = np.array([float(t) for t in d], dtype=float)
+        fl.append(float(np.sum(df)) + a * float(np.max(np.where(np.isfinite(mu), mu - Vf @ df, np.inf))))
+    return duals[int(np.argmin(fl))]
 
 
 def polyopt_from_bounds(phat, lower, eps, *, include_same_s: bool = True, active=None, name: str = "PolyOpt",
