@@ -50,6 +50,7 @@ __all__ = [
     "grr", "grr_matrix", "srr", "srr_matrix", "independent_reporting", "ir_matrix", "ir_distance", "exp_delta2",
     "optimise_eps2", "polyopt", "polyopt_from_bounds", "nonrobust", "gamma_hat_vertices",
     "solve_eq46", "Eq46Solution", "check_ldp", "check_prop3", "check_single_distribution", "check_gamma",
-    "check_column_stochastic", "CheckResult", "realized_eps", "mutual_information_value", "mutual_information_bounds", "mu_value",
+    "check_column_stochastic", "CheckResult", "realized_eps", "mutual_information_value", "mutual_information_bounds",
+    "mu_value",
     "nmi_value", "privacy_level", "exact_level", "PrivacyLevel", "exp_eps_bracket", "lower_bounds", "rad_bounds",
 ]

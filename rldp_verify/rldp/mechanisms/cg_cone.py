@@ -61,10 +61,10 @@ def polyopt_cone(lower, exp_eps) -> Cone:
     csf = np.array([float(c) for c in cs])
 
     def exact(v) -> bool:
-        h = []
+        h: list[Fraction] = []
         for s in range(a1):
             vs = v[s * a2:(s + 1) * a2]
-            lv = sum(l * x for l, x in zip(L[s], vs, strict=True))
+            lv = sum(lu * x for lu, x in zip(L[s], vs, strict=True))
             h.extend(cs[s] * x + lv for x in vs)
         return max(h) <= e * min(h)
 

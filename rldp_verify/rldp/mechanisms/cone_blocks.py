@@ -36,7 +36,7 @@ proven error bound (:func:`block_data`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
@@ -65,7 +65,7 @@ class Block:
     a1: np.ndarray
     a2: np.ndarray
     a3: np.ndarray
-    _exact: object
+    _exact: Callable[[int], tuple[Fraction, Fraction, Fraction]]
 
     def __len__(self) -> int:
         return len(self.masks)
@@ -136,102 +136,119 @@ def polyopt_blocks(lower: Sequence[Sequence], exp_eps) -> list[Block]:
     if a2 > MAX_BLOCK_BITS:
         raise InputError(f"|U| = {a2} is too large for the block enumeration (at most {MAX_BLOCK_BITS})")
     blocks = []
-    full = (1 << a2) - 1
-    E, De = e.numerator, e.denominator
-    ef = E / De
-    progress.step(f"PolyOpt's cone: the vertices of each block (2^{a2} subsets of U per value of S)", len(L), "blocks")
+    progress.step(f"PolyOpt's cone: the vertices of each block (2^{a2} subsets of U per value of S)", len(L),
+                  "blocks")
     for s, row in enumerate(L):
         progress.update(s)
-        if any(x < 0 for x in row):
-            raise InputError(f"lower bounds of row {s} have a negative entry")
-        lam = sum(row)
-        if lam >= 1:
-            raise InputError(f"infeasible cone: sum_u L_(u|s) = {float(lam):.12g} >= 1 for s = {s} "
-                             "(D_s is a single point or empty; the PolyOpt cone needs sum_u L_(u|s) < 1)")
-        li, D = _ints(row)
-        cN = D - sum(li)                                  # c_s = cN / D
-        ls = _subset_sums(li, a2)                         # D * L_s(mask), exact
-        lf = np.array([x / D for x in ls], dtype=float)   # L_s(mask), correctly rounded
-        cf = cN / D
-        masks = np.arange(1 << a2, dtype=np.int64)
-        # type (i): B = mask, feasible iff B = U or c >= (e - 1) L(B)
-        f1 = _exact_sign_filter(cf - (ef - 1) * lf,
-                                lambda i: De * cN - (E - De) * ls[i] >= 0 or i == full)
-        if full not in set(f1.tolist()):
-            f1 = np.sort(np.append(f1, full))
-        m1 = masks[f1]
-        den = De * cN
-        nb_ = [den - (E - De) * ls[m] for m in m1.tolist()]
-        b_hi = _ratios([n + (E - De) * D for n in nb_], [den] * len(nb_))
-        b_lo = _ratios(nb_, [den] * len(nb_))
-        b_lo[m1 == full] = 0.0
-        # type (ii): S1 = U \ A (nonempty, != U); vertex iff E (sum l - l(A)) > De (D - l(A))
-        cand = masks[(masks != full) & (masks != 0)]
-        lA = lf[full ^ cand]
-        f2 = _exact_sign_filter(ef * (lf[full] - lA) - (1 - lA),
-                                lambda i: E * (ls[full] - ls[full ^ int(cand[i])]) > De * (D - ls[full ^ int(cand[i])]))
-        m2 = cand[f2]
-        c_hi = _ratios([E * D] * len(m2), [De * (D - ls[full ^ m]) for m in m2.tolist()])
-        # type (iii): h = 1 on O (nonempty), e on E, h_k in (1, e) with L . h = 1 (needs L_k > 0)
-        m3l, k3l = [], []
-        for k in range(a2):
-            progress.update()  # the deadline, if any, is checked within a block too (2^|U| work per k)
-            if li[k] == 0:
-                continue
-            bk = 1 << k
-            Em = masks[(masks & bk) == 0]
-            Om = full ^ Em ^ bk
-            Em, Om = Em[Om != 0], Om[Om != 0]
-            base = 1 - lf[Om] - ef * lf[Em]                # = L_k h_k
-            lk = li[k] / D
-            g1 = _exact_sign_filter(base - lk, lambda i: De * (D - ls[int(Om[i])]) - E * ls[int(Em[i])] > De * li[k])
-            keep = np.zeros(len(Em), dtype=bool)
-            keep[g1] = True
-            g2 = _exact_sign_filter(ef * lk - base,
-                                    lambda i: E * li[k] > De * (D - ls[int(Om[i])]) - E * ls[int(Em[i])])
-            keep2 = np.zeros(len(Em), dtype=bool)
-            keep2[g2] = True
-            sel = np.nonzero(keep & keep2)[0]
-            m3l.append(Em[sel])
-            k3l.append(np.full(len(sel), k, dtype=np.int64))
-        m3 = np.concatenate(m3l) if m3l else np.zeros(0, dtype=np.int64)
-        k3 = np.concatenate(k3l) if k3l else np.zeros(0, dtype=np.int64)
-        # w on E: (e - 1) / c; at k: (h_k - 1) / c = D (De (D - l(O)) - E l(E) - De l_k) / (De l_k cN)
-        e_hi = (E - De) * D
-        d3 = [De * li[k] * cN for k in k3.tolist()]
-        n3 = [D * (De * (D - ls[full ^ m ^ (1 << k)]) - E * ls[m] - De * li[k]) for m, k in zip(m3.tolist(), k3.tolist(), strict=True)]
-        w3 = _ratios(n3, d3)
-        wE = e_hi / den
-        n1, n2 = len(m1), len(m2)
-
-        def exact(j, m1=m1, m2=m2, m3=m3, k3=k3, ls=ls, D=D, cN=cN, li=li, n1=n1, n2=n2, full=full):
-            if j < n1:
-                m = int(m1[j])
-                if m == full:
-                    return Fraction(E, De), Fraction(0), Fraction(0)
-                beta = Fraction(De * cN - (E - De) * ls[m], De * cN)
-                return beta + Fraction((E - De) * D, De * cN), beta, Fraction(0)
-            if j < n1 + n2:
-                m = int(m2[j - n1])
-                return Fraction(E * D, De * (D - ls[full ^ m])), Fraction(0), Fraction(0)
-            i = j - n1 - n2
-            m, k = int(m3[i]), int(k3[i])
-            hk = Fraction(D * (De * (D - ls[full ^ m ^ (1 << k)]) - E * ls[m] - De * li[k]), De * li[k] * cN)
-            return Fraction((E - De) * D, De * cN), Fraction(0), hk
-
-        n = n1 + n2 + len(m3)
-        blocks.append(Block(
-            s, tuple(range(s * a2, (s + 1) * a2)), np.concatenate([m1, m2, m3]),
-            np.concatenate([np.full(n1 + n2, -1, dtype=np.int64), k3]),
-            np.concatenate([b_hi, c_hi, np.full(len(m3), wE)]),
-            np.concatenate([b_lo, np.zeros(n2), np.zeros(len(m3))]),
-            np.concatenate([np.zeros(n1 + n2), w3]), exact))
-        assert len(blocks[-1]) == n
+        blocks.append(_polyopt_block(s, row, e, a2))
     progress.update(len(L))
     return blocks
 
 
-def nr_blocks(counts: Sequence[Sequence[int]] | Sequence[Sequence[Fraction]], exp_eps) -> tuple[list[Block], tuple[int, ...]]:
+def _polyopt_block(s: int, row: list[Fraction], e: Fraction, a2: int) -> Block:
+    """The block W_s of PolyOpt's cone for the lower bounds ``row`` = L_{.|s}: its vertices of types (i)-(iii)."""
+    if any(x < 0 for x in row):
+        raise InputError(f"lower bounds of row {s} have a negative entry")
+    lam = sum(row)
+    if lam >= 1:
+        raise InputError(f"infeasible cone: sum_u L_(u|s) = {float(lam):.12g} >= 1 for s = {s} "
+                         "(D_s is a single point or empty; the PolyOpt cone needs sum_u L_(u|s) < 1)")
+    full = (1 << a2) - 1
+    E, De = e.numerator, e.denominator
+    ef = E / De
+    li, D = _ints(row)
+    cN = D - sum(li)                                  # c_s = cN / D
+    ls = _subset_sums(li, a2)                         # D * L_s(mask), exact
+    lf = np.array([x / D for x in ls], dtype=float)   # L_s(mask), correctly rounded
+    cf = cN / D
+    masks = np.arange(1 << a2, dtype=np.int64)
+    # type (i): B = mask, feasible iff B = U or c >= (e - 1) L(B)
+    f1 = _exact_sign_filter(cf - (ef - 1) * lf,
+                            lambda i: De * cN - (E - De) * ls[i] >= 0 or i == full)
+    if full not in set(f1.tolist()):
+        f1 = np.sort(np.append(f1, full))
+    m1 = masks[f1]
+    den = De * cN
+    nb_ = [den - (E - De) * ls[m] for m in m1.tolist()]
+    b_hi = _ratios([n + (E - De) * D for n in nb_], [den] * len(nb_))
+    b_lo = _ratios(nb_, [den] * len(nb_))
+    b_lo[m1 == full] = 0.0
+    # type (ii): S1 = U \ A (nonempty, != U); vertex iff E (sum l - l(A)) > De (D - l(A))
+    cand = masks[(masks != full) & (masks != 0)]
+    lA = lf[full ^ cand]
+    f2 = _exact_sign_filter(ef * (lf[full] - lA) - (1 - lA),
+                            lambda i: E * (ls[full] - ls[full ^ int(cand[i])]) > De * (D - ls[full ^ int(cand[i])]))
+    m2 = cand[f2]
+    c_hi = _ratios([E * D] * len(m2), [De * (D - ls[full ^ m]) for m in m2.tolist()])
+    # type (iii): h = 1 on O (nonempty), e on E, h_k in (1, e) with L . h = 1 (needs L_k > 0)
+    m3l, k3l = [], []
+    for k in range(a2):
+        progress.update()  # the deadline, if any, is checked within a block too (2^|U| work per k)
+        if li[k] == 0:
+            continue
+        sel_masks = _type3_masks(k, masks, full, li, D, ls, lf, E, De)
+        m3l.append(sel_masks)
+        k3l.append(np.full(len(sel_masks), k, dtype=np.int64))
+    m3 = np.concatenate(m3l) if m3l else np.zeros(0, dtype=np.int64)
+    k3 = np.concatenate(k3l) if k3l else np.zeros(0, dtype=np.int64)
+    # w on E: (e - 1) / c; at k: (h_k - 1) / c = D (De (D - l(O)) - E l(E) - De l_k) / (De l_k cN)
+    e_hi = (E - De) * D
+    d3 = [De * li[k] * cN for k in k3.tolist()]
+    n3 = [D * (De * (D - ls[full ^ m ^ (1 << k)]) - E * ls[m] - De * li[k])
+          for m, k in zip(m3.tolist(), k3.tolist(), strict=True)]
+    w3 = _ratios(n3, d3)
+    wE = e_hi / den
+    n1, n2 = len(m1), len(m2)
+
+    def exact(j):
+        if j < n1:
+            m = int(m1[j])
+            if m == full:
+                return Fraction(E, De), Fraction(0), Fraction(0)
+            beta = Fraction(De * cN - (E - De) * ls[m], De * cN)
+            return beta + Fraction((E - De) * D, De * cN), beta, Fraction(0)
+        if j < n1 + n2:
+            m = int(m2[j - n1])
+            return Fraction(E * D, De * (D - ls[full ^ m])), Fraction(0), Fraction(0)
+        i = j - n1 - n2
+        m, k = int(m3[i]), int(k3[i])
+        hk = Fraction(D * (De * (D - ls[full ^ m ^ (1 << k)]) - E * ls[m] - De * li[k]), De * li[k] * cN)
+        return Fraction((E - De) * D, De * cN), Fraction(0), hk
+
+    n = n1 + n2 + len(m3)
+    block = Block(
+        s, tuple(range(s * a2, (s + 1) * a2)), np.concatenate([m1, m2, m3]),
+        np.concatenate([np.full(n1 + n2, -1, dtype=np.int64), k3]),
+        np.concatenate([b_hi, c_hi, np.full(len(m3), wE)]),
+        np.concatenate([b_lo, np.zeros(n2), np.zeros(len(m3))]),
+        np.concatenate([np.zeros(n1 + n2), w3]), exact)
+    assert len(block) == n
+    return block
+
+
+def _type3_masks(k: int, masks, full: int, li, D: int, ls, lf, E: int, De: int) -> np.ndarray:
+    """The masks E of the type (iii) vertices with the fractional coordinate k: h = 1 on O = U minus E and k
+    (nonempty), e on E, and h_k in (1, e) (both ends decided exactly where the floats are unclear)."""
+    ef = E / De
+    bk = 1 << k
+    Em = masks[(masks & bk) == 0]
+    Om = full ^ Em ^ bk
+    Em, Om = Em[Om != 0], Om[Om != 0]
+    base = 1 - lf[Om] - ef * lf[Em]                # = L_k h_k
+    lk = li[k] / D
+    g1 = _exact_sign_filter(base - lk, lambda i: De * (D - ls[int(Om[i])]) - E * ls[int(Em[i])] > De * li[k])
+    keep = np.zeros(len(Em), dtype=bool)
+    keep[g1] = True
+    g2 = _exact_sign_filter(ef * lk - base,
+                            lambda i: E * li[k] > De * (D - ls[int(Om[i])]) - E * ls[int(Em[i])])
+    keep2 = np.zeros(len(Em), dtype=bool)
+    keep2[g2] = True
+    sel = np.nonzero(keep & keep2)[0]
+    return Em[sel]
+
+
+def nr_blocks(counts: Sequence[Sequence[int]] | Sequence[Sequence[Fraction]],
+              exp_eps) -> tuple[list[Block], tuple[int, ...]]:
     """The blocks of NR's cone for the P-hat table ``counts`` (counts or probabilities, exact) and
     e^eps; returns (blocks, free coordinates) — the free ones have P-hat_x = 0."""
     e = Fraction(exp_eps)
@@ -239,7 +256,8 @@ def nr_blocks(counts: Sequence[Sequence[int]] | Sequence[Sequence[Fraction]], ex
         raise InputError(f"e^eps = {e} < 1: eps is negative, Gamma-hat is empty")
     rows = [[Fraction(x) for x in r] for r in counts]
     a2 = len(rows[0])
-    blocks, free = [], []
+    blocks: list[Block] = []
+    free: list[int] = []
     progress.step(f"NR's cone: the vertices of each block (2^{a2} subsets of U per value of S)", len(rows), "blocks")
     for s, r in enumerate(rows):
         progress.update(s)

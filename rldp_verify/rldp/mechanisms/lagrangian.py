@@ -68,8 +68,8 @@ class Relaxation:
     kappa: float
     upper: float                    # LP(kappa) at that kappa (= sum y over the LP coordinates)
     value: float                    # the relaxed primal objective at the marginals below (<= upper)
-    sigma: float
-    marginals: list = field(default_factory=list)   # per block: list of (vertex j, mass theta_sj)
+    sigma: float | None             # sigma of that primal (None: no relaxed primal had a finite value)
+    marginals: list | None = field(default_factory=list)   # per block: list of (vertex j, mass theta_sj)
     rounds: int = 0                 # values of kappa tried
     solves: int = 0                 # LP solves in all
     columns: int = 0
@@ -92,8 +92,8 @@ def solve_relaxation(data: list[BlockData], pricer: Pricer, lp_coords, dim: int,
     S = len(data)
     W = [bd.block.dense() for bd in data]
     R = m + S
-    model = IncrementalLP(np.concatenate([np.ones(m), np.zeros(S)]), np.concatenate([np.ones(m), np.zeros(S)]),
-                          maximize=True, options={"primal_feasibility_tolerance": 1e-10,
+    rhs = [1.0] * m + [0.0] * S     # the rows of LP (46) on the LP coordinates, then one convexity row per block
+    model = IncrementalLP(rhs, rhs, maximize=True, options={"primal_feasibility_tolerance": 1e-10,
                                                   "dual_feasibility_tolerance": 1e-10})
     kappa = -1.0
     cols: list[tuple[int, int]] = []
@@ -117,7 +117,7 @@ def solve_relaxation(data: list[BlockData], pricer: Pricer, lp_coords, dim: int,
         cols.extend(pairs)
         have.update(pairs)
 
-    start = []
+    start: list[tuple[int, int]] = []
     for s, bd in enumerate(data):
         b = bd.block
         if len(b) <= SMALL_BLOCK:
@@ -155,10 +155,10 @@ def solve_relaxation(data: list[BlockData], pricer: Pricer, lp_coords, dim: int,
 
     lo = hi = None
     best_up, best_val = math.inf, -math.inf
-    out = None
-    marg, sigma_best = None, None
+    out: tuple[np.ndarray, float] | None = None
+    marg: list | None = None
+    sigma_best: float | None = None
     history = []
-    rounds = 0
     side: dict = {}                 # the last primal (theta over cols, sigma) with dv < 0 and with dv >= 0
 
     def relaxed(th, sigma):
@@ -174,7 +174,7 @@ def solve_relaxation(data: list[BlockData], pricer: Pricer, lp_coords, dim: int,
                 if t > 0:
                     marg[s].append((j, t))
 
-    for rounds in range(1, max_rounds + 1):
+    for _ in range(max_rounds):
         sol, y = solve_cg()
         x = np.asarray(sol.x)
         sigma, th = float(x[0]), x[1:]
@@ -191,21 +191,7 @@ def solve_relaxation(data: list[BlockData], pricer: Pricer, lp_coords, dim: int,
         if len(side) == 2:
             # LP(kappa) is piecewise linear: at its kink the optimal primal jumps, and the relaxed optimum mixes
             # the primals of both sides (the relaxed objective is concave: golden-section search on the mix)
-            (ta, sa), (tb, sb) = side[True], side[False]
-            n = len(cols)
-            ta = np.concatenate([ta, np.zeros(n - len(ta))])
-            tb = np.concatenate([tb, np.zeros(n - len(tb))])
-            g = (math.sqrt(5) - 1) / 2
-            a, b = 0.0, 1.0
-            for _ in range(60):
-                c1, c2 = b - g * (b - a), a + g * (b - a)
-                if relaxed(c1 * ta + (1 - c1) * tb, c1 * sa + (1 - c1) * sb)[0] >= \
-                        relaxed(c2 * ta + (1 - c2) * tb, c2 * sa + (1 - c2) * sb)[0]:
-                    b = c2
-                else:
-                    a = c1
-            lam = 0.5 * (a + b)
-            tm, sm = lam * ta + (1 - lam) * tb, lam * sa + (1 - lam) * sb
+            tm, sm = _mix(relaxed, side[True], side[False], len(cols))
             keep(tm, sm, relaxed(tm, sm)[0])
         if best_up - best_val <= rel_tol * abs(best_up):
             break
@@ -220,8 +206,30 @@ def solve_relaxation(data: list[BlockData], pricer: Pricer, lp_coords, dim: int,
             new = 0.5 * (lo + hi)
         kappa = new
         model.change_columns(np.arange(1 + len(cols)), costs=np.concatenate([[_phi_star(kappa)], A + kappa * T]))
+    if out is None:
+        raise CertificationError(f"the relaxation solved no LP(kappa) with a finite value in {max_rounds} rounds")
     y, k_best = out
-    return Relaxation(y, k_best, best_up, best_val, sigma_best, marg, rounds, solves, len(cols), history)
+    # one round (value of kappa) per history entry
+    return Relaxation(y, k_best, best_up, best_val, sigma_best, marg, len(history), solves, len(cols), history)
+
+
+def _mix(relaxed, side_a, side_b, n: int):
+    """The mix lam (theta_a, sigma_a) + (1 - lam) (theta_b, sigma_b) of the primals on both sides of LP(kappa)'s
+    kink that maximises the relaxed objective (concave in lam: golden-section search, 60 steps)."""
+    (ta, sa), (tb, sb) = side_a, side_b
+    ta = np.concatenate([ta, np.zeros(n - len(ta))])
+    tb = np.concatenate([tb, np.zeros(n - len(tb))])
+    g = (math.sqrt(5) - 1) / 2
+    a, b = 0.0, 1.0
+    for _ in range(60):
+        c1, c2 = b - g * (b - a), a + g * (b - a)
+        if relaxed(c1 * ta + (1 - c1) * tb, c1 * sa + (1 - c1) * sb)[0] >= \
+                relaxed(c2 * ta + (1 - c2) * tb, c2 * sa + (1 - c2) * sb)[0]:
+            b = c2
+        else:
+            a = c1
+    lam = 0.5 * (a + b)
+    return lam * ta + (1 - lam) * tb, lam * sa + (1 - lam) * sb
 
 
 def couple(marginals, data: list[BlockData], *, orders: int = COUPLINGS) -> list[tuple]:

@@ -37,6 +37,7 @@ def nonrobust(phat, eps, *, sensitive=None, public=None, dps: int = DEFAULT_DPS,
     L, active = nonrobust_lower(table)
     mech, _ = polyopt_from_bounds(
         table, L, eps, include_same_s=False, active=active, name="NR", sensitive=sensitive, public=public,
-        guarantee="(eps, {P-hat})-RLDP only (no robustness); optimal among such mechanisms (Theorem 3 with F = {P-hat})",
+        guarantee="(eps, {P-hat})-RLDP only (no robustness); optimal among such mechanisms "
+                  "(Theorem 3 with F = {P-hat})",
         dps=dps, digits=digits)
     return mech

@@ -224,7 +224,8 @@ def _highs_lp46(Vf, mu, *, chunk: int = 2000, max_rounds: int = 200):
         basic, _, y, _ = res
         real = [j for j in basic if j < len(idx)]
         # sign of HiGHS's row duals: basic columns have mu_j = v_j . y
-        if real and np.max(np.abs(mu[idx[real]] - Vf[idx[real]] @ y)) > np.max(np.abs(mu[idx[real]] + Vf[idx[real]] @ y)):
+        if real and (np.max(np.abs(mu[idx[real]] - Vf[idx[real]] @ y))
+                     > np.max(np.abs(mu[idx[real]] + Vf[idx[real]] @ y))):
             y = -y
         d = mu - Vf @ y
         d[work] = -np.inf

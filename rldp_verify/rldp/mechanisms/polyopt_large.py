@@ -112,6 +112,7 @@ def nonrobust_cg(phat, eps, *, sensitive=None, public=None, rel_gap: float = DEF
     params = {"include_same_s": False, "free_inputs": list(cone.free), **_params(res, {})}
     Y = [f"y{i + 1}" for i in range(len(res.rows))]
     mech = build(res.rows, S, U, Y, name="NR", level=level, parameters=params, phat=table,
-                 guarantee="(eps, {P-hat})-RLDP only (no robustness); LP (46) optimum bracketed (Theorem 3 with F = {P-hat})",
+                 guarantee="(eps, {P-hat})-RLDP only (no robustness); LP (46) optimum bracketed "
+                           "(Theorem 3 with F = {P-hat})",
                  dps=dps)
     return mech, res

@@ -78,18 +78,19 @@ class Pricer:
             comp = full ^ b.masks ^ kb
             singleton = nb > 20
             self._prep.append((np.array(b.coords), b.masks, comp, np.where(k >= 0, k, nb), singleton))
-        self.F = None
-        self.F_err = None
-        self.y = None
+        self.F: list[np.ndarray] = []                 # F_sj per block, loaded by set_dual (shifted by shift)
+        self.F_err: list[np.ndarray] | None = None    # their proven error bounds (set_dual(errors=True) only)
+        self.y: np.ndarray | None = None
 
     def set_dual(self, y: np.ndarray, *, errors: bool = False) -> None:
         """F_sj = A_sj - y' . w_sj for every block vertex (float); with ``errors`` also the proven error
         bounds that :meth:`rigorous_bound` needs."""
-        self.y = np.asarray(y, dtype=float)
-        self.F, self.F_err = [], ([] if errors else None)
+        self.y = y_arr = np.asarray(y, dtype=float)
+        F_all: list[np.ndarray] = []
+        F_err: list[np.ndarray] = []
         for bd, (coords, masks, comp, kk, singleton) in zip(self.data, self._prep, strict=True):
             b = bd.block
-            ys = self.y[coords]
+            ys = y_arr[coords]
             nb = bd.nbits
             if singleton:     # NR-type blocks with many coordinates: masks are single bits
                 idx = np.log2(masks).astype(int)
@@ -105,11 +106,13 @@ class Pricer:
             yk = np.append(ys, 0.0)[kk]
             Y = b.a1 * Y1 + b.a2 * Y2 + b.a3 * yk
             F = bd.A - Y
-            self.F.append(F)
+            F_all.append(F)
             if errors:
                 ey = (nb + 2) * U64 * float(np.sum(np.abs(ys))) * (1 + 1e-10)
-                Y_err = (b.a1 + b.a2 + b.a3) * ey + 6 * U64 * (np.abs(b.a1 * Y1) + np.abs(b.a2 * Y2) + np.abs(b.a3 * yk))
-                self.F_err.append(bd.A_err + Y_err + 2 * U64 * np.abs(F) + 1e-300)
+                Y_err = ((b.a1 + b.a2 + b.a3) * ey
+                         + 6 * U64 * (np.abs(b.a1 * Y1) + np.abs(b.a2 * Y2) + np.abs(b.a3 * yk)))
+                F_err.append(bd.A_err + Y_err + 2 * U64 * np.abs(F) + 1e-300)
+        self.F, self.F_err = F_all, (F_err if errors else None)
         self.Fs = [F[bd.order] for F, bd in zip(self.F, self.data, strict=True)]
         if not hasattr(self, "Ts"):
             self.Ts = [bd.T[bd.order] for bd in self.data]
@@ -330,12 +333,17 @@ class Pricer:
         return best_val, self.point(best_pos), ub, leaves
 
     # ------------------------------------------------------------------------ certificate
+    def _errors(self) -> list[np.ndarray]:
+        """The error bounds of F (RuntimeError unless :meth:`set_dual` was called with ``errors=True``)."""
+        if self.F_err is None:
+            raise RuntimeError("rigorous_bound needs set_dual(y, errors=True)")
+        return self.F_err
+
     def rigorous_bound(self, node: Node, kappa: float) -> Fraction:
         """A rational >= max over the node's combinations of g_y'(w) (rigorous, see module docstring);
         needs :meth:`set_dual` with ``errors=True``.  Nodes of at most ``enum_max`` combinations are bounded
         combination by combination (:meth:`rigorous_enumeration`; ``kappa`` unused)."""
-        if self.F_err is None:
-            raise RuntimeError("rigorous_bound needs set_dual(y, errors=True)")
+        F_err = self._errors()
         if self.size(node, self.enum_max) <= self.enum_max:
             return self.rigorous_enumeration(node)
         import flint
@@ -351,10 +359,10 @@ class Pricer:
             lo, hi = node.range(s, len(bd.T))
             o = bd.order[lo:hi]
             T, Te = bd.T[o], bd.T_err[o]
-            val = self.F[s][o] + self.F_err[s][o] + kappa * T + ak * Te
+            val = self.F[s][o] + F_err[s][o] + kappa * T + ak * Te
             m = float(np.max(val))
             tot += m
-            absum += float(np.max(np.abs(self.F[s][o]) + self.F_err[s][o] + ak * (T + Te))) + abs(m)
+            absum += float(np.max(np.abs(self.F[s][o]) + F_err[s][o] + ak * (T + Te))) + abs(m)
             tlo += float(np.min(T - Te))
             thi += float(np.max(T + Te))
         n = len(self.data)
@@ -397,12 +405,13 @@ class Pricer:
         phi bounded above on that interval (phi is concave with maximum 1/e at t = 1/e: phi(t_hi) left of it,
         phi(t_lo) right of it, 1/e when the interval may contain it), phi evaluated with log trusted to LOG_ULPS
         ulp; every float operation after that is covered by a relative margin of 16 u."""
+        F_err = self._errors()
         n = len(self.data)
         parts = []
         for s, bd in enumerate(self.data):
             lo, hi = node.range(s, len(bd.T))
             o = bd.order[lo:hi]
-            F_up = self.F[s][o] + self.F_err[s][o]
+            F_up = self.F[s][o] + F_err[s][o]
             parts.append((F_up, np.abs(F_up), np.maximum(bd.T[o] - bd.T_err[o], 0.0), bd.T[o] + bd.T_err[o]))
         F_up, F_abs, t_lo, t_hi = (_combine([p[i] for p in parts]) for i in range(4))
         g = 2.0 * n * U64

@@ -101,6 +101,7 @@ def privacy_level(eps, *, digits: int = DEFAULT_DIGITS, dps: int = DEFAULT_DPS) 
         text = "0" if v.eps_exact == 0 else f"log({fraction_str(v.exp_exact)})"
         return PrivacyLevel(text, v.exp_exact, True)
     e = v.eps_exact
+    assert e is not None    # read_eps gives eps exactly whenever e^eps is not exact
     with arb_precision(dps):
         lo = arb_lower(arb_exact(e).exp())
     r = max(Fraction(1), round_down(lo, digits))
