@@ -56,9 +56,14 @@ APPENDICES: dict[str, list[tuple[str, str]]] = {
         ("5.1", r"^5\.1 Proof of Proposition 3\.1"), ("5.2", r"^5\.2 Fact 1"), ("5.3", r"^5\.3 Proof of Proposition 3\.2"),
         ("-", r"^References\s*$"),
     ],
-    "004_3b35ffa09c03afc4.txt": [   # not indexed yet: --check reports it without failing
-        ("7", r"^7 Proof of Theorems 2 and 4"), ("8", r"^8 Proofs for Hypothesis Testing"),
-        ("9", r"^9 Proofs for Information Preservation"), ("10", r"^10 Proof of Proposition 17"),
+    "004_3b35ffa09c03afc4.txt": [
+        ("7", r"^7 Proof of Theorems 2 and 4"), ("7.1", r"^7\.1 Proof of Theorem 21"), ("7.2", r"^7\.2 Proof of Lemma 22"),
+        ("7.3", r"^7\.3 Proof of Lemma 23"), ("-", r"^8 Proofs for Hypothesis Testing"), ("8.1", r"^8\.1 Proof of Theorem 5"),
+        ("8.2", r"^8\.2 Proof of Lemma 24"), ("8.3", r"^8\.3 Proof of Theorem 6"), ("8.4", r"^8\.4 Proof of Theorem 8"),
+        ("8.5", r"^8\.5 Proof of Theorem 7"), ("-", r"^9 Proofs for Information Preservation"),
+        ("9.1", r"^9\.1 Proof of Theorem 12"), ("9.2", r"^9\.2 Proof of Theorem 13"), ("9.3", r"^9\.3 Proof of Lemma 26"),
+        ("9.4", r"^9\.4 Proof of Lemma 27"), ("9.5", r"^9\.5 Proof of Theorem 14"), ("10", r"^10 Proof of Proposition 17"),
+        ("-", r"^Acknowledgments\s*$"),
     ],
     "003_726cfd382c041001.txt": [
         ("A", r"^## APPENDIX A PROOF OF THEOREM 3"), ("B", r"^## APPENDIX B CONCAVE CONJUGATES"),
