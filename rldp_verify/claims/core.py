@@ -38,8 +38,11 @@ class Method(StrEnum):
 #: - ``wrong-number``: a printed value not reproduced;
 #: - ``false``: fails under its evident hypotheses;
 #: - ``proof-gap``: the statement holds, a step of its proof does not (issue 30; the summary names the step,
-#:   the point where it fails and, where one exists, the step that holds).
-KINDS = ("misprint", "missing-hypothesis", "wrong-number", "false", "proof-gap")
+#:   the point where it fails and, where one exists, the step that holds);
+#: - ``reading-dependent``: false under the literal reading but true under a charitable one a careful reader
+#:   could take (issue 24: a degenerate case, rounded numbers read literally, a tolerance or an instance
+#:   distribution we chose); the summary shows both readings side by side.
+KINDS = ("misprint", "missing-hypothesis", "wrong-number", "false", "proof-gap", "reading-dependent")
 
 
 @dataclass(frozen=True)

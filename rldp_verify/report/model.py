@@ -14,13 +14,14 @@ from collections import Counter
 
 VERDICTS = ("VERIFIED", "REFUTED", "INCONCLUSIVE", "ERROR")
 # Finding kinds (issue 9): the ones that change what the paper claims first.
-KINDS = ("false", "wrong-number", "missing-hypothesis", "misprint", "proof-gap", "unclassified")
+KINDS = ("false", "wrong-number", "missing-hypothesis", "misprint", "proof-gap", "reading-dependent", "unclassified")
 KIND_TITLES = {
     "false": "False statements",
     "wrong-number": "Printed numbers not reproduced",
     "missing-hypothesis": "Missing hypotheses",
     "misprint": "Misprints",
     "proof-gap": "Proof gaps (the statement holds, a step of its proof does not)",
+    "reading-dependent": "Reading-dependent (false as written, true under a charitable reading; both shown)",
     "unclassified": "Unclassified findings",
 }
 # Claims that check the tool's own machinery against the paper (not a statement of the paper itself).
