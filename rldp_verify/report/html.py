@@ -276,17 +276,15 @@ def _claim(c: dict, figs: dict[str, list[str]], out_dir: Path | None) -> str:
         out.append(f"<p><b>Reading chosen.</b> {text(c['reading'])}</p>")
     kind = model.kind_of(c)
     out.append(f"<p><b>Finding.</b> {text(c['summary'])}{' <i>(kind: ' + e(kind) + ')</i>' if kind else ''}</p>")
-    fig = (c.get("evidence") or {}).get("figure")
-    if isinstance(fig, str) and fig:
-        users = figs.get(fig, [])
-        if users and users[0] == c["id"]:
-            also = ", ".join(f"<a href='#{anchor(u)}'><code>{e(u)}</code></a>" for u in users[1:])
-            out.append(f"<figure><img src='{e(fig)}' alt='figure of {e(c['id'])}'>"
-                       f"<figcaption class='meta'>{e(fig)}{' — also cited by ' + also if also else ''}"
-                       "</figcaption></figure>")
-        elif users:
-            out.append(f"<p class='meta'>Figure: shown with <a href='#{anchor(users[0])}'>"
-                       f"<code>{e(users[0])}</code></a>.</p>")
+    fig, also_ids, shown_by = model.figure_of(c, figs) or (None, [], None)
+    if shown_by is not None:
+        out.append(f"<p class='meta'>Figure: shown with <a href='#{anchor(shown_by)}'>"
+                   f"<code>{e(shown_by)}</code></a>.</p>")
+    elif fig is not None:
+        also = ", ".join(f"<a href='#{anchor(u)}'><code>{e(u)}</code></a>" for u in also_ids)
+        out.append(f"<figure><img src='{e(fig)}' alt='figure of {e(c['id'])}'>"
+                   f"<figcaption class='meta'>{e(fig)}{' — also cited by ' + also if also else ''}"
+                   "</figcaption></figure>")
     out.append(_evidence(c))
     out.append("</details></article>")
     return "".join(out)

@@ -96,14 +96,12 @@ def _claim(c: dict, figs: dict[str, list[str]]) -> list[str]:
               f"- **Finding:** {pretty(c['summary'])}" + (f" *(kind: {kind})*" if kind else "")]
     if c.get("certificate"):   # issue 23: report --certificates DIR
         lines.append(f"- **Certificate:** {_cell(c['certificate'])}")
-    fig = (c.get("evidence") or {}).get("figure")
-    if isinstance(fig, str) and fig:
-        users = figs.get(fig, [])
-        if users and users[0] == c["id"]:
-            others = ", ".join(f"[{u}](#{anchor(u)})" for u in users[1:])
-            lines += ["", f"  ![{fig}]({fig})"] + (["", f"  Also cited by {others}."] if others else [])
-        elif users:
-            lines.append(f"- **Figure:** shown with [{users[0]}](#{anchor(users[0])})")
+    fig, also_ids, shown_by = model.figure_of(c, figs) or (None, [], None)
+    if shown_by is not None:
+        lines.append(f"- **Figure:** shown with [{shown_by}](#{anchor(shown_by)})")
+    elif fig is not None:
+        also = ", ".join(f"[{u}](#{anchor(u)})" for u in also_ids)
+        lines += ["", f"  ![{fig}]({fig})"] + (["", f"  Also cited by {also}."] if also else [])
     lines += _evidence(c)
     lines.append("")
     return lines

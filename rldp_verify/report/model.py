@@ -111,6 +111,18 @@ def figures(doc: dict) -> dict[str, list[str]]:
     return out
 
 
+def figure_of(c: dict, figs: dict[str, list[str]]) -> tuple[str, list[str], str | None] | None:
+    """The figure claim ``c`` cites, as (path, the other claims citing it, None) when ``c`` shows it (it cites
+    it first), (path, [], the claim that shows it) when another does; None without a figure."""
+    fig = (c.get("evidence") or {}).get("figure")
+    if not (isinstance(fig, str) and fig):
+        return None
+    users = figs.get(fig, [])
+    if users and users[0] == c["id"]:
+        return fig, users[1:], None
+    return (fig, [], users[0]) if users else None
+
+
 def anchor(claim_id: str) -> str:
     """The HTML/Markdown anchor of a claim."""
     return "claim-" + re.sub(r"[^A-Za-z0-9_.\-]", "-", claim_id)
