@@ -233,16 +233,6 @@ def fraction_str(q: Fraction) -> str:
     return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
 
 
-def mp_str(x: Any, digits: int = 20) -> str:
-    """A decimal string of an mpf / Fraction / float with ``digits`` significant digits."""
-    if isinstance(x, Fraction):
-        with mpmath.workdps(digits + 5):
-            return str(mpmath.nstr(to_mpf(x), digits))
-    if isinstance(x, float) and not math.isfinite(x):
-        return str(x)
-    return str(mpmath.nstr(x, digits))
-
-
 def sum_str(total: Any) -> str:
     """A sum for a message saying it is not 1, short and exact enough to see why: exact when ``p/q`` is short
     (``5/6``), ``1 + 1.0e-300`` when it is 1 up to a tiny difference (a float would print 1.0), 17 significant

@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from rldp_verify.core.errors import InputError
-from rldp_verify.core.information import mutual_information_value, nmi_value
+from rldp_verify.core.information import mutual_information_value
 from rldp_verify.core.numbers import fraction_str, parse_exact, sum_str
 
 COLUMN_TOLERANCE = 1e-12
@@ -35,6 +35,7 @@ def _entry(x, y: int, c: int):
     where = f"matrix[{y}][{c}]"
     if isinstance(x, bool) or x is None:
         raise InputError(f"{where} = {x!r} is not a number")
+    v: Fraction | float
     if isinstance(x, str):
         try:
             v = parse_exact(x)
@@ -89,7 +90,8 @@ class Mechanism:
             raise InputError(f"matrix has {len(rows)} rows but {len(outs)} outputs are named")
         for y, r in enumerate(rows):
             if len(r) != ncol:
-                raise InputError(f"matrix row {y} has {len(r)} columns, expected |S||U| = {len(sens)}*{len(pub)} = {ncol}")
+                raise InputError(f"matrix row {y} has {len(r)} columns, expected |S||U| = "
+                                 f"{len(sens)}*{len(pub)} = {ncol}")
         vals = [[_entry(x, y, c) for c, x in enumerate(r)] for y, r in enumerate(rows)]
         notes = list(meta.pop("notes", ()))
         vals, note = _check_columns(vals, normalize)
@@ -170,14 +172,6 @@ class Mechanism:
         an mpmath value at ``dps`` digits (see :mod:`rldp_verify.core.information`)."""
         return mutual_information_value(self.matrix, p, dps=dps)
 
-    def nmi(self, p, *, dps: int | None = None):
-        """I_P(X;Y) / H(X) (Sec. 8)."""
-        return nmi_value(self.matrix, p, dps=dps)
-
-    def with_meta(self, **changes) -> Mechanism:
-        """A copy with the given fields replaced (the matrix stays as it is)."""
-        return replace(self, **changes)
-
     def to_json(self) -> dict:
         """The JSON object of the mechanism (exact entries as 'p/q' strings)."""
         def enc(v):
@@ -202,7 +196,8 @@ class Mechanism:
 
 
 def labels(x, prefix: str) -> list[str]:
-    """Labels from a list (distinct strings) or a size n (prefix + "1", ..., prefix + "n"); bad input is an InputError."""
+    """Labels from a list (distinct strings) or a size n (prefix + "1", ..., prefix + "n"); bad input is an
+    InputError."""
     if isinstance(x, int) and not isinstance(x, bool):
         if x < 1:
             raise InputError(f"need at least one {prefix}-label, got size {x}")
