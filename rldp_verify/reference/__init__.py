@@ -123,7 +123,7 @@ def table(name: str, points: list[dict], *, dps: int = 30, workers: int | None =
     seconds = time.perf_counter() - t0
     rows = []
     for p, r in zip(points, refs, strict=True):
-        row = {i.name: text_value(i, p[i.name]) for i in qty.inputs}
+        row: dict[str, object] = {i.name: text_value(i, p[i.name]) for i in qty.inputs}
         row["value"] = r.value
         row["error"] = _err_str(r.error)
         rows.append(row)

@@ -97,14 +97,15 @@ def ref_inf() -> Ref:
 
 def ref_matrix(rows: list[list[Ref]]) -> Ref:
     """A matrix of references as one reference: the values, and the largest error bound of the entries."""
-    return Ref([[r.value for r in row] for row in rows], max((r.error for row in rows for r in row), default=Fraction(0)))
+    return Ref([[r.value for r in row] for row in rows],
+               max((r.error for row in rows for r in row), default=Fraction(0)))
 
 
 def ref_max(refs: list[Ref]) -> Ref:
     """The reference of max_i x_i from references of the x_i: max of the printed values, error = max error."""
     if any(r.value == "inf" for r in refs):
         return ref_inf()
-    best = max(refs, key=lambda r: parse_exact(r.value))
+    best = max(refs, key=lambda r: parse_exact(str(r.value)))
     return Ref(best.value, max(r.error for r in refs))
 
 

@@ -82,9 +82,9 @@ def parse_value(spec: Input, x, where: str):
             raise InputError(f"{where} = {x!r} is not one of {', '.join(spec.choices)}")
         return s
     if k == "dist":
-        v = _vector(x, where)
-        _sum_one(v, where, x)
-        return v
+        vec = _vector(x, where)
+        _sum_one(vec, where, x)
+        return vec
     if k == "table":
         t = _table(x, where)
         _sum_one([v for r in t for v in r], where, x)

@@ -151,7 +151,8 @@ def eval_xi(side):
 
 
 def eval_L(pt, dps):
-    """L_{u|s} = ``t_-(rho)`` with rho = P-hat_{u|s} (Proposition 1, 000 Sec. 4.2): certified bracket; 0 when P-hat_s = 0."""
+    """L_{u|s} = ``t_-(rho)`` with rho = P-hat_{u|s} (Proposition 1, 000 Sec. 4.2): certified bracket; 0 when
+    P-hat_s = 0."""
     rho, p_s, alpha, B = pt["rho"], pt["p_s"], pt["alpha"], pt["B"]
     if p_s == 0:
         return ref_exact(Fraction(0), dps)

@@ -146,8 +146,8 @@ _add(q.Quantity(
 ))
 _add(q.Quantity(
     "kairouz_kl_rr_threshold", "eps* above which randomized response maximises D_kl(M0||M1) for every larger eps; "
-                               "Kairouz, Oh & Viswanath, Theorem 8 (needs pairwise distinct likelihood ratios P0(x)/P1(x); certified "
-                               "bracket, bisection to 1e-12)",
+                               "Kairouz, Oh & Viswanath, Theorem 8 (needs pairwise distinct likelihood ratios "
+                               "P0(x)/P1(x); certified bracket, bisection to 1e-12)",
     (Input("p0", "dist", "P0"), Input("p1", "dist", "P1")), q.eval_kairouz_kl_rr,
     lambda: [{"p0": a, "p1": b} for a, b in (_P01[0], _P01[2], ("0.7,0.2,0.1", "0.2,0.3,0.5"))],
 ))

@@ -195,8 +195,7 @@ def read_table(table, *, name: str = "phat", normalize_counts: bool = True) -> t
     required here (Theorem 1 treats P^_s = 0 as the whole simplex).
     """
     if isinstance(table, str):
-        rows = [r for r in table.split(";")]
-        table = [[c for c in r.split(",")] for r in rows]
+        table = [list(r.split(",")) for r in table.split(";")]
     from rldp_verify.rldp.tables import as_rows
 
     table = as_rows(table, name)   # NumPy arrays and DataFrames (see rldp_verify.rldp.tables)
@@ -244,6 +243,7 @@ class RenyiBall:
         alpha = _read_number(alpha, "alpha")
         if alpha <= 0:
             raise InputError(f"alpha must be in (0, inf), got alpha={alpha}")
+        r: Fraction | float
         if radius == INF or (isinstance(radius, str) and radius.strip().lower() in ("inf", "infinity")):
             r = INF
         else:
@@ -254,7 +254,8 @@ class RenyiBall:
 
     @classmethod
     def from_confidence(cls, phat, alpha, confidence, samples: int, *, dps: int = DEFAULT_DPS) -> RenyiBall:
-        """The ball whose radius is eq. (11)'s confidence radius for n = ``samples`` (rounded up, the set only grows)."""
+        """The ball whose radius is eq. (11)'s confidence radius for n = ``samples`` (rounded up, the set only
+        grows)."""
         alpha = _read_number(alpha, "alpha")
         if alpha <= 0:
             raise InputError(f"alpha must be in (0, inf), got alpha={alpha}")
@@ -287,7 +288,7 @@ class RenyiBall:
 
     def marginal(self, s: int) -> Fraction:
         """P^_s (eq. (15))."""
-        return sum(self.phat[s])
+        return sum(self.phat[s], Fraction(0))
 
     def conditional(self, s: int) -> tuple[Fraction, ...]:
         """P^_{U|s} (eq. (16)-(17)); requires P^_s > 0."""
@@ -402,7 +403,8 @@ class RenyiBall:
 
         out = []
         cells = self.sensitive_size * self.public_size
-        progress.step("lower bounds L_{u|s}(F)" + (" and their certified roundings" if certified else ""), cells, "cells")
+        progress.step("lower bounds L_{u|s}(F)" + (" and their certified roundings" if certified else ""), cells,
+                      "cells")
         with working_precision(dps):
             for s in range(self.sensitive_size):
                 Bs = self.conditional_radius(s, dps=dps)

@@ -183,7 +183,7 @@ def _exact_flat(p, n):
 def _extreme_over_D(a, L, largest: bool) -> Fraction:
     """max (or min) of R^T a over D = {R in P_U : R_u >= L_u} (sum L <= 1)."""
     m = max(a) if largest else min(a)
-    return sum(l * x for l, x in zip(L, a, strict=True)) + (1 - sum(L)) * m
+    return sum(lo * x for lo, x in zip(L, a, strict=True)) + (1 - sum(L)) * m
 
 
 def check_gamma(mech, lower, eps, *, include_same_s: bool = True, a1: int | None = None,

@@ -200,10 +200,10 @@ def optimise_eps2(table, r, d, *, grid: int = 48, dps: int = 30, tol=Fraction(1,
             tstar = (lo + hi) / 2
             cand = min(r, max(Fraction(1), round_down(Fraction(mpmath.nstr(tstar, dps)), digits)))
         cands = [Fraction(1), r, cand]
-    best_t, best_lo = None, None
-    for t in cands:
+    best_t, best_lo = cands[0], mutual_information_bounds(ir_split_matrix(a1, a2, r, cands[0], d), p, dps=dps)[0]
+    for t in cands[1:]:
         lo_t = mutual_information_bounds(ir_split_matrix(a1, a2, r, t, d), p, dps=dps)[0]
-        if best_lo is None or lo_t > best_lo:
+        if lo_t > best_lo:
             best_t, best_lo = t, lo_t
     upper, n, complete = _branch_and_bound(a1, a2, p, r, d, best_lo, tol, max_boxes, dps)
     return SplitOptimum(best_t, best_lo, max(upper, best_lo), n, complete)
@@ -259,7 +259,8 @@ def independent_reporting(ball, eps, *, eps2=None, sensitive=None, public=None, 
     level = privacy_level(eps, digits=digits, dps=dps)
     r = level.exp_eps
     dd = ir_distance(ball, digits=digits, dps=dps) if d is None else Fraction(d)
-    params = {"d": fraction_str(dd), "d_rounding": "rad_s(F) certified upper bounds ceiled to 10^-%d" % digits}
+    params: dict[str, object] = {"d": fraction_str(dd),
+                                 "d_rounding": f"rad_s(F) certified upper bounds ceiled to 10^-{int(digits)}"}
     if eps2 is None:
         opt = optimise_eps2(table, r, dd, digits=digits)
         t = opt.t
@@ -277,5 +278,6 @@ def independent_reporting(ball, eps, *, eps2=None, sensitive=None, public=None, 
     params.update({"exp_eps2": fraction_str(t), "exp_eps1": fraction_str(e1),
                    "exp_delta2": "inf" if e2 == INF else fraction_str(e2)})
     return build(Q, S, U, Y, name="IR", level=level,
-                 guarantee="(eps, F)-RLDP by Theorem 5 (R1 = GRR eps1-LDP, R2 = GRR delta2-LDP, eps1 + eps2 = log e^eps_used <= eps)",
+                 guarantee="(eps, F)-RLDP by Theorem 5 (R1 = GRR eps1-LDP, R2 = GRR delta2-LDP, "
+                           "eps1 + eps2 = log e^eps_used <= eps)",
                  parameters=params, phat=table, dps=dps)
