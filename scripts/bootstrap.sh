@@ -46,7 +46,7 @@ if [ ! -x "$VENV/bin/python" ]; then
   "$PY" -m venv "$VENV"
 fi
 stamp="$VENV/.rldp-installed"
-if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ setup.py -nt "$stamp" ]; then
   echo "bootstrap: installing Python packages into $VENV"
   log="$VENV/install.log"
   if ! { "$VENV/bin/python" -m pip install -q --upgrade pip && \
