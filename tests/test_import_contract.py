@@ -143,3 +143,24 @@ def test_scanner_finds_each_kind_of_violation():
              'import importlib\nimportlib.import_module("numpy")\nHELP = "package holding the claims (proofs)"\n'
              'from .catalogue import Catalogue\n')
     assert violations(clean, "rldp_verify/x.py") == []
+
+
+def test_engine_cites_papers_by_citation_key():
+    """The engine cites a paper by its key in proofs/papers.py (``[kairouz-2016]``, then the section or
+    theorem), not by its seed file name; every key it cites is registered."""
+    from proofs.papers import PAPERS
+
+    keys = {p.key for p in PAPERS}
+    assert all(keys) and len(keys) == len(PAPERS)
+    seed = re.compile(r"\d{3}_[0-9a-f]{16}")
+    cited = re.compile(r"\[([a-z]+-\d{4}[a-z]?)[],]")
+    by_seed, unknown = [], []
+    for root in (ENGINE, ROOT / "rldp_verify_check"):
+        for f in sorted(root.rglob("*.py")):
+            rel = f.relative_to(ROOT).as_posix()
+            for i, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1):
+                if seed.search(line) and "paper=" not in line:   # paper="<seed file>" is the claim API's field
+                    by_seed.append(f"{rel}:{i}")
+                unknown += [f"{rel}:{i}: [{k}]" for k in cited.findall(line) if k not in keys]
+    assert not by_seed, f"cite the paper by its key in proofs/papers.py, not its seed file: {by_seed}"
+    assert not unknown, f"citation keys that proofs/papers.py does not register: {unknown}"

@@ -1,6 +1,6 @@
 """``rldp-verify ball``: statistics of a Rényi uncertainty set and of its conditional projections.
 
-000_aca93ed29ea857ee.txt, Sec. 3 eq. (8)-(11) (the ball F and its confidence radius), Sec. 4
+[lopuhaa-2024], Sec. 3 eq. (8)-(11) (the ball F and its confidence radius), Sec. 4
 (Theorem 1: B_s; Proposition 1: L_{u|s}(F), rad_s(F)).
 
     rldp-verify ball --phat "0.07,0.10;0.26,0.57" --alpha 2 --confidence 0.95 --samples 100 --json

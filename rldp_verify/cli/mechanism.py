@@ -1,6 +1,6 @@
 """``rldp-verify mechanism``: build a privacy mechanism and write it as JSON.
 
-000_aca93ed29ea857ee.txt: GRR (eq. (56)), SRR (Definition 4), IR (Definition 5, Theorem 5, eq. (82)),
+[lopuhaa-2024]: GRR (eq. (56)), SRR (Definition 4), IR (Definition 5, Theorem 5, eq. (82)),
 PolyOpt (Definition 3, Theorems 2-3; ``--relaxed``: only the pairs s1 != s2), NR (Sec. 8). Examples::
 
     rldp-verify mechanism polyopt --eps "log(2)" --phat "0.07,0.10;0.26,0.57" --alpha 2 \\

@@ -2,7 +2,7 @@
 
 The engine's threshold families are plug-ins in :data:`FAMILIES` (name -> (add_arguments, compute)); which
 paper uses which family is read from the catalogue of papers
-(:meth:`rldp_verify.claims.catalogue.Catalogue.thresholds`; ``--paper kairouz``: 004_3b35ffa09c03afc4.txt,
+(:meth:`rldp_verify.claims.catalogue.Catalogue.thresholds`; ``--paper kairouz``: [kairouz-2016],
 Kairouz, Oh & Viswanath, family ``extremal``, computed by
 :func:`rldp_verify.topics.extremal.summary.optimality_thresholds`):
 

@@ -1,6 +1,6 @@
 """Divergences between distributions on a finite alphabet.
 
-Paper: 000_aca93ed29ea857ee.txt (RLDP), Sec. 3, eq. (7)/(23):
+Paper: [lopuhaa-2024] (RLDP), Sec. 3, eq. (7)/(23):
 
     D_alpha(P^ || P) = 1/(alpha-1) * log sum_x P^_x^alpha P_x^(1-alpha)     (alpha != 1)
     D_1(P^ || P)     = sum_x P^_x log(P^_x / P_x)                          (KL, the limit alpha -> 1)

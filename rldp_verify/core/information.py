@@ -4,8 +4,8 @@ One orientation everywhere: ``matrix[y][x] = Q(y|x)`` (rows are outputs y, colum
 column-stochastic matrix, as a mechanism's). A row-stochastic channel ``W[x][y]`` is passed as its
 transpose (:func:`transpose`).
 
-Paper: 000_aca93ed29ea857ee.txt, Sec. 5 eqs. (44)-(45) and Sec. 8 (NMI = I_P(X;Y) / H(X)); the same
-I(X;Z) is Sec. 2.2 of 002_e8b3078a5cf2ef08.txt (PRAM).
+Paper: [lopuhaa-2024], Sec. 5 eqs. (44)-(45) and Sec. 8 (NMI = I_P(X;Y) / H(X)); the same
+I(X;Z) is Sec. 2.2 of [ayed-2020] (PRAM).
 
     mu(v) = sum_x v_x P_x log( v_x / sum_x' v_x' P_x' )        (eq. (45); terms with v_x P_x = 0 are 0)
     I_P(X;Y) = sum_y mu(Q_y)                                   (eq. (44), Q_y the y-th row of Q)

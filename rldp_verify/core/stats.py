@@ -1,6 +1,6 @@
 """Chi-square quantiles at working precision, with a certified bracket.
 
-Used for the confidence radius of eq. (9)/(11) of 000_aca93ed29ea857ee.txt:
+Used for the confidence radius of eq. (9)/(11) of [lopuhaa-2024]:
 F_{chi2,k}^{-1}(q). The CDF is the regularised lower incomplete gamma function
 P(k/2, x/2); mpmath's ``gammainc`` gives it at the working precision (for q > 1/2 we solve with
 the upper tail Q(k/2, x/2) = 1 - q, which avoids cancellation) and python-flint's

@@ -3,8 +3,8 @@
 Each evaluator takes a grid point (exact inputs, see :mod:`rldp_verify.reference.inputs`) and ``dps`` and
 returns a :class:`~rldp_verify.reference._certify.Ref`: the value printed at ``dps`` significant digits and
 a certified bound on its error (arb enclosures of the closed forms, certified brackets of roots, exact
-rationals where the value is rational). Papers: 000_aca93ed29ea857ee.txt (RLDP) and
-004_3b35ffa09c03afc4.txt (Kairouz, Oh & Viswanath).
+rationals where the value is rational). Papers: [lopuhaa-2024] (RLDP) and
+[kairouz-2016] (Kairouz, Oh & Viswanath).
 
 Which claims check each formula is recorded with the claims (``proofs/reference_claims.py``), not here:
 the engine knows no papers' claim ids; ``rldp-verify reference`` resolves them in the claim registry.

@@ -1,6 +1,6 @@
 """Helpers for experiment-style checks (synthetic data, float utilities, quantile summaries).
 
-Paper: 000_aca93ed29ea857ee.txt, Sec. 8 (experiments): P* drawn from a symmetric Dirichlet prior
+Paper: [lopuhaa-2024], Sec. 8 (experiments): P* drawn from a symmetric Dirichlet prior
 (Sec. 8.2: the Jeffreys prior, concentration 1/2), n samples drawn from P*, the maximum-likelihood
 estimate P-hat_x = count_x / n (Sec. 3), NMI = I_{P-hat}(X;Y) / H(X) (Sec. 8), and the realised
 privacy parameter eps* (Sec. 8.3, eq. (62); computed exactly by

@@ -1,6 +1,6 @@
 """The PolyOpt cone Gamma_eps (Definition 3) and the vertices of Gamma-hat, exactly.
 
-Paper: seeds/000_aca93ed29ea857ee.txt, Sec. 5, Definition 3, eq. (3); Theorem 3 / eq. (46).
+Paper: [lopuhaa-2024], Sec. 5, Definition 3, eq. (3); Theorem 3 / eq. (46).
 Coordinates x = (s, u) are in S-major order (x = s * |U| + u). ``lower_table[s][u]`` = L_{u|s},
 ``exp_eps`` = e^eps (an exact rational > 1). Everything is exact (Fractions); floats are refused.
 
@@ -145,7 +145,7 @@ def gamma_hat_vertices(lower_table: Sequence[Sequence], exp_eps, *, include_same
                        method: str = "auto"):
     """Vertices of Gamma-hat = Gamma_eps ∩ {sum_x v_x = 1}, exact, sorted, S-major order.
 
-    Sec. 5 / Theorem 3 of seeds/000_aca93ed29ea857ee.txt.  ``method`` is one of :data:`METHODS`.
+    Sec. 5 / Theorem 3 of [lopuhaa-2024].  ``method`` is one of :data:`METHODS`.
     Exact: no rounding in any method.
     """
     L, e = _validate(lower_table, exp_eps)

@@ -1,6 +1,6 @@
 """The mechanism: a labelled column-stochastic matrix Q[y|x], and its JSON file format.
 
-Paper: 000_aca93ed29ea857ee.txt, Sec. 3: Q is a left-stochastic matrix (Q_{y|x}), columns x in
+Paper: [lopuhaa-2024], Sec. 3: Q is a left-stochastic matrix (Q_{y|x}), columns x in
 X = S x U in S-major order (s1,u1), (s1,u2), ..., (s2,u1), ...
 
 JSON format (written by ``rldp-verify mechanism``, read by ``rldp-verify audit``)::
@@ -168,7 +168,7 @@ class Mechanism:
         return np.array([[float(v) for v in r] for r in self.matrix])
 
     def mutual_information(self, p, *, dps: int | None = None):
-        """I_P(X;Y) in nats (eqs. (44)-(45) of 000_aca93ed29ea857ee.txt) for a |S| x |U| table or flat P;
+        """I_P(X;Y) in nats (eqs. (44)-(45) of [lopuhaa-2024]) for a |S| x |U| table or flat P;
         an mpmath value at ``dps`` digits (see :mod:`rldp_verify.core.information`)."""
         return mutual_information_value(self.matrix, p, dps=dps)
 

@@ -5,8 +5,8 @@ The audit (:mod:`rldp_verify.rldp.audit`) bounds ratios over this projection; th
 (33)-(34): the lift mass :func:`kappa` is then sqrt(sum_u P^_{s,u}^2 / R_u)). Independent second routes
 (direct optimisation over F, the closed forms as printed) live in ``proofs/`` and ``tests/`` only.
 
-Paper: 000_aca93ed29ea857ee.txt, Sec. 4.1 (power-sum identity), Theorem 1, Appendix A.1 (Lemma A2's lift);
-003_726cfd382c041001.txt Theorem 3 (alpha = 2) and its proof's lift (33)-(34).
+Paper: [lopuhaa-2024], Sec. 4.1 (power-sum identity), Theorem 1, Appendix A.1 (Lemma A2's lift);
+[goseling-2021] Theorem 3 (alpha = 2) and its proof's lift (33)-(34).
 
     (R1, R2) in F_{U|s1,s2}  iff  P^_{s1} phi(D_alpha(P^_{U|s1}||R1)) + P^_{s2} phi(D_alpha(P^_{U|s2}||R2)) <= phi(B)
 

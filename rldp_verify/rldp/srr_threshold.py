@@ -1,6 +1,6 @@
 """Lemma A8's cone C and Theorem 4's threshold eps_0(P) above which SRR is optimal.
 
-Paper: seeds/000_aca93ed29ea857ee.txt, Sec. 6 (Proposition 3, Definition 4, Theorem 4) and
+Paper: [lopuhaa-2024], Sec. 6 (Proposition 3, Definition 4, Theorem 4) and
 Appendix A.6 (Lemma A8, eqs. (A90)-(A93); proof of Theorem 4).  Coordinates x = (s, u) in
 S-major order; ``t`` denotes e^eps (an exact rational > 1).
 

@@ -1,6 +1,6 @@
 """Rényi-divergence uncertainty sets and their conditional projections.
 
-Paper: 000_aca93ed29ea857ee.txt (RLDP), Sec. 3 eq. (8)-(11) and Sec. 4 (Theorem 1, eqs. (19)-(30)).
+Paper: [lopuhaa-2024] (RLDP), Sec. 3 eq. (8)-(11) and Sec. 4 (Theorem 1, eqs. (19)-(30)).
 
     F = { P in P_X : D_alpha(P^ || P) <= B }                                      eq. (8)
 

@@ -1,6 +1,6 @@
 """The binary Rényi ball and the t-interval (xi-, xi+) of the core RLDP paper.
 
-Paper: 000_aca93ed29ea857ee.txt (RLDP), Sec. 4.2 eqs. (26)-(28), Sec. 4.3 (Lemma 1), App. A.2-A.3.
+Paper: [lopuhaa-2024] (RLDP), Sec. 4.2 eqs. (26)-(28), Sec. 4.3 (Lemma 1), App. A.2-A.3.
 
 xi-/xi+ (eqs. (26)-(28)). With t = rho*xi, phi_{B_s}(rho, xi) = D_alpha(Bern(rho) || Bern(t)) - B_s,
 so rho*xi-(rho) and rho*xi+(rho) are the endpoints t-(rho) <= rho <= t+(rho) of the binary Rényi
@@ -124,7 +124,7 @@ def xi_plus(rho, alpha, B_s, *, dps: int | None = None):
 
 
 def t_interval_alpha2(rho, radius, *, dps: int | None = None):
-    """Closed form of (t-, t+) = rho*(xi-, xi+) for alpha = 2 (000_aca93ed29ea857ee.txt, Sec. 4.3, Lemma 1):
+    """Closed form of (t-, t+) = rho*(xi-, xi+) for alpha = 2 ([lopuhaa-2024], Sec. 4.3, Lemma 1):
 
         xi-+(rho) = (e^B + 2 rho - 1 -+ sqrt((e^B - 1)(e^B - (2 rho - 1)^2))) / (2 e^B rho)
 

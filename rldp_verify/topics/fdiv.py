@@ -1,6 +1,6 @@
 """f_alpha-divergence, hockey-stick (E_gamma) divergence, Pinsker-type bounds and channel contraction.
 
-Source: 001_29f852b736fc5e16.txt (Grosse, Saeidian, Oechtering & Skoglund), Sec. II-VI and App. A.
+Source: [grosse-2025] (Grosse, Saeidian, Oechtering & Skoglund), Sec. II-VI and App. A.
 
     f_alpha(x) = 1 - x^alpha (alpha < 1),  x log x (alpha = 1),  x^alpha - 1 (alpha > 1)   eq. (3)
     D_alpha(P||Q) = 1/(alpha-1) log(D_{f_alpha}(P||Q) + 1)        (alpha > 1)              eq. (4)

@@ -1,7 +1,7 @@
 """PRAM (post-randomisation) matrices with uniform off-diagonal rows under alpha-DP.
 
 Source: Ayed, Battiston & Camerlenghi, "An Information Theoretic approach to Post Randomization
-Methods under Differential Privacy" (seed 002_e8b3078a5cf2ef08.txt), Sec. 3.1 eq. (8)-(11),
+Methods under Differential Privacy" [ayed-2020], Sec. 3.1 eq. (8)-(11),
 Appendix 5.2 eq. (12)-(17), Proposition 3.2.
 
 The family (eq. (8)): for q = (q_1, ..., q_S) in [0, 1]^S,

@@ -1,4 +1,4 @@
-"""Certified audit of (eps, F)-RLDP (Definition 1 of 000_aca93ed29ea857ee.txt) and eps-LDP.
+"""Certified audit of (eps, F)-RLDP (Definition 1 of [lopuhaa-2024]) and eps-LDP.
 
 Public API:
 

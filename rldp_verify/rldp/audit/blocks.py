@@ -1,6 +1,6 @@
 """One block of the joint projection: the curve of maximisers of a linear function over Rényi balls.
 
-Paper: 000_aca93ed29ea857ee.txt, Sec. 4.1 (Theorem 1); the derivation is registered in
+Paper: [lopuhaa-2024], Sec. 4.1 (Theorem 1); the derivation is registered in
 proofs/rldp/audit_joint_projection.py.
 
 For a centre R^ (= P^_{U|s}) and a direction v, the maximiser of <v, R> over {D_alpha(R^||R) <= d} is,

@@ -1,8 +1,8 @@
 """The certified audit: worst ratio rho(Q, F), realised eps_F = log rho and a verdict against eps.
 
-Paper: 000_aca93ed29ea857ee.txt, Definition 1 (RLDP), Definition 2 (LDP), Proposition 3 (F = P_X),
+Paper: [lopuhaa-2024], Definition 1 (RLDP), Definition 2 (LDP), Proposition 3 (F = P_X),
 Sec. 3 eq. (8) (Rényi balls, Theorem 1 radii), eq. (62) (realised eps* for F = {P*}); conventions of
-003_726cfd382c041001.txt eq. (32) (0/0 = 1, x/0 = inf).
+[goseling-2021] eq. (32) (0/0 = 1, x/0 = inf).
 
     rho(Q, F) = sup_{P in F, y, s != s'} P(Y=y|S=s) / P(Y=y|S=s').
 

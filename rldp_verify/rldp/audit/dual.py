@@ -1,8 +1,8 @@
 """The joint projection of a Rényi ball and the Lagrangian dual bound used to certify the audit.
 
-Paper: 000_aca93ed29ea857ee.txt (RLDP), Sec. 3 eq. (8), Sec. 4.1 (Theorem 1 and the power-sum
+Paper: [lopuhaa-2024] (RLDP), Sec. 3 eq. (8), Sec. 4.1 (Theorem 1 and the power-sum
 identity P^_x^a P_x^(1-a) = P^_{u|s}^a P_{u|s}^(1-a) P^_s^a P_s^(1-a)), Appendix A.1; and
-003_726cfd382c041001.txt (ISIT), Theorems 2-4 (the chi-square case alpha = 2).
+[goseling-2021] (ISIT), Theorems 2-4 (the chi-square case alpha = 2).
 
 Notation. beta = 1 - 1/alpha, and
 

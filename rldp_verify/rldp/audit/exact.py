@@ -1,8 +1,8 @@
 """Exact audits: eps-LDP, F = P_X (Proposition 3), F = {P} (a single distribution, eq. (62)).
 
-Paper: 000_aca93ed29ea857ee.txt, Definition 2 (LDP), Proposition 3 ((eps, P_X)-RLDP iff
+Paper: [lopuhaa-2024], Definition 2 (LDP), Proposition 3 ((eps, P_X)-RLDP iff
 Q[y|s,u] <= e^eps Q[y|s',u'] for all y, s != s', u, u'), Sec. 8.3 eq. (62) (realised eps*), with the
-conventions of 003_726cfd382c041001.txt eq. (32): 0/0 = 1, x/0 = inf for x > 0.
+conventions of [goseling-2021] eq. (32): 0/0 = 1, x/0 = inf for x > 0.
 
 All ratios are computed exactly (Fractions), so lo = hi. Each result carries a witness:
 

@@ -1,6 +1,6 @@
 """Certified bracket [lo, hi] of the worst ratio for one (y, s1, s2) over a Rényi ball.
 
-Paper: 000_aca93ed29ea857ee.txt, Definition 1 (the ratio P(Y=y|S=s1)/P(Y=y|S=s2)), Sec. 4.1 /
+Paper: [lopuhaa-2024], Definition 1 (the ratio P(Y=y|S=s1)/P(Y=y|S=s2)), Sec. 4.1 /
 Appendix A.1 (power-sum identity, lift of Lemma A2), and the joint projection / dual of
 :mod:`rldp_verify.rldp.audit.dual`.
 
@@ -92,7 +92,7 @@ class PrimalPoint:
 
 class PairProblem:
     """One (y, s1, s2) pair of the audit: sup over P in F of P(y|s1)/P(y|s2), with its primal search,
-    lift, witness and arb dual (000_aca93ed29ea857ee.txt, Definition 1; the reduction of the module docstring)."""
+    lift, witness and arb dual ([lopuhaa-2024], Definition 1; the reduction of the module docstring)."""
     def __init__(self, ball, Q_rows, y: int, s1: int, s2: int):
         self.ball = ball
         self.y, self.s1, self.s2 = y, s1, s2

@@ -1,6 +1,6 @@
 """The fast floating-point pass over all (y, s, s') of a Rényi-ball audit.
 
-Paper: 000_aca93ed29ea857ee.txt, Definition 1 and Sec. 4; the joint projection and the dual bound are
+Paper: [lopuhaa-2024], Definition 1 and Sec. 4; the joint projection and the dual bound are
 in :mod:`rldp_verify.rldp.audit.dual`.
 
 1. For every (y, s) and both directions (max and min of <Q_{y|s}, R>) the maximiser curve of

@@ -1,4 +1,4 @@
-"""Mechanisms of the RLDP paper (000_aca93ed29ea857ee.txt, Secs. 5-8) and exact checks of guarantees.
+"""Mechanisms of the RLDP paper ([lopuhaa-2024], Secs. 5-8) and exact checks of guarantees.
 
 Public API:
 

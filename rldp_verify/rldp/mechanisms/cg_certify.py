@@ -1,6 +1,6 @@
 """The two certificates of column-generated LP (46): an upper bound proven leaf by leaf, and exact rows.
 
-Paper: seeds/000_aca93ed29ea857ee.txt, Sec. 5 (Theorem 2: rows in Gamma_eps give (eps, F)-RLDP; LP (46)).
+Paper: [lopuhaa-2024], Sec. 5 (Theorem 2: rows in Gamma_eps give (eps, F)-RLDP; LP (46)).
 :func:`certify_upper` errs upwards (its bound is >= the optimum of LP (46), proven by
 :meth:`pricing.Pricer.rigorous_bound` on every leaf); :func:`exact_primal` returns rows checked exactly in
 Gamma_eps and their certified (arb) utility, a lower bound of the optimum.  Used by :mod:`polyopt_cg`.

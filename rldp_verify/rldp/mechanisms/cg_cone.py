@@ -1,6 +1,6 @@
 """Gamma_eps as a cone for column generation: PolyOpt's (Definition 3) and NR's (Definition 1, F = {P-hat}).
 
-Paper: seeds/000_aca93ed29ea857ee.txt, Sec. 5 (Definition 3, eqs. (44)-(46)) and Sec. 8 (NR).  A
+Paper: [lopuhaa-2024], Sec. 5 (Definition 3, eqs. (44)-(46)) and Sec. 8 (NR).  A
 :class:`Cone` carries the per-block vertex data of :mod:`cone_blocks` (columns of LP (46) are points of
 prod_s W_s) and an exact membership test, screened in floats only where the margin is clear (never a
 wrong "member": an unclear case is decided in rationals).  Used by :mod:`polyopt_cg`.

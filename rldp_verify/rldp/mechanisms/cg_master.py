@@ -1,6 +1,6 @@
 """The master of column-generated LP (46): the restricted LP and the pool of columns it holds.
 
-Paper: seeds/000_aca93ed29ea857ee.txt, Sec. 5, LP (46): max sum_v theta_v mu(v) s.t. sum_v theta_v v = 1_X,
+Paper: [lopuhaa-2024], Sec. 5, LP (46): max sum_v theta_v mu(v) s.t. sum_v theta_v v = 1_X,
 theta >= 0, over the points v of Gamma-hat.  Column generation keeps a finite set of columns (points of
 prod_s W_s, normalised to sum 1 on the LP coordinates, so in Gamma_eps by construction):
 

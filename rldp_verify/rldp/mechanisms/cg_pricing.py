@@ -1,6 +1,6 @@
 """Pricing of column-generated LP (46): the maximal reduced cost M(y) and the columns that have a positive one.
 
-Paper: seeds/000_aca93ed29ea857ee.txt, Sec. 5, eqs. (45)-(46).  For a dual vector y of LP (46) the reduced
+Paper: [lopuhaa-2024], Sec. 5, eqs. (45)-(46).  For a dual vector y of LP (46) the reduced
 cost of a column v (normalised, sum_x v_x = 1) is mu(v) - y . v; its maximum over Gamma-hat is
 
     M(y) = max_v (mu(v) - y . v) / (1 . v)   over the cone points v = a product of block vertices,

@@ -1,6 +1,6 @@
 """Stabilisation of column-generated LP (46): how each master chooses the dual points it prices.
 
-Paper: seeds/000_aca93ed29ea857ee.txt, Sec. 5, LP (46).  Plain column generation prices at the restricted
+Paper: [lopuhaa-2024], Sec. 5, LP (46).  Plain column generation prices at the restricted
 LP's dual y_RMP, which jumps; each class below is one way of keeping the priced points near the best dual
 found so far (the stability centre, :attr:`polyopt_cg.ColumnGeneration.centre`, whose dual value
 f(y) = sum_x y_x + m M(y) is the float upper bound of the bracket).  Each has ``run(cg)``, which iterates

@@ -1,6 +1,6 @@
 """Gamma_eps as the cone over a product of small per-block polytopes, every block vertex in closed form.
 
-Paper: seeds/000_aca93ed29ea857ee.txt, Sec. 5, Definition 3 / eq. (3), Theorem 3 (Gamma-hat), and Sec. 8
+Paper: [lopuhaa-2024], Sec. 5, Definition 3 / eq. (3), Theorem 3 (Gamma-hat), and Sec. 8
 (NR = Theorem 3 with F = {P-hat}).
 
 PolyOpt (Definition 3 with the pairs s1 = s2).  With Lambda_s = sum_u L_{u|s} < 1, c_s = 1 - Lambda_s and

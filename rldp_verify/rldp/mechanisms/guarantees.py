@@ -1,6 +1,6 @@
 """Exact checks of the privacy guarantee of a given matrix Q[y|x].
 
-Paper: 000_aca93ed29ea857ee.txt.
+Paper: [lopuhaa-2024].
 
 - :func:`check_ldp` — eps-LDP, Definition 2: Q[y|x] <= e^eps Q[y|x'] for all x, x', y.
 - :func:`check_prop3` — (eps, P_X)-RLDP, by Proposition 3 (Sec. 6, eq. (51)):

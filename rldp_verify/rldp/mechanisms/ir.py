@@ -1,6 +1,6 @@
 """Independent reporting: Definition 5, Theorems 5 and 6, the budget split of eq. (82) (Sec. 7).
 
-Paper: 000_aca93ed29ea857ee.txt.
+Paper: [lopuhaa-2024].
 
 IR_{R1,R2}(s, u) = (R1(s), R2(u)) (Definition 5); here R1 = GRR^{eps1} on S and R2 = GRR^{delta2} on U,
 so Q = R1 (x) R2 (Kronecker product; columns x = (s, u) in S-major order).

@@ -1,6 +1,6 @@
 """LP (46) with the coupling in t relaxed: a per-block Dantzig-Wolfe LP, and a coupling of its block marginals.
 
-Paper: seeds/000_aca93ed29ea857ee.txt, Sec. 5, eqs. (45)-(46), Theorem 3.  Notation of
+Paper: [lopuhaa-2024], Sec. 5, eqs. (45)-(46), Theorem 3.  Notation of
 :mod:`rldp_verify.rldp.mechanisms.pricing`: a column of LP (46) is w = (w_s)_s in prod_s W_s, with
 
     mu(w) = sum_s A_s(w_s) + phi(t),  t = sum_s T_s(w_s),  phi(t) = -t log t,

@@ -1,6 +1,6 @@
 """NR: the non-robust optimum of Sec. 8 ([3]); PolyOpt's construction with F = {P-hat}.
 
-Paper: 000_aca93ed29ea857ee.txt, Sec. 8. With F = {P-hat}, F_{U|s} = {P-hat_{U|s}}, so taking
+Paper: [lopuhaa-2024], Sec. 8. With F = {P-hat}, F_{U|s} = {P-hat_{U|s}}, so taking
 L_{u|s} = P-hat_{u|s} (sum_u L_{u|s} = 1) makes D_s = F_{U|s} and Definition 3's inequality for
 (s1, s2) reads  P-hat_{U|s1}^T v_{s1} - e^eps P-hat_{U|s2}^T v_{s2} <= 0  — exactly Definition 1 for
 the single distribution P-hat. The cone is therefore the exact feasible set of (eps, {P-hat})-RLDP

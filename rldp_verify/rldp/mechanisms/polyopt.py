@@ -1,6 +1,6 @@
 """PolyOpt: Definition 3, Theorems 2 and 3 (Sec. 5, App. A.4-A.5), and its relaxed variant.
 
-Paper: 000_aca93ed29ea857ee.txt.
+Paper: [lopuhaa-2024].
 
 Gamma_eps (Definition 3, eq. (3)) is the cone of v in R^X_{>=0} with, for all s1, s2 in S and
 u1, u2 in U,
@@ -359,7 +359,7 @@ def _rigorous_max_slack(V, p, Vf, yq, mu, S1, bad, dps):
 def solve_eq46(vertices: Sequence[Sequence[Fraction]], p, *, dps: int = DEFAULT_DPS) -> Eq46Solution:
     """Solve and certify LP (46) for the vertex list ``vertices`` and the distribution ``p`` (flat).
 
-    Sec. 5, Theorem 3, eqs. (45)-(46) of seeds/000_aca93ed29ea857ee.txt.
+    Sec. 5, Theorem 3, eqs. (45)-(46) of [lopuhaa-2024].
 
     1. mu(v) for every vertex in float64, vectorised (:func:`mu_float_bounds`).
     2. LP (46) with these float objective coefficients, solved by HiGHS; its final basis B (|X|

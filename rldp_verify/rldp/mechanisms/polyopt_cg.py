@@ -1,6 +1,6 @@
 """PolyOpt and NR at large |X|: LP (46) by stabilised column generation, with a certified bracket.
 
-Paper: seeds/000_aca93ed29ea857ee.txt, Sec. 5 (Definition 3, Theorems 2-3, eqs. (44)-(46)) and Sec. 8
+Paper: [lopuhaa-2024], Sec. 5 (Definition 3, Theorems 2-3, eqs. (44)-(46)) and Sec. 8
 (NR = Theorem 3 with F = {P-hat}).  The exact route (:mod:`rldp_verify.rldp.mechanisms.polyopt`) enumerates
 Gamma-hat; this one never does.
 

@@ -1,6 +1,6 @@
 """PolyOpt and NR for large |X| (no enumeration of Gamma-hat): the public constructors.
 
-Paper: seeds/000_aca93ed29ea857ee.txt, Sec. 5 (Theorems 2-3, LP (46)) and Sec. 8 (NR).  The solver is
+Paper: [lopuhaa-2024], Sec. 5 (Theorems 2-3, LP (46)) and Sec. 8 (NR).  The solver is
 :func:`rldp_verify.rldp.mechanisms.polyopt_cg.solve_lp46_cg`; the mechanism's rows lie in Gamma_eps
 exactly (checked in rationals), so its guarantee follows from Theorem 2 (PolyOpt: (eps, F)-RLDP for the
 certified lower bounds L' <= L_{u|s}(F); NR: (eps, {P-hat})-RLDP) whatever the optimisation did.

@@ -1,6 +1,6 @@
 """Pricing for LP (46) over the block product: max over Gamma-hat of mu(v) - y . v without enumerating it.
 
-Paper: seeds/000_aca93ed29ea857ee.txt, Sec. 5, eqs. (45)-(46), Theorem 3.  Gamma_eps = cone(prod_s W_s)
+Paper: [lopuhaa-2024], Sec. 5, eqs. (45)-(46), Theorem 3.  Gamma_eps = cone(prod_s W_s)
 (:mod:`rldp_verify.rldp.mechanisms.cone_blocks`).  For a vector y' and w = (w_s)_s in prod_s W_s,
 
     g_y'(w) = mu(w) - y' . w = sum_s F_s(w_s) + phi(t),   F_s = sum_{x in s} P_x w_x log w_x - y'_s . w_s,

@@ -1,6 +1,6 @@
 """Sound rounding of the privacy level e^eps and of the bounds L_{u|s}, rad_s.
 
-Paper: 000_aca93ed29ea857ee.txt, Sec. 5 (Definition 3, Theorem 2), Sec. 6 (eq. (56), Definition 4)
+Paper: [lopuhaa-2024], Sec. 5 (Definition 3, Theorem 2), Sec. 6 (eq. (56), Definition 4)
 and Sec. 7 (Theorem 5).
 
 e^eps and L_{u|s}(F) are usually irrational. Every mechanism here is built from rationals chosen in

@@ -24,7 +24,7 @@ from rldp_verify.rldp.mechanisms.rounding import privacy_level
 
 
 def srr_matrix(a1: int, a2: int, exp_eps) -> list[list[Fraction]]:
-    """The SRR matrix of Definition 4 (000_aca93ed29ea857ee.txt, Sec. 6) for |S| = a1, |U| = a2 at the exact
+    """The SRR matrix of Definition 4 ([lopuhaa-2024], Sec. 6) for |S| = a1, |U| = a2 at the exact
     e^eps, rows y, columns x in S-major order (exact Fractions)."""
     for name, v in (("a1", a1), ("a2", a2)):
         if isinstance(v, bool) or not isinstance(v, int) or v < 1:

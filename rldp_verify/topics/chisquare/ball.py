@@ -1,7 +1,7 @@
 """Chi-square uncertainty sets: support functions and the joint projection onto two conditionals.
 
 Source: Goseling & Lopuhaä-Zwakenberg, "Robust Optimization for Local Differential Privacy" (ISIT),
-seed file ``003_726cfd382c041001.txt``, Sec. II eqs. (2)-(3) and Sec. IV, Theorems 2-4, Lemma 8.
+[goseling-2021], Sec. II eqs. (2)-(3) and Sec. IV, Theorems 2-4, Lemma 8.
 
 The uncertainty set is the chi-square ball around an estimate ``P_hat`` on a finite alphabet,
 

@@ -1,7 +1,7 @@
 """The four release-protocol problems NUNP, NURP, RUNP, RURP as convex programs (cvxpy + Clarabel).
 
 Source: Goseling & Lopuhaä-Zwakenberg, "Robust Optimization for Local Differential Privacy" (ISIT),
-seed file ``003_726cfd382c041001.txt``, Sec. II eqs. (7)-(10), Sec. IV eqs. (21), (22), (27), (29).
+[goseling-2021], Sec. II eqs. (7)-(10), Sec. IV eqs. (21), (22), (27), (29).
 
 The variable is the protocol ``Q[s, u, y] = P_{Y|SU}(y | s, u)`` (``Y`` takes values in ``U``).
 

@@ -1,6 +1,6 @@
 """Exact vertex enumeration of the eps-LDP mechanism polytope D_{eps,l} and the LP polytope.
 
-Source: 004_3b35ffa09c03afc4.txt (Kairouz, Oh & Viswanath), Sec. 7.3 (proof of Lemma 23),
+Source: [kairouz-2016] (Kairouz, Oh & Viswanath), Sec. 7.3 (proof of Lemma 23),
 eq. (46)-(50): q = vec(Q) in R^{k l} with Q(y|x) <= e^eps Q(y|x') (Claim 2), Q >= 0, rows summing
 to 1; and Theorem 4's feasible set {theta >= 0 : S^(k) theta = 1}.
 

@@ -1,6 +1,6 @@
 """The staircase linear program: pattern matrix S^(k) and a certified LP solver.
 
-Source: 004_3b35ffa09c03afc4.txt (Kairouz, Oh & Viswanath, "Extremal Mechanisms for Local
+Source: [kairouz-2016] (Kairouz, Oh & Viswanath, "Extremal Mechanisms for Local
 Differential Privacy"), Sec. 2.2, Definition 3 and Theorem 4, eq. (10)-(11):
 
     maximize_theta  sum_j mu(S_j) theta_j   subject to  S^(k) theta = 1,  theta >= 0,
@@ -430,7 +430,7 @@ class StaircaseBatch:
 
 
 def solve_staircase_lp_batch(k: int, t: float, MU, *, max_iter: int | None = None) -> StaircaseBatch:
-    """LP (11) (Sec. 2.2, eq. (11) of 004_3b35ffa09c03afc4.txt) in float64 for every row of ``MU`` (n x 2^k, the
+    """LP (11) (Sec. 2.2, eq. (11) of [kairouz-2016]) in float64 for every row of ``MU`` (n x 2^k, the
     objectives mu(S_j) in the order of :func:`pattern_set`), at ``t = e^eps > 1``: max mu . theta s.t.
     S^(k) theta = 1, theta >= 0.
 

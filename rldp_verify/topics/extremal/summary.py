@@ -1,6 +1,6 @@
 """Optimality thresholds eps* of extremal mechanisms as one summary dict (what ``rldp-verify threshold`` prints).
 
-Numerics of 004_3b35ffa09c03afc4.txt (Kairouz, Oh & Viswanath); the brackets come from
+Numerics of [kairouz-2016] (Kairouz, Oh & Viswanath); the brackets come from
 :mod:`rldp_verify.topics.extremal.thresholds` and :mod:`rldp_verify.topics.extremal.tail`.
 """
 
@@ -34,7 +34,7 @@ def optimality_thresholds(utility, mechanism=None, p0=None, p1=None, p=None, eps
                           tol=1e-6) -> dict:
     """Optimality thresholds eps* of randomized response / the binary mechanism, with certified brackets.
 
-    004_3b35ffa09c03afc4.txt (Kairouz, Oh & Viswanath): ``utility="kl"`` with ``p0``, ``p1`` (Theorem 8; with
+    [kairouz-2016] (Kairouz, Oh & Viswanath): ``utility="kl"`` with ``p0``, ``p1`` (Theorem 8; with
     ``mechanism="binary"`` Theorem 5 for KL), ``utility="mi"`` with ``p`` (Theorems 12 and 14), ``utility="f"``
     (Lemma 24, eq. (61): the closed-form eps* below which the binary mechanism maximises every f-divergence).
     Vectors are comma-separated exact numbers. Bracket ends are certified points of opposite status; the

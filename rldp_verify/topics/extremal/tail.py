@@ -1,6 +1,6 @@
 """Certify that randomized response stays optimal for *every* eps >= eps_hi (interval arithmetic).
 
-Source: 004_3b35ffa09c03afc4.txt (Kairouz, Oh & Viswanath), proofs of Theorem 8 (Sec. 8.4, eq. (82),
+Source: [kairouz-2016] (Kairouz, Oh & Viswanath), proofs of Theorem 8 (Sec. 8.4, eq. (82),
 (86)-(88)) and Theorem 14 (Sec. 9.5, eq. (129), (133)-(135)).
 
 RR is optimal at t = e^eps iff every reduced cost g_j(t) = S_j^T alpha*(t) - mu_j(t) >= 0 (the RR basis

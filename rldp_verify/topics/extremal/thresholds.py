@@ -1,6 +1,6 @@
 """Optimality thresholds eps* of the binary and randomized-response (RR) mechanisms.
 
-Source: 004_3b35ffa09c03afc4.txt (Kairouz, Oh & Viswanath), Lemma 24 with eq. (56)-(67)
+Source: [kairouz-2016] (Kairouz, Oh & Viswanath), Lemma 24 with eq. (56)-(67)
 (binary mechanism dominates every eps-LDP mechanism for eps <= eps*), Theorems 5, 8, 12, 14 and
 their proofs (dual certificates (82), (98), (129)).
 

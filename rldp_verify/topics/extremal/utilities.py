@@ -1,6 +1,6 @@
 """Sublinear utilities, the binary / randomized-response / quaternary mechanisms, and their values.
 
-Source: 004_3b35ffa09c03afc4.txt (Kairouz, Oh & Viswanath), Sec. 2.1 eq. (8) (U(Q) = sum_y mu(Q_y)),
+Source: [kairouz-2016] (Kairouz, Oh & Viswanath), Sec. 2.1 eq. (8) (U(Q) = sum_y mu(Q_y)),
 Sec. 3 eq. (12) (f-divergences, mu(Q_y) = (P1^T Q_y) f(P0^T Q_y / P1^T Q_y)), Sec. 4 eq. (5)
 (mutual information, mu(Q_y) = sum_x P(x) Q(y|x) log(Q(y|x) / P^T Q_y)), eq. (18)/(55) (binary
 mechanism for hypothesis testing), eq. (29)-(30) (binary mechanism for mutual information),
