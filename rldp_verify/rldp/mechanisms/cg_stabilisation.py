@@ -4,7 +4,8 @@ Paper: [lopuhaa-2024], Sec. 5, LP (46).  Plain column generation prices at the r
 LP's dual y_RMP, which jumps; each class below is one way of keeping the priced points near the best dual
 found so far (the stability centre, :attr:`polyopt_cg.ColumnGeneration.centre`, whose dual value
 f(y) = sum_x y_x + m M(y) is the float upper bound of the bracket).  Each has ``run(cg)``, which iterates
-until the driver's stopping rule (:meth:`polyopt_cg.ColumnGeneration.stop`) holds:
+until the float bracket's relative width (:meth:`polyopt_cg.ColumnGeneration.width_now`) is below rel_gap / 2,
+the time limit or the iteration cap is reached, or no new column is found:
 
 * :class:`LagrangianStart` -- one step: LP (46) with the coupling in t relaxed (:mod:`lagrangian`), whose dual
   is dual feasible for LP (46) and whose coupled block marginals give the restricted LP a near-optimal primal;

@@ -28,7 +28,8 @@ object                                its part of LP (46)
                                       :class:`~cg_stabilisation.Wentges` (``"wentges"``, ``inout``),
                                       :class:`~cg_stabilisation.BoxStep` (``"boxstep"``)
 :class:`ColumnGeneration`             the driver: the run's state (iteration, stability centre y with its
-                                      f(y), float bracket, history), the stopping rule, checkpoints
+                                      f(y), float bracket [lb, f(centre)], history), each iteration's record
+                                      (history, progress, log, certified checkpoints), the final certificate
 :mod:`cg_certify`                     the certificate: :func:`~cg_certify.certify_upper` (upper = sum_x y'_x
                                       with M(y') <= 0 proven), :func:`~cg_certify.exact_primal` (rows exactly
                                       in Gamma_eps, lower = their certified utility)
@@ -171,6 +172,7 @@ class ColumnGeneration:
 
     # ------------------------------------------------------------------ clock and dual vectors
     def clock(self) -> float:
+        """A clock reading (seconds), for intervals measured by the masters (log lines only)."""
         return time.perf_counter()
 
     def elapsed(self) -> float:
@@ -254,6 +256,7 @@ class ColumnGeneration:
         return width
 
     def report(self, now: float, width: float) -> None:
+        """The progress line: iteration, columns, float bracket and width, the last certified bracket."""
         if not progress.active():
             return
         cert = ""
@@ -285,6 +288,7 @@ class ColumnGeneration:
 
     # ------------------------------------------------------------------ certificate
     def certify_upper(self, *, report: bool = False):
+        """(upper, y', leaves) of :func:`cg_certify.certify_upper` at the stability centre."""
         pricing = self.pricing
         return certify_upper(pricing.pricer, self.centre, self.centre_M, self.lp, pricing.n_min,
                              max_nodes=max(60, pricing.budget), report=report)
