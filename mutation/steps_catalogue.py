@@ -8,9 +8,10 @@ REFUTED: a step check's VERIFIED is trusted only once it has been seen to refute
 
 Targets are dotted module paths (``proofs.rldp.steps_appA1:printed_A8``). The catalogue runs on its own
 (``python -m rldp_verify.claims.mutants run --catalogue mutation.steps_catalogue --out FILE``) or as part of
-``mutation/catalogue.py`` (which appends :data:`STEP_MUTANTS`). The two step claims that are REFUTED on the
-unmutated paper (``rldp.steps.a2.xi-domain``, ``rldp.steps.a4.w-extreme-value``) cannot be killed; their
-repairs are tested to turn them VERIFIED in ``tests/proofs/test_steps.py``.
+``mutation/catalogue.py`` (which appends :data:`STEP_MUTANTS`). The step claims that are REFUTED on the
+unmutated paper (``rldp.steps.a2.xi-domain``, ``rldp.steps.a4.w-extreme-value``, ``kairouz.steps.s8-2.eps-star``,
+``kairouz.steps.s8-2.strict-gap-fact``, ...) cannot be killed; the proof gaps' repairs are tested to turn them
+VERIFIED in ``tests/proofs/test_steps.py``.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ A4, A5, A6 = "proofs.rldp.steps_appA4", "proofs.rldp.steps_appA5", "proofs.rldp.
 ISIT = "proofs.isit.steps_appA_C"
 FALPHA = "proofs.falpha.steps_appA_B"
 PRAM = "proofs.pram.steps_app5"
+K78, K910 = "proofs.kairouz.steps_sec7_8", "proofs.kairouz.steps_sec9_10"
 BODY = "proofs.rldp.steps_sec6_7"
 S1, S2, S3, S4, S5, S6 = (f"rldp.steps.a{k}.*" for k in range(1, 7))
 
@@ -248,6 +250,111 @@ def _body_70_one_radius(ds, ds2, l1_hat):
     return ds + l1_hat                        # d_s' forgotten
 
 
+# --- Kairouz et al., Secs. 7-10 ------------------------------------------------------------------------------------
+
+
+def _k41_weights_swapped(lam, u1, u2):
+    return (1 - lam) * u1 + lam * u2
+
+
+def _k42_sign(theta_star, mu_mix, lam_mu):
+    return sum(th * (b - a) for th, a, b in zip(theta_star, mu_mix, lam_mu, strict=True))
+
+
+def _k_s_by_max(Q, theta, i, j):
+    return Q[i][j] / max(Q[m][j] for m in range(len(Q)))      # the column's maximum for its minimum
+
+
+def _k47_plus(t):
+    return [[1, -t, 0, 0], [-t, 1, 0, 0], [0, 0, 1, -t], [0, 0, t, 1]]
+
+
+def _k_count_plus_one(ell, lpos, k):
+    return -lpos + (ell + 1) * k + 1
+
+
+def _k57_minus(t, p_nu_T):
+    return ((t - 1) * p_nu_T + 1) / t
+
+
+def _k59_plus(t, P0, P1, T_, S):
+    a, b = sum(P0[i] for i in T_), sum(P1[i] for i in T_)
+    return ((t - 1) * (a - b) + (t - 1) * sum((S[i] - 1) * (a * P1[i] - b * P0[i]) for i in range(len(S)))
+            + sum((S[i] - 1) * (P0[i] - P1[i]) for i in range(len(S))))
+
+
+def _k65_without_t(t, a, b, aj, bj):
+    return (t - 1) * ((a - b) + (aj - bj)) + (t - 1) ** 2 * (a * bj - b * aj)
+
+
+def _k70_over_t(t, d):
+    return (t - 1) / t * abs(d) / 2
+
+
+def _k72_sign(t, A, B):
+    return (2 * A - 2 * t * B) / (t + 1)
+
+
+def _k_constant_square(t):
+    return 1 / (t + 1) ** 2
+
+
+def _k85_log_a_plus_b(a, b, eps):
+    import mpmath
+
+    return eps + mpmath.log(a + b)
+
+
+def _k83_p1_prefactor(t, p0, p1):
+    import mpmath
+
+    return (p1 * (t - 1) + 1) * mpmath.log((p0 * (t - 1) + 1) / (p1 * (t - 1) + 1))
+
+
+def _k99_swapped(t, eps, p):
+    import mpmath
+
+    d = (1 - p) + t * p
+    return (1 - p) * t * mpmath.log(t / d) + p * mpmath.log(1 / d)
+
+
+def _k139_k(t, eps, P):
+    import mpmath
+
+    return sum(p * t * mpmath.log(t / (p * (t - 1) + 1)) + (1 - p) * mpmath.log(1 / (p * (t - 1) + 1)) for p in P) / (t + len(P))
+
+
+def _k103_weights_swapped(t, mu1, mu2, n_jT, n_jcT, n_jTc, n_jcTc, nT, nTc):
+    return ((t * mu1 - mu2) * (n_jcT * t + n_jT) / nT + (t * mu2 - mu1) * (n_jcTc * t + n_jTc) / nTc) / ((t + 1) * (t - 1))
+
+
+def _k115_minus(t, mu_T, mu_Tc):
+    return (mu_T + mu_Tc) / (t - 1)
+
+
+def _k117_last_t(t):
+    return t
+
+
+def _k120_denominator(n, k, t):
+    return (n * (t - 1) + k) / (t + k)
+
+
+def _k122_without_minus_1(eps):
+    import mpmath
+
+    t = mpmath.exp(eps)
+    return (mpmath.exp(t * eps / (t - 1)) - 1) / (t - 1)
+
+
+def _k_rr_alpha_k_minus_1(t, k, singles, i):
+    return ((t + k - 1) * singles[i] - sum(s for m, s in enumerate(singles) if m != i)) / ((t - 1) * (t + k - 1))
+
+
+def _k140_without_w(W, mu_Q):
+    return sum(mu_Q[y] for y in range(len(W)) for _z in range(len(W[0])))
+
+
 STEP_MUTANTS = [
     mutant("steps.a1.a1-c-sign", A1, "(A1) with C = e^{B(1-alpha)} instead of e^{B(alpha-1)}",
            replace(f"{A1}:printed_A1", _a1_c_sign), ("rldp.steps.a1.a1-a4-decomposition",)),
@@ -337,6 +444,52 @@ STEP_MUTANTS = [
            replace(f"{BODY}:printed_70", _body_70_one_radius), ("rldp.steps.body.thm5-69-71",)),
     mutant("steps.a6.v3-times-e-eps", A6, "V3' = e^{+eps} V2' instead of e^-eps V2'",
            replace(f"{A6}:printed_V3_from_V2", _v3_times_t), ("rldp.steps.a6.a106-scaling",)),
+    mutant("steps.kairouz.41-weights-swapped", K78, "Kairouz (41) with (1 - lambda) U(Q1) + lambda U(Q2)",
+           replace(f"{K78}:printed_41_rhs", _k41_weights_swapped), ("kairouz.steps.s7.convexity-41-43",)),
+    mutant("steps.kairouz.42-sign", K78, "Kairouz (42) with the braces reversed (sum lambda mu(S_i) - mu(sum lambda S_i))",
+           replace(f"{K78}:printed_42_line3", _k42_sign), ("kairouz.steps.s7.convexity-41-43",)),
+    mutant("steps.kairouz.lemma22-max", K78, "Lemma 22's proof with S_ij = Q_ij / max_i Q_ij",
+           replace(f"{K78}:printed_S_entry", _k_s_by_max), ("kairouz.steps.s7-2.lemma22-construction",)),
+    mutant("steps.kairouz.47-sign", K78, "Kairouz (47) with +e^eps in the last row",
+           replace(f"{K78}:PRINTED_47", _k47_plus), ("kairouz.steps.s7-3.constraints-46-50",)),
+    mutant("steps.kairouz.corner-count", K78, "Sec. 7.3's count -l_{>0} + (l+1)k + 1",
+           replace(f"{K78}:printed_corner_count", _k_count_plus_one), ("kairouz.steps.s7-3.constraints-46-50",)),
+    mutant("steps.kairouz.57-denominator", K78, "Kairouz (57) divided by e^eps instead of e^eps + 1",
+           replace(f"{K78}:printed_57", _k57_minus), ("kairouz.steps.s8-2.algebra-57-67",)),
+    mutant("steps.kairouz.59-sign", K78, "Kairouz (59) with + sum (S_ij - 1)(P0 - P1)",
+           replace(f"{K78}:printed_59", _k59_plus), ("kairouz.steps.s8-2.algebra-57-67",)),
+    mutant("steps.kairouz.65-without-e-eps", K78, "Kairouz (65) without the factor e^eps on P0(T_j) - P1(T_j)",
+           replace(f"{K78}:printed_65", _k65_without_t), ("kairouz.steps.s8-2.algebra-57-67",)),
+    mutant("steps.kairouz.70-over-e-eps", K78, "Kairouz (70) with (e^eps - 1)/e^eps",
+           replace(f"{K78}:printed_70", _k70_over_t), ("kairouz.steps.s8-3.tv-dual-70-79",)),
+    mutant("steps.kairouz.72-sign", K78, "the display after Kairouz (73) with 2A - 2 e^eps B",
+           replace(f"{K78}:printed_72_final", _k72_sign), ("kairouz.steps.s8-3.tv-dual-70-79",)),
+    mutant("steps.kairouz.bin-constant", K78, "Theorem 7's constant 1/(e^eps + 1)^2 instead of 1/(2(e^eps + 1)^2)",
+           replace(f"{K78}:printed_bin_constant", _k_constant_square), ("kairouz.steps.s8-5.constant-94-95",)),
+    mutant("steps.kairouz.dual-sense", K78, "the dual LP with S^T alpha <= mu",
+           replace(f"{K78}:PRINTED_DUAL_SENSE", "<="), ("kairouz.steps.lp-duality",)),
+    mutant("steps.kairouz.85-log-a-plus-b", K78, "Kairouz (85) log(a + e^eps b) = eps + log(a + b)",
+           replace(f"{K78}:printed_85_log", _k85_log_a_plus_b), ("kairouz.steps.large-eps-expansions",)),
+    mutant("steps.kairouz.83-p1-prefactor", K910, "Kairouz (83) with P1(T_j) in the prefactor",
+           replace(f"{K910}:printed_83", _k83_p1_prefactor), ("kairouz.steps.mu-closed-forms",)),
+    mutant("steps.kairouz.99-swapped", K910, "Kairouz (99) with P(T_j) and P(T_j^c) swapped in the weights",
+           replace(f"{K910}:printed_99", _k99_swapped), ("kairouz.steps.mu-closed-forms",)),
+    mutant("steps.kairouz.139-k", K910, "Kairouz (139) divided by e^eps + k",
+           replace(f"{K910}:printed_139", _k139_k), ("kairouz.steps.mu-closed-forms",)),
+    mutant("steps.kairouz.103-weights", K910, "Kairouz (103) with |T_j cap T| and |T_j^c cap T| swapped",
+           replace(f"{K910}:printed_103", _k103_weights_swapped), ("kairouz.steps.s9-1.dual-103-106",)),
+    mutant("steps.kairouz.115-minus", K910, "Kairouz (115) divided by e^eps - 1",
+           replace(f"{K910}:printed_115", _k115_minus), ("kairouz.steps.s9-2.chain-115-117",)),
+    mutant("steps.kairouz.117-last", K910, "Kairouz (117) ending in e^eps instead of e^eps + 1",
+           replace(f"{K910}:printed_117_last", _k117_last_t), ("kairouz.steps.s9-2.chain-115-117",)),
+    mutant("steps.kairouz.120-denominator", K910, "Kairouz (120) over e^eps + k",
+           replace(f"{K910}:printed_120", _k120_denominator), ("kairouz.steps.s9-3.lp-118-120",)),
+    mutant("steps.kairouz.122-without-minus-1", K910, "Kairouz (122) with exponent e^eps eps/(e^eps - 1) (the - 1 lost)",
+           replace(f"{K910}:printed_122", _k122_without_minus_1), ("kairouz.steps.s9-4.mu-shape-121-126",)),
+    mutant("steps.kairouz.rr-alpha", K910, "Kairouz (82)/(129) with (e^eps + k - 1) mu(S_{j_i})",
+           replace(f"{K910}:printed_rr_alpha", _k_rr_alpha_k_minus_1), ("kairouz.steps.rr-dual-singletons",)),
+    mutant("steps.kairouz.140-without-w", K910, "Kairouz (140) third line without W_{y,z}",
+           replace(f"{K910}:printed_140_line3", _k140_without_w), ("kairouz.steps.s10.chain-140",)),
 ]
 
 #: the catalogue protocol of :func:`rldp_verify.claims.mutants.load_catalogue` (run on its own)

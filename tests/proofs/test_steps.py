@@ -250,6 +250,7 @@ def test_step_mutant_is_refuted_in_process(m):
     ("rldp.steps.a2.xi-domain", "proofs.rldp.steps_appA2", "printed_root_domain", lambda rho: 1 / rho),
     ("rldp.steps.a4.w-extreme-value", "proofs.rldp.steps_appA4", "PRINTED_EXTREME", "minimal"),
     ("falpha.steps.appa.extreme-at-p0", "proofs.falpha.steps_appA_B", "PRINTED_EXTREME_AT_0", "minimum"),
+    ("kairouz.steps.s8-2.eps-star", "proofs.kairouz.steps_sec7_8", "printed_eps_j_at_T", lambda: float("inf")),
 ])
 def test_proof_gap_repair_holds(monkeypatch, claim_id, module, name, repaired):
     """The proof gaps: REFUTED as printed, VERIFIED with the repair their evidence names."""
