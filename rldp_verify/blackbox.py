@@ -326,6 +326,40 @@ def audit_sampler(fn, inputs, trials: int, confidence: float = 0.95, seed: int =
     outputs to event keys (e.g. :func:`lh_feature`), applied before counting. See the module docstring.
     """
     t0 = time.perf_counter()
+    inputs, workers = _check_sampling(fn, inputs, trials, confidence, seed, workers)
+    rldp, sizes = _uncertainty_set(sizes, len(inputs), phat, alpha, radius, distribution, full_simplex)
+    if feature is not None and not callable(feature):
+        raise InputError(f"the feature map must be callable, got {type(feature).__name__}")
+    halves, (nA, nB), reproducible = _sample(fn, inputs, int(trials), int(seed), workers, progress, feature)
+    cA = {x: halves[i][0] for i, x in enumerate(inputs)}
+    cB = {x: halves[i][1] for i, x in enumerate(inputs)}
+    notes = []
+    if sizes is None:
+        cands, mode = _candidates_ldp(inputs), "eps-LDP (Definition 2)"
+    else:
+        cands, res = _candidates_rldp(inputs, cA, nA, sizes, rldp, dps)
+        mode = f"(eps, F)-RLDP, F: {res.uncertainty}"
+        notes.append(f"selection: certified audit of the channel estimated on the first half gives eps_F in "
+                     f"{res.eps_realised(8)}; its witness P* supplies the mixtures")
+    best = _select(cands, cA, nA, confidence)
+    outputs_seen = len({y for x in inputs for y in list(cA[x]) + list(cB[x])})
+    draws = len(inputs) * (nA + nB)
+    fname = None if feature is None else getattr(feature, "__name__", repr(feature))
+    warning = _sparsity_warning(cA, nA, inputs, outputs_seen, draws, feature is not None)
+    extra = {"draws": draws, "feature": fname, "warning": warning}
+    if best[1] is None:
+        notes.append("no event separates the inputs on the selection half")
+        return SamplerAudit(0.0, confidence, [], {}, {}, {}, int(trials), nB, int(seed),
+                            time.perf_counter() - t0, mode, reproducible, outputs_seen, notes, **extra)
+    _, event, (w1, w2) = best
+    eps_lower, counts, bounds = _held_out_bound(set(event), w1, w2, cB, nB, confidence)
+    return SamplerAudit(eps_lower, confidence, sorted(event, key=repr), {"w1": w1, "w2": w2}, counts, bounds,
+                        int(trials), nB, int(seed), time.perf_counter() - t0, mode, reproducible, outputs_seen, notes,
+                        **extra)
+
+
+def _check_sampling(fn, inputs, trials, confidence, seed, workers):
+    """(inputs as a list, workers) after checking the sampler, the inputs and the sampling parameters."""
     if not callable(fn):
         raise InputError(f"the sampler must be callable, got {type(fn).__name__}")
     try:
@@ -345,64 +379,55 @@ def audit_sampler(fn, inputs, trials: int, confidence: float = 0.95, seed: int =
     workers = workers or os.cpu_count() or 1
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise InputError(f"workers must be a positive integer, got {workers!r}")
-    rldp = {}
-    if sizes is not None:
-        try:
-            a1, a2 = (int(v) for v in sizes)
-        except (TypeError, ValueError):
-            raise InputError(f"sizes = {sizes!r} must be (|S|, |U|)") from None
-        if a1 * a2 != len(inputs) or a1 < 2:
-            raise InputError(f"sizes = {sizes!r} must multiply to the number of inputs {len(inputs)} with |S| >= 2")
-        chosen = [phat is not None, distribution is not None, bool(full_simplex)]
-        if sum(chosen) != 1:
-            raise InputError("with sizes, choose exactly one uncertainty set: phat (with alpha, radius), "
-                             "distribution, or full_simplex")
-        if phat is not None:
-            if alpha is None or radius is None:
-                raise InputError("a Rényi ball needs phat, alpha and radius")
-            rldp = {"phat": phat, "alpha": alpha, "radius": radius}
-        elif distribution is not None:
-            rldp = {"distribution": distribution}
-        else:
-            rldp = {"full_simplex": True}
-        sizes = (a1, a2)
-    elif any(v is not None for v in (phat, alpha, radius, distribution)) or full_simplex:
-        raise InputError("an uncertainty set needs sizes=(|S|, |U|) (inputs in S-major order)")
+    return inputs, workers
 
-    if feature is not None and not callable(feature):
-        raise InputError(f"the feature map must be callable, got {type(feature).__name__}")
-    halves, (nA, nB), reproducible = _sample(fn, inputs, int(trials), int(seed), workers, progress, feature)
-    cA = {x: halves[i][0] for i, x in enumerate(inputs)}
-    cB = {x: halves[i][1] for i, x in enumerate(inputs)}
-    notes = []
+
+def _uncertainty_set(sizes, n_inputs: int, phat, alpha, radius, distribution, full_simplex):
+    """(the certified audit's keyword arguments for F, sizes as (|S|, |U|)): ({}, None) for eps-LDP."""
     if sizes is None:
-        cands, mode = _candidates_ldp(inputs), "eps-LDP (Definition 2)"
-    else:
-        cands, res = _candidates_rldp(inputs, cA, nA, sizes, rldp, dps)
-        mode = f"(eps, F)-RLDP, F: {res.uncertainty}"
-        notes.append(f"selection: certified audit of the channel estimated on the first half gives eps_F in "
-                     f"{res.eps_realised(8)}; its witness P* supplies the mixtures")
-    best = (-math.inf, None, None)
+        if any(v is not None for v in (phat, alpha, radius, distribution)) or full_simplex:
+            raise InputError("an uncertainty set needs sizes=(|S|, |U|) (inputs in S-major order)")
+        return {}, None
+    try:
+        a1, a2 = (int(v) for v in sizes)
+    except (TypeError, ValueError):
+        raise InputError(f"sizes = {sizes!r} must be (|S|, |U|)") from None
+    if a1 * a2 != n_inputs or a1 < 2:
+        raise InputError(f"sizes = {sizes!r} must multiply to the number of inputs {n_inputs} with |S| >= 2")
+    chosen = [phat is not None, distribution is not None, bool(full_simplex)]
+    if sum(chosen) != 1:
+        raise InputError("with sizes, choose exactly one uncertainty set: phat (with alpha, radius), "
+                         "distribution, or full_simplex")
+    if phat is not None:
+        if alpha is None or radius is None:
+            raise InputError("a Rényi ball needs phat, alpha and radius")
+        return {"phat": phat, "alpha": alpha, "radius": radius}, (a1, a2)
+    if distribution is not None:
+        return {"distribution": distribution}, (a1, a2)
+    return {"full_simplex": True}, (a1, a2)
+
+
+def _select(cands, cA, nA, confidence):
+    """(bound, event, (w1, w2)) of the candidate mixtures' best event on the selection half ((-inf, None,
+    None) when no event separates them)."""
+    best: tuple = (-math.inf, None, None)
     for w1, w2 in cands:
         m = len(w1) + len(w2)
         level_each = 1 - (1 - confidence) / m
         b, ev = _best_event(cA, nA, w1, w2, level_each)
         if b > best[0]:
             best = (b, ev, (w1, w2))
-    outputs_seen = len({y for x in inputs for y in list(cA[x]) + list(cB[x])})
-    draws = len(inputs) * (nA + nB)
-    fname = None if feature is None else getattr(feature, "__name__", repr(feature))
-    warning = _sparsity_warning(cA, nA, inputs, outputs_seen, draws, feature is not None)
-    extra = {"draws": draws, "feature": fname, "warning": warning}
-    if best[1] is None:
-        notes.append("no event separates the inputs on the selection half")
-        return SamplerAudit(0.0, confidence, [], {}, {}, {}, int(trials), nB, int(seed),
-                            time.perf_counter() - t0, mode, reproducible, outputs_seen, notes, **extra)
-    _, event, (w1, w2) = best
+    return best
+
+
+def _held_out_bound(ev: set, w1: dict, w2: dict, cB, nB: int, confidence):
+    """(eps_lower, counts, bounds) on the held-out half: Clopper-Pearson bounds of Pr[event | x] (lower for
+    the w1 inputs, upper for the w2 inputs) at the Bonferroni level, mixed exactly; the log of the ratio
+    nudged down past float log error."""
     m = len(w1) + len(w2)
     level_each = 1 - (1 - confidence) / m
-    ev = set(event)
-    counts, bounds = {}, {}
+    counts: dict = {}
+    bounds: dict = {}
     lo = hi = Fraction(0)
     for x, wx in w1.items():
         k = sum(cB[x][y] for y in ev)
@@ -418,9 +443,7 @@ def audit_sampler(fn, inputs, trials: int, confidence: float = 0.95, seed: int =
     if lo > 0:
         v = math.log(lo / hi)                    # a few ulps of float log error: nudge down
         eps_lower = max(0.0, float(np.nextafter(np.nextafter(v, -math.inf), -math.inf)) - 4e-16 * abs(v))
-    return SamplerAudit(eps_lower, confidence, sorted(event, key=repr), {"w1": w1, "w2": w2}, counts, bounds,
-                        int(trials), nB, int(seed), time.perf_counter() - t0, mode, reproducible, outputs_seen, notes,
-                        **extra)
+    return eps_lower, counts, bounds
 
 
 def _sparsity_warning(cA, nA, inputs, outputs_seen, draws, has_feature):

@@ -205,6 +205,36 @@ def _pattern(points: list[dict], bad: list[tuple]) -> list[str]:
     """Lines summarising where the bad points are: the worst one, then each input whose values separate bad
     points from good ones ("every point with alpha != 1 fails (220 of 220); none with alpha = 1 (0 of 50)"),
     else the input values with the largest share of bad points."""
+    out = _headline(bad)
+    bad_ids = {id(b[0]) for b in bad}  # the same point objects as in ``points``
+    if len(bad) == len(points) or not points:
+        return out + ["Pattern: every point fails."] if points else out
+    clean, confined, shares = [], [], []
+    for name in points[0]:
+        by_value = _bad_by_value(points, name, bad_ids)
+        if len(by_value) < 2 or len(by_value) > 24:
+            continue
+        none_bad = [v for v, (b, t) in by_value.items() if b == 0]
+        all_bad = [v for v, (b, t) in by_value.items() if b == t]
+        if len(all_bad) + len(none_bad) == len(by_value):
+            clean.append(_separated(name, by_value, all_bad, none_bad))
+        elif none_bad and len(none_bad) <= len(by_value) / 2:
+            confined.append(_confined(name, by_value, none_bad))
+        else:
+            shares.append(_largest_share(name, by_value))
+    if clean:
+        return out + clean
+    if confined:
+        return out + [t for _, t in sorted(confined, key=lambda x: -x[0])[:2]]
+    if shares:
+        shares.sort(key=lambda x: -x[0])
+        out.append("No input separates the bad points; the largest shares: " + "; ".join(t for _, t in shares[:3])
+                   + ".")
+    return out
+
+
+def _headline(bad: list[tuple]) -> list[str]:
+    """The worst bad point with a value, and the bad points without one (exception, NaN, wrong shape)."""
     out = []
     rels = [b for b in bad if not math.isnan(b[3])]
     crashed = [b for b in bad if math.isnan(b[3])]
@@ -214,47 +244,48 @@ def _pattern(points: list[dict], bad: list[tuple]) -> list[str]:
     if crashed:
         out.append(f"{len(crashed)} bad point(s) without a value (an exception, NaN or a wrong shape), e.g. "
                    f"{_fmt_point(crashed[0][0])}: {crashed[0][1]}.")
-    bad_ids = {id(b[0]) for b in bad}  # the same point objects as in ``points``
-    if len(bad) == len(points) or not points:
-        return out + ["Pattern: every point fails."] if points else out
-    clean, confined, shares = [], [], []
-    for name in points[0]:
-        by_value: dict[str, list[int]] = {}
-        for p in points:
-            c = by_value.setdefault(_key(p.get(name)), [0, 0])
-            c[0] += id(p) in bad_ids
-            c[1] += 1
-        if len(by_value) < 2 or len(by_value) > 24:
-            continue
-        all_bad = [v for v, (b, t) in by_value.items() if b == t]
-        none_bad = [v for v, (b, t) in by_value.items() if b == 0]
-        if len(all_bad) + len(none_bad) == len(by_value):
-            nb, nt = sum(by_value[v][0] for v in all_bad), sum(by_value[v][1] for v in all_bad)
-            gt = sum(by_value[v][1] for v in none_bad)
-            fails = (f"{name} != {none_bad[0]}" if len(none_bad) == 1 else
-                     f"{name} = {all_bad[0]}" if len(all_bad) == 1 else f"{name} in {{{', '.join(all_bad)}}}")
-            good = f"{name} = {none_bad[0]}" if len(none_bad) == 1 else f"{name} in {{{', '.join(none_bad)}}}"
-            clean.append(f"Pattern: every point with {fails} fails ({nb} of {nt}); none with {good} (0 of {gt}).")
-        elif none_bad and len(none_bad) <= len(by_value) / 2:
-            # the bad points are confined to some values (not all of their points fail)
-            some = [v for v in by_value if v not in none_bad]
-            nb, nt = sum(by_value[v][0] for v in some), sum(by_value[v][1] for v in some)
-            gt = sum(by_value[v][1] for v in none_bad)
-            where = f"{name} != {none_bad[0]}" if len(none_bad) == 1 else f"{name} not in {{{', '.join(none_bad)}}}"
-            good = f"{name} = {none_bad[0]}" if len(none_bad) == 1 else f"{name} in {{{', '.join(none_bad)}}}"
-            confined.append((nb / nt, f"Pattern: no point with {good} fails (0 of {gt}); the bad points all have "
-                                      f"{where} ({nb} of {nt} points there fail)."))
-        else:
-            worst_v = max(by_value.items(), key=lambda kv: kv[1][0] / kv[1][1])
-            shares.append((worst_v[1][0] / worst_v[1][1], f"{name} = {worst_v[0]}: {worst_v[1][0]} of {worst_v[1][1]} bad"))
-    if clean:
-        return out + clean
-    if confined:
-        return out + [t for _, t in sorted(confined, key=lambda x: -x[0])[:2]]
-    if shares:
-        shares.sort(key=lambda x: -x[0])
-        out.append("No input separates the bad points; the largest shares: " + "; ".join(t for _, t in shares[:3]) + ".")
     return out
+
+
+def _bad_by_value(points: list[dict], name: str, bad_ids: set) -> dict[str, list[int]]:
+    """For each value of the input ``name``: [bad points, points] with that value."""
+    by_value: dict[str, list[int]] = {}
+    for p in points:
+        c = by_value.setdefault(_key(p.get(name)), [0, 0])
+        c[0] += id(p) in bad_ids
+        c[1] += 1
+    return by_value
+
+
+def _values(name: str, values: list[str]) -> str:
+    """"name = v" for one value, "name in {v, w}" for several."""
+    return f"{name} = {values[0]}" if len(values) == 1 else f"{name} in {{{', '.join(values)}}}"
+
+
+def _separated(name: str, by_value: dict, all_bad: list[str], none_bad: list[str]) -> str:
+    """The line for an input whose every value has all its points bad or none."""
+    nb, nt = sum(by_value[v][0] for v in all_bad), sum(by_value[v][1] for v in all_bad)
+    gt = sum(by_value[v][1] for v in none_bad)
+    fails = f"{name} != {none_bad[0]}" if len(none_bad) == 1 else _values(name, all_bad)
+    good = _values(name, none_bad)
+    return f"Pattern: every point with {fails} fails ({nb} of {nt}); none with {good} (0 of {gt})."
+
+
+def _confined(name: str, by_value: dict, none_bad: list[str]) -> tuple[float, str]:
+    """(share, line) for an input whose bad points are confined to some values (not all of their points fail)."""
+    some = [v for v in by_value if v not in none_bad]
+    nb, nt = sum(by_value[v][0] for v in some), sum(by_value[v][1] for v in some)
+    gt = sum(by_value[v][1] for v in none_bad)
+    where = f"{name} != {none_bad[0]}" if len(none_bad) == 1 else f"{name} not in {{{', '.join(none_bad)}}}"
+    good = _values(name, none_bad)
+    return (nb / nt, f"Pattern: no point with {good} fails (0 of {gt}); the bad points all have "
+                     f"{where} ({nb} of {nt} points there fail).")
+
+
+def _largest_share(name: str, by_value: dict) -> tuple[float, str]:
+    """(share, text) of the input's value with the largest share of bad points."""
+    worst_v = max(by_value.items(), key=lambda kv: kv[1][0] / kv[1][1])
+    return (worst_v[1][0] / worst_v[1][1], f"{name} = {worst_v[0]}: {worst_v[1][0]} of {worst_v[1][1]} bad")
 
 
 def _short(a) -> str:

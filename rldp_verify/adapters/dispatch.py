@@ -74,7 +74,7 @@ def dense_mechanism(a: Adapted, sizes=None) -> Mechanism:
     st = a.structure
     if isinstance(st, LaplaceHistogram):
         raise InputError(f"{a.name}: continuous outputs have no dense channel; audit it with --ldp (exact)")
-    rows, outs = st.dense()  # type: ignore[attr-defined]
+    rows, outs = st.dense()
     d = len(rows[0])
     keep = [i for i, r in enumerate(rows) if any(r)]          # outputs impossible under every input
     rows, outs = [rows[i] for i in keep], [outs[i] for i in keep]

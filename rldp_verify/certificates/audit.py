@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import mpmath
 
@@ -78,29 +80,36 @@ def _product_entry(prob: PairProblem, R: Fraction, dps: int) -> dict | None:
                 continue
             c = K / _mp(p) if beta == 0 else (K - _mp(other)) / _mp(p)
             z = mpmath.exp(-c) if beta == 0 else c ** (-1 / _mp(beta)) if c > 0 else mpmath.mpf(0)
-            vs = [_mp(x) for x in v]
-            ws = [_mp(x) for x in w]
-            b = _mp(beta)
-            spread = max(vs) - min(vs) or mpmath.mpf(1)
-
-            def f(logt):
-                mu = _mp(vmax) + spread * mpmath.exp(logt)
-                xs = [(mu - vi, wi) for vi, wi in zip(vs, ws, strict=True) if wi > 0]
-                if b == 0:
-                    M = mpmath.exp(mpmath.fsum(wi * mpmath.log(xi) for xi, wi in xs))
-                else:
-                    M = mpmath.fsum(wi * xi ** b for xi, wi in xs) ** (1 / b)
-                return mu - z * M
-            lo, hi = mpmath.mpf(-60), mpmath.mpf(30)
-            for _ in range(250):                        # golden-section search in log t
-                m1, m2 = lo + (hi - lo) * 0.382, lo + (hi - lo) * 0.618
-                if f(m1) <= f(m2):
-                    hi = m2
-                else:
-                    lo = m1
-            mu = _mp(vmax) + spread * mpmath.exp((lo + hi) / 2)
-            out[key] = max(_frac(mu, dps + 10), vmax)
+            out[key] = _block_mu(v, w, z, beta, dps)
     return {"mode": "product", "r": R, "mu1": out["mu1"], "mu2": out["mu2"]}
+
+
+def _block_mu(v, w, z, beta: Fraction, dps: int) -> Fraction:
+    """mu >= max v minimising mu - z M_beta(mu - v; w) (convex in mu): a golden-section search in log t for
+    mu = max v + spread * t, at the caller's working precision; the result as a rational >= max v."""
+    vmax = max(v)
+    vs = [_mp(x) for x in v]
+    ws = [_mp(x) for x in w]
+    b = _mp(beta)
+    spread = max(vs) - min(vs) or mpmath.mpf(1)
+
+    def f(logt):
+        mu = _mp(vmax) + spread * mpmath.exp(logt)
+        xs = [(mu - vi, wi) for vi, wi in zip(vs, ws, strict=True) if wi > 0]
+        if b == 0:
+            M = mpmath.exp(mpmath.fsum(wi * mpmath.log(xi) for xi, wi in xs))
+        else:
+            M = mpmath.fsum(wi * xi ** b for xi, wi in xs) ** (1 / b)
+        return mu - z * M
+    lo, hi = mpmath.mpf(-60), mpmath.mpf(30)
+    for _ in range(250):                        # golden-section search in log t
+        m1, m2 = lo + (hi - lo) * 0.382, lo + (hi - lo) * 0.618
+        if f(m1) <= f(m2):
+            hi = m2
+        else:
+            lo = m1
+    mu = _mp(vmax) + spread * mpmath.exp((lo + hi) / 2)
+    return max(_frac(mu, dps + 10), vmax)
 
 
 def _mp(x: Fraction):
@@ -178,8 +187,7 @@ def _screen_params(Q, ball: RenyiBall, R: Fraction, keys):
 def ball_pairs(Q, ball: RenyiBall, R, dps: int) -> list[dict]:
     """Per-(y, s, s') dual parameters proving P(y|s) <= r P(y|s') on the ball, r <= R where possible."""
     a1, a2 = ball.sensitive_size, ball.public_size
-    alpha, B = Fraction(ball.alpha), Fraction(ball.radius)
-    beta = 1 - 1 / alpha
+    alpha = Fraction(ball.alpha)
     phat = [list(r) for r in ball.phat]
     rows = [[tuple(Q[y][s * a2:(s + 1) * a2]) for s in range(a1)] for y in range(len(Q))]
     keys = [(y, s1, s2) for y in range(len(Q)) for s1 in range(a1) for s2 in range(a1) if s1 != s2]
@@ -192,29 +200,42 @@ def ball_pairs(Q, ball: RenyiBall, R, dps: int) -> list[dict]:
         screen = {}
     out = []
     for y, s1, s2 in keys:
-        q1, q2 = rows[y][s1], rows[y][s2]
-        prob = None
-        if max(q1) <= R * min(q2):          # Proposition 3's parameters (t = 0): exact, no arb needed
-            cands = iter([(R, Fraction(0), max(q1), -R * min(q2))])
-        else:
-            prob = PairProblem(ball, rows[y], y, s1, s2)
-            first = [screen[(y, s1, s2)]] if (y, s1, s2) in screen else []
-            cands = _chain(first, lambda: _candidates(prob, R, dps))
-        entry = None
-        for r, lam, mu1, mu2 in cands:
-            entry = {"r": r, "t": lam if beta == 0 else lam / beta, "mu1": mu1, "mu2": mu2}
-            if _accepts(Q[y], a2, s1, s2, phat, alpha, B, entry):
-                break
-        else:
-            if prob is not None:
-                try:
-                    prod = _product_entry(prob, R, dps)
-                except (ValueError, ZeroDivisionError, OverflowError):
-                    prod = None
-                if prod is not None and _accepts(Q[y], a2, s1, s2, phat, alpha, B, prod):
-                    entry = prod
+        entry = _pair_entry(Q, ball, rows, phat, screen, (y, s1, s2), R, dps)
         out.append({"y": y, "s": s1, "s_prime": s2, **{k: (v if k == "mode" else qs(v)) for k, v in entry.items()}})
     return out
+
+
+def _pair_entry(Q, ball: RenyiBall, rows, phat, screen: dict, key: tuple, R: Fraction, dps: int) -> dict:
+    """The entry of pair ``key`` = (y, s, s'): the first candidate (r, t, mu1, mu2) that the checker's test
+    accepts (Proposition 3's exact parameters when they prove r = R; else the float screen's, then the
+    engine's), else Theorem 1's product entry when accepted, else the last candidate tried."""
+    y, s1, s2 = key
+    a2 = ball.public_size
+    alpha, B = Fraction(ball.alpha), Fraction(ball.radius)
+    beta = 1 - 1 / alpha
+    q1, q2 = rows[y][s1], rows[y][s2]
+    prob = None
+    if max(q1) <= R * min(q2):          # Proposition 3's parameters (t = 0): exact, no arb needed
+        cands = iter([(R, Fraction(0), max(q1), -R * min(q2))])
+    else:
+        prob = PairProblem(ball, rows[y], y, s1, s2)
+        first = [screen[key]] if key in screen else []
+        cands = _chain(first, partial(_candidates, prob, R, dps))
+    entry = None
+    for r, lam, mu1, mu2 in cands:
+        entry = {"r": r, "t": lam if beta == 0 else lam / beta, "mu1": mu1, "mu2": mu2}
+        if _accepts(Q[y], a2, s1, s2, phat, alpha, B, entry):
+            return entry
+    if prob is not None:
+        try:
+            prod = _product_entry(prob, R, dps)
+        except (ValueError, ZeroDivisionError, OverflowError):
+            prod = None
+        if prod is not None and _accepts(Q[y], a2, s1, s2, phat, alpha, B, prod):
+            return prod
+    if entry is None:  # pragma: no cover - the engine always proposes at least one candidate
+        raise CertificationError(f"no candidate dual parameters for the pair (y={y}, s={s1}, s'={s2})")
+    return entry
 
 
 def _chain(first, rest):
@@ -243,6 +264,7 @@ def audit_certificate(result, mechanism, eps, *, name: str = "audit", ball: Reny
     target = parse_eps(eps)
     out = result.to_json()
     data: dict = {"witness": None}
+    fset: dict[str, Any]
     if ldp:
         fset = {"type": "ldp"}
     elif full_simplex or (ball is not None and ball.radius == INF):

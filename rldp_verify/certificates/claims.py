@@ -48,23 +48,24 @@ def write_claim_certificates(claims: list[dict], out_dir) -> dict:
     ``evidence``) to ``out_dir/<id>.json``, re-check them, and return
     ``{"per_claim": {id: status}, "re-checked": n, "failed": n, "none": n}``; status is "certificate re-checked",
     "certificate FAILED: <why>" or "no certificate: <reason>" (reason "not given" when the claim gives none)."""
-    out = {"per_claim": {}, "re-checked": 0, "failed": 0, "none": 0}
+    per_claim: dict[str, str] = {}
+    n = {"re-checked": 0, "failed": 0, "none": 0}
     for c in claims:
         ev = c.get("evidence") or {}
         _, docs = split(ev)
         if not docs:
-            out["per_claim"][c["id"]] = f"no certificate: {ev.get(NONE_KEY, 'not given')}"
-            out["none"] += 1
+            per_claim[c["id"]] = f"no certificate: {ev.get(NONE_KEY, 'not given')}"
+            n["none"] += 1
             continue
         write(Path(out_dir) / file_name(c["id"]), docs)
         bad = [r for r in (recheck(d) for d in docs) if not r.ok]
         if bad:
-            out["per_claim"][c["id"]] = f"certificate FAILED: {bad[0].message}"
-            out["failed"] += 1
+            per_claim[c["id"]] = f"certificate FAILED: {bad[0].message}"
+            n["failed"] += 1
         else:
-            out["per_claim"][c["id"]] = "certificate re-checked"
-            out["re-checked"] += 1
-    return out
+            per_claim[c["id"]] = "certificate re-checked"
+            n["re-checked"] += 1
+    return {"per_claim": per_claim, **n}
 
 
 def built(builder, *args, **kwargs) -> dict:

@@ -69,8 +69,8 @@ def attach(claims: list[dict], cert_dir: str | Path | None, previous: str | Path
     ``"certificates"`` entry ``{"dir", "re-checked", "failed", "none", "kinds": {kind: claims}}`` (None without
     ``cert_dir``). ``previous``: another directory to find the files of claims reused from verification.json."""
     dirs = [Path(cert_dir)] + ([Path(previous)] if previous is not None else []) if cert_dir is not None else []
-    counts = Counter()
-    kinds = Counter()
+    counts: Counter[str] = Counter()
+    kinds: Counter[str] = Counter()
     for c in claims:
         ev = c.get("evidence")
         if not isinstance(ev, dict):

@@ -25,7 +25,8 @@ def add_adapter_arguments(p) -> None:
                    help="e.g. pure-ldp:UEClient, pure-ldp:LHClient, multi-freq-ldpy:LH_Client, "
                         "multi-freq-ldpy:L_OUE_Client, opendp:make_randomized_response (README: the table)")
     g.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
-                   help="a parameter of the adapter (repeat), e.g. --param epsilon=0.25 --param d=2 --param use_oue=true")
+                   help="a parameter of the adapter (repeat), e.g. --param epsilon=0.25 --param d=2 "
+                        "--param use_oue=true")
     g.add_argument("--sizes", default=None, metavar="S,U", help="read the library's domain as S x U (default d x 1)")
     g.add_argument("--sampler-model", default="code", choices=("code", "ideal"),
                    help="code (default): the events the library's float sampler draws; ideal: exact Bernoulli(p)")

@@ -46,7 +46,8 @@ def register(sub):
                     3: "INCONCLUSIVE (after raising the precision to --max-dps, or at --time-limit: the interval "
                        "reached so far)",
                     4: "internal error of the audit (one line 'rldp-verify: internal error: ...'; please report it)"})
-    p.add_argument("mechanism", nargs="?", help="mechanism JSON file (the format of `rldp-verify mechanism`; '-': stdin)")
+    p.add_argument("mechanism", nargs="?",
+                   help="mechanism JSON file (the format of `rldp-verify mechanism`; '-': stdin)")
     p.add_argument("--eps", required=True, help="target eps >= 0 (a number, or log(r) for e^eps = r exactly)")
     g = p.add_argument_group("uncertainty set (choose one)")
     add_estimate_arguments(g)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib
 import json
 import sys
+from typing import Any
 
 from rldp_verify.core.errors import InputError
 
@@ -53,7 +54,8 @@ def register(sub):
     g.add_argument("--distribution", default=None, help="F = {P}: 'a,b;c,d'")
     g.add_argument("--full-simplex", action="store_true", help="F = P_X")
     p.add_argument("--feature", default=None, metavar="lh:G|MODULE:CALLABLE",
-                   help="map outputs to event keys before counting ('none': count raw outputs): lh:G for local hashing with G buckets (the key "
+                   help="map outputs to event keys before counting ('none': count raw outputs): lh:G for local hashing "
+                   "with G buckets (the key "
                    "of (bucket, seed) says which inputs hash to the bucket, with the libraries' xxh32 hash), or "
                    "your own MODULE:CALLABLE(output) -> hashable")
     p.add_argument("--json", action="store_true", help="print one JSON object (numbers as decimal strings)")
@@ -111,7 +113,8 @@ def _value(tok: str):
 
 
 def run(args) -> int:
-    """Run ``rldp-verify audit-sampler`` on ``MODULE:CALLABLE`` and print the :class:`~rldp_verify.blackbox.SamplerAudit`."""
+    """Run ``rldp-verify audit-sampler`` on ``MODULE:CALLABLE`` and print the
+    :class:`~rldp_verify.blackbox.SamplerAudit`."""
     from rldp_verify.blackbox import audit_sampler
 
     inputs = [_value(t.strip()) for t in str(args.inputs).split(",") if t.strip() != ""]
@@ -132,7 +135,7 @@ def run(args) -> int:
         if args.param:
             raise InputError("--param needs --adapter LIBRARY:NAME")
         fn = _load(args.target)
-    kw = {}
+    kw: dict[str, Any] = {}
     if args.sizes is not None:
         parts = str(args.sizes).split(",")
         if len(parts) != 2:

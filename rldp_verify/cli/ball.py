@@ -41,7 +41,8 @@ def register(sub):
         examples=['rldp-verify ball --phat "0.07,0.10;0.26,0.57" --alpha 2 --confidence 0.95 --samples 100 --json',
                   'rldp-verify ball --phat "7,10;26,57" --alpha 1/2 --radius 0.05 --certified',
                   "rldp-verify ball --data adult.data --sensitive 9 --public 3 --alpha 2 --confidence 0.95",
-                  "cut -d, -f4,10 adult.data | rldp-verify ball --data - --sensitive 1 --public 0 --alpha 2 --radius 0.01"],
+                  "cut -d, -f4,10 adult.data | rldp-verify ball --data - --sensitive 1 --public 0 --alpha 2 "
+                  "--radius 0.01"],
         exit_codes={0: "success"})
     add_estimate_arguments(p.add_argument_group("the estimate P^"))
     add_ball_arguments(p.add_argument_group("the ball F"), alpha_required=True)
@@ -66,7 +67,8 @@ def _dps(text) -> int:
 
 
 def build_ball(args):
-    """(ball, dps, labels) from the parsed options: the Rényi ball, the precision, the labels of S and U from ``--data``."""
+    """(ball, dps, labels) from the parsed options: the Rényi ball, the precision, the labels of S and U from
+    ``--data``."""
     est = read_estimate(args)
     dps = _dps(args.dps)
     ball = shared_build_ball(args, est, dps=dps)

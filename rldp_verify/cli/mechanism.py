@@ -42,7 +42,8 @@ def register(sub):
         examples=['rldp-verify mechanism polyopt --eps "log(2)" --phat "0.07,0.10;0.26,0.57" --alpha 2 '
                   '--confidence 0.95 --samples 100 -o mech.json',
                   'rldp-verify mechanism nr --eps 1 --phat "7,10;26,57" | python -m json.tool',
-                  "rldp-verify mechanism ir --eps 1 --data adult.data --sensitive 9 --public 3 --alpha 2 --confidence 0.95",
+                  "rldp-verify mechanism ir --eps 1 --data adult.data --sensitive 9 --public 3 --alpha 2 "
+                  "--confidence 0.95",
                   'rldp-verify mechanism grr --eps 0.5 --phat "7,10;26,57" | rldp-verify audit - --eps 0.5 --ldp'],
         exit_codes={0: "success"})
     p.add_argument("kind", choices=KINDS, help="which mechanism")
@@ -159,7 +160,8 @@ def _build(args, est, colgen: bool, dps: int, digits: int):
     if args.kind in ("ir", "polyopt"):
         ball = build_ball(args, est, dps=dps, purpose=args.kind)
         if args.kind == "ir":
-            return M.independent_reporting(ball, args.eps, eps2=args.eps2, sensitive=S, public=U, dps=dps, digits=digits)
+            return M.independent_reporting(ball, args.eps, eps2=args.eps2, sensitive=S, public=U, dps=dps,
+                                           digits=digits)
         if colgen:
             from rldp_verify.rldp.mechanisms.polyopt_large import polyopt_cg
 

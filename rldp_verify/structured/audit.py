@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 from rldp_verify.core.errors import InputError
 from rldp_verify.core.rigorous import arb_exact, arb_precision, lower, upper
@@ -38,13 +40,13 @@ class Adapted:
     """What an adapter knows: the structure, the object's name, the sampler model, the float parameters the
     library computed and ``rebuild(params) -> structure`` (for the rounding budget; None: no budget)."""
 
-    structure: object
+    structure: Any                # a structure of rldp_verify.structured.channels
     name: str
     sampler: str
     float_params: dict = field(default_factory=dict)
-    rebuild: object = None
+    rebuild: Callable[[dict], Any] | None = None
     notes: list = field(default_factory=list)
-    ideal: object = None          # the same channel with exact Bernoulli(p) draws (to attribute an excess)
+    ideal: Any = None             # the same channel with exact Bernoulli(p) draws (to attribute an excess)
 
 
 @dataclass
@@ -144,50 +146,18 @@ def audit_structured(model: Adapted, eps, *, tolerance=None) -> StructuredAudit:
     """The eps-LDP audit of ``model.structure`` against ``eps`` (see the module docstring)."""
     t0 = time.perf_counter()
     target = parse_eps(eps)
-    tol = None
-    if tolerance is not None:
-        try:
-            tol = Fraction(str(tolerance))
-        except (ValueError, TypeError):
-            raise InputError(f"tolerance = {tolerance!r} is not a number") from None
-        if tol < 0:
-            raise InputError(f"tolerance = {tolerance!r} must be >= 0")
+    tol = _tolerance(tolerance)
     st = model.structure
     lo, hi = _ratio_bounds(st)
     dps = 40
-    if isinstance(st, LaplaceHistogram) and target.eps_exact is not None:
-        verdict = PASS if st.eps() <= target.eps_exact else FAIL      # eps = 2/b against eps, exactly
-    elif target.le(hi, dps):
-        verdict = PASS
-    elif target.lt_strict(lo, dps):
-        verdict = FAIL
-    else:  # an enclosure of e^(2/b) against an exact e^eps = r that it straddles
-        verdict = INCONCLUSIVE
+    verdict = _verdict(st, target, lo, hi, dps)
     notes = [f"structure: {st.kind}; exact eps-LDP ratio without enumerating outputs",
              f"sampler model: {model.sampler}"] + list(model.notes)
     excess = budget = None
     if verdict == FAIL:
-        if hi == INF:
-            excess = INF
-        elif isinstance(st, LaplaceHistogram) and target.eps_exact is not None:
-            excess = st.eps() - target.eps_exact
-        else:
-            with arb_precision(dps):
-                e = arb_exact(Fraction(hi)).log() - _eps_arb(target)
-                excess = max(Fraction(0), upper(e))
+        excess = _excess(st, target, hi, dps)
         budget = _budget(model, hi)
-        names = ", ".join(model.float_params) or "the parameters"
-        ideal_ok = model.ideal is not None and target.le(_ratio_bounds(model.ideal)[1], dps)
-        if excess != INF and budget is not None and budget != INF and excess <= budget and ideal_ok:
-            why = (f"from the float sampler: its events have probabilities on the 2^-53 grid, and the exact "
-                   f"Bernoulli channel of the same float64 {names} is within eps (rounding can move eps by up to "
-                   f"{_fmt_sci(budget)})")
-        elif excess != INF and budget is not None and budget != INF and excess <= budget:
-            why = (f"from float64 rounding of {names} (rounding can move eps by up to {_fmt_sci(budget)}: "
-                   f"{ULPS} ulps per parameter and the 2^-53 sampler grid)")
-        else:
-            why = ("not float64 rounding: the channel the code samples from is not eps-private"
-                   + (f" (rounding accounts for at most {_fmt_sci(budget)})" if budget not in (None, INF) else ""))
+        why = _why_fail(model, target, excess, budget, dps)
         msg = f"FAIL: exceeds the claimed eps by {_fmt_sci(excess)}, {why}"
         if tol is not None and excess != INF and excess <= tol:
             verdict = PASS
@@ -203,6 +173,59 @@ def audit_structured(model: Adapted, eps, *, tolerance=None) -> StructuredAudit:
                           excess=excess, rounding_budget=budget, tolerance=tol, structure=st.kind,
                           sampler=model.sampler, adapter=model.name, structured_witness=witness)
     return res
+
+
+def _tolerance(tolerance) -> Fraction | None:
+    """``--tolerance`` as an exact non-negative rational (None: none given)."""
+    if tolerance is None:
+        return None
+    try:
+        tol = Fraction(str(tolerance))
+    except (ValueError, TypeError):
+        raise InputError(f"tolerance = {tolerance!r} is not a number") from None
+    if tol < 0:
+        raise InputError(f"tolerance = {tolerance!r} must be >= 0")
+    return tol
+
+
+def _verdict(st, target, lo, hi, dps: int):
+    """PASS when the ratio's upper end is certainly <= e^eps, FAIL when its lower end is certainly above; the
+    ideal Laplace histogram is decided exactly (eps = 2/b) when eps is rational."""
+    if isinstance(st, LaplaceHistogram) and target.eps_exact is not None:
+        return PASS if st.eps() <= target.eps_exact else FAIL      # eps = 2/b against eps, exactly
+    if target.le(hi, dps):
+        return PASS
+    if target.lt_strict(lo, dps):
+        return FAIL
+    return INCONCLUSIVE  # an enclosure of e^(2/b) against an exact e^eps = r that it straddles
+
+
+def _excess(st, target, hi, dps: int):
+    """An upper bound on log rho - eps (exact for the Laplace histogram; inf when rho is)."""
+    if hi == INF:
+        return INF
+    if isinstance(st, LaplaceHistogram) and target.eps_exact is not None:
+        return st.eps() - target.eps_exact
+    with arb_precision(dps):
+        e = arb_exact(Fraction(hi)).log() - _eps_arb(target)
+        return max(Fraction(0), upper(e))
+
+
+def _why_fail(model: Adapted, target, excess, budget, dps: int) -> str:
+    """Where a FAIL comes from: the float sampler's 2^-53 grid (the ideal channel passes), float64 rounding of
+    the parameters (the excess within the rounding budget), or the channel itself."""
+    names = ", ".join(model.float_params) or "the parameters"
+    ideal_ok = model.ideal is not None and target.le(_ratio_bounds(model.ideal)[1], dps)
+    within = excess != INF and budget is not None and budget != INF and excess <= budget
+    if within and ideal_ok:
+        return (f"from the float sampler: its events have probabilities on the 2^-53 grid, and the exact "
+                f"Bernoulli channel of the same float64 {names} is within eps (rounding can move eps by up to "
+                f"{_fmt_sci(budget)})")
+    if within:
+        return (f"from float64 rounding of {names} (rounding can move eps by up to {_fmt_sci(budget)}: "
+                f"{ULPS} ulps per parameter and the 2^-53 sampler grid)")
+    return ("not float64 rounding: the channel the code samples from is not eps-private"
+            + (f" (rounding accounts for at most {_fmt_sci(budget)})" if budget not in (None, INF) else ""))
 
 
 def _eps_arb(target):

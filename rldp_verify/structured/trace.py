@@ -6,7 +6,8 @@ choice, randint, laplace}`` are replaced: a uniform draw returns a :class:`Probe
 (``u < c``, ``u <= c``, ``u > c``, ``u >= c``, also reflected) are recorded as ("<", c) ... and answered by
 ``decide(i, op, c)`` (i = index of the probe); ``binomial(n, p)`` records ("binomial", n, p) and returns
 ``decide``'s answer as 0/1; ``choice(a, size, replace, p)`` records ("choice", len(a), size, replace, p) and
-returns the first ``size`` elements (an array that records item assignments as ("setitem", key, value)); ``randint`` records ("randint", low, high) and returns low; ``laplace``
+returns the first ``size`` elements (an array that records item assignments as ("setitem", key, value));
+``randint`` records ("randint", low, high) and returns low; ``laplace``
 records ("laplace", loc, scale, size) and returns zeros. Everything is restored on exit.
 
 A numba-compiled function is traced through :func:`as_compiled`: its Python function with ``np.exp``,

@@ -196,7 +196,8 @@ class Block:
         R = [r / Z for r in raw]
         d = renyi_divergence_mp(self.w, R, a)
         value = mpmath.fsum(r * vi for r, vi in zip(R, self.v, strict=True))
-        M = power_mean_mp([xi for xi, wi in zip(x, self.w, strict=True) if wi > 0], [wi for wi in self.w if wi > 0], self.beta)
+        M = power_mean_mp([xi for xi, wi in zip(x, self.w, strict=True) if wi > 0], [wi for wi in self.w if wi > 0],
+                          self.beta)
         b = to_mpf(self.beta)
         kappa = M * mpmath.exp(-(1 + b) * d)
         return R, d, value, M, kappa

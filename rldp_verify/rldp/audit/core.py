@@ -18,22 +18,28 @@ a radius above RADIUS_CAP takes its lower end from a witness in the ball of radi
 end never falls as the ball grows; alpha beyond [ALPHA_MIN, ALPHA_CAP] uses the monotonicity of D_alpha in
 alpha. A ``time_limit`` bounds the pairs not certified in time by Proposition 3. Both only widen the
 interval; neither decides a verdict that the interval does not decide.
+
+Beside this module: :mod:`~rldp_verify.rldp.audit.target` (e^eps and its certified comparisons),
+:mod:`~rldp_verify.rldp.audit.pairs` (the (y, s, s') pairs of a Rényi-ball audit: order, float screen loop,
+Proposition 3's bound, D_inf witnesses), :mod:`~rldp_verify.rldp.audit.pair` (one pair certified in arb).
 """
 
 from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from rldp_verify.core import progress
 from rldp_verify.core.errors import InputError
-from rldp_verify.core.numbers import DEFAULT_DPS, from_float, read_eps
+from rldp_verify.core.numbers import DEFAULT_DPS, from_float
 from rldp_verify.core.rigorous import arb_exact, arb_precision
 from rldp_verify.core.rigorous import lower as arb_lower
 from rldp_verify.core.rigorous import upper as arb_upper
@@ -41,7 +47,17 @@ from rldp_verify.rldp.audit import exact as exact_audits
 from rldp_verify.rldp.audit.deadline import NO_DEADLINE, Deadline, TimeLimitReached
 from rldp_verify.rldp.audit.dual import beta_of, phi_np, to_float
 from rldp_verify.rldp.audit.pair import PairProblem, PairResult, solve_pair
-from rldp_verify.rldp.audit.screen import build_tables, certify_float, estimates
+from rldp_verify.rldp.audit.pairs import (
+    _code,
+    _in_results,
+    _pairs,
+    _px_bound,
+    _px_estimates,
+    _screen_unsafe,
+    dinf_witness,
+)
+from rldp_verify.rldp.audit.screen import build_tables, estimates
+from rldp_verify.rldp.audit.target import Target, parse_eps
 from rldp_verify.rldp.mechio import Mechanism
 from rldp_verify.rldp.uncertainty import RenyiBall, read_table
 
@@ -69,7 +85,7 @@ class AuditResult:
     ratio_lower: Fraction | float | None
     ratio_upper: Fraction | float
     argmax: dict | None
-    witness: object
+    witness: Sequence[Sequence[Any]] | None   # the verified member P of F (a |S| x |U| table), or None
     dps: int
     seconds: float
     uncertainty: str
@@ -143,59 +159,6 @@ def _log_str(x, digits, down):
     return _dec(q, digits, down)
 
 
-# ------------------------------------------------------------------------------------------ eps
-
-
-@dataclass(frozen=True)
-class Target:
-    """e^eps: exact when eps = log(r) with r rational (or eps = 0), otherwise an arb enclosure."""
-
-    text: str
-    exp_exact: Fraction | None
-    eps_exact: Fraction | None
-
-    def le(self, x, dps: int) -> bool:
-        """Certainly x <= e^eps."""
-        if x is None or x == INF:
-            return False
-        if self.exp_exact is not None:
-            return Fraction(x) <= self.exp_exact
-        x = Fraction(x)
-        if x <= 1:  # eps >= 0
-            return True
-        with arb_precision(dps):
-            e = arb_exact(self.eps_exact).exp()
-            if e.is_finite():
-                return bool(arb_exact(x) <= e)
-            return bool(arb_exact(x).log() <= arb_exact(self.eps_exact))  # e^eps beyond arb's range
-
-    def lt_strict(self, x, dps: int) -> bool:
-        """Certainly e^eps < x."""
-        if x is None:
-            return False
-        if x == INF:
-            return True
-        if self.exp_exact is not None:
-            return Fraction(x) > self.exp_exact
-        x = Fraction(x)
-        if x <= 1:  # e^eps >= 1
-            return False
-        with arb_precision(dps):
-            e = arb_exact(self.eps_exact).exp()
-            if e.is_finite():
-                return bool(arb_exact(x) > e)
-            return bool(arb_exact(x).log() > arb_exact(self.eps_exact))
-
-
-def parse_eps(eps) -> Target:
-    """eps as a number (>= 0) or 'log(r)' / 'ln(r)' with rational r >= 1 (then e^eps = r exactly); a float is
-    the rational it denotes (:func:`rldp_verify.core.numbers.read_eps`, the engine's one eps reader)."""
-    v = read_eps(eps, float_reading="binary")
-    if v.eps_exact is None:
-        return Target(eps, v.exp_exact, None)
-    return Target(str(eps), v.exp_exact, v.eps_exact)
-
-
 # ------------------------------------------------------------------------------------- mechanism
 
 
@@ -253,9 +216,7 @@ def audit(mechanism, eps, *, ball: RenyiBall | None = None, phat=None, alpha=Non
     with a note.
     """
     t0 = time.perf_counter()
-    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
-                                   or not time_limit > 0 or time_limit == INF):
-        raise InputError(f"time_limit must be a positive number of seconds (or None), got {time_limit!r}")
+    _check_time_limit(time_limit)
     deadline = Deadline(time_limit)
     target = parse_eps(eps)
     if isinstance(dps, bool) or not isinstance(dps, int) or dps < 15:
@@ -263,56 +224,98 @@ def audit(mechanism, eps, *, ball: RenyiBall | None = None, phat=None, alpha=Non
     chosen = [bool(ldp), bool(full_simplex), distribution is not None, ball is not None or phat is not None]
     if sum(chosen) != 1:
         raise InputError("choose exactly one uncertainty set: ldp, full_simplex, distribution, or a Rényi ball (phat)")
-    given = _check_sizes(sizes)
-    sizes = None
-    if phat is not None:
-        tab = read_table(phat)
-        sizes = (len(tab), len(tab[0]))
-    elif ball is not None:
-        sizes = (ball.sensitive_size, ball.public_size)
-    elif distribution is not None:
-        tab = read_table(distribution, name="distribution")
-        sizes = (len(tab), len(tab[0]))
-    if given is not None and sizes is not None and given != sizes:
-        raise InputError(f"sizes = {given} but the table is {sizes[0]} x {sizes[1]}")
-    mech = load_mechanism(mechanism, sizes=sizes or given, normalize=normalize)
-    a1, a2 = len(mech.sensitive), len(mech.public)
-    if sizes is not None and sizes != (a1, a2):
-        raise InputError(f"the mechanism has |S| x |U| = {a1} x {a2} but the table is {sizes[0]} x {sizes[1]}")
+    mech = _load_for_tables(mechanism, sizes, phat, ball, distribution, normalize)
     Q = exact_matrix(mech)
     notes = list(mech.notes)
     if not mech.exact:
         notes.append("float matrix entries read exactly as binary rationals (from_float)")
+    closed = _closed_form(Q, len(mech.sensitive), len(mech.public), ldp, full_simplex, distribution, notes)
+    if closed is not None:
+        lo, hi, arg, witness, desc = closed
+        return _finish(target, lo, hi, arg, witness, dps, t0, desc, notes)
+    if ball is None:
+        ball = _ball_of(phat, alpha, radius, confidence, samples, dps)
+    return _audit_renyi(Q, mech, ball, target, dps, max_dps, screen, deadline, notes, t0)
 
+
+def _check_time_limit(time_limit) -> None:
+    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
+                                   or not time_limit > 0 or time_limit == INF):
+        raise InputError(f"time_limit must be a positive number of seconds (or None), got {time_limit!r}")
+
+
+def _table_sizes(phat, ball, distribution):
+    """(|S|, |U|) of the table that comes with the uncertainty set (None for ldp / full_simplex)."""
+    if phat is not None:
+        tab = read_table(phat)
+        return len(tab), len(tab[0])
+    if ball is not None:
+        return ball.sensitive_size, ball.public_size
+    if distribution is not None:
+        tab = read_table(distribution, name="distribution")
+        return len(tab), len(tab[0])
+    return None
+
+
+def _load_for_tables(mechanism, sizes, phat, ball, distribution, normalize) -> Mechanism:
+    """The mechanism, its |S| x |U| checked against ``sizes`` and the uncertainty set's table."""
+    given = _check_sizes(sizes)
+    tables = _table_sizes(phat, ball, distribution)
+    if given is not None and tables is not None and given != tables:
+        raise InputError(f"sizes = {given} but the table is {tables[0]} x {tables[1]}")
+    mech = load_mechanism(mechanism, sizes=tables or given, normalize=normalize)
+    a1, a2 = len(mech.sensitive), len(mech.public)
+    if tables is not None and tables != (a1, a2):
+        raise InputError(f"the mechanism has |S| x |U| = {a1} x {a2} but the table is {tables[0]} x {tables[1]}")
+    return mech
+
+
+def _closed_form(Q, a1, a2, ldp, full_simplex, distribution, notes):
+    """(lo, hi, argmax, witness, description) of the audits decided by one exact computation (eps-LDP,
+    |S| = 1, F = P_X, F = {P}); None for a Rényi ball. May append to ``notes``."""
     if ldp:
         rho, arg = exact_audits.audit_ldp(Q, a1, a2)
-        return _finish(target, rho, rho, arg, None, dps, t0, "eps-LDP (Definition 2)", notes)
+        return rho, rho, arg, None, "eps-LDP (Definition 2)"
     if a1 < 2:
         notes.append("|S| = 1: Definition 1 has no pair s != s'; the ratio is taken as 1")
-        return _finish(target, Fraction(1), Fraction(1), None, None, dps, t0, "any F (|S| = 1)", notes)
+        return Fraction(1), Fraction(1), None, None, "any F (|S| = 1)"
     if full_simplex:
         rho, arg, P = exact_audits.audit_full_simplex(Q, a1, a2)
-        return _finish(target, rho, rho, arg, P, dps, t0, "F = P_X (Proposition 3)", notes)
+        return rho, rho, arg, P, "F = P_X (Proposition 3)"
     if distribution is not None:
         P = read_table(distribution, name="distribution", normalize_counts=False)
         rho, arg = exact_audits.audit_single(Q, P, a1, a2)
-        return _finish(target, rho, rho, arg, P, dps, t0, "F = {P} (single distribution, eq. (62))", notes)
+        return rho, rho, arg, P, "F = {P} (single distribution, eq. (62))"
+    return None
 
-    if ball is None:
-        if alpha is None:
-            raise InputError("a Rényi ball needs alpha")
-        if (radius is None) == (confidence is None):
-            raise InputError("give exactly one of radius or (confidence, samples)")
-        if radius is not None:
-            ball = RenyiBall.from_radius(phat, alpha, radius)
-        else:
-            if samples is None:
-                raise InputError("confidence needs the sample size (samples)")
-            ball = RenyiBall.from_confidence(phat, alpha, confidence, samples, dps=dps)
+
+def _ball_of(phat, alpha, radius, confidence, samples, dps) -> RenyiBall:
+    """The Rényi ball around ``phat`` of order ``alpha``: of the given radius, or Theorem 1's radius at
+    ``confidence`` for ``samples`` samples."""
+    if alpha is None:
+        raise InputError("a Rényi ball needs alpha")
+    if (radius is None) == (confidence is None):
+        raise InputError("give exactly one of radius or (confidence, samples)")
+    if radius is not None:
+        return RenyiBall.from_radius(phat, alpha, radius)
+    if samples is None:
+        raise InputError("confidence needs the sample size (samples)")
+    return RenyiBall.from_confidence(phat, alpha, confidence, samples, dps=dps)
+
+
+def _describe(ball: RenyiBall) -> str:
+    """The uncertainty set's description: alpha, radius (shortened when long) and provenance."""
     alpha_s = str(ball.alpha) if len(str(ball.alpha)) <= 24 else _short(ball.alpha)
     radius_s = "inf" if ball.radius == INF else _dec(ball.radius, 12, False)
     radius_s = radius_s if len(radius_s) <= 30 else _short(ball.radius)
-    desc = f"Rényi ball alpha = {alpha_s}, radius B = {radius_s} ({ball.provenance})"
+    return f"Rényi ball alpha = {alpha_s}, radius B = {radius_s} ({ball.provenance})"
+
+
+def _audit_renyi(Q, mech, ball: RenyiBall, target: Target, dps, max_dps, screen, deadline, notes, t0) -> AuditResult:
+    """The audit of a Rényi ball: radius 0 and inf in closed form, extreme balls through nested balls, the
+    rest in precision rounds."""
+    a1, a2 = len(mech.sensitive), len(mech.public)
+    desc = _describe(ball)
     if ball.radius == 0:
         rho, arg = exact_audits.audit_single(Q, ball.phat, a1, a2)
         return _finish(target, rho, rho, arg, ball.phat, dps, t0, desc + ": F = {P^}", notes)
@@ -399,37 +402,6 @@ def _audit_nested(Q, mech, ball, lo_ball, hi_ball, target, dps, max_dps, screen,
     return AuditResult(_verdict(target, lo, hi, used), lo, hi, arg, wit, used, 0.0, "", "", notes)
 
 
-def dinf_witness(Q, phat, B: Fraction, a1: int, a2: int, dps: int, pairs: int = 16):
-    """The best of a few exact members of the D_inf ball {P : P_x >= e^-B P-hat_x for all x}, which lies inside
-    every Rényi ball of radius B (D_alpha <= D_inf, van Erven & Harremoës, Theorem 3): P = e P-hat plus the
-    free mass 1 - e (e a certified upper bound of e^-B, so P_x >= e^-B P-hat_x) on the cell (s, u) maximising
-    Q[y|s, .] and/or the cell (s', u') minimising Q[y|s', .], split 1:0, 3:1, 1:1, 1:3, 0:1, for the
-    ``pairs`` (y, s, s') with the largest Proposition-3 bounds. Returns (ratio, argmax, P) of
-    :func:`exact.audit_single` at the best P (exact)."""
-    with arb_precision(dps + 10):
-        e = min(Fraction(arb_upper(arb_exact(-Fraction(B)).exp())), Fraction(1))
-    free = 1 - e
-    Qf = np.array([[to_float(v) for v in row] for row in Q])
-    est = _px_estimates(Qf, a1, a2)
-    order = np.argsort(-est, axis=None)[:pairs]
-    best = (None, None, None)
-    for y, s1, s2 in np.array(np.unravel_index(order, est.shape)).T:
-        y, s1, s2 = int(y), int(s1), int(s2)
-        if s1 == s2:
-            continue
-        b1, b2 = Q[y][s1 * a2:(s1 + 1) * a2], Q[y][s2 * a2:(s2 + 1) * a2]
-        u1, u2 = b1.index(max(b1)), b2.index(min(b2))
-        for share in (Fraction(1), Fraction(3, 4), Fraction(1, 2), Fraction(1, 4), Fraction(0)):
-            P = [[e * p for p in row] for row in phat]
-            P[s1][u1] += share * free
-            P[s2][u2] += (1 - share) * free
-            W = tuple(tuple(r) for r in P)
-            rho, arg = exact_audits.audit_single(Q, W, a1, a2)
-            if arg is not None and (best[0] is None or rho > best[0]):
-                best = (rho, arg, W)
-    return best
-
-
 def _rounds(Q, mech, ball, target, dps, max_dps, screen, deadline) -> AuditResult:
     """The precision rounds of one Rényi-ball audit: dps, 2 dps, ... up to max_dps, until the verdict is
     decided or the deadline expires; the intervals of the rounds are intersected."""
@@ -469,31 +441,12 @@ def _finish(target, lo, hi, arg, witness, dps, t0, desc, notes) -> AuditResult:
     return AuditResult(verdict, lo, hi, arg, witness, dps, time.perf_counter() - t0, desc, target.text, notes)
 
 
-def _verdict(target: Target, lo, hi, dps) -> str:
+def _verdict(target: Target, lo, hi, dps) -> Verdict:
     if target.le(hi, dps + 10):
         return PASS
     if target.lt_strict(lo, dps + 10):
         return FAIL
     return INCONCLUSIVE
-
-
-# the float screen runs only where float64 represents the problem faithfully (otherwise every pair is certified
-# in arb, and the time limit bounds the rest by Proposition 3)
-SCREEN_ALPHA = (1e-4, 1e6)
-CHUNK = 50_000  # pairs per call of the float screen (memory: CHUNK x grid floats per table)
-SCREEN_TINY = 1e-290
-
-
-def _screen_unsafe(Q, phat, alpha: Fraction, radius) -> str | None:
-    """Why float64 cannot carry this audit's screen (None when it can)."""
-    if not SCREEN_ALPHA[0] <= alpha <= SCREEN_ALPHA[1]:
-        return f"alpha outside [{SCREEN_ALPHA[0]:g}, {SCREEN_ALPHA[1]:g}]"
-    if radius > Fraction(10**6):
-        return "radius above 1e6"
-    tiny = Fraction(SCREEN_TINY)
-    if any(0 < v < tiny for row in Q for v in row) or any(0 < v < tiny for row in phat for v in row):
-        return f"entries below {SCREEN_TINY:g}"
-    return None
 
 
 def _audit_ball(Q, mech, ball: RenyiBall, target: Target, dps: int, screen: bool, stage: str = "",
@@ -524,42 +477,6 @@ def _audit_ball(Q, mech, ball: RenyiBall, target: Target, dps: int, screen: bool
             est = _px_estimates(Qf, a1, a2)
     return _audit_ball_pairs(Q, ball, target, dps, screen, pre, deadline, notes, rows, Qf, phat_f, Phi, tab,
                              est, gidx)
-
-
-def _px_estimates(Qf, a1, a2):
-    """est[y, s1, s2] = max_u Q[y|s1,u] / min_u Q[y|s2,u] in floats (the order of the pairs without a screen)."""
-    q = Qf.reshape(Qf.shape[0], a1, a2)
-    mx, mn = q.max(axis=2), q.min(axis=2)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        est = np.where(mn[:, None, :] > 0, mx[:, :, None] / np.where(mn[:, None, :] > 0, mn[:, None, :], 1.0),
-                       np.where(mx[:, :, None] > 0, np.inf, 1.0))
-    est[:, np.arange(a1), np.arange(a1)] = -np.inf
-    return est
-
-
-def _px_bound(pairs, Qf, rows, a1, a2):
-    """The exact max over ``pairs`` (k, 3) of max_u Q[y|s1,u] / min_u Q[y|s2,u] (Proposition 3: valid over
-    all of P_X; 0/0 = 1, x/0 = inf). Floats pick the candidates within 1e-9 of the float maximum; the
-    maximum over the candidates is exact."""
-    if not len(pairs):
-        return Fraction(0)
-    est = _px_estimates(Qf, a1, a2)[pairs[:, 0], pairs[:, 1], pairs[:, 2]]
-    top = est.max()
-    cand = pairs[est >= top * (1 - 1e-9)] if np.isfinite(top) else pairs[~np.isfinite(est)]
-    best = Fraction(0)
-    for y, s1, s2 in cand[:4096]:
-        q1, q2 = rows[int(y)][int(s1)], rows[int(y)][int(s2)]
-        if min(q2) == 0:
-            if max(q1) > 0:
-                return INF
-            best = max(best, Fraction(1))
-            continue
-        best = max(best, max(q1) / min(q2))
-    if len(cand) > 4096:  # pragma: no cover - many ties: the bound over every pair of the matrix
-        return max(best, _px_bound(np.array([(y, s, t) for y in range(len(rows)) for s in range(a1)
-                                             for t in range(a1) if s != t]), Qf, rows, a1, a2)
-                   if len(pairs) < len(rows) * a1 * (a1 - 1) else INF)
-    return best
 
 
 def _short(x) -> str:
@@ -629,78 +546,3 @@ def _audit_ball_pairs(Q, ball, target, dps, screen, pre, deadline, notes, rows, 
                        pairs_certified_in_arb=n_arb, pairs_screened=n_screened)
 
 
-def _pairs(all_pairs, est, top_est, results, solve, screen, pre, notes, rows, Qf, phat_f, Phi, tab, alpha, a1, a2,
-           screened: list):
-    """Certify the pairs (leading ones in arb, the float screen, the rest in arb) into ``results``; the pairs
-    the screen settled are appended to ``screened`` as one array (bounded by ``results[("screen",)]``)."""
-    n_all = len(all_pairs)
-    if not screen:
-        progress.step(f"{pre}(y, s, s') pairs certified in arb (no screen)", n_all, "pairs")
-        for i, p in enumerate(all_pairs):
-            progress.update(i)
-            solve(p)
-    else:
-        # the leading pairs by estimate
-        lead = [p for p in all_pairs[:16] if est[tuple(p)] >= top_est * (1 - 1e-3) or est[tuple(p)] == np.inf]
-        lead = lead or list(all_pairs[:1])
-        progress.step(f"{pre}leading (y, s, s') pairs certified in arb (of {n_all} pairs)", len(lead), "pairs")
-        for i, p in enumerate(lead):
-            progress.update(i)
-            solve(p)
-        r_cut = max(r.hi for r in results.values())
-        rest = all_pairs[~_in_results(all_pairs, results, a1)]
-        if len(rest):
-            progress.step(f"{pre}float screen of the other {len(rest)} (y, s, s') pairs")
-            if r_cut == INF or not math.isfinite(to_float(r_cut)):
-                bad = rest
-            else:
-                r_f = float(np.nextafter(to_float(r_cut), 0.0))
-                if Fraction(r_f) > r_cut:  # pragma: no cover - defensive
-                    r_f = float(np.nextafter(r_f, 0.0))
-                with np.errstate(all="ignore"):
-                    # in chunks: each pair carries (G,) rows of the tables (1.4 M pairs x 64 floats = 0.7 GB at once)
-                    ok = np.concatenate([certify_float(tab, Qf, phat_f, to_float(alpha), Phi, r_f, rest[i:i + CHUNK])
-                                         for i in range(0, len(rest), CHUNK)])
-                    # Proposition-3 bound max_u q1 / min_u q2 (valid over all of P_X), confirmed exactly
-                    px = _px_ok(rest[~ok], Qf, rows, a1, a2, r_cut)
-                idx = np.flatnonzero(~ok)
-                ok[idx[px]] = True
-                screened.append(rest[ok])
-                results[("screen",)] = PairResult(-1, -1, -1, None, r_cut)
-                bad = rest[~ok]
-            cap = 400
-            if len(bad) > cap:
-                notes.append(f"{len(bad)} pairs were not settled by the float screen; only {cap} were certified "
-                             "individually, the rest are bounded by Proposition 3 (max/min of the entries)")
-            progress.step(f"{pre}(y, s, s') pairs the screen did not settle, certified in arb",
-                          min(len(bad), cap), "pairs")
-            for i, p in enumerate(bad[:cap]):
-                progress.update(i)
-                solve(p)
-            if len(bad) > cap:
-                results[("cap",)] = PairResult(-1, -1, -1, None, _px_bound(bad[cap:], Qf, rows, a1, a2))
-
-
-def _code(pairs, a1: int):
-    """One integer per (y, s1, s2) row of ``pairs`` (for vectorised membership tests)."""
-    return (pairs[:, 0].astype(np.int64) * a1 + pairs[:, 1]) * a1 + pairs[:, 2]
-
-
-def _in_results(pairs, results, a1: int):
-    """Boolean array: the rows of ``pairs`` that ``results`` holds (its (y, s1, s2) keys)."""
-    keys = np.array([k for k in results if len(k) == 3], dtype=np.int64).reshape(-1, 3)
-    return np.isin(_code(pairs, a1), _code(keys, a1))
-
-
-def _px_ok(pairs, Qf, rows, a1, a2, r_cut: Fraction):
-    """Boolean array: max_u Q[y|s1,u] <= r_cut * min_u Q[y|s2,u], decided exactly (Fractions)."""
-    out = np.zeros(len(pairs), dtype=bool)
-    if not len(pairs):
-        return out
-    q = Qf.reshape(Qf.shape[0], a1, a2)
-    y, s1, s2 = pairs[:, 0], pairs[:, 1], pairs[:, 2]
-    cand = q[y, s1].max(axis=1) <= to_float(r_cut) * q[y, s2].min(axis=1) * (1 + 1e-9)
-    for k in np.flatnonzero(cand):
-        yy, a, b = (int(v) for v in pairs[k])
-        out[k] = max(rows[yy][a]) <= r_cut * min(rows[yy][b])
-    return out

@@ -17,6 +17,8 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+from rldp_verify.core.errors import InputError
+
 INF = math.inf
 
 
@@ -35,6 +37,8 @@ def audit_ldp(Q, a1: int, a2: int):
         r = _ratio(row[i], row[j])
         if arg is None or r > best:
             best, arg = r, (y, i, j)
+    if arg is None:
+        raise InputError("the mechanism matrix has no rows")
     y, i, j = arg
     return best, {"y": y, "s": i // a2, "s_prime": j // a2, "u": i % a2, "u_prime": j % a2}
 
@@ -55,6 +59,8 @@ def audit_full_simplex(Q, a1: int, a2: int):
                 r = _ratio(blocks[s][mx[s]], blocks[t][mn[t]])
                 if best is None or r > best:
                     best, arg = r, (y, s, t, mx[s], mn[t])
+    if arg is None:
+        raise InputError("the mechanism matrix has no rows")
     y, s, t, u, v = arg
     P = [[Fraction(0)] * a2 for _ in range(a1)]
     P[s][u] += Fraction(1, 2)

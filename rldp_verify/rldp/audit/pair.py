@@ -52,7 +52,7 @@ class PairResult:
     y: int
     s1: int
     s2: int
-    lo: Fraction | None                   # exact ratio of a verified witness (None: no witness)
+    lo: Fraction | float | None           # exact ratio of a verified witness (None: no witness; inf: x/0)
     hi: Fraction | float                  # certified upper bound (math.inf when none was found)
     witness: tuple | None = None          # |S| x |U| table of Fractions
     notes: list = field(default_factory=list)
@@ -108,7 +108,7 @@ class PairProblem:
         self.deadline: Deadline = NO_DEADLINE
 
     # ----------------------------------------------------------------------------- exact ratio
-    def ratio_of(self, P) -> Fraction | float:
+    def ratio_of(self, P) -> Fraction | float | None:
         """P(Y=y|S=s1)/P(Y=y|S=s2) for an exact table P (0/0 = 1, x/0 = inf)."""
         n1 = sum(a * b for a, b in zip(self.q1, P[self.s1], strict=True))
         n2 = sum(a * b for a, b in zip(self.q2, P[self.s2], strict=True))
@@ -147,7 +147,8 @@ class PairProblem:
                 continue
             self.deadline.check()
             tau = Fraction(1, 10**k)
-            P = tuple(tuple((1 - tau) * a + tau * b for a, b in zip(r, rh, strict=True)) for r, rh in zip(base, phat, strict=True))
+            P = tuple(tuple((1 - tau) * a + tau * b for a, b in zip(r, rh, strict=True))
+                      for r, rh in zip(base, phat, strict=True))
             if self.ball.contains(P, dps=dps + 10) is True:
                 rho = self.ratio_of(P)
                 if rho is not None:
@@ -190,7 +191,8 @@ class PairProblem:
             dt = phi_inv_mp(Phi / m, self.beta)
             if dt == mpmath.inf:
                 return None
-            x = _root_or_none(lambda x: blk.point_x(x)[1] - dt, start_x(1 if fix1 else 0), decreasing=True, deadline=self.deadline)
+            x = _root_or_none(lambda x: blk.point_x(x)[1] - dt, start_x(1 if fix1 else 0), decreasing=True,
+                              deadline=self.deadline)
             if x is None:
                 return None
             R, d, v, k = blk.point_x(x)
@@ -209,7 +211,7 @@ class PairProblem:
             if fix1:  # block 2's multiplier scales with r in G(r) = <q1,R1> - r <q2,R2>
                 lam = lam * r
             return PrimalPoint(r=r, R1=R1, R2=R2, d1=d1, d2=d2, lam=lam, mu1=mu1, nu2=nu2)
-        cache = {}
+        cache: dict = {}
         last = [start_x(1)]  # the inner root starts where the previous one ended (the outer search moves little)
 
         def x2_of(x1):
@@ -271,7 +273,7 @@ class PairProblem:
                 total += psi_arb(lam * m, M, self.beta)
             return total + arb_exact(rational)
 
-    def certify(self, r: Fraction, params, dps: int) -> bool:
+    def certify(self, r: Fraction, params: tuple[Fraction, Fraction, Fraction], dps: int) -> bool:
         """True when the arb dual at (r, params) proves sup <= r (a rigorous upper bound)."""
         d = self.dual_arb(r, *params, dps=dps)
         return d is not None and bool(d <= 0)
@@ -288,7 +290,7 @@ class PairProblem:
         beta = to_float(self.beta)
         rf = to_float(r)
         Phi = to_float(phi_mp(mpmath.mpf(to_float(self.B)), self.beta)) if self.B != INF else np.inf
-        blocks = []
+        blocks: list[tuple[Any, Any, float]] = []
         for v, w, m in ((np.array([to_float(x) for x in self.q1]), self.w1, self.m1),
                         (-rf * np.array([to_float(x) for x in self.q2]), self.w2, self.m2)):
             blocks.append((v, None if w is None else np.array([to_float(x) for x in w]), to_float(m)))
@@ -351,46 +353,11 @@ def solve_pair(problem: PairProblem, dps: int, start=None, max_tries: int = 6, w
     rho_hat = problem.ratio_of(problem.ball.phat)
     if rho_hat is not None:
         res.lo, res.witness = rho_hat, problem.ball.phat
-    sol = None
     with mpmath.workdps(dps + 15):
-        try:
-            sol = problem.solve_primal(dps, start)
-        except (ZeroDivisionError, ValueError, OverflowError) as exc:  # pragma: no cover - numerical trouble
-            res.notes.append(f"primal solve failed: {type(exc).__name__}" + (f": {exc}" if str(exc) else ""))
-            sol = None
-        if sol is not None and not all(mpmath.isfinite(v) for v in (sol.r, sol.lam, sol.mu1, sol.nu2)):
-            # e.g. alpha = 10 with P^_x = 1/3001 and a zero in Q: the primal point over/underflowed. No candidate
-            # from it; the bracket falls back to the bisection certificate and the product bound below.
-            res.notes.append("primal point not finite (over- or underflow); certified by bisection instead")
-            sol = None
-            degenerate_note = False
-        else:
-            degenerate_note = True
+        sol, degenerate_note = _primal_point(problem, dps, start, res)
         if sol is not None:
-            params = (_frac(sol.lam, dps + 10), _snap(_frac(sol.mu1, dps + 10), max(problem.q1), dps),
-                      _snap(_frac(sol.nu2, dps + 10), max(-x for x in problem.q2), dps))
-            params = (params[0], max(params[1], max(problem.q1)), max(params[2], max(-x for x in problem.q2)))
-            r_star = sol.r
-            if isinstance(rho_hat, Fraction) and rho_hat > 0 and problem.certify(rho_hat, params, dps + 10):
-                res.hi = rho_hat  # P^ attains the certified bound
+            if _bracket_at_primal(problem, sol, rho_hat, dps, max_tries, want_witness, res):
                 return res
-            if want_witness is None or want_witness(r_star):
-                P = problem.lift(sol.R1, sol.R2, sol.d1, sol.d2)
-                rho, W = problem.witness(P, dps)
-                if rho is not None and (res.lo is None or rho > res.lo):
-                    res.lo, res.witness = rho, W
-                if isinstance(res.lo, Fraction) and res.lo > 0 and problem.certify(res.lo, params, dps + 10):
-                    res.hi = res.lo
-                    return res
-            for k in range(max_tries):
-                deadline.check()
-                delta = mpmath.mpf(10) ** (-(dps - 12) + 3 * k)
-                r_hi = _frac(r_star * (1 + delta), dps + 10) if k else _frac(r_star, dps + 10)
-                if problem.certify(r_hi, params, dps + 10):
-                    res.hi = r_hi
-                    break
-            else:
-                res.notes.append("dual certificate at the primal parameters failed")
         elif degenerate_note:
             res.notes.append("no interior KKT point (degenerate block, alpha <= 1/2, zero mass or infinite radius)")
             if problem.alpha < 1 and problem.m1 > 0 and problem.m2 > 0:
@@ -402,6 +369,64 @@ def solve_pair(problem: PairProblem, dps: int, start=None, max_tries: int = 6, w
             res.hi = prod
             res.notes.append("upper bound from the product of the Theorem-1 projections")
     return res
+
+
+def _primal_point(problem: PairProblem, dps: int, start, res: PairResult):
+    """(sol, degenerate_note): the primal KKT point (None when there is none or it is not finite, with a note
+    in ``res``); ``degenerate_note`` is False only when the point was found but over- or underflowed."""
+    try:
+        sol = problem.solve_primal(dps, start)
+    except (ZeroDivisionError, ValueError, OverflowError) as exc:  # pragma: no cover - numerical trouble
+        res.notes.append(f"primal solve failed: {type(exc).__name__}" + (f": {exc}" if str(exc) else ""))
+        sol = None
+    if sol is not None and not all(mpmath.isfinite(v) for v in (sol.r, sol.lam, sol.mu1, sol.nu2)):
+        # e.g. alpha = 10 with P^_x = 1/3001 and a zero in Q: the primal point over/underflowed. No candidate
+        # from it; the bracket falls back to the bisection certificate and the product bound below.
+        res.notes.append("primal point not finite (over- or underflow); certified by bisection instead")
+        return None, False
+    return sol, True
+
+
+def _dual_params(problem: PairProblem, sol: PrimalPoint, dps: int):
+    """The dual parameters (lambda, mu1, nu2) of the primal point as rationals, mu1 and nu2 snapped to and
+    kept at or above their Proposition-3 values max q1 and max(-q2)."""
+    params = (_frac(sol.lam, dps + 10), _snap(_frac(sol.mu1, dps + 10), max(problem.q1), dps),
+              _snap(_frac(sol.nu2, dps + 10), max(-x for x in problem.q2), dps))
+    return (params[0], max(params[1], max(problem.q1)), max(params[2], max(-x for x in problem.q2)))
+
+
+def _bracket_at_primal(problem: PairProblem, sol: PrimalPoint, rho_hat, dps: int, max_tries: int, want_witness,
+                       res: PairResult) -> bool:
+    """Fill ``res`` from the primal point: the lifted witness (when wanted) and a dual certificate at the
+    primal parameters. True when the bracket closed (lo = hi) and the pair is done."""
+    params = _dual_params(problem, sol, dps)
+    r_star = sol.r
+    if isinstance(rho_hat, Fraction) and rho_hat > 0 and problem.certify(rho_hat, params, dps + 10):
+        res.hi = rho_hat  # P^ attains the certified bound
+        return True
+    if want_witness is None or want_witness(r_star):
+        P = problem.lift(sol.R1, sol.R2, sol.d1, sol.d2)
+        rho, W = problem.witness(P, dps)
+        if rho is not None and (res.lo is None or rho > res.lo):
+            res.lo, res.witness = rho, W
+        if isinstance(res.lo, Fraction) and res.lo > 0 and problem.certify(res.lo, params, dps + 10):
+            res.hi = res.lo
+            return True
+    _certify_above(problem, r_star, params, dps, max_tries, res)
+    return False
+
+
+def _certify_above(problem: PairProblem, r_star, params, dps: int, max_tries: int, res: PairResult) -> None:
+    """res.hi = the first of r*, r* (1 + 10^-(dps-12) 10^(3k)) (k = 1 .. max_tries - 1) that the dual at
+    ``params`` certifies; a note when none does."""
+    for k in range(max_tries):
+        problem.deadline.check()
+        delta = mpmath.mpf(10) ** (-(dps - 12) + 3 * k)
+        r_hi = _frac(r_star * (1 + delta), dps + 10) if k else _frac(r_star, dps + 10)
+        if problem.certify(r_hi, params, dps + 10):
+            res.hi = r_hi
+            return
+    res.notes.append("dual certificate at the primal parameters failed")
 
 
 def _ball_support_upper(v, w, e_minus_d: Fraction | None, beta: Fraction, dps: int):
@@ -454,13 +479,18 @@ def _face_witnesses(problem: PairProblem, res: PairResult, dps: int):
     def face(w, q, best):
         keep = [wi if qi == best and wi > 0 else 0 for wi, qi in zip(w, q, strict=True)]
         tot = sum(keep)
-        return None if tot == 0 else [mpmath.mpf(k.numerator) / k.denominator / (mpmath.mpf(tot.numerator) / tot.denominator)
-                                      for k in keep]
+        if tot == 0:
+            return None
+        mp_tot = mpmath.mpf(tot.numerator) / tot.denominator
+        return [mpmath.mpf(k.numerator) / k.denominator / mp_tot for k in keep]
+    pw1, pw2 = problem.w1, problem.w2
+    if pw1 is None or pw2 is None:  # pragma: no cover - called with m1, m2 > 0 only (both conditionals exist)
+        return
     a = mpmath.mpf(problem.alpha.numerator) / problem.alpha.denominator
-    w1 = [mpmath.mpf(x.numerator) / x.denominator for x in problem.w1]
-    w2 = [mpmath.mpf(x.numerator) / x.denominator for x in problem.w2]
-    f1 = face(problem.w1, problem.q1, max(q for q, w in zip(problem.q1, problem.w1, strict=True) if w > 0))
-    f2 = face(problem.w2, problem.q2, min(q for q, w in zip(problem.q2, problem.w2, strict=True) if w > 0))
+    w1 = [mpmath.mpf(x.numerator) / x.denominator for x in pw1]
+    w2 = [mpmath.mpf(x.numerator) / x.denominator for x in pw2]
+    f1 = face(pw1, problem.q1, max(q for q, w in zip(problem.q1, pw1, strict=True) if w > 0))
+    f2 = face(pw2, problem.q2, min(q for q, w in zip(problem.q2, pw2, strict=True) if w > 0))
     with mpmath.workdps(dps + 15):
         for R1, R2 in ((f1, w2), (w1, f2), (f1, f2)):
             if R1 is None or R2 is None:
@@ -472,26 +502,33 @@ def _face_witnesses(problem: PairProblem, res: PairResult, dps: int):
                 res.lo, res.witness = rho, W
 
 
+def _first_certified(problem: PairProblem, low: Fraction, dps: int) -> Fraction | None:
+    """The first of r = 2 max(low, 1) 4^k (k = 0 .. 39) that the dual certifies (None: none, or the deadline
+    expired first)."""
+    r = max(low, Fraction(1)) * 2
+    for _ in range(40):
+        if problem.deadline.expired():
+            return None
+        if problem.certify(r, problem.optimise_dual(r), dps + 10):
+            return r
+        r *= 4
+    return None
+
+
 def _bisect_certificate(problem: PairProblem, lo, dps: int):
     """Fallback: bisection on r between lo and the Proposition-3 bound, certifying G(r) <= 0 in arb with
     float-optimised dual parameters (sound; as tight as the float parameters allow)."""
     mx, mn = max(problem.q1), min(problem.q2)
     top = mx / mn if mn > 0 else INF
     # the Proposition-3 parameters (lambda = 0, mu_i = max v_i) certify r = top exactly
-    best = top
     low = lo if isinstance(lo, Fraction) else Fraction(0)
     if top == INF:
-        r = max(low, Fraction(1)) * 2
-        for _ in range(40):
-            if problem.deadline.expired():
-                break
-            if problem.certify(r, problem.optimise_dual(r), dps + 10):
-                best = r
-                break
-            r *= 4
-        if best == INF:
+        found = _first_certified(problem, low, dps)
+        if found is None:
             return INF
-    hi = best
+        hi = found
+    else:
+        hi = Fraction(top)
     for _ in range(60):
         if hi - low <= hi * Fraction(1, 10**12) or problem.deadline.expired():
             break  # hi is certified at every step

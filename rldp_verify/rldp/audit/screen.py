@@ -174,7 +174,8 @@ def _best_lambda(M1, M2, m1, m2, beta, Phi):
         best = None
         bestv = None
         for c in cands:
-            val = c * Phi + np.where(m1 > 0, psi_np(c * m1, M1, beta), 0) + np.where(m2 > 0, psi_np(c * m2, M2, beta), 0)
+            val = (c * Phi + np.where(m1 > 0, psi_np(c * m1, M1, beta), 0)
+                   + np.where(m2 > 0, psi_np(c * m2, M2, beta), 0))
             if best is None:
                 best, bestv = c.copy(), val
             else:

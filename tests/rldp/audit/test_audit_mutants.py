@@ -368,7 +368,7 @@ def test_alpha_half_is_certified_above_a_point_of_the_projection():
 def test_proposition3_screen_decides_exactly():
     """_px_ok: max_u Q[y|s1,u] <= r_cut min_u Q[y|s2,u] decided in Fractions; the float pre-filter has 1e-9 of
     room, so a pair 1e-12 over r_cut passes the filter and must still be rejected."""
-    from rldp_verify.rldp.audit.core import _px_ok
+    from rldp_verify.rldp.audit.pairs import _px_ok
 
     r_cut = F(3)
     tiny = F(1, 10**12)
