@@ -3,7 +3,7 @@ estimates of Proposition 3's bound, the loop that certifies them (the leading pa
 of :mod:`rldp_verify.rldp.audit.screen` for the rest, the pairs it does not settle in arb), Proposition 3's
 exact bound for pairs left uncertified, and witnesses of the D_inf ball.
 
-Paper: 000_aca93ed29ea857ee.txt, Proposition 3 (F = P_X): sup_{P in P_X} P(y|s) / P(y|s') =
+Paper: [lopuhaa-2024], Proposition 3 (F = P_X): sup_{P in P_X} P(y|s) / P(y|s') =
 max_u Q[y|s,u] / min_u Q[y|s',u], a bound over every F (0/0 = 1, x/0 = inf).
 """
 
