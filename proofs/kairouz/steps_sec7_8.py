@@ -18,7 +18,7 @@ import sympy as sp
 
 from proofs.kairouz._common import PAPER, fs, rand_pair
 from proofs.rldp._steps import Tally, mp
-from rldp_verify.claims import Method, claim
+from rldp_verify.claims import Method, Outcome, claim
 
 # --- shared helpers -------------------------------------------------------------------------------------------
 
@@ -686,3 +686,70 @@ def check_large_eps(ctx):
             T.points += 1
     return T.outcome("(85), (132)", statement_claims=("kairouz.thm8.rr-optimal-kl-distinct-ratios", "kairouz.thm14.rr-optimal-mi"))
 
+
+
+# --- the literal readings the index repairs -------------------------------------------------------------------------
+
+#: Sec. 8.2 cites "Equation (8.2)" four times (after (59), (60), (64), (65)); the paper's displays are numbered (1)-(140)
+PRINTED_CITED_82 = "8.2"
+
+
+def printed_S_entry_literal(Q, theta, i, j):
+    """Proof of Lemma 22 as printed: S_ij = Q_ij/theta_i."""
+    return Q[i][j] / theta[i]
+
+
+def printed_57_literal(P0, Q0):
+    """(57) as printed: M^B_nu(0) = sum_x P_0(x) Q(0|x) (for both nu)."""
+    return sum(p * q for p, q in zip(P0, Q0, strict=True))
+
+
+@claim(
+    id="kairouz.steps.literal-readings",
+    paper=PAPER,
+    source="Sec. 7.2 ('Let S_ij = Q_ij/theta_i'), Sec. 8.2 ((57): 'M^B_nu(0) = sum_x P_0(x) Q(0|x)'; 'Equation (8.2) is linear "
+           "in S_j ...', 'Then Equation (8.2) is equivalent to', 'the inequality in (8.2) holds true', 'the left hand side of "
+           "Equation (8.2)')",
+    statement="As printed: S_ij = Q_ij/theta_i lies in [1, e^eps] (with theta_i = min_k Q_ki, the i-th column's minimum); "
+              "sum_x P_0(x) Q(0|x) = ((e^eps-1) P_nu(T) + 1)/(e^eps+1) for nu = 0 and 1; '(8.2)' is a display of the paper.",
+    hypotheses=("the literal text; the index (proofs/steps/kairouz.toml) records the evident readings theta_j, P_nu, "
+                "(59)/(60)/(64)/(65), under which the step claims verify the steps",),
+    method=(Method.EXACT,),
+)
+def check_literal_readings(ctx):
+    from proofs.statements import statements
+    from proofs.steps import steps as index_steps
+
+    bad = {}
+    t = Fraction(2)
+    # Lemma 22: a 2 x 3 DP mechanism (theta_i for i = 0, 1 are the minima of columns 0, 1)
+    Q = [[Fraction(1, 2), Fraction(1, 3), Fraction(1, 6)], [Fraction(1, 3), Fraction(1, 3), Fraction(1, 3)]]
+    theta = [min(Q[i][j] for i in range(2)) for j in range(3)]
+    S = [[printed_S_entry_literal(Q, theta, i, j) for j in range(3)] for i in range(2)]
+    if not all(1 <= s <= t for r in S for s in r):
+        bad["Lemma 22: S_ij = Q_ij/theta_i"] = {"Q": [fs(r) for r in Q], "e^eps": str(t), "S": [fs(r) for r in S],
+                                                 "repair": "S_ij = Q_ij/theta_j (kairouz.steps.s7-2.lemma22-construction)"}
+    # (57) with nu = 1
+    P0, P1 = (Fraction(3, 4), Fraction(1, 4)), (Fraction(1, 4), Fraction(3, 4))
+    Q0 = [t / (1 + t), 1 / (1 + t)]
+    closed = ((t - 1) * P1[0] + 1) / (t + 1)
+    if printed_57_literal(P0, Q0) != closed:
+        bad["(57) for nu = 1"] = {"P0": fs(P0), "P1": fs(P1), "e^eps": str(t), "printed_sum": str(printed_57_literal(P0, Q0)),
+                                  "closed_form": str(closed), "repair": "sum_x P_nu(x) Q(0|x) (kairouz.steps.s8-2.algebra-57-67)"}
+    labels = {s.label for s in index_steps() if s.paper == PAPER and s.label}
+    labels |= {e for st in statements() if st.paper == PAPER for spec in st.equations for e in _expand(spec)}
+    if PRINTED_CITED_82 not in labels:
+        bad["'Equation (8.2)'"] = {"cited": "(8.2)", "note": "the number of Sec. 8.2, not of a display",
+                                   "repair": "(59), (60), (64), (65) (the displays each sentence rewrites)"}
+    if not bad:
+        return Outcome.verified("the literal readings hold")
+    return Outcome.refuted("as printed, " + "; ".join(bad) + " fail; the evident readings hold (the step claims the index lists)",
+                           counterexample=bad, kind="misprint",
+                           statement_checked_by=["kairouz.lemma22.factorisation", "kairouz.lemma24.eq61-closed-form"])
+
+
+def _expand(spec):
+    import re
+
+    m = re.fullmatch(r"(\d+)\s*-\s*(\d+)", spec.strip())
+    return [str(k) for k in range(int(m[1]), int(m[2]) + 1)] if m else [spec.strip()]
