@@ -908,6 +908,15 @@ def _mu_mi_wrong_p(P):
     return mu
 
 
+def _binary_set_mi_farthest(P):
+    """T in argmax_A |P(A) - 1/2| over the proper non-empty A (the worst set where (30) takes the best)."""
+    from itertools import combinations
+
+    k = len(P)
+    sets = [frozenset(A) for r in range(1, k) for A in combinations(range(k), r)]
+    return max(sets, key=lambda A: abs(sum((P[i] for i in A), Fraction(0)) - Fraction(1, 2)))
+
+
 def _pattern_column_inverted(T, k, t):
     t = Fraction(t)
     return tuple(Fraction(1) if i in T else t for i in range(k))   # e^eps on the complement of T
@@ -919,6 +928,10 @@ def _pram_off_diagonal(q):
     q = check_q(q)
     S = len(q)
     return [[q[k] if z == k else (1 - q[k]) / S for z in range(S)] for k in range(S)]   # /S instead of /(S-1)
+
+
+def _pram_v_min_as_v_malpha(S, t):
+    return 1 / (1 + (S - 1) * t)       # v_min = e^-alpha/(e^alpha + S - 1) replaced by v_-alpha
 
 
 def _pram_marginal_transposed(p, q):
@@ -973,12 +986,17 @@ MUTANTS += [
     mutant("kairouz.mu-mi-uniform-marginal", "extremal_utilities",
            "mu of mutual information with the column's mass under the uniform prior instead of P",
            replace("extremal_utilities:mu_mi", _mu_mi_wrong_p), ("kairouz.*",)),
+    mutant("kairouz.binary-set-farthest-from-half", "extremal_utilities",
+           "eq. (30)'s T taken with P(T) farthest from 1/2 instead of closest (a binary mechanism that is not optimal)",
+           replace("extremal_utilities:binary_set_mi", _binary_set_mi_farthest), ("kairouz.thm12.*",)),
     mutant("kairouz.staircase-pattern-complement", "staircase", "staircase pattern columns with e^eps on the complement of T",
            replace("staircase:pattern_column", _pattern_column_inverted), ("kairouz.*",)),
     mutant("pram.eq8-off-diagonal", "pram", "PRAM's off-diagonal (1 - q_k)/S instead of (1 - q_k)/(S - 1)",
            replace("pram:pram_matrix", _pram_off_diagonal), ("pram.*",)),
     mutant("pram.eq9-marginal-double-count", "pram", "eq. (9)'s marginal without removing the k = j term from c",
            replace("pram:marginal", _pram_marginal_transposed), ("pram.*",)),
+    mutant("pram.prop32-v-min-as-v-malpha", "pram", "Proposition 3.2's v_min replaced by v_-alpha",
+           replace("pram:v_min", _pram_v_min_as_v_malpha), ("pram.table3.*", "pram.prop3-2.*", "pram.table1.counts")),
     mutant("pram.dp-ratio-inverted", "pram", "the DP ratio min/max instead of max/min",
            wrap("pram:dp_ratio", _pram_dp_ratio_inverted), ("pram.*",)),
     mutant("isit.eq21-c-times-B", "chisquare_projection",

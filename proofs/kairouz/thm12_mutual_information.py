@@ -2,13 +2,14 @@
 (101) and (102) (Sec. 4.2 and Sec. 9.1)."""
 
 from fractions import Fraction
+from itertools import combinations
 
 import mpmath
 import sympy as sp
 
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.rigorous import arb_precision
-from rldp_verify.topics.extremal.staircase import solve_staircase_lp
+from rldp_verify.topics.extremal.staircase import arb_dot, pattern_matrix, pattern_set
 from rldp_verify.topics.extremal.thresholds import (
     binary_status,
     bracket_threshold,
@@ -22,7 +23,8 @@ from rldp_verify.topics.extremal.utilities import (
     utility,
 )
 
-from ._common import PAPER, TIE_P, fs, generic_dist
+from .._consistency import expect
+from ._common import PAPER, TIE_P, fs, generic_dist, mass_of, mu_z
 
 
 @claim(
@@ -58,28 +60,90 @@ def check(ctx):
     source="Sec. 9.1, proof of Theorem 12 ('by the uniqueness of the maximizer assumption stated in the theorem')",
     statement="Theorem 12 also holds when argmax_A P(A)P(A^c) is not a single pair {T, T^c} (the theorem states no "
               "uniqueness assumption; its proof uses one).",
-    method=Method.HIGH_PRECISION,
+    hypotheses=("instance: P = (1/3, 1/6, 1/6, 1/3), whose two maximising pairs {0,1}/{2,3} and {0,2}/{1,3} are "
+                "exchanged by the permutations (0 3) and (1 2) that fix P",),
+    method=(Method.SYMBOLIC, Method.HIGH_PRECISION),
 )
 def check_ties(ctx):
+    """Decided symbolically. The dual of LP (11) is min 1^T y s.t. S_A^T y >= mu(S_A) for every A; weak duality
+    makes the binary mechanism optimal as soon as some feasible y has 1^T y = BIN = 2 f(1/2)/(1 + e^eps). Take the
+    uniform y = (BIN/4) 1 (it is (98)'s alpha* for T = {0,1}: with mu(T) = mu(T^c) both of its blocks are
+    f(1/2)/(2(1 + e^eps))). Its slack at A depends only on (|A|, P(A)): sigma(n, z) = (4 + (e^eps - 1) n) BIN/4 -
+    f(z), with f(z) = mu of a pattern of mass z (eq. (113)). The four tied sets all have (n, z) = (2, 1/2), where
+    sigma is 0 identically (the tied columns are images of each other under the symmetries of P, so they give one
+    and the same constraint, exactly); every other class has sigma = (z - 1/2)^2 eps^2 / 2 + O(eps^3) > 0 near 0.
+    So there is eps* > 0 below which y is feasible: binary optimal for 0 < eps <= eps*. At the tested t the same
+    slacks are certified with the engine's mu (arb), and a binary mechanism the engine certifies beaten refutes."""
     P = TIE_P
     k = len(P)
     T = binary_set_mi(P)
-    rows = []
+    e = sp.symbols("epsilon", positive=True)
+    t_sym = sp.exp(e)
+
+    def f(z):   # mu of a pattern column with e^eps on a set of mass z (eq. (113)), exact in sympy
+        return z * t_sym * sp.log(t_sym / (1 + (t_sym - 1) * z)) - (1 - z) * sp.log(1 + (t_sym - 1) * z)
+
+    zT = sp.Rational(mass_of(P, T).numerator, mass_of(P, T).denominator)
+    bin_sym = (f(zT) + f(1 - zT)) / (1 + t_sym)
+    classes = sorted({(len(A), mass_of(P, A)) for r in range(k + 1) for A in combinations(range(k), r)})
+    tied = {(len(A), mass_of(P, A)) for A in mi_maximising_sets(P)}
+    rows, failing = [], []
+    for n, z in classes:
+        zs = sp.Rational(z.numerator, z.denominator)
+        slack = (k + (t_sym - 1) * n) * bin_sym / k - f(zs)
+        if (n, z) in tied:
+            ok = sp.simplify(slack) == 0
+            rows.append({"size": n, "mass": str(z), "tied": True, "slack": "0 (identity)" if ok else str(slack)})
+        else:
+            lead = sp.series(slack, e, 0, 3).removeO().coeff(e, 2)
+            ok = lead == (zs - sp.Rational(1, 2)) ** 2 / 2 and lead > 0
+            rows.append({"size": n, "mass": str(z), "tied": False, "eps^2 coefficient": str(lead)})
+        if not ok:
+            failing.append(rows[-1])
+    tested = []
     with arb_precision(ctx.dps):
+        mu = mu_mi(P)
         for tt in (1 + Fraction(1, 1000), 1 + Fraction(1, 100), Fraction(11, 10)):
-            mu = mu_mi(P)
             st = binary_status(mu, k, tt, T, dps=ctx.dps)
-            sol = solve_staircase_lp(k, tt, mu)
+            if st.status == "suboptimal":
+                return Outcome.refuted(
+                    f"at e^eps = {tt} the binary mechanism on T = {sorted(T)} is certified beaten",
+                    counterexample={"P": fs(P), "T": sorted(T), "t": str(tt), "detail": st.detail}, kind="false")
+            cols = pattern_matrix(k, tt)
             b = utility(binary_mechanism_for_set(T, k, tt), mu)
-            rows.append({"t": str(tt), "status": st.status, "OPT_enclosure": sol.value.str(20), "BIN": b.str(20),
-                         "enclosure_gap": str(sol.gap)})
-    if any(r["status"] == "suboptimal" for r in rows):
-        return Outcome.refuted("binary mechanism strictly suboptimal with tied maximisers",
-                               counterexample={"P": fs(P), "rows": rows}, kind="false")
-    return Outcome.inconclusive(
-        f"P = (1/3,1/6,1/6,1/3) has {len(mi_maximising_sets(P))} maximising sets; the LP optimum equals the binary "
-        "value to within the certified enclosure (gap <= 1e-25) at every tested eps, but exact ties between "
-        "alternative optimal bases cannot be certified with interval arithmetic", instances=rows,
+            with mpmath.workdps(ctx.dps):
+                ee = mpmath.log(mpmath.mpf(tt.numerator) / tt.denominator)
+                closed = (mu_z(mpmath.mpf(zT.p) / zT.q, ee) + mu_z(1 - mpmath.mpf(zT.p) / zT.q, ee)) / (1 + mpmath.e ** ee)
+                expect(abs(mpmath.mpf(float(b.mid())) / closed - 1) < 1e-12,
+                       f"the engine's binary utility at t = {tt} differs from eq. (113)'s closed form")
+            worst = None
+            for j, col in enumerate(cols):
+                A = pattern_set(j, k)
+                m_engine = mu(col)
+                with mpmath.workdps(ctx.dps):
+                    m_closed = mu_z(mpmath.mpf(mass_of(P, A).numerator) / mass_of(P, A).denominator, ee)
+                    expect(abs(mpmath.mpf(float(m_engine.mid())) - m_closed) <= 1e-12 * abs(m_closed) + 1e-30,
+                           f"the engine's mu of the pattern {sorted(A)} at t = {tt} differs from eq. (113)")
+                s = arb_dot([b / k] * k, col) - m_engine
+                if (len(A), mass_of(P, A)) in tied:
+                    expect(s.contains(0), f"a tied set {sorted(A)} has a slack {s.str(10)} that is not 0 at t = {tt}")
+                    continue
+                certified = bool(s > 0)
+                if not certified:
+                    failing.append({"t": str(tt), "A": sorted(A), "slack": s.str(10)})
+                worst = s if worst is None or float(s.mid()) < float(worst.mid()) else worst
+            tested.append({"t": str(tt), "status": st.status, "BIN": b.str(20),
+                           "smallest non-tied slack": None if worst is None else worst.str(10)})
+    if failing:
+        return Outcome.inconclusive(
+            "the uniform dual (98) does not certify the binary mechanism for this P", classes=rows, tested=tested,
+            failing=failing, would_decide="an exact LP of the series coefficients of the dual in eps")
+    return Outcome.verified(
+        f"symbolic: with y = (BIN/4) 1, the dual (98) of T = {sorted(T)}, the {len(mi_maximising_sets(P))} tied sets "
+        "give the slack 0 identically (one constraint up to the symmetries (0 3), (1 2) of P) and every other set "
+        "(z - 1/2)^2 eps^2/2 + O(eps^3) > 0, so 1^T y = BIN bounds the LP for all small eps: binary optimal for "
+        "0 < eps <= some eps* > 0 with tied maximisers; the same slacks certified (arb, engine mu) at e^eps = "
+        "1.001, 1.01, 1.1", classes=rows, tested=tested,
         maximising_sets=[sorted(A) for A in mi_maximising_sets(P)])
 
 

@@ -12,12 +12,15 @@ beats the runner-up by less than 10^-(dps-10) would make the claim INCONCLUSIVE.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import mpmath
 
 from rldp_verify.claims import Method, Outcome, claim, compare_printed, outcome_from_comparisons
-from rldp_verify.core.numbers import working_precision
+from rldp_verify.core.numbers import exact, working_precision
 from rldp_verify.topics import pram
 
+from .._consistency import expect
 from ._common import ALPHAS, PAPER, SCENARIO_I, SCENARIO_II, SCENARIO_IV, dp_vertices, e_alpha, rational_brackets
 
 # (#v_alpha, #v_-alpha, #v_min, #v_max) as printed
@@ -149,36 +152,120 @@ def check_table2_cdd(ctx):
     return _outcome(*recompute(SCENARIO_II, TABLE2, _cdd(SCENARIO_II), ctx.dps), "Table 2 entries")
 
 
+def _mi_gap_terms(S, t):
+    """(e^alpha + S - 1, v_alpha - v_min, H(row with q = v_min) - H(row with q = v_alpha)) for arb t."""
+    T = t + S - 1
+    va, vm = t / T, 1 / (t * T)
+
+    def h_row(q):
+        return -q * q.log() - (1 - q) * ((1 - q) / (S - 1)).log()
+    return T, va - vm, h_row(vm) - h_row(va)
+
+
+def type4_gap_bound(s, S, t):
+    """g(s) = D(p) at p = (s at i, 1 - s at one j != i, 0 elsewhere), arb: the largest value of D(p) = f(type-4 vertex
+    at i) - f(all-v_alpha vertex) over the p with p_i = s (see :func:`check_table3`)."""
+    T, d, dH = _mi_gap_terms(S, t)
+
+    def h(x):
+        return -x * x.log()
+    c = s * d / (S - 1)
+    mi, mj, u0 = (1 + (t - 1) * s) / T, (1 + (t - 1) * (1 - s)) / T, 1 / T
+    return h(mj + c) - h(mj) + (S - 2) * (h(u0 + c) - h(u0)) + h(mi - s * d) - h(mi) - s * dH
+
+
+def type4_gap_bound_derivative(s, S, t):
+    """dg/ds, arb (the -1 of each h' = -log x - 1 cancels: the masses moved sum to 0)."""
+    T, d, dH = _mi_gap_terms(S, t)
+    c, cp = s * d / (S - 1), d / (S - 1)
+    mi, mj, u0, mp = (1 + (t - 1) * s) / T, (1 + (t - 1) * (1 - s)) / T, 1 / T, (t - 1) / T
+    return (-(mj + c).log() * (cp - mp) - mj.log() * mp - (S - 2) * (u0 + c).log() * cp
+            - (mi - s * d).log() * (mp - d) + mi.log() * mp - dH)
+
+
+def prove_type4_never_wins(S, alpha: Fraction, max_boxes: int = 200000) -> dict:
+    """Certify g(s) < 0 for 0 < s < 1 (arb): [0, 1] is split into dyadic intervals until on each one g < 0, or, on
+    an interval at 0 (at 1), g' < 0 (g' > 0), so that g < g(0) = 0 (g < g(1) = 0) there. Returns the number of
+    intervals, or ``None`` when ``max_boxes`` intervals did not suffice."""
+    import flint
+
+    t = flint.arb(flint.fmpq(alpha.numerator, alpha.denominator)).exp()
+    todo, done, smallest = [(Fraction(0), Fraction(1))], 0, Fraction(1)
+    while todo:
+        lo, hi = todo.pop()
+        s = flint.arb(flint.fmpq(lo.numerator, lo.denominator)).union(flint.arb(flint.fmpq(hi.numerator, hi.denominator)))
+        if ((lo == 0 and type4_gap_bound_derivative(s, S, t) < 0) or (hi == 1 and type4_gap_bound_derivative(s, S, t) > 0)
+                or (lo > 0 and hi < 1 and type4_gap_bound(s, S, t) < 0)):
+            done += 1
+            smallest = min(smallest, hi - lo)
+            continue
+        if done + len(todo) > max_boxes:
+            return {"proved": False, "intervals": done}
+        todo += [(lo, (lo + hi) / 2), ((lo + hi) / 2, hi)]
+    return {"proved": True, "intervals": done, "smallest_width": str(smallest)}
+
+
 @claim(id="pram.table3.counts", source="Sec. 4.1, Table 3 (Scenario III, S = 30)",
        statement="Optimal q for p = normalised Gamma(1, 5) draws: counts (29,0,1,0), (29,0,1,0), "
                  "(30,0,0,0), (29,0,1,0) for alpha = 0.5, 1, 1.5, 2.",
-       hypotheses=("the drawn p is not printed",),
+       hypotheses=("the drawn p is not printed: the check holds for every p with 0 < p_k < 1 (Gamma draws are)",),
        method=(Method.HIGH_PRECISION, Method.PROPERTY), paper=PAPER)
 def check_table3(ctx):
-    rng = ctx.np_rng("pram.table3")
-    draws, wins = 12, {}
-    S = 30
-    with working_precision(30):
-        for _ in range(draws):
-            g = rng.gamma(1.0, 5.0, size=S)
-            from rldp_verify.core.numbers import from_float
+    """The counts (29,0,1,0) are a type-4 vertex: q_i = v_min, every other q_k = v_alpha. Proof that it never beats
+    the all-v_alpha vertex (randomized response), whatever p. Write D(p) = f(type 4 at i) - f(all v_alpha) = H(m4) -
+    H(m) - p_i (H(row_i^4) - H(row_i)) (f = H(Z) - H(Z|X); only row i differs). With T = e^alpha + S - 1 the
+    marginal of all-v_alpha is m_z = (1 + (e^alpha - 1) p_z)/T; type 4 moves p_i (v_alpha - v_min) off m_i and
+    c = p_i (v_alpha - v_min)/(S - 1) onto each other m_z. So D(p) = sum_{z != i} phi(m_z) + (a term of p_i only),
+    phi(x) = h(x + c) - h(x), h(x) = -x log x; phi'' = c/(x (x + c)) > 0, so for fixed p_i the sum is convex in
+    (p_z)_{z != i} on the simplex {sum = 1 - p_i} and is largest at a vertex: all of 1 - p_i on one z. Hence
+    D(p) <= g(p_i) (:func:`type4_gap_bound`), and g < 0 on (0, 1) is certified in arb for S = 30 and each printed
+    alpha. The engine is held to it: g(s) equals the engine's D at the extreme p, and D(p) <= g(p_i) on Gamma
+    draws (ERROR otherwise)."""
+    import flint
 
-            w = [from_float(float(x)) for x in g]
-            p = [x / sum(w) for x in w]
-            for a in ALPHAS:
-                t = e_alpha(a)
-                cands = {(pram.V_ALPHA,) * S: None, (pram.V_MALPHA,) * S: None}
-                for i in range(S):
-                    cands[tuple(pram.V_MIN if k == i else pram.V_ALPHA for k in range(S))] = None
-                    cands[tuple(pram.V_MAX if k == i else pram.V_MALPHA for k in range(S))] = None
-                vals, _, _ = pram.best_points(p, {pat: pram.point(pat, S, t) for pat in cands})
-                key = f"alpha={a}: {_counts(vals[0][1])}"
-                wins[key] = wins.get(key, 0) + 1
-    return Outcome.inconclusive(
-        "Table 3 cannot be recomputed: the Gamma draw p is not printed. In our own draws (12 p's, "
-        "Gamma(1, 5) normalised), among the 2 + 2S vertices of types 1, 2, 4, 5 the all-v_alpha vertex "
-        "won at every alpha; the printed (29, 0, 1, 0) needs a type-4 vertex to beat it",
-        best_among_types_1_2_4_5=wins, note="type-3 vertices (2^30) were not enumerated for these draws")
+    from rldp_verify.core.numbers import from_float
+    from rldp_verify.core.rigorous import arb_precision
+
+    S = 30
+    proofs = {}
+    with arb_precision(max(ctx.dps, 40)):
+        for a in ALPHAS:
+            proofs[a] = prove_type4_never_wins(S, exact(a))
+    rng = ctx.np_rng("pram.table3")
+    draws = []
+    with working_precision(30), arb_precision(100):
+        for a in ALPHAS:
+            t = e_alpha(a)
+            t_arb = flint.arb(flint.fmpq(exact(a).numerator, exact(a).denominator)).exp()
+            rr, t4 = [pram.v_alpha(S, t)] * S, [pram.v_min(S, t)] + [pram.v_alpha(S, t)] * (S - 1)
+            for s in (Fraction(1, 10), Fraction(1, 2), Fraction(9, 10)):      # the extreme p: g is D there
+                p = [s, 1 - s] + [Fraction(0)] * (S - 2)
+                D = pram.f_simplified(p, t4) - pram.f_simplified(p, rr)
+                gs = type4_gap_bound(flint.arb(flint.fmpq(s.numerator, s.denominator)), S, t_arb)
+                expect(abs(D - mpmath.mpf(gs.mid().str(30, radius=False))) < mpmath.mpf(10) ** -20,
+                       f"g({s}) = {gs.str(15)} differs from the engine's D = {mpmath.nstr(D, 15)} at alpha = {a}")
+            for _ in range(3):
+                w = [from_float(float(x)) for x in rng.gamma(1.0, 5.0, size=S)]
+                p = [x / sum(w) for x in w]
+                D = pram.f_simplified(p, t4) - pram.f_simplified(p, rr)
+                gs = type4_gap_bound(flint.arb(flint.fmpq(p[0].numerator, p[0].denominator)), S, t_arb)
+                expect(mpmath.mpf(gs.upper().str(30, radius=False)) + mpmath.mpf(10) ** -20 >= D,
+                       f"the engine's D(p) = {mpmath.nstr(D, 15)} exceeds the bound g(p_1) = {gs.str(15)}")
+                draws.append({"alpha": a, "p_1": float(p[0]), "D": mpmath.nstr(D, 10), "g(p_1)": gs.str(10)})
+    if not all(r["proved"] for r in proofs.values()):
+        return Outcome.inconclusive(
+            "the bound g(p_i) < 0 could not be certified at every alpha", proofs=proofs, draws=draws,
+            would_decide="a finer subdivision of [0, 1] (or g >= 0 at a point: a p where a type-4 vertex wins)")
+    rows = {a: TABLE3[a] for a in ALPHAS if TABLE3[a] == (S - 1, 0, 1, 0)}
+    return Outcome.refuted(
+        f"the printed counts (29, 0, 1, 0) at alpha = {', '.join(rows)} are a type-4 vertex (one q_i = v_min, the "
+        "rest v_alpha), and for S = 30 no type-4 vertex beats the all-v_alpha vertex for any p with 0 < p_i < 1: "
+        "f(type 4) - f(all v_alpha) <= g(p_i) < 0 (convexity reduces p to two atoms; g < 0 certified in arb), so "
+        "these rows are not the optimum of (7) for any Gamma draw; the alpha = 1.5 row (30, 0, 0, 0) cannot be "
+        "checked without the drawn p",
+        counterexample={"printed": {a: list(v) for a, v in rows.items()},
+                        "proof": "D(p) <= g(p_i) < 0 for 0 < p_i < 1 (docstring of check_table3)"},
+        kind="wrong-number", proofs=proofs, draws=draws)
 
 
 @claim(id="pram.sec4-1.four-values", source="Sec. 4.1, 'From Proposition 3.2 ... only 5 possible "

@@ -23,6 +23,9 @@ CASES = [
     ("eq56.grr-inverted", "rldp.ex4.matrices-and-utilities", "ERROR", "InconsistentCheck"),
     ("isit.eq21-c-times-B", "isit.thm2.support-ball", "REFUTED", ""),
     ("isit.eq29-without-row-masses", "isit.thm4.support-projection", "REFUTED", ""),
+    ("kairouz.binary-set-farthest-from-half", "kairouz.thm12.tied-maximisers", "REFUTED", ""),
+    ("kairouz.mu-mi-uniform-marginal", "kairouz.thm12.tied-maximisers", "ERROR", "InconsistentCheck"),
+    ("pram.prop32-v-min-as-v-malpha", "pram.table3.counts", "ERROR", "InconsistentCheck"),
 ]
 
 
