@@ -65,7 +65,7 @@ def qrows(rows, n: int) -> list[dict[int, Fraction]]:
     out = []
     for r in rows:
         if not r or isinstance(r[0], list):
-            d = {}
+            d: dict[int, Fraction] = {}
             for j, a in r:
                 if not (isinstance(j, int) and 0 <= j < n):
                     raise CertificateError(f"column index {j!r} out of range 0..{n - 1}")

@@ -77,8 +77,9 @@ def rho_of(Q, P, a1: int, a2: int):
                 for s in range(a1)]
         for s in range(a1):
             for t in range(a1):
-                if s != t and cond[s] is not None and cond[t] is not None:
-                    r = _ratio(cond[s], cond[t])
+                cs, ct = cond[s], cond[t]
+                if s != t and cs is not None and ct is not None:
+                    r = _ratio(cs, ct)
                     best = r if best is None or r > best else best
     return Fraction(1) if best is None else best
 

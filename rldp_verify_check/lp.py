@@ -69,7 +69,8 @@ def check(st: dict, data: dict) -> str:
     bad = [j for j in range(n) if stat[j] != c[j]]
     if bad:
         raise CertificateError(f"the dual is not stationary: (A^T y + d)_j != c_j at j = {bad[0]}")
-    dual = sum((bi * v for bi, v in zip(b, yA, strict=True)), Fraction(0)) + sum((fi * v for fi, v in zip(f, yE, strict=True)), Fraction(0))
+    dual = (sum((bi * v for bi, v in zip(b, yA, strict=True)), Fraction(0))
+            + sum((fi * v for fi, v in zip(f, yE, strict=True)), Fraction(0)))
     for j, dj in enumerate(d):
         if dj:
             bound = up[j] if dj > 0 else lo[j]

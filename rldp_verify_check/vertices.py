@@ -58,7 +58,8 @@ def _farkas(cert, A, b, E, f, h, h0, what: str) -> None:
             comb[j] += mi * a
     if comb != list(h):
         raise CertificateError(f"{what}: lam^T A + mu^T E differs from the inequality's normal")
-    rhs = sum((li * b[i] for i, li in lam.items()), Fraction(0)) + sum((m * fi for m, fi in zip(mu, f, strict=True)), Fraction(0))
+    rhs = (sum((li * b[i] for i, li in lam.items()), Fraction(0))
+           + sum((m * fi for m, fi in zip(mu, f, strict=True)), Fraction(0)))
     if rhs > h0:
         raise CertificateError(f"{what}: Farkas right-hand side {rhs} exceeds {h0}")
 
@@ -80,7 +81,8 @@ def check(st: dict, data: dict) -> str:
     if len(tight) != len(V):
         raise CertificateError("one list of tight rows per vertex is needed")
     for k, (v, T) in enumerate(zip(V, tight, strict=True)):
-        if any(dot(r, v) > bi for r, bi in zip(A, b, strict=True)) or any(dot(r, v) != fi for r, fi in zip(E, f, strict=True)):
+        if (any(dot(r, v) > bi for r, bi in zip(A, b, strict=True))
+                or any(dot(r, v) != fi for r, fi in zip(E, f, strict=True))):
             raise CertificateError(f"vertex {k} is not in P")
         if any(dot(A[i], v) != b[i] for i in T):
             raise CertificateError(f"vertex {k} is off a row it lists as tight")

@@ -26,8 +26,6 @@ KNOWN_COMPLEX: dict[tuple[str, str], int] = {
     ("rldp_verify/core/lp.py", "_recheck_bounded"): 37,
     ("rldp_verify/core/lp.py", "solve_certified"): 33,
     ("rldp_verify/topics/extremal/staircase.py", "_candidate_bases"): 33,
-    ("rldp_verify/topics/extremal/summary.py", "optimality_thresholds"): 38,
-    ("rldp_verify/topics/extremal/thresholds.py", "binary_status"): 27,
     ("rldp_verify/topics/pram.py", "certify_vertex_set"): 52,
 }
 # module -> lines when the limit was set

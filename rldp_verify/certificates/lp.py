@@ -20,7 +20,8 @@ def lp_certificate(name: str, c, A, b, E=(), f=(), result: LPResult | None = Non
     """The ``lp-optimum`` certificate of ``maximise c.x s.t. A x <= b, E x = f, lower <= x <= upper`` with the
     exact ``result`` of :func:`~rldp_verify.core.lp.solve_exact` or :func:`~rldp_verify.core.lp.solve_certified`
     (for ``sense="min"`` pass the original c; ``result`` must then be the solve of the max of -c)."""
-    if result is None or result.status is not LPStatus.OPTIMAL or result.x is None or result.dual is None:
+    if (result is None or result.status is not LPStatus.OPTIMAL or result.x is None or result.dual is None
+            or result.value is None):
         raise InputError("an LP certificate needs an optimal exact result")
     sign = 1 if sense == "max" else -1
     n = len(c)

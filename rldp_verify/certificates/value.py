@@ -38,9 +38,9 @@ def enclosure_certificate(name: str, e, ball, *, prec: int = 128) -> dict:
 
 def printed_certificate(name: str, e, printed: str, agrees: bool, *, prec: int = 128) -> dict:
     """The ``rigorous-value`` certificate of a comparison with a printed decimal (as
-    :func:`rldp_verify.claims.compare_printed` decides it: agreement is ``|e - printed| <= h``, h half a unit of its last
-    digit): ``agrees`` -- e lies in [printed - h, printed + h]; else e lies strictly outside it, on the side the
-    engine's value is (the checker decides; a wrong side or a value inside fails)."""
+    :func:`rldp_verify.claims.compare_printed` decides it: agreement is ``|e - printed| <= h``, h half a unit of its
+    last digit): ``agrees`` -- e lies in [printed - h, printed + h]; else e lies strictly outside it, on the side
+    the engine's value is (the checker decides; a wrong side or a value inside fails)."""
     from rldp_verify.core.numbers import decimals, exact
 
     p, h = exact(printed), Fraction(1, 2 * 10 ** decimals(printed))

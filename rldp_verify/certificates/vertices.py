@@ -67,7 +67,8 @@ def vertex_certificate(name: str, A, b, E=(), f=(), vertices=(), *, facets_from:
     if not V:
         raise InputError("a vertex certificate needs at least one vertex")
     n = len(V[0])
-    tight = [[i for i, (r, bi) in enumerate(zip(A, b, strict=True)) if sum(a * x for a, x in zip(r, v, strict=True)) == bi] for v in V]
+    tight = [[i for i, (r, bi) in enumerate(zip(A, b, strict=True))
+              if sum(a * x for a, x in zip(r, v, strict=True)) == bi] for v in V]
     data_eqs, data_facets = [], []
     if facets_from == "rows":
         impl, red = _canonical(A, b, E, f)
@@ -117,7 +118,8 @@ def _rank(rows) -> int:
 def _canonical(A, b, E, f) -> tuple[set[int], set[int]]:
     """(implicit equalities, redundant rows) among the rows of A (cddlib GMP canonicalisation, exact); of rows
     that are duplicates one is kept."""
-    rows = [[bi] + [-a for a in ai] for ai, bi in zip(A, b, strict=True)] + [[fi] + [-a for a in ei] for ei, fi in zip(E, f, strict=True)]
+    rows = ([[bi] + [-a for a in ai] for ai, bi in zip(A, b, strict=True)]
+            + [[fi] + [-a for a in ei] for ei, fi in zip(E, f, strict=True)])
     m = cdd.gmp.matrix_from_array(rows, rep_type=cdd.RepType.INEQUALITY,
                                   lin_set=set(range(len(A), len(A) + len(E))))
     impl, red, _ = cdd.gmp.matrix_canonicalize(m)

@@ -40,7 +40,7 @@ def _client_for(address: str, timeout: float = 10.0) -> Any:
     if c is not None and c.status in ("running", "connecting"):
         return c
     try:
-        c = Client(address, timeout=timeout, set_as_default=False)  # type: ignore[no-untyped-call]
+        c = Client(address, timeout=timeout, set_as_default=False)  # type: ignore[no-untyped-call, unused-ignore]
     except (OSError, TimeoutError) as exc:
         raise InputError(f"cannot reach the Dask scheduler at {address!r}: {_one_line(exc)}") from None
     _CLIENTS[address] = c
@@ -82,10 +82,10 @@ class DaskCluster:
             return self
         from distributed import Client, LocalCluster
 
-        self._cluster = LocalCluster(  # type: ignore[no-untyped-call]
+        self._cluster = LocalCluster(  # type: ignore[no-untyped-call, unused-ignore]
             n_workers=self.n_workers, threads_per_worker=1, processes=self.processes, dashboard_address=":0",
             silence_logs=logging.ERROR)
-        self.client = Client(self._cluster, set_as_default=False)  # type: ignore[no-untyped-call]
+        self.client = Client(self._cluster, set_as_default=False)  # type: ignore[no-untyped-call, unused-ignore]
         _CLIENTS[self._cluster.scheduler_address] = self.client
         return self
 
@@ -124,7 +124,8 @@ def map_tasks(fn: Callable[[Any], Any], tasks: Iterable[Any], *, scheduler: str 
         raise ExecutionError(f"a Dask worker died (Dask gave up on {what}, a task that was on it, after its "
                              "retries)") from None
     except CancelledError as exc:  # Dask cancels the futures of a client that lost its scheduler
-        raise ExecutionError(f"the Dask tasks were cancelled (scheduler {scheduler!r} lost?): {_one_line(exc)}") from None
+        raise ExecutionError(f"the Dask tasks were cancelled (scheduler {scheduler!r} lost?): "
+                             f"{_one_line(exc)}") from None
     except (CommClosedError, OSError, TimeoutError) as exc:
         # a task may raise OSError itself: that is the task's exception, unless the client lost its scheduler
         if isinstance(exc, CommClosedError) or client.status not in ("running", "connecting"):

@@ -26,6 +26,9 @@ from typing import Any
 
 import numpy as np
 
+#: a float vector: a sequence of floats or a float64 numpy array
+FloatVector = Sequence[float] | np.ndarray[Any, Any]
+
 _lock = threading.Lock()
 _banner_done = False
 
@@ -46,7 +49,7 @@ def new_highs() -> Any:
     global _banner_done
     with _lock:
         if _banner_done:
-            h = highspy.Highs()  # type: ignore[no-untyped-call]
+            h = highspy.Highs()  # type: ignore[no-untyped-call, unused-ignore]
         else:
             sys.stdout.flush()
             _flush_c_stdout()
@@ -55,7 +58,7 @@ def new_highs() -> Any:
                 devnull = os.open(os.devnull, os.O_WRONLY)
                 try:
                     os.dup2(devnull, 1)
-                    h = highspy.Highs()  # type: ignore[no-untyped-call]
+                    h = highspy.Highs()  # type: ignore[no-untyped-call, unused-ignore]
                     h.setOptionValue("output_flag", False)
                     _flush_c_stdout()
                 finally:
@@ -83,8 +86,8 @@ class FloatLPSolution:
     objective: float | None = None   # cost . x (None unless optimal)
 
 
-def highs_solve(cost: Sequence[float], col_lower: Sequence[float], col_upper: Sequence[float],
-                row_lower: Sequence[float], row_upper: Sequence[float], matrix: Any, *, maximize: bool = True,
+def highs_solve(cost: FloatVector, col_lower: FloatVector, col_upper: FloatVector,
+                row_lower: FloatVector, row_upper: FloatVector, matrix: Any, *, maximize: bool = True,
                 options: dict[str, Any] | None = None) -> FloatLPSolution:
     """The one HiGHS call of the engine: optimise cost . x  s.t.  row_lower <= M x <= row_upper,
     col_lower <= x <= col_upper, in float64.
@@ -228,4 +231,5 @@ class IncrementalLP:
         """The basic columns and the basic rows (slack rows) of the last solve's basis."""
         b = self.h.getBasis()
         B = self._hp.HighsBasisStatus.kBasic
-        return ([j for j, st in enumerate(b.col_status) if st == B], [i for i, st in enumerate(b.row_status) if st == B])
+        return ([j for j, st in enumerate(b.col_status) if st == B],
+                [i for i, st in enumerate(b.row_status) if st == B])

@@ -185,7 +185,8 @@ class _BoundedLP:
     maximise c.x  s.t.  glo <= G x <= gup (sparse rows G: the rows of A with two or more non-zeros, then E),
     lo <= x <= up (keyword bounds tightened by the single-non-zero rows of A; ``lo_src``/``up_src`` say where
     each bound came from: (_KW, j) or (_ROW, i); on a tie the first source is kept, keyword bounds before rows,
-    rows in their order: its multiplier carries the bound's dual value); ``gsrc[i]`` is the index in [A; E] of row i of G;
+    rows in their order: its multiplier carries the bound's dual value); ``gsrc[i]`` is the index in [A; E] of row i
+    of G;
     ``MT`` is [A; E]^T as a flint matrix (None without rows)."""
 
     c: list[Fraction]
@@ -381,7 +382,7 @@ def _exact_simplex(lp: _BoundedLP, col_st: Sequence[str], row_st: Sequence[str],
             return None
         for p, k in enumerate(basic):
             z[k] = zb[p]
-        for p, k in enumerate(basic):   # the starting basis must be primal feasible
+        for k in basic:   # the starting basis must be primal feasible
             if (lb[k] is not None and z[k] < lb[k]) or (ub[k] is not None and z[k] > ub[k]):
                 return None
         cB = [c[k] if k < n else Fraction(0) for k in basic]
@@ -512,7 +513,8 @@ def _recheck_bounded(c: Sequence[Fraction], A: Sequence[Sequence[Fraction]], b: 
                             stat[j] += a * yi
     if any(stat[j] != c[j] for j in range(n)):
         raise CertificationError("dual solution violates stationarity")
-    bound = sum(bi * v for bi, v in zip(b, yA, strict=True) if v != 0) + sum(fi * v for fi, v in zip(f, yE, strict=True) if v != 0)
+    bound = (sum(bi * v for bi, v in zip(b, yA, strict=True) if v != 0)
+             + sum(fi * v for fi, v in zip(f, yE, strict=True) if v != 0))
     for j, dj in enumerate(d):
         if dj > 0:
             if up[j] is None:

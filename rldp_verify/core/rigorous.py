@@ -80,12 +80,3 @@ def _arf_to_fraction(a: Any, *, down: bool | None = None) -> Fraction:
             raise CertificationError(f"a certified bound of magnitude 2^{mag} is too large to represent exactly")
     return Fraction(man * 2**exp) if exp >= 0 else Fraction(man, 2 ** (-exp))
 
-
-def certainly_le(a: flint.arb, b: flint.arb) -> bool:
-    """True only when every point of ``a`` is <= every point of ``b``."""
-    return bool(a <= b)
-
-
-def certainly_lt(a: flint.arb, b: flint.arb) -> bool:
-    """True only when every point of ``a`` is < every point of ``b``."""
-    return bool(a < b)

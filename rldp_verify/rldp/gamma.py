@@ -29,8 +29,8 @@ Methods of :func:`gamma_hat_vertices`: ``"cdd"`` (plain cddlib GMP double descri
 inequalities), ``"cdd-reduced"`` (same after dropping duplicate and trivially implied rows),
 ``"lrs"`` (lrslib's reverse search on the reduced system, exact rationals), ``"normaliz"``
 (Normaliz via the optional PyNormaliz, exact integers, reduced system), ``"product"``
-(the block characterisation above), ``"auto"`` (``"product"`` when it applies, else ``"normaliz"`` for |X| >= 8 when PyNormaliz is
-installed, else ``"cdd-reduced"``).
+(the block characterisation above), ``"auto"`` (``"product"`` when it applies, else ``"normaliz"`` for |X| >= 8
+when PyNormaliz is installed, else ``"cdd-reduced"``).
 All methods are exact; none rounds.
 """
 
@@ -61,8 +61,8 @@ def _have_normaliz() -> bool:
 def _validate(lower_table, exp_eps, *, allow_one: bool = False):
     try:
         L = [[exact(x) for x in row] for row in lower_table]
-    except TypeError as e:
-        raise InputError(f"lower_table must hold exact numbers: {e}") from None
+    except TypeError as exc:
+        raise InputError(f"lower_table must hold exact numbers: {exc}") from None
     L = check_table(L, "lower_table")
     for s, row in enumerate(L):
         if sum(row) > 1:
@@ -89,7 +89,7 @@ def gamma_inequalities(lower_table: Sequence[Sequence], exp_eps, *, include_same
         r[x] = Fraction(-1)
         A.append(r)
     act = list(range(a1)) if active is None else sorted(set(active))
-    if any(not (isinstance(s, Integral) and 0 <= s < a1) for s in act):
+    if any(not (isinstance(s, Integral) and 0 <= int(s) < a1) for s in act):
         # a negative index would silently wrap around to another block's coordinates
         raise InputError(f"active = {active!r} must hold indices of lower_table rows (0 to {a1 - 1})")
     for s1 in act:
@@ -223,7 +223,7 @@ def _product_vertices(L, e):
         c = 1 - sum(L[s])
         vb = []
         for h in block_vertices(L[s], e):
-            lh = sum(l * x for l, x in zip(L[s], h, strict=True))
+            lh = sum(ls * x for ls, x in zip(L[s], h, strict=True))
             v = tuple((x - lh) / c for x in h)
             vb.append((v, min(h) == 1, max(h) == e))
         blocks.append(vb)

@@ -18,7 +18,7 @@ Vertex enumeration uses pycddlib's exact GMP backend; every vertex it returns is
 
 Numerics: exact functions return Fractions and do not err. Mutual informations are mpmath values
 at the caller's working precision (:func:`rldp_verify.core.numbers.working_precision`); they may err by
-a few units in the last digits, and :func:`rank_points` reports the gap between the best and the
+a few units in the last digits, and :func:`best_points` reports the gap between the best and the
 runner-up so that callers can refuse to decide ties closer than that.
 """
 
@@ -219,7 +219,8 @@ def dp_rows(S, t, *, box: bool = True) -> list[list[Fraction]]:
     return rows
 
 
-def paper_rows(S, t, *, eq15: str = "printed", equations: Iterable[int] = (12, 13, 14, 15, 16, 17)) -> list[list[Fraction]]:
+def paper_rows(S, t, *, eq15: str = "printed",
+               equations: Iterable[int] = (12, 13, 14, 15, 16, 17)) -> list[list[Fraction]]:
     """Appendix 5.2, eq. (12)-(17), imposed on (x, y) = (q_k, q_l) for every ordered pair k != l,
     as rows [b, a] meaning b + a . q >= 0.
 
@@ -243,12 +244,12 @@ def paper_rows(S, t, *, eq15: str = "printed", equations: Iterable[int] = (12, 1
         17: (t, -1, t - 1),
     }
     rows, seen = [], set()
-    for k, l in itertools.permutations(range(S), 2):
+    for k, kp in itertools.permutations(range(S), 2):
         for e in sorted(eqs):
             cx, cy, rhs = table[e]
             a = [Fraction(0)] * S
             a[k] -= cx
-            a[l] -= cy
+            a[kp] -= cy
             row = [Fraction(rhs)] + a
             key = tuple(row)
             if key not in seen:
@@ -425,7 +426,8 @@ def v_max(S, t):
 
 
 def label_value(label: str, S, t):
-    """The value of the vertex coordinate named ``label`` (``v_alpha``, ``v_-alpha``, ``v_min``, ``v_max``) at |S| = S, t = e^alpha (exact)."""
+    """The value of the vertex coordinate named ``label`` (``v_alpha``, ``v_-alpha``, ``v_min``, ``v_max``) at
+    |S| = S, t = e^alpha (exact)."""
     return {V_ALPHA: v_alpha, V_MALPHA: v_malpha, V_MIN: v_min, V_MAX: v_max}[label](S, t)
 
 
@@ -494,15 +496,6 @@ def point(labels, S, t) -> list:
 def label_counts(labels) -> dict:
     """How many coordinates carry each label of :data:`LABELS`."""
     return {L: sum(1 for x in labels if x == L) for L in LABELS}
-
-
-def rank_points(p, candidates: dict, f=None):
-    """Evaluate f (default :func:`f_simplified`) at each candidate q (name -> q) at the current
-    mpmath precision; return (sorted [(value, name)], gap between best and runner-up)."""
-    f = f or f_simplified
-    vals = sorted(((f(p, q), name) for name, q in candidates.items()), key=lambda vn: -vn[0])
-    gap = vals[0][0] - vals[1][0] if len(vals) > 1 else mpmath.inf
-    return vals, gap
 
 
 def f_float_many(p, Q):

@@ -196,6 +196,7 @@ class ProtocolSolver:
         Ps = P_hat.sum(axis=1)
         self.P_hat.value = P_hat
         if self.kind[2] == "R":
+            assert B is not None     # robust: checked above
             self.C.value = np.array([math.sqrt(B + 1) - 1 + Ps[s1] + Ps[s2] for s1, s2 in self.pairs])
         else:
             if np.any(Ps <= 0):
@@ -203,6 +204,7 @@ class ProtocolSolver:
                 raise InputError(f"P_hat_s = 0 for s={s}: the conditional P_hat_(U|s) of eq. (6) is undefined")
             self.cond.value = P_hat / Ps[:, None]
         if self.kind[0] == "R":
+            assert B is not None     # robust: checked above
             self.Bp1.value = B + 1
         with warnings.catch_warnings():  # 'optimal_inaccurate' is reported in the status and re-checked
             warnings.simplefilter("ignore", UserWarning)
@@ -247,7 +249,7 @@ class ProtocolSolver:
         return worst, {}
 
     def _utility_bound(self, Q, P_hat, B) -> float:
-        cu, Mu = (float(x.value) for x in self.util)
+        cu, Mu = (float(np.asarray(x.value, dtype=float)) for x in self.util)
         b = np.einsum("suy,uy->su", Q, self.d).ravel()
         M = max(Mu, float(b.max()))
         cu = max(cu, 0.0)

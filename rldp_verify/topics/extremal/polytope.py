@@ -27,7 +27,7 @@ def _vertices(rows, lin, nvar):
     return verts
 
 
-def ldp_polytope_vertices(k: int, l: int, t) -> list[list[list[Fraction]]]:
+def ldp_polytope_vertices(k: int, l: int, t) -> list[list[list[Fraction]]]:  # noqa: E741 (the paper's l)
     """All vertices of D_{eps,l} (k inputs, l outputs) as k x l matrices of Fractions."""
     t = check_t(t)
     if k < 1 or l < 1 or k * l > 20:
@@ -122,7 +122,8 @@ def exact_feasible_point(A_eq, b_eq, n: int):
     if lp.status != cdd.LPStatusType.OPTIMAL:
         raise CertificationError(f"cdd feasibility LP status {lp.status}")
     x = [Fraction(v) for v in lp.primal_solution]
-    if any(v < 0 for v in x) or any(sum(Fraction(ai) * xi for ai, xi in zip(a, x, strict=True)) != b for a, b in zip(A_eq, b_eq, strict=True)):
+    if any(v < 0 for v in x) or any(sum(Fraction(ai) * xi for ai, xi in zip(a, x, strict=True)) != b
+                                    for a, b in zip(A_eq, b_eq, strict=True)):
         raise CertificationError("cdd returned an infeasible point")
     return x
 

@@ -43,7 +43,8 @@ Column = tuple  # tuple of Fractions
 
 
 def check_t(t) -> Fraction:
-    """``t = e^eps`` as an exact rational >= 1 (InputError otherwise; :func:`~rldp_verify.core.numbers.check_exp_eps`)."""
+    """``t = e^eps`` as an exact rational >= 1 (InputError otherwise;
+    :func:`~rldp_verify.core.numbers.check_exp_eps`)."""
     return check_exp_eps(t)
 
 
@@ -506,7 +507,8 @@ def _highs_bound(S: np.ndarray, mu: np.ndarray) -> tuple[float, float]:
     HiGHS's row duals, and HiGHS's objective value."""
     k, m = S.shape
     sol = highs_solve(-mu, np.zeros(m), np.full(m, np.inf), np.ones(k), np.ones(k), sparse.csr_matrix(S),
-                      maximize=False, options={"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10})
+                      maximize=False,
+                      options={"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10})
     if not sol.optimal:
         raise CertificationError(f"HiGHS did not solve LP (11): {sol.status}")
     alpha = -np.asarray(sol.row_dual)

@@ -41,81 +41,119 @@ def optimality_thresholds(utility, mechanism=None, p0=None, p1=None, p=None, eps
     status between evaluated grid points is not certified (stated in ``"method"``). Bad input raises
     :class:`InputError` naming the option (``--p0`` ...) as the command line spells it.
     """
-
-    from rldp_verify.core.numbers import fraction_str
-    from rldp_verify.topics.extremal.thresholds import (
-        binary_status,
-        bracket_threshold,
-        default_grid,
-        log_bounds,
-        rr_status,
-        universal_binary_threshold,
-    )
     from rldp_verify.topics.extremal.utilities import binary_set_hypothesis, binary_set_mi, mu_kl, mu_mi
 
+    util, mech = _check_options(utility, mechanism, eps_min, eps_max, tol)
+    uni_json = None
+    if util == "mi":
+        P = _mi_input(p, p0, p1)
+        k, mu, T = len(P), mu_mi(P), binary_set_mi(P)
+        src = "Theorem 14" if mech == "rr" else "Theorem 12"
+        tail = ("mi", P)
+        inputs = {"p": [_fs(x) for x in P]}
+    else:
+        P0, P1 = _pair_input(util, p, p0, p1)
+        k = len(P0)
+        inputs = {"p0": [_fs(x) for x in P0], "p1": [_fs(x) for x in P1]}
+        uni, uni_json = _universal(P0, P1)
+        if util == "f":
+            return _f_summary(k, inputs, uni, uni_json)
+        mu, T = mu_kl(P0, P1), binary_set_hypothesis(P0, P1)
+        src = "Theorem 8" if mech == "rr" else "Theorem 5 (KL)"
+        tail = ("kl", (P0, P1))
+    if k > 10:
+        raise InputError(f"alphabet size {k} > 10 (the LP has 2^k variables)")
+    if mech == "binary" and (len(T) in (0, k)):
+        raise InputError("the binary mechanism needs a proper non-empty set T")
+    out = {"utility": util, "mechanism": mech, "k": k, **inputs,
+           **_bracket_summary(mech, mu, k, T, tail, eps_min, eps_max, tol), "source": src,
+           "binary_set_T": sorted(T)}
+    if util == "kl":
+        out["universal_binary_threshold"] = uni_json
+    return out
+
+
+def _fs(x) -> str:
+    from rldp_verify.core.numbers import fraction_str
+
+    return fraction_str(x)
+
+
+def _check_options(utility, mechanism, eps_min, eps_max, tol) -> tuple[str, str]:
+    """(utility, mechanism) after the checks of the options that do not depend on the vectors."""
     if utility is None:
         raise InputError("--utility is required (kl, mi or f)")
     if not (0 < eps_min < eps_max <= 60):
         raise InputError(f"need 0 < --eps-min < --eps-max <= 60, got {eps_min}, {eps_max}")
     if not (0 < tol < 1):
         raise InputError(f"--tol must lie in (0, 1), got {tol}")
-    util = utility
-    mech = mechanism or ("binary" if util == "f" else "rr")
-    if util == "f" and mech != "binary":
+    mech = mechanism or ("binary" if utility == "f" else "rr")
+    if utility == "f" and mech != "binary":
         raise InputError("--utility f only has a binary-mechanism threshold (Lemma 24)")
-    if util == "mi":
-        if p0 is not None or p1 is not None:
-            raise InputError("--utility mi takes --p, not --p0/--p1")
-        P = _parse_vector(p, "--p")
-        k = len(P)
-        mu = mu_mi(P)
-        T = binary_set_mi(P)
-        src = "Theorem 14" if mech == "rr" else "Theorem 12"
-        inputs = {"p": [fraction_str(x) for x in P]}
+    return utility, mech
+
+
+def _mi_input(p, p0, p1):
+    if p0 is not None or p1 is not None:
+        raise InputError("--utility mi takes --p, not --p0/--p1")
+    return _parse_vector(p, "--p")
+
+
+def _pair_input(util, p, p0, p1):
+    if p is not None:
+        raise InputError(f"--utility {util} takes --p0 and --p1, not --p")
+    P0 = _parse_vector(p0, "--p0")
+    P1 = _parse_vector(p1, "--p1")
+    if len(P0) != len(P1):
+        raise InputError(f"--p0 has {len(P0)} entries but --p1 has {len(P1)}")
+    if P0 == P1:
+        raise InputError("--p0 and --p1 are equal: every mechanism has divergence 0")
+    return P0, P1
+
+
+def _universal(P0, P1):
+    """Lemma 24's universal threshold and its JSON form."""
+    from rldp_verify.topics.extremal.thresholds import universal_binary_threshold
+
+    uni = universal_binary_threshold(P0, P1)
+    uni_json = {
+        "t_star": None if uni.t_star is None else _fs(uni.t_star),
+        "eps_star": None if uni.t_star is None else _fmt(math.log(uni.t_star)),
+        "binding": list(uni.binding),
+    }
+    return uni, uni_json
+
+
+def _f_summary(k: int, inputs: dict, uni, uni_json: dict) -> dict:
+    """The summary of ``utility="f"``: Lemma 24's closed form."""
+    from rldp_verify.topics.extremal.thresholds import log_bounds
+
+    if uni.t_star is None:
+        thr, br = None, [None, None]
+        note = "no pattern constraint binds: binary dominates for every eps"
     else:
-        if p is not None:
-            raise InputError(f"--utility {util} takes --p0 and --p1, not --p")
-        P0 = _parse_vector(p0, "--p0")
-        P1 = _parse_vector(p1, "--p1")
-        if len(P0) != len(P1):
-            raise InputError(f"--p0 has {len(P0)} entries but --p1 has {len(P1)}")
-        if P0 == P1:
-            raise InputError("--p0 and --p1 are equal: every mechanism has divergence 0")
-        k = len(P0)
-        inputs = {"p0": [fraction_str(x) for x in P0], "p1": [fraction_str(x) for x in P1]}
-        uni = universal_binary_threshold(P0, P1)
-        uni_json = {
-            "t_star": None if uni.t_star is None else fraction_str(uni.t_star),
-            "eps_star": None if uni.t_star is None else _fmt(math.log(uni.t_star)),
-            "binding": list(uni.binding),
-        }
-        if util == "f":
-            if uni.t_star is None:
-                thr, br = None, [None, None]
-                note = "no pattern constraint binds: binary dominates for every eps"
-            else:
-                lo, hi = log_bounds(uni.t_star) if uni.t_star > 1 else (0.0, 0.0)
-                thr, br = _fmt(math.log(uni.t_star)), [_fmt(lo), _fmt(hi)]
-                note = ("eps* = 0: a pattern ties with T = {x: P0(x) >= P1(x)} (e.g. P0(x) = P1(x)), "
-                        "so the binary mechanism (18) is not optimal for every f at any eps > 0"
-                        if uni.t_star == 1 else "")
-            return {"utility": "f", "mechanism": "binary", "k": k, **inputs,
-                    "threshold": thr, "bracket": br, "t_star": uni_json["t_star"],
-                    "method": "closed form, exact: e^eps* - 1 = min over staircase patterns of D/(-C) "
-                              "(Lemma 24, eq. (60)/(61) and (65)); log evaluated with arb, rounded outward",
-                    "source": "Lemma 24, eq. (56), (61)", "binding": uni_json["binding"], "note": note}
-        mu = mu_kl(P0, P1)
-        T = binary_set_hypothesis(P0, P1)
-        src = "Theorem 8" if mech == "rr" else "Theorem 5 (KL)"
-    if k > 10:
-        raise InputError(f"alphabet size {k} > 10 (the LP has 2^k variables)")
-    if mech == "binary" and (len(T) in (0, k)):
-        raise InputError("the binary mechanism needs a proper non-empty set T")
+        lo, hi = log_bounds(uni.t_star) if uni.t_star > 1 else (0.0, 0.0)
+        thr, br = _fmt(math.log(uni.t_star)), [_fmt(lo), _fmt(hi)]
+        note = ("eps* = 0: a pattern ties with T = {x: P0(x) >= P1(x)} (e.g. P0(x) = P1(x)), "
+                "so the binary mechanism (18) is not optimal for every f at any eps > 0"
+                if uni.t_star == 1 else "")
+    return {"utility": "f", "mechanism": "binary", "k": k, **inputs,
+            "threshold": thr, "bracket": br, "t_star": uni_json["t_star"],
+            "method": "closed form, exact: e^eps* - 1 = min over staircase patterns of D/(-C) "
+                      "(Lemma 24, eq. (60)/(61) and (65)); log evaluated with arb, rounded outward",
+            "source": "Lemma 24, eq. (56), (61)", "binding": uni_json["binding"], "note": note}
+
+
+def _bracket_summary(mech: str, mu, k: int, T, tail, eps_min, eps_max, tol) -> dict:
+    """The certified bracket of eps* (randomized response or the binary mechanism on T) as summary entries."""
+    from rldp_verify.topics.extremal.thresholds import binary_status, bracket_threshold, default_grid, rr_status
+
     grid = default_grid(eps_min, eps_max)
     if mech == "rr":
         from rldp_verify.topics.extremal.tail import certify_rr_tail, kl_tail, mi_tail
 
-        m_of_set = mi_tail(P) if util == "mi" else kl_tail(P0, P1)
+        kind, data = tail
+        m_of_set = mi_tail(data) if kind == "mi" else kl_tail(*data)
         br = bracket_threshold(lambda t: rr_status(mu, k, t), "rr", grid, tol=tol,
                                tail_fn=lambda t: certify_rr_tail(k, m_of_set, 1 / t))
     else:
@@ -135,14 +173,8 @@ def optimality_thresholds(utility, mechanism=None, p0=None, p1=None, p=None, eps
                    "s = e^-eps in (0, e^-hi]), so eps* = inf{eps: RR optimal on [eps, inf)} lies in the bracket")
     else:
         method += "; the status between evaluated points is not certified"
-    out = {"utility": util, "mechanism": mech, "k": k, **inputs,
-           "threshold": thr, "bracket": [_fmt(lo), _fmt(hi)],
-           "t_bracket": [None if br.t_lo is None else fraction_str(br.t_lo),
-                         None if br.t_hi is None else fraction_str(br.t_hi)],
-           "kind": br.kind, "note": br.note, "evaluations": len(br.evaluations),
-           "tail_certified": br.tail_certified if mech == "rr" else None,
-           "method": method, "source": src,
-           "binary_set_T": sorted(T)}
-    if util == "kl":
-        out["universal_binary_threshold"] = uni_json
-    return out
+    return {"threshold": thr, "bracket": [_fmt(lo), _fmt(hi)],
+            "t_bracket": [None if br.t_lo is None else _fs(br.t_lo), None if br.t_hi is None else _fs(br.t_hi)],
+            "kind": br.kind, "note": br.note, "evaluations": len(br.evaluations),
+            "tail_certified": br.tail_certified if mech == "rr" else None,
+            "method": method}

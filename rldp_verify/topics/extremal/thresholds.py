@@ -35,6 +35,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 import mpmath
 
@@ -61,7 +62,7 @@ class UniversalThreshold:
     """a* = t* - 1 (None = no constraint, i.e. eps* = infinity) and the binding pattern."""
 
     a_star: Fraction | None
-    binding: tuple  # (side, sorted tuple of T_j) or ()
+    binding: tuple[Any, ...]  # (side, sorted tuple of T_j) or ()
     T: frozenset
 
     @property
@@ -80,7 +81,8 @@ def universal_binary_threshold(P0, P1) -> UniversalThreshold:
         return sum((Fraction(v[i]) for i in A), Fraction(0))
 
     dT = P(P0, T) - P(P1, T)
-    best, binding = None, ()
+    best: Fraction | None = None
+    binding: tuple[Any, ...] = ()
     for j in range(2**k):
         Tj = pattern_set(j, k)
         dTj = P(P0, Tj) - P(P1, Tj)
@@ -106,10 +108,6 @@ class Status:
     detail: dict = field(default_factory=dict)
 
 
-def _mu_values(mu: Callable, k: int, t):
-    return [mu(c) for c in pattern_matrix(k, t)]
-
-
 def _sub(a, b):
     return a - b
 
@@ -124,7 +122,7 @@ def rr_status(mu: Callable, k: int, t, *, dps: int = 50) -> Status:
         B = [[cols[j][i] for j in basis] for i in range(k)]
         BT = [[B[i][r] for i in range(k)] for r in range(k)]
         alpha = solve_exact_matrix(BT, [as_arb(mus[j]) for j in basis])
-        worst, worst_j, undecided = None, None, []
+        worst, worst_j, undecided = None, -1, []
         for j, col in enumerate(cols):
             if j in basis:
                 continue
@@ -158,46 +156,63 @@ def binary_status(mu: Callable, k: int, t, T, *, dps: int = 50) -> Status:
         jT, jTc = pattern_index(T, k), pattern_index(Tc, k)
         bin_val = as_arb(mus[jT]) * as_arb(1 / (1 + t)) + as_arb(mus[jTc]) * as_arb(1 / (1 + t))
         # cheap certificate of sub-optimality: a better two-output mechanism (binary on another set)
-        for j in range(1, 2**k - 1):
-            A = pattern_set(j, k)
-            jA, jAc = j, pattern_index(frozenset(range(k)) - A, k)
-            val = (as_arb(mus[jA]) + as_arb(mus[jAc])) * as_arb(1 / (1 + t))
-            if val > bin_val:
-                return Status(SUBOPTIMAL, t, {"BIN": bin_val.str(15), "better_binary_set": sorted(A),
-                                              "better_value": val.str(15)})
+        better = _better_binary(mus, k, t, bin_val)
+        if better is not None:
+            return better
         try:
             sol = solve_staircase_lp(k, t, mus)
         except CertificationError as exc:
             return Status(UNDECIDED, t, {"reason": str(exc)})
         opt = as_arb(sol.value)
-        detail = {"BIN": bin_val.str(15), "OPT": opt.str(15), "opt_support": [sorted(pattern_set(j, k)) for j in sol.support]}
+        detail: dict[str, Any] = {"BIN": bin_val.str(15), "OPT": opt.str(15),
+                                  "opt_support": [sorted(pattern_set(j, k)) for j in sol.support]}
         if opt > bin_val:
             detail["witness_theta"] = {str(sorted(pattern_set(j, k))): str(sol.theta[j]) for j in sol.support}
             return Status(SUBOPTIMAL, t, detail)
         if sol.gap == 0 and set(sol.support) <= {jT, jTc}:
             return Status(OPTIMAL, t, detail)
-        # try bases {T, Tc} + extra columns with the smallest reduced costs under the LP dual
-        alpha = [as_arb(a) for a in sol.alpha]
-        red = []
-        for j, col in enumerate(cols):
-            s = arb_dot(alpha, col)
-            red.append((abs(float((s - as_arb(mus[j])).mid())), j))
-        order = [j for _, j in sorted(red) if j not in (jT, jTc)]
-        from rldp_verify.topics.extremal.staircase import rank
-        for shift in range(min(8, len(order))):
-            Bs = [jT, jTc]
-            for j in order[shift:] + order[:shift]:
-                if len(Bs) == k:
-                    break
-                if rank([cols[c] for c in Bs + [j]]) == len(Bs) + 1:
-                    Bs.append(j)
-            if len(Bs) < k:
-                continue
-            res = certify_basis(cols, mus, Bs)
-            if res is not None and set(j for j, th in enumerate(res[0]) if th != 0) <= {jT, jTc}:
-                detail["certified_basis"] = [sorted(pattern_set(j, k)) for j in Bs]
-                return Status(OPTIMAL, t, detail)
+        Bs = _binary_optimal_basis(cols, mus, sol.alpha, jT, jTc, k)
+        if Bs is not None:
+            detail["certified_basis"] = [sorted(pattern_set(j, k)) for j in Bs]
+            return Status(OPTIMAL, t, detail)
         return Status(UNDECIDED, t, detail)
+
+
+def _better_binary(mus, k: int, t: Fraction, bin_val) -> Status | None:
+    """SUBOPTIMAL when the binary mechanism on another set A certainly has a larger value than ``bin_val``."""
+    for j in range(1, 2**k - 1):
+        A = pattern_set(j, k)
+        jA, jAc = j, pattern_index(frozenset(range(k)) - A, k)
+        val = (as_arb(mus[jA]) + as_arb(mus[jAc])) * as_arb(1 / (1 + t))
+        if val > bin_val:
+            return Status(SUBOPTIMAL, t, {"BIN": bin_val.str(15), "better_binary_set": sorted(A),
+                                          "better_value": val.str(15)})
+    return None
+
+
+def _binary_optimal_basis(cols, mus, sol_alpha, jT: int, jTc: int, k: int) -> list[int] | None:
+    """A basis {T, Tc} + extra columns (those with the smallest reduced costs under the LP dual ``sol_alpha``,
+    tried in 8 rotations) that :func:`certify_basis` certifies with support in {T, Tc}; None if none does."""
+    alpha = [as_arb(a) for a in sol_alpha]
+    red = []
+    for j, col in enumerate(cols):
+        s = arb_dot(alpha, col)
+        red.append((abs(float((s - as_arb(mus[j])).mid())), j))
+    order = [j for _, j in sorted(red) if j not in (jT, jTc)]
+    from rldp_verify.topics.extremal.staircase import rank
+    for shift in range(min(8, len(order))):
+        Bs = [jT, jTc]
+        for j in order[shift:] + order[:shift]:
+            if len(Bs) == k:
+                break
+            if rank([cols[c] for c in Bs + [j]]) == len(Bs) + 1:
+                Bs.append(j)
+        if len(Bs) < k:
+            continue
+        res = certify_basis(cols, mus, Bs)
+        if res is not None and set(j for j, th in enumerate(res[0]) if th != 0) <= {jT, jTc}:
+            return Bs
+    return None
 
 
 # ------------------------------------------------------------------ scanning and bisection
@@ -253,7 +268,8 @@ class Bracket:
 
 
 def bracket_threshold(status_fn: Callable[[Fraction], Status], regime: str, grid=None,
-                      tol: float = 1e-6, max_iter: int = 60, tail_fn: Callable[[Fraction], bool] | None = None) -> Bracket:
+                      tol: float = 1e-6, max_iter: int = 60,
+                      tail_fn: Callable[[Fraction], bool] | None = None) -> Bracket:
     """Bracket eps* for ``regime`` = "rr" (optimal for eps >= eps*) or "binary" (eps <= eps*).
 
     ``status_fn(t)`` returns a certified :class:`Status`. The bracket's ends are certified points

@@ -126,7 +126,8 @@ def binary_mechanism(P0, P1, t) -> list[list[Fraction]]:
 def binary_set_mi(P) -> frozenset:
     """A set T in argmin_A |P(A) - 1/2| (eq. (30)); the lexicographically first minimiser."""
     k = len(P)
-    best, bestT = None, frozenset()
+    best: Fraction | None = None
+    bestT: frozenset[int] = frozenset()
     for r in range(k + 1):
         for A in combinations(range(k), r):
             d = abs(sum((P[i] for i in A), Fraction(0)) - Fraction(1, 2))
