@@ -21,10 +21,6 @@ MAX_LINES = 600
 
 # (module, function) -> complexity when the limit was set (2026-11-26)
 KNOWN_COMPLEX: dict[tuple[str, str], int] = {
-    ("rldp_verify/certificates/vertices.py", "vertex_certificate"): 39,
-    ("rldp_verify/core/lp.py", "_exact_simplex"): 67,
-    ("rldp_verify/core/lp.py", "_recheck_bounded"): 37,
-    ("rldp_verify/core/lp.py", "solve_certified"): 33,
     ("rldp_verify/topics/extremal/staircase.py", "_candidate_bases"): 33,
     ("rldp_verify/topics/pram.py", "certify_vertex_set"): 52,
 }

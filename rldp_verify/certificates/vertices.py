@@ -11,38 +11,24 @@ the facet's right-hand side, and the certificate (still written, with those mult
 from __future__ import annotations
 
 from fractions import Fraction
-
-import cdd
-import cdd.gmp
+from typing import Any
 
 from rldp_verify.certificates import envelope, qs
 from rldp_verify.certificates.lp import _rows
 from rldp_verify.core.errors import InputError
-from rldp_verify.core.lp import LPStatus, solve_certified
+from rldp_verify.core.lp import LPStatus, exact_rank, solve_certified
 from rldp_verify.core.numbers import exact
+from rldp_verify.core.polytope import canonical_row_sets, hull_description
 
+__all__ = ["hull_description", "vertex_certificate", "vertices_with_certificate", "gamma_hat_certificate"]
 
-def hull_description(V) -> tuple[list[tuple[list[Fraction], Fraction]], list[tuple[list[Fraction], Fraction]]]:
-    """(equations, facets) of conv(V): equations g.x = g0 of its affine hull and facets h.x <= h0, irredundant
-    (cddlib GMP, exact)."""
-    m = cdd.gmp.matrix_from_array([[Fraction(1)] + [exact(x) for x in v] for v in V],
-                                  rep_type=cdd.RepType.GENERATOR)
-    H = cdd.gmp.copy_inequalities(cdd.gmp.polyhedron_from_matrix(m))
-    cdd.gmp.matrix_canonicalize(H)
-    eqs, facets = [], []
-    for i, row in enumerate(H.array):
-        b0, a = Fraction(row[0]), [Fraction(v) for v in row[1:]]     # b0 + a.x >= 0
-        if i in H.lin_set:
-            eqs.append((a, -b0))
-        elif any(a):
-            facets.append(([-v for v in a], b0))
-    return eqs, facets
+Rows = list[list[Fraction]]
 
 
 def _farkas(h, A, b, E, f) -> tuple[dict, Fraction]:
     """Multipliers of max h.x over the polyhedron (lam for A, mu for E) and the optimum."""
     res = solve_certified(h, A, b, E, f)
-    if res.status is not LPStatus.OPTIMAL:
+    if res.status is not LPStatus.OPTIMAL or res.dual is None or res.value is None:
         raise InputError(f"max h.x over the polyhedron is {res.status}: not a polytope")
     y = res.dual
     lam = [[i, qs(v)] for i, v in enumerate(y[: len(A)]) if v != 0]
@@ -69,61 +55,57 @@ def vertex_certificate(name: str, A, b, E=(), f=(), vertices=(), *, facets_from:
     n = len(V[0])
     tight = [[i for i, (r, bi) in enumerate(zip(A, b, strict=True))
               if sum(a * x for a, x in zip(r, v, strict=True)) == bi] for v in V]
-    data_eqs, data_facets = [], []
     if facets_from == "rows":
-        impl, red = _canonical(A, b, E, f)
-        d = _rank([[a - c for a, c in zip(v, V[0], strict=True)] for v in V[1:]])
-        chosen: list[list[Fraction]] = []
-        cands = [(r, fi, {"lam": [], "mu": _unit(len(E), k, 1)}, {"lam": [], "mu": _unit(len(E), k, -1)})
-                 for k, (r, fi) in enumerate(zip(E, f, strict=True))]
-        cands += [(A[i], b[i], {"lam": [[i, 1]], "mu": [0] * len(E)}, None) for i in sorted(impl)]
-        for g, g0, up, lo in cands:
-            if len(chosen) == n - d:
-                break
-            if _rank(chosen + [g]) == len(chosen) + 1:
-                lo = lo if lo is not None else _farkas([-v for v in g], A, b, E, f)[0]
-                chosen.append(g)
-                data_eqs.append({"g": [qs(v) for v in g], "g0": qs(g0), "upper": up, "lower": lo})
-        for i, (r, bi) in enumerate(zip(A, b, strict=True)):
-            if i not in impl and i not in red and any(r):
-                data_facets.append({"h": [qs(v) for v in r], "h0": qs(bi), "farkas": {"lam": [[i, 1]],
-                                                                                     "mu": [0] * len(E)}})
+        data_eqs, data_facets = _from_rows(A, b, E, f, V, n)
     else:
-        eqs, facets = hull_description(V)
-        for g, g0 in eqs:
-            up, _ = _farkas(g, A, b, E, f)
-            lo, _ = _farkas([-v for v in g], A, b, E, f)
-            data_eqs.append({"g": [qs(v) for v in g], "g0": qs(g0), "upper": up, "lower": lo})
-        for h, h0 in facets:
-            fk, _ = _farkas(h, A, b, E, f)
-            data_facets.append({"h": [qs(v) for v in h], "h0": qs(h0), "farkas": fk})
+        data_eqs, data_facets = _from_hull(A, b, E, f, V)
     st = {"n": n, "A": _rows(A), "b": [qs(v) for v in b], "E": _rows(E), "f": [qs(v) for v in f],
           "vertices": [[qs(x) for x in v] for v in V]}
     return envelope("vertex-enumeration", name, st, {"tight": tight, "equations": data_eqs, "facets": data_facets})
 
 
+def _from_rows(A: Rows, b: list[Fraction], E: Rows, f: list[Fraction], V: Rows, n: int
+               ) -> tuple[list[dict], list[dict]]:
+    """(equations, facets) data from the rows: E's rows and A's implicit equalities (as many independent ones as
+    the codimension of the vertices' affine hull), then A's irredundant rows as facets."""
+    impl, red = canonical_row_sets(A, b, E, f)
+    d = exact_rank([[a - c for a, c in zip(v, V[0], strict=True)] for v in V[1:]])
+    chosen: list[list[Fraction]] = []
+    cands: list[tuple[list[Fraction], Fraction, dict[str, Any], dict[str, Any] | None]] = [
+        (r, fi, {"lam": [], "mu": _unit(len(E), k, 1)}, {"lam": [], "mu": _unit(len(E), k, -1)})
+        for k, (r, fi) in enumerate(zip(E, f, strict=True))]
+    cands += [(A[i], b[i], {"lam": [[i, 1]], "mu": [0] * len(E)}, None) for i in sorted(impl)]
+    data_eqs, data_facets = [], []
+    for g, g0, up, lo in cands:
+        if len(chosen) == n - d:
+            break
+        if exact_rank(chosen + [g]) == len(chosen) + 1:
+            lo = lo if lo is not None else _farkas([-v for v in g], A, b, E, f)[0]
+            chosen.append(g)
+            data_eqs.append({"g": [qs(v) for v in g], "g0": qs(g0), "upper": up, "lower": lo})
+    for i, (r, bi) in enumerate(zip(A, b, strict=True)):
+        if i not in impl and i not in red and any(r):
+            data_facets.append({"h": [qs(v) for v in r], "h0": qs(bi), "farkas": {"lam": [[i, 1]],
+                                                                                 "mu": [0] * len(E)}})
+    return data_eqs, data_facets
+
+
+def _from_hull(A: Rows, b: list[Fraction], E: Rows, f: list[Fraction], V: Rows) -> tuple[list[dict], list[dict]]:
+    """(equations, facets) data from the hull of the vertices, each side proved by an exact LP."""
+    data_eqs, data_facets = [], []
+    eqs, facets = hull_description(V)
+    for g, g0 in eqs:
+        up, _ = _farkas(g, A, b, E, f)
+        lo, _ = _farkas([-v for v in g], A, b, E, f)
+        data_eqs.append({"g": [qs(v) for v in g], "g0": qs(g0), "upper": up, "lower": lo})
+    for h, h0 in facets:
+        fk, _ = _farkas(h, A, b, E, f)
+        data_facets.append({"h": [qs(v) for v in h], "h0": qs(h0), "farkas": fk})
+    return data_eqs, data_facets
+
+
 def _unit(k: int, i: int, sign: int) -> list[int]:
     return [sign if j == i else 0 for j in range(k)]
-
-
-def _rank(rows) -> int:
-    if not rows or not rows[0]:
-        return 0
-    import flint
-
-    return flint.fmpq_mat(len(rows), len(rows[0]), [flint.fmpq(x.numerator, x.denominator)
-                                                    for r in rows for x in r]).rank()
-
-
-def _canonical(A, b, E, f) -> tuple[set[int], set[int]]:
-    """(implicit equalities, redundant rows) among the rows of A (cddlib GMP canonicalisation, exact); of rows
-    that are duplicates one is kept."""
-    rows = ([[bi] + [-a for a in ai] for ai, bi in zip(A, b, strict=True)]
-            + [[fi] + [-a for a in ei] for ei, fi in zip(E, f, strict=True)])
-    m = cdd.gmp.matrix_from_array(rows, rep_type=cdd.RepType.INEQUALITY,
-                                  lin_set=set(range(len(A), len(A) + len(E))))
-    impl, red, _ = cdd.gmp.matrix_canonicalize(m)
-    return {i for i in impl if i < len(A)}, {i for i in red if i < len(A)}
 
 
 def vertices_with_certificate(name: str, A, b, E=(), f=()):

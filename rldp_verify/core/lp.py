@@ -65,6 +65,47 @@ class LPResult:
     method: str = "cdd-exact"           # "cdd-exact" or "highs+exact-basis"
 
 
+@dataclass(frozen=True)
+class CddSolution:
+    """What cddlib's exact GMP LP returned: ``status`` is cdd's own ``LPStatusType`` member (kept for messages);
+    ``x``, ``value`` and ``dual`` (row index -> multiplier, rows not listed: 0) are read only at an optimum."""
+
+    status: Any
+    x: tuple[Fraction, ...] | None = None
+    value: Fraction | None = None
+    dual: dict[int, Fraction] | None = None
+
+    @property
+    def optimal(self) -> bool:
+        return bool(self.status == cdd.LPStatusType.OPTIMAL)
+
+    @property
+    def inconsistent(self) -> bool:
+        """cdd says INCONSISTENT (no feasible point; not the structural variant)."""
+        return bool(self.status == cdd.LPStatusType.INCONSISTENT)
+
+    @property
+    def infeasible(self) -> bool:
+        return bool(self.status in (cdd.LPStatusType.INCONSISTENT, cdd.LPStatusType.STRUC_INCONSISTENT))
+
+    @property
+    def dual_infeasible(self) -> bool:
+        return bool(self.status in (cdd.LPStatusType.DUAL_INCONSISTENT, cdd.LPStatusType.STRUC_DUAL_INCONSISTENT))
+
+
+def solve_rows(rows: Matrix) -> CddSolution:
+    """maximise c0 + c.x over {x : b_i + a_i.x >= 0} with pycddlib's exact GMP LP: the one cdd LP call of the
+    engine.  ``rows`` are in cddlib's H-format ``[b_i, a_i...]`` with the objective ``[c0, c...]`` as the last
+    row (exact numbers; floats refused).  No re-check here: callers check the status and re-check the point
+    (:func:`solve_exact` re-checks primal and dual)."""
+    lp = cdd.gmp.linprog_from_array([[exact(v) for v in r] for r in rows], obj_type=cdd.LPObjType.MAX)
+    cdd.gmp.linprog_solve(lp)
+    if lp.status != cdd.LPStatusType.OPTIMAL:
+        return CddSolution(lp.status)
+    return CddSolution(lp.status, tuple(Fraction(v) for v in lp.primal_solution), Fraction(lp.obj_value),
+                       {idx: Fraction(val) for idx, val in lp.dual_solution})
+
+
 def solve_exact(c: Vector, A: Matrix, b: Vector, E: Matrix = (), f: Vector = ()) -> LPResult:
     """maximise c.x subject to A x <= b, E x = f (exact; re-checked)."""
     c, A, b, E, f = _exact_lp(c, A, b, E, f)
@@ -75,30 +116,27 @@ def solve_exact(c: Vector, A: Matrix, b: Vector, E: Matrix = (), f: Vector = ())
         rows.append([fi] + [-a for a in ei])
         rows.append([-fi] + list(ei))
     rows.append([Fraction(0)] + c)
-    lp = cdd.gmp.linprog_from_array(rows, obj_type=cdd.LPObjType.MAX)
-    cdd.gmp.linprog_solve(lp)
-    st = lp.status
-    if st == cdd.LPStatusType.OPTIMAL:
-        x = tuple(Fraction(v) for v in lp.primal_solution)
-        raw = {idx: Fraction(val) for idx, val in lp.dual_solution}     # rows not listed: multiplier 0
+    sol = solve_rows(rows)
+    if sol.optimal:
+        assert sol.x is not None and sol.value is not None and sol.dual is not None
+        raw = sol.dual
 
         def mult(i: int) -> Fraction:
             return raw.get(i, Fraction(0))
 
         y = [mult(i) for i in range(len(A))] + [mult(len(A) + 2 * i) - mult(len(A) + 2 * i + 1)
                                                  for i in range(len(E))]
-        value = Fraction(lp.obj_value)
-        _recheck(c, A, b, E, f, x, y, value)
-        return LPResult(LPStatus.OPTIMAL, value, x, tuple(y))
-    if st in (cdd.LPStatusType.INCONSISTENT, cdd.LPStatusType.STRUC_INCONSISTENT):
+        _recheck(c, A, b, E, f, sol.x, y, sol.value)
+        return LPResult(LPStatus.OPTIMAL, sol.value, sol.x, tuple(y))
+    if sol.infeasible:
         return LPResult(LPStatus.INFEASIBLE, None, None, None)
-    if st in (cdd.LPStatusType.DUAL_INCONSISTENT, cdd.LPStatusType.STRUC_DUAL_INCONSISTENT):
+    if sol.dual_infeasible:
         # a dual without a feasible point means unbounded *or* infeasible (both sides can be empty, e.g.
         # a row 0 x <= -1): unbounded only when the constraints have a point, checked with objective 0
         if any(c) and solve_exact([Fraction(0)] * len(c), A, b, E, f).status is LPStatus.INFEASIBLE:
             return LPResult(LPStatus.INFEASIBLE, None, None, None)
         return LPResult(LPStatus.UNBOUNDED, None, None, None)
-    raise CertificationError(f"cdd LP ended with status {st!r}")
+    raise CertificationError(f"cdd LP ended with status {sol.status!r}")
 
 
 def _exact_lp(c: Vector, A: Matrix, b: Vector, E: Matrix, f: Vector) -> tuple[
@@ -136,7 +174,7 @@ def _recheck(c: list[Fraction], A: list[list[Fraction]], b: list[Fraction], E: l
 # HiGHS + exact basis re-solve
 
 
-def _fmpq(x: Fraction) -> flint.fmpq:
+def _fmpq(x: Fraction | int) -> flint.fmpq:
     return flint.fmpq(x.numerator, x.denominator)
 
 
@@ -153,6 +191,46 @@ def solve_square(M: Sequence[Sequence[Fraction]], rhs: Sequence[Fraction]) -> li
     except ZeroDivisionError:
         return None
     return [Fraction(int(q.p), int(q.q)) for q in z.entries()]
+
+
+def solve_square_balls(M: Sequence[Sequence[Fraction]], rhs: Sequence[Any]) -> list[Any]:
+    """The solution z of M z = rhs for an exact square M and a right-hand side of python-flint ``arb`` balls (or
+    exact numbers): Gauss-Jordan elimination with exact Fraction pivots whose row operations are applied to the
+    balls, so the result encloses the exact solution for every point of the balls.  The one elimination on balls
+    of the engine (the staircase LP's duals); exact right-hand sides belong to :func:`solve_square`.
+    Raises ValueError when M is singular."""
+    n = len(M)
+    A = [list(map(Fraction, row)) for row in M]
+    b = list(rhs)
+    for c in range(n):
+        p = next((r for r in range(c, n) if A[r][c] != 0), None)
+        if p is None:
+            raise ValueError("singular matrix")
+        A[c], A[p] = A[p], A[c]
+        b[c], b[p] = b[p], b[c]
+        inv = 1 / A[c][c]
+        A[c] = [v * inv for v in A[c]]
+        b[c] = times_exact(b[c], inv)
+        for r in range(n):
+            if r != c and A[r][c] != 0:
+                f = A[r][c]
+                A[r] = [a - f * bb for a, bb in zip(A[r], A[c], strict=True)]
+                b[r] = b[r] - times_exact(b[c], f)
+    return b
+
+
+def times_exact(x: Any, q: Fraction) -> Any:
+    """x * q with q exact; an arb ball is multiplied by q as an exact fmpq."""
+    if isinstance(x, flint.arb):
+        return x * _fmpq(q)
+    return x * q
+
+
+def exact_rank(rows: Sequence[Sequence[Any]]) -> int:
+    """The exact rank of a list of rational vectors (python-flint ``fmpq_mat``); 0 for no rows or no columns."""
+    if not rows or not rows[0]:
+        return 0
+    return int(flint.fmpq_mat(len(rows), len(rows[0]), [_fmpq(x) for r in rows for x in r]).rank())
 
 
 def _highs_basis(lp: _BoundedLP) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
@@ -227,7 +305,24 @@ def solve_certified(c: Vector, A: Matrix, b: Vector, E: Matrix = (), f: Vector =
                 raise InputError(f"row {i} of {name} has {len(r)} entries, expected {n}")
     kw_lo: list[Bound] = [None] * n if lower is None else [None if v is None else exact(v) for v in lower]
     kw_up: list[Bound] = [None] * n if upper is None else [None if v is None else exact(v) for v in upper]
-    have_kw = lower is not None or upper is not None
+    lp = _bounded_form(c, A, b, E, f, kw_lo, kw_up, lower is not None or upper is not None)
+    if lp is None:      # a row 0 <= b_i < 0: infeasible; the exact solver says so
+        return _fallback(c, A, b, E, f, kw_lo, kw_up)
+    try:
+        basis = _highs_basis(lp)
+    except Exception:  # HiGHS failure: use the exact solver
+        basis = None
+    if basis is not None:
+        out = _certify_basis(lp, *basis)
+        if out is not None:
+            return out
+    return _fallback(c, A, b, E, f, kw_lo, kw_up)
+
+
+def _bounded_form(c: list[Fraction], A: list[list[Fraction]], b: list[Fraction], E: list[list[Fraction]],
+                  f: list[Fraction], kw_lo: list[Bound], kw_up: list[Bound], have_kw: bool) -> _BoundedLP | None:
+    """The bound form of :func:`solve_certified`'s LP; None when a zero row of A has b_i < 0 (infeasible)."""
+    n = len(c)
     # bounds: tightest of keyword bounds and single-non-zero rows of A; remember the source
     lo, up = list(kw_lo), list(kw_up)
     lo_src: list[tuple[str, int] | None] = [(_KW, j) if kw_lo[j] is not None else None for j in range(n)]
@@ -239,38 +334,34 @@ def solve_certified(c: Vector, A: Matrix, b: Vector, E: Matrix = (), f: Vector =
     for i, (r, bi) in enumerate(zip(A, b, strict=True)):
         nz = [(j, a) for j, a in enumerate(r) if a]
         if len(nz) == 1:
-            j, a = nz[0]
-            bound = bi / a
-            uj, lj = up[j], lo[j]
-            if a > 0 and (uj is None or bound < uj):
-                up[j], up_src[j] = bound, (_ROW, i)
-            elif a < 0 and (lj is None or bound > lj):
-                lo[j], lo_src[j] = bound, (_ROW, i)
-            continue
-        if not nz:
-            if bi < 0:      # 0 <= bi < 0: infeasible; the exact solver says so
-                return _fallback(c, A, b, E, f, kw_lo, kw_up)
-            continue
-        G.append(nz)
-        grhs_lo.append(None)
-        grhs_up.append(bi)
-        gsrc.append(i)
+            _tighten(nz[0], bi, i, lo, up, lo_src, up_src)
+        elif not nz:
+            if bi < 0:
+                return None
+        else:
+            G.append(nz)
+            grhs_lo.append(None)
+            grhs_up.append(bi)
+            gsrc.append(i)
     for i, (r, fi) in enumerate(zip(E, f, strict=True)):
         G.append([(j, a) for j, a in enumerate(r) if a])
         grhs_lo.append(fi)
         grhs_up.append(fi)
         gsrc.append(len(A) + i)
-    lp = _BoundedLP(c, A, b, E, f, kw_lo, kw_up, lo, up, lo_src, up_src, G, grhs_lo, grhs_up, gsrc, have_kw,
-                    _flint_transpose(A + E, n))
-    try:
-        basis = _highs_basis(lp)
-    except Exception:  # HiGHS failure: use the exact solver
-        basis = None
-    if basis is not None:
-        out = _certify_basis(lp, *basis)
-        if out is not None:
-            return out
-    return _fallback(c, A, b, E, f, kw_lo, kw_up)
+    return _BoundedLP(c, A, b, E, f, kw_lo, kw_up, lo, up, lo_src, up_src, G, grhs_lo, grhs_up, gsrc, have_kw,
+                      _flint_transpose(A + E, n))
+
+
+def _tighten(entry: tuple[int, Fraction], bi: Fraction, i: int, lo: list[Bound], up: list[Bound],
+             lo_src: list[tuple[str, int] | None], up_src: list[tuple[str, int] | None]) -> None:
+    """The row a x_j <= b_i of A (a single non-zero) as a bound on x_j, kept when strictly tighter."""
+    j, a = entry
+    bound = bi / a
+    uj, lj = up[j], lo[j]
+    if a > 0 and (uj is None or bound < uj):
+        up[j], up_src[j] = bound, (_ROW, i)
+    elif a < 0 and (lj is None or bound > lj):
+        lo[j], lo_src[j] = bound, (_ROW, i)
 
 
 def _fallback(c: list[Fraction], A: list[list[Fraction]], b: list[Fraction], E: list[list[Fraction]],
@@ -336,94 +427,136 @@ def _exact_simplex(lp: _BoundedLP, col_st: Sequence[str], row_st: Sequence[str],
     flip of the entering column first, then the basic column of smallest index.
     Returns (x, y, d) with y the multipliers of the rows of G and d = c - G^T y, or None
     (singular basis, unbounded, iteration limit)."""
-    c, G, glo, gup, lo, up, MT, gsrc = lp.c, lp.G, lp.glo, lp.gup, lp.lo, lp.up, lp.MT, lp.gsrc
-    nrows_total = len(lp.A) + len(lp.E)
-    n, m = len(c), len(G)
-    N = n + m
-    lb: list[Any] = list(lo) + list(glo)      # None: no bound
-    ub: list[Any] = list(up) + list(gup)
-    cols: list[SparseRow] = [[] for _ in range(n)]
-    for i, row in enumerate(G):
-        for j, a in row:
-            cols[j].append((i, a))
-    def wcol(k: int) -> SparseRow:
-        return cols[k] if k < n else [(k - n, Fraction(-1))]
-    status = list(col_st) + list(row_st)
-    basic = [k for k in range(N) if status[k] == "B"]
-    if len(basic) != m:
+    sx = _BoundedSimplex(lp, col_st, row_st)
+    if len(sx.basic) != sx.m:
         return None
-    # non-basic start values: the bound HiGHS names ("L"/"U") if it exists, else the lower bound, else the upper
-    # bound, else 0 (a free column, "Z"); a fixed column (lower = upper) gets that value whatever its code.  The
-    # basic values set here are never read: they are solved for below.
-    z = [Fraction(0)] * N
-    for k in range(N):
-        if status[k] == "U" and ub[k] is not None:
-            z[k] = ub[k]
-        elif lb[k] is not None:
-            z[k] = lb[k]
-        elif ub[k] is not None:
-            z[k] = ub[k]
-    cq = [_fmpq(v) for v in c]
-    limit = max_iter if max_iter is not None else 50 + 4 * m
-    pivots = 0
-    while True:
-        isb = set(basic)
+    return sx.run(max_iter if max_iter is not None else 50 + 4 * sx.m)
+
+
+class _BoundedSimplex:
+    """The state of :func:`_exact_simplex`: the columns of W = [G | -I] (k < n: column k of G; k >= n: the slack
+    of row k - n), their bounds ``lb``/``ub`` (None: no bound), the basic columns and the point z."""
+
+    def __init__(self, lp: _BoundedLP, col_st: Sequence[str], row_st: Sequence[str]) -> None:
+        self.lp = lp
+        self.n, self.m = len(lp.c), len(lp.G)
+        self.N = self.n + self.m
+        self.nrows_total = len(lp.A) + len(lp.E)
+        lb: list[Any] = list(lp.lo) + list(lp.glo)      # None: no bound
+        ub: list[Any] = list(lp.up) + list(lp.gup)
+        self.lb, self.ub = lb, ub
+        self.cols: list[SparseRow] = [[] for _ in range(self.n)]
+        for i, row in enumerate(lp.G):
+            for j, a in row:
+                self.cols[j].append((i, a))
+        status = list(col_st) + list(row_st)
+        self.basic = [k for k in range(self.N) if status[k] == "B"]
+        self.cq = [_fmpq(v) for v in lp.c]
+        # non-basic start values: the bound HiGHS names ("L"/"U") if it exists, else the lower bound, else the upper
+        # bound, else 0 (a free column, "Z"); a fixed column (lower = upper) gets that value whatever its code.  The
+        # basic values set here are never read: they are solved for in each iteration.
+        z = [Fraction(0)] * self.N
+        for k in range(self.N):
+            if status[k] == "U" and ub[k] is not None:
+                z[k] = ub[k]
+            elif lb[k] is not None:
+                z[k] = lb[k]
+            elif ub[k] is not None:
+                z[k] = ub[k]
+        self.z = z
+
+    def wcol(self, k: int) -> SparseRow:
+        return self.cols[k] if k < self.n else [(k - self.n, Fraction(-1))]
+
+    def run(self, limit: int) -> tuple[list[Fraction], list[Fraction], list[Fraction]] | None:
+        pivots = 0
+        while True:
+            isb = set(self.basic)
+            Bm = self._basis_matrix()
+            if not self._solve_basic(Bm, isb):
+                return None
+            duals = self._duals(Bm)
+            if duals is None:
+                return None
+            y, dq = duals
+            enter = self._entering(isb, y, dq)
+            if enter is None:
+                return self.z[: self.n], y, [Fraction(int(q.p), int(q.q)) for q in dq]
+            if pivots >= limit:
+                return None
+            pivots += 1
+            if not self._pivot(Bm, *enter):
+                return None
+
+    def _basis_matrix(self) -> list[list[Fraction]]:
+        m = self.m
         Bm = [[Fraction(0)] * m for _ in range(m)]
-        for p, k in enumerate(basic):
-            for i, a in wcol(k):
+        for p, k in enumerate(self.basic):
+            for i, a in self.wcol(k):
                 Bm[i][p] = a
-        rhs = [Fraction(0)] * m
-        for k in range(N):
+        return Bm
+
+    def _solve_basic(self, Bm: list[list[Fraction]], isb: set[int]) -> bool:
+        """The basic values from the non-basic ones (exact); False when the basis is singular or the point
+        violates a bound (the starting basis must be primal feasible)."""
+        z, lb, ub = self.z, self.lb, self.ub
+        rhs = [Fraction(0)] * self.m
+        for k in range(self.N):
             if k not in isb and z[k] != 0:
-                for i, a in wcol(k):
+                for i, a in self.wcol(k):
                     rhs[i] -= a * z[k]
         zb = solve_square(Bm, rhs)
         if zb is None:
-            return None
-        for p, k in enumerate(basic):
+            return False
+        for p, k in enumerate(self.basic):
             z[k] = zb[p]
-        for k in basic:   # the starting basis must be primal feasible
-            if (lb[k] is not None and z[k] < lb[k]) or (ub[k] is not None and z[k] > ub[k]):
-                return None
-        cB = [c[k] if k < n else Fraction(0) for k in basic]
+        return not any((lb[k] is not None and z[k] < lb[k]) or (ub[k] is not None and z[k] > ub[k])
+                       for k in self.basic)
+
+    def _duals(self, Bm: list[list[Fraction]]) -> tuple[list[Fraction], list[Any]] | None:
+        """(y, d): the multipliers y of the rows of G (B^T y = c_B) and d = c - G^T y (flint fmpq); None when
+        singular."""
+        m, n = self.m, self.n
+        cB = [self.lp.c[k] if k < n else Fraction(0) for k in self.basic]
         y = solve_square([[Bm[i][p] for i in range(m)] for p in range(m)], cB)
         if y is None:
             return None
-        if m:
-            yfull = [Fraction(0)] * nrows_total
-            for i, yi in enumerate(y):
-                yfull[gsrc[i]] = yi
-            gy = MT * flint.fmpq_mat(nrows_total, 1, [_fmpq(v) for v in yfull])
-            gyl = gy.entries()
-            dq = [cq[j] - gyl[j] for j in range(n)]
-        else:
-            dq = list(cq)
-        enter = None
-        for k in range(N):
+        if not m:
+            return y, list(self.cq)
+        yfull = [Fraction(0)] * self.nrows_total
+        for i, yi in enumerate(y):
+            yfull[self.lp.gsrc[i]] = yi
+        gy = self.lp.MT * flint.fmpq_mat(self.nrows_total, 1, [_fmpq(v) for v in yfull])
+        gyl = gy.entries()
+        return y, [self.cq[j] - gyl[j] for j in range(n)]
+
+    def _entering(self, isb: set[int], y: list[Fraction], dq: list[Any]) -> tuple[int, int] | None:
+        """Bland's rule: the first non-basic column whose reduced cost improves and that can move; (k, sign)."""
+        z, lb, ub = self.z, self.lb, self.ub
+        for k in range(self.N):
             if k in isb:
                 continue
-            dk = dq[k] if k < n else y[k - n]
+            dk = dq[k] if k < self.n else y[k - self.n]
             if dk > 0 and (ub[k] is None or z[k] < ub[k]):
-                enter, sigma = k, 1
-                break
+                return k, 1
             if dk < 0 and (lb[k] is None or z[k] > lb[k]):
-                enter, sigma = k, -1
-                break
-        if enter is None:
-            return z[:n], y, [Fraction(int(q.p), int(q.q)) for q in dq]
-        if pivots >= limit:
-            return None
-        pivots += 1
-        k = enter
-        rhs = [Fraction(0)] * m
-        for i, a in wcol(k):
+                return k, -1
+        return None
+
+    def _pivot(self, Bm: list[list[Fraction]], k: int, sigma: int) -> bool:
+        """Move column k in direction sigma by the ratio test; False when singular or unbounded (a ray: the
+        exact solver reports it)."""
+        z, lb, ub, basic = self.z, self.lb, self.ub, self.basic
+        rhs = [Fraction(0)] * self.m
+        for i, a in self.wcol(k):
             rhs[i] -= sigma * a
         delta = solve_square(Bm, rhs)
         if delta is None:
-            return None
-        t_best = None
+            return False
+        t_best: Fraction | None = None
+        leave: int | None = None
         if lb[k] is not None and ub[k] is not None:
-            t_best, leave = ub[k] - lb[k], None
+            t_best = ub[k] - lb[k]
         for p, kb in enumerate(basic):
             dp = delta[p]
             if dp > 0 and ub[kb] is not None:
@@ -435,13 +568,14 @@ def _exact_simplex(lp: _BoundedLP, col_st: Sequence[str], row_st: Sequence[str],
             if t_best is None or t < t_best or (t == t_best and leave is not None and kb < basic[leave]):
                 t_best, leave = t, p
         if t_best is None:
-            return None          # unbounded ray: let the exact solver report it
+            return False
         z[k] += sigma * t_best
         if leave is None:
-            continue             # bound flip
+            return True             # bound flip
         kb = basic[leave]
         z[kb] = ub[kb] if delta[leave] > 0 else lb[kb]
         basic[leave] = k
+        return True
 
 
 def _certify_basis(lp: _BoundedLP, col_st: Sequence[str], row_st: Sequence[str]) -> LPResult | None:
@@ -486,6 +620,22 @@ def _recheck_bounded(c: Sequence[Fraction], A: Sequence[Sequence[Fraction]], b: 
     lower_j is finite and d_j > 0 only where upper_j is finite; and the dual bound
     b.y_A + f.y_E + sum_j (d_j upper_j if d_j > 0 else d_j lower_j) equals c.x (weak duality)."""
     n = len(c)
+    _check_primal_bounded(A, b, E, f, lo, up, x, n)
+    yA, yE = y[: len(A)], y[len(A):]
+    if any(v < 0 for v in yA):
+        raise CertificationError("dual multiplier of an inequality is negative")
+    stat = _stationarity(A, E, y, d, MT)
+    if any(stat[j] != c[j] for j in range(n)):
+        raise CertificationError("dual solution violates stationarity")
+    bound = _dual_bound(b, f, yA, yE, d, lo, up)
+    if bound != value or sum(cj * xj for cj, xj in zip(c, x, strict=True)) != value:
+        raise CertificationError("duality gap is not zero")
+
+
+def _check_primal_bounded(A: Sequence[Sequence[Fraction]], b: Sequence[Fraction], E: Sequence[Sequence[Fraction]],
+                          f: Sequence[Fraction], lo: Sequence[Any], up: Sequence[Any], x: Sequence[Fraction],
+                          n: int) -> None:
+    """x satisfies A x <= b, E x = f and lo <= x <= up exactly (CertificationError naming the first violation)."""
     nzx = [(j, v) for j, v in enumerate(x) if v != 0]
     for i, (ai, bi) in enumerate(zip(A, b, strict=True)):
         if sum(ai[j] * v for j, v in nzx) > bi:
@@ -498,21 +648,27 @@ def _recheck_bounded(c: Sequence[Fraction], A: Sequence[Sequence[Fraction]], b: 
             raise CertificationError(f"primal solution violates lower bound {j}")
         if up[j] is not None and x[j] > up[j]:
             raise CertificationError(f"primal solution violates upper bound {j}")
-    yA, yE = y[: len(A)], y[len(A):]
-    if any(v < 0 for v in yA):
-        raise CertificationError("dual multiplier of an inequality is negative")
-    if MT is not None:      # [A; E]^T y computed by flint (exact)
-        stat = [dj + t for dj, t in zip(d, _times(MT, list(y)), strict=True)]
-    else:
-        stat = list(d)
-        for rows, ys in ((A, yA), (E, yE)):
-            for r, yi in zip(rows, ys, strict=True):
-                if yi != 0:
-                    for j, a in enumerate(r):
-                        if a != 0:
-                            stat[j] += a * yi
-    if any(stat[j] != c[j] for j in range(n)):
-        raise CertificationError("dual solution violates stationarity")
+
+
+def _stationarity(A: Sequence[Sequence[Fraction]], E: Sequence[Sequence[Fraction]], y: Sequence[Fraction],
+                  d: Sequence[Fraction], MT: Any) -> list[Fraction]:
+    """d + [A; E]^T y, exact (by flint when ``MT`` = [A; E]^T is given)."""
+    if MT is not None:
+        return [dj + t for dj, t in zip(d, _times(MT, list(y)), strict=True)]
+    stat = list(d)
+    for rows, ys in ((A, y[: len(A)]), (E, y[len(A):])):
+        for r, yi in zip(rows, ys, strict=True):
+            if yi != 0:
+                for j, a in enumerate(r):
+                    if a != 0:
+                        stat[j] += a * yi
+    return stat
+
+
+def _dual_bound(b: Sequence[Fraction], f: Sequence[Fraction], yA: Sequence[Fraction], yE: Sequence[Fraction],
+                d: Sequence[Fraction], lo: Sequence[Any], up: Sequence[Any]) -> Fraction | int:
+    """b.y_A + f.y_E + sum_j (d_j upper_j if d_j > 0 else d_j lower_j); CertificationError when a reduced cost
+    has the sign of a missing bound."""
     bound = (sum(bi * v for bi, v in zip(b, yA, strict=True) if v != 0)
              + sum(fi * v for fi, v in zip(f, yE, strict=True) if v != 0))
     for j, dj in enumerate(d):
@@ -524,5 +680,4 @@ def _recheck_bounded(c: Sequence[Fraction], A: Sequence[Sequence[Fraction]], b: 
             if lo[j] is None:
                 raise CertificationError(f"reduced cost {j} negative without a lower bound")
             bound += dj * lo[j]
-    if bound != value or sum(cj * xj for cj, xj in zip(c, x, strict=True)) != value:
-        raise CertificationError("duality gap is not zero")
+    return bound

@@ -160,10 +160,33 @@ def irredundant_rows(A: Sequence[Sequence[Any]], b: Sequence[Any], E: Sequence[S
                      f: Sequence[Any] = ()) -> list[int]:
     """Indices of the rows of A x <= b that are not implied by the others together with E x = f
     (cddlib GMP ``matrix_canonicalize``, exact).  Duplicated rows keep one representative."""
+    impl_lin, redset = canonical_row_sets(A, b, E, f)
+    return [i for i in range(len(A)) if i not in redset and i not in impl_lin]
+
+
+def canonical_row_sets(A: Sequence[Sequence[Any]], b: Sequence[Any], E: Sequence[Sequence[Any]] = (),
+                       f: Sequence[Any] = ()) -> tuple[set[int], set[int]]:
+    """(implicit equalities, redundant rows) among the rows of A x <= b together with E x = f (cddlib GMP
+    ``matrix_canonicalize``, exact; indices into A); of rows that are duplicates one is kept."""
     rows, lin = _h_rows(A, b, E, f)
     m = cdd.gmp.matrix_from_array(rows, rep_type=cdd.RepType.INEQUALITY, lin_set=set(lin))
-    nA = len(A)
-    impl_lin, redset, posset = cdd.gmp.matrix_canonicalize(m)
-    # posset maps old row index -> new index (or -1 when removed)
-    keep = [i for i in range(nA) if i not in redset and i not in impl_lin]
-    return keep
+    impl_lin, redset, _ = cdd.gmp.matrix_canonicalize(m)
+    return {i for i in impl_lin if i < len(A)}, {i for i in redset if i < len(A)}
+
+
+def hull_description(V: Sequence[Sequence[Any]]) -> tuple[list[tuple[list[Fraction], Fraction]],
+                                                          list[tuple[list[Fraction], Fraction]]]:
+    """(equations, facets) of conv(V): equations g.x = g0 of its affine hull and facets h.x <= h0, irredundant
+    (cddlib GMP's exact V -> H conversion, canonicalised)."""
+    m = cdd.gmp.matrix_from_array([[Fraction(1)] + [exact(x) for x in v] for v in V],
+                                  rep_type=cdd.RepType.GENERATOR)
+    H = cdd.gmp.copy_inequalities(cdd.gmp.polyhedron_from_matrix(m))
+    cdd.gmp.matrix_canonicalize(H)
+    eqs, facets = [], []
+    for i, row in enumerate(H.array):
+        b0, a = Fraction(row[0]), [Fraction(v) for v in row[1:]]     # b0 + a.x >= 0
+        if i in H.lin_set:
+            eqs.append((a, -b0))
+        elif any(a):
+            facets.append(([-v for v in a], b0))
+    return eqs, facets

@@ -32,6 +32,7 @@ import mpmath
 
 from rldp_verify.core.errors import CertificationError, InputError
 from rldp_verify.core.information import mutual_information_value, transpose
+from rldp_verify.core.lp import solve_rows
 from rldp_verify.core.numbers import check_exp_eps, exact, to_mpf
 from rldp_verify.core.polytope import generators_of_rows
 
@@ -385,21 +386,18 @@ def certify_vertex_set(rows: Sequence[Sequence[Fraction]], dim: int, points) -> 
 
 def lp_max(rows, objective, dim: int):
     """Exact max of c0 + c . x over {b + a . x >= 0} with pycddlib's GMP LP; returns
-    (value, argmax). The status is checked and the argmax re-checked for feasibility and value."""
-    import cdd
-    import cdd.gmp
-
+    (value, argmax) (:func:`rldp_verify.core.lp.solve_rows`). The status is checked and the argmax re-checked for
+    feasibility and value."""
     rows = [[exact(v) for v in r] for r in rows]
     obj = [exact(v) for v in objective]
     if len(obj) != dim + 1:
         raise InputError(f"objective must have {dim + 1} entries")
-    lp = cdd.gmp.linprog_from_array(rows + [obj], obj_type=cdd.LPObjType.MAX)
-    cdd.gmp.linprog_solve(lp)
-    if lp.status != cdd.LPStatusType.OPTIMAL:
-        raise CertificationError(f"exact LP did not reach an optimum: {lp.status!r}")
-    x = tuple(Fraction(v) for v in lp.primal_solution)
+    sol = solve_rows(rows + [obj])
+    if not sol.optimal or sol.x is None:
+        raise CertificationError(f"exact LP did not reach an optimum: {sol.status!r}")
+    x = sol.x
     val = obj[0] + sum(c * v for c, v in zip(obj[1:], x, strict=True))
-    if not satisfies(rows, x) or val != Fraction(lp.obj_value):
+    if not satisfies(rows, x) or val != sol.value:
         raise CertificationError("exact LP solution failed its re-check")
     return val, x
 

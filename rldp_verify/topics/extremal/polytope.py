@@ -4,17 +4,17 @@ Source: [kairouz-2016] (Kairouz, Oh & Viswanath), Sec. 7.3 (proof of Lemma 23),
 eq. (46)-(50): q = vec(Q) in R^{k l} with Q(y|x) <= e^eps Q(y|x') (Claim 2), Q >= 0, rows summing
 to 1; and Theorem 4's feasible set {theta >= 0 : S^(k) theta = 1}.
 
-Uses pycddlib's exact GMP backend (``cdd.gmp``), which refuses floats; ``t = e^eps`` must be
-rational. Every returned vertex is re-checked exactly to satisfy all constraints.
+Uses pycddlib's exact GMP backend (through :mod:`rldp_verify.core.polytope` and :mod:`rldp_verify.core.lp`),
+which refuses floats; ``t = e^eps`` must be rational. Every returned vertex is re-checked exactly to satisfy
+all constraints.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
 
-import cdd.gmp
-
 from rldp_verify.core.errors import CertificationError, InputError
+from rldp_verify.core.lp import solve_rows
 from rldp_verify.core.polytope import generators_of_rows
 from rldp_verify.topics.extremal.staircase import check_t, pattern_matrix
 from rldp_verify.topics.extremal.utilities import is_ldp, is_stochastic
@@ -115,13 +115,12 @@ def exact_feasible_point(A_eq, b_eq, n: int):
     for j in range(n):
         rows.append([Fraction(0)] + [Fraction(1) if c == j else Fraction(0) for c in range(n)])
     obj = [Fraction(0)] * (n + 1)
-    lp = cdd.gmp.linprog_from_array(rows + [obj], obj_type=cdd.LPObjType.MAX)
-    cdd.gmp.linprog_solve(lp)
-    if lp.status == cdd.LPStatusType.INCONSISTENT:
+    sol = solve_rows(rows + [obj])
+    if sol.inconsistent:
         return None
-    if lp.status != cdd.LPStatusType.OPTIMAL:
-        raise CertificationError(f"cdd feasibility LP status {lp.status}")
-    x = [Fraction(v) for v in lp.primal_solution]
+    if not sol.optimal or sol.x is None:
+        raise CertificationError(f"cdd feasibility LP status {sol.status}")
+    x = list(sol.x)
     if any(v < 0 for v in x) or any(sum(Fraction(ai) * xi for ai, xi in zip(a, x, strict=True)) != b
                                     for a, b in zip(A_eq, b_eq, strict=True)):
         raise CertificationError("cdd returned an infeasible point")

@@ -35,7 +35,7 @@ import numpy as np
 from scipy import sparse
 
 from rldp_verify.core.errors import CertificationError, InputError
-from rldp_verify.core.lp import highs_solve, solve_square
+from rldp_verify.core.lp import exact_rank, highs_solve, solve_square, solve_square_balls, times_exact
 from rldp_verify.core.numbers import check_exp_eps, exact
 from rldp_verify.core.rigorous import as_arb
 
@@ -87,39 +87,18 @@ def solve_exact_matrix(A: list[list[Fraction]], b: list) -> list:
     """Solve the square system A x = b with an exact matrix A; b may hold arb balls.
 
     Rational b: the one exact square solve, :func:`rldp_verify.core.lp.solve_square`. A b with arb balls:
-    Gauss-Jordan with exact Fraction pivots applied to the balls (a rigorous enclosure).
-    Raises ValueError when A is singular.
+    :func:`rldp_verify.core.lp.solve_square_balls` (Gauss-Jordan with exact Fraction pivots applied to the
+    balls, a rigorous enclosure). Raises ValueError when A is singular.
     """
     if all(isinstance(v, (int, Fraction)) for v in b):
         x = solve_square(A, [Fraction(v) for v in b])
         if x is None:
             raise ValueError("singular matrix")
         return x
-    n = len(A)
-    M = [list(map(Fraction, row)) for row in A]
-    rhs = list(b)
-    for c in range(n):
-        p = next((r for r in range(c, n) if M[r][c] != 0), None)
-        if p is None:
-            raise ValueError("singular matrix")
-        M[c], M[p] = M[p], M[c]
-        rhs[c], rhs[p] = rhs[p], rhs[c]
-        piv = M[c][c]
-        inv = 1 / piv
-        M[c] = [v * inv for v in M[c]]
-        rhs[c] = _scale(rhs[c], inv)
-        for r in range(n):
-            if r != c and M[r][c] != 0:
-                f = M[r][c]
-                M[r] = [a - f * bb for a, bb in zip(M[r], M[c], strict=True)]
-                rhs[r] = rhs[r] - _scale(rhs[c], f)
-    return rhs
+    return solve_square_balls(A, b)
 
 
-def _scale(x, q: Fraction):
-    if isinstance(x, flint.arb):
-        return x * flint.fmpq(q.numerator, q.denominator)
-    return x * q
+_scale = times_exact
 
 
 def _nonneg(x) -> bool:
@@ -247,21 +226,8 @@ def _candidate_bases(k, basic, x, red, columns, tries=6, extra=8, max_combos=400
 
 
 def rank(cols) -> int:
-    """The exact rank of the vectors ``cols`` (Fractions), by Gaussian elimination."""
-    M = [list(c) for c in cols]
-    r = 0
-    ncols = len(M[0]) if M else 0
-    for c in range(ncols):
-        p = next((i for i in range(r, len(M)) if M[i][c] != 0), None)
-        if p is None:
-            continue
-        M[r], M[p] = M[p], M[r]
-        for i in range(len(M)):
-            if i != r and M[i][c] != 0:
-                f = M[i][c] / M[r][c]
-                M[i] = [a - f * b for a, b in zip(M[i], M[r], strict=True)]
-        r += 1
-    return r
+    """The exact rank of the vectors ``cols`` (Fractions): :func:`rldp_verify.core.lp.exact_rank`."""
+    return exact_rank(cols)
 
 
 def _primal_basis(columns: Sequence[Column], basis: Sequence[int]):
