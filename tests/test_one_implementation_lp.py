@@ -5,14 +5,15 @@ The routes and their one home:
 - exact LP with cddlib (pycddlib's GMP backend): :func:`rldp_verify.core.lp.solve_rows` (and
   :func:`~rldp_verify.core.lp.solve_exact` on it); double description and canonicalisation in
   :mod:`rldp_verify.core.polytope`;
-- exact square solve: :func:`rldp_verify.core.lp.solve_square`; elimination on arb balls:
-  :func:`rldp_verify.core.lp.solve_square_balls`; exact rank: :func:`rldp_verify.core.lp.exact_rank`;
+- exact square solve: :func:`rldp_verify.core.linalg.solve_square`; elimination on arb balls:
+  :func:`rldp_verify.core.linalg.solve_square_balls`; exact rank: :func:`rldp_verify.core.linalg.exact_rank`
+  (all three importable from :mod:`rldp_verify.core.lp`);
 - float LP: :func:`rldp_verify.core.highs.highs_solve`.
 
 This test reads the engine's source (AST) and fails when ``cdd`` is used, or a Gauss(-Jordan) elimination (a row
-swap of a matrix held as a list of rows) is written, outside core/lp.py and core/polytope.py; and when an exact
-python-flint square solve (``fmpq_mat(...).solve`` / ``.inv()``) appears outside core/lp.py in a module not on the
-(shrinking) list below.
+swap of a matrix held as a list of rows) is written, outside core/lp.py, core/linalg.py and core/polytope.py; and
+when an exact python-flint square solve (``fmpq_mat(...).solve`` / ``.inv()``) appears outside them in a module not
+on the (shrinking) list below.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 ENGINE = ROOT / "rldp_verify"
-HOMES = {"rldp_verify/core/lp.py", "rldp_verify/core/polytope.py"}
+HOMES = {"rldp_verify/core/lp.py", "rldp_verify/core/linalg.py", "rldp_verify/core/polytope.py"}
 # exact flint square solves still written inline in modules owned elsewhere; each is to become one call of
 # rldp_verify.core.lp.solve_square (remove its entry then)
 KNOWN_INLINE_FMPQ_SOLVES = {
@@ -45,17 +46,22 @@ def _is_row_swap(node: ast.AST) -> bool:
     return len(names) == 1 and idx[0] == idx[3] and idx[1] == idx[2] and idx[0] != idx[1]
 
 
+def _is_cdd(node: ast.AST) -> bool:
+    """An import of pycddlib or a call of its LP solver."""
+    if isinstance(node, ast.Import):
+        return any(a.name.split(".")[0] == "cdd" for a in node.names)
+    if isinstance(node, ast.ImportFrom):
+        return (node.module or "").split(".")[0] == "cdd"
+    return isinstance(node, ast.Attribute) and node.attr in ("linprog_from_array", "linprog_solve")
+
+
 def findings(source: str) -> dict[str, list[int]]:
     """Line numbers of cdd use, row swaps and flint exact solves in ``source``."""
     tree = ast.parse(source)
     out: dict[str, list[int]] = {"cdd": [], "row swap": [], "fmpq solve": []}
     uses_fmpq_mat = "fmpq_mat" in source
     for node in ast.walk(tree):
-        if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "cdd" for a in node.names):
-            out["cdd"].append(node.lineno)
-        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "cdd":
-            out["cdd"].append(node.lineno)
-        elif isinstance(node, ast.Attribute) and node.attr in ("linprog_from_array", "linprog_solve"):
+        if _is_cdd(node):
             out["cdd"].append(node.lineno)
         elif _is_row_swap(node):
             out["row swap"].append(node.lineno)
@@ -81,13 +87,14 @@ def _engine_findings() -> dict[str, dict[str, list[int]]]:
 
 def test_exact_lp_and_elimination_live_in_core_lp_and_polytope():
     found = _engine_findings()
-    assert not found, ("cdd LPs, Gauss-Jordan eliminations or exact square solves outside core/lp.py and "
-                       f"core/polytope.py (call rldp_verify.core.lp instead): {found}")
+    assert not found, ("cdd LPs, Gauss-Jordan eliminations or exact square solves outside core/lp.py, core/linalg.py "
+                       f"and core/polytope.py (call rldp_verify.core.lp instead): {found}")
 
 
 def test_the_homes_have_them():
-    lp = findings((ENGINE / "core" / "lp.py").read_text())
-    assert lp.get("cdd") and lp.get("row swap"), lp
+    assert findings((ENGINE / "core" / "lp.py").read_text()).get("cdd")
+    linalg = findings((ENGINE / "core" / "linalg.py").read_text())
+    assert linalg.get("row swap") and linalg.get("fmpq solve"), linalg
     assert findings((ENGINE / "core" / "polytope.py").read_text()).get("cdd")
 
 

@@ -14,6 +14,12 @@ exact primal simplex pivots from it (Bland's rule).  If that fails (or HiGHS doe
 optimum) it falls back to :func:`solve_exact` (keyword bounds become rows; refused with
 CertificationError when that dense system would be huge).  Neither function rounds: every returned
 number is exact.
+
+The routes have one implementation each: :func:`solve_rows` is the engine's one call of cdd's exact LP (rows in
+cdd's H-format; :func:`solve_exact` and the topics' exact LPs use it); the float LP is
+:func:`rldp_verify.core.highs.highs_solve`; the exact linear algebra (:func:`solve_square`,
+:func:`solve_square_balls`, :func:`exact_rank`) is in :mod:`rldp_verify.core.linalg` and importable from here;
+the bound form and the exact simplex of :func:`solve_certified` are in :mod:`rldp_verify.core.simplex`.
 """
 
 from __future__ import annotations
@@ -27,18 +33,22 @@ from typing import Any
 
 import cdd
 import cdd.gmp
-import flint
 import numpy as np
 
 from rldp_verify.core.errors import CertificationError, InputError
 from rldp_verify.core.highs import highs_solve
+from rldp_verify.core.linalg import exact_rank as exact_rank
+from rldp_verify.core.linalg import flint_transpose as _flint_transpose
+from rldp_verify.core.linalg import solve_square as solve_square
+from rldp_verify.core.linalg import solve_square_balls as solve_square_balls
+from rldp_verify.core.linalg import times as _times
+from rldp_verify.core.linalg import times_exact as times_exact
 from rldp_verify.core.numbers import exact
+from rldp_verify.core.simplex import Bound, BoundedSimplex, SparseRow
+from rldp_verify.core.simplex import BoundedLP as _BoundedLP
 
 Vector = Sequence[Any]
 Matrix = Sequence[Sequence[Any]]
-#: a sparse row: (column index, exact coefficient) pairs
-SparseRow = list[tuple[int, Fraction]]
-Bound = Fraction | None
 #: where a bound of :func:`solve_certified` came from: a keyword bound (index j) or a single-non-zero row (index i)
 _KW, _ROW = "kw", "row"
 
@@ -77,6 +87,7 @@ class CddSolution:
 
     @property
     def optimal(self) -> bool:
+        """cdd reached an optimum."""
         return bool(self.status == cdd.LPStatusType.OPTIMAL)
 
     @property
@@ -86,10 +97,12 @@ class CddSolution:
 
     @property
     def infeasible(self) -> bool:
+        """cdd says the constraints have no point (INCONSISTENT or STRUC_INCONSISTENT)."""
         return bool(self.status in (cdd.LPStatusType.INCONSISTENT, cdd.LPStatusType.STRUC_INCONSISTENT))
 
     @property
     def dual_infeasible(self) -> bool:
+        """cdd says the dual has no point (DUAL_INCONSISTENT or STRUC_DUAL_INCONSISTENT)."""
         return bool(self.status in (cdd.LPStatusType.DUAL_INCONSISTENT, cdd.LPStatusType.STRUC_DUAL_INCONSISTENT))
 
 
@@ -174,65 +187,6 @@ def _recheck(c: list[Fraction], A: list[list[Fraction]], b: list[Fraction], E: l
 # HiGHS + exact basis re-solve
 
 
-def _fmpq(x: Fraction | int) -> flint.fmpq:
-    return flint.fmpq(x.numerator, x.denominator)
-
-
-def solve_square(M: Sequence[Sequence[Fraction]], rhs: Sequence[Fraction]) -> list[Fraction] | None:
-    """The exact solution z of the square system M z = rhs (python-flint ``fmpq_mat``), None if M is singular.
-    The one exact square solve of the engine (LP bases, PolyOpt's basis, the staircase basis)."""
-    k = len(M)
-    if k == 0:
-        return []
-    Mm = flint.fmpq_mat(k, k, [_fmpq(x) for row in M for x in row])
-    R = flint.fmpq_mat(k, 1, [_fmpq(x) for x in rhs])
-    try:
-        z = Mm.solve(R)
-    except ZeroDivisionError:
-        return None
-    return [Fraction(int(q.p), int(q.q)) for q in z.entries()]
-
-
-def solve_square_balls(M: Sequence[Sequence[Fraction]], rhs: Sequence[Any]) -> list[Any]:
-    """The solution z of M z = rhs for an exact square M and a right-hand side of python-flint ``arb`` balls (or
-    exact numbers): Gauss-Jordan elimination with exact Fraction pivots whose row operations are applied to the
-    balls, so the result encloses the exact solution for every point of the balls.  The one elimination on balls
-    of the engine (the staircase LP's duals); exact right-hand sides belong to :func:`solve_square`.
-    Raises ValueError when M is singular."""
-    n = len(M)
-    A = [list(map(Fraction, row)) for row in M]
-    b = list(rhs)
-    for c in range(n):
-        p = next((r for r in range(c, n) if A[r][c] != 0), None)
-        if p is None:
-            raise ValueError("singular matrix")
-        A[c], A[p] = A[p], A[c]
-        b[c], b[p] = b[p], b[c]
-        inv = 1 / A[c][c]
-        A[c] = [v * inv for v in A[c]]
-        b[c] = times_exact(b[c], inv)
-        for r in range(n):
-            if r != c and A[r][c] != 0:
-                f = A[r][c]
-                A[r] = [a - f * bb for a, bb in zip(A[r], A[c], strict=True)]
-                b[r] = b[r] - times_exact(b[c], f)
-    return b
-
-
-def times_exact(x: Any, q: Fraction) -> Any:
-    """x * q with q exact; an arb ball is multiplied by q as an exact fmpq."""
-    if isinstance(x, flint.arb):
-        return x * _fmpq(q)
-    return x * q
-
-
-def exact_rank(rows: Sequence[Sequence[Any]]) -> int:
-    """The exact rank of a list of rational vectors (python-flint ``fmpq_mat``); 0 for no rows or no columns."""
-    if not rows or not rows[0]:
-        return 0
-    return int(flint.fmpq_mat(len(rows), len(rows[0]), [_fmpq(x) for r in rows for x in r]).rank())
-
-
 def _highs_basis(lp: _BoundedLP) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
     """HiGHS's final basis for the bound form of the LP (None unless HiGHS reports an optimum)."""
     from scipy import sparse
@@ -254,36 +208,6 @@ def _highs_basis(lp: _BoundedLP) -> tuple[tuple[str, ...], tuple[str, ...]] | No
     if not sol.optimal:
         return None
     return sol.col_basis, sol.row_basis
-
-
-@dataclass(frozen=True)
-class _BoundedLP:
-    """The LP of :func:`solve_certified` in bound form, with what the exact certificate needs.
-
-    maximise c.x  s.t.  glo <= G x <= gup (sparse rows G: the rows of A with two or more non-zeros, then E),
-    lo <= x <= up (keyword bounds tightened by the single-non-zero rows of A; ``lo_src``/``up_src`` say where
-    each bound came from: (_KW, j) or (_ROW, i); on a tie the first source is kept, keyword bounds before rows,
-    rows in their order: its multiplier carries the bound's dual value); ``gsrc[i]`` is the index in [A; E] of row i
-    of G;
-    ``MT`` is [A; E]^T as a flint matrix (None without rows)."""
-
-    c: list[Fraction]
-    A: list[list[Fraction]]
-    b: list[Fraction]
-    E: list[list[Fraction]]
-    f: list[Fraction]
-    kw_lo: list[Bound]
-    kw_up: list[Bound]
-    lo: list[Bound]
-    up: list[Bound]
-    lo_src: list[tuple[str, int] | None]
-    up_src: list[tuple[str, int] | None]
-    G: list[SparseRow]
-    glo: list[Bound]
-    gup: list[Bound]
-    gsrc: list[int]
-    have_kw: bool
-    MT: Any
 
 
 def solve_certified(c: Vector, A: Matrix, b: Vector, E: Matrix = (), f: Vector = (), *,
@@ -400,25 +324,6 @@ def _fallback(c: list[Fraction], A: list[list[Fraction]], b: list[Fraction], E: 
     return LPResult(LPStatus.OPTIMAL, res.value, res.x, tuple(yA + yE), tuple(d), "cdd-exact")
 
 
-def _flint_transpose(rows: list[list[Fraction]], n: int) -> Any:
-    """[rows]^T as a flint fmpq_mat (n x len(rows)), exact; None without rows."""
-    k = len(rows)
-    if k == 0:
-        return None
-    flat: list[Any] = [None] * (n * k)
-    for i, r in enumerate(rows):
-        for j, a in enumerate(r):
-            flat[j * k + i] = _fmpq(a)
-    return flint.fmpq_mat(n, k, flat)
-
-
-def _times(MT: Any, y: list[Fraction]) -> list[Fraction]:
-    """MT * y as a list of Fractions (MT from :func:`_flint_transpose`)."""
-    k = MT.ncols()
-    out = MT * flint.fmpq_mat(k, 1, [_fmpq(v) for v in y])
-    return [Fraction(int(q.p), int(q.q)) for q in out.entries()]
-
-
 def _exact_simplex(lp: _BoundedLP, col_st: Sequence[str], row_st: Sequence[str], max_iter: int | None = None
                    ) -> tuple[list[Fraction], list[Fraction], list[Fraction]] | None:
     """Exact bounded primal simplex on  W z = 0, W = [G | -I], z = (x, r), started from HiGHS's
@@ -427,155 +332,10 @@ def _exact_simplex(lp: _BoundedLP, col_st: Sequence[str], row_st: Sequence[str],
     flip of the entering column first, then the basic column of smallest index.
     Returns (x, y, d) with y the multipliers of the rows of G and d = c - G^T y, or None
     (singular basis, unbounded, iteration limit)."""
-    sx = _BoundedSimplex(lp, col_st, row_st)
+    sx = BoundedSimplex(lp, col_st, row_st)
     if len(sx.basic) != sx.m:
         return None
     return sx.run(max_iter if max_iter is not None else 50 + 4 * sx.m)
-
-
-class _BoundedSimplex:
-    """The state of :func:`_exact_simplex`: the columns of W = [G | -I] (k < n: column k of G; k >= n: the slack
-    of row k - n), their bounds ``lb``/``ub`` (None: no bound), the basic columns and the point z."""
-
-    def __init__(self, lp: _BoundedLP, col_st: Sequence[str], row_st: Sequence[str]) -> None:
-        self.lp = lp
-        self.n, self.m = len(lp.c), len(lp.G)
-        self.N = self.n + self.m
-        self.nrows_total = len(lp.A) + len(lp.E)
-        lb: list[Any] = list(lp.lo) + list(lp.glo)      # None: no bound
-        ub: list[Any] = list(lp.up) + list(lp.gup)
-        self.lb, self.ub = lb, ub
-        self.cols: list[SparseRow] = [[] for _ in range(self.n)]
-        for i, row in enumerate(lp.G):
-            for j, a in row:
-                self.cols[j].append((i, a))
-        status = list(col_st) + list(row_st)
-        self.basic = [k for k in range(self.N) if status[k] == "B"]
-        self.cq = [_fmpq(v) for v in lp.c]
-        # non-basic start values: the bound HiGHS names ("L"/"U") if it exists, else the lower bound, else the upper
-        # bound, else 0 (a free column, "Z"); a fixed column (lower = upper) gets that value whatever its code.  The
-        # basic values set here are never read: they are solved for in each iteration.
-        z = [Fraction(0)] * self.N
-        for k in range(self.N):
-            if status[k] == "U" and ub[k] is not None:
-                z[k] = ub[k]
-            elif lb[k] is not None:
-                z[k] = lb[k]
-            elif ub[k] is not None:
-                z[k] = ub[k]
-        self.z = z
-
-    def wcol(self, k: int) -> SparseRow:
-        return self.cols[k] if k < self.n else [(k - self.n, Fraction(-1))]
-
-    def run(self, limit: int) -> tuple[list[Fraction], list[Fraction], list[Fraction]] | None:
-        pivots = 0
-        while True:
-            isb = set(self.basic)
-            Bm = self._basis_matrix()
-            if not self._solve_basic(Bm, isb):
-                return None
-            duals = self._duals(Bm)
-            if duals is None:
-                return None
-            y, dq = duals
-            enter = self._entering(isb, y, dq)
-            if enter is None:
-                return self.z[: self.n], y, [Fraction(int(q.p), int(q.q)) for q in dq]
-            if pivots >= limit:
-                return None
-            pivots += 1
-            if not self._pivot(Bm, *enter):
-                return None
-
-    def _basis_matrix(self) -> list[list[Fraction]]:
-        m = self.m
-        Bm = [[Fraction(0)] * m for _ in range(m)]
-        for p, k in enumerate(self.basic):
-            for i, a in self.wcol(k):
-                Bm[i][p] = a
-        return Bm
-
-    def _solve_basic(self, Bm: list[list[Fraction]], isb: set[int]) -> bool:
-        """The basic values from the non-basic ones (exact); False when the basis is singular or the point
-        violates a bound (the starting basis must be primal feasible)."""
-        z, lb, ub = self.z, self.lb, self.ub
-        rhs = [Fraction(0)] * self.m
-        for k in range(self.N):
-            if k not in isb and z[k] != 0:
-                for i, a in self.wcol(k):
-                    rhs[i] -= a * z[k]
-        zb = solve_square(Bm, rhs)
-        if zb is None:
-            return False
-        for p, k in enumerate(self.basic):
-            z[k] = zb[p]
-        return not any((lb[k] is not None and z[k] < lb[k]) or (ub[k] is not None and z[k] > ub[k])
-                       for k in self.basic)
-
-    def _duals(self, Bm: list[list[Fraction]]) -> tuple[list[Fraction], list[Any]] | None:
-        """(y, d): the multipliers y of the rows of G (B^T y = c_B) and d = c - G^T y (flint fmpq); None when
-        singular."""
-        m, n = self.m, self.n
-        cB = [self.lp.c[k] if k < n else Fraction(0) for k in self.basic]
-        y = solve_square([[Bm[i][p] for i in range(m)] for p in range(m)], cB)
-        if y is None:
-            return None
-        if not m:
-            return y, list(self.cq)
-        yfull = [Fraction(0)] * self.nrows_total
-        for i, yi in enumerate(y):
-            yfull[self.lp.gsrc[i]] = yi
-        gy = self.lp.MT * flint.fmpq_mat(self.nrows_total, 1, [_fmpq(v) for v in yfull])
-        gyl = gy.entries()
-        return y, [self.cq[j] - gyl[j] for j in range(n)]
-
-    def _entering(self, isb: set[int], y: list[Fraction], dq: list[Any]) -> tuple[int, int] | None:
-        """Bland's rule: the first non-basic column whose reduced cost improves and that can move; (k, sign)."""
-        z, lb, ub = self.z, self.lb, self.ub
-        for k in range(self.N):
-            if k in isb:
-                continue
-            dk = dq[k] if k < self.n else y[k - self.n]
-            if dk > 0 and (ub[k] is None or z[k] < ub[k]):
-                return k, 1
-            if dk < 0 and (lb[k] is None or z[k] > lb[k]):
-                return k, -1
-        return None
-
-    def _pivot(self, Bm: list[list[Fraction]], k: int, sigma: int) -> bool:
-        """Move column k in direction sigma by the ratio test; False when singular or unbounded (a ray: the
-        exact solver reports it)."""
-        z, lb, ub, basic = self.z, self.lb, self.ub, self.basic
-        rhs = [Fraction(0)] * self.m
-        for i, a in self.wcol(k):
-            rhs[i] -= sigma * a
-        delta = solve_square(Bm, rhs)
-        if delta is None:
-            return False
-        t_best: Fraction | None = None
-        leave: int | None = None
-        if lb[k] is not None and ub[k] is not None:
-            t_best = ub[k] - lb[k]
-        for p, kb in enumerate(basic):
-            dp = delta[p]
-            if dp > 0 and ub[kb] is not None:
-                t = (ub[kb] - z[kb]) / dp
-            elif dp < 0 and lb[kb] is not None:
-                t = (lb[kb] - z[kb]) / dp
-            else:
-                continue
-            if t_best is None or t < t_best or (t == t_best and leave is not None and kb < basic[leave]):
-                t_best, leave = t, p
-        if t_best is None:
-            return False
-        z[k] += sigma * t_best
-        if leave is None:
-            return True             # bound flip
-        kb = basic[leave]
-        z[kb] = ub[kb] if delta[leave] > 0 else lb[kb]
-        basic[leave] = k
-        return True
 
 
 def _certify_basis(lp: _BoundedLP, col_st: Sequence[str], row_st: Sequence[str]) -> LPResult | None:
