@@ -181,12 +181,33 @@ def _highs_dual_tight(columns, mu_float):
 def _candidate_bases(k, basic, x, red, columns, tries=6, extra=8, max_combos=400, dual_order=None):
     """Yield k-column bases: HiGHS' basis, the support of x padded by small reduced costs, then
     (for degenerate optima) every completion of the support from the columns of smallest |reduced cost|."""
-    from itertools import combinations
-
-    seen = set()
+    seen: set[tuple] = set()
     order = sorted(range(len(columns)), key=lambda j: abs(red[j]))
     support = [j for j in range(len(x)) if x[j] > 1e-12]
-    starts = [list(basic), support]
+    yield from _padded_bases(k, [list(basic), support], order, columns, tries, seen)
+    if dual_order is not None and rank([columns[c] for c in support]) == len(support):
+        B = list(support)
+        for j in dual_order:
+            if len(B) == k:
+                break
+            if j not in B and rank([columns[c] for c in B + [j]]) == len(B) + 1:
+                B.append(j)
+        yield from _new_basis(B, k, seen)
+    if len(support) <= k and rank([columns[c] for c in support]) == len(support):
+        yield from _support_completions(k, support, order, columns, extra, max_combos, seen)
+
+
+def _new_basis(B, k: int, seen: set):
+    """Yield B (sorted) when it has k columns and was not yielded before."""
+    key = tuple(sorted(B))
+    if len(B) == k and key not in seen:
+        seen.add(key)
+        yield key
+
+
+def _padded_bases(k, starts, order, columns, tries, seen):
+    """Each start (its first k distinct columns) padded greedily by independent columns of ``order``, rotated by
+    0 .. tries - 1 places."""
     for start in starts:
         for shift in range(tries):
             B = list(dict.fromkeys(start))[:k]
@@ -198,31 +219,22 @@ def _candidate_bases(k, basic, x, red, columns, tries=6, extra=8, max_combos=400
                 trial = B + [j]
                 if rank([columns[c] for c in trial]) == len(trial):
                     B = trial
-            key = tuple(sorted(B))
-            if len(B) == k and key not in seen:
-                seen.add(key)
-                yield key
-    if dual_order is not None and rank([columns[c] for c in support]) == len(support):
-        B = list(support)
-        for j in dual_order:
-            if len(B) == k:
-                break
-            if j not in B and rank([columns[c] for c in B + [j]]) == len(B) + 1:
-                B.append(j)
+            yield from _new_basis(B, k, seen)
+
+
+def _support_completions(k, support, order, columns, extra, max_combos, seen):
+    """The support completed by every choice of columns among the first of ``order`` (at most ``max_combos``)."""
+    from itertools import combinations
+
+    pool = [j for j in order if j not in support][: (k - len(support)) + extra]
+    for n_done, extra_cols in enumerate(combinations(pool, k - len(support))):
+        if n_done >= max_combos:
+            break
+        B = support + list(extra_cols)
         key = tuple(sorted(B))
-        if len(B) == k and key not in seen:
+        if key not in seen and rank([columns[c] for c in B]) == k:
             seen.add(key)
             yield key
-    if len(support) <= k and rank([columns[c] for c in support]) == len(support):
-        pool = [j for j in order if j not in support][: (k - len(support)) + extra]
-        for n_done, extra_cols in enumerate(combinations(pool, k - len(support))):
-            if n_done >= max_combos:
-                break
-            B = support + list(extra_cols)
-            key = tuple(sorted(B))
-            if key not in seen and rank([columns[c] for c in B]) == k:
-                seen.add(key)
-                yield key
 
 
 def rank(cols) -> int:
