@@ -77,7 +77,18 @@ def check(st: dict, data: dict) -> str:
         return "P is empty (no vertices)"
     if len({tuple(v) for v in V}) != len(V) or any(len(v) != n for v in V):
         raise CertificateError("vertices repeated or of the wrong length")
-    tight = data["tight"]
+    _check_vertices(V, data["tight"], A, b, E, f, n)
+    d = _rank([[a - c for a, c in zip(v, V[0], strict=True)] for v in V[1:]])
+    _check_equations(V, data.get("equations", []), A, b, E, f, n, d)
+    facets = _check_facets(V, data.get("facets", []), A, b, E, f, d)
+    cache: dict = {}
+    if not _complete(V, d, facets, cache, {}):
+        raise CertificateError("the facet list of conv(V) is incomplete (a ridge lies in only one listed facet)")
+    return f"{len(V)} vertices, complete (polytope of dimension {d} in R^{n}, {len(facets)} facets)"
+
+
+def _check_vertices(V, tight, A, b, E, f, n: int) -> None:
+    """Each vertex lies in P, on the rows it lists as tight, and those rows with E have rank n."""
     if len(tight) != len(V):
         raise CertificateError("one list of tight rows per vertex is needed")
     for k, (v, T) in enumerate(zip(V, tight, strict=True)):
@@ -88,8 +99,10 @@ def check(st: dict, data: dict) -> str:
             raise CertificateError(f"vertex {k} is off a row it lists as tight")
         if _rank([[r.get(j, Fraction(0)) for j in range(n)] for r in [A[i] for i in T] + E]) != n:
             raise CertificateError(f"the tight rows of vertex {k} do not determine it (rank < {n})")
-    d = _rank([[a - c for a, c in zip(v, V[0], strict=True)] for v in V[1:]])
-    eqs = data.get("equations", [])
+
+
+def _check_equations(V, eqs, A, b, E, f, n: int, d: int) -> None:
+    """n - d independent equations of aff(V), each holding on V and valid on P both ways (Farkas)."""
     G = [qvec(e["g"]) for e in eqs]
     if len(eqs) != n - d or _rank(G) != n - d:
         raise CertificateError(f"aff(V) has dimension {d}: {n - d} independent equations are needed, got {len(eqs)}")
@@ -99,8 +112,12 @@ def check(st: dict, data: dict) -> str:
             raise CertificateError(f"equation {k} does not hold on V")
         _farkas(e["upper"], A, b, E, f, g, g0, f"equation {k} (<=)")
         _farkas(e["lower"], A, b, E, f, [-a for a in g], -g0, f"equation {k} (>=)")
+
+
+def _check_facets(V, data_facets, A, b, E, f, d: int) -> list[frozenset]:
+    """Each listed facet is valid on V, a facet of conv(V) and valid on P (Farkas); returns their vertex sets."""
     facets = []
-    for k, fc in enumerate(data.get("facets", [])):
+    for k, fc in enumerate(data_facets):
         h, h0 = qvec(fc["h"]), q(fc["h0"])
         vals = [sum(a * c for a, c in zip(h, v, strict=True)) for v in V]
         if any(x > h0 for x in vals):
@@ -112,10 +129,7 @@ def check(st: dict, data: dict) -> str:
         facets.append(inc)
     if len(set(facets)) != len(facets):
         raise CertificateError("a facet is listed twice")
-    cache: dict = {}
-    if not _complete(V, d, facets, cache, {}):
-        raise CertificateError("the facet list of conv(V) is incomplete (a ridge lies in only one listed facet)")
-    return f"{len(V)} vertices, complete (polytope of dimension {d} in R^{n}, {len(facets)} facets)"
+    return facets
 
 
 def _affdim(V, S, memo) -> int:
