@@ -1,5 +1,5 @@
-"""The binary f_alpha-divergence psi_alpha(p, t) and its minimum over p (Grosse, Saeidian, Oechtering &
-Skoglund, 001_29f852b736fc5e16.txt, Theorem 8 and App. A, eq. (63)-(67)).
+"""The binary f_alpha-divergence psi_alpha(p, t) and its minimum over p: [grosse-2025] (Grosse, Saeidian,
+Oechtering & Skoglund), Theorem 8 and App. A, eq. (63)-(67).
 
     psi_alpha(p,t) = p^a/(p+t)^(a-1) + (1-p)^a/(1-p-t)^(a-1) - 1                            eq. (65)
 
