@@ -48,13 +48,13 @@ from rldp_verify.rldp.audit.deadline import NO_DEADLINE, Deadline, TimeLimitReac
 from rldp_verify.rldp.audit.dual import beta_of, phi_np, to_float
 from rldp_verify.rldp.audit.pair import PairProblem, PairResult, solve_pair
 from rldp_verify.rldp.audit.pairs import (
-    _code,
-    _in_results,
-    _pairs,
-    _px_bound,
-    _px_estimates,
-    _screen_unsafe,
+    certify_pairs,
     dinf_witness,
+    in_results,
+    pair_codes,
+    px_bound,
+    px_estimates,
+    screen_unsafe,
 )
 from rldp_verify.rldp.audit.screen import build_tables, estimates
 from rldp_verify.rldp.audit.target import Target, parse_eps
@@ -460,7 +460,7 @@ def _audit_ball(Q, mech, ball: RenyiBall, target: Target, dps: int, screen: bool
     alpha = Fraction(ball.alpha)
     beta = beta_of(alpha)
     notes = []
-    why = _screen_unsafe(Q, ball.phat, alpha, ball.radius)
+    why = screen_unsafe(Q, ball.phat, alpha, ball.radius)
     if why is not None:
         notes.append(f"float screen off ({why}): every pair certified in arb")
         screen = False
@@ -474,7 +474,7 @@ def _audit_ball(Q, mech, ball: RenyiBall, target: Target, dps: int, screen: bool
             est, gidx = estimates(tab)
         else:  # no tables: pairs in the order of their Proposition-3 bound, no float start points
             Phi, tab, gidx = None, None, None
-            est = _px_estimates(Qf, a1, a2)
+            est = px_estimates(Qf, a1, a2)
     return _audit_ball_pairs(Q, ball, target, dps, screen, pre, deadline, notes, rows, Qf, phat_f, Phi, tab,
                              est, gidx)
 
@@ -516,13 +516,13 @@ def _audit_ball_pairs(Q, ball, target, dps, screen, pre, deadline, notes, rows, 
     n_all = len(all_pairs)
     screened: list = []  # arrays of the pairs the float screen settled (bounded by results[("screen",)])
     try:
-        _pairs(all_pairs, est, top_est, results, solve, screen, pre, notes, rows, Qf, phat_f, Phi, tab, alpha,
-               a1, a2, screened)
+        certify_pairs(all_pairs, est, top_est, results, solve, screen, pre, notes, rows, Qf, phat_f, Phi, tab, alpha,
+                      a1, a2, screened)
     except TimeLimitReached as exc:
-        pending = all_pairs[~_in_results(all_pairs, results, a1)]
+        pending = all_pairs[~in_results(all_pairs, results, a1)]
         if screened:
-            pending = pending[~np.isin(_code(pending, a1), _code(np.concatenate(screened), a1))]
-        bound = _px_bound(pending, Qf, rows, a1, a2)
+            pending = pending[~np.isin(pair_codes(pending, a1), pair_codes(np.concatenate(screened), a1))]
+        bound = px_bound(pending, Qf, rows, a1, a2)
         notes.append(f"{exc}: {len(pending)} of {n_all} (y, s, s') pairs were not certified and are bounded by "
                      f"Proposition 3 (max/min of the entries; upper end {_short(bound)})")
         results[("timeout",)] = PairResult(-1, -1, -1, None, bound)

@@ -31,7 +31,7 @@ CHUNK = 50_000  # pairs per call of the float screen (memory: CHUNK x grid float
 SCREEN_TINY = 1e-290
 
 
-def _screen_unsafe(Q, phat, alpha: Fraction, radius) -> str | None:
+def screen_unsafe(Q, phat, alpha: Fraction, radius) -> str | None:
     """Why float64 cannot carry this audit's screen (None when it can)."""
     if not SCREEN_ALPHA[0] <= alpha <= SCREEN_ALPHA[1]:
         return f"alpha outside [{SCREEN_ALPHA[0]:g}, {SCREEN_ALPHA[1]:g}]"
@@ -43,7 +43,7 @@ def _screen_unsafe(Q, phat, alpha: Fraction, radius) -> str | None:
     return None
 
 
-def _px_estimates(Qf, a1, a2):
+def px_estimates(Qf, a1, a2):
     """est[y, s1, s2] = max_u Q[y|s1,u] / min_u Q[y|s2,u] in floats (the order of the pairs without a screen)."""
     q = Qf.reshape(Qf.shape[0], a1, a2)
     mx, mn = q.max(axis=2), q.min(axis=2)
@@ -54,13 +54,13 @@ def _px_estimates(Qf, a1, a2):
     return est
 
 
-def _px_bound(pairs, Qf, rows, a1, a2):
+def px_bound(pairs, Qf, rows, a1, a2):
     """The exact max over ``pairs`` (k, 3) of max_u Q[y|s1,u] / min_u Q[y|s2,u] (Proposition 3: valid over
     all of P_X; 0/0 = 1, x/0 = inf). Floats pick the candidates within 1e-9 of the float maximum; the
     maximum over the candidates is exact."""
     if not len(pairs):
         return Fraction(0)
-    est = _px_estimates(Qf, a1, a2)[pairs[:, 0], pairs[:, 1], pairs[:, 2]]
+    est = px_estimates(Qf, a1, a2)[pairs[:, 0], pairs[:, 1], pairs[:, 2]]
     top = est.max()
     cand = pairs[est >= top * (1 - 1e-9)] if np.isfinite(top) else pairs[~np.isfinite(est)]
     best = Fraction(0)
@@ -73,13 +73,13 @@ def _px_bound(pairs, Qf, rows, a1, a2):
             continue
         best = max(best, max(q1) / min(q2))
     if len(cand) > 4096:  # pragma: no cover - many ties: the bound over every pair of the matrix
-        return max(best, _px_bound(np.array([(y, s, t) for y in range(len(rows)) for s in range(a1)
+        return max(best, px_bound(np.array([(y, s, t) for y in range(len(rows)) for s in range(a1)
                                              for t in range(a1) if s != t]), Qf, rows, a1, a2)
                    if len(pairs) < len(rows) * a1 * (a1 - 1) else INF)
     return best
 
 
-def _px_ok(pairs, Qf, rows, a1, a2, r_cut: Fraction):
+def px_ok(pairs, Qf, rows, a1, a2, r_cut: Fraction):
     """Boolean array: max_u Q[y|s1,u] <= r_cut * min_u Q[y|s2,u], decided exactly (Fractions)."""
     out = np.zeros(len(pairs), dtype=bool)
     if not len(pairs):
@@ -91,19 +91,19 @@ def _px_ok(pairs, Qf, rows, a1, a2, r_cut: Fraction):
         yy, a, b = (int(v) for v in pairs[k])
         out[k] = max(rows[yy][a]) <= r_cut * min(rows[yy][b])
     return out
-def _code(pairs, a1: int):
+def pair_codes(pairs, a1: int):
     """One integer per (y, s1, s2) row of ``pairs`` (for vectorised membership tests)."""
     return (pairs[:, 0].astype(np.int64) * a1 + pairs[:, 1]) * a1 + pairs[:, 2]
 
 
-def _in_results(pairs, results, a1: int):
+def in_results(pairs, results, a1: int):
     """Boolean array: the rows of ``pairs`` that ``results`` holds (its (y, s1, s2) keys)."""
     keys = np.array([k for k in results if len(k) == 3], dtype=np.int64).reshape(-1, 3)
-    return np.isin(_code(pairs, a1), _code(keys, a1))
+    return np.isin(pair_codes(pairs, a1), pair_codes(keys, a1))
 
 
-def _pairs(all_pairs, est, top_est, results, solve, screen, pre, notes, rows, Qf, phat_f, Phi, tab, alpha, a1, a2,
-           screened: list):
+def certify_pairs(all_pairs, est, top_est, results, solve, screen, pre, notes, rows, Qf, phat_f, Phi, tab, alpha,
+                  a1, a2, screened: list):
     """Certify the pairs (leading ones in arb, the float screen, the rest in arb) into ``results``; the pairs
     the screen settled are appended to ``screened`` as one array (bounded by ``results[("screen",)]``)."""
     n_all = len(all_pairs)
@@ -121,7 +121,7 @@ def _pairs(all_pairs, est, top_est, results, solve, screen, pre, notes, rows, Qf
             progress.update(i)
             solve(p)
         r_cut = max(r.hi for r in results.values())
-        rest = all_pairs[~_in_results(all_pairs, results, a1)]
+        rest = all_pairs[~in_results(all_pairs, results, a1)]
         if len(rest):
             progress.step(f"{pre}float screen of the other {len(rest)} (y, s, s') pairs")
             if r_cut == INF or not math.isfinite(to_float(r_cut)):
@@ -135,7 +135,7 @@ def _pairs(all_pairs, est, top_est, results, solve, screen, pre, notes, rows, Qf
                     ok = np.concatenate([certify_float(tab, Qf, phat_f, to_float(alpha), Phi, r_f, rest[i:i + CHUNK])
                                          for i in range(0, len(rest), CHUNK)])
                     # Proposition-3 bound max_u q1 / min_u q2 (valid over all of P_X), confirmed exactly
-                    px = _px_ok(rest[~ok], Qf, rows, a1, a2, r_cut)
+                    px = px_ok(rest[~ok], Qf, rows, a1, a2, r_cut)
                 idx = np.flatnonzero(~ok)
                 ok[idx[px]] = True
                 screened.append(rest[ok])
@@ -151,7 +151,7 @@ def _pairs(all_pairs, est, top_est, results, solve, screen, pre, notes, rows, Qf
                 progress.update(i)
                 solve(p)
             if len(bad) > cap:
-                results[("cap",)] = PairResult(-1, -1, -1, None, _px_bound(bad[cap:], Qf, rows, a1, a2))
+                results[("cap",)] = PairResult(-1, -1, -1, None, px_bound(bad[cap:], Qf, rows, a1, a2))
 
 
 def dinf_witness(Q, phat, B: Fraction, a1: int, a2: int, dps: int, pairs: int = 16):
@@ -165,7 +165,7 @@ def dinf_witness(Q, phat, B: Fraction, a1: int, a2: int, dps: int, pairs: int = 
         e = min(Fraction(arb_upper(arb_exact(-Fraction(B)).exp())), Fraction(1))
     free = 1 - e
     Qf = np.array([[to_float(v) for v in row] for row in Q])
-    est = _px_estimates(Qf, a1, a2)
+    est = px_estimates(Qf, a1, a2)
     order = np.argsort(-est, axis=None)[:pairs]
     best: tuple = (None, None, None)   # (ratio, argmax, P)
     for y, s1, s2 in np.array(np.unravel_index(order, est.shape)).T:

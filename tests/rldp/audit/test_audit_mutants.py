@@ -366,9 +366,9 @@ def test_alpha_half_is_certified_above_a_point_of_the_projection():
 
 
 def test_proposition3_screen_decides_exactly():
-    """_px_ok: max_u Q[y|s1,u] <= r_cut min_u Q[y|s2,u] decided in Fractions; the float pre-filter has 1e-9 of
+    """px_ok: max_u Q[y|s1,u] <= r_cut min_u Q[y|s2,u] decided in Fractions; the float pre-filter has 1e-9 of
     room, so a pair 1e-12 over r_cut passes the filter and must still be rejected."""
-    from rldp_verify.rldp.audit.pairs import _px_ok
+    from rldp_verify.rldp.audit.pairs import px_ok
 
     r_cut = F(3)
     tiny = F(1, 10**12)
@@ -381,9 +381,9 @@ def test_proposition3_screen_decides_exactly():
                       [1, 1, 0],     # 3/4 <= 3 * 1/4 -> True
                       [1, 1, 2],     # 3/4 > 3 * 1/4 (1 - 1e-12) -> False
                       [1, 0, 1]])    # 3/4 <= 3 * 1/2 -> True
-    assert _px_ok(pairs, Qf, rows, 3, 2, r_cut).tolist() == [True, False, True, True, False, True]
-    assert _px_ok(pairs[:0], Qf, rows, 3, 2, r_cut).tolist() == []
-    assert _px_ok(pairs, Qf, rows, 3, 2, F(1, 2)).tolist() == [False, False, False, False, False, False]
+    assert px_ok(pairs, Qf, rows, 3, 2, r_cut).tolist() == [True, False, True, True, False, True]
+    assert px_ok(pairs[:0], Qf, rows, 3, 2, r_cut).tolist() == []
+    assert px_ok(pairs, Qf, rows, 3, 2, F(1, 2)).tolist() == [False, False, False, False, False, False]
 
 
 def test_zero_in_the_denominator_block():
