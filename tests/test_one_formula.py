@@ -204,3 +204,34 @@ def test_confidence_radius_routes_agree(alpha, n):
         assert abs(float(ball.mid()) - float(B)) < 1e-20
     if alpha == 2:       # eq. (11) at alpha = 2: e^B - 1 is the chi-square radius q / n
         assert _close(chi2_radius_float(n, a, 1 - conf), math.expm1(float(B)), rel=1e-12)
+
+
+# Known answers: the routes share one statement, so a wrong statement would make them agree with each other;
+# these anchor each formula to the paper.
+
+
+def test_known_answers_theorem5_and_eq56_and_definition4():
+    assert exp_delta2(3, 1) == 5 and exp_delta2(F(7, 2), 2) == F(7, 2)     # d = 2: delta2 = eps2
+    assert grr_matrix(2, 3) == [[F(3, 4), F(1, 4)], [F(1, 4), F(3, 4)]]
+    S = srr_matrix(2, 2, 2)                                                # Example 4: eps = log 2, C = 4.5
+    assert S[0][:2] == [F(2) / F(9, 2), F(1, 2) / F(9, 2)] and S[0][2] == 1 / F(9, 2)
+    for size in (2, 4):
+        assert all(sum(col) == 1 for col in zip(*grr_matrix(size, F(5, 3)), strict=True))
+
+
+def test_known_answers_eq62_and_mutual_information_and_radius():
+    a1 = 3
+    P = [[F(1, 6)], [F(1, 3)], [F(1, 2)]]
+    ratio, _ = realized_ratio(grr_matrix(a1, F(5, 2)), P, a1, 1)          # S alone: eps* = eps
+    assert ratio == F(5, 2)
+    p = [F(1, 6), F(1, 3), F(1, 2)]
+    lo, hi = mutual_information_bounds(grr_matrix(3, math.inf), p, dps=40)    # identity: I = H(X)
+    h = -sum(float(x) * math.log(float(x)) for x in p)
+    assert abs(float(lo) - h) < 1e-14 and abs(float(hi) - h) < 1e-14
+    from scipy.stats import chi2
+
+    n, a = 50, 5
+    q = chi2.ppf(0.95, a - 1)
+    B = confidence_radius(2, F(95, 100), n, a, dps=30)                        # eq. (11): log(1 + q / n)
+    assert abs(float(B) - math.log1p(q / n)) < 1e-12
+    assert abs(chi2_radius_float(n, a, 0.05) - q / n) < 1e-15
