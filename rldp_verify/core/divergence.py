@@ -37,7 +37,7 @@ import flint
 import mpmath
 
 from rldp_verify.core.errors import InputError
-from rldp_verify.core.numbers import coerce, exact, to_mpf, working_precision
+from rldp_verify.core.numbers import DEFAULT_DPS, coerce, exact, to_mpf, working_precision
 from rldp_verify.core.rigorous import arb_exact, arb_precision
 
 INF = mpmath.inf
@@ -195,7 +195,7 @@ def renyi_divergence(phat: Sequence[Any], p: Sequence[Any], alpha: Any, *, dps: 
         return mpmath.log(s) / (to_mpf(alpha) - 1)
 
 
-def renyi_divergence_arb(phat: Sequence[Any], p: Sequence[Any], alpha: Any, *, dps: int = 50) -> Any:
+def renyi_divergence_arb(phat: Sequence[Any], p: Sequence[Any], alpha: Any, *, dps: int = DEFAULT_DPS) -> Any:
     """A rigorous arb enclosure of D_alpha(P^||P) for exact inputs (None when it is +inf)."""
     phat = [exact(v) for v in validate_distribution(phat, "phat")]
     p = [exact(v) for v in validate_distribution(p, "p")]

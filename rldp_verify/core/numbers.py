@@ -29,7 +29,12 @@ import mpmath
 
 from rldp_verify.core.errors import InputError
 
-DEFAULT_DPS = 50
+# Working precisions (decimal digits). Every default ``dps`` of the engine is one of these names.
+DEFAULT_DPS = 50        # certified evaluations (arb enclosures, brackets, mpmath values that are re-checked)
+REFERENCE_DPS = 30      # digits of a reference value (rldp-verify reference, rldp_verify.testing)
+SEARCH_DPS = 30         # numerical searches whose result is certified afterwards (eq. (82)'s split, column
+                        # generation, SRR's optimality bracket, the sampler audit)
+SCREEN_DPS = 40         # interval screens with a fallback (the RR tail boxes, the structured audit's log bounds)
 
 Exact = Fraction
 

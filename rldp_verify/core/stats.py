@@ -25,7 +25,7 @@ from typing import Any
 import mpmath
 
 from rldp_verify.core.errors import CertificationError, InputError
-from rldp_verify.core.numbers import exact, from_float, to_mpf, working_precision
+from rldp_verify.core.numbers import DEFAULT_DPS, exact, from_float, to_mpf, working_precision
 from rldp_verify.core.rigorous import arb_exact, arb_precision
 
 
@@ -107,7 +107,7 @@ def chi2_quantile(q: Any, k: int, *, dps: int | None = None) -> Any:
         return +x
 
 
-def chi2_quantile_bracket(q: Any, k: int, *, dps: int = 50) -> tuple[Fraction, Fraction]:
+def chi2_quantile_bracket(q: Any, k: int, *, dps: int = DEFAULT_DPS) -> tuple[Fraction, Fraction]:
     """Rationals (lo, hi), hi - lo ~ 10^-dps * max(1, x), with CDF(lo) < q < CDF(hi) certified in arb."""
     k, q = _check(k, q)
     x = chi2_quantile(q, k, dps=dps + 10)

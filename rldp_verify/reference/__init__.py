@@ -23,13 +23,14 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from rldp_verify.core.errors import InputError
+from rldp_verify.core.numbers import REFERENCE_DPS
 from rldp_verify.reference._certify import Ref
 from rldp_verify.reference.registry import QUANTITIES, default_grid, parse_point, quantity
 
 __all__ = ["QUANTITIES", "Ref", "quantity", "default_grid", "read_grid", "evaluate", "evaluate_grid", "table"]
 
 
-def evaluate(name: str, point: dict, *, dps: int = 30) -> Ref:
+def evaluate(name: str, point: dict, *, dps: int = REFERENCE_DPS) -> Ref:
     """The certified reference value of ``name`` at one exact point (see :func:`parse_point`)."""
     _check_dps(dps)
     return quantity(name).evaluate(point, dps)
@@ -45,7 +46,7 @@ def _one(args):
     return QUANTITIES[name].evaluate(point, dps)
 
 
-def evaluate_grid(name: str, points: list[dict], *, dps: int = 30, workers: int | None = None,
+def evaluate_grid(name: str, points: list[dict], *, dps: int = REFERENCE_DPS, workers: int | None = None,
                   progress: bool = False) -> list[Ref]:
     """Reference values at every point, in order. ``workers`` processes (default: the number of cores);
     ``progress`` shows a tqdm bar on stderr when it is a terminal."""
@@ -108,7 +109,7 @@ def read_grid(name: str, path) -> list[dict]:
     return [parse_point(qty, r, i) for i, r in enumerate(raw)]
 
 
-def table(name: str, points: list[dict], *, dps: int = 30, workers: int | None = None, progress: bool = False,
+def table(name: str, points: list[dict], *, dps: int = REFERENCE_DPS, workers: int | None = None, progress: bool = False,
           claims: list | None = None) -> dict:
     """{"quantity", "formula", "provenance", "rows": [{inputs..., "value", "error"}]} for ``rldp-verify
     reference``. ``claims``: the resolved claim records (see :mod:`rldp_verify.reference.provenance`)."""

@@ -36,7 +36,7 @@ import numpy as np
 
 from rldp_verify.core.errors import InputError
 from rldp_verify.core.information import mutual_information_arb, mutual_information_bounds, mutual_information_value
-from rldp_verify.core.numbers import DEFAULT_DPS, fraction_str, to_mpf, working_precision
+from rldp_verify.core.numbers import DEFAULT_DPS, SEARCH_DPS, fraction_str, to_mpf, working_precision
 from rldp_verify.core.rigorous import arb_exact, arb_precision
 from rldp_verify.core.rigorous import upper as arb_upper
 from rldp_verify.rldp.mechanisms._common import build, labels_for
@@ -170,7 +170,7 @@ class SplitOptimum:
     complete: bool         # branch and bound reached its tolerance
 
 
-def optimise_eps2(table, r, d, *, grid: int = 48, dps: int = 30, tol=Fraction(1, 10**8), max_boxes: int = 4000,
+def optimise_eps2(table, r, d, *, grid: int = 48, dps: int = SEARCH_DPS, tol=Fraction(1, 10**8), max_boxes: int = 4000,
                   digits: int = DEFAULT_DIGITS) -> SplitOptimum:
     """Eq. (82): the split t = e^{eps2} in [1, r] maximising I_{P-hat}(X;Y), with a certified bracket."""
     a1, a2 = len(table), len(table[0])
