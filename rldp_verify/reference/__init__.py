@@ -109,8 +109,8 @@ def read_grid(name: str, path) -> list[dict]:
     return [parse_point(qty, r, i) for i, r in enumerate(raw)]
 
 
-def table(name: str, points: list[dict], *, dps: int = REFERENCE_DPS, workers: int | None = None, progress: bool = False,
-          claims: list | None = None) -> dict:
+def table(name: str, points: list[dict], *, dps: int = REFERENCE_DPS, workers: int | None = None,
+          progress: bool = False, claims: list | None = None) -> dict:
     """{"quantity", "formula", "provenance", "rows": [{inputs..., "value", "error"}]} for ``rldp-verify
     reference``. ``claims``: the resolved claim records (see :mod:`rldp_verify.reference.provenance`)."""
     import time
