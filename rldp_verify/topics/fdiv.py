@@ -35,7 +35,7 @@ import mpmath
 
 from rldp_verify.core.divergence import kl_divergence, renyi_power_sum, validate_alpha, validate_distribution
 from rldp_verify.core.errors import InputError
-from rldp_verify.core.numbers import to_mpf, working_precision
+from rldp_verify.core.numbers import DEFAULT_DPS, to_mpf, working_precision
 from rldp_verify.core.rigorous import arb_exact, arb_precision
 from rldp_verify.topics.fdiv_binary import (
     _alpha_gt1,
@@ -414,7 +414,7 @@ def _arb(x):
     return arb_exact(Fraction(man) * Fraction(2) ** exp)
 
 
-def amplification_bound(M, W, alpha, *, eta=None, dps: int = 50, inverse: str = "printed"):
+def amplification_bound(M, W, alpha, *, eta=None, dps: int = DEFAULT_DPS, inverse: str = "printed"):
     """phi(eps_f, alpha) of eq. (53)-(55) for the cascade W o M, with Gamma_max/min(Y) of
     eq. (56)-(57), eta = eta_TV(W) (Dobrushin) unless given, and g_alpha^{-1} as printed in eq. (41)
     (``inverse="printed"``) or the generalized inverse (``inverse="generalized"``).

@@ -29,6 +29,7 @@ from fractions import Fraction
 
 import flint
 
+from rldp_verify.core.numbers import SCREEN_DPS
 from rldp_verify.core.rigorous import arb_precision
 
 
@@ -96,7 +97,8 @@ def _h_all(m_single, m_pattern, patterns, k, lo, hi):
     return out
 
 
-def certify_rr_tail(k: int, m_of_set: Callable, s_hi: Fraction, *, dps: int = 40, max_boxes: int = 20000) -> bool:
+def certify_rr_tail(k: int, m_of_set: Callable, s_hi: Fraction, *, dps: int = SCREEN_DPS,
+                    max_boxes: int = 20000) -> bool:
     """True iff h_j > 0 is proved on [0, s_hi] for every pattern with |T_j| >= 2 (see module docstring).
 
     ``m_of_set(A)`` returns the interval function m_A(lo, hi) for a frozenset A of inputs.

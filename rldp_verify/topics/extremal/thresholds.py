@@ -40,6 +40,7 @@ from typing import Any
 import mpmath
 
 from rldp_verify.core.errors import CertificationError, InputError
+from rldp_verify.core.numbers import DEFAULT_DPS
 from rldp_verify.core.rigorous import arb_precision, as_arb
 from rldp_verify.topics.extremal.staircase import (
     arb_dot,
@@ -112,7 +113,7 @@ def _sub(a, b):
     return a - b
 
 
-def rr_status(mu: Callable, k: int, t, *, dps: int = 50) -> Status:
+def rr_status(mu: Callable, k: int, t, *, dps: int = DEFAULT_DPS) -> Status:
     """Is randomized response optimal for LP (11) at t? Certified via the reduced costs g_j."""
     t = check_t(t)
     with arb_precision(dps):
@@ -143,7 +144,7 @@ def rr_status(mu: Callable, k: int, t, *, dps: int = 50) -> Status:
         return Status(OPTIMAL, t, detail)
 
 
-def binary_status(mu: Callable, k: int, t, T, *, dps: int = 50) -> Status:
+def binary_status(mu: Callable, k: int, t, T, *, dps: int = DEFAULT_DPS) -> Status:
     """Is the two-output mechanism on the set T (columns S_T/(1+t), S_Tc/(1+t)) optimal at t?"""
     t = check_t(t)
     T = frozenset(T)
