@@ -51,6 +51,7 @@ from fractions import Fraction
 import numpy as np
 
 from rldp_verify.core.errors import InputError
+from rldp_verify.core.numbers import SEARCH_DPS
 
 __all__ = ["audit_sampler", "SamplerAudit", "clopper_pearson_lower", "clopper_pearson_upper", "lh_feature"]
 
@@ -317,7 +318,7 @@ def _candidates_rldp(inputs, cA, nA, sizes, rldp, dps):
 
 def audit_sampler(fn, inputs, trials: int, confidence: float = 0.95, seed: int = 0, *, workers: int | None = None,
                   progress: bool = True, sizes=None, phat=None, alpha=None, radius=None, distribution=None,
-                  full_simplex: bool = False, dps: int = 30, feature=None) -> SamplerAudit:
+                  full_simplex: bool = False, dps: int = SEARCH_DPS, feature=None) -> SamplerAudit:
     """A lower bound on eps for the randomiser ``fn`` holding with probability >= ``confidence``.
 
     eps-LDP (default): over every ordered pair of ``inputs``. (eps, F)-RLDP: ``sizes=(|S|, |U|)`` with

@@ -36,6 +36,7 @@ from fractions import Fraction
 import numpy as np
 
 from rldp_verify.core.errors import InputError
+from rldp_verify.core.numbers import REFERENCE_DPS
 
 __all__ = ["assert_matches_reference", "reference_points", "reference_values", "CheckSummary"]
 
@@ -94,7 +95,7 @@ def reference_points(quantity: str, grid="default") -> list[dict]:
     return [_as_received(quantity, p)[0] for p in _raw_points(quantity, grid)]
 
 
-def reference_values(quantity: str, grid="default", *, dps: int = 30, workers: int | None = None):
+def reference_values(quantity: str, grid="default", *, dps: int = REFERENCE_DPS, workers: int | None = None):
     """[(user point, Ref)] for ``grid``; values are cached per process."""
     from rldp_verify.reference import evaluate_grid
 
@@ -145,7 +146,7 @@ def _fmt_point(p: dict) -> str:
 
 
 def assert_matches_reference(impl: Callable, quantity: str, grid="default", *, rtol=1e-10, atol=0.0,
-                             direction: str | None = None, dps: int = 30, workers: int | None = None,
+                             direction: str | None = None, dps: int = REFERENCE_DPS, workers: int | None = None,
                              max_listed: int | None = None) -> CheckSummary:
     """Compare ``impl(**inputs)`` with the certified reference of ``quantity`` at every grid point; raise
     AssertionError listing every bad point (see the module docstring). Returns a :class:`CheckSummary`."""

@@ -25,6 +25,7 @@ from fractions import Fraction
 from typing import Any
 
 from rldp_verify.core.errors import InputError
+from rldp_verify.core.numbers import SCREEN_DPS
 from rldp_verify.core.rigorous import arb_exact, arb_precision, lower, upper
 from rldp_verify.rldp.audit import FAIL, INCONCLUSIVE, PASS, AuditResult, parse_eps
 from rldp_verify.structured.channels import INF, LaplaceHistogram
@@ -99,7 +100,7 @@ def _fmt_sci(x) -> str:
     return "inf" if x == INF else f"{float(x):.2g}"
 
 
-def _log_bounds(rho, dps=40):
+def _log_bounds(rho, dps=SCREEN_DPS):
     """[log rho] as rationals (lower, upper); inf -> (inf, inf)."""
     if rho == INF:
         return INF, INF
@@ -108,7 +109,7 @@ def _log_bounds(rho, dps=40):
         return lower(v), upper(v)
 
 
-def _ratio_bounds(structure, dps=40):
+def _ratio_bounds(structure, dps=SCREEN_DPS):
     if isinstance(structure, LaplaceHistogram):
         with arb_precision(dps):
             v = arb_exact(structure.eps()).exp()
