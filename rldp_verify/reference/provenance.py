@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from rldp_verify.claims.catalogue import DEFAULT_SOURCE, Catalogue
 from rldp_verify.core.errors import InputError
+from rldp_verify.core.numbers import REFERENCE_DPS
 
 
 def claim_ids(quantity: str, package: str | Catalogue = DEFAULT_SOURCE) -> tuple[str, ...]:
@@ -39,7 +40,7 @@ def pinned(package: str | Catalogue = DEFAULT_SOURCE) -> dict:
 
 
 def resolve(quantity: str, *, package: str | Catalogue = DEFAULT_SOURCE, run: bool = True,
-            dps: int = 30) -> list[dict]:
+            dps: int = REFERENCE_DPS) -> list[dict]:
     """[{"id", "paper", "source", "statement", "pinned_verdict", "verdict" and "seconds" (when run)}] for the
     quantity's claims."""
     from rldp_verify.claims import Context
