@@ -87,6 +87,7 @@ import numpy as np
 
 from rldp_verify.core import progress
 from rldp_verify.core.errors import CertificationError, InputError
+from rldp_verify.core.numbers import SEARCH_DPS
 from rldp_verify.rldp.mechanisms.cg_certify import CERT_ATTEMPTS, certify_upper, exact_primal
 from rldp_verify.rldp.mechanisms.cg_cone import Cone
 from rldp_verify.rldp.mechanisms.cg_master import ColumnPool, RestrictedLP
@@ -330,7 +331,7 @@ def _iteration_cap(max_iterations: int | None, stabilisation: str, inout: bool) 
 
 
 def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, time_limit: float = 600.0,
-                  init_columns: Sequence[Sequence[Fraction]] = (), dps: int = 30, log=None,
+                  init_columns: Sequence[Sequence[Fraction]] = (), dps: int = SEARCH_DPS, log=None,
                   alpha0: float = 0.5, alternatives: int = 2, neighbours: int = 6, checkpoints: Sequence[float] = (),
                   stabilisation: str = "lagrangian", inout: bool = False, prior_dual: bool = True,
                   max_iterations: int | None = None, bundle_cuts: int = 30, rmp_growth: float = 0.1,
