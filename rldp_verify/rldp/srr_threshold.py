@@ -35,7 +35,7 @@ import flint
 
 from rldp_verify.core.errors import InputError
 from rldp_verify.core.information import mu_arb
-from rldp_verify.core.numbers import DEFAULT_DPS, exact
+from rldp_verify.core.numbers import DEFAULT_DPS, SEARCH_DPS, exact
 from rldp_verify.core.polytope import vertices as _cdd_vertices
 from rldp_verify.core.rigorous import arb_exact, arb_precision
 from rldp_verify.core.rigorous import lower as arb_lower
@@ -452,7 +452,7 @@ def _max_reduced_cost_upper(p, a1, a2, t_lo: Fraction, t_hi: Fraction, patterns)
     return best
 
 
-def certify_srr_optimal_on(p: Sequence, a1: int, a2: int, t_lo, t_hi, *, dps: int = 30,
+def certify_srr_optimal_on(p: Sequence, a1: int, a2: int, t_lo, t_hi, *, dps: int = SEARCH_DPS,
                            max_intervals: int = 20000):
     """Certify that SRR^eps is optimal for EVERY e^eps in [t_lo, t_hi] (not only sampled points).
 
