@@ -372,6 +372,20 @@ def regimes_claim(ctx, utility: str, *, n: int = INSTANCES, swap: bool = False, 
     if not s_main["RR_optimal_all_at_largest_eps"]:
         fails.append(f"RR optimal on only {s_main['RR_optimal_fraction'][-1]:.0%} of instances at eps = {EPS[-1]} "
                      f"(worst RR/OPT {s_main['RR_worst_ratio_at_largest_eps']:.6f})")
+    later = [e for e, x in s_main["RR_optimal_fraction_at_larger_eps"].items() if x == 1]
+    if fails and s_main["binary_optimal_all_at_smallest_eps"] and later:
+        # issue 24: 'large eps' is the paper's word, eps = 10 our grid's end; the finding rests on that choice
+        ev["readings"] = {
+            "literal": f"'large eps' = {EPS[-1]:g}, the end of our grid (the paper states no grid), 'optimal' = within "
+                       f"{OPT_TOL:g} of the LP: " + "; ".join(fails),
+            "charitable": f"'large eps' = large enough for each instance (RR is optimal for large eps by Theorem 8): RR "
+                          f"optimal on all {n} instances from eps = {later[0]:g}, and within "
+                          f"{100 * (1 - s_main['RR_worst_ratio_at_largest_eps']):.3f} % of the optimum on all at eps = "
+                          f"{EPS[-1]:g}"}
+        return Outcome.refuted(
+            f"reading-dependent: literally (large eps = {EPS[-1]:g}, our grid's end) " + "; ".join(fails) + "; under the "
+            f"reading 'large enough' RR is optimal on all {n} instances from eps = {later[0]:g} ({dep})",
+            counterexample=fails, kind="reading-dependent", **ev)
     if fails:
         return Outcome.refuted("on our Dirichlet(1) instances " + "; ".join(fails) + f" ({dep})",
                                counterexample=fails, kind="false", **ev)
@@ -455,7 +469,10 @@ def geometric_claim(ctx, utility: str, *, n: int = INSTANCES, geo=None) -> Outco
     if undecided:
         gains = {f"{e} {m}": next(r[f"{m}_minus_geometric"] for r in main if r["eps"] == e) for e, m in undecided}
         return Outcome.inconclusive(f"no significant gain at (eps, mechanism) {undecided} (mean (mechanism - "
-                                    f"geometric)/OPT {gains}); {tail}", **ev)
+                                    f"geometric)/OPT {gains}); {tail}",
+                                    would_decide="the paper's instance distribution, or enough instances that the "
+                                                 "mean gain at these eps leaves two standard errors (it is within them "
+                                                 "at 100)", **ev)
     return Outcome.verified(f"binary and RR both above geometric beyond 2 SE at every eps in {EPS[0]}-{EPS[-1]}; {tail}",
                             **ev)
 
@@ -531,7 +548,9 @@ def floors_claim(ctx, utility: str, *, n: int = INSTANCES, ks=KS, combine=np.max
         bad = {name: v for name, v in verdicts.items() if v == "fails on every sample"}
         return Outcome.refuted(desc, counterexample=bad, kind="false", **ev)
     if any(v == "holds on some samples only" for v in verdicts.values()):
-        return Outcome.inconclusive(desc, **ev)
+        return Outcome.inconclusive(desc, would_decide="the paper's instance distribution and sample: the printed "
+                                    "floor is a minimum over 100 random instances, which holds on some of our samples "
+                                    "and not on others", **ev)
     return Outcome.verified(desc, **ev)
 
 

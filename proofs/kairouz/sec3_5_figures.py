@@ -73,10 +73,28 @@ def run(ctx, utility: str, conc: float, *, low=True, high=True, n=INSTANCES, swa
                 counts[name] += 1
             elif st.status == SUBOPTIMAL:
                 bad.append({"instance": i, "which": name, **inst,
-                            **{k: v for k, v in st.detail.items() if k in ("BIN", "OPT", "improving_pattern", "reduced_cost")}})
+                            **{k: v for k, v in st.detail.items() if k in ("BIN", "OPT", "improving_pattern", "reduced_cost")},
+                            "named/OPT": _ratio_to_optimum(mu, T, name, swap, ctx.dps)})
             else:
                 counts["undecided"] += 1
     return counts, bad
+
+
+def _ratio_to_optimum(mu, T, name: str, swap: bool, dps: int) -> float:
+    """The named mechanism's utility over the LP (11) optimum (the midpoint of arb enclosures; a size, not a verdict)."""
+    from rldp_verify.core.rigorous import arb_precision
+    from rldp_verify.topics.extremal.staircase import solve_staircase_lp
+    from rldp_verify.topics.extremal.utilities import binary_mechanism_for_set, randomized_response, utility
+
+    t = t_from_eps("0.1" if name.endswith("0.1") else "10")
+    rr = name.startswith("RR") != swap
+    with arb_precision(dps):
+        mech = randomized_response(K, t) if rr else binary_mechanism_for_set(T, K, t)
+        return float((utility(mech, mu) / solve_staircase_lp(K, t, mu).value).mid())
+
+
+#: a mechanism within this fraction of the optimum on every instance is optimal to the figures' resolution
+FIGURE_RESOLUTION = 1e-3
 
 
 def figure_claim(ctx, utility: str, swap=False, n=INSTANCES) -> Outcome:
@@ -98,6 +116,20 @@ def figure_claim(ctx, utility: str, swap=False, n=INSTANCES) -> Outcome:
             return Outcome.refuted(f"missing hypothesis (the instance distribution): on {len(bad)} of {n} Dirichlet(1) "
                                    f"instances the mechanism the figure names is not optimal, on none of the Dirichlet(0.3) "
                                    f"instances ({dep})", counterexample=bad[:3], **ev, kind="missing-hypothesis")
+        worst = min(b["named/OPT"] for b in bad)
+        ev["worst named/OPT"] = {"Dirichlet(1)": worst, "Dirichlet(0.3)": min(b["named/OPT"] for b in bad_skew)}
+        if worst >= 1 - FIGURE_RESOLUTION:
+            # issue 24: 'achieves the optimal' read literally (exactly optimal) against 'optimal to the figure's
+            # resolution' (the figure plots the utility against D_kl(P0||P1) or H(X): a gap of 0.1 % is invisible)
+            ev["readings"] = {
+                "literal": f"exactly optimal at the named eps: not on {len(bad)} of {n} Dirichlet(1) instances",
+                "charitable": f"optimal to the figure's resolution: the named mechanism is within {100 * (1 - worst):.3f} % "
+                              f"of the optimum on every Dirichlet(1) instance (Dirichlet(0.3): within "
+                              f"{100 * (1 - ev['worst named/OPT']['Dirichlet(0.3)']):.3f} %)"}
+            return Outcome.refuted(
+                f"reading-dependent: on {len(bad)} of {n} Dirichlet(1) instances the mechanism the figure names is not "
+                f"exactly optimal, but within {100 * (1 - worst):.3f} % of the optimum on all ({dep})",
+                counterexample=bad[:3], **ev, kind="reading-dependent")
         return Outcome.refuted(f"on {len(bad)} of {n} Dirichlet(1) instances the mechanism the figure names is not optimal "
                                f"({dep})", counterexample=bad[:3], **ev, kind="false")
     if main["undecided"]:
@@ -115,7 +147,8 @@ _READING = ("instances uniform on the simplex (Dirichlet(1)), rationals with den
        statement="For 100 random (P0, P1) on |X| = 6, the binary mechanism achieves the maximal D_kl(M0||M1) at eps = 0.1 "
                  "and randomized response at eps = 10.",
        hypotheses=("|X| = 6, 100 instances (as for Figure 3)",), method=(Method.EXACT, Method.PROPERTY),
-       reading=_READING, slow=True)
+       reading=_READING + f"; a mechanism within {FIGURE_RESOLUTION:g} of the optimum on every instance is optimal to the "
+               "figure's resolution (the charitable reading)", slow=True)
 def _fig5(ctx):
     return figure_claim(ctx, "kl")
 

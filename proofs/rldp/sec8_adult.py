@@ -356,7 +356,9 @@ def check_ir_srr_marginal(ctx):
     if not good:
         return Outcome.refuted("SRR - IR is not marginal at any point where SRR > IR: " + "; ".join(bad),
                                counterexample=bad, **ev, kind="false")
-    return Outcome.inconclusive(f"marginal at {len(good)} points, not at {len(bad)}: " + "; ".join(bad), **ev)
+    return Outcome.inconclusive(f"marginal at {len(good)} points, not at {len(bad)}: " + "; ".join(bad),
+                                would_decide="a number for 'marginal' from the paper (we use: SRR - IR below a third of "
+                                             "PolyOpt's advantage) or the eps range the sentence covers", **ev)
 
 
 @claim(
@@ -440,7 +442,10 @@ def check_grr_worst(ctx):
     ok_eps = [e for e in EPS_GRID if float(e) < bad_eps[0]]
     msg = "; ".join(f for _, f in fails[:4])
     if ok_eps and bad_eps[0] == float(EPS_GRID[-1]):
-        return Outcome.inconclusive(f"holds for eps <= {ok_eps[-1]}, fails at eps = {EPS_GRID[-1]}: {msg}", **ev)
+        return Outcome.inconclusive(f"holds for eps <= {ok_eps[-1]}, fails at eps = {EPS_GRID[-1]}: {msg}",
+                                    would_decide=f"whether the sentence covers eps = {EPS_GRID[-1]}, the end of the "
+                                                 "paper's grid (then REFUTED) or the range below it (then VERIFIED)",
+                                    **ev)
     return Outcome.refuted(msg, counterexample=[f for _, f in fails], **ev, kind="false")
 
 
@@ -557,6 +562,8 @@ def check_large_polyopt(ctx):
     if j["open"]:
         return Outcome.inconclusive(f"PolyOpt certified above IR, SRR, GRR at {len(j['holds'])} of "
                                     f"{len(j['holds']) + len(j['open'])} (pair, eps); only its bracket's upper end "
-                                    "is above at: " + "; ".join(j["open"][:4]) + nr, **ev)
+                                    "is above at: " + "; ".join(j["open"][:4]) + nr,
+                                    would_decide="a tighter certified bracket of PolyOpt's optimum at those (pair, "
+                                                 "eps) (its lower end above the best other mechanism)", **ev)
     return Outcome.verified(f"PolyOpt's certified lower end beats max(IR, SRR, GRR) at all {len(j['holds'])} "
                             "(pair, eps) of both large pairs" + nr, **ev)
