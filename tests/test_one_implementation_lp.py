@@ -24,10 +24,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 ENGINE = ROOT / "rldp_verify"
 HOMES = {"rldp_verify/core/lp.py", "rldp_verify/core/linalg.py", "rldp_verify/core/polytope.py"}
-# exact flint square solves still written inline in modules owned elsewhere; each is to become one call of
-# rldp_verify.core.lp.solve_square (remove its entry then)
+# exact flint solves still written inline: srr_threshold inverts A_B^T exactly (flint) and applies the rational
+# inverse to arb balls term by term; to become a call of rldp_verify.core.lp (remove the entry then)
 KNOWN_INLINE_FMPQ_SOLVES = {
-    "rldp_verify/rldp/mechanisms/cg_certify.py",
     "rldp_verify/rldp/srr_threshold.py",
 }
 

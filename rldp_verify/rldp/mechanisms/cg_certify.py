@@ -78,20 +78,13 @@ def exact_primal(master, cols_exact, cone: Cone, p, lp, x, dps, *, exact_basis_m
 def _basis_rows(basic, slack_rows, cols_exact, cone: Cone, lp) -> list[list[Fraction]] | None:
     """The restricted LP's final basis re-solved exactly (flint): rows theta_j w_j when theta_B = B^-1 1 >= 0
     and the slack rows are met with equality; None when the basis is not square, singular or infeasible."""
-    import flint
+    from rldp_verify.core.lp import solve_square
 
     rows_used = [i for i in range(len(lp)) if i not in set(slack_rows)]
     if not (len(basic) == len(rows_used) and basic):
         return None
-    k = len(basic)
-    M = flint.fmpq_mat(k, k, [flint.fmpq(cols_exact[j][i].numerator, cols_exact[j][i].denominator)
-                              for i in rows_used for j in basic])
-    try:
-        z = M.solve(flint.fmpq_mat(k, 1, [1] * k))
-    except ZeroDivisionError:
-        return None
-    th = [Fraction(int(t.p), int(t.q)) for t in z.entries()]
-    if not (all(t >= 0 for t in th)
+    th = solve_square([[cols_exact[j][i] for j in basic] for i in rows_used], [Fraction(1)] * len(basic))
+    if th is None or not (all(t >= 0 for t in th)
             and all(sum(t * cols_exact[j][i] for t, j in zip(th, basic, strict=True)) == 1 for i in slack_rows)):
         return None
     rows = []
