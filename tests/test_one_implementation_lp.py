@@ -24,11 +24,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 ENGINE = ROOT / "rldp_verify"
 HOMES = {"rldp_verify/core/lp.py", "rldp_verify/core/linalg.py", "rldp_verify/core/polytope.py"}
-# exact flint solves still written inline: srr_threshold inverts A_B^T exactly (flint) and applies the rational
-# inverse to arb balls term by term; to become a call of rldp_verify.core.lp (remove the entry then)
-KNOWN_INLINE_FMPQ_SOLVES = {
-    "rldp_verify/rldp/srr_threshold.py",
-}
+# modules allowed an inline exact flint solve (none: keep it empty; an entry needs a reason)
+KNOWN_INLINE_FMPQ_SOLVES: set[str] = set()
 
 
 def _is_row_swap(node: ast.AST) -> bool:

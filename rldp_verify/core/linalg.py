@@ -2,8 +2,9 @@
 
 :func:`solve_square` solves M z = rhs exactly (python-flint ``fmpq_mat``; None when M is singular);
 :func:`solve_square_balls` solves it for an exact M and a right-hand side of arb balls (a rigorous enclosure);
-:func:`exact_rank` is the rank of rational vectors.  :func:`flint_transpose` and :func:`times` are the exact
-matrix-vector product that :mod:`rldp_verify.core.lp` uses to check stationarity.  Nothing here rounds.
+:func:`exact_inverse` is M^-1 exactly; :func:`exact_rank` is the rank of rational vectors.
+:func:`flint_transpose` and :func:`times` are the exact matrix-vector product that :mod:`rldp_verify.core.lp`
+uses to check stationarity.  Nothing here rounds.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from typing import Any
 
 import flint
 
-__all__ = ["solve_square", "solve_square_balls", "times_exact", "exact_rank", "fmpq_of", "flint_transpose", "times"]
+__all__ = ["solve_square", "exact_inverse", "solve_square_balls", "times_exact", "exact_rank", "fmpq_of",
+           "flint_transpose", "times"]
 
 
 def fmpq_of(x: Fraction | int) -> flint.fmpq:
@@ -35,6 +37,15 @@ def solve_square(M: Sequence[Sequence[Fraction]], rhs: Sequence[Fraction]) -> li
     except ZeroDivisionError:
         return None
     return [Fraction(int(q.p), int(q.q)) for q in z.entries()]
+
+
+def exact_inverse(M: Sequence[Sequence[Fraction]]) -> list[list[Fraction]]:
+    """The exact inverse of the square matrix M (python-flint ``fmpq_mat``), as rows of Fractions; raises
+    ZeroDivisionError when M is singular (flint's own error)."""
+    k = len(M)
+    inv = flint.fmpq_mat(k, k, [fmpq_of(x) for row in M for x in row]).inv()
+    entries = inv.entries()
+    return [[Fraction(int(q.p), int(q.q)) for q in entries[i * k:(i + 1) * k]] for i in range(k)]
 
 
 def solve_square_balls(M: Sequence[Sequence[Fraction]], rhs: Sequence[Any]) -> list[Any]:

@@ -35,6 +35,7 @@ import flint
 
 from rldp_verify.core.errors import InputError
 from rldp_verify.core.information import mu_arb
+from rldp_verify.core.linalg import exact_inverse
 from rldp_verify.core.numbers import DEFAULT_DPS, SEARCH_DPS, exact
 from rldp_verify.core.polytope import vertices as _cdd_vertices
 from rldp_verify.core.rigorous import arb_exact, arb_precision
@@ -205,9 +206,7 @@ def srr_optimality(p: Sequence, a1: int, a2: int, exp_eps, *, dps: int = DEFAULT
     gens = lemma_a8_generators(a1, a2, t) if generators is None else [tuple(exact(x) for x in g) for g in generators]
     others = _non_basic(gens, basis)
     # alpha solves A_B^T alpha = mu_B, where the rows of A_B^T are the v_y
-    ABt = flint.fmpq_mat(a, a, [flint.fmpq(x.numerator, x.denominator) for v in basis for x in v])
-    inv = ABt.inv()
-    inv_rows = [[Fraction(int(q.p), int(q.q)) for q in inv.entries()[i * a:(i + 1) * a]] for i in range(a)]
+    inv_rows = exact_inverse(basis)     # rows of (A_B^T)^-1, exact
     with arb_precision(dps):
         mu_b = [mu_arb(v, p) for v in basis]
         alpha = [_row_times(inv_rows[i], mu_b) for i in range(a)]
