@@ -39,6 +39,7 @@ import mpmath
 from rldp_verify.core.errors import InputError
 from rldp_verify.core.numbers import DEFAULT_DPS, coerce, exact, to_mpf, working_precision
 from rldp_verify.core.rigorous import arb_exact, arb_precision
+from rldp_verify.core.validate import require_sum_one
 
 INF = mpmath.inf
 
@@ -75,10 +76,9 @@ def validate_distribution(p: Sequence[Any], name: str = "distribution", *, tol: 
         raise InputError(f"{name} is empty")
     total = sum(vals)
     if all(isinstance(v, Fraction) for v in vals):
-        if total != 1:
-            raise InputError(f"{name} sums to {total}, not 1")
+        require_sum_one(total, name)
     elif abs(total - 1) > (1e-12 if tol is None else tol):
-        raise InputError(f"{name} sums to {mpmath.nstr(total, 17)}, not 1")
+        require_sum_one(total, name, mpmath.nstr(total, 17), holds=False)
     return vals
 
 

@@ -27,6 +27,7 @@ from typing import Any
 from rldp_verify.core.errors import InputError
 from rldp_verify.core.information import mutual_information_value
 from rldp_verify.core.numbers import fraction_str, parse_exact, sum_str
+from rldp_verify.core.validate import stochastic_defects
 
 COLUMN_TOLERANCE = 1e-12
 
@@ -216,14 +217,7 @@ def labels(x, prefix: str) -> list[str]:
 def _check_columns(vals, normalize: bool):
     ncol = len(vals[0])
     note = None
-    exact = all(isinstance(v, Fraction) for r in vals for v in r)
-    bad = []
-    for c in range(ncol):
-        col = [r[c] for r in vals]
-        s = sum(col)
-        ok = (s == 1) if exact else abs(float(s) - 1) <= COLUMN_TOLERANCE
-        if not ok:
-            bad.append((c, s))
+    bad = stochastic_defects(vals, columns=True, tol=COLUMN_TOLERANCE)
     if bad and not normalize:
         c, s = bad[0]
         more = f" ({len(bad) - 1} more columns do not sum to 1)" if len(bad) > 1 else ""

@@ -62,6 +62,7 @@ from rldp_verify.core.numbers import (
 from rldp_verify.core.rigorous import arb_exact, arb_precision
 from rldp_verify.core.rigorous import upper as arb_upper
 from rldp_verify.core.stats import chi2_quantile, chi2_quantile_bracket
+from rldp_verify.core.validate import require_sum_one
 from rldp_verify.rldp.xi_interval import t_interval, t_interval_certified, t_plus_inner
 
 INF = math.inf
@@ -217,7 +218,7 @@ def read_table(table, *, name: str = "phat", normalize_counts: bool = True) -> t
                 shown = repr(float(total)) if float(total) != 1 else sum_str(total)
             except OverflowError:
                 shown = sum_str(total)
-            raise InputError(f"{name} sums to {shown}, not 1 (give probabilities summing to 1, or counts)")
+            require_sum_one(total, name, shown, " (give probabilities summing to 1, or counts)")
     return tuple(tuple(r) for r in vals)
 
 

@@ -33,6 +33,7 @@ from fractions import Fraction
 
 from rldp_verify.core.errors import InputError
 from rldp_verify.core.numbers import fraction_str
+from rldp_verify.core.validate import is_stochastic, require_sum_one
 from rldp_verify.rldp.mechanisms.rounding import PrivacyLevel, exp_eps_bracket, privacy_level
 
 INF = math.inf
@@ -176,7 +177,7 @@ def _exact_flat(p, n):
             raise InputError(f"P[{i}] = {v!r} is negative")
         out.append(q)
     if sum(out) != 1:
-        raise InputError(f"the distribution sums to {float(sum(out))!r}, not 1")
+        require_sum_one(sum(out), "the distribution", repr(float(sum(out))))
     return out
 
 
@@ -215,9 +216,7 @@ def check_gamma(mech, lower, eps, *, include_same_s: bool = True, a1: int | None
 
 def check_column_stochastic(mech) -> bool:
     """Every column of Q sums to exactly 1 and every entry is >= 0 (exact)."""
-    Q = _matrix(mech)
-    ncol = len(Q[0])
-    return all(v >= 0 for r in Q for v in r) and all(sum(r[c] for r in Q) == 1 for c in range(ncol))
+    return is_stochastic(_matrix(mech), columns=True)
 
 
 # ---------------------------------------------------------------------------------------------
