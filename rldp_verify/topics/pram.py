@@ -35,6 +35,7 @@ from rldp_verify.core.information import mutual_information_value, transpose
 from rldp_verify.core.lp import solve_rows
 from rldp_verify.core.numbers import check_exp_eps, exact, to_mpf
 from rldp_verify.core.polytope import generators_of_rows
+from rldp_verify.core.validate import require_sum_one
 from rldp_verify.topics.pram_vertices import certify_vertex_set as certify_vertex_set
 
 # labels of the coordinate values named in Proposition 3.2
@@ -78,9 +79,9 @@ def check_p(p, S: int | None = None) -> list:
     s = sum(p)
     if all(isinstance(x, (int, Fraction)) for x in p):
         if s != 1:
-            raise InputError(f"p must sum to 1, sums to {s}")
+            require_sum_one(s, "p", must=True)
     elif abs(s - 1) > mpmath.mpf(10) ** (-(mpmath.mp.dps - 5)):
-        raise InputError(f"p must sum to 1, sums to {s}")
+        require_sum_one(s, "p", must=True, holds=False)
     return p
 
 

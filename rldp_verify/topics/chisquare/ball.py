@@ -50,6 +50,7 @@ from rldp_verify.core.divergence import chi_square_sum
 from rldp_verify.core.errors import CertificationError, InputError
 from rldp_verify.core.numbers import as_list, coerce, to_mpf
 from rldp_verify.core.roots import root_increasing
+from rldp_verify.core.validate import require_sum_one
 from rldp_verify.rldp.projection import kappa, lift
 from rldp_verify.rldp.uncertainty import chi2_radius_float
 
@@ -110,7 +111,7 @@ def _distribution(name: str, xs) -> list:
     p = _vector(name, xs, nonneg=True)
     tot = mpmath.fsum(p)
     if abs(tot - 1) > mpmath.mpf(10) ** -12:
-        raise InputError(f"{name} must sum to 1, sums to {mpmath.nstr(tot, 15)}")
+        require_sum_one(tot, name, mpmath.nstr(tot, 15), must=True, holds=False)
     return p
 
 

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from rldp_verify.core.errors import CertificationError, InputError
+from rldp_verify.core.validate import require_sum_one
 
 PROBLEMS = ("NUNP", "NURP", "RUNP", "RURP")
 K_LEMMA8 = 2.0 ** (-2.0 / 3.0) + 2.0 ** (1.0 / 3.0)
@@ -60,7 +61,7 @@ def _table(name, P, shape=None) -> np.ndarray:
     if not np.all(np.isfinite(P)) or np.any(P < 0):
         raise InputError(f"{name} has a negative or non-finite entry")
     if abs(P.sum() - 1) > 1e-9:
-        raise InputError(f"{name} must sum to 1, sums to {P.sum()!r}")
+        require_sum_one(P.sum(), name, repr(P.sum()), must=True, holds=False)
     return P
 
 

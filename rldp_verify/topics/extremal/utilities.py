@@ -24,6 +24,8 @@ from rldp_verify.core.errors import InputError
 from rldp_verify.core.information import mu_arb
 from rldp_verify.core.numbers import check_exp_eps, exact
 from rldp_verify.core.rigorous import as_arb
+from rldp_verify.core.validate import is_stochastic as rows_stochastic
+from rldp_verify.core.validate import require_sum_one
 
 
 def distribution(P, name: str = "P", *, positive: bool = True) -> tuple:
@@ -41,9 +43,7 @@ def distribution(P, name: str = "P", *, positive: bool = True) -> tuple:
         if p < 0 or (positive and p == 0):
             need = "positive" if positive else "non-negative"
             raise InputError(f"{name}[{i}] = {p} is not {need}")
-    s = sum(vals)
-    if s != 1:
-        raise InputError(f"{name} sums to {s}, not 1")
+    require_sum_one(sum(vals), name)
     return vals
 
 
@@ -179,4 +179,4 @@ def is_ldp(Q, t) -> bool:
 
 def is_stochastic(Q) -> bool:
     """True when every row of Q (given by rows) is non-negative and sums to exactly 1 (exact comparison)."""
-    return all(all(v >= 0 for v in row) and sum(row) == 1 for row in Q)
+    return rows_stochastic(Q, columns=False)
