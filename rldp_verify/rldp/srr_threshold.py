@@ -41,6 +41,7 @@ from rldp_verify.core.polytope import vertices as _cdd_vertices
 from rldp_verify.core.rigorous import arb_exact, arb_precision
 from rldp_verify.core.rigorous import lower as arb_lower
 from rldp_verify.core.rigorous import upper as arb_upper
+from rldp_verify.core.validate import require_sum_one
 from rldp_verify.rldp.gamma import gamma_inequalities
 
 
@@ -164,8 +165,7 @@ def _check_p(p, a):
         raise InputError(f"P has {len(p)} entries, expected |X| = {a}")
     if any(x < 0 for x in p):
         raise InputError(f"P has a negative entry: {p}")
-    if sum(p) != 1:
-        raise InputError(f"P sums to {sum(p)}, not 1")
+    require_sum_one(sum(p), "P")
     return p
 
 
