@@ -32,6 +32,7 @@ class LagrangianStart:
     restricted LP (46) a near-optimal primal.  The bundle continues from there if the width is not reached."""
 
     def run(self, cg) -> None:
+        """Run the relaxation once on ``cg``'s instance and seed its master and bracket with the result."""
         cg.it += 1
         pricing = cg.pricing
         rel = solve_relaxation(pricing.data, pricing.pricer, cg.lp, cg.a, log=cg.log)
@@ -66,6 +67,7 @@ class ProximalBundle:
         self.rmp_alpha = rmp_alpha
 
     def run(self, cg) -> None:
+        """Run the bundle iterations on ``cg`` (the driver's state) until its stopping rule holds."""
         if cg.centre is None:
             # no starting dual (prior_dual=False): the first centre is the starting columns' restricted LP dual
             _, _, y_rmp = cg.master.solve()
@@ -190,6 +192,8 @@ class ProximalQP:
         self.m = m
 
     def solve(self, V: np.ndarray, mu: np.ndarray, c: np.ndarray, u: float):
+        """The trial point for the cuts (V, mu) around the centre ``c`` with weight ``u``:
+        (z, model value, multipliers)."""
         import clarabel
         from scipy import sparse
 
@@ -221,6 +225,7 @@ class BoxStep:
     bound comes from the plain restricted LP; the run stops after 3 steps without a new column."""
 
     def run(self, cg) -> None:
+        """Run the box-step iterations on ``cg`` (the driver's state) until its stopping rule holds."""
         master, pricing = cg.master, cg.pricing
         master.set_box(None, 0.0)
         cg.lb, cg.x, y_rmp = master.solve()
@@ -277,6 +282,7 @@ class Wentges:
         self.inout = inout
 
     def run(self, cg) -> None:
+        """Run the smoothed pricing iterations on ``cg`` (the driver's state) until its stopping rule holds."""
         self.alpha = self.alpha0
         while True:
             cg.it += 1

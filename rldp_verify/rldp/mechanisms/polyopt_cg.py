@@ -5,7 +5,7 @@ Paper: [lopuhaa-2024], Sec. 5 (Definition 3, Theorems 2-3, eqs. (44)-(46)) and S
 Gamma-hat; this one never does.
 
 LP (46) and its dual, in the paper's notation (X the inputs, m of them on the LP coordinates, v a point of
-Gamma-hat = the cone points normalised to sum_x v_x = 1, mu(v) of eq. (45)):
+Gamma-hat = the cone points normalised to sum_x v_x = 1, mu(v) of eq. (45))::
 
     primal  max sum_v theta_v mu(v)  s.t.  sum_v theta_v v = 1_X,  theta >= 0;
     dual    min sum_x y_x            s.t.  mu(v) <= y . v for every v  (equivalently M(y) <= 0,
