@@ -228,6 +228,10 @@ def _decided(ctx, name, res, st, decisions, also=(), **extra):
         failed = "; ".join(d.text() for d in decisions if d.outcome == standard.FAILS)
         return Outcome.refuted(failed + " (all readings: " + detail + ")",
                                counterexample={"finding": name, "failed": failed}, **ev, kind="false")
+    open_ = [d for d in decisions if d.outcome == standard.UNDECIDED]
+    ev["would_decide"] = "; ".join(
+        f"{d.reading}: about {d.instances_to_decide} instances at the observed spread" if d.instances_to_decide
+        else f"{d.reading}: more instances (the estimate sits on the threshold)" for d in open_)
     return Outcome.inconclusive("undecided at the 95 % level: " + detail, **ev)
 
 
@@ -322,6 +326,9 @@ def check_f3(ctx):
     detail = "; ".join(parts) + ". " + artefacts
     if witness is not None:
         return Outcome.verified("robust privacy does not always give eps* <= eps: " + detail, witness=witness, **ev)
+    ev["would_decide"] = ("an exhibited NURP or RURP instance with eps* > eps stable under the negligible-output "
+                          "threshold (the paper attributes it to P* outside F, probability alpha = 0.05 per instance): "
+                          "a search over instances drawn with P* outside F")
     return Outcome.inconclusive("no instance with eps* > eps under robust privacy was found (a 'not always' "
                                 "statement cannot be refuted by sampling). " + detail, **ev)
 
