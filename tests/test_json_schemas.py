@@ -40,7 +40,7 @@ def _no_json_floats(doc, path="$"):
         assert path.endswith(".seconds"), f"JSON float at {path}: {doc}"
 
 
-@pytest.mark.parametrize("name", ["ball", "mechanism", "audit", "threshold", "report"])
+@pytest.mark.parametrize("name", ["ball", "mechanism", "audit", "threshold", "report", "audit_sampler"])
 def test_schemas_are_valid_and_shipped(name):
     s = schema(name)
     jsonschema.Draft202012Validator.check_schema(s)
@@ -87,6 +87,18 @@ def test_threshold_json_validates():
         out = cli("threshold", "--paper", "kairouz", *args, "--json")
         assert out.returncode == 0, out.stderr
         _no_json_floats(validate("threshold", out.stdout))
+
+
+@pytest.mark.parametrize("mode", [[], ["--sizes", "2,2", "--full-simplex"]])
+def test_audit_sampler_json_validates(mode):
+    """``audit-sampler --json`` (eps-LDP and (eps, F)-RLDP): decimal strings, no JSON float but the seconds."""
+    inputs = "0,1" if not mode else "1,2,3,4"
+    out = cli("audit-sampler", "random:getrandbits", "--inputs", inputs, "--trials", "200", "--json", "--quiet",
+              "--workers", "1", *mode)
+    assert out.returncode == 0, out.stderr
+    doc = validate("audit_sampler", out.stdout)
+    _no_json_floats(doc)
+    assert doc["digits"] == 17 and float(doc["eps_lower"]) > 0 and doc["outputs_seen"] >= 2
 
 
 def test_report_json_validates(tmp_path):

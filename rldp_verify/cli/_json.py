@@ -50,7 +50,8 @@ def dumps(doc: dict, *, indent: int | None = 1) -> str:
 
 
 def schema(name: str) -> dict:
-    """The JSON Schema of an output: ``ball``, ``mechanism``, ``audit``, ``threshold`` or ``report``."""
+    """The JSON Schema of an output: ``ball``, ``mechanism``, ``audit``, ``audit_sampler``, ``threshold``,
+    ``reference`` or ``report``."""
     text = resources.files("rldp_verify").joinpath("schemas", f"{name}.schema.json").read_text()
     return json.loads(text)
 
