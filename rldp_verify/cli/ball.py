@@ -22,7 +22,7 @@ from fractions import Fraction
 
 import mpmath
 
-from rldp_verify.cli._help import add_parser
+from rldp_verify.cli._help import BAD_INPUT, add_parser
 from rldp_verify.cli._json import INF, SCHEMA_VERSION, dec, dumps
 from rldp_verify.cli._uncertainty import add_ball_arguments, add_estimate_arguments, read_estimate
 from rldp_verify.cli._uncertainty import build_ball as shared_build_ball
@@ -43,13 +43,17 @@ def register(sub):
                   "rldp-verify ball --data adult.data --sensitive 9 --public 3 --alpha 2 --confidence 0.95",
                   "cut -d, -f4,10 adult.data | rldp-verify ball --data - --sensitive 1 --public 0 --alpha 2 "
                   "--radius 0.01"],
-        exit_codes={0: "success"})
+        exit_codes={0: "success", 2: BAD_INPUT + "; also when --time-limit is reached (one line naming the step "
+                                          "and how far it got)"})
     add_estimate_arguments(p.add_argument_group("the estimate P^"))
     add_ball_arguments(p.add_argument_group("the ball F"), alpha_required=True)
     p.add_argument("--dps", default=str(DEFAULT_DPS), help=f"working precision in digits (default {DEFAULT_DPS})")
     p.add_argument("--certified", action="store_true",
                    help="also print certified rational bounds (lower bounds rounded down, rad rounded up)")
     p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--time-limit", default=None, metavar="SECONDS",
+                   help="stop after this many seconds with one line naming the step and how far it got (exit 2; "
+                        "default: no limit)")
     p.add_argument("--quiet", action="store_true",
                    help="no progress on stderr (otherwise shown on a terminal after 3 s, or "
                         "$RLDP_VERIFY_PROGRESS_DELAY: the cells of L_{u|s} done, n/total, ETA)")
@@ -64,6 +68,19 @@ def _dps(text) -> int:
     if not 5 <= d <= 1000:
         raise InputError(f"--dps must be between 5 and 1000, got {d}")
     return d
+
+
+def _time_limit(text) -> float | None:
+    """``--time-limit``: a positive finite number of seconds (None when not given)."""
+    if text is None:
+        return None
+    try:
+        v = float(str(text))
+    except ValueError:
+        raise InputError(f"--time-limit must be a positive number of seconds, got {text!r}") from None
+    if not 0 < v < math.inf:
+        raise InputError(f"--time-limit must be a positive number of seconds, got {text!r}")
+    return v
 
 
 def build_ball(args):
@@ -88,9 +105,12 @@ def _num(x, dps):
 def run(args) -> int:
     """Run ``rldp-verify ball``: the statistics of the ball as text or JSON (``ball.schema.json``)."""
     from rldp_verify.cli.progress import Live
+    from rldp_verify.core import progress
 
-    ball, dps, labels = build_ball(args)
-    with Live("ball", quiet=args.quiet):  # on a terminal, after 3 s: cells done, n/total, ETA
+    limit = _time_limit(args.time_limit)
+    # on a terminal, after 3 s: cells done, n/total, ETA; past --time-limit: one line naming the step (exit 2)
+    with Live("ball", quiet=args.quiet), progress.deadline(limit, f"--time-limit {args.time_limit} s"):
+        ball, dps, labels = build_ball(args)
         st = ball.statistics(dps=dps, certified=args.certified)
     doc = {
         "schema_version": SCHEMA_VERSION,

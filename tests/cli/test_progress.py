@@ -214,3 +214,23 @@ def test_mechanism_time_limit_covers_the_set_up():
     line = p.stderr.strip()
     assert "\n" not in line and line.startswith("rldp-verify: error: --time-limit 0.001 s reached during "), line
     assert re.search(r"\(\d+ of \d+ (cells|blocks)\)", line) and "raise the time limit" in line, line
+
+
+def test_ball_time_limit_stops_with_one_line():
+    """Issue 29: `ball` on a large P-hat printed nothing for minutes; --time-limit stops it with one line naming
+    the step and how far it got (exit 2), well before the last cell."""
+    phat = ";".join(",".join(str(1 + (3 * i + 5 * j) % 7) for j in range(40)) for i in range(40))
+    p = subprocess.run([sys.executable, "-m", "rldp_verify", "ball", "--phat", phat, "--alpha", "2", "--radius",
+                        "0.05", "--time-limit", "0.5", "--json"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 2 and p.stdout == "", p.stderr
+    line = p.stderr.strip()
+    assert "\n" not in line and line.startswith("rldp-verify: error: --time-limit 0.5 s reached during lower bounds "
+                                                "L_{u|s}(F) ("), line
+    done = int(re.search(r"\((\d+) of 1600 cells\)", line).group(1))
+    assert done < 1600, line
+    for bad in ("0", "-1", "inf", "x"):
+        q = subprocess.run([sys.executable, "-m", "rldp_verify", "ball", "--phat", "7,10;26,57", "--alpha", "2",
+                            "--radius", "0.05", "--time-limit", bad], cwd=ROOT, capture_output=True, text=True,
+                           timeout=300)
+        assert q.returncode == 2 and q.stderr.strip() == ("rldp-verify: error: --time-limit must be a positive number "
+                                                          f"of seconds, got {bad!r}"), q.stderr
