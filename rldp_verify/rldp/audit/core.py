@@ -52,6 +52,7 @@ from rldp_verify.rldp.audit.pairs import (
     dinf_witness,
     in_results,
     pair_codes,
+    product_upper,
     px_bound,
     px_estimates,
     screen_unsafe,
@@ -381,6 +382,10 @@ def _audit_nested(Q, mech, ball, lo_ball, hi_ball, target, dps, max_dps, screen,
     notes = [why]
     if hi_ball is None:
         hi = exact_audits.audit_full_simplex(Q, a1, a2)[0]
+        if hi == INF and lo_ball is not None and lo_ball.alpha == ball.alpha:  # radius > RADIUS_CAP
+            hi = product_upper(Q, ball, a1, a2, dps, deadline)
+            notes.append("upper end: per pair the smaller of Proposition 3's bound and the product of the "
+                         "Theorem-1 projections of F (finite where a cell cannot vanish in F); not tight")
     else:
         r_hi = _rounds(Q, mech, hi_ball, target, dps, max_dps, screen, deadline)
         hi = r_hi.ratio_upper
@@ -397,9 +402,42 @@ def _audit_nested(Q, mech, ball, lo_ball, hi_ball, target, dps, max_dps, screen,
         notes += [f"(inner ball) {n}" for n in r_lo.notes]
         if r_lo.ratio_lower is not None and (lo is None or r_lo.ratio_lower > lo):
             lo, arg, wit = r_lo.ratio_lower, r_lo.argmax, r_lo.witness
+    lo, arg, wit = _infinite_end(Q, ball, hi, lo, arg, wit, dps, notes)
     if lo is not None and hi < lo:  # pragma: no cover - would be a bug: both ends are certified
         raise AssertionError(f"lower end {_short(lo)} above upper end {_short(hi)}")
     return AuditResult(_verdict(target, lo, hi, used), lo, hi, arg, wit, used, 0.0, "", "", notes)
+
+
+def _infinite_end(Q, ball: RenyiBall, hi, lo, arg, wit, dps, notes):
+    """(lo, argmax, witness), with lo = inf when the upper end is inf and a member of F attains x/0: a witness
+    of the D_inf ball (:func:`dinf_witness`, inside F for every alpha) whose P(Y=y|S=s') is 0 while P(Y=y|S=s)
+    is not. Appends to ``notes`` whether the infinite upper end is tight (attained) or only not excluded."""
+    if hi != INF or lo == INF:
+        if hi == INF:
+            notes.append("upper end inf is tight: the witness has P(Y=y|S=s') = 0 < P(Y=y|S=s) (x/0 = inf)")
+        return lo, arg, wit
+    # radius B/2: the witness lies strictly inside F (on the D_inf ball's boundary D_alpha = B exactly, arb
+    # could not re-check it); an infinite ratio needs only some free mass
+    rho_w, arg_w, W = dinf_witness(Q, ball.phat, Fraction(ball.radius) / 2, ball.sensitive_size, ball.public_size, dps)
+    if rho_w == INF:
+        notes.append("upper end inf is tight: the witness (a member of the D_inf ball, inside F) has "
+                     f"P(Y={arg_w['y']}|S={arg_w['s_prime']}) = 0 < P(Y={arg_w['y']}|S={arg_w['s']}) (x/0 = inf)")
+        return rho_w, arg_w, W
+    if ball.alpha >= 1 and _positive_outputs(Q, ball.phat, ball.public_size):
+        notes.append("upper end inf is not tight: the ratio is finite (alpha >= 1: every P in the closed ball F is "
+                     "positive wherever P-hat is, and P-hat gives every output positive probability under every s), "
+                     "but its certified bound needs e^-B_s below 2^-4096, beyond the exact rationals used")
+    else:
+        notes.append("upper end inf is not certified tight: a zero entry of Q makes Proposition 3's bound infinite "
+                     "and no member of F with P(Y=y|S=s') = 0 was found (the sup may be finite)")
+    return lo, arg, wit
+
+
+def _positive_outputs(Q, phat, a2) -> bool:
+    """Every s has P-hat_s > 0 and every output y has sum_u Q[y|s,u] P-hat[s][u] > 0 (exact)."""
+    return all(any(v > 0 for v in row) for row in phat) and all(
+        sum(q * p for q, p in zip(Qy[s * a2:(s + 1) * a2], row, strict=True)) > 0
+        for Qy in Q for s, row in enumerate(phat))
 
 
 def _rounds(Q, mech, ball, target, dps, max_dps, screen, deadline) -> AuditResult:
@@ -539,10 +577,11 @@ def _audit_ball_pairs(Q, ball, target, dps, screen, pre, deadline, notes, rows, 
     arg = {"y": best.y, "s": best.s1, "s_prime": best.s2, "u": None, "u_prime": None} if best else None
     for r in results.values():
         notes.extend(f"pair (y={r.y}, s={r.s1}, s'={r.s2}): {n}" for n in r.notes)
+    lo, arg, wit = _infinite_end(Q, ball, hi, lo, arg, best.witness if best else None, dps, notes)
     verdict = _verdict(target, lo, hi, dps)
     n_arb = sum(1 for k in results if len(k) == 3)
     n_screened = sum(len(a) for a in screened)
-    return AuditResult(verdict, lo, hi, arg, best.witness if best else None, dps, 0.0, "", "", notes,
+    return AuditResult(verdict, lo, hi, arg, wit, dps, 0.0, "", "", notes,
                        pairs_certified_in_arb=n_arb, pairs_screened=n_screened)
 
 

@@ -185,3 +185,30 @@ def dinf_witness(Q, phat, B: Fraction, a1: int, a2: int, dps: int, pairs: int = 
     return best
 
 
+
+
+def product_upper(Q, ball, a1: int, a2: int, dps: int, deadline, cap: int = 64):
+    """A certified upper end over every (y, s, s') pair of ``ball``: the pairs in the order of their
+    Proposition-3 bound, each bounded by the smaller of that bound and the product of its Theorem-1 projections
+    (:func:`~rldp_verify.rldp.audit.pair.product_bound`), until the next pair's Proposition-3 bound is below the
+    maximum so far (or ``cap`` pairs, or the deadline); the pairs left are bounded by Proposition 3. Sound
+    for every radius; finite where Proposition 3 is infinite (a zero entry) but F keeps the cell away from 0."""
+    from rldp_verify.rldp.audit.pair import PairProblem, product_bound
+
+    Qf = np.array([[to_float(v) for v in row] for row in Q])
+    est = px_estimates(Qf, a1, a2)
+    flat = np.argsort(-est, axis=None)
+    pairs = np.array(np.unravel_index(flat, est.shape)).T
+    pairs = pairs[pairs[:, 1] != pairs[:, 2]]
+    rows = [[tuple(Q[y][s * a2:(s + 1) * a2]) for s in range(a1)] for y in range(len(Q))]
+    best = Fraction(0)
+    k = 0
+    while k < min(cap, len(pairs)) and not deadline.expired():
+        y, s1, s2 = (int(v) for v in pairs[k])
+        if est[y, s1, s2] < to_float(best) * (1 - 1e-9):
+            break
+        b = min(px_bound(pairs[k:k + 1], Qf, rows, a1, a2), product_bound(PairProblem(ball, rows[y], y, s1, s2), dps))
+        best = max(best, b)
+        k += 1
+    rest = pairs[k:]
+    return max(best, px_bound(rest, Qf, rows, a1, a2)) if len(rest) else best
