@@ -55,6 +55,8 @@ EXPLAINED = {
         "distortion D* (utility) vs the size of eps* without robust privacy: different quantities of one figure",
     ("isit.sec5.finding-robust-utility-small-effect", "isit.sec5.finding-nonrobust-privacy-weak"):
         "NURP vs RURP distortion vs eps* of the non-robust problems: different quantities of one figure",
+    ("isit.sec5.finding-rurp-conservative-small-n", "isit.sec5.finding-nonrobust-privacy-weak"):
+        "eps* of RURP (robust privacy, small n) vs eps* of the non-robust problems: different problems of one figure",
     ("kairouz.cor16.mi-bound-large-eps", "kairouz.eq32.rr-mi-expansion"):
         "Corollary 16's bound (a (1 - delta) factor) holds; eq. (32)'s remainder order O(e^-2eps) is what fails",
     ("kairouz.cor9.symkl-bound-small-eps", "kairouz.sec3.error-exponent-low-privacy"):

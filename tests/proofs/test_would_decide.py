@@ -12,21 +12,12 @@ CATALOGUE = Catalogue.load("proofs")
 PINS = CATALOGUE.pins()
 INCONCLUSIVE = [c for c in CATALOGUE.discover() if PINS.get(c.id, {}).get("verdict") == "INCONCLUSIVE"]
 
-#: claims whose module another branch owns for now, with the reason (each entry must still be INCONCLUSIVE)
-PENDING: dict[str, str] = {}
-
 
 def _check(c):
-    if c.id in PENDING:
-        pytest.skip(PENDING[c.id])
     r = run_claim(c, Context(include_slow=c.slow))
     assert r.verdict is Verdict.INCONCLUSIVE, f"{c.id}: {r.verdict.value} ({r.summary})"
     sentence = r.evidence.get("would_decide")
     assert isinstance(sentence, str) and sentence.strip(), f"{c.id}: INCONCLUSIVE without evidence['would_decide']"
-
-
-def test_pending_entries_are_inconclusive_claims():
-    assert set(PENDING) <= {c.id for c in INCONCLUSIVE}
 
 
 @pytest.mark.parametrize("c", [c for c in INCONCLUSIVE if not c.slow], ids=lambda c: c.id)
