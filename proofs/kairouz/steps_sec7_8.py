@@ -16,9 +16,10 @@ from fractions import Fraction
 import mpmath
 import sympy as sp
 
-from proofs.kairouz._common import PAPER, fs, rand_pair
-from proofs.rldp._steps import Tally, mp
 from rldp_verify.claims import Method, Outcome, claim
+
+from ..rldp._steps import Tally, mp
+from ._common import PAPER, fs, rand_pair
 
 # --- shared helpers -------------------------------------------------------------------------------------------
 
@@ -717,8 +718,8 @@ def printed_57_literal(P0, Q0):
     method=(Method.EXACT,),
 )
 def check_literal_readings(ctx):
-    from proofs.statements import statements
-    from proofs.steps import steps as index_steps
+    from ..statements import statements
+    from ..steps import steps as index_steps
 
     bad = {}
     t = Fraction(2)

@@ -15,9 +15,10 @@ from fractions import Fraction
 import mpmath
 import sympy as sp
 
-from proofs.kairouz._common import PAPER, fs, generic_dist, rand_dist, rand_pair
-from proofs.rldp._steps import Tally, mp
 from rldp_verify.claims import Method, claim
+
+from ..rldp._steps import Tally, mp
+from ._common import PAPER, fs, generic_dist, rand_dist, rand_pair
 
 
 def _subsets(k: int):
