@@ -1064,6 +1064,28 @@ MUTANTS += [
            wrap("utility:mutual_information_value", _mi_as_realised_eps), ("rldp.ex3.true-utility",)),
 ]
 
+def _decide_side_flipped(orig):
+    def decide(reading, rows, statistic, threshold, side, **kw):
+        return orig(reading, rows, statistic, threshold, "<=" if side == ">=" else ">=", **kw)
+    return decide
+
+
+def _decide_threshold_strict(orig):
+    def decide(reading, rows, statistic, threshold, side, **kw):
+        return orig(reading, rows, statistic, threshold * 2 if side == ">=" else threshold / 2, side, **kw)
+    return decide
+
+
+# the statistical standard (issue 24): a reading decided the wrong way round, or against a lenient threshold
+MUTANTS += [
+    mutant("standard.side-flipped", "rldp_verify.core.standard",
+           "the statistical standard decides 'x >= threshold' as 'x <= threshold' and vice versa",
+           wrap("rldp_verify.core.standard:decide", _decide_side_flipped), ("isit.sec5.*",), include_slow=True),
+    mutant("standard.strict-threshold", "rldp_verify.core.standard",
+           "the statistical standard's thresholds made stricter by a factor of 2 (<< read as <= eps/4)",
+           wrap("rldp_verify.core.standard:decide", _decide_threshold_strict), ("isit.sec5.*",), include_slow=True),
+]
+
 # the proof steps' mutants (issue 30): wrong variants of the printed steps, killed by the step claims
 MUTANTS += STEP_MUTANTS
 
