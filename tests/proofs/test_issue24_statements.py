@@ -25,3 +25,10 @@ def test_isit_convexity_and_the_problem_without_theorem_1():
 
     assert check_convex(Context()).verdict is Verdict.VERIFIED
     assert check_convex(Context(), form="joint").verdict is Verdict.REFUTED
+
+
+def test_sec43_lower_bound_is_a_misprint_for_upper():
+    from proofs.rldp.sec4_3_sentences import check_lower_bound
+
+    assert check_lower_bound(Context()).kind == "misprint"
+    assert check_lower_bound(Context(), word="upper").verdict is Verdict.VERIFIED
