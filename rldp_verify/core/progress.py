@@ -23,7 +23,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Protocol
+from typing import Any, Protocol
 
 from rldp_verify.core.errors import InputError
 
@@ -111,6 +111,21 @@ def deadline(seconds: float | None, what: str) -> Iterator[None]:
     finally:
         _deadline.reset(token)
         _where.reset(where)
+
+
+def stderr_bar(total: int, desc: str, enabled: bool) -> Any:
+    """A tqdm bar on standard error for a library call made with ``progress=True`` (the reference grid, the
+    sampler audit), or None when ``enabled`` is false, standard error is not a terminal or tqdm is missing: the
+    one place the engine opens a bar itself (everything else reports through :func:`step` / :func:`update`)."""
+    import sys
+
+    if not enabled or not sys.stderr.isatty():
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:  # pragma: no cover - tqdm is a dependency
+        return None
+    return tqdm(total=total, desc=desc, file=sys.stderr, leave=False)
 
 
 def take_over_deadline() -> float | None:

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from rldp_verify.core.errors import InputError
 from rldp_verify.core.numbers import REFERENCE_DPS
+from rldp_verify.core.progress import stderr_bar
 from rldp_verify.reference._certify import Ref
 from rldp_verify.reference.registry import QUANTITIES, default_grid, parse_point, quantity
 
@@ -74,15 +75,7 @@ def evaluate_grid(name: str, points: list[dict], *, dps: int = REFERENCE_DPS, wo
 
 
 def _bar(total, name, progress):
-    import sys
-
-    if not progress or not sys.stderr.isatty():
-        return None
-    try:
-        from tqdm import tqdm
-    except ImportError:  # pragma: no cover - tqdm is a dependency
-        return None
-    return tqdm(total=total, desc=name, file=sys.stderr, leave=False)
+    return stderr_bar(total, name, progress)
 
 
 def read_grid(name: str, path) -> list[dict]:
