@@ -42,7 +42,6 @@ from __future__ import annotations
 import math
 import os
 import random
-import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -52,6 +51,7 @@ import numpy as np
 
 from rldp_verify.core.errors import InputError
 from rldp_verify.core.numbers import SEARCH_DPS
+from rldp_verify.core.progress import stderr_bar
 
 __all__ = ["audit_sampler", "SamplerAudit", "clopper_pearson_lower", "clopper_pearson_upper", "lh_feature"]
 
@@ -209,11 +209,7 @@ def _sample(fn, inputs, trials, seed, workers, progress, feature=None):
     sizes = [trials // n_chunks + (1 if k < trials % n_chunks else 0) for k in range(n_chunks)]
     tasks = [(i, x, k, sizes[k], seed) for i, x in enumerate(inputs) for k in range(n_chunks)]
     halves = [[Counter(), Counter()] for _ in inputs]
-    bar = None
-    if progress and sys.stderr.isatty():
-        from tqdm import tqdm
-
-        bar = tqdm(total=len(tasks), desc="sampling", file=sys.stderr, leave=False)
+    bar = stderr_bar(len(tasks), "sampling", progress)
 
     def take(res):
         i, k, c = res
