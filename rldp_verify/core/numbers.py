@@ -232,6 +232,14 @@ def working_precision(dps: int | None = None) -> Iterator[int]:
         yield dps
 
 
+def extended_ratio(a: Any, b: Any) -> Any:
+    """a / b with the conventions of 003_726cfd382c041001.txt eq. (32): 0/0 = 1 and x/0 = +inf for x > 0
+    (exact for exact a, b >= 0)."""
+    if b == 0:
+        return Fraction(1) if a == 0 else math.inf
+    return a / b
+
+
 def fraction_str(q: Fraction) -> str:
     """'p/q' (or 'p' when integral): the exact string form used in JSON files."""
     q = Fraction(q)

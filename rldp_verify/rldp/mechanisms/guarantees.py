@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from rldp_verify.core.errors import InputError
-from rldp_verify.core.numbers import fraction_str
+from rldp_verify.core.numbers import extended_ratio, fraction_str
 from rldp_verify.core.validate import is_stochastic, require_sum_one
 from rldp_verify.rldp.mechanisms.rounding import PrivacyLevel, exp_eps_bracket, privacy_level
 
@@ -224,13 +224,6 @@ def check_column_stochastic(mech) -> bool:
 # ---------------------------------------------------------------------------------------------
 
 
-def _ratio(a, b):
-    """a / b with the conventions of 003 eq. (32): 0/0 = 1, x/0 = inf for x > 0 (exact)."""
-    if b == 0:
-        return Fraction(1) if a == 0 else INF
-    return a / b
-
-
 def output_conditionals(row, P, a1: int, a2: int, marg=None) -> list:
     """P(Y=y|S=s) = sum_u Q[y|s,u] P_{s,u} / P_s for one output row (exact); None for s with P_s = 0.
     ``marg``: the marginals P_s, when the caller has them."""
@@ -274,7 +267,7 @@ def realized_ratio(Q, P, a1: int, a2: int):
             t = next((t for _, t in low if t != s), None)
             if t is None:
                 continue
-            r = _ratio(cond[s], cond[t])
+            r = extended_ratio(cond[s], cond[t])
             if best is None or r > best:
                 best, arg = r, (y, s, t)
     if best is None or arg is None:
