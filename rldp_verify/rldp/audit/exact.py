@@ -18,14 +18,12 @@ import math
 from fractions import Fraction
 
 from rldp_verify.core.errors import InputError
+from rldp_verify.core.numbers import extended_ratio
 
 INF = math.inf
 
 
-def _ratio(a: Fraction, b: Fraction):
-    if b == 0:
-        return Fraction(1) if a == 0 else INF
-    return a / b
+_ratio = extended_ratio   # 0/0 = 1, x/0 = inf (003 eq. (32)); the one definition is in core.numbers
 
 
 def audit_ldp(Q, a1: int, a2: int):
