@@ -127,8 +127,9 @@ class PairProblem:
         masses = {self.s1: to_mpf(self.m1) * mpmath.exp(b * d1), self.s2: to_mpf(self.m2) * mpmath.exp(b * d2)}
         return lift(self.ball.phat, self.alpha, {self.s1: R1, self.s2: R2}, masses=masses)
 
-    def witness(self, P_mp, dps: int):
-        """Round, pull towards P^ and verify membership; returns (ratio, table) or (None, None)."""
+    def witness(self, P_mp, dps: int, pulls=None):
+        """Round, pull towards P^ by tau = 10^-k for k in ``pulls`` (tau = 0: no pull) and verify membership;
+        returns (ratio, table) or (None, None)."""
         phat = self.ball.phat
         flat = [x for row in P_mp for x in row]
         if not all(mpmath.isfinite(x) for x in flat):
@@ -142,11 +143,11 @@ class PairProblem:
         fr = [x / tot for x in fr]
         a2 = len(phat[0])
         base = [fr[i * a2:(i + 1) * a2] for i in range(len(phat))]
-        for k in (dps - 15, dps - 25, dps // 2, 8, 4, 2):
-            if k < 1:
+        for k in pulls or (dps - 15, dps - 25, dps // 2, 8, 4, 2):
+            if k is not None and k < 1:
                 continue
             self.deadline.check()
-            tau = Fraction(1, 10**k)
+            tau = Fraction(0) if k is None else Fraction(1, 10**k)
             P = tuple(tuple((1 - tau) * a + tau * b for a, b in zip(r, rh, strict=True))
                       for r, rh in zip(base, phat, strict=True))
             if self.ball.contains(P, dps=dps + 10) is True:
@@ -409,11 +410,32 @@ def _bracket_at_primal(problem: PairProblem, sol: PrimalPoint, rho_hat, dps: int
         rho, W = problem.witness(P, dps)
         if rho is not None and (res.lo is None or rho > res.lo):
             res.lo, res.witness = rho, W
+        if res.lo is None or (res.lo != INF and to_mpf(res.lo) < r_star * (1 - mpmath.mpf(10) ** (-6))):
+            _inner_witness(problem, dps, res)
         if isinstance(res.lo, Fraction) and res.lo > 0 and problem.certify(res.lo, params, dps + 10):
             res.hi = res.lo
             return True
     _certify_above(problem, r_star, params, dps, max_tries, res)
     return False
+
+
+def _inner_witness(problem: PairProblem, dps: int, res: PairResult) -> None:
+    """A witness from the primal point of the ball of radius B (1 - 10^-(dps/2)), inside F with room to spare, so
+    that it is rounded without the pull towards P^ (which, by adding tau P^_x, lifts a cell far below tau P^_x:
+    the 1e-300 blocks, whose witness cell is near 1e-600). Updates ``res.lo`` when it beats it."""
+    ball = problem.ball
+    inner = type(ball).from_radius(ball.phat, ball.alpha, Fraction(ball.radius) * (1 - Fraction(1, 10 ** (dps // 2))))
+    sub = PairProblem(inner, {problem.s1: problem.q1, problem.s2: problem.q2}, problem.y, problem.s1, problem.s2)
+    sub.deadline = problem.deadline
+    try:
+        sol = sub.solve_primal(dps)
+    except (ZeroDivisionError, ValueError, OverflowError):  # pragma: no cover - numerical trouble: no candidate
+        return
+    if sol is None or not all(mpmath.isfinite(v) for v in (sol.r, sol.d1, sol.d2)):
+        return
+    rho, W = problem.witness(sub.lift(sol.R1, sol.R2, sol.d1, sol.d2), dps, pulls=(None, dps - 15))
+    if rho is not None and (res.lo is None or rho > res.lo):
+        res.lo, res.witness = rho, W
 
 
 def _certify_above(problem: PairProblem, r_star, params, dps: int, max_tries: int, res: PairResult) -> None:

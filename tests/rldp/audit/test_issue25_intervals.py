@@ -85,3 +85,18 @@ def test_unrepresentable_finite_bound_says_why():
     res = audit(_mech(X1, 2, 4), "1.6943573748081344", phat=X1_PHAT, alpha=10, radius=1000)
     ball = RenyiBall.from_radius(X1_PHAT, 10, 1000)
     assert res.ratio_upper != math.inf and _witness_ratio(res, X1, 2, 4, ball) <= res.ratio_upper
+
+
+def test_blocks_1e300_apart_give_a_tight_interval():
+    """The 1e-300 blocks (alpha 2, radius 1): the witness cell is near 1e-600, so pulling the rounded witness
+    towards P-hat (adding tau P-hat_x with tau >= 1e-35) lifted it to 1e-335. Before: [2.3e334, 4.7e599]. Now the
+    witness comes from a slightly smaller ball, unpulled: lo and hi agree to 20 digits, the witness re-checked
+    inside F attains lo."""
+    Z = [["0", "1/2", "1/4", "0"], ["1", "1/2", "3/4", "1"]]
+    phat = "1,1;1e300,1e300"
+    res = audit(_mech(Z, 2, 2), "1", phat=phat, alpha=2, radius=1)
+    ball = RenyiBall.from_radius(phat, 2, 1)
+    assert res.verdict == "FAIL"
+    assert _witness_ratio(res, Z, 2, 2, ball) == res.ratio_lower
+    assert res.ratio_lower <= res.ratio_upper <= res.ratio_lower * (1 + F(1, 10**20))
+    assert 4 * F(10) ** 599 < res.ratio_lower < 5 * F(10) ** 599
