@@ -32,3 +32,10 @@ def test_sec43_lower_bound_is_a_misprint_for_upper():
 
     assert check_lower_bound(Context()).kind == "misprint"
     assert check_lower_bound(Context(), word="upper").verdict is Verdict.VERIFIED
+
+
+def test_ir_randomized_response_needs_large_eps():
+    from proofs.rldp.sec1_ir_randomized_response import check_rr_optimal
+
+    assert check_rr_optimal(Context()).kind == "missing-hypothesis"
+    assert check_rr_optimal(Context(), eps_small="5").verdict is Verdict.VERIFIED   # the low-privacy regime alone

@@ -1,0 +1,60 @@
+"""Sec. 1, contributions (issue 24: a statement not yet indexed): 'while IR can incorporate any LDP mechanism, we show
+that it is optimal to use randomized response' -- unqualified there; Sec. 7 argues it only 'when eps is large
+enough'."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from rldp_verify.claims import Method, Outcome, claim
+from rldp_verify.core.rigorous import arb_precision
+from rldp_verify.topics.extremal.thresholds import OPTIMAL, SUBOPTIMAL, rr_status, t_from_eps
+from rldp_verify.topics.extremal.utilities import (
+    binary_mechanism_for_set,
+    binary_set_mi,
+    mu_mi,
+    randomized_response,
+    utility,
+)
+
+from ._sec34 import PAPER
+
+#: P_S of the check (|S| = 3; with |S| = 2 randomized response is the binary mechanism)
+P_S = (Fraction(1, 2), Fraction(1, 3), Fraction(1, 6))
+
+
+@claim(
+    id="rldp.sec1.ir-randomized-response-optimal",
+    paper=PAPER,
+    source="Sec. 1, contributions ('while IR can incorporate any LDP mechanism, we show that it is optimal to use "
+           "randomized response [19]'); Sec. 7 ('the R_1 that maximizes this is GRR when eps is large enough')",
+    statement="For IR, randomized response (GRR) maximises I_P(R_1(S); S) over the eps-LDP mechanisms R_1, at every eps.",
+    method=(Method.HIGH_PRECISION, Method.EXACT),
+    reading="the term I_P(R_1(S); S) of Theorem 6's utility, maximised over eps-LDP R_1 by Kairouz et al.'s staircase "
+            "LP (11) with arb reduced costs; P_S = (1/2, 1/3, 1/6); eps = 0.1 (high privacy) and 5 (low privacy)",
+)
+def check_rr_optimal(ctx, eps_small: str = "0.1"):
+    """``eps_small="5"`` is a wrong variant (only the low-privacy regime tested): tests expect VERIFIED then."""
+    k, mu = len(P_S), mu_mi(P_S)
+    rows = {}
+    with arb_precision(ctx.dps):
+        for e in (eps_small, "5"):
+            t = t_from_eps(e)
+            st = rr_status(mu, k, t, dps=ctx.dps)
+            rr = utility(randomized_response(k, t), mu)
+            b = utility(binary_mechanism_for_set(binary_set_mi(P_S), k, t), mu)
+            rows[e] = {"status of randomized response": st.status, "I(RR)": rr.str(12), "I(binary)": b.str(12),
+                       "binary beats RR (certified)": bool(b > rr)}
+    low = rows["5"]["status of randomized response"]
+    high = rows[eps_small]
+    if high["status of randomized response"] == SUBOPTIMAL and low == OPTIMAL:
+        return Outcome.refuted(
+            f"missing hypothesis (eps large enough, as Sec. 7 says): at eps = {eps_small} randomized response is not the "
+            f"best eps-LDP R_1 for P_S = (1/2, 1/3, 1/6) (the binary mechanism gives I = {high['I(binary)']} > "
+            f"{high['I(RR)']}); at eps = 5 it is optimal (certified)",
+            counterexample={"P_S": [str(p) for p in P_S], "eps": eps_small, **high}, kind="missing-hypothesis",
+            rows=rows)
+    if all(r["status of randomized response"] == OPTIMAL for r in rows.values()):
+        return Outcome.verified("randomized response certified optimal at every tested eps", rows=rows)
+    return Outcome.inconclusive("randomized response's optimality not decided at a tested eps", rows=rows,
+                                would_decide="a certified LP (11) optimum at the undecided eps")
