@@ -19,6 +19,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from rldp_verify.core import progress
 from rldp_verify.core.errors import CertificationError
 from rldp_verify.core.highs import IncrementalLP
 
@@ -119,6 +120,7 @@ class ColumnPool:
         block_v, block_mu = [], []
         self.touched.clear()
         for vec in vecs:
+            progress.update()     # a deadline (the CLI's --time-limit during the set-up) is checked per column
             v = tuple(Fraction(x) for x in vec)
             if check and not self.cone.member(v):
                 continue

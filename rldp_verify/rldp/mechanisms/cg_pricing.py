@@ -19,6 +19,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from rldp_verify.core import progress
 from rldp_verify.rldp.mechanisms.cg_master import ColumnPool, fsum_dot
 from rldp_verify.rldp.mechanisms.pricing import Pricer
 
@@ -95,6 +96,7 @@ class Pricing:
         below = False
         pricer.set_dual(y)
         for _ in range(30):
+            progress.update()     # a deadline (the CLI's --time-limit during the set-up) is checked per step
             pricer.shift(M)
             best, pt, ub, _ = pricer.solve(gap_tol=1e-11, max_nodes=self.budget, alternatives=self.alternatives)
             pts.append(pt)
@@ -154,7 +156,9 @@ class Pricing:
         the largest divergence of an output's posterior from the prior); returns lambda and the maximisers."""
         lam, found = 0.0, []
         for _ in range(40):
+            progress.update()     # a deadline (the CLI's --time-limit during the set-up) is checked per step
             self.pricer.set_dual(lam * d)
+            progress.update()
             best, pt, _, _ = self.pricer.solve(gap_tol=1e-11, max_nodes=self.budget)
             found.append(pt)
             w, mu = self.combo_mu(pt)
@@ -192,6 +196,7 @@ class Pricing:
                 pts.extend(self.neighbourhood(base, self.neighbours))
         seen, vecs = set(), []
         for pt in pts:
+            progress.update()     # a deadline (the CLI's --time-limit during the set-up) is checked per point
             if pt in seen:
                 continue
             seen.add(pt)

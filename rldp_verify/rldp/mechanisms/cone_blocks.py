@@ -36,7 +36,7 @@ proven error bound (:func:`block_data`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
@@ -96,18 +96,30 @@ def _ints(values) -> tuple[list[int], int]:
     return [int(f * d) for f in fr], d
 
 
+#: items of a block's per-vertex Python loops between two deadline checks (progress.update): a few
+#: milliseconds of work, so that a time limit stops a 2^20-vertex block within well under a second
+_TICK = 1 << 14
+
+
+def _ticked(items: Sequence) -> Iterator:
+    """The elements of ``items``, with a deadline check (:func:`progress.update`) every :data:`_TICK` of them."""
+    for i in range(0, len(items), _TICK):
+        progress.update()
+        yield from items[i:i + _TICK]
+
+
 def _subset_sums(vals: list[int], nbits: int) -> list[int]:
     """sum_{k in mask} vals[k] for all masks 0 .. 2^nbits - 1 (exact Python ints)."""
     out = [0]
     for k in range(nbits):
         v = vals[k]
-        out = out + [x + v for x in out]
+        out = out + [x + v for x in _ticked(out)]
     return out
 
 
 def _ratios(num: list[int], den: list[int]) -> np.ndarray:
     """Correctly rounded float64 of exact integer ratios (Python int / int rounds correctly)."""
-    return np.array([n / d for n, d in zip(num, den, strict=True)], dtype=float)
+    return np.array([n / d for n, d in zip(_ticked(num), den, strict=True)], dtype=float)
 
 
 MAX_BLOCK_BITS = 20
@@ -159,18 +171,18 @@ def _polyopt_block(s: int, row: list[Fraction], e: Fraction, a2: int) -> Block:
     li, D = _ints(row)
     cN = D - sum(li)                                  # c_s = cN / D
     ls = _subset_sums(li, a2)                         # D * L_s(mask), exact
-    lf = np.array([x / D for x in ls], dtype=float)   # L_s(mask), correctly rounded
+    lf = np.array([x / D for x in _ticked(ls)], dtype=float)   # L_s(mask), correctly rounded
     cf = cN / D
     masks = np.arange(1 << a2, dtype=np.int64)
     # type (i): B = mask, feasible iff B = U or c >= (e - 1) L(B)
     f1 = _exact_sign_filter(cf - (ef - 1) * lf,
                             lambda i: De * cN - (E - De) * ls[i] >= 0 or i == full)
-    if full not in set(f1.tolist()):
+    if not (len(f1) and f1[-1] == full):                # f1 is sorted and full is the largest mask
         f1 = np.sort(np.append(f1, full))
     m1 = masks[f1]
     den = De * cN
-    nb_ = [den - (E - De) * ls[m] for m in m1.tolist()]
-    b_hi = _ratios([n + (E - De) * D for n in nb_], [den] * len(nb_))
+    nb_ = [den - (E - De) * ls[m] for m in _ticked(m1.tolist())]
+    b_hi = _ratios([n + (E - De) * D for n in _ticked(nb_)], [den] * len(nb_))
     b_lo = _ratios(nb_, [den] * len(nb_))
     b_lo[m1 == full] = 0.0
     # type (ii): S1 = U \ A (nonempty, != U); vertex iff E (sum l - l(A)) > De (D - l(A))
@@ -179,7 +191,7 @@ def _polyopt_block(s: int, row: list[Fraction], e: Fraction, a2: int) -> Block:
     f2 = _exact_sign_filter(ef * (lf[full] - lA) - (1 - lA),
                             lambda i: E * (ls[full] - ls[full ^ int(cand[i])]) > De * (D - ls[full ^ int(cand[i])]))
     m2 = cand[f2]
-    c_hi = _ratios([E * D] * len(m2), [De * (D - ls[full ^ m]) for m in m2.tolist()])
+    c_hi = _ratios([E * D] * len(m2), [De * (D - ls[full ^ m]) for m in _ticked(m2.tolist())])
     # type (iii): h = 1 on O (nonempty), e on E, h_k in (1, e) with L . h = 1 (needs L_k > 0)
     m3l, k3l = [], []
     for k in range(a2):
@@ -193,9 +205,9 @@ def _polyopt_block(s: int, row: list[Fraction], e: Fraction, a2: int) -> Block:
     k3 = np.concatenate(k3l) if k3l else np.zeros(0, dtype=np.int64)
     # w on E: (e - 1) / c; at k: (h_k - 1) / c = D (De (D - l(O)) - E l(E) - De l_k) / (De l_k cN)
     e_hi = (E - De) * D
-    d3 = [De * li[k] * cN for k in k3.tolist()]
+    d3 = [De * li[k] * cN for k in _ticked(k3.tolist())]
     n3 = [D * (De * (D - ls[full ^ m ^ (1 << k)]) - E * ls[m] - De * li[k])
-          for m, k in zip(m3.tolist(), k3.tolist(), strict=True)]
+          for m, k in zip(_ticked(m3.tolist()), k3.tolist(), strict=True)]
     w3 = _ratios(n3, d3)
     wE = e_hi / den
     n1, n2 = len(m1), len(m2)
@@ -318,10 +330,11 @@ def block_data(block: Block, p: Sequence[Fraction]) -> BlockData:
     full = (1 << nb) - 1
     m = block.masks.tolist()
     k = block.kidx.tolist()
-    P1 = _ratios([ps[x] for x in m], [D] * len(m))
-    P3 = _ratios([pi[kk] if kk >= 0 else 0 for kk in k], [D] * len(m))
-    P2 = _ratios([ps[full ^ x ^ ((1 << kk) if kk >= 0 else 0)] for x, kk in zip(m, k, strict=True)], [D] * len(m))
-    pop1 = np.array([bin(x).count("1") for x in m], dtype=float)
+    P1 = _ratios([ps[x] for x in _ticked(m)], [D] * len(m))
+    P3 = _ratios([pi[kk] if kk >= 0 else 0 for kk in _ticked(k)], [D] * len(m))
+    P2 = _ratios([ps[full ^ x ^ ((1 << kk) if kk >= 0 else 0)] for x, kk in zip(_ticked(m), k, strict=True)],
+                 [D] * len(m))
+    pop1 = np.array([bin(x).count("1") for x in _ticked(m)], dtype=float)
     has3 = (block.kidx >= 0).astype(float)
     a1, a2, a3 = block.a1, block.a2, block.a3
     T = a1 * P1 + a2 * P2 + a3 * P3

@@ -210,7 +210,9 @@ class ColumnGeneration:
         cone = self.cone
         start = [[Fraction(1)] * self.a]
         start.extend(grr_matrix(self.a, cone.e))
+        progress.update()     # a deadline (the CLI's --time-limit) is checked between the parts of the set-up
         start.extend(srr_matrix(cone.shape[0], cone.shape[1], cone.e))
+        progress.update()
         start.extend(init_columns)
         self.pool.add_exact(start)
 
@@ -222,6 +224,7 @@ class ColumnGeneration:
         in ten minutes.  Its maximisers are added as columns."""
         d = self.full(self.pf[self.lp])
         lam, found = self.pricing.prior_direction(d)
+        progress.update()
         y0 = lam * d
         _, M_up, pts = self.pricing.price(y0, 0.0, tau=0.1 * self.rel_gap * float(np.sum(y0[self.lp])) / self.m)
         val = self.dual_value(y0, M_up)

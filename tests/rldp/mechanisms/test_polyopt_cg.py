@@ -338,3 +338,49 @@ def test_lagrangian_stage_alone_nearly_closes_the_bracket(shape):
     assert 1 <= len(couple(rel.marginals, data, orders=1)) <= support <= len(pts) <= COUPLINGS * support
     for s, mg in enumerate(rel.marginals):                        # every vertex with mass is used
         assert {j for j, _ in mg} == {dict(pt)[s] for pt in pts}
+
+
+def test_set_up_checks_the_time_limit_within_a_block():
+    """Issue 29: the column-generation set-up checked --time-limit once per row (a 2^20-vertex block is about
+    a second of work), so a 20 x 20 P-hat overran the limit by seconds; now the deadline is checked inside a
+    block's per-vertex work. A limit that passes during the first block stops there, naming the step."""
+    import traceback
+
+    from rldp_verify.core import progress
+
+    row = [Fraction(1, 40)] * 18                      # one block of 2^18 subsets: far more work than the limit
+    with progress.deadline(0.05, "--time-limit 0.05 s"), pytest.raises(progress.TimeLimitReached) as info:
+        polyopt_blocks([row, row], Fraction(27, 10))
+    assert str(info.value) == ("--time-limit 0.05 s reached during PolyOpt's cone: the vertices of each block "
+                               "(2^18 subsets of U per value of S) (0 of 2 blocks): this set-up alone needs more "
+                               "time; raise the time limit")
+    frames = [f.name for f in traceback.extract_tb(info.value.__traceback__)]
+    assert "_polyopt_block" in frames, frames     # raised inside the first block, not between blocks
+
+
+def test_set_up_checks_the_deadline_at_a_fine_grain():
+    """The block's per-vertex loops and the starting columns call progress.update often (what the deadline
+    check rides on): at least once per 2^14 vertices of a block, and once per Dinkelbach step and column."""
+    from rldp_verify.core import progress
+    from rldp_verify.rldp.mechanisms.cone_blocks import _TICK
+
+    calls = []
+
+    class Count:
+        def step(self, name, total, unit):
+            calls.append(("step", name))
+
+        def update(self, done, info):
+            calls.append(("update", done))
+
+    row = [Fraction(1, 40)] * 16
+    with progress.reporting(Count()):
+        polyopt_blocks([row], Fraction(27, 10))
+    assert sum(1 for c in calls if c[0] == "update") >= 16 + 3 * (1 << 16) // _TICK
+    calls.clear()
+    P = [Fraction(1, 8)] * 8
+    L = [[Fraction(1, 40)] * 4] * 2
+    with progress.reporting(Count()):
+        solve_lp46_cg(polyopt_cone(L, 2), P, rel_gap=1e-6, time_limit=math.inf, max_iterations=1)
+    starting = calls[[c[1] for c in calls].index("column generation: the starting columns"):]
+    assert sum(1 for c in starting if c == ("update", None)) >= 10, calls
