@@ -4,7 +4,9 @@ parameters and at deployment sizes, against ldp-audit's estimate and time.
 
 Protocols: ldp-audit's pure-LDP list (``ldp_audit/base_auditor.py``: GRR, SS, SUE, OUE, THE, SHE, BLH, OLH on
 multi-freq-ldpy 0.2.5, and SUE / OUE of pure-ldp 1.1.2's ``UEClient``), claimed eps = 0.25 (its default), domain
-sizes k = 2 (its default), 2^10 and 2^16.
+sizes k = 2 (its default), 2^10 and 2^16. At 2^10 and 2^16 also two adapters outside its list, exact audit only
+(``DEPLOYMENT_EXTRAS``: pure-ldp's OLH ``LHClient`` and multi-freq-ldpy's longitudinal ``L_OSUE_Client``), so that
+every deployment-size audit of tests/adapters has its seconds measured here.
 
 Ours: ``rldp_verify.adapters.adapt`` + ``audit_structured`` (eps-LDP, structured, exact; the sampler model is the
 code's: float uniforms k / 2^53 compared with the library's thresholds, numba's binomial loop; THE / SHE: the
@@ -43,7 +45,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from rldp_verify.adapters import adapt  # noqa: E402
+from rldp_verify.adapters import adapt, adapt_spec  # noqa: E402
 from rldp_verify.structured import audit_structured  # noqa: E402
 
 EPS = 0.25
@@ -53,6 +55,12 @@ TRIALS = int(os.environ.get("BENCH_PROTOCOLS_TRIALS", "100000"))
 PILOT = {2**10: int(os.environ.get("BENCH_PROTOCOLS_PILOT", "200")), 2**16: int(os.environ.get("BENCH_PROTOCOLS_PILOT16",
                                                                                                  "20"))}
 SIZES = (2, 2**10, 2**16)
+#: adapters outside ldp-audit's list, timed at the deployment sizes only (exact audit, no baseline): the clock of
+#: tests/adapters/test_adapters.py::test_deployment_sizes_exactly, which asserts exactness without a clock
+DEPLOYMENT_EXTRAS = (
+    ("OLH_pure_ldp", "pure-ldp:LHClient", ["epsilon={eps}", "d={k}", "use_olh=true"]),
+    ("L_OSUE", "multi-freq-ldpy:L_OSUE_Client", ["k={k}", "eps_perm={eps2}", "eps_1={eps}"]),
+)
 
 
 def _xxhash_shim():
@@ -147,6 +155,21 @@ def baseline(client, attack, k, trials, seed):
     return (float(np.log(tpr / fpr)) if tpr > 0 else -math.inf), TP, FP
 
 
+def _deployment_extras(k: int) -> list[dict]:
+    """The rows of :data:`DEPLOYMENT_EXTRAS` at domain size k (none below 2^10)."""
+    rows = []
+    for name, spec, params in DEPLOYMENT_EXTRAS if k >= 2**10 else ():
+        t0 = time.perf_counter()
+        res = audit_structured(adapt_spec(spec, [p.format(k=k, eps=EPS, eps2=2 * EPS) for p in params]), EPS)
+        t_exact = time.perf_counter() - t0
+        lo, hi = res.eps_realised(12)
+        row = {"protocol": name, "k": k, "claimed_eps": str(EPS), "exact_eps": [lo, hi], "verdict": res.verdict,
+               "exact_seconds": round(t_exact, 4), "structure": res.structure, "sampler_model": res.sampler}
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    return rows
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=str(ROOT / "reports" / "benchmarks" / "protocols.json"))
@@ -174,6 +197,7 @@ def main(argv=None) -> int:
                             "ldp_audit_seconds_at_1e6": round(t_b * 1e6 / n, 1)})
             rows.append(row)
             print(json.dumps(row), flush=True)
+        rows.extend(_deployment_extras(k))
     # the report's table format: columns and rows of values; the summary shows the verdict columns, the full
     # table (with the structure and sampler model of each row) is collapsed below it
     columns = list(dict.fromkeys(k for r in rows for k in r))
