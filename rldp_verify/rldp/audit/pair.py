@@ -341,6 +341,11 @@ def _root_or_none(f, x0, *, decreasing: bool = False, deadline: Deadline = NO_DE
         return None
 
 
+# the grid witness of alpha <= 1/2 (:mod:`~rldp_verify.rldp.audit.grid`) from this alpha on (below it the curves'
+# cells, (mu - v)^(-1/alpha), need exponents beyond the rationals a witness can be printed with)
+GRID_ALPHA = Fraction(1, 100)
+
+
 def solve_pair(problem: PairProblem, dps: int, start=None, max_tries: int = 6, want_witness=None,
                deadline: Deadline = NO_DEADLINE) -> PairResult:
     """The certified bracket for one pair (see the module docstring).
@@ -369,6 +374,12 @@ def solve_pair(problem: PairProblem, dps: int, start=None, max_tries: int = 6, w
         if prod < res.hi:
             res.hi = prod
             res.notes.append("upper bound from the product of the Theorem-1 projections")
+        if GRID_ALPHA <= problem.alpha <= Fraction(1, 2) and problem.m1 > 0 and problem.m2 > 0 and \
+                problem.B != INF and (want_witness is None or want_witness(to_float(res.hi))):
+            from rldp_verify.rldp.audit.grid import grid_witness
+
+            with mpmath.workdps(dps + 15):
+                grid_witness(problem, res, dps)
     return res
 
 

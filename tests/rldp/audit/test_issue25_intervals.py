@@ -100,3 +100,20 @@ def test_blocks_1e300_apart_give_a_tight_interval():
     assert _witness_ratio(res, Z, 2, 2, ball) == res.ratio_lower
     assert res.ratio_lower <= res.ratio_upper <= res.ratio_lower * (1 + F(1, 10**20))
     assert 4 * F(10) ** 599 < res.ratio_lower < 5 * F(10) ** 599
+
+
+A = [["868/1441", "121/448", "428/741", "273/613"], ["65/1441", "101/224", "623/1482", "235/613"],
+     ["508/1441", "125/448", "1/494", "105/613"]]
+
+
+def test_alpha_half_lower_end_from_the_curve_grid_and_width_stated():
+    """alpha = 1/2, radius 0.1 (a.json, P-hat 0.1, 0.2; 0.3, 0.4): no KKT system below alpha 1/2, the lower end was
+    P-hat's own ratio 3.07 with the upper end 8.44 (a local optimiser finds 8.025 inside F). Now the grid witness
+    on the two maximiser curves gives lo > 8.0, re-checked inside F and attaining lo; lo <= hi; the note states
+    hi/lo and why the dual upper end is not tight."""
+    phat = "0.1,0.2;0.3,0.4"
+    res = audit(_mech(A, 2, 2), "1", phat=phat, alpha=F(1, 2), radius=F(1, 10))
+    ball = RenyiBall.from_radius(phat, F(1, 2), F(1, 10))
+    assert _witness_ratio(res, A, 2, 2, ball) == res.ratio_lower
+    assert 8 < res.ratio_lower <= res.ratio_upper < F(85, 10)
+    assert any(n.startswith("alpha <= 1/2: hi/lo = 1.05") for n in res.notes)
