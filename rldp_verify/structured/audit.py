@@ -150,7 +150,7 @@ def audit_structured(model: Adapted, eps, *, tolerance=None) -> StructuredAudit:
     tol = _tolerance(tolerance)
     st = model.structure
     lo, hi = _ratio_bounds(st)
-    dps = 40
+    dps = SCREEN_DPS   # the precision of _ratio_bounds above
     verdict = _verdict(st, target, lo, hi, dps)
     notes = [f"structure: {st.kind}; exact eps-LDP ratio without enumerating outputs",
              f"sampler model: {model.sampler}"] + list(model.notes)
