@@ -23,6 +23,8 @@ multi-freq-ldpy    ``GRR_Client`` (``k``, ``epsilon``)                GRR on k v
                    ``SMP_GRR/UE/LH/SS_Client`` (``lst_k``,           mixture over the released sampled
                    ``epsilon``, ``optimal``)                         attribute
                    ``RSpFD_GRR_Client`` (``lst_k``, ``epsilon``)     secret attribute + uniform fake data
+                   ``RSpFD_UE_zero_Client`` (``lst_k``, ``epsilon``, secret attribute through UE + UE of
+                   ``optimal``)                                      the zero vector elsewhere
 opendp             ``make_randomized_response`` (``categories``,     GRR on the categories
                    ``prob``), ``make_randomized_response_bool``
 =================  ===============================================  ================================

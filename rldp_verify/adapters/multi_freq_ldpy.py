@@ -1,6 +1,6 @@
 """multi-freq-ldpy's clients as structured exact channels (see :mod:`rldp_verify.adapters`): the pure frequency
 oracles (GRR, UE, LH, SS, HE), the longitudinal ones (L_GRR, L_SUE, L_OUE, L_OSUE, L_SOUE), sampling over
-attributes (SMP_*) and random sampling plus fake data (RSpFD_GRR). The clients are numba-compiled; their
+attributes (SMP_*) and random sampling plus fake data (RSpFD_GRR, RSpFD_UE_zero). The clients are numba-compiled; their
 Python functions are traced (:func:`rldp_verify.structured.trace.as_compiled`)."""
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from rldp_verify.structured import (
     AttributeMixture,
     BitChannel,
     FakeDataMixture,
+    FakeDataUnary,
     LaplaceHistogram,
     PublicMixture,
     SubsetSelection,
@@ -110,9 +111,12 @@ def _mfl(fn, ev: _Events, params) -> Adapted:
         return _smp(c)
     if name == "RSpFD_GRR_Client":
         return _rspfd(c)
+    if name == "RSpFD_UE_zero_Client":
+        return _rspfd_ue_zero(c)
     raise InputError(f"unsupported multi-freq-ldpy object {name!r} (supported: GRR_Client, UE_Client, LH_Client, "
                      "SS_Client, HE_Client, L_GRR_Client, L_SUE_Client, L_OUE_Client, L_OSUE_Client, L_SOUE_Client, "
-                     "SMP_GRR_Client, SMP_UE_Client, SMP_LH_Client, SMP_SS_Client, RSpFD_GRR_Client)")
+                     "SMP_GRR_Client, SMP_UE_Client, SMP_LH_Client, SMP_SS_Client, RSpFD_GRR_Client, "
+                     "RSpFD_UE_zero_Client)")
 
 
 # ------------------------------------------------------------------------------------------ pure oracles
@@ -317,5 +321,57 @@ def _rspfd(c: _Call) -> Adapted:
     return Adapted(FakeDataMixture([a.structure for a in comps]), f"{c.label} (d = {d}, lst_k = {lst_k})",
                    f"secret attribute = np.random.randint(d); GRR_Client with the amplified eps {amp!r}: "
                    f"{comps[0].sampler}; fake values np.random.randint(k_i) (uniform)", fp, rebuild,
+                   [NUMBA_NOTE, "the sampled attribute is not released: the channel is a ratio of sums over "
+                    "the attributes, maximised exactly"])
+
+
+def _rspfd_ue_amplified_eps(c: _Call, lst_k, d, epsilon, optimal):
+    """The eps that ``RSpFD_UE_zero_Client`` hands its UE_Client calls (traced, UE_Client stubbed): one call with
+    the sampled attribute's value and d - 1 with None (the zero vector), all with the same eps and ``optimal``."""
+    import multi_freq_ldpy.mdim_freq_est.RSpFD_solution as mod
+
+    calls = []
+
+    def ue_stub(v, k, e, opt=True):   # records the call, reports the zero vector
+        calls.append((v, int(k), e, bool(opt)))
+        return [0] * int(k)
+    saved = mod.UE_Client
+    mod.UE_Client = ue_stub
+    try:
+        log, _ = _trace(mod.RSpFD_UE_zero_Client, [0] * d, lst_k, d, epsilon, optimal)
+    finally:
+        mod.UE_Client = saved
+    draws = [e[1] for e in log if e[0] == "randint" and e[2] is None]
+    ok = (len(calls) == d and draws == [d] and [k for _, k, _, _ in calls] == list(lst_k)
+          and sum(v is None for v, _, _, _ in calls) == d - 1 and len({(e, o) for _, _, e, o in calls}) == 1
+          and calls[0][3] == bool(optimal))
+    if not ok:
+        raise InputError(f"{c.label} does not draw one sampled attribute and zero-vector UE fake data; unsupported "
+                         "version")
+    return calls[0][2]
+
+
+def _rspfd_ue_zero(c: _Call) -> Adapted:
+    lst_k = _lst_k(c.params, c.label)
+    d = c.pop("d", lambda v: int(v), len(lst_k))
+    if d != len(lst_k):
+        raise InputError(f"d = {d} must be the number of attributes, len(lst_k) = {len(lst_k)}")
+    if min(lst_k) < 2:
+        raise InputError(f"lst_k = {lst_k}: every domain needs k >= 2 (multi-freq-ldpy's UE_Client refuses k < 2)")
+    epsilon = c.pop("epsilon", _eps)
+    optimal = bool(c.params.pop("optimal", True))
+    c.done()
+    from multi_freq_ldpy.pure_frequency_oracles.UE import UE_Client
+
+    amp = _rspfd_ue_amplified_eps(c, lst_k, d, epsilon, optimal)
+    comps = [_mfl(UE_Client, c.ev, {"k": kj, "epsilon": amp, "optimal": optimal}) for kj in lst_k]
+    fp = {f"{j}:{n}": v for j, a in enumerate(comps) for n, v in a.float_params.items()}
+
+    def rebuild(f):
+        return FakeDataUnary([a.rebuild({n: f[f"{j}:{n}"] for n in a.float_params}) for j, a in enumerate(comps)])
+    return Adapted(FakeDataUnary([a.structure for a in comps]),
+                   f"{c.label} ({'OUE' if optimal else 'SUE'}-z, d = {d}, lst_k = {lst_k})",
+                   f"secret attribute = np.random.randint(d); UE_Client with the amplified eps {float(amp)!r}: "
+                   f"{comps[0].sampler}; fake data: UE_Client(None) (every bit drawn with q)", fp, rebuild,
                    [NUMBA_NOTE, "the sampled attribute is not released: the channel is a ratio of sums over "
                     "the attributes, maximised exactly"])

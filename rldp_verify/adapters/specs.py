@@ -66,6 +66,8 @@ SPECS = {
        for n in ("GRR", "UE", "LH", "SS")},
     ("multi-freq-ldpy", "RSpFD_GRR_Client"): (_mfl_build(f"{_MD}.RSpFD_solution", "RSpFD_GRR_Client"),
                                              {"lst_k": list, "epsilon": float, "d": int}),
+    ("multi-freq-ldpy", "RSpFD_UE_zero_Client"): (_mfl_build(f"{_MD}.RSpFD_solution", "RSpFD_UE_zero_Client"),
+                                                 {"lst_k": list, "epsilon": float, "d": int, "optimal": bool}),
     ("opendp", "make_randomized_response"): (_odp_build("make_randomized_response"),
                                              {"categories": list, "prob": float}),
     ("opendp", "make_randomized_response_bool"): (_odp_build("make_randomized_response_bool"), {"prob": float}),
@@ -172,7 +174,7 @@ def sampler_spec(spec: str, params: dict | list | None = None):
     if lib == "opendp":
         raise InputError("the black-box audit of OpenDP constructors is not wired; build the measurement and pass it "
                          "as MODULE:CALLABLE")
-    if name.startswith("SMP_"):
+    if name.startswith(("SMP_", "RSpFD_")):
         raise InputError(f"{spec}: inputs are tuples; pass your own MODULE:CALLABLE for the black-box audit")
     names = _MFL_ARGS.get(name, ("k", "eps_perm", "eps_1"))
     defaults = {"optimal": True}

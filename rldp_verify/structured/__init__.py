@@ -13,6 +13,7 @@ from rldp_verify.structured.channels import (
     AttributeMixture,
     BitChannel,
     FakeDataMixture,
+    FakeDataUnary,
     LaplaceHistogram,
     PublicMixture,
     SubsetSelection,
@@ -23,4 +24,4 @@ from rldp_verify.structured.channels import (
 
 __all__ = ["Adapted", "StructuredAudit", "audit_structured", "BitChannel", "UnaryProduct", "Symmetric",
            "PublicMixture", "SubsetSelection", "LaplaceHistogram", "AttributeMixture", "FakeDataMixture",
-           "compose"]
+           "FakeDataUnary", "compose"]

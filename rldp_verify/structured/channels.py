@@ -35,6 +35,11 @@ matrix (:meth:`dense`) that serves as the test oracle. The structures:
   found exactly by Dinkelbach's iteration (lambda <- the ratio of the choice maximising sum_j k_j (a_j - lambda b_j);
   it stops at the optimum, F(lambda) = max sum k (a - lambda b) being convex and decreasing with its root there).
 
+- :class:`FakeDataUnary` -- RS+FD with unary encoding and zero-vector fake data (UE-z): Q[y|t] = prod_i Z_i(y_i)
+  (1/D) sum_j h_j(y_j[t_j]), Z_i the all-cold law of attribute i and h_j(b) = Pr[b|hot] / Pr[b|cold]; the ratio is
+  sum_j h_j(b_j) / sum_j h_j(b'_j) with b_j = b'_j when t_j = t'_j and free bits otherwise, maximised exactly by
+  the same Dinkelbach iteration (weights 1).
+
 Composition (a longitudinal protocol's memoised first round followed by a second round) of two bit
 channels is a bit channel, of two symmetric channels a symmetric channel (:func:`compose`).
 """
@@ -54,7 +59,7 @@ INF = math.inf
 MAX_DENSE = 4096
 
 __all__ = ["BitChannel", "UnaryProduct", "Symmetric", "PublicMixture", "SubsetSelection", "LaplaceHistogram",
-           "AttributeMixture", "FakeDataMixture", "compose", "ratio", "INF"]
+           "AttributeMixture", "FakeDataMixture", "FakeDataUnary", "compose", "ratio", "INF"]
 
 
 def ratio(a: Fraction, b: Fraction):
@@ -393,13 +398,17 @@ class FakeDataMixture:
             opts.append(((c.b, c.b), "y_j not in {t_j, t'_j}"))
         return opts
 
+    def _weight(self, c):
+        """The weight of attribute ``c``'s term in the ratio of sums (k_j: the fake values' 1/k_j cancel)."""
+        return c.k
+
     def _solve(self):
         lam = Fraction(1)
         for _ in range(1000):
-            choice = [max(self._options(c), key=lambda o, c=c: c.k * (o[0][0] - lam * o[0][1]))
+            choice = [max(self._options(c), key=lambda o, c=c: self._weight(c) * (o[0][0] - lam * o[0][1]))
                       for c in self.components]
-            num = sum(c.k * o[0][0] for c, o in zip(self.components, choice, strict=True))
-            den = sum(c.k * o[0][1] for c, o in zip(self.components, choice, strict=True))
+            num = sum(self._weight(c) * o[0][0] for c, o in zip(self.components, choice, strict=True))
+            den = sum(self._weight(c) * o[0][1] for c, o in zip(self.components, choice, strict=True))
             new = ratio(num, den)
             if new is None or new == INF:
                 return new if new is not None else Fraction(1), choice
@@ -435,3 +444,47 @@ class FakeDataMixture:
                 row.append(tot / D)
             rows.append(row)
         return rows, [",".join(map(str, y)) for y in tuples]
+
+
+@dataclass
+class FakeDataUnary(FakeDataMixture):
+    """RS+FD with unary encoding and zero-vector fake data (multi-freq-ldpy's ``RSpFD_UE_zero_Client``): a secret
+    uniformly sampled attribute j goes through UE_j (``components[j]``, a :class:`UnaryProduct`), every other
+    attribute is UE applied to the zero vector (every bit through the cold law)."""
+
+    kind = ("RS+FD: secret sampled attribute through UE, zero-vector UE fake data elsewhere (ratio of sums, "
+            "exact)")
+
+    def _weight(self, c):
+        return 1
+
+    def _options(self, c):
+        # h(b) = Pr[b | hot] / Pr[b | cold]: the attribute's term is h of the output bit at t_j (the other bits
+        # of y_j, cold under both tuples, cancel with the fake-data factor); bits at t_j != t'_j are free
+        h = {}
+        for b in (0, 1):
+            if c.bit.prob(b, 0) == 0:
+                raise InputError("RS+FD with UE needs 0 < q < 1 (a cold bit that is never, or always, 1)")
+            h[b] = c.bit.prob(b, 1) / c.bit.prob(b, 0)
+        opts = [((h[b], h[b]), f"t_j = t'_j, y_j[t_j] = {b}") for b in (0, 1)]
+        if c.d >= 2:
+            opts += [((h[b1], h[b2]), f"y_j[t_j] = {b1}, y_j[t'_j] = {b2}") for b1 in (0, 1) for b2 in (0, 1)
+                     if b1 != b2]
+        return opts
+
+    def dense(self):
+        """(rows, outputs) over all tuples and all outputs (one bit vector per attribute; small domains)."""
+        ks = [c.d for c in self.components]
+        tuples = list(itertools.product(*[range(k) for k in ks]))
+        outs = list(itertools.product(*[list(itertools.product((0, 1), repeat=k)) for k in ks]))
+        _dense_cap(len(tuples) * len(outs), "RS+FD with UE")
+        D = len(ks)
+
+        def law(c, y, v):   # UE of value v (None: the zero vector) at the bit vector y
+            return math.prod(c.bit.prob(b, int(i == v)) for i, b in enumerate(y))
+        rows = []
+        for y in outs:
+            zero = [law(c, yj, None) for c, yj in zip(self.components, y, strict=True)]
+            rows.append([sum(law(c, y[j], t[j]) * math.prod(zero[i] for i in range(D) if i != j)
+                             for j, c in enumerate(self.components)) / D for t in tuples])
+        return rows, [",".join("".join(map(str, yj)) for yj in y) for y in outs]

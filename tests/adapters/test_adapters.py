@@ -88,6 +88,8 @@ SMALL = [
     ("multi-freq-ldpy:SMP_SS_Client", ["lst_k=5,2", "epsilon=0.3"]),
     ("multi-freq-ldpy:RSpFD_GRR_Client", ["lst_k=2,3", "epsilon=1"]),
     ("multi-freq-ldpy:RSpFD_GRR_Client", ["lst_k=3,2,2", "epsilon=0.5"]),
+    ("multi-freq-ldpy:RSpFD_UE_zero_Client", ["lst_k=2,3", "epsilon=1"]),
+    ("multi-freq-ldpy:RSpFD_UE_zero_Client", ["lst_k=3,2,2", "epsilon=0.5", "optimal=false"]),
     ("opendp:make_randomized_response", ["categories=a,b,c", "prob=0.75"]),
 ]
 
@@ -321,6 +323,25 @@ def test_multi_freq_ldpy_rspfd_grr():
     _seed(12)
     _fits(dense_mechanism(a), lambda x: RSpFD_GRR_Client(list(tuples[x]), [2, 3], 2, 1.0), n=3000,
           label=lambda o: ",".join(str(int(v)) for v in o))
+
+
+def test_multi_freq_ldpy_rspfd_ue_zero():
+    """RS+FD with UE and zero-vector fake data (OUE-z, SUE-z): exact against the dense channel (SMALL above), the
+    tuples differing in every attribute see the amplified eps, and the library's sampler fits the channel."""
+    from multi_freq_ldpy.mdim_freq_est.RSpFD_solution import RSpFD_UE_zero_Client
+
+    for optimal in (True, False):
+        a = adapt(RSpFD_UE_zero_Client, lst_k=[2, 3], epsilon=1.0, optimal=optimal)
+        r = audit_adapted(a, 1)
+        assert r.verdict == "FAIL" and abs(float(r.eps_realised()[0]) - math.log(2 * (math.e - 1) + 1)) < 1e-12
+        tuples = [(i, j) for i in range(2) for j in range(3)]
+        _seed(13)
+        _fits(dense_mechanism(a), lambda x, o=optimal: RSpFD_UE_zero_Client(list(tuples[x]), [2, 3], 2, 1.0, o),
+              n=3000, label=lambda out: ",".join(_bits(v) for v in out))
+    big = audit_adapted(adapt(RSpFD_UE_zero_Client, lst_k=[65536, 1024, 2], epsilon=1.0), 1)
+    assert abs(float(big.eps_realised()[0]) - math.log(3 * (math.e - 1) + 1)) < 1e-9
+    with pytest.raises(InputError, match="lst_k"):
+        adapt(RSpFD_UE_zero_Client, lst_k=[1, 3], epsilon=1.0)
 
 
 def test_multi_freq_ldpy_he():
