@@ -117,3 +117,17 @@ def test_alpha_half_lower_end_from_the_curve_grid_and_width_stated():
     assert _witness_ratio(res, A, 2, 2, ball) == res.ratio_lower
     assert 8 < res.ratio_lower <= res.ratio_upper < F(85, 10)
     assert any(n.startswith("alpha <= 1/2: hi/lo = 1.05") for n in res.notes)
+
+
+def test_help_says_what_the_time_limit_does_not_interrupt(capsys):
+    """--time-limit is checked between steps; `audit --help` says which steps run to completion (a single arb or
+    mpmath evaluation, the screen's tables, the closing exact steps) and that the audit can end after the limit."""
+    import pytest
+
+    from rldp_verify.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["audit", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "checked between steps" in out and "one step is not interrupted" in out
+    assert "can end later than the limit" in out
