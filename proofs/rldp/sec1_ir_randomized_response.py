@@ -17,6 +17,7 @@ from rldp_verify.topics.extremal.utilities import (
     utility,
 )
 
+from .._routes import agree, mi_by_entropies
 from ._sec34 import PAPER
 
 #: P_S of the check (|S| = 3; with |S| = 2 randomized response is the binary mechanism)
@@ -41,8 +42,11 @@ def check_rr_optimal(ctx, eps_small: str = "0.1"):
         for e in (eps_small, "5"):
             t = t_from_eps(e)
             st = rr_status(mu, k, t, dps=ctx.dps)
-            rr = utility(randomized_response(k, t), mu)
-            b = utility(binary_mechanism_for_set(binary_set_mi(P_S), k, t), mu)
+            Q_rr, Q_b = randomized_response(k, t), binary_mechanism_for_set(binary_set_mi(P_S), k, t)
+            rr, b = utility(Q_rr, mu), utility(Q_b, mu)
+            for name, Q, v in (("randomized response", Q_rr, rr), ("binary", Q_b, b)):   # second route: H(Y) - H(Y|X)
+                agree(f"I(S; {name}(S)) at eps = {e}", float(v.mid()),
+                      mi_by_entropies([list(col) for col in zip(*Q, strict=True)], P_S), 1e-12)
             rows[e] = {"status of randomized response": st.status, "I(RR)": rr.str(12), "I(binary)": b.str(12),
                        "binary beats RR (certified)": bool(b > rr)}
     low = rows["5"]["status of randomized response"]

@@ -25,6 +25,7 @@ CASES = [
     ("isit.eq29-without-row-masses", "isit.thm4.support-projection", "REFUTED", ""),
     ("kairouz.binary-set-farthest-from-half", "kairouz.thm12.tied-maximisers", "REFUTED", ""),
     ("kairouz.mu-mi-uniform-marginal", "kairouz.thm12.tied-maximisers", "ERROR", "InconsistentCheck"),
+    ("kairouz.mu-mi-uniform-marginal", "rldp.sec1.ir-randomized-response-optimal", "ERROR", "InconsistentCheck"),
     ("pram.prop32-v-min-as-v-malpha", "pram.table3.counts", "ERROR", "InconsistentCheck"),
 ]
 
