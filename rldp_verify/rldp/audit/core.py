@@ -579,10 +579,11 @@ def _audit_ball_pairs(Q, ball, target, dps, screen, pre, deadline, notes, rows, 
         notes.extend(f"pair (y={r.y}, s={r.s1}, s'={r.s2}): {n}" for n in r.notes)
     lo, arg, wit = _infinite_end(Q, ball, hi, lo, arg, best.witness if best else None, dps, notes)
     if 2 * alpha <= 1 and lo is not None and 0 < lo < hi < INF:
-        notes.append(f"alpha <= 1/2: hi/lo = {_short(Fraction(hi) / Fraction(lo))}; the upper end is a Lagrangian dual "
-                     "bound, not tight for alpha <= 1/2 (Psi's sup over z = e^-d lies at z = 0 or 1: the dual "
-                     "cannot split the budget between the blocks), the lower end the best grid point on the two "
-                     "maximiser curves (a verified witness)")
+        notes.append(f"alpha <= 1/2: hi/lo = {_short(Fraction(hi) / Fraction(lo))}; the Lagrangian dual is not tight "
+                     "for alpha <= 1/2 (Psi's sup over z = e^-d lies at z = 0 or 1: it cannot split the budget between "
+                     "the blocks), so the upper end also comes from splitting the budget into intervals (48 halvings; "
+                     "tighter with more), the lower end from the best grid point on the two maximiser curves (a "
+                     "verified witness)")
     verdict = _verdict(target, lo, hi, dps)
     n_arb = sum(1 for k in results if len(k) == 3)
     n_screened = sum(len(a) for a in screened)

@@ -10,10 +10,17 @@ verified in arb like every other witness).
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+
 import mpmath
 
 from rldp_verify.core.numbers import to_mpf
+from rldp_verify.core.rigorous import arb_exact, arb_precision
+from rldp_verify.core.rigorous import lower as arb_lower
+from rldp_verify.core.rigorous import upper as arb_upper
 from rldp_verify.rldp.audit.blocks import Block
+from rldp_verify.rldp.audit.dual import phi_arb
 from rldp_verify.rldp.audit.pair import PairProblem, PairResult
 from rldp_verify.rldp.projection import phi_mp
 
@@ -51,3 +58,62 @@ def grid_witness(problem: PairProblem, res: PairResult, dps: int, n: int = 81, r
     rho, W = problem.witness(problem.lift(R1, R2, d1, d2), dps, pulls=(None, dps - 15, dps // 2, 8))
     if rho is not None and (res.lo is None or rho > res.lo):
         res.lo, res.witness = rho, W
+
+
+def _level_e(y: Fraction, beta: Fraction, dps: int) -> Fraction:
+    """A rational lower bound of e^-d for the level d = phi^-1(y) (0 when 1 + beta y <= 0: no bound on d)."""
+    base = 1 + beta * y
+    if base <= 0:
+        return Fraction(0)
+    if beta == 0:
+        with arb_precision(dps):
+            return max(Fraction(0), arb_lower((-arb_exact(y)).exp()))
+    with arb_precision(dps):
+        return max(Fraction(0), arb_lower((arb_exact(base).log() * arb_exact(-1 / beta)).exp()))
+
+
+def split_upper(problem: PairProblem, dps: int, evals: int = 48) -> Fraction | float:
+    """A certified upper bound of the pair's ratio by splitting the budget: every (R1, R2) of the joint
+    projection spends c1 = P^_{s1} phi(d1) in some [t_k, t_k+1] of [0, Phi] (Phi >= phi(B) rational), so its
+    ratio is at most N(t_k+1) / D(Phi - t_k), N the sup of <q1, R1> at level phi^-1(t/P^_{s1}) and D the inf of
+    <q2, R2> at level phi^-1((Phi - t)/P^_{s2}) (each bounded by weak duality in arb). The interval with the
+    largest bound is halved, ``evals`` times; the maximum over the intervals is returned (sound at every
+    stage). Tight as the intervals shrink, for every alpha (the dual of one budget needs alpha > 1/2)."""
+    from rldp_verify.rldp.audit.pair import _ball_support_upper
+
+    beta = problem.beta
+    with arb_precision(dps):
+        phi_b = phi_arb(problem.B, beta)
+    if phi_b is None:
+        return math.inf
+    cap = arb_upper(phi_b)
+    q1, neg2 = list(problem.q1), [-x for x in problem.q2]
+    memo: dict = {}
+
+    def num(t):
+        if ("n", t) not in memo:
+            memo[("n", t)] = _ball_support_upper(q1, problem.w1, _level_e(t / problem.m1, beta, dps), beta, dps)
+        return memo[("n", t)]
+
+    def den(t):
+        if ("d", t) not in memo:
+            memo[("d", t)] = -_ball_support_upper(neg2, problem.w2, _level_e((cap - t) / problem.m2, beta, dps),
+                                                  beta, dps)
+        return memo[("d", t)]
+
+    def bound(a, b):
+        d = den(a)
+        return num(b) / d if d > 0 else math.inf
+
+    cuts = [cap * k / 8 for k in range(9)]
+    parts = {(a, b): bound(a, b) for a, b in zip(cuts, cuts[1:], strict=False)}
+    for _ in range(evals):
+        if problem.deadline.expired():
+            break
+        (a, b), worst = max(parts.items(), key=lambda kv: kv[1])
+        if worst == math.inf and b - a < cap / 2**20:
+            break
+        mid = (a + b) / 2
+        del parts[(a, b)]
+        parts[(a, mid)], parts[(mid, b)] = bound(a, mid), bound(mid, b)
+    return max(parts.values())

@@ -376,10 +376,13 @@ def solve_pair(problem: PairProblem, dps: int, start=None, max_tries: int = 6, w
             res.notes.append("upper bound from the product of the Theorem-1 projections")
         if GRID_ALPHA <= problem.alpha <= Fraction(1, 2) and problem.m1 > 0 and problem.m2 > 0 and \
                 problem.B != INF and (want_witness is None or want_witness(to_float(res.hi))):
-            from rldp_verify.rldp.audit.grid import grid_witness
+            from rldp_verify.rldp.audit.grid import grid_witness, split_upper
 
             with mpmath.workdps(dps + 15):
                 grid_witness(problem, res, dps)
+            split = split_upper(problem, dps)
+            if split < res.hi:
+                res.hi = split
     return res
 
 

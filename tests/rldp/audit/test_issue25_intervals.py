@@ -10,9 +10,13 @@ from __future__ import annotations
 import math
 from fractions import Fraction as F
 
+import pytest
+
 from rldp_verify.rldp.audit import audit
 from rldp_verify.rldp.audit.deadline import NO_DEADLINE
 from rldp_verify.rldp.audit.exact import audit_single
+from rldp_verify.rldp.audit.grid import split_upper
+from rldp_verify.rldp.audit.pair import PairProblem
 from rldp_verify.rldp.audit.pairs import product_upper
 from rldp_verify.rldp.mechio import Mechanism
 from rldp_verify.rldp.uncertainty import RenyiBall
@@ -115,15 +119,28 @@ def test_alpha_half_lower_end_from_the_curve_grid_and_width_stated():
     res = audit(_mech(A, 2, 2), "1", phat=phat, alpha=F(1, 2), radius=F(1, 10))
     ball = RenyiBall.from_radius(phat, F(1, 2), F(1, 10))
     assert _witness_ratio(res, A, 2, 2, ball) == res.ratio_lower
-    assert 8 < res.ratio_lower <= res.ratio_upper < F(85, 10)
-    assert any(n.startswith("alpha <= 1/2: hi/lo = 1.05") for n in res.notes)
+    assert 8 < res.ratio_lower <= res.ratio_upper < res.ratio_lower * F(1001, 1000)
+    assert any(n.startswith("alpha <= 1/2: hi/lo = 1.000") for n in res.notes)
+
+
+@pytest.mark.parametrize("alpha", [F(1, 2), F(3, 10), F(1, 10), F(2)])
+def test_split_upper_is_not_below_a_witness(alpha):
+    """split_upper (the budget-split upper end) is at least the exact ratio of the audit's verified witness for the
+    same pair, for alpha <= 1/2 and for alpha = 2 (where the audit is tight to 20 digits): a variant that bounds the
+    numerator at the interval's left end, or the denominator at its right end, falls below it."""
+    phat = "0.1,0.2;0.3,0.4"
+    ball = RenyiBall.from_radius(phat, alpha, F(1, 10))
+    res = audit(_mech(A, 2, 2), "1", ball=ball)
+    y, s1, s2 = res.argmax["y"], res.argmax["s"], res.argmax["s_prime"]
+    Q = [[F(v) for v in r] for r in A]
+    rows = [tuple(Q[y][s * 2:(s + 1) * 2]) for s in range(2)]
+    hi = split_upper(PairProblem(ball, rows, y, s1, s2), 50)
+    assert _witness_ratio(res, A, 2, 2, ball) == res.ratio_lower <= hi
 
 
 def test_help_says_what_the_time_limit_does_not_interrupt(capsys):
     """--time-limit is checked between steps; `audit --help` says which steps run to completion (a single arb or
     mpmath evaluation, the screen's tables, the closing exact steps) and that the audit can end after the limit."""
-    import pytest
-
     from rldp_verify.cli import main
 
     with pytest.raises(SystemExit):
