@@ -35,7 +35,9 @@ class LagrangianStart:
         """Run the relaxation once on ``cg``'s instance and seed its master and bracket with the result."""
         cg.it += 1
         pricing = cg.pricing
-        rel = solve_relaxation(pricing.data, pricing.pricer, cg.lp, cg.a, log=cg.log)
+        # with a finite time limit the relaxation stops there too (with time_limit = inf: no clock, as before)
+        stop = (lambda: cg.elapsed() > cg.time_limit) if math.isfinite(cg.time_limit) else None
+        rel = solve_relaxation(pricing.data, pricing.pricer, cg.lp, cg.a, log=cg.log, stop=stop)
         cg.pool.add_exact([pricing.combo_vector(pt) for pt in couple(rel.marginals, pricing.data)], check=False)
         y0 = rel.y
         _, M_up, pts = pricing.price(y0, 0.0, tau=0.1 * cg.rel_gap * abs(rel.upper) / cg.m)
@@ -85,7 +87,8 @@ class ProximalBundle:
         g0 = 1.0 - cg.m * self.V[int(np.argmax(self.mu - self.V @ self.c))]
         self.u = float(np.linalg.norm(g0)) / (0.05 * float(np.linalg.norm(self.c)) + 1e-12)
         self.t_rmp, self.n_rmp_last = 0.0, (cg.master.n if cg.x is not None else 0)
-        done = cg.x is not None and (cg.width(cg.lb) <= cg.rel_gap / 2 or cg.it >= cg.cap)
+        done = cg.x is not None and (cg.width(cg.lb) <= cg.rel_gap / 2 or cg.it >= cg.cap
+                                     or cg.elapsed() > cg.time_limit)     # e.g. the Lagrangian start used it up
         while not done:
             done = self.iteration(cg)
 

@@ -41,6 +41,7 @@ optimum 0.0596601).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -81,11 +82,14 @@ def _phi_star(kappa: float) -> float:
 
 
 def solve_relaxation(data: list[BlockData], pricer: Pricer, lp_coords, dim: int, *, top: int = 10,
-                     max_rounds: int = 60, rel_tol: float = 1e-10, rc_tol: float = 1e-9, log=None) -> Relaxation:
+                     max_rounds: int = 60, rel_tol: float = 1e-10, rc_tol: float = 1e-9, log=None,
+                     stop: Callable[[], bool] | None = None) -> Relaxation:
     """LP(kappa) by column generation over the block vertices, minimised over kappa (see the module).
     ``top``: columns added per block and LP solve; stops when the relaxed primal value is within
     ``rel_tol`` (relative) of LP(kappa), after ``max_rounds`` values of kappa, or when the bracket on kappa
-    has closed.  Deterministic (no clock)."""
+    has closed.  Deterministic (no clock) unless ``stop`` is given: ``stop()`` true (a caller's time limit)
+    ends the column generation of the current value of kappa at its next LP solve and the search over kappa
+    after that round, with the best values so far (the caller certifies its bracket in any case)."""
     lp = list(lp_coords)
     m = len(lp)
     pos = {x: i for i, x in enumerate(lp)}
@@ -149,7 +153,7 @@ def solve_relaxation(data: list[BlockData], pricer: Pricer, lp_coords, dim: int,
                 k = min(top, len(rc))
                 best = np.argpartition(-rc, k - 1)[:k] if k < len(rc) else np.arange(len(rc))
                 new += [(s, int(j)) for j in sorted(best.tolist()) if rc[j] > rc_tol and (s, int(j)) not in have]
-            if not new:
+            if not new or (stop is not None and stop()):
                 return sol, y
             add(new)
 
@@ -193,7 +197,7 @@ def solve_relaxation(data: list[BlockData], pricer: Pricer, lp_coords, dim: int,
             # the primals of both sides (the relaxed objective is concave: golden-section search on the mix)
             tm, sm = _mix(relaxed, side[True], side[False], len(cols))
             keep(tm, sm, relaxed(tm, sm)[0])
-        if best_up - best_val <= rel_tol * abs(best_up):
+        if best_up - best_val <= rel_tol * abs(best_up) or (stop is not None and stop()):
             break
         if dv < 0:
             lo = kappa

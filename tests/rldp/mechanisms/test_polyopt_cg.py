@@ -384,3 +384,21 @@ def test_set_up_checks_the_deadline_at_a_fine_grain():
         solve_lp46_cg(polyopt_cone(L, 2), P, rel_gap=1e-6, time_limit=math.inf, max_iterations=1)
     starting = calls[[c[1] for c in calls].index("column generation: the starting columns"):]
     assert sum(1 for c in starting if c == ("update", None)) >= 10, calls
+
+
+def test_lagrangian_relaxation_stops_when_told():
+    """Issue 29: the Lagrangian start ran to its end past --time-limit (77 s on a 20 x 18 P-hat with a 30 s
+    limit); with ``stop`` it ends after the round in which stop() turned true, with a usable relaxation, and
+    the run certifies a bracket as usual; without ``stop`` (time_limit = inf) nothing changes."""
+    from rldp_verify.rldp.mechanisms.lagrangian import solve_relaxation
+
+    P, L = _instance(3, 3, 600, 3003)
+    table = [P[s * 3:(s + 1) * 3] for s in range(3)]
+    _, sol = polyopt_from_bounds(table, L, "log(2)")      # e^eps = 2, as the cone below
+    cone = polyopt_cone(L, 2)
+    data = [block_data(b, P) for b in cone.blocks]
+    full = solve_relaxation(data, Pricer(data, cone.a), cone.lp_coords, cone.a)
+    once = solve_relaxation(data, Pricer(data, cone.a), cone.lp_coords, cone.a, stop=lambda: True)
+    assert once.rounds == 1 <= full.rounds and once.upper >= full.upper - 1e-12 and once.marginals is not None
+    res = solve_lp46_cg(cone, P, rel_gap=1e-9, time_limit=1e-9)          # the limit has passed at once
+    assert res.lower <= sol.upper and sol.lower <= res.upper
