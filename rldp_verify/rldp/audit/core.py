@@ -368,7 +368,8 @@ def _nested_balls(ball: RenyiBall):
     if big_r:
         return RenyiBall.from_radius(ball.phat, alpha, RADIUS_CAP), None, \
             (f"radius > {RADIUS_CAP}: lower end from a witness in the smaller ball of radius {RADIUS_CAP} (inside F); "
-             "upper end from Proposition 3 (F lies inside P_X, and tends to it as the radius grows)")
+             "upper end from Proposition 3 (F lies inside P_X, and tends to it as the radius grows), per pair from "
+             "the Theorem-1 projections where Proposition 3 is infinite")
     return None, None, None
 
 

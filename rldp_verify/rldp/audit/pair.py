@@ -18,6 +18,9 @@ Dual (gives hi). With r_hi slightly above the primal ratio, Dual(lambda, mu1, mu
 evaluated in arb at rational parameters; Dual <= 0 certifies rho <= r_hi (weak duality). When this
 fails, r_hi is raised step by step; the last resort is the pair's Theorem-1 product bound.
 
+alpha <= 1/2 (no KKT system): the lower end from a grid over the two maximiser curves and the upper end
+from splitting the budget into intervals (:mod:`rldp_verify.rldp.audit.grid`).
+
 Which way results may err: lo is attained by a verified member of F (it can only be below the sup);
 hi is certified (it can only be above). Everything in between is working precision.
 """
