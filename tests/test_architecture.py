@@ -78,3 +78,17 @@ def test_a_wrong_limit_is_caught():
     # the measure itself: a function with 26 decision points is reported, one with 25 is not
     src = "def f(x):\n" + "".join(f"    if x == {i}:\n        return {i}\n" for i in range(25)) + "    return -1\n"
     assert radon_complexity.cc_visit(src)[0].complexity == 26
+
+
+def test_lint_has_no_relaxation_for_the_engine():
+    """ruff's per-file relaxations cover proofs/, tests/ and the scripts' long strings only, and mypy ignores no
+    engine module: the engine and the checker are clean under the whole rule set (issue 27)."""
+    import tomllib
+
+    cfg = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    ignores = cfg["tool"]["ruff"]["lint"].get("per-file-ignores", {})
+    assert not [k for k in ignores if k.startswith(("rldp_verify", "rldp_verify_check"))], ignores
+    for o in cfg["tool"]["mypy"].get("overrides", []):
+        mods = [o["module"]] if isinstance(o["module"], str) else o["module"]
+        assert not (o.get("ignore_errors") and any(m.startswith("rldp_verify") for m in mods)), o
+    assert set(cfg["tool"]["mypy"]["files"]) == {"rldp_verify", "rldp_verify_check"}
