@@ -58,7 +58,8 @@ def register(sub):
                    "with G buckets (the key "
                    "of (bucket, seed) says which inputs hash to the bucket, with the libraries' xxh32 hash), or "
                    "your own MODULE:CALLABLE(output) -> hashable")
-    p.add_argument("--json", action="store_true", help="print one JSON object (numbers as decimal strings)")
+    p.add_argument("--json", action="store_true", help="print one JSON object (numbers as decimal strings; schema "
+                   "rldp_verify/schemas/audit_sampler.schema.json)")
     p.add_argument("--quiet", action="store_true",
                    help="no progress on stderr (otherwise shown when stderr is a terminal: chunks sampled, "
                    "n/total, ETA)")
