@@ -181,62 +181,88 @@ def pair_bound(Q_y, a2, s1, s2, phat, a: Fraction, B: Fraction, pc: dict):
 def check(st: dict, data: dict) -> str:
     """Check an ``audit`` certificate; returns what was proved or raises CertificateError."""
     a1, a2 = (int(v) for v in st["sizes"])
-    Q = [qvec(row) for row in st["Q"]]
+    Q = _channel(st["Q"], a1, a2)
+    F = st["set"]
+    wit = data.get("witness")
+    U, L = _ratio_range(Q, a1, a2, F, wit, data)
+    _check_printed_ends(st, U, L)
+    verdict = st["verdict"]
+    _check_verdict(verdict, st["eps"], U, L)
+    return f"{verdict}: ratio in [{_s(L)}, {_s(U)}] ({F['type']}{'' if wit is None else ', witness re-checked'})"
+
+
+def _channel(rows, a1: int, a2: int) -> list[list[Fraction]]:
+    """Q: a1 a2 non-negative entries per row, every column a distribution."""
+    Q = [qvec(row) for row in rows]
     if any(len(row) != a1 * a2 for row in Q) or any(v < 0 for row in Q for v in row):
         raise CertificateError("Q has the wrong shape or a negative entry")
     if any(sum(row[x] for row in Q) != 1 for x in range(a1 * a2)):
         raise CertificateError("a column of Q is not a distribution")
-    F = st["set"]
-    wit = data.get("witness")
-    L = None
+    return Q
+
+
+def _ratio_range(Q, a1: int, a2: int, F: dict, wit, data: dict):
+    """(U, L): the certified upper bound of the ratio over the set F, and the witness's ratio (None: no witness)."""
     if F["type"] == "ldp":
         U = max(_ratio(max(row), min(row)) for row in Q)
-        L = U
-    elif F["type"] == "distribution":
-        U = L = rho_of(Q, _table(F["P"], a1, a2, "P"), a1, a2)
-    elif F["type"] in ("simplex", "renyi-ball") and a1 < 2:
-        U = L = Fraction(1)                            # no pair s != s': the ratio is taken as 1
-    elif F["type"] == "simplex":
+        return U, U
+    if F["type"] == "distribution":
+        U = rho_of(Q, _table(F["P"], a1, a2, "P"), a1, a2)
+        return U, U
+    if F["type"] in ("simplex", "renyi-ball") and a1 < 2:
+        return Fraction(1), Fraction(1)                # no pair s != s': the ratio is taken as 1
+    if F["type"] == "simplex":
         U = max(_ratio(max(row[s * a2:(s + 1) * a2]), min(row[t * a2:(t + 1) * a2]))
                 for row in Q for s in range(a1) for t in range(a1) if s != t)
-        if wit is not None:
-            L = rho_of(Q, _table(wit, a1, a2, "witness"), a1, a2)
-    elif F["type"] == "renyi-ball":
-        phat = _table(F["phat"], a1, a2, "phat")
-        a, B = q(F["alpha"]), q(F["radius"])
-        if a <= 0 or B < 0:
-            raise CertificateError("alpha must be > 0 and the radius >= 0")
-        U = _ball_upper(Q, a1, a2, phat, a, B, data.get("pairs", []))
-        if wit is not None:
-            P = _table(wit, a1, a2, "witness")
-            if not in_ball(P, phat, a, B):
-                raise CertificateError("the witness is not certainly in F (D_alpha(P^||P) <= B fails)")
-            L = rho_of(Q, P, a1, a2)
-    else:
-        raise CertificateError(f"unknown uncertainty set {F['type']!r}")
+        return U, None if wit is None else rho_of(Q, _table(wit, a1, a2, "witness"), a1, a2)
+    if F["type"] == "renyi-ball":
+        return _ball_range(Q, a1, a2, F, wit, data)
+    raise CertificateError(f"unknown uncertainty set {F['type']!r}")
+
+
+def _ball_range(Q, a1: int, a2: int, F: dict, wit, data: dict):
+    """(U, L) for a Rényi ball: U from the pair certificates, L from a witness certainly in the ball."""
+    phat = _table(F["phat"], a1, a2, "phat")
+    a, B = q(F["alpha"]), q(F["radius"])
+    if a <= 0 or B < 0:
+        raise CertificateError("alpha must be > 0 and the radius >= 0")
+    U = _ball_upper(Q, a1, a2, phat, a, B, data.get("pairs", []))
+    if wit is None:
+        return U, None
+    P = _table(wit, a1, a2, "witness")
+    if not in_ball(P, phat, a, B):
+        raise CertificateError("the witness is not certainly in F (D_alpha(P^||P) <= B fails)")
+    return U, rho_of(Q, P, a1, a2)
+
+
+def _check_printed_ends(st: dict, U, L) -> None:
+    """The printed ratio_upper is >= U; a printed ratio_lower is <= the witness's ratio L."""
     printed_hi = _num_or_inf(st["ratio_upper"])
     if printed_hi < U:
         raise CertificateError(f"the printed upper bound {st['ratio_upper']} is below the certified bound {_s(U)}")
     if st.get("ratio_lower") is not None and (L is None or _num_or_inf(st["ratio_lower"]) > L):
         raise CertificateError(f"the printed lower end {st['ratio_lower']} is not attained by a witness "
                                f"(witness ratio {_s(L)})")
-    verdict = st["verdict"]
-    e = st["eps"]
 
-    def cmp(x, above: bool):                           # x <= e^eps (above False) / x > e^eps (above True)
-        if x == INF:
-            return above
-        if "exp_eps" in e:
-            return x > q(e["exp_eps"]) if above else x <= q(e["exp_eps"])
-        return decide(lambda: _sure(num(x) > num(q(e["eps"])).exp(), num(x) <= num(q(e["eps"])).exp()) if above
-                      else _sure(num(x) <= num(q(e["eps"])).exp(), num(x) > num(q(e["eps"])).exp()))
-    if verdict == "PASS" and not cmp(U, False):
+
+def _check_verdict(verdict, e: dict, U, L) -> None:
+    """PASS: U <= e^eps; FAIL: L > e^eps (certainly); INCONCLUSIVE: nothing."""
+    if verdict == "PASS" and not _vs_exp_eps(U, e, False):
         raise CertificateError(f"PASS but the certified upper bound {_s(U)} is not <= e^eps")
-    if verdict == "FAIL" and (L is None or not cmp(L, True)):
+    if verdict == "FAIL" and (L is None or not _vs_exp_eps(L, e, True)):
         raise CertificateError(f"FAIL but the witness ratio {_s(L)} is not > e^eps")
     if verdict not in ("PASS", "FAIL", "INCONCLUSIVE"):
         raise CertificateError(f"unknown verdict {verdict!r}")
-    return f"{verdict}: ratio in [{_s(L)}, {_s(U)}] ({F['type']}{'' if wit is None else ', witness re-checked'})"
+
+
+def _vs_exp_eps(x, e: dict, above: bool) -> bool:
+    """x <= e^eps (above False) / x > e^eps (above True), certainly; ``e`` is {"exp_eps": r} or {"eps": eps}."""
+    if x == INF:
+        return above
+    if "exp_eps" in e:
+        return x > q(e["exp_eps"]) if above else x <= q(e["exp_eps"])
+    return decide(lambda: _sure(num(x) > num(q(e["eps"])).exp(), num(x) <= num(q(e["eps"])).exp()) if above
+                  else _sure(num(x) <= num(q(e["eps"])).exp(), num(x) > num(q(e["eps"])).exp()))
 
 
 def _s(x) -> str:

@@ -45,20 +45,42 @@ def check(st: dict, data: dict) -> str:
     value = sign * q(st["value"])
     x, y = qvec(data["x"]), qvec(data["y"])
     d = qvec(data["d"]) if data.get("d") is not None else [Fraction(0)] * n
+    _check_shapes(A, b, E, f, x, y, d, n)
+    _check_feasible(A, b, E, f, lo, up, x)
+    yA, yE = y[: len(A)], y[len(A):]
+    _check_stationary(A, E, yA, yE, d, c)
+    dual = _dual_value(b, f, yA, yE, d, lo, up)
+    primal = sum((cj * xj for cj, xj in zip(c, x, strict=True)), Fraction(0))
+    if primal != value:
+        raise CertificateError(f"c.x = {sign * primal} is not the stated value {sign * value}")
+    if dual != value:
+        raise CertificateError(f"the dual bound {sign * dual} is not the stated value {sign * value}")
+    return f"{sense} = {sign * value} ({n} variables, {len(A)} inequalities, {len(E)} equalities)"
+
+
+def _check_shapes(A, b, E, f, x, y, d, n):
+    """The rows of A and b (E and f) match; x and d have n entries, y one per row of A and of E."""
     if len(A) != len(b) or len(E) != len(f):
         raise CertificateError("A and b (or E and f) have different numbers of rows")
     if len(x) != n or len(d) != n or len(y) != len(A) + len(E):
         raise CertificateError("x, y or d has the wrong length")
+
+
+def _check_feasible(A, b, E, f, lo, up, x):
+    """Check 1: A x <= b, E x = f, lower <= x <= upper."""
     for i, (r, bi) in enumerate(zip(A, b, strict=True)):
         if dot(r, x) > bi:
             raise CertificateError(f"x violates inequality {i}")
     for i, (r, fi) in enumerate(zip(E, f, strict=True)):
         if dot(r, x) != fi:
             raise CertificateError(f"x violates equality {i}")
-    for j in range(n):
+    for j in range(len(x)):
         if (lo[j] is not None and x[j] < lo[j]) or (up[j] is not None and x[j] > up[j]):
             raise CertificateError(f"x violates the bounds of variable {j}")
-    yA, yE = y[: len(A)], y[len(A):]
+
+
+def _check_stationary(A, E, yA, yE, d, c):
+    """Check 2: y_A >= 0 and c = A^T y_A + E^T y_E + d."""
     if any(v < 0 for v in yA):
         raise CertificateError("a multiplier of an inequality is negative")
     stat = list(d)
@@ -66,9 +88,13 @@ def check(st: dict, data: dict) -> str:
         for r, yi in zip(rows, ys, strict=True):
             for j, a in r.items():
                 stat[j] += a * yi
-    bad = [j for j in range(n) if stat[j] != c[j]]
+    bad = [j for j in range(len(c)) if stat[j] != c[j]]
     if bad:
         raise CertificateError(f"the dual is not stationary: (A^T y + d)_j != c_j at j = {bad[0]}")
+
+
+def _dual_value(b, f, yA, yE, d, lo, up) -> Fraction:
+    """The dual value of check 3, b.y_A + f.y_E + the bound terms; each d_j != 0 needs a bound on its side (check 2)."""
     dual = (sum((bi * v for bi, v in zip(b, yA, strict=True)), Fraction(0))
             + sum((fi * v for fi, v in zip(f, yE, strict=True)), Fraction(0)))
     for j, dj in enumerate(d):
@@ -77,9 +103,4 @@ def check(st: dict, data: dict) -> str:
             if bound is None:
                 raise CertificateError(f"bound multiplier d_{j} = {dj} has no bound on its side")
             dual += dj * bound
-    primal = sum((cj * xj for cj, xj in zip(c, x, strict=True)), Fraction(0))
-    if primal != value:
-        raise CertificateError(f"c.x = {sign * primal} is not the stated value {sign * value}")
-    if dual != value:
-        raise CertificateError(f"the dual bound {sign * dual} is not the stated value {sign * value}")
-    return f"{sense} = {sign * value} ({n} variables, {len(A)} inequalities, {len(E)} equalities)"
+    return dual

@@ -44,49 +44,88 @@ def evaluate(e, env=None) -> flint.arb:
         raise CertificateError("empty expression")
     op, args = e[0], e[1:]
     if op == "let":
-        inner = dict(env)
-        for name, sub in args[0]:
-            inner["$" + name] = evaluate(sub, inner)
-        return evaluate(args[1], inner)
+        return _let(args, env)
     xs = [evaluate(a, env) for a in args]
-    if op == "+":
-        return sum(xs[1:], xs[0])
-    if op == "*":
-        out = xs[0]
-        for x in xs[1:]:
-            out = out * x
-        return out
-    if op == "-":
-        return -xs[0] if len(xs) == 1 else xs[0] - xs[1]
-    if op == "/":
-        if not (xs[1] > 0 or xs[1] < 0):
-            raise CertificateError("division by a ball that contains 0")
-        return xs[0] / xs[1]
-    if op == "log":
-        if not xs[0] > 0:
-            raise CertificateError("log of a ball not certainly positive")
-        return xs[0].log()
-    if op == "exp":
-        return xs[0].exp()
-    if op == "sqrt":
-        if not xs[0] >= 0:
-            raise CertificateError("sqrt of a ball not certainly non-negative")
-        return xs[0].sqrt()
-    if op == "pow":
-        if not isinstance(args[1], list) and q(args[1]).denominator == 1:
-            k = int(q(args[1]))
-            if k < 0 and not (xs[0] > 0 or xs[0] < 0):
-                raise CertificateError("negative power of a ball that contains 0")
-            return xs[0] ** k
-        if not xs[0] > 0:
-            raise CertificateError("non-integer power of a ball not certainly positive")
-        return (xs[1] * xs[0].log()).exp()
-    if op in ("min", "max"):
-        out = xs[0]
-        for x in xs[1:]:
-            out = out.min(x) if op == "min" else out.max(x)
-        return out
-    raise CertificateError(f"unknown operation {op!r}")
+    rule = OPS.get(op) if isinstance(op, str) else None
+    if rule is None:
+        raise CertificateError(f"unknown operation {op!r}")
+    return rule(xs, args)
+
+
+def _let(args, env) -> flint.arb:
+    """``["let", [[name, expr], ...], body]``: each expr sees the names bound before it, body sees all."""
+    inner = dict(env)
+    for name, sub in args[0]:
+        inner["$" + name] = evaluate(sub, inner)
+    return evaluate(args[1], inner)
+
+
+# One function per operation, called with the balls xs of the arguments (and the arguments args themselves);
+# each checks its operation's domain on the balls.
+def _add(xs, args):
+    return sum(xs[1:], xs[0])
+
+
+def _multiply(xs, args):
+    out = xs[0]
+    for x in xs[1:]:
+        out = out * x
+    return out
+
+
+def _minus(xs, args):
+    return -xs[0] if len(xs) == 1 else xs[0] - xs[1]
+
+
+def _divide(xs, args):
+    if not (xs[1] > 0 or xs[1] < 0):
+        raise CertificateError("division by a ball that contains 0")
+    return xs[0] / xs[1]
+
+
+def _log(xs, args):
+    if not xs[0] > 0:
+        raise CertificateError("log of a ball not certainly positive")
+    return xs[0].log()
+
+
+def _exp(xs, args):
+    return xs[0].exp()
+
+
+def _sqrt(xs, args):
+    if not xs[0] >= 0:
+        raise CertificateError("sqrt of a ball not certainly non-negative")
+    return xs[0].sqrt()
+
+
+def _pow(xs, args):
+    if not isinstance(args[1], list) and q(args[1]).denominator == 1:
+        k = int(q(args[1]))
+        if k < 0 and not (xs[0] > 0 or xs[0] < 0):
+            raise CertificateError("negative power of a ball that contains 0")
+        return xs[0] ** k
+    if not xs[0] > 0:
+        raise CertificateError("non-integer power of a ball not certainly positive")
+    return (xs[1] * xs[0].log()).exp()
+
+
+def _min(xs, args):
+    out = xs[0]
+    for x in xs[1:]:
+        out = out.min(x)
+    return out
+
+
+def _max(xs, args):
+    out = xs[0]
+    for x in xs[1:]:
+        out = out.max(x)
+    return out
+
+
+OPS = {"+": _add, "*": _multiply, "-": _minus, "/": _divide, "log": _log, "exp": _exp, "sqrt": _sqrt,
+       "pow": _pow, "min": _min, "max": _max}
 
 
 def decide(claim, prec: int = 128) -> bool:

@@ -28,8 +28,10 @@ def test_checker_imports_only_fractions_flint_and_itself():
 
 
 def test_checker_is_small():
+    # < 900, raised from 800 by issue 27 (functions of at most complexity 25: the checks were split into named
+    # helpers, which adds lines); the checker stays a few hundred lines
     lines = sum(len(f.read_text().splitlines()) for f in PKG.glob("*.py"))
-    assert lines < 800, lines
+    assert lines < 900, lines
 
 
 def test_checker_runs_without_the_engine(tmp_path):
