@@ -233,7 +233,7 @@ def working_precision(dps: int | None = None) -> Iterator[int]:
 
 
 def extended_ratio(a: Any, b: Any) -> Any:
-    """a / b with the conventions of 003_726cfd382c041001.txt eq. (32): 0/0 = 1 and x/0 = +inf for x > 0
+    """a / b with the conventions of [goseling-2021] eq. (32): 0/0 = 1 and x/0 = +inf for x > 0
     (exact for exact a, b >= 0)."""
     if b == 0:
         return Fraction(1) if a == 0 else math.inf

@@ -582,8 +582,10 @@ def _audit_ball_pairs(Q, ball, target, dps, screen, pre, deadline, notes, rows, 
     if 2 * alpha <= 1 and lo is not None and 0 < lo < hi < INF:
         notes.append(f"alpha <= 1/2: hi/lo = {_short(Fraction(hi) / Fraction(lo))}; the Lagrangian dual is not tight "
                      "for alpha <= 1/2 (Psi's sup over z = e^-d lies at z = 0 or 1: it cannot split the budget between "
-                     "the blocks), so the upper end also comes from splitting the budget into intervals (48 halvings; "
-                     "tighter with more), the lower end from the best grid point on the two maximiser curves (a "
+                     "the blocks); the printed upper end is Theorem 1's product bound (re-checkable by "
+                     "rldp_verify_check), a tighter one from splitting the budget into intervals is in the pair's "
+                     "notes (certified in arb, "
+                     "not yet re-checkable), the lower end from the best grid point on the two maximiser curves (a "
                      "verified witness)")
     verdict = _verdict(target, lo, hi, dps)
     n_arb = sum(1 for k in results if len(k) == 3)

@@ -119,8 +119,14 @@ def test_alpha_half_lower_end_from_the_curve_grid_and_width_stated():
     res = audit(_mech(A, 2, 2), "1", phat=phat, alpha=F(1, 2), radius=F(1, 10))
     ball = RenyiBall.from_radius(phat, F(1, 2), F(1, 10))
     assert _witness_ratio(res, A, 2, 2, ball) == res.ratio_lower
-    assert 8 < res.ratio_lower <= res.ratio_upper < res.ratio_lower * F(1001, 1000)
-    assert any(n.startswith("alpha <= 1/2: hi/lo = 1.000") for n in res.notes)
+    assert 8 < res.ratio_lower <= res.ratio_upper
+    assert any(n.startswith("alpha <= 1/2: hi/lo = ") for n in res.notes)
+    # the budget-split bound is stated in the pair's note, within 0.1 % of lo, not printed as the upper end (the
+    # independent checker cannot re-derive it yet: issue 23)
+    split = [n for n in res.notes if "budget splitting bounds this ratio by" in n]
+    assert split
+    val = F(split[0].split("by about ")[1].split(" ")[0])
+    assert res.ratio_lower <= val * F(1000001, 1000000) and val < res.ratio_lower * F(1001, 1000) <= res.ratio_upper
 
 
 @pytest.mark.parametrize("alpha", [F(1, 2), F(3, 10), F(1, 10), F(2)])
