@@ -294,7 +294,7 @@ def draw_better(utility: str, per_k: dict, floors: dict, printed: dict, path) ->
     smallest ratio per |X| for both instance distributions, with the replicate range."""
     plt = _plt()
     fig, axes = plt.subplots(1, 5, figsize=(17, 3.8))
-    for ax, k in zip(axes, KS, strict=True):
+    for ax, k in zip(axes[:len(KS)], KS, strict=True):   # the fifth panel is drawn below
         d = per_k[k]
         b = ratios(d)["better"]
         for row in b:
