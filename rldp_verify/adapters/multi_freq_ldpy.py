@@ -97,6 +97,15 @@ class _Call:
         return code if self.ev.model == "code" else ideal
 
 
+def _attributes(c: _Call, *, need_one: bool = False) -> tuple[list[int], int]:
+    """``lst_k`` and ``d`` of a multidimensional client: d must be len(lst_k) (and at least 1 with ``need_one``)."""
+    lst_k = _lst_k(c.params, c.label)
+    d = c.pop("d", lambda v: int(v), len(lst_k))
+    if d != len(lst_k) or (need_one and d < 1):
+        raise InputError(f"d = {d} must be the number of attributes, len(lst_k) = {len(lst_k)}")
+    return lst_k, d
+
+
 def _mfl(fn, ev: _Events, params) -> Adapted:
     from multi_freq_ldpy import __name__ as _  # noqa: F401  (the library is importable)
 
@@ -258,10 +267,7 @@ def _l_unary(c: _Call, k, eps_perm, eps_1) -> Adapted:
 
 
 def _smp(c: _Call) -> Adapted:
-    lst_k = _lst_k(c.params, c.label)
-    d = c.pop("d", lambda v: int(v), len(lst_k))
-    if d != len(lst_k) or d < 1:
-        raise InputError(f"d = {d} must be the number of attributes, len(lst_k) = {len(lst_k)}")
+    lst_k, d = _attributes(c, need_one=True)
     epsilon = c.pop("epsilon", _eps)
     inner_params = {}
     if c.name in ("SMP_UE_Client", "SMP_LH_Client"):
@@ -304,10 +310,7 @@ def _rspfd_amplified_eps(c: _Call, lst_k, d, epsilon):
 
 
 def _rspfd(c: _Call) -> Adapted:
-    lst_k = _lst_k(c.params, c.label)
-    d = c.pop("d", lambda v: int(v), len(lst_k))
-    if d != len(lst_k):
-        raise InputError(f"d = {d} must be the number of attributes, len(lst_k) = {len(lst_k)}")
+    lst_k, d = _attributes(c)
     epsilon = c.pop("epsilon", _eps)
     c.done()
     from multi_freq_ldpy.pure_frequency_oracles.GRR import GRR_Client
@@ -352,10 +355,7 @@ def _rspfd_ue_amplified_eps(c: _Call, lst_k, d, epsilon, optimal):
 
 
 def _rspfd_ue_zero(c: _Call) -> Adapted:
-    lst_k = _lst_k(c.params, c.label)
-    d = c.pop("d", lambda v: int(v), len(lst_k))
-    if d != len(lst_k):
-        raise InputError(f"d = {d} must be the number of attributes, len(lst_k) = {len(lst_k)}")
+    lst_k, d = _attributes(c)
     if min(lst_k) < 2:
         raise InputError(f"lst_k = {lst_k}: every domain needs k >= 2 (multi-freq-ldpy's UE_Client refuses k < 2)")
     epsilon = c.pop("epsilon", _eps)
