@@ -14,13 +14,18 @@ A front end may also set a **deadline** (:func:`deadline`): then :func:`step` an
 (certified lower bounds, the blocks of a cone) honours the user's time limit instead of running past it.
 A computation that enforces the limit itself (column generation stops and certifies what it has) takes it
 over with :func:`take_over_deadline`: from then on nothing raises, and it gets the seconds left.
+
+A computation may also write **log lines** (column generation: one per iteration, with its bracket) with
+:func:`note`; they go to the sinks installed with :func:`notes` (a list's ``append``, ``print``, a logger's
+``info``) and nowhere otherwise. This is the engine's one channel for such lines: no solver takes a ``log=``
+callback of its own.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Protocol
@@ -43,6 +48,8 @@ _current: ContextVar[Reporter | None] = ContextVar("rldp_verify_progress", defau
 _deadline: ContextVar[tuple[float, str] | None] = ContextVar("rldp_verify_deadline", default=None)
 #: the current step: [name, total, unit, done]
 _where: ContextVar[list[object] | None] = ContextVar("rldp_verify_step", default=None)
+#: where log lines go (:func:`notes`): the innermost sinks last
+_sinks: ContextVar[tuple[Callable[[str], object], ...]] = ContextVar("rldp_verify_notes", default=())
 
 
 class TimeLimitReached(InputError):
@@ -88,6 +95,27 @@ def update(done: float | None = None, info: str | None = None) -> None:
     r = _current.get()
     if r is not None:
         r.update(done, info)
+
+
+def noting() -> bool:
+    """Whether a log sink is installed (callers skip formatting their lines otherwise)."""
+    return bool(_sinks.get())
+
+
+def note(message: str) -> None:
+    """Send one log line to every sink installed with :func:`notes` (none: nothing happens)."""
+    for sink in _sinks.get():
+        sink(message)
+
+
+@contextmanager
+def notes(sink: Callable[[str], object] | None) -> Iterator[None]:
+    """Send the log lines (:func:`note`) written inside the ``with`` block to ``sink`` too (None: no change)."""
+    token = _sinks.set(_sinks.get() + ((sink,) if sink is not None else ()))
+    try:
+        yield
+    finally:
+        _sinks.reset(token)
 
 
 @contextmanager

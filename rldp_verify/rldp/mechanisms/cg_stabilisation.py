@@ -22,6 +22,7 @@ import math
 
 import numpy as np
 
+from rldp_verify.core import progress
 from rldp_verify.rldp.mechanisms.cg_pricing import MAX_BUDGET
 from rldp_verify.rldp.mechanisms.lagrangian import couple, solve_relaxation
 
@@ -37,7 +38,7 @@ class LagrangianStart:
         pricing = cg.pricing
         # with a finite time limit the relaxation stops there too (with time_limit = inf: no clock, as before)
         stop = (lambda: cg.elapsed() > cg.time_limit) if math.isfinite(cg.time_limit) else None
-        rel = solve_relaxation(pricing.data, pricing.pricer, cg.lp, cg.a, log=cg.log, stop=stop)
+        rel = solve_relaxation(pricing.data, pricing.pricer, cg.lp, cg.a, stop=stop)
         cg.pool.add_exact([pricing.combo_vector(pt) for pt in couple(rel.marginals, pricing.data)], check=False)
         y0 = rel.y
         _, M_up, pts = pricing.price(y0, 0.0, tau=0.1 * cg.rel_gap * abs(rel.upper) / cg.m)
@@ -333,6 +334,6 @@ class Wentges:
             cg.last_M = M_lo
             cg.improve(y_full.copy(), cg.dual_value(y_full, M_up), M_up)
             added = pricing.columns_at(y_full, pts)
-            if cg.log:
-                cg.log(f"   search budget {pricing.budget} nodes: +{added} columns, ub={cg.centre_val:.10g}")
+            if progress.noting():
+                progress.note(f"   search budget {pricing.budget} nodes: +{added} columns, ub={cg.centre_val:.10g}")
         return added

@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from rldp_verify.core import progress
 from rldp_verify.core.errors import CertificationError
 from rldp_verify.core.highs import IncrementalLP
 from rldp_verify.rldp.mechanisms.cone_blocks import BlockData
@@ -82,7 +83,7 @@ def _phi_star(kappa: float) -> float:
 
 
 def solve_relaxation(data: list[BlockData], pricer: Pricer, lp_coords, dim: int, *, top: int = 10,
-                     max_rounds: int = 60, rel_tol: float = 1e-10, rc_tol: float = 1e-9, log=None,
+                     max_rounds: int = 60, rel_tol: float = 1e-10, rc_tol: float = 1e-9,
                      stop: Callable[[], bool] | None = None) -> Relaxation:
     """LP(kappa) by column generation over the block vertices, minimised over kappa (see the module).
     ``top``: columns added per block and LP solve; stops when the relaxed primal value is within
@@ -184,8 +185,8 @@ def solve_relaxation(data: list[BlockData], pricer: Pricer, lp_coords, dim: int,
         sigma, th = float(x[0]), x[1:]
         val, tau = relaxed(th, sigma)
         history.append((kappa, float(sol.objective), val, len(cols)))
-        if log:
-            log(f"relaxation: kappa={kappa:.12f} LP(kappa)={sol.objective:.12g} relaxed primal={val:.12g} "
+        if progress.noting():
+            progress.note(f"relaxation: kappa={kappa:.12f} LP(kappa)={sol.objective:.12g} relaxed primal={val:.12g} "
                 f"sigma={sigma:.8f} columns={len(cols)}")
         if sol.objective < best_up:
             best_up, out = float(sol.objective), (y.copy(), kappa)

@@ -149,7 +149,7 @@ class ColumnGeneration:
     :meth:`elapsed` or :meth:`clock` (this module's ``time``), net of the time spent in checkpoints."""
 
     def __init__(self, cone: Cone, p: list[Fraction], data, pricer: Pricer, *, box: bool, rel_gap: float,
-                 time_limit: float, cap: float, checkpoints: Sequence[float], dps: int, log, alternatives: int,
+                 time_limit: float, cap: float, checkpoints: Sequence[float], dps: int, alternatives: int,
                  neighbours: int, t_start: float):
         self.cone, self.p, self.a = cone, p, cone.a
         self.pf = np.array([x.numerator / x.denominator for x in p], dtype=float)
@@ -158,7 +158,7 @@ class ColumnGeneration:
         self.master = RestrictedLP(self.m, box=box)
         self.pool = ColumnPool(cone, self.lp, self.pf[self.lp], self.master)
         self.pricing = Pricing(cone, data, pricer, self.pool, alternatives=alternatives, neighbours=neighbours)
-        self.rel_gap, self.time_limit, self.cap, self.dps, self.log = rel_gap, time_limit, cap, dps, log
+        self.rel_gap, self.time_limit, self.cap, self.dps = rel_gap, time_limit, cap, dps
         self.t_start = t_start
         self.history: list = []
         self.certified: list = []
@@ -230,8 +230,8 @@ class ColumnGeneration:
         val = self.dual_value(y0, M_up)
         self.improve(y0, val, M_up)
         self.pricing.columns_at(y0, found + pts)
-        if self.log:
-            self.log(f"prior-direction dual: sum y = {val:.10g}")
+        if progress.noting():
+            progress.note(f"prior-direction dual: sum y = {val:.10g}")
 
     def announce(self, rel_gap: float) -> None:
         """Take over the caller's deadline (the CLI's --time-limit, which also covered the set-up: the loop
@@ -277,8 +277,8 @@ class ColumnGeneration:
         is due, the log line."""
         self.history.append((round(now, 3), float(self.lb), float(self.centre_val)))
         self.checkpoint(now)
-        if self.log:
-            self.log(f"it {self.it}: t={now:.1f}s lb={self.lb:.10g} ub={self.centre_val:.10g} {msg}")
+        if progress.noting():
+            progress.note(f"it {self.it}: t={now:.1f}s lb={self.lb:.10g} ub={self.centre_val:.10g} {msg}")
 
     def checkpoint(self, now: float) -> None:
         """The certified bracket at each checkpoint passed (its time excluded from the run's clock)."""
@@ -334,7 +334,7 @@ def _iteration_cap(max_iterations: int | None, stabilisation: str, inout: bool) 
 
 
 def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, time_limit: float = 600.0,
-                  init_columns: Sequence[Sequence[Fraction]] = (), dps: int = SEARCH_DPS, log=None,
+                  init_columns: Sequence[Sequence[Fraction]] = (), dps: int = SEARCH_DPS,
                   alpha0: float = 0.5, alternatives: int = 2, neighbours: int = 6, checkpoints: Sequence[float] = (),
                   stabilisation: str = "lagrangian", inout: bool = False, prior_dual: bool = True,
                   max_iterations: int | None = None, bundle_cuts: int = 30, rmp_growth: float = 0.1,
@@ -352,7 +352,9 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
     ``stabilisation`` (one of :data:`STABILISATIONS`), ``alpha0`` and ``inout`` (Wentges), ``bundle_cuts``,
     ``rmp_growth`` and ``rmp_alpha`` (proximal bundle): the master, see :mod:`cg_stabilisation`;
     ``alternatives``, ``neighbours``: the pricing's extra columns, see :class:`cg_pricing.Pricing`;
-    ``prior_dual``: start from the dual lambda P-hat (:meth:`ColumnGeneration.prior_dual`)."""
+    ``prior_dual``: start from the dual lambda P-hat (:meth:`ColumnGeneration.prior_dual`).
+    Log lines (one per iteration with its float bracket) go through :func:`rldp_verify.core.progress.note`:
+    ``with progress.notes(print): solve_lp46_cg(...)``."""
     t_start = time.perf_counter()
     progress.step("column generation: block data (costs of the block vertices)", len(cone.blocks), "blocks")
     p = [Fraction(x) for x in p]
@@ -363,7 +365,7 @@ def solve_lp46_cg(cone: Cone, p: Sequence[Fraction], *, rel_gap: float = 1e-4, t
     pricer = Pricer(data, cone.a)
     cap = _iteration_cap(max_iterations, stabilisation, inout)
     cg = ColumnGeneration(cone, p, data, pricer, box=stabilisation == "boxstep", rel_gap=rel_gap,
-                          time_limit=time_limit, cap=cap, checkpoints=checkpoints, dps=dps, log=log,
+                          time_limit=time_limit, cap=cap, checkpoints=checkpoints, dps=dps,
                           alternatives=alternatives, neighbours=neighbours, t_start=t_start)
     cg.start(init_columns)
     if prior_dual:

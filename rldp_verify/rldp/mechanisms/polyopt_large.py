@@ -54,7 +54,7 @@ def _params(res: CGResult, extra: dict) -> dict:
 def polyopt_cg_from_bounds(phat, lower, eps, *, sensitive=None, public=None, name: str = "PolyOpt",
                            guarantee: str | None = None, extra: dict | None = None, rel_gap: float = DEFAULT_REL_GAP,
                            time_limit: float = DEFAULT_TIME_LIMIT, init_columns=(), dps: int = DEFAULT_DPS,
-                           digits: int = DEFAULT_DIGITS, notes=(), log=None, checkpoints=(),
+                           digits: int = DEFAULT_DIGITS, notes=(), checkpoints=(),
                            max_iterations: int | None = None, stabilisation: str = DEFAULT_STABILISATION):
     """PolyOpt (Definition 3 as printed, pairs s1 = s2 included) for the rational lower bounds ``lower``
     by column generation.  Returns (Mechanism, CGResult).  ``max_iterations`` (with ``time_limit=math.inf``):
@@ -65,7 +65,7 @@ def polyopt_cg_from_bounds(phat, lower, eps, *, sensitive=None, public=None, nam
     L = check_lower_table(lower, len(S), len(U))
     cone = polyopt_cone(L, level.exp_eps)
     p = [v for r in table for v in r]
-    res = solve_lp46_cg(cone, p, rel_gap=rel_gap, time_limit=time_limit, init_columns=init_columns, dps=dps, log=log,
+    res = solve_lp46_cg(cone, p, rel_gap=rel_gap, time_limit=time_limit, init_columns=init_columns, dps=dps,
                         checkpoints=checkpoints, max_iterations=max_iterations, stabilisation=stabilisation)
     g = guarantee or "(eps, F)-RLDP for every F with F_{U|s} in D_s = {R : R_u >= L_{u|s}} (Theorem 2)"
     params = {"include_same_s": True, "lower_bounds": fstr_table(L), **_params(res, extra or {})}
@@ -76,7 +76,7 @@ def polyopt_cg_from_bounds(phat, lower, eps, *, sensitive=None, public=None, nam
 
 
 def polyopt_cg(ball, eps, *, sensitive=None, public=None, rel_gap: float = DEFAULT_REL_GAP,
-               time_limit: float = DEFAULT_TIME_LIMIT, dps: int = DEFAULT_DPS, digits: int = DEFAULT_DIGITS, log=None,
+               time_limit: float = DEFAULT_TIME_LIMIT, dps: int = DEFAULT_DPS, digits: int = DEFAULT_DIGITS,
                stabilisation: str = DEFAULT_STABILISATION):
     """PolyOpt for the Rényi ball ``ball`` by column generation (certified L' <= L_{u|s}(F) floored to
     10^-digits, e^eps rounded down): the large-|X| counterpart of
@@ -90,14 +90,14 @@ def polyopt_cg(ball, eps, *, sensitive=None, public=None, rel_gap: float = DEFAU
              "lower_rounding": f"L'_{{u|s}} <= L_{{u|s}}(F): certified lower bound floored to 10^-{digits}"}
     g = ("(eps, F)-RLDP, F the Rényi ball of order alpha and radius <= radius_upper around P-hat (Theorem 2)")
     mech, _ = polyopt_cg_from_bounds(ball.phat, L, eps, sensitive=sensitive, public=public, guarantee=g, extra=extra,
-                                     rel_gap=rel_gap, time_limit=time_limit, dps=dps, digits=digits, log=log,
+                                     rel_gap=rel_gap, time_limit=time_limit, dps=dps, digits=digits,
                                      stabilisation=stabilisation)
     return mech
 
 
 def nonrobust_cg(phat, eps, *, sensitive=None, public=None, rel_gap: float = DEFAULT_REL_GAP,
                  time_limit: float = DEFAULT_TIME_LIMIT, init_columns=(), dps: int = DEFAULT_DPS,
-                 digits: int = DEFAULT_DIGITS, log=None, checkpoints=(), max_iterations: int | None = None,
+                 digits: int = DEFAULT_DIGITS, checkpoints=(), max_iterations: int | None = None,
                  stabilisation: str = NR_STABILISATION):
     """NR (Theorem 3 with F = {P-hat}) by column generation.  Inputs x with P-hat_x = 0 take the
     uniform distribution over the outputs (they enter neither the constraints nor the utility).
@@ -107,7 +107,7 @@ def nonrobust_cg(phat, eps, *, sensitive=None, public=None, rel_gap: float = DEF
     level = privacy_level(eps, digits=digits, dps=dps)
     cone = nr_cone(table, level.exp_eps)
     p = [Fraction(v) for r in table for v in r]
-    res = solve_lp46_cg(cone, p, rel_gap=rel_gap, time_limit=time_limit, init_columns=init_columns, dps=dps, log=log,
+    res = solve_lp46_cg(cone, p, rel_gap=rel_gap, time_limit=time_limit, init_columns=init_columns, dps=dps,
                         checkpoints=checkpoints, max_iterations=max_iterations, stabilisation=stabilisation)
     params = {"include_same_s": False, "free_inputs": list(cone.free), **_params(res, {})}
     Y = [f"y{i + 1}" for i in range(len(res.rows))]

@@ -662,18 +662,21 @@ def test_column_generation_agrees_with_enumeration(options):
 
 
 def test_column_generation_checkpoints_log_and_bad_input():
+    from rldp_verify.core import progress
     from rldp_verify.rldp.mechanisms.polyopt_cg import solve_lp46_cg
 
     ref = _exact_bracket(L22, P22)
     lines = []
-    res = solve_lp46_cg(polyopt_cone(L22, 2), P22, rel_gap=1e-9, checkpoints=(0.0,), log=lines.append)
+    with progress.notes(lines.append):
+        res = solve_lp46_cg(polyopt_cone(L22, 2), P22, rel_gap=1e-9, checkpoints=(0.0,))
     assert len(res.certified_history) == 2
     for _, lo, hi in res.certified_history:        # the checkpoint's bracket is certified too
         assert lo <= ref.upper and ref.lower <= hi
     assert lines[0].startswith("prior-direction dual: sum y = ") and any(x.startswith("it 1: t=") for x in lines)
     for stab in ("boxstep", "bundle"):     # (the Lagrangian master may end before its first bundle step)
         lines = []
-        solve_lp46_cg(polyopt_cone(L22, 2), P22, rel_gap=1e-9, stabilisation=stab, log=lines.append)
+        with progress.notes(lines.append):
+            solve_lp46_cg(polyopt_cone(L22, 2), P22, rel_gap=1e-9, stabilisation=stab)
         its = [x for x in lines if x.startswith("it ")]
         assert its and all((" serious " in x) != (" null " in x) for x in its)      # every step is one of the two
     with pytest.raises(InputError, match=r"^a distribution over 3 inputs does not match \|X\| = 4$"):
@@ -715,8 +718,8 @@ def test_nr_column_generation_against_enumeration_small():
 
     table = [[F(1, 10), F(0)], [F(3, 10), F(6, 10)]]
     rec = ProgressRecorder()
-    with progress.reporting(rec):
-        mech, res = nonrobust_cg(table, "log(2)", rel_gap=1e-9, time_limit=50, log=(lines := []).append)
+    with progress.reporting(rec), progress.notes((lines := []).append):
+        mech, res = nonrobust_cg(table, "log(2)", rel_gap=1e-9, time_limit=50)
     assert lines and lines[0].startswith("prior-direction dual: sum y = ")
     assert ("column generation (stops at relative width 1e-09 or the time limit)", 50, "s") in rec.steps
     ref = nonrobust(table, "log(2)")
@@ -821,9 +824,9 @@ def test_polyopt_cg_constructors():
     table = [P22[:2], P22[2:]]
     rec = ProgressRecorder()
     lines = []
-    with progress.reporting(rec):
+    with progress.reporting(rec), progress.notes(lines.append):
         mech, res = pl.polyopt_cg_from_bounds(table, L22, "log(2)", rel_gap=1e-9, extra={"k": 2}, time_limit=40,
-                                              sensitive=["x", "z"], public=["a", "b"], log=lines.append)
+                                              sensitive=["x", "z"], public=["a", "b"])
     assert lines and lines[0].startswith("prior-direction dual: sum y = ")
     assert ("column generation (stops at relative width 1e-09 or the time limit)", 40, "s") in rec.steps
     assert mech.sensitive == ("x", "z") and mech.public == ("a", "b")
