@@ -4,11 +4,29 @@ from __future__ import annotations
 
 import mpmath
 
+from rldp_verify.certificates.claims import built
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import working_precision
 from rldp_verify.topics.chisquare.ball import support_joint_projection
 
 from ._common import PAPER, fmt
+
+
+def _certificates() -> list[dict]:
+    """The counterexample re-evaluated (|S| = |U| = 2, P-hat uniform, protocol P_{y|s,u} = 1/2): every element of
+    F_{U|s1,s2} is a pair of distributions on U, so the support of the constant vectors (1/2, 1/2), (c, c) is
+    1/2 + c, attained at P-hat. As printed (c = +1/2) the value at P-hat, sum_u P-hat(u|s1)/2 + P-hat(u|s2)/2, is
+    > 0 (a lower bound of the support: (30) fails); with Lemma 2's argument (c = -e^eps/2, eps = 1/2) the support
+    1/2 - e^(1/2)/2 is < 0 (the constant protocol passes)."""
+    from fractions import Fraction as F
+
+    from rldp_verify.certificates.value import value_certificate
+
+    at_p_hat = ["+", *[["*", F(1, 2), F(1, 2)] for _ in range(4)]]   # P-hat(u|s) = 1/2 for u, s in {1, 2}
+    return [value_certificate("(30) as printed, constant protocol 1/2: the value at P-hat (<= delta*) is > 0",
+                              at_p_hat, lower=0, strict=True),
+            value_certificate("(30) with Lemma 2's -e^eps P_{y|s2}: delta* = 1/2 - e^(1/2)/2 < 0",
+                              ["-", F(1, 2), ["*", F(1, 2), ["exp", F(1, 2)]]], upper=0, strict=True)]
 
 
 @claim(
@@ -42,5 +60,5 @@ def check(ctx):
                             "with_-e^eps_(Lemma_2)": fmt(correct.value, 20),
                             "exact_value_corrected": "(1 - e^(1/2))/2"},
             general_argument=("P_hat is in F, so delta*(P_{y|s1,.}, P_{y|s2,.}) >= P_hat(y|s1) + P_hat(y|s2); "
-                              "the sum over y is 2 > 0"), kind="misprint")
+                              "the sum over y is 2 > 0"), kind="misprint", **built(_certificates))
     return Outcome.verified("printed (30) admits the constant protocol", printed=fmt(printed.value))

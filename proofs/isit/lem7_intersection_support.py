@@ -82,6 +82,30 @@ def check(ctx):
     return Outcome.inconclusive(f"only {n} overlapping pairs", instances=n)
 
 
+def _nonconvex_certificates(v: Fraction) -> dict:
+    """Both sides of (50) for A = {-2, -1, 1, 2} (the support of [-2, -1] u [1, 2] is that of its end points),
+    B = [-1/2, 2], in R^1, as exact LP optima: LHS = max v x over A n B = [1, 2]; RHS = min over free t of
+    s_A + s_B with s_A >= t a (a in A's end points), s_B >= (v - t) b (b in {-1/2, 2}); variables (t, s_A, s_B).
+    The checker proves LHS = -1 and RHS = 1/2 (not just at the breakpoints t in {0, v} the check tries)."""
+    from rldp_verify.certificates.claims import built
+    from rldp_verify.certificates.lp import lp_certificate
+    from rldp_verify.core.lp import solve_exact
+
+    F = Fraction
+
+    def docs():
+        lhs_A, lhs_b = [[F(1)], [F(-1)]], [F(2), F(-1)]
+        lhs = lp_certificate("Lemma 7, non-convex A: delta*(v | A n B) = max v x over [1, 2], v = -1", [v], lhs_A,
+                             lhs_b, result=solve_exact([v], lhs_A, lhs_b))
+        A2 = [[a, F(-1), F(0)] for a in (F(-2), F(-1), F(1), F(2))] + [[-b, F(0), F(-1)] for b in (F(-1, 2), F(2))]
+        b2 = [F(0)] * 4 + [-b * v for b in (F(-1, 2), F(2))]
+        c2 = [F(0), F(1), F(1)]
+        rhs = lp_certificate("Lemma 7, non-convex A: min over t of delta*(t | A) + delta*(v - t | B), v = -1", c2, A2,
+                             b2, result=solve_exact([-x for x in c2], A2, b2), sense="min")
+        return [lhs, rhs]
+    return built(docs)
+
+
 @claim(
     id="isit.lemma7.nonconvex",
     paper=PAPER,
@@ -110,5 +134,5 @@ def check_nonconvex(ctx):
             counterexample={"A": "[-2, -1] u [1, 2]", "B": "[-1/2, 2]", "v": "-1", "A n B": "[1, 2]",
                             "delta*(v | A n B)": str(lhs), "min_{t+w=v} delta*(t|A) + delta*(w|B)": str(rhs)},
             note="the paper applies Lemma 7 only to convex sets (simplices and chi-square balls): Theorems 2 and 4 "
-                 "are unaffected", kind="missing-hypothesis")
+                 "are unaffected", kind="missing-hypothesis", **_nonconvex_certificates(v))
     return Outcome.verified("equal", lhs=str(lhs), rhs=str(rhs))

@@ -6,6 +6,7 @@ from fractions import Fraction
 import mpmath
 import sympy as sp
 
+from rldp_verify.certificates.claims import built
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.rigorous import arb_exact, arb_precision
 from rldp_verify.topics.extremal.staircase import solve_staircase_lp
@@ -16,7 +17,10 @@ from rldp_verify.topics.extremal.utilities import (
     utility,
 )
 
+from ._certified import staircase_bound_certificate, utility_expr
 from ._common import PAPER, fs, rand_pair
+
+ETA = Fraction(1, 10 ** 30)   # the dual's slack in a weak-duality certificate (issue 23)
 
 TIE_P0 = (Fraction(1, 2), Fraction(1, 4), Fraction(1, 4))
 TIE_P1 = (Fraction(1, 4), Fraction(1, 2), Fraction(1, 4))
@@ -36,7 +40,7 @@ def _tv(P0, P1):
 )
 def check(ctx):
     rng = ctx.rng("thm7")
-    rows, bad = [], []
+    rows, bad, lps = [], [], []   # lps: each certified LP for its weak-duality certificate (issue 23)
     with arb_precision(ctx.dps):
         for k in (2, 3, 4, 5):
             for ties in (False, True):
@@ -44,11 +48,13 @@ def check(ctx):
                 for t in (Fraction(1001, 1000), Fraction(2), Fraction(20), Fraction(10**6)):
                     mu = mu_kl(P0, P1)
                     try:
-                        opt = solve_staircase_lp(k, t, mu).value
+                        sol = solve_staircase_lp(k, t, mu)
                     except Exception as exc:
                         rows.append({"k": k, "t": str(t), "error": str(exc)})
                         continue
+                    opt = sol.value
                     b = utility(binary_mechanism(P0, P1, t), mu)
+                    lps.append((P0, P1, t, sol))
                     ratio = b / opt * arb_exact(2 * (t + 1) ** 2)
                     rows.append({"k": k, "t": str(t), "BIN*2(t+1)^2/OPT": ratio.str(8)})
                     if ratio < 1:
@@ -59,7 +65,16 @@ def check(ctx):
     if errs:
         return Outcome.inconclusive(f"{len(errs)} LPs not certified", errors=errs)
     return Outcome.verified(f"{len(rows)} certified LPs (k = 2..5, with/without ties, e^eps from 1.001 to 1e6): "
-                            "2 (e^eps+1)^2 BIN / OPT >= 1 (the bound is loose: ratios far above 1)", instances=rows[:10])
+                            "2 (e^eps+1)^2 BIN / OPT >= 1 (the bound is loose: ratios far above 1)", instances=rows[:10],
+                            **built(lambda: [_thm7_certificate(*x) for x in lps]))
+
+
+def _thm7_certificate(P0, P1, t, sol) -> dict:
+    """OPT <= 2 (t+1)^2 BIN (Theorem 7), by weak duality for LP (11) with the KL utility; BIN = D_kl of the binary
+    mechanism (18)'s marginals, evaluated by the checker."""
+    b = utility_expr("kl", binary_mechanism(P0, P1, t), P0=P0, P1=P1)
+    return staircase_bound_certificate(f"Thm 7: OPT_kl <= 2(t+1)^2 BIN, P0={fs(P0)} P1={fs(P1)} t={t}", len(P0), t,
+                                       "kl", ["*", 2 * (t + 1) ** 2, b], sol.alpha, eta=sol.gap + ETA, P0=P0, P1=P1)
 
 
 @claim(
@@ -71,20 +86,25 @@ def check(ctx):
 )
 def check_l25(ctx):
     rng = ctx.rng("l25")
-    rows, bad = [], []
+    rows, bad, certs = [], [], []
     with arb_precision(ctx.dps):
         for k in (2, 3, 4, 5):
             P0, P1 = rand_pair(rng, k, 24, ties_ok=True)
             for t in (Fraction(1001, 1000), Fraction(3, 2), Fraction(3), Fraction(50)):
-                opt = solve_staircase_lp(k, t, mu_symkl(P0, P1)).value  # sym. KL is an f-divergence
+                sol = solve_staircase_lp(k, t, mu_symkl(P0, P1))  # sym. KL is an f-divergence
+                opt = sol.value
                 bound = arb_exact(4 * (t - 1) ** 2 * _tv(P0, P1) ** 2)
+                certs.append(lambda P0=P0, P1=P1, t=t, sol=sol: staircase_bound_certificate(
+                    f"Lemma 25: OPT_symkl <= 4(t-1)^2 TV^2, P0={fs(P0)} P1={fs(P1)} t={t}", len(P0), t, "symkl",
+                    4 * (t - 1) ** 2 * _tv(P0, P1) ** 2, sol.alpha, eta=sol.gap + ETA, P0=P0, P1=P1))
                 rows.append({"k": k, "t": str(t), "OPT_symKL": opt.str(10), "bound": bound.str(10)})
                 if not opt <= bound:
                     bad.append({**rows[-1], "P0": fs(P0), "P1": fs(P1)})
     if bad:
         return Outcome.refuted("Duchi bound exceeded", counterexample=bad[0], kind="false")
     return Outcome.verified(f"{len(rows)} certified LP maxima of the symmetrised KL (an f-divergence, f = (x-1) log x) "
-                            "lie below 4 (e^eps-1)^2 TV^2", instances=rows)
+                            "lie below 4 (e^eps-1)^2 TV^2", instances=rows,
+                            **built(lambda: [c() for c in certs]))
 
 
 @claim(
@@ -153,6 +173,14 @@ def check_c9exp(ctx):
         "final line also wrong", counterexample={"c2": str(c2), "final": str(final_line)}, kind="false")
 
 
+def constants_certificates() -> list[dict]:
+    """2 (e^1 + 1)^2 <= 32 and 1 + e^1 <= 4: the values at eps = 1, where both increasing functions of eps peak."""
+    from rldp_verify.certificates.value import value_certificate
+
+    return [value_certificate("2 (e^eps + 1)^2 <= 32 at eps = 1", ["*", 2, ["pow", ["+", ["exp", 1], 1], 2]], upper=32),
+            value_certificate("1 + e^eps <= 4 at eps = 1", ["+", 1, ["exp", 1]], upper=4)]
+
+
 @claim(
     id="kairouz.sec3.printed-constants",
     paper=PAPER,
@@ -166,5 +194,6 @@ def check_consts(ctx):
         b = 1 + mpmath.e
     ok = a <= 32 and b <= 4
     out = Outcome.verified(f"max at eps = 1 (both increasing): 2(e+1)^2 = {mpmath.nstr(a, 10)} <= 32, "
-                           f"1 + e = {mpmath.nstr(b, 10)} <= 4") if ok else Outcome.refuted("constant exceeded", counterexample=[str(a), str(b)], kind="false")
+                           f"1 + e = {mpmath.nstr(b, 10)} <= 4",
+                           **built(constants_certificates)) if ok else Outcome.refuted("constant exceeded", counterexample=[str(a), str(b)], kind="false")
     return out

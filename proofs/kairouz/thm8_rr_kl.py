@@ -6,6 +6,8 @@ from fractions import Fraction
 import mpmath
 import sympy as sp
 
+from rldp_verify.certificates.claims import built
+from rldp_verify.certificates.value import value_certificate
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import to_mpf, working_precision
 from rldp_verify.core.rigorous import arb_precision
@@ -13,6 +15,7 @@ from rldp_verify.topics.extremal.tail import certify_rr_tail, kl_tail
 from rldp_verify.topics.extremal.thresholds import bracket_threshold, default_grid, rr_status, t_from_eps
 from rldp_verify.topics.extremal.utilities import mu_kl
 
+from ._certified import g_expr, kl_expr, rr_kl_expr
 from ._common import PAPER, fs, rand_pair
 
 # Likelihood-ratio tie: P0(x1)/P1(x1) = P0(x2)/P1(x2) = 3/2 (k = 3 is the smallest alphabet for it).
@@ -222,8 +225,31 @@ def check_88(ctx):
             "and by (86)-(87) the e^eps coefficient of S^T alpha - mu is sum - P0(T_j) log(...) (kairouz.thm8.expansion-87); "
             "the two errors cancel, so the proof's conclusion (coefficient > 0 for |T_j| >= 2 with distinct ratios) stands",
             counterexample={"P0": fs(P0), "P1": fs(P1), "T_j": A, "P0(T_j)log(P0(T_j)/P1(T_j))": lhs,
-                            "sum_Tj P0 log(P0/P1)": rhs}, kind="misprint")
+                            "sum_Tj P0 log(P0/P1)": rhs}, kind="misprint", **built(eq88_certificate, P0, P1, A))
     return Outcome.verified("inequality as printed holds here", lhs=lhs, rhs=rhs)
+
+
+def eq88_certificate(P0, P1, T) -> dict:
+    """P0(T) log(P0(T)/P1(T)) - sum_{x in T} P0(x) log(P0(x)/P1(x)) < 0: the printed '>' of (88) is reversed here."""
+    p, q = sum(P0[i] for i in T), sum(P1[i] for i in T)
+    e = ["-", ["*", p, ["log", p / q]], kl_expr([P0[i] for i in T], [P1[i] for i in T])]
+    return value_certificate(f"(88): P0(T)log(P0(T)/P1(T)) < sum_T P0 log(P0/P1), P0={fs(P0)} P1={fs(P1)} T={T}", e,
+                             upper=0, strict=True)
+
+
+def excess_certificates(P0, P1, eps_values, *, symmetrised: bool) -> list[dict]:
+    """For each eps: D - [D_kl(P0||P1) - (1/2) G(P0,P1) e^-eps] > 0, D = D_kl(M0||M1) of randomized response
+    (eq. (92)), plus D_kl(M1||M0) when ``symmetrised`` (Corollary 10); delta = 1/2 in the claimed bound."""
+    out = []
+    for e in eps_values:
+        d = rr_kl_expr(P0, P1, e)
+        if symmetrised:
+            d = ["+", d, rr_kl_expr(P1, P0, e)]
+        bound = ["-", kl_expr(P0, P1), ["*", Fraction(1, 2), g_expr(P0, P1), ["exp", -e]]]
+        out.append(value_certificate(f"{'D(M0||M1)+D(M1||M0)' if symmetrised else 'D(M0||M1)'} of RR > "
+                                     f"D(P0||P1) - (1/2) G e^-eps, P0={fs(P0)} P1={fs(P1)} eps={e}",
+                                     ["-", d, bound], lower=0, strict=True))
+    return out
 
 
 def _mp_instance(P):
@@ -300,7 +326,8 @@ def check_c10(ctx):
             "false: as eps -> infinity RR's symmetrised KL tends to D(P0||P1) + D(P1||P0) > D(P0||P1), so the bound fails "
             "for every large eps whenever P0 != P1 (the corollary seems to mean D_kl(M0||M1) alone, whose expansion is "
             "itself misprinted, see kairouz.cor10.rr-kl-expansion)",
-            counterexample={"P0": fs(P0), "P1": fs(P1), "mechanism": "randomized response (k = 2)", "delta": "1/2", "values": rows}, kind="false")
+            counterexample={"P0": fs(P0), "P1": fs(P1), "mechanism": "randomized response (k = 2)", "delta": "1/2", "values": rows},
+            kind="false", **built(excess_certificates, P0, P1, (10, 20, 40), symmetrised=True))
     return Outcome.verified("bound holds", rows=rows)
 
 
@@ -327,5 +354,6 @@ def check_exp_low(ctx):
             "for P0 = (1/20, 19/20), P1 = (1/10, 9/10) (k = 2, where RR = binary is KL-optimal at every eps, Thm 6-style), "
             "randomized response exceeds the bound with delta = 1/2 at eps = 10, 20, 30: the true e^-eps coefficient is "
             "-0.228, not -G = -0.656",
-            counterexample={"P0": fs(CX_P0), "P1": fs(CX_P1), "delta": "1/2", "values": rows}, kind="false")
+            counterexample={"P0": fs(CX_P0), "P1": fs(CX_P1), "delta": "1/2", "values": rows}, kind="false",
+            **built(excess_certificates, CX_P0, CX_P1, (10, 20, 30), symmetrised=False))
     return Outcome.verified("bound holds", rows=rows)

@@ -1,0 +1,86 @@
+"""Certificates of the claims of Kairouz et al. (proofs/kairouz) and ISIT (proofs/isit), issue 23: each is built by
+the claim's own builder, accepted by the independent checker, and a wrong variant of it is rejected."""
+
+import copy
+from fractions import Fraction
+
+from proofs.isit.lem7_intersection_support import _nonconvex_certificates
+from proofs.kairouz._certified import mu_expr, staircase_bound_certificate, utility_expr
+from proofs.kairouz.lem26_mi_lp_bound import _certificate as lemma26_certificate
+from proofs.kairouz.thm7_kl_small_eps import _thm7_certificate, constants_certificates
+from proofs.kairouz.thm8_rr_kl import CX_P0, CX_P1, eq88_certificate, excess_certificates
+from rldp_verify.certificates import qs, recheck
+from rldp_verify.core.rigorous import arb_exact, arb_precision
+from rldp_verify.topics.extremal.staircase import pattern_matrix, solve_staircase_lp
+from rldp_verify.topics.extremal.utilities import binary_mechanism, mu_kl, mu_mi
+
+F = Fraction
+P0, P1, T = (F(1, 2), F(1, 3), F(1, 6)), (F(1, 6), F(1, 3), F(1, 2)), F(3)
+
+
+def _ok(doc) -> bool:
+    return recheck(doc).ok
+
+
+def _kl_solution():
+    with arb_precision(50):
+        return solve_staircase_lp(3, T, mu_kl(P0, P1))
+
+
+def test_thm7_weak_duality_certificate_and_a_lowered_dual():
+    sol = _kl_solution()
+    assert _ok(_thm7_certificate(P0, P1, T, sol))
+    # a dual lowered by one part in 10^6 is no longer feasible for some pattern column (S_j^T alpha < mu_j)
+    low = [a * arb_exact(F(999999, 10 ** 6)) for a in sol.alpha]
+    bound = ["*", 2 * (T + 1) ** 2, utility_expr("kl", binary_mechanism(P0, P1, T), P0=P0, P1=P1)]
+    assert not _ok(staircase_bound_certificate("lowered dual", 3, T, "kl", bound, low, P0=P0, P1=P1))
+    # the bound without Theorem 7's factor 2 (t+1)^2 (BIN < OPT here) is rejected
+    assert not _ok(staircase_bound_certificate("OPT <= BIN", 3, T, "kl", bound[2], sol.alpha, P0=P0, P1=P1))
+
+
+def test_lemma26_certificate_and_a_bound_without_its_factor_k():
+    P = (F(1, 2), F(3, 10), F(1, 5))
+    with arb_precision(50):
+        sol = solve_staircase_lp(3, T, mu_mi(P))
+    assert _ok(lemma26_certificate(P, T, sol))
+    # (114) with k/(e^eps + k - 1) replaced by 1/(e^eps + k - 1): below OPT, rejected
+    mx = ["max", *[mu_expr("mi", c, P=P) for c in pattern_matrix(3, T)]]
+    assert not _ok(staircase_bound_certificate("OPT <= max mu/(t+k-1)", 3, T, "mi", ["*", 1 / (T + 2), mx],
+                                               sol.alpha, P=P))
+
+
+def test_lemma7_nonconvex_lp_optima_and_perturbed_dual_and_value():
+    lhs, rhs = _nonconvex_certificates(F(-1))["certificates"]
+    assert _ok(lhs) and _ok(rhs)
+    assert rhs["statement"]["value"] == "1/2" and lhs["statement"]["value"] == -1
+    bad_dual = copy.deepcopy(rhs)
+    bad_dual["data"]["y"][0] = qs(F(bad_dual["data"]["y"][0]) + 1)
+    assert not _ok(bad_dual)
+    bad_value = copy.deepcopy(rhs)
+    bad_value["statement"]["value"] = qs(F(1, 2) - F(1, 10 ** 30))
+    assert not _ok(bad_value)
+
+
+def test_printed_constants_and_a_narrowed_bound():
+    a, b = constants_certificates()
+    assert _ok(a) and _ok(b)
+    narrowed = copy.deepcopy(a)
+    narrowed["statement"]["upper"] = "27.65"   # 2 (e + 1)^2 = 27.6512...
+    assert not _ok(narrowed)
+    narrowed["statement"]["upper"] = "27.66"
+    assert _ok(narrowed)
+
+
+def test_refutations_re_evaluated_and_reversed_sides_rejected():
+    eq88 = eq88_certificate((F(1, 2), F(3, 10), F(1, 5)), (F(1, 10), F(2, 5), F(1, 2)), [0, 1])
+    assert _ok(eq88)
+    printed_side = copy.deepcopy(eq88)
+    printed_side["statement"]["upper"], printed_side["statement"]["lower"] = None, 0   # (88)'s printed '>'
+    assert not _ok(printed_side)
+    docs = excess_certificates(CX_P0, CX_P1, (10, 20, 30), symmetrised=False)
+    assert all(_ok(d) for d in docs)
+    # the true e^-eps coefficient is -0.228: with delta = 1/2 and G = 0.656 the excess at eps = 30 is about
+    # 0.1 e^-30 ~ 1e-14, so a lower end of 1e-12 is wrong
+    too_high = copy.deepcopy(docs[-1])
+    too_high["statement"]["lower"] = qs(F(1, 10 ** 12))
+    assert not _ok(too_high)
