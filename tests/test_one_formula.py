@@ -65,6 +65,8 @@ ONE_PLACE = {
                                                                           r"\w+ \+ \(a2 - 1\) / \w+ \+"),
     "P(Y=y|S=s) of eq. (62)": ("rldp/mechanisms/guarantees.py", r"\* \w*\(?P\[s\]\[u\]"),
     "I_P in arb: v P log(v / q) (eq. (45))": ("core/information.py", r"\(\w+(\[\w+\])? / q\w*\)\.log\(\)"),
+    "I_P in float64: log(v / q), vectorised with its error scale (eq. (45))": ("core/information.py",
+                                                                              r"np\.log\(.*/ (q\b|np\.where\(py)"),
     "radius 1 + alpha (alpha - 1) q / (2n) (eq. (11))": ("rldp/uncertainty.py", r"\* \(\w+ - 1\) \* \w+ / \(2 \* n\)"),
     "chi-square quantile / n (chi2 radius)": ("rldp/uncertainty.py", r"chi2\.ppf\("),
 }

@@ -35,6 +35,11 @@ from rldp_verify.core.rigorous import arb_exact, arb_precision
 from rldp_verify.core.rigorous import lower as arb_lower
 from rldp_verify.core.rigorous import upper as arb_upper
 
+# assumed worst-case error of numpy's float64 log, in ulp (see mu_float_bounds)
+LOG_ULPS = 1024
+# a nonzero float64 product below this is treated as possibly inexact (underflow) and must be evaluated in arb
+_TINY = 2.0 ** -900
+
 
 def transpose(channel: Sequence[Sequence[Any]]) -> list[list[Any]]:
     """``W[x][y]`` (row-stochastic, rows inputs) -> ``Q[y][x]`` (this module's orientation)."""
@@ -149,18 +154,52 @@ def _as_float_matrix(Q: Any) -> Any:
 
 
 def mutual_information_float(Q: Any, p: Sequence[Any]) -> float:
-    """I_P(X;Y) = sum_{y,x} Q[y|x] P_x log(Q[y|x] / P(Y=y)) in nats (eqs. (44)-(45)), double precision.
+    """I_P(X;Y) = sum_{y,x} Q[y|x] P_x log(Q[y|x] / P(Y=y)) in nats (eqs. (44)-(45)), double precision: the sum
+    over the rows of :func:`mu_float_bounds` (the one float route of mu).
 
     ``Q`` is a matrix (or a ``Mechanism``) in this module's orientation. Terms with Q[y|x] P_x = 0 are 0."""
     M = _as_float_matrix(Q)
     pf = np.asarray([float(x) for x in p], dtype=float)
     if M.shape[1] != pf.size:
         raise InputError(f"the matrix has {M.shape[1]} columns but P has {pf.size} entries")
-    joint = M * pf[None, :]
-    py = joint.sum(axis=1, keepdims=True)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(joint > 0, joint * np.log(np.where(joint > 0, M, 1.0) / np.where(py > 0, py, 1.0)), 0.0)
-    return float(terms.sum())
+    mu, _, _ = mu_float_bounds(M, pf)
+    return float(mu.sum())
+
+
+def mu_float_bounds(Vf: Any, pf: Any) -> tuple[Any, Any, Any]:
+    """float64 mu(v) of eq. (45) for every row v of ``Vf`` (vectorised), with a rigorous error scale.
+
+    Returns (mu, S1, bad): mu_f[j] ~ mu(v_j); S1[j] = sum_x v_x P_x (1 + |log(v_x/q)|) (q = v . P);
+    ``bad[j]`` is True when a nonzero v_x P_x or q underflows (< 2^-900): such rows must be
+    evaluated rigorously elsewhere.
+
+    Error bound (u = 2^-53, first order in u). Inputs are correctly rounded from exact rationals:
+    |fl(v_x) - v_x| <= u v_x, likewise P_x. q = sum_x v_x P_x (a nonnegative terms, any summation
+    order, FMA or not) has relative error <= (a + 2) u; v_x / q then <= (a + 4) u, which moves
+    log(v_x/q) by <= (a + 4) u absolutely. The only assumption (our trust level): numpy's float64
+    log is within k = :data:`LOG_ULPS` = 1024 ulp (<= 2 k u |log| relative); glibc's log is < 1 ulp
+    and numpy's SIMD kernels a few ulp, so k = 1024 is a wide margin, and every vertex evaluated in
+    arb re-checks it (a caller's arb evaluation of the vertices it uses raises on a violation). The
+    product v_x P_x log(...) adds <= 4 u relative and the final sum of a terms <= a u sum_x |t_x|:
+
+        |mu_f - mu| <= u [ (a + 6) sum_x v_x P_x + (a + 4 + 2 k) sum_x v_x P_x |log(v_x/q)| ]
+                    <= (a + 8 + 2 k) u S1    (+ O(u^2)).
+
+    Callers apply 4 times this first-order bound (PolyOpt's ``_float_error``), which covers the O(u^2)
+    terms and the rounding in evaluating S1 itself; PolyOpt re-checks every vertex it relies on in arb
+    (``_rigorous_max_slack``). Err direction: either way; the bound is what
+    makes the float values usable."""
+    q = Vf @ pf
+    vp = Vf * pf
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        lg = np.log(Vf / q[:, None])
+        pos = vp > 0
+        terms = np.where(pos, vp * lg, 0.0)
+        absl = np.where(pos, vp * (1.0 + np.abs(lg)), 0.0)
+    mu = terms.sum(axis=1)
+    S1 = absl.sum(axis=1)
+    bad = ((vp != 0) & (np.abs(vp) < _TINY)).any(axis=1) | (q < _TINY) | ~np.isfinite(mu)
+    return mu, S1, bad
 
 
 def entropy_float(p: Sequence[Any]) -> float:

@@ -43,7 +43,7 @@ import numpy as np
 from rldp_verify.core import polytope, progress
 from rldp_verify.core.divergence import validate_distribution
 from rldp_verify.core.errors import CertificationError, InputError
-from rldp_verify.core.information import mu_bounds, mu_value, mutual_information_bounds
+from rldp_verify.core.information import LOG_ULPS, mu_bounds, mu_float_bounds, mu_value, mutual_information_bounds
 from rldp_verify.core.lp import highs_solve, solve_square
 from rldp_verify.core.numbers import DEFAULT_DPS, fraction_str, working_precision
 from rldp_verify.core.rigorous import arb_precision
@@ -119,10 +119,6 @@ class Eq46Solution:
 
 # unit roundoff of IEEE binary64 (round to nearest)
 _U = 2.0 ** -53
-# assumed worst-case error of numpy's float64 log, in ulp (see mu_float_bounds)
-LOG_ULPS = 1024
-# a nonzero float64 product below this is treated as possibly inexact (underflow) and sent to arb
-_TINY = 2.0 ** -900
 
 
 def _as_fraction(x) -> Fraction:
@@ -139,41 +135,6 @@ def _float_matrix(V) -> np.ndarray:
             progress.update(j)
         out[j] = [x.numerator / x.denominator for x in v]   # int/int: correctly rounded (CPython)
     return out
-
-
-def mu_float_bounds(Vf, pf):
-    """float64 mu(v) of eq. (45) for every row v of ``Vf`` (vectorised), with a rigorous error scale.
-
-    Returns (mu, S1, bad): mu_f[j] ~ mu(v_j); S1[j] = sum_x v_x P_x (1 + |log(v_x/q)|) (q = v . P);
-    ``bad[j]`` is True when a nonzero v_x P_x or q underflows (< 2^-900): such rows must be
-    evaluated rigorously elsewhere.
-
-    Error bound (u = 2^-53, first order in u). Inputs are correctly rounded from exact rationals:
-    |fl(v_x) - v_x| <= u v_x, likewise P_x. q = sum_x v_x P_x (a nonnegative terms, any summation
-    order, FMA or not) has relative error <= (a + 2) u; v_x / q then <= (a + 4) u, which moves
-    log(v_x/q) by <= (a + 4) u absolutely. The only assumption (our trust level): numpy's float64
-    log is within k = :data:`LOG_ULPS` = 1024 ulp (<= 2 k u |log| relative); glibc's log is < 1 ulp
-    and numpy's SIMD kernels a few ulp, so k = 1024 is a wide margin, and every vertex evaluated in
-    arb re-checks it (:func:`_rigorous_max_slack` raises CertificationError on a violation). The
-    product v_x P_x log(...) adds <= 4 u relative and the final sum of a terms <= a u sum_x |t_x|:
-
-        |mu_f - mu| <= u [ (a + 6) sum_x v_x P_x + (a + 4 + 2 k) sum_x v_x P_x |log(v_x/q)| ]
-                    <= (a + 8 + 2 k) u S1    (+ O(u^2)).
-
-    Callers apply 4 times this first-order bound (:func:`_float_error`), which covers the O(u^2)
-    terms and the rounding in evaluating S1 itself. Err direction: either way; the bound is what
-    makes the float values usable."""
-    q = Vf @ pf
-    vp = Vf * pf
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-        lg = np.log(Vf / q[:, None])
-        pos = vp > 0
-        terms = np.where(pos, vp * lg, 0.0)
-        absl = np.where(pos, vp * (1.0 + np.abs(lg)), 0.0)
-    mu = terms.sum(axis=1)
-    S1 = absl.sum(axis=1)
-    bad = ((vp != 0) & (np.abs(vp) < _TINY)).any(axis=1) | (q < _TINY) | ~np.isfinite(mu)
-    return mu, S1, bad
 
 
 def _highs_run(Vf, mu, art_cost=None):
