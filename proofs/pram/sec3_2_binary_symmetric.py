@@ -4,10 +4,13 @@ from fractions import Fraction
 
 import mpmath
 
+from rldp_verify.certificates.claims import built
+from rldp_verify.certificates.value import value_certificate
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import working_precision
 from rldp_verify.topics import pram
 
+from ._certs import diagonal_interval_certs, ends_certs, f_expr, vertex_cert
 from ._common import PAPER, rational_distribution
 
 T_VALUES = (Fraction(11, 10), Fraction(3, 2), Fraction(2), Fraction(5), Fraction(20))
@@ -35,8 +38,10 @@ def check_binary_interval(ctx):
         lo, hi = 1 / (1 + t), t / (1 + t)
         if not _diagonal_interval_ok(2, t, lo, hi):
             return Outcome.refuted("the DP interval differs", counterexample={"e^alpha": t, "interval": [lo, hi]}, kind="false")
+    # issue 23: max and min of q on the diagonal of the DP polytope are the two ends (exact LP optima)
+    certs = built(lambda: [c for t in T_VALUES for c in diagonal_interval_certs(2, t, 1 / (1 + t), t / (1 + t))])
     return Outcome.verified("exact: both ends have privacy ratio exactly e^alpha, points 1e-9 outside are not "
-                            "private, e^alpha in {11/10, 3/2, 2, 5, 20}")
+                            "private, e^alpha in {11/10, 3/2, 2, 5, 20}", **certs)
 
 
 @claim(
@@ -50,7 +55,7 @@ def check_binary_interval(ctx):
 )
 def check_binary_optimum(ctx):
     rng = ctx.rng("pram.ex3-2-1")
-    n = 0
+    n, cases = 0, []
     with working_precision(ctx.dps):
         tol = mpmath.mpf(10) ** (-(ctx.dps - 10))
         for t in T_VALUES:
@@ -67,13 +72,17 @@ def check_binary_optimum(ctx):
                 if abs(f_end - pram.mi_pram(p, [lo, lo])) > tol:
                     return Outcome.refuted("the two ends differ", counterexample={"p": p, "e^alpha": t}, kind="false")
                 inner = [lo + (hi - lo) * Fraction(k, 20) for k in range(1, 20)]
+                cases.append((p, lo, hi, inner))
                 worst = max(pram.mi_pram(p, [x, x]) for x in inner)
                 if not worst < f_end - tol:
                     return Outcome.refuted("an interior q is as good as the ends",
                                            counterexample={"p": p, "e^alpha": t}, f_end=f_end, f_inner=worst, kind="false")
                 n += 1
+    # issue 23: per instance, f at the two ends agrees to 10^-30 and beats the 19 interior points (arb)
+    certs = built(lambda: [c for p, lo, hi, inner in cases
+                           for c in ends_certs(p, [lo, lo], [hi, hi], [[x, x] for x in inner])])
     return Outcome.verified(f"M(1-q) is M(q) with its columns swapped (exact), f(q) = f(1-q) and both ends "
-                            f"beat 19 interior points on {n} (p, e^alpha) instances", instances=n)
+                            f"beat 19 interior points on {n} (p, e^alpha) instances", instances=n, **certs)
 
 
 @claim(
@@ -86,15 +95,17 @@ def check_binary_optimum(ctx):
     method=Method.EXACT,
 )
 def check_binary_vertices(ctx):
+    docs = []
     for t in T_VALUES:
         V = set(pram.vertices(pram.dp_rows(2, t), 2))
+        docs.append(lambda t=t, V=sorted(V): vertex_cert(f"DP polytope, S = 2, e^alpha = {t}", pram.dp_rows(2, t), V))
         want = {(Fraction(1), Fraction(0)), (Fraction(0), Fraction(1)),
                 (1 / (1 + t), 1 / (1 + t)), (t / (1 + t), t / (1 + t))}
         if want != V:
             return Outcome.refuted("vertex set differs", counterexample={"e^alpha": t},
                                    ours=sorted(map(list, V)), printed=sorted(map(list, want)), kind="false")
     return Outcome.verified("exact vertex enumeration (cdd, GMP) gives exactly these four vertices for "
-                            "e^alpha in {11/10, 3/2, 2, 5, 20}")
+                            "e^alpha in {11/10, 3/2, 2, 5, 20}", **built(lambda: [d() for d in docs]))  # issue 23
 
 
 @claim(
@@ -108,7 +119,7 @@ def check_binary_vertices(ctx):
 )
 def check_binary_general_optimum(ctx):
     rng = ctx.rng("pram.ex3-2-2")
-    n = 0
+    n, cases = 0, []
     with working_precision(ctx.dps):
         tol = mpmath.mpf(10) ** (-(ctx.dps - 10))
         for t in T_VALUES:
@@ -121,13 +132,26 @@ def check_binary_general_optimum(ctx):
                 a = pram.mi_pram(p, [t / (1 + t)] * 2)
                 b = pram.mi_pram(p, [1 / (1 + t)] * 2)
                 mid = pram.mi_pram(p, [Fraction(1, 2)] * 2)  # midpoint of the two optimal vertices
+                cases.append((p, t))
                 if not (a > tol and abs(a - b) <= tol and mid < a - tol):
                     return Outcome.refuted("the symmetric vertices are not the unique optima",
                                            counterexample={"p": p, "e^alpha": t}, f_sym=a, f_anti=b, f_mid=mid, kind="false")
                 n += 1
     return Outcome.verified(f"(1,0), (0,1) give identical rows (I = 0 exactly); the two symmetric vertices "
                             f"tie with I > 0 and their midpoint is strictly worse, so (convexity) no "
-                            f"non-vertex optimum exists; {n} instances", instances=n)
+                            f"non-vertex optimum exists; {n} instances", instances=n,
+                            **built(_binary_optimum_certs, cases))  # issue 23
+
+
+def _binary_optimum_certs(cases) -> list[dict]:
+    """Per (p, e^alpha): f = 0 at (1, 0) and (0, 1) (arb, exact here: every log-ratio is log 1); f at the two
+    symmetric vertices agree to 10^-30, and both exceed f at their midpoint (1/2, 1/2) and at (1, 0), (0, 1)."""
+    out = []
+    for p, t in cases:
+        ps = [str(x) for x in p]
+        out += [value_certificate(f"f({v}) = 0, p = {ps}", f_expr(p, v), lower=0, upper=0) for v in ([1, 0], [0, 1])]
+        out += ends_certs(p, [1 / (1 + t)] * 2, [t / (1 + t)] * 2, [[Fraction(1, 2)] * 2, [1, 0], [0, 1]])
+    return out
 
 
 @claim(
@@ -142,8 +166,11 @@ def check_sym_interval(ctx):
         for t in T_VALUES:
             if not _diagonal_interval_ok(S, t, pram.v_malpha(S, t), pram.v_alpha(S, t)):
                 return Outcome.refuted("the DP interval differs", counterexample={"S": S, "e^alpha": t}, kind="false")
+    # issue 23: max and min of q on the diagonal of the DP polytope are the two ends (exact LP optima)
+    certs = built(lambda: [c for S in range(2, 10) for t in T_VALUES
+                           for c in diagonal_interval_certs(S, t, pram.v_malpha(S, t), pram.v_alpha(S, t))])
     return Outcome.verified("exact: ends have privacy ratio exactly e^alpha, 1e-9 beyond is not private, "
-                            "S = 2..9, e^alpha in {11/10, 3/2, 2, 5, 20}")
+                            "S = 2..9, e^alpha in {11/10, 3/2, 2, 5, 20}", **certs)
 
 
 def _sym_values(p, S, t):

@@ -1,0 +1,79 @@
+"""Certificate builders for the PRAM claims (issue 23): the DP polytope of family (8) in the checker's form
+(A q <= b), its vertex-enumeration and LP certificates, and f(q) = I(X, Z) as an expression of the checker's
+language (:mod:`rldp_verify_check.value`), which the checker evaluates itself in arb."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from rldp_verify.certificates.lp import solve_with_certificate
+from rldp_verify.certificates.value import mutual_information_expr, value_certificate
+from rldp_verify.certificates.vertices import vertex_certificate
+from rldp_verify.topics import pram
+
+
+def polytope(rows) -> tuple[list[list[Fraction]], list[Fraction]]:
+    """pycddlib's rows [b, a] (b + a.q >= 0) as (A, b) with A q <= b (A = -a)."""
+    return [[-x for x in r[1:]] for r in rows], [r[0] for r in rows]
+
+
+def dp_polytope(S: int, t: Fraction, *, box: bool = True):
+    """The alpha-DP polytope of family (8) at e^alpha = t (:func:`rldp_verify.topics.pram.dp_rows`) as (A, b)."""
+    return polytope(pram.dp_rows(S, t, box=box))
+
+
+def vertex_cert(name: str, rows, V) -> dict:
+    """The vertex-enumeration certificate that ``V`` is the vertex set of {b + a.q >= 0 : rows}."""
+    A, b = polytope(rows)
+    return vertex_certificate(name, A, b, (), (), V)
+
+
+def f_expr(p, q) -> list:
+    """f(q) = I(X, Z) (nats) for the PRAM matrix (8) M(q) and the law p of X, as a checker expression (from the
+    exact entries of M(q); the checker evaluates the sum of p_x M[x][z] log(M[x][z] / m_z) itself)."""
+    M = pram.pram_matrix([Fraction(x) for x in q])
+    S = len(M)
+    return mutual_information_expr([[M[x][z] for x in range(S)] for z in range(S)], p)
+
+
+def diagonal_interval_certs(S: int, t: Fraction, lo: Fraction, hi: Fraction) -> list[dict]:
+    """Two ``lp-optimum`` certificates: over the DP polytope intersected with the diagonal q_1 = ... = q_S,
+    max q_1 = hi and min q_1 = lo (so the diagonal DP set is exactly [lo, hi], the polytope being convex).
+    Raises when the LP optima differ from (lo, hi)."""
+    A, b = dp_polytope(S, t)
+    E = [[1 if j == 0 else -1 if j == k else 0 for j in range(S)] for k in range(1, S)]
+    f = [0] * (S - 1)
+    c = [1] + [0] * (S - 1)
+    out = []
+    for sense, want in (("max", hi), ("min", lo)):
+        res, cert = solve_with_certificate(f"{sense} q_1 on the diagonal of the DP polytope, S = {S}, e^alpha = {t}",
+                                           c, A, b, E, f, sense=sense)
+        got = res.value if sense == "max" else -res.value
+        if got != want:
+            raise ValueError(f"the diagonal {sense} is {got}, not {want}")
+        out.append(cert)
+    return out
+
+
+def gap_cert(name: str, better, worse: list, *, lower=0) -> dict:
+    """The ``rigorous-value`` certificate of ``better - max(worse) > lower`` (expressions)."""
+    return value_certificate(name, ["-", better, ["max", *worse]], lower=lower, strict=True)
+
+
+TIE = Fraction(1, 10**30)
+
+
+def tie_cert(name: str, a, b) -> dict:
+    """The ``rigorous-value`` certificate of |a - b| <= 10^-30 (expressions): arb cannot prove an equality of
+    two logarithmic sums; the exact reason for the tie is stated by the claim."""
+    return value_certificate(name, ["-", a, b], lower=-TIE, upper=TIE)
+
+
+def ends_certs(p, lo_q, hi_q, inner) -> list[dict]:
+    """For the law ``p`` and the two ends ``lo_q``, ``hi_q`` of a segment of q's with interior points ``inner``:
+    f(lo) and f(hi) agree to 10^-30, and both exceed f at every interior point (rigorous-value, arb)."""
+    a, b = f_expr(p, hi_q), f_expr(p, lo_q)
+    ps = [str(x) for x in p]
+    return [tie_cert(f"f(upper end) = f(lower end), p = {ps}", a, b),
+            gap_cert(f"min(f(ends)) > max f at {len(inner)} interior points, p = {ps}", ["min", a, b],
+                     [f_expr(p, x) for x in inner])]
