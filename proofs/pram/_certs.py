@@ -77,3 +77,24 @@ def ends_certs(p, lo_q, hi_q, inner) -> list[dict]:
     return [tie_cert(f"f(upper end) = f(lower end), p = {ps}", a, b),
             gap_cert(f"min(f(ends)) > max f at {len(inner)} interior points, p = {ps}", ["min", a, b],
                      [f_expr(p, x) for x in inner])]
+
+
+def directional_derivative_expr(p, v, w) -> list:
+    """The derivative of f at ``v`` (0 < v_k < 1) in the direction w - v, as a checker expression:
+    sum_k (w_k - v_k) df/dq_k with df/dq_k = p_k (log((S-1) v_k/(1 - v_k)) + (1/(S-1)) sum_z log m_z
+    - S/(S-1) log m_k) (d(m log m) = (log m + 1) dm, and sum_z dm_z/dq_k = 0), where the checker computes
+    m_z = sum_x p_x M[x][z] from the exact entries of M(v)."""
+    v = [Fraction(x) for x in v]
+    S = len(v)
+    M = pram.pram_matrix(v)
+    binds = [[f"m{z}", ["+", 0, *[["*", p[x], M[x][z]] for x in range(S)]]] for z in range(S)]
+    slog = ["+", *[["log", f"$m{z}"] for z in range(S)]]
+    terms = []
+    for k in range(S):
+        dk = Fraction(w[k]) - v[k]
+        if dk == 0 or p[k] == 0:
+            continue
+        g = ["*", p[k], ["+", ["log", ["/", ["*", S - 1, v[k]], ["-", 1, v[k]]]], ["/", slog, S - 1],
+                         ["-", ["*", Fraction(S, S - 1), ["log", f"$m{k}"]]]]]
+        terms.append(["*", dk, g])
+    return ["let", binds, ["+", 0, *terms]]

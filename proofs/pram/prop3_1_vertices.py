@@ -4,10 +4,15 @@ from fractions import Fraction
 
 import mpmath
 
+from rldp_verify.certificates.claims import built
+from rldp_verify.certificates.lp import lp_certificate
+from rldp_verify.certificates.value import value_certificate
 from rldp_verify.claims import Method, Outcome, claim
+from rldp_verify.core.lp import LPResult, LPStatus
 from rldp_verify.core.numbers import working_precision
 from rldp_verify.topics import pram
 
+from ._certs import dp_polytope, f_expr, vertex_cert
 from ._common import PAPER, rational_distribution, rational_points
 
 
@@ -129,5 +134,19 @@ def check_literal(ctx):
             full_support_instances=n, full_support_undecided=undecided,
             full_support_min_midpoint_gap=mpmath.nstr(min(gaps), 5) if gaps else None,
             note="with p_k > 0 for all k, every maximiser was a vertex in all random instances "
-                 "(S = 2..5): the best vertex was unique or tied vertices had a lower midpoint", kind="missing-hypothesis")
+                 "(S = 2..5): the best vertex was unique or tied vertices had a lower midpoint", kind="missing-hypothesis",
+            **built(_literal_certs, S, t, p, V, mid))  # issue 23
     return Outcome.inconclusive("no counterexample at S = 2, p = (1, 0)", values=vals)
+
+
+def _literal_certs(S, t, p, V, mid) -> list[dict]:
+    """The counterexample re-checked: V is the complete vertex list of the DP polytope (mid is not in it); mid
+    is feasible (the primal point of a zero-objective exact LP); f(mid) = 0 exactly (arb: every log-ratio is
+    log 1). With X constant (p = (1, 0)) I(X, Z) = 0 for every q, so mid attains the maximum."""
+    A, b = dp_polytope(S, t)
+    feasible = lp_certificate(f"q = {[str(x) for x in mid]} lies in the DP polytope (S = {S}, e^alpha = {t})",
+                              [0] * S, A, b, result=LPResult(LPStatus.OPTIMAL, Fraction(0), tuple(mid),
+                                                             (Fraction(0),) * len(A)))
+    return [vertex_cert(f"DP polytope, S = {S}, e^alpha = {t}", pram.dp_rows(S, t), V), feasible,
+            value_certificate(f"f(q = {[str(x) for x in mid]}) = 0, p = {[str(x) for x in p]}", f_expr(p, mid),
+                              lower=0, upper=0)]
