@@ -2,9 +2,12 @@
 
 from fractions import Fraction
 
+from rldp_verify.certificates.claims import built
+from rldp_verify.certificates.lp import solve_with_certificate
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.topics import pram
 
+from ._certs import dp_polytope, vertex_cert
 from ._common import PAPER
 
 T_VALUES = (Fraction(11, 10), Fraction(2), Fraction(7, 2))
@@ -47,7 +50,24 @@ def check_fact1(ctx):
     return Outcome.verified("the DP constraints of (8) are linear: 3S(S-1) distinct rows for S >= 3 "
                             "(2S(S-1) for S = 2), S = 2..7; they imply 0 <= q <= 1 (same exact vertex "
                             "set with and without the box, S = 2..5)", distinct_rows=counts,
-                            distinct_rows_at_e_alpha_eq_S_minus_1=coincide)
+                            distinct_rows_at_e_alpha_eq_S_minus_1=coincide, **built(_box_certs))  # issue 23
+
+
+def _box_certs() -> list[dict]:
+    """Per S = 2..5 and e^alpha in T_VALUES (not S - 1): the vertex-enumeration certificate of the polytope of the
+    DP rows alone (no box rows); its vertices all lie in [0, 1]^S (checked here, visible in the certificate), so
+    the rows imply 0 <= q <= 1. (The row count 3S(S-1) is a count of distinct exact rows, not certified.)"""
+    out = []
+    for S in range(2, 6):
+        for t in T_VALUES:
+            if t == S - 1:
+                continue
+            rows = pram.dp_rows(S, t, box=False)
+            V = pram.vertices(rows, S)
+            if any(not 0 <= x <= 1 for v in V for x in v):
+                raise ValueError(f"a vertex outside [0, 1]^S at S = {S}, e^alpha = {t}")
+            out.append(vertex_cert(f"DP rows without the box, S = {S}, e^alpha = {t}: vertices in [0, 1]^S", rows, V))
+    return out
 
 
 @claim(
@@ -94,8 +114,31 @@ def check_printed(ctx):
             ok.append(same)
     repaired = all(ok)
     if findings:
-        return Outcome.refuted("; ".join(findings), counterexample=cex,
+        certs = built(_printed_certs, cex)  # issue 23
+        return Outcome.refuted("; ".join(findings), counterexample=cex, **certs,
                                repaired_reading="(15): -(S-1)e^a x - y <= -1 and (16)-(17) only for S >= 3",
                                repaired_reading_matches_dp_set=repaired,
                                repaired_checked="exact vertex sets, S = 2..5, e^alpha in {11/10, 2, 7/2}", kind="misprint")
     return Outcome.verified("(12)-(17) as printed define the DP set", repaired_reading_matches_dp_set=repaired)
+
+
+def _printed_certs(cex) -> list[dict]:
+    """The refutation re-checked: for (15), the exact LP max of its left side -(S-1) e^alpha q_2 + q_1 over the DP
+    polytope exceeds -1 (a private q violates (15) as printed); for S = 2, the vertex-enumeration certificates of
+    the DP polytope and of (12)-(17) with (15) mirrored: different vertex sets."""
+    out = []
+    if "eq15" in cex:
+        S, t = cex["eq15"]["S"], cex["eq15"]["e^alpha"]
+        A, b = dp_polytope(S, t)
+        c = [1, -(S - 1) * t] + [0] * (S - 2)
+        res, cert = solve_with_certificate(f"max of (15)'s left side -(S-1)e^a q_2 + q_1 over the DP polytope "
+                                           f"(S = {S}, e^alpha = {t}); printed (15) needs <= -1", c, A, b)
+        if not res.value > -1:
+            raise ValueError(f"the max of (15)'s left side is {res.value} <= -1")
+        out.append(cert)
+    if "S=2 with (16)-(17)" in cex:
+        t = cex["S=2 with (16)-(17)"]["e^alpha"]
+        for name, rows in (("DP polytope", pram.dp_rows(2, t)),
+                           ("(12)-(17) with (15) mirrored", pram.paper_rows(2, t, eq15="mirror"))):
+            out.append(vertex_cert(f"{name}, S = 2, e^alpha = {t}", rows, pram.vertices(rows, 2)))
+    return out
