@@ -98,3 +98,16 @@ def directional_derivative_expr(p, v, w) -> list:
                          ["-", ["*", Fraction(S, S - 1), ["log", f"$m{k}"]]]]]
         terms.append(["*", dk, g])
     return ["let", binds, ["+", 0, *terms]]
+
+
+def rows_lp_cert(name: str, rows, objective, want) -> dict:
+    """The ``lp-optimum`` certificate of max c.x over {b + a.x >= 0 : rows} (``objective`` = [0, c], the form of
+    :func:`rldp_verify.topics.pram.lp_max`), solved again by the certified exact LP; raises unless the optimum
+    equals ``want`` (the value the claim used)."""
+    if Fraction(objective[0]) != 0:
+        raise ValueError(f"objective constant {objective[0]} is not 0")
+    A, b = polytope(rows)
+    res, cert = solve_with_certificate(name, list(objective[1:]), A, b)
+    if res.value != want:
+        raise ValueError(f"the certified optimum {res.value} differs from {want}")
+    return cert

@@ -98,14 +98,14 @@ def check_binary_vertices(ctx):
     docs = []
     for t in T_VALUES:
         V = set(pram.vertices(pram.dp_rows(2, t), 2))
-        docs.append(lambda t=t, V=sorted(V): vertex_cert(f"DP polytope, S = 2, e^alpha = {t}", pram.dp_rows(2, t), V))
+        docs.append((t, sorted(V)))
         want = {(Fraction(1), Fraction(0)), (Fraction(0), Fraction(1)),
                 (1 / (1 + t), 1 / (1 + t)), (t / (1 + t), t / (1 + t))}
         if want != V:
             return Outcome.refuted("vertex set differs", counterexample={"e^alpha": t},
                                    ours=sorted(map(list, V)), printed=sorted(map(list, want)), kind="false")
     return Outcome.verified("exact vertex enumeration (cdd, GMP) gives exactly these four vertices for "
-                            "e^alpha in {11/10, 3/2, 2, 5, 20}", **built(lambda: [d() for d in docs]))  # issue 23
+                            "e^alpha in {11/10, 3/2, 2, 5, 20}", **built(lambda: [vertex_cert(f"DP polytope, S = 2, e^alpha = {t}", pram.dp_rows(2, t), V) for t, V in docs]))  # issue 23
 
 
 @claim(

@@ -3,9 +3,11 @@ v_min <= q_k <= v_max and Lemma 5.1."""
 
 from fractions import Fraction
 
+from rldp_verify.certificates.claims import built
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.topics import pram
 
+from ._certs import rows_lp_cert, vertex_cert
 from ._common import PAPER
 
 T_VALUES = (Fraction(11, 10), Fraction(3, 2), Fraction(2), Fraction(3))
@@ -46,7 +48,10 @@ def check_quad(ctx):
             f"implies it): {len(fails)} of {n} cases fail (all failures have e^alpha >= S - 1: {passes_below}); at "
             f"e^alpha = S - 1, (12) and (13) coincide and the polygon is a triangle; above, u_+-alpha violate "
             f"(13)/(12) and (1, 0), (0, 1) are vertices instead",
-            counterexample=fails[0], failures=fails[:6], cases=n, printed_eq15_differs=printed_differs, kind="missing-hypothesis")
+            counterexample=fails[0], failures=fails[:6], cases=n, printed_eq15_differs=printed_differs, kind="missing-hypothesis",
+            **built(lambda: [vertex_cert(f"(12)-(15) with (15) mirrored, S = {f['S']}, e^alpha = {f['e^alpha']}",
+                                         _pair_rows(f["S"], f["e^alpha"], mirror=True),
+                                         sorted(tuple(v) for v in f["ours"])) for f in fails[:6]]))  # issue 23
     return Outcome.verified(f"exact 2-D vertex enumeration equals the four printed vertices in {n} cases",
                             cases=n, printed_eq15_differs=printed_differs)
 
@@ -72,12 +77,19 @@ def check_18_19(ctx):
     x, y = q[0], q[1]
     holds_printed = y - t * t * x >= 1 and x - t * t * y >= 1
     # the reading the derivation yields: q_k <= e^{2a} q_l (exact LP: max q_1 - e^{2a} q_2 <= 0)
-    worst = []
+    worst, lps = [], []
     for S2 in range(3, 7):
         for t2 in T_VALUES:
             obj = [Fraction(0), Fraction(1), -t2 * t2] + [Fraction(0)] * (S2 - 2)
             val, arg = pram.lp_max(pram.dp_rows(S2, t2), obj, S2)
             worst.append({"S": S2, "e^alpha": t2, "max q_1 - e^2a q_2": val})
+            lps.append((f"max q_1 - e^2a q_2 over the DP polytope, S = {S2}, e^alpha = {t2}", pram.dp_rows(S2, t2),
+                        obj, val))
+    # issue 23: (18) as printed fails at every private point: max of y - e^2a x over the DP polytope is < 1
+    obj18 = [Fraction(0), -t * t, Fraction(1), Fraction(0)]
+    val18, _ = pram.lp_max(pram.dp_rows(S, t), obj18, S)
+    lps.insert(0, (f"max q_2 - e^2a q_1 over the DP polytope, S = {S}, e^alpha = {t} (printed (18) needs >= 1)",
+                   pram.dp_rows(S, t), obj18, val18))
     reading_ok = all(w["max q_1 - e^2a q_2"] <= 0 for w in worst)
     if not holds_printed and pram.is_private(q, t):
         return Outcome.refuted(
@@ -86,7 +98,8 @@ def check_18_19(ctx):
             f"q_k <= e^(2a) q_l instead, which holds (exact LP max of q_1 - e^(2a) q_2 <= 0: {reading_ok})",
             counterexample={"S": S, "e^alpha": t, "q": q, "y - e^2a x": y - t * t * x},
             corrected_reading="x <= e^{2 alpha} y and y <= e^{2 alpha} x", corrected_reading_holds=reading_ok,
-            lp=worst, kind="misprint")
+            lp=worst, kind="misprint", max_printed_18_lhs=val18,
+            **built(lambda: [rows_lp_cert(*a) for a in lps]))  # issue 23
     return Outcome.verified("(18)-(19) hold")
 
 
@@ -99,11 +112,15 @@ def check_18_19(ctx):
     method=Method.EXACT,
 )
 def check_bounds(ctx):
-    rows_out = []
+    rows_out, certs = [], []
     for S, t in ((4, Fraction(1)), (5, Fraction(2)), (5, Fraction(13, 5)), (6, Fraction(37, 10))):
         rows = pram.dp_rows(S, t)
         hi, _ = pram.lp_max(rows, [Fraction(0), Fraction(1)] + [Fraction(0)] * (S - 1), S)
         lo, _ = pram.lp_max(rows, [Fraction(0), Fraction(-1)] + [Fraction(0)] * (S - 1), S)
+        certs += [(f"max q_1 over the DP polytope, S = {S}, e^alpha = {t}", rows,
+                   [Fraction(0), Fraction(1)] + [Fraction(0)] * (S - 1), hi),
+                  (f"max -q_1 over the DP polytope, S = {S}, e^alpha = {t}", rows,
+                   [Fraction(0), Fraction(-1)] + [Fraction(0)] * (S - 1), lo)]
         lo = -lo
         rows_out.append({"S": S, "e^alpha": t, "max q_1": hi, "v_max": pram.v_max(S, t),
                          "min q_1": lo, "v_min": pram.v_min(S, t)})
@@ -111,7 +128,8 @@ def check_bounds(ctx):
             return Outcome.refuted("the bounds differ from the exact LP range",
                                    counterexample=rows_out[-1], kind="false")
     return Outcome.verified("exact LP: the range of q_1 over the DP polytope is exactly [v_min, v_max] "
-                            f"in {len(rows_out)} cases (bounds attained)", cases=rows_out)
+                            f"in {len(rows_out)} cases (bounds attained)", cases=rows_out,
+                            **built(lambda: [rows_lp_cert(*a) for a in certs]))  # issue 23
 
 
 @claim(
@@ -123,7 +141,7 @@ def check_bounds(ctx):
     method=Method.EXACT,
 )
 def check_lemma(ctx):
-    cases = []
+    cases, lps = [], []
     for S in range(2, 7):
         for t in T_VALUES:
             base = pram.dp_rows(S, t)
@@ -135,6 +153,10 @@ def check_lemma(ctx):
             # min max(q_1, q_2): max -s with s >= q_1, s >= q_2
             dn = ext + [e(0, -1) + [Fraction(1)], e(1, -1) + [Fraction(1)]]
             mn, _ = pram.lp_max(dn, [Fraction(0)] * (S + 1) + [Fraction(-1)], S + 1)
+            lps += [(f"max min(q_1, q_2) over the DP polytope, S = {S}, e^alpha = {t}", up,
+                     [Fraction(0)] * (S + 1) + [Fraction(1)], mx),
+                    (f"max -max(q_1, q_2) over the DP polytope, S = {S}, e^alpha = {t}", dn,
+                     [Fraction(0)] * (S + 1) + [Fraction(-1)], mn)]
             mn = -mn
             cases.append({"S": S, "e^alpha": t, "max min(q1,q2)": mx, "v_alpha": pram.v_alpha(S, t),
                           "min max(q1,q2)": mn, "v_-alpha": pram.v_malpha(S, t)})
@@ -142,4 +164,5 @@ def check_lemma(ctx):
                 return Outcome.refuted("two coordinates can pass the bound", counterexample=cases[-1], kind="false")
     return Outcome.verified("exact LP: max over the DP polytope of min(q_1, q_2) equals v_alpha and "
                             "min of max(q_1, q_2) equals v_-alpha (so two coordinates can never both be "
-                            f"strictly beyond), {len(cases)} cases S = 2..6", cases=cases)
+                            f"strictly beyond), {len(cases)} cases S = 2..6", cases=cases,
+                            **built(lambda: [rows_lp_cert(*a) for a in lps]))  # issue 23

@@ -1,0 +1,119 @@
+"""Wrong variants of the certificates that the PRAM and f_alpha claims carry (issue 23): each is built by the
+claim's own builder, accepted as built, and rejected by the independent checker once perturbed."""
+
+from __future__ import annotations
+
+import copy
+from fractions import Fraction as F
+
+import pytest
+
+from rldp_verify.certificates import recheck
+from rldp_verify.topics import pram
+
+
+def _ok(doc):
+    r = recheck(doc)
+    assert r.ok, r.message
+    return r
+
+
+def _rejected(doc):
+    r = recheck(doc)
+    assert not r.ok, f"a wrong certificate was accepted: {r.message}"
+    return r
+
+
+def _q(s) -> F:
+    return F(s)
+
+
+@pytest.fixture(scope="module")
+def diagonal():
+    """pram.ex3-2-3.interval at S = 5, e^alpha = 2: max and min q_1 on the diagonal of the DP polytope."""
+    from proofs.pram._certs import diagonal_interval_certs
+
+    t = F(2)
+    return diagonal_interval_certs(5, t, pram.v_malpha(5, t), pram.v_alpha(5, t))
+
+
+def test_diagonal_interval_lp_accepted_and_value_off_by_one_ulp_rejected(diagonal):
+    for doc in diagonal:
+        _ok(doc)
+        bad = copy.deepcopy(doc)
+        v = _q(bad["statement"]["value"])
+        bad["statement"]["value"] = str(v + F(1, 10**30))   # the end moved by 1e-30: not the optimum
+        _rejected(bad)
+
+
+def test_diagonal_interval_lp_perturbed_dual_rejected(diagonal):
+    bad = copy.deepcopy(diagonal[0])
+    y = bad["data"]["y"]
+    i = next(k for k, v in enumerate(y) if _q(v) != 0)
+    y[i] = str(_q(y[i]) + F(1, 10**30))
+    _rejected(bad)
+
+
+def test_diagonal_interval_claims_a_wrong_end_is_refused():
+    from proofs.pram._certs import diagonal_interval_certs
+
+    t = F(2)
+    with pytest.raises(ValueError):   # the builder refuses an end that is not the LP optimum
+        diagonal_interval_certs(5, t, pram.v_malpha(5, t), pram.v_alpha(5, t) + F(1, 10**30))
+
+
+@pytest.fixture(scope="module")
+def prop32():
+    """pram.prop3-2.vertex-set at S = 5, e^alpha = 2: Proposition 3.2's 32 points are the vertex set."""
+    from proofs.pram.prop3_2_vertex_structure import _prop32_certs
+
+    (doc,) = _prop32_certs([(5, F(2))])
+    return doc
+
+
+def test_prop32_vertex_set_accepted_missing_vertex_rejected(prop32):
+    _ok(prop32)
+    bad = copy.deepcopy(prop32)
+    del bad["statement"]["vertices"][3]
+    del bad["data"]["tight"][3]
+    _rejected(bad)
+
+
+def test_prop32_vertex_moved_by_one_ulp_rejected(prop32):
+    bad = copy.deepcopy(prop32)
+    v = bad["statement"]["vertices"][5]
+    v[0] = str(_q(v[0]) + F(1, 10**30))
+    _rejected(bad)
+
+
+def test_ex321_ends_tie_narrowed_and_gap_overstated_rejected():
+    """pram.ex3-2-1.optimum: f at the two ends agrees to 1e-30 (an enclosure of 0 made empty is rejected), and
+    beats the interior (a lower bound raised above the true gap is rejected)."""
+    from proofs.pram._certs import ends_certs
+
+    t, p = F(2), [F(1, 3), F(2, 3)]
+    lo, hi = 1 / (1 + t), t / (1 + t)
+    tie, gap = ends_certs(p, [lo, lo], [hi, hi], [[lo + (hi - lo) * F(k, 20)] * 2 for k in range(1, 20)])
+    _ok(tie)
+    _ok(gap)
+    bad = copy.deepcopy(tie)
+    bad["statement"]["lower"], bad["statement"]["upper"] = "1/1000", "1/100"   # the tie moved off 0
+    _rejected(bad)
+    bad = copy.deepcopy(gap)
+    bad["statement"]["lower"] = "1/10"   # f(end) - max f(interior) is about 0.00976
+    _rejected(bad)
+
+
+def test_local_max_directional_derivative_sign_flip_rejected():
+    """pram.sec3.local-solvers-suffice: the derivative from the local vertex towards an adjacent one is < 0;
+    the same certificate claiming > 0 is rejected."""
+    from proofs.pram._certs import directional_derivative_expr
+    from rldp_verify.certificates.value import value_certificate
+
+    p = [F(1, 3)] * 3
+    v, w = [F(4, 21), F(3, 7), F(3, 7)], [F(1, 4)] * 3
+    doc = value_certificate("df < 0", directional_derivative_expr(p, v, w), upper=0, strict=True)
+    _ok(doc)
+    bad = copy.deepcopy(doc)
+    bad["statement"]["lower"], bad["statement"]["upper"] = 0, None
+    _rejected(bad)
