@@ -4,8 +4,10 @@ the claim ends in ERROR, never in a verdict that could hide the defect."""
 
 from __future__ import annotations
 
+from rldp_verify.claims import ConsistencyFailure
 
-class InconsistentCheck(AssertionError):
+
+class InconsistentCheck(ConsistencyFailure):
     """Two routes of a check disagree, or a value the check expects of its own computation fails."""
 
 

@@ -24,6 +24,7 @@ A check must compute its verdict; it never encodes the expected answer.
 
 from rldp_verify.claims.core import (
     Claim,
+    ConsistencyFailure,
     Context,
     Method,
     Outcome,
@@ -39,6 +40,7 @@ from rldp_verify.claims.runner import discover, run_claims
 __all__ = [
     "Claim",
     "Comparison",
+    "ConsistencyFailure",
     "ReadingSearch",
     "search_readings",
     "Context",

@@ -45,6 +45,13 @@ class Method(StrEnum):
 KINDS = ("misprint", "missing-hypothesis", "wrong-number", "false", "proof-gap", "reading-dependent")
 
 
+class ConsistencyFailure(AssertionError):
+    """What a check expects of its own computation failed (two routes to one value disagree, an identity or an
+    ordering it relies on does not hold): the engine or the check is wrong, not the paper. The runner reports
+    ERROR; the mutant judge (:mod:`rldp_verify.claims.mutants`) counts it as a detection when the unmutated
+    engine gives a verdict for the same claim (issue 24)."""
+
+
 @dataclass(frozen=True)
 class Outcome:
     """What a check found. ``evidence`` holds JSON-serialisable values (str, int, float, lists, dicts).

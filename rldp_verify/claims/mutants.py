@@ -11,8 +11,12 @@ from the catalogue of papers (``package``: the name :meth:`~rldp_verify.claims.c
 Kill rule. A claim *kills* a mutant when it says REFUTED under the mutant and did not say REFUTED on
 the unmutated engine (a claim that is REFUTED anyway, because the paper is wrong, cannot tell the
 mutant apart); so does the independent checker (issue 23) when it rejects a certificate the claim carries
-under the mutant and accepts that claim's certificate on the unmutated engine. ERROR is a defect of the claim,
-never a kill; it is recorded under ``errors``.
+under the mutant and accepts that claim's certificate on the unmutated engine. An ERROR is a kill only when it is
+a consistency check failing (the claim's own expectation of its computation,
+:class:`~rldp_verify.claims.core.ConsistencyFailure`: two routes disagree, an identity fails) in a claim that gives
+a verdict on the unmutated engine (issue 24): the mutant made the claim's routes disagree, which is what a second
+route is for. Any other ERROR (a crash, a type error, a timeout) is a defect of the claim, never a kill; it is
+recorded under ``errors``.
 Other verdict changes (e.g. REFUTED -> VERIFIED when the mutant reproduces a misprint) are recorded
 under ``changed`` as information; they are not kills.
 
@@ -27,6 +31,7 @@ key of the catalogue's ``MODULES`` table (one place to edit when modules move).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib
 import json
 import math
@@ -43,6 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from rldp_verify.claims.catalogue import DEFAULT_SOURCE, SOURCES, Catalogue
+from rldp_verify.claims.core import ConsistencyFailure
 
 # ---------------------------------------------------------------------------------------------
 # Catalogue records
@@ -203,6 +209,15 @@ def _kills(before: str | None, after: str) -> bool:
     return after == "REFUTED" and before in ("VERIFIED", "INCONCLUSIVE")
 
 
+def _consistency_kills(before: str | None, after: dict) -> bool:
+    """Issue 24: an ERROR is a detection only when it is a consistency check failing (the claim's own expectation of
+    its computation, :class:`~rldp_verify.claims.core.ConsistencyFailure`: two routes disagree, an identity fails)
+    on a claim that gives a verdict on the unmutated engine. Any other ERROR (a crash, a timeout, a type error) and
+    an ERROR the unmutated engine gives too are not caused by a detected mutant: they stay defects, never kills."""
+    return after.get("verdict") == "ERROR" and after.get("consistency") is True and before in (
+        "VERIFIED", "INCONCLUSIVE", "REFUTED")
+
+
 def _certificate_status(evidence) -> str | None:
     """Issue 23: the independent checker's answer on the certificates a claim's evidence carries -- None (none),
     "re-checked" or "FAILED: <why>". A certificate that the unmutated engine's claim gets accepted and the mutant's
@@ -219,6 +234,17 @@ def _certificate_status(evidence) -> str | None:
 def _checker_kills(before: dict | None, after: dict) -> bool:
     rejected_now = str(after.get("certificate") or "").startswith("FAILED")
     return rejected_now and (before or {}).get("certificate") == "re-checked"
+
+
+def _recording(check: Callable[[Any], Any], raised: list[BaseException]) -> Callable[[Any], Any]:
+    """``check`` that also appends the exception it raises (if any) to ``raised``, then re-raises it."""
+    def recorded(ctx):
+        try:
+            return check(ctx)
+        except Exception as exc:
+            raised.append(exc)
+            raise
+    return recorded
 
 
 def _run_in_process(catalogue: str, mutant_id: str | None, claim_ids: Sequence[str] | None,
@@ -248,14 +274,18 @@ def _run_in_process(catalogue: str, mutant_id: str | None, claim_ids: Sequence[s
     print("PLAN " + json.dumps([c.id for c in claims]), flush=True)
     for c in claims:
         print("START " + json.dumps(c.id), flush=True)   # names the claim if the interpreter dies in it
-        r = run_claim(c, ctx)
+        raised: list[BaseException] = []
+        r = run_claim(dataclasses.replace(c, check=_recording(c.check, raised)), ctx)
         out[c.id] = {"verdict": r.verdict.value, "summary": r.summary[:300], "seconds": round(r.seconds, 3)}
+        if r.verdict.value == "ERROR" and raised and isinstance(raised[0], ConsistencyFailure):
+            out[c.id]["consistency"] = True   # the check's own expectation failed (two routes disagree, ...)
         cert = _certificate_status(r.evidence)
         if cert is not None:
             out[c.id]["certificate"] = cert
         print("CLAIM " + json.dumps({c.id: out[c.id]}), flush=True)   # partial results survive a timeout
         before = baseline.get(c.id, {}).get("verdict") if baseline else None
-        if baseline and not all_killers and (_kills(before or _pins(papers).get(c.id), r.verdict.value)
+        before = before or (_pins(papers).get(c.id) if baseline else None)
+        if baseline and not all_killers and (_kills(before, r.verdict.value) or _consistency_kills(before, out[c.id])
                                              or _checker_kills(baseline.get(c.id), out[c.id])):
             break
     return out
@@ -353,7 +383,9 @@ def judge(m: Mutant, baseline: dict, run: dict) -> dict:
     for cid, r in sorted(res.items()):
         before = baseline.get(cid, {}).get("verdict") or pins.get(cid)
         v = r["verdict"]
-        if v == "ERROR":
+        if _consistency_kills(before, r):
+            rec["killed_by"].append(f"{cid} (consistency check failed: {r['summary'][:120]})")
+        elif v == "ERROR":
             rec["errors"].append(f"{cid}: {r['summary']}")
         elif _kills(before, v):
             rec["killed_by"].append(cid)
@@ -424,7 +456,9 @@ def run_catalogue(catalogue: str, *, only: Sequence[str] | None = None, jobs: in
         **_totals(records),
         "kill_rule": "killed when a claim says REFUTED under the mutant that is VERIFIED or INCONCLUSIVE on the "
                      "unmutated engine, or when the independent checker rejects a certificate of a claim whose "
-                     "certificate it accepts on the unmutated engine (issue 23); ERROR never kills; equivalent "
+                     "certificate it accepts on the unmutated engine (issue 23), or when a consistency check fails "
+                     "(ERROR from the claim's own expectation of its computation: two routes disagree) in a claim that "
+                     "gives a verdict on the unmutated engine (issue 24); any other ERROR never kills; equivalent "
                      "mutants are excluded from the rate",
         "killed_by_note": ("every killing claim" if all_killers else
                            "claims run cheapest first, stopping at the first kill: killed_by names that claim"),
@@ -544,7 +578,8 @@ def markdown_section(doc: dict | None) -> list[str]:
     lines = ["## Mutation testing of the checker", "",
              "Generated by `make mutation` (not part of CI); see the README. A semantic mutant is a wrong "
              "variant of the engine's mathematics (a misprinted formula or a typical slip); it is *killed* when "
-             "a claim says REFUTED under it that is not REFUTED on the unmutated engine.", ""]
+             "a claim says REFUTED under it that is not REFUTED on the unmutated engine, or when a claim's consistency "
+             "check (two routes to one value) fails under it in a claim that gives a verdict without it.", ""]
     sem = doc.get("semantic")
     if sem:
         rate = sem.get("kill_rate")

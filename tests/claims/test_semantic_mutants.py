@@ -167,3 +167,72 @@ def test_a_claim_that_kills_the_interpreter_is_its_error_and_the_others_still_ru
     rec = judge(m, base, run)
     assert rec["status"] == "killed" and rec["killed_by"] == ["c.c"], rec
     assert any(e.startswith("c.b: the interpreter died") for e in rec["errors"]), rec
+
+
+def _consistency_fixture(tmp_path):
+    """Claims under mutant 'split': k.route's two routes disagree (a ConsistencyFailure), k.crash raises a plain
+    error unrelated to any route, k.always fails its consistency check with or without the mutant."""
+    import textwrap
+
+    pkg = tmp_path / "fakeproofs_consistency"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "flags.py").write_text("MUTATED = False\n")
+    (pkg / "claims.py").write_text(textwrap.dedent('''
+        from rldp_verify.claims import ConsistencyFailure, Method, Outcome, claim
+        from fakeproofs_consistency import flags
+
+        def _c(i, f):
+            return claim(id=f"k.{i}", paper="000_aca93ed29ea857ee.txt", source="s", statement="s",
+                         method=Method.EXACT)(f)
+
+        def route(ctx):
+            engine, second = (2 if flags.MUTATED else 1), 1
+            if engine != second:
+                raise ConsistencyFailure(f"routes disagree: {engine} != {second}")
+            return Outcome.verified("ok")
+        _c("route", route)
+
+        def crash(ctx):
+            if flags.MUTATED:
+                raise KeyError("unrelated")
+            return Outcome.verified("ok")
+        _c("crash", crash)
+
+        def always(ctx):
+            raise ConsistencyFailure("broken without the mutant too")
+        _c("always", always)
+        '''))
+    (tmp_path / "fakecat_consistency.py").write_text(textwrap.dedent('''
+        from rldp_verify.claims.mutants import mutant, replace
+        MODULES = {"flags": "fakeproofs_consistency.flags"}
+        MUTANTS = [mutant("split", "flags", "the engine's route moves", replace("flags:MUTATED", True), "k.*")]
+        '''))
+    return pkg.name, "fakecat_consistency"
+
+
+def test_a_consistency_check_failing_under_the_mutant_kills_it_and_a_crash_does_not(tmp_path, monkeypatch):
+    """Issue 24 item 5: an ERROR counts as a detection only when it is a consistency check (ConsistencyFailure)
+    failing on a claim that gives a verdict without the mutant; an unrelated crash, or a consistency ERROR the
+    unmutated engine gives too, is recorded as an error, never a kill."""
+    import os
+
+    pkg, cat = _consistency_fixture(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(p for p in (str(tmp_path), os.environ.get("PYTHONPATH")) if p))
+    base = run_subprocess(cat, None, package=pkg, cwd=str(tmp_path))["results"]
+    assert {k: v["verdict"] for k, v in base.items()} == {"k.route": "VERIFIED", "k.crash": "VERIFIED",
+                                                          "k.always": "ERROR"}
+    run = run_subprocess(cat, "split", package=pkg, cwd=str(tmp_path), all_killers=True)
+    got = run["results"]
+    assert got["k.route"]["verdict"] == "ERROR" and got["k.route"].get("consistency") is True, got
+    assert got["k.crash"]["verdict"] == "ERROR" and "consistency" not in got["k.crash"], got
+    m = load_catalogue(cat)[0][0]
+    rec = judge(m, base, run)
+    assert rec["status"] == "killed" and len(rec["killed_by"]) == 1, rec
+    assert rec["killed_by"][0].startswith("k.route (consistency check failed"), rec
+    assert any(e.startswith("k.crash: KeyError") for e in rec["errors"]), rec
+    assert any(e.startswith("k.always: ConsistencyFailure") for e in rec["errors"]), rec
+    # without the route claim the mutant is not killed: the crash alone is an error, never a detection
+    alone = judge(m, base, {"results": {k: v for k, v in got.items() if k != "k.route"}, "seconds": 0})
+    assert alone["status"] == "error" and alone["killed_by"] == [], alone
