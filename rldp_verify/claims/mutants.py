@@ -247,13 +247,34 @@ def _recording(check: Callable[[Any], Any], raised: list[BaseException]) -> Call
     return recorded
 
 
+def _killed(before: dict, after: dict) -> bool:
+    """Whether a claim's record ``after`` under the mutant kills it, given its unmutated record ``before``."""
+    was = before.get("verdict")
+    return _kills(was, after["verdict"]) or _consistency_kills(was, after) or _checker_kills(before, after)
+
+
+def _run_one(c, ctx) -> dict:
+    """One claim's record in the child: verdict, summary, seconds; ``consistency`` when its ERROR is a consistency
+    check failing; ``certificate`` (the independent checker's answer) when it carries certificates."""
+    from rldp_verify.claims.runner import run_claim
+
+    raised: list[BaseException] = []
+    r = run_claim(dataclasses.replace(c, check=_recording(c.check, raised)), ctx)
+    rec = {"verdict": r.verdict.value, "summary": r.summary[:300], "seconds": round(r.seconds, 3)}
+    if r.verdict.value == "ERROR" and raised and isinstance(raised[0], ConsistencyFailure):
+        rec["consistency"] = True   # the check's own expectation failed (two routes disagree, ...)
+    cert = _certificate_status(r.evidence)
+    if cert is not None:
+        rec["certificate"] = cert
+    return rec
+
+
 def _run_in_process(catalogue: str, mutant_id: str | None, claim_ids: Sequence[str] | None,
                     package: str, baseline: dict | None = None, all_killers: bool = False) -> dict:
     """Apply the mutant (if any), then import the proofs and run the selected fast claims.
 
     With ``baseline`` the claims run cheapest first and, unless ``all_killers``, stop at the first kill."""
     from rldp_verify.claims.core import Context
-    from rldp_verify.claims.runner import run_claim
 
     mutants, modules = load_catalogue(catalogue)
     m = None
@@ -274,19 +295,10 @@ def _run_in_process(catalogue: str, mutant_id: str | None, claim_ids: Sequence[s
     print("PLAN " + json.dumps([c.id for c in claims]), flush=True)
     for c in claims:
         print("START " + json.dumps(c.id), flush=True)   # names the claim if the interpreter dies in it
-        raised: list[BaseException] = []
-        r = run_claim(dataclasses.replace(c, check=_recording(c.check, raised)), ctx)
-        out[c.id] = {"verdict": r.verdict.value, "summary": r.summary[:300], "seconds": round(r.seconds, 3)}
-        if r.verdict.value == "ERROR" and raised and isinstance(raised[0], ConsistencyFailure):
-            out[c.id]["consistency"] = True   # the check's own expectation failed (two routes disagree, ...)
-        cert = _certificate_status(r.evidence)
-        if cert is not None:
-            out[c.id]["certificate"] = cert
+        out[c.id] = _run_one(c, ctx)
         print("CLAIM " + json.dumps({c.id: out[c.id]}), flush=True)   # partial results survive a timeout
-        before = baseline.get(c.id, {}).get("verdict") if baseline else None
-        before = before or (_pins(papers).get(c.id) if baseline else None)
-        if baseline and not all_killers and (_kills(before, r.verdict.value) or _consistency_kills(before, out[c.id])
-                                             or _checker_kills(baseline.get(c.id), out[c.id])):
+        if baseline and not all_killers and _killed(baseline.get(c.id) or {"verdict": _pins(papers).get(c.id)},
+                                                    out[c.id]):
             break
     return out
 
@@ -517,6 +529,13 @@ def wilson_interval(k: int, n: int, z: float = 1.959963984540054) -> tuple[float
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+from rldp_verify.claims.mutation_report import load_report, markdown_section  # noqa: E402  (re-exported)
+
+__all__ = ["Mutant", "Patch", "apply", "judge", "load_catalogue", "load_report", "markdown_section", "mutant",
+           "replace", "resolve", "revert", "run_catalogue", "run_subprocess", "update_report", "wilson_interval",
+           "wrap"]
+
+
 def main(argv=None) -> int:
     """``python -m rldp_verify.claims.mutants run ...``: run a mutant catalogue in worker processes and write
     the mutation section of the report; returns the exit code."""
@@ -557,71 +576,6 @@ def main(argv=None) -> int:
     print(f"mutation: {sem['killed']} killed, {sem['survived']} survived, {sem['equivalent']} equivalent, "
           f"{sem['error']} error of {sem['total']}; kill rate {sem['kill_rate']}; wrote {args.out}")
     return 0
-
-
-
-# ---------------------------------------------------------------------------------------------
-# The report's section
-# ---------------------------------------------------------------------------------------------
-
-
-def load_report(path) -> dict | None:
-    """reports/mutation.json if present (None otherwise)."""
-    p = Path(path)
-    return json.loads(p.read_text()) if p.is_file() else None
-
-
-def markdown_section(doc: dict | None) -> list[str]:
-    """The 'Mutation testing' section of the verification report, rendered from mutation.json."""
-    if not doc:
-        return []
-    lines = ["## Mutation testing of the checker", "",
-             "Generated by `make mutation` (not part of CI); see the README. A semantic mutant is a wrong "
-             "variant of the engine's mathematics (a misprinted formula or a typical slip); it is *killed* when "
-             "a claim says REFUTED under it that is not REFUTED on the unmutated engine, or when a claim's consistency "
-             "check (two routes to one value) fails under it in a claim that gives a verdict without it.", ""]
-    sem = doc.get("semantic")
-    if sem:
-        rate = sem.get("kill_rate")
-        lines += [f"**Semantic mutants:** {sem.get('total', len(sem['mutants']))} — killed {sem.get('killed', 0)}, "
-                  f"survived {sem.get('survived', 0)}, equivalent {sem.get('equivalent', 0)}, error "
-                  f"{sem.get('error', 0)}; kill rate {'n/a' if rate is None else f'{100 * rate:.1f} %'}.", "",
-                  "| mutant | engine module | wrong variant | status | killed by |", "|---|---|---|---|---|"]
-        for m in sem["mutants"]:
-            note = ", ".join(f"`{c}`" for c in m.get("killed_by", [])[:3])
-            if m.get("equivalent") and m["status"] == "equivalent":
-                note = "equivalent: " + m["equivalent"]
-            if m.get("errors"):
-                note = (note + "; " if note else "") + "ERROR: " + "; ".join(m["errors"])[:200]
-            desc = m["description"].replace("|", "\\|")
-            lines.append(f"| `{m['id']}` | {m['module']} | {desc} | **{m['status']}** | {note.replace('|', '/')} |")
-        lines.append("")
-        lines += [f"- {n}" for n in sem.get("notes", [])] + ([""] if sem.get("notes") else [])
-    gen = doc.get("generic")
-    if gen:
-        ci = gen.get("kill_rate_95ci_wilson")
-        samp = gen.get("sample", {})
-        rate = gen.get("kill_rate")
-        lines += [f"**Generic mutants ({gen.get('tool', '')}):** modules {', '.join(gen.get('modules', []))}; "
-                  f"{samp.get('checked', '?')} of {gen.get('total_mutants', '?')} mutants checked "
-                  f"({'seeded random sample, seed ' + str(samp.get('seed')) if samp.get('random') else 'all'}): "
-                  f"killed {gen.get('killed')}, survived {gen.get('survived')} (error-message-only "
-                  f"{gen.get('message_only', 0)}), timeout {gen.get('timeout')}; kill rate "
-                  f"{'n/a' if rate is None else f'{100 * rate:.1f} %'}"
-                  + (f" (95 % Wilson interval {100 * ci[0]:.1f}–{100 * ci[1]:.1f} %)" if ci else "") + ".", ""]
-        if gen.get("scope"):
-            lines += [f"**Scope:** {gen['scope']}", ""]
-        if gen.get("counting"):
-            lines += [f"Counting: {gen['counting']}.", ""]
-        if gen.get("by_module"):
-            lines += ["| module | killed | survived | timeout | of the survivors: message only |",
-                      "|---|---|---|---|---|"]
-            for mod, c in sorted(gen["by_module"].items()):
-                lines.append(f"| {mod} | {c.get('killed', 0)} | {c.get('survived', 0)} | {c.get('timeout', 0)} | "
-                             f"{c.get('message_only', 0)} |")
-            lines.append("")
-        lines += [f"- {n}" for n in gen.get("notes", [])] + ([""] if gen.get("notes") else [])
-    return lines
 
 
 if __name__ == "__main__":

@@ -233,6 +233,11 @@ def test_a_consistency_check_failing_under_the_mutant_kills_it_and_a_crash_does_
     assert rec["killed_by"][0].startswith("k.route (consistency check failed"), rec
     assert any(e.startswith("k.crash: KeyError") for e in rec["errors"]), rec
     assert any(e.startswith("k.always: ConsistencyFailure") for e in rec["errors"]), rec
+    # as `make mutation` runs it (baseline file, stopping at the first kill): the same judgement
+    bfile = tmp_path / "baseline.json"
+    bfile.write_text(__import__("json").dumps(base))
+    staged = run_subprocess(cat, "split", package=pkg, cwd=str(tmp_path), baseline_file=str(bfile))
+    assert judge(m, base, staged)["status"] == "killed", staged
     # without the route claim the mutant is not killed: the crash alone is an error, never a detection
     alone = judge(m, base, {"results": {k: v for k, v in got.items() if k != "k.route"}, "seconds": 0})
     assert alone["status"] == "error" and alone["killed_by"] == [], alone
