@@ -1,0 +1,173 @@
+"""Symbolic-identity certificates (issue 23): a sympy identity lhs == rhs as a rational identity in named variables,
+which the independent checker (:mod:`rldp_verify_check.identity`) proves by exact evaluation on a grid of
+(degree + 1) points per variable, the degrees bounded by the checker itself.
+
+Identities in exp, log, roots: :func:`rationalize` substitutes algebraic variables where the identity is
+rational in them -- exp(c eps) = t^(c L) with t = e^(eps/L) (L the least common denominator of eps's
+coefficients), a positive symbol x with a rational power x^(p/q) written as u^q, and any other non-rational
+atom (log(x), sqrt(1 + x), x^alpha, pi) as an independent variable (a rational identity that holds for every
+value of that variable holds at its actual value).  The certificate states the substitution in words; when the
+substituted identity is not rational (it rests on a relation between the atoms, e.g. log(xy) = log x + log y),
+or its grid would exceed :data:`MAX_POINTS` evaluations, the builder raises ``ValueError`` saying so, which
+:func:`rldp_verify.certificates.claims.built` turns into the claim's no-certificate reason.
+
+A REFUTED identity carries instead a ``rigorous-value`` certificate (:func:`refutation_certificate`): lhs - rhs
+at a rational point, certainly non-zero.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import sympy
+
+from rldp_verify.certificates import envelope, qs
+
+MAX_POINTS = 10**5
+
+
+def to_tree(e: sympy.Expr):
+    """A rational sympy expression (symbols, rationals, + * and integer powers) as the checker's JSON tree."""
+    if e.is_Symbol:
+        return "$" + e.name
+    if e.is_Rational:
+        return qs(Fraction(int(e.p), int(e.q)))
+    if e.is_Add or e.is_Mul:
+        return ["+" if e.is_Add else "*", *(to_tree(a) for a in e.args)]
+    if e.is_Pow and e.exp.is_Integer:
+        return ["pow", to_tree(e.base), int(e.exp)]
+    raise ValueError(f"not a rational expression: {str(e)[:120]} (a {type(e).__name__})")
+
+
+def _exp_substitution(es: list, notes: list) -> list:
+    """exp(c_1 s_1 + ... ) -> prod t_s^(c_s L_s), t_s = e^(s/L_s), for rational c_s (no constant term)."""
+    exps = sorted({a for e in es for a in e.atoms(sympy.exp)}, key=sympy.default_sort_key)
+    lin: dict = {}
+    for a in exps:
+        arg = sympy.expand(a.args[0])
+        coeffs = arg.as_coefficients_dict()
+        if all(k.is_Symbol and c.is_Rational for k, c in coeffs.items()):
+            lin[a] = coeffs
+    L: dict = {}
+    for coeffs in lin.values():
+        for s, c in coeffs.items():
+            L[s] = math.lcm(L.get(s, 1), int(sympy.Rational(c).q))
+    ts = {s: sympy.Symbol(f"t_{s.name}", positive=True) for s in L}
+    rep = {a: sympy.Mul(*(ts[s] ** int(c * L[s]) for s, c in coeffs.items())) for a, coeffs in lin.items()}
+    for s, t in ts.items():
+        notes.append(f"{t.name} = exp({s.name}/{L[s]})" if L[s] != 1 else f"{t.name} = exp({s.name})")
+    return [e.xreplace(rep) for e in es]
+
+
+def _root_substitution(es: list, notes: list) -> list:
+    """A positive symbol x with rational powers x^(p/q): x = u^Q (Q the lcm of the q's)."""
+    Q: dict = {}
+    for e in es:
+        for p in e.atoms(sympy.Pow):
+            if p.base.is_Symbol and p.base.is_positive and p.exp.is_Rational and not p.exp.is_Integer:
+                Q[p.base] = math.lcm(Q.get(p.base, 1), int(p.exp.q))
+    rep = {x: sympy.Symbol(f"{x.name}_root{k}", positive=True) ** k for x, k in Q.items()}
+    for x, k in Q.items():
+        notes.append(f"{x.name} = {x.name}_root{k}^{k}")
+    return [sympy.powsimp(sympy.expand_power_base(e.xreplace(rep), force=False), force=False) for e in es]
+
+
+def _atom_substitution(es: list, notes: list) -> list:
+    """Every remaining non-rational sub-expression (functions, non-integer powers, transcendental constants) as an
+    independent variable."""
+    rep: dict = {}
+
+    def walk(e):
+        if e.is_Symbol or e.is_Rational:
+            return
+        if (e.is_Add or e.is_Mul) or (e.is_Pow and e.exp.is_Integer):
+            for a in e.args:
+                walk(a)
+            return
+        if e not in rep:
+            rep[e] = sympy.Symbol(f"A{len(rep)}")
+            notes.append(f"{rep[e].name} = {sympy.sstr(e)} (independent)")
+
+    for e in es:
+        if e.atoms(sympy.Float):
+            raise ValueError(f"a float in the identity: {sorted(map(str, e.atoms(sympy.Float)))[:3]}")
+        walk(e)
+    return [e.xreplace(rep) for e in es]
+
+
+def rationalize(lhs, rhs) -> tuple[sympy.Expr, sympy.Expr, str]:
+    """(lhs', rhs', words): the identity as a rational one in new variables, and the substitution in words.
+    Raises ValueError when lhs' - rhs' is not 0 as a rational function."""
+    notes: list[str] = []
+    es = [sympy.sympify(lhs), sympy.sympify(rhs)]
+    hyperbolic = (sympy.sinh, sympy.cosh, sympy.tanh, sympy.coth)
+    if any(e.has(*hyperbolic) for e in es):
+        es = [e.rewrite(sympy.exp) for e in es]
+        notes.append("sinh, cosh, tanh, coth written with exp")
+    es = _atom_substitution(_root_substitution(_exp_substitution(es, notes), notes), notes)
+    if sympy.cancel(sympy.together(es[0] - es[1])) != 0:
+        raise ValueError("not a rational identity after substituting " + ("; ".join(notes) or "nothing")
+                         + ": it rests on relations that sympy used between its atoms (e.g. log or root rules)")
+    return es[0], es[1], "; ".join(notes)
+
+
+def _grid(names: list[str], degree: dict, attempt: int) -> dict:
+    """d_x + 1 distinct points per variable x: j + 2 + 1/(3 + 2i + 7 attempt), fractional parts distinct across
+    variables (so differences of variables do not vanish)."""
+    return {x: [qs(j + 2 + Fraction(1, 3 + 2 * i + 7 * attempt)) for j in range(degree[x] + 1)]
+            for i, x in enumerate(names)}
+
+
+def identity_certificate(name: str, lhs, rhs=0, *, substitution: str | None = None) -> dict:
+    """The ``symbolic-identity`` certificate of lhs == rhs (sympy expressions or numbers); ``substitution``: extra
+    words about how the claim's identity was brought to this form (prepended to the builder's own)."""
+    from rldp_verify_check import CertificateError
+    from rldp_verify_check.identity import check, degrees
+
+    lhs_, rhs_, words = rationalize(lhs, rhs)
+    names = sorted(str(s) for s in (lhs_ - rhs_).free_symbols | lhs_.free_symbols | rhs_.free_symbols)
+    st = {"lhs": to_tree(lhs_), "rhs": to_tree(rhs_), "variables": names,
+          "substitution": "; ".join(w for w in (substitution, words) if w)}
+    degree, _ = degrees(["-", st["lhs"], st["rhs"]], names)
+    size = math.prod(degree[x] + 1 for x in names)
+    if size > MAX_POINTS:
+        raise ValueError(f"the grid would have {size} points (numerator degrees {degree}), more than {MAX_POINTS}")
+    for attempt in range(4):
+        data = {"points": _grid(names, degree, attempt)}
+        try:
+            check(st, data)
+        except CertificateError as exc:
+            if "denominator vanishes" in str(exc):
+                continue
+        return envelope("symbolic-identity", name, st, data)
+    raise ValueError("a denominator vanishes on every grid tried")
+
+
+def value_tree(e: sympy.Expr):
+    """A sympy expression without free symbols in the ``rigorous-value`` language (+ * pow exp log)."""
+    if e.is_Rational:
+        return qs(Fraction(int(e.p), int(e.q)))
+    if e is sympy.E:
+        return ["exp", 1]
+    if e.is_Add or e.is_Mul:
+        return ["+" if e.is_Add else "*", *(value_tree(a) for a in e.args)]
+    if e.is_Pow and e.exp.is_Rational:
+        return ["pow", value_tree(e.base), qs(Fraction(int(e.exp.p), int(e.exp.q)))]
+    if isinstance(e, (sympy.exp, sympy.log)):
+        return [type(e).__name__, value_tree(e.args[0])]
+    raise ValueError(f"no rigorous-value form for {str(e)[:120]} (a {type(e).__name__})")
+
+
+def refutation_certificate(name: str, lhs, rhs, point: dict) -> dict:
+    """The ``rigorous-value`` certificate that lhs - rhs != 0 at ``point`` ({symbol: exact number}): the side is
+    the one sympy's numerical value is on (the checker decides; a wrong side or a zero difference fails)."""
+    from rldp_verify.certificates.value import value_certificate
+
+    subs = {sympy.sympify(k): sympy.Rational(Fraction(v).numerator, Fraction(v).denominator)
+            for k, v in point.items()}
+    diff = (sympy.sympify(lhs) - sympy.sympify(rhs)).xreplace(subs)
+    tree = ["-", value_tree(sympy.sympify(lhs).xreplace(subs)), value_tree(sympy.sympify(rhs).xreplace(subs))]
+    above = sympy.N(diff, 50) > 0
+    return value_certificate(name, tree, lower=0, strict=True) if above else \
+        value_certificate(name, tree, upper=0, strict=True)

@@ -1,0 +1,109 @@
+"""symbolic-identity certificates (issue 23): wrong certificates are rejected, their correct twins accepted."""
+
+import copy
+import json
+
+import pytest
+import sympy
+
+from rldp_verify.certificates import envelope, recheck
+from rldp_verify.certificates.identity import identity_certificate, rationalize, refutation_certificate
+from rldp_verify_check.identity import degrees
+
+x, y, eps = sympy.symbols("x y eps", positive=True)
+
+
+def _doc(lhs, rhs, variables, points):
+    return envelope("symbolic-identity", "t", {"lhs": lhs, "rhs": rhs, "variables": variables},
+                    {"points": points})
+
+
+# (x - 2)(x - 3) written out, against 0: a non-identity of degree 2 that vanishes at x = 2 and x = 3
+QUADRATIC = ["+", ["pow", "$x", 2], ["*", -5, "$x"], 6]
+
+
+def test_non_identity_vanishing_on_too_small_a_grid_rejected():
+    r = recheck(_doc(QUADRATIC, 0, ["x"], {"x": [2, 3]}))
+    assert not r.ok and "needs 3" in r.message
+    r = recheck(_doc(QUADRATIC, 0, ["x"], {"x": [2, 3, 4]}))   # enough points: the third one shows it is not 0
+    assert not r.ok and "!= 0" in r.message
+    # the accepted twin: the same polynomial against its factored form, on 3 points
+    assert recheck(_doc(QUADRATIC, ["*", ["-", "$x", 2], ["-", "$x", 3]], ["x"], {"x": [2, 3, 4]})).ok
+
+
+def test_degree_understated_by_the_certificate_rejected():
+    """The numerator of x^3 / x - x^2 + (x - 2)(x - 3)(x - 4) / x (as one fraction) has degree 4 in x; a certificate
+    that holds points for a lower degree, all roots of the cubic, is rejected: the checker recomputes the degree."""
+    cubic = ["*", ["-", "$x", 2], ["-", "$x", 3], ["-", "$x", 4]]
+    e = ["+", ["/", ["pow", "$x", 3], "$x"], ["-", ["pow", "$x", 2]], ["/", cubic, "$x"]]
+    assert degrees(["-", e, 0], ["x"])[0] == {"x": 4}
+    doc = _doc(e, 0, ["x"], {"x": [2, 3, 4]})
+    doc["data"]["degrees"] = {"x": 2}           # a stated degree is not read
+    r = recheck(doc)
+    assert not r.ok and "degree bound 4 needs 5" in r.message
+    ok = ["+", ["/", ["pow", "$x", 3], "$x"], ["-", ["pow", "$x", 2]]]   # the twin: x^3 / x - x^2 == 0
+    assert recheck(_doc(ok, 0, ["x"], {"x": [2, 3, 4, 5, 6]})).ok
+
+
+def test_vanishing_denominator_rejected():
+    lhs = ["/", ["-", ["pow", "$x", 2], 1], ["-", "$x", 1]]
+    r = recheck(_doc(lhs, ["+", "$x", 1], ["x"], {"x": [1, 2, 3, 4]}))
+    assert not r.ok and "denominator vanishes" in r.message
+    assert recheck(_doc(lhs, ["+", "$x", 1], ["x"], {"x": [2, 3, 4, 5]})).ok
+    r = recheck(_doc(["pow", "$x", -1], ["/", 1, "$x"], ["x"], {"x": [0, 1, 2]}))
+    assert not r.ok and "denominator vanishes" in r.message
+
+
+def test_perturbed_rational_coefficient_rejected():
+    doc = identity_certificate("binomial", (x + y) ** 2, sympy.expand((x + y) ** 2) + sympy.Rational(0))
+    assert recheck(doc).ok
+    text = json.dumps(doc)
+    assert '"*",2,' in text.replace(" ", "")
+    bad = json.loads(text.replace(" ", "").replace('"*",2,', '"*","2000001/1000000",'))
+    r = recheck(bad)
+    assert not r.ok and "!= 0" in r.message
+
+
+def test_malformed_certificates_rejected():
+    good = _doc(["+", "$x", "$x"], ["*", 2, "$x"], ["x"], {"x": [1, 2]})
+    assert recheck(good).ok
+    for path, value, words in [(("statement", "lhs"), ["+", "$z", "$x"], "not among"),
+                               (("statement", "lhs"), ["pow", "$x", "1/2"], "non-integer power"),
+                               (("statement", "lhs"), ["sqrt", "$x"], "malformed expression"),
+                               (("statement", "variables"), ["x", "x"], "distinct"),
+                               (("data", "points"), {"x": [1, 1]}, "1 distinct points"),
+                               (("data", "points"), {"x": [1, 0.5]}, "not an exact number")]:
+        doc = copy.deepcopy(good)
+        doc[path[0]][path[1]] = value
+        r = recheck(doc)
+        assert not r.ok and words in r.message, (value, r.message)
+
+
+def test_builder_substitutions():
+    doc = identity_certificate("exp", sympy.exp(2 * eps) - 1, (sympy.exp(eps) - 1) * (sympy.exp(eps) + 1))
+    assert recheck(doc).ok and doc["statement"]["substitution"] == "t_eps = exp(eps)"
+    doc = identity_certificate("half", sympy.exp(eps) - 1, (sympy.exp(eps / 2) - 1) * (sympy.exp(eps / 2) + 1))
+    assert recheck(doc).ok and doc["statement"]["substitution"] == "t_eps = exp(eps/2)"
+    doc = identity_certificate("tanh", sympy.tanh(eps / 2), (sympy.exp(eps) - 1) / (sympy.exp(eps) + 1))
+    assert recheck(doc).ok
+    doc = identity_certificate("root", sympy.sqrt(x) ** 3, x * sympy.sqrt(x))
+    assert recheck(doc).ok and doc["statement"]["substitution"] == "x = x_root2^2"
+
+
+def test_builder_refuses_what_it_cannot_prove():
+    with pytest.raises(ValueError, match="not a rational identity"):
+        rationalize(sympy.log(x * y), sympy.log(x) + sympy.log(y))
+    with pytest.raises(ValueError, match="not a rational identity"):
+        identity_certificate("wrong", (x + 1) ** 2, x ** 2 + 1)
+    zs = sympy.symbols("z0:6")
+    with pytest.raises(ValueError, match="more than 100000"):   # 10^6 points: (9 + 1) per variable
+        identity_certificate("big", sympy.Mul(*((z + 1) ** 9 for z in zs)), sympy.Mul(*((1 + z) ** 9 for z in zs)))
+
+
+def test_refutation_certificate():
+    assert recheck(refutation_certificate("r", sympy.exp(eps), 1 + eps, {eps: "1/2"})).ok
+    doc = refutation_certificate("r", sympy.exp(eps), 1 + eps, {eps: "1/2"})
+    doc["statement"]["lower"], doc["statement"]["upper"] = None, 0       # the wrong side
+    assert not recheck(doc).ok
+    doc = refutation_certificate("zero", (x + 1) ** 2, x ** 2 + 2 * x + 1, {x: 3})
+    assert not recheck(doc).ok                                           # an identity is not refuted
