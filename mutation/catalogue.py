@@ -1064,6 +1064,23 @@ MUTANTS += [
            wrap("utility:mutual_information_value", _mi_as_realised_eps), ("rldp.ex3.true-utility",)),
 ]
 
+# issue 23, symbolic identities: the builder's sympy-to-tree conversion drops the last term of every sum (an
+# identity certificate then states a different identity, which the checker's grid evaluation rejects)
+def _identity_tree_drops_a_term(orig):
+    def to_tree(e):
+        tree = orig(e)
+        return tree[:-1] if isinstance(tree, list) and tree[0] == "+" and len(tree) > 2 else tree
+    return to_tree
+
+
+MUTANTS += [
+    mutant("certificate.identity-term-dropped", "rldp_verify.certificates.identity",
+           "the symbolic-identity builder drops the last term of every sum when it writes the expression tree",
+           wrap("rldp_verify.certificates.identity:to_tree", _identity_tree_drops_a_term),
+           ("rldp.lemma1.roots-symbolic",)),
+]
+
+
 def _decide_side_flipped(orig):
     def decide(reading, rows, statistic, threshold, side, **kw):
         return orig(reading, rows, statistic, threshold, "<=" if side == ">=" else ">=", **kw)

@@ -13,7 +13,8 @@ A certificate is one JSON object::
 (multipliers, points, incidences).  Numbers are ints or strings that :class:`fractions.Fraction` parses
 exactly ("p/q", "12", "0.07"); "inf" where stated; JSON floats are refused.  KIND is one of
 ``lp-optimum`` (:mod:`.lp`), ``vertex-enumeration`` (:mod:`.vertices`), ``rigorous-value``
-(:mod:`.value`), ``audit`` (:mod:`.audit`), ``symbolic-identity`` (:mod:`.identity`).  ``python -m rldp_verify_check FILE|DIR`` checks files.
+(:mod:`.value`), ``audit`` (:mod:`.audit`), ``symbolic-identity`` (:mod:`.identity`).
+``python -m rldp_verify_check FILE|DIR`` checks files.
 """
 
 from __future__ import annotations

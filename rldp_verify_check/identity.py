@@ -59,10 +59,7 @@ def degrees(e, names) -> tuple[dict, dict]:
         return {x: na[x] + db[x] for x in names}, {x: da[x] + nb[x] for x in names}
     n, d = subs[0]
     for nb, db in subs[1:]:
-        if op == "*":
-            n = {x: n[x] + nb[x] for x in names}
-        else:
-            n = {x: max(n[x] + db[x], nb[x] + d[x]) for x in names}
+        n = {x: n[x] + nb[x] if op == "*" else max(n[x] + db[x], nb[x] + d[x]) for x in names}
         d = {x: d[x] + db[x] for x in names}
     return n, d
 
@@ -72,8 +69,8 @@ def evaluate(e, env: dict) -> flint.fmpq:
     if isinstance(e, str) and e.startswith("$"):
         return env[e]
     if not isinstance(e, list):
-        x = q(e)
-        return flint.fmpq(x.numerator, x.denominator)
+        c = q(e)
+        return flint.fmpq(c.numerator, c.denominator)
     op, xs = e[0], [evaluate(a, env) for a in e[1:]] if e[0] != "pow" else [evaluate(e[1], env)]
     if op == "pow":
         k = _k(e[2])
@@ -107,11 +104,12 @@ def check(st: dict, data: dict) -> str:
             raise CertificateError(f"a grid of more than {MAX_POINTS} points")
     size = len(points)
     for p in points:
+        at = {"$" + x: c for x, c in zip(names, p, strict=True)}
         try:
-            v = evaluate(e, {"$" + x: c for x, c in zip(names, p, strict=True)})
+            v = evaluate(e, at)
         except ZeroDivisionError:
-            raise CertificateError(f"a denominator vanishes at the grid point {dict(zip(names, map(str, p)))}")
+            raise CertificateError(f"a denominator vanishes at the grid point {at}") from None
         if v != 0:
-            raise CertificateError(f"lhs - rhs = {v} != 0 at {dict(zip(names, map(str, p)))}")
+            raise CertificateError(f"lhs - rhs = {v} != 0 at {at}")
     degs = ", ".join(f"{x}: {dn[x]}" for x in names)
     return f"lhs == rhs as rational functions (numerator degree <= {{{degs}}}, 0 on a grid of {size} points)"

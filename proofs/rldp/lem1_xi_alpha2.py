@@ -54,6 +54,15 @@ def check_symbolic(ctx):
     ok = eq_ok and roots_ok and disc_ok and order_ok and len(solved) == 2
     ev = {"quadratic": str(expected), "solve_roots": [str(r) for r in solved], "value_at_xi_1": str(at_one)}
     if ok:
+        from rldp_verify.certificates.claims import built
+        from rldp_verify.certificates.identity import identity_certificates
+
+        quadratic = E * rho * xi**2 + (1 - 2 * rho - E) * xi + rho
+        ev.update(built(identity_certificates, "rldp.lemma1.roots-symbolic", {
+            "phi = 0 as the quadratic": ((power - E) * xi * (1 - rho * xi), expected),
+            **{f"{n} solves the quadratic": (quadratic.subs(xi, r), 0) for n, r in (("xi-", xm), ("xi+", xp))},
+            "discriminant": ((E + 2 * rho - 1) ** 2 - 4 * E * rho**2, (E - 1) * (E - (2 * rho - 1) ** 2)),
+            "the quadratic at xi = 1": (quadratic.subs(xi, 1), (E - 1) * (rho - 1))}))
         return Outcome.verified("sympy: phi = 0 <=> e^B rho xi^2 + (1-2rho-e^B) xi + rho = 0; the printed roots solve "
                                 "it, the discriminants agree, and the quadratic at xi = 1 is (e^B-1)(rho-1) <= 0 so "
                                 "xi- <= 1 <= xi+", **ev)

@@ -5,8 +5,11 @@ which the independent checker (:mod:`rldp_verify_check.identity`) proves by exac
 Identities in exp, log, roots: :func:`rationalize` substitutes algebraic variables where the identity is
 rational in them -- exp(c eps) = t^(c L) with t = e^(eps/L) (L the least common denominator of eps's
 coefficients), a positive symbol x with a rational power x^(p/q) written as u^q, and any other non-rational
-atom (log(x), sqrt(1 + x), x^alpha, pi) as an independent variable (a rational identity that holds for every
-value of that variable holds at its actual value).  The certificate states the substitution in words; when the
+atom (log(x), sqrt(1 + x), x^alpha, pi) as an independent variable A_j (a rational identity that holds for every
+value of A_j holds at its actual value).  When the identity needs a root's relation A^q = b^p (A = b^(p/q), b
+rational), the builder divides the numerator of lhs - rhs by A^q - b^p and certifies instead lhs == rhs +
+(A^q - b^p) K with the quotient K: rational in A, and equal to the claim's identity at A = b^(p/q).
+The certificate states the substitution in words; when the
 substituted identity is not rational (it rests on a relation between the atoms, e.g. log(xy) = log x + log y),
 or its grid would exceed :data:`MAX_POINTS` evaluations, the builder raises ``ValueError`` saying so, which
 :func:`rldp_verify.certificates.claims.built` turns into the claim's no-certificate reason.
@@ -73,9 +76,10 @@ def _root_substitution(es: list, notes: list) -> list:
     return [sympy.powsimp(sympy.expand_power_base(e.xreplace(rep), force=False), force=False) for e in es]
 
 
-def _atom_substitution(es: list, notes: list) -> list:
+def _atom_substitution(es: list, notes: list, relations: list) -> list:
     """Every remaining non-rational sub-expression (functions, non-integer powers, transcendental constants) as an
-    independent variable."""
+    independent variable; for a root A = b^(p/q) of a rational b, the relation A^q - b^p (= 0) goes to
+    ``relations``."""
     rep: dict = {}
 
     def walk(e):
@@ -87,13 +91,34 @@ def _atom_substitution(es: list, notes: list) -> list:
             return
         if e not in rep:
             rep[e] = sympy.Symbol(f"A{len(rep)}")
-            notes.append(f"{rep[e].name} = {sympy.sstr(e)} (independent)")
+            notes.append(f"{rep[e].name} = {sympy.sstr(e)}")
+            if e.is_Pow and e.exp.is_Rational and not e.base.atoms(sympy.Function, sympy.Pow) - _integer_powers(e.base):
+                relations.append((rep[e], rep[e] ** int(e.exp.q) - e.base ** int(e.exp.p)))
 
     for e in es:
         if e.atoms(sympy.Float):
             raise ValueError(f"a float in the identity: {sorted(map(str, e.atoms(sympy.Float)))[:3]}")
         walk(e)
     return [e.xreplace(rep) for e in es]
+
+
+def _integer_powers(e) -> set:
+    return {p for p in e.atoms(sympy.Pow) if p.exp.is_Integer}
+
+
+def _reduce(es: list, relations: list, notes: list) -> list:
+    """lhs - rhs = sum_j R_j K_j with R_j = A_j^q - b_j^p the roots' relations (polynomial division in A_j of the
+    numerator of lhs - rhs): the identity lhs == rhs + sum_j R_j K_j is rational, and R_j = 0 at the roots' values."""
+    num, den = sympy.fraction(sympy.together(es[0] - es[1]))
+    num, extra = sympy.expand(num), []
+    for a, rel in relations:
+        quo, num = sympy.div(num, sympy.expand(rel), a)
+        if quo != 0:
+            extra.append(rel * quo / den)
+            notes.append(f"rhs + ({sympy.sstr(rel)}) * K, K a rational function (0 since {a.name} is that root)")
+    if sympy.expand(num) != 0:
+        return es
+    return [es[0], es[1] + sympy.Add(*extra)]
 
 
 def rationalize(lhs, rhs) -> tuple[sympy.Expr, sympy.Expr, str]:
@@ -105,7 +130,10 @@ def rationalize(lhs, rhs) -> tuple[sympy.Expr, sympy.Expr, str]:
     if any(e.has(*hyperbolic) for e in es):
         es = [e.rewrite(sympy.exp) for e in es]
         notes.append("sinh, cosh, tanh, coth written with exp")
-    es = _atom_substitution(_root_substitution(_exp_substitution(es, notes), notes), notes)
+    relations: list = []
+    es = _atom_substitution(_root_substitution(_exp_substitution(es, notes), notes), notes, relations)
+    if relations and sympy.cancel(sympy.together(es[0] - es[1])) != 0:
+        es = _reduce(es, relations, notes)
     if sympy.cancel(sympy.together(es[0] - es[1])) != 0:
         raise ValueError("not a rational identity after substituting " + ("; ".join(notes) or "nothing")
                          + ": it rests on relations that sympy used between its atoms (e.g. log or root rules)")
@@ -142,6 +170,18 @@ def identity_certificate(name: str, lhs, rhs=0, *, substitution: str | None = No
                 continue
         return envelope("symbolic-identity", name, st, data)
     raise ValueError("a denominator vanishes on every grid tried")
+
+
+def identity_certificates(name: str, identities: dict) -> list[dict]:
+    """One certificate per identity of ``identities`` ({label: (lhs, rhs)}), named "<name>: <label>"; a
+    ValueError names the identity that could not be certified."""
+    out = []
+    for label, (lhs, rhs) in identities.items():
+        try:
+            out.append(identity_certificate(f"{name}: {label}", lhs, rhs))
+        except ValueError as exc:
+            raise ValueError(f"{label}: {exc}") from None
+    return out
 
 
 def value_tree(e: sympy.Expr):

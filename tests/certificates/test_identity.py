@@ -107,3 +107,26 @@ def test_refutation_certificate():
     assert not recheck(doc).ok
     doc = refutation_certificate("zero", (x + 1) ** 2, x ** 2 + 2 * x + 1, {x: 3})
     assert not recheck(doc).ok                                           # an identity is not refuted
+
+
+def test_root_relation():
+    """xi = (1 + sqrt(1 + 4 x)) / 2 solves xi^2 - xi - x = 0: certified as lhs == 0 + (A^2 - (1 + 4 x)) K; dropping
+    the relation's term is rejected."""
+    root = (1 + sympy.sqrt(1 + 4 * x)) / 2
+    doc = identity_certificate("golden", root ** 2 - root - x, 0)
+    assert recheck(doc).ok and "A0**2 - 4*x - 1" in doc["statement"]["substitution"]
+    doc["statement"]["rhs"] = 0
+    assert not recheck(doc).ok
+
+
+def test_mutant_builder_drops_a_term(monkeypatch):
+    """The catalogue's certificate.identity-term-dropped: the builder's tree loses the last term of every sum."""
+    import rldp_verify.certificates.identity as builder
+
+    doc = identity_certificate("binomial", (x + y) ** 3, sympy.expand((x + y) ** 3))
+    assert recheck(doc).ok
+    real = builder.to_tree
+    monkeypatch.setattr(builder, "to_tree", lambda e: (lambda t: t[:-1] if isinstance(t, list) and t[0] == "+"
+                                                       and len(t) > 2 else t)(real(e)))
+    r = recheck(identity_certificate("binomial", (x + y) ** 3, sympy.expand((x + y) ** 3)))
+    assert not r.ok and "!= 0" in r.message
