@@ -98,3 +98,16 @@ def staircase_bound_certificate(name: str, k: int, t, mu: str, bound, alpha, *, 
     rcs = [["-", sum((ai * c for ai, c in zip(a, col, strict=True)), F(0)), mu_expr(mu, col, **dists)]
            for col in pattern_matrix(k, t)]
     return value_certificate(name, ["min", *rcs, ["-", bound, sum(a, F(0))]], lower=0)
+
+
+
+def feasibility_certificate(name: str, x, A=(), b=(), E=(), f=()) -> dict:
+    """The ``lp-optimum`` certificate of max 0 over {x >= 0 : A x <= b, E x = f} at the exact point ``x`` (all
+    multipliers 0): the checker verifies that x is feasible, i.e. that the system has a non-negative solution."""
+    from rldp_verify.certificates import envelope, qs
+    from rldp_verify.certificates.lp import _rows
+
+    n = len(x)
+    st = {"sense": "max", "c": [0] * n, "A": _rows(A), "b": [qs(v) for v in b], "E": _rows(E),
+          "f": [qs(v) for v in f], "value": 0, "lower": [0] * n}
+    return envelope("lp-optimum", name, st, {"x": [qs(v) for v in x], "y": [0] * (len(A) + len(E)), "d": [0] * n})

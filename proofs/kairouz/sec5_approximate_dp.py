@@ -4,6 +4,7 @@ characterisation of (eps, delta)-LDP, Blackwell dominance) for binary inputs."""
 from fractions import Fraction
 from itertools import combinations
 
+from rldp_verify.certificates.claims import built
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.rigorous import arb_precision
 from rldp_verify.topics.extremal.polytope import approx_ldp_binary_vertices, exact_feasible_point
@@ -31,7 +32,7 @@ def _compose(Q, W):
 
 
 def _dominates(Q1, Q2):
-    """Exact: is there a stochastic W with Q2 = Q1 W?"""
+    """Exact: a stochastic W with Q2 = Q1 W (as a list W[y][z] -> y*m + z), or None when there is none."""
     l, m = len(Q1[0]), len(Q2[0])
     n = l * m  # W[y][z] -> y*m + z
     A, b = [], []
@@ -42,7 +43,7 @@ def _dominates(Q1, Q2):
     for y in range(l):
         A.append([Fraction(1) if yy == y else Fraction(0) for yy in range(l) for zz in range(m)])
         b.append(Fraction(1))
-    return exact_feasible_point(A, b, n) is not None
+    return exact_feasible_point(A, b, n)   # W (row-major, truthy) or None
 
 
 def _region_points(Q):
@@ -141,10 +142,11 @@ def check_18(ctx):
 
 
 def _thm18(ms, label):
-    rows, bad = [], []
+    rows, bad, cases = [], [], []   # cases: (t, delta, [(V, W)], {m: vertices}) for the certificates (issue 23)
     for t, delta in ((Fraction(2), Fraction(1, 10)), (Fraction(3), Fraction(0)), (Fraction(3, 2), Fraction(1, 4)),
                      (Fraction(5), Fraction(1, 2))):
         QT = quaternary_mechanism(t, delta)
+        cases.append((t, delta, [], {}))
         ok_priv = _is_approx_ldp(QT, t, delta)
         # R_{Q_QT} = R_eps,delta: Q_QT is private (its region lies above both lines) and every corner of the
         # lower boundary of R_eps,delta is in conv(R_{Q_QT})
@@ -154,9 +156,12 @@ def _thm18(ms, label):
         region_eq = ok_priv and all(c in pts or _point_in_hull(c, list(pts)) for c in corners)
         nv = 0
         for m in ms:
-            for V in approx_ldp_binary_vertices(m, t, delta):
+            cases[-1][3][m] = approx_ldp_binary_vertices(m, t, delta)
+            for V in cases[-1][3][m]:
                 nv += 1
-                if not _dominates(QT, V):
+                W = _dominates(QT, V)
+                cases[-1][2].append((V, W))
+                if not W:
                     bad.append({"t": str(t), "delta": str(delta), "Q": [[str(v) for v in r] for r in V]})
         rows.append({"t": str(t), "delta": str(delta), "Q_QT_private": ok_priv, "region_equal": region_eq,
                      f"vertices_checked({label})": nv})
@@ -166,12 +171,72 @@ def _thm18(ms, label):
         return Outcome.refuted("quaternary mechanism does not dominate", counterexample=bad[0], rows=rows, kind="false")
     return Outcome.verified(f"for each (e^eps, delta) tested, every vertex of the (eps, delta)-LDP polytope with {label} "
                             "outputs equals Q_QT W for an exact stochastic W (cdd GMP feasibility), hence so does every "
-                            "convex combination; with Proposition 17 this gives U(Q) <= U(Q_QT)", rows=rows)
+                            "convex combination; with Proposition 17 this gives U(Q) <= U(Q_QT)", rows=rows,
+                            **built(lambda: [d for c in cases for d in _thm18_certificates(*c)]))
+
+
+def _approx_ldp_rows(m, t, delta):
+    """(A, b) of the (eps, delta)-LDP mechanisms with inputs {0, 1} and m outputs (eq. (33), every set S):
+    Q(S|a) - t Q(S|b) <= delta, variables q = (Q(.|0), Q(.|1))."""
+    A, b = [], []
+    for r in range(1, m + 1):
+        for S in combinations(range(m), r):
+            for a, c in ((0, 1), (1, 0)):
+                row = [Fraction(0)] * (2 * m)
+                for y in S:
+                    row[a * m + y] += 1
+                    row[c * m + y] -= t
+                A.append(row)
+                b.append(delta)
+    return A, b
 
 
 def _point_in_hull(p, pts):
+    """Exact: convex weights of ``pts`` whose combination is ``p`` (a list), or None."""
     A = [[q[0] for q in pts], [q[1] for q in pts], [Fraction(1)] * len(pts)]
-    return exact_feasible_point(A, [p[0], p[1], Fraction(1)], len(pts)) is not None
+    return exact_feasible_point(A, [p[0], p[1], Fraction(1)], len(pts))
+
+
+def _thm18_certificates(t, delta, pairs, verts) -> list[dict]:
+    """For one (e^eps, delta): Q_QT is (eps, delta)-LDP (an lp-optimum whose one feasible point is Q_QT); each
+    corner of R_eps,delta is a convex combination of Q_QT's region points (a feasible point); per m the
+    vertex-enumeration of the (eps, delta)-LDP polytope (so the vertex list is complete) and, per vertex V, the
+    stochastic W with Q_QT W = V that the check found (a feasible point)."""
+    from rldp_verify.certificates.vertices import vertex_certificate
+
+    from ._certified import feasibility_certificate
+
+    QT, tag = quaternary_mechanism(t, delta), f"e^eps={t} delta={delta}"
+    A4, b4 = _approx_ldp_rows(4, t, delta)
+    x = [v for row in QT for v in row]
+    fix = [[Fraction(1) if j == i else Fraction(0) for j in range(8)] for i in range(8)]
+    docs = [feasibility_certificate(f"Q_QT is (eps, delta)-LDP, {tag}", x, A4, b4, fix, x)]
+    pts = _region_points(QT)
+    corners = [(Fraction(0), Fraction(1)), (Fraction(1), Fraction(0)), (Fraction(0), 1 - delta),
+               (1 - delta, Fraction(0)), ((1 - delta) / (1 + t), (1 - delta) / (1 + t))]
+    E = [[p[0] for p in pts], [p[1] for p in pts], [Fraction(1)] * len(pts)]
+    for c in corners:
+        lam = _point_in_hull(c, pts)
+        if lam is None:
+            raise ValueError(f"corner {c} is not in the hull of Q_QT's region points")
+        docs.append(feasibility_certificate(f"corner {tuple(map(str, c))} of R_eps,delta in conv(R_Q_QT), {tag}",
+                                            lam, E=E, f=[c[0], c[1], 1]))
+    for m, V_list in verts.items():
+        A, b = _approx_ldp_rows(m, t, delta)
+        A += [[Fraction(-1) if j == i else Fraction(0) for j in range(2 * m)] for i in range(2 * m)]
+        b += [Fraction(0)] * (2 * m)
+        E = [[Fraction(1) if x_ * m <= j < (x_ + 1) * m else Fraction(0) for j in range(2 * m)] for x_ in range(2)]
+        docs.append(vertex_certificate(f"(eps, delta)-LDP mechanisms, 2 inputs, {m} outputs, {tag}", A, b, E, [1, 1],
+                                       [[v for row in V for v in row] for V in V_list]))
+    for V, W in pairs:   # W[y][z] -> y*m + z: Q_QT W = V, rows of W sum to 1
+        m = len(V[0])
+        E = [[QT[x_][y] if zz == z else Fraction(0) for y in range(4) for zz in range(m)]
+             for x_ in range(2) for z in range(m)]
+        E += [[Fraction(1) if yy == y else Fraction(0) for yy in range(4) for zz in range(m)] for y in range(4)]
+        f = [V[x_][z] for x_ in range(2) for z in range(m)] + [Fraction(1)] * 4
+        docs.append(feasibility_certificate(f"V = Q_QT W, W stochastic, V={[[str(v) for v in r] for r in V]}, {tag}",
+                                            W, E=E, f=f))
+    return docs
 
 
 @claim(
@@ -188,7 +253,7 @@ def check_20(ctx):
         l, m = rng.randint(2, 3), rng.randint(2, 3)
         Q1 = _rand_stoch(rng, 2, l, 4)
         Q2 = _compose(Q1, _rand_stoch(rng, l, m, 3)) if i % 2 == 0 else _rand_stoch(rng, 2, m, 4)
-        dom = _dominates(Q1, Q2)
+        dom = _dominates(Q1, Q2) is not None
         inc = _region_included(Q2, Q1)
         n += 1
         pos += dom

@@ -84,3 +84,25 @@ def test_refutations_re_evaluated_and_reversed_sides_rejected():
     too_high = copy.deepcopy(docs[-1])
     too_high["statement"]["lower"] = qs(F(1, 10 ** 12))
     assert not _ok(too_high)
+
+
+def test_thm18_vertex_list_and_dominance_witnesses_and_their_wrong_variants():
+    from proofs.kairouz.sec5_approximate_dp import _dominates, _thm18_certificates
+    from rldp_verify.topics.extremal.polytope import approx_ldp_binary_vertices
+    from rldp_verify.topics.extremal.utilities import quaternary_mechanism
+
+    t, delta = F(2), F(1, 10)
+    verts = approx_ldp_binary_vertices(2, t, delta)
+    pairs = [(V, _dominates(quaternary_mechanism(t, delta), V)) for V in verts]
+    docs = _thm18_certificates(t, delta, pairs, {2: verts})
+    assert len(docs) == 1 + 5 + 1 + len(verts) and all(_ok(d) for d in docs)
+    (vert,) = [d for d in docs if d["kind"] == "vertex-enumeration"]
+    missing = copy.deepcopy(vert)   # a vertex dropped from the list (and its tight rows)
+    del missing["statement"]["vertices"][0], missing["data"]["tight"][0]
+    assert not _ok(missing)
+    w = copy.deepcopy(docs[-1])   # a witness W moved off Q_QT W = V
+    w["data"]["x"][0] = qs(F(w["data"]["x"][0]) + F(1, 10 ** 9))
+    assert not _ok(w)
+    qt = copy.deepcopy(docs[0])   # Q_QT with delta 1/100 instead of 1/10 is not (eps, delta)-LDP
+    qt["statement"]["b"] = [qs(F(1, 100)) if F(v) == delta else v for v in qt["statement"]["b"]]
+    assert not _ok(qt)
