@@ -275,8 +275,15 @@ def check_linear(ctx):
     coeff = 1 - l   # l (P11 + P12) <= P11  <=>  l P12 <= (1 - l) P11
     printed = Fraction("0.83830")
     if coeff != printed:
+        from rldp_verify.certificates.claims import built
+        from rldp_verify.certificates.value import value_certificate
+
+        # issue 23: 1 - l differs from the printed coefficient (here it lies below it)
+        side = {"upper": printed} if coeff < printed else {"lower": printed}
         return Outcome.refuted(f"the coefficient is 1 - 0.1620 = {float(coeff)} (0.8380), not 0.83830 (typo)",
-                               counterexample={"printed": "0.83830", "correct": str(coeff)}, kind="misprint")
+                               counterexample={"printed": "0.83830", "correct": str(coeff)}, kind="misprint",
+                               **built(value_certificate, "1 - 0.1620 != 0.83830 (the coefficient of P_{s1,u1})",
+                                       ["-", 1, l], strict=True, **side))
     return Outcome.verified("coefficient matches")
 
 

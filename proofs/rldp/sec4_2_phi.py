@@ -87,6 +87,32 @@ def check_convex(ctx):
                             grid_points=n)
 
 
+def _limit_certificates(rho, alpha, Bs) -> list[dict]:
+    """Issue 23: the ``rigorous-value`` certificates that both limits of phi_{B_s}(rho, .) are negative: by
+    continuity of D_alpha(Bern(rho)||Bern(t)) in t for alpha < 1, the limits at xi -> 0 and xi -> 1/rho are
+    D_alpha(Bern(rho)||Bern(0)) - B_s and D_alpha(Bern(rho)||Bern(1)) - B_s, written out from the definition."""
+    from rldp_verify.certificates.divergence import binary_renyi_expr
+    from rldp_verify.certificates.value import value_certificate
+
+    return [value_certificate(f"phi_B_s(rho, xi) -> D_{alpha}(Bern({rho})||Bern({end})) - {Bs} < 0 as rho xi -> {end}",
+                              ["-", binary_renyi_expr(rho, end, alpha), Bs], upper=0, strict=True)
+            for end in (0, 1)]
+
+
+def _domain_certificates(rho, B, R0) -> list[dict]:
+    """Issue 23: the counterexample as ``rigorous-value`` certificates, R0 rounded to a rational R: D_2(Bern(rho)||
+    Bern(R)) <= B (R in the ball) and R - rho/(1 - rho) > 0 (R_u beyond the printed domain's cap)."""
+    from rldp_verify.certificates.divergence import binary_renyi_expr
+    from rldp_verify.certificates.value import value_certificate
+
+    from ._certified import rational
+
+    R = rational(R0, 30)
+    return [value_certificate(f"D_2(Bern({rho})||Bern(R)) <= {B} for R = {R}", binary_renyi_expr(rho, R, 2), upper=B),
+            value_certificate(f"R = {R} > rho/(1 - rho), the largest R_u of the printed domain",
+                              ["-", R, ["/", rho, ["-", 1, rho]]], lower=0, strict=True)]
+
+
 @claim(
     id="rldp.sec42.phi-endpoints",
     paper=PAPER,
@@ -107,13 +133,16 @@ def check_endpoints(ctx):
         at1 = phi(rho, 1, alpha, Bs)
     # here D_{1/2}(Bern(1/2)||Bern(0)) = log 2 < B_s = 1: phi stays negative near 0, no root in (0, 1]
     if at0 < to_mpf(Bs):
+        from rldp_verify.certificates.claims import built
+
         return Outcome.refuted(
             f"for alpha < 1 phi stays finite: alpha = 1/2, rho = 1/2, B_s = 1 gives phi -> {nstr(at0 - Bs, 10)} as "
             f"xi -> 0 and {nstr(at_top - Bs, 10)} as xi -> 1/rho; phi = 0 has no solution and (27)-(28) give "
             f"xi- = {nstr(tm / to_mpf(rho), 5)}, xi+ = {nstr(tp / to_mpf(rho), 5)} (the ends of the domain)",
             counterexample={"alpha": "1/2", "rho": "1/2", "B_s": "1", "phi_limit_xi_to_0": nstr(at0 - Bs, 20),
                             "phi_limit_xi_to_1_over_rho": nstr(at_top - Bs, 20)},
-            phi_at_1=nstr(at1, 10), note="for alpha >= 1 both limits are +inf (the statement holds)", kind="missing-hypothesis")
+            phi_at_1=nstr(at1, 10), note="for alpha >= 1 both limits are +inf (the statement holds)",
+            kind="missing-hypothesis", **built(_limit_certificates, rho, alpha, Bs))
     return Outcome.inconclusive("no counterexample at the chosen point", phi_limit_0=nstr(at0, 10))
 
 
@@ -139,11 +168,13 @@ def check_domain(ctx):
         R0 = (tp + cap) / 2
         D = binary_renyi(rho, R0, 2)
     if cap < R0 and to_mpf(B) >= D:
+        from rldp_verify.certificates.claims import built
+
         return Outcome.refuted(
             f"with the printed domain, P^_u xi+ <= rho/(1-rho) = {nstr(cap, 6)}, but R = ({nstr(R0, 6)}, "
             f"{nstr(1 - R0, 6)}) has D_2(P^||R) = {nstr(D, 6)} <= B = 1; the true max R_u is {nstr(tp, 10)} "
             "(domain [1, 1/rho])",
             counterexample={"phat": ["1/10", "9/10"], "alpha": "2", "B": "1", "R_u": nstr(R0, 20),
                             "D2": nstr(D, 20)}, printed_domain_cap=nstr(cap, 20), true_max=nstr(tp, 20),
-            S_marginal=str(ball.marginal(0)), kind="misprint")
+            S_marginal=str(ball.marginal(0)), kind="misprint", **built(_domain_certificates, rho, B, R0))
     return Outcome.inconclusive("no counterexample at the chosen point", true_max=nstr(tp, 10), cap=nstr(cap, 10))

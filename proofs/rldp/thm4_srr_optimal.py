@@ -146,6 +146,25 @@ def check_example1(ctx):
         "checked)", **out)
 
 
+def _rr_on_support(t):
+    """zero-mass's better mechanism (rows y): randomised response on {x2, x3}, x1 answered like x2."""
+    return [[t / (t + 1), t / (t + 1), 1 / (t + 1)], [1 / (t + 1), 1 / (t + 1), t / (t + 1)]]
+
+
+def _gap_certificates(p, a1, a2, better) -> list[dict]:
+    """Issue 23: for e^eps = 10^k, k = 1..6, the ``rigorous-value`` certificate I_P(X; better(t)) - I_P(X; SRR) > 0,
+    both mutual informations written out from the exact channels (SRR of Definition 4, ``srr_matrix``)."""
+    from rldp_verify.certificates.value import mutual_information_expr, value_certificate
+
+    docs = []
+    for k in range(1, 7):
+        t = Fraction(10) ** k
+        gap = ["-", mutual_information_expr(better(t), p), mutual_information_expr(srr_matrix(a1, a2, t), p)]
+        docs.append(value_certificate(f"I_P(X;Y) of the better mechanism > I_P(X; SRR), |S| x |U| = {a1} x {a2}, "
+                                      f"P = ({', '.join(map(str, p))}), e^eps = 10^{k}", gap, lower=0, strict=True))
+    return docs
+
+
 @claim(
     id="rldp.thm4.zero-mass",
     paper=PAPER,
@@ -174,12 +193,15 @@ def check_zero_mass(ctx):
                      "RR private": private})
         if r.verdict != "not optimal" or gap_lo <= 0 or not private:
             return Outcome.inconclusive("could not separate SRR from the optimum at e^eps = " + str(t), rows=rows)
+    from rldp_verify.certificates.claims import built
+
     return Outcome.refuted(
         "for P = (0, 1/2, 1/2) on |S| = 3, |U| = 1, SRR (= GRR) is not optimal at e^eps = 10, 100, ..., 10^6: an "
         "(eps, P_X)-RLDP mechanism (randomised response on the support, x1 answered like x2) has certainly larger "
         "I_P(X;Y), and the LP reduced cost of a generator is certainly positive; Theorem 4 needs P of full support "
         "(the gap shrinks like 1/e^eps but stays positive)",
-        counterexample={"a1": 3, "a2": 1, "P": ["0", "1/2", "1/2"], "e^eps": "10^k, k = 1..6"}, rows=rows, kind="missing-hypothesis")
+        counterexample={"a1": 3, "a2": 1, "P": ["0", "1/2", "1/2"], "e^eps": "10^k, k = 1..6"}, rows=rows,
+        kind="missing-hypothesis", **built(_gap_certificates, p, 3, 1, _rr_on_support))
 
 
 @claim(
@@ -204,11 +226,14 @@ def check_single_secret(ctx):
             rows.append({"e^eps": str(t), "log 2 - I(SRR) >=": f"{float(arb_lower(gap)):.3e}"})
             if not arb_lower(gap) > 0:
                 return Outcome.inconclusive("gap not certified", rows=rows)
+    from rldp_verify.certificates.claims import built
+
     return Outcome.refuted(
         "with |S| = 1 every mechanism is (eps, P_X)-RLDP (no pair s != s'), so the identity (I = log 2 for "
         "P = (1/2, 1/2)) beats SRR at every eps (SRR's entries are all positive, so I(SRR) < H(P)); Theorem 4 "
         "needs |S| >= 2",
-        counterexample={"a1": 1, "a2": 2, "P": ["1/2", "1/2"], "mechanism": "identity"}, rows=rows, kind="missing-hypothesis")
+        counterexample={"a1": 1, "a2": 2, "P": ["1/2", "1/2"], "mechanism": "identity"}, rows=rows,
+        kind="missing-hypothesis", **built(_gap_certificates, p, 1, 2, lambda t: [[1, 0], [0, 1]]))
 
 
 @claim(
