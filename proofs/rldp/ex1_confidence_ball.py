@@ -8,6 +8,7 @@ from fractions import Fraction
 import mpmath
 import sympy as sp
 
+from rldp_verify.certificates.claims import no_certificate
 from rldp_verify.claims import Method, Outcome, claim, compare_printed, outcome_from_comparisons
 from rldp_verify.core.divergence import chi_square, renyi_divergence
 from rldp_verify.core.numbers import to_mpf, working_precision
@@ -17,6 +18,7 @@ from rldp_verify.rldp.uncertainty import RenyiBall, confidence_radius
 from .._consistency import expect
 from .._routes import agree
 from ._sec34 import EX1_CONF, EX1_N, EX1_PHAT, EX1_PSTAR, PAPER, flat, nstr
+from .sec3_confidence import CHI2_REASON
 
 
 @claim(
@@ -50,7 +52,8 @@ def check_radius(ctx):
     comps = [compare_printed("B", "0.0752", B)]
     return outcome_from_comparisons(comps, B=nstr(B, 30), B_direct=nstr(direct, 30),
                                     certified_upper=nstr(ball.radius, 30),
-                                    chi2_quantile_3_095=nstr(chi2_quantile(EX1_CONF, 3, dps=ctx.dps), 30))
+                                    chi2_quantile_3_095=nstr(chi2_quantile(EX1_CONF, 3, dps=ctx.dps), 30),
+                                    **no_certificate(CHI2_REASON))
 
 
 @claim(
@@ -72,7 +75,7 @@ def check_literal(ctx):
 
     out = outcome_from_comparisons([compare_printed("B with F^{-1}(0.05)", "0.0752", B05)],
                                    quantile_005=nstr(q05, 20), B_with_005=nstr(B05, 20),
-                                   B_with_095=nstr(B95, 20))
+                                   B_with_095=nstr(B95, 20), **no_certificate(CHI2_REASON))
     if out.verdict.value == "REFUTED":
         return dataclasses.replace(out, summary=f"with the printed argument 0.05, B = {nstr(B05, 6)} (not 0.0752); "
                                    f"F^{{-1}}(0.95) as in eq. (14) gives {nstr(B95, 6)}: eqs. (12)-(13) should read "
