@@ -382,3 +382,104 @@ def bracket(feasible, infeasible, a: Fraction, b: Fraction, *, sense: str, width
             break
     lo, hi = min(feas_end, inf_end), max(feas_end, inf_end)
     return lo, hi, w, abs(feas_end - inf_end) <= width
+
+
+# ------------------------------------------------------------------------------------ certificates (issue 23)
+
+def _row_expr(prob: RowProblem, P) -> tuple[list, list]:
+    """(R exact, R as expressions of the witness P): R_u = P_{s,u} / sum_u' P_{s,u'}, so that the checker derives
+    the conditional from P itself."""
+    a2 = len(prob.c)
+    row = [Fraction(v) for v in P[prob.s * a2:(prob.s + 1) * a2]]
+    tot = sum(row)
+    return [v / tot for v in row], [["/", v, ["+", *row]] for v in row]
+
+
+def _excluded_doc(prob: RowProblem, label: str, levels) -> dict | None:
+    """The exclusion: min over the binary (or full) divergences d in ``levels`` (expressions; None = +inf) of
+    Phi(d) > B, by (H1)-(H3); None when every level is infinite (nothing to evaluate)."""
+    from rldp_verify.certificates.divergence import phi_expr
+    from rldp_verify.certificates.value import value_certificate
+
+    terms = [phi_expr(d, prob.p, prob.alpha) for d in levels if d is not None]
+    if not terms:
+        return None
+    return value_certificate(f"{label}: Phi(D) > B = {prob.B} (Hölder bound (H2) of proofs/rldp/_certified.py)",
+                             terms[0] if len(terms) == 1 else ["min", *terms], lower=prob.B, strict=True)
+
+
+def _binary(prob: RowProblem, rho: Fraction, t: Fraction):
+    """D_alpha(Bern(rho)||Bern(t)) as an expression, None when it is infinite."""
+    from rldp_verify.certificates.divergence import binary_renyi_expr
+    from rldp_verify.core.errors import InputError
+
+    try:
+        return binary_renyi_expr(rho, t, prob.alpha)
+    except InputError:
+        return None
+
+
+def _cap_below(prob: RowProblem, level: Fraction) -> bool:
+    """alpha/(1-alpha) log(1/min c) < level, certified in arb (alpha < 1)."""
+    with arb_precision(prob.dps):
+        a = arb_exact(prob.alpha)
+        return bool(a / (1 - a) * (1 / arb_exact(min(prob.c))).log() < arb_exact(level))
+
+
+def agreement_certificates(prob: RowProblem, quantity: str, detail: dict, *, u: int | None = None,
+                           eta: Fraction = ETA) -> list[dict]:
+    """The ``rigorous-value`` certificates of an "agrees" decision of :func:`decide` (issue 23). ``quantity`` is
+    "radius" (sup D_alpha(c||P_{U|s})), "min" / "max" (inf / sup of P_{u|s}) or "l1" (sup ||P_{U|s} - c||_1).
+
+    1. the witness P lies in F: D_alpha(P^||P) <= B, written out from P;
+    2. the witness reaches its level (the conditional R derived from P in the expression): D_alpha(c||R) >= level
+       (radius), R_u <= level + eta (min), R_u >= level - eta (max), sum_u |R_u - c_u| >= level - eta (l1) -- the
+       eta slack because the witness attains a rational level exactly, which a ball cannot certify;
+    3. the excluded level is out of reach: Phi of the (merged) divergence at that level exceeds B ((H1)-(H3));
+       for alpha < 1 and the radius, possibly the simplex cap alpha/(1-alpha) log(1/min c) < level instead.
+
+    So the extremum lies within 2 eta of the engine's value (the decision's eta on the excluded side)."""
+    from rldp_verify.certificates.divergence import renyi_expr
+    from rldp_verify.certificates.value import value_certificate
+
+    docs = []
+    w, level, out = detail["witness"], Fraction(detail["witness_level"]), Fraction(detail["excluded_level"])
+    if w["P"] != "P^ itself":
+        P = [Fraction(v) for v in w["P"]]
+        flat = [v for r in prob.phat for v in r]
+        docs.append(value_certificate(f"witness P in F: D_{prob.alpha}(P^||P) <= B = {prob.B}",
+                                      renyi_expr(flat, P, prob.alpha), upper=prob.B))
+        R, Re = _row_expr(prob, P)
+        if quantity == "radius":
+            docs.append(value_certificate(f"the witness reaches D_alpha(P^_(U|s)||P_(U|s)) >= {level}",
+                                          renyi_expr(prob.c, R, prob.alpha, q_expr=Re), lower=level))
+        elif quantity in ("min", "max"):
+            bound = {"upper": level + eta} if quantity == "min" else {"lower": level - eta}
+            docs.append(value_certificate(f"the witness has P_(u{u}|s) {'<=' if quantity == 'min' else '>='} "
+                                          f"{level} -+ eta", Re[u], **bound))
+        else:
+            dist = ["+", *[["max", ["-", e, c], ["-", c, e]] for e, c in zip(Re, prob.c, strict=True)]]
+            docs.append(value_certificate(f"the witness has ||P_(U|s) - P^_(U|s)||_1 >= {level} - eta", dist,
+                                          lower=level - eta))
+    label = f"no P in F reaches {quantity} level {out}"
+    if quantity == "radius":
+        a = prob.alpha
+        if prob.cap() != mpmath.inf and _cap_below(prob, out):   # the route radius_infeasible takes first
+            excl = value_certificate(f"{label}: the simplex maximum alpha/(1-alpha) log(1/min c) < level",
+                                     ["*", a / (1 - a), ["log", ["/", 1, min(prob.c)]]], upper=out, strict=True)
+        else:
+            excl = _excluded_doc(prob, label, [out])
+    elif quantity in ("min", "max"):
+        rho = prob.c[u]
+        trivial = out < 0 if quantity == "min" else out > 1
+        excl = None if trivial else _excluded_doc(prob, label, [_binary(prob, rho, out)])
+    else:
+        m = len(prob.c)
+        levels = []
+        for k in range(1, m):
+            for X1 in combinations(range(m), k):
+                rho = sum(prob.c[i] for i in X1)
+                if rho + out / 2 <= 1:
+                    levels.append(_binary(prob, rho, rho + out / 2))
+        excl = _excluded_doc(prob, label, levels)
+    return docs + ([excl] if excl is not None else [])

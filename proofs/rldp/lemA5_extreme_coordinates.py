@@ -19,7 +19,7 @@ def _check(ctx, count, salt):
     P^_x xi-+(P^_x) within 1e-20 -- rational witnesses (t, psi P^_rest) certified in the ball (arb) and
     exclusions by data processing (merge to (x, rest)) and monotonicity of the binary divergence."""
     rng = ctx.rng(salt)
-    rows, undecided = [], []
+    rows, undecided, agreed = [], [], []
     for k in range(count):
         m = rng.choice((2, 3, 4))
         alpha = rng.choice((Fraction(1, 2), Fraction(1), Fraction(3, 2), Fraction(2), Fraction(4)))
@@ -46,12 +46,23 @@ def _check(ctx, count, salt):
                         counterexample={**inst, "quantity": name, **detail}, kind="false")
                 if status == "undecided":
                     undecided.append(rows[-1])
+                if status == "agrees":
+                    agreed.append((prob, side, detail, x))
     if undecided:
         return Outcome.inconclusive(f"{len(undecided)} of {len(rows)} values not decided in arb", undecided=undecided[:10])
     return Outcome.verified(f"{len(rows)} extreme coordinates of {count} random balls (orders 1/2..4, zero cells "
                             "included) certified to equal P^_x xi-+(P^_x) within 1e-20 (rational witnesses "
                             "(t, psi P^_rest) certified in the ball; exclusions by data processing)",
-                            values=len(rows), instances=rows[:30], tolerance="1e-20")
+                            values=len(rows), instances=rows[:30], tolerance="1e-20", **_certificates(agreed))
+
+
+def _certificates(agreed) -> dict:
+    """Issue 23: the rigorous-value certificates of every decision (proofs.rldp._certified.agreement_certificates)."""
+    from rldp_verify.certificates.claims import built
+
+    from ._certified import agreement_certificates
+
+    return built(lambda: [d for prob, q, detail, u in agreed for d in agreement_certificates(prob, q, detail, u=u)])
 
 
 @claim(

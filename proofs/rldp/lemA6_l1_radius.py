@@ -25,7 +25,7 @@ def _check(ctx, count, salt):
     from ._certified import ETA, RowProblem, decide
 
     rng = ctx.rng(salt)
-    rows, undecided = [], []
+    rows, undecided, agreed = [], [], []
     for k in range(count):
         m = rng.choice((2, 3, 4))
         alpha = rng.choice((Fraction(1, 2), Fraction(1), Fraction(3, 2), Fraction(2), Fraction(4)))
@@ -46,12 +46,23 @@ def _check(ctx, count, salt):
                                    counterexample={**inst, **detail}, kind="false")
         if status == "undecided":
             undecided.append(rows[-1])
+        if status == "agrees":
+            agreed.append((prob, "l1", detail, None))
     if undecided:
         return Outcome.inconclusive(f"{len(undecided)} of {len(rows)} balls not decided in arb", undecided=undecided)
     return Outcome.verified(f"{len(rows)} random balls (orders 1/2..4, zero cells included): sup ||P - P^||_1 "
                             "certified to equal 2 max_X1 P^_X1 (xi+(P^_X1) - 1) within 1e-20 (a rational witness "
                             "certified in the ball; every X1 excluded beyond by data processing)",
-                            instances=rows[:30], tolerance="1e-20")
+                            instances=rows[:30], tolerance="1e-20", **_certificates(agreed))
+
+
+def _certificates(agreed) -> dict:
+    """Issue 23: the rigorous-value certificates of every decision (proofs.rldp._certified.agreement_certificates)."""
+    from rldp_verify.certificates.claims import built
+
+    from ._certified import agreement_certificates
+
+    return built(lambda: [d for prob, q, detail, u in agreed for d in agreement_certificates(prob, q, detail, u=u)])
 
 
 @claim(

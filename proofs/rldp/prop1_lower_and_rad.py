@@ -22,7 +22,7 @@ def _check(ctx, count, salt):
     sup_(P in F) ||P_(U|s) - P^_(U|s)||_1 = rad_s within 1e-20 -- a rational witness P certified in F (arb)
     and a certified exclusion (data processing + the Hölder bound of Theorem 1's proof) on each side."""
     rng = ctx.rng(salt)
-    rows, undecided, checks = [], [], 0
+    rows, undecided, checks, agreed = [], [], 0, []
     for k in range(count):
         a1, a2 = rng.choice((2, 3)), rng.choice((2, 3, 4))
         alpha = rng.choice((Fraction(1, 2), Fraction(1), Fraction(3, 2), Fraction(2), Fraction(3)))
@@ -36,9 +36,9 @@ def _check(ctx, count, salt):
             inst = {"alpha": str(alpha), "B": str(B), "phat": [[str(v) for v in r] for r in phat], "s": s}
             tests = [(f"L_(u{u + 1}|s)", ball.lower_value(u, s, dps=26),
                       (lambda t, u=u: prob.coordinate_feasible(u, t, "min")),
-                      (lambda t, u=u: prob.coordinate_infeasible(u, t, "min")), "inf") for u in range(a2)]
-            tests.append(("rad_s", ball.rad_value(s, dps=26), prob.l1_feasible, prob.l1_infeasible, "sup"))
-            for name, value, feas, infeas, sense in tests:
+                      (lambda t, u=u: prob.coordinate_infeasible(u, t, "min")), "inf", u) for u in range(a2)]
+            tests.append(("rad_s", ball.rad_value(s, dps=26), prob.l1_feasible, prob.l1_infeasible, "sup", None))
+            for name, value, feas, infeas, sense, u in tests:
                 status, detail = decide(value, ETA, feas, infeas, sense=sense)
                 checks += 1
                 rows.append({**inst, "quantity": name, "formula": nstr(value, 15), "status": status})
@@ -53,6 +53,8 @@ def _check(ctx, count, salt):
                                                            **detail}, kind="false")
                 if status == "undecided":
                     undecided.append(rows[-1])
+                if status == "agrees":
+                    agreed.append((prob, "min" if u is not None else "l1", detail, u))
     if undecided:
         return Outcome.inconclusive(f"{len(undecided)} of {checks} values not decided in arb at {ctx.dps} digits",
                                     undecided=undecided[:10])
@@ -60,7 +62,16 @@ def _check(ctx, count, salt):
                             "zero cells included) certified to equal min_(P in F) P_(u|s) and "
                             "sup_(P in F) ||P_(U|s) - P^_(U|s)||_1 within 1e-20 (rational witnesses certified in F, "
                             "exclusions by data processing and the Hölder bound)", checks=checks, instances=rows[:30],
-                            tolerance="1e-20")
+                            tolerance="1e-20", **_certificates(agreed))
+
+
+def _certificates(agreed) -> dict:
+    """Issue 23: the rigorous-value certificates of every decision (proofs.rldp._certified.agreement_certificates)."""
+    from rldp_verify.certificates.claims import built
+
+    from ._certified import agreement_certificates
+
+    return built(lambda: [d for prob, q, detail, u in agreed for d in agreement_certificates(prob, q, detail, u=u)])
 
 
 @claim(

@@ -107,7 +107,7 @@ def _domain_certificates(rho, B, R0) -> list[dict]:
 
     from ._certified import rational
 
-    R = rational(R0, 30)
+    R = R0 if isinstance(R0, Fraction) else rational(R0, 30)
     return [value_certificate(f"D_2(Bern({rho})||Bern(R)) <= {B} for R = {R}", binary_renyi_expr(rho, R, 2), upper=B),
             value_certificate(f"R = {R} > rho/(1 - rho), the largest R_u of the printed domain",
                               ["-", R, ["/", rho, ["-", 1, rho]]], lower=0, strict=True)]

@@ -220,7 +220,7 @@ def _check_direct(ctx, count, salt):
     from ._certified import ETA, RowProblem, decide
 
     rng = ctx.rng(salt)
-    rows, undecided = [], []
+    rows, undecided, agreed = [], [], []
     for phat, alpha, B in _instances(rng, count, alphas=(Fraction(1, 4), Fraction(1, 2), Fraction(9, 10), Fraction(1),
                                                            Fraction(3, 2), Fraction(2), Fraction(3), Fraction(7, 2))):
         ball = RenyiBall.from_radius(phat, alpha, B)
@@ -252,6 +252,8 @@ def _check_direct(ctx, count, salt):
                     counterexample={**inst, **detail}, kind="false")
             if status == "undecided":
                 undecided.append(inst)
+            if status == "agrees":
+                agreed.append((prob, "radius", detail))
     if undecided:
         return Outcome.inconclusive(f"{len(undecided)} of {len(rows)} instances not decided in arb at {ctx.dps} digits",
                                     undecided=undecided[:10])
@@ -259,7 +261,16 @@ def _check_direct(ctx, count, salt):
                             "over F is certified to equal B_s (min with the simplex maximum for alpha < 1) within "
                             "1e-20: a rational P certified in F (arb) reaches B_s - 1e-20, and the Hölder bound "
                             "D_alpha(P^||P) >= Phi(D_alpha(P^_(U|s)||P_(U|s))) excludes B_s + 1e-20",
-                            instances=rows[:40], tolerance="1e-20", dps=ctx.dps)
+                            instances=rows[:40], tolerance="1e-20", dps=ctx.dps, **_certificates(agreed))
+
+
+def _certificates(agreed) -> dict:
+    """Issue 23: the rigorous-value certificates of every decision (proofs.rldp._certified.agreement_certificates)."""
+    from rldp_verify.certificates.claims import built
+
+    from ._certified import agreement_certificates
+
+    return built(lambda: [d for prob, q, detail in agreed for d in agreement_certificates(prob, q, detail)])
 
 
 @claim(

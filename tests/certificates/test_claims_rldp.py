@@ -1,0 +1,109 @@
+"""Certificates of the RLDP paper's claims (proofs/rldp, issue 23): built by the claims' own builders, accepted by
+the independent checker, and rejected once a number in them is made wrong (a narrowed bound, a witness moved out
+of the ball, an excluded level moved inside the reachable set, a printed value replaced by the true one)."""
+
+import copy
+from fractions import Fraction as F
+
+import flint
+import pytest
+
+from rldp_verify.certificates import recheck
+from rldp_verify_check.value import evaluate
+
+
+def _value(doc, prec=400) -> flint.arb:
+    with flint.ctx.workprec(prec):
+        return evaluate(doc["statement"]["expr"])
+
+
+def _mid(doc) -> F:
+    """A rational at the centre of the checker's own ball of the certificate's expression."""
+    return F(_value(doc).mid().str(60, radius=False))
+
+
+def _with(doc, **statement):
+    bad = copy.deepcopy(doc)
+    bad["statement"].update(statement)
+    return bad
+
+
+def test_thm4_zero_mass_gap_narrowed_above_the_true_gap_rejected():
+    from fractions import Fraction
+
+    from proofs.rldp.thm4_srr_optimal import _gap_certificates, _rr_on_support
+
+    docs = _gap_certificates([Fraction(0), Fraction(1, 2), Fraction(1, 2)], 3, 1, _rr_on_support)
+    assert len(docs) == 6 and all(recheck(d).ok for d in docs)
+    # the lower end moved just above the true gap I(better) - I(SRR) (1e-40 above the ball's centre)
+    gap = _mid(docs[0])
+    assert gap > 0
+    r = recheck(_with(docs[0], lower=str(gap + F(1, 10**40))))
+    assert not r.ok and "not certainly in" in r.message
+    # and SRR compared with itself (gap exactly 0) is not certainly > 0
+    same = _with(docs[0], expr=["-", docs[0]["statement"]["expr"][2], docs[0]["statement"]["expr"][2]])
+    assert not recheck(same).ok
+
+
+def test_xi_plus_domain_witness_moved_outside_the_ball_rejected():
+    from proofs.rldp.sec4_2_phi import _domain_certificates
+
+    rho, B = F(1, 10), F(1)
+    inside, beyond_cap = _domain_certificates(rho, B, F(1, 5))   # R = 1/5: D_2 = log(1/20 + 81/80) < 1
+    assert recheck(inside).ok and recheck(beyond_cap).ok
+    # R = 9/10 lies outside the ball (D_2(Bern(1/10)||Bern(9/10)) = log(1/90 + 81/10) > 1): its membership is rejected
+    outside, _ = _domain_certificates(rho, B, F(9, 10))
+    assert not recheck(outside).ok
+    # a witness at the printed cap rho/(1-rho) = 1/9 itself is not beyond it
+    _, at_cap = _domain_certificates(rho, B, F(1, 9))
+    assert not recheck(at_cap).ok
+
+
+def test_fprime_linear_form_true_coefficient_is_not_the_printed_one():
+    from proofs.rldp.ex2_projections import check_linear
+
+    docs = check_linear(None).evidence["certificates"]
+    assert len(docs) == 1 and recheck(docs[0]).ok
+    # the printed value replaced by the true one, 1 - 0.1620 = 0.838: "0.838 < 0.838" is rejected
+    assert not recheck(_with(docs[0], upper="0.838")).ok
+
+
+@pytest.fixture(scope="module")
+def a5_decision():
+    """A Lemma A5 decision (max P_x over a Rényi ball around (1/4, 3/4), alpha = 2, B = 1/10) and its certificates."""
+    from proofs.rldp._certified import ETA, RowProblem, agreement_certificates, decide
+    from rldp_verify.rldp.uncertainty import SimplexBall
+
+    center, alpha, B = [F(1, 4), F(3, 4)], F(2), F(1, 10)
+    _, tp = SimplexBall(tuple(center), alpha, B).coordinate_interval(0, dps=30)
+    prob = RowProblem([center], 0, alpha, B, dps=40)
+    status, detail = decide(tp, ETA, lambda t: prob.coordinate_feasible(0, t, "max"),
+                            lambda t: prob.coordinate_infeasible(0, t, "max"), sense="sup")
+    assert status == "agrees"
+    return agreement_certificates(prob, "max", detail, u=0)
+
+
+def test_lemma_a5_certificates_accepted(a5_decision):
+    assert len(a5_decision) == 3
+    assert all(recheck(d).ok for d in a5_decision), [recheck(d).message for d in a5_decision]
+
+
+def test_lemma_a5_witness_bound_narrowed_rejected(a5_decision):
+    """The witness's membership D_2(P^||P) <= B with B replaced by a bound 1e-40 below D_2 itself."""
+    member = a5_decision[0]
+    assert "witness P in F" in member["name"]
+    r = recheck(_with(member, upper=str(_mid(member) - F(1, 10**40))))
+    assert not r.ok and "not certainly in" in r.message
+
+
+def test_lemma_a5_excluded_level_moved_inside_rejected(a5_decision):
+    """The exclusion Phi(D(Bern(rho)||Bern(t))) > B at a level t 1e-15 below the true maximum: the checker finds the
+    divergence there below B."""
+    excl = a5_decision[2]
+    assert "no P in F reaches" in excl["name"]
+    witness_level = F(a5_decision[1]["statement"]["lower"])   # the witness's level - eta
+    from rldp_verify.certificates.divergence import binary_renyi_expr
+    from rldp_verify.certificates.value import expr
+
+    bad = _with(excl, expr=expr(binary_renyi_expr(F(1, 4), witness_level - F(1, 10**15), 2)))
+    assert not recheck(bad).ok
