@@ -355,6 +355,33 @@ def _k140_without_w(W, mu_Q):
     return sum(mu_Q[y] for y in range(len(W)) for _z in range(len(W[0])))
 
 
+# --- the steps checked last (issue 30's remaining five) ---------------------------------------------------
+
+
+def _falpha_63_at_p0(a, t):
+    from proofs.falpha.steps_appA_B import psi
+
+    return psi(a, mpmath.mpf(0), t), mpmath.mpf(0)              # the minimum read at p = 0 ("achieved at p = 0")
+
+
+def _falpha_63_pinsker(orig):
+    def printed_63_rhs(a, t):
+        return mpmath.exp(2 * (a - 1) * t**2) - 1, orig(a, t)[1]  # Pinsker's bound (69) for the minimum
+    return printed_63_rhs
+
+
+def _pram_cube_min_alpha(S_, t_):
+    from rldp_verify.topics.pram import v_alpha, v_min
+
+    return v_min(S_, t_), v_alpha(S_, t_)                         # the cube [v_min, v_alpha]^S
+
+
+def _a6_columns_srr_only(a1, a2, t):
+    from rldp_verify.rldp.srr_threshold import srr_vectors
+
+    return srr_vectors(a1, a2, t)                                 # d_y among SRR's basis vectors only
+
+
 STEP_MUTANTS = [
     mutant("steps.a1.a1-c-sign", A1, "(A1) with C = e^{B(1-alpha)} instead of e^{B(alpha-1)}",
            replace(f"{A1}:printed_A1", _a1_c_sign), ("rldp.steps.a1.a1-a4-decomposition",)),
@@ -490,6 +517,16 @@ STEP_MUTANTS = [
            replace(f"{K910}:printed_rr_alpha", _k_rr_alpha_k_minus_1), ("kairouz.steps.rr-dual-singletons",)),
     mutant("steps.kairouz.140-without-w", K910, "Kairouz (140) third line without W_{y,z}",
            replace(f"{K910}:printed_140_line3", _k140_without_w), ("kairouz.steps.s10.chain-140",)),
+    mutant("steps.falpha.63-at-p0", FALPHA, "Grosse et al. (63)'s binary minimum taken at p = 0",
+           replace(f"{FALPHA}:printed_63_rhs", _falpha_63_at_p0), ("falpha.steps.appa.eq63-binary-reduction",)),
+    mutant("steps.falpha.63-pinsker", FALPHA, "Grosse et al. (63)'s right-hand side replaced by Pinsker's bound (69)",
+           wrap(f"{FALPHA}:printed_63_rhs", _falpha_63_pinsker), ("falpha.steps.appa.eq63-binary-reduction",)),
+    mutant("steps.falpha.renyi-decreasing", FALPHA, "'the Renyi-divergence is decreasing in alpha'",
+           replace(f"{FALPHA}:PRINTED_RENYI_MONOTONE", "decreasing"), ("falpha.steps.appa.renyi-monotone",)),
+    mutant("steps.pram.cube-v-min", PRAM, "PRAM setting 1 with the cube [v_min, v_alpha]^S",
+           replace(f"{PRAM}:printed_cube_ends", _pram_cube_min_alpha), ("pram.steps.app5-3.setting-1-cube",)),
+    mutant("steps.a6.columns-srr-only", A6, "Theorem 4's proof taking d_y among SRR's basis vectors instead of V",
+           replace(f"{A6}:printed_column_set", _a6_columns_srr_only), ("rldp.steps.a6.columns-in-v",)),
 ]
 
 #: the catalogue protocol of :func:`rldp_verify.claims.mutants.load_catalogue` (run on its own)

@@ -132,3 +132,124 @@ def check_psi_at_0(ctx):
             t_.points += 1
     return t_.outcome("psi_alpha(0, t)", kind="misprint", statement_claims=THEOREM_8,
                       repair="(1 - t)^(1 - alpha) - 1, as in (65) and in the third case of (39)")
+
+
+# --- (63) and the sentence before it; the monotonicity sentence before (69) -----------------------------------
+
+
+def d_f(a, P, Q):
+    """D_{f_alpha}(P||Q) = sum_x P(x)^alpha Q(x)^(1-alpha) - 1 (the definition (4), any alphabet; alpha > 1)."""
+    return mpmath.fsum(x**a * y ** (1 - a) for x, y in zip(P, Q, strict=True) if x > 0) - 1
+
+
+def printed_63_rhs(a, t):
+    """(63)'s right-hand side min_{p,q: |p-q| = t} d_{f_alpha}(p||q), as (64)-(65) rewrite it: min over p in [0, 1-t]
+    of psi_alpha(p, t) (convex in p by (67): golden-section search). Returns (the minimum, the minimiser p*)."""
+    lo, hi = mpmath.mpf(0), 1 - t
+    g = (mpmath.sqrt(5) - 1) / 2
+    for _ in range(int(mpmath.mp.dps * 2.5) + 20):   # the value's error is quadratic in p's: 10^-(dps/2)
+        m1, m2 = hi - g * (hi - lo), lo + g * (hi - lo)
+        if psi(a, m1, t) <= psi(a, m2, t):
+            hi = m2
+        else:
+            lo = m1
+    p = (lo + hi) / 2
+    return psi(a, p, t), p
+
+
+def _tv(P, Q):
+    return mpmath.fsum(abs(x - y) for x, y in zip(P, Q, strict=True)) / 2
+
+
+def _simplex(rng, n):
+    P = [mp(rand_fraction(rng, 0, 1)) for _ in range(n)]
+    return [x / mpmath.fsum(P) for x in P]
+
+
+@claim(
+    id="falpha.steps.appa.eq63-binary-reduction",
+    paper=PAPER,
+    source="App. A, proof of Theorem 8: 'From [6] and the fact that D_f_alpha is a monotone transform of the "
+           "Renyi-divergence of the same order, we know that' (63)",
+    statement="inf_{P,Q: TV(P||Q) = t} D_{f_alpha}(P||Q) = min_{p,q: |p-q| = t} d_{f_alpha}(p||q) (63), the right-hand "
+              "side being min_{p in [0, 1-t]} psi_alpha(p, t).",
+    hypotheses=("alpha > 1", "0 < t < 1"),
+    method=(Method.HIGH_PRECISION, Method.PROPERTY),
+    reading="'>=': at random pairs of distributions on 2-5 points and at splits of the binary minimiser into three atoms, "
+            "D_{f_alpha}(P||Q) is at least the right-hand side at t = TV(P||Q); '<=': the minimiser (p*, p* + t), padded "
+            "with an empty atom, is a pair on three points with TV t whose D_{f_alpha} (recomputed from the definition) "
+            "equals the right-hand side; and the right-hand side is at most d_{f_alpha} on a grid of binary pairs with "
+            "|p - q| = t (both signs of q - p).",
+)
+def check_63(ctx):
+    rng = ctx.rng("falpha.steps.appa.63")
+    t_ = Tally(ctx.dps, tol=mpmath.mpf(10) ** (-(ctx.dps // 2)))
+    with working_precision(ctx.dps):
+        for k in range(15):
+            a = ORDERS[k % len(ORDERS)]
+            t = mp(rand_fraction(rng, 0, 1))
+            rhs, p = printed_63_rhs(a, t)
+            pt = {"alpha": a, "t": t}
+            t_.equal("(63) attained: D_f of the padded minimiser", d_f(a, [p, 1 - p, mpmath.mpf(0)],
+                                                                       [p + t, 1 - p - t, mpmath.mpf(0)]), rhs, pt)
+            for j in range(1, 30):
+                q = (1 - t) * j / 30
+                t_.leq("(63) at most the binary grid", rhs, d_f(a, [q, 1 - q], [q + t, 1 - q - t]), {**pt, "p": q})
+                t_.leq("(63) at most the binary grid", rhs, d_f(a, [q + t, 1 - q - t], [q, 1 - q]), {**pt, "p": q + t})
+            for _ in range(3):   # splits of the minimiser's atoms into three: TV changes, the bound must follow
+                s, s2 = mp(rand_fraction(rng, 0, 1)), mp(rand_fraction(rng, 0, 1))
+                P = [p * s, p * (1 - s), 1 - p]
+                Q = [(p + t) * s2, (p + t) * (1 - s2), 1 - p - t]
+                t_.leq("(63) >= at a split minimiser", printed_63_rhs(a, _tv(P, Q))[0], d_f(a, P, Q),
+                       {"alpha": a, "P": P, "Q": Q})
+            for _ in range(3):
+                n = rng.choice((2, 3, 4, 5))
+                P, Q = _simplex(rng, n), _simplex(rng, n)
+                t_.leq("(63) >= at random pairs", printed_63_rhs(a, _tv(P, Q))[0], d_f(a, P, Q),
+                       {"alpha": a, "P": P, "Q": Q})
+            t_.points += 1
+    return t_.outcome("(63)", statement_claims=THEOREM_8)
+
+
+#: "Since the Renyi-divergence is increasing in alpha [4], so is D_f_alpha"
+PRINTED_RENYI_MONOTONE = "increasing"
+
+
+def renyi(a, P, Q):
+    """D_alpha(P||Q) = log(sum P^alpha Q^(1-alpha))/(alpha - 1), and KL(P||Q) at alpha = 1 (definitions)."""
+    if a == 1:
+        return mpmath.fsum(x * mpmath.log(x / y) for x, y in zip(P, Q, strict=True) if x > 0)
+    return mpmath.log(mpmath.fsum(x**a * y ** (1 - a) for x, y in zip(P, Q, strict=True) if x > 0)) / (a - 1)
+
+
+@claim(
+    id="falpha.steps.appa.renyi-monotone",
+    paper=PAPER,
+    source="App. A, proof of Theorem 8, before (69): 'Since the Renyi-divergence is increasing in alpha [4], so is "
+           "D_f_alpha'",
+    statement="For distributions P != Q, alpha -> D_alpha(P||Q) is increasing on (0, inf) (KL at alpha = 1), and so is "
+              "alpha -> D_{f_alpha}(P||Q) = exp((alpha - 1) D_alpha) - 1 on alpha >= 1.",
+    hypotheses=("P, Q on 2-5 points, Q > 0",),
+    method=(Method.HIGH_PRECISION, Method.PROPERTY),
+    reading="'increasing' is read as non-decreasing (equality only when P = Q); the direction found at each ordered pair "
+            "of orders is compared with the printed one.",
+)
+def check_renyi_monotone(ctx):
+    rng = ctx.rng("falpha.steps.appa.renyi")
+    t_ = Tally(ctx.dps)
+    orders = sorted({mpmath.mpf(1) / 2, mpmath.mpf(9) / 10, mpmath.mpf(1), *ORDERS})
+    with working_precision(ctx.dps):
+        for _ in range(30):
+            n = rng.choice((2, 3, 4, 5))
+            P, Q = _simplex(rng, n), _simplex(rng, n)
+            for a1, a2 in zip(orders, orders[1:], strict=False):
+                pt = {"alpha1": a1, "alpha2": a2, "P": P, "Q": Q}
+                for name, f, lo in (("D_alpha", renyi, 0), ("D_f_alpha", d_f, 1)):
+                    if a1 < lo:
+                        continue
+                    v1, v2 = f(a1, P, Q), f(a2, P, Q)
+                    direction = "increasing" if v2 > v1 else "decreasing"
+                    t_.truth(f"{name} {PRINTED_RENYI_MONOTONE} in alpha", direction == PRINTED_RENYI_MONOTONE, pt,
+                             at_alpha1=v1, at_alpha2=v2, found=direction)
+            t_.points += 1
+    return t_.outcome("the monotonicity in alpha", statement_claims=THEOREM_8)

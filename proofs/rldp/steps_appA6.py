@@ -108,3 +108,111 @@ def check_scaling(ctx):
             T.truth("e^eps 1_X in V2", blocks >= 2, pt, blocks_with_e_eps=blocks)
             T.points += 1
     return T.outcome("(A106) and V2', V3'", statement_claims=LEMMA_A8)
+
+
+def printed_column_set(a1, a2, t):
+    """'one proves that the optimal Q is found by ... taking d_y in V for all y': the set V of Lemma A8 ((A91)-(A93),
+    V1 and V2) that the optimal mechanism's columns are taken from."""
+    from rldp_verify.rldp.srr_threshold import lemma_a8_generators
+
+    return lemma_a8_generators(a1, a2, t)
+
+
+def _random_rldp_mechanism(rng, a, b, a1, a2, t):
+    """A random eps-RLDP mechanism with b outputs, drawn without V: (1 - s) uniform + s random with s as large as
+    keeps every column in C (bisection; the uniform mechanism's columns are in C)."""
+    from rldp_verify.rldp.srr_threshold import in_cone_c
+
+    rows = [[Fraction(rng.randint(0, 9)) for _ in range(a)] for _ in range(b)]
+    for x in range(a):
+        if sum(r[x] for r in rows) == 0:
+            rows[rng.randrange(b)][x] = Fraction(1)
+    R = [[r[x] / sum(rr[x] for rr in rows) for x in range(a)] for r in rows]
+    def mix(s):
+        return [[(1 - s) / b + s * R[y][x] for x in range(a)] for y in range(b)]
+
+    lo, hi = Fraction(0), Fraction(1)      # the largest s (to 1/64) with every column in C: columns near C's boundary
+    if all(in_cone_c(col, a1, a2, t) for col in mix(hi)):
+        return mix(hi)
+    for _ in range(6):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if all(in_cone_c(col, a1, a2, t) for col in mix(mid)) else (lo, mid)
+    return mix(lo)
+
+
+def _conic_weights(V, c):
+    """Exact LP: lambda >= 0 with sum_v lambda_v v = c, re-checked; None when there is none (c not in cone(V))."""
+    from rldp_verify.core.lp import solve_rows
+
+    n, zero = len(V), Fraction(0)
+    rows = [[zero] + [Fraction(int(i == j)) for j in range(n)] for i in range(n)]
+    for sign in (1, -1):
+        for k in range(len(c)):
+            rows.append([-sign * c[k]] + [sign * v[k] for v in V])
+    sol = solve_rows(rows + [[zero] + [Fraction(-1)] * n])   # any feasible point; the least total weight
+    if not sol.optimal or sol.x is None:
+        return None
+    lam = list(sol.x)
+    if min(lam) < 0 or any(sum(w * v[k] for w, v in zip(lam, V, strict=True)) != c[k] for k in range(len(c))):
+        raise ArithmeticError("the exact LP's weights failed their re-check")
+    return lam
+
+
+@claim(
+    id="rldp.steps.a6.columns-in-v",
+    paper=PAPER,
+    source="App. A.6, proof of Theorem 4: 'Analogously to the proof of Theorems 2 and 4 in Section 7 of [5] ... one "
+           "proves that the optimal Q is found by taking b = a, and taking d_y in V for all d'",
+    statement="Every (eps, P_X)-RLDP mechanism Q (columns in C) is matched or beaten in I_P(X;Y) by a mechanism whose "
+              "columns are theta_v v, v in V (one output per element of V): split each column Q_y = sum_v lambda_{y,v} "
+              "v and merge by v; I_P(X;Y) = sum_y mu(Q_y) does not decrease (mu sublinear).",
+    hypotheses=("|S| x |U| in {2x1, 3x1, 2x2}", "e^eps in {3/2, 3}", "P of full support"),
+    method=(Method.EXACT, Method.HIGH_PRECISION, Method.PROPERTY),
+    reading="'b = a' is the notation of [5] (outputs as many as inputs), which this paper does not define; the step is "
+            "read as the reduction the LP (A115) needs: an optimal Q exists with columns proportional to vectors of V. "
+            "Every extreme ray of C (exact double description, without V) and the columns of random RLDP "
+            "mechanisms (drawn without V, near C's boundary) are decomposed over V by an exact LP; the merged mechanism "
+            "must be a mechanism (columns sum to 1_X, exactly), have its columns in C, and have I_P(X;Y) >= that of Q "
+            "(rigorous arb balls).",
+)
+def check_columns_in_v(ctx):
+    from rldp_verify.core.information import mu_arb
+    from rldp_verify.core.rigorous import arb_precision
+    from rldp_verify.core.rigorous import lower as arb_lower
+    from rldp_verify.rldp.srr_threshold import cone_c_extreme_rays, in_cone_c
+
+    rng = ctx.rng("rldp.steps.a6.columns-in-v")
+    T = Tally(40)
+    with arb_precision(40):
+        for (a1, a2), t in itertools.product(((2, 1), (3, 1), (2, 2)), (Fraction(3, 2), Fraction(3))):
+            a = a1 * a2
+            V = [list(v) for v in printed_column_set(a1, a2, t)]
+            for ray in cone_c_extreme_rays(a1, a2, t):   # C's extreme rays (cdd, without V): the columns of the
+                T.truth("extreme ray of C in cone(V)", _conic_weights(V, list(ray)) is not None,   # extreme mechanisms
+                        {"a1": a1, "a2": a2, "e^eps": str(t)}, ray=[str(x) for x in ray])
+            for _ in range(4):
+                w = [rng.randint(1, 9) for _ in range(a)]
+                P = [Fraction(x, sum(w)) for x in w]
+                Q = _random_rldp_mechanism(rng, a, rng.randint(2, a + 2), a1, a2, t)
+                pt = {"a1": a1, "a2": a2, "e^eps": str(t), "P": [str(x) for x in P],
+                      "Q": [[str(x) for x in col] for col in Q]}
+                theta = [Fraction(0)] * len(V)
+                split_ok = True
+                for col in Q:
+                    lam = _conic_weights(V, col)
+                    split_ok = T.truth("Q_y in cone(V)", lam is not None, pt, column=[str(x) for x in col]) and split_ok
+                    if lam is None:
+                        break
+                    theta = [x + y for x, y in zip(theta, lam, strict=True)]
+                if not split_ok:
+                    continue
+                cols = [[th * x for x in v] for th, v in zip(theta, V, strict=True) if th]
+                T.truth("the merged Q' is a mechanism", all(sum(c[x] for c in cols) == 1 for x in range(a)), pt)
+                T.truth("the merged Q' is RLDP", all(in_cone_c(c, a1, a2, t) for c in cols), pt)
+                gain = sum((mu_arb(c, P) for c in cols), mu_arb([Fraction(0)] * a, P)) - sum(
+                    (mu_arb(c, P) for c in Q), mu_arb([Fraction(0)] * a, P))
+                T.truth("I(Q') >= I(Q)", arb_lower(gain) >= 0 or abs(gain) < Fraction(1, 10**30), pt,
+                        I_gain=str(gain))
+                T.points += 1
+    return T.outcome("the reduction to columns in V", statement_claims=("rldp.thm4.dual-certificate",
+                                                                        "rldp.thm4.mu-sublinear"))
