@@ -1103,6 +1103,70 @@ MUTANTS += [
            wrap("rldp_verify.core.standard:decide", _decide_threshold_strict), ("isit.sec5.*",), include_slow=True),
 ]
 
+def _gamma_extremes_unordered(orig):
+    """Gamma_max over unordered pairs only (itertools.combinations for permutations): a/b is taken, b/a forgotten."""
+    from itertools import combinations
+
+    from rldp_verify.topics.fdiv import likelihood_ratio_extremes
+
+    def gamma_extremes(dists):
+        orig(dists)   # the original's input validation
+        lo, hi = Fraction(1), Fraction(1)
+        for a, b in combinations([list(d) for d in dists], 2):
+            m, M = likelihood_ratio_extremes(a, b)
+            lo, hi = min(lo, m), max(hi, M)
+        return lo, hi
+    return gamma_extremes
+
+
+def _dp_ratio_diagonal_only(orig):
+    """The PRAM privacy ratio taken only as diagonal over off-diagonal entries of a column (q_z / ((1 - q_k)/(S-1))),
+    the reverse ratio forgotten."""
+    from rldp_verify.topics.pram import pram_matrix
+
+    def dp_ratio(q):
+        orig(q)
+        M = pram_matrix([Fraction(x) for x in q])
+        S = len(M)
+        return max([Fraction(1)] + [M[z][z] / M[k][z] for z in range(S) for k in range(S) if k != z and M[k][z] > 0])
+    return dp_ratio
+
+
+def _protocol_joint(orig):
+    """The robust problems written without Theorem 1's dual: the uncertain P_SU a decision variable of the
+    objective, bilinear in (P, Q) and so not a convex program."""
+    def init(self, kind, n_s, d, eps, **kw):
+        import cvxpy as cp
+
+        orig(self, kind, n_s, d, eps, **kw)
+        if kind[0] == "R":
+            P = cp.Variable((self.n_s, self.n_u), nonneg=True)
+            b = cp.hstack([cp.sum(cp.multiply(Q, self.d), axis=1) for Q in self.Q])
+            self.problem = cp.Problem(cp.Minimize(cp.vec(P, order="C") @ b),
+                                      self.problem.constraints + [cp.sum(P) == 1])
+    return init
+
+
+# issue 24 item 3: the statements indexed last session (tests/proofs/test_issue24_statements.py), each with a wrong
+# variant of the engine object its check rests on (rldp.sec1.ir-randomized-response-optimal: kairouz.mu-mi-uniform-
+# marginal above, through its second route; rldp.sec43.smaller-Bs-lower-bound is REFUTED (a misprint) on the
+# unmutated engine, so no mutant can kill it by a verdict)
+MUTANTS += [
+    mutant("issue24.gamma-extremes-unordered-pairs", "falpha",
+           "Gamma_max of eq. (21) over unordered pairs of distributions only (combinations for permutations): the "
+           "ratio b/a of each pair forgotten",
+           wrap("falpha:gamma_extremes", _gamma_extremes_unordered), ("falpha.sec1.post-processing-min",)),
+    mutant("issue24.pram-dp-ratio-diagonal-only", "pram",
+           "the privacy ratio of the PRAM matrix (8) as diagonal over off-diagonal entries only, the reverse ratio "
+           "(1 - q_k)/(S - 1) over q_z forgotten",
+           wrap("pram:dp_ratio", _dp_ratio_diagonal_only), ("pram.sec2-3.post-processing",)),
+    mutant("issue24.isit-robust-problem-joint", "rldp_verify.topics.chisquare.protocols",
+           "the robust-utility problems written without Theorem 1's dual (the uncertain P_SU a decision variable: "
+           "bilinear, not convex)",
+           wrap("rldp_verify.topics.chisquare.protocols:ProtocolSolver.__init__", _protocol_joint),
+           ("isit.sec1.convex-formulations",)),
+]
+
 # the proof steps' mutants (issue 30): wrong variants of the printed steps, killed by the step claims
 MUTANTS += STEP_MUTANTS
 

@@ -27,6 +27,10 @@ CASES = [
     ("kairouz.mu-mi-uniform-marginal", "kairouz.thm12.tied-maximisers", "ERROR", "InconsistentCheck"),
     ("kairouz.mu-mi-uniform-marginal", "rldp.sec1.ir-randomized-response-optimal", "ERROR", "InconsistentCheck"),
     ("pram.prop32-v-min-as-v-malpha", "pram.table3.counts", "ERROR", "InconsistentCheck"),
+    # item 3: the statements indexed last session, their wrong variants as catalogue mutants
+    ("issue24.gamma-extremes-unordered-pairs", "falpha.sec1.post-processing-min", "REFUTED", ""),
+    ("issue24.pram-dp-ratio-diagonal-only", "pram.sec2-3.post-processing", "REFUTED", ""),
+    ("issue24.isit-robust-problem-joint", "isit.sec1.convex-formulations", "REFUTED", "not DCP"),
 ]
 
 
