@@ -2,6 +2,8 @@
 symmetry) and their eps-LDP audit without enumerating outputs; exact models of float samplers.
 
 - :mod:`rldp_verify.structured.channels`: the structures and their exact worst ratios;
+- :mod:`rldp_verify.structured.composite`: structures over several attributes (budget splitting, RS+FD with
+  per-attribute fake data) and over released bit positions (dBitFlipPM);
 - :mod:`rldp_verify.structured.samplers`: exact event probabilities of float64 uniform comparisons and
   NumPy's legacy ``binomial(1, p)``;
 - :mod:`rldp_verify.structured.audit`: :func:`audit_structured` (verdict, excess over eps, rounding budget,
@@ -21,7 +23,8 @@ from rldp_verify.structured.channels import (
     UnaryProduct,
     compose,
 )
+from rldp_verify.structured.composite import AttributeProduct, FakeData, SampledBits
 
 __all__ = ["Adapted", "StructuredAudit", "audit_structured", "BitChannel", "UnaryProduct", "Symmetric",
            "PublicMixture", "SubsetSelection", "LaplaceHistogram", "AttributeMixture", "FakeDataMixture",
-           "FakeDataUnary", "compose"]
+           "FakeDataUnary", "compose", "AttributeProduct", "FakeData", "SampledBits"]

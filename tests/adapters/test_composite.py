@@ -1,0 +1,91 @@
+"""The structures of :mod:`rldp_verify.structured.composite` (budget splitting, RS+FD with per-attribute fake data,
+dBitFlipPM's sampled bits): closed-form worst ratio against the certified audit of the brute-force dense matrix,
+on random exact parameters."""
+
+import random
+from fractions import Fraction
+
+import pytest
+
+from rldp_verify.core.errors import InputError
+from rldp_verify.structured import (
+    AttributeProduct,
+    BitChannel,
+    FakeData,
+    FakeDataMixture,
+    FakeDataUnary,
+    SampledBits,
+    Symmetric,
+    UnaryProduct,
+)
+from tests.adapters.test_structured import _dense_ratio
+
+
+def _p(rng, lo=0):
+    return rng.choice([Fraction(rng.randint(1, 9), 10), Fraction(rng.randint(1, 99), 100)] + ([Fraction(0), Fraction(1)]
+                                                                                           if lo == 0 else []))
+
+
+def _sym(rng, k):
+    a = _p(rng, 1)
+    return Symmetric(k, a, (1 - a) / (k - 1))
+
+
+def _ue(rng, k):
+    return UnaryProduct(k, BitChannel(_p(rng, 1), _p(rng, 1)))
+
+
+def _cases(seed):
+    rng = random.Random(seed)
+    yield AttributeProduct([_sym(rng, rng.randint(2, 3)), _ue(rng, 2)])
+    yield AttributeProduct([_sym(rng, 2), _sym(rng, 3), UnaryProduct(2, BitChannel(_p(rng), _p(rng)))])
+    parts = []
+    for _ in range(rng.randint(1, 3)):
+        fake = rng.choice(["uniform", "zero", "random"])
+        parts.append((_sym(rng, rng.randint(2, 3)), fake) if fake == "uniform" else (_ue(rng, rng.randint(2, 3)), fake))
+    yield FakeData(parts)
+    yield FakeData([(_ue(rng, 3), "random"), (_ue(rng, 2), "random")])
+    b = rng.randint(1, 4)
+    k = rng.randint(b, 6)
+    yield SampledBits(k, b, rng.randint(1, b), BitChannel(_p(rng), _p(rng)), lambda x, k=k, b=b: int(x / (k / b)))
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_closed_form_ratio_is_the_dense_audit(seed):
+    for st in _cases(seed):
+        assert st.ratio() == _dense_ratio(st), (st, st.ratio())
+
+
+def test_fakedata_agrees_with_the_older_structures():
+    rng = random.Random(3)
+    for _ in range(20):
+        syms = [_sym(rng, rng.randint(2, 5)) for _ in range(rng.randint(1, 4))]
+        assert FakeData([(c, "uniform") for c in syms]).ratio() == FakeDataMixture(syms).ratio()
+        ues = [_ue(rng, rng.randint(2, 5)) for _ in range(rng.randint(1, 4))]
+        assert FakeData([(c, "zero") for c in ues]).ratio() == FakeDataUnary(ues).ratio()
+
+
+def test_wrong_variants_are_caught():
+    """The oracle would reject a wrong closed form: random fake data is not zero fake data, dBitFlipPM with one
+    sampled bit is not the product of both bits' ratios."""
+    rng = random.Random(5)
+    differ = 0
+    for _ in range(10):
+        ues = [_ue(rng, 3), _ue(rng, 2)]
+        zero, rnd = FakeData([(c, "zero") for c in ues]), FakeData([(c, "random") for c in ues])
+        assert rnd.ratio() == _dense_ratio(rnd)
+        differ += zero.ratio() != _dense_ratio(rnd)
+    assert differ >= 8
+    bit = BitChannel(Fraction(3, 4), Fraction(1, 4))
+    one = SampledBits(4, 4, 1, bit, lambda x: x)
+    assert one.ratio() == _dense_ratio(one) == 3 and SampledBits(4, 4, 2, bit, lambda x: x).ratio() == 9
+    assert SampledBits(4, 1, 1, bit, lambda x: 0).ratio() == 1
+
+
+def test_bad_structures_refused():
+    with pytest.raises(InputError, match="fake data 'zero' with a Symmetric"):
+        FakeData([(Symmetric(2, Fraction(1, 2), Fraction(1, 2)), "zero")])
+    with pytest.raises(InputError, match="0 < q < 1 and 0 < p < 1"):
+        FakeData([(UnaryProduct(2, BitChannel(Fraction(1), Fraction(1, 2))), "random")]).ratio()
+    with pytest.raises(InputError, match="d_bits = 3 must be in"):
+        SampledBits(4, 2, 3, BitChannel(Fraction(1, 2), Fraction(1, 3)), lambda x: x // 2)
