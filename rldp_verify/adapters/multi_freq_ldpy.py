@@ -1,6 +1,7 @@
 """multi-freq-ldpy's clients as structured exact channels (see :mod:`rldp_verify.adapters`): the pure frequency
 oracles (GRR, UE, LH, SS, HE), the longitudinal ones (L_GRR, L_SUE, L_OUE, L_OSUE, L_SOUE), sampling over
-attributes (SMP_*) and random sampling plus fake data (RSpFD_GRR, RSpFD_UE_zero). The clients are numba-compiled; their
+attributes (SMP_*) and random sampling plus fake data (RSpFD_GRR, RSpFD_UE_zero); the others are in
+:mod:`~rldp_verify.adapters.multi_freq_ldpy_more`. The clients are numba-compiled; their
 Python functions are traced (:func:`rldp_verify.structured.trace.as_compiled`)."""
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ GRR_SAMPLER = ("numba np.random.binomial(1, p) (rejection loop on k/2^53 uniform
 LONG_NOTE = "eps_1 is the claim for one report; the first round alone is eps_perm"
 PURE = ("GRR_Client", "UE_Client", "LH_Client", "SS_Client", "HE_Client")
 LONGITUDINAL = ("L_GRR_Client", "L_SUE_Client", "L_OUE_Client", "L_OSUE_Client", "L_SOUE_Client")
-SMP = ("SMP_GRR_Client", "SMP_UE_Client", "SMP_LH_Client", "SMP_SS_Client")
+SMP = ("SMP_GRR_Client", "SMP_UE_Client", "SMP_LH_Client", "SMP_SS_Client", "SMP_ADP_Client")
 
 
 def _mfl_grr_p(k, epsilon):
@@ -111,6 +112,10 @@ def _mfl(fn, ev: _Events, params) -> Adapted:
 
     name = getattr(getattr(fn, "py_func", fn), "__name__", type(fn).__name__)
     c = _Call(name, f"multi-freq-ldpy {_version('multi-freq-ldpy')} {name}", dict(params), ev)
+    from rldp_verify.adapters.multi_freq_ldpy_more import MORE, _more
+
+    if name in MORE:
+        return _more(c)
     k = c.pop("k", lambda v: _size(v, "k")) if not name.startswith(("SMP_", "RSpFD_")) else None
     if name in PURE:
         return _pure(c, k)
@@ -124,8 +129,8 @@ def _mfl(fn, ev: _Events, params) -> Adapted:
         return _rspfd_ue_zero(c)
     raise InputError(f"unsupported multi-freq-ldpy object {name!r} (supported: GRR_Client, UE_Client, LH_Client, "
                      "SS_Client, HE_Client, L_GRR_Client, L_SUE_Client, L_OUE_Client, L_OSUE_Client, L_SOUE_Client, "
-                     "SMP_GRR_Client, SMP_UE_Client, SMP_LH_Client, SMP_SS_Client, RSpFD_GRR_Client, "
-                     "RSpFD_UE_zero_Client)")
+                     "SMP_GRR_Client, SMP_UE_Client, SMP_LH_Client, SMP_SS_Client, SMP_ADP_Client, RSpFD_GRR_Client, "
+                     "RSpFD_UE_zero_Client, " + ", ".join(MORE) + ")")
 
 
 # ------------------------------------------------------------------------------------------ pure oracles
@@ -270,7 +275,7 @@ def _smp(c: _Call) -> Adapted:
     lst_k, d = _attributes(c, need_one=True)
     epsilon = c.pop("epsilon", _eps)
     inner_params = {}
-    if c.name in ("SMP_UE_Client", "SMP_LH_Client"):
+    if c.name in ("SMP_UE_Client", "SMP_LH_Client", "SMP_ADP_Client"):
         inner_params["optimal"] = bool(c.params.pop("optimal", True))
     c.done()
     import importlib

@@ -68,6 +68,21 @@ SPECS = {
                                              {"lst_k": list, "epsilon": float, "d": int}),
     ("multi-freq-ldpy", "RSpFD_UE_zero_Client"): (_mfl_build(f"{_MD}.RSpFD_solution", "RSpFD_UE_zero_Client"),
                                                  {"lst_k": list, "epsilon": float, "d": int, "optimal": bool}),
+    ("multi-freq-ldpy", "RSpFD_UE_rnd_Client"): (_mfl_build(f"{_MD}.RSpFD_solution", "RSpFD_UE_rnd_Client"),
+                                                {"lst_k": list, "epsilon": float, "d": int, "optimal": bool}),
+    ("multi-freq-ldpy", "RSpFD_ADP_Client"): (_mfl_build(f"{_MD}.RSpFD_solution", "RSpFD_ADP_Client"),
+                                             {"lst_k": list, "epsilon": float, "d": int, "optimal": bool}),
+    ("multi-freq-ldpy", "SMP_ADP_Client"): (_mfl_build(f"{_MD}.SMP_solution", "SMP_ADP_Client"),
+                                           {"lst_k": list, "epsilon": float, "d": int, "optimal": bool}),
+    **{("multi-freq-ldpy", f"SPL_{n}_Client"): (_mfl_build(f"{_MD}.SPL_solution", f"SPL_{n}_Client"),
+                                               {"lst_k": list, "epsilon": float, "d": int,
+                                                **({"optimal": bool} if n in ("UE", "LH", "ADP") else {})})
+       for n in ("GRR", "UE", "LH", "SS", "ADP")},
+    ("multi-freq-ldpy", "ADP_Client"): (_mfl_build(f"{_PF}.ADP", "ADP_Client"), {**_KE, "optimal": bool}),
+    ("multi-freq-ldpy", "L_ADP_Client"): (_mfl_build(f"{_LF}.L_ADP", "L_ADP_Client"), _KL),
+    ("multi-freq-ldpy", "L_LH_Client"): (_mfl_build(f"{_LF}.L_LH", "L_LH_Client"), {**_KL, "optimal": bool}),
+    ("multi-freq-ldpy", "dBitFlipPM_Client"): (_mfl_build(f"{_LF}.dBitFlipPM", "dBitFlipPM_Client"),
+                                              {"k": int, "b": int, "d_bits": int, "eps_perm": float}),
     ("opendp", "make_randomized_response"): (_odp_build("make_randomized_response"),
                                              {"categories": list, "prob": float}),
     ("opendp", "make_randomized_response_bool"): (_odp_build("make_randomized_response_bool"), {"prob": float}),
@@ -122,7 +137,7 @@ def _parse(lib: str, name: str, types: dict, params: dict | list | None) -> dict
         if k not in types:
             raise InputError(f"--param {k!r} is not a parameter of {lib}:{name} (parameters: {', '.join(types)})")
         kv[k] = _convert(k, v, types[k])
-    multidim = name.startswith(("SMP_", "RSpFD_"))   # d defaults to len(lst_k)
+    multidim = name.startswith(("SMP_", "RSpFD_", "SPL_"))   # d defaults to len(lst_k)
     missing = [k for k in types if k not in kv and k not in _OPTIONAL and not (k == "d" and multidim)]
     if missing:
         raise InputError(f"{lib}:{name} needs --param {missing[0]}=...")
@@ -155,7 +170,9 @@ def _hashable(out):
 
 # the positional arguments of multi-freq-ldpy's client functions after the value (longitudinal: k, eps_perm, eps_1)
 _MFL_ARGS = {"GRR_Client": ("k", "epsilon"), "SS_Client": ("k", "epsilon"), "HE_Client": ("k", "epsilon"),
-             "UE_Client": ("k", "epsilon", "optimal"), "LH_Client": ("k", "epsilon", "optimal")}
+             "UE_Client": ("k", "epsilon", "optimal"), "LH_Client": ("k", "epsilon", "optimal"),
+             "ADP_Client": ("k", "epsilon", "optimal"), "L_LH_Client": ("k", "eps_perm", "eps_1", "optimal"),
+             "dBitFlipPM_Client": ("k", "b", "d_bits", "eps_perm")}
 
 
 def sampler_spec(spec: str, params: dict | list | None = None):
@@ -174,7 +191,7 @@ def sampler_spec(spec: str, params: dict | list | None = None):
     if lib == "opendp":
         raise InputError("the black-box audit of OpenDP constructors is not wired; build the measurement and pass it "
                          "as MODULE:CALLABLE")
-    if name.startswith(("SMP_", "RSpFD_")):
+    if name.startswith(("SMP_", "RSpFD_", "SPL_")):
         raise InputError(f"{spec}: inputs are tuples; pass your own MODULE:CALLABLE for the black-box audit")
     names = _MFL_ARGS.get(name, ("k", "eps_perm", "eps_1"))
     defaults = {"optimal": True}

@@ -447,10 +447,10 @@ def test_unsupported_object_names_its_type(obj, msg):
 def test_unsupported_library_objects():
     with pytest.raises(InputError, match="unsupported pure-ldp object of type .*RAPPORClient"):
         adapt(_rappor())
-    from multi_freq_ldpy.pure_frequency_oracles.ADP import ADP_Client
+    from multi_freq_ldpy.pure_frequency_oracles.GRR import GRR_Aggregator_MI
 
-    with pytest.raises(InputError, match="unsupported multi-freq-ldpy object 'ADP_Client'"):
-        adapt(ADP_Client, k=4, epsilon=1.0)
+    with pytest.raises(InputError, match="unsupported multi-freq-ldpy object 'GRR_Aggregator_MI'"):
+        adapt(GRR_Aggregator_MI, k=4, epsilon=1.0)
 
 
 def _rappor():
