@@ -5,7 +5,9 @@ parameters and at deployment sizes, against ldp-audit's estimate and time.
 Protocols: ldp-audit's pure-LDP list (``ldp_audit/base_auditor.py``: GRR, SS, SUE, OUE, THE, SHE, BLH, OLH on
 multi-freq-ldpy 0.2.5, and SUE / OUE of pure-ldp 1.1.2's ``UEClient``), claimed eps = 0.25 (its default), domain
 sizes k = 2 (its default), 2^10 and 2^16. At 2^10 and 2^16 also two adapters outside its list, exact audit only
-(``DEPLOYMENT_EXTRAS``: pure-ldp's OLH ``LHClient`` and multi-freq-ldpy's longitudinal ``L_OSUE_Client``), so that
+(``DEPLOYMENT_EXTRAS``: pure-ldp's OLH ``LHClient``, multi-freq-ldpy's longitudinal ``L_OSUE_Client``, ``L_ADP_Client``,
+``L_LH_Client`` and ``dBitFlipPM_Client``, its adaptive ``ADP_Client``, and the multidimensional ``SPL_UE_Client``,
+``RSpFD_UE_rnd_Client`` and ``RSpFD_ADP_Client`` on two attributes of size k), so that
 every deployment-size audit of tests/adapters has its seconds measured here.
 
 Ours: ``rldp_verify.adapters.adapt`` + ``audit_structured`` (eps-LDP, structured, exact; the sampler model is the
@@ -60,6 +62,13 @@ SIZES = (2, 2**10, 2**16)
 DEPLOYMENT_EXTRAS = (
     ("OLH_pure_ldp", "pure-ldp:LHClient", ["epsilon={eps}", "d={k}", "use_olh=true"]),
     ("L_OSUE", "multi-freq-ldpy:L_OSUE_Client", ["k={k}", "eps_perm={eps2}", "eps_1={eps}"]),
+    ("ADP", "multi-freq-ldpy:ADP_Client", ["k={k}", "epsilon={eps}"]),
+    ("L_ADP", "multi-freq-ldpy:L_ADP_Client", ["k={k}", "eps_perm={eps2}", "eps_1={eps}"]),
+    ("L_OLH", "multi-freq-ldpy:L_LH_Client", ["k={k}", "eps_perm={eps2}", "eps_1={eps}"]),
+    ("dBitFlipPM", "multi-freq-ldpy:dBitFlipPM_Client", ["k={k}", "b={k}", "d_bits=16", "eps_perm={eps}"]),
+    ("SPL_OUE", "multi-freq-ldpy:SPL_UE_Client", ["lst_k={k},{k}", "epsilon={eps}"]),
+    ("RSpFD_OUE_rnd", "multi-freq-ldpy:RSpFD_UE_rnd_Client", ["lst_k={k},{k}", "epsilon={eps}"]),
+    ("RSpFD_ADP", "multi-freq-ldpy:RSpFD_ADP_Client", ["lst_k={k},{k}", "epsilon={eps}"]),
 )
 
 

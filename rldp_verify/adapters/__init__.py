@@ -25,6 +25,14 @@ multi-freq-ldpy    ``GRR_Client`` (``k``, ``epsilon``)                GRR on k v
                    ``RSpFD_GRR_Client`` (``lst_k``, ``epsilon``)     secret attribute + uniform fake data
                    ``RSpFD_UE_zero_Client`` (``lst_k``, ``epsilon``, secret attribute through UE + UE of
                    ``optimal``)                                      the zero vector elsewhere
+                   ``RSpFD_UE_rnd_Client`` (same)                     secret attribute + UE of uniform random values
+                   ``ADP_Client``, ``L_ADP_Client``, ``SMP_ADP_Client``, the client the code chooses (GRR / OUE,
+                   ``RSpFD_ADP_Client``                                L-GRR / L-OSUE), per attribute
+                   ``SPL_GRR/UE/LH/SS/ADP_Client`` (``lst_k``,        product over the attributes (eps / d each)
+                   ``epsilon``, ``optimal``)
+                   ``L_LH_Client`` (``k``, ``eps_perm``, ``eps_1``)    public seed mixture of L-GRR on g
+                   ``dBitFlipPM_Client`` (``k``, ``b``, ``d_bits``,    released sampled positions of a per-bit
+                   ``eps_perm``)                                      channel on the bucket
 opendp             ``make_randomized_response`` (``categories``,     GRR on the categories
                    ``prob``), ``make_randomized_response_bool``
 =================  ===============================================  ================================
@@ -58,7 +66,8 @@ Inputs are the library's value indices 0..d-1. An object of any other type raise
 :class:`~rldp_verify.core.errors.InputError` naming it.
 
 The package: :mod:`~rldp_verify.adapters._common` (parameter checks, sampler model, versions, tracing),
-one module per library (:mod:`~rldp_verify.adapters.pure_ldp`, :mod:`~rldp_verify.adapters.multi_freq_ldpy`,
+one module per library (:mod:`~rldp_verify.adapters.pure_ldp`, :mod:`~rldp_verify.adapters.multi_freq_ldpy` and
+:mod:`~rldp_verify.adapters.multi_freq_ldpy_more`,
 :mod:`~rldp_verify.adapters.opendp`), :mod:`~rldp_verify.adapters.dispatch` (:func:`adapt`, :func:`channel`,
 :func:`audit_adapted`) and :mod:`~rldp_verify.adapters.specs` (``LIBRARY:NAME``).
 """
