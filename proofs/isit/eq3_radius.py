@@ -4,8 +4,11 @@ chi-square quantile of rldp_verify.core.stats (mpmath root finding, arb-certifie
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
+from rldp_verify.certificates.claims import built
+from rldp_verify.certificates.value import value_certificate
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.stats import chi2_cdf, chi2_quantile_bracket
 from rldp_verify.topics.chisquare.ball import chi2_radius
@@ -28,7 +31,7 @@ REL = Fraction(1, 10 ** 12)   # the engine's B is a float (scipy, ~1e-15 relativ
             "1 - alpha, as the confidence level (1 - alpha) of the sentence before (2) requires.",
 )
 def check_radius(ctx):
-    rows, bad = [], []
+    rows, bad, even = [], [], []   # even: (cells, alpha, n, n B) with an even number of degrees of freedom
     for cells in (N_S * N_U, 4, 30):
         for alpha in (ALPHA, 0.01, 0.2):
             a = Fraction(str(alpha))
@@ -37,6 +40,8 @@ def check_radius(ctx):
                 B = chi2_radius(n, cells, alpha)
                 nB = Fraction(B) * n
                 inside = lo * (1 - REL) <= nB <= hi * (1 + REL)
+                if (cells - 1) % 2 == 0:
+                    even.append((cells, a, n, nB))
                 rows.append({"cells": cells, "alpha": str(a), "n": n, "B": repr(B),
                              "F^-1(1-alpha) in": [f"{float(lo):.15g}", f"{float(hi):.15g}"],
                              "F(nB)": f"{float(chi2_cdf(nB, cells - 1, dps=30)):.12f}", "ok": inside})
@@ -50,4 +55,21 @@ def check_radius(ctx):
     return Outcome.verified(f"{len(rows)} radii: n B lies in the arb-certified bracket of F^-1(1 - alpha) (relative "
                             "slack 1e-12 for the float); Sec. V's setting (15 cells, alpha = 0.05): B = "
                             + ", ".join(f"{float(r['B']):.6g} (n = {r['n']})" for r in paper),
-                            instances=rows)
+                            instances=rows, **built(lambda: [_certificate(*x) for x in even]))
+
+
+def chi2_cdf_even_expr(x: Fraction, d: int) -> list:
+    """F_d(x) for an even number d of degrees of freedom: 1 - e^(-x/2) sum_{i < d/2} (x/2)^i / i! (exact x)."""
+    h = x / 2
+    return ["-", 1, ["*", ["exp", -h], ["+", *[h ** i / math.factorial(i) for i in range(d // 2)]]]]
+
+
+def _certificate(cells: int, alpha: Fraction, n: int, nB: Fraction) -> dict:
+    """F_d(n B (1 - REL)) <= 1 - alpha <= F_d(n B (1 + REL)), d = cells - 1 even: n B (the engine's float B times n)
+    lies within the relative slack REL of the (1 - alpha)-quantile (F_d is increasing). The checker evaluates F_d
+    in arb from its closed form; odd d (erf, pi) is outside its expression language, so those rows have none."""
+    d = cells - 1
+    e = ["min", ["-", 1 - alpha, chi2_cdf_even_expr(nB * (1 - REL), d)],
+         ["-", chi2_cdf_even_expr(nB * (1 + REL), d), 1 - alpha]]
+    return value_certificate(f"eq. (3): n B within 1e-12 of the chi^2_{d} quantile at 1 - alpha = {1 - alpha}, "
+                             f"n = {n} (rows with odd d have no certificate)", e, lower=0)

@@ -381,8 +381,12 @@ def check_f5(ctx):
        statement="n = 5 |S||U| = 75 and n = 10^3 |S||U| = 15,000 for |S| = 3, |U| = 5",
        hypotheses=("|S| = 3, |U| = 5",), method=Method.EXACT)
 def check_printed_n(ctx):
+    from rldp_verify.certificates.claims import built
+    from rldp_verify.certificates.value import printed_certificate
     from rldp_verify.claims import compare_printed, outcome_from_comparisons
 
-    return outcome_from_comparisons([compare_printed("n = 5|S||U|", "75", 5 * N_S * N_U),
-                                     compare_printed("n = 10^3|S||U|", "15000", 10**3 * N_S * N_U)],
-                                    what="printed sample sizes")
+    cmp = [compare_printed("n = 5|S||U|", "75", 5 * N_S * N_U),
+           compare_printed("n = 10^3|S||U|", "15000", 10**3 * N_S * N_U)]
+    return outcome_from_comparisons(cmp, what="printed sample sizes", **built(lambda: [
+        printed_certificate(f"n = {c}|S||U| with |S| = {N_S}, |U| = {N_U} against the printed {p}", ["*", c, N_S, N_U],
+                            p, ok.agrees) for c, p, ok in ((5, "75", cmp[0]), (10**3, "15000", cmp[1]))]))

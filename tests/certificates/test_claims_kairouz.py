@@ -106,3 +106,13 @@ def test_thm18_vertex_list_and_dominance_witnesses_and_their_wrong_variants():
     qt = copy.deepcopy(docs[0])   # Q_QT with delta 1/100 instead of 1/10 is not (eps, delta)-LDP
     qt["statement"]["b"] = [qs(F(1, 100)) if F(v) == delta else v for v in qt["statement"]["b"]]
     assert not _ok(qt)
+
+
+def test_isit_eq3_radius_certificate_and_a_wrong_level():
+    from proofs.isit.eq3_radius import _certificate
+    from rldp_verify.topics.chisquare.ball import chi2_radius
+
+    nB = F(chi2_radius(75, 15, 0.05)) * 75
+    assert _ok(_certificate(15, F(1, 20), 75, nB))
+    assert not _ok(_certificate(15, F(1, 25), 75, nB))          # the 0.96-quantile is not n B
+    assert not _ok(_certificate(15, F(1, 20), 75, nB * F(1000001, 10 ** 6)))   # n B moved by 1e-6 (relative)
