@@ -24,6 +24,37 @@ def _phi_printed(rho, xi, alpha, Bs):
     return mpmath.log(rho * xi ** (1 - a) + (1 - rho) * ((1 - rho * xi) / (1 - rho)) ** (1 - a)) / (a - 1) - Bs
 
 
+def _binary_rational(x) -> Fraction:
+    """An mpf as the binary rational it is (exact)."""
+    m, e = x.man_exp
+    return Fraction(int(m)) * Fraction(2) ** int(e)
+
+
+def _printed_expr(rho: Fraction, xi: Fraction, alpha: Fraction) -> list:
+    """eq. (26) as printed (B_s = 0): 1/(alpha-1) log(rho xi^(1-alpha) + (1-rho) ((1 - rho xi)/(1 - rho))^(1-alpha));
+    alpha = 1: rho log(1/xi) + (1-rho) log((1-rho)/(1 - rho xi)); rho = 1: log(1/xi)."""
+    if rho == 1:
+        return ["log", ["/", 1, xi]]
+    if alpha == 1:
+        return ["+", ["*", rho, ["log", ["/", 1, xi]]], ["*", 1 - rho, ["log", ["/", 1 - rho, 1 - rho * xi]]]]
+    return ["*", 1 / (alpha - 1), ["log", ["+", ["*", rho, ["pow", xi, 1 - alpha]],
+                                         ["*", 1 - rho, ["pow", ["/", 1 - rho * xi, 1 - rho], 1 - alpha]]]]]
+
+
+def _binary_certificates(points, tol: Fraction) -> list[dict]:
+    """Issue 23: per sampled (alpha, rho, xi), the ``rigorous-value`` certificate |eq. (26) - D_alpha(Bern(rho)||
+    Bern(rho xi))| <= tol, the divergence written out from its definition."""
+    from rldp_verify.certificates.divergence import binary_renyi_expr
+    from rldp_verify.certificates.value import value_certificate
+
+    docs = []
+    for alpha, rho, xi in points:
+        diff = ["-", _printed_expr(rho, xi, alpha), binary_renyi_expr(rho, rho * xi, alpha)]
+        docs.append(value_certificate(f"|eq. (26) - D_{alpha}(Bern(rho)||Bern(rho xi))| <= {tol} at rho = {rho}, "
+                                      f"xi = {xi}", ["max", diff, ["-", diff]], upper=tol))
+    return docs
+
+
 @claim(
     id="rldp.sec42.phi-is-binary-divergence",
     paper=PAPER,
@@ -35,6 +66,7 @@ def _phi_printed(rho, xi, alpha, Bs):
 def check_phi_binary(ctx):
     rng = ctx.rng("sec42.binary")
     worst = mpmath.mpf(0)
+    points = []   # (alpha, rho, xi) exactly (xi's mpf as the binary rational it is)
     with working_precision(ctx.dps):
         for _k in range(80):
             alpha = rng.choice((Fraction(1, 3), Fraction(1, 2), Fraction(1), Fraction(2), Fraction(5, 2), Fraction(7)))
@@ -45,12 +77,17 @@ def check_phi_binary(ctx):
             else:
                 printed = _phi_printed(rho, xi, alpha, 0)
             worst = max(worst, abs(printed - phi(rho, xi, alpha, 0)))
+            points.append((alpha, _binary_rational(rho), _binary_rational(xi)))
         # rho = 1: phi = log(1/xi) - B_s for every alpha
         for alpha in (Fraction(1, 2), Fraction(1), Fraction(3)):
             worst = max(worst, abs(phi(1, mpmath.mpf("0.3"), alpha, 0) - mpmath.log(1 / mpmath.mpf("0.3"))))
+            points.append((alpha, Fraction(1), Fraction(3, 10)))
     if worst < mpmath.mpf(10) ** (-(ctx.dps - 10)):
+        from rldp_verify.certificates.claims import built
+
         return Outcome.verified(f"eq. (26) = binary Rényi divergence - B_s on 83 points (max diff {nstr(worst, 3)})",
-                                max_difference=nstr(worst, 3))
+                                max_difference=nstr(worst, 3),
+                                **built(_binary_certificates, points, Fraction(1, 10 ** (ctx.dps - 10))))
     return Outcome.refuted("eq. (26) differs from the binary divergence", counterexample={"max_difference": nstr(worst, 5)}, kind="false")
 
 

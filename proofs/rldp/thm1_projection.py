@@ -299,6 +299,25 @@ def check_direct_sweep(ctx):
     return _check_direct(ctx, 120, "thm1.direct.sweep")
 
 
+def _chain_certificates(cases, tol: Fraction) -> list[dict]:
+    """Issue 23: per sampled (P^, P, s), the ``rigorous-value`` certificate |D_1(P^||P) - (A21)-(A23)'s right-hand
+    side| <= tol, every divergence written out from its definition on the exact conditionals and marginals."""
+    from rldp_verify.certificates.divergence import renyi_expr
+    from rldp_verify.certificates.value import value_certificate
+
+    docs = []
+    for i, (phat, P, s) in enumerate(cases):
+        phs, ps = sum(phat[s]), sum(P[s])
+        rest_h = [v / (1 - phs) for j, r in enumerate(phat) if j != s for v in r]
+        rest = [v / (1 - ps) for j, r in enumerate(P) if j != s for v in r]
+        rhs = ["+", ["*", phs, renyi_expr([v / phs for v in phat[s]], [v / ps for v in P[s]], 1)],
+               ["*", 1 - phs, renyi_expr(rest_h, rest, 1)], renyi_expr([phs, 1 - phs], [ps, 1 - ps], 1)]
+        diff = ["-", renyi_expr(flat(phat), flat(P), 1), rhs]
+        docs.append(value_certificate(f"case {i}: |D_1(P^||P) - chain rule (A21)-(A23)| <= {tol}",
+                                      ["max", diff, ["-", diff]], upper=tol))
+    return docs
+
+
 @claim(
     id="rldp.thm1.kl-chain-rule",
     paper=PAPER,
@@ -310,6 +329,7 @@ def check_direct_sweep(ctx):
 def check_chain(ctx):
     rng = ctx.rng("thm1.chain")
     worst = mpmath.mpf(0)
+    cases = []
     with working_precision(ctx.dps):
         for _k in range(40):
             a1, a2 = rng.choice((2, 3)), rng.choice((2, 3, 4))
@@ -324,9 +344,13 @@ def check_chain(ctx):
                    + (1 - to_mpf(phs)) * kl_divergence(rest_h, rest)
                    + kl_divergence([phs, 1 - phs], [ps, 1 - ps]))
             worst = max(worst, abs(kl_divergence(flat(phat), flat(P)) - rhs))
+            cases.append((phat, P, s))
     if worst < mpmath.mpf(10) ** (-(ctx.dps - 8)):
+        from rldp_verify.certificates.claims import built
+
         return Outcome.verified(f"identity holds on 40 random pairs (max |difference| {nstr(worst, 3)})",
-                                max_difference=nstr(worst, 3))
+                                max_difference=nstr(worst, 3),
+                                **built(_chain_certificates, cases, Fraction(1, 10 ** (ctx.dps - 8))))
     return Outcome.refuted("chain rule fails", counterexample="see max_difference", max_difference=nstr(worst, 5), kind="false")
 
 
@@ -347,11 +371,16 @@ def check_defined(ctx):
         arg = ((a - 1) * arb_exact(B) / a).exp() - (1 - arb_exact(ps))
         negative = bool(arg < 0)
     if negative:
+        from rldp_verify.certificates.claims import built
+        from rldp_verify.certificates.value import value_certificate
+
         return Outcome.refuted(
             "for alpha < 1 the log's argument can be negative: alpha = 1/2, B = 2, P^_s = 1/2 gives "
             f"e^(-2) - 1/2 = {arg.str(10)} < 0; the projection is then the whole simplex "
             "(claim rldp.thm1.alpha-lt-1-whole-simplex), i.e. B_s must be read as +inf",
-            counterexample={"alpha": "1/2", "B": "2", "P^_s": "1/2", "log_argument": arg.str(20)}, kind="missing-hypothesis")
+            counterexample={"alpha": "1/2", "B": "2", "P^_s": "1/2", "log_argument": arg.str(20)}, kind="missing-hypothesis",
+            **built(value_certificate, "e^((alpha-1)B/alpha) - (1 - P^_s) < 0 at alpha = 1/2, B = 2, P^_s = 1/2",
+                    ["-", ["exp", ["/", ["*", alpha - 1, B], alpha]], 1 - ps], upper=0, strict=True))
     return Outcome.inconclusive("sign of the argument not decided", log_argument=arg.str(20))
 
 
