@@ -15,6 +15,7 @@ from fractions import Fraction
 
 import mpmath
 
+from rldp_verify.certificates.claims import built, no_certificate
 from rldp_verify.claims import Method, Outcome, claim, compare_printed, outcome_from_comparisons, search_readings
 from rldp_verify.core.divergence import renyi_divergence
 from rldp_verify.core.numbers import to_mpf, working_precision
@@ -24,6 +25,9 @@ from rldp_verify.rldp.xi_interval import t_interval
 from .._consistency import expect
 from ._sec34 import EX1_CONF, EX1_N, EX1_PHAT, PAPER, flat, fprime_vertices, nstr
 
+#: issue 23: why rldp.example2.theorem-reference carries no certificate
+TEXT_REASON = ("a reading of the paper's text (which theorem's statement defines B_s, found by pattern matching in "
+               "the seed text), not a computation: there is nothing for the checker to re-derive")
 PRINTED_BS = ("0.3782", "0.0900")
 PRINTED_L = (("0.1620", "0.2829"), ("0.1923", "0.5337"))
 PRINTED_HI = ("0.7171", "0.4663")
@@ -240,7 +244,6 @@ def check_fprime(ctx):
     ok_set = sorted(verts) == pv and not rays
     infinite = all(renyi_divergence(flat(EX1_PHAT), list(v), 2) == mpmath.inf for v in verts)
     ev = {"vertices": [[str(x) for x in v] for v in sorted(verts)], "rays": len(rays)}
-    from rldp_verify.certificates.claims import built
     from rldp_verify.certificates.vertices import vertex_certificate
 
     def _rows():   # F' as fprime_vertices writes it: l (P_i + P_j) - P_i <= 0, P_i - h (P_i + P_j) <= 0, P >= 0
@@ -275,7 +278,6 @@ def check_linear(ctx):
     coeff = 1 - l   # l (P11 + P12) <= P11  <=>  l P12 <= (1 - l) P11
     printed = Fraction("0.83830")
     if coeff != printed:
-        from rldp_verify.certificates.claims import built
         from rldp_verify.certificates.value import value_certificate
 
         # issue 23: 1 - l differs from the printed coefficient (here it lies below it)
@@ -302,7 +304,26 @@ def check_derived(ctx):
     comps = [compare_printed("P^_s1", "0.17", ball.marginal(0)), compare_printed("P^_u1|s1", "0.4118", c1[0]),
              compare_printed("P^_u2|s1", "0.5882", c1[1]), compare_printed("P^_s2", "0.83", ball.marginal(1)),
              compare_printed("P^_u1|s2", "0.3133", c2[0]), compare_printed("P^_u2|s2", "0.6867", c2[1])]
-    return outcome_from_comparisons(comps)
+    return outcome_from_comparisons(comps, **built(_conditional_certificates, comps))
+
+
+def _marginal_expr(s: int) -> list:
+    return ["+", *EX1_PHAT[s]]
+
+
+def _conditional_expr(s: int, u: int) -> list:
+    """P^_{u|s} = P^_{s,u} / (P^_{s,u1} + P^_{s,u2}) of Example 1's table, written out."""
+    return ["/", EX1_PHAT[s][u], _marginal_expr(s)]
+
+
+def _conditional_certificates(comps) -> list[dict]:
+    """Issue 23: each printed value of the first display against the quantity written out from P^ (printed_certificate:
+    inside [printed - h, printed + h] when it agrees, strictly outside when not)."""
+    from rldp_verify.certificates.value import printed_certificate
+
+    exprs = [_marginal_expr(0), _conditional_expr(0, 0), _conditional_expr(0, 1), _marginal_expr(1),
+             _conditional_expr(1, 0), _conditional_expr(1, 1)]
+    return [printed_certificate(c.label, e, c.printed, c.agrees) for c, e in zip(comps, exprs, strict=True)]
 
 
 @claim(
@@ -340,10 +361,10 @@ def check_theorem_reference(ctx):
     if cited is None or not defining:
         return Outcome.inconclusive("the sentence or the B_s formula was not found in the paper's text", **ev)
     if int(cited.group(1)) in defining:
-        return Outcome.verified(f"Theorem {cited.group(1)} defines B_s", **ev)
+        return Outcome.verified(f"Theorem {cited.group(1)} defines B_s", **ev, **no_certificate(TEXT_REASON))
     return Outcome.refuted(f"Example 2 cites Theorem {cited.group(1)}, but only Theorem(s) {sorted(defining)} define "
                            f"B_s (eq. (23)); the evident reading is Theorem {min(defining)}",
-                           counterexample=ev, kind="misprint")
+                           counterexample=ev, kind="misprint", **no_certificate(TEXT_REASON))
 
 
 @claim(
@@ -365,7 +386,12 @@ def check_rad_label(ctx):
     if used == ["s1"]:
         return Outcome.verified("the expression's centre 0.3133 is P^_(u1|s1)", **ev)
     if used == ["s2"]:
+        from rldp_verify.certificates.value import printed_certificate
+
+        certs = built(lambda: [printed_certificate(f"P^_(u1|{name}) against the printed centre 0.3133",
+                                                   _conditional_expr(s, 0), "0.3133", name == "s2")
+                               for s, name in enumerate(("s1", "s2"))])
         return Outcome.refuted(f"the expression's centre 0.3133 is P^_(u1|s2) = {centres['s2']} (P^_(u1|s1) = "
                                f"{centres['s1']}), so the radius is rad_s2(F), not rad_s1(F) as labelled",
-                               counterexample=ev, kind="misprint")
+                               counterexample=ev, kind="misprint", **certs)
     return Outcome.inconclusive("0.3133 matches neither conditional", **ev)
