@@ -431,55 +431,70 @@ def agreement_certificates(prob: RowProblem, quantity: str, detail: dict, *, u: 
     """The ``rigorous-value`` certificates of an "agrees" decision of :func:`decide` (issue 23). ``quantity`` is
     "radius" (sup D_alpha(c||P_{U|s})), "min" / "max" (inf / sup of P_{u|s}) or "l1" (sup ||P_{U|s} - c||_1).
 
-    1. the witness P lies in F: D_alpha(P^||P) <= B, written out from P;
-    2. the witness reaches its level (the conditional R derived from P in the expression): D_alpha(c||R) >= level
-       (radius), R_u <= level + eta (min), R_u >= level - eta (max), sum_u |R_u - c_u| >= level - eta (l1) -- the
-       eta slack because the witness attains a rational level exactly, which a ball cannot certify;
-    3. the excluded level is out of reach: Phi of the (merged) divergence at that level exceeds B ((H1)-(H3));
-       for alpha < 1 and the radius, possibly the simplex cap alpha/(1-alpha) log(1/min c) < level instead.
+    1.-2. :func:`witness_certificates` at the witness's level, with an eta slack: R_u <= level + eta (min),
+       R_u >= level - eta (max), ||R - c||_1 >= level - eta (l1) -- the witness attains a rational level exactly,
+       which a ball cannot certify; D_alpha(c||R) >= level (radius);
+    3. :func:`exclusion_certificate` at the excluded level.
 
     So the extremum lies within 2 eta of the engine's value (the decision's eta on the excluded side)."""
+    level, out = Fraction(detail["witness_level"]), Fraction(detail["excluded_level"])
+    bound = {"radius": {"lower": level}, "min": {"upper": level + eta}, "max": {"lower": level - eta},
+             "l1": {"lower": level - eta}}[quantity]
+    docs = witness_certificates(prob, quantity, detail["witness"], bound, u=u)
+    excl = exclusion_certificate(prob, quantity, out, u=u)
+    return docs + ([excl] if excl is not None else [])
+
+
+def witness_certificates(prob: RowProblem, quantity: str, w: dict, bound: dict, *, u: int | None = None,
+                         strict: bool = False) -> list[dict]:
+    """The witness P's ``rigorous-value`` certificates (none for "P^ itself"): 1. P lies in F, D_alpha(P^||P) <= B,
+    written out from P; 2. its quantity (the conditional R derived from P inside the expression) lies within
+    ``bound`` ({"lower": x} or {"upper": x}; strict with ``strict``): D_alpha(c||R) (radius), R_u (min, max) or
+    sum_u |R_u - c_u| (l1)."""
     from rldp_verify.certificates.divergence import renyi_expr
     from rldp_verify.certificates.value import value_certificate
 
-    docs = []
-    w, level, out = detail["witness"], Fraction(detail["witness_level"]), Fraction(detail["excluded_level"])
-    if w["P"] != "P^ itself":
-        P = [Fraction(v) for v in w["P"]]
-        flat = [v for r in prob.phat for v in r]
-        docs.append(value_certificate(f"witness P in F: D_{prob.alpha}(P^||P) <= B = {prob.B}",
-                                      renyi_expr(flat, P, prob.alpha), upper=prob.B))
-        R, Re = _row_expr(prob, P)
-        if quantity == "radius":
-            docs.append(value_certificate(f"the witness reaches D_alpha(P^_(U|s)||P_(U|s)) >= {level}",
-                                          renyi_expr(prob.c, R, prob.alpha, q_expr=Re), lower=level))
-        elif quantity in ("min", "max"):
-            bound = {"upper": level + eta} if quantity == "min" else {"lower": level - eta}
-            docs.append(value_certificate(f"the witness has P_(u{u}|s) {'<=' if quantity == 'min' else '>='} "
-                                          f"{level} -+ eta", Re[u], **bound))
-        else:
-            dist = ["+", *[["max", ["-", e, c], ["-", c, e]] for e, c in zip(Re, prob.c, strict=True)]]
-            docs.append(value_certificate(f"the witness has ||P_(U|s) - P^_(U|s)||_1 >= {level} - eta", dist,
-                                          lower=level - eta))
+    if w["P"] == "P^ itself":
+        return []
+    P = [Fraction(v) for v in w["P"]]
+    flat = [v for r in prob.phat for v in r]
+    docs = [value_certificate(f"witness P in F: D_{prob.alpha}(P^||P) <= B = {prob.B}",
+                              renyi_expr(flat, P, prob.alpha), upper=prob.B)]
+    R, Re = _row_expr(prob, P)
+    if quantity == "radius":
+        e, what = renyi_expr(prob.c, R, prob.alpha, q_expr=Re), "D_alpha(P^_(U|s)||P_(U|s))"
+    elif quantity in ("min", "max"):
+        e, what = Re[u], f"P_(u{u}|s)"
+    else:
+        e = ["+", *[["max", ["-", x, c], ["-", c, x]] for x, c in zip(Re, prob.c, strict=True)]]
+        what = "||P_(U|s) - P^_(U|s)||_1"
+    rel = ("<" if strict else "<=") if "upper" in bound else (">" if strict else ">=")
+    docs.append(value_certificate(f"the witness has {what} {rel} {next(iter(bound.values()))}", e, strict=strict,
+                                  **bound))
+    return docs
+
+
+def exclusion_certificate(prob: RowProblem, quantity: str, out: Fraction, *, u: int | None = None) -> dict | None:
+    """The ``rigorous-value`` certificate that no P in F reaches level ``out`` of the quantity (None when trivially
+    so: P_(u|s) < 0 or > 1): Phi of the (merged, (H1)) divergence at that level exceeds B ((H2)-(H3)); for
+    alpha < 1 and the radius, possibly the simplex cap alpha/(1-alpha) log(1/min c) < level instead."""
+    from rldp_verify.certificates.value import value_certificate
+
     label = f"no P in F reaches {quantity} level {out}"
     if quantity == "radius":
         a = prob.alpha
         if prob.cap() != mpmath.inf and _cap_below(prob, out):   # the route radius_infeasible takes first
-            excl = value_certificate(f"{label}: the simplex maximum alpha/(1-alpha) log(1/min c) < level",
+            return value_certificate(f"{label}: the simplex maximum alpha/(1-alpha) log(1/min c) < level",
                                      ["*", a / (1 - a), ["log", ["/", 1, min(prob.c)]]], upper=out, strict=True)
-        else:
-            excl = _excluded_doc(prob, label, [out])
-    elif quantity in ("min", "max"):
-        rho = prob.c[u]
+        return _excluded_doc(prob, label, [out])
+    if quantity in ("min", "max"):
         trivial = out < 0 if quantity == "min" else out > 1
-        excl = None if trivial else _excluded_doc(prob, label, [_binary(prob, rho, out)])
-    else:
-        m = len(prob.c)
-        levels = []
-        for k in range(1, m):
-            for X1 in combinations(range(m), k):
-                rho = sum(prob.c[i] for i in X1)
-                if rho + out / 2 <= 1:
-                    levels.append(_binary(prob, rho, rho + out / 2))
-        excl = _excluded_doc(prob, label, levels)
-    return docs + ([excl] if excl is not None else [])
+        return None if trivial else _excluded_doc(prob, label, [_binary(prob, prob.c[u], out)])
+    m = len(prob.c)
+    levels = []
+    for k in range(1, m):
+        for X1 in combinations(range(m), k):
+            rho = sum(prob.c[i] for i in X1)
+            if rho + out / 2 <= 1:
+                levels.append(_binary(prob, rho, rho + out / 2))
+    return _excluded_doc(prob, label, levels)

@@ -156,8 +156,61 @@ def _compare(ctx, pick, what):
         tail = (f"; every printed value is reproduced by the reading {all_ok[0]}" if all_ok else
                 f"; no single reading reproduces every printed value (tried: {'; '.join(tried)})")
         ev["witnesses"] = {label: w for (label, _, w), c in zip(wits, comps, strict=True) if not c.agrees}
+        ev.update(built(_disagreement_certificates, ball, ctx.dps, pick, cert))
         return dataclasses.replace(out, summary=out.summary + tail, evidence=ev)
     return dataclasses.replace(out, evidence=ev)
+
+
+def _feasible(prob, q, u, level):
+    """A witness P in ``prob``'s ball whose quantity ``q`` reaches strictly past ``level`` (proofs.rldp._certified;
+    coordinates and l1 distances are attained exactly, so they are asked 1e-30 further), or None."""
+    past = Fraction(1, 10 ** 30)
+    if q == "radius":
+        return prob.radius_feasible(level)
+    if q == "l1":
+        return prob.l1_feasible(level + past)
+    return prob.coordinate_feasible(u, level - past if q == "min" else level + past, q)
+
+
+#: per s, which extremum each of _values' quantities is (proofs.rldp._certified: quantity, u)
+_QUANTITIES = [{"B_s": ("radius", None), "L": [("min", 0), ("min", 1)], "hi": ("max", 0), "rad": ("l1", None)}] * 2
+
+
+def _disagreement_certificates(ball, dps, pick, cert) -> list[dict]:
+    """Issue 23: for every printed value the certified bracket [lo, hi] excludes, the ``rigorous-value`` certificates
+    that the true extremum lies beyond printed +- h (h half a unit of its last digit), over F with the engine's
+    rational radius B (an upper bound of eq. (12)'s B; the chi-square quantile itself is outside the checker's
+    language): beyond on the witness's side, a rational P reaching past it in the smaller ball of Example 1's printed
+    radius 0.0752 (<= eq. (12)'s B = 0.07524..., so the witness lies in F whichever way B is rounded; the bracket's
+    witness in the ball of the engine's radius when none is found there); on the other side, the exclusion
+    (H1)-(H3) at printed -+ h (proofs.rldp._certified.witness_certificates / exclusion_certificate)."""
+    from rldp_verify.core.numbers import decimals, exact
+
+    from ._certified import RowProblem, exclusion_certificate, witness_certificates
+
+    probs = {s: RowProblem(ball.phat, s, ball.alpha, ball.radius, dps=dps) for s in range(2)}
+    small = {s: RowProblem(ball.phat, s, ball.alpha, Fraction("0.0752"), dps=dps) for s in range(2)}
+    kinds = pick([{k: v for k, v in q.items()} for q in _QUANTITIES])
+    rows = [{**{k: v for k, v in r.items()}, "s": s} for s, r in enumerate(cert)]
+    docs = []
+    for (label, printed, (q, u)), (_, _, (lo, hi, w)) in zip(kinds, pick(rows), strict=True):
+        s = int(label[-1]) - 1
+        p, h = exact(printed), Fraction(1, 2 * 10 ** decimals(printed))
+        above = lo > p + h
+        if not above and not hi < p - h:
+            continue
+        sup = q != "min"
+        level = p + h if above else p - h
+        if sup == above:   # the witness reaches beyond the printed value
+            w_small = _feasible(small[s], q, u, level)
+            prob = probs[s] if w_small is None else small[s]
+            got = witness_certificates(prob, q, w if w_small is None else w_small, {"lower" if sup else "upper": level},
+                                       u=u, strict=True)
+        else:
+            got = [exclusion_certificate(probs[s], q, level, u=u)]
+        docs += [{**d, "name": f"{label} != {printed} (Example 2): {d['name']}"} for d in got
+                 if d is not None]
+    return docs
 
 
 @claim(
