@@ -118,9 +118,13 @@ def check_d2_chi2(ctx):
         # the set identity: log is increasing, so the two conditions are equivalent (monotone transform)
     ok = sym and worst < mpmath.mpf(10) ** (-(ctx.dps - 5))
     if ok:
+        from rldp_verify.certificates.identity import identity_evidence
+
         return Outcome.verified("chi2 = sum P1^2/P2 - 1 symbolically; D_2 = log(1 + chi2) on 50 random rational pairs "
                                 f"(max difference {nstr(worst, 3)}); since log is increasing the set identities hold",
-                                symbolic=sym, max_difference=nstr(worst, 3))
+                                symbolic=sym, max_difference=nstr(worst, 3), **identity_evidence(
+                                    "rldp.sec3.d2-chi2", {"chi2 = sum P1^2/P2 - 1": (chi.subs(subs), (power - 1).subs(subs))},
+                                    uncovered="D_2 = log(1 + chi2) on 50 random rational pairs (high precision)"))
     # both sides are computed exactly / at ctx.dps digits from rational inputs: a difference is a finding
     return Outcome.refuted("D_2 = log(1 + chi^2) fails" + ("" if sym else " (symbolic identity not confirmed)")
                            + f": max |D_2 - log(1 + chi^2)| = {nstr(worst, 3)} on 50 random rational pairs",

@@ -102,8 +102,11 @@ def check_kron(ctx):
     printed = sp.Matrix([[a, b, c, one], [b, a, one, c], [c, one, a, b], [one, c, b, a]]) / C
     ok = sp.simplify(K - printed) == sp.zeros(4, 4)
     if ok:
+        from rldp_verify.certificates.identity import identity_evidence
+
+        entries = {f"entry ({i}, {j})": (K[i, j], printed[i, j]) for i in range(4) for j in range(4)}
         return Outcome.verified("the Kronecker product equals the printed form (with the sign reading) identically "
-                                "in E = e^eps2 and k = 2/d")
+                                "in E = e^eps2 and k = 2/d", **identity_evidence("rldp.ex5.kronecker-form", entries))
     return Outcome.refuted("Kronecker product differs from the printed form", counterexample=str(sp.simplify(K - printed)), kind="false")
 
 

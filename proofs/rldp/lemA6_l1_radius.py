@@ -105,7 +105,11 @@ def check_a47(ctx):
     psi = (1 - rho * xi) / (1 - rho)
     ok = sp.simplify(rho * (xi - 1) + (1 - rho) * (1 - psi) - 2 * rho * (xi - 1)) == 0
     if ok:
-        return Outcome.verified("sympy: rho(xi-1) + (1-rho)(1-psi) - 2 rho(xi-1) simplifies to 0")
+        from rldp_verify.certificates.identity import identity_evidence
+
+        return Outcome.verified("sympy: rho(xi-1) + (1-rho)(1-psi) - 2 rho(xi-1) simplifies to 0",
+                                **identity_evidence("rldp.lemma-a6.a47-a50", {
+                                    "(A47)-(A50)": (rho * (xi - 1) + (1 - rho) * (1 - psi), 2 * rho * (xi - 1))}))
     return Outcome.refuted("identity fails", counterexample="sympy", kind="false")
 
 

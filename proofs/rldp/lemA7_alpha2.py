@@ -47,8 +47,15 @@ def check_formula(ctx):
     roots = all(sp.simplify(sp.expand(Fq.subs(xi, r))) == 0 for r in a7)
     a53 = sp.simplify(2 * rho * (a7[1] - 1) - A53) == 0
     if same and roots and a53:
+        from rldp_verify.certificates.identity import identity_evidence
+
         return Outcome.verified("sympy: (A51) = Lemma 1 with e^B = B~+1, both roots solve F = 0, and "
-                                "2 rho (xi+ - 1) simplifies to (A53)")
+                                "2 rho (xi+ - 1) simplifies to (A53)", **identity_evidence("rldp.lemma-a7.xi-formula", {
+                                    **{f"(A51) = Lemma 1 ({n})": (x, y)
+                                       for n, x, y in zip(("xi-", "xi+"), lemma1, a7, strict=True)},
+                                    **{f"{n} solves F = 0": ((rho / xi + (1 - rho) ** 2 / (1 - rho * xi) - Bt - 1)
+                                                             .subs(xi, r), 0) for n, r in zip(("xi-", "xi+"), a7, strict=True)},
+                                    "2 rho (xi+ - 1) = (A53)": (2 * rho * (a7[1] - 1), A53)}))
     return Outcome.inconclusive("not all symbolic steps confirmed", same=same, roots=roots, a53=a53)
 
 
@@ -82,6 +89,11 @@ def check_rho_opt(ctx):
           "literal_rho_opt_derivative_at_Btilde_1/4": str(lit_d), "value_at_Btilde_1/4": str(lit_v),
           "literal_value_B~": "0.25"}
     if stationary and value and worst < 0:
+        from rldp_verify.certificates.identity import identity_evidence
+
+        ev.update(identity_evidence("rldp.lemma-a7.rho-opt", {
+            "(A53)' at rho_opt": (d1.subs(rho, r_opt), 0), "(A53) at rho_opt": (A53.subs(rho, r_opt), sp.sqrt(Bt))},
+            uncovered="the concavity ((A53)'' < 0 sampled on a grid at 30 digits)"))
         return Outcome.verified("sympy: (A53)' vanishes at (1 - sqrt(B~))/2, the value there is sqrt(B~), and "
                                 "(A53)'' < 0 on a grid (concave)", **ev)
     return Outcome.inconclusive("not all steps confirmed", stationary=stationary, value=value, **ev)

@@ -195,5 +195,12 @@ def check_reduction(ctx):
              sp.simplify((1 / E) / (E + 1) + E * (1 / E) / (E + 1) - 1 / E)]
     if any(i != 0 for i in ident):
         return Outcome.refuted("symbolic identity fails", counterexample={"residuals": list(map(str, ident))}, kind="false")
+    from rldp_verify.certificates.identity import identity_evidence
+
     return Outcome.verified(f"{n} decompositions (A105)/(A109) exact; (A106) and the inclusions hold; the "
-                            "coordinate identities hold symbolically in e^eps")
+                            "coordinate identities hold symbolically in e^eps", **identity_evidence(
+                                "rldp.lemmaA8.reduction-steps", {
+                                    "1": (E / (E + 1) + E * (1 / E) / (E + 1), 1),
+                                    "e^eps": (E / (E + 1) + E * E / (E + 1), E),
+                                    "e^-eps": ((1 / E) / (E + 1) + E * (1 / E) / (E + 1), 1 / E)},
+                                uncovered=f"the {n} exact decompositions and inclusions (exact rationals, no certificate)"))

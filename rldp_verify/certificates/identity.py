@@ -76,11 +76,14 @@ def _root_substitution(es: list, notes: list) -> list:
     return [sympy.powsimp(sympy.expand_power_base(e.xreplace(rep), force=False), force=False) for e in es]
 
 
-def _atom_substitution(es: list, notes: list, relations: list) -> list:
+def _atom_substitution(es: list, notes: list, relations: list, merged: list) -> list:
     """Every remaining non-rational sub-expression (functions, non-integer powers, transcendental constants) as an
-    independent variable; for a root A = b^(p/q) of a rational b, the relation A^q - b^p (= 0) goes to
-    ``relations``."""
+    independent variable (b^(p/q) as A^p with A = b^(1/q)); for a root A = b^(1/q) of a rational b, the relation
+    A^q - b (= 0) goes to ``relations``.  Atoms whose arguments sympy.cancel brings to one form share a variable;
+    their arguments go to ``merged`` as pairs (first, other), to be certified equal themselves."""
     rep: dict = {}
+    canon: dict = {}    # an atom in a canonical form (its arguments through sympy.cancel) -> its variable
+    first: dict = {}
 
     def walk(e):
         if e.is_Symbol or e.is_Rational:
@@ -89,21 +92,26 @@ def _atom_substitution(es: list, notes: list, relations: list) -> list:
             for a in e.args:
                 walk(a)
             return
-        if e not in rep:
-            rep[e] = sympy.Symbol(f"A{len(rep)}")
-            notes.append(f"{rep[e].name} = {sympy.sstr(e)}")
-            if e.is_Pow and e.exp.is_Rational and not e.base.atoms(sympy.Function, sympy.Pow) - _integer_powers(e.base):
-                relations.append((rep[e], rep[e] ** int(e.exp.q) - e.base ** int(e.exp.p)))
+        root = e.is_Pow and e.exp.is_Rational
+        key = (sympy.cancel(e.base), int(e.exp.q)) if root else e.func(*(sympy.cancel(a) for a in e.args))
+        if key in first and first[key] != e:
+            pairs = [(first[key].base, e.base)] if root else zip(first[key].args, e.args, strict=True)
+            merged.extend((x, y) for x, y in pairs if x != y)
+        if key not in canon:
+            first[key] = e
+            canon[key] = sympy.Symbol(f"A{len(canon)}")
+            base = key[0] if root else None
+            notes.append(f"{canon[key].name} = {sympy.sstr(e if base is None else base ** sympy.Rational(1, key[1]))}")
+            if base is not None and not base.atoms(sympy.Function) and all(
+                    p.exp.is_Integer for p in base.atoms(sympy.Pow)):
+                relations.append((canon[key], canon[key] ** key[1] - base))
+        rep[e] = canon[key] ** int(e.exp.p) if root else canon[key]
 
     for e in es:
         if e.atoms(sympy.Float):
             raise ValueError(f"a float in the identity: {sorted(map(str, e.atoms(sympy.Float)))[:3]}")
         walk(e)
     return [e.xreplace(rep) for e in es]
-
-
-def _integer_powers(e) -> set:
-    return {p for p in e.atoms(sympy.Pow) if p.exp.is_Integer}
 
 
 def _reduce(es: list, relations: list, notes: list) -> list:
@@ -121,9 +129,10 @@ def _reduce(es: list, relations: list, notes: list) -> list:
     return [es[0], es[1] + sympy.Add(*extra)]
 
 
-def rationalize(lhs, rhs) -> tuple[sympy.Expr, sympy.Expr, str]:
+def rationalize(lhs, rhs, merged: list | None = None) -> tuple[sympy.Expr, sympy.Expr, str]:
     """(lhs', rhs', words): the identity as a rational one in new variables, and the substitution in words.
-    Raises ValueError when lhs' - rhs' is not 0 as a rational function."""
+    Raises ValueError when lhs' - rhs' is not 0 as a rational function.  ``merged`` receives the pairs of
+    arguments of atoms identified as one variable (each must be certified equal, see :func:`identity_certificate`)."""
     notes: list[str] = []
     es = [sympy.sympify(lhs), sympy.sympify(rhs)]
     hyperbolic = (sympy.sinh, sympy.cosh, sympy.tanh, sympy.coth)
@@ -131,13 +140,29 @@ def rationalize(lhs, rhs) -> tuple[sympy.Expr, sympy.Expr, str]:
         es = [e.rewrite(sympy.exp) for e in es]
         notes.append("sinh, cosh, tanh, coth written with exp")
     relations: list = []
-    es = _atom_substitution(_root_substitution(_exp_substitution(es, notes), notes), notes, relations)
+    merged = [] if merged is None else merged
+    es = _atom_substitution(_root_substitution(_exp_substitution(es, notes), notes), notes, relations, merged)
+    _grid_size(es[0], es[1])     # too large a grid is refused before sympy expands anything
     if relations and sympy.cancel(sympy.together(es[0] - es[1])) != 0:
         es = _reduce(es, relations, notes)
     if sympy.cancel(sympy.together(es[0] - es[1])) != 0:
         raise ValueError("not a rational identity after substituting " + ("; ".join(notes) or "nothing")
                          + ": it rests on relations that sympy used between its atoms (e.g. log or root rules)")
     return es[0], es[1], "; ".join(notes)
+
+
+def _grid_size(lhs_, rhs_) -> tuple[dict, list, dict]:
+    """(statement trees, variables, the checker's numerator degree bounds) of the rational identity lhs_ == rhs_;
+    ValueError when its grid exceeds MAX_POINTS."""
+    from rldp_verify_check.identity import degrees
+
+    names = sorted(str(s) for s in lhs_.free_symbols | rhs_.free_symbols)
+    st = {"lhs": to_tree(lhs_), "rhs": to_tree(rhs_), "variables": names}
+    degree, _ = degrees(["-", st["lhs"], st["rhs"]], names)
+    size = math.prod(degree[x] + 1 for x in names)
+    if size > MAX_POINTS:
+        raise ValueError(f"the grid would have {size} points (numerator degrees {degree}), more than {MAX_POINTS}")
+    return st, names, degree
 
 
 def _grid(names: list[str], degree: dict, attempt: int) -> dict:
@@ -147,20 +172,33 @@ def _grid(names: list[str], degree: dict, attempt: int) -> dict:
             for i, x in enumerate(names)}
 
 
-def identity_certificate(name: str, lhs, rhs=0, *, substitution: str | None = None) -> dict:
+def identity_certificate(name: str, lhs, rhs=0, *, substitution: str | None = None) -> dict | list[dict]:
     """The ``symbolic-identity`` certificate of lhs == rhs (sympy expressions or numbers); ``substitution``: extra
-    words about how the claim's identity was brought to this form (prepended to the builder's own)."""
-    from rldp_verify_check import CertificateError
-    from rldp_verify_check.identity import check, degrees
+    words about how the claim's identity was brought to this form (prepended to the builder's own).  When atoms
+    with different arguments were identified as one variable (log(1 + x/p) and log((p + x)/p)), a list: this
+    certificate and those of the arguments' equalities.  ValueError when a substitution made both sides the same
+    expression (sympy's automatic evaluation decided the identity by a non-rational rule, e.g. (xy)^a = x^a y^a:
+    a certificate would prove nothing); identical rational sides (sympy cancelled d/d) are certified as they are."""
+    merged: list = []
+    lhs_, rhs_, words = rationalize(lhs, rhs, merged)
+    if lhs_ == rhs_ and not merged and words:
+        raise ValueError("sympy's automatic evaluation makes both sides one expression (the identity rests on its "
+                         f"rewriting rules, e.g. powers of products of positive symbols): {sympy.sstr(lhs_)[:100]}")
+    doc = _certificate(name, lhs_, rhs_, "; ".join(w for w in (substitution, words) if w))
+    docs = [doc]
+    for k, (x, y) in enumerate(merged):
+        more = identity_certificate(f"{name}: argument {k} of an identified atom", x, y)
+        docs.extend(more if isinstance(more, list) else [more])
+    return doc if len(docs) == 1 else docs
 
-    lhs_, rhs_, words = rationalize(lhs, rhs)
-    names = sorted(str(s) for s in (lhs_ - rhs_).free_symbols | lhs_.free_symbols | rhs_.free_symbols)
-    st = {"lhs": to_tree(lhs_), "rhs": to_tree(rhs_), "variables": names,
-          "substitution": "; ".join(w for w in (substitution, words) if w)}
-    degree, _ = degrees(["-", st["lhs"], st["rhs"]], names)
-    size = math.prod(degree[x] + 1 for x in names)
-    if size > MAX_POINTS:
-        raise ValueError(f"the grid would have {size} points (numerator degrees {degree}), more than {MAX_POINTS}")
+
+def _certificate(name: str, lhs_, rhs_, words: str) -> dict:
+    """The certificate of the rational identity lhs_ == rhs_ with its grid."""
+    from rldp_verify_check import CertificateError
+    from rldp_verify_check.identity import check
+
+    st, names, degree = _grid_size(lhs_, rhs_)
+    st["substitution"] = words
     for attempt in range(4):
         data = {"points": _grid(names, degree, attempt)}
         try:
@@ -178,7 +216,8 @@ def identity_certificates(name: str, identities: dict) -> list[dict]:
     out = []
     for label, (lhs, rhs) in identities.items():
         try:
-            out.append(identity_certificate(f"{name}: {label}", lhs, rhs))
+            doc = identity_certificate(f"{name}: {label}", lhs, rhs)
+            out.extend(doc if isinstance(doc, list) else [doc])
         except ValueError as exc:
             raise ValueError(f"{label}: {exc}") from None
     return out
@@ -211,3 +250,15 @@ def refutation_certificate(name: str, lhs, rhs, point: dict) -> dict:
     above = sympy.N(diff, 50) > 0
     return value_certificate(name, tree, lower=0, strict=True) if above else \
         value_certificate(name, tree, upper=0, strict=True)
+
+
+def identity_evidence(claim_id: str, identities: dict, *, uncovered: str | None = None) -> dict:
+    """Evidence entries for a claim: its identities' certificates (or why there are none, by
+    :func:`rldp_verify.certificates.claims.built`), and with ``uncovered`` a ``certificate_covers`` note naming the
+    part of the verdict the certificates do not cover (e.g. a sampled numeric check)."""
+    from rldp_verify.certificates.claims import built
+
+    out = built(identity_certificates, claim_id, identities)
+    if uncovered:
+        out["certificate_covers"] = f"the symbolic identities ({', '.join(identities)}); not {uncovered}"
+    return out
