@@ -10,6 +10,7 @@ import mpmath
 import numpy as np
 from scipy.optimize import minimize
 
+from rldp_verify.certificates.claims import built
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import exact, to_mpf, working_precision
 from rldp_verify.topics.fdiv import (
@@ -220,5 +221,24 @@ def check_footnote(ctx):
                       "charitable": "alpha > 1, the range of Sec. VI's results (Theorem 8, Corollary 11), with output "
                                     "symbols that no input produces left out: the equivalence holds (finite D_alpha <=> "
                                     f"mutually absolutely continuous rows <=> finite LDP; RLDP^(2) = {d_two} here)"},
-            kind="missing-hypothesis")
+            kind="missing-hypothesis", **built(_footnote_certs, M, M2))  # issue 23
     return Outcome.verified("no counterexample", rldp_alpha_half=fstr(d_half))
+
+
+def _footnote_certs(M, M2) -> list[dict]:
+    """The counterexample re-evaluated in arb from the definition of D_alpha: both divergences between the rows
+    of M at alpha = 1/2 are finite (below 1; the zero cell of a row contributes nothing for alpha < 1), while the
+    zero in M[0] against 1/2 in M[1] makes its LDP level infinite (visible in the rows); M2's RLDP^(2) is finite
+    (below 1; its all-zero column contributes nothing)."""
+    from rldp_verify.certificates.value import value_certificate
+
+    from ._certs import renyi_expr
+
+    half = Fraction(1, 2)
+    tag = f"M = {[[str(x) for x in r] for r in M]}"
+    out = [value_certificate(f"D_1/2(M_{i}||M_{j}) < 1, {tag}", renyi_expr(M[i], M[j], half), lower=0, upper=1)
+           for i, j in ((0, 1), (1, 0))]
+    tag2 = f"M2 = {[[str(x) for x in r] for r in M2]}"
+    out += [value_certificate(f"D_2(M2_{i}||M2_{j}) < 1, {tag2}", renyi_expr(M2[i], M2[j], 2), lower=0, upper=1)
+            for i, j in ((0, 1), (1, 0))]
+    return out

@@ -7,6 +7,7 @@ from fractions import Fraction
 import mpmath
 import sympy as sp
 
+from rldp_verify.certificates.claims import built
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.divergence import renyi_divergence
 from rldp_verify.core.numbers import exact, to_mpf, working_precision
@@ -106,5 +107,22 @@ def check_lt1(ctx):
             counterexample={"alpha": "1/2", "P": ["1", "0"], "Q": ["1/4", "3/4"]},
             D_f_alpha=fstr(df), eq4_value=fstr(printed), true_renyi=fstr(true),
             corrected_transform_value=fstr(corrected),
-            corrected_transform_max_abs_diff_random=fstr(worst, 3), kind="misprint")
+            corrected_transform_max_abs_diff_random=fstr(worst, 3), kind="misprint", **built(_lt1_certs, p, q, a))  # issue 23
     return Outcome.verified("eq. (4) reproduced at alpha = 1/2", eq4_value=fstr(printed), true_renyi=fstr(true))
+
+
+def _lt1_certs(p, q, a) -> list[dict]:
+    """The counterexample re-evaluated in arb from the definitions: D_f = sum_x Q(x) f_alpha(P(x)/Q(x)) with
+    f_alpha(x) = 1 - x^alpha (eq. (3), alpha < 1), eq. (4)'s value log(D_f + 1)/(alpha - 1), and D_alpha(P||Q):
+    eq. (4)'s value is negative and differs from D_alpha (their difference is > 0)."""
+    from rldp_verify.certificates.value import value_certificate
+
+    from ._certs import renyi_expr
+
+    # a cell with P(x) = 0 contributes Q(x) f_alpha(0) = Q(x)
+    d_f = ["+", *[["*", y, ["-", 1, ["pow", ["/", x, y], a]]] if x else y for x, y in zip(p, q, strict=True)]]
+    eq4 = ["/", ["log", ["+", d_f, 1]], a - 1]
+    tag = f"alpha = {a}, P = {[str(x) for x in p]}, Q = {[str(x) for x in q]}"
+    return [value_certificate(f"eq. (4)'s value < 0, {tag}", eq4, upper=0, strict=True),
+            value_certificate(f"D_alpha(P||Q) - eq. (4)'s value > 0, {tag}", ["-", renyi_expr(p, q, a), eq4], lower=0,
+                              strict=True)]

@@ -8,6 +8,7 @@ from itertools import combinations
 
 import mpmath
 
+from rldp_verify.certificates.claims import built
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.divergence import renyi_divergence, renyi_power_sum
 from rldp_verify.core.numbers import exact, to_mpf, working_precision
@@ -250,7 +251,8 @@ def check_ex5(ctx):
                             "alpha": 2},
             D_alpha_in=fstr(d_in), D_alpha_out=fstr(d_out),
             fano_rows_with_disjoint_supports=fano_disjoint, fano_support_graph_connected=fano_connected,
-            fano_mixed_column_ratios=fano_ratios, readings=readings, kind="missing-hypothesis")
+            fano_mixed_column_ratios=fano_ratios, readings=readings, kind="missing-hypothesis",
+            **built(_ex5_certs, W, P, Q))  # issue 23
     return Outcome.verified("counterexample did not materialise", D_alpha_out=fstr(d_out))
 
 
@@ -333,3 +335,16 @@ def check_maxcorr(ctx):
     return Outcome.verified(f"rho_m = 1 (to {fstr(worst, 3)}) at the witness input on 20 channels; Dobrushin coefficient < 1 "
                             f"(exact) on {n_conv} random channels whose rows pairwise intersect",
                             max_abs_rho_minus_1=fstr(worst, 3), converse_cases=n_conv)
+
+
+def _ex5_certs(W, P, Q) -> list[dict]:
+    """The counterexample re-evaluated in arb from the definition of D_2: D_2(P_X||Q_X) > 0 and
+    D_2(P_Y||Q_Y) = 0 exactly (both outputs are (1, 0): the log of 1), so the ratio of eq. (9) is 0 at every
+    admissible pair of inputs (the outputs never depend on the input) and eta_2 = 0 < 1."""
+    from rldp_verify.certificates.value import value_certificate
+
+    from ._certs import renyi_expr
+
+    tag = f"P_X = {[str(x) for x in P]}, Q_X = {[str(x) for x in Q]}, W = {[[str(x) for x in r] for r in W]}"
+    return [value_certificate(f"D_2(P_X||Q_X) > 0, {tag}", renyi_expr(P, Q, 2), lower=0, strict=True),
+            value_certificate(f"D_2(P_Y||Q_Y) = 0, {tag}", renyi_expr(push(W, P), push(W, Q), 2), lower=0, upper=0)]

@@ -8,6 +8,7 @@ from itertools import pairwise
 import mpmath
 import sympy as sp
 
+from rldp_verify.certificates.claims import built
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import exact, to_mpf, working_precision
 from rldp_verify.topics.fdiv import (
@@ -188,6 +189,31 @@ def check_h1(ctx):
             printed_g_inv=fstr(printed), sup_t_with_g_le_s=fstr(true), g_just_below_2_3=fstr(g_below), g_at_2_3=fstr(g_at),
             printed_g_inv_at_h1_minus_tiny=fstr(before), printed_g_inv_at_h1_plus_tiny=fstr(at),
             h2_is_jump_value=h2_ok, switch_points=table, sup_certified_2_3=sup_is_two_thirds, printed_inverse_drops_at_h1=drops,
-            kind=kind)
+            kind=kind, **built(_h1_certs, a, s, h1))  # issue 23
     return Outcome.inconclusive("printed inverse coincides with the generalized inverse at the test point",
                                 printed=fstr(printed), true=fstr(true))
+
+
+def _h1_certs(a: Fraction, s: Fraction, h1: Fraction) -> list[dict]:
+    """The counterexample (alpha = 3/2, s = 3/5 < h_1 = 2/3) re-evaluated in arb, with g_alpha of eq. (39) and the
+    printed inverse of eq. (41) written out: on [0, 1/alpha) g is e^{2(alpha-1)t^2} - 1, increasing, with
+    sup g(t) = e^{2(alpha-1)/alpha^2} - 1 < s; at and above 1/alpha it is (1-t)^{1-alpha} - 1, increasing, with
+    g(1/alpha) > s: so sup{t : g(t) <= s} = 1/alpha; the printed inverse (Pinsker branch, s < h_1) exceeds 1/alpha;
+    and it drops at h_1 (its value just below h_1 exceeds its value at h_1 + 10^-20, the other branch)."""
+    from rldp_verify.certificates.value import value_certificate
+
+    from ._certs import g_inverse_expr
+
+    inv = 1 / a
+    jump_left = ["-", ["exp", ["*", 2 * (a - 1), inv * inv]], 1]
+    at_inv = ["-", ["pow", 1 - inv, 1 - a], 1]
+    tiny = Fraction(1, 10**20)
+    return [
+        value_certificate(f"g(1/alpha^-) < s = {s}, alpha = {a}", jump_left, upper=s, strict=True),
+        value_certificate(f"g(1/alpha) > s = {s}, alpha = {a}", at_inv, lower=s, strict=True),
+        value_certificate(f"printed g^-1(s = {s}) > 1/alpha = {inv}, alpha = {a}", g_inverse_expr(s, a, "low"),
+                          lower=inv, strict=True),
+        value_certificate(f"printed g^-1(h_1 - 1e-20) - g^-1(h_1 + 1e-20) > 0, alpha = {a}",
+                          ["-", g_inverse_expr(h1 - tiny, a, "low"), g_inverse_expr(h1 + tiny, a, "high")],
+                          lower=0, strict=True),
+    ]
