@@ -10,6 +10,8 @@ import flint
 import mpmath
 import sympy as sp
 
+from rldp_verify.certificates.claims import built
+from rldp_verify.certificates.value import expr, value_certificate
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.divergence import renyi_divergence
 from rldp_verify.core.numbers import exact, to_mpf, working_precision
@@ -212,7 +214,46 @@ def _bound(ctx, alphas, settings):
     return Outcome.verified(
         f"eps* < phi certified at all {len(table)} (setting, alpha) points and eps* < RLDP(RR); note: at {len(worse_than_dpi)} points "
         "phi is no better than the trivial post-processing bound RLDP(RR)",
-        table=out, phi_not_better_than_rr=worse_than_dpi)
+        table=out, phi_not_better_than_rr=worse_than_dpi,
+        **built(lambda: [c for r in table for c in _point_certs(r["N"], r["e^eps"], r["channel"], exact(r["alpha"]))]))
+
+
+def _setting(N: int, E, ch: str):
+    """(RR^(N) rows, the distinct rows of W o RR^(N)) for a Figure-2 setting (exact)."""
+    W = channel_P(N) if ch == "P" else channel_Q(N)
+    return rr(N, Fraction(E)), gammas_Y(W, N, Fraction(E))[1]
+
+
+def _phi_with_branch(N: int, E, ch: str, a: Fraction) -> tuple[list, dict]:
+    """(phi of eq. (53) as an expression, the certificate of the branch of eq. (41) it uses)."""
+    from rldp_verify_check.value import evaluate
+
+    from ._certs import branch_cert, f_alpha_expr, phi_expr, switch_h_expr
+
+    M, distinct = _setting(N, E, ch)
+    eps_f = f_alpha_expr(M[0], M[1], a)
+    with flint.ctx.workprec(256):
+        d = evaluate(expr(["-", eps_f, switch_h_expr(a)]))
+    if not (d < 0 or d >= 0):
+        raise ValueError(f"eps_f and the switch point of eq. (41) are not separated at alpha = {a}")
+    branch = "low" if d < 0 else "high"
+    tag = f"N = {N}, e^eps = {E}, {ch}^(N), alpha = {a}"
+    return phi_expr(M, distinct, a, branch), branch_cert(f"eq. (41)'s branch '{branch}' for eps_f, {tag}", eps_f, a,
+                                                         branch)
+
+
+def _point_certs(N: int, E, ch: str, a: Fraction) -> list[dict]:
+    """Issue 23, one (setting, alpha) point of falpha.ex12.bound-holds: min(phi - eps*, D_alpha(RR_0||RR_1) - eps*) >= 0
+    (arb; eps* the max over ordered pairs of distinct output rows, from the definition of D_alpha, bound once), and
+    the branch of eq. (41) that phi uses."""
+    from ._certs import level_expr, renyi_expr
+
+    M, distinct = _setting(N, E, ch)
+    phi, branch = _phi_with_branch(N, E, ch, a)
+    e = ["let", [["eps", level_expr(distinct, a)]],
+         ["min", ["-", phi, "$eps"], ["-", renyi_expr(M[0], M[1], a), "$eps"]]]
+    return [branch, value_certificate(f"eps* <= phi and eps* <= RLDP(RR), N = {N}, e^eps = {E}, {ch}^(N), alpha = {a}",
+                                      e, lower=0)]
 
 
 @claim(
@@ -251,11 +292,24 @@ def check_tightens(ctx):
                 return Outcome.refuted(
                     "reading-dependent: the gap phi - eps* grows from alpha = 2 to alpha = 3, then decreases (alpha = "
                     + ", ".join(wide) + ") below its alpha = 2 value: the bound tightens as alpha grows as a trend, "
-                    "not at every alpha", counterexample=cex, kind="reading-dependent", **ev)
+                    "not at every alpha", counterexample=cex, kind="reading-dependent", **ev,
+                    **built(_tightens_certs, r2["N"], r2["e^eps"], r2["channel"]))
             return Outcome.refuted(
                 "the gap phi - eps* grows from alpha = 2 to alpha = 3 (it shrinks only for large alpha)",
-                counterexample=cex, kind="false", **ev)
+                counterexample=cex, kind="false", **ev,
+                **built(_tightens_certs, r2["N"], r2["e^eps"], r2["channel"]))
     return Outcome.verified("gap non-increasing from alpha = 2 to 3 in every setting")
+
+
+def _tightens_certs(N: int, E, ch: str) -> list[dict]:
+    """Issue 23: the gap phi - eps* at alpha = 3 exceeds the gap at alpha = 2 (arb), with the branches of eq. (41)."""
+    from ._certs import level_expr
+
+    _, distinct = _setting(N, E, ch)
+    (phi2, b2), (phi3, b3) = (_phi_with_branch(N, E, ch, Fraction(a)) for a in (2, 3))
+    gap = ["-", ["-", phi3, level_expr(distinct, 3)], ["-", phi2, level_expr(distinct, 2)]]
+    return [b2, b3, value_certificate(f"(phi - eps*)(alpha = 3) - (phi - eps*)(alpha = 2) > 0, N = {N}, e^eps = {E}, "
+                                      f"{ch}^(N)", gap, lower=0, strict=True)]
 
 
 @claim(
