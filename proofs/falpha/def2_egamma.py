@@ -7,6 +7,7 @@ from itertools import pairwise
 
 import mpmath
 
+from rldp_verify.certificates.claims import no_certificate
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import exact, to_mpf, working_precision
 from rldp_verify.topics.fdiv import (
@@ -50,7 +51,11 @@ def check_egamma(ctx):
         if hockey_stick(p, q, Fraction(1)) != total_variation(p, q):
             return Outcome.refuted("E_1 != TV", counterexample={"P": p, "Q": q}, kind="false")
     return Outcome.verified(f"{n} exact evaluations agree (random rational pairs, gammas over 10^-4..10^5 and "
-                            "every breakpoint)", evaluations=n)
+                            "every breakpoint)", evaluations=n,
+        **no_certificate(  # issue 23
+            "exact rational equalities (eq. (5) = the positive-part form, E_1 = TV) at sampled (P, "
+            "Q, gamma): the checker has no kind for an exact rational equality (arb proves "
+            "enclosures, not that two rationals are equal)"))
 
 
 def _integral_hp(p, q, a, dps):
@@ -121,4 +126,8 @@ def check_eq6(ctx):
         return Outcome.inconclusive(f"quadrature disagrees by {fstr(worst, 3)}", max_rel_diff=fstr(worst, 3))
     return Outcome.verified(f"{n_exact} exact identities (integer alpha) and {n_hp} quadratures "
                             f"(alpha in (0,1), 1, non-integer > 1) agree to {fstr(worst, 3)}",
-                            exact_cases=n_exact, hp_cases=n_hp, max_rel_diff=fstr(worst, 3))
+                            exact_cases=n_exact, hp_cases=n_hp, max_rel_diff=fstr(worst, 3),
+        **no_certificate(  # issue 23
+            "exact rational equalities D_f = the integral for integer alpha (the checker has no "
+            "kind for an exact rational equality (arb proves enclosures, not that two rationals "
+            "are equal)), and mpmath quadrature (not rigorous) for the other orders"))

@@ -8,7 +8,7 @@ from itertools import combinations
 
 import mpmath
 
-from rldp_verify.certificates.claims import built
+from rldp_verify.certificates.claims import built, no_certificate
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.divergence import renyi_divergence, renyi_power_sum
 from rldp_verify.core.numbers import exact, to_mpf, working_precision
@@ -104,7 +104,12 @@ def check_prop3(ctx):
     return Outcome.verified(
         f"exact ratio 1 attained on {n_exact} (channel, integer alpha) cases; |ratio - 1| <= {fstr(worst, 3)} for "
         "alpha in (0,1), 1 and non-integer > 1; random pairs respect ratio <= 1 (DPI)",
-        exact_cases=n_exact, max_abs_ratio_minus_1=fstr(worst, 3), max_random_ratio=fstr(top))
+        exact_cases=n_exact, max_abs_ratio_minus_1=fstr(worst, 3), max_random_ratio=fstr(top),
+        **no_certificate(  # issue 23
+            "the ratio is 1 because two exact rational power sums are equal (integer alpha): the "
+            "checker has no kind for an exact rational equality (arb proves enclosures, not that "
+            "two rationals are equal); the other orders are evaluated at high precision (mpmath), "
+            "not in arb"))
 
 
 @claim(
@@ -132,7 +137,10 @@ def check_appb(ctx):
             rows[s] = [fstr(r, 12) for r in seq]
             if not (abs(seq[-1] - 1) < abs(seq[0] - 1) and abs(seq[-1] - 1) < mpmath.mpf(10) ** -6):
                 return Outcome.inconclusive("ratio does not approach 1", ratios=rows)
-    return Outcome.verified("ratios approach 1 as gamma = 10^-1 .. 10^-32", channel=W, ratios=rows)
+    return Outcome.verified("ratios approach 1 as gamma = 10^-1 .. 10^-32", channel=W, ratios=rows,
+        **no_certificate(  # issue 23
+            "a limit (gamma -> 0) read off a finite sequence of high-precision ratios: no finite "
+            "evaluation proves a limit"))
 
 
 @claim(
@@ -166,7 +174,11 @@ def check_ex4(ctx):
             if s_in != s_out:
                 return Outcome.refuted("witness ratio != 1", counterexample={"W": W, "alpha": a}, kind="false")
             n += 1
-    return Outcome.verified(f"{n} random block-diagonal channels (m = 2..4): exact witness ratio 1", cases=n)
+    return Outcome.verified(f"{n} random block-diagonal channels (m = 2..4): exact witness ratio 1", cases=n,
+        **no_certificate(  # issue 23
+            "the witness ratio is 1 because two exact rational power sums are equal: the checker "
+            "has no kind for an exact rational equality (arb proves enclosures, not that two "
+            "rationals are equal)"))
 
 
 def _fano():
@@ -282,7 +294,10 @@ def check_ex5_pq(ctx):
     facts["P_ratio_alpha3_q1e-40"] = fstr(r, 12)
     facts["P_ratio_lower_bound"] = fstr(lb, 12)
     if facts["P_3_singular"] and facts["Q_2_singular"] and facts["P_disjoint_pair"] is None and facts["Q_disjoint_pair"]:
-        return Outcome.verified("P: all rows pairwise intersect; Q: rows 1 and 3 are disjoint", **facts)
+        return Outcome.verified("P: all rows pairwise intersect; Q: rows 1 and 3 are disjoint", **facts,
+            **no_certificate(  # issue 23
+                "combinatorial facts about two printed 0/(1/k) matrices (entries, row sums, "
+                "intersecting supports), decided by exact comparison; no numeric bound to certify"))
     return Outcome.refuted("the stated structure does not hold", counterexample=facts, kind="false")
 
 
@@ -334,7 +349,11 @@ def check_maxcorr(ctx):
         return Outcome.inconclusive("rho_m not 1 at the witness", max_abs_rho_minus_1=fstr(worst, 3))
     return Outcome.verified(f"rho_m = 1 (to {fstr(worst, 3)}) at the witness input on 20 channels; Dobrushin coefficient < 1 "
                             f"(exact) on {n_conv} random channels whose rows pairwise intersect",
-                            max_abs_rho_minus_1=fstr(worst, 3), converse_cases=n_conv)
+                            max_abs_rho_minus_1=fstr(worst, 3), converse_cases=n_conv,
+        **no_certificate(  # issue 23
+            "rho_m = 1 rests on mpmath's floating-point SVD (not rigorous, no arb SVD in the "
+            "checker's language); the converse's Dobrushin coefficients < 1 are exact rationals on "
+            "random channels"))
 
 
 def _ex5_certs(W, P, Q) -> list[dict]:

@@ -14,6 +14,7 @@ from itertools import pairwise
 
 import mpmath
 
+from rldp_verify.certificates.claims import no_certificate
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.divergence import renyi_divergence
 from rldp_verify.core.numbers import working_precision
@@ -143,7 +144,10 @@ def check_confusion_graph(ctx, rule="share-output") -> Outcome:
     return Outcome.verified(
         f"(11) holds exactly when the confusion graph (16) is incomplete, on all {checked} support patterns of 2x2 to "
         "4x3 channels; a complete confusion graph does not need a positive matrix: [[1/2,1/2,0],[0,1/2,1/2],[1/2,0,1/2]]",
-        non_positive_complete=[[str(x) for x in r] for r in example])
+        non_positive_complete=[[str(x) for x in r] for r in example],
+        **no_certificate(  # issue 23
+            "a combinatorial equivalence checked by exhausting the 0/1 support patterns up to 4 x "
+            "3: no numeric verdict to certify"))
 
 
 @claim(id="falpha.sec3a.confusion-graph", paper=PAPER, source="Sec. III-A, eqs. (16)-(17) and the paragraphs around them",

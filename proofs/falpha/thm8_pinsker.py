@@ -8,6 +8,7 @@ import mpmath
 import sympy as sp
 from scipy.optimize import minimize_scalar
 
+from rldp_verify.certificates.claims import no_certificate
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import exact, to_mpf, working_precision
 from rldp_verify.topics.fdiv import (
@@ -122,7 +123,12 @@ def _thm8_outcome(ctx, int_alphas, real_alphas, *, dense, step, search, random_p
                "the smallest gaps are 0 exactly where the bound is tight")
     if und:
         return Outcome.inconclusive(f"{len(und)} grid points undecided; " + summary, **evidence)
-    return Outcome.verified(summary, **evidence)
+    return Outcome.verified(summary, **evidence,
+        **no_certificate(  # issue 23
+            "the bound is min over p in [0, 1-t) of psi_alpha(p, t) >= g_alpha(t), a minimum over "
+            "a continuum: the engine's exact brackets rest on the convexity of psi (eq. (67)) and "
+            "tangent lines, which no certificate kind expresses; the non-integer orders are "
+            "high-precision (mpmath) checks"))
 
 
 @claim(
@@ -202,7 +208,12 @@ def check_tight(ctx):
         f"a strictly positive gap certified at {n_gap} points with t < 1/alpha, alpha != 2",
         tight_points=n_tight, gap_points=n_gap,
         smallest_relative_gap_below={"rel_gap": fstr(smallest_gap[0], 6), "alpha": smallest_gap[1], "t": fstr(smallest_gap[2], 12)},
-        mutually_ac_approach_alpha3_t_half=seq)
+        mutually_ac_approach_alpha3_t_half=seq,
+        **no_certificate(  # issue 23
+            "tightness is an exact rational equality psi_alpha(0, t) = g_alpha(t) (the checker has "
+            "no kind for an exact rational equality (arb proves enclosures, not that two rationals "
+            "are equal)), and the gaps below 1/alpha are the engine's exact brackets of a minimum "
+            "over a continuum of p (convexity, eq. (67)), which no certificate kind expresses"))
 
 
 @claim(
@@ -328,4 +339,8 @@ def check_rem9(ctx):
                     hp += 1
     return Outcome.verified(f"(i) exact equality at {n1} points; (ii) exact at {n2} t values; (iii) exact sign change at "
                             f"{n3} points and the root located in [0, 1-t] at {hp} non-integer-alpha points",
-                            i_points=n1, ii_points=n2, iii_exact=n3, iii_hp=hp)
+                            i_points=n1, ii_points=n2, iii_exact=n3, iii_hp=hp,
+        **no_certificate(  # issue 23
+            "(i) and (ii) are exact rational equalities (the checker has no kind for an exact "
+            "rational equality (arb proves enclosures, not that two rationals are equal)); (iii)'s "
+            "root is located by mpmath at non-integer orders (not rigorous)"))

@@ -117,3 +117,48 @@ def test_local_max_directional_derivative_sign_flip_rejected():
     bad = copy.deepcopy(doc)
     bad["statement"]["lower"], bad["statement"]["upper"] = 0, None
     _rejected(bad)
+
+
+def test_rem10_sup_certificate_with_s_moved_past_the_jump_rejected():
+    """falpha.rem10.switch-point-h1: g(1/alpha^-) = e^{4/9} - 1 ~ 0.5596 < s = 3/5; the same certificate with s
+    moved below the jump value is rejected."""
+    from proofs.falpha.rem10_inverse import _h1_certs
+
+    certs = _h1_certs(F(3, 2), F(3, 5), F(2, 3))
+    for doc in certs:
+        _ok(doc)
+    bad = copy.deepcopy(certs[0])
+    bad["statement"]["upper"] = "11/20"   # 0.55 < e^{4/9} - 1
+    _rejected(bad)
+
+
+def test_ex12_phi_bound_with_a_wrong_alpha_in_phi_rejected():
+    """falpha.ex12.bound-holds at N = 5, e^eps = 6, alpha = 3: eps* <= phi is accepted; phi computed at the wrong
+    order inside the same certificate (alpha = 11/10 in R_alpha, which makes phi < eps*) is rejected."""
+    from proofs.falpha.ex12_randomized_response import _point_certs
+
+    branch, doc = _point_certs(5, 6, "P", F(3))
+    _ok(branch)
+    _ok(doc)
+    bad = copy.deepcopy(doc)
+    body = bad["statement"]["expr"][2]          # ["min", phi - eps*, RLDP(RR) - eps*]
+    phi = body[1][1]                            # ["/", ["log", inner], alpha - 1]
+    phi[2] = "1"                                # divide by 1 instead of alpha - 1 = 2: still >= eps*
+    _ok(bad)
+    r_alpha = phi[1][1][1][1]                   # R_alpha(Gamma_max, Gamma_min) inside inner
+    r_alpha[1][1][1][2] = "11/10"               # Gamma_max^alpha with the wrong alpha
+    r_alpha[2][1][2][2] = "11/10"
+    _rejected(bad)
+
+
+def test_ex5_output_divergence_claimed_positive_rejected():
+    """falpha.ex5.k-singular-no-contraction: D_2 of the two outputs is exactly 0; claiming it > 0 is rejected."""
+    from proofs.falpha.prop3_no_contraction import _ex5_certs
+
+    W = [[F(1), F(0)], [F(1), F(0)]]
+    d_in, d_out = _ex5_certs(W, [F(1, 2), F(1, 2)], [F(1, 4), F(3, 4)])
+    _ok(d_in)
+    _ok(d_out)
+    bad = copy.deepcopy(d_out)
+    bad["statement"]["lower"], bad["statement"]["upper"], bad["statement"]["strict"] = 0, None, True
+    _rejected(bad)
