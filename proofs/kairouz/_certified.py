@@ -10,7 +10,10 @@ Expressions are built from exact rationals only; the checker evaluates them itse
   information (eq. (96)) and chi^2 / TV (exact);
 - :func:`utility_expr` -- U(Q) = sum_y mu(Q_y) (eq. (8));
 - :func:`staircase_bound_certificate` -- OPT of LP (11) <= a bound, by a rational dual alpha with
-  S_j^T alpha >= mu(S_j) for every pattern column j (weak duality: OPT <= 1^T alpha).
+  S_j^T alpha >= mu(S_j) for every pattern column j (weak duality: OPT <= 1^T alpha);
+- :func:`staircase_optimum_certificates` -- a feasible theta of LP (11) is optimal (exact utilities: an
+  lp-optimum) or within a stated tolerance of the optimum (utilities with logarithms);
+- :func:`feasibility_certificate` -- a point of {x >= 0 : A x <= b, E x = f} (an lp-optimum of max 0).
 """
 
 from __future__ import annotations
@@ -50,7 +53,7 @@ def rr_kl_expr(P0, P1, eps) -> list:
     return ["let", [["t", ["exp", F(eps)]]], ["/", ["+", 0, *terms], ["+", "$t", k - 1]]]
 
 
-def mu_expr(name: str, col, *, P0=None, P1=None, P=None):
+def mu_expr(name: str, col, *, P0=None, P1=None, P=None, gamma=None):
     """mu(S_j) for the column ``col`` (exact numbers) as an expression (or an exact rational for chi2 / tv)."""
     col = [F(c) for c in col]
     if name == "mi":   # eq. (96): sum_i P_i c_i log(c_i / P.c)
@@ -65,6 +68,8 @@ def mu_expr(name: str, col, *, P0=None, P1=None, P=None):
         return (a - b) ** 2 / b
     if name == "tv":
         return abs(a - b) / 2
+    if name == "hockey":   # E_gamma: (P0.c - gamma P1.c)_+
+        return max(a - F(gamma) * b, F(0))
     raise ValueError(f"unknown utility {name!r}")
 
 
@@ -80,10 +85,13 @@ def _rational_dual(alpha, eta: Fraction, digits: int = 40) -> list[Fraction]:
     S_j >= 1 entrywise, so S_j^T alpha' >= S_j^T alpha + eta for every column (the reduced costs move up)."""
     import math
 
+    import flint
+
     from rldp_verify.core.rigorous import as_arb, upper
 
     k, scale = len(alpha), 10 ** digits
-    return [F(math.ceil((upper(as_arb(a)) + eta / k) * scale), scale) for a in alpha]
+    with flint.ctx.workprec(4 * digits):   # keep the balls' own precision (as_arb rounds to the context's)
+        return [F(math.ceil((upper(as_arb(a)) + eta / k) * scale), scale) for a in alpha]
 
 
 def staircase_bound_certificate(name: str, k: int, t, mu: str, bound, alpha, *, eta=ETA,
@@ -111,3 +119,66 @@ def feasibility_certificate(name: str, x, A=(), b=(), E=(), f=()) -> dict:
     st = {"sense": "max", "c": [0] * n, "A": _rows(A), "b": [qs(v) for v in b], "E": _rows(E),
           "f": [qs(v) for v in f], "value": 0, "lower": [0] * n}
     return envelope("lp-optimum", name, st, {"x": [qs(v) for v in x], "y": [0] * (len(A) + len(E)), "d": [0] * n})
+
+
+EXACT_UTILITIES = ("chi2", "tv", "hockey")
+
+
+def precise_dual(k: int, t, mu: str, basis, *, bits: int = 320, **dists) -> list:
+    """The dual alpha = (S_B^T)^-1 mu_B of the basis ``basis`` of LP (11) (S_B^T exact, inverted in fmpq), with
+    the mu_B evaluated in arb at ``bits`` bits (far tighter balls than the engine's alpha, whose radius limits
+    the tolerance of a weak-duality certificate)."""
+    import flint
+
+    from rldp_verify.certificates.value import expr
+    from rldp_verify_check.value import evaluate
+
+    cols = pattern_matrix(k, F(t))
+    M = flint.fmpq_mat(k, k, [flint.fmpq(F(cols[j][i]).numerator, F(cols[j][i]).denominator)
+                              for j in basis for i in range(k)])
+    Minv = M.inv()
+    with flint.ctx.workprec(bits):
+        mu_B = [evaluate(expr(mu_expr(mu, cols[j], **dists))) for j in basis]
+        out = []
+        for i in range(k):
+            s = flint.arb(0)
+            for r in range(k):
+                v = Minv[i, r]
+                s += flint.arb(v.p) / flint.arb(v.q) * mu_B[r]
+            out.append(s)
+    return out
+
+
+def staircase_optimum_certificates(name: str, k: int, t, mu: str, theta, sol, **dists) -> list[dict]:
+    """That ``theta`` (exact, one entry per pattern column) is optimal for LP (11) max mu^T theta s.t.
+    S^(k) theta = 1, theta >= 0, given ``sol`` (the engine's :class:`StaircaseSolution` of the same LP, for its dual).
+
+    Exact utilities (chi2, tv, hockey): one ``lp-optimum`` with x = theta, the equality multipliers alpha and the
+    bound multipliers S_j^T alpha - mu_j: the checker proves mu^T theta = OPT exactly. Utilities with logarithms:
+    ``feasibility_certificate`` of theta and a ``rigorous-value`` min( min_j [S_j^T alpha' - mu_j],
+    mu^T theta - 1^T alpha' + tol ) >= 0 with a rational dual alpha' (weak duality): OPT - tol <= mu^T theta, the
+    tolerance tol = 10 (gap + 1e-30) stated in the name (an equality of irrational optima is not decidable in arb)."""
+    t = F(t)
+    cols = pattern_matrix(k, t)
+    n = len(cols)
+    theta = [F(v) for v in theta]
+    E = [[F(cols[j][i]) for j in range(n)] for i in range(k)]
+    if mu in EXACT_UTILITIES:
+        from rldp_verify.certificates import envelope, qs
+        from rldp_verify.certificates.lp import _rows
+
+        mus = [F(mu_expr(mu, c, **dists)) for c in cols]
+        alpha = [F(a) for a in sol.alpha]
+        rc = [sum((a * c for a, c in zip(alpha, col, strict=True)), F(0)) - m for col, m in zip(cols, mus, strict=True)]
+        A = [[F(-1) if j == i else F(0) for j in range(n)] for i in range(n)]
+        st = {"sense": "max", "c": [qs(m) for m in mus], "A": _rows(A), "b": [0] * n, "E": _rows(E), "f": [1] * k,
+              "value": qs(sum((m * x for m, x in zip(mus, theta, strict=True)), F(0)))}
+        data = {"x": [qs(x) for x in theta], "y": [qs(v) for v in rc + alpha], "d": [0] * n}
+        return [envelope("lp-optimum", f"{name}: theta optimal for LP (11), {mu}", st, data)]
+    tol = 10 * (F(sol.gap) + ETA)
+    a = _rational_dual(precise_dual(k, t, mu, sol.basis, **dists), F(sol.gap) + ETA)
+    rcs = [["-", sum((ai * c for ai, c in zip(a, col, strict=True)), F(0)), mu_expr(mu, col, **dists)] for col in cols]
+    value = ["+", 0, *[["*", x, mu_expr(mu, col, **dists)] for x, col in zip(theta, cols, strict=True) if x != 0]]
+    return [feasibility_certificate(f"{name}: theta feasible for LP (11)", theta, E=E, f=[1] * k),
+            value_certificate(f"{name}: mu^T theta >= OPT(LP (11)) - {tol} ({mu}, weak duality)",
+                              ["min", *rcs, ["+", ["-", value, sum(a, F(0))], tol]], lower=0)]

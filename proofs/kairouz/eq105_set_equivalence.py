@@ -5,6 +5,8 @@ from itertools import combinations
 
 import mpmath
 
+from rldp_verify.certificates.claims import built
+from rldp_verify.certificates.value import value_certificate
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import to_mpf, working_precision
 from rldp_verify.topics.extremal.utilities import (
@@ -13,6 +15,22 @@ from rldp_verify.topics.extremal.utilities import (
 )
 
 from ._common import PAPER, fs, mass_of, rand_dist
+
+
+def binary_entropy_expr(x: Fraction):
+    """h(x) = -x log x - (1 - x) log(1 - x) (0 log 0 = 0), as an expression of the checker's language."""
+    terms = [["*", -v, ["log", v]] for v in (x, 1 - x) if v != 0]
+    return ["+", 0, *terms]
+
+
+def _certificate(P, text, argmin) -> dict:
+    """The misprint's witness re-evaluated: h(P(A*)) - max over the text's sets A of h(P(A)) > 0 for a set A* of
+    argmin_A |P(A) - 1/2|, h the binary entropy: no set of argmax_A |P(A) - 1/2| maximises the entropy."""
+    best = min(argmin, key=sorted)
+    e = ["-", binary_entropy_expr(mass_of(P, best)),
+         ["max", *[binary_entropy_expr(mass_of(P, A)) for A in sorted(text, key=sorted)]]]
+    return value_certificate(f"eq. (105) text: h(P(A*)) > h(P(A)) for every A in argmax |P(A) - 1/2|, P={fs(P)}, "
+                             f"A*={sorted(best)}", e, lower=0, strict=True)
 
 
 @claim(
@@ -26,6 +44,7 @@ from ._common import PAPER, fs, mass_of, rand_dist
 def check_105(ctx):
     rng = ctx.rng("e105")
     bad, n = [], 0
+    witnesses = []     # (P, text's sets, argmin sets) of each miss, for the certificate (issue 23)
     text_misses = []   # P where no A in the text's argmax_A |P(A) - 1/2| is in the (correct) argmin set
 
     def analyse(P):
@@ -58,6 +77,7 @@ def check_105(ctx):
                             "argmax_entropy": sorted(sorted(A) for A in s2),
                             "argmax_P(A)P(A^c)": sorted(sorted(A) for A in s3), "engine_T": sorted(T)})
             if not (text & s1):
+                witnesses.append((P, text, s1))
                 text_misses.append({"P": fs(P), "argmax_|P(A)-1/2|": sorted(sorted(A) for A in text),
                                     "argmin_|P(A)-1/2|": sorted(sorted(A) for A in s1),
                                     "entropy_of_text_sets": [mpmath.nstr(h[A], 6) for A in sorted(text, key=sorted)],
@@ -72,6 +92,7 @@ def check_105(ctx):
             f"is misprinted (evident reading: argmin, which holds): on {len(text_misses)} of {n} P no set of the "
             f"text's argmax is optimal, e.g. P = {w['P']}: argmax |P(A) - 1/2| = {w['argmax_|P(A)-1/2|']} (binary "
             f"entropy {', '.join(w['entropy_of_text_sets'])}) while the maximum entropy is {w['max_entropy']}",
-            counterexample=w, eq105_instances=n, text_misses=len(text_misses), kind="misprint")
+            counterexample=w, eq105_instances=n, text_misses=len(text_misses), kind="misprint",
+            **built(lambda: _certificate(*witnesses[0])))
     return Outcome.verified(f"eq. (105) holds on {n} P and the text's argmax set is optimal on every one",
                             eq105_instances=n)

@@ -5,9 +5,10 @@ from fractions import Fraction
 
 import sympy as sp
 
+from rldp_verify.certificates.claims import built
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.rigorous import arb_precision
-from rldp_verify.topics.extremal.staircase import pattern_column, pattern_set, solve_staircase_lp
+from rldp_verify.topics.extremal.staircase import pattern_column, pattern_index, pattern_set, solve_staircase_lp
 from rldp_verify.topics.extremal.thresholds import binary_status, universal_binary_threshold
 from rldp_verify.topics.extremal.utilities import (
     binary_mechanism,
@@ -22,6 +23,7 @@ from rldp_verify.topics.extremal.utilities import (
     utility,
 )
 
+from ._certified import staircase_optimum_certificates
 from ._common import PAPER, fs, rand_pair
 
 # The minimal tie instance: k = 3 (for k = 2, P0(x) = P1(x) for one x forces P0 = P1).
@@ -210,7 +212,7 @@ def check_thm5(ctx):
 )
 def check_thm5_ok(ctx):
     rng = ctx.rng("thm5ok")
-    rows, bad, undecided = [], [], []
+    rows, bad, undecided, optimal = [], [], [], []   # optimal: each certified case, for its certificates (issue 23)
     with arb_precision(ctx.dps):
         for k in (3, 4, 4, 5):
             P0, P1 = rand_pair(rng, k, 30)
@@ -222,6 +224,8 @@ def check_thm5_ok(ctx):
                                  ("reverse_kl", mu_kl(P1, P0))):
                     st = binary_status(mu, k, tt, T, dps=ctx.dps)
                     rows.append({"k": k, "t": str(tt), "f": name, "status": st.status})
+                    if st.status == "optimal":
+                        optimal.append((k, tt, name, mu, P0, P1, T))
                     if st.status == "suboptimal":
                         bad.append({**rows[-1], "P0": fs(P0), "P1": fs(P1), **st.detail})
                     elif st.status == "undecided":
@@ -232,4 +236,23 @@ def check_thm5_ok(ctx):
         return Outcome.inconclusive(f"{len(undecided)} of {len(rows)} LPs undecidable (exact ties at the threshold)",
                                     undecided=undecided, instances=rows)
     return Outcome.verified(f"{len(rows)} certified LPs: binary optimal at a*/2 and at a* for KL, reverse KL, "
-                            "symmetrised KL, chi^2, TV and E_1.1", instances=rows[:12])
+                            "symmetrised KL, chi^2, TV and E_1.1", instances=rows[:12],
+                            **built(lambda: [d for c in optimal for d in _binary_optimal_certificates(*c, ctx.dps)]))
+
+
+_CERT_UTILITY = {"kl": ("kl", False), "symkl": ("symkl", False), "chi2": ("chi2", False), "tv": ("tv", False),
+                 "E_1.1": ("hockey", False), "reverse_kl": ("kl", True)}   # name -> (_certified's name, swap P0, P1)
+
+
+def _binary_optimal_certificates(k, t, name, mu, P0, P1, T, dps) -> list[dict]:
+    """The binary mechanism (18) on T, as theta_T = theta_Tc = 1/(1 + t) in LP (11), is optimal: an lp-optimum for
+    chi^2, TV and E_1.1 (exact), within 1e-29 of OPT by weak duality for the KL-type utilities."""
+    cname, swap = _CERT_UTILITY[name]
+    dists = {"P0": P1 if swap else P0, "P1": P0 if swap else P1, **({"gamma": Fraction(11, 10)} if cname == "hockey" else {})}
+    theta = [Fraction(0)] * 2 ** k
+    for A in (T, frozenset(range(k)) - T):
+        theta[pattern_index(A, k)] = 1 / (1 + t)
+    with arb_precision(dps):
+        sol = solve_staircase_lp(k, t, mu)
+    return staircase_optimum_certificates(f"Thm 5: binary on T={sorted(T)} optimal, P0={fs(P0)} P1={fs(P1)} t={t} "
+                                          f"({name})", k, t, cname, theta, sol, **dists)

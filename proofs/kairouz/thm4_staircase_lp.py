@@ -5,6 +5,7 @@ from fractions import Fraction
 import cdd
 import cdd.gmp
 
+from rldp_verify.certificates.claims import built
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.rigorous import arb_precision
 from rldp_verify.core.rigorous import upper as arb_upper
@@ -21,6 +22,7 @@ from rldp_verify.topics.extremal.utilities import (
     utility,
 )
 
+from ._certified import staircase_optimum_certificates
 from ._common import PAPER, fs, generic_dist, rand_pair
 from .lem22_polytope import _vertex_certificates
 
@@ -115,7 +117,7 @@ def _lp_certificates(lps) -> dict:
 )
 def check_thm2(ctx):
     rng = ctx.rng("thm2")
-    rows, bad = [], []
+    rows, bad, sols = [], [], []   # sols: each certified optimum, for its certificates (issue 23)
     with arb_precision(ctx.dps):
         for k in (2, 3, 4, 5):
             for t in (Fraction(3, 2), Fraction(4), Fraction(20)):
@@ -128,6 +130,7 @@ def check_thm2(ctx):
                         rows.append({"k": k, "t": str(t), "utility": name, "error": str(exc)})
                         continue
                     Q = sol.mechanism()
+                    sols.append((k, t, name, sol, {"P": P} if name == "mi" else {"P0": P0, "P1": P1}))
                     ok = nonzero_columns(Q) <= k and is_staircase(Q, t) and is_stochastic(Q) and is_ldp(Q, t)
                     rows.append({"k": k, "t": str(t), "utility": name, "outputs": nonzero_columns(Q), "ok": ok})
                     if not ok:
@@ -138,7 +141,10 @@ def check_thm2(ctx):
     if errors:
         return Outcome.inconclusive(f"{len(errors)} LPs could not be certified", errors=errors, instances=rows)
     return Outcome.verified(f"{len(rows)} certified optima (KL, MI, chi^2; k = 2..5; t = 3/2, 4, 20): each uses "
-                            "<= k outputs and every column takes only the values {c, c e^eps}", instances=rows[:8])
+                            "<= k outputs and every column takes only the values {c, c e^eps}", instances=rows[:8],
+                            **built(lambda: [d for k, t, name, sol, dists in sols for d in staircase_optimum_certificates(
+                                f"Thm 2: the staircase theta (support {len(sol.support)} <= k = {k}), t={t}", k, t,
+                                name, sol.theta, sol, **dists)]))
 
 
 @claim(

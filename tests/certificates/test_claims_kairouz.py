@@ -116,3 +116,40 @@ def test_isit_eq3_radius_certificate_and_a_wrong_level():
     assert _ok(_certificate(15, F(1, 20), 75, nB))
     assert not _ok(_certificate(15, F(1, 25), 75, nB))          # the 0.96-quantile is not n B
     assert not _ok(_certificate(15, F(1, 20), 75, nB * F(1000001, 10 ** 6)))   # n B moved by 1e-6 (relative)
+
+
+def test_staircase_optimum_certificates_accept_the_optimum_and_reject_a_suboptimal_theta():
+    from proofs.kairouz._certified import staircase_optimum_certificates
+    from rldp_verify.topics.extremal.staircase import pattern_index
+    from rldp_verify.topics.extremal.utilities import mu_chi2
+
+    t = F(3, 2)
+    with arb_precision(50):
+        sol = solve_staircase_lp(3, t, mu_kl(P0, P1))
+        sol_chi2 = solve_staircase_lp(3, t, mu_chi2(P0, P1))
+    docs = staircase_optimum_certificates("kl", 3, t, "kl", sol.theta, sol, P0=P0, P1=P1)
+    assert [d["kind"] for d in docs] == ["lp-optimum", "rigorous-value"] and all(_ok(d) for d in docs)
+    # randomized response (theta on the singletons, 1/(t + k - 1) each) is not KL-optimal at t = 3/2 here
+    rr = [F(0)] * 8
+    for i in range(3):
+        rr[pattern_index({i}, 3)] = 1 / (t + 2)
+    assert sol.theta != tuple(rr)
+    feas, value = staircase_optimum_certificates("rr", 3, t, "kl", rr, sol, P0=P0, P1=P1)
+    assert _ok(feas) and not _ok(value)
+    (exact,) = staircase_optimum_certificates("chi2", 3, t, "chi2", sol_chi2.theta, sol_chi2, P0=P0, P1=P1)
+    assert _ok(exact)
+    bad = copy.deepcopy(exact)   # one equality multiplier alpha_i moved by 1e-9
+    bad["data"]["y"][-1] = qs(F(bad["data"]["y"][-1]) + F(1, 10 ** 9))
+    assert not _ok(bad)
+    (rr_exact,) = staircase_optimum_certificates("rr chi2", 3, t, "chi2", rr, sol_chi2, P0=P0, P1=P1)
+    assert sol_chi2.theta == tuple(rr) or not _ok(rr_exact)
+
+
+def test_eq105_witness_and_the_argmin_set_in_place_of_the_texts():
+    from proofs.kairouz.eq105_set_equivalence import _certificate
+
+    P = (F(1, 2), F(1, 4), F(1, 4))
+    text = {frozenset(), frozenset({0, 1, 2})}          # |P(A) - 1/2| = 1/2, the largest
+    argmin = {frozenset({0}), frozenset({1, 2})}         # P(A) = 1/2
+    assert _ok(_certificate(P, text, argmin))
+    assert not _ok(_certificate(P, argmin, argmin))      # h(1/2) > h(1/2) is false
