@@ -132,3 +132,48 @@ def phi_expr(rr_rows, out_rows, alpha, branch: str) -> list:
     eps_f = f_alpha_expr(rr_rows[0], rr_rows[1], a)
     inner = ["+", ["*", r_alpha_expr(gmax, gmin, a), g_inverse_expr(eps_f, a, branch)], 1]
     return ["/", ["log", inner], a - 1]
+
+
+def equality_certificate(name: str, lhs, rhs, why: str) -> dict:
+    """The ``symbolic-identity`` certificate, with no variables, of the exact rational equality lhs == rhs
+    (expressions of + - * / and integer powers of exact numbers): the checker evaluates lhs - rhs in exact
+    rationals and requires 0."""
+    from rldp_verify.certificates import envelope
+    from rldp_verify.certificates.value import expr
+
+    return envelope("symbolic-identity", name, {"lhs": expr(lhs), "rhs": expr(rhs), "variables": [],
+                                                "substitution": why}, {"points": {}})
+
+
+def power_sum_expr(P, Q, W, alpha: int) -> list:
+    """sum_y P_Y(y)^alpha Q_Y(y)^(1-alpha) for integer alpha >= 2, with P_Y = W o P and Q_Y = W o Q written as
+    sums the checker evaluates (W = None: the inputs themselves). Cells with Q_Y(y) = 0 are left out (they need
+    P_Y(y) = 0, checked here: P << Q)."""
+    n = len(P)
+    if W is None:
+        W = [[Fraction(int(x == y)) for y in range(n)] for x in range(n)]
+    terms = []
+    for y in range(len(W[0])):
+        qy = sum(Fraction(W[x][y]) * Fraction(Q[x]) for x in range(n))
+        py = sum(Fraction(W[x][y]) * Fraction(P[x]) for x in range(n))
+        if qy == 0:
+            if py != 0:
+                raise ValueError("P_Y is not << Q_Y")
+            continue
+        pe = ["+", 0, *[["*", W[x][y], P[x]] for x in range(n) if W[x][y] and P[x]]]
+        qe = ["+", *[["*", W[x][y], Q[x]] for x in range(n) if W[x][y] and Q[x]]]
+        terms.append(["*", ["pow", pe, alpha], ["pow", qe, 1 - alpha]])
+    return ["+", *terms]
+
+
+def witness_certs(W, i: int, j: int, alphas) -> list[dict]:
+    """Appendix B's witness at gamma = 0 (P = delta_i, Q = (delta_i + delta_j)/2, rows i, j of W disjoint): per
+    integer alpha, the exact equality of the output and input power sums sum P^alpha Q^(1-alpha) (the input one is
+    2^(alpha-1) != 1), so D_alpha(P_Y||Q_Y) / D_alpha(P_X||Q_X) = 1."""
+    n = len(W)
+    P = [Fraction(int(k == i)) for k in range(n)]
+    Q = [Fraction(int(k == i) + int(k == j), 2) for k in range(n)]
+    tag = f"W = {[[str(x) for x in r] for r in W]}, rows {i}, {j}"
+    return [equality_certificate(f"sum P_Y^a Q_Y^(1-a) = sum P_X^a Q_X^(1-a), alpha = {a}, {tag}",
+                                 power_sum_expr(P, Q, W, a), power_sum_expr(P, Q, None, a),
+                                 "no variables: an exact rational equality (integer alpha)") for a in alphas]

@@ -14,6 +14,7 @@ from rldp_verify.core.divergence import renyi_divergence, renyi_power_sum
 from rldp_verify.core.numbers import exact, to_mpf, working_precision
 from rldp_verify.topics.fdiv import push, renyi_ratio
 
+from ._certs import witness_certs
 from ._common import INT_ALPHAS, PAPER, REAL_ALPHAS, SUB_ALPHAS, fstr, rand_dist
 
 
@@ -67,10 +68,11 @@ def _random_channel_with_disjoint_pair(rng):
 )
 def check_prop3(ctx):
     rng = ctx.rng("prop3")
-    n_exact = 0
+    n_exact, witnesses = 0, []
     for _ in range(40):
         W = _random_channel_with_disjoint_pair(rng)
         i, j = disjoint_pair(W)
+        witnesses.append((W, i, j))
         for a in INT_ALPHAS:
             s_in, s_out = witness_exact(W, i, j, a)
             if s_in != s_out or s_in == 1:
@@ -105,11 +107,9 @@ def check_prop3(ctx):
         f"exact ratio 1 attained on {n_exact} (channel, integer alpha) cases; |ratio - 1| <= {fstr(worst, 3)} for "
         "alpha in (0,1), 1 and non-integer > 1; random pairs respect ratio <= 1 (DPI)",
         exact_cases=n_exact, max_abs_ratio_minus_1=fstr(worst, 3), max_random_ratio=fstr(top),
-        **no_certificate(  # issue 23
-            "the ratio is 1 because two exact rational power sums are equal (integer alpha): the "
-            "checker has no kind for an exact rational equality (arb proves enclosures, not that "
-            "two rationals are equal); the other orders are evaluated at high precision (mpmath), "
-            "not in arb"))
+        certificates_cover="the integer orders (exact witness ratio 1); the non-integer orders, alpha < 1 and the DPI "
+                           "side are high-precision (mpmath) evaluations, not certified",
+        **built(lambda: [c for W, i, j in witnesses for c in witness_certs(W, i, j, INT_ALPHAS)]))  # issue 23
 
 
 @claim(
@@ -156,7 +156,7 @@ def check_appb(ctx):
 )
 def check_ex4(ctx):
     rng = ctx.rng("ex4")
-    n = 0
+    n, witnesses = 0, []
     for _ in range(40):
         m = rng.randint(2, 4)
         sizes = [rng.randint(1, 3) for _ in range(m)]
@@ -169,16 +169,14 @@ def check_ex4(ctx):
         pair = disjoint_pair(W)
         if pair is None:
             return Outcome.refuted("no disjoint pair in a block-diagonal channel", counterexample={"W": W}, kind="false")
+        witnesses.append((W, pair))
         for a in INT_ALPHAS[:3]:
             s_in, s_out = witness_exact(W, *pair, a)
             if s_in != s_out:
                 return Outcome.refuted("witness ratio != 1", counterexample={"W": W, "alpha": a}, kind="false")
             n += 1
     return Outcome.verified(f"{n} random block-diagonal channels (m = 2..4): exact witness ratio 1", cases=n,
-        **no_certificate(  # issue 23
-            "the witness ratio is 1 because two exact rational power sums are equal: the checker "
-            "has no kind for an exact rational equality (arb proves enclosures, not that two "
-            "rationals are equal)"))
+        **built(lambda: [c for W, (i, j) in witnesses for c in witness_certs(W, i, j, INT_ALPHAS[:3])]))  # issue 23
 
 
 def _fano():

@@ -162,3 +162,19 @@ def test_ex5_output_divergence_claimed_positive_rejected():
     bad = copy.deepcopy(d_out)
     bad["statement"]["lower"], bad["statement"]["upper"], bad["statement"]["strict"] = 0, None, True
     _rejected(bad)
+
+
+def test_prop3_witness_equality_for_intersecting_rows_rejected():
+    """falpha.prop3.disjoint-supports / ex4: the exact equality of the output and input power sums holds for rows
+    with disjoint supports and is rejected when row 1 shares an output with row 0 (or a number is off by 1e-30)."""
+    from proofs.falpha._certs import witness_certs
+
+    W = [[F(1, 2), F(1, 2), F(0), F(0)], [F(0), F(0), F(1, 3), F(2, 3)], [F(1, 4)] * 4]
+    (doc,) = witness_certs(W, 0, 1, (3,))
+    _ok(doc)
+    W[1] = [F(0), F(1, 3), F(1, 3), F(1, 3)]
+    (bad,) = witness_certs(W, 0, 1, (3,))
+    _rejected(bad)
+    W[1] = [F(0), F(0), F(1, 3), F(2, 3) + F(1, 10**30)]
+    (bad,) = witness_certs(W, 0, 1, (3,))
+    _rejected(bad)
