@@ -50,6 +50,20 @@ def fmt(x, digits: int = 12) -> str:
                        digits)
 
 
+def affine_conjugate_identities(f_expr, a_syms, v_syms) -> dict:
+    """The identities behind :func:`affine_conjugate_facts`, for symbolic-identity certificates: v.a - f(a) at
+    v = grad f is -f(0), and along a = -t (v - grad f) it is -t |v - grad f|^2 - f(0)."""
+    import sympy as sp
+
+    b = [sp.diff(f_expr, a) for a in a_syms]
+    c0 = f_expr.subs({a: 0 for a in a_syms})
+    inner = sum(v * a for v, a in zip(v_syms, a_syms, strict=True)) - f_expr
+    t = sp.symbols("t", positive=True)
+    along = inner.subs({a: -t * (v - bb) for a, v, bb in zip(a_syms, v_syms, b, strict=True)})
+    return {"v.a - f(a) at v = grad f": (inner.subs(dict(zip(v_syms, b, strict=True))), -c0),
+            "along a = -t (v - grad f)": (along, -t * sum((v - bb) ** 2 for v, bb in zip(v_syms, b, strict=True)) - c0)}
+
+
 def affine_conjugate_facts(f_expr, a_syms, v_syms):
     """For f affine in the symbols ``a_syms``, compute with sympy the facts behind eq. (45):
     the gradient b = grad_a f and constant c = f(0); that v.a - f(a) equals -c for v = b whatever a is;

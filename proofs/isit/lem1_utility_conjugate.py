@@ -35,7 +35,14 @@ def check(ctx):
         and facts["unbounded_when_v_ne_b"]
     ev = {k: str(x) for k, x in facts.items()}
     if ok:
+        from rldp_verify.certificates.identity import identity_evidence
+
+        from ._common import affine_conjugate_identities
+
+        ev_cert = identity_evidence("isit.lemma1.utility-conjugate", affine_conjugate_identities(E, [P[k] for k in keys], v),
+                                    uncovered="the affinity test (second derivatives 0) and the limit -inf (from the "
+                                              "certified line: -t |v - b|^2 - c with |v - b| > 0)")
         return Outcome.verified("sympy (|S| = |U| = |Y| = 2, symbolic P_{Y|SU}, d, D): the gradient of E_D in "
                                 "P_SU is sum_y P_{y|s,u} d(u,y), the conjugate is D there and -inf elsewhere",
-                                **ev)
+                                **ev, **ev_cert)
     return Outcome.inconclusive("symbolic facts not confirmed", **ev)

@@ -33,8 +33,15 @@ def check(ctx):
     ok = facts["affine_in_a"] and b_ok and facts["value_at_v_eq_b"] == 0 and facts["unbounded_when_v_ne_b"]
     ev = {k: str(x) for k, x in facts.items()}
     if ok:
+        from rldp_verify.certificates.identity import identity_evidence
+
+        from ._common import affine_conjugate_identities
+
+        ev_cert = identity_evidence("isit.lemma2.privacy-conjugate", affine_conjugate_identities(L, list(R1) + list(R2), v),
+                                    uncovered="the affinity test (second derivatives 0) and the limit -inf (from the "
+                                              "certified line: -t |v - b|^2 - c with |v - b| > 0)")
         return Outcome.verified("sympy (|U| = 3): L~ is linear in (P_{U|s1}, P_{U|s2}) with gradient "
                                 "(P_{y|s1,.}, -e^eps P_{y|s2,.}); the conjugate is 0 there and -inf elsewhere. "
                                 "Note eq. (30) then needs the argument -e^eps P_{y|s2,.} (see isit.eq30.as-printed)",
-                                **ev)
+                                **ev, **ev_cert)
     return Outcome.inconclusive("symbolic facts not confirmed", **ev)

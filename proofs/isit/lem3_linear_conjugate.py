@@ -30,7 +30,14 @@ def check(ctx):
     facts = affine_conjugate_facts(f, a, v)
     ok = facts["affine_in_a"] and sp.simplify(facts["value_at_v_eq_b"] + c) == 0 and facts["unbounded_when_v_ne_b"]
     if ok:
+        from rldp_verify.certificates.identity import identity_evidence
+
+        from ._common import affine_conjugate_identities
+
+        ev_cert = identity_evidence("isit.lemma3.affine-conjugate", affine_conjugate_identities(f, a, v),
+                                    uncovered="the affinity test (second derivatives 0) and the limit -inf (from the "
+                                              "certified line: -t |v - b|^2 - c with |v - b| > 0)")
         return Outcome.verified("sympy: at v = b the infimand is the constant -c for every a; for v != b it "
                                 "equals -t|v-b|^2 - c along a = -t(v-b), so the infimum is -inf", **{
-                                    k: str(x) for k, x in facts.items()})
+                                    k: str(x) for k, x in facts.items()}, **ev_cert)
     return Outcome.inconclusive("symbolic facts not confirmed", **{k: str(x) for k, x in facts.items()})

@@ -23,6 +23,7 @@ def check(ctx):
     cases = {"x^2/2": (x**2 / 2, v, sp.S.Reals), "exp(x)": (sp.exp(x), w, None),
              "x*log(x), x > 0": (None, v, None)}
     results = {}
+    identities = {}
     ok = True
     for name, (f, var, _) in cases.items():
         if f is None:
@@ -36,10 +37,15 @@ def check(ctx):
         lhs = conj(f + C)
         rhs = conj(f) - C
         same = sp.simplify(lhs - rhs) == 0
+        identities[f"(f + C)* = f* - C for f = {name}"] = (lhs, rhs)
         ok &= same
         results[name] = {"(f+C)*": str(lhs), "f* - C": str(rhs), "equal": same}
     # the identity itself: sup_x (v x - f(x) - C) = sup_x (v x - f(x)) - C for any f: C is constant in x
     if ok:
+        from rldp_verify.certificates.identity import identity_evidence
+
         return Outcome.verified("sympy: (f+C)* = f* - C for three closed convex f (stationary points; the "
-                                "objectives are strictly concave so these are the maximisers)", cases=results)
+                                "objectives are strictly concave so these are the maximisers)", cases=results,
+                                **identity_evidence("isit.lemma4.conjugate-shift", identities,
+                                                    uncovered="the stationary points (sympy.solve)"))
     return Outcome.inconclusive("symbolic comparison failed", cases=results)

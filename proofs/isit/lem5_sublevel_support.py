@@ -96,10 +96,19 @@ def check_no_slater(ctx):
     always_gt1 = sp.simplify(norm**2 - 1 - 1 / cc**2) == 0 and (1 / cc**2).is_positive
     slope_at_c1 = (norm * (norm - 1)).subs(cc, 1)
     if always_gt1 and slope_at_c1.is_positive:
+        from rldp_verify.certificates.claims import built
+        from rldp_verify.certificates.identity import value_tree
+        from rldp_verify.certificates.value import value_certificate
+
+        certs = built(lambda: value_certificate("isit.lemma5.no-slater: slope at c = 1", value_tree(slope_at_c1),
+                                                lower=0, strict=True))
+        certs["certificate_covers"] = ("the slope |y + e1| (|y + e1| - 1) > 0 at c = 1; not |y + e1|^2 = 1 + 1/c^2 "
+                                       "(sympy's own evaluation as it builds the expression)")
         return Outcome.refuted(
             "without a Slater point the right side of (49) can be +inf while the support function is finite",
             counterexample={"h(x)": "|x|_2 - x_1 on R^2 (k = 1)", "A": "{x_2 = 0, x_1 >= 0}", "v": "(0, 1)",
                             "delta*(v|A)": lhs, "c*h*(v/c), c > 0": "+inf (|(1, 1/c)| > 1)",
                             "c = 0 (recession, sup over dom h = R^2 of x_2)": "+inf", "rhs_(49)": "+inf"},
-            note="in the paper's uses B > 0 gives a Slater point (P_hat itself), so Theorems 2 and 4 are unaffected", kind="missing-hypothesis")
+            note="in the paper's uses B > 0 gives a Slater point (P_hat itself), so Theorems 2 and 4 are unaffected", kind="missing-hypothesis",
+            **certs)
     return Outcome.inconclusive("symbolic steps failed")

@@ -79,10 +79,18 @@ def check_nonconvex(ctx):
     gap = sp.simplify(supportA - fstar)  # must be <= 0 for some v
     positive = sp.simplify(gap - (2 * sp.Abs(v) + v**2 / 4 + sp.Rational(1, 2))) == 0
     if sup_on_A < 0 and positive:
+        from rldp_verify.certificates.identity import identity_evidence
+
+        crit = -v / 2
+        certs = identity_evidence("isit.thm1.nonconvex-A", {
+            "d/da (v a - f) = 0 at a = -v/2": (sp.diff(v * a - f, a).subs(a, crit), 0)},
+            uncovered="max_A f = -1/2 (f at the four end points, exact), the value f_*(v) = -v^2/4 - 1/2 at the "
+                      "stationary point (sympy's substitution) and that it is the minimiser (f concave)")
         return Outcome.refuted(
             "for a non-convex A, (11) can hold while no v satisfies (14) (the dual only sees conv A)",
             counterexample={"A": "[-2, -1] u [1, 2] (ri(A) = (-2,-1) u (1,2))", "f(a)": "1/2 - a^2",
                             "max_A f": str(sup_on_A), "f_*(v)": str(fstar), "delta*(v|A)": "2|v|",
                             "delta* - f_*": "2|v| + v^2/4 + 1/2 > 0 for every v"},
-            note="A is convex in every use in the paper (F and F_{U|s1,s2}), so the reformulations are unaffected", kind="missing-hypothesis")
+            note="A is convex in every use in the paper (F and F_{U|s1,s2}), so the reformulations are unaffected", kind="missing-hypothesis",
+            **certs)
     return Outcome.inconclusive("symbolic steps failed")

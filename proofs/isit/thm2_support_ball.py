@@ -186,11 +186,19 @@ def check_eq59(ctx):
     value_ok = sp.simplify(value - (-2 * sp.sqrt(y) * p)) == 0
     inst = {p: sp.Rational(1, 2), y: 1}
     if residual != 0:
+        from rldp_verify.certificates.claims import built
+        from rldp_verify.certificates.identity import refutation_certificate
+
+        certs = built(refutation_certificate, "isit.thm2.eq59-stationary-point: (59) at the printed x, P_hat = 1/2, "
+                      "z = -1", sp.diff(obj, x).subs(x, printed), 0, inst)
+        certs["certificate_covers"] = ("the printed stationary point's non-zero derivative; not the corrected point "
+                                       "and value (sympy evaluates them to 0 as it builds them)")
         return Outcome.refuted(
             "the printed stationary point does not solve (59); the correct one is x = P_hat/sqrt(-z), "
             f"and with it the conjugate (60) g*(z) = -2 sqrt(-z) P_hat is right ({value_ok})",
             counterexample={"P_hat": "1/2", "z": "-1", "printed_x": str(printed.subs(inst)),
                             "derivative_at_printed_x": str(residual.subs(inst)),
                             "correct_x": str(ours[0].subs(inst))},
-            correct_stationary_point=str(ours[0]), conjugate=str(value), conjugate_60_correct=value_ok, kind="misprint")
+            correct_stationary_point=str(ours[0]), conjugate=str(value), conjugate_60_correct=value_ok, kind="misprint",
+            **certs)
     return Outcome.verified("printed stationary point solves (59)", conjugate=str(value))

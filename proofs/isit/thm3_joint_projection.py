@@ -215,6 +215,11 @@ def check_zero_marginal(ctx):
     positive = sp.simplify(excess - sp.Rational(4, 3) * delta / (1 - delta)) == 0
     at = {delta: sp.Rational(1, 100)}
     if in28 and positive:
+        from rldp_verify.certificates.identity import identity_evidence
+
+        certs = identity_evidence("isit.thm3.zero-marginal", {
+            "chi2 - B of every P with these conditionals": (chi_full - B, sp.Rational(4, 3) * delta / (1 - delta))},
+            uncovered="that the pair satisfies (28) (both sides sqrt(4/3), equal as sympy writes them)")
         return Outcome.refuted(
             "with P_hat_{s1} = 0 the right side of (28) contains pairs that are not conditionals of any P in F: "
             "(28) describes only the closure of the projection (support functions, hence Theorem 4, unaffected)",
@@ -222,7 +227,8 @@ def check_zero_marginal(ctx):
                             "R1": "(1/2, 1/2)", "R2": "(1/4, 3/4)", "lhs_28": str(lhs), "rhs_28": str(rhs),
                             "chi2_of_every_P_with_these_conditionals": "4/3 * 1/(1 - delta) - 1, delta = P_s1 > 0",
                             "chi2_minus_B": str(sp.simplify(excess)), "at_delta_1/100": str(excess.subs(at))},
-            note="the proof's lift (33) sets P_{s1} = kappa_1/(...) = 0, where P_{U|s1} is undefined", kind="missing-hypothesis")
+            note="the proof's lift (33) sets P_{s1} = kappa_1/(...) = 0, where P_{U|s1} is undefined", kind="missing-hypothesis",
+            **certs)
     return Outcome.verified("the boundary pair is attained", lhs=str(lhs), rhs=str(rhs))
 
 
@@ -291,6 +297,16 @@ def check_general_renyi(ctx):
     ev = dict(symbolic=sym, instances=n, max_abs_diff_general=mpmath.nstr(worst["general"], 3),
               max_abs_diff_chi2_ball=mpmath.nstr(worst["chi2_ball"], 3), decisions_differ=decisions_differ)
     if ok:
+        import sympy as sp
+
+        from rldp_verify.certificates.identity import identity_evidence
+
+        p_, S_, B_ = sp.symbols("p S B", positive=True)
+        phi = lambda d: 2 * (sp.exp(d / 2) - 1)  # noqa: E731
+        ev.update(identity_evidence("isit.thm3.general-renyi-projection", {
+            "block": (p_ * phi(sp.log(S_)) / 2, sp.sqrt(p_**2 * S_) - p_),
+            "radius": (phi(sp.log(1 + B_)) / 2, sp.sqrt(1 + B_) - 1)},
+            uncovered="the agreement with the engine's projections on random instances (high precision)"))
         return Outcome.verified(f"sympy identity; on {n} random instances the engine's Rényi projection at alpha = 2 "
                                 f"and the chi-square ball agree with eq. (28) as printed to "
                                 f"{mpmath.nstr(max(worst.values()), 3)}", **ev)

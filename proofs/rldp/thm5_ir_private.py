@@ -185,7 +185,8 @@ def check_algebra(ctx):
         return Outcome.verified("inverse identity and e^delta2 - e^eps2 = (e^eps2 - 1)(2 - d)/d symbolic; "
                                 "diagonal P-hat gives d = 2, delta2 = eps2 (a = 2..5)", factored=str(diff),
                                 **identity_evidence("rldp.thm5.delta2-algebra", {
-                                    "inverse": (1 + d * (e_delta - 1) / 2, E),
+                                    "inverse": (sp.Add(1, sp.Mul(d, e_delta - 1, sp.Rational(1, 2), evaluate=False),
+                                                       evaluate=False), E),
                                     "e^delta2 - e^eps2": (e_delta - E, (E - 1) * (2 - d) / d)},
                                     uncovered="the exact diagonal cases d = 2 (a = 2..5, engine's distance_from)"))
     return Outcome.refuted("algebra of delta2 fails", counterexample={"inverse": inverse, "mono": mono,

@@ -70,6 +70,8 @@ def _root_substitution(es: list, notes: list) -> list:
         for p in e.atoms(sympy.Pow):
             if p.base.is_Symbol and p.base.is_positive and p.exp.is_Rational and not p.exp.is_Integer:
                 Q[p.base] = math.lcm(Q.get(p.base, 1), int(p.exp.q))
+    if not Q:
+        return es
     rep = {x: sympy.Symbol(f"{x.name}_root{k}", positive=True) ** k for x, k in Q.items()}
     for x, k in Q.items():
         notes.append(f"{x.name} = {x.name}_root{k}^{k}")
@@ -176,14 +178,14 @@ def identity_certificate(name: str, lhs, rhs=0, *, substitution: str | None = No
     """The ``symbolic-identity`` certificate of lhs == rhs (sympy expressions or numbers); ``substitution``: extra
     words about how the claim's identity was brought to this form (prepended to the builder's own).  When atoms
     with different arguments were identified as one variable (log(1 + x/p) and log((p + x)/p)), a list: this
-    certificate and those of the arguments' equalities.  ValueError when a substitution made both sides the same
-    expression (sympy's automatic evaluation decided the identity by a non-rational rule, e.g. (xy)^a = x^a y^a:
-    a certificate would prove nothing); identical rational sides (sympy cancelled d/d) are certified as they are."""
+    certificate and those of the arguments' equalities.  ValueError when both sides are one expression (sympy's
+    automatic evaluation decided the identity when it built them, e.g. (xy)^a = x^a y^a: a certificate would
+    prove nothing; build such sides unevaluated, ``sympy.Add(..., evaluate=False)``)."""
     merged: list = []
     lhs_, rhs_, words = rationalize(lhs, rhs, merged)
-    if lhs_ == rhs_ and not merged and words:
-        raise ValueError("sympy's automatic evaluation makes both sides one expression (the identity rests on its "
-                         f"rewriting rules, e.g. powers of products of positive symbols): {sympy.sstr(lhs_)[:100]}")
+    if lhs_ == rhs_ and not merged:
+        raise ValueError("both sides are one expression as sympy builds them (its automatic evaluation decided the "
+                         f"identity, e.g. by a power rule): nothing to certify: {sympy.sstr(lhs_)[:100]}")
     doc = _certificate(name, lhs_, rhs_, "; ".join(w for w in (substitution, words) if w))
     docs = [doc]
     for k, (x, y) in enumerate(merged):
@@ -253,12 +255,32 @@ def refutation_certificate(name: str, lhs, rhs, point: dict) -> dict:
 
 
 def identity_evidence(claim_id: str, identities: dict, *, uncovered: str | None = None) -> dict:
-    """Evidence entries for a claim: its identities' certificates (or why there are none, by
-    :func:`rldp_verify.certificates.claims.built`), and with ``uncovered`` a ``certificate_covers`` note naming the
-    part of the verdict the certificates do not cover (e.g. a sampled numeric check)."""
-    from rldp_verify.certificates.claims import built
+    """Evidence entries for a claim: its identities' certificates, or why there are none (the first identity that
+    cannot be certified, by name); identities that sympy's automatic evaluation already decided as it built them
+    (both sides one expression: nothing to certify) are skipped and named in ``certificate_covers``, with
+    ``uncovered``, the part of the verdict the certificates do not cover (e.g. a sampled numeric check)."""
+    from rldp_verify.certificates.claims import evidence, no_certificate
 
-    out = built(identity_certificates, claim_id, identities)
-    if uncovered:
-        out["certificate_covers"] = f"the symbolic identities ({', '.join(identities)}); not {uncovered}"
+    docs: list[dict] = []
+    trivial: list[str] = []
+    for label, (lhs, rhs) in identities.items():
+        try:
+            doc = identity_certificate(f"{claim_id}: {label}", lhs, rhs)
+        except ValueError as exc:
+            if "nothing to certify" in str(exc):
+                trivial.append(label)
+                continue
+            return no_certificate(f"building the certificate failed: {label}: {str(exc)[:300]}")
+        except Exception as exc:  # noqa: BLE001 - reported per claim, never hidden
+            return no_certificate(f"building the certificate failed: {label}: {type(exc).__name__}: {str(exc)[:200]}")
+        docs.extend(doc if isinstance(doc, list) else [doc])
+    if not docs:
+        return no_certificate("each identity (" + ", ".join(trivial) + ") is sympy's own evaluation as it builds the "
+                              "expressions (both sides one expression): nothing left to certify")
+    out = evidence(*docs)
+    gaps = ([f"{', '.join(trivial)} (decided by sympy's automatic evaluation)"] if trivial else []) + \
+        ([uncovered] if uncovered else [])
+    if gaps:
+        certified = [label for label in identities if label not in trivial]
+        out["certificate_covers"] = f"the symbolic identities ({', '.join(certified)}); not {'; not '.join(gaps)}"
     return out
