@@ -166,7 +166,8 @@ def test_ex5_output_divergence_claimed_positive_rejected():
 
 def test_prop3_witness_equality_for_intersecting_rows_rejected():
     """falpha.prop3.disjoint-supports / ex4: the exact equality of the output and input power sums holds for rows
-    with disjoint supports and is rejected when row 1 shares an output with row 0 (or a number is off by 1e-30)."""
+    with disjoint supports (whatever the rows are) and is rejected when row 1 shares an output with row 0, or when
+    one side is moved by 1e-30."""
     from proofs.falpha._certs import witness_certs
 
     W = [[F(1, 2), F(1, 2), F(0), F(0)], [F(0), F(0), F(1, 3), F(2, 3)], [F(1, 4)] * 4]
@@ -175,6 +176,6 @@ def test_prop3_witness_equality_for_intersecting_rows_rejected():
     W[1] = [F(0), F(1, 3), F(1, 3), F(1, 3)]
     (bad,) = witness_certs(W, 0, 1, (3,))
     _rejected(bad)
-    W[1] = [F(0), F(0), F(1, 3), F(2, 3) + F(1, 10**30)]
-    (bad,) = witness_certs(W, 0, 1, (3,))
+    bad = copy.deepcopy(doc)   # the input power sum 2^(alpha-1) moved by 1e-30
+    bad["statement"]["rhs"] = ["+", bad["statement"]["rhs"], "1/" + str(10**30)]
     _rejected(bad)
