@@ -1093,14 +1093,18 @@ def _decide_threshold_strict(orig):
     return decide
 
 
+#: the claims decided by the statistical standard (issue 24)
+_STANDARD_CLAIMS = ("isit.sec5.*", "rldp.sec8.synthetic-*", "rldp.sec8.realized-eps-sides", "rldp.sec8.beta-impact*",
+                    "rldp.sec9.polyopt-close-to-nr", "rldp.sec9.nonrobust-privacy-cost", "rldp.sec9.rldp-beats-ldp")
+
 # the statistical standard (issue 24): a reading decided the wrong way round, or against a lenient threshold
 MUTANTS += [
     mutant("standard.side-flipped", "rldp_verify.core.standard",
            "the statistical standard decides 'x >= threshold' as 'x <= threshold' and vice versa",
-           wrap("rldp_verify.core.standard:decide", _decide_side_flipped), ("isit.sec5.*",), include_slow=True),
+           wrap("rldp_verify.core.standard:decide", _decide_side_flipped), _STANDARD_CLAIMS, include_slow=True),
     mutant("standard.strict-threshold", "rldp_verify.core.standard",
            "the statistical standard's thresholds made stricter by a factor of 2 (<< read as <= eps/4)",
-           wrap("rldp_verify.core.standard:decide", _decide_threshold_strict), ("isit.sec5.*",), include_slow=True),
+           wrap("rldp_verify.core.standard:decide", _decide_threshold_strict), _STANDARD_CLAIMS, include_slow=True),
 ]
 
 def _gamma_extremes_unordered(orig):

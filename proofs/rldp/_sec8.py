@@ -24,6 +24,8 @@ from functools import cache
 
 import numpy as np
 
+from rldp_verify.claims import Outcome
+from rldp_verify.core import standard
 from rldp_verify.core.information import mutual_information_float, nmi_float
 from rldp_verify.rldp.data import adult_data_path, read_counts
 from rldp_verify.rldp.experiments import (
@@ -160,3 +162,55 @@ def fmt(x: float, k: int = 4) -> str:
 def figure_path(ctx, name: str):
     """(path to write, name for the evidence) of figure ``name`` below the report's directory."""
     return ctx.artefact(f"figures/{name}")
+
+
+# --- the statistical standard (issue 24) on the synthetic runs ------------------------------------------------
+#: the column of each mechanism in the rows given to :func:`rldp_verify.core.standard.decide`
+COL = {m: i for i, m in enumerate(MECHS)}
+
+
+def nmi_rows(rs, key: str = "nmi", mechs=MECHS) -> np.ndarray:
+    """runs x mechanisms array of ``r[key][m]`` (one row per synthetic instance, so the bootstrap keeps pairs)."""
+    return np.array([[r[key][m] for m in mechs] for r in rs], dtype=float)
+
+
+def mean_diff(a: str, b: str):
+    """The statistic mean NMI(a) - mean NMI(b) on rows of :func:`nmi_rows` (paired)."""
+    i, j = COL[a], COL[b]
+    return lambda x: float(np.mean(x[:, i]) - np.mean(x[:, j]))
+
+
+def exact_decision(reading: str, value: float, threshold: float, side: str) -> standard.Decision:
+    """A reading on one fixed data set (the adult pairs: no sampling, so no interval): holds or fails exactly."""
+    ok = value >= threshold if side == ">=" else value <= threshold
+    return standard.Decision(reading, float(value), (float(value), float(value)), float(threshold), side, 1,
+                             standard.HOLDS if ok else standard.FAILS)
+
+
+def decided(name: str, decisions: list, ev: dict, *, also=(), excused=None, excuse_text: str = "",
+            kind: str = "false") -> Outcome:
+    """The claim's verdict from its readings by the statistical standard (as proofs/isit/sec5_experiment.py):
+    VERIFIED when every reading holds, REFUTED when one fails, INCONCLUSIVE otherwise with what would decide it.
+    ``excused(decision)``: failed readings that only make the claim INCONCLUSIVE (e.g. the top of our eps grid,
+    when the paper does not give its range), explained by ``excuse_text``. ``also``: readings shown beside them."""
+    ev = {**ev, "readings": [d.record() for d in decisions]}
+    if also:
+        ev["readings_not_deciding"] = [d.record() for d in also]
+    shown = [d for d in decisions if d.outcome != standard.HOLDS] or decisions
+    detail = (f"{sum(d.outcome == standard.HOLDS for d in decisions)} of {len(decisions)} readings hold; "
+              + "; ".join(d.text() for d in shown[:4]) + (f"; ... ({len(shown) - 4} more)" if len(shown) > 4 else ""))
+    failed = [d for d in decisions if d.outcome == standard.FAILS]
+    hard = [d for d in failed if excused is None or not excused(d)]
+    if hard:
+        txt = "; ".join(d.text() for d in hard[:4])
+        return Outcome.refuted(f"{len(hard)} reading(s) fail: {txt}", counterexample={"finding": name,
+                               "failed": [d.text() for d in hard]}, **ev, kind=kind)
+    if not failed and all(d.outcome == standard.HOLDS for d in decisions):
+        return Outcome.verified(detail, **ev)
+    open_ = [d for d in decisions if d.outcome == standard.UNDECIDED]
+    would = [f"{d.reading}: about {d.instances_to_decide} instances at the observed spread" if d.instances_to_decide
+             else f"{d.reading}: more instances (the estimate sits on the threshold)" for d in open_]
+    if failed:
+        would.insert(0, excuse_text)
+    ev["would_decide"] = "; ".join(would)
+    return Outcome.inconclusive("undecided at the 95 % level: " + detail, **ev)

@@ -89,6 +89,8 @@ EXPLAINED = {
         "IR's running time vs PolyOpt's utility gap to NR: one paragraph, different propositions",
     ("rldp.sec9.nonrobust-privacy-cost", "rldp.sec9.polyopt-close-to-nr"):
         "NR's privacy cost vs PolyOpt's utility gap to NR: one paragraph, different propositions",
+    ("rldp.sec9.rldp-beats-ldp", "rldp.sec9.polyopt-close-to-nr"):
+        "RLDP's gain over GRR (the LDP baseline) vs PolyOpt's utility gap to NR: one paragraph, different propositions",
 }
 
 _DECIMAL = re.compile(r"(?<![\w.])\d+\.\d{3,}")
