@@ -182,3 +182,38 @@ def staircase_optimum_certificates(name: str, k: int, t, mu: str, theta, sol, **
     return [feasibility_certificate(f"{name}: theta feasible for LP (11)", theta, E=E, f=[1] * k),
             value_certificate(f"{name}: mu^T theta >= OPT(LP (11)) - {tol} ({mu}, weak duality)",
                               ["min", *rcs, ["+", ["-", value, sum(a, F(0))], tol]], lower=0)]
+
+
+def staircase_better_certificates(name: str, k: int, t, mu: str, better, theta, **dists) -> list[dict]:
+    """That the mechanism ``theta`` (exact, one entry per pattern column) is not optimal for LP (11): a feasible
+    ``better`` (checked as a point of S^(k) x = 1, x >= 0) with mu^T better - mu^T theta > 0 (the checker evaluates
+    both utilities in arb)."""
+    t = F(t)
+    cols = pattern_matrix(k, t)
+    E = [[F(cols[j][i]) for j in range(len(cols))] for i in range(k)]
+
+    def value(th):
+        return ["+", 0, *[["*", F(x), mu_expr(mu, col, **dists)] for x, col in zip(th, cols, strict=True) if x != 0]]
+    return [feasibility_certificate(f"{name}: the better theta is feasible for LP (11)", better, E=E, f=[1] * k),
+            value_certificate(f"{name}: mu^T theta' > mu^T theta ({mu})", ["-", value(better), value(theta)],
+                              lower=0, strict=True)]
+
+
+def rr_theta(k: int, t) -> list[Fraction]:
+    """Randomized response (21) as theta of LP (11): 1/(t + k - 1) on each singleton pattern."""
+    from rldp_verify.topics.extremal.staircase import pattern_index
+
+    th = [F(0)] * 2 ** k
+    for i in range(k):
+        th[pattern_index(frozenset({i}), k)] = 1 / (F(t) + k - 1)
+    return th
+
+
+def binary_theta(k: int, t, T) -> list[Fraction]:
+    """The binary mechanism on T (eqs. (18), (29)) as theta of LP (11): 1/(1 + t) on the patterns of T and T^c."""
+    from rldp_verify.topics.extremal.staircase import pattern_index
+
+    th = [F(0)] * 2 ** k
+    for A in (frozenset(T), frozenset(range(k)) - frozenset(T)):
+        th[pattern_index(A, k)] = 1 / (1 + F(t))
+    return th

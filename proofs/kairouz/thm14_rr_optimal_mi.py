@@ -6,6 +6,7 @@ from itertools import combinations
 import mpmath
 import sympy as sp
 
+from rldp_verify.certificates.claims import no_certificate
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import to_mpf, working_precision
 from rldp_verify.topics.extremal.tail import certify_rr_tail, mi_tail
@@ -46,7 +47,11 @@ def check_14(ctx):
     if not all(r["optimal_for_all_eps_above_bracket"] for r in rows):
         return Outcome.inconclusive("threshold bracketed but the tail eps >= hi not proved for every instance", instances=rows)
     return Outcome.verified(f"{len(rows)} instances: RR proved optimal for EVERY eps above a bisected threshold "
-                            "(arb interval arithmetic on s = e^-eps) and certified not optimal just below it", instances=rows)
+                            "(arb interval arithmetic on s = e^-eps) and certified not optimal just below it", instances=rows,
+                            **no_certificate("'optimal for every eps above the bracket' is a branch-and-bound proof over "
+                                             "boxes of s = e^-eps in [0, s_hi] (certify_rr_tail: reduced costs > 0 on "
+                                             "each box, evaluated on interval inputs); the rigorous-value language "
+                                             "has exact rational inputs only, so no certificate kind expresses it"))
 
 
 @claim(

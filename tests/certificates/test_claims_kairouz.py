@@ -153,3 +153,40 @@ def test_eq105_witness_and_the_argmin_set_in_place_of_the_texts():
     argmin = {frozenset({0}), frozenset({1, 2})}         # P(A) = 1/2
     assert _ok(_certificate(P, text, argmin))
     assert not _ok(_certificate(P, argmin, argmin))      # h(1/2) > h(1/2) is false
+
+
+def test_cor16_bound_and_a_wrong_factor():
+    from proofs.kairouz._certified import precise_dual
+    from proofs.kairouz.cor16_mi_bound_large_eps import _certificate
+    from rldp_verify.topics.extremal.thresholds import t_from_eps
+
+    P, t = (F(1, 2), F(3, 10), F(1, 5)), t_from_eps(12)
+    assert _ok(_certificate(P, t, 50))
+    with arb_precision(50):
+        sol = solve_staircase_lp(3, t, mu_mi(P))
+    H = ["+", 0, *[["*", -x, ["log", x]] for x in P]]
+    wrong = ["-", H, ["*", F(11, 10) * 2, ["log", t], 1 / t]]      # (1 + delta) in place of (1 - delta)
+    assert not _ok(staircase_bound_certificate("1+delta", 3, t, "mi", wrong, precise_dual(3, t, "mi", sol.basis, P=P),
+                                               P=P))
+
+
+def test_better_mechanism_certificate_and_its_reversal():
+    from proofs.kairouz._certified import rr_theta, staircase_better_certificates
+
+    t = F(3, 2)
+    with arb_precision(50):
+        sol = solve_staircase_lp(3, t, mu_kl(P0, P1))
+    docs = staircase_better_certificates("RR not optimal", 3, t, "kl", sol.theta, rr_theta(3, t), P0=P0, P1=P1)
+    assert all(_ok(d) for d in docs)
+    feas, reversed_ = staircase_better_certificates("reversed", 3, t, "kl", rr_theta(3, t), sol.theta, P0=P0, P1=P1)
+    assert _ok(feas) and not _ok(reversed_)
+    off = [x * 2 for x in sol.theta]                                # not a point of S theta = 1
+    assert not _ok(staircase_better_certificates("off", 3, t, "kl", off, rr_theta(3, t), P0=P0, P1=P1)[0])
+
+
+def test_claim4_certificate_and_an_instance_outside_the_hypothesis():
+    from proofs.kairouz.claim4_single_heavy_atom import _certificate
+
+    P = (F(101, 200), F(9, 20), F(3, 100), F(3, 200))
+    assert not _ok(_certificate(P, F(7, 50)))     # P(x*) = 0.505 < 1 - z*(0.14): outside Claim 4's hypothesis
+    assert _ok(_certificate((F(3, 4), F(1, 8), F(1, 8)), F(1, 2)))
