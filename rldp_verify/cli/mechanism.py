@@ -55,8 +55,10 @@ def register(sub):
                    help="polyopt/nr: 'enumerate' the vertices of Gamma-hat (exact, |X| <= ~16), 'colgen' = column "
                         "generation with a certified bracket (large |X|); auto: colgen from |X| = 12 on")
     p.add_argument("--time-limit", default="600",
-                   help="colgen: seconds from the start (set-up included) before the bracket is certified as it "
-                        "is; a set-up that alone takes longer stops with one line naming the step")
+                   help="colgen: seconds for the whole run, set-up included: the iterations stop early enough to "
+                        "leave time for certifying the bracket as it is (estimated from the set-up's pricing "
+                        "pass; the certification is not interrupted, so a run may end a few seconds late); a "
+                        "set-up that alone takes longer stops with one line naming the step")
     p.add_argument("--gap", default="1e-4", help="colgen: target relative width of the optimum bracket")
     p.add_argument("--stabilisation", choices=("lagrangian", "bundle", "wentges", "boxstep"), default=None,
                    help="colgen: the master: 'lagrangian' (the default: the per-block LP with the coupling in t "

@@ -7,8 +7,8 @@ from fractions import Fraction
 import mpmath
 
 from rldp_verify.core.errors import InputError
-from rldp_verify.core.information import mutual_information_value, nmi_value
-from rldp_verify.core.numbers import DEFAULT_DPS, fraction_str
+from rldp_verify.core.information import entropy_value, mutual_information_value
+from rldp_verify.core.numbers import DEFAULT_DPS, fraction_str, working_precision
 from rldp_verify.rldp.mechanisms.rounding import PrivacyLevel
 from rldp_verify.rldp.mechio import Mechanism, labels
 from rldp_verify.rldp.uncertainty import RenyiBall, read_table
@@ -72,6 +72,8 @@ def utility_record(matrix, p, *, dps: int = DEFAULT_DPS, digits: int = 12) -> di
     """The ``utility`` entry of a mechanism: I_P(X;Y) and the NMI at ``digits`` digits (nats).
     Both values are computed at ``dps`` digits by their functions; nstr reads the mpf itself, so no
     working-precision scope is needed here."""
-    i = mutual_information_value(matrix, p, dps=dps)
-    n = nmi_value(matrix, p, dps=dps)
+    with working_precision(dps) as d:          # nmi_value's arithmetic, with I computed once
+        i = mutual_information_value(matrix, p, dps=d)
+        h = entropy_value(p, dps=d)
+        n = i / h if h != 0 else mpmath.mpf(0)
     return {"I": mpmath.nstr(i, digits), "NMI": mpmath.nstr(n, digits), "unit": "nats", "distribution": "P-hat"}

@@ -1137,3 +1137,22 @@ def test_solve_eq46_accepts_huge_denominators_exactly():
     a = F(1, 3 ** 40)
     sol = po.solve_eq46([(a, 1 - a), (F(1, 2), F(1, 2))], [F(1, 2), F(1, 2)])
     assert all(sum(r[x] for r in sol.rows) == 1 for x in range(2)) and sol.lower <= sol.upper
+
+
+def test_time_limit_keeps_a_reserve_for_the_closing_steps():
+    """Under the CLI's deadline the loop stops `reserve` seconds early (at most half of what is left): issue 29,
+    a 20 x 18 run passed --time-limit 30 by 38 s in its closing steps."""
+    import time
+    from types import SimpleNamespace
+
+    from rldp_verify.core import progress
+    from rldp_verify.rldp.mechanisms.polyopt_cg import ColumnGeneration
+
+    for reserve, kept in ((3.0, 3.0), (40.0, 40.0), (80.0, 50.0), (0.0, 0.0)):
+        cg = SimpleNamespace(t_start=time.perf_counter(), paused=0.0, time_limit=600.0, cap=math.inf)
+        with progress.deadline(100.0, "--time-limit 100 s"):
+            ColumnGeneration.announce(cg, 1e-4, reserve=reserve)
+        assert 100.0 - kept - 0.5 <= cg.time_limit <= 100.0 - kept + 0.5, (reserve, cg.time_limit)
+    cg = SimpleNamespace(t_start=time.perf_counter(), paused=0.0, time_limit=600.0, cap=math.inf)
+    ColumnGeneration.announce(cg, 1e-4, reserve=5.0)        # no deadline: the API's time_limit is untouched
+    assert cg.time_limit == 600.0
