@@ -1151,6 +1151,21 @@ def _protocol_joint(orig):
     return init
 
 
+def _read_rows_drops_last(orig):
+    """The CSV reader loses its last row (an off-by-one slip)."""
+    def read_rows(path):
+        p, rows = orig(path)
+        return p, rows[:-1]
+    return read_rows
+
+
+# issue 24 item 2: a second route for the Sec. 8.1 counts (the file read line by line beside the engine's reader)
+MUTANTS += [
+    mutant("issue24.csv-reader-drops-last-row", "rldp_verify.rldp.data",
+           "the engine's CSV reader drops the last data row (an off-by-one slip): n = 32,560",
+           wrap("rldp_verify.rldp.data:_read_rows", _read_rows_drops_last), ("rldp.sec8.adult-n",)),
+]
+
 # issue 24 item 3: the statements indexed last session (tests/proofs/test_issue24_statements.py), each with a wrong
 # variant of the engine object its check rests on (rldp.sec1.ir-randomized-response-optimal: kairouz.mu-mi-uniform-
 # marginal above, through its second route; rldp.sec43.smaller-Bs-lower-bound is REFUTED (a misprint) on the

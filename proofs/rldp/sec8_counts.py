@@ -8,7 +8,26 @@ from fractions import Fraction
 from rldp_verify.claims import Method, Outcome, claim, compare_printed, outcome_from_comparisons, search_readings
 from rldp_verify.rldp.gamma import gamma_inequalities
 
-from ._sec8 import ADULT, PAPER, adult_table
+from .._consistency import expect
+from ._sec8 import ADULT, COLUMNS, PAPER, adult_table
+
+
+def direct_counts(*columns: str) -> tuple[int, list[set[str]]]:
+    """Second route for the Sec. 8.1 counts (issue 24): the adult file read line by line with ``str.split`` (not the
+    engine's CSV reader, rldp_verify.rldp.data.read_counts): the number of records (non-blank lines) and the set of
+    values of each named column, '?' kept."""
+    from rldp_verify.rldp.data import adult_data_path
+
+    n, values = 0, [set() for _ in columns]
+    with open(adult_data_path(), encoding="utf-8") as fh:
+        for line in fh:
+            if not line.strip():
+                continue
+            n += 1
+            fields = [f.strip() for f in line.split(",")]
+            for vals, c in zip(values, columns, strict=True):
+                vals.add(fields[COLUMNS[c]])
+    return n, values
 
 
 @claim(
@@ -26,7 +45,10 @@ def check_adult_n(ctx):
         rows[f"{s} x {u}"] = {"n (missing kept)": ct.n, "dropped": ct.dropped}
     dropped = adult_table("occupation", "education").dropped
     ns = {v["n (missing kept)"] for v in rows.values()}
-    ev = {"tables": rows, "occupation '?' records": dropped}
+    n2, _ = direct_counts()
+    expect(ns == {n2}, f"the engine's CSV reader counts {sorted(ns)} records, a line count of the file {n2} "
+                       "(routes disagree)")
+    ev = {"tables": rows, "occupation '?' records": dropped, "second route (line count)": n2}
     c = compare_printed("n", "32561", ns.pop() if len(ns) == 1 else -1)
     return outcome_from_comparisons([c], what="record counts", **ev)
 
@@ -56,10 +78,15 @@ def check_occ_edu(ctx):
     without = adult_table("occupation", "education")
     a_q = len(with_q.sensitive) * len(with_q.public)
     a_n = len(without.sensitive) * len(without.public)
+    _, (occ, edu) = direct_counts("occupation", "education")
+    expect((len(occ), len(edu)) == (len(with_q.sensitive), len(with_q.public)),
+           f"the engine's table has {len(with_q.sensitive)} x {len(with_q.public)} categories, the file's distinct "
+           f"values {len(occ)} x {len(edu)} (routes disagree)")
     ev = {"|occupation| with '?'": len(with_q.sensitive), "|occupation| without '?'": len(without.sensitive),
           "|education|": len(with_q.public), "a with '?'": a_q, "a without '?'": a_n,
           "constraints with '?'": a_q * a_q + a_q, "constraints without '?'": a_n * a_n + a_n,
-          "formula check": "len(gamma_inequalities) + a == a^2 + a on shapes 2x2, 2x3, 3x2, 3x4"}
+          "formula check": "len(gamma_inequalities) + a == a^2 + a on shapes 2x2, 2x3, 3x2, 3x4",
+          "second route": f"distinct values in the file: {len(occ)} occupations x {len(edu)} education levels"}
     comps = [compare_printed("dimension a", "240", a_q), compare_printed("a^2 + a", "57840", a_q * a_q + a_q)]
     return outcome_from_comparisons(comps, what="counts (with '?' as a category)", **ev)
 

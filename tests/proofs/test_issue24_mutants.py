@@ -31,6 +31,8 @@ CASES = [
     ("issue24.gamma-extremes-unordered-pairs", "falpha.sec1.post-processing-min", "REFUTED", ""),
     ("issue24.pram-dp-ratio-diagonal-only", "pram.sec2-3.post-processing", "REFUTED", ""),
     ("issue24.isit-robust-problem-joint", "isit.sec1.convex-formulations", "REFUTED", "not DCP"),
+    # item 2: second routes
+    ("issue24.csv-reader-drops-last-row", "rldp.sec8.adult-n", "ERROR", "routes disagree"),
 ]
 
 
