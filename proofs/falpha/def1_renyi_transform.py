@@ -54,8 +54,15 @@ def check_gt1(ctx):
                 n += 1
         close = worst < mpmath.mpf(10) ** (-(ctx.dps - 8))
     if close and sym:
+        from rldp_verify.certificates.identity import identity_evidence
+
+        a_, p_, q_ = sp.symbols("alpha p q", positive=True)
         return Outcome.verified(f"sympy identity holds; {n} random pairs agree to rel. {fstr(worst, 3)}",
-                                symbolic=sym, pairs=n, max_rel_diff=fstr(worst, 3))
+                                symbolic=sym, pairs=n, max_rel_diff=fstr(worst, 3), **identity_evidence(
+                                    "falpha.def1.eq4-alpha-gt-1", {
+                                        "q f_alpha(p/q) = p^a q^(1-a) - q": (q_ * ((p_ / q_) ** a_ - 1),
+                                                                             p_**a_ * q_ ** (1 - a_) - q_)},
+                                    uncovered=f"eq. (4) on {n} random pairs (high precision)"))
     if not close:   # both sides computed at ctx.dps digits from rational inputs: a difference is a finding
         return Outcome.refuted(f"eq. (4) fails: rel. difference {fstr(worst, 3)} between 1/(alpha-1) log(D_f + 1) "
                                "and D_alpha", counterexample=worst_at, symbolic=sym, kind="false")

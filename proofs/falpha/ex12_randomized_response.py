@@ -44,6 +44,18 @@ def channel_Q(N: int) -> list[list[Fraction]]:
     return [[Fraction(2, N) if (i < h) == (j < h) else Fraction(0) for j in range(N)] for i in range(N)]
 
 
+def _ratio_identities(rows, N: int) -> dict:
+    """{label: (a/b, sympy's simplified a/b)} for the output-likelihood ratios of ``rows``, for certificates: each ratio
+    equals the value in the symbolic ratio set that sympy reduced it to."""
+    out = {}
+    for i, r1 in enumerate(rows):
+        for j, r2 in enumerate(rows):
+            for y, (a, b) in enumerate(zip(r1, r2, strict=True)):
+                if i < j:
+                    out[f"N = {N}: row {i} / row {j} at y = {y}"] = (a / b, sp.simplify(a / b))
+    return out
+
+
 def cascade_rows(W, N: int, E) -> list[list]:
     """Rows of W o RR: RR_w = (1 + (E-1) e_w)/D, so (W o RR)_w = (column sums of W + (E-1) W_w)/D (exact)."""
     D = N + E - 1
@@ -106,15 +118,21 @@ def check_gamma_P(ctx):
     # symbolic in E = e^eps: the set of output ratios is {1, (E+1)/2, 2/(E+1)}
     E = sp.symbols("E", positive=True)
     sym_ok = True
+    identities = {}
     for N in (3, 4):
         rows = cascade_rows([[sp.Rational(v) for v in r] for r in channel_P(N)], N, E)
         ratios = {sp.simplify(a / b) for r1 in rows for r2 in rows for a, b in zip(r1, r2, strict=True)}
         sym_ok &= ratios == {sp.Integer(1), (E + 1) / 2, 2 / (E + 1)}
+        identities.update(_ratio_identities(rows, N))
     (g2min, g2max), _ = gammas_Y(channel_P(2), 2, Fraction(10))
     if not sym_ok:
         return Outcome.refuted("symbolic ratio set differs", counterexample={"N": "3 or 4"}, kind="false")
+    from rldp_verify.certificates.identity import identity_evidence
+
     return Outcome.verified(f"exact at {n} (N, e^eps) points, N = 3..12; symbolic ratio set {{1, (E+1)/2, 2/(E+1)}} for N = 3, 4",
-                            cases=n, N2_exception={"N": 2, "e^eps": 10, "gamma_max": g2max, "gamma_min": g2min})
+                            cases=n, N2_exception={"N": 2, "e^eps": 10, "gamma_max": g2max, "gamma_min": g2min},
+                            **identity_evidence("falpha.ex12.gamma-P", identities,
+                                                uncovered=f"the exact checks at {n} (N, e^eps) points (exact rationals)"))
 
 
 @claim(
@@ -137,15 +155,20 @@ def check_gamma_Q(ctx):
             n += 1
     E = sp.symbols("E", positive=True)
     sym_ok = True
+    identities = {}
     for N in (2, 4):
         rows = cascade_rows([[sp.Rational(v) for v in r] for r in channel_Q(N)], N, E)
         ratios = {sp.simplify(a / b) for r1 in rows for r2 in rows for a, b in zip(r1, r2, strict=True)}
+        identities.update(_ratio_identities(rows, N))
         f = (N + 2 * E - 2) / N
         sym_ok &= {sp.simplify(r - x) == 0 for r in ratios for x in (1, f, 1 / f)} >= {True} and len(ratios) == 3
     if not sym_ok:
         return Outcome.refuted("symbolic ratio set differs", counterexample={"N": "2 or 4"}, kind="false")
+    from rldp_verify.certificates.identity import identity_evidence
+
     return Outcome.verified(f"exact at {n} (N, e^eps) points, N = 2..24 even; symbolic ratio set {{1, f, 1/f}} for N = 2, 4",
-                            cases=n)
+                            cases=n, **identity_evidence("falpha.ex12.gamma-Q", identities,
+                                                         uncovered=f"the exact checks at {n} (N, e^eps) points"))
 
 
 def _setting_table(ctx, alphas, settings=SETTINGS):

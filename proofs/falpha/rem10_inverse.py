@@ -65,11 +65,17 @@ def check_injective(ctx):
     cont = sp.limit(4 * t**2, t, sp.Rational(1, 2)) == (1 - sp.Rational(1, 2)) ** (-1) - 1
     unbounded = sp.limit((1 - t) ** (-1) - 1, t, 1, "-") == sp.oo
     if ident and cont and unbounded:
+        from rldp_verify.certificates.identity import identity_evidence
+
+        certs = identity_evidence("falpha.rem10.injective-not-bijective", {
+            "jump identity": (al / (al - 1) - (1 + 4 / al**2), (al - 2) ** 2 / (al**2 * (al - 1)))},
+            uncovered="the continuity and unboundedness of g_2 (limits) and the monotonicity (exact grids, high "
+                      "precision)")
         return Outcome.refuted(
             "injective for every alpha > 1 (the jump at 1/alpha is >= 0), but at alpha = 2 the jump is 0: g_2 is continuous, "
             "strictly increasing and unbounded, hence a bijection [0,1) -> [0,inf); 'not bijective' holds for alpha != 2 only",
             counterexample={"alpha": 2, "g_2(1/2^-)": "1", "g_2(1/2)": "1", "g_2": "4t^2 (t < 1/2), t/(1-t) (t >= 1/2)"},
-            jump_sizes=jumps, jump_identity_alpha_ge_2=ident, kind="missing-hypothesis")
+            jump_sizes=jumps, jump_identity_alpha_ge_2=ident, kind="missing-hypothesis", **certs)
     return Outcome.inconclusive("could not settle the alpha = 2 case", identity=ident, continuous=cont)
 
 

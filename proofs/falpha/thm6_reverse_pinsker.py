@@ -208,8 +208,12 @@ def check_closed_form(ctx):
         if not ok:
             return Outcome.refuted("closed form differs", counterexample={"alpha": "17/7", "m": "1/5", "M": "9/4"},
                                    difference=str(vals), kind="false")
+    from rldp_verify.certificates.identity import identity_evidence
+
     return Outcome.verified("sympy: the integral of the chord function equals Delta * R_alpha(M, m)",
-                            simplified_difference=str(diff))
+                            simplified_difference=str(diff), **identity_evidence(
+                                "falpha.thm6.integral-closed-form", {"sympy's integral = Delta R_alpha": (total, d * R)},
+                                uncovered="the integration itself (sympy.integrate)"))
 
 
 @claim(

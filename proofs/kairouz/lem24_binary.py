@@ -77,6 +77,11 @@ def check_l24(ctx):
     t_small = 1 + Fraction(1, 10**6)
     viol = _violations(TIE_P0, TIE_P1, t_small)
     if positive and uni.a_star == 0 and viol:
+        from rldp_verify.certificates.identity import identity_evidence
+
+        certs = identity_evidence("kairouz.lemma24.ratio-bounds", {"ratio difference": (r_alt - r_bound, diff)},
+                                  uncovered="the sign of its coefficients (exact) and the violation at e^eps = 1 + 10^-6 "
+                                            "(exact rationals, no certificate)")
         return Outcome.refuted(
             "false when some x has P0(x) = P1(x): the pattern T' = T minus that x has a strictly larger likelihood "
             f"ratio for EVERY eps > 0 (ratio difference = {diff}, positive for a = e^eps - 1 > 0), so no eps* > 0 exists; "
@@ -85,7 +90,8 @@ def check_l24(ctx):
             counterexample={"P0": fs(TIE_P0), "P1": fs(TIE_P1), "T": [0, 2], "violating_pattern": [0],
                             "t=e^eps": str(t_small), "ratio_of_pattern": str(viol[0][1]),
                             "upper_bound_(56)": str(_bounds(TIE_P0, TIE_P1, t_small)[1])},
-            symbolic_difference=str(diff), closed_form_a_star=str(uni.a_star), minimal="k = 3 is the smallest alphabet with such a tie", kind="missing-hypothesis")
+            symbolic_difference=str(diff), closed_form_a_star=str(uni.a_star), minimal="k = 3 is the smallest alphabet with such a tie", kind="missing-hypothesis",
+            **certs)
     return Outcome.inconclusive("tie instance did not behave as expected", diff=str(diff), a_star=str(uni.a_star))
 
 
@@ -146,11 +152,16 @@ def check_eq61(ctx):
         attain &= (M0[0] / M1[0] == hi and M0[1] / M1[1] == lo)
     if not eq61_ok or bad or not attain:
         return Outcome.refuted("closed form not sharp / not attained", counterexample=bad[:1] or {"eq61": eq61_ok, "attain": attain}, kind="false")
+    from rldp_verify.certificates.identity import identity_evidence
+
+    certs = identity_evidence("kairouz.lemma24.eq61-closed-form", {
+        "(60)/a at a = eq. (61)": (sp.Add(D, sp.Mul(D / (-C), C, evaluate=False), evaluate=False), 0)},
+        uncovered=f"the sharpness on {len(rows)} instances (exact LPs, no certificate)")
     return Outcome.verified(f"eq. (61) is the root of (60)/a; on {len(rows)} tie-free instances the exact threshold "
                             "a* = e^eps* - 1 is sharp (all patterns inside the bounds at a* and a*(1 - 1e-6); a pattern "
                             "violates at a*(1 + 1e-6), where a hockey-stick f-divergence E_gamma has an exact LP optimum "
                             "strictly above the binary mechanism's); the binary mechanism attains both bounds (57)",
-                            instances=rows)
+                            instances=rows, **certs)
 
 
 @claim(

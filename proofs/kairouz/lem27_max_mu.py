@@ -61,8 +61,14 @@ def check_27(ctx):
     if not (d121 and root122) or bad or zmax > mpmath.mpf(1) / 2 or worst > 1:
         return Outcome.refuted("Lemma 27 chain fails", counterexample=bad[:1] or {"d121": d121, "root122": root122,
                                                                                "zmax": str(zmax), "case3": str(worst)}, kind="false")
+    from rldp_verify.certificates.identity import identity_evidence
+
+    certs = identity_evidence("kairouz.lemma27.max-mu", {
+        "(121)": (sp.diff(mu, z), t * e - (t - 1) - (t - 1) * sp.log(z * (t - 1) + 1))},
+        uncovered="(122) (a log rule), z* <= 1/2 and the case-3 ratio (grids at high precision), Claim 5 and the "
+                  "max-mu comparison on random P")
     return Outcome.verified(f"(121) symbolic, (122) root of (121) (symbolic or to 50 digits at 5 eps); z*(eps) <= 1/2 on a grid of eps in (0, 10] (max "
                             f"{mpmath.nstr(zmax, 12)}); Claim 5 and 1/4 <= P(T) <= 1/2 exact on {n} random P; "
                             "max_j mu_j <= mu(P(T)) + mu(P(T^c)) at eps = 0.01, 0.3, 1 on the same P; case-3 ratio "
                             f"<= {mpmath.nstr(worst, 8)} on a 1000-point eps grid in (0, 1] (grid evidence, not a proof "
-                            "for every eps)")
+                            "for every eps)", **certs)

@@ -92,9 +92,14 @@ def check_wang(ctx, distance="hamming") -> Outcome:
             return Outcome.refuted("the mechanism differs from randomized response", counterexample=rows[-1], rows=rows, kind="false")
     # the rows of Wang's mechanism sum to 1 (so it is a mechanism), for every k
     total = sp.simplify(sp.exp(e) / (k - 1 + sp.exp(e)) + (k - 1) / (k - 1 + sp.exp(e)))
+    from rldp_verify.certificates.identity import identity_evidence
+
+    certs = identity_evidence("kairouz.sec6.wang-hamming-is-rr", {
+        "row sum": (sp.exp(e) / (k - 1 + sp.exp(e)) + (k - 1) / (k - 1 + sp.exp(e)), 1)},
+        uncovered="Wang's entries = RR's entries (e^{eps(1 - d)} at d = 0, 1, which sympy evaluates as it builds them)")
     return Outcome.verified("with d(x, y) = 1(x != y), e^{eps(1 - d)}/(k - 1 + e^eps) is e^eps/(k - 1 + e^eps) on the diagonal "
                             "and 1/(k - 1 + e^eps) off it: randomized response (21) exactly (symbolic); the near-optimality "
-                            "for large eps is Wang et al.'s result and not checked", rows=rows, row_sum=str(total))
+                            "for large eps is Wang et al.'s result and not checked", rows=rows, row_sum=str(total), **certs)
 
 
 @claim(id="kairouz.sec6.wang-hamming-is-rr", paper=PAPER, source="Sec. 6, 'Non-exchangeable utility functions'",

@@ -88,11 +88,13 @@ def check_ties(ctx):
     classes = sorted({(len(A), mass_of(P, A)) for r in range(k + 1) for A in combinations(range(k), r)})
     tied = {(len(A), mass_of(P, A)) for A in mi_maximising_sets(P)}
     rows, failing = [], []
+    tied_identities = {}
     for n, z in classes:
         zs = sp.Rational(z.numerator, z.denominator)
         slack = (k + (t_sym - 1) * n) * bin_sym / k - f(zs)
         if (n, z) in tied:
             ok = sp.simplify(slack) == 0
+            tied_identities[f"slack of the tied class (|A|, P(A)) = ({n}, {z})"] = (slack, 0)
             rows.append({"size": n, "mass": str(z), "tied": True, "slack": "0 (identity)" if ok else str(slack)})
         else:
             lead = sp.series(slack, e, 0, 3).removeO().coeff(e, 2)
@@ -138,13 +140,17 @@ def check_ties(ctx):
         return Outcome.inconclusive(
             "the uniform dual (98) does not certify the binary mechanism for this P", classes=rows, tested=tested,
             failing=failing, would_decide="an exact LP of the series coefficients of the dual in eps")
+    from rldp_verify.certificates.identity import identity_evidence
+
+    certs = identity_evidence("kairouz.thm12.tied-maximisers", tied_identities,
+                              uncovered="the other classes' eps^2 coefficients (sympy.series) and the arb slacks")
     return Outcome.verified(
         f"symbolic: with y = (BIN/4) 1, the dual (98) of T = {sorted(T)}, the {len(mi_maximising_sets(P))} tied sets "
         "give the slack 0 identically (one constraint up to the symmetries (0 3), (1 2) of P) and every other set "
         "(z - 1/2)^2 eps^2/2 + O(eps^3) > 0, so 1^T y = BIN bounds the LP for all small eps: binary optimal for "
         "0 < eps <= some eps* > 0 with tied maximisers; the same slacks certified (arb, engine mu) at e^eps = "
         "1.001, 1.01, 1.1", classes=rows, tested=tested,
-        maximising_sets=[sorted(A) for A in mi_maximising_sets(P)])
+        maximising_sets=[sorted(A) for A in mi_maximising_sets(P)], **certs)
 
 
 @claim(
@@ -187,7 +193,11 @@ def check_102(ctx):
     same = sp.simplify(sp.expand_log(form99 - form102, force=True)) == 0
     ser = sp.simplify(sp.series(form102, e, 0, 3).removeO() - z * (1 - z) * e**2 / 2)
     if same and ser == 0:
-        return Outcome.verified("(99) = (102) identically and the series is z(1-z) eps^2/2 + O(eps^3)")
+        from rldp_verify.certificates.identity import identity_evidence
+
+        return Outcome.verified("(99) = (102) identically and the series is z(1-z) eps^2/2 + O(eps^3)",
+                                **identity_evidence("kairouz.thm12.eq102-mu-expansion", {"(99) = (102)": (form99, form102)},
+                                                    uncovered="the series z(1-z) eps^2/2 + O(eps^3) (sympy.series)"))
     return Outcome.refuted("expansion mismatch", counterexample={"same": same, "series_diff": str(ser)}, kind="false")
 
 
@@ -210,8 +220,22 @@ def check_98(ctx):
         ok &= sp.simplify(nT * aT + t * nTc * aTc - m2) == 0
     printed = sp.simplify((m1 + m1) / (t + 1) - (m1 + m2) / (t + 1))
     if ok and printed != 0:
+        from rldp_verify.certificates.identity import identity_evidence, refutation_certificate
+
+        identities = {}
+        for nT, nTc in ((1, 1), (1, 2), (2, 3), (3, 1)):
+            aT = (t * m1 - m2) / (nT * (t + 1) * (t - 1))
+            aTc = (t * m2 - m1) / (nTc * (t + 1) * (t - 1))
+            identities.update({f"|T| = {nT}, |T^c| = {nTc}: 1^T alpha*": (nT * aT + nTc * aTc, (m1 + m2) / (t + 1)),
+                               f"|T| = {nT}, |T^c| = {nTc}: S_j1^T alpha*": (t * nT * aT + nTc * aTc, m1),
+                               f"|T| = {nT}, |T^c| = {nTc}: S_j2^T alpha*": (nT * aT + t * nTc * aTc, m2)})
+        certs = identity_evidence("kairouz.thm12.dual-98", identities)
+        certs.setdefault("certificates", []).append(refutation_certificate(
+            "kairouz.thm12.dual-98: (100) as printed at mu_j1 = 1, mu_j2 = 2, t = 2", (m1 + m1) / (t + 1),
+            (m1 + m2) / (t + 1), {m1: 1, m2: 2, t: 2}))
         return Outcome.refuted(
             "the identities hold (1^T alpha* = (mu_j1 + mu_j2)/(e^eps+1), complementary slackness on j1, j2), but the third "
             "line of (100) prints mu(S_j1) + mu(S_j1) (a typo for mu(S_j1) + mu(S_j2); the next line uses the right sum)",
-            counterexample={"mu_j1": "1", "mu_j2": "2", "t": "2", "printed_line": "2/3", "correct": "1"}, kind="misprint")
+            counterexample={"mu_j1": "1", "mu_j2": "2", "t": "2", "printed_line": "2/3", "correct": "1"}, kind="misprint",
+            **certs)
     return Outcome.verified("identities hold") if ok else Outcome.refuted("dual (98) identities fail", counterexample=str(ok), kind="false")

@@ -61,6 +61,7 @@ def check_cor11(ctx):
     def m(p):
         return ((t - 1) * p + 1) / (t + 1)
     eq79 = sp.simplify(m(p0) - m(p1) - (t - 1) / (t + 1) * (p0 - p1)) == 0
+    eq79_sides = (m(p0) - m(p1), (t - 1) / (t + 1) * (p0 - p1))
     rng = ctx.rng("cor11")
     bad = []
     n = 0
@@ -82,5 +83,10 @@ def check_cor11(ctx):
                 bad.append({"equality_fails_for_binary": fs(P0)})
     if bad or not eq79:
         return Outcome.refuted("TV contraction violated", counterexample=bad[0] if bad else "eq. (79)", kind="false")
+    from rldp_verify.certificates.identity import identity_evidence
+
+    certs = identity_evidence("kairouz.cor11.tv-contraction", {
+        "(79)": eq79_sides},
+        uncovered=f"the exact check on {n} vertex mechanisms (exact rationals, no certificate)")
     return Outcome.verified(f"eq. (79) symbolic; exact check on {n} (vertex mechanism, P0, P1) pairs (TV is convex, "
-                            "so vertices suffice for each polytope D_eps,l); equality for the binary mechanism")
+                            "so vertices suffice for each polytope D_eps,l); equality for the binary mechanism", **certs)

@@ -139,13 +139,21 @@ def check_condition(ctx):
     if not (ok17 and ok16 and ok_v and ok5):
         return Outcome.refuted("the algebra of the condition does not check",
                                counterexample={"eq17_at_u_alpha": str(e17), "eq16_at_u_alpha": str(e16)}, kind="false")
+    from rldp_verify.certificates.identity import identity_evidence
+
+    certs = identity_evidence("pram.prop3-2.condition", {
+        "(17) at u_alpha": (t * x - y - (t - 1), want17), "(16) at u_alpha": (t * y - x - (t - 1), -(S - 1) * (t - 1) / (S - 2)),
+        "(16)-(17) at v_alpha": (t * va - va - (t - 1) + (t - 1) * (1 - va), 0),
+        "(16)-(17) at v_-alpha": (t * vm - vm - (t - 1) + (t - 1) * (1 - vm), 0),
+        "(16) at (v_-alpha, v_max)": (t * vmax - vm - (t - 1), t * (t - 1) * (t - (S - 2)) / ((S - 1) * t + 1))},
+        uncovered="the sign analysis of the quadratic t^2 - (S-2) t + 1 (its roots, read off by hand)")
     return Outcome.verified(
         "symbolic: (16) at u_alpha = -(S-1)(t-1)/(S-2) <= 0 always; (17) at u_alpha = (S-1)(t-1)(t^2-(S-2)t+1)"
         "/(S t (S-2)), <= 0 iff t <= (S-2+sqrt(S(S-4)))/2 (u_-alpha is the mirror image); v_+-alpha satisfy "
         "(16)-(17) with slack (t-1)(1-v). Finding: the condition is sufficient, not necessary, for the "
         "conclusion: (16) at (v_-alpha, v_max) is t(t-1)(t-(S-2))/((S-1)t+1), so the type-5 vertex exists iff "
         "e^alpha <= S-2 (see pram.prop3-2.condition-sharpness); for S = 4 the paper's condition allows only "
-        "alpha = 0", eq17_at_u_alpha=str(e17), eq16_at_u_alpha=str(e16), type5_slack=str(e5))
+        "alpha = 0", eq17_at_u_alpha=str(e17), eq16_at_u_alpha=str(e16), type5_slack=str(e5), **certs)
 
 
 @claim(
@@ -201,9 +209,19 @@ def check_alpha_range(ctx):
     d = sp.diff((s - 2 + sp.sqrt(s * (s - 4))) / 2, s)
     increasing = sp.simplify(d - (sp.Rational(1, 2) + (s - 2) / (2 * sp.sqrt(s * (s - 4))))) == 0
     if ok10 and increasing:
+        from rldp_verify.certificates.claims import evidence
+        from rldp_verify.certificates.identity import identity_evidence
+        from rldp_verify.certificates.value import value_certificate
+
+        certs = identity_evidence("pram.sec3-3.alpha-range", {
+            "derivative of the bound": (d, sp.Rational(1, 2) + (s - 2) / (2 * sp.sqrt(s * (s - 4))))},
+            uncovered="the sign of the derivative (positive for S > 4 by inspection)")
+        certs.setdefault("certificates", []).extend(evidence(value_certificate(
+            "pram.sec3-3.alpha-range: (10 - 2 + sqrt(60))/2 > e^2", ["-", ["/", ["+", 8, ["sqrt", 60]], 2], ["exp", 2]],
+            lower=0, strict=True))["certificates"])
         return Outcome.verified("rigorous (arb): (10 - 2 + sqrt(60))/2 = 7.873 > e^2 = 7.389, and the bound "
                                 "(S-2+sqrt(S(S-4)))/2 increases in S (derivative 1/2 + (S-2)/(2 sqrt(S(S-4))) > 0); "
                                 f"S = 9 is not enough (bound 6.854 < e^2: {fails9})",
-                                margin_S10=str(margin), S9_fails=fails9)
+                                margin_S10=str(margin), S9_fails=fails9, **certs)
     return Outcome.refuted("the condition fails at S = 10, alpha = 2",
                            counterexample={"S": 10, "alpha": 2, "bound": str(thr(10)), "e^2": str(e2)}, kind="false")
