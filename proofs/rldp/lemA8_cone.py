@@ -9,7 +9,13 @@ import itertools
 from fractions import Fraction
 
 from rldp_verify.claims import Method, Outcome, claim
-from rldp_verify.rldp.srr_threshold import compare_lemma_a8, cone_c_extreme_rays, in_cone_c, lemma_a8_generators
+from rldp_verify.rldp.srr_threshold import (
+    compare_lemma_a8,
+    cone_c_extreme_rays,
+    cone_c_inequalities,
+    in_cone_c,
+    lemma_a8_generators,
+)
 
 from ..papers import paper
 
@@ -35,14 +41,37 @@ def _run(sizes, ts):
     return rows
 
 
+def _slice_certificate(a1: int, a2: int, t: Fraction, reading: str | None) -> dict:
+    """Issue 23: the ``vertex-enumeration`` certificate that the generators of V1 ∪ V2 (``reading`` of (A92)) that are
+    extreme, scaled to sum 1, are exactly the vertices of the slice C ∩ {sum c = 1} of the cone C of (A90) (its rows
+    :func:`cone_c_inequalities`): the checker proves the list complete (the facets of its hull are valid for the
+    slice), so C = cone of these generators, which lie in V1 ∪ V2. With ``reading=None``: the extreme rays of C
+    (cddlib), so the list of rays whose coefficients (A95)-(A96) are checked is provably complete."""
+    from rldp_verify.certificates.vertices import vertex_certificate
+
+    A, b = cone_c_inequalities(a1, a2, t)
+    rays = set(cone_c_extreme_rays(a1, a2, t))
+    if reading is None:
+        V, what = sorted(rays), "the extreme rays of C (scaled to sum 1)"
+    else:
+        gens = [tuple(x / sum(g) for x in g) for g in lemma_a8_generators(a1, a2, t, reading=reading)]
+        V = sorted({g for g in gens if g in rays})
+        what = f"reading '{reading}': the extreme generators of V1 ∪ V2 (scaled to sum 1)"
+    return vertex_certificate(f"Lemma A8, |S| x |U| = {a1} x {a2}, e^eps = {t}, {what} are the vertices of "
+                              "C ∩ {sum c = 1}", A, b, [[1] * (a1 * a2)], [1], V)
+
+
 def _verdict(rows, what):
     bad = [r for r in rows if not r["spans"]]
     if bad:
         return Outcome.refuted(f"C != cone(V1 ∪ V2) for {len(bad)} of {len(rows)} cases", counterexample=bad[0],
                                cases=rows, kind="false")
+    from rldp_verify.certificates.claims import built
+
+    cases = [(r["a1"], r["a2"], Fraction(r["e^eps"]), r["reading"]) for r in rows]
     return Outcome.verified(f"C = cone(V1 ∪ V2) exactly for {len(rows)} cases ({what}; both readings of (A92)); "
                             "every extreme ray of C is a multiple of a generator and every generator lies in C",
-                            cases=rows)
+                            cases=rows, **built(lambda: [_slice_certificate(*c) for c in cases]))
 
 
 @claim(
@@ -73,6 +102,21 @@ def check_cone_spanned_larger(ctx):
     return _verdict(_run(SLOW_SIZES, (Fraction(3, 2), Fraction(5))), "(a1, a2) in {(5,1), (2,4), (4,2), (3,3)}")
 
 
+def _separation_certificate(gens, e) -> dict:
+    """Issue 23: the ``lp-optimum`` certificate that e (in C) is not in cone(V1 ∪ V2): max -y.e over
+    {y : y.g >= 0 for every generator g, y.e >= -1} is 1 > 0, so a y separates e from the cone (Farkas); the
+    checker verifies the optimal y against every generator exactly."""
+    from rldp_verify.certificates.lp import solve_with_certificate
+
+    _, doc = solve_with_certificate(
+        f"Lemma A8 with |S| = 1: max -y.e s.t. y.g >= 0 for every g in V1 ∪ V2, y.e >= -1 is 1 (a separating y: "
+        f"e = {list(map(str, e))} is not in cone(V1 ∪ V2))",
+        [-x for x in e], [[-x for x in g] for g in gens] + [[-x for x in e]], [0] * len(gens) + [1])
+    if doc["statement"]["value"] != 1:
+        raise ValueError(f"the separation LP's optimum is {doc['statement']['value']}, not 1")
+    return doc
+
+
 @claim(
     id="rldp.lemmaA8.single-secret", root="rldp.thm4.single-secret",
     paper=PAPER,
@@ -90,13 +134,16 @@ def check_single_secret(ctx):
     in_c = in_cone_c(unit, 1, 2, t)
     rays = cone_c_extreme_rays(1, 2, t)
     if in_c and all(min(g) > 0 for g in gens):
+        from rldp_verify.certificates.claims import built
+
         return Outcome.refuted(
             "with |S| = 1 the cone C is the whole orthant (no pair s != s'), but V1 ∪ V2 consists of vectors with "
             "strictly positive entries, so the unit vector e_(s1,u1) in C is not in their cone; the lemma needs "
             "|S| >= 2 (the paper's setting never excludes |S| = 1 explicitly)",
             counterexample={"a1": 1, "a2": 2, "e^eps": "2", "vector": ["1", "0"],
                             "generators": [list(map(str, g)) for g in gens]},
-            extreme_rays_of_C=[list(map(str, r)) for r in rays], kind="missing-hypothesis")
+            extreme_rays_of_C=[list(map(str, r)) for r in rays], kind="missing-hypothesis",
+            **built(_separation_certificate, gens, unit))
     return Outcome.verified("C = cone(V1 ∪ V2) also for |S| = 1", generators=len(gens))
 
 
@@ -124,8 +171,12 @@ def check_coefficients(ctx):
                 return Outcome.refuted("an extreme ray of C has coefficients outside {e^-eps, 1, e^eps}",
                                        counterexample={"a1": a1, "a2": a2, "e^eps": str(t),
                                                        "ray": list(map(str, r))}, kind="false")
+    from rldp_verify.certificates.claims import built
+
     return Outcome.verified(f"all {n} extreme rays (exact, |X| <= 6, 4 values of e^eps) rescale into "
-                            "{e^-eps, 1, e^eps}^X and satisfy the ratio bounds (A95)")
+                            "{e^-eps, 1, e^eps}^X and satisfy the ratio bounds (A95)",
+                            **built(lambda: [_slice_certificate(a1, a2, t, None)
+                                             for (a1, a2), t in itertools.product(SIZES, TS)]))
 
 
 def _v_pm(v, s, a2, t):

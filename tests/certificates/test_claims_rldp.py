@@ -107,3 +107,32 @@ def test_lemma_a5_excluded_level_moved_inside_rejected(a5_decision):
 
     bad = _with(excl, expr=expr(binary_renyi_expr(F(1, 4), witness_level - F(1, 10**15), 2)))
     assert not recheck(bad).ok
+
+
+def test_lemma_a8_slice_missing_vertex_rejected():
+    """The extreme generators of Lemma A8 at 2 x 2, e^eps = 3/2, as the complete vertex list of C ∩ {sum = 1}:
+    accepted; with one generator dropped the list is incomplete and rejected."""
+    from proofs.rldp.lemA8_cone import _slice_certificate
+
+    doc = _slice_certificate(2, 2, F(3, 2), "blocks")
+    assert recheck(doc).ok
+    bad = copy.deepcopy(doc)
+    bad["statement"]["vertices"].pop()
+    bad["data"]["tight"].pop()
+    assert not recheck(bad).ok
+
+
+def test_lemma_a8_single_secret_separation_perturbed_rejected():
+    """The separating y of Lemma A8 with |S| = 1: the optimum 1 is accepted; a dual multiplier changed, or the
+    stated optimum moved by 1/10^9, is rejected."""
+    from proofs.rldp.lemA8_cone import _separation_certificate
+    from rldp_verify.rldp.srr_threshold import lemma_a8_generators
+
+    doc = _separation_certificate(lemma_a8_generators(1, 2, F(2)), (F(1), F(0)))
+    assert recheck(doc).ok
+    y = doc["data"]["y"]
+    j = next(i for i, v in enumerate(y) if F(v) != 0)
+    bad = copy.deepcopy(doc)
+    bad["data"]["y"][j] = str(F(y[j]) + F(1, 10**9))
+    assert not recheck(bad).ok
+    assert not recheck(_with(doc, value=str(1 + F(1, 10**9)))).ok
