@@ -81,7 +81,7 @@ def check_vertex_bound(ctx):
 )
 def check_redundant(ctx):
     rng = random.Random(7)
-    rows = []
+    rows, instances = [], []
     for a1, a2 in ((2, 2), (2, 3), (3, 2)):
         for e in (Fraction(3, 2), Fraction(4)):
             L = _instance(rng, a1, a2)
@@ -89,11 +89,33 @@ def check_redundant(ctx):
             A, b = gamma_inequalities(L, e)
             keep = irredundant_rows(A, b, [[Fraction(1)] * a], [Fraction(1)])
             diag = [a + x * a + x for x in range(a)]         # rows (s1,u1) = (s2,u2)
+            instances.append((a1, a2, e, A, b, diag))
             rows.append({"a1": a1, "a2": a2, "e^eps": str(e), "rows": len(A), "facets": len(keep),
                          "nonnegativity facets": sum(1 for i in keep if i < a),
                          "diagonal rows kept": sum(1 for i in keep if i in diag)})
             if any(i in diag for i in keep):
                 return Outcome.refuted("a diagonal row is a facet", counterexample=rows[-1], rows=rows, kind="false")
+    from rldp_verify.certificates.claims import built
+
     return Outcome.verified("the a diagonal rows are never facets; Gamma-hat has at most a^2 - a + a facets "
                             "(the counts per instance are in the evidence; for these L every v_x >= 0 is implied "
-                            "too)", rows=rows)
+                            "too)", rows=rows, **built(_implied_certificates, instances))
+
+
+def _implied_certificates(instances) -> list[dict]:
+    """Issue 23: per instance and diagonal row i, the ``lp-optimum`` certificate of max A_i.x over Gamma-hat's other
+    rows and sum x = 1: its optimum is <= b_i = 0, so row i is implied (never a facet)."""
+    from rldp_verify.certificates.lp import solve_with_certificate
+
+    docs = []
+    for a1, a2, e, A, b, diag in instances:
+        a = a1 * a2
+        for i in diag:
+            rest = [k for k in range(len(A)) if k != i]
+            res, doc = solve_with_certificate(
+                f"Gamma-hat ({a1} x {a2}, e^eps = {e}): max of diagonal row {i} over the other rows and sum = 1 "
+                f"is <= b_{i} = {b[i]}", A[i], [A[k] for k in rest], [b[k] for k in rest], [[1] * a], [1])
+            if res.value > b[i]:
+                raise ValueError(f"row {i} is not implied: max {res.value} > {b[i]}")
+            docs.append(doc)
+    return docs
