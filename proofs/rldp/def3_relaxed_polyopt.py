@@ -96,8 +96,41 @@ def check_not_needed(ctx):
     relaxed = check_gamma(m, L, exact_level(2), include_same_s=False)
     ev = dict(prop3=p3.to_json(), full_cone=full.to_json(), relaxed_cone=relaxed.to_json())
     if p3.holds is True and full.holds is False and relaxed.holds is True:
-        return Outcome.verified("SRR is (log 2, P_X)-RLDP and lies in the relaxed cone but not in Gamma_eps", **ev)
+        from rldp_verify.certificates.claims import built
+
+        return Outcome.verified("SRR is (log 2, P_X)-RLDP and lies in the relaxed cone but not in Gamma_eps", **ev,
+                                **built(_cone_certificates, m.matrix, L, 2))
     return Outcome.refuted("SRR does not separate the two cones here", counterexample=ev, **ev, kind="false")
+
+
+def _cone_certificates(Q, L, t) -> list[dict]:
+    """Issue 23: SRR's rows against the two cones (rows of :func:`rldp_verify.rldp.gamma.gamma_inequalities`,
+    b = 0): a ``rigorous-value`` certificate that one row Q_y violates an inequality with s1 = s2 (A_i . Q_y > 0,
+    exactly rational), and per row Q_y an ``lp-optimum`` whose only feasible point is Q_y (E = I) over the relaxed
+    rows (s1 != s2): the checker verifies A_rel Q_y <= 0 exactly."""
+    from rldp_verify.certificates.lp import solve_with_certificate
+    from rldp_verify.certificates.value import value_certificate
+    from rldp_verify.rldp.gamma import gamma_inequalities
+
+    A, _ = gamma_inequalities(L, t)
+    A_rel, b_rel = gamma_inequalities(L, t, include_same_s=False)
+    a = len(A[0])
+    docs = []
+    viol = next(((y, i) for y, row in enumerate(Q) for i, r in enumerate(A)
+                 if sum(x * v for x, v in zip(r, row, strict=True)) > 0), None)
+    if viol is None:
+        raise ValueError("no row of SRR violates Gamma_eps")
+    y, i = viol
+    docs.append(value_certificate(f"SRR's row y = {y} violates row {i} of Gamma_eps (a pair s1 = s2): A_i . Q_y > 0",
+                                  ["+", 0, *[["*", x, v] for x, v in zip(A[i], Q[y], strict=True) if x != 0]],
+                                  lower=0, strict=True))
+    eye = [[1 if j == k else 0 for k in range(a)] for j in range(a)]
+    for y, row in enumerate(Q):
+        _, doc = solve_with_certificate(f"SRR's row y = {y} lies in the relaxed cone (pairs s1 != s2 only): the LP "
+                                        "over {x = Q_y} and the relaxed rows is feasible", [0] * a, A_rel, b_rel,
+                                        eye, list(row))
+        docs.append(doc)
+    return docs
 
 
 @claim(
