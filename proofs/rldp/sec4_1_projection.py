@@ -98,6 +98,33 @@ def check_extremal(ctx):
                             instances=n, max_deviation=nstr(worst_same, 3), min_excess=nstr(worst_gap, 3))
 
 
+def _fprime_certificates(verts) -> list[dict]:
+    """Issue 23: per vertex v of F' (inner rational bounds) and block s with v_s > 0, the ``rigorous-value``
+    certificate D_2(P^_(U|s) || v_(U|s)) <= B_s of eq. (23) written out, B_s = 2 log((e^(B/2) - (1 - P^_s)) / P^_s)
+    with B = log(1 + q/100) of eq. (12), q the lower end of the engine's certified bracket of F^-1_chi2,3(0.95) (so B
+    is at most eq. (12)'s and v_(U|s) lies in the true F_(U|s); the quantile itself is outside the checker's
+    language); v has v_x = 0 where P^_x > 0, so D_2(P^||v) = inf > B: v is in F' but not in F."""
+    from rldp_verify.certificates.divergence import renyi_expr
+    from rldp_verify.certificates.value import value_certificate
+    from rldp_verify.core.stats import chi2_quantile_bracket
+
+    q_lo, _ = chi2_quantile_bracket(EX1_CONF, 3, dps=50)
+    B, docs = ["log", ["+", 1, ["/", q_lo, EX1_N]]], []
+    for v in verts:
+        for s in range(2):
+            m = v[2 * s] + v[2 * s + 1]
+            if m == 0:
+                continue
+            ps = sum(EX1_PHAT[s])
+            c = [x / ps for x in EX1_PHAT[s]]
+            Bs = ["*", 2, ["log", ["/", ["-", ["exp", ["/", B, 2]], 1 - ps], ps]]]
+            docs.append(value_certificate(
+                f"vertex {[str(x) for x in v]} of F' (zero where P^ > 0, so D_2(P^||v) = inf): its conditional for "
+                f"s{s + 1} is in F_(U|s) of eq. (23) with B = log(1 + {q_lo}/{EX1_N})",
+                ["-", renyi_expr(c, [x / m for x in v[2 * s:2 * s + 2]], 2), Bs], upper=0))
+    return docs
+
+
 @claim(
     id="rldp.sec41.f-strict-subset-fprime",
     paper=PAPER,
@@ -126,9 +153,12 @@ def check_strict(ctx):
             ball.conditional(s), [v[2 * s] / (v[2 * s] + v[2 * s + 1]), v[2 * s + 1] / (v[2 * s] + v[2 * s + 1])], 2)
             for v in verts for s in range(2) if v[2 * s] + v[2 * s + 1] > 0)
     if in_fprime and all(d == mpmath.inf for d in Ds):
+        from rldp_verify.certificates.claims import built
+
         return Outcome.verified("the vertices of F' (Theorem 1's intervals, shrunk to rationals inside) have every "
                                 "conditional in F_(U|s) but D_2(P^||P) = inf > B, so F != F'; F subset F' is "
                                 "Theorem 1 (Lemmas A1/A3, rldp.thm1.projection-in-ball)",
                                 inner_bounds=[[str(a), str(b)] for a, b in inner],
-                                vertices=[[str(x) for x in v] for v in verts])
+                                vertices=[[str(x) for x in v] for v in verts],
+                                **built(_fprime_certificates, verts))
     return Outcome.inconclusive("could not exhibit a point of F' outside F", divergences=[nstr(d) for d in Ds])
