@@ -355,6 +355,22 @@ def check_eq81(ctx, weights="paper") -> Outcome:
 
 
 GRR_P = [Fraction(2, 5), Fraction(3, 10), Fraction(1, 5), Fraction(1, 10)]
+REGIME_TS = (("high privacy, e^eps = 11/10", Fraction(11, 10)), ("e^eps = 2", Fraction(2)),
+             ("low privacy, e^eps = 20", Fraction(20)), ("low privacy, e^eps = 100", Fraction(100)))
+
+
+def _regime_certificates(regime, OPT, SUB) -> dict:
+    """Issue 23: GRR's status in Kairouz et al.'s LP (11) at each e^eps of :data:`REGIME_TS` as a ``rigorous-value``
+    certificate of its reduced costs (rldp_verify.certificates.staircase): all >= 0 where optimal, one < 0 where
+    suboptimal."""
+    from rldp_verify.certificates.claims import built
+    from rldp_verify.certificates.staircase import rr_status_certificate
+
+    def docs():
+        return [d for name, t in REGIME_TS if regime[name]["status"] in (OPT, SUB)
+                for d in rr_status_certificate(f"GRR, P = (2/5, 3/10, 1/5, 1/10), e^eps = {t}", GRR_P, t,
+                                               regime[name]["status"] == OPT)]
+    return built(docs)
 
 
 def grr_regime(ctx):
@@ -364,8 +380,7 @@ def grr_regime(ctx):
 
     mu = mu_mi(GRR_P)
     out = {}
-    for name, t in (("high privacy, e^eps = 11/10", Fraction(11, 10)), ("e^eps = 2", Fraction(2)),
-                    ("low privacy, e^eps = 20", Fraction(20)), ("low privacy, e^eps = 100", Fraction(100))):
+    for name, t in REGIME_TS:
         st = rr_status(mu, len(GRR_P), t, dps=ctx.dps)
         out[name] = {"status": st.status, **{k: v for k, v in st.detail.items() if k != "alpha"}}
     return out, OPTIMAL, SUBOPTIMAL
@@ -382,7 +397,8 @@ def check_choice_of_grr(ctx, weights="paper") -> Outcome:
         return Outcome.refuted("GRR does not maximise I(R(S); S) even for large eps", counterexample=regime, **ev, kind="false")
     return Outcome.verified(
         f"eq. (81) holds; GRR maximises I(R(S); S) for large eps (certified optimal at e^eps = 20, 100) but not for "
-        f"small eps (e^eps = 11/10: {hi}), so R1 = GRR is justified only for eps large enough, as the text says", **ev)
+        f"small eps (e^eps = 11/10: {hi}), so R1 = GRR is justified only for eps large enough, as the text says", **ev,
+        **_regime_certificates(regime, OPT, SUB))
 
 
 @claim(id="rldp.sec7.choice-of-grr", paper=PAPER, source="Sec. 7, after Theorem 6, eq. (81) and the two paragraphs "
@@ -409,7 +425,8 @@ def check_grr_regime_sentence(ctx, regime="high") -> Outcome:
         f"GRR is certified optimal at e^eps = 100 (low privacy: {lo}) and suboptimal at e^eps = 11/10 (high privacy: {hi}): "
         f"it is optimal in the low-privacy regime, as Sec. 8 says, not only in the high-privacy one (the evident "
         f"reading swaps the two regimes: optimal in the low-privacy regime, room for improvement in the high-privacy one)",
-        counterexample={"P": [str(x) for x in GRR_P], "e^eps = 11/10": hi, "e^eps = 100": lo}, **ev, kind="misprint")
+        counterexample={"P": [str(x) for x in GRR_P], "e^eps = 11/10": hi, "e^eps = 100": lo}, **ev, kind="misprint",
+        **_regime_certificates(res, OPT, SUB))
 
 
 @claim(id="rldp.sec9.grr-regime", paper=PAPER, source="Sec. 9, second paragraph ('Since GRR is only optimal in the "

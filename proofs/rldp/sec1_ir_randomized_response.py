@@ -24,9 +24,11 @@ from ._sec34 import PAPER
 P_S = (Fraction(1, 2), Fraction(1, 3), Fraction(1, 6))
 
 
-def _binary_beats_rr(k: int, t: Fraction) -> dict:
+def _binary_beats_rr(k: int, t: Fraction, t_low: Fraction) -> list[dict]:
     """Issue 23: the ``rigorous-value`` certificate of the counterexample, I(S; binary(S)) - I(S; RR(S)) > 0 at the
-    rational e^eps = t, both mutual informations written out from the channels' exact entries (rows y)."""
+    rational e^eps = t, both mutual informations written out from the channels' exact entries (rows y); and RR's
+    optimality at e^eps = t_low (its reduced costs in LP (11), rldp_verify.certificates.staircase)."""
+    from rldp_verify.certificates.staircase import rr_status_certificate
     from rldp_verify.certificates.value import mutual_information_expr, value_certificate
 
     def by_output(Q):   # Q[x][y] -> Q[y][x]
@@ -34,8 +36,9 @@ def _binary_beats_rr(k: int, t: Fraction) -> dict:
 
     gap = ["-", mutual_information_expr(by_output(binary_mechanism_for_set(binary_set_mi(P_S), k, t)), P_S),
            mutual_information_expr(by_output(randomized_response(k, t)), P_S)]
-    return value_certificate(f"I(S; binary(S)) > I(S; RR(S)) for P_S = (1/2, 1/3, 1/6), e^eps = {t}", gap,
-                             lower=0, strict=True)
+    return [value_certificate(f"I(S; binary(S)) > I(S; RR(S)) for P_S = (1/2, 1/3, 1/6), e^eps = {t}", gap,
+                              lower=0, strict=True),
+            *rr_status_certificate(f"RR, P_S = (1/2, 1/3, 1/6), e^eps = {t_low}", P_S, t_low, True)]
 
 
 @claim(
@@ -73,7 +76,7 @@ def check_rr_optimal(ctx, eps_small: str = "0.1"):
             f"best eps-LDP R_1 for P_S = (1/2, 1/3, 1/6) (the binary mechanism gives I = {high['I(binary)']} > "
             f"{high['I(RR)']}); at eps = 5 it is optimal (certified)",
             counterexample={"P_S": [str(p) for p in P_S], "eps": eps_small, **high}, kind="missing-hypothesis",
-            rows=rows, **built(_binary_beats_rr, k, t_from_eps(eps_small)))
+            rows=rows, **built(_binary_beats_rr, k, t_from_eps(eps_small), t_from_eps("5")))
     if all(r["status of randomized response"] == OPTIMAL for r in rows.values()):
         return Outcome.verified("randomized response certified optimal at every tested eps", rows=rows)
     return Outcome.inconclusive("randomized response's optimality not decided at a tested eps", rows=rows,

@@ -136,3 +136,24 @@ def test_lemma_a8_single_secret_separation_perturbed_rejected():
     bad["data"]["y"][j] = str(F(y[j]) + F(1, 10**9))
     assert not recheck(bad).ok
     assert not recheck(_with(doc, value=str(1 + F(1, 10**9)))).ok
+
+
+def test_grr_status_certificates_flipped_rejected():
+    """GRR in LP (11) for P = (2/5, 3/10, 1/5, 1/10) (rldp.sec7.choice-of-grr, rldp.sec9.grr-regime): optimal at
+    e^eps = 100, not at 11/10. The opposite statements are rejected (a negative reduced cost at 11/10; none at 100),
+    and so is the dual's basic-residual certificate with its denominator t + k - 1 changed to t + k (a wrong alpha)."""
+    from proofs.rldp.sec1_9_sentences import GRR_P
+    from rldp_verify.certificates.staircase import rr_status_certificate
+
+    assert all(recheck(d).ok for d in rr_status_certificate("ok", GRR_P, F(100), True))
+    assert all(recheck(d).ok for d in rr_status_certificate("ok", GRR_P, F(11, 10), False))
+    assert not recheck(rr_status_certificate("flipped", GRR_P, F(11, 10), True)[0]).ok
+    with pytest.raises(ValueError, match="no pattern"):
+        rr_status_certificate("flipped", GRR_P, F(100), False)
+    doc = rr_status_certificate("ok", GRR_P, F(100), True)[1]   # the basic residuals
+
+    def swap(e):   # t + k - 1 = 103 -> 104 wherever it occurs
+        return [swap(a) for a in e] if isinstance(e, list) else (104 if e == 103 else e)
+
+    wrong = _with(doc, expr=swap(doc["statement"]["expr"]))
+    assert wrong != doc and not recheck(wrong).ok
