@@ -222,6 +222,8 @@ def check_slow(ctx):
 def check_eq71(ctx):
     import sympy as sp
 
+    from rldp_verify.certificates.claims import no_certificate
+
     c, lam, C = sp.symbols("c lambda C", positive=True)
     K = 2 ** sp.Rational(-2, 3) + 2 ** sp.Rational(1, 3)
     # h*(t/c) with lambda(t/c) = lambda(t)/sqrt(c)  (Lemma 8); lambda = sum_i lambda_i^{2/3} folded in
@@ -238,4 +240,5 @@ def check_eq71(ctx):
         counterexample={"lambda_(=sum_u P_hat_u sqrt(w_u - v_u))": 1, "C": 1,
                         "printed_(71)_as_c->0+": str(lim_printed),
                         "corrected_minimum_-lambda^2/C^2": str(corr_min.subs(inst))},
-        corrected_minimiser=str(cstar[0]), corrected_minimum=str(corr_min), kind="misprint")
+        corrected_minimiser=str(cstar[0]), corrected_minimum=str(corr_min), kind="misprint",
+        **no_certificate("a limit (sympy.limit of (71) as printed as c -> 0+, no certificate kind for limits)"))

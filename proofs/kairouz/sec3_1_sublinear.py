@@ -60,7 +60,12 @@ def check_text(ctx):
     t = sp.exp(e)
     ratio = sp.simplify(sp.log((t / (1 + t)) / (1 / (1 + t))))
     if sp.simplify(ratio - e) == 0 and sp.simplify(ratio - t) != 0:
+        from rldp_verify.certificates.claims import built
+        from rldp_verify.certificates.identity import refutation_certificate
+
         return Outcome.refuted("misprint: by eq. (9) the values are 0 and eps, not e^eps; e.g. the binary mechanism has "
                                "|ln Q(0|x)/Q(0|x')| = eps",
-                               counterexample={"eps": 1, "|log ratio|": 1, "printed e^eps": "2.71828"}, kind="misprint")
+                               counterexample={"eps": 1, "|log ratio|": 1, "printed e^eps": "2.71828"}, kind="misprint",
+                               **built(refutation_certificate, "kairouz.thm2.text-after: |log ratio| != e^eps at eps = 1",
+                                       ratio, t, {e: 1}))
     return Outcome.verified("wording matches (9)")

@@ -36,9 +36,9 @@ def default_reason(claim: dict) -> str:
     if "property" in methods:
         return "property test on sampled instances (a sample is not a proof)"
     if methods == {"symbolic"}:
-        return "sympy simplification (no certificate kind for symbolic identities)"
+        return "sympy simplification (no symbolic-identity certificate wired into this check)"
     if "symbolic" in methods:
-        return "rests partly on sympy simplification (no certificate kind for symbolic identities)"
+        return "rests partly on sympy simplification (no symbolic-identity certificate wired into this check)"
     return f"no certificate builder wired into this check yet (method: {claim.get('method', '?')})"
 
 

@@ -146,7 +146,7 @@ def test_report_certificates_end_to_end(tmp_path):
         doc = report()
         st = {c["id"]: c["certificate"] for c in doc["claims"]}
         assert st == {"toy.cert": "certificate re-checked", "toy.stat": "no certificate: statistical statement",
-                      "toy.sym": "no certificate: sympy simplification (no certificate kind for symbolic identities)"}
+                      "toy.sym": "no certificate: sympy simplification (no symbolic-identity certificate wired into this check)"}
         assert doc["certificates"] == {"dir": "out/certs", "re-checked": 1, "failed": 0, "none": 2,
                                        "kinds": {"rigorous-value": 1}}
         ev = next(c for c in doc["claims"] if c["id"] == "toy.cert")["evidence"]["certificates"]
