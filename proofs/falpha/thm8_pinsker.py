@@ -8,7 +8,7 @@ import mpmath
 import sympy as sp
 from scipy.optimize import minimize_scalar
 
-from rldp_verify.certificates.claims import no_certificate
+from rldp_verify.certificates.claims import built, no_certificate
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import exact, to_mpf, working_precision
 from rldp_verify.topics.fdiv import (
@@ -209,11 +209,10 @@ def check_tight(ctx):
         tight_points=n_tight, gap_points=n_gap,
         smallest_relative_gap_below={"rel_gap": fstr(smallest_gap[0], 6), "alpha": smallest_gap[1], "t": fstr(smallest_gap[2], 12)},
         mutually_ac_approach_alpha3_t_half=seq,
-        **no_certificate(  # issue 23
-            "tightness is an exact rational equality psi_alpha(0, t) = g_alpha(t) (the checker has "
-            "no kind for an exact rational equality (arb proves enclosures, not that two rationals "
-            "are equal)), and the gaps below 1/alpha are the engine's exact brackets of a minimum "
-            "over a continuum of p (convexity, eq. (67)), which no certificate kind expresses"))
+        certificates_cover="tightness at t >= 1/alpha (every integer order) and for alpha = 2 at every t; the strictly "
+                           "positive gaps below 1/alpha (alpha != 2) are the engine's exact brackets of a minimum over "
+                           "a continuum of p (convexity, eq. (67)), which no certificate kind expresses",
+        **built(_tight_certs))  # issue 23
 
 
 @claim(
@@ -311,6 +310,7 @@ def check_rem9(ctx):
     from rldp_verify.core.divergence import chi_square
 
     n1 = n2 = n3 = 0
+    signs: list = []   # (alpha, t, p) of (iii): eq. (66) < 0 at 0 and > 0 at p (issue 23)
     for a in INT_ALPHAS:
         for t in t_grid(a):
             if t >= Fraction(1, a):
@@ -325,6 +325,7 @@ def check_rem9(ctx):
                 while dpsi_dp(1 - t - e, t, a) <= 0:
                     e /= 2
                 n3 += 1
+                signs.append((a, t, 1 - t - e))
     for t in t_grid(2):
         lb = binary_min_lower(t, 2)
         chi_tight = 4 * t * t if t < Fraction(1, 2) else t / (1 - t)
@@ -349,7 +350,78 @@ def check_rem9(ctx):
     return Outcome.verified(f"(i) exact equality at {n1} points; (ii) exact at {n2} t values; (iii) exact sign change at "
                             f"{n3} points and the root located in [0, 1-t] at {hp} non-integer-alpha points",
                             i_points=n1, ii_points=n2, iii_exact=n3, iii_hp=hp,
-        **no_certificate(  # issue 23
-            "(i) and (ii) are exact rational equalities (the checker has no kind for an exact "
-            "rational equality (arb proves enclosures, not that two rationals are equal)); (iii)'s "
-            "root is located by mpmath at non-integer orders (not rigorous)"))
+                            certificates_cover="(i), (ii) and (iii) at the integer orders; (iii)'s root at non-integer "
+                                               "orders is located by mpmath (not certified)",
+                            **built(_rem9_certs, signs))  # issue 23
+
+
+def _binary_f(p, t, a) -> list:
+    """D_{f_alpha}(Ber(p) || Ber(p + t)) = sum_x Q(x) ((P(x)/Q(x))^alpha - 1) (eq. (3)), as an expression."""
+    q = p + t
+    return ["+", ["*", q, ["-", ["pow", ["/", p, q], a], 1]], ["*", ["-", 1, q], ["-", ["pow", ["/", ["-", 1, p], ["-", 1, q]], a], 1]]]
+
+
+def _dpsi(p, t, a) -> list:
+    """d/dp psi_alpha(p, t) = (alpha t + p) p^(a-1)/(p+t)^a + (alpha t + p - 1) (1-p)^(a-1)/(1-p-t)^a (eq. (66),
+    from d/dp [p^a q^(1-a) - q] and d/dp [(1-p)^a (1-q)^(1-a) - (1-q)], q = p + t), integer alpha."""
+    A = ["/", ["pow", p, a - 1], ["pow", ["+", p, t], a]]
+    B = ["/", ["pow", ["-", 1, p], a - 1], ["pow", ["-", ["-", 1, p], t], a]]
+    return ["+", ["*", ["+", ["*", a, t], p], A], ["*", ["-", ["+", ["*", a, t], p], 1], B]]
+
+
+def _tight_certs() -> list[dict]:
+    """Issue 23, tightness at the integer orders: per t >= 1/alpha, psi_alpha(0, t) = D_f([0,1]||[t,1-t]) = g_alpha(t)
+    exactly and eq. (66) at p = 0 is >= 0 (arb, or exactly 0 at t = 1/alpha), so by convexity (eq. (67)) p = 0
+    minimises psi and the bound is attained; alpha = 2, t < 1/2: a pair with TV t and D_f_2 = g_2(t) (exact)."""
+    from rldp_verify.certificates.value import value_certificate
+
+    from ._certs import equality_certificate
+
+    why = "no variables: an exact rational equality (integer alpha)"
+    out = []
+    for a in INT_ALPHAS:
+        for t in t_grid(a):
+            if t < Fraction(1, a):
+                continue
+            out.append(equality_certificate(f"psi(0, t) = g(t), alpha = {a}, t = {t}", _binary_f(Fraction(0), t, a),
+                                            ["-", ["pow", ["-", 1, t], 1 - a], 1], why))
+            d = _dpsi(Fraction(0), t, a)
+            out.append(equality_certificate(f"eq. (66) = 0 at p = 0, alpha = {a}, t = 1/alpha", d, 0, why) if a * t == 1
+                       else value_certificate(f"eq. (66) > 0 at p = 0, alpha = {a}, t = {t}", d, lower=0, strict=True))
+    h = Fraction(1, 2)
+    for t in t_grid(2):
+        if t < h:
+            d_f = ["+", *[["*", h, ["-", ["pow", ["/", x, h], 2], 1]] for x in (["-", h, t], ["+", h, t])]]
+            out.append(equality_certificate(f"D_f_2([1/2-t,1/2+t]||[1/2,1/2]) = g_2(t), t = {t}", d_f,
+                                            ["-", ["+", ["*", 4, t, t], 1], 1], why))
+    return out
+
+
+def _rem9_certs(signs) -> list[dict]:
+    """Issue 23, Remark 9 at the integer orders: (i) per (alpha, t >= 1/alpha) the exact equality D_f_alpha([0, 1] ||
+    [t, 1-t]) = g_alpha(t) = (1-t)^(1-alpha) - 1 (a pair with TV t attains the bound); (ii) alpha = 2, t < 1/2: the
+    pair ([1/2 - t, 1/2 + t], [1/2, 1/2]) has TV t and D_f_2 = 4t^2 = g_2(t) (t >= 1/2 is (i)); (iii) eq. (66) is < 0
+    at p = 0 and > 0 at the stated p < 1 - t (arb), so psi has a stationary point in between, its minimiser."""
+    from rldp_verify.certificates.value import value_certificate
+
+    from ._certs import equality_certificate
+
+    why = "no variables: an exact rational equality (integer alpha)"
+    out = []
+    for a in INT_ALPHAS:
+        for t in t_grid(a):
+            if t >= Fraction(1, a):
+                out.append(equality_certificate(f"(i) D_f([0,1]||[t,1-t]) = g(t), alpha = {a}, t = {t}",
+                                                _binary_f(Fraction(0), t, a), ["-", ["pow", ["-", 1, t], 1 - a], 1], why))
+    for t in t_grid(2):
+        if t < Fraction(1, 2):
+            h = Fraction(1, 2)
+            d_f = ["+", *[["*", h, ["-", ["pow", ["/", x, h], 2], 1]] for x in (["-", h, t], ["+", h, t])]]
+            out.append(equality_certificate(f"(ii) D_f_2([1/2-t,1/2+t]||[1/2,1/2]) = g_2(t) = (4t^2+1) - 1, t = {t}", d_f,
+                                            ["-", ["+", ["*", 4, t, t], 1], 1], why))
+    for a, t, p in signs:
+        out += [value_certificate(f"(iii) eq. (66) < 0 at p = 0, alpha = {a}, t = {t}", _dpsi(Fraction(0), t, a),
+                                  upper=0, strict=True),
+                value_certificate(f"(iii) eq. (66) > 0 at p = {p}, alpha = {a}, t = {t}", _dpsi(p, t, a), lower=0,
+                                  strict=True)]
+    return out

@@ -193,3 +193,19 @@ def test_f_minimum_rows_equal_marginal_perturbed_diagonal_rejected():
     assert diff[0] == "-" and diff[1] == "1/3"
     diff[1] = str(F(1, 3) + F(1, 10**30))
     _rejected(bad)
+
+
+def test_rem9_tightness_identity_with_a_wrong_exponent_and_sign_flip_rejected():
+    """falpha.rem9 / falpha.thm8.tight-iff: D_f([0,1]||[t,1-t]) = (1-t)^(1-alpha) - 1 exactly (accepted); with the
+    exponent 2 - alpha it is rejected; eq. (66) at p = 0 below 1/alpha is < 0, and claiming it > 0 is rejected."""
+    from proofs.falpha._certs import equality_certificate
+    from proofs.falpha.thm8_pinsker import _binary_f, _dpsi
+    from rldp_verify.certificates.value import value_certificate
+
+    a, t = 3, F(1, 2)
+    good = equality_certificate("psi(0,t) = g(t)", _binary_f(F(0), t, a), ["-", ["pow", ["-", 1, t], 1 - a], 1], "")
+    _ok(good)
+    _rejected(equality_certificate("psi(0,t) = g(t)", _binary_f(F(0), t, a), ["-", ["pow", ["-", 1, t], 2 - a], 1], ""))
+    neg = value_certificate("eq. (66) < 0", _dpsi(F(0), F(1, 4), a), upper=0, strict=True)
+    _ok(neg)
+    _rejected(value_certificate("eq. (66) > 0", _dpsi(F(0), F(1, 4), a), lower=0, strict=True))
