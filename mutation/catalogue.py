@@ -1159,8 +1159,39 @@ def _read_rows_drops_last(orig):
     return read_rows
 
 
+def _f_simplified_without_s_minus_1(orig):
+    """Sec. 3.1's O(S) form of f(q) with the (S - 1) of the off-diagonal entries dropped: (1 - q_x) log(1 - q_x)."""
+    from rldp_verify.topics.pram import check_p, check_q
+
+    def f_simplified(p, q):
+        q = [mpmath.mpf(x) if not isinstance(x, Fraction) else mpmath.mpf(x.numerator) / x.denominator
+             for x in check_q(q)]
+        S = len(q)
+        p = [mpmath.mpf(x) if not isinstance(x, Fraction) else mpmath.mpf(x.numerator) / x.denominator
+             for x in check_p(p, S)]
+        c = mpmath.fsum(p[k] * (1 - q[k]) for k in range(S)) / (S - 1)
+        m = [p[j] * q[j] + c - p[j] * (1 - q[j]) / (S - 1) for j in range(S)]
+        ent = mpmath.fsum(v * mpmath.log(v) for v in m if v > 0)
+        return mpmath.fsum(p[x] * (q[x] * mpmath.log(q[x]) if q[x] > 0 else 0)
+                           + p[x] * ((1 - q[x]) * mpmath.log(1 - q[x]) if q[x] < 1 else 0) for x in range(S)) - ent
+    return f_simplified
+
+
+def _mi_pram_in_bits(orig):
+    """f(q) = I(X, Z) in bits where the claims work in nats."""
+    def mi_pram(p, q):
+        return orig(p, q) / mpmath.log(2)
+    return mi_pram
+
+
 # issue 24 item 2: a second route for the Sec. 8.1 counts (the file read line by line beside the engine's reader)
 MUTANTS += [
+    mutant("issue24.pram-f-simplified-without-s-minus-1", "pram",
+           "Sec. 3.1's O(S) form of f(q) = I(X, Z) with the (S - 1) of the off-diagonal entries dropped",
+           wrap("pram:f_simplified", _f_simplified_without_s_minus_1), ("pram.table1.counts", "pram.table2.counts",
+                                                                       "pram.table4.counts")),
+    mutant("issue24.pram-mi-in-bits", "pram", "I(X, Z) of the PRAM matrix in bits (log base 2) where nats are meant",
+           wrap("pram:mi_pram", _mi_pram_in_bits), ("pram.sec4-2.boundary-maximises",)),
     mutant("issue24.csv-reader-drops-last-row", "rldp_verify.rldp.data",
            "the engine's CSV reader drops the last data row (an off-by-one slip): n = 32,560",
            wrap("rldp_verify.rldp.data:_read_rows", _read_rows_drops_last), ("rldp.sec8.adult-n",)),

@@ -21,6 +21,7 @@ from rldp_verify.core.numbers import exact, working_precision
 from rldp_verify.topics import pram
 
 from .._consistency import expect
+from .._routes import agree, mi_by_entropies
 from ._common import ALPHAS, PAPER, SCENARIO_I, SCENARIO_II, SCENARIO_IV, dp_vertices, e_alpha, rational_brackets
 
 # (#v_alpha, #v_-alpha, #v_min, #v_max) as printed
@@ -49,6 +50,9 @@ def recompute(p, table, patterns_for, dps):
             vals, gap, fgap = pram.best_points(p, cands)
             best_f, best = vals[0]
             ours = _counts(best)
+            M = pram.pram_matrix(cands[best])   # second route: I = H(Z) - H(Z|X) from the matrix (8), not Sec. 3.1's form
+            agree(f"alpha={a}: I(X, Z) at the best vertex", best_f,
+                  mi_by_entropies([[M[x][z] for x in range(S)] for z in range(S)], p, dps=dps), tol)
             with_printed = {pat: q for pat, q in cands.items() if _counts(pat) == table[a]}
             printed_f = None
             if len(with_printed) >= 2:

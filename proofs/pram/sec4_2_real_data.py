@@ -9,6 +9,8 @@ from rldp_verify.core.numbers import exact, to_mpf, working_precision
 from rldp_verify.core.rigorous import arb_exact, arb_precision, lower, upper
 from rldp_verify.topics import pram
 
+from .._consistency import expect
+from .._routes import agree, mi_by_entropies
 from ._common import PAPER
 
 ALPHA = "0.05"
@@ -34,6 +36,10 @@ def check_interval(ctx):
     (lo_l, lo_u), (hi_l, hi_u) = _J()
     mid_lo = (lo_l + lo_u) / 2
     mid_hi = (hi_l + hi_u) / 2
+    with mpmath.workdps(50):   # second route: mpmath's tanh, 1/(e^a + 1) = (1 - tanh(a/2))/2, not arb's exp
+        th = mpmath.tanh(mpmath.mpf(ALPHA) / 2)
+        agree("1/(e^0.05 + 1)", mid_lo, (1 - th) / 2, "1e-40")
+        agree("e^0.05/(1 + e^0.05)", mid_hi, (1 + th) / 2, "1e-40")
     return outcome_from_comparisons([compare_printed("1/(e^0.05+1)", "0.4875", mid_lo),
                                      compare_printed("e^0.05/(1+e^0.05)", "0.5125", mid_hi)],
                                     what="interval ends")
@@ -53,6 +59,8 @@ def check_grid(ctx):
     for s in Q_PRINTED:
         q = exact(s)
         ratio = pram.dp_ratio([q, q])
+        expect(ratio == max(q / (1 - q), (1 - q) / q),   # second route: the binary symmetric matrix's closed form
+               f"q = {s}: the engine's privacy ratio {ratio} is not max(q/(1-q), (1-q)/q) (routes disagree)")
         with arb_precision(60):
             loss = flint.arb(flint.fmpq(ratio.numerator, ratio.denominator)).log()
         outside = q < lo_l or q > hi_u  # certainly outside J
@@ -112,6 +120,10 @@ def check_boundary(ctx):
     p = [exact("0.48"), exact("0.52")]
     with working_precision(ctx.dps):
         vals = {s: pram.mi_pram(p, [exact(s), exact(s)]) for s in Q_PRINTED}
+        for s, v in vals.items():   # second route: H(Z) - H(Z|X) (proofs._routes), not the engine's generic I
+            q = exact(s)
+            agree(f"I(X, Z) at q = {s}", v, mi_by_entropies([[q, 1 - q], [1 - q, q]], p, dps=ctx.dps),
+                  mpmath.mpf(10) ** (15 - ctx.dps))
         t = mpmath.exp(mpmath.mpf(5) / 100)
         ends = [pram.mi_pram(p, [1 / (1 + t)] * 2), pram.mi_pram(p, [t / (1 + t)] * 2)]
         inner = [pram.mi_pram(p, [mpmath.mpf(k) / 40 * (t - 1) / (1 + t) + 1 / (1 + t)] * 2) for k in range(1, 40)]

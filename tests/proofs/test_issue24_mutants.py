@@ -33,6 +33,8 @@ CASES = [
     ("issue24.isit-robust-problem-joint", "isit.sec1.convex-formulations", "REFUTED", "not DCP"),
     # item 2: second routes
     ("issue24.csv-reader-drops-last-row", "rldp.sec8.adult-n", "ERROR", "routes disagree"),
+    ("issue24.pram-f-simplified-without-s-minus-1", "pram.table1.counts", "ERROR", "routes disagree"),
+    ("issue24.pram-mi-in-bits", "pram.sec4-2.boundary-maximises", "ERROR", "routes disagree"),
 ]
 
 
