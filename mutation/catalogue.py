@@ -1184,8 +1184,21 @@ def _mi_pram_in_bits(orig):
     return mi_pram
 
 
+def _mu_kl_inverted(orig):
+    """mu(c) = (P0.c) log((P1.c)/(P0.c)): the KL ratio inverted."""
+    def mu_kl(P0, P1):
+        f = orig(P0, P1)
+        return lambda col: -f(col)
+    return mu_kl
+
+
 # issue 24 item 2: a second route for the Sec. 8.1 counts (the file read line by line beside the engine's reader)
 MUTANTS += [
+    mutant("issue24.kairouz-mu-kl-inverted", "extremal_utilities",
+           "Kairouz's KL utility mu(c) = (P0.c) log((P1.c)/(P0.c)), the ratio inverted: caught by Figure 5's second "
+           "route (a float interior-point LP (11) on its own mu)",
+           wrap("extremal_utilities:mu_kl", _mu_kl_inverted), ("kairouz.fig5.optimal-mechanisms-kl",),
+           include_slow=True),
     mutant("issue24.pram-f-simplified-without-s-minus-1", "pram",
            "Sec. 3.1's O(S) form of f(q) = I(X, Z) with the (S - 1) of the off-diagonal entries dropped",
            wrap("pram:f_simplified", _f_simplified_without_s_minus_1), ("pram.table1.counts", "pram.table2.counts",

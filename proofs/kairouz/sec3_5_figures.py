@@ -22,6 +22,7 @@ from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.topics.extremal.thresholds import OPTIMAL, SUBOPTIMAL, binary_status, rr_status, t_from_eps
 from rldp_verify.topics.extremal.utilities import binary_set_hypothesis, binary_set_mi, mu_kl, mu_mi
 
+from .._consistency import expect
 from ._common import PAPER
 
 K = 6
@@ -35,6 +36,39 @@ def draw(np_rng, conc: float, denom: int = 1000):
         s = sum(v)
         if len(set(v)) > 1:
             return [Fraction(x, s) for x in v]
+
+
+#: how far the second route (float interior-point LP) may sit from the certified answer, relative to the optimum
+ROUTE_TOL = 1e-6
+
+
+def second_route_ratio(utility: str, dists, name: str, T, swap: bool = False) -> float:
+    """Second route (issue 24) for the named mechanism's utility over the optimum of LP (11): mu evaluated in binary64
+    by its own formula (KL: a log(a/b) with a = P0.c, b = P1.c; MI: sum_i P_i c_i log(c_i / P.c)) on the 2^k pattern
+    columns, and the LP solved by scipy's interior-point method (HiGHS IPM), not the engine's certified simplex basis.
+    Errs by the IPM's tolerance (about 1e-8 of the optimum)."""
+    import numpy as np
+    from scipy.optimize import linprog
+
+    t = float(t_from_eps("0.1" if name.endswith("0.1") else "10"))
+    cols = np.array([[t if (j >> (K - 1 - i)) & 1 else 1.0 for i in range(K)] for j in range(2 ** K)])
+    if utility == "kl":
+        P0, P1 = (np.array([float(x) for x in d]) for d in dists)
+        a, b = cols @ P0, cols @ P1
+        mu = a * np.log(a / b)
+    else:
+        P = np.array([float(x) for x in dists[0]])
+        py = cols @ P
+        mu = np.array([float(np.sum(P * c * np.log(c / m))) for c, m in zip(cols, py, strict=True)])
+    res = linprog(-mu, A_eq=cols.T, b_eq=np.ones(K), bounds=(0, None), method="highs-ipm")
+    expect(res.status == 0, f"the second route's LP (11) did not solve: {res.message}")
+    rr = name.startswith("RR") != swap
+    if rr:
+        named = sum(mu[1 << (K - 1 - i)] for i in range(K)) / (t + K - 1)
+    else:
+        jT = sum(1 << (K - 1 - i) for i in T)
+        named = (mu[jT] + mu[(2 ** K - 1) ^ jT]) / (1 + t)
+    return float(named / -res.fun)
 
 
 def _status(fn, *args):
@@ -54,11 +88,11 @@ def run(ctx, utility: str, conc: float, *, low=True, high=True, n=INSTANCES, swa
             P0, P1 = draw(rng, conc), draw(rng, conc)
             if P0 == P1:
                 continue
-            mu, T = mu_kl(P0, P1), binary_set_hypothesis(P0, P1)
+            mu, T, dists = mu_kl(P0, P1), binary_set_hypothesis(P0, P1), (P0, P1)
             inst = {"P0": [str(x) for x in P0], "P1": [str(x) for x in P1]}
         else:
             P = draw(rng, conc)
-            mu, T = mu_mi(P), binary_set_mi(P)
+            mu, T, dists = mu_mi(P), binary_set_mi(P), (P,)
             inst = {"P": [str(x) for x in P]}
         checks = []
         if low:
@@ -69,12 +103,18 @@ def run(ctx, utility: str, conc: float, *, low=True, high=True, n=INSTANCES, swa
                            else (lambda: rr_status(mu, K, t_hi, dps=ctx.dps))))
         for name, fn in checks:
             st = fn()
+            second = second_route_ratio(utility, dists, name, T, swap)
             if st.status == OPTIMAL:
                 counts[name] += 1
+                expect(second >= 1 - ROUTE_TOL, f"instance {i}, {name}: certified optimal, but the second route's "
+                                                f"named/OPT = {second!r} (routes disagree)")
             elif st.status == SUBOPTIMAL:
+                ratio = _ratio_to_optimum(mu, T, name, swap, ctx.dps)
+                expect(abs(ratio - second) <= ROUTE_TOL, f"instance {i}, {name}: named/OPT = {ratio!r} certified, "
+                                                         f"{second!r} by the second route (routes disagree)")
                 bad.append({"instance": i, "which": name, **inst,
                             **{k: v for k, v in st.detail.items() if k in ("BIN", "OPT", "improving_pattern", "reduced_cost")},
-                            "named/OPT": _ratio_to_optimum(mu, T, name, swap, ctx.dps)})
+                            "named/OPT": ratio})
             else:
                 counts["undecided"] += 1
     return counts, bad
