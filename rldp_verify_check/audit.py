@@ -13,7 +13,10 @@ divergence D_a(P^||P) = 1/(a-1) log sum_x P^_x^a P_x^(1-a) (KL at a = 1); F = {P
 The checker computes an upper bound U on sup_{P in F} rho(P) and the witness's rho = L, then requires
 printed ratio_upper >= U, printed ratio_lower <= L, PASS: U <= e^eps, FAIL: L > e^eps (certainly).
 
-- eps-LDP: U = L = max_y max_{x,x'} Q[y|x]/Q[y|x'] (exact).
+- eps-LDP: U = L = max_y max_{x,x'} Q[y|x]/Q[y|x'] (exact).  A unary encoding on d >= 2 inputs (statement
+  ``unary`` {d, p, q} instead of Q: Q[y|x] = prod_j B(y_j|[j = x]), B(1|1) = p, B(1|0) = q, so H = B(.|1),
+  C = B(.|0)): for x != x' the bits j not in {x, x'} have the law C under both and cancel (y_j with C(y_j) > 0
+  exists), so U = L = max_{b, e in {0,1}} H(b) C(e) / (C(b) H(e)) (exact, without the 2^d outputs).
 - {P}: U = L = rho(P) (exact).  P_X: U = max_{y,s!=s'} max_u Q[y|s,u] / min_u Q[y|s',u] (P(y|s) is an
   average of the Q[y|s,u]); L from the witness.
 - Rényi ball, one pair (y, s1, s2), q_i = Q[y|s_i,.], claimed bound r with rational (t, mu1, mu2).  Let
@@ -30,10 +33,12 @@ printed ratio_upper >= U, printed ratio_lower <= L, PASS: U <= e^eps, FAIL: L > 
       <q1,R1> - r <q2,R2> <= mu1 + mu2 + t K + sum_i sup_{z in [0,1]} (-M_i z - t p_i z^-beta)
   (t B and +t p_i log z at a = 1; -min_u x_i(u) for a block with p_i = 0, which (C) does not constrain).
   The sup is h(1) when the maximiser of the concave h lies beyond 1, else h at its stationary point
-  (an upper bound either way), or max(h(0), h(1)) when h is convex (a <= 1/2).  Or, with ``"mode":
-  "product"`` (Theorem 1's projections, tight also for a <= 1/2): (C) with z_j at its extreme (z_j^-beta
-  >= 1 for beta > 0, <= 1 for beta < 0) gives z_i >= z_min = ((K - p_j)/p_i)^(-1/beta) (0 when K <= p_j,
-  beta < 0; e^{-B/p_i} at a = 1), so the bound is mu1 + mu2 - M1 z1_min - M2 z2_min.  The bound evaluated
+  (an upper bound either way), or max(h(0), h(1)) when h is convex (a <= 1/2).  Or, with ``"mode": "split"``
+  (rational cuts 0 = t_0 < ... < t_n, t_n+1 = Phi = (e^{beta B} - 1)/beta (B at a = 1), mu1, mu2 per part;
+  "product" = cuts [0]): (C) is c1 + c2 <= Phi, c_i = p_i (z_i^-beta - 1)/beta >= 0 (p_i log(1/z_i) at a = 1);
+  on part k, c1 <= t_k+1 and c2 <= Phi - t_k, and c_i <= T gives z_i >= (1 + beta T/p_i)^(-1/beta) (0 if the
+  base is <= 0; e^{-T/p_i} at a = 1): the part's bound is mu1 + mu2 - M1 z1 - M2 z2 at these least z, the
+  bound the max over the parts (tight for a <= 1/2 as the parts shrink).  The bound evaluated
   in arb and certainly <= 0 proves P(y|s1) <= r P(y|s2) on F.  U = max r over all pairs.
 """
 
@@ -43,7 +48,7 @@ import math
 from fractions import Fraction
 
 from rldp_verify_check import CertificateError, q, qvec
-from rldp_verify_check.value import decide, num
+from rldp_verify_check.value import _max, decide, num
 
 INF = math.inf
 
@@ -71,17 +76,11 @@ def rho_of(Q, P, a1: int, a2: int):
     """rho(P) = max_{y, s != s'} P(y|s)/P(y|s') over s, s' of positive mass (Definition 3); 1 if there is no such
     pair (the condition is then vacuous; and max(a/b, b/a) >= 1 makes 1 a lower bound of any defined rho)."""
     mass = [sum(P[s]) for s in range(a1)]
-    best = None
+    rs = [Fraction(1)]
     for row in Q:
-        cond = [None if mass[s] == 0 else sum(row[s * a2 + u] * P[s][u] for u in range(a2)) / mass[s]
-                for s in range(a1)]
-        for s in range(a1):
-            for t in range(a1):
-                cs, ct = cond[s], cond[t]
-                if s != t and cs is not None and ct is not None:
-                    r = _ratio(cs, ct)
-                    best = r if best is None or r > best else best
-    return Fraction(1) if best is None else best
+        cond = [(s, sum(row[s * a2 + u] * P[s][u] for u in range(a2)) / mass[s]) for s in range(a1) if mass[s]]
+        rs += [_ratio(cs, ct) for s, cs in cond for t, ct in cond if s != t]
+    return max(rs)
 
 
 def in_ball(P, phat, a: Fraction, B: Fraction) -> bool:
@@ -146,11 +145,23 @@ def _sup_h(M, kappa: Fraction, beta: Fraction):
 
 def pair_bound(Q_y, a2, s1, s2, phat, a: Fraction, B: Fraction, pc: dict):
     """An arb ball containing the bound of <q1,R1> - r <q2,R2> over F proved by the pair entry ``pc`` (module
-    docstring): weak duality with t, or ``"mode": "product"`` (each z_i at its own least value)."""
+    docstring): weak duality with t, or ``"mode": "split"`` / ``"product"`` (the max over the budget parts)."""
+    if pc.get("mode") in ("split", "product"):
+        if pc["mode"] == "product":
+            pc = {**pc, "cuts": [0], "mu1": [pc["mu1"]], "mu2": [pc["mu2"]]}
+        cuts = qvec(pc["cuts"])
+        if cuts[0] != 0 or cuts != sorted(set(cuts)) or not len(cuts) == len(pc["mu1"]) == len(pc["mu2"]):
+            raise CertificateError("the budget cuts must be 0 = t_0 < t_1 < ... with one (mu1, mu2) per part")
+        return _max([_bound(Q_y, a2, s1, s2, phat, a, B, {**pc, "mu1": m1, "mu2": m2}, (lo, hi)) for lo, hi, m1, m2
+                     in zip(cuts, cuts[1:] + [None], pc["mu1"], pc["mu2"], strict=True)], None)
+    return _bound(Q_y, a2, s1, s2, phat, a, B, pc, None)
+
+
+def _bound(Q_y, a2, s1, s2, phat, a: Fraction, B: Fraction, pc: dict, part):
+    """The bound of one entry: weak duality with t (``part`` None), or the budget part (t_k, t_k+1 or None)."""
     beta = 1 - 1 / a
     r, mu1, mu2 = q(pc["r"]), q(pc["mu1"]), q(pc["mu2"])
-    product = pc.get("mode") == "product"
-    t = Fraction(0) if product else q(pc["t"])
+    t = Fraction(0) if part else q(pc["t"])
     if t * beta < 0 or t < 0 and beta == 0:
         raise CertificateError("the multiplier t has the wrong sign for this alpha")
     q1, q2 = Q_y[s1 * a2:(s1 + 1) * a2], Q_y[s2 * a2:(s2 + 1) * a2]
@@ -158,22 +169,24 @@ def pair_bound(Q_y, a2, s1, s2, phat, a: Fraction, B: Fraction, pc: dict):
     if min(x1) < 0 or min(x2) < 0:
         raise CertificateError("mu1 < max q1 or mu2 < -r min q2")
     p1, p2 = sum(phat[s1]), sum(phat[s2])
-    K = num(B) if beta == 0 else (num(beta) * num(B)).exp() - 1 + num(p1 + p2)
+    Phi = num(B) if beta == 0 else ((num(beta) * num(B)).exp() - 1) / num(beta)
+    K = Phi if beta == 0 else num(beta) * Phi + num(p1 + p2)
     total = num(mu1 + mu2) + num(t) * K
-    for x, p, s, other in ((x1, p1, s1, p2), (x2, p2, s2, p1)):
+    for x, p, s, T in ((x1, p1, s1, part and (Phi if part[1] is None else num(part[1]))),
+                       (x2, p2, s2, part and Phi - num(part[0]))):
         if p == 0:
             total -= num(min(x))
             continue
         M = _power_mean(x, [v / p for v in phat[s]], beta)
-        if not product:
+        if not part:
             total += _sup_h(M, t * p, beta)
-        elif M is not None:                            # z >= z_min: (C) with the other z at its extreme
-            c = K / num(p) if beta == 0 else (K - num(other)) / num(p)
+        elif M is not None:                            # z >= z(T) (module docstring)
+            base = 1 + num(beta) * T / num(p)
             if beta == 0:
-                total -= M * (-c).exp()
-            elif c > 0:
-                total -= M * (c.log() * num(-1 / beta)).exp()
-            elif not c <= 0:
+                total -= M * (-T / num(p)).exp()
+            elif base > 0:
+                total -= M * (base.log() * num(-1 / beta)).exp()
+            elif not base <= 0:
                 raise CertificateError("the least z of a block is undecided")
     return total
 
@@ -181,14 +194,20 @@ def pair_bound(Q_y, a2, s1, s2, phat, a: Fraction, B: Fraction, pc: dict):
 def check(st: dict, data: dict) -> str:
     """Check an ``audit`` certificate; returns what was proved or raises CertificateError."""
     a1, a2 = (int(v) for v in st["sizes"])
-    Q = _channel(st["Q"], a1, a2)
-    F = st["set"]
-    wit = data.get("witness")
-    U, L = _ratio_range(Q, a1, a2, F, wit, data)
+    F, wit = st["set"], data.get("witness")
+    U, L = _ratio_range(_channel(st["Q"], a1, a2), a1, a2, F, wit, data) if "Q" in st else 2 * [_unary(st["unary"], F)]
     _check_printed_ends(st, U, L)
-    verdict = st["verdict"]
-    _check_verdict(verdict, st["eps"], U, L)
+    _check_verdict(verdict := st["verdict"], st["eps"], U, L)
     return f"{verdict}: ratio in [{_s(L)}, {_s(U)}] ({F['type']}{'' if wit is None else ', witness re-checked'})"
+
+
+def _unary(u: dict, F: dict):
+    """eps-LDP ratio of the unary encoding {d, p, q} (module docstring)."""
+    d, p, c = int(u["d"]), q(u["p"]), q(u["q"])
+    if F["type"] != "ldp" or d < 2 or not (0 <= p <= 1 and 0 <= c <= 1):
+        raise CertificateError("a unary channel needs the set ldp, d >= 2 and probabilities p, q in [0, 1]")
+    H, C = (1 - p, p), (1 - c, c)
+    return max(_ratio(H[b] * C[e], C[b] * H[e]) for b in (0, 1) for e in (0, 1))
 
 
 def _channel(rows, a1: int, a2: int) -> list[list[Fraction]]:
@@ -204,11 +223,9 @@ def _channel(rows, a1: int, a2: int) -> list[list[Fraction]]:
 def _ratio_range(Q, a1: int, a2: int, F: dict, wit, data: dict):
     """(U, L): the certified upper bound of the ratio over the set F, and the witness's ratio (None: no witness)."""
     if F["type"] == "ldp":
-        U = max(_ratio(max(row), min(row)) for row in Q)
-        return U, U
+        return (U := max(_ratio(max(row), min(row)) for row in Q)), U
     if F["type"] == "distribution":
-        U = rho_of(Q, _table(F["P"], a1, a2, "P"), a1, a2)
-        return U, U
+        return (U := rho_of(Q, _table(F["P"], a1, a2, "P"), a1, a2)), U
     if F["type"] in ("simplex", "renyi-ball") and a1 < 2:
         return Fraction(1), Fraction(1)                # no pair s != s': the ratio is taken as 1
     if F["type"] == "simplex":
@@ -237,8 +254,7 @@ def _ball_range(Q, a1: int, a2: int, F: dict, wit, data: dict):
 
 def _check_printed_ends(st: dict, U, L) -> None:
     """The printed ratio_upper is >= U; a printed ratio_lower is <= the witness's ratio L."""
-    printed_hi = _num_or_inf(st["ratio_upper"])
-    if printed_hi < U:
+    if _num_or_inf(st["ratio_upper"]) < U:
         raise CertificateError(f"the printed upper bound {st['ratio_upper']} is below the certified bound {_s(U)}")
     if st.get("ratio_lower") is not None and (L is None or _num_or_inf(st["ratio_lower"]) > L):
         raise CertificateError(f"the printed lower end {st['ratio_lower']} is not attained by a witness "
@@ -266,9 +282,7 @@ def _vs_exp_eps(x, e: dict, above: bool) -> bool:
 
 
 def _s(x) -> str:
-    if x is None or x == INF:
-        return str(x if x is None else "inf")
-    return f"{float(x):.12g}"
+    return "None" if x is None else "inf" if x == INF else f"{float(x):.12g}"
 
 
 def _ball_upper(Q, a1, a2, phat, a, B, pairs):

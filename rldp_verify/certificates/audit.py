@@ -2,19 +2,20 @@
 
 The statement is the audited matrix Q (exact), the uncertainty set, e^eps (or eps) and the printed
 ``verdict`` / ``ratio_upper`` / ``ratio_lower`` of ``rldp-verify audit --json``; the data are the witness P
-(exact) and, for a Rényi ball, for every (y, s, s') rational dual parameters (t, mu1, mu2) with a bound r
-(:mod:`rldp_verify_check.audit` states the inequality they prove).
+(exact) and, for a Rényi ball, for every (y, s, s') a pair entry: rational dual parameters (t, mu1, mu2) with a
+bound r, or Theorem 1's product / budget-split form (:mod:`rldp_verify_check.audit` states the inequality they
+prove).
 
-The audit result does not expose its per-pair dual parameters (they are local to
-:func:`rldp_verify.rldp.audit.pair.solve_pair`; the float screen keeps none), so they are recomputed here
-from public pieces of the audit: for each pair the first candidate that the independent checker accepts at the
-printed upper end R = ``result.ratio_upper`` (or at a smaller r) is kept -- Proposition 3's parameters (t = 0,
-exact), the float screen's parameters (its tables, as ``certify_float`` reads them), the float-optimised dual of
-``PairProblem.optimise_dual(R)``, the primal point's multipliers (``solve_primal``, rounded as ``solve_pair``
-rounds them) at R and at r* (1 + delta), and last Theorem 1's product of projections (``"mode": "product"``,
-each block's mu optimised at dps + 15 digits), which is what the engine uses for alpha <= 1/2.  When none is
-accepted the pair is written with the last candidate and the certificate fails the check: an audit bound we
-cannot re-derive is reported, never hidden.
+Per pair the first entry that the independent checker accepts at r <= R = ``result.ratio_upper`` is kept:
+Proposition 3's parameters (t = 0, exact), then the entry the audit certified the pair's upper end with
+(``result.pair_entries``, see :mod:`rldp_verify.rldp.audit.bounds`), then proposals recomputed from public
+pieces of the audit (for the pairs the float screen settled, which keeps no parameters, and for audits that do
+not expose entries): the float screen's parameters (its tables, as ``certify_float`` reads them), the
+float-optimised dual of ``PairProblem.optimise_dual(R)``, the primal point's multipliers (``solve_primal``,
+rounded as ``solve_pair`` rounds them) at R and at r* (1 + delta), and last Theorem 1's product of projections
+(``"mode": "product"``, each block's mu optimised at dps + 15 digits).  When none is accepted the pair is
+written with the last candidate and the certificate fails the check: an audit bound we cannot re-derive is
+reported, never hidden.
 """
 
 from __future__ import annotations
@@ -45,13 +46,18 @@ def _frac(x, digits: int) -> Fraction:
     return Fraction(int(mpmath.nint(mpmath.mpf(x) * 2**bits)), 2**bits)
 
 
+def _qs_entry(entry: dict) -> dict:
+    """A pair entry with its numbers (and lists of numbers) as "p/q" strings."""
+    return {k: v if k == "mode" else [qs(x) for x in v] if isinstance(v, list) else qs(v) for k, v in entry.items()}
+
+
 def _accepts(Q_y, a2, s1, s2, phat, alpha, B, entry: dict) -> bool:
     """Does the independent checker accept this pair entry?"""
     from rldp_verify_check import CertificateError
     from rldp_verify_check.audit import pair_bound
     from rldp_verify_check.value import decide
 
-    entry = {k: (v if k == "mode" else qs(v)) for k, v in entry.items()}
+    entry = _qs_entry(entry)
 
     def claim():
         v = pair_bound(Q_y, a2, s1, s2, phat, alpha, B, entry)
@@ -184,8 +190,9 @@ def _screen_params(Q, ball: RenyiBall, R: Fraction, keys):
     return out
 
 
-def ball_pairs(Q, ball: RenyiBall, R, dps: int) -> list[dict]:
-    """Per-(y, s, s') dual parameters proving P(y|s) <= r P(y|s') on the ball, r <= R where possible."""
+def ball_pairs(Q, ball: RenyiBall, R, dps: int, entries: dict | None = None) -> list[dict]:
+    """Per-(y, s, s') dual parameters proving P(y|s) <= r P(y|s') on the ball, r <= R where possible;
+    ``entries``: the audit's own pair entries ((y, s, s') -> entry), tried before any recomputation."""
     a1, a2 = ball.sensitive_size, ball.public_size
     alpha = Fraction(ball.alpha)
     phat = [list(r) for r in ball.phat]
@@ -194,21 +201,25 @@ def ball_pairs(Q, ball: RenyiBall, R, dps: int) -> list[dict]:
     if R == INF:
         return [{"y": y, "s": s1, "s_prime": s2, "r": "inf"} for y, s1, s2 in keys]
     R = Fraction(R)
+    entries = {k: e for k, e in (entries or {}).items() if e["r"] <= R}
     try:
-        screen = _screen_params(Q, ball, R, keys) if 1 - 1 / alpha > -1 else {}
+        rest = [k for k in keys if k not in entries]
+        screen = _screen_params(Q, ball, R, rest) if rest and 1 - 1 / alpha > -1 else {}
     except (ValueError, ZeroDivisionError, OverflowError, FloatingPointError):
         screen = {}
     out = []
     for y, s1, s2 in keys:
-        entry = _pair_entry(Q, ball, rows, phat, screen, (y, s1, s2), R, dps)
-        out.append({"y": y, "s": s1, "s_prime": s2, **{k: (v if k == "mode" else qs(v)) for k, v in entry.items()}})
+        entry = _pair_entry(Q, ball, rows, phat, screen, (y, s1, s2), R, dps, entries.get((y, s1, s2)))
+        out.append({"y": y, "s": s1, "s_prime": s2, **_qs_entry(entry)})
     return out
 
 
-def _pair_entry(Q, ball: RenyiBall, rows, phat, screen: dict, key: tuple, R: Fraction, dps: int) -> dict:
+def _pair_entry(Q, ball: RenyiBall, rows, phat, screen: dict, key: tuple, R: Fraction, dps: int,
+                engine: dict | None = None) -> dict:
     """The entry of pair ``key`` = (y, s, s'): the first candidate (r, t, mu1, mu2) that the checker's test
-    accepts (Proposition 3's exact parameters when they prove r = R; else the float screen's, then the
-    engine's), else Theorem 1's product entry when accepted, else the last candidate tried."""
+    accepts (Proposition 3's exact parameters when they prove r = R; else the audit's own entry ``engine``,
+    the float screen's, then the recomputed ones), else Theorem 1's product entry when accepted, else the last
+    candidate tried."""
     y, s1, s2 = key
     a2 = ball.public_size
     alpha, B = Fraction(ball.alpha), Fraction(ball.radius)
@@ -217,6 +228,8 @@ def _pair_entry(Q, ball: RenyiBall, rows, phat, screen: dict, key: tuple, R: Fra
     prob = None
     if max(q1) <= R * min(q2):          # Proposition 3's parameters (t = 0): exact, no arb needed
         cands = iter([(R, Fraction(0), max(q1), -R * min(q2))])
+    elif engine is not None and _accepts(Q[y], a2, s1, s2, phat, alpha, B, engine):
+        return engine
     else:
         prob = PairProblem(ball, rows[y], y, s1, s2)
         first = [screen[key]] if key in screen else []
@@ -280,7 +293,8 @@ def audit_certificate(result, mechanism, eps, *, name: str = "audit", ball: Reny
         fset = {"type": "renyi-ball", "phat": _table(ball.phat), "alpha": qs(ball.alpha), "radius": qs(ball.radius)}
         if result.witness is not None:
             data["witness"] = _table(result.witness)
-        data["pairs"] = ball_pairs(Q, ball, result.ratio_upper, result.dps) if a1 >= 2 else []
+        data["pairs"] = ball_pairs(Q, ball, result.ratio_upper, result.dps,
+                                   getattr(result, "pair_entries", None)) if a1 >= 2 else []
     else:
         raise InputError("audit_certificate needs the audit's uncertainty set")
     st = {"Q": _table(Q), "sizes": [a1, a2], "set": fset,
@@ -301,5 +315,64 @@ def write_audit_certificate(path, result, mechanism, eps, **audit_kwargs):
         doc = audit_certificate(result, mechanism, eps, name=name, **audit_kwargs)
     except (ArithmeticError, ValueError, CertificationError) as exc:  # the verdict stands, without certificate
         return Checked(name, "audit", False, f"no certificate written: {type(exc).__name__}: {exc}")
+    write(path, doc)
+    return recheck(doc)
+
+
+# dense eps-LDP certificates of structured channels up to this many matrix entries (the JSON stays small)
+STRUCTURED_DENSE_ENTRIES = 2**16
+
+
+def structured_certificate(res, adapted, eps, *, name: str = "audit") -> dict:
+    """The ``audit`` certificate of a structured eps-LDP audit (:func:`rldp_verify.structured.audit_structured`
+    of ``adapted``, an :class:`~rldp_verify.structured.audit.Adapted`): a unary encoding as its per-bit channel
+    (statement ``unary`` {d, p, q}: the checker multiplies the factors' ratios, any d); k-ary randomized response
+    and subset selection as their exact dense matrix (set ``ldp``) when it has at most STRUCTURED_DENSE_ENTRIES
+    entries. Raises :class:`InputError` (one line, naming the structure) where no certificate form exists: local
+    hashing (its dense form is restricted to a few seeds, and the checker cannot evaluate the library's hash),
+    the ideal Laplace histogram (continuous outputs, irrational ratio), the mixtures over attributes, larger
+    dense channels, and a FAIL turned into PASS by ``--tolerance`` (not a certified verdict)."""
+    from rldp_verify.structured.channels import SubsetSelection, Symmetric, UnaryProduct
+
+    st = adapted.structure
+    if res.tolerance is not None and res.verdict == "PASS" and res.excess is not None:
+        raise InputError(f"no certificate for {res.adapter}: its PASS was accepted within --tolerance "
+                         f"{res.tolerance}, it is not a certified verdict (rerun without --tolerance)")
+    target = parse_eps(eps)
+    if isinstance(st, UnaryProduct):
+        head: dict = {"unary": {"d": st.d, "p": qs(st.bit.p), "q": qs(st.bit.q)}, "sizes": [st.d, 1]}
+    else:
+        n = _dense_entries(st) if isinstance(st, (Symmetric, SubsetSelection)) else None
+        if n is None or n > STRUCTURED_DENSE_ENTRIES:
+            raise InputError(f"no certificate form for {res.adapter} ({st.kind}) yet: "
+                             + (_NO_FORM.get(type(st).__name__, "no structured form in rldp_verify_check") if n is None
+                                else f"its dense matrix has {n} entries (at most {STRUCTURED_DENSE_ENTRIES})"))
+        rows = [r for r in st.dense()[0] if any(r)]        # outputs impossible under every input dropped
+        head = {"Q": _table(rows), "sizes": [len(rows[0]), 1]}
+    e = {"exp_eps": qs(target.exp_exact)} if target.exp_exact is not None else {"eps": qs(target.eps_exact)}
+    out = res.to_json()
+    return envelope("audit", name, {**head, "set": {"type": "ldp"}, "eps": e, "verdict": str(res.verdict),
+                                    "ratio_upper": out["ratio_upper"], "ratio_lower": out["ratio_lower"]},
+                    {"witness": None})
+
+
+_NO_FORM = {"PublicMixture": "the dense channel is restricted to a few seeds and the checker cannot evaluate the "
+                             "library's hash",
+            "LaplaceHistogram": "continuous outputs with an irrational ratio"}
+
+
+def _dense_entries(st) -> int:
+    """The number of entries of the dense matrix of GRR (k^2) or subset selection (outputs x k)."""
+    if not hasattr(st, "m"):
+        return st.k * st.k
+    return (math.perm(st.k, st.m) if st.ordered else math.comb(st.k, st.m)) * st.k
+
+
+def write_structured_certificate(path, res, adapted, eps):
+    """Build :func:`structured_certificate`, write it to ``path`` and return the checker's answer on it; an
+    :class:`InputError` (no certificate form) propagates before anything is written."""
+    from rldp_verify.certificates import recheck, write
+
+    doc = structured_certificate(res, adapted, eps, name=f"audit {Path(str(path)).stem}")
     write(path, doc)
     return recheck(doc)

@@ -46,9 +46,6 @@ def _structured_first(run):
         if getattr(args, "adapter", None) is not None and getattr(args, "ldp", False):
             if args.mechanism is not None:
                 raise InputError(f"give either a mechanism file ({args.mechanism!r}) or --adapter, not both")
-            if getattr(args, "certificate", None):
-                raise InputError("--certificate is not written for the structured eps-LDP audit of --adapter "
-                                 "(its evidence is the closed-form ratio and the witness in the output)")
             from rldp_verify.adapters import adapt_spec
 
             return run_structured(args, adapt_spec(args.adapter, args.param, model=args.sampler_model))
@@ -98,6 +95,11 @@ def run_structured(args, adapted) -> int:
     if args.sizes is not None:
         _sizes(args)
     res = audit_structured(adapted, args.eps, tolerance=getattr(args, "tolerance", None))
+    if getattr(args, "certificate", None):  # no certificate form: InputError (exit 2) before anything is printed
+        from rldp_verify.certificates.audit import write_structured_certificate
+
+        chk = write_structured_certificate(args.certificate, res, adapted, args.eps)
+        sys.stderr.write(f"certificate: {args.certificate} ({'re-checked' if chk.ok else 'FAILED: ' + chk.message})\n")
     out = json_document(res)
     if args.json:
         sys.stdout.write(dumps(out, indent=None))

@@ -128,7 +128,8 @@ def test_non_stochastic_matrix_rejected():
 
 def test_product_bound_pairs_alpha_half():
     """alpha = 1/2 (the joint dual is not tight there): the engine's Theorem-1 product bound becomes a pair entry
-    of mode "product" that the checker accepts; the same entry with r lowered is rejected."""
+    of mode "product" (or, tighter, the budget split of mode "split") that the checker accepts; the same entry with
+    r lowered is rejected."""
     Q3 = [[F(0), F(1), F(5, 6), F(5, 6), F(5, 6), F(0), F(1, 5), F(0), F(0)],
           [F(1), F(0), F(1, 6), F(1, 6), F(1, 6), F(1), F(4, 5), F(1), F(1)]]
     kw = dict(phat=[[F(3, 31), F(3, 31), F(0)], [F(10, 31), F(3, 31), F(1, 31)], [F(10, 31), F(0), F(1, 31)]],
@@ -137,10 +138,10 @@ def test_product_bound_pairs_alpha_half():
     cert = audit_certificate(res, Q3, "1", sizes=(3, 3), **kw)
     r = recheck(cert)
     assert r.ok and r.message.startswith("FAIL"), r.message
-    prods = [p for p in cert["data"]["pairs"] if p.get("mode") == "product"]
+    prods = [p for p in cert["data"]["pairs"] if p.get("mode") in ("product", "split")]
     assert prods
     bad = copy.deepcopy(cert)                  # product pairs' r below the witness's ratio: one of them fails
     for p in bad["data"]["pairs"]:
-        if p.get("mode") == "product":
+        if p.get("mode") in ("product", "split"):
             p["r"] = str(res.ratio_lower * F(999, 1000))
     assert "does not prove" in recheck(bad).message or "mu2" in recheck(bad).message

@@ -94,6 +94,7 @@ class AuditResult:
     notes: list = field(default_factory=list)
     pairs_certified_in_arb: int = 0
     pairs_screened: int = 0
+    pair_entries: dict = field(default_factory=dict)  # (y, s, s') -> the pair entry proving its bound (bounds.py)
 
     def eps_realised(self, digits: int = 20):
         """[log lo, log hi] rounded outward, as decimal strings ('inf' / None when undefined)."""
@@ -470,6 +471,8 @@ def _intersect(a: AuditResult, b: AuditResult, target: Target) -> AuditResult:
         out.ratio_lower, out.witness, out.argmax = a.ratio_lower, a.witness, a.argmax
     if a.ratio_upper < b.ratio_upper:
         out.ratio_upper = a.ratio_upper
+    out.pair_entries = {**a.pair_entries, **{k: e for k, e in b.pair_entries.items()
+                                             if k not in a.pair_entries or e["r"] < a.pair_entries[k]["r"]}}
     out.notes = list(dict.fromkeys(a.notes + b.notes))
     out.verdict = _verdict(target, out.ratio_lower, out.ratio_upper, out.dps)
     return out
@@ -582,15 +585,13 @@ def _audit_ball_pairs(Q, ball, target, dps, screen, pre, deadline, notes, rows, 
     if 2 * alpha <= 1 and lo is not None and 0 < lo < hi < INF:
         notes.append(f"alpha <= 1/2: hi/lo = {_short(Fraction(hi) / Fraction(lo))}; the Lagrangian dual is not tight "
                      "for alpha <= 1/2 (Psi's sup over z = e^-d lies at z = 0 or 1: it cannot split the budget between "
-                     "the blocks); the printed upper end is Theorem 1's product bound (re-checkable by "
-                     "rldp_verify_check), a tighter one from splitting the budget into intervals is in the pair's "
-                     "notes (certified in arb, "
-                     "not yet re-checkable), the lower end from the best grid point on the two maximiser curves (a "
-                     "verified witness)")
+                     "the blocks); the printed upper end is the smaller of Theorem 1's product bound and the bound "
+                     "from splitting the budget into intervals (both re-checkable by rldp_verify_check), the lower "
+                     "end from the best grid point on the two maximiser curves (a verified witness)")
     verdict = _verdict(target, lo, hi, dps)
     n_arb = sum(1 for k in results if len(k) == 3)
     n_screened = sum(len(a) for a in screened)
-    return AuditResult(verdict, lo, hi, arg, wit, dps, 0.0, "", "", notes,
-                       pairs_certified_in_arb=n_arb, pairs_screened=n_screened)
+    return AuditResult(verdict, lo, hi, arg, wit, dps, 0.0, "", "", notes, pairs_certified_in_arb=n_arb,
+                       pairs_screened=n_screened, pair_entries={k: r.entry for k, r in results.items() if r.entry})
 
 

@@ -73,37 +73,43 @@ def _level_e(y: Fraction, beta: Fraction, dps: int) -> Fraction:
 
 
 def split_upper(problem: PairProblem, dps: int, evals: int = 48) -> Fraction | float:
-    """A certified upper bound of the pair's ratio by splitting the budget: every (R1, R2) of the joint
+    """The bound of :func:`split_entry` (without its pair entry)."""
+    return split_entry(problem, dps, evals)[0]
+
+
+def split_entry(problem: PairProblem, dps: int, evals: int = 48) -> tuple[Fraction | float, dict | None]:
+    """A certified upper bound of the pair's ratio by splitting the budget, and its pair entry (``"mode":
+    "split"`` of :mod:`rldp_verify_check.audit`; None when the bound is inf): every (R1, R2) of the joint
     projection spends c1 = P^_{s1} phi(d1) in some [t_k, t_k+1] of [0, Phi] (Phi >= phi(B) rational), so its
     ratio is at most N(t_k+1) / D(Phi - t_k), N the sup of <q1, R1> at level phi^-1(t/P^_{s1}) and D the inf of
     <q2, R2> at level phi^-1((Phi - t)/P^_{s2}) (each bounded by weak duality in arb). The interval with the
     largest bound is halved, ``evals`` times; the maximum over the intervals is returned (sound at every
-    stage). Tight as the intervals shrink, for every alpha (the dual of one budget needs alpha > 1/2)."""
-    from rldp_verify.rldp.audit.pair import _ball_support_upper
+    stage) with the cuts t_k and per part the weak-duality mu of N and r times that of D (r the bound). Tight
+    as the intervals shrink, for every alpha (the dual of one budget needs alpha > 1/2)."""
+    from rldp_verify.rldp.audit.bounds import support_upper
 
     beta = problem.beta
     with arb_precision(dps):
         phi_b = phi_arb(problem.B, beta)
     if phi_b is None:
-        return math.inf
+        return math.inf, None
     cap = arb_upper(phi_b)
     q1, neg2 = list(problem.q1), [-x for x in problem.q2]
     memo: dict = {}
 
     def num(t):
         if ("n", t) not in memo:
-            memo[("n", t)] = _ball_support_upper(q1, problem.w1, _level_e(t / problem.m1, beta, dps), beta, dps)
+            memo[("n", t)] = support_upper(q1, problem.w1, _level_e(t / problem.m1, beta, dps), beta, dps)
         return memo[("n", t)]
 
     def den(t):
         if ("d", t) not in memo:
-            memo[("d", t)] = -_ball_support_upper(neg2, problem.w2, _level_e((cap - t) / problem.m2, beta, dps),
-                                                  beta, dps)
+            memo[("d", t)] = support_upper(neg2, problem.w2, _level_e((cap - t) / problem.m2, beta, dps), beta, dps)
         return memo[("d", t)]
 
     def bound(a, b):
-        d = den(a)
-        return num(b) / d if d > 0 else math.inf
+        d = -den(a)[0]
+        return num(b)[0] / d if d > 0 else math.inf
 
     cuts = [cap * k / 8 for k in range(9)]
     parts = {(a, b): bound(a, b) for a, b in zip(cuts, cuts[1:], strict=False)}
@@ -116,4 +122,9 @@ def split_upper(problem: PairProblem, dps: int, evals: int = 48) -> Fraction | f
         mid = (a + b) / 2
         del parts[(a, b)]
         parts[(a, mid)], parts[(mid, b)] = bound(a, mid), bound(mid, b)
-    return max(parts.values())
+    r = max(parts.values())
+    if r == math.inf:
+        return r, None
+    keys = sorted(parts)
+    return r, {"mode": "split", "r": r, "cuts": [a for a, _ in keys], "mu1": [num(b)[1] for _, b in keys],
+               "mu2": [r * den(a)[1] for a, _ in keys]}

@@ -38,9 +38,10 @@ import mpmath
 from rldp_verify.core.divergence import renyi_divergence_mp
 from rldp_verify.core.numbers import to_mpf
 from rldp_verify.core.rigorous import arb_exact, arb_precision
-from rldp_verify.core.rigorous import upper as arb_upper
 from rldp_verify.core.roots import RootNotBracketed, root_increasing
 from rldp_verify.rldp.audit.blocks import Block
+from rldp_verify.rldp.audit.bounds import bisect_certificate, dual_entry, product_entry
+from rldp_verify.rldp.audit.bounds import product_bound as product_bound  # re-exported (proofs, pairs)
 from rldp_verify.rldp.audit.deadline import NO_DEADLINE, Deadline
 from rldp_verify.rldp.audit.dual import phi_arb, phi_inv_mp, power_mean_arb, psi_arb, to_float
 from rldp_verify.rldp.projection import lift, phi_mp
@@ -59,6 +60,7 @@ class PairResult:
     hi: Fraction | float                  # certified upper bound (math.inf when none was found)
     witness: tuple | None = None          # |S| x |U| table of Fractions
     notes: list = field(default_factory=list)
+    entry: dict | None = None             # the pair entry of rldp_verify_check.audit proving hi (bounds.dual_entry)
 
 
 def _frac(x, digits: int) -> Fraction:
@@ -372,23 +374,23 @@ def solve_pair(problem: PairProblem, dps: int, start=None, max_tries: int = 6, w
             if problem.alpha < 1 and problem.m1 > 0 and problem.m2 > 0:
                 _face_witnesses(problem, res, dps)
     if res.hi == INF:
-        res.hi = _bisect_certificate(problem, res.lo, dps)
-        prod = product_bound(problem, dps)
+        res.hi, params = bisect_certificate(problem, res.lo, dps)
+        res.entry = None if params is None else dual_entry(problem, res.hi, params)
+        prod, entry = product_entry(problem, dps)
         if prod < res.hi:
-            res.hi = prod
+            res.hi, res.entry = prod, entry
             res.notes.append("upper bound from the product of the Theorem-1 projections")
         if GRID_ALPHA <= problem.alpha <= Fraction(1, 2) and problem.m1 > 0 and problem.m2 > 0 and \
                 problem.B != INF and (want_witness is None or want_witness(to_float(res.hi))):
-            from rldp_verify.rldp.audit.grid import grid_witness, split_upper
+            from rldp_verify.rldp.audit.grid import grid_witness, split_entry
 
             with mpmath.workdps(dps + 15):
                 grid_witness(problem, res, dps)
-            split = split_upper(problem, dps)
+            split, entry = split_entry(problem, dps)
             if split < res.hi:
-                # certified in arb, but no certificate form of the independent checker re-derives it yet
-                # (issue 23: every printed bound is re-checkable), so it is stated, not printed as the upper end
-                res.notes.append(f"budget splitting bounds this ratio by about {mpmath.nstr(to_mpf(split), 12)} (arb; "
-                                 "not printed as the upper end: rldp_verify_check cannot re-derive it yet)")
+                res.hi, res.entry = split, entry
+                res.notes.append("upper bound from splitting the budget into intervals (Theorem 1's projections per "
+                                 "part; re-checkable by rldp_verify_check)")
     return res
 
 
@@ -423,7 +425,7 @@ def _bracket_at_primal(problem: PairProblem, sol: PrimalPoint, rho_hat, dps: int
     params = _dual_params(problem, sol, dps)
     r_star = sol.r
     if isinstance(rho_hat, Fraction) and rho_hat > 0 and problem.certify(rho_hat, params, dps + 10):
-        res.hi = rho_hat  # P^ attains the certified bound
+        res.hi, res.entry = rho_hat, dual_entry(problem, rho_hat, params)  # P^ attains the certified bound
         return True
     if want_witness is None or want_witness(r_star):
         P = problem.lift(sol.R1, sol.R2, sol.d1, sol.d2)
@@ -433,7 +435,7 @@ def _bracket_at_primal(problem: PairProblem, sol: PrimalPoint, rho_hat, dps: int
         if res.lo is None or (res.lo != INF and to_mpf(res.lo) < r_star * (1 - mpmath.mpf(10) ** (-6))):
             _inner_witness(problem, dps, res)
         if isinstance(res.lo, Fraction) and res.lo > 0 and problem.certify(res.lo, params, dps + 10):
-            res.hi = res.lo
+            res.hi, res.entry = res.lo, dual_entry(problem, res.lo, params)
             return True
     _certify_above(problem, r_star, params, dps, max_tries, res)
     return False
@@ -466,53 +468,9 @@ def _certify_above(problem: PairProblem, r_star, params, dps: int, max_tries: in
         delta = mpmath.mpf(10) ** (-(dps - 12) + 3 * k)
         r_hi = _frac(r_star * (1 + delta), dps + 10) if k else _frac(r_star, dps + 10)
         if problem.certify(r_hi, params, dps + 10):
-            res.hi = r_hi
+            res.hi, res.entry = r_hi, dual_entry(problem, r_hi, params)
             return
     res.notes.append("dual certificate at the primal parameters failed")
-
-
-def _ball_support_upper(v, w, e_minus_d: Fraction | None, beta: Fraction, dps: int):
-    """A rational >= sup {<v,R> : D_alpha(w||R) <= d} given a rational lower bound of e^{-d}
-    (None: d = inf, the whole simplex); weak duality, float-optimised mu, arb evaluation."""
-    import numpy as np
-
-    from rldp_verify.rldp.audit.dual import power_mean_np
-
-    vmax = max(v)
-    if e_minus_d is None or e_minus_d == 0:
-        return vmax
-    vf = np.array([to_float(x) for x in v])
-    wf = np.array([to_float(x) for x in w])
-    ts = np.concatenate([[0.0], np.logspace(-15, 6, 400)])
-    mu = to_float(vmax) + ts
-    M = power_mean_np(mu[:, None] - vf[None, :], np.broadcast_to(wf, (len(ts), len(wf))), to_float(beta))
-    vals = mu - to_float(e_minus_d) * M
-    j = int(np.nanargmin(np.where(np.isfinite(vals), vals, np.inf)))
-    mu_q = max(Fraction(to_float(mu[j])), vmax) if np.isfinite(mu[j]) else vmax
-    with arb_precision(dps):
-        Mq = power_mean_arb([arb_exact(mu_q - x) for x in v], w, beta)
-        return arb_upper(arb_exact(mu_q) - arb_exact(e_minus_d) * Mq)
-
-
-def product_bound(problem: PairProblem, dps: int):
-    """Theorem-1 bound: max_{F_{U|s1}} <q1,R1> / min_{F_{U|s2}} <q2,R2> (certified; inf if the min can be 0)."""
-    from rldp_verify.core.rigorous import lower as arb_lower
-
-    out = []
-    for s, v, w, m in ((problem.s1, problem.q1, problem.w1, problem.m1),
-                       (problem.s2, [-x for x in problem.q2], problem.w2, problem.m2)):
-        if m == 0 or problem.B == INF:
-            out.append(max(v))
-            continue
-        with arb_precision(dps):
-            Bs = problem.ball.conditional_radius_arb(s, dps=dps)
-            e = None if Bs is None else arb_lower((-Bs).exp())
-        out.append(_ball_support_upper(v, w, e if e is None or e > 0 else None, problem.beta, dps))
-    num, negden = out
-    den = -negden
-    if den <= 0:
-        return INF
-    return num / den
 
 
 def _face_witnesses(problem: PairProblem, res: PairResult, dps: int):
@@ -542,45 +500,3 @@ def _face_witnesses(problem: PairProblem, res: PairResult, dps: int):
             rho, W = problem.witness(P, dps)
             if rho is not None and (res.lo is None or rho > res.lo):
                 res.lo, res.witness = rho, W
-
-
-def _first_certified(problem: PairProblem, low: Fraction, dps: int) -> Fraction | None:
-    """The first of r = 2 max(low, 1) 4^k (k = 0 .. 39) that the dual certifies (None: none, or the deadline
-    expired first)."""
-    r = max(low, Fraction(1)) * 2
-    for _ in range(40):
-        if problem.deadline.expired():
-            return None
-        if problem.certify(r, problem.optimise_dual(r), dps + 10):
-            return r
-        r *= 4
-    return None
-
-
-def _bisect_certificate(problem: PairProblem, lo, dps: int):
-    """Fallback: bisection on r between lo and the Proposition-3 bound, certifying G(r) <= 0 in arb with
-    float-optimised dual parameters (sound; as tight as the float parameters allow)."""
-    mx, mn = max(problem.q1), min(problem.q2)
-    top = mx / mn if mn > 0 else INF
-    # the Proposition-3 parameters (lambda = 0, mu_i = max v_i) certify r = top exactly
-    low = lo if isinstance(lo, Fraction) else Fraction(0)
-    if top == INF:
-        found = _first_certified(problem, low, dps)
-        if found is None:
-            return INF
-        hi = found
-    else:
-        hi = Fraction(top)
-    for _ in range(60):
-        if hi - low <= hi * Fraction(1, 10**12) or problem.deadline.expired():
-            break  # hi is certified at every step
-        mid = (low + hi) / 2
-        mid_f = to_float(mid)
-        mid = Fraction(mid_f) if 0 < mid_f < INF else mid
-        if not (low < mid < hi):
-            mid = (low + hi) / 2
-        if problem.certify(mid, problem.optimise_dual(mid), dps + 10):
-            hi = mid
-        else:
-            low = mid
-    return hi

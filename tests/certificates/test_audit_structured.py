@@ -1,0 +1,107 @@
+"""Issue 23: ``rldp-verify audit --adapter ... --ldp --certificate FILE`` (the structured eps-LDP route) writes a
+certificate the checker accepts -- a unary encoding as its per-bit channel (any d, no 2^d outputs), GRR and subset
+selection as their dense matrix -- or refuses in one line with exit 2 (nothing written); wrong certificates are
+rejected."""
+
+from __future__ import annotations
+
+import copy
+import json
+from fractions import Fraction as F
+
+import pytest
+
+from rldp_verify.certificates import recheck
+from rldp_verify.certificates.audit import structured_certificate
+from rldp_verify.core.errors import InputError
+from rldp_verify.structured.audit import Adapted, audit_structured
+from rldp_verify.structured.channels import BitChannel, Symmetric, UnaryProduct
+
+
+def _cert(structure, eps, tolerance=None):
+    model = Adapted(structure, "test channel", "exact")
+    res = audit_structured(model, eps, tolerance=tolerance)
+    return res, structured_certificate(res, model, eps)
+
+
+@pytest.mark.parametrize(("p", "q", "eps", "verdict"), [
+    (F(1, 2), F(1, 4), "log(3)", "PASS"),       # OUE at eps = log 3: ratio (1/2 / 1/4) (3/4 / 1/2) = 3
+    (F(1, 2), F(1, 4), "1", "FAIL"),
+    (F(1), F(1, 4), "5", "FAIL"),               # Pr[bit x = 1 | x] = 1: ratio inf
+    (F(3, 4), F(1, 4), "log(9)", "PASS")])      # SUE
+def test_unary_any_d_accepted(p, q, eps, verdict):
+    for d in (2, 3, 1 << 20):                   # d = 2^20: no 2^d outputs anywhere
+        res, cert = _cert(UnaryProduct(d, BitChannel(p, q)), eps)
+        chk = recheck(cert)
+        assert chk.ok and chk.message.startswith(verdict) and str(res.verdict) == verdict, chk.message
+        assert "Q" not in cert["statement"] and cert["statement"]["unary"]["d"] == d
+
+
+def test_unary_agrees_with_the_dense_matrix():
+    """The checker's product rule and its dense eps-LDP check give the same ratio (d = 4, 16 outputs)."""
+    res, cert = _cert(UnaryProduct(4, BitChannel(F(2, 3), F(1, 5))), "2")
+    rows, _ = UnaryProduct(4, BitChannel(F(2, 3), F(1, 5))).dense()
+    dense = copy.deepcopy(cert)
+    del dense["statement"]["unary"]
+    dense["statement"].update({"Q": [[str(v) for v in r] for r in rows], "sizes": [4, 1]})
+    a, b = recheck(cert), recheck(dense)
+    assert a.ok and b.ok and a.message == b.message, (a.message, b.message)
+
+
+@pytest.mark.parametrize("change", ["p", "q", "upper", "d"])
+def test_wrong_unary_certificate_rejected(change):
+    """A factor's entry perturbed (p or q moved by 1e-9, the printed ratio no longer the channel's), the upper end
+    rounded down, d = 1 (no pair of inputs)."""
+    _, cert = _cert(UnaryProduct(10, BitChannel(F(1, 2), F(1, 4))), "log(3)")
+    bad = copy.deepcopy(cert)
+    u = bad["statement"]["unary"]
+    if change in ("p", "q"):
+        u[change] = str(F(u[change]) + (1 if change == "p" else -1) * F(1, 10**9))
+        msg = "below the certified bound"
+    elif change == "upper":
+        bad["statement"]["ratio_upper"] = str(F(bad["statement"]["ratio_upper"]) - F(1, 10**20))
+        msg = "below the certified bound"
+    else:
+        u["d"] = 1
+        msg = "d >= 2"
+    chk = recheck(bad)
+    assert not chk.ok and msg in chk.message, chk.message
+
+
+def test_dense_grr_accepted_and_a_perturbed_entry_rejected():
+    res, cert = _cert(Symmetric(5, F(1, 2), F(1, 8)), "log(4)")
+    assert recheck(cert).ok and res.verdict == "PASS"
+    bad = copy.deepcopy(cert)
+    Q = bad["statement"]["Q"]
+    Q[0][0], Q[1][0] = str(F(Q[0][0]) + F(1, 100)), str(F(Q[1][0]) - F(1, 100))   # still a channel, ratio 51/12 > 4
+    assert "below the certified bound 4.347826" in recheck(bad).message
+
+
+def test_refusals_are_one_line():
+    """No form: the tolerance-accepted PASS, and a large GRR (its dense matrix above the cap)."""
+    with pytest.raises(InputError, match="--tolerance"):
+        _cert(UnaryProduct(10, BitChannel(F(1, 2), F(1, 4))), "1", tolerance="1")
+    with pytest.raises(InputError, match="dense matrix has 1000000 entries") as exc:
+        _cert(Symmetric(1000, F(1, 2), F(1, 1998)), "10")
+    assert "\n" not in str(exc.value)
+
+
+def test_cli_writes_or_refuses(tmp_path, capsys):
+    """The command: the unary encoding of pure-ldp (d = 65536) is certified (FAIL, exit 1) and re-checked; local
+    hashing is refused with exit 2 and one line on stderr, and no file is written."""
+    pytest.importorskip("pure_ldp")
+    from rldp_verify.cli import main
+
+    ue, lh = tmp_path / "ue.json", tmp_path / "lh.json"
+    assert main(["audit", "--adapter", "pure-ldp:UEClient", "--param", "epsilon=0.25", "--param", "d=65536",
+                 "--param", "use_oue=true", "--eps", "0.25", "--ldp", "--certificate", str(ue), "--json"]) == 1
+    assert "re-checked" in capsys.readouterr().err
+    assert recheck(json.loads(ue.read_text())).ok
+    try:
+        code = main(["audit", "--adapter", "pure-ldp:LHClient", "--param", "epsilon=1", "--param", "d=100", "--eps",
+                     "1", "--ldp", "--certificate", str(lh)])
+    except SystemExit as exc:
+        code = exc.code
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "no certificate form" in err and len(err.splitlines()) == 1
+    assert not lh.exists()
