@@ -68,6 +68,13 @@ def check_d(ctx):
         return out
     # the display's arithmetic fails with its printed operands; its result is right with the recomputed rad_s1
     # (Example 2's printed rad_s1 = 0.6107 is refuted by rldp.example2.intervals-and-rad)
+    from rldp_verify.certificates.claims import built
+    from rldp_verify.certificates.value import printed_certificate
+
+    def absdiff(a, b):
+        return ["max", ["-", a, b], ["-", b, a]]
+    display = ["min", 2, ["+", ["*", 2, ["max", "0.6107", "0.3061"]],
+                          absdiff("0.4118", "0.3133"), absdiff("0.5882", "0.6867")]]   # issue 23
     return Outcome.refuted(
         f"the display min{{2, 2 max{{0.6107, 0.3061}} + {float(printed_spread):.4f}}} evaluates to "
         f"{float(printed_display):.4f}, not the "
@@ -75,7 +82,8 @@ def check_d(ctx):
         "display carries Example 2's printed rad_s1 (refuted there) while its result uses the correct one. "
         "Conditional on the recomputed rad_s, every printed value of d and delta2 is reproduced",
         counterexample={"display": as_printed.to_json(), "rad_s1_recomputed": s(rads[0], 10)},
-        **{k: v for k, v in out.evidence.items()}, kind="misprint")
+        **{k: v for k, v in out.evidence.items()}, kind="misprint",
+        **built(printed_certificate, "d from the display's printed operands != 1.4591", display, "1.4591", False))
 
 
 @claim(
