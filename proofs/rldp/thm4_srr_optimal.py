@@ -13,6 +13,7 @@ from fractions import Fraction
 
 import flint
 
+from rldp_verify.certificates.claims import built
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.rigorous import arb_exact, arb_precision
 from rldp_verify.core.rigorous import lower as arb_lower
@@ -59,8 +60,22 @@ def _never_optimal(rows):
         "eps_0 exists)", not_optimal_at_grid_end=rows)
 
 
+def _bracket_certificates(name, p, a1, a2, b) -> list[dict]:
+    """Issue 23: SRR's status at the bracket's ends and the grid above it (rldp_verify.certificates.srr): not optimal
+    at e^eps_lower (a generator with a positive reduced cost), optimal at e^eps_upper and at every grid point above
+    (the interval certification between grid points, certify_srr_optimal_on, is not part of the certificate)."""
+    from rldp_verify.certificates.srr import srr_status_certificates
+
+    docs = []
+    if b.exp_eps_lower is not None:
+        docs += srr_status_certificates(f"{name}, e^eps = {b.exp_eps_lower}", p, a1, a2, b.exp_eps_lower, False)
+    for g in sorted({b.exp_eps_upper} | {g for g, v in b.grid if v == "optimal"}):
+        docs += srr_status_certificates(f"{name}, e^eps = {g}", p, a1, a2, g, True)
+    return docs
+
+
 def _check_large_eps(instances):
-    rows, undecided, grid_end = [], [], []
+    rows, undecided, grid_end, brackets = [], [], [], []
     for a1, a2, p in instances:
         try:
             b = srr_threshold(p, a1, a2, grid_points=24)
@@ -71,6 +86,7 @@ def _check_large_eps(instances):
             undecided.append({"a1": a1, "a2": a2, "P": list(map(str, p)), **_bracket_json(b)})
         rows.append({"a1": a1, "a2": a2, "P": list(map(str, p)),
                      "eps0 in": _bracket_json(b)["eps0 in"]})
+        brackets.append((f"SRR, {a1} x {a2}, P = ({', '.join(map(str, p))})", p, a1, a2, b))
     if grid_end:
         return _never_optimal(grid_end)
     if undecided:
@@ -79,7 +95,8 @@ def _check_large_eps(instances):
     return Outcome.verified(f"{len(rows)} random full-support P: SRR proved optimal for every e^eps in "
                             "[upper end of a certified bracket around e^eps_0, about e^12] (interval arithmetic over "
                             "t-intervals) and certainly not optimal just below the bracket (when eps_0 > 0); "
-                            "beyond e^12 not checked", instances=rows)
+                            "beyond e^12 not checked", instances=rows,
+                            **built(lambda: [d for args in brackets for d in _bracket_certificates(*args)]))
 
 
 @claim(
@@ -123,7 +140,7 @@ def check_large_eps_larger(ctx):
     method=(Method.EXACT, Method.HIGH_PRECISION),
 )
 def check_example1(ctx):
-    out = {}
+    out, brackets = {}, []
     for name, p in (("P-hat", PHAT), ("P*", PSTAR)):
         try:
             b = srr_threshold(p, 2, 2, grid_points=48, tol=Fraction(1, 10 ** 8))
@@ -133,6 +150,7 @@ def check_example1(ctx):
             return Outcome.inconclusive(f"{name}: undecided reduced-cost signs or interval certification failed",
                                         **{name: _bracket_json(b)})
         out[name] = _bracket_json(b)
+        brackets.append((f"SRR, Example 1's {name}", p, 2, 2, b))
         if name == "P-hat":
             # eps = log 2 (Example 4): SRR is not optimal there
             r = srr_optimality(p, 2, 2, Fraction(2))
@@ -143,7 +161,15 @@ def check_example1(ctx):
         f"eps_0(P-hat) in [{out['P-hat']['eps0 in'][0]}, {out['P-hat']['eps0 in'][1]}], "
         f"eps_0(P*) in [{out['P*']['eps0 in'][0]}, {out['P*']['eps0 in'][1]}] (SRR certainly not optimal at the lower "
         "ends; proved optimal for every eps from the upper ends up to eps = 12 by interval arithmetic; beyond 12 not "
-        "checked)", **out)
+        "checked)", **out, **built(lambda: [d for args in brackets for d in _bracket_certificates(*args)]
+                                  + _log2_certificates()))
+
+
+def _log2_certificates() -> list[dict]:
+    """Issue 23: SRR not optimal at e^eps = 2 for Example 1's P-hat (a generator with a positive reduced cost)."""
+    from rldp_verify.certificates.srr import srr_status_certificates
+
+    return srr_status_certificates("SRR, Example 1's P-hat, e^eps = 2", PHAT, 2, 2, Fraction(2), False)
 
 
 def _rr_on_support(t):
@@ -193,7 +219,6 @@ def check_zero_mass(ctx):
                      "RR private": private})
         if r.verdict != "not optimal" or gap_lo <= 0 or not private:
             return Outcome.inconclusive("could not separate SRR from the optimum at e^eps = " + str(t), rows=rows)
-    from rldp_verify.certificates.claims import built
 
     return Outcome.refuted(
         "for P = (0, 1/2, 1/2) on |S| = 3, |U| = 1, SRR (= GRR) is not optimal at e^eps = 10, 100, ..., 10^6: an "
@@ -226,7 +251,6 @@ def check_single_secret(ctx):
             rows.append({"e^eps": str(t), "log 2 - I(SRR) >=": f"{float(arb_lower(gap)):.3e}"})
             if not arb_lower(gap) > 0:
                 return Outcome.inconclusive("gap not certified", rows=rows)
-    from rldp_verify.certificates.claims import built
 
     return Outcome.refuted(
         "with |S| = 1 every mechanism is (eps, P_X)-RLDP (no pair s != s'), so the identity (I = log 2 for "
@@ -305,7 +329,7 @@ def check_dual(ctx):
                                                                                  else "theta*_y v_y != SRR_y of Definition 4"),
                 counterexample={"a1": a1, "a2": a2, "e^eps": str(t), "A theta* = 1_X": col_ok,
                                 "theta*_y v_y = SRR_y": same}, kind="false")
-    grid_end = []
+    grid_end, cases = [], []
     for (a1, a2), k in itertools.product(((2, 2), (3, 1), (2, 1)), range(2)):
         p = _rand_p(rng, a1 * a2) if k else (PHAT if (a1, a2) == (2, 2) else _rand_p(rng, a1 * a2))
         try:
@@ -326,6 +350,7 @@ def check_dual(ctx):
                 alpha = [sum((flint.arb(inv[i * a + j]) * mu[j] for j in range(a)), flint.arb(0)) for i in range(a)]
                 min_alpha_lo = min(arb_lower(x) for x in alpha)
             opt = srr_optimality(p, a1, a2, t)
+            cases.append((p, a1, a2, t))
             rows.append({"a1": a1, "a2": a2, "P": list(map(str, p)), "e^eps": str(t),
                          "min alpha >=": f"{float(min_alpha_lo):.4g}", "A theta* = 1": col_ok,
                          "A^T alpha >= m": opt.verdict})
@@ -343,7 +368,17 @@ def check_dual(ctx):
                             "Definition 4, also checked exactly at e^eps = 3/2, 10, 10^6 for |S| x |U| = 2x2, 3x1, "
                             "2x1, 2x3), the unique "
                             "dual alpha* of SRR's basis is certainly >= 0 and A^T alpha* >= m holds rigorously",
-                            rows=rows)
+                            rows=rows, **built(_dual_certificates, cases))
+
+
+def _dual_certificates(cases) -> list[dict]:
+    """Issue 23: per case, alpha* of SRR's basis solves the basic equations, is >= 0 and satisfies A^T alpha* >= m
+    (every reduced cost <= 0) -- rldp_verify.certificates.srr with the dual's sign."""
+    from rldp_verify.certificates.srr import srr_status_certificates
+
+    return [d for p, a1, a2, t in cases
+            for d in srr_status_certificates(f"SRR, {a1} x {a2}, P = ({', '.join(map(str, p))}), e^eps = {t}", p, a1,
+                                             a2, t, True, dual_sign=True)]
 
 
 @claim(

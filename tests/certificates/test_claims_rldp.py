@@ -157,3 +157,25 @@ def test_grr_status_certificates_flipped_rejected():
 
     wrong = _with(doc, expr=swap(doc["statement"]["expr"]))
     assert wrong != doc and not recheck(wrong).ok
+
+
+def test_srr_dual_with_a_wrong_inverse_entry_rejected():
+    """Theorem 4's LP for Example 1's P-hat at e^eps = 30 (rldp.thm4.*): SRR optimal, its dual >= 0, accepted; one
+    coefficient of the exact inverse (A_B^T)^-1 moved by 1/10^6 breaks the basic equations and is rejected; at
+    e^eps = 2 (and 10) SRR is not optimal, and claiming it optimal there is rejected."""
+    from proofs.rldp.thm4_srr_optimal import PHAT
+    from rldp_verify.certificates.srr import srr_status_certificates
+
+    docs = srr_status_certificates("ok", PHAT, 2, 2, F(30), True, dual_sign=True)
+    assert len(docs) == 3 and all(recheck(d).ok for d in docs)
+    res = docs[0]
+    binds = res["statement"]["expr"][1]
+    a0 = next(b for b in binds if b[0] == "a0")
+    term = a0[1][2]                         # ["*", inv[0][j], "$mj"]
+    bad = copy.deepcopy(res)
+    bad_a0 = next(b for b in bad["statement"]["expr"][1] if b[0] == "a0")
+    bad_a0[1][2] = ["*", str(F(term[1]) + F(1, 10**6)), term[2]]
+    assert not recheck(bad).ok
+    assert all(recheck(d).ok for d in srr_status_certificates("ok", PHAT, 2, 2, F(2), False))
+    assert not recheck(srr_status_certificates("wrong", PHAT, 2, 2, F(2), True)[1]).ok
+    assert not recheck(srr_status_certificates("wrong", PHAT, 2, 2, F(10), True)[1]).ok
