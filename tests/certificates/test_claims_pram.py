@@ -182,16 +182,16 @@ def test_prop3_witness_equality_for_intersecting_rows_rejected():
 
 
 def test_f_minimum_rows_equal_marginal_perturbed_diagonal_rejected():
-    """pram.sec3-1.f-minimum: the rows of M(1/S) equal the marginal exactly; with one diagonal entry 1/S + 1e-30
-    (in the sum of squares only) the exact evaluation is not 0 and the certificate is rejected."""
+    """pram.sec3-1.f-minimum: the rows of M(1/S) are identical exactly; with one diagonal entry 1/S + 1e-30 (in the
+    sum of squares only) the exact evaluation is not 0 and the certificate is rejected."""
     from proofs.pram.sec3_1_f_form import _uniform_certs
 
-    (doc,) = _uniform_certs([(3, [F(1, 2), F(1, 3), F(1, 6)])])
+    (doc,) = _uniform_certs([3])
     _ok(doc)
     bad = copy.deepcopy(doc)
-    diff = bad["statement"]["lhs"][1][1]        # ["-", M[0][0], m_0]
-    assert diff[0] == "-" and diff[1] == "1/3"
-    diff[1] = str(F(1, 3) + F(1, 10**30))
+    diff = bad["statement"]["lhs"][1][1]        # ["-", M[1][0], M[0][0]]
+    assert diff[0] == "-" and diff[2] == "1/3"
+    diff[2] = str(F(1, 3) + F(1, 10**30))
     _rejected(bad)
 
 
