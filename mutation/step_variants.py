@@ -1,0 +1,415 @@
+"""Wrong variants of the proof steps that statement-level claims check (issue 30).
+
+Most steps of ``proofs/steps/*.toml`` are checked by their own step claims, whose printed steps are patched by the
+mutants of :mod:`mutation.steps_catalogue`. The others are checked by a claim that already checked the statement or
+the proof the step belongs to (``claims`` of the step lists no ``<paper>.steps.*`` id): that claim computes the
+step's display somewhere in its own code. A :class:`Variant` here is a wrong variant of that display *in the claim's
+code*: one source snippet of the module that computes the step (``old``, which must occur exactly once) replaced
+by a plausible slip (``new``: a sign, an exponent, a swapped bound, a missing factor, the relation reversed).
+
+Judge (:func:`judge`): the module's source with the snippet replaced is executed as a fresh module under the same
+name (its claims re-registered for the run; when the snippet lives in a helper module, the claim's module is
+re-executed too so that it binds to the mutated helper), the claim is run with the default :class:`Context`, and
+the original module and registry are restored. A variant is *killed* when the claim says REFUTED under it (the claim
+is pinned VERIFIED on the paper); INCONCLUSIVE, VERIFIED and ERROR are not kills, and a snippet that is not found
+exactly once is *stale* (the table must follow the claim's code). Every variant runs the claim for real.
+
+Steps whose checking claim is REFUTED on the paper (the claim refutes the printed display itself: a misprint or a
+false step) cannot be told apart from a wrong variant by this kill rule; :func:`refuted_as_printed` lists them (from
+the pins), and they are given no variant.
+
+    python -m mutation.step_variants [--only GLOB] [--out FILE]    # run the table, print the counts
+
+Fast subset: ``tests/proofs/test_step_variants.py`` (a few variants in the test command); the whole table is that
+file's ``@pytest.mark.slow`` test (run by the report job and ``pytest -m slow``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import importlib
+import json
+import sys
+import time
+import types
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A wrong variant of step ``step`` (``"<paper prefix>:<step id>"``, e.g. ``"000:A.2.A28"``): in ``module``'s
+    source, ``old`` (exactly once) becomes ``new``; ``claim`` must then say REFUTED."""
+
+    step: str
+    claim: str
+    module: str
+    old: str
+    new: str
+    description: str
+
+    @property
+    def id(self) -> str:
+        return f"{self.step}->{self.claim}"
+
+
+def v(step: str, claim: str, module: str, old: str, new: str, description: str) -> Variant:
+    return Variant(step, claim, module, old, new, description)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# the judge
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def _exec_module(name: str, source: str, like: types.ModuleType) -> types.ModuleType:
+    mod = types.ModuleType(name, like.__doc__)
+    mod.__file__ = like.__file__
+    mod.__package__ = like.__package__
+    mod.__spec__ = like.__spec__
+    code = compile(source, f"{like.__file__} [step variant]", "exec")
+    old = sys.modules.get(name)
+    sys.modules[name] = mod
+    try:
+        exec(code, mod.__dict__)
+    except BaseException:
+        if old is not None:
+            sys.modules[name] = old
+        raise
+    return mod
+
+
+def _changed_functions(orig: types.ModuleType, fresh: types.ModuleType):
+    """(name, new function) for each top-level function of ``fresh`` whose code differs from ``orig``'s."""
+    def key(f):
+        c = f.__code__
+        return c.co_code, c.co_consts, c.co_names
+
+    for name, new in vars(fresh).items():
+        old = getattr(orig, name, None)
+        if isinstance(new, types.FunctionType) and isinstance(old, types.FunctionType) and key(new) != key(old):
+            yield name, new
+
+
+def judge(var: Variant, ctx=None) -> dict:
+    """Run ``var.claim`` with ``var`` applied (in this process) and restore everything; returns
+    ``{"variant", "step", "claim", "verdict", "status", "summary", "seconds"}`` with status ``killed`` (REFUTED),
+    ``survived`` (VERIFIED or INCONCLUSIVE), ``error`` (ERROR) or ``stale`` (the snippet is not in the source once)."""
+    from rldp_verify.claims import Context, discover
+    from rldp_verify.claims import core as claims_core
+    from rldp_verify.claims.mutants import Mutant, apply, replace, revert
+    from rldp_verify.claims.runner import run_claim
+
+    t0 = time.perf_counter()
+    out = {"variant": var.id, "step": var.step, "claim": var.claim, "description": var.description}
+    claims = {c.id: c for c in discover("proofs")}
+    if var.claim not in claims:
+        return {**out, "verdict": None, "status": "stale", "summary": f"no claim {var.claim!r}", "seconds": 0.0}
+    claim_module = claims[var.claim].module
+    target = importlib.import_module(var.module)
+    source = Path(target.__file__).read_text()
+    if source.count(var.old) != 1:
+        return {**out, "verdict": None, "status": "stale", "seconds": 0.0,
+                "summary": f"the snippet occurs {source.count(var.old)} times in {var.module}, not once: {var.old!r}"}
+    names = [var.module, claim_module]
+    saved_modules = {n: sys.modules[n] for n in names}
+    registry = claims_core._REGISTRY
+    saved_claims = {k: c for k, c in registry.items() if c.module in names}
+    for k in saved_claims:
+        del registry[k]
+    done = None
+    try:
+        fresh = _exec_module(var.module, source.replace(var.old, var.new), target)
+        if claim_module != var.module:
+            # a helper: its changed functions are rebound wherever they were imported (as the mutants are)
+            sys.modules[var.module] = saved_modules[var.module]
+            done = apply(Mutant(var.id, var.module, var.description, tuple(
+                replace(f"{var.module}:{name}", new) for name, new in _changed_functions(target, fresh)), ()), {})
+        result = run_claim(registry[var.claim] if var.claim in registry else claims[var.claim], ctx or Context())
+        verdict = result.verdict.value
+        summary = result.summary
+    except Exception as exc:   # the variant does not even compile or import: a defect of the table
+        verdict, summary = "ERROR", f"{type(exc).__name__}: {exc}"
+    finally:
+        if done is not None:
+            revert(done)
+        for k in [k for k, c in registry.items() if c.module in names]:
+            del registry[k]
+        registry.update(saved_claims)
+        sys.modules.update(saved_modules)
+    status = {"REFUTED": "killed", "ERROR": "error"}.get(verdict, "survived")
+    return {**out, "verdict": verdict, "status": status, "summary": summary[:300],
+            "seconds": round(time.perf_counter() - t0, 2)}
+
+
+def steps_needing_variants() -> dict[str, tuple[str, ...]]:
+    """``{"<paper prefix>:<step id>": claims}`` for every checked step whose claims are all statement-level claims."""
+    import proofs.steps as st
+
+    return {f"{s.paper[:3]}:{s.id}": s.claims for s in st.steps()
+            if s.status == "checked" and not any(".steps." in c for c in s.claims)}
+
+
+def run(only: Iterable[str] = ("*",)) -> dict:
+    """Judge every variant whose step or id matches one of ``only``; the counts and the records."""
+    pats = list(only)
+    chosen = [x for x in VARIANTS if any(fnmatch.fnmatchcase(x.id, p) or fnmatch.fnmatchcase(x.step, p) for p in pats)]
+    records = [judge(x) for x in chosen]
+    need = steps_needing_variants()
+    with_variant = {x.step for x in VARIANTS}
+    killed_steps = {r["step"] for r in records if r["status"] == "killed"}
+    return {
+        "steps_checked_by_statement_claims": len(need),
+        "refuted_as_printed": sorted(refuted_as_printed()),
+        "steps_with_a_variant": len(with_variant & set(need)),
+        "steps_without": sorted(set(need) - with_variant - set(refuted_as_printed())),
+        "variants_run": len(records),
+        "killed": sum(r["status"] == "killed" for r in records),
+        "steps_killed": len(killed_steps),
+        "survived": [r for r in records if r["status"] == "survived"],
+        "errors": [r for r in records if r["status"] in ("error", "stale")],
+        "records": records,
+    }
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m mutation.step_variants", description=__doc__.split("\n")[0])
+    ap.add_argument("--only", action="append", help="variant id or step (glob); repeatable")
+    ap.add_argument("--out", help="write the JSON record here")
+    a = ap.parse_args(argv)
+    res = run(a.only or ["*"])
+    if a.out:
+        Path(a.out).write_text(json.dumps(res, indent=1) + "\n")
+    short = {k: v for k, v in res.items() if k != "records"}
+    print(json.dumps(short, indent=1))
+    return 0 if not res["survived"] and not res["errors"] else 1
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# steps whose checking claim refutes the printed display (no killable variant)
+# ---------------------------------------------------------------------------------------------------------------
+
+def refuted_as_printed() -> dict[str, tuple[str, ...]]:
+    """``{step: claims}`` for the steps checked only by statement-level claims that are all pinned REFUTED (the claim
+    refutes the printed display, proofs/pinned_verdicts.json): no variant can be told apart by the kill rule."""
+    pins = json.loads((Path(__file__).resolve().parents[1] / "proofs" / "pinned_verdicts.json").read_text())["claims"]
+    return {step: claims for step, claims in steps_needing_variants().items()
+            if all(pins[c]["verdict"] == "REFUTED" for c in claims)}
+
+# ---------------------------------------------------------------------------------------------------------------
+# the table
+# ---------------------------------------------------------------------------------------------------------------
+
+L5, L6, L7 = "proofs.rldp.lemA5_extreme_coordinates", "proofs.rldp.lemA6_l1_radius", "proofs.rldp.lemA7_alpha2"
+T5, T6, IR = "proofs.rldp.thm5_ir_private", "proofs.rldp.thm6_chain_rule", "rldp_verify.rldp.mechanisms.ir"
+T1, S34, P1, P3 = "proofs.rldp.thm1_projection", "proofs.rldp._sec34", "proofs.rldp.prop1_lower_and_rad", "proofs.rldp.prop3_px_rldp"
+GU, T2, SRT, L8 = ("rldp_verify.rldp.mechanisms.guarantees", "proofs.rldp.thm2_cone", "rldp_verify.rldp.srr_threshold",
+                   "proofs.rldp.lemA8_cone")
+T4, INFO = "proofs.rldp.thm4_srr_optimal", "rldp_verify.core.information"
+F8, F6, FD = "proofs.falpha.thm8_pinsker", "proofs.falpha.thm6_reverse_pinsker", "rldp_verify.topics.fdiv"
+F8J, F6C, F6I = ("falpha.appA.derivatives-and-jensen", "falpha.thm6.proof-egamma-support-and-chord",
+                 "falpha.thm6.integral-closed-form")
+A5C, A5X, A6R, A6A = ("rldp.lemma-a5.extreme-coordinates", "rldp.lemma-a6.l1-radius", "rldp.lemma-a6.l1-radius",
+                      "rldp.lemma-a6.a47-a50")
+_TM = "tm, tp = ball.coordinate_interval(x, dps=30)"
+_L1 = "formula = SimplexBall(tuple(center), alpha, B).l1_radius(dps=30, exhaustive=True)"
+
+VARIANTS: list[Variant] = [
+    # --- 000, App. A.2-A.3: Lemmas A5-A7 --------------------------------------------------------------------
+    v("000:A.2.A28", A5C, L5, _TM, "tm, tp = center[x], ball.coordinate_interval(x, dps=30)[1]",
+      "(A28) with sup for inf: xi-(rho) = 1, so min P_x = P^_x"),
+    v("000:A.2.A29", A5C, L5, _TM, "tm, tp = ball.coordinate_interval(x, dps=30)[0], center[x]",
+      "(A29) with inf for sup: xi+(rho) = 1, so max P_x = P^_x"),
+    v("000:A.2.A41", A5C, L5, _TM, "tp, tm = ball.coordinate_interval(x, dps=30)",
+      "(A41) with xi+ for xi-: min P_x = P^_x xi+(P^_x) (and the max with xi-)"),
+    v("000:A.2.i27", A5C, L5, _TM, "tm, tp = [c * center[x] for c in ball.coordinate_interval(x, dps=30)]",
+      "'Either way, we find' min P_x = P^_x^2 xi-(P^_x) (P^_x applied twice)"),
+    v("000:A.2.A42", A6R, L6, _L1, _L1 + " / 2", "(A42) without the factor 2"),
+    v("000:A.3.A55", A6R, L6, _L1, _L1 + " * 2", "(A55) with 4 max_X1 for 2 max_X1"),
+    v("000:A.2.A43", A6A, L6, "(1 - rho) * (1 - psi) - 2", "(1 - rho) * (psi - 1) - 2",
+      "(A43) with sum_X2 (P_x - P^_x) for sum_X2 (P^_x - P_x)"),
+    v("000:A.2.A47", A6A, L6, "rho * (xi - 1) + (1 - rho)", "rho * (xi + 1) + (1 - rho)",
+      "(A47) with sum_X1 (P_x + P^_x)"),
+    v("000:A.2.A48", A6A, L6, "psi = (1 - rho * xi) / (1 - rho)", "psi = (1 - rho * xi) / (1 + rho)",
+      "(A48) with psi = (1 - rho xi+)/(1 + rho)"),
+    v("000:A.2.A49", A6A, L6, "(1 - rho) * (1 - psi) - 2", "(1 - rho) ** 2 * (1 - psi) - 2",
+      "(A49) with (1 - rho)^2 (1 - psi)"),
+    v("000:A.2.A50", A6A, L6, "- 2 * rho * (xi - 1)) == 0", "- rho * (xi - 1)) == 0", "(A50) = rho (xi+ - 1)"),
+    v("000:A.3.A51", "rldp.lemma-a7.xi-formula", L7,
+      "a7 = [(Bt + 2 * rho + sgn * ROOT)", "a7 = [(Bt + rho + sgn * ROOT)", "(A51) with B~ + rho for B~ + 2 rho"),
+    v("000:A.3.i36", "rldp.lemma-a7.xi-formula", L7, "(1 - rho * xi) - Bt - 1) * xi", "(1 - rho * xi) - Bt + 1) * xi",
+      "F(rho, xi) = 0 written with + 1 for - 1 (e^B = B~ - 1)"),
+    v("000:A.3.i79", "rldp.lemma-a7.xi-formula", L7, "(E - 1) * (E - (2 * rho - 1) ** 2)",
+      "(E - 1) * (E + (2 * rho - 1) ** 2)", "the roots of (31) with E + (2 rho - 1)^2 under the root"),
+    v("000:A.3.i38", "rldp.lemma-a7.rho-opt", L7, "worst = max(worst, f(b, mpmath.mpf(k) / 50))",
+      "worst = max(worst, -f(b, mpmath.mpf(k) / 50))", "'(A53) is concave': (A53)'' of the other sign (convex)"),
+    v("000:A.3.i39", "rldp.lemma-a7.point1-condition", L7, "thr = (1 - 2 * to_mpf(pmin)) ** 2",
+      "thr = (1 - 2 * to_mpf(pmin)) ** 2 / 4", "the condition B~ >= (1 - 2 P^_min)^2 / 4"),
+    v("000:A.3.i40", "rldp.lemma-a7.point1-condition", L7, "vmin = g_alpha2(pmin, Btil)",
+      "vmin = g_alpha2(max(c), Btil)", "the maximum of (A6) at X1 = {x_max}"),
+    # --- 000, Sec. 7: Theorems 5 and 6 -------------------------------------------------------------------------
+    v("000:7.T5.72", "rldp.thm5.ir-private", IR, "return 1 + 2 * (t - 1) / d", "return 1 + 4 * (t - 1) / d",
+      "(72) with (e^delta2 - 1)/4 for (e^delta2 - 1)/2: e^delta2 = 1 + 4 (e^eps2 - 1)/d"),
+    v("000:7.T5.73", "rldp.thm5.delta2-algebra", T5, "e_delta = 1 + 2 * (E - 1) / d", "e_delta = 1 + 2 * (E - 1) * d",
+      "(73) with d(e^delta2 - 1)/2 read as (e^delta2 - 1)/(2 d)"),
+    v("000:7.T5.74", "rldp.thm5.delta2-algebra", T5, "inverse = sp.simplify(1 + d * (e_delta - 1) / 2 - E)",
+      "inverse = sp.simplify(1 + d * (e_delta - 1) - E)", "(74) = e^eps2 with 1 + d(e^delta2 - 1)"),
+    v("000:7.T5.i6", "rldp.thm5.ir-private", IR, "ir_matrix(a1, a2, Fraction(r) / t, exp_delta2(t, d))",
+      "ir_matrix(a1, a2, Fraction(r) / t, exp_delta2(t * t, d))", "Lemma 3 applied with 2 eps2 for eps2"),
+    v("000:7.T5.76", "rldp.thm5.ir-private", IR, "ir_matrix(a1, a2, Fraction(r) / t, exp_delta2(t, d))",
+      "ir_matrix(a1, a2, Fraction(r), exp_delta2(t, d))", "(76) <= e^{eps1 + eps2} with eps1 = eps (not eps - eps2)"),
+    v("000:7.T6.78", "rldp.thm6.chain-rule", T6, "for s in range(a1) for u in range(a2)] for y1",
+      "for u in range(a2) for s in range(a1)] for y1", "(78): IR(X) with the coordinates (s, u) read U-major"),
+    v("000:7.T6.79", "rldp.thm6.chain-rule", T6, "i2_H = hy2_y1 - hy2_uy1", "i2_H = hy2_y1",
+      "(79): I(R2(U); U, S | R1(S)) as H(R2(U) | R1(S)) (the conditional entropy given U dropped)"),
+    v("000:7.T6.80", "rldp.thm6.chain-rule", T6, "i1 = mutual_information_value(R1, PS)",
+      "i1 = mutual_information_value(R1, [Fraction(1, a1)] * a1)", "(80): I(R1(S); S) under the uniform prior on S"),
+    v("000:7.T6.i9", "rldp.thm6.chain-rule", T6, "cond = [J[(u, y1)] / PY1[y1] for u in range(a2)]",
+      "cond = [sum(to_mpf(P[s * a2 + u]) for s in range(a1)) for u in range(a2)]",
+      "the conditional independences read as U independent of R1(S): P_{U | R1(S) = r} = P_U"),
+    # --- 000, App. A.1: Theorem 1 -------------------------------------------------------------------------
+    v("000:A.1.A21", "rldp.thm1.kl-chain-rule", T1, "abs(kl_divergence(flat(phat), flat(P)) - rhs)",
+      "abs(kl_divergence(flat(P), flat(phat)) - rhs)", "(A21) with D_1(P||P^) on the left"),
+    v("000:A.1.A22", "rldp.thm1.kl-chain-rule", T1, "+ (1 - to_mpf(phs)) * kl_divergence(rest_h, rest)",
+      "+ (1 - to_mpf(ps)) * kl_divergence(rest_h, rest)", "(A22) with the weight 1 - P_s for 1 - P^_s"),
+    v("000:A.1.A23", "rldp.thm1.kl-chain-rule", T1, "kl_divergence([phs, 1 - phs], [ps, 1 - ps])",
+      "kl_divergence([ps, 1 - ps], [phs, 1 - phs])", "(A23) with D_1(V_{P_s}||V_{P^_s})"),
+    v("000:A.1.A27", "rldp.thm1.lift-in-F", S34, "P.append(gamma * to_mpf(R[j]) if i == s",
+      "P.append(gamma * (to_mpf(R[j]) + to_mpf(phat[s][j]) / to_mpf(sum(phat[s]))) / 2 if i == s",
+      "(A27) with P_{u,s} = P^_s (R_u + P^_{u|s})/2 for P^_s R_u"),
+    v("000:A.1.i13", "rldp.thm1.lift-in-F", S34, "gamma, scale = ps, mpmath.mpf(1)",
+      "gamma, scale = ps * (1 + (1 - ps) / 2), 1 - ps / 2",
+      "a lift whose 'not s' part and Bernoulli term do not vanish (P_s moved half-way to 1)"),
+    v("000:A.1.i14", "rldp.thm1.lift-in-F", S34, "P.append(gamma * to_mpf(R[j]) if i == s",
+      "P.append(gamma * to_mpf(R[-1 - j]) if i == s", "the lift projects to R reversed, not R"),
+    v("000:A.1.i07", "rldp.thm1.projection-in-ball", T1,
+      "Bs = ball.conditional_radius(s, dps=ctx.dps + 10)\n                    row = P[s * a2:(s + 1) * a2]",
+      "Bs = ball.conditional_radius(s, dps=ctx.dps + 10) / 2\n                    row = P[s * a2:(s + 1) * a2]",
+      "(A10) read with the radius B_s/2"),
+    v("000:A.2.i34", "rldp.prop1.lower-and-rad", P1, "ball.lower_value(u, s, dps=26)",
+      "ball.lower_value(u, s, dps=26) * sum(phat[s])", "Lemma A5 applied to the joint: L_{u|s} = P^_s P^_{u|s} xi-"),
+    # --- 000, Sec. 6 and App. A.4-A.6: Proposition 3, Theorems 2-4, Lemma A8 --------------------------------
+    v("000:6.P3.i1", "rldp.prop3.iff", P3, 'P[w["s\'"] * a2 + w["u\'"]] += Fraction(1, 2)',
+      'P[w["s\'"] * a2:(w["s\'"] + 1) * a2] = [x + Fraction(1, 2 * a2) for x in P[w["s\'"] * a2:(w["s\'"] + 1) * a2]]',
+      "the proof's P with a uniform P_{U|s'} instead of a point mass at u'"),
+    v("000:6.P3.52", "rldp.prop3.iff", GU, "sum(row[s * a2 + u] * P[s][u] for u in range(a2)) / marg[s]",
+      "sum(row[s * a2 + u] for u in range(a2)) / a2", "(52) without the weights P_{u|s} (an unweighted average over u)"),
+    v("000:6.P3.53", "rldp.prop3.iff", GU, "sum(row[s * a2 + u] * P[s][u] for u in range(a2)) / marg[s]",
+      "sum(row[s * a2 + u] * P[s][u] for u in range(a2))", "(53) with the joint P_{s,u} for P_{u|s}"),
+    v("000:6.P3.54", "rldp.prop3.iff", GU, "u = max(range(a2), key=blocks[s].__getitem__)",
+      "u = min(range(a2), key=blocks[s].__getitem__)", "(54)'s bound with min_u Q_{y|s,u} for max_u"),
+    v("000:6.P3.55", "rldp.prop3.iff", GU, "v = min(range(a2), key=blocks[t].__getitem__)",
+      "v = max(range(a2), key=blocks[t].__getitem__)", "(55)'s bound with max_u' Q_{y|s',u'} for min_u'"),
+    v("000:6.P3.i3", "rldp.prop3.iff", P3, "sd = check_single_distribution(Q, P, lvl, a1, a2)\n                n_if += 1",
+      "sd = check_single_distribution(Q, P, exact_level((1 + r) / 2), a1, a2)\n                n_if += 1",
+      "'Hence, Q satisfies (eps, P_X)-RLDP' at a smaller level e^eps' = (1 + e^eps)/2"),
+    v("000:A.6.i74", "rldp.prop3.iff", GU, "if s == t:\n                        continue", "pass",
+      "the cone C with the pairs s = s' included (each Q_y in C iff RLDP)"),
+    v("000:A.4.i51", "rldp.thm2.dual-form", T2, "- r * robust_extreme_lp(b, L[s2], False)",
+      "- r * robust_extreme_lp(b, L[s2], True)", "(A82) with the maximum over D_s2 for the minimum"),
+    v("000:A.6.A90", "rldp.lemmaA8.cone-spanned", SRT, "if s2 != s and t * min(v[s2 * a2:(s2 + 1) * a2]) < M:",
+      "if t * min(v[s2 * a2:(s2 + 1) * a2]) < M:", "(A90) with the pairs s = s' included"),
+    v("000:A.6.A91", "rldp.lemmaA8.cone-spanned", SRT, "for pat in itertools.product((1 / t, t), repeat=a2):",
+      "for pat in itertools.product((1 / t, Fraction(1)), repeat=a2):", "(A91): V1's block entries in {e^-eps, 1}"),
+    v("000:A.6.A92", "rldp.lemmaA8.cone-spanned", SRT, "if k >= 2:", "if k >= 3:", "(A92): e^eps in at least 3 blocks"),
+    v("000:A.6.A93", "rldp.lemmaA8.cone-spanned", SRT, "            out.add(tuple(pat))", "            pass",
+      "(A93): V = V1 (V2 left out)"),
+    v("000:A.6.A94", "rldp.lemmaA8.cone-spanned", SRT, "A, b = cone_c_inequalities(a1, a2, exp_eps)",
+      "A, b = cone_c_inequalities(a1, a2, exp_eps * exp_eps)", "(A94): the cone spanned compared with C at 2 eps"),
+    v("000:A.6.i73", "rldp.lemmaA8.cone-spanned", SRT, "    t = _check_sizes(a1, a2, exp_eps)\n    if reading",
+      "    t = _check_sizes(a1, a2, exp_eps) ** 2\n    if reading", "C = Span(V2 u V1) with V built at e^{2 eps}"),
+    v("000:A.6.A110", "rldp.lemmaA8.reduction-steps", L8, "V3p = set(itertools.product((1 / t, Fraction(1)), repeat=a))",
+      "V3p = set(itertools.product((1 / t, t), repeat=a))", "(A110) with V'_3 = {e^-eps, e^eps}^X"),
+    v("000:A.6.A111", "rldp.lemmaA8.reduction-steps", L8, "V2p = set(itertools.product((Fraction(1), t), repeat=a))",
+      "V2p = set(itertools.product((Fraction(1), t * t), repeat=a))", "(A111) with V'_2 = {1, e^{2 eps}}^X"),
+    v("000:A.6.A112", "rldp.lemmaA8.cone-spanned", SRT, "for pat in itertools.product((Fraction(1), t), repeat=a):",
+      "for pat in itertools.product((Fraction(1), t * t), repeat=a):", "(A112) with V2 in {1, e^{2 eps}}^X"),
+    v("000:A.6.A95", "rldp.lemmaA8.extreme-ray-coefficients", L8, "r[i] <= t * t * r[j] and", "r[i] <= t * r[j] and",
+      "(A95) with e^eps for e^{2 eps} within a block"),
+    v("000:A.6.i59", "rldp.lemmaA8.extreme-ray-coefficients", L8, "(i // a2 == j // a2 or r[i] <= t * r[j])",
+      "(i // a2 != j // a2 or r[i] <= t * r[j])", "the factors e^eps (across s) and e^{2 eps} (within s) swapped"),
+    v("000:A.6.i60", "rldp.lemmaA8.extreme-ray-coefficients", L8, "allowed = {1 / t, Fraction(1), t}",
+      "allowed = {Fraction(1), t}", "C spanned by {1, e^eps}^X n C (e^-eps left out of V')"),
+    v("000:A.6.A96", "rldp.lemmaA8.extreme-ray-coefficients", L8, "allowed = {1 / t, Fraction(1), t}",
+      "allowed = {1 / (t * t), Fraction(1), t * t}", "(A96) with V' = {e^{-2 eps}, 1, e^{2 eps}}^X n C"),
+    v("000:A.6.i63", "rldp.lemmaA8.reduction-steps", L8,
+      "for pat in itertools.product((1 / t, Fraction(1), t), repeat=a2):",
+      "for pat in itertools.product((1 / t, Fraction(1), t * t), repeat=a2):", "V^s with e^{2 eps} entries ('V^s in C')"),
+    v("000:A.6.i66", "rldp.lemmaA8.reduction-steps", L8, "for pat in itertools.product((1 / t, t), repeat=a2):",
+      "for pat in itertools.product((1 / t, Fraction(1)), repeat=a2):", "V_s with block entries {e^-eps, 1}"),
+    v("000:A.6.A102", "rldp.lemmaA8.reduction-steps", L8, "vp[s * a2 + u] = t", "vp[s * a2 + u] = t * t",
+      "(A102)/(A103): v+ raises the 1 entries to e^{2 eps}"),
+    v("000:A.6.A107", "rldp.lemmaA8.reduction-steps", L8, "comb = [p / (t + 1) + t * q / (t + 1)",
+      "comb = [p / (t + 1) + q / (t + 1)", "(A107)-(A109): v = v+/(e^eps + 1) + v-/(e^eps + 1)"),
+    v("000:A.6.i71", "rldp.lemmaA8.reduction-steps", L8, "vm[s * a2 + u] = 1 / t", "vm[s * a2 + u] = Fraction(1)",
+      "'This proves (A107)' with v- = v (the 1 entries kept)"),
+    v("000:A.6.i72", "rldp.lemmaA8.reduction-steps", L8, "            v[x] = t",
+      "            v[x] = t\n            v[(x + 1) % a] = t", "a v in V2' with two e^eps entries treated as a single one"),
+    v("000:A.6.A115", "rldp.thm4.dual-certificate", T4, "    Z = t + Fraction(a2 - 1) / t + a - a2\n    col_ok",
+      "    Z = t + Fraction(a2 - 1) / t + a\n    col_ok", "(A115)'s A theta = 1_X with Z = e^eps + (a2-1)e^-eps + |X|"),
+    v("000:A.6.i76", "rldp.thm4.dual-certificate", T4, "same = all(basis[y][x] / Z == srr[y][x]",
+      "same = all(basis[y][x] * Z == srr[y][x]", "the optimal Q's columns theta_y v_y with theta_y = Z"),
+    v("000:A.6.A116", "rldp.thm4.dual-certificate", T4, "mu = [mu_arb(v, p) for v in basis]",
+      "mu = [-mu_arb(v, p) for v in basis]", "(A116) with A^T alpha >= -m (the dual of a minimisation)"),
+    v("000:A.6.A113", "rldp.thm4.utility-as-mu-sum", INFO, "(arb_exact(Fraction(a)) / qa).log()",
+      "arb_exact(Fraction(a)).log()", "(A113): mu(C) = sum_x P_x C_x log C_x (the normalisation lost)"),
+    v("000:A.6.A114", "rldp.thm4.utility-as-mu-sum", T4, "mus = sum((mu_arb(Q[y], p) for y in range(b)), flint.arb(0))",
+      "mus = sum((mu_arb(Q[y], p) for y in range(b - 1)), flint.arb(0))", "(A114)'s sum_y without the last output"),
+    # --- 001 (Grosse et al.): App. A and the proof of Theorem 6 ----------------------------------------------
+    v("001:A.(66)", F8J, F8, "eq66 = (a * t + p) *", "eq66 = (a * t - p) *", "(66) with (alpha t - p)"),
+    v("001:A.(67)", F8J, F8, "eq67 = (a - 1) * a * t**2 *", "eq67 = (a - 1) * a * t *", "(67) with t for t^2"),
+    v("001:A.i05", F8J, F8, "(p + t) ** (a - 1) + (1 - p) ** a / (1 - (p + t)) ** (a - 1) - 1",
+      "(p + t) ** (a - 1) + (1 - p) ** a / (1 + (p + t)) ** (a - 1) - 1",
+      "d_f_alpha(p||q) at q = p + t with 1 + q for 1 - q (the min over |p - q| = t mis-parametrised)"),
+    v("001:A.jensen-1", F8J, F8, "psi = p**a / (p + t) ** (a - 1) + (1 - p) ** a / (1 - p - t) ** (a - 1) - 1",
+      "psi = p**a / (p + t) ** (a - 1) + (1 - p) ** a / (1 - p - t) ** (a - 1)",
+      "psi_alpha = E_P[(P/Q)^(alpha-1)] (the - 1 dropped)"),
+    v("001:A.jensen-2", F8J, F8, ") ** (k - 1) - 1\n        ok_chain", ") ** k - 1\n        ok_chain",
+      "Jensen's step with exponent alpha for alpha - 1"),
+    v("001:A.jensen-3", F8J, F8, "- (1 + t**2 / (q * (1 - q)))) == 0", "- (1 + t / (q * (1 - q)))) == 0",
+      "E_P[P/Q] = 1 + t/((p+t)(1-p-t)) (t for t^2)"),
+    v("001:A.jensen-4", F8J, F8, ">= (1 + 4 * tt**2) ** (k - 1) - 1", ">= (1 + 8 * tt**2) ** (k - 1) - 1",
+      "the last step with (1 + 8 t^2)^(alpha-1) - 1 (q(1-q) <= 1/8)"),
+    v("001:A.i22", "falpha.thm8.pinsker", FD, "return 1 / (1 - t) ** (k - 1) - 1", "return 1 / (1 - t) ** k - 1",
+      "the bounds put together with (1 - t)^(-alpha) - 1 for t >= 1/alpha"),
+    v("001:IV.T6.(25)", F6C, FD, "return s - max(1 - gamma, 0)", "return s - abs(1 - gamma)",
+      "(25) with |1 - gamma| for (1/2)|1 - gamma| (in the positive-part form)"),
+    v("001:IV.T6.(26)", F6C, FD, "s = sum(max(x - gamma * y, 0) for", "s = sum(max(gamma * y - x, 0) for",
+      "(26) with the sign of P - gamma Q flipped"),
+    v("001:IV.T6.(27)", F6C, FD, "return s - max(1 - gamma, 0)", "return s - max(gamma - 1, 0)",
+      "(27): the two halves of |1 - gamma| with opposite signs"),
+    v("001:IV.T6.i7", F6C, FD, "s = sum(max(x - gamma * y, 0) for", "s = sum(abs(x - gamma * y) for",
+      "'if P - gamma Q has one sign' with sum |P - gamma Q| (the 1/2 dropped)"),
+    v("001:IV.T6.(28)", F6C, FD, "return min(rs), max(rs)", "return 1 / max(rs), max(rs)",
+      "(28) Gamma_min = min_x Q(x)/P(x) (the ratio inverted)"),
+    v("001:IV.T6.(29)", F6C, FD, "return min(rs), max(rs)", "return min(rs), 1 / min(rs)",
+      "(29) Gamma_max = max_x Q(x)/P(x) (the ratio inverted)"),
+    v("001:IV.T6.i6", F6C, F6, "m, M = likelihood_ratio_extremes(p, q)\n        d = total_variation(p, q)\n        pts",
+      "m, M = likelihood_ratio_extremes(p, q)[0], (1 + likelihood_ratio_extremes(p, q)[1]) / 2\n"
+      "        d = total_variation(p, q)\n        pts",
+      "E_gamma non-zero only between Gamma_min and (1 + Gamma_max)/2"),
+    v("001:IV.T6.i8", F6C, F6, "if (g <= m or g >= M) and e != 0:", "if (g <= m or g >= (1 + M) / 2) and e != 0:",
+      "the sign of P - gamma Q constant already for gamma >= (1 + Gamma_max)/2"),
+    v("001:IV.T6.i9", F6C, F6, "if (g <= m or g >= M) and e != 0:", "if (g <= m or g >= 1) and e != 0:",
+      "(30) with I = (Gamma_min, 1)"),
+    v("001:IV.T6.i10", F6C, F6, "if (g <= m or g >= M) and e != 0:", "if (g <= (1 + m) / 2 or g >= M) and e != 0:",
+      "(31) with E_gamma = 0 up to (1 + Gamma_min)/2"),
+    v("001:IV.T6.(33)", F6C, F6, "return d * (g - m) / (1 - m)", "return d * (g - m) / (1 + m)",
+      "(33)'s first piece with 1 + Gamma_min in the denominator"),
+    v("001:IV.T6.(32)", F6C, F6, "return d * (M - g) / (M - 1)", "return d * (M - g) / M",
+      "(32) E_gamma <= g with g's second piece over Gamma_max for Gamma_max - 1"),
+    v("001:IV.T6.i12", F6C, F6, "d = total_variation(p, q)\n", "d = total_variation(p, q) / 2\n",
+      "g maximal at gamma = 1 with E_1 = Delta/2"),
+    v("001:IV.T6.(34)", F6I, F6, "total = a * (a - 1) * (left + right)", "total = a * (left + right)",
+      "(34) with alpha for alpha(alpha - 1)"),
+    v("001:IV.T6.i13", F6I, F6, "(g - m) / (1 - m) * g ** (a - 2)", "(g - m) / (1 - m) * g ** (a - 1)",
+      "the f_alpha weight gamma^(alpha-1) for gamma^(alpha-2) (on (Gamma_min, 1))"),
+    v("001:IV.T6.i14", F6I, F6, "R = (M**a - 1) / (M - 1) - (1 - m**a) / (1 - m)",
+      "R = (M**a - 1) / (M - 1) + (1 - m**a) / (1 - m)", "(22)'s R_alpha with + for -"),
+]
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

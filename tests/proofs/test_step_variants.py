@@ -1,0 +1,54 @@
+"""Wrong variants of the steps that statement-level claims check (mutation/step_variants.py, issue 30).
+
+Each variant is judged for real: the claim runs with the variant applied (in this process) and must say REFUTED.
+The fast test runs a few cheap variants; the whole table is the slow test (``pytest -m slow``, the report job).
+"""
+
+import pytest
+
+import mutation.step_variants as sv
+
+#: cheap variants (each claim runs in well under a second), one per paper section the table covers
+FAST = ["000:A.2.A50", "000:6.P3.53", "000:A.6.A92", "001:IV.T6.(28)", "000:A.1.A23"]
+
+
+def test_table_is_consistent():
+    need = sv.steps_needing_variants()
+    ids = [x.id for x in sv.VARIANTS]
+    assert len(ids) == len(set(ids))
+    for x in sv.VARIANTS:
+        assert x.step in need, f"{x.step} is not a step checked only by statement-level claims"
+        assert x.claim in need[x.step], f"{x.claim} does not check {x.step}"
+        assert x.old != x.new and x.description
+    assert set(sv.refuted_as_printed()) <= set(need)
+    assert not set(sv.refuted_as_printed()) & {x.step for x in sv.VARIANTS}
+
+
+def test_judge_restores_the_claim():
+    """After a variant is judged, the claim is registered and behaves as before (VERIFIED)."""
+    from rldp_verify.claims import Context, discover
+    from rldp_verify.claims.runner import run_claim
+
+    x = next(v for v in sv.VARIANTS if v.step == FAST[0])
+    assert sv.judge(x)["status"] == "killed"
+    claim = {c.id: c for c in discover("proofs")}[x.claim]
+    assert run_claim(claim, Context()).verdict.value == "VERIFIED"
+
+
+def test_stale_snippet_is_reported():
+    x = sv.Variant("000:A.2.A50", "rldp.lemma-a6.a47-a50", "proofs.rldp.lemA6_l1_radius", "no such text", "x", "d")
+    assert sv.judge(x)["status"] == "stale"
+
+
+@pytest.mark.parametrize("step", FAST)
+def test_fast_variants_are_killed(step):
+    for x in (v for v in sv.VARIANTS if v.step == step):
+        r = sv.judge(x)
+        assert r["status"] == "killed", r
+
+
+@pytest.mark.slow
+def test_every_variant_is_killed():
+    res = sv.run()
+    bad = [(r["step"], r["verdict"], r["summary"][:100]) for r in res["records"] if r["status"] != "killed"]
+    assert bad == [], bad
