@@ -198,6 +198,18 @@ def refuted_as_printed() -> dict[str, tuple[str, ...]]:
     return {step: claims for step, claims in steps_needing_variants().items()
             if all(pins[c]["verdict"] == "REFUTED" for c in claims)}
 
+#: variants seen to survive, with why (a finding about the check; the slow test requires exactly these to survive)
+SURVIVORS: dict[str, str] = {
+    "000:A.3.A51": "rldp.lemma-a7.xi-formula says INCONCLUSIVE, not REFUTED, when sympy does not reduce a difference "
+                   "to 0: it never refutes (a wrong (A51) is 'not confirmed')",
+    "000:A.3.i36": "as (A51): rldp.lemma-a7.xi-formula cannot say REFUTED",
+    "000:A.3.i79": "as (A51): rldp.lemma-a7.xi-formula cannot say REFUTED",
+    "000:A.3.i38": "rldp.lemma-a7.rho-opt says INCONCLUSIVE when (A53)'' is not negative on its grid: it never refutes",
+    "003:B.(45)": "isit.lemma3.affine-conjugate says INCONCLUSIVE when its symbolic facts fail: it never refutes",
+    "004:7.1.i01": "kairouz.thm21.alphabet-reduction maximises over the vertices only: that a convex U attains its "
+                   "maximum at a corner point is assumed by the check, not tested (no interior points are tried)",
+}
+
 # ---------------------------------------------------------------------------------------------------------------
 # the table
 # ---------------------------------------------------------------------------------------------------------------
@@ -211,6 +223,8 @@ T4, INFO = "proofs.rldp.thm4_srr_optimal", "rldp_verify.core.information"
 F8, F6, FD = "proofs.falpha.thm8_pinsker", "proofs.falpha.thm6_reverse_pinsker", "rldp_verify.topics.fdiv"
 PR, PVS = "rldp_verify.topics.pram", "pram.prop3-2.vertex-set"
 K4, K22, K6 = "proofs.kairouz.thm4_staircase_lp", "proofs.kairouz.lem22_polytope", "proofs.kairouz.thm6_tv"
+K24, K14, K14E = ("proofs.kairouz.lem24_binary", "proofs.kairouz.thm14_rr_optimal_mi",
+                 "kairouz.thm14.expansions-133-135")
 KC4, KC4M = "kairouz.claim4.single-heavy-atom", "proofs.kairouz.claim4_single_heavy_atom"
 F8J, F6C, F6I = ("falpha.appA.derivatives-and-jensen", "falpha.thm6.proof-egamma-support-and-chord",
                  "falpha.thm6.integral-closed-form")
@@ -516,6 +530,18 @@ VARIANTS: list[Variant] = [
       "bin_val = utility(binary_mechanism(P0, P1, t * t), mu)", "the binary mechanism at 2 eps attains (71)"),
     v("004:8.3.i22", "kairouz.thm6.binary-optimal-tv", K6, "formula = (t - 1) / (t + 1) * _tv(P0, P1)",
       "formula = (t - 1) / t * _tv(P0, P1)", "Theorem 6's value (e^eps - 1)/e^eps TV(P0, P1)"),
+    v("004:8.2.(61)", "kairouz.lemma24.eq61-closed-form", K24, "eq61_ok = sp.simplify(root - D / (-C)) == 0",
+      "eq61_ok = sp.simplify(root - D / C) == 0", "(61) with the denominator P0(T)P1(T_j) - P1(T)P0(T_j) of the other sign"),
+    v("004:9.5.(129)", K14E, K14, "alpha = [((t + k - 2) * m1[i] -", "alpha = [((t + k - 1) * m1[i] -",
+      "(129) with (e^eps + k - 1) mu(S_{j_i})"),
+    v("004:9.5.(131)", K14E, K14, "direct = sum(m1) / (t + k - 1)", "direct = sum(m1) / (t + k)",
+      "(131) divided by e^eps + k"),
+    v("004:9.5.(133)", K14E, K14, "lead_ok = sp.simplify(lead + z * sp.log(z)) == 0",
+      "lead_ok = sp.simplify(lead - z * sp.log(z)) == 0", "(133)'s leading term +(P(T_j) log P(T_j)) e^eps"),
+    v("004:9.5.(134)", K14E, K14, "g = sum((t if i in A else 1) * alpha[i]", "g = sum((1 if i in A else t) * alpha[i]",
+      "(134) with e^eps on T_j^c instead of T_j"),
+    v("004:9.5.(135)", K14E, K14, "c = zA * mpmath.log(zA) - sum(", "c = -zA * mpmath.log(zA) - sum(",
+      "(135)'s coefficient with -P(T_j) log P(T_j)"),
 ]
 
 

@@ -95,6 +95,9 @@ def check_135(ctx):
             rows.append({"eps": eps, "1^T alpha - (131)": mpmath.nstr(total - direct, 5)})
     ok = lead_ok and all(abs(mpmath.mpf(r["g e^-eps"]) - mpmath.mpf(r["claimed_coefficient"])) < mpmath.mpf("1e-6")
                          for r in rows if "g e^-eps" in r) and all(mpmath.mpf(r["claimed_coefficient"]) > 0 for r in rows if "claimed_coefficient" in r)
+    # (131): 1^T alpha* of (129) equals sum_i mu(S_{j_i})/(e^eps + k - 1) exactly (issue 30: this was computed, not tested)
+    ok = ok and all(abs(mpmath.mpf(r["1^T alpha - (131)"])) < mpmath.mpf(10) ** -(ctx.dps // 2)
+                    for r in rows if "1^T alpha - (131)" in r)
     if ok:
         return Outcome.verified("(133) leading term -z log z symbolic; (135) coefficient positive and matched by "
                                 "S^T alpha* - mu at eps = 20, 30 (50 digits); (131) identity", rows=rows)
