@@ -208,6 +208,9 @@ SURVIVORS: dict[str, str] = {
     "003:B.(45)": "isit.lemma3.affine-conjugate says INCONCLUSIVE when its symbolic facts fail: it never refutes",
     "004:7.1.i01": "kairouz.thm21.alphabet-reduction maximises over the vertices only: that a convex U attains its "
                    "maximum at a corner point is assumed by the check, not tested (no interior points are tried)",
+    "004:9.4.i15": "in kairouz.claim4.single-heavy-atom's 106 sampled (P, eps) the maximum of mu over the subsets is "
+                   "always attained at T^c, so the bound for the supersets of T (mu(P(A)) <= mu(P(T))) is never the "
+                   "binding one and dropping it changes nothing the check sees",
 }
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -247,7 +250,7 @@ VARIANTS: list[Variant] = [
     v("000:A.3.A55", A6R, L6, _L1, _L1 + " * 2", "(A55) with 4 max_X1 for 2 max_X1"),
     v("000:A.2.A43", A6A, L6, "(1 - rho) * (1 - psi) - 2", "(1 - rho) * (psi - 1) - 2",
       "(A43) with sum_X2 (P_x - P^_x) for sum_X2 (P^_x - P_x)"),
-    v("000:A.2.A47", A6A, L6, "rho * (xi - 1) + (1 - rho)", "rho * (xi + 1) + (1 - rho)",
+    v("000:A.2.A47", A6A, L6, "ok = sp.simplify(rho * (xi - 1) + (1 - rho)", "ok = sp.simplify(rho * (xi + 1) + (1 - rho)",
       "(A47) with sum_X1 (P_x + P^_x)"),
     v("000:A.2.A48", A6A, L6, "psi = (1 - rho * xi) / (1 - rho)", "psi = (1 - rho * xi) / (1 + rho)",
       "(A48) with psi = (1 - rho xi+)/(1 + rho)"),
@@ -542,6 +545,12 @@ VARIANTS: list[Variant] = [
       "(134) with e^eps on T_j^c instead of T_j"),
     v("004:9.5.(135)", K14E, K14, "c = zA * mpmath.log(zA) - sum(", "c = -zA * mpmath.log(zA) - sum(",
       "(135)'s coefficient with -P(T_j) log P(T_j)"),
+    v("004:9.2.(114)", "kairouz.lemma26.mi-lp-bound", "proofs.kairouz.lem26_mi_lp_bound",
+      "bound = mx * arb_exact(Fraction(k) / (tt + k - 1))", "bound = mx * arb_exact(Fraction(k - 1) / (tt + k - 1))",
+      "(114) with (k - 1)/(e^eps + k - 1)"),
+    v("004:9.2.(116)", "kairouz.lemma27.max-mu", "proofs.kairouz.lem27_max_mu",
+      "rhs = mu_z(to_mpf(mass_of(P, T)), e_) + mu_z(to_mpf(1 - mass_of(P, T)), e_)",
+      "rhs = mu_z(to_mpf(mass_of(P, T)), e_)", "(116) without the term mu(P(T^c), eps)"),
 ]
 
 
