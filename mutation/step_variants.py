@@ -226,6 +226,7 @@ T4, INFO = "proofs.rldp.thm4_srr_optimal", "rldp_verify.core.information"
 F8, F6, FD = "proofs.falpha.thm8_pinsker", "proofs.falpha.thm6_reverse_pinsker", "rldp_verify.topics.fdiv"
 PR, PVS = "rldp_verify.topics.pram", "pram.prop3-2.vertex-set"
 K4, K22, K6 = "proofs.kairouz.thm4_staircase_lp", "proofs.kairouz.lem22_polytope", "proofs.kairouz.thm6_tv"
+K8 = "proofs.kairouz.thm8_rr_kl"
 K24, K14, K14E = ("proofs.kairouz.lem24_binary", "proofs.kairouz.thm14_rr_optimal_mi",
                  "kairouz.thm14.expansions-133-135")
 KC4, KC4M = "kairouz.claim4.single-heavy-atom", "proofs.kairouz.claim4_single_heavy_atom"
@@ -551,6 +552,22 @@ VARIANTS: list[Variant] = [
     v("004:9.2.(116)", "kairouz.lemma27.max-mu", "proofs.kairouz.lem27_max_mu",
       "rhs = mu_z(to_mpf(mass_of(P, T)), e_) + mu_z(to_mpf(1 - mass_of(P, T)), e_)",
       "rhs = mu_z(to_mpf(mass_of(P, T)), e_)", "(116) without the term mu(P(T^c), eps)"),
+    v("004:8.4.(82)", "kairouz.thm8.dual-82", K8, "alpha = [((t + k - 2) * m[i] -", "alpha = [((t + k - 1) * m[i] -",
+      "(82) with (e^eps + k - 1) mu(S_{j_i})"),
+    v("004:8.4.(84)", "kairouz.thm8.dual-82", K8, "for a, b in zip(p0, p1, strict=True)) / (tm + k - 1)",
+      "for a, b in zip(p0, p1, strict=True)) / (tm + k)", "(84) divided by e^eps + k"),
+    v("004:8.4.(87)", "kairouz.thm8.expansion-87", K8, "claimed = sum(_R(P0[i]) * sp.log(_R(P0[i]) / _R(P1[i])) for i in Tj)",
+      "claimed = sum(_R(P1[i]) * sp.log(_R(P0[i]) / _R(P1[i])) for i in Tj)", "(87)'s e^eps coefficient weighted by P1"),
+    v("004:8.5.(93)", "kairouz.lemma25.duchi-bound", "proofs.kairouz.thm7_kl_small_eps",
+      "bound = arb_exact(4 * (t - 1) ** 2 * _tv(P0, P1) ** 2)", "bound = arb_exact(4 * (t - 1) ** 3 * _tv(P0, P1) ** 2)",
+      "(93) with (e^eps - 1)^3"),
+    v("004:8.5.i02", "kairouz.lemma25.duchi-bound", "proofs.kairouz.thm7_kl_small_eps",
+      "bound = arb_exact(4 * (t - 1) ** 2 * _tv(P0, P1) ** 2)", "bound = arb_exact(4 * (t - 1) ** 2 * _tv(P0, P1) ** 3)",
+      "Lemma 25 with ||P0 - P1||_TV^3"),
+    v("004:8.5.i06", "kairouz.cor11.tv-contraction", K6, "bound = (t - 1) / (t + 1) * _tv(P0, P1)",
+      "bound = (t - 1) / t * _tv(P0, P1)", "||M0 - M1||_TV = (e^eps - 1)/e^eps ||P0 - P1||_TV"),
+    v("004:9.2.d02", "kairouz.thm13.binary-mi-approximation", "proofs.kairouz.thm13_binary_mi_approximation",
+      "sol = solve_staircase_lp(k, tt, mu)", "sol = solve_staircase_lp(k, tt * tt, mu)", "OPT as the LP at 2 eps"),
 ]
 
 
