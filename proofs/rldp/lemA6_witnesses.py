@@ -19,6 +19,7 @@ from itertools import combinations
 
 import flint
 
+from rldp_verify.certificates.claims import built
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.rldp.uncertainty import SimplexBall, t_interval, t_interval_certified
 
@@ -111,7 +112,7 @@ def _instances(rng, count):
 def check(ctx):
     rng = ctx.rng("lemma-a6.witnesses")
     tol = 4 * STEP + Fraction(1, 10**(DIGITS - 4))
-    rows, n = [], 0
+    rows, n, witnesses = [], 0, []
     for center, alpha, B in _instances(rng, 5):
         m = len(center)
         ball = SimplexBall(center, alpha, B)
@@ -138,6 +139,7 @@ def check(ctx):
                                 f"the ball (alpha = {alpha}, B = {B}, rho = {rho})",
                                 counterexample={**ex, "t": str(inner)}, kind="false")
                         n += 1
+                        witnesses.append((center, U1, rho, inner, alpha, B, True))
                         if sign > 0:
                             best_in = max(best_in, 2 * (inner - rho))
                         if (sign > 0 and cert[1] < inner) or (sign < 0 and cert[0] > inner):
@@ -153,6 +155,7 @@ def check(ctx):
                                 f"ball (alpha = {alpha}, B = {B}, rho = {rho})",
                                 counterexample={**ex, "t": str(outer)}, kind="false")
                         n += 1
+                        witnesses.append((center, U1, rho, outer, alpha, B, False))
                         if sign > 0:
                             best_out = max(best_out, 2 * (outer - rho))
                     elif sign > 0:
@@ -172,4 +175,22 @@ def check(ctx):
         rows.append({**ex, "rad_engine": f"{float(rad):.15g}", "max_certified_inside": f"{float(best_in):.15g}"})
     return Outcome.verified(f"{len(rows)} random balls, {n} Lemma A6 points certified in arb on the right side of "
                             "t+- (1e-24 inside / outside); rad of eq. (30) equals the largest certified distance to "
-                            "within 1e-23", witnesses=n, instances=rows)
+                            "within 1e-23", witnesses=n, instances=rows, **built(_witness_certificates, witnesses))
+
+
+def _witness_certificates(witnesses) -> list[dict]:
+    """Issue 23: per Lemma A6 point (P^ scaled by t/rho on U1 and (1-t)/(1-rho) off it, written out in the
+    expression), the ``rigorous-value`` certificate D_alpha(P^||point) <= B (inside) or > B (outside)."""
+    from rldp_verify.certificates.divergence import renyi_expr
+    from rldp_verify.certificates.value import value_certificate
+
+    docs = []
+    for center, U1, rho, t, alpha, B, inside in witnesses:
+        pt = _point(center, U1, rho, t)
+        pe = [["*", c, ["/", t, rho]] if i in U1 else ["*", c, ["/", ["-", 1, t], ["-", 1, rho]]]
+              for i, c in enumerate(center)]
+        side = {"upper": B} if inside else {"lower": B, "strict": True}
+        docs.append(value_certificate(f"P^ = {[str(c) for c in center]}, U1 = {sorted(U1)}, t = {t}: the Lemma A6 point "
+                                      f"is {'inside' if inside else 'outside'} the ball D_{alpha} <= {B}",
+                                      renyi_expr(center, pt, alpha, q_expr=pe), **side))
+    return docs
