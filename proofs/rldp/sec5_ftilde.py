@@ -103,6 +103,55 @@ def _extreme_member(ball, which, towards):
     return good
 
 
+def _member_p(ball, x, z):
+    """The P_s1 (of the three _extreme_member tries) for which the joint with conditionals (x, z) is certified in F."""
+    ps = sum(ball.phat[0])
+    for p in (ps, ps * Fraction(9, 10), ps * Fraction(11, 10)):
+        if ball.contains(_joint(p, x, z)) is True:
+            return p
+    raise ValueError("no certified member of F with these conditionals")
+
+
+def _certificates(ball, x1, z2, dps) -> list[dict]:
+    """Issue 23: (1) the F side -- the ``audit`` certificate of Q at e^eps = 2 over F (the ball with the rational
+    radius; the auditor's PASS, re-derived by the checker); (2) the F-tilde side -- ``rigorous-value`` certificates
+    that P1 (conditionals x1, P^_(u1|s2)) and P2 (P^_(u1|s1), z2) lie in F, and that at the point with conditionals
+    (x1, z2) (in F-tilde: each conditional is one of a member of F) Definition 1's ratio exceeds 2 for some
+    (y, s, s'), exactly."""
+    from rldp_verify.certificates.audit import audit_certificate
+    from rldp_verify.certificates.divergence import renyi_expr
+    from rldp_verify.certificates.value import value_certificate
+    from rldp_verify.rldp.audit import audit
+    from rldp_verify.rldp.mechio import Mechanism
+
+    mech = Mechanism.from_matrix(Q, ["s1", "s2"], ["u1", "u2"])
+    res = audit(mech, "log(2)", ball=ball, dps=dps)
+    if res.verdict != "PASS":
+        raise ValueError(f"the audit of Q over F gives {res.verdict}")
+    docs = [audit_certificate(res, mech, "log(2)", name="sec5-ftilde-Q-over-F", ball=ball)]
+    ph = ball.phat
+    base = [ph[s][0] / sum(ph[s]) for s in range(2)]
+    flat = [v for r in ph for v in r]
+    for label, (x, z) in (("P1", (x1, base[1])), ("P2", (base[0], z2))):
+        P = _joint(_member_p(ball, x, z), x, z)
+        docs.append(value_certificate(f"{label} = {[str(v) for v in P]} (conditionals {x}, {z}) lies in F: D_2(P^||P) <= "
+                                      f"B = {ball.radius}", renyi_expr(flat, P, 2), upper=ball.radius))
+    cond = {0: [x1, 1 - x1], 1: [z2, 1 - z2]}
+    for y, row in enumerate(Q):
+        for s in (0, 1):
+            num = sum(q * c for q, c in zip(row[2 * s:2 * s + 2], cond[s], strict=True))
+            den = sum(q * c for q, c in zip(row[2 * (1 - s):2 * (1 - s) + 2], cond[1 - s], strict=True))
+            if num > R * den:
+                docs.append(value_certificate(
+                    f"at the F-tilde point with conditionals ({x1}, {z2}): P(Y=y{y + 1}|s{s + 1}) / "
+                    f"P(Y=y{y + 1}|s{2 - s}) > e^eps = {R}",
+                    ["/", ["+", *[["*", q, c] for q, c in zip(row[2 * s:2 * s + 2], cond[s], strict=True)]],
+                     ["+", *[["*", q, c] for q, c in zip(row[2 * (1 - s):2 * (1 - s) + 2], cond[1 - s], strict=True)]]],
+                    lower=R, strict=True))
+                return docs
+    raise ValueError("no violated ratio at the F-tilde point")
+
+
 @claim(
     id="rldp.sec5.ftilde-strictly-smaller",
     paper=PAPER,
@@ -141,6 +190,9 @@ def check_ftilde(ctx):
     ev = dict(Q=[[str(v) for v in r] for r in Q], exp_eps=str(R), boxes=boxes, x1=float(x1), z2=float(z2),
               ftilde_point=[str(v) for v in P], check=res.to_json())
     if res.holds is False:
+        from rldp_verify.certificates.claims import built
+
         return Outcome.verified("Q is (log 2, F)-RLDP (certified) but violates Definition 1 at a point of F-tilde "
-                                f"(conditionals {float(x1):.4f}, {float(z2):.4f})", **ev)
+                                f"(conditionals {float(x1):.4f}, {float(z2):.4f})", **ev,
+                                **built(_certificates, ball, x1, z2, ctx.dps))
     return Outcome.inconclusive("no F-tilde violation found for the witness", **ev)
