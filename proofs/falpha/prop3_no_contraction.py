@@ -328,9 +328,11 @@ def _second_singular_value(W, px, dps):
 def check_maxcorr(ctx):
     rng = ctx.rng("prop3.maxcorr")
     worst = mpmath.mpf(0)
+    witnesses, converse = [], []   # issue 23
     for _ in range(20):
         W = _random_channel_with_disjoint_pair(rng)
         i, j = disjoint_pair(W)
+        witnesses.append((W, i, j))
         px = [(a + b) / 2 for a, b in zip(_point(len(W), i), _point(len(W), j), strict=True)]
         rho = _second_singular_value(W, px, ctx.dps)
         worst = max(worst, abs(rho - 1))
@@ -343,15 +345,44 @@ def check_maxcorr(ctx):
             if not eta_tv(W) < 1:
                 return Outcome.refuted("pairwise intersecting rows but Dobrushin coefficient 1", counterexample={"W": W}, kind="false")
             n_conv += 1
+            converse.append(W)
     if worst > mpmath.mpf(10) ** (-(ctx.dps - 10)):
         return Outcome.inconclusive("rho_m not 1 at the witness", max_abs_rho_minus_1=fstr(worst, 3))
     return Outcome.verified(f"rho_m = 1 (to {fstr(worst, 3)}) at the witness input on 20 channels; Dobrushin coefficient < 1 "
                             f"(exact) on {n_conv} random channels whose rows pairwise intersect",
                             max_abs_rho_minus_1=fstr(worst, 3), converse_cases=n_conv,
-        **no_certificate(  # issue 23
-            "rho_m = 1 rests on mpmath's floating-point SVD (not rigorous, no arb SVD in the "
-            "checker's language); the converse's Dobrushin coefficients < 1 are exact rationals on "
-            "random channels"))
+        **built(_maxcorr_certs, witnesses, converse))  # issue 23
+
+
+def _maxcorr_certs(witnesses, converse) -> list[dict]:
+    """Issue 23. Per witness channel (rows i, j disjoint, P_X = (delta_i + delta_j)/2): B = diag(P_X)^(1/2) W
+    diag(P_Y)^(-1/2) on the supports has B B^T = I exactly (``symbolic-identity`` without variables of
+    (G_ii - 1)^2 + (G_jj - 1)^2 + G_ij^2 = 0, G_kl = sum_y sqrt(p_k p_l) W[k][y] W[l][y] / P_Y(y), sqrt(1/4) = 1/2),
+    so both singular values are 1 and rho_m = 1. Per converse channel (rows pairwise intersecting): the Dobrushin
+    coefficient max_{x, x'} 1/2 sum_y |W[x][y] - W[x'][y]| < 1 (``rigorous-value``, |a| written max(a, -a))."""
+    from rldp_verify.certificates.value import value_certificate
+
+    from ._certs import equality_certificate
+
+    h = Fraction(1, 2)
+    out = []
+    for W, i, j in witnesses:
+        ys = [y for y in range(len(W[0])) if W[i][y] + W[j][y] != 0]
+        py = {y: ["*", h, ["+", W[i][y], W[j][y]]] for y in ys}
+
+        def g(k, m, py=py, ys=ys, W=W):
+            return ["+", 0, *[["/", ["*", h, W[k][y], W[m][y]], py[y]] for y in ys if W[k][y] and W[m][y]]]
+
+        lhs = ["+", ["pow", ["-", g(i, i), 1], 2], ["pow", ["-", g(j, j), 1], 2], ["pow", g(i, j), 2]]
+        out.append(equality_certificate(f"B B^T = I at P_X = (delta_{i} + delta_{j})/2, W = "
+                                        f"{[[str(x) for x in r] for r in W]}", lhs, 0,
+                                        "no variables: an exact rational equality"))
+    for W in converse:
+        tvs = [["*", h, ["+", *[["max", ["-", a, b], ["-", b, a]] for a, b in zip(W[x], W[x2], strict=True)]]]
+               for x, x2 in combinations(range(len(W)), 2)]
+        out.append(value_certificate(f"Dobrushin coefficient < 1, W = {[[str(x) for x in r] for r in W]}",
+                                     ["max", *tvs], upper=1, strict=True))
+    return out
 
 
 def _ex5_certs(W, P, Q) -> list[dict]:

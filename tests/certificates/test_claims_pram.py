@@ -209,3 +209,18 @@ def test_rem9_tightness_identity_with_a_wrong_exponent_and_sign_flip_rejected():
     neg = value_certificate("eq. (66) < 0", _dpsi(F(0), F(1, 4), a), upper=0, strict=True)
     _ok(neg)
     _rejected(value_certificate("eq. (66) > 0", _dpsi(F(0), F(1, 4), a), lower=0, strict=True))
+
+
+def test_maximal_correlation_certificates_reject_intersecting_witness_and_disjoint_converse():
+    """falpha.prop3.maximal-correlation-route: B B^T = I needs rows i, j disjoint (a shared output makes G_ij != 0:
+    rejected), and the Dobrushin coefficient < 1 fails for a channel with two disjoint rows (TV = 1: rejected)."""
+    from proofs.falpha.prop3_no_contraction import _maxcorr_certs
+
+    good = [[F(1, 2), F(1, 2), F(0)], [F(0), F(0), F(1)], [F(1, 3)] * 3]
+    shared = [[F(1, 2), F(1, 2), F(0)], [F(0), F(1, 2), F(1, 2)], [F(1, 3)] * 3]
+    (w_ok, d_ok) = _maxcorr_certs([(good, 0, 1)], [shared])
+    _ok(w_ok)
+    _ok(d_ok)
+    (w_bad, d_bad) = _maxcorr_certs([(shared, 0, 1)], [good])
+    _rejected(w_bad)
+    _rejected(d_bad)
