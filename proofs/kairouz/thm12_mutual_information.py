@@ -60,12 +60,130 @@ def check(ctx):
     source="Sec. 9.1, proof of Theorem 12 ('by the uniqueness of the maximizer assumption stated in the theorem')",
     statement="Theorem 12 also holds when argmax_A P(A)P(A^c) is not a single pair {T, T^c} (the theorem states no "
               "uniqueness assumption; its proof uses one).",
-    hypotheses=("instance: P = (1/3, 1/6, 1/6, 1/3), whose two maximising pairs {0,1}/{2,3} and {0,2}/{1,3} are "
-                "exchanged by the permutations (0 3) and (1 2) that fix P",),
-    method=(Method.SYMBOLIC, Method.HIGH_PRECISION),
+    hypotheses=("every tie pattern whose maximising sets have mass P(T) = 1/2 (any number of tied pairs, any |X|), "
+                "decided symbolically; P = (1/3, 1/6, 1/6, 1/3) as an instance of it (engine mu in arb); "
+                "P = (1/5, 1/5, 1/5, 2/5) for ties at a mass other than 1/2 (four tied pairs at mass 2/5)",),
+    method=(Method.SYMBOLIC, Method.HIGH_PRECISION, Method.EXACT),
+    reading="'holds' = there is eps* > 0 such that for 0 < eps <= eps* a binary mechanism (29)-(30) on a maximiser T "
+            "maximises I(X;Y) (all tied binary mechanisms have the same utility: it depends on P(T) only)",
 )
 def check_ties(ctx):
-    """Decided symbolically. The dual of LP (11) is min 1^T y s.t. S_A^T y >= mu(S_A) for every A; weak duality
+    """Decided symbolically, for all tie patterns at once where it holds and by a counterexample where it does not.
+
+    Mass 1/2 (any ties): the dual of LP (11) is min 1^T y s.t. S_A^T y >= mu(S_A); take y = BIN P (proportional to
+    P), 1^T y = BIN = 2 f(1/2)/(1 + e^eps). Its slack at A depends on z = P(A) only: g(z) = BIN (1 + (e^eps - 1) z)
+    - f(z), f(z) the mu of a pattern of mass z (eq. (113)). g(1/2) = 0 identically (every tied set, whatever their
+    number, sizes or overlaps) and g(z) = (2z - 1)^2 eps^2 / 8 + O(eps^3) > 0 otherwise; P has finitely many
+    subset masses, so y is feasible for small eps and a binary mechanism is optimal (weak duality).
+
+    Mass other than 1/2: P = (1/5, 1/5, 1/5, 2/5) has four tied pairs at mass 2/5. The staircase mechanism on the
+    patterns {3}, {1,2}, {0,2}, {0,1} (theta = S_B^-1 1, all positive) has utility BIN + (2/125) eps^3 + O(eps^4)
+    (sympy series): it beats every binary mechanism for all small eps. At e^eps = 1.001 the engine certifies the
+    binary mechanism beaten (LP (11), arb); the witness mechanism is re-checked exactly (rows sum to 1, eps-LDP) and
+    its I(X;Y) by H(Y) - H(Y|X) (mpmath), not the engine's mu."""
+    u, z = sp.symbols("u z", positive=True)   # u = e^eps - 1
+    half = sp.Rational(1, 2)
+    bin_half = 2 * _f_u(half, u) / (2 + u)
+    g = bin_half * (1 + u * z) - _f_u(z, u)
+    identities = {"slack of the dual y = BIN P at a set of mass 1/2": (g.subs(z, half), 0)}
+    g_half_zero = sp.simplify(g.subs(z, half)) == 0
+    g2 = sp.factor(_eps_coefficients(g, u, 3)[2])
+    general = {"dual": "y = BIN P (1^T y = BIN)", "slack at mass z": "g(z) = BIN (1 + (e^eps - 1) z) - f(z)",
+               "g(1/2)": "0 identically" if g_half_zero else "not 0", "eps^2 coefficient of g(z)": str(g2)}
+    expect(g_half_zero and sp.simplify(g2 - (2 * z - 1) ** 2 / 8) == 0,
+           f"the mass-1/2 dual's slack is not the expected one: g(1/2) = 0 is {g_half_zero}, eps^2 coefficient {g2}")
+    instance = _tie_instance(ctx)
+    if isinstance(instance, Outcome):
+        return instance
+    tie_identities, summary, inst_ev = instance
+    identities.update(tie_identities)
+    counter = _unequal_tie_counterexample(ctx)
+    from rldp_verify.certificates.identity import identity_evidence
+
+    certs = identity_evidence("kairouz.thm12.tied-maximisers", identities,
+                              uncovered="the eps^2 and eps^3 coefficients (sympy.series), the arb slacks and the "
+                                        "counterexample's LP certificate")
+    ev = {"mass 1/2 (all tie patterns)": general, "instance P = (1/3, 1/6, 1/6, 1/3)": {"result": summary, **inst_ev},
+          **certs}
+    if counter is None:
+        return Outcome.verified("every tie pattern at mass 1/2: " + summary, **ev)
+    ev["readings"] = {"literal": "Theorem 12 as stated (no uniqueness): false for P = (1/5, 1/5, 1/5, 2/5)",
+                      "with the proof's hypothesis": "a unique maximising pair (kairouz.thm12.binary-optimal-mi), or "
+                                                     "ties at mass 1/2 (symbolic, above): holds"}
+    return Outcome.refuted(
+        "missing hypothesis (the uniqueness the proof uses): with tied maximisers at mass 2/5, P = (1/5, 1/5, 1/5, 2/5), "
+        f"the staircase mechanism on {counter['support']} beats every binary mechanism by {counter['series']} (symbolic), "
+        f"certified at e^eps = {counter['t']} (I = {counter['I witness']} > BIN = {counter['BIN']}); with ties at mass "
+        "1/2 the theorem holds for every tie pattern (dual y = BIN P: slack 0 identically at mass 1/2, "
+        "(2z - 1)^2 eps^2/8 + O(eps^3) elsewhere)", counterexample=counter, kind="missing-hypothesis", **ev)
+
+
+def _f_u(zz, u):
+    """mu of a pattern column with e^eps = 1 + u on a set of mass zz (eq. (113)), exact in sympy."""
+    return zz * (1 + u) * (sp.log(1 + u) - sp.log(1 + u * zz)) - (1 - zz) * sp.log(1 + u * zz)
+
+
+def _eps_coefficients(expr, u, order: int) -> list:
+    """The coefficients of eps^0 .. eps^(order-1) of ``expr`` (a function of u = e^eps - 1, analytic at 0): its
+    series in u, then u = e^eps - 1 = eps + eps^2/2 + ... substituted (u = O(eps), so the truncation is exact)."""
+    e = sp.Symbol("epsilon")
+    su = sp.series(expr, u, 0, order).removeO()
+    ser = sp.expand(su.subs(u, sp.series(sp.exp(e) - 1, e, 0, order).removeO()))
+    return [sp.nsimplify(sp.simplify(ser.coeff(e, j))) for j in range(order)]
+
+
+#: ties at a mass other than 1/2: four maximising pairs {3}|{0,1,2}, {0,1}|{2,3}, {0,2}|{1,3}, {1,2}|{0,3}
+UNEQUAL_TIE_P = (Fraction(1, 5), Fraction(1, 5), Fraction(1, 5), Fraction(2, 5))
+UNEQUAL_TIE_SUPPORT = ({3}, {1, 2}, {0, 2}, {0, 1})
+
+
+def _unequal_tie_counterexample(ctx):
+    """None, or the counterexample to Theorem 12 at P = UNEQUAL_TIE_P: the series of (witness - BIN) in eps, the
+    engine's certificate at t = 1001/1000 and the witness re-checked exactly and by a second route."""
+    from .._routes import mi_by_entropies
+
+    P, k = UNEQUAL_TIE_P, len(UNEQUAL_TIE_P)
+    u = sp.symbols("u", positive=True)   # u = e^eps - 1
+    B = sp.Matrix([[1 + u if i in A else 1 for A in UNEQUAL_TIE_SUPPORT] for i in range(k)])
+    theta = [sp.simplify(x) for x in B.LUsolve(sp.ones(k, 1))]
+    zs = [sp.Rational(mass_of(P, A).numerator, mass_of(P, A).denominator) for A in UNEQUAL_TIE_SUPPORT]
+    zT = sp.Rational(mass_of(P, binary_set_mi(P)).numerator, mass_of(P, binary_set_mi(P)).denominator)
+    diff = sum(th * _f_u(zz, u) for th, zz in zip(theta, zs, strict=True)) - (_f_u(zT, u) + _f_u(1 - zT, u)) / (2 + u)
+    coeffs = _eps_coefficients(diff, u, 5)
+    lead = next((j for j, c in enumerate(coeffs) if c != 0), None)
+    if lead is None or not coeffs[lead] > 0 or not all(sp.simplify(th.subs(u, v)) > 0 for th in theta
+                                                        for v in (sp.Rational(1, 100), 1)):
+        return None
+    theta = [th.subs(u, sp.exp(sp.Symbol("epsilon")) - 1) for th in theta]
+    tt = 1 + Fraction(1, 1000)
+    T = binary_set_mi(P)
+    st = binary_status(mu_mi(P), k, tt, T, dps=ctx.dps)
+    expect(st.status == "suboptimal", f"the series says binary is beaten for small eps, the engine's LP (11) at "
+                                      f"t = {tt} says {st.status} (routes disagree)")
+    # the witness mechanism at tt, exactly: Q = S_B diag(theta); rows sum to 1; eps-LDP by the pattern columns
+    Bq = [[tt if i in A else Fraction(1) for A in UNEQUAL_TIE_SUPPORT] for i in range(k)]
+    from rldp_verify.core.linalg import solve_square
+
+    th_q = solve_square(Bq, [Fraction(1)] * k)
+    expect(th_q is not None, "the witness basis is singular")
+    Q = [[Bq[i][j] * th_q[j] for j in range(k)] for i in range(k)]
+    expect(all(x > 0 for x in th_q) and all(sum(r) == 1 for r in Q), "the witness mechanism is not a channel")
+    ratio = max(Q[i][y] / Q[i2][y] for y in range(k) for i in range(k) for i2 in range(k))
+    expect(ratio <= tt, f"the witness mechanism's privacy ratio {ratio} exceeds e^eps = {tt}")
+    binary = binary_mechanism_for_set(T, k, tt)
+    with mpmath.workdps(40):
+        i_w = mi_by_entropies([[Q[x][y] for x in range(k)] for y in range(k)], P, dps=40)
+        i_b = mi_by_entropies([[binary[x][y] for x in range(k)] for y in range(len(binary[0]))], P, dps=40)
+        expect(i_w - i_b > mpmath.mpf(10) ** -25, f"the witness's I = {i_w} does not beat the binary mechanism's {i_b}")
+        return {"P": fs(P), "support": [sorted(A) for A in UNEQUAL_TIE_SUPPORT], "theta": [str(x) for x in theta],
+                "series": " + ".join(f"({c}) eps^{j}" for j, c in enumerate(coeffs) if c != 0) + f" + O(eps^{len(coeffs)})",
+                "t": str(tt), "I witness": mpmath.nstr(i_w, 15), "BIN": mpmath.nstr(i_b, 15),
+                "engine certificate": {kk: v for kk, v in st.detail.items() if kk in ("BIN", "OPT", "opt_support")}}
+
+
+def _tie_instance(ctx):
+    """The instance TIE_P = (1/3, 1/6, 1/6, 1/3) of a mass-1/2 tie, with the engine's mu: (identities, summary,
+    evidence), or an INCONCLUSIVE / REFUTED Outcome. The dual of LP (11) is min 1^T y s.t. S_A^T y >= mu(S_A) for every A; weak duality
     makes the binary mechanism optimal as soon as some feasible y has 1^T y = BIN = 2 f(1/2)/(1 + e^eps). Take the
     uniform y = (BIN/4) 1 (it is (98)'s alpha* for T = {0,1}: with mu(T) = mu(T^c) both of its blocks are
     f(1/2)/(2(1 + e^eps))). Its slack at A depends only on (|A|, P(A)): sigma(n, z) = (4 + (e^eps - 1) n) BIN/4 -
@@ -140,17 +258,13 @@ def check_ties(ctx):
         return Outcome.inconclusive(
             "the uniform dual (98) does not certify the binary mechanism for this P", classes=rows, tested=tested,
             failing=failing, would_decide="an exact LP of the series coefficients of the dual in eps")
-    from rldp_verify.certificates.identity import identity_evidence
-
-    certs = identity_evidence("kairouz.thm12.tied-maximisers", tied_identities,
-                              uncovered="the other classes' eps^2 coefficients (sympy.series) and the arb slacks")
-    return Outcome.verified(
-        f"symbolic: with y = (BIN/4) 1, the dual (98) of T = {sorted(T)}, the {len(mi_maximising_sets(P))} tied sets "
-        "give the slack 0 identically (one constraint up to the symmetries (0 3), (1 2) of P) and every other set "
-        "(z - 1/2)^2 eps^2/2 + O(eps^3) > 0, so 1^T y = BIN bounds the LP for all small eps: binary optimal for "
-        "0 < eps <= some eps* > 0 with tied maximisers; the same slacks certified (arb, engine mu) at e^eps = "
-        "1.001, 1.01, 1.1", classes=rows, tested=tested,
-        maximising_sets=[sorted(A) for A in mi_maximising_sets(P)], **certs)
+    summary = (f"symbolic: with y = (BIN/4) 1, the dual (98) of T = {sorted(T)}, the {len(mi_maximising_sets(P))} tied "
+               "sets give the slack 0 identically (one constraint up to the symmetries (0 3), (1 2) of P) and every other "
+               "set (z - 1/2)^2 eps^2/2 + O(eps^3) > 0, so 1^T y = BIN bounds the LP for all small eps: binary optimal "
+               "for 0 < eps <= some eps* > 0 with tied maximisers; the same slacks certified (arb, engine mu) at e^eps = "
+               "1.001, 1.01, 1.1")
+    return tied_identities, summary, {"classes": rows, "tested": tested,
+                                      "maximising_sets": [sorted(A) for A in mi_maximising_sets(P)]}
 
 
 @claim(
