@@ -16,7 +16,10 @@ printed ratio_upper >= U, printed ratio_lower <= L, PASS: U <= e^eps, FAIL: L > 
 - eps-LDP: U = L = max_y max_{x,x'} Q[y|x]/Q[y|x'] (exact).  A unary encoding on d >= 2 inputs (statement
   ``unary`` {d, p, q} instead of Q: Q[y|x] = prod_j B(y_j|[j = x]), B(1|1) = p, B(1|0) = q, so H = B(.|1),
   C = B(.|0)): for x != x' the bits j not in {x, x'} have the law C under both and cancel (y_j with C(y_j) > 0
-  exists), so U = L = max_{b, e in {0,1}} H(b) C(e) / (C(b) H(e)) (exact, without the 2^d outputs).
+  exists), so U = L = max_{b, e in {0,1}} H(b) C(e) / (C(b) H(e)) (exact, without the 2^d outputs).  Local
+  hashing (``seeded-grr`` {g, a, b}: a public seed s, released, then GRR on g >= 2 buckets of h_s(x): a if
+  y = h_s(x), else b, a + (g - 1) b = 1): the seed's weight cancels and each ratio is a/b, b/a or 1, so
+  U = max(a/b, b/a) for any hash; no witness (the checker cannot evaluate the hash), so L is None.
 - {P}: U = L = rho(P) (exact).  P_X: U = max_{y,s!=s'} max_u Q[y|s,u] / min_u Q[y|s',u] (P(y|s) is an
   average of the Q[y|s,u]); L from the witness.
 - Rényi ball, one pair (y, s1, s2), q_i = Q[y|s_i,.], claimed bound r with rational (t, mu1, mu2).  Let
@@ -195,19 +198,22 @@ def check(st: dict, data: dict) -> str:
     """Check an ``audit`` certificate; returns what was proved or raises CertificateError."""
     a1, a2 = (int(v) for v in st["sizes"])
     F, wit = st["set"], data.get("witness")
-    U, L = _ratio_range(_channel(st["Q"], a1, a2), a1, a2, F, wit, data) if "Q" in st else 2 * [_unary(st["unary"], F)]
+    U, L = _ratio_range(_channel(st["Q"], a1, a2), a1, a2, F, wit, data) if "Q" in st else _structured(st, F)
     _check_printed_ends(st, U, L)
     _check_verdict(verdict := st["verdict"], st["eps"], U, L)
     return f"{verdict}: ratio in [{_s(L)}, {_s(U)}] ({F['type']}{'' if wit is None else ', witness re-checked'})"
 
 
-def _unary(u: dict, F: dict):
-    """eps-LDP ratio of the unary encoding {d, p, q} (module docstring)."""
-    d, p, c = int(u["d"]), q(u["p"]), q(u["q"])
-    if F["type"] != "ldp" or d < 2 or not (0 <= p <= 1 and 0 <= c <= 1):
-        raise CertificateError("a unary channel needs the set ldp, d >= 2 and probabilities p, q in [0, 1]")
+def _structured(st: dict, F: dict):
+    """(U, L) of the unary encoding {d, p, q} or of local hashing {g, a, b} (module docstring)."""
+    u = st.get("unary") or st["seeded-grr"]
+    d, p, c = int(u.get("d", u.get("g"))), q(u.get("p", u.get("a"))), q(u.get("q", u.get("b")))
+    if F["type"] != "ldp" or d < 2 or not (0 <= p <= 1 and 0 <= c <= 1) or "g" in u and p + (d - 1) * c != 1:
+        raise CertificateError("a structured channel needs the set ldp, d (g) >= 2 and probabilities (summing to 1)")
+    if "g" in u:
+        return max(_ratio(p, c), _ratio(c, p)), None
     H, C = (1 - p, p), (1 - c, c)
-    return max(_ratio(H[b] * C[e], C[b] * H[e]) for b in (0, 1) for e in (0, 1))
+    return 2 * [max(_ratio(H[b] * C[e], C[b] * H[e]) for b in (0, 1) for e in (0, 1))]
 
 
 def _channel(rows, a1: int, a2: int) -> list[list[Fraction]]:

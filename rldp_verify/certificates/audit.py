@@ -326,21 +326,31 @@ STRUCTURED_DENSE_ENTRIES = 2**16
 def structured_certificate(res, adapted, eps, *, name: str = "audit") -> dict:
     """The ``audit`` certificate of a structured eps-LDP audit (:func:`rldp_verify.structured.audit_structured`
     of ``adapted``, an :class:`~rldp_verify.structured.audit.Adapted`): a unary encoding as its per-bit channel
-    (statement ``unary`` {d, p, q}: the checker multiplies the factors' ratios, any d); k-ary randomized response
-    and subset selection as their exact dense matrix (set ``ldp``) when it has at most STRUCTURED_DENSE_ENTRIES
-    entries. Raises :class:`InputError` (one line, naming the structure) where no certificate form exists: local
-    hashing (its dense form is restricted to a few seeds, and the checker cannot evaluate the library's hash),
-    the ideal Laplace histogram (continuous outputs, irrational ratio), the mixtures over attributes, larger
-    dense channels, and a FAIL turned into PASS by ``--tolerance`` (not a certified verdict)."""
-    from rldp_verify.structured.channels import SubsetSelection, Symmetric, UnaryProduct
+    (statement ``unary`` {d, p, q}: the checker multiplies the factors' ratios, any d); a PASS of local hashing as
+    its bucket channel (``seeded-grr`` {g, a, b}: every seed's ratios are a/b, b/a or 1; upper end only, the
+    statement's ratio_lower is null); k-ary randomized response and subset selection as their exact dense matrix
+    (set ``ldp``) when it has at most STRUCTURED_DENSE_ENTRIES entries. Raises :class:`InputError` (one line,
+    naming the structure) where no certificate form exists: a FAIL of local hashing (its witness seed needs the
+    library's hash, which the checker cannot evaluate), the ideal Laplace histogram (continuous outputs,
+    irrational ratio), the mixtures over attributes, larger dense channels, and a FAIL turned into PASS by
+    ``--tolerance`` (not a certified verdict)."""
+    from rldp_verify.structured.channels import PublicMixture, SubsetSelection, Symmetric, UnaryProduct
 
     st = adapted.structure
     if res.tolerance is not None and res.verdict == "PASS" and res.excess is not None:
         raise InputError(f"no certificate for {res.adapter}: its PASS was accepted within --tolerance "
                          f"{res.tolerance}, it is not a certified verdict (rerun without --tolerance)")
     target = parse_eps(eps)
+    out = res.to_json()
     if isinstance(st, UnaryProduct):
         head: dict = {"unary": {"d": st.d, "p": qs(st.bit.p), "q": qs(st.bit.q)}, "sizes": [st.d, 1]}
+    elif isinstance(st, PublicMixture):
+        if res.verdict != "PASS":
+            raise InputError(f"no certificate for the {res.verdict} of {res.adapter} ({st.kind}): its lower end "
+                             "rests on a seed that separates two inputs under the library's hash, which the checker "
+                             "cannot evaluate (a PASS is certified from g, a, b alone)")
+        head = {"seeded-grr": {"g": st.g, "a": qs(st.a), "b": qs(st.b)}, "sizes": [st.d, 1]}
+        out["ratio_lower"] = None                           # the certificate supports the upper end only
     else:
         n = _dense_entries(st) if isinstance(st, (Symmetric, SubsetSelection)) else None
         if n is None or n > STRUCTURED_DENSE_ENTRIES:
@@ -350,15 +360,12 @@ def structured_certificate(res, adapted, eps, *, name: str = "audit") -> dict:
         rows = [r for r in st.dense()[0] if any(r)]        # outputs impossible under every input dropped
         head = {"Q": _table(rows), "sizes": [len(rows[0]), 1]}
     e = {"exp_eps": qs(target.exp_exact)} if target.exp_exact is not None else {"eps": qs(target.eps_exact)}
-    out = res.to_json()
     return envelope("audit", name, {**head, "set": {"type": "ldp"}, "eps": e, "verdict": str(res.verdict),
                                     "ratio_upper": out["ratio_upper"], "ratio_lower": out["ratio_lower"]},
                     {"witness": None})
 
 
-_NO_FORM = {"PublicMixture": "the dense channel is restricted to a few seeds and the checker cannot evaluate the "
-                             "library's hash",
-            "LaplaceHistogram": "continuous outputs with an irrational ratio"}
+_NO_FORM = {"LaplaceHistogram": "continuous outputs with an irrational ratio"}
 
 
 def _dense_entries(st) -> int:

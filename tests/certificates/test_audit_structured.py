@@ -15,7 +15,7 @@ from rldp_verify.certificates import recheck
 from rldp_verify.certificates.audit import structured_certificate
 from rldp_verify.core.errors import InputError
 from rldp_verify.structured.audit import Adapted, audit_structured
-from rldp_verify.structured.channels import BitChannel, Symmetric, UnaryProduct
+from rldp_verify.structured.channels import BitChannel, PublicMixture, Symmetric, UnaryProduct
 
 
 def _cert(structure, eps, tolerance=None):
@@ -63,7 +63,7 @@ def test_wrong_unary_certificate_rejected(change):
         msg = "below the certified bound"
     else:
         u["d"] = 1
-        msg = "d >= 2"
+        msg = "(g) >= 2"
     chk = recheck(bad)
     assert not chk.ok and msg in chk.message, chk.message
 
@@ -77,6 +77,40 @@ def test_dense_grr_accepted_and_a_perturbed_entry_rejected():
     assert "below the certified bound 4.347826" in recheck(bad).message
 
 
+def _lh(g, a, b):
+    return PublicMixture(1000, g, a, b, separating=lambda x, xp: 7, hash_fn=lambda x, s: x % g)
+
+
+def test_local_hashing_pass_certified_upper_end_only():
+    """Local hashing: a PASS is certified from (g, a, b) alone (every seed's ratios are a/b, b/a or 1), without a
+    lower end; the same channel against a smaller eps (FAIL) is refused: its witness seed needs the hash."""
+    res, cert = _cert(_lh(4, F(1, 2), F(1, 6)), "log(3)")
+    chk = recheck(cert)
+    assert res.verdict == "PASS" and chk.ok and chk.message.startswith("PASS: ratio in [None, 3]"), chk.message
+    assert cert["statement"]["ratio_lower"] is None and cert["statement"]["seeded-grr"]["g"] == 4
+    with pytest.raises(InputError, match="separates two inputs under the library's hash"):
+        _cert(_lh(4, F(1, 2), F(1, 6)), "1")
+
+
+@pytest.mark.parametrize("change", ["a", "not-a-channel", "lower", "verdict"])
+def test_wrong_local_hashing_certificate_rejected(change):
+    """a perturbed (a/b above the printed upper end), a + (g-1) b != 1, a lower end claimed without a witness, a
+    FAIL claimed."""
+    _, cert = _cert(_lh(4, F(1, 2), F(1, 6)), "log(3)")
+    bad = copy.deepcopy(cert)
+    u, st = bad["statement"]["seeded-grr"], bad["statement"]
+    if change == "a":
+        b = F(1, 6) - F(1, 10**12)                      # still a channel, a/b just above the printed 3
+        u["a"], u["b"] = str(1 - 3 * b), str(b)
+    elif change == "not-a-channel":
+        u["b"] = "1/7"
+    elif change == "lower":
+        st["ratio_lower"] = st["ratio_upper"]
+    else:
+        st["verdict"] = "FAIL"
+    assert not recheck(bad).ok
+
+
 def test_refusals_are_one_line():
     """No form: the tolerance-accepted PASS, and a large GRR (its dense matrix above the cap)."""
     with pytest.raises(InputError, match="--tolerance"):
@@ -88,7 +122,8 @@ def test_refusals_are_one_line():
 
 def test_cli_writes_or_refuses(tmp_path, capsys):
     """The command: the unary encoding of pure-ldp (d = 65536) is certified (FAIL, exit 1) and re-checked; local
-    hashing is refused with exit 2 and one line on stderr, and no file is written."""
+    hashing's FAIL (float rounding at eps = 1) is refused with exit 2 and one line on stderr, and no file is
+    written."""
     pytest.importorskip("pure_ldp")
     from rldp_verify.cli import main
 
@@ -103,5 +138,5 @@ def test_cli_writes_or_refuses(tmp_path, capsys):
     except SystemExit as exc:
         code = exc.code
     err = capsys.readouterr().err.strip()
-    assert code == 2 and "no certificate form" in err and len(err.splitlines()) == 1
+    assert code == 2 and "no certificate for the FAIL" in err and len(err.splitlines()) == 1
     assert not lh.exists()
