@@ -6,17 +6,21 @@ paper's identity, e.g. one in exp(eps), becomes this rational one, e.g. "t = e^e
 variable), or ``["+", a, ...]``, ``["*", a, ...]``, ``["-", a]`` / ``["-", a, b]``, ``["/", a, b]``,
 ``["pow", a, k]`` (k an integer).
 
-The argument (the grid case of the combinatorial Nullstellensatz).  Each expression e is, formally and
-without cancellation, N_e / D_e with polynomials N_e, D_e: a variable x is x / 1, a / b is (N_a D_b) / (D_a N_b),
-a + b is (N_a D_b + N_b D_a) / (D_a D_b), and so on.  The checker computes itself, per variable x, bounds
-dN_e(x), dD_e(x) on the degrees in x of N_e and D_e (:func:`degrees`).  If e evaluates in exact rationals at a
-point p without a division by zero, then D_e(p) != 0 and e(p) = N_e(p) / D_e(p) (by induction: a divisor b
-with b(p) != 0 and D_b(p) != 0 has N_b(p) != 0).  A polynomial N with deg_x N <= d_x for every x that vanishes
-on a grid S_1 x ... x S_n with |S_x| >= d_x + 1 distinct points is the zero polynomial (induction on n: a
-one-variable polynomial of degree d with d + 1 roots is 0).  So with e = lhs - rhs: if e is 0 at every grid
-point, with |S_x| >= dN_e(x) + 1, then N_e = 0, D_e != 0 (it is non-zero at a grid point), and lhs = rhs
-wherever both are defined.  The certificate's points are data: the checker requires them distinct, at least
-dN_e(x) + 1 per variable, and rejects a division by zero at any grid point.
+The argument (a grid Nullstellensatz).  Each expression e is, formally and without cancellation, N_e / D_e with
+polynomials N_e, D_e: a variable x is x / 1, a / b is (N_a D_b) / (D_a N_b), a + b is (N_a D_b + N_b D_a) / (D_a D_b),
+and so on.  The checker computes itself bounds d_x on the degree in each variable x and D on the total degree of
+N_e and D_e (:func:`degrees`; the total degree is the key "").  If e evaluates in exact rationals at a point p
+without a division by zero, then D_e(p) != 0 and e(p) = N_e(p) / D_e(p) (by induction: a divisor b with b(p) != 0
+and D_b(p) != 0 has N_b(p) != 0).  Let c_{x,0}, c_{x,1}, ... be distinct points per variable and L a lower set of
+exponents (alpha in L, beta <= alpha imply beta in L).  A polynomial N whose monomials x^alpha all have alpha in L
+and that vanishes at every point (c_{1,alpha_1}, ..., c_{n,alpha_n}), alpha in L, is zero: divide by x_n - c_{n,0},
+N = (x_n - c_{n,0}) Q + R; R's monomials lie in L with alpha_n = 0 and R vanishes at those points, so R = 0 (induction
+on n); Q's monomials lie in the lower set {alpha : alpha + e_n in L}, and Q vanishes at its points with x_n's
+points shifted to c_{n,1}, c_{n,2}, ... (there x_n - c_{n,0} != 0), so Q = 0 (induction on |L|).  The checker
+takes L = {alpha : alpha_x <= d_x, sum alpha <= D}, which holds N_e's monomials, so with e = lhs - rhs: if e is 0
+at every point of L, then N_e = 0, D_e != 0 (it is non-zero there), and lhs = rhs wherever both are defined.  The
+certificate's points are data: the checker requires them distinct and at least d_x + 1 per variable (it uses the
+first d_x + 1, in order) and rejects a division by zero at any point of L.
 """
 
 from __future__ import annotations
@@ -37,12 +41,13 @@ def _k(e) -> int:
 
 
 def degrees(e, names) -> tuple[dict, dict]:
-    """Per variable, bounds on the degrees of N_e and D_e (the formal numerator and denominator of ``e``)."""
-    zero = dict.fromkeys(names, 0)
+    """Per variable, and for the total degree (key ""), bounds on the degrees of N_e and D_e (the formal numerator
+    and denominator of ``e``)."""
+    zero = dict.fromkeys([*names, ""], 0)
     if isinstance(e, str) and e.startswith("$"):
-        if e[1:] not in zero:
+        if not e[1:] or e[1:] not in zero:
             raise CertificateError(f"variable {e} not among the stated variables")
-        return {**zero, e[1:]: 1}, zero
+        return {**zero, e[1:]: 1, "": 1}, zero
     if not isinstance(e, list):
         q(e)
         return zero, zero
@@ -50,17 +55,17 @@ def degrees(e, names) -> tuple[dict, dict]:
     if op == "pow" and len(args) == 2:
         (n, d), k = degrees(args[0], names), _k(args[1])
         n, d = (n, d) if k >= 0 else (d, n)
-        return {x: abs(k) * n[x] for x in names}, {x: abs(k) * d[x] for x in names}
+        return {x: abs(k) * n[x] for x in zero}, {x: abs(k) * d[x] for x in zero}
     subs = [degrees(a, names) for a in args]
     if not subs or op not in ("+", "*", "-", "/") or (op == "/" and len(subs) != 2) or (op == "-" and len(subs) > 2):
         raise CertificateError(f"malformed expression node {str(e)[:80]}")
     if op == "/":
         (na, da), (nb, db) = subs
-        return {x: na[x] + db[x] for x in names}, {x: da[x] + nb[x] for x in names}
+        return {x: na[x] + db[x] for x in zero}, {x: da[x] + nb[x] for x in zero}
     n, d = subs[0]
     for nb, db in subs[1:]:
-        n = {x: n[x] + nb[x] if op == "*" else max(n[x] + db[x], nb[x] + d[x]) for x in names}
-        d = {x: d[x] + db[x] for x in names}
+        n = {x: n[x] + nb[x] if op == "*" else max(n[x] + db[x], nb[x] + d[x]) for x in zero}
+        d = {x: d[x] + db[x] for x in zero}
     return n, d
 
 
@@ -86,7 +91,7 @@ def evaluate(e, env: dict) -> flint.fmpq:
 def check(st: dict, data: dict) -> str:
     """Check a ``symbolic-identity`` certificate; returns what was proved or raises CertificateError."""
     names = list(st["variables"])
-    if len(set(names)) != len(names) or not all(isinstance(x, str) for x in names):
+    if len(set(names)) != len(names) or not all(isinstance(x, str) and x for x in names):
         raise CertificateError(f"variables must be distinct names: {names!r}")
     e = ["-", st["lhs"], st["rhs"]]
     dn, _ = degrees(e, names)
@@ -97,13 +102,13 @@ def check(st: dict, data: dict) -> str:
             raise CertificateError(f"variable {x}: {len(set(pts))} distinct points, the numerator's degree bound "
                                    f"{dn[x]} needs {dn[x] + 1}")
         grid.append([flint.fmpq(v.numerator, v.denominator) for v in pts])
-    points: list[list] = [[]]
-    for g in grid:
-        points = [p + [c] for p in points for c in g]
+    points: list[tuple] = [([], 0)]    # (the point, sum of its exponents alpha) for alpha in the lower set L
+    for x, g in zip(names, grid, strict=True):
+        points = [(p + [g[k]], a + k) for p, a in points for k in range(dn[x] + 1) if a + k <= dn[""]]
         if len(points) > MAX_POINTS:
-            raise CertificateError(f"a grid of more than {MAX_POINTS} points")
+            raise CertificateError(f"more than {MAX_POINTS} points")
     size = len(points)
-    for p in points:
+    for p, _ in points:
         at = {"$" + x: c for x, c in zip(names, p, strict=True)}
         try:
             v = evaluate(e, at)
@@ -112,4 +117,5 @@ def check(st: dict, data: dict) -> str:
         if v != 0:
             raise CertificateError(f"lhs - rhs = {v} != 0 at {at}")
     degs = ", ".join(f"{x}: {dn[x]}" for x in names)
-    return f"lhs == rhs as rational functions (numerator degree <= {{{degs}}}, 0 on a grid of {size} points)"
+    return (f"lhs == rhs as rational functions (numerator degree <= {{{degs}}}, total <= {dn['']}; 0 at {size} "
+            "points)")

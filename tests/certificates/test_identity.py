@@ -36,7 +36,7 @@ def test_degree_understated_by_the_certificate_rejected():
     that holds points for a lower degree, all roots of the cubic, is rejected: the checker recomputes the degree."""
     cubic = ["*", ["-", "$x", 2], ["-", "$x", 3], ["-", "$x", 4]]
     e = ["+", ["/", ["pow", "$x", 3], "$x"], ["-", ["pow", "$x", 2]], ["/", cubic, "$x"]]
-    assert degrees(["-", e, 0], ["x"])[0] == {"x": 4}
+    assert degrees(["-", e, 0], ["x"])[0] == {"x": 4, "": 4}
     doc = _doc(e, 0, ["x"], {"x": [2, 3, 4]})
     doc["data"]["degrees"] = {"x": 2}           # a stated degree is not read
     r = recheck(doc)
@@ -101,7 +101,7 @@ def test_builder_refuses_what_it_cannot_prove():
     with pytest.raises(ValueError, match="not a rational identity"):
         identity_certificate("wrong", (x + 1) ** 2, x ** 2 + 1)
     zs = sympy.symbols("z0:6")
-    with pytest.raises(ValueError, match="more than 100000"):   # 10^6 points: (9 + 1) per variable
+    with pytest.raises(ValueError, match="more than 10000"):   # 10^6 points: (9 + 1) per variable
         identity_certificate("big", sympy.Mul(*((z + 1) ** 9 for z in zs)), sympy.Mul(*(sympy.expand((z + 1) ** 9)
                                                                                         for z in zs)))
 
@@ -135,4 +135,19 @@ def test_mutant_builder_drops_a_term(monkeypatch):
     monkeypatch.setattr(builder, "to_tree", lambda e: (lambda t: t[:-1] if isinstance(t, list) and t[0] == "+"
                                                        and len(t) > 2 else t)(real(e)))
     r = recheck(identity_certificate("binomial", (x + y) ** 3, sympy.expand((x + y) ** 3)))
+    assert not r.ok and "!= 0" in r.message
+
+
+def test_total_degree_lower_set():
+    """(x1 + ... + x10)^2 against its expansion: degree 2 in each variable and in total, so the checker evaluates at
+    the 66 points of the lower set {alpha : alpha_i <= 2, sum alpha <= 2}, not at 3^10 grid points; one cross term's
+    coefficient perturbed is rejected."""
+    xs = sympy.symbols("x1:11")
+    doc = identity_certificate("square", sympy.Add(*xs) ** 2, sympy.expand(sympy.Add(*xs) ** 2))
+    r = recheck(doc)
+    assert r.ok and "total <= 2; 0 at 66 points" in r.message
+    text = json.dumps(doc, separators=(",", ":"))
+    bad = json.loads(text.replace('["*",2,"$x1","$x2"]', '["*","2000001/1000000","$x1","$x2"]'))
+    assert bad != doc
+    r = recheck(bad)
     assert not r.ok and "!= 0" in r.message
