@@ -59,13 +59,18 @@ def degrees(e, names) -> tuple[dict, dict]:
     subs = [degrees(a, names) for a in args]
     if not subs or op not in ("+", "*", "-", "/") or (op == "/" and len(subs) != 2) or (op == "-" and len(subs) > 2):
         raise CertificateError(f"malformed expression node {str(e)[:80]}")
+    return _combine(op, subs)
+
+
+def _combine(op: str, subs: list) -> tuple[dict, dict]:
+    """The degree bounds of N and D for a "/", "*", "+" or "-" node from its arguments' (N_a, D_a) bounds."""
     if op == "/":
         (na, da), (nb, db) = subs
-        return {x: na[x] + db[x] for x in zero}, {x: da[x] + nb[x] for x in zero}
+        return {x: na[x] + db[x] for x in na}, {x: da[x] + nb[x] for x in na}
     n, d = subs[0]
     for nb, db in subs[1:]:
-        n = {x: n[x] + nb[x] if op == "*" else max(n[x] + db[x], nb[x] + d[x]) for x in zero}
-        d = {x: d[x] + db[x] for x in zero}
+        n = {x: n[x] + nb[x] if op == "*" else max(n[x] + db[x], nb[x] + d[x]) for x in n}
+        d = {x: d[x] + db[x] for x in d}
     return n, d
 
 
