@@ -105,8 +105,12 @@ def check_ties(ctx):
                                         "counterexample's LP certificate")
     ev = {"mass 1/2 (all tie patterns)": general, "instance P = (1/3, 1/6, 1/6, 1/3)": {"result": summary, **inst_ev},
           **certs}
-    if counter is None:
-        return Outcome.verified("every tie pattern at mass 1/2: " + summary, **ev)
+    if counter is None:   # mass 1/2 decided; ties at another mass are not covered by the dual above
+        return Outcome.inconclusive(
+            "holds for every tie pattern at mass 1/2 (symbolic); the witness for ties at mass 2/5 does not beat the "
+            "binary mechanism, and no dual covers them: " + summary, **ev,
+            would_decide="a staircase mechanism beating the binary one for ties at a mass other than 1/2, or a dual "
+                         "certifying the binary mechanism there")
     ev["readings"] = {"literal": "Theorem 12 as stated (no uniqueness): false for P = (1/5, 1/5, 1/5, 2/5)",
                       "with the proof's hypothesis": "a unique maximising pair (kairouz.thm12.binary-optimal-mi), or "
                                                      "ties at mass 1/2 (symbolic, above): holds"}
