@@ -28,7 +28,8 @@ def check(ctx):
     c = sp.symbols("c", real=True)
     f = sum(bi * ai for bi, ai in zip(b, a, strict=True)) + c
     facts = affine_conjugate_facts(f, a, v)
-    ok = facts["affine_in_a"] and sp.simplify(facts["value_at_v_eq_b"] + c) == 0 and facts["unbounded_when_v_ne_b"]
+    residual = sp.simplify(facts["value_at_v_eq_b"] + c)    # (45): f_*(b_x, x) = -c_x
+    ok = facts["affine_in_a"] and residual == 0 and facts["unbounded_when_v_ne_b"]
     if ok:
         from rldp_verify.certificates.identity import identity_evidence
 
@@ -40,4 +41,11 @@ def check(ctx):
         return Outcome.verified("sympy: at v = b the infimand is the constant -c for every a; for v != b it "
                                 "equals -t|v-b|^2 - c along a = -t(v-b), so the infimum is -inf", **{
                                     k: str(x) for k, x in facts.items()}, **ev_cert)
+    # issue 30: a wrong value at v = b is refuted with a point, not left 'not confirmed'
+    point = {s_: sp.Rational(k + 2, 7) for k, s_ in enumerate(sorted(residual.free_symbols, key=str))}
+    if residual != 0 and sp.N(residual.subs(point), 30) != 0:
+        return Outcome.refuted("(45): at v = b_x the conjugate is not -c_x",
+                               counterexample={"residual": str(residual), "at": {str(k): str(x) for k, x in point.items()},
+                                               "value": str(sp.N(residual.subs(point), 15))}, kind="false",
+                               **{k: str(x) for k, x in facts.items()})
     return Outcome.inconclusive("symbolic facts not confirmed", **{k: str(x) for k, x in facts.items()})

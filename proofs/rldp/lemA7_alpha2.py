@@ -26,6 +26,22 @@ ROOT = sp.sqrt(Bt**2 + 4 * rho * Bt - 4 * Bt * rho**2)
 A53 = (Bt - 2 * Bt * rho + ROOT) / (Bt + 1)
 
 
+def _refute_if_nonzero(residuals: dict, **ev):
+    """Symbolic steps that sympy did not reduce to 0, evaluated at rational points (B~, rho) at 30 digits: a residual
+    above 1e-20 refutes the step with the point (issue 30: a wrong step must be REFUTED, not 'not confirmed');
+    None when every residual vanishes numerically (then the step stays undecided)."""
+    pts = [(sp.Rational(1, 3), sp.Rational(1, 5)), (sp.Rational(1, 7), sp.Rational(2, 5)),
+           (sp.Rational(3, 4), sp.Rational(1, 10))]
+    for name, expr in residuals.items():
+        for b, r in pts:
+            val = sp.N(sp.sympify(expr).subs({Bt: b, rho: r}), 30)
+            if not val.free_symbols and abs(val) > sp.Float("1e-20"):
+                return Outcome.refuted(f"{name} fails at B~ = {b}, rho = {r} (residual {sp.N(val, 6)})",
+                                       counterexample={"step": name, "B~": str(b), "rho": str(r),
+                                                       "residual": str(sp.N(val, 15))}, kind="false", **ev)
+    return None
+
+
 @claim(
     id="rldp.lemma-a7.xi-formula",
     paper=PAPER,
@@ -56,7 +72,12 @@ def check_formula(ctx):
                                     **{f"{n} solves F = 0": ((rho / xi + (1 - rho) ** 2 / (1 - rho * xi) - Bt - 1)
                                                              .subs(xi, r), 0) for n, r in zip(("xi-", "xi+"), a7, strict=True)},
                                     "2 rho (xi+ - 1) = (A53)": (2 * rho * (a7[1] - 1), A53)}))
-    return Outcome.inconclusive("not all symbolic steps confirmed", same=same, roots=roots, a53=a53)
+    refuted = _refute_if_nonzero({**{f"(A51) = Lemma 1 ({n})": x - y for n, x, y in zip(("xi-", "xi+"), lemma1, a7,
+                                                                                    strict=True)},
+                                  **{f"{n} solves F = 0": Fq.subs(xi, r) for n, r in zip(("xi-", "xi+"), a7, strict=True)},
+                                  "2 rho (xi+ - 1) = (A53)": 2 * rho * (a7[1] - 1) - A53},
+                                 same=same, roots=roots, a53=a53)
+    return refuted or Outcome.inconclusive("not all symbolic steps confirmed", same=same, roots=roots, a53=a53)
 
 
 @claim(
@@ -96,7 +117,12 @@ def check_rho_opt(ctx):
             uncovered="the concavity ((A53)'' < 0 sampled on a grid at 30 digits)"))
         return Outcome.verified("sympy: (A53)' vanishes at (1 - sqrt(B~))/2, the value there is sqrt(B~), and "
                                 "(A53)'' < 0 on a grid (concave)", **ev)
-    return Outcome.inconclusive("not all steps confirmed", stationary=stationary, value=value, **ev)
+    if worst >= 0:
+        return Outcome.refuted("(A53)'' >= 0 at a grid point: (A53) is not concave there",
+                               counterexample={"max_second_derivative_on_grid": nstr(worst, 10)}, kind="false", **ev)
+    refuted = _refute_if_nonzero({"(A53)' at rho_opt": d1.subs(rho, r_opt), "(A53) at rho_opt = sqrt(B~)":
+                                  A53.subs(rho, r_opt) - sp.sqrt(Bt)}, stationary=stationary, value=value, **ev)
+    return refuted or Outcome.inconclusive("not all steps confirmed", stationary=stationary, value=value, **ev)
 
 
 def g_alpha2(p, Btil):
