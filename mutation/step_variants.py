@@ -208,8 +208,6 @@ def refuted_as_printed() -> dict[str, tuple[str, ...]]:
 
 #: variants seen to survive, with why (a finding about the check; the slow test requires exactly these to survive)
 SURVIVORS: dict[str, str] = {
-    "004:7.1.i01": "kairouz.thm21.alphabet-reduction maximises over the vertices only: that a convex U attains its "
-                   "maximum at a corner point is assumed by the check, not tested (no interior points are tried)",
     "004:9.4.i15": "in kairouz.claim4.single-heavy-atom's 106 sampled (P, eps) the maximum of mu over the subsets is "
                    "always attained at T^c, so the bound for the supersets of T (mu(P(A)) <= mu(P(T))) is never the "
                    "binding one and dropping it changes nothing the check sees",

@@ -166,6 +166,14 @@ def check_thm21(ctx):
             P0, P1 = rand_pair(rng, k, 20)
             for name, mu in (("chi2", mu_chi2(P0, P1)), ("tv", mu_tv(P0, P1))):
                 m = {l: max(utility(V, mu) for V in verts[l]) for l in verts}
+                for l in verts:   # Sec. 7.1: a convex U attains its max at a corner (issue 30: tested, not assumed)
+                    pick = [verts[l][rng.randrange(len(verts[l]))] for _ in range(3)]
+                    w = [Fraction(rng.randint(1, 9)) for _ in pick]
+                    mix = [[sum(wi * V[i][j] for wi, V in zip(w, pick, strict=True)) / sum(w) for j in range(l)]
+                           for i in range(k)]
+                    if utility(mix, mu) > m[l]:
+                        bad.append({"k": k, "l": l, "t": str(t), "utility": name, "interior_point_beats_corners":
+                                    [[str(x) for x in r] for r in mix]})
                 small = max(m[l] for l in m if l <= k)
                 big = max(m[l] for l in m if l > k)
                 rows.append({"k": k, "t": str(t), "utility": name, "max_l<=k": str(small), "max_l>k": str(big)})
