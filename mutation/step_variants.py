@@ -569,6 +569,12 @@ VARIANTS: list[Variant] = [
       "Lemma 25 with ||P0 - P1||_TV^3"),
     v("004:8.5.i06", "kairouz.cor11.tv-contraction", K6, "bound = (t - 1) / (t + 1) * _tv(P0, P1)",
       "bound = (t - 1) / t * _tv(P0, P1)", "||M0 - M1||_TV = (e^eps - 1)/e^eps ||P0 - P1||_TV"),
+    v("004:10.i03", "kairouz.prop17.data-processing", "proofs.kairouz.sec5_approximate_dp",
+      "a, b = utility(QW, mu), utility(Q, mu)", "a, b = utility(Q, mu), utility(QW, mu)",
+      "Proposition 17 reversed: U(Q) <= U(QW)"),
+    v("001:III.P3.i3", "falpha.prop3.maximal-correlation-route", "proofs.falpha.prop3_no_contraction",
+      "if not eta_tv(W) < 1:", "if not eta_tv(W) < Fraction(1, 2):",
+      "rows pairwise intersecting give a contraction coefficient below 1/2 (for 'below 1')"),
     v("004:9.2.d02", "kairouz.thm13.binary-mi-approximation", "proofs.kairouz.thm13_binary_mi_approximation",
       "sol = solve_staircase_lp(k, tt, mu)", "sol = solve_staircase_lp(k, tt * tt, mu)", "OPT as the LP at 2 eps"),
 ]
