@@ -3,7 +3,7 @@ symmetry) and their eps-LDP audit without enumerating outputs; exact models of f
 
 - :mod:`rldp_verify.structured.channels`: the structures and their exact worst ratios;
 - :mod:`rldp_verify.structured.composite`: structures over several attributes (budget splitting, RS+FD with
-  per-attribute fake data) and over released bit positions (dBitFlipPM);
+  per-attribute fake data), over released bit positions (dBitFlipPM) and Bloom filters (RAPPOR, CMS);
 - :mod:`rldp_verify.structured.samplers`: exact event probabilities of float64 uniform comparisons and
   NumPy's legacy ``binomial(1, p)``;
 - :mod:`rldp_verify.structured.audit`: :func:`audit_structured` (verdict, excess over eps, rounding budget,
@@ -23,8 +23,9 @@ from rldp_verify.structured.channels import (
     UnaryProduct,
     compose,
 )
-from rldp_verify.structured.composite import AttributeProduct, FakeData, SampledBits
+from rldp_verify.structured.composite import AttributeProduct, BloomProduct, FakeData, SampledBits
 
 __all__ = ["Adapted", "StructuredAudit", "audit_structured", "BitChannel", "UnaryProduct", "Symmetric",
            "PublicMixture", "SubsetSelection", "LaplaceHistogram", "AttributeMixture", "FakeDataMixture",
-           "FakeDataUnary", "compose", "AttributeProduct", "FakeData", "SampledBits"]
+           "FakeDataUnary", "compose", "AttributeProduct", "FakeData", "SampledBits",
+           "BloomProduct"]

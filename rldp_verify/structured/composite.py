@@ -32,6 +32,14 @@ released sample of positions, with their eps-LDP worst ratio exact and without e
   channel is a product of bits; the two inputs' bits cancel unless j in {B(x), B(x')}, so with B(x) != B(x')
   rho = r1 r2 when m >= 2 (J holds both buckets) and max(r1, r2) when m = 1, r1 = max_y P(y|hot) / P(y|cold),
   r2 = max_y P(y|cold) / P(y|hot); rho = 1 when every input falls in the same bucket.
+
+- :class:`BloomProduct` -- RAPPOR's permanent response and Apple's count-mean sketch: a public cohort c (RAPPOR's
+  cohort, CMS's hash index j), drawn uniformly and released, fixes a set B_c(x) of the m positions (the Bloom filter
+  bits of x; CMS: the one position h_j(x)); every position goes through a bit channel, hot on B_c(x), cold elsewhere.
+  Positions outside B_c(x) xor B_c(x') cancel, so rho = max_c max_{x != x'} r1^|B_c(x) minus B_c(x')| r2^|B_c(x')
+  minus B_c(x)| with r1, r2 as for :class:`SampledBits` (each >= 1). The maximum over pairs is found exactly by a
+  branch and bound over the distinct sets of each cohort (largest first; a pair's bound is r1^|S| r2^|T|), which
+  stops at the first disjoint pair of maximal sizes in practice; over ``MAX_PAIRS`` pairs it refuses.
 """
 
 from __future__ import annotations
@@ -54,7 +62,9 @@ from rldp_verify.structured.channels import (
     ratio,
 )
 
-__all__ = ["AttributeProduct", "FakeData", "SampledBits", "FAKES"]
+__all__ = ["AttributeProduct", "FakeData", "SampledBits", "BloomProduct", "FAKES"]
+
+MAX_PAIRS = 5_000_000
 
 FAKES = ("uniform", "zero", "random")
 
@@ -269,4 +279,87 @@ class SampledBits:
                 for j, y in zip(J, bits, strict=True):
                     vec[j] = y
                 outs.append(",".join(map(str, vec)))
+        return rows, outs
+
+
+def _pow(r, n: int):
+    """r^n for r a Fraction or inf (n >= 0; inf^0 = 1)."""
+    if n == 0:
+        return Fraction(1)
+    return INF if r == INF else r**n
+
+
+@dataclass
+class BloomProduct:
+    """A public uniform cohort c in range(cohorts), then m positions: hot on ``sets(c, x)``, cold elsewhere."""
+
+    d: int
+    m: int
+    cohorts: int
+    bit: BitChannel
+    sets: Callable[[int, int], frozenset]
+    labels: tuple = ("0", "1")            # the output symbols of a position with bit 0 and 1 (for dense())
+    params: dict = field(default_factory=dict)
+
+    kind = "mixture over a public cohort of a product of per-position channels on the input's set (Bloom filter)"
+
+    def _r(self):
+        r1 = max((ratio(self.bit.prob(y, 1), self.bit.prob(y, 0)) for y in (0, 1)), key=_key)
+        r2 = max((ratio(self.bit.prob(y, 0), self.bit.prob(y, 1)) for y in (0, 1)), key=_key)
+        return tuple(Fraction(1) if r is None else r for r in (r1, r2))
+
+    def _solve(self):
+        r1, r2 = self._r()
+
+        def val(a: int, b: int):
+            return INF if (r1 == INF and a) or (r2 == INF and b) else _pow(r1, a) * _pow(r2, b)
+        best, arg, pairs = Fraction(1), None, 0
+        for c in range(self.cohorts):
+            groups: dict = {}
+            for x in range(self.d):
+                groups.setdefault(frozenset(self.sets(c, x)), x)
+            distinct = sorted(groups, key=len, reverse=True)
+            if len(distinct) < 2:
+                continue
+            for S in distinct:
+                if _key(val(len(S), len(distinct[0]))) <= _key(best):
+                    break                       # no later S (smaller) can beat best
+                for T in distinct:
+                    if _key(val(len(S), len(T))) <= _key(best):
+                        break                   # no later T (smaller) either
+                    if T is S:
+                        continue
+                    pairs += 1
+                    if pairs > MAX_PAIRS:
+                        raise InputError(f"Bloom filter channel with d = {self.d}: over {MAX_PAIRS} pairs of sets "
+                                         "searched; no exact maximum")
+                    v = val(len(S - T), len(T - S))
+                    if _key(v) > _key(best):
+                        best, arg = v, (c, groups[S], groups[T], sorted(S - T), sorted(T - S))
+        return best, arg
+
+    def ratio(self):
+        """max over cohorts and ordered pairs of r1^|S minus T| r2^|T minus S| (see the module docstring)."""
+        return self._solve()[0]
+
+    def witness(self) -> dict:
+        """The cohort, the two inputs and the positions where they differ."""
+        _, arg = self._solve()
+        if arg is None:
+            return {"x": 0, "x_prime": 1, "y": "any (every pair of inputs has the same set in every cohort)"}
+        c, x, xp, only_x, only_xp = arg
+        return {"x": x, "x_prime": xp, "y": f"(cohort {c}; positions {only_x} only of x at their worst value "
+                f"under x, positions {only_xp} only of x' at theirs)"}
+
+    def dense(self):
+        """(rows, outputs) over (cohort, position values) (small m and d)."""
+        _cap(self.cohorts * 2**self.m * self.d, f"Bloom filter channel with m = {self.m}")
+        w = Fraction(1, self.cohorts)
+        rows, outs = [], []
+        for c in range(self.cohorts):
+            sets = [frozenset(self.sets(c, x)) for x in range(self.d)]
+            for bits in itertools.product((0, 1), repeat=self.m):
+                rows.append([w * math.prod(self.bit.prob(y, int(i in sets[x])) for i, y in enumerate(bits))
+                             for x in range(self.d)])
+                outs.append(",".join(self.labels[y] for y in bits) + f"@{c}")
         return rows, outs

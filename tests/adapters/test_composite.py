@@ -89,3 +89,31 @@ def test_bad_structures_refused():
         FakeData([(UnaryProduct(2, BitChannel(Fraction(1), Fraction(1, 2))), "random")]).ratio()
     with pytest.raises(InputError, match="d_bits = 3 must be in"):
         SampledBits(4, 2, 3, BitChannel(Fraction(1, 2), Fraction(1, 3)), lambda x: x // 2)
+
+
+def _bloom_cases(seed):
+    from rldp_verify.structured import BloomProduct
+
+    rng = random.Random(seed)
+    for _ in range(3):
+        d, m, cohorts = rng.randint(2, 5), rng.randint(2, 4), rng.randint(1, 3)
+        h = rng.randint(1, m)
+        tab = {(c, x): frozenset(rng.randrange(m) for _ in range(h)) for c in range(cohorts) for x in range(d)}
+        yield BloomProduct(d, m, cohorts, BitChannel(_p(rng), _p(rng)), lambda c, x, tab=tab: tab[c, x])
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_bloom_product_is_the_dense_audit(seed):
+    for st in _bloom_cases(seed):
+        got, want = st.ratio(), _dense_ratio(st)
+        assert got == want, (st, got, want)
+
+
+def test_bloom_product_wrong_variant_caught():
+    """Counting only the positions of x (not those of x') is a wrong closed form the oracle rejects."""
+    from rldp_verify.structured import BloomProduct
+
+    st = BloomProduct(2, 3, 1, BitChannel(Fraction(3, 4), Fraction(1, 4)), lambda c, x: {x})
+    assert st.ratio() == _dense_ratio(st) == 9 and st.ratio() != 3
+    same = BloomProduct(3, 3, 2, BitChannel(Fraction(3, 4), Fraction(1, 4)), lambda c, x: {0})
+    assert same.ratio() == 1
