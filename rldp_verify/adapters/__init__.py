@@ -13,6 +13,10 @@ pure-ldp           ``UEClient`` (SUE; OUE with ``use_oue``)           per-bit pr
                    ``DEClient``                                     GRR on d values
                    ``LHClient`` (BLH: g = 2; OLH: ``use_olh``)        public seed mixture of GRR on g
                    ``HEClient`` (SHE / THE: the server thresholds)  ideal Laplace histogram
+                   ``RAPPORClient`` (``d``)                          public cohort mixture of a Bloom filter product
+                   ``CMSClient`` (``d``; HCMS: ``is_hadamard``)        public hash index mixture (CMS: per-entry
+                                                                    product; HCMS: binary RR on a Hadamard sign)
+                   ``HadamardMechClient``                            public rows mixture of GRR on 2^t sign tuples
 multi-freq-ldpy    ``GRR_Client`` (``k``, ``epsilon``)                GRR on k values
                    ``UE_Client`` (``k``, ``epsilon``, ``optimal``)    per-bit product
                    ``LH_Client`` (``k``, ``epsilon``, ``optimal``)    public seed mixture of GRR on g
@@ -66,7 +70,8 @@ Inputs are the library's value indices 0..d-1. An object of any other type raise
 :class:`~rldp_verify.core.errors.InputError` naming it.
 
 The package: :mod:`~rldp_verify.adapters._common` (parameter checks, sampler model, versions, tracing),
-one module per library (:mod:`~rldp_verify.adapters.pure_ldp`, :mod:`~rldp_verify.adapters.multi_freq_ldpy` and
+one module per library (:mod:`~rldp_verify.adapters.pure_ldp` and :mod:`~rldp_verify.adapters.pure_ldp_more`,
+:mod:`~rldp_verify.adapters.multi_freq_ldpy` and
 :mod:`~rldp_verify.adapters.multi_freq_ldpy_more`,
 :mod:`~rldp_verify.adapters.opendp`), :mod:`~rldp_verify.adapters.dispatch` (:func:`adapt`, :func:`channel`,
 :func:`audit_adapted`) and :mod:`~rldp_verify.adapters.specs` (``LIBRARY:NAME``).

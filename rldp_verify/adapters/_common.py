@@ -78,6 +78,8 @@ class _Events:
             return sm.prob_le(c)
         if kind == "gt":
             return 1 - sm.prob_le(c)
+        if kind == "choices":            # random.choices([a, b], weights=[c, 1 - c]) gives a
+            return sm.prob_choices_first([c, 1 - float(c)])
         if kind in ("binomial-numpy", "binomial-numba"):
             return sm.prob_binomial1(c, kind.split("-")[1]) if not isinstance(c, Fraction) else c
         raise ValueError(kind)

@@ -45,7 +45,8 @@ def _adapt(obj, model, params) -> Adapted:
     if mod.startswith("opendp") or type(obj).__module__.startswith("opendp"):
         return _opendp(obj, _name(obj), ev, params)
     raise InputError(f"unsupported object of type {tname}: no adapter (supported: pure-ldp UEClient/DEClient/"
-                     "LHClient/HEClient, multi-freq-ldpy GRR/UE/LH/SS/HE/ADP_Client, L_GRR/L_SUE/L_OUE/L_OSUE/"
+                     "LHClient/HEClient/RAPPORClient/CMSClient/HadamardMechClient, multi-freq-ldpy "
+                     "GRR/UE/LH/SS/HE/ADP_Client, L_GRR/L_SUE/L_OUE/L_OSUE/"
                      "L_SOUE/L_ADP/L_LH_Client, dBitFlipPM_Client, SMP_*, SPL_*, RSpFD_*, opendp "
                      "make_randomized_response[_bool])")
 

@@ -20,11 +20,12 @@ from rldp_verify.adapters._common import (
     _version,
     xxhash_problem,
 )
+from rldp_verify.adapters.pure_ldp_more import MORE, _pure_ldp_more
 from rldp_verify.core.errors import InputError
 from rldp_verify.structured import Adapted, BitChannel, LaplaceHistogram, PublicMixture, Symmetric, UnaryProduct
 from rldp_verify.structured import samplers as sm
 
-SUPPORTED = ("UEClient", "DEClient", "LHClient", "HEClient")
+SUPPORTED = ("UEClient", "DEClient", "LHClient", "HEClient", "RAPPORClient", "CMSClient", "HadamardMechClient")
 
 
 def pure_ldp_has_ue_bug(version: str | None = None) -> bool:
@@ -42,11 +43,13 @@ def _pure_ldp(obj, ev: _Events, params) -> Adapted:
     cls = type(obj).__name__
     if cls not in SUPPORTED:
         raise InputError(f"unsupported pure-ldp object of type {type(obj).__module__}.{cls} (supported: "
-                         "UEClient, DEClient, LHClient, HEClient)")
+                         "UEClient, DEClient, LHClient, HEClient, RAPPORClient, CMSClient, HadamardMechClient)")
+    ver = _version("pure-ldp")
+    if cls in MORE:
+        return _pure_ldp_more(obj, cls, ver, ev, params)
     d = _size(getattr(obj, "d", None), "d")
     if params:
         raise InputError(f"pure-ldp {cls} carries its own parameters; unexpected {', '.join(sorted(params))}")
-    ver = _version("pure-ldp")
     return _CLIENTS[cls](obj, d, ver, ev)
 
 

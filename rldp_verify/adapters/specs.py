@@ -16,16 +16,36 @@ def _pure_ldp_build(name):
     def build(**kw):
         import pure_ldp.frequency_oracles as fo
 
-        eps, d = float(kw.pop("epsilon")), int(kw.pop("d"))
+        eps, d = float(kw.pop("epsilon", 0) or 0), int(kw.pop("d"))
         im = {"index_mapper": lambda x: x}
+        if name in ("RAPPORClient", "CMSClient"):
+            return _sketch_build(name, fo, eps, d, kw)
         if name == "UEClient":
             obj = fo.UEClient(eps, d, use_oue=bool(kw.pop("use_oue", False)), **im)
+        elif name == "HadamardMechClient":
+            obj = fo.HadamardMechClient(eps, d, int(kw.pop("t")), **im)
         elif name == "LHClient":
             obj = fo.LHClient(eps, d, g=int(kw.pop("g", 2)), use_olh=bool(kw.pop("use_olh", False)), **im)
         else:
             obj = getattr(fo, name)(eps, d, **im)
         return obj, kw
     return build
+
+
+def _sketch_build(name, fo, eps, d, kw):
+    """RAPPOR with cohort c's hash functions ``generate_hash(m, c * num_hashes + i)`` (deterministic seeds: the
+    server draws them at random) and CMS with ``generate_hash_funcs(num_hashes, m)`` (as CMSServer does); ``d`` is
+    left for the adapter (the clients do not know it)."""
+    from pure_ldp.core import generate_hash, generate_hash_funcs
+
+    m, h = int(kw.pop("m")), int(kw.pop("num_hashes"))
+    if name == "RAPPORClient":
+        n = int(kw.pop("num_of_cohorts", 8))
+        fam = [[generate_hash(m, c * h + i) for i in range(h)] for c in range(n)]
+        obj = fo.RAPPORClient(float(kw.pop("f")), m, fam, num_of_cohorts=n, index_mapper=lambda x: x)
+    else:
+        obj = fo.CMSClient(eps, generate_hash_funcs(h, m), m, is_hadamard=bool(kw.pop("is_hadamard", False)))
+    return obj, {**kw, "d": d}
 
 
 def _mfl_build(module, name):
@@ -53,6 +73,12 @@ SPECS = {
     ("pure-ldp", "DEClient"): (_pure_ldp_build("DEClient"), {"epsilon": float, "d": int}),
     ("pure-ldp", "LHClient"): (_pure_ldp_build("LHClient"), {"epsilon": float, "d": int, "g": int, "use_olh": bool}),
     ("pure-ldp", "HEClient"): (_pure_ldp_build("HEClient"), {"epsilon": float, "d": int}),
+    ("pure-ldp", "RAPPORClient"): (_pure_ldp_build("RAPPORClient"), {"f": float, "m": int, "num_hashes": int,
+                                                                     "num_of_cohorts": int, "d": int}),
+    ("pure-ldp", "CMSClient"): (_pure_ldp_build("CMSClient"), {"epsilon": float, "m": int, "num_hashes": int,
+                                                               "d": int, "is_hadamard": bool}),
+    ("pure-ldp", "HadamardMechClient"): (_pure_ldp_build("HadamardMechClient"), {"epsilon": float, "d": int,
+                                                                                 "t": int}),
     ("multi-freq-ldpy", "GRR_Client"): (_mfl_build(f"{_PF}.GRR", "GRR_Client"), _KE),
     ("multi-freq-ldpy", "UE_Client"): (_mfl_build(f"{_PF}.UE", "UE_Client"), {**_KE, "optimal": bool}),
     ("multi-freq-ldpy", "LH_Client"): (_mfl_build(f"{_PF}.LH", "LH_Client"), {**_KE, "optimal": bool}),
@@ -87,7 +113,7 @@ SPECS = {
                                              {"categories": list, "prob": float}),
     ("opendp", "make_randomized_response_bool"): (_odp_build("make_randomized_response_bool"), {"prob": float}),
 }
-_OPTIONAL = ("use_oue", "optimal", "g", "use_olh", "as_set")
+_OPTIONAL = ("use_oue", "optimal", "g", "use_olh", "as_set", "num_of_cohorts", "is_hadamard")
 
 
 def _convert(key: str, text: str, typ):
@@ -161,7 +187,7 @@ def _hashable(out):
 
     if isinstance(out, np.ndarray):
         return tuple(v.item() for v in out)
-    if isinstance(out, tuple):
+    if isinstance(out, (tuple, list, zip)):
         return tuple(_hashable(v) for v in out)
     if isinstance(out, np.generic):
         return out.item()

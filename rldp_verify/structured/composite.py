@@ -39,7 +39,8 @@ released sample of positions, with their eps-LDP worst ratio exact and without e
   Positions outside B_c(x) xor B_c(x') cancel, so rho = max_c max_{x != x'} r1^|B_c(x) minus B_c(x')| r2^|B_c(x')
   minus B_c(x)| with r1, r2 as for :class:`SampledBits` (each >= 1). The maximum over pairs is found exactly by a
   branch and bound over the distinct sets of each cohort (largest first; a pair's bound is r1^|S| r2^|T|), which
-  stops at the first disjoint pair of maximal sizes in practice; over ``MAX_PAIRS`` pairs it refuses.
+  stops at the first disjoint pair of maximal sizes in practice (and, given ``hmax``, the number of hash functions,
+  skips the remaining cohorts once r1^hmax r2^hmax is attained); over ``MAX_PAIRS`` pairs it refuses.
 """
 
 from __future__ import annotations
@@ -299,6 +300,7 @@ class BloomProduct:
     bit: BitChannel
     sets: Callable[[int, int], frozenset]
     labels: tuple = ("0", "1")            # the output symbols of a position with bit 0 and 1 (for dense())
+    hmax: int | None = None               # an upper bound on |sets(c, x)| (the hash functions per cohort)
     params: dict = field(default_factory=dict)
 
     kind = "mixture over a public cohort of a product of per-position channels on the input's set (Bloom filter)"
@@ -314,7 +316,10 @@ class BloomProduct:
         def val(a: int, b: int):
             return INF if (r1 == INF and a) or (r2 == INF and b) else _pow(r1, a) * _pow(r2, b)
         best, arg, pairs = Fraction(1), None, 0
+        top = None if self.hmax is None else val(self.hmax, self.hmax)    # no pair can exceed it
         for c in range(self.cohorts):
+            if top is not None and _key(best) >= _key(top):
+                break
             groups: dict = {}
             for x in range(self.d):
                 groups.setdefault(frozenset(self.sets(c, x)), x)

@@ -27,7 +27,8 @@ from fractions import Fraction
 
 TWO53 = 2**53
 
-__all__ = ["TWO53", "prob_lt", "prob_le", "prob_binomial1", "binomial1_runs", "numpy_choice_first", "ideal"]
+__all__ = ["TWO53", "prob_lt", "prob_le", "prob_binomial1", "binomial1_runs", "numpy_choice_first", "ideal",
+           "prob_choices_first"]
 
 
 def _grid(c) -> Fraction:
@@ -109,3 +110,28 @@ def numpy_choice_first(weights) -> float:
 def ideal(p: float) -> Fraction:
     """The exact-Bernoulli model: Pr = p as the binary rational it is (what an ideal sampler would draw)."""
     return Fraction(float(p))
+
+
+def prob_choices_first(weights) -> Fraction:
+    """Pr[outcome 0] of CPython's ``random.choices(population, weights=weights)``: ``cum_weights`` are the float
+    running sums, ``total = cum_weights[-1]``, and the draw is ``bisect_right(cum_weights, random() * total)``, so
+    outcome 0 is the event fl(U total) < cum_weights[0] with U = k / 2^53; fl(U total) is nondecreasing in k, and the
+    number of such k is found by bisection (exact, with the float products the code computes)."""
+    import itertools
+
+    cum = list(itertools.accumulate(float(w) for w in weights))
+    total, c0 = cum[-1] + 0.0, cum[0]
+    if not math.isfinite(total) or total <= 0:
+        raise ValueError(f"weights {weights!r} do not sum to a positive finite number")
+    if total == 1.0:
+        return prob_lt(c0)
+    lo, hi = 0, TWO53                 # predicate "(k / 2^53) * total < c0" true below lo's end, false at hi
+    if not (0.0 * total) < c0:
+        return Fraction(0)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if (mid / TWO53) * total < c0:
+            lo = mid
+        else:
+            hi = mid
+    return Fraction(lo + 1, TWO53)
