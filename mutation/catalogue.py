@@ -1198,7 +1198,8 @@ MUTANTS += [
            "Kairouz's KL utility mu(c) = (P0.c) log((P1.c)/(P0.c)), the ratio inverted: caught by Figure 5's second "
            "route (a float interior-point LP (11) on its own mu)",
            wrap("extremal_utilities:mu_kl", _mu_kl_inverted), ("kairouz.fig5.optimal-mechanisms-kl",
-                                                                 "kairouz.fig3-8.experiments"),
+                                                                 "kairouz.fig3-8.experiments",
+                                                                 "kairouz.fig4.better-of-two"),
            include_slow=True),
     mutant("issue24.pram-f-simplified-without-s-minus-1", "pram",
            "Sec. 3.1's O(S) form of f(q) = I(X, Z) with the (S - 1) of the off-diagonal entries dropped",

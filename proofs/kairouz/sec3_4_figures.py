@@ -44,6 +44,7 @@ import numpy as np
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.topics.extremal.staircase import pattern_subset_sums, solve_staircase_lp_batch
 
+from .._consistency import expect
 from ._common import PAPER
 
 EPS = (0.05, 0.1, 0.2, 0.35, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)
@@ -159,11 +160,14 @@ def run(ctx, utility: str, k: int, conc: float = CONC, *, n: int = INSTANCES, ep
         mus = [lambda C, P0=P0, P1=P1: mu_kl(P0, P1, C) for P0, P1 in pairs]
         sets = [binary_set_kl(P0, P1) for P0, P1 in pairs]
         out["norm"] = np.array([float(mu_kl(P0, P1, np.eye(k)).sum()) for P0, P1 in pairs])
+        out["instances"] = pairs
     else:
         Ps = np.array([draw(rng, k, conc) for _ in range(n)])
         mus = [lambda C, P=P: mu_mi(P, C) for P in Ps]
         sets = [binary_set_mi(P) for P in Ps]
         out["norm"] = np.array([float(-(P * np.log(P)).sum()) for P in Ps])
+        out["instances"] = [(P,) for P in Ps]
+    out["sets"] = sets
     stats = {"LPs": 0, "fallback": 0, "max_relative_gap": 0.0, "max_pivots": 0}
     for j, e in enumerate(eps):
         t = math.exp(e)
@@ -484,6 +488,23 @@ REPLICATES_K12 = 1      # for |X| = 12 (each LP has 4096 columns), on EPS_K12
 EPS_K12 = (0.1, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 10.0)
 
 
+def _second_route_floor(utility: str, d: dict, b: np.ndarray) -> dict:
+    """Second route (issue 24) for the smallest better-of-two ratio of a sample: at its instance and eps, both
+    mechanisms' utilities over the optimum of LP (11) by the engine's certified staircase LP with arb mu
+    (:func:`proofs.kairouz.sec3_4_experiments.certified_ratio`), not the batched float simplex and numpy mu; they must
+    agree to 1e-6, else ERROR."""
+    from .sec3_4_experiments import certified_ratio
+
+    i, j = np.unravel_index(int(b.argmin()), b.shape)
+    e = float(d["eps"][j])
+    T = frozenset(np.flatnonzero(d["sets"][i]).tolist())
+    c = max(certified_ratio(utility, d["instances"][i], e, "rr"), certified_ratio(utility, d["instances"][i], e, "bin", T))
+    expect(abs(c - float(b[i, j])) <= 1e-6, f"|X| = {len(d['instances'][i][0])}: the smallest ratio "
+                                            f"{float(b[i, j])!r} by the batched LP, {c!r} by the certified LP (routes "
+                                            "disagree)")
+    return {"float (batched simplex)": round(float(b[i, j]), 8), "certified": round(c, 8), "instance": int(i), "eps": e}
+
+
 def floors_claim(ctx, utility: str, *, n: int = INSTANCES, ks=KS, combine=np.maximum, replicates=REPLICATES,
                  replicates_k12=REPLICATES_K12, draw_figure: bool = True) -> Outcome:
     """Figures 4 / 7: the better of binary and RR achieves at least the printed fraction of the optimum on every
@@ -498,6 +519,7 @@ def floors_claim(ctx, utility: str, *, n: int = INSTANCES, ks=KS, combine=np.max
     floors: dict = {}
     per_k = {}
     used: list = []    # (|X|, run) of every sample read: the LP evidence
+    second: dict = {}  # |X| -> the smallest ratio of the main sample by the certified LP (issue 24 second route)
     for conc in (CONC, CONC_SKEW):
         floors[conc] = {}
         for k in ks:
@@ -513,6 +535,8 @@ def floors_claim(ctx, utility: str, *, n: int = INSTANCES, ks=KS, combine=np.max
                     dr = run(ctx, utility, k, conc, n=n, eps=eps, rep=r + 1)
                     used.append((k, dr))
                     reps.append(float((combine(dr["binary"], dr["RR"]) / dr["optimal"]).min()))
+            if conc == CONC and k <= 6 and combine is np.maximum:
+                second[k] = _second_route_floor(utility, d, b)
             floors[conc][k] = {"main": float(b.min()), "replicates": reps, "argmin_eps": float(eps[int(b.min(0).argmin())]),
                                "mean_over_instances_of_min_over_eps": float(b.min(axis=1).mean())}
 
@@ -535,7 +559,8 @@ def floors_claim(ctx, utility: str, *, n: int = INSTANCES, ks=KS, combine=np.max
           "mean_worst_ratio_by_|X|": [round(x, 4) for x in means],
           "replicates": {"|X| <= 6": f"{replicates} extra samples, eps grid {EPS[0]}-{EPS[-1]} ({len(EPS)} points)",
                          "|X| = 12": f"{replicates_k12} extra samples, eps {EPS_K12}"},
-          "optimum_LP_(11)": lp_evidence(used)}
+          "optimum_LP_(11)": lp_evidence(used),
+          "second_route (smallest ratio, certified LP (11) in arb)": second}
     if draw_figure and set(ks) == set(KS):
         path, rel = ctx.artefact(f"figures/kairouz_fig{FIG[utility][1]}.png")
         draw_better(utility, per_k, floors, printed, path)
