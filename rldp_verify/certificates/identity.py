@@ -97,17 +97,14 @@ def _atom_substitution(es: list, notes: list, relations: list, merged: list) -> 
             return
         root = e.is_Pow and e.exp.is_Rational
         key = (sympy.cancel(e.base), int(e.exp.q)) if root else e.func(*(sympy.cancel(a) for a in e.args))
+        if root and _perfect_power(e, key, notes, merged, rep):
+            return
         if key in first and first[key] != e:
             pairs = [(first[key].base, e.base)] if root else zip(first[key].args, e.args, strict=True)
             merged.extend((x, y) for x, y in pairs if x != y)
         if key not in canon:
             first[key] = e
-            canon[key] = sympy.Symbol(f"A{len(canon)}")
-            base = key[0] if root else None
-            notes.append(f"{canon[key].name} = {sympy.sstr(e if base is None else base ** sympy.Rational(1, key[1]))}")
-            if base is not None and not base.atoms(sympy.Function) and all(
-                    p.exp.is_Integer for p in base.atoms(sympy.Pow)):
-                relations.append((canon[key], canon[key] ** key[1] - base))
+            canon[key] = _new_atom(f"A{len(canon)}", e, key if root else None, notes, relations)
         rep[e] = canon[key] ** int(e.exp.p) if root else canon[key]
 
     for e in es:
@@ -115,6 +112,29 @@ def _atom_substitution(es: list, notes: list, relations: list, merged: list) -> 
             raise ValueError(f"a float in the identity: {sorted(map(str, e.atoms(sympy.Float)))[:3]}")
         walk(e)
     return [e.xreplace(rep) for e in es]
+
+
+def _new_atom(name: str, e, root_key, notes: list, relations: list) -> sympy.Symbol:
+    """The variable of a new atom, its note, and for a root b^(1/q) of a rational b the relation A^q - b."""
+    a = sympy.Symbol(name)
+    base = root_key[0] if root_key else None
+    notes.append(f"{name} = {sympy.sstr(e if base is None else base ** sympy.Rational(1, root_key[1]))}")
+    if base is not None and not base.atoms(sympy.Function) and all(p.exp.is_Integer for p in base.atoms(sympy.Pow)):
+        relations.append((a, a ** root_key[1] - base))
+    return a
+
+
+def _perfect_power(e, key, notes: list, merged: list, rep: dict) -> bool:
+    """A root b^(p/q) whose base, brought to one fraction b' (= b, certified as an identified atom's argument),
+    sympy evaluates as an exact q-th power of a positive rational expression: replaced by that expression^p."""
+    val = key[0] ** sympy.Rational(1, key[1])
+    if any(not p.exp.is_Integer for p in val.atoms(sympy.Pow)) or val.atoms(sympy.Function):
+        return False
+    if e.base != key[0]:
+        merged.append((e.base, key[0]))
+    notes.append(f"({sympy.sstr(key[0])})^(1/{key[1]}) = {sympy.sstr(val)}")
+    rep[e] = val ** int(e.exp.p)
+    return True
 
 
 def _reduce(es: list, relations: list, notes: list) -> list:
@@ -135,9 +155,28 @@ def _reduce(es: list, relations: list, notes: list) -> list:
 def rationalize(lhs, rhs, merged: list | None = None) -> tuple[sympy.Expr, sympy.Expr, str]:
     """(lhs', rhs', words): the identity as a rational one in new variables, and the substitution in words.
     Raises ValueError when lhs' - rhs' is not 0 as a rational function.  ``merged`` receives the pairs of
-    arguments of atoms identified as one variable (each must be certified equal, see :func:`identity_certificate`)."""
-    notes: list[str] = []
+    arguments of atoms identified as one variable (each must be certified equal, see :func:`identity_certificate`).
+    When the identity is not rational as written, it is tried once more with the powers of products of factors
+    that sympy knows to be positive split (``sympy.expand_power_base`` without force: sqrt(x / c^2) = sqrt(x) / c
+    for positive x, c), which the words then state."""
     es = [sympy.sympify(lhs), sympy.sympify(rhs)]
+    try:
+        return _rationalize(es, [], merged)
+    except ValueError as exc:
+        if "not a rational identity" not in str(exc):
+            raise
+        split = [sympy.expand_power_exp(sympy.expand_power_base(e, force=False)) for e in es]
+        if split == es:
+            raise
+        more: list = []
+        out = _rationalize(split, ["powers of products of positive factors and powers x^(a + b) split "
+                                   "(sympy.expand_power_base, expand_power_exp)"], more)
+        if merged is not None:
+            merged.extend(more)
+        return out
+
+
+def _rationalize(es: list, notes: list[str], merged: list | None) -> tuple[sympy.Expr, sympy.Expr, str]:
     hyperbolic = (sympy.sinh, sympy.cosh, sympy.tanh, sympy.coth)
     if any(e.has(*hyperbolic) for e in es):
         es = [e.rewrite(sympy.exp) for e in es]
