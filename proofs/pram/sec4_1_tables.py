@@ -288,6 +288,10 @@ def check_four_values(ctx):
             for a in ALPHAS:
                 ea = (flint.arb(a)).exp()
                 rows.append({"S": S, "alpha": a, "holds": bool(ea < thr), "margin": str(thr - ea)})
+                with mpmath.workdps(40):   # second route: the same margin in mpmath (not arb)
+                    m2 = (S - 2 + mpmath.sqrt(S * (S - 4))) / 2 - mpmath.exp(mpmath.mpf(a))
+                    expect(abs(m2 - mpmath.mpf((thr - ea).mid().str(30, radius=False))) < mpmath.mpf(10) ** -25,
+                           f"S = {S}, alpha = {a}: the margin by arb and by mpmath differ (routes disagree)")
     bad = [r for r in rows if not r["holds"]]
     if bad:
         return Outcome.refuted("condition fails", counterexample=bad[0], rows=rows, kind="false")
