@@ -295,4 +295,10 @@ def check_four_values(ctx):
     bad = [r for r in rows if not r["holds"]]
     if bad:
         return Outcome.refuted("condition fails", counterexample=bad[0], rows=rows, kind="false")
-    return Outcome.verified("rigorous (arb): e^alpha < (S-2+sqrt(S(S-4)))/2 in all 8 cases", rows=rows)
+    from rldp_verify.certificates.claims import built
+    from rldp_verify.certificates.value import value_certificate
+
+    certs = built(lambda: [value_certificate(f"e^alpha < (S - 2 + sqrt(S(S - 4)))/2 at S = {S}, alpha = {a}",
+                                             ["-", ["/", ["+", S - 2, ["sqrt", S * (S - 4)]], 2], ["exp", exact(a)]],
+                                             lower=0, strict=True) for S in (10, 30) for a in ALPHAS])
+    return Outcome.verified("rigorous (arb): e^alpha < (S-2+sqrt(S(S-4)))/2 in all 8 cases", rows=rows, **certs)

@@ -15,6 +15,10 @@ from ._common import PAPER
 
 ALPHA = "0.05"
 Q_PRINTED = ("0.4875", "0.4925", "0.4975", "0.5025", "0.5075", "0.5125")
+#: e^alpha and J's ends as expressions of the certificate checker's language (rldp_verify_check.value)
+_EA = ["exp", "1/20"]
+J_LOWER = ["/", 1, ["+", _EA, 1]]
+J_UPPER = ["/", _EA, ["+", 1, _EA]]
 
 
 def _J():
@@ -40,9 +44,13 @@ def check_interval(ctx):
         th = mpmath.tanh(mpmath.mpf(ALPHA) / 2)
         agree("1/(e^0.05 + 1)", mid_lo, (1 - th) / 2, "1e-40")
         agree("e^0.05/(1 + e^0.05)", mid_hi, (1 + th) / 2, "1e-40")
-    return outcome_from_comparisons([compare_printed("1/(e^0.05+1)", "0.4875", mid_lo),
-                                     compare_printed("e^0.05/(1+e^0.05)", "0.5125", mid_hi)],
-                                    what="interval ends")
+    from rldp_verify.certificates.claims import built
+    from rldp_verify.certificates.value import printed_certificate
+
+    comps = [compare_printed("1/(e^0.05+1)", "0.4875", mid_lo), compare_printed("e^0.05/(1+e^0.05)", "0.5125", mid_hi)]
+    return outcome_from_comparisons(comps, what="interval ends", **built(lambda: [
+        printed_certificate(f"J_0.05's {which} end against the printed {c.printed}", e, c.printed, c.agrees)
+        for which, e, c in (("lower", J_LOWER, comps[0]), ("upper", J_UPPER, comps[1]))]))
 
 
 @claim(
@@ -97,6 +105,14 @@ def check_grid(ctx):
     with working_precision(30):
         gap = mpmath.nstr(max(to_mpf(lo_l - exact(b["q"])) if exact(b["q"]) < lo_l else to_mpf(exact(b["q"]) - hi_u)
                               for b in bad), 2)
+    from rldp_verify.certificates.claims import built
+    from rldp_verify.certificates.value import value_certificate
+
+    ev.update(built(lambda: [   # each printed q certainly outside J: below its lower end or above its upper end
+        value_certificate(f"q = {b['q']} below J_0.05's lower end", ["-", J_LOWER, exact(b["q"])], lower=0, strict=True)
+        if exact(b["q"]) < lo_l else
+        value_certificate(f"q = {b['q']} above J_0.05's upper end", ["-", exact(b["q"]), J_UPPER], lower=0, strict=True)
+        for b in bad]))
     if not charitable_holds:
         return Outcome.refuted(f"{len(bad)} of 6 values lie outside J_0.05 = {J}, and no equally spaced grid over J "
                                f"prints as the printed values: {desc}", counterexample=bad, kind="false", **ev)
@@ -131,6 +147,17 @@ def check_boundary(ctx):
     ok = set(best) == {"0.4875", "0.5125"} and max(inner) < min(ends)
     table = {s: mpmath.nstr(v, 10) for s, v in vals.items()}
     if ok:
+        from rldp_verify.certificates.claims import built
+        from rldp_verify.certificates.value import mutual_information_expr, value_certificate
+
+        def mi(s):
+            q = exact(s)
+            return mutual_information_expr([[q, 1 - q], [1 - q, q]], p)
+        certs = built(lambda: [value_certificate(f"I(X,Z) at the printed end q = {end} exceeds I at q = {s}",
+                                                 ["-", mi(end), mi(s)], lower=0, strict=True)
+                               for end in ("0.4875", "0.5125") for s in Q_PRINTED[1:-1]])
         return Outcome.verified(f"I(X,Z) at the six q: {table}; the ends of J beat 39 interior points",
-                                values=table, ends=[mpmath.nstr(e, 12) for e in ends])
+                                values=table, ends=[mpmath.nstr(e, 12) for e in ends], **certs,
+                                certificate_covers="the two printed ends beat the four inner printed q; not the 39 "
+                                                   "interior points of J (mpmath)")
     return Outcome.refuted("the ends are not the best", counterexample=table, kind="false")
