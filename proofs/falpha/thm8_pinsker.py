@@ -246,6 +246,8 @@ def check_appA(ctx):
     checks["eq65_is_eq64"] = zero(psi - d_f)
     checks["eq66"] = zero(sp.diff(psi, p) - eq66)
     checks["eq67"] = zero(sp.diff(psi, p, 2) - eq67)
+    # "from which we can conclude that psi_alpha is convex in p": (67) >= 0 at the rational points (issue 30: tested)
+    checks["eq67_nonnegative"] = all(sp.N(eq67.subs(s), 50) >= 0 for s in subs_pts)
     # exact integer-alpha versions: sympy's exact derivative equals eq. (66)/(67) and the engine's dpsi_dp at
     # random rational points (a nonzero rational function of this degree cannot vanish at all of them by chance)
     rng0 = ctx.rng("appA.points")
