@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from rldp_verify.certificates.claims import built, no_certificate
+from rldp_verify.certificates.value import printed_certificate, value_certificate
 from rldp_verify.claims import Method, Outcome, claim, compare_printed, outcome_from_comparisons, search_readings
 from rldp_verify.rldp.gamma import gamma_inequalities
 
@@ -48,7 +50,9 @@ def check_adult_n(ctx):
     n2, _ = direct_counts()
     expect(ns == {n2}, f"the engine's CSV reader counts {sorted(ns)} records, a line count of the file {n2} "
                        "(routes disagree)")
-    ev = {"tables": rows, "occupation '?' records": dropped, "second route (line count)": n2}
+    ev = {"tables": rows, "occupation '?' records": dropped, "second route (line count)": n2,
+          **no_certificate("a count of the records of a data file: no certificate kind re-reads a file; the second "
+                           "route (a line count beside the engine's CSV reader) checks it")}
     c = compare_printed("n", "32561", ns.pop() if len(ns) == 1 else -1)
     return outcome_from_comparisons([c], what="record counts", **ev)
 
@@ -88,6 +92,12 @@ def check_occ_edu(ctx):
           "formula check": "len(gamma_inequalities) + a == a^2 + a on shapes 2x2, 2x3, 3x2, 3x4",
           "second route": f"distinct values in the file: {len(occ)} occupations x {len(edu)} education levels"}
     comps = [compare_printed("dimension a", "240", a_q), compare_printed("a^2 + a", "57840", a_q * a_q + a_q)]
+    n_s, n_u = len(with_q.sensitive), len(with_q.public)
+    ev.update(built(lambda: [
+        printed_certificate(f"a = {n_s} x {n_u} against the printed 240", ["*", n_s, n_u], "240", comps[0].agrees),
+        printed_certificate(f"a^2 + a, a = {n_s} x {n_u}, against the printed 57840",
+                            ["+", ["*", n_s, n_u, n_s, n_u], ["*", n_s, n_u]], "57840", comps[1].agrees)]))
+    ev["certificate_covers"] = "the arithmetic from the category counts (read from the file, second route above)"
     return outcome_from_comparisons(comps, what="counts (with '?' as a category)", **ev)
 
 
@@ -117,14 +127,17 @@ def check_matrix_size(ctx):
     matching = list(search.matches)
     comps = [compare_printed("57840^2 x 8 B in GB", "24.7", readings["57840^2 doubles in GB"]),
              compare_printed("57840^2 x 8 B in GiB", "24.7", readings["57840^2 doubles in GiB"])]
+    certs = built(lambda: [printed_certificate(f"57840^2 x 8 bytes in {unit} against the printed 24.7", e, "24.7", c.agrees)
+                           for unit, e, c in (("GB", ["/", ["*", m, m, 8], 10**9], comps[0]),
+                                              ("GiB", ["/", ["*", m, m, 8], 2**30], comps[1]))])
     if any(c.agrees for c in comps):
-        return outcome_from_comparisons(comps, what="sizes", recomputed=primary, readings_tried=tried)
+        return outcome_from_comparisons(comps, what="sizes", recomputed=primary, readings_tried=tried, **certs)
     return Outcome.refuted(
         f"57,840^2 doubles = {primary['bytes']:,} bytes = {primary['GB (1e9)']:.2f} GB = {primary['GiB (2^30)']:.2f} GiB, "
         f"not 24.7; the printed 24.7 is reproduced only by: {', '.join(matching) or 'none of the readings tried'}",
         counterexample={"printed": "24.7 GB", **primary}, readings_tried=tried, readings_reproducing_24_7=matching,
         reading_search=search.to_json(),
-        comparisons=[c.to_json() for c in comps], kind="wrong-number")
+        comparisons=[c.to_json() for c in comps], kind="wrong-number", **certs)
 
 
 @claim(
@@ -153,6 +166,8 @@ def check_ratio(ctx):
     ev = {"sentence": m.group(0), "eps": m.group(1), "quantile": m.group(2), "factor": k,
           "ratio": str(q / eps), "ratio_decimal": float(q / eps)}
     if q > k * eps:
+        ev.update(built(lambda: value_certificate(f"{m.group(2)} > {k} x {m.group(1)}", ["-", q, ["*", k, eps]],
+                                                 lower=0, strict=True)))
         return Outcome.verified(f"{m.group(2)} / {m.group(1)} = {float(q / eps):.3f} > {k} (operands read from the "
                                 "paper's sentence)", **ev)
     return Outcome.refuted(f"{m.group(2)} / {m.group(1)} = {float(q / eps):.3f} <= {k}", counterexample=ev, **ev,

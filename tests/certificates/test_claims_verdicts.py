@@ -58,3 +58,36 @@ def test_strict_inequalities_reversed_rejected(module, name):
         bad = copy.deepcopy(doc)
         bad["statement"]["expr"] = ["-", 0, bad["statement"]["expr"]]
         _rejected(bad)
+
+
+def _replace(e, old, new):
+    if isinstance(e, list):
+        return [_replace(x, old, new) for x in e]
+    return new if e == old else e
+
+
+def test_sec8_counts_certificates_with_a_wrong_operand_rejected():
+    from proofs.rldp.sec8_counts import check_matrix_size, check_occ_edu, check_ratio
+
+    for doc in _certs(check_matrix_size):   # 57,600^2 doubles are 24.7 GiB: the 'disagrees' side fails
+        bad = copy.deepcopy(doc)
+        bad["statement"]["expr"] = _replace(bad["statement"]["expr"], 57840, 57600)
+        if "GiB" in doc["name"]:
+            _rejected(bad)
+    for doc in _certs(check_occ_edu):        # 15 x 15 categories: neither 240 nor 57840
+        bad = copy.deepcopy(doc)
+        bad["statement"]["expr"] = _replace(bad["statement"]["expr"], 16, 15)
+        _rejected(bad)
+    (doc,) = _certs(check_ratio)            # 0.3897 is not more than 6 x 0.075
+    bad = copy.deepcopy(doc)
+    bad["statement"]["expr"] = _replace(bad["statement"]["expr"], 5, 6)
+    _rejected(bad)
+
+
+def test_geometric_prefactor_sign_reversed_rejected():
+    from proofs.kairouz.sec3_4_experiments import check_geo
+
+    (doc,) = _certs(check_geo)
+    bad = copy.deepcopy(doc)
+    bad["statement"]["expr"] = ["-", 0, bad["statement"]["expr"]]
+    _rejected(bad)
