@@ -39,6 +39,8 @@ multi-freq-ldpy    ``GRR_Client`` (``k``, ``epsilon``)                GRR on k v
                    ``eps_perm``)                                      channel on the bucket
 opendp             ``make_randomized_response`` (``categories``,     GRR on the categories
                    ``prob``), ``make_randomized_response_bool``
+                   ``make_laplace``, ``make_geometric`` (``bounds``, integer + discrete Laplace,
+                   ``scale``)                                       eps = (upper - lower) / scale
 =================  ===============================================  ================================
 
 Sampler model (``model="code"``, the default): every probability is that of the event the code draws,

@@ -75,7 +75,8 @@ def dense_mechanism(a: Adapted, sizes=None) -> Mechanism:
     """The dense Mechanism of an adapted channel (small domains; a finite seed set for local hashing)."""
     st = a.structure
     if isinstance(st, LaplaceHistogram):
-        raise InputError(f"{a.name}: continuous outputs have no dense channel; audit it with --ldp (exact)")
+        raise InputError(f"{a.name}: continuous or unbounded outputs have no dense channel; audit it with --ldp "
+                         "(exact)")
     rows, outs = st.dense()
     d = len(rows[0])
     keep = [i for i, r in enumerate(rows) if any(r)]          # outputs impossible under every input

@@ -1,6 +1,7 @@
 """OpenDP's randomized-response constructors (``make_randomized_response``, ``make_randomized_response_bool``)
-as exact GRR channels (see :mod:`rldp_verify.adapters`): OpenDP samples exactly from the rational value of
-the float ``prob``."""
+as exact GRR channels, and its integer noise (``make_laplace`` / ``make_geometric`` on integers in ``bounds``) as
+the exact discrete Laplace shift (see :mod:`rldp_verify.adapters`): OpenDP samples exactly from the rational
+value of the float ``prob`` or ``scale`` (the discrete Laplace of Canonne, Kamath and Steinke, NeurIPS 2020)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from fractions import Fraction
 
 from rldp_verify.adapters._common import _Events, _left, _prob, _version
 from rldp_verify.core.errors import InputError
-from rldp_verify.structured import Adapted, Symmetric
+from rldp_verify.structured import Adapted, DiscreteLaplaceShift, Symmetric
 
 
 def _categories(params):
@@ -36,8 +37,31 @@ def _boolean(params):
     return k, labels, p
 
 
+def _integer_noise(name, params) -> Adapted:
+    """``make_laplace`` / ``make_geometric`` on an integer in ``bounds`` = (lower, upper) with ``scale``."""
+    bounds, scale = params.pop("bounds", None), params.pop("scale", None)
+    _left(params, f"opendp {name}")
+    try:
+        lo, hi = (int(v) if isinstance(v, int) or str(v).strip().lstrip("-").isdigit() else None for v in bounds)
+    except (TypeError, ValueError):
+        lo = hi = None
+    if lo is None or hi is None or not lo < hi:
+        raise InputError(f"bounds = {bounds!r} must be two integers lower < upper (the integer inputs)")
+    try:
+        b = float(scale)
+    except (TypeError, ValueError):
+        raise InputError(f"scale = {scale!r} is not a number") from None
+    if not (b > 0 and b != float("inf")):
+        raise InputError(f"scale = {scale!r} must be a finite number > 0")
+    return Adapted(DiscreteLaplaceShift(hi - lo + 1, b, lo=lo), f"opendp {_version('opendp')} {name} (integers "
+                   f"{lo}..{hi}, scale {b!r})", "exact discrete Laplace with the rational value of the float scale "
+                   "(OpenDP's sampler, Canonne, Kamath, Steinke 2020): no float sampler to model", {}, None)
+
+
 def _opendp(obj, name, ev: _Events, params) -> Adapted:
     params = dict(params)
+    if name in ("make_laplace", "make_geometric"):
+        return _integer_noise(name, params)
     if name == "make_randomized_response":
         k, labels, p = _categories(params)
     elif name == "make_randomized_response_bool":
@@ -47,7 +71,7 @@ def _opendp(obj, name, ev: _Events, params) -> Adapted:
                          "the constructor instead: channel(dp.m.make_randomized_response, categories=..., prob=...)")
     else:
         raise InputError(f"unsupported opendp object {name!r} (supported: make_randomized_response, "
-                         "make_randomized_response_bool)")
+                         "make_randomized_response_bool, make_laplace and make_geometric on integers)")
 
     def rebuild(f):
         a = Fraction(f["prob"])

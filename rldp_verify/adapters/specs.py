@@ -112,6 +112,8 @@ SPECS = {
     ("opendp", "make_randomized_response"): (_odp_build("make_randomized_response"),
                                              {"categories": list, "prob": float}),
     ("opendp", "make_randomized_response_bool"): (_odp_build("make_randomized_response_bool"), {"prob": float}),
+    ("opendp", "make_laplace"): (_odp_build("make_laplace"), {"bounds": list, "scale": float}),
+    ("opendp", "make_geometric"): (_odp_build("make_geometric"), {"bounds": list, "scale": float}),
 }
 _OPTIONAL = ("use_oue", "optimal", "g", "use_olh", "as_set", "num_of_cohorts", "is_hadamard")
 

@@ -23,9 +23,15 @@ from rldp_verify.structured.channels import (
     UnaryProduct,
     compose,
 )
-from rldp_verify.structured.composite import AttributeProduct, BloomProduct, FakeData, SampledBits
+from rldp_verify.structured.composite import (
+    AttributeProduct,
+    BloomProduct,
+    DiscreteLaplaceShift,
+    FakeData,
+    SampledBits,
+)
 
 __all__ = ["Adapted", "StructuredAudit", "audit_structured", "BitChannel", "UnaryProduct", "Symmetric",
            "PublicMixture", "SubsetSelection", "LaplaceHistogram", "AttributeMixture", "FakeDataMixture",
            "FakeDataUnary", "compose", "AttributeProduct", "FakeData", "SampledBits",
-           "BloomProduct"]
+           "BloomProduct", "DiscreteLaplaceShift"]

@@ -63,7 +63,7 @@ from rldp_verify.structured.channels import (
     ratio,
 )
 
-__all__ = ["AttributeProduct", "FakeData", "SampledBits", "BloomProduct", "FAKES"]
+__all__ = ["AttributeProduct", "FakeData", "SampledBits", "BloomProduct", "DiscreteLaplaceShift", "FAKES"]
 
 MAX_PAIRS = 5_000_000
 
@@ -368,3 +368,23 @@ class BloomProduct:
                              for x in range(self.d)])
                 outs.append(",".join(self.labels[y] for y in bits) + f"@{c}")
         return rows, outs
+
+
+@dataclass
+class DiscreteLaplaceShift(LaplaceHistogram):
+    """An integer x in [lo, lo + d - 1] plus discrete Laplace noise: Pr[Y = y | x] = (1 - t) / (1 + t) t^|y - x|,
+    t = e^(-1/b). The ratio t^(|y - x| - |y - x'|) is at most e^(|x - x'| / b), attained for y <= min(x, x'); so
+    eps = (d - 1) / b exactly (b the binary rational of the float scale). A subclass of :class:`LaplaceHistogram`:
+    the audit decides it exactly through :meth:`eps`."""
+
+    lo: int = 0
+
+    kind = "integer plus discrete Laplace noise (exact sampler), eps = (upper - lower) / scale exactly"
+
+    def eps(self) -> Fraction:
+        """(d - 1) / b exactly."""
+        return Fraction(self.d - 1) / Fraction(self.scale)
+
+    def witness(self) -> dict:
+        """x = upper, x' = lower, y <= lower."""
+        return {"x": self.lo, "x_prime": self.lo + self.d - 1, "y": f"any y <= {self.lo}"}
