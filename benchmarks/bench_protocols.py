@@ -7,7 +7,8 @@ multi-freq-ldpy 0.2.5, and SUE / OUE of pure-ldp 1.1.2's ``UEClient``), claimed 
 sizes k = 2 (its default), 2^10 and 2^16. At 2^10 and 2^16 also two adapters outside its list, exact audit only
 (``DEPLOYMENT_EXTRAS``: pure-ldp's OLH ``LHClient``, multi-freq-ldpy's longitudinal ``L_OSUE_Client``, ``L_ADP_Client``,
 ``L_LH_Client`` and ``dBitFlipPM_Client``, its adaptive ``ADP_Client``, and the multidimensional ``SPL_UE_Client``,
-``RSpFD_UE_rnd_Client`` and ``RSpFD_ADP_Client`` on two attributes of size k), so that
+``RSpFD_UE_rnd_Client`` and ``RSpFD_ADP_Client`` on two attributes of size k; pure-ldp's RAPPOR (f = 0.5, m = 128, 2 hash
+functions, 8 cohorts), CMS and HCMS (m = 1024, 256 hash functions) and Hadamard mechanism (t = 3)), so that
 every deployment-size audit of tests/adapters has its seconds measured here.
 
 Ours: ``rldp_verify.adapters.adapt`` + ``audit_structured`` (eps-LDP, structured, exact; the sampler model is the
@@ -69,6 +70,10 @@ DEPLOYMENT_EXTRAS = (
     ("SPL_OUE", "multi-freq-ldpy:SPL_UE_Client", ["lst_k={k},{k}", "epsilon={eps}"]),
     ("RSpFD_OUE_rnd", "multi-freq-ldpy:RSpFD_UE_rnd_Client", ["lst_k={k},{k}", "epsilon={eps}"]),
     ("RSpFD_ADP", "multi-freq-ldpy:RSpFD_ADP_Client", ["lst_k={k},{k}", "epsilon={eps}"]),
+    ("RAPPOR_pure_ldp", "pure-ldp:RAPPORClient", ["f=0.5", "m=128", "num_hashes=2", "num_of_cohorts=8", "d={k}"]),
+    ("CMS_pure_ldp", "pure-ldp:CMSClient", ["epsilon={eps}", "m=1024", "num_hashes=256", "d={k}"]),
+    ("HCMS_pure_ldp", "pure-ldp:CMSClient", ["epsilon={eps}", "m=1024", "num_hashes=256", "d={k}", "is_hadamard=true"]),
+    ("HM_pure_ldp", "pure-ldp:HadamardMechClient", ["epsilon={eps}", "d={k}", "t=3"]),
 )
 
 
