@@ -6,7 +6,7 @@ from fractions import Fraction
 import mpmath
 import sympy as sp
 
-from rldp_verify.certificates.claims import built
+from rldp_verify.certificates.claims import built, no_certificate
 from rldp_verify.certificates.value import value_certificate
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import to_mpf, working_precision
@@ -72,7 +72,9 @@ def check(ctx):
             "optimal for any large eps (certified at eps ~ 3..40; merging x1, x2 into one output beats RR)",
             counterexample={"P0": fs(RT_P0), "P1": fs(RT_P1), "pattern": [0, 1],
                             "limit_of_reduced_cost": str(sp.N(c_val, 20)), "certified": rows},
-            series_in_s=str(ser), minimal="k = 3 (for k = 2 a shared ratio forces P0 = P1)", kind="missing-hypothesis")
+            series_in_s=str(ser), minimal="k = 3 (for k = 2 a shared ratio forces P0 = P1)", kind="missing-hypothesis",
+            **no_certificate("the refutation rests on a series expansion in e^-eps (sympy.series; no certificate kind "
+                             "for asymptotic expansions) and arb-certified reduced costs not written as certificates here"))
     return Outcome.inconclusive("ratio-tie instance did not refute", series=str(ser), rows=rows)
 
 
@@ -179,7 +181,9 @@ def check_86(ctx):
             f"the O(1) term is (1 - p) log(p/q) + ({missing}) with p = P0(T_j), q = P1(T_j): the printed expansion "
             "omits 1 - p/q, which is not O(e^-eps) (the e^eps term and the conclusion of the proof are unaffected)",
             counterexample={"p": "1/2", "q": "1/4", "remainder_at_large_eps": vals, "predicted_remainder": "1 - p/q = -1"},
-            symbolic_constant_term=str(const), kind="misprint")
+            symbolic_constant_term=str(const), kind="misprint",
+            **no_certificate("the misprint is a series coefficient (sympy.series; no certificate kind for asymptotic "
+                             "expansions); the high-precision remainders are evidence, not a certificate"))
     return Outcome.verified("constant term matches", const=str(const))
 
 
@@ -209,7 +213,8 @@ def check_87(ctx):
         return Outcome.refuted("leading coefficient differs", counterexample=bad[0], kind="false")
     return Outcome.verified("exact series in e^-eps of S_j^T alpha* - mu_j: the e^eps coefficient equals "
                             "sum_{T_j} P0 log(P0/P1) - P0(T_j) log(P0(T_j)/P1(T_j)) (>= 0 by the log-sum inequality)",
-                            instances=rows)
+                            instances=rows,
+                            **no_certificate("a series expansion in e^-eps (sympy.series; no certificate kind for asymptotic expansions)"))
 
 
 @claim(
