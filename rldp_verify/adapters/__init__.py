@@ -37,6 +37,10 @@ multi-freq-ldpy    ``GRR_Client`` (``k``, ``epsilon``)                GRR on k v
                    ``L_LH_Client`` (``k``, ``eps_perm``, ``eps_1``)    public seed mixture of L-GRR on g
                    ``dBitFlipPM_Client`` (``k``, ``b``, ``d_bits``,    released sampled positions of a per-bit
                    ``eps_perm``)                                      channel on the bucket
+                   ``SMP_L_*`` / ``SPL_L_*`` (L-GRR, L-OUE, L-OSUE,  the longitudinal client per attribute:
+                   L-SUE, L-SOUE, L-ADP), ``SMP/SPL_dBitFlipPM``      mixture over the released attribute (SMP)
+                   (``lst_k``, ``eps_perm``, ``eps_1`` or ``lst_b``,  or product over the attributes (SPL)
+                   ``d_bits``)
 opendp             ``make_randomized_response`` (``categories``,     GRR on the categories
                    ``prob``), ``make_randomized_response_bool``
                    ``make_laplace``, ``make_geometric`` (``bounds``, integer + discrete Laplace,

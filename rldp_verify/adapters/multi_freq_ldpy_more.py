@@ -1,7 +1,9 @@
 """More of multi-freq-ldpy's clients as structured exact channels (see :mod:`rldp_verify.adapters`): the adaptive
 choices (ADP_Client, L_ADP_Client, SMP_ADP_Client through :mod:`~rldp_verify.adapters.multi_freq_ldpy`,
 RSpFD_ADP_Client), budget splitting (SPL_GRR/UE/LH/SS/ADP_Client), RS+FD with UE and random fake data
-(RSpFD_UE_rnd_Client), longitudinal local hashing (L_LH_Client) and dBitFlipPM (dBitFlipPM_Client).
+(RSpFD_UE_rnd_Client), longitudinal local hashing (L_LH_Client), dBitFlipPM (dBitFlipPM_Client) and the
+longitudinal multidimensional clients (``long_mdim_freq_est``: SMP_L_* and SPL_L_* with L-GRR, L-OUE, L-OSUE, L-SUE,
+L-SOUE, L-ADP, and SMP/SPL_dBitFlipPM_Client).
 
 A composite client is read off its code by running it once with its inner clients replaced by recording stubs
 (:func:`_stubbed`): which inner client it calls, with which float eps (the code's own ``epsilon / d`` or
@@ -28,11 +30,14 @@ from rldp_verify.structured.trace import as_compiled, tracing
 _PF, _LF, _MD = ("multi_freq_ldpy.pure_frequency_oracles", "multi_freq_ldpy.long_freq_est",
                  "multi_freq_ldpy.mdim_freq_est")
 SPL = ("SPL_GRR_Client", "SPL_UE_Client", "SPL_LH_Client", "SPL_SS_Client", "SPL_ADP_Client")
+_LONG = ("L_GRR_Client", "L_OUE_Client", "L_OSUE_Client", "L_SUE_Client", "L_SOUE_Client", "L_ADP_Client",
+         "dBitFlipPM_Client")
+LONG_MDIM = tuple(f"{a}_{n}" for a in ("SMP", "SPL") for n in _LONG)
 MORE = ("ADP_Client", "L_ADP_Client", "L_LH_Client", "dBitFlipPM_Client", "RSpFD_UE_rnd_Client",
-        "RSpFD_ADP_Client") + SPL
+        "RSpFD_ADP_Client") + SPL + LONG_MDIM
 _NONE: tuple = ("none", None, (None, None, None))   # no traced event left
 INNER = {"GRR_Client": f"{_PF}.GRR", "UE_Client": f"{_PF}.UE", "LH_Client": f"{_PF}.LH", "SS_Client": f"{_PF}.SS",
-         "ADP_Client": f"{_PF}.ADP", "L_GRR_Client": f"{_LF}.L_GRR", "L_OSUE_Client": f"{_LF}.L_OSUE"}
+         "ADP_Client": f"{_PF}.ADP", **{n: f"{_LF}.{n[:-7]}" for n in _LONG}}
 
 
 @contextmanager
@@ -95,6 +100,8 @@ def _more(c) -> Adapted:
         return _dbitflip(c)
     if c.name in SPL:
         return _spl(c)
+    if c.name in LONG_MDIM:
+        return _long_mdim(c)
     return _rspfd_more(c)
 
 
@@ -296,3 +303,52 @@ def _rspfd_part(c, j: int, k: int, rest: list, amp):
     if not rnd and ev[0] == "call" and ev[1] == "UE_Client" and ev[2][0] is None and ev[2][1:3] == (k, amp):
         return _inner(c, "UE_Client", ev[2], ue_keys), "zero"
     raise InputError(f"{c.label}: attribute {j} is not reported as multi-freq-ldpy 0.2.5 does; unsupported version")
+
+
+# ------------------------------------------------------------------------------------------ longitudinal multidim
+
+
+def _long_mdim(c) -> Adapted:
+    """SMP_* / SPL_* of ``long_mdim_freq_est``: the inner longitudinal client per attribute, read off a traced run
+    with the inner client stubbed (SPL: one call per attribute with the code's eps / d; SMP: the sampled attribute's
+    call, whose argument pattern gives every attribute's)."""
+    from rldp_verify.adapters.multi_freq_ldpy import _attributes
+    from rldp_verify.structured import AttributeMixture
+
+    smp, inner = c.name.startswith("SMP_"), c.name[4:]
+    bitflip = inner == "dBitFlipPM_Client"
+    lst_k, d = _attributes(c, need_one=True)
+    if bitflip:
+        lst_b = [int(v) for v in c.pop("lst_b", lambda v: list(v))]
+        d_bits = c.pop("d_bits", lambda v: int(v))
+        eps_perm = c.pop("eps_perm", lambda v: _eps(v, "eps_perm"))
+        if len(lst_b) != d:
+            raise InputError(f"lst_b = {lst_b} must have one entry per attribute (d = {d})")
+        args: tuple = ([0] * d, lst_k, lst_b, d_bits, d, eps_perm)
+        keys: tuple = ("k", "b", "d_bits", "eps_perm")
+    else:
+        eps_perm = c.pop("eps_perm", lambda v: _eps(v, "eps_perm"))
+        eps_1 = c.pop("eps_1", lambda v: _eps(v, "eps_1"))
+        args, keys = ([0] * d, lst_k, d, eps_perm, eps_1), ("k", "eps_perm", "eps_1")
+    c.done()
+    modname = f"multi_freq_ldpy.long_mdim_freq_est.L_{'SMP' if smp else 'SPL'}_Solution"
+    mod = importlib.import_module(modname)
+    calls = _calls(_stubbed(modname, (inner,), getattr(mod, c.name), *args)[0])
+    want = 1 if smp else d
+    if len(calls) != want or any(a[0] != 0 or int(a[1]) != lst_k[j] or (bitflip and int(a[2]) != lst_b[j])
+                                 for j, (_, a) in enumerate(calls)):
+        raise InputError(f"{c.label} does not call {inner} as multi-freq-ldpy 0.2.5 does; unsupported version")
+    if smp:        # attribute j is called as attribute 0 is, with its own k (and b)
+        a0 = calls[0][1]
+        calls = [(inner, (0, lst_k[j]) + ((lst_b[j],) + a0[3:] if bitflip else a0[2:])) for j in range(d)]
+    comps = [_inner(c, inner, a, keys) for _, a in calls]
+    fp = {f"{j}:{n}": v for j, a in enumerate(comps) for n, v in a.float_params.items()}
+    cls = AttributeMixture if smp else AttributeProduct
+
+    def rebuild(f):
+        return cls([a.rebuild({n: f[f"{j}:{n}"] for n in a.float_params}) if a.rebuild else a.structure
+                    for j, a in enumerate(comps)])
+    how = ("attribute = np.random.randint(d) (uniform, released), then " if smp else
+           f"every attribute, with the code's eps / d ({calls[0][1][-1 if bitflip else -2]!r}), through ")
+    return Adapted(rebuild(fp), f"{c.label} (d = {d}, lst_k = {lst_k})", f"{how}{inner}: {comps[0].sampler}", fp,
+                   rebuild, list(dict.fromkeys(n for a in comps for n in a.notes)))

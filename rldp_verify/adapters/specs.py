@@ -65,7 +65,7 @@ def _odp_build(name):
 
 
 _PF, _LF = "multi_freq_ldpy.pure_frequency_oracles", "multi_freq_ldpy.long_freq_est"
-_MD = "multi_freq_ldpy.mdim_freq_est"
+_MD, _LM = "multi_freq_ldpy.mdim_freq_est", "multi_freq_ldpy.long_mdim_freq_est"
 _KE = {"k": int, "epsilon": float}
 _KL = {"k": int, "eps_perm": float, "eps_1": float}
 SPECS = {
@@ -104,6 +104,14 @@ SPECS = {
                                                {"lst_k": list, "epsilon": float, "d": int,
                                                 **({"optimal": bool} if n in ("UE", "LH", "ADP") else {})})
        for n in ("GRR", "UE", "LH", "SS", "ADP")},
+    **{("multi-freq-ldpy", f"{a}_{n}"): (_mfl_build(f"{_LM}.L_{a}_Solution", f"{a}_{n}"),
+                                        {"lst_k": list, "d": int, "eps_perm": float, "eps_1": float})
+       for a in ("SMP", "SPL") for n in ("L_GRR_Client", "L_OUE_Client", "L_OSUE_Client", "L_SUE_Client",
+                                          "L_SOUE_Client", "L_ADP_Client")},
+    **{("multi-freq-ldpy", f"{a}_dBitFlipPM_Client"): (_mfl_build(f"{_LM}.L_{a}_Solution", f"{a}_dBitFlipPM_Client"),
+                                                      {"lst_k": list, "lst_b": list, "d_bits": int, "d": int,
+                                                       "eps_perm": float})
+       for a in ("SMP", "SPL")},
     ("multi-freq-ldpy", "ADP_Client"): (_mfl_build(f"{_PF}.ADP", "ADP_Client"), {**_KE, "optimal": bool}),
     ("multi-freq-ldpy", "L_ADP_Client"): (_mfl_build(f"{_LF}.L_ADP", "L_ADP_Client"), _KL),
     ("multi-freq-ldpy", "L_LH_Client"): (_mfl_build(f"{_LF}.L_LH", "L_LH_Client"), {**_KL, "optimal": bool}),

@@ -43,6 +43,10 @@ SMALL = [
     ("multi-freq-ldpy:RSpFD_ADP_Client", ["lst_k=2,3", "epsilon=1"]),           # GRR / uniform fake values
     ("multi-freq-ldpy:RSpFD_ADP_Client", ["lst_k=3,2", "epsilon=3"]),           # UE / zero-vector fake data
     ("multi-freq-ldpy:RSpFD_ADP_Client", ["lst_k=6,2", "epsilon=0.1"]),         # mixed
+    *[(f"multi-freq-ldpy:{a}_{n}_Client", ["lst_k=2,3", "eps_perm=2", "eps_1=1"]) for a in ("SMP", "SPL")
+      for n in ("L_GRR", "L_OUE", "L_OSUE", "L_SUE", "L_SOUE", "L_ADP")],
+    ("multi-freq-ldpy:SMP_dBitFlipPM_Client", ["lst_k=4,3", "lst_b=2,3", "d_bits=2", "eps_perm=1"]),
+    ("multi-freq-ldpy:SPL_dBitFlipPM_Client", ["lst_k=4,3", "lst_b=2,3", "d_bits=1", "eps_perm=1"]),
 ]
 
 
@@ -119,7 +123,21 @@ def test_multidimensional_samplers():
           n=2000, label=_mixed)
 
 
+def test_longitudinal_multidimensional_samplers():
+    smp = _fn("long_mdim_freq_est.L_SMP_Solution", "SMP_L_GRR_Client")
+    spl = _fn("long_mdim_freq_est.L_SPL_Solution", "SPL_dBitFlipPM_Client")
+    t = _tuples([2, 3])
+    _seed(25)
+    _fits(dense_mechanism(adapt(smp, lst_k=[2, 3], eps_perm=2.0, eps_1=1.0)),
+          lambda x: smp(list(t[x]), [2, 3], 2, 2.0, 1.0), n=3000, label=lambda o: f"{o[0]}:{int(o[1])}")
+    t2 = _tuples([4, 3])
+    _fits(dense_mechanism(adapt(spl, lst_k=[4, 3], lst_b=[2, 3], d_bits=1, eps_perm=1.0)),
+          lambda x: spl(list(t2[x]), [4, 3], [2, 3], 1, 2, 1.0), n=3000, label=lambda o: ",".join(_tuple(v) for v in o))
+
+
 @pytest.mark.parametrize("spec, params, eps", [
+    ("multi-freq-ldpy:SMP_L_OSUE_Client", ["lst_k=65536,1024", "eps_perm=2", "eps_1=1"], 1),
+    ("multi-freq-ldpy:SPL_L_OSUE_Client", ["lst_k=65536,1024", "eps_perm=2", "eps_1=1"], 1),
     ("multi-freq-ldpy:RSpFD_UE_rnd_Client", ["lst_k=65536,1024,2", "epsilon=1"], math.log(3 * (math.e - 1) + 1)),
     ("multi-freq-ldpy:RSpFD_ADP_Client", ["lst_k=65536,1024,2", "epsilon=1"], math.log(3 * (math.e - 1) + 1)),
     ("multi-freq-ldpy:SPL_UE_Client", ["lst_k=65536,1024", "epsilon=1"], 1),
