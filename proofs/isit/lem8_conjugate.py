@@ -121,5 +121,25 @@ def check(ctx):
             "the stationary point is the global maximiser); BFGS "
             "maximisation finds no point above (72) on 12 random instances (each point re-evaluated at high "
             "precision); v with a positive entry gives an unbounded objective",
-            symbolic=sym, numeric=rows, unbounded_sample=[fmt(t, 6) for t in along])
+            symbolic=sym, numeric=rows, unbounded_sample=[fmt(t, 6) for t in along], **_identity_evidence())
     return Outcome.inconclusive("symbolic or unboundedness step did not confirm", symbolic=sym, numeric=rows)
+
+
+def _identity_evidence() -> dict:
+    """Symbolic-identity certificates of (76), the objective on the family (75), for k = 1, 2, 3."""
+    import sympy as sp
+
+    from rldp_verify.certificates.identity import identity_evidence
+
+    identities = {}
+    for k in (1, 2, 3):
+        kap = sp.symbols(f"kappa1:{k + 1}", positive=True)
+        y = sp.symbols(f"y1:{k + 1}", positive=True)
+        c = sp.symbols("c", positive=True)
+        x = [c * kap[i] / sp.sqrt(y[i]) for i in range(k)]
+        lam = sum(kap[i] * sp.sqrt(y[i]) for i in range(k))
+        obj = sum(-y[i] * x[i] for i in range(k)) - sp.sqrt(sum(kap[i] ** 2 / x[i] for i in range(k)))
+        identities[f"(76), k = {k}"] = (obj, -c * lam - sp.sqrt(lam / c))
+    return identity_evidence("isit.lemma8.conjugate", identities,
+                             uncovered="(74), (77) and the sup (72) (sympy.solve and sympy's evaluation), and the "
+                                       "numeric maximisations")

@@ -76,7 +76,7 @@ def _root_substitution(es: list, notes: list) -> list:
     rep = {x: sympy.Symbol(f"{x.name}_root{k}", positive=True) ** k for x, k in Q.items()}
     for x, k in Q.items():
         notes.append(f"{x.name} = {x.name}_root{k}^{k}")
-    return [sympy.powsimp(sympy.expand_power_base(e.xreplace(rep), force=False), force=False) for e in es]
+    return [sympy.expand_power_base(e.xreplace(rep), force=False) for e in es]
 
 
 def _atom_substitution(es: list, notes: list, relations: list, merged: list) -> list:
@@ -97,7 +97,7 @@ def _atom_substitution(es: list, notes: list, relations: list, merged: list) -> 
             return
         root = e.is_Pow and e.exp.is_Rational
         key = (sympy.cancel(e.base), int(e.exp.q)) if root else e.func(*(sympy.cancel(a) for a in e.args))
-        if root and _perfect_power(e, key, notes, merged, rep):
+        if root and (_perfect_power(e, key, notes, merged, rep) or _split_root(e, key, notes, merged, rep, walk)):
             return
         if key in first and first[key] != e:
             pairs = [(first[key].base, e.base)] if root else zip(first[key].args, e.args, strict=True)
@@ -134,6 +134,22 @@ def _perfect_power(e, key, notes: list, merged: list, rep: dict) -> bool:
         merged.append((e.base, key[0]))
     notes.append(f"({sympy.sstr(key[0])})^(1/{key[1]}) = {sympy.sstr(val)}")
     rep[e] = val ** int(e.exp.p)
+    return True
+
+
+def _split_root(e, key, notes: list, merged: list, rep: dict, walk) -> bool:
+    """b^(p/q) with b = N / D (one fraction, that equality certified) and D a q-th power of a positive expression
+    that sympy evaluates: written (N^(1/q))^p / (D^(1/q))^p, the root of N an atom of its own."""
+    num, den = sympy.fraction(key[0])
+    dq = den ** sympy.Rational(1, key[1])
+    if den == 1 or any(not p.exp.is_Integer for p in dq.atoms(sympy.Pow)) or dq.atoms(sympy.Function):
+        return False
+    if e.base != key[0]:
+        merged.append((e.base, key[0]))
+    new = num ** e.exp / dq ** int(e.exp.p)
+    notes.append(f"({sympy.sstr(key[0])})^(1/{key[1]}) = ({sympy.sstr(num)})^(1/{key[1]}) / ({sympy.sstr(dq)})")
+    walk(new)
+    rep[e] = new.xreplace(rep)
     return True
 
 
