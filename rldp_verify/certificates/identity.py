@@ -125,14 +125,15 @@ def _new_atom(name: str, e, root_key, notes: list, relations: list) -> sympy.Sym
 
 
 def _perfect_power(e, key, notes: list, merged: list, rep: dict) -> bool:
-    """A root b^(p/q) whose base, brought to one fraction b' (= b, certified as an identified atom's argument),
-    sympy evaluates as an exact q-th power of a positive rational expression: replaced by that expression^p."""
-    val = key[0] ** sympy.Rational(1, key[1])
+    """A root b^(p/q) whose base, brought to one factored fraction b' (= b, certified as an identified atom's
+    argument), sympy evaluates as an exact q-th power of a positive rational expression: replaced by it^p."""
+    base = sympy.factor(key[0])
+    val = base ** sympy.Rational(1, key[1])
     if any(not p.exp.is_Integer for p in val.atoms(sympy.Pow)) or val.atoms(sympy.Function):
         return False
-    if e.base != key[0]:
-        merged.append((e.base, key[0]))
-    notes.append(f"({sympy.sstr(key[0])})^(1/{key[1]}) = {sympy.sstr(val)}")
+    if e.base != base:
+        merged.append((e.base, base))
+    notes.append(f"({sympy.sstr(base)})^(1/{key[1]}) = {sympy.sstr(val)}")
     rep[e] = val ** int(e.exp.p)
     return True
 

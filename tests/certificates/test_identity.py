@@ -151,3 +151,18 @@ def test_total_degree_lower_set():
     assert bad != doc
     r = recheck(bad)
     assert not r.ok and "!= 0" in r.message
+
+
+def test_roots_of_fractions_and_perfect_powers():
+    """sqrt(x/c^2 + y/c^2) = sqrt(x + y)/c (c > 0): the root of the one-fraction form is split, and the equality of
+    the base with that form is certified beside it; sqrt(1 - 2u + u^2) = |1 - u| is not a rational identity and is
+    refused, while sqrt(u^2 (1 + u)^2) = u (1 + u) for u > 0 is certified with the perfect square stated in words."""
+    c, u = sympy.symbols("c u", positive=True)
+    docs = identity_certificate("split", sympy.sqrt(x / c**2 + y / c**2) * c, sympy.sqrt(x + y))
+    assert isinstance(docs, list) and len(docs) == 2 and all(recheck(d).ok for d in docs)
+    assert "(x + y)/c**2)^(1/2) = (x + y)^(1/2) / (c)" in docs[0]["statement"]["substitution"]
+    with pytest.raises(ValueError, match="not a rational identity"):
+        identity_certificate("abs", sympy.sqrt(1 - 2 * u + u**2), 1 - u)
+    docs = identity_certificate("square", sympy.sqrt(u**2 + 2 * u**3 + u**4), u * (1 + u))
+    docs = docs if isinstance(docs, list) else [docs]
+    assert all(recheck(d).ok for d in docs) and "= u*(u + 1)" in docs[0]["statement"]["substitution"]
