@@ -4,12 +4,12 @@ parameters and at deployment sizes, against ldp-audit's estimate and time.
 
 Protocols: ldp-audit's pure-LDP list (``ldp_audit/base_auditor.py``: GRR, SS, SUE, OUE, THE, SHE, BLH, OLH on
 multi-freq-ldpy 0.2.5, and SUE / OUE of pure-ldp 1.1.2's ``UEClient``), claimed eps = 0.25 (its default), domain
-sizes k = 2 (its default), 2^10 and 2^16. At 2^10 and 2^16 also two adapters outside its list, exact audit only
+sizes k = 2 (its default), 2^10 and 2^16. At 2^10 and 2^16 also adapters outside its list, exact audit only
 (``DEPLOYMENT_EXTRAS``: pure-ldp's OLH ``LHClient``, multi-freq-ldpy's longitudinal ``L_OSUE_Client``, ``L_ADP_Client``,
 ``L_LH_Client`` and ``dBitFlipPM_Client``, its adaptive ``ADP_Client``, and the multidimensional ``SPL_UE_Client``,
 ``RSpFD_UE_rnd_Client`` and ``RSpFD_ADP_Client`` on two attributes of size k; pure-ldp's RAPPOR (f = 0.5, m = 128, 2 hash
-functions, 8 cohorts), CMS and HCMS (m = 1024, 256 hash functions) and Hadamard mechanism (t = 3)), so that
-every deployment-size audit of tests/adapters has its seconds measured here.
+functions, 8 cohorts), CMS and HCMS (m = 1024, 256 hash functions), Hadamard mechanism (t = 3) and Hadamard response), so
+that every deployment-size audit of tests/adapters has its seconds measured here.
 
 Ours: ``rldp_verify.adapters.adapt`` + ``audit_structured`` (eps-LDP, structured, exact; the sampler model is the
 code's: float uniforms k / 2^53 compared with the library's thresholds, numba's binomial loop; THE / SHE: the
@@ -74,6 +74,7 @@ DEPLOYMENT_EXTRAS = (
     ("CMS_pure_ldp", "pure-ldp:CMSClient", ["epsilon={eps}", "m=1024", "num_hashes=256", "d={k}"]),
     ("HCMS_pure_ldp", "pure-ldp:CMSClient", ["epsilon={eps}", "m=1024", "num_hashes=256", "d={k}", "is_hadamard=true"]),
     ("HM_pure_ldp", "pure-ldp:HadamardMechClient", ["epsilon={eps}", "d={k}", "t=3"]),
+    ("HR_pure_ldp", "pure-ldp:HadamardResponseClient", ["epsilon={eps}", "d={k}"]),
 )
 
 

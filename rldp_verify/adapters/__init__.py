@@ -17,6 +17,7 @@ pure-ldp           ``UEClient`` (SUE; OUE with ``use_oue``)           per-bit pr
                    ``CMSClient`` (``d``; HCMS: ``is_hadamard``)        public hash index mixture (CMS: per-entry
                                                                     product; HCMS: binary RR on a Hadamard sign)
                    ``HadamardMechClient``                            public rows mixture of GRR on 2^t sign tuples
+                   ``HadamardResponseClient``                        two-level channel on Hadamard supports
 multi-freq-ldpy    ``GRR_Client`` (``k``, ``epsilon``)                GRR on k values
                    ``UE_Client`` (``k``, ``epsilon``, ``optimal``)    per-bit product
                    ``LH_Client`` (``k``, ``epsilon``, ``optimal``)    public seed mixture of GRR on g

@@ -25,7 +25,8 @@ from rldp_verify.core.errors import InputError
 from rldp_verify.structured import Adapted, BitChannel, LaplaceHistogram, PublicMixture, Symmetric, UnaryProduct
 from rldp_verify.structured import samplers as sm
 
-SUPPORTED = ("UEClient", "DEClient", "LHClient", "HEClient", "RAPPORClient", "CMSClient", "HadamardMechClient")
+SUPPORTED = ("UEClient", "DEClient", "LHClient", "HEClient", "RAPPORClient", "CMSClient", "HadamardMechClient",
+             "HadamardResponseClient")
 
 
 def pure_ldp_has_ue_bug(version: str | None = None) -> bool:
@@ -43,7 +44,8 @@ def _pure_ldp(obj, ev: _Events, params) -> Adapted:
     cls = type(obj).__name__
     if cls not in SUPPORTED:
         raise InputError(f"unsupported pure-ldp object of type {type(obj).__module__}.{cls} (supported: "
-                         "UEClient, DEClient, LHClient, HEClient, RAPPORClient, CMSClient, HadamardMechClient)")
+                         "UEClient, DEClient, LHClient, HEClient, RAPPORClient, CMSClient, HadamardMechClient, "
+                         "HadamardResponseClient)")
     ver = _version("pure-ldp")
     if cls in MORE:
         return _pure_ldp_more(obj, cls, ver, ev, params)

@@ -15,12 +15,13 @@ from __future__ import annotations
 import copy
 import itertools
 from contextlib import contextmanager
+from typing import Any
 
 from rldp_verify.adapters._common import _Events, _size, _trace
 from rldp_verify.core.errors import InputError
-from rldp_verify.structured import Adapted, BitChannel, BloomProduct, PublicMixture
+from rldp_verify.structured import Adapted, BitChannel, BloomProduct, PublicMixture, TwoLevel
 
-MORE = ("RAPPORClient", "CMSClient", "HadamardMechClient")
+MORE = ("RAPPORClient", "CMSClient", "HadamardMechClient", "HadamardResponseClient")
 
 
 @contextmanager
@@ -78,7 +79,7 @@ def _pure_ldp_more(obj, cls: str, ver, ev: _Events, params) -> Adapted:
         return _cms(obj, ver, ev, dict(params))
     if params:
         raise InputError(f"pure-ldp {cls} carries its own parameters; unexpected {', '.join(sorted(params))}")
-    return _hm(obj, ver, ev)
+    return _hm(obj, ver, ev) if cls == "HadamardMechClient" else _hr(obj, ver, ev)
 
 
 def _d_param(params: dict, label: str) -> int:
@@ -244,3 +245,56 @@ def _hm(obj, ver, ev: _Events) -> Adapted:
     return Adapted(rebuild(fp), f"pure-ldp {ver} HadamardMechClient (t = {t})", samp, fp, rebuild,
                    ["GRR on the 2^t sign tuples given the released rows"])
 
+
+
+# ------------------------------------------------------------------------------------------ Hadamard response
+
+
+def _parity0(a: int, b: int) -> bool:
+    return bin(a & b).count("1") % 2 == 0
+
+
+def _hr(obj, ver, ev: _Events) -> Adapted:
+    """HadamardResponseClient: eps <= 1 uses ``Hadamard_Rand_high_priv`` (out1 uniform on K = 2^outbit, out2 = out1
+    with the leading 1 bit of x + 1 flipped; the one with a +1 Hadamard entry in row x + 1 is output when random() >
+    pri_para): Q = 2 Pr[keep] / K on the +1 entries, 2 (1 - Pr[keep]) / K elsewhere. eps > 1 uses
+    ``Hadamard_Rand_general_original`` on the permuted value (out1 = np.random.randint(0, K) output as it is when
+    random() < c, else moved into x's block and onto a +1 entry of x's column): Q = c'/K + 2 (1 - c') / b on those
+    entries, c'/K elsewhere (c' = Pr[random() < c], b the block size)."""
+    hr: Any = getattr(obj, "hr", None)
+    d, kind = _size(getattr(obj, "d", None), "d"), type(hr).__name__
+    log, _ = _trace(hr.encode_symbol, 0, decide=lambda i, op, c: False) if hr is not None else ([], None)
+    cmps = [e for e in log if len(e) == 3 and e[0] in ("<", "<=", ">", ">=")]
+    label = f"pure-ldp {ver} HadamardResponseClient"
+    if kind == "Hadamard_Rand_high_priv" and len(cmps) == 1 and cmps[0][0] == ">":
+        K = int(hr.outsz)
+
+        def rebuild(f):
+            keep = ev("gt", f["pri_para"])
+            return TwoLevel(d, K, 2 * keep / K, 2 * (1 - keep) / K,
+                            lambda x: {y for y in range(K) if _parity0(x + 1, y)})
+        fp = {"pri_para": cmps[0][1]}
+        samp = ("out1 = random.randint(0, K - 1) (uniform); the +1 entry of the pair kept when random() > pri_para "
+                "(Pr = 1 - (floor(c 2^53) + 1)/2^53)" if ev.model == "code" else "exact Bernoulli (ideal)")
+        return Adapted(rebuild(fp), f"{label} (high privacy, K = {K})", samp, fp, rebuild)
+    if kind == "Hadamard_Rand_general_original" and len(cmps) == 1 and cmps[0][0] == "<" and \
+            any(e[0] == "randint" and e[1:] == (0, int(hr.outsz)) for e in log):
+        K, b, tail = int(hr.outsz), int(hr.partsz), int(hr.tailbit)
+        perm = [int(v) for v in hr.permute]
+
+        def support(x):
+            v = perm[x]              # block v // (b - 1), column v % (b - 1) + 1 of the block's Hadamard matrix
+            block, col = v // (b - 1), v % (b - 1) + 1
+            return {(block << tail) + pos for pos in range(b) if _parity0(col, pos)}
+
+        def rebuild_g(f):
+            c = ev("lt", f["c"])
+            return TwoLevel(d, K, c / K + 2 * (1 - c) / b, c / K, support)
+        fp = {"c": cmps[0][1]}
+        samp = ("out1 = np.random.randint(0, K) (uniform); output as it is when random() < c (Pr = ceil(c 2^53)/2^53), "
+                "else moved onto a +1 entry of the input's column in its block" if ev.model == "code" else
+                "exact Bernoulli (ideal)")
+        return Adapted(rebuild_g(fp), f"{label} (general, K = {K}, {hr.part} blocks of {b})", samp, fp, rebuild_g,
+                       ["the input is permuted first (hash_funcs: the server's permutation); eps-LDP does not depend "
+                        "on it"])
+    raise InputError(f"{label}: its encoder {kind} does not draw as 1.1.2 / 1.2.0 do; unsupported version")

@@ -22,6 +22,10 @@ def _pure_ldp_build(name):
             return _sketch_build(name, fo, eps, d, kw)
         if name == "UEClient":
             obj = fo.UEClient(eps, d, use_oue=bool(kw.pop("use_oue", False)), **im)
+        elif name == "HadamardResponseClient":
+            import numpy as np
+
+            obj = fo.HadamardResponseClient(eps, d, np.arange(d), **im)    # identity permutation (eps > 1)
         elif name == "HadamardMechClient":
             obj = fo.HadamardMechClient(eps, d, int(kw.pop("t")), **im)
         elif name == "LHClient":
@@ -77,6 +81,7 @@ SPECS = {
                                                                      "num_of_cohorts": int, "d": int}),
     ("pure-ldp", "CMSClient"): (_pure_ldp_build("CMSClient"), {"epsilon": float, "m": int, "num_hashes": int,
                                                                "d": int, "is_hadamard": bool}),
+    ("pure-ldp", "HadamardResponseClient"): (_pure_ldp_build("HadamardResponseClient"), {"epsilon": float, "d": int}),
     ("pure-ldp", "HadamardMechClient"): (_pure_ldp_build("HadamardMechClient"), {"epsilon": float, "d": int,
                                                                                  "t": int}),
     ("multi-freq-ldpy", "GRR_Client"): (_mfl_build(f"{_PF}.GRR", "GRR_Client"), _KE),

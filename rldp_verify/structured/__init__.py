@@ -29,9 +29,11 @@ from rldp_verify.structured.composite import (
     DiscreteLaplaceShift,
     FakeData,
     SampledBits,
+    TwoLevel,
 )
 
 __all__ = ["Adapted", "StructuredAudit", "audit_structured", "BitChannel", "UnaryProduct", "Symmetric",
            "PublicMixture", "SubsetSelection", "LaplaceHistogram", "AttributeMixture", "FakeDataMixture",
            "FakeDataUnary", "compose", "AttributeProduct", "FakeData", "SampledBits",
-           "BloomProduct", "DiscreteLaplaceShift"]
+           "BloomProduct", "DiscreteLaplaceShift",
+           "TwoLevel"]

@@ -63,7 +63,7 @@ from rldp_verify.structured.channels import (
     ratio,
 )
 
-__all__ = ["AttributeProduct", "FakeData", "SampledBits", "BloomProduct", "DiscreteLaplaceShift", "FAKES"]
+__all__ = ["AttributeProduct", "FakeData", "SampledBits", "BloomProduct", "DiscreteLaplaceShift", "TwoLevel", "FAKES"]
 
 MAX_PAIRS = 5_000_000
 
@@ -388,3 +388,37 @@ class DiscreteLaplaceShift(LaplaceHistogram):
     def witness(self) -> dict:
         """x = upper, x' = lower, y <= lower."""
         return {"x": self.lo, "x_prime": self.lo + self.d - 1, "y": f"any y <= {self.lo}"}
+
+
+@dataclass
+class TwoLevel:
+    """Hadamard response (Acharya, Sun, Zhang, AISTATS 2019, as pure-ldp codes it): K outputs, Q[y|x] = hi on a
+    support A(x) and lo elsewhere, where the supports of two inputs differ both ways (A(x) minus A(x') and A(x')
+    minus A(x) are non-empty: distinct Hadamard rows, or supports in different blocks), so rho = max(hi/lo, lo/hi)
+    for d >= 2. ``support(x)`` (a set of outputs) serves dense() only."""
+
+    d: int
+    K: int
+    hi: Fraction
+    lo: Fraction
+    support: Callable[[int], set]
+    params: dict = field(default_factory=dict)
+
+    kind = "two-level channel on Hadamard supports (Hadamard response)"
+
+    def ratio(self):
+        """max(hi/lo, lo/hi)."""
+        return max((v for v in (ratio(self.hi, self.lo), ratio(self.lo, self.hi)) if v is not None), key=_key,
+                   default=Fraction(1))
+
+    def witness(self) -> dict:
+        """x = 0, x' = 1, y in the support of the input with the larger level only."""
+        first = _key(ratio(self.hi, self.lo)) >= _key(ratio(self.lo, self.hi))
+        return {"x": 0, "x_prime": 1, "y": f"an output in A({0 if first else 1}) and not in A({1 if first else 0})"}
+
+    def dense(self):
+        """(rows, outputs) over the K outputs (small d)."""
+        _cap(self.K * self.d, f"Hadamard response with d = {self.d}")
+        sup = [set(self.support(x)) for x in range(self.d)]
+        return [[self.hi if y in sup[x] else self.lo for x in range(self.d)] for y in range(self.K)], \
+            [str(y) for y in range(self.K)]

@@ -3,6 +3,7 @@ certified audit of the brute-force dense channel, the dense channel against the 
 seed (chi-square), deployment sizes exactly, and RAPPOR's never-cleared bit."""
 
 import math
+from fractions import Fraction
 
 import pytest
 
@@ -94,11 +95,15 @@ def test_hadamard_mechanism_sampler():
     ("pure-ldp:CMSClient", ["epsilon=1", "m=1024", "num_hashes=256", "d=65536"], 1),
     ("pure-ldp:CMSClient", ["epsilon=1", "m=1024", "num_hashes=256", "d=65536", "is_hadamard=true"], 1),
     ("pure-ldp:HadamardMechClient", ["epsilon=1", "d=65536", "t=3"], 1),
+    ("pure-ldp:HadamardResponseClient", ["epsilon=1", "d=65536"], 1),
+    ("pure-ldp:HadamardResponseClient", ["epsilon=3", "d=65536"], 3),
 ])
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
 def test_deployment_sizes_exactly(spec, params, eps):
     r = audit_adapted(adapt_spec(spec, params), 1)
     assert r.ratio_lower == r.ratio_upper
     assert (r.ratio_lower == math.inf) if eps == math.inf else abs(float(r.eps_realised()[0]) - eps) < 1e-9
+    assert "sampler model" in " ".join(r.notes)
 
 
 def test_bad_input(capsys):
@@ -129,3 +134,62 @@ def test_prob_choices_first_is_the_boundary_count():
         else:
             assert sm.prob_choices_first(w) != Fraction(prob) and abs(sm.prob_choices_first(w) - Fraction(prob) /
                                                                       Fraction(total)) < Fraction(1, 2**50)
+
+
+def _hr_client(eps, d, seed=0):
+    import numpy as np
+
+    return fo.HadamardResponseClient(eps, d, np.random.RandomState(seed).permutation(d), index_mapper=lambda x: x)
+
+
+def _enumerated(client, d, monkeypatch):
+    """The exact channel of the client's code, by running it with every value of its integer draw and both answers
+    of its uniform comparison forced (weights: 1/K and the comparison's event probability)."""
+    import random as pyrandom
+
+    import numpy as np
+
+    from rldp_verify.structured import samplers as sm
+
+    hr = client.hr
+    K, high = int(hr.outsz), type(hr).__name__ == "Hadamard_Rand_high_priv"
+    p_true = 1 - sm.prob_le(hr.pri_para) if high else sm.prob_lt((2 * hr.part) / (2 * hr.part - 1 + hr.exp))
+    top = 1 - 2.0**-53
+    rows = [[Fraction(0)] * d for _ in range(K)]
+    for x in range(d):
+        for v in range(K):
+            for branch in (True, False):
+                monkeypatch.setattr(pyrandom, "randint", lambda a, b, v=v: v)
+                monkeypatch.setattr(np.random, "randint", lambda a, b=None, v=v: v)
+                u = (top if high else 0.0) if branch else (0.0 if high else top)
+                monkeypatch.setattr(pyrandom, "random", lambda u=u: u)
+                y = int(client._perturb(x))
+                rows[y][x] += Fraction(1, K) * (p_true if branch else 1 - p_true)
+    monkeypatch.undo()
+    return rows
+
+
+@pytest.mark.parametrize("eps, d", [(0.5, 5), (1.0, 6), (2.0, 6), (3.0, 10), (5.0, 4)])
+def test_hadamard_response_is_the_code_enumerated(eps, d, monkeypatch):
+    """The closed-form channel equals the code's channel obtained by forcing each of its draws (an independent route:
+    it does not use the structure's supports), and its ratio is the certified dense audit's."""
+    import warnings
+
+    client = _hr_client(eps, d)
+    a = adapt(client)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)    # randint(0, float) in pure-ldp's encoder
+        assert a.structure.dense()[0] == _enumerated(client, d, monkeypatch)
+    assert audit(dense_mechanism(a), 1, ldp=True).ratio_lower == a.structure.ratio()
+    assert abs(float(audit_adapted(a, eps).eps_realised()[0]) - eps) < 1e-12
+
+
+def test_hadamard_response_sampler():
+    import warnings
+
+    for eps, d in ((0.5, 5), (2.0, 6)):
+        client = _hr_client(eps, d, seed=4)
+        _seed(34)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            _fits(dense_mechanism(adapt(client)), lambda x, c=client: c.privatise(x), n=4000, label=lambda o: str(int(o)))
