@@ -162,7 +162,7 @@ def _records(v: list[dict], depth: int, rows: int) -> str:
         def table(xs, start=0):
             return ("<table class='ev'>" + head + "".join("<tr>" + "".join(f"<td>{_cell(x.get(k))}</td>" for k in cols)
                                                           + "</tr>" for x in xs) + "</table>")
-        first = FIRST_ROWS
+        first = FIRST_ROWS if depth == 0 else FIRST_ROWS // 2  # nested in a cell: several such tables side by side
     else:
         first = 3  # a record of nested tables is tall: the first three, the rest collapsed
 
@@ -173,7 +173,7 @@ def _records(v: list[dict], depth: int, rows: int) -> str:
     if len(v) <= first + 2:
         return table(v)
     return (table(v[:first]) + f"<details class='full'><summary>{len(v) - first} more rows</summary>"
-            f"{table(v[first:], first)}</details>")
+            f"<div class='scroll'>{table(v[first:], first)}</div></details>")
 
 
 def _evidence(c: dict) -> str:
@@ -192,7 +192,7 @@ def _evidence(c: dict) -> str:
         else:  # the disagreements first, the rest collapsed
             comps = sorted(comps, key=lambda x: bool(x.get("agrees")))
             parts.append(table(comps[:FIRST_ROWS]) + f"<details class='full'><summary>{len(comps) - FIRST_ROWS} more "
-                         f"comparisons</summary>{table(comps[FIRST_ROWS:])}</details>")
+                         f"comparisons</summary><div class='scroll'>{table(comps[FIRST_ROWS:])}</div></details>")
     if "counterexample" in ev:
         parts.append(f"<p><b>Counterexample</b></p>{_value(ev['counterexample'])}")
     rest = {k: v for k, v in ev.items() if k not in ("comparisons", "traceback", "figure", "counterexample", "kind")}
@@ -400,7 +400,8 @@ def _markdown(md: str) -> str:
                      + "".join("<tr>" + "".join(f"<td>{_inline(c)}</td>" for c in r) + "</tr>" for r in body)
                      + "</table>")
             out.append(table if len(body) <= 20 else
-                       f"<details class='full'><summary>the table ({len(body)} rows)</summary>{table}</details>")
+                       f"<details class='full'><summary>the table ({len(body)} rows)</summary>"
+                       f"<div class='scroll'>{table}</div></details>")
         elif line.startswith("- "):
             items = []
             while i < len(lines) and lines[i].startswith("- "):
