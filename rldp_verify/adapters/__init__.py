@@ -12,6 +12,7 @@ library            object (parameters)                              structure
 pure-ldp           ``UEClient`` (SUE; OUE with ``use_oue``)           per-bit product (unary encoding)
                    ``DEClient``                                     GRR on d values
                    ``LHClient`` (BLH: g = 2; OLH: ``use_olh``)        public seed mixture of GRR on g
+                   ``FastLHClient`` (seeds in range(k))              the same, over k seeds
                    ``HEClient`` (SHE / THE: the server thresholds)  ideal Laplace histogram
                    ``RAPPORClient`` (``d``)                          public cohort mixture of a Bloom filter product
                    ``CMSClient`` (``d``; HCMS: ``is_hadamard``)        public hash index mixture (CMS: per-entry

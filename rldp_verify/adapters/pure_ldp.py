@@ -26,7 +26,7 @@ from rldp_verify.structured import Adapted, BitChannel, LaplaceHistogram, Public
 from rldp_verify.structured import samplers as sm
 
 SUPPORTED = ("UEClient", "DEClient", "LHClient", "HEClient", "RAPPORClient", "CMSClient", "HadamardMechClient",
-             "HadamardResponseClient")
+             "HadamardResponseClient", "FastLHClient")
 
 
 def pure_ldp_has_ue_bug(version: str | None = None) -> bool:
@@ -45,7 +45,7 @@ def _pure_ldp(obj, ev: _Events, params) -> Adapted:
     if cls not in SUPPORTED:
         raise InputError(f"unsupported pure-ldp object of type {type(obj).__module__}.{cls} (supported: "
                          "UEClient, DEClient, LHClient, HEClient, RAPPORClient, CMSClient, HadamardMechClient, "
-                         "HadamardResponseClient)")
+                         "HadamardResponseClient, FastLHClient)")
     ver = _version("pure-ldp")
     if cls in MORE:
         return _pure_ldp_more(obj, cls, ver, ev, params)
@@ -141,6 +141,10 @@ def _lh(obj, d, ver, ev: _Events) -> Adapted:
     g = _size(getattr(obj, "g", None), "g")
     problem = xxhash_problem()
     fp = {"p - q": _lh_trace(obj, g, ver)}
+    fast = type(obj).__name__ == "FastLHClient"       # seeds random.randint(0, k - 1): a finite public mixture
+    k = _size(getattr(obj, "k", None), "k") if fast else None
+    seeds = range(k) if k is not None else range(SEED_SEARCH)
+    dense_seeds = range(k) if k is not None and k <= 64 else range(8)
 
     def bucket(x, s):
         return _lh_hash(x, s, g)
@@ -148,14 +152,20 @@ def _lh(obj, d, ver, ev: _Events) -> Adapted:
     def rebuild(f):
         keep = 1 - _ev_of(ev, ">", f["p - q"])          # keep the hash when U <= p - q
         a, b = keep + (1 - keep) / g, (1 - keep) / g      # randint(0, g) may return the hash itself
-        return PublicMixture(d, g, a, b, _separating(g, range(SEED_SEARCH)), range(8), bucket)
+        return PublicMixture(d, g, a, b, _separating(g, seeds), dense_seeds, bucket)
     kind = "OLH" if getattr(obj, "use_olh", False) else ("BLH" if g == 2 else f"LH, g = {g}")
-    samp = ("seed = random.randint(0, sys.maxsize) (public, released); bucket = xxh32(str(x), seed) % g; "
+    seed_draw = (f"random.randint(0, k - 1), k = {k}; the data item is hashed as given (FastLHClient applies no "
+                 "index_mapper)" if fast else "random.randint(0, sys.maxsize)")
+    samp = (f"seed = {seed_draw} (public, released); bucket = xxh32(str(x), seed) % g; "
             "kept when numpy random_sample() <= fl(p - q) (Pr = (floor(c 2^53) + 1)/2^53), else "
             "np.random.randint(0, g) (uniform over all g buckets)" if ev.model == "code" else
             "exact Bernoulli(p - q) keep, else uniform over g (ideal)")
     notes = [problem] if problem else []
-    return Adapted(rebuild(fp), f"pure-ldp {ver} LHClient ({kind}, g = {g})", samp, fp, rebuild, notes)
+    if fast:
+        notes.append(f"the seed ranges over {k} values: the dense channel is the whole mixture when k <= 64; eps-LDP "
+                     "needs a seed among them that separates inputs 0 and 1 (else refused)")
+    name = "FastLHClient" if fast else "LHClient"
+    return Adapted(rebuild(fp), f"pure-ldp {ver} {name} ({kind}, g = {g})", samp, fp, rebuild, notes)
 
 
 # ------------------------------------------------------------------------------------------ HEClient
@@ -172,4 +182,4 @@ def _he(obj, d, ver, ev: _Events) -> Adapted:
                    "coordinate (the float sampler is not modelled: a black-box matter)", {}, None)
 
 
-_CLIENTS = {"UEClient": _ue, "DEClient": _de, "LHClient": _lh, "HEClient": _he}
+_CLIENTS = {"UEClient": _ue, "DEClient": _de, "LHClient": _lh, "HEClient": _he, "FastLHClient": _lh}

@@ -28,6 +28,9 @@ def _pure_ldp_build(name):
             obj = fo.HadamardResponseClient(eps, d, np.arange(d), **im)    # identity permutation (eps > 1)
         elif name == "HadamardMechClient":
             obj = fo.HadamardMechClient(eps, d, int(kw.pop("t")), **im)
+        elif name == "FastLHClient":
+            obj = fo.FastLHClient(eps, d, int(kw.pop("k")), g=int(kw.pop("g", 2)),
+                                  use_olh=bool(kw.pop("use_olh", False)), **im)
         elif name == "LHClient":
             obj = fo.LHClient(eps, d, g=int(kw.pop("g", 2)), use_olh=bool(kw.pop("use_olh", False)), **im)
         else:
@@ -77,6 +80,8 @@ SPECS = {
     ("pure-ldp", "DEClient"): (_pure_ldp_build("DEClient"), {"epsilon": float, "d": int}),
     ("pure-ldp", "LHClient"): (_pure_ldp_build("LHClient"), {"epsilon": float, "d": int, "g": int, "use_olh": bool}),
     ("pure-ldp", "HEClient"): (_pure_ldp_build("HEClient"), {"epsilon": float, "d": int}),
+    ("pure-ldp", "FastLHClient"): (_pure_ldp_build("FastLHClient"), {"epsilon": float, "d": int, "k": int, "g": int,
+                                                                     "use_olh": bool}),
     ("pure-ldp", "RAPPORClient"): (_pure_ldp_build("RAPPORClient"), {"f": float, "m": int, "num_hashes": int,
                                                                      "num_of_cohorts": int, "d": int}),
     ("pure-ldp", "CMSClient"): (_pure_ldp_build("CMSClient"), {"epsilon": float, "m": int, "num_hashes": int,

@@ -12,6 +12,7 @@ from rldp_verify.cli import main
 from rldp_verify.core.errors import InputError
 from rldp_verify.rldp.audit import audit
 from tests.adapters.test_adapters import _fits, _seed
+from tests.adapters.test_adapters import xxhash3 as xxhash3  # noqa: F401  (the fixture)
 
 fo = pytest.importorskip("pure_ldp.frequency_oracles")
 
@@ -32,6 +33,8 @@ SMALL = [
     ("pure-ldp:CMSClient", ["epsilon=2", "m=8", "num_hashes=4", "d=4", "is_hadamard=true"]),
     ("pure-ldp:HadamardMechClient", ["epsilon=1", "d=4", "t=2"]),
     ("pure-ldp:HadamardMechClient", ["epsilon=0.5", "d=5", "t=1"]),
+    ("pure-ldp:FastLHClient", ["epsilon=1", "d=4", "k=4", "use_olh=true"]),
+    ("pure-ldp:FastLHClient", ["epsilon=2", "d=3", "k=8", "g=3"]),
 ]
 
 
@@ -193,3 +196,13 @@ def test_hadamard_response_sampler():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)
             _fits(dense_mechanism(adapt(client)), lambda x, c=client: c.privatise(x), n=4000, label=lambda o: str(int(o)))
+
+
+def test_fast_lh_is_the_whole_seed_mixture(xxhash3):  # noqa: F811
+    """FastLHClient draws its seed from range(k): the dense channel over (bucket, seed) is the whole mixture, and the
+    library's sampler fits it (the data item is hashed as given)."""
+    client = fo.FastLHClient(1.0, 4, 4, use_olh=True, index_mapper=lambda x: x)
+    a = adapt(client)
+    assert list(a.structure.seeds) == [0, 1, 2, 3] and "FastLHClient" in a.name
+    _seed(35)
+    _fits(dense_mechanism(a), lambda x: client.privatise(x), n=4000, label=lambda o: f"{int(o[0])}@{int(o[1])}")
