@@ -63,8 +63,16 @@ class _Sets:
     def __call__(self, c: int, x: int) -> frozenset:
         if c not in self.cohorts:
             funcs = list(self.funcs_of(c))
-            with _xxh64_str():
-                sets = [frozenset(int(f(str(v))) for f in funcs) for v in range(self.d)]
+            try:
+                with _xxh64_str():
+                    sets = [frozenset(int(f(str(v))) for f in funcs) for v in range(self.d)]
+                    again = [frozenset(int(f(str(v))) for f in funcs) for v in range(min(self.d, 64))]
+            except Exception as exc:   # a user-supplied hash function: any failure is bad input, named
+                raise InputError(f"{self.what}: a hash function of cohort {c} raised {type(exc).__name__}: {exc}; "
+                                 "the hash family cannot be reproduced") from None
+            if again != sets[:len(again)]:
+                raise InputError(f"{self.what}: the hash functions of cohort {c} give different positions on a second "
+                                 "call; the hash family is not reproducible (not a fixed function)")
             bad = next((v for v, S in enumerate(sets) if any(not 0 <= p < self.m for p in S)), None)
             if bad is not None:
                 raise InputError(f"{self.what}: a hash function maps {bad} outside 0..{self.m - 1}")

@@ -206,3 +206,14 @@ def test_fast_lh_is_the_whole_seed_mixture(xxhash3):  # noqa: F811
     assert list(a.structure.seeds) == [0, 1, 2, 3] and "FastLHClient" in a.name
     _seed(35)
     _fits(dense_mechanism(a), lambda x: client.privatise(x), n=4000, label=lambda o: f"{int(o[0])}@{int(o[1])}")
+
+
+def test_hash_family_not_reproducible():
+    import itertools
+
+    counter = itertools.count()
+    for fam, msg in (([[lambda s: next(counter) % 4]], "not reproducible"),
+                     ([[lambda s: 1 / 0]], "raised ZeroDivisionError: division by zero; the hash family cannot be")):
+        client = fo.RAPPORClient(0.5, 4, fam, num_of_cohorts=1, index_mapper=lambda x: x)
+        with pytest.raises(InputError, match=msg):
+            audit_adapted(adapt(client, d=3), 1)
