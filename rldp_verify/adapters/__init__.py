@@ -45,6 +45,8 @@ multi-freq-ldpy    ``GRR_Client`` (``k``, ``epsilon``)                GRR on k v
                    ``d_bits``)
 opendp             ``make_randomized_response`` (``categories``,     GRR on the categories
                    ``prob``), ``make_randomized_response_bool``
+                   ``make_randomized_response_bitvec`` (``n_bits``,  product of n bits over the vectors
+                   ``max_weight``, ``f``)                           of weight <= max_weight
                    ``make_laplace``, ``make_geometric`` (``bounds``, integer + discrete Laplace,
                    ``scale``)                                       eps = (upper - lower) / scale
 =================  ===============================================  ================================

@@ -9,7 +9,7 @@ from fractions import Fraction
 
 from rldp_verify.adapters._common import _Events, _left, _prob, _version
 from rldp_verify.core.errors import InputError
-from rldp_verify.structured import Adapted, DiscreteLaplaceShift, Symmetric
+from rldp_verify.structured import Adapted, BitChannel, DiscreteLaplaceShift, Symmetric, WeightedBits
 
 
 def _categories(params):
@@ -58,8 +58,34 @@ def _integer_noise(name, params) -> Adapted:
                    "(OpenDP's sampler, Canonne, Kamath, Steinke 2020): no float sampler to model", {}, None)
 
 
+def _bitvec(params) -> Adapted:
+    """``make_randomized_response_bitvec`` on n-bit vectors of weight <= max_weight with flipping parameter f: each
+    bit is kept with probability 1 - f/2 (set to a fair coin with probability f)."""
+    n, w, f = params.pop("n_bits", None), params.pop("max_weight", None), params.pop("f", None)
+    _left(params, "opendp make_randomized_response_bitvec")
+    try:
+        n, w = int(n), int(w)
+    except (TypeError, ValueError):
+        raise InputError(f"n_bits = {n!r} and max_weight = {w!r} must be integers") from None
+    if n < 1 or n % 8 or not 1 <= w <= n:
+        raise InputError(f"n_bits = {n} must be a positive multiple of 8 (the input is bytes) and max_weight = {w} "
+                         "in [1, n_bits]")
+    fv = _prob(f, "f")
+    if not fv > 0:
+        raise InputError(f"f = {f!r} must be in (0, 1] (OpenDP refuses it too)")
+    flip = Fraction(fv) / 2
+    return Adapted(WeightedBits(n, w, BitChannel(1 - flip, flip)), f"opendp {_version('opendp')} "
+                   f"make_randomized_response_bitvec (n = {n} bits, max_weight = {w}, f = {fv!r})",
+                   "exact Bernoulli(f/2) per bit (OpenDP samples exactly from the rational value of the float f/2)",
+                   {}, None, ["the audit is for inputs of n bits: BitVectorDomain(max_weight) does not fix the length, "
+                              "and the output has the input's length, so inputs of different lengths are told apart "
+                              "with certainty"])
+
+
 def _opendp(obj, name, ev: _Events, params) -> Adapted:
     params = dict(params)
+    if name == "make_randomized_response_bitvec":
+        return _bitvec(params)
     if name in ("make_laplace", "make_geometric"):
         return _integer_noise(name, params)
     if name == "make_randomized_response":
@@ -71,7 +97,8 @@ def _opendp(obj, name, ev: _Events, params) -> Adapted:
                          "the constructor instead: channel(dp.m.make_randomized_response, categories=..., prob=...)")
     else:
         raise InputError(f"unsupported opendp object {name!r} (supported: make_randomized_response, "
-                         "make_randomized_response_bool, make_laplace and make_geometric on integers)")
+                         "make_randomized_response_bool, make_randomized_response_bitvec, make_laplace and "
+                         "make_geometric on integers)")
 
     def rebuild(f):
         a = Fraction(f["prob"])

@@ -130,6 +130,8 @@ SPECS = {
     ("opendp", "make_randomized_response"): (_odp_build("make_randomized_response"),
                                              {"categories": list, "prob": float}),
     ("opendp", "make_randomized_response_bool"): (_odp_build("make_randomized_response_bool"), {"prob": float}),
+    ("opendp", "make_randomized_response_bitvec"): (_odp_build("make_randomized_response_bitvec"),
+                                                    {"n_bits": int, "max_weight": int, "f": float}),
     ("opendp", "make_laplace"): (_odp_build("make_laplace"), {"bounds": list, "scale": float}),
     ("opendp", "make_geometric"): (_odp_build("make_geometric"), {"bounds": list, "scale": float}),
 }

@@ -30,10 +30,11 @@ from rldp_verify.structured.composite import (
     FakeData,
     SampledBits,
     TwoLevel,
+    WeightedBits,
 )
 
 __all__ = ["Adapted", "StructuredAudit", "audit_structured", "BitChannel", "UnaryProduct", "Symmetric",
            "PublicMixture", "SubsetSelection", "LaplaceHistogram", "AttributeMixture", "FakeDataMixture",
            "FakeDataUnary", "compose", "AttributeProduct", "FakeData", "SampledBits",
            "BloomProduct", "DiscreteLaplaceShift",
-           "TwoLevel"]
+           "TwoLevel", "WeightedBits"]

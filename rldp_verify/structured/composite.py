@@ -63,7 +63,8 @@ from rldp_verify.structured.channels import (
     ratio,
 )
 
-__all__ = ["AttributeProduct", "FakeData", "SampledBits", "BloomProduct", "DiscreteLaplaceShift", "TwoLevel", "FAKES"]
+__all__ = ["AttributeProduct", "FakeData", "SampledBits", "BloomProduct", "DiscreteLaplaceShift", "TwoLevel",
+           "WeightedBits", "FAKES"]
 
 MAX_PAIRS = 5_000_000
 
@@ -422,3 +423,50 @@ class TwoLevel:
         sup = [set(self.support(x)) for x in range(self.d)]
         return [[self.hi if y in sup[x] else self.lo for x in range(self.d)] for y in range(self.K)], \
             [str(y) for y in range(self.K)]
+
+
+@dataclass
+class WeightedBits:
+    """Randomized response on bit vectors (OpenDP's ``make_randomized_response_bitvec``): the inputs are the n-bit
+    vectors of weight at most w, every bit goes through ``bit`` independently. For inputs x, x' the bits where they
+    agree cancel; a bits with x_i = 1, x'_i = 0 and b bits the other way give at most r1^a r2^b (r1, r2 as for
+    :class:`SampledBits`), with a, b <= w and a + b <= n, all attained: rho = max_a r1^a r2^min(w, n - a)."""
+
+    n: int
+    w: int
+    bit: BitChannel
+    params: dict = field(default_factory=dict)
+
+    kind = "product of n per-bit channels over the bit vectors of weight <= w"
+
+    def _r(self):
+        r1 = max((ratio(self.bit.prob(y, 1), self.bit.prob(y, 0)) for y in (0, 1)), key=_key)
+        r2 = max((ratio(self.bit.prob(y, 0), self.bit.prob(y, 1)) for y in (0, 1)), key=_key)
+        return tuple(Fraction(1) if r is None else r for r in (r1, r2))
+
+    def _best(self):
+        r1, r2 = self._r()
+
+        def val(a: int, b: int):
+            return INF if (r1 == INF and a) or (r2 == INF and b) else _pow(r1, a) * _pow(r2, b)
+        cands = [(a, min(self.w, self.n - a)) for a in range(min(self.w, self.n) + 1)]
+        return max(((val(a, b), a, b) for a, b in cands), key=lambda t: _key(t[0]))
+
+    def ratio(self):
+        """max over a of r1^a r2^min(w, n - a)."""
+        return self._best()[0]
+
+    def witness(self) -> dict:
+        """x with ones on the first a bits, x' on the next b."""
+        _, a, b = self._best()
+        return {"x": "1" * a + "0" * (self.n - a), "x_prime": "0" * a + "1" * b + "0" * (self.n - a - b),
+                "y": "each differing bit at its worst value"}
+
+    def dense(self):
+        """(rows, outputs) over the vectors of weight <= w (n <= 10)."""
+        if self.n > 10:
+            raise InputError(f"bit vectors of n = {self.n} bits: the dense channel needs n <= 10")
+        ins = [v for v in itertools.product((0, 1), repeat=self.n) if sum(v) <= self.w]
+        outs = list(itertools.product((0, 1), repeat=self.n))
+        rows = [[math.prod(self.bit.prob(y[i], x[i]) for i in range(self.n)) for x in ins] for y in outs]
+        return rows, ["".join(map(str, y)) for y in outs]

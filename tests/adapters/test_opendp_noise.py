@@ -71,3 +71,44 @@ def test_cli_and_bad_input(capsys):
         assert msg in err and len(err.splitlines()) == 1
     with pytest.raises(InputError, match="unbounded outputs have no dense channel"):
         dense_mechanism(adapt_spec("opendp:make_laplace", ["bounds=0,4", "scale=2"]))
+
+
+@pytest.mark.parametrize("n, w, f", [(8, 1, "0.5"), (8, 4, "0.95"), (8, 6, "0.3")])
+def test_bitvec_is_the_dense_audit(n, w, f):
+    from rldp_verify.rldp.audit import audit
+
+    a = adapt_spec("opendp:make_randomized_response_bitvec", [f"n_bits={n}", f"max_weight={w}", f"f={f}"])
+    assert audit(dense_mechanism(a), 1, ldp=True).ratio_lower == a.structure.ratio()
+    dp.enable_features("contrib")
+    meas = dp.m.make_randomized_response_bitvec(dp.bitvector_domain(max_weight=w), dp.discrete_distance(), f=float(f))
+    import math
+
+    exact = float(audit_adapted(a, 1).eps_realised()[0])
+    assert meas.map(1) >= exact - 1e-12 and abs(exact - min(2 * w, n) * math.log((2 - float(f)) / float(f))) < 1e-9
+
+
+def test_bitvec_sampler_keeps_a_bit_with_probability_1_minus_f_over_2():
+    """The sampler keeps each bit with probability 1 - f/2 (not 1 - f): per-bit counts, chi-square; and the output
+    has the input's length (why the audit fixes n)."""
+    import numpy as np
+
+    dp.enable_features("contrib")
+    f = 0.6
+    meas = dp.m.make_randomized_response_bitvec(dp.bitvector_domain(max_weight=2), dp.discrete_distance(), f=f)
+    x = np.packbits([1, 0, 0, 0, 0, 0, 0, 1])
+    kept = total = 0
+    for _ in range(3000):
+        out = np.unpackbits(np.frombuffer(meas(x.tobytes()), dtype=np.uint8))
+        kept += int(np.sum(out == np.unpackbits(x)))
+        total += 8
+    keep = float(adapt(dp.m.make_randomized_response_bitvec, n_bits=8, max_weight=2, f=f).structure.bit.p)
+    assert chisquare([kept, total - kept], [total * keep, total * (1 - keep)]).pvalue > 1e-6
+    assert len(meas(bytes([0]))) == 1 and len(meas(bytes([0, 0]))) == 2
+
+
+def test_bitvec_bad_input():
+    for params, msg in ((["n_bits=7", "max_weight=1", "f=0.5"], "positive multiple of 8"),
+                        (["n_bits=8", "max_weight=9", "f=0.5"], "max_weight = 9 in [1, n_bits]"),
+                        (["n_bits=8", "max_weight=1", "f=0"], "f = 0.0 must be in (0, 1]")):
+        with pytest.raises(InputError, match=msg.replace("(", r"\(").replace(")", r"\)").replace("[", r"\[")):
+            adapt_spec("opendp:make_randomized_response_bitvec", params)
