@@ -140,7 +140,8 @@ def test_reference_reads_the_grid_from_stdin():
     assert out.returncode == 0, out.stderr
     rows = [line for line in out.stdout.splitlines() if not line.startswith("#")]
     assert rows[0] == "alpha,confidence,n,a,value,error" and rows[1].startswith("2,0.95,100,4,0.0")
-    assert "checking the claims" in out.stdout   # the time spent on the claims is reported, not hidden
+    # the time spent on the claims is reported, not hidden; with --no-check-claims they are found, not checked
+    assert "(finding the claims: " in out.stdout and "checking the claims" not in out.stdout
     bad = cli("reference", "B", "--grid", "-", "--no-check-claims", "--quiet", stdin="alpha,confidence,n,a\n-2,0.95,100,4\n")
     assert_bad_input(bad, "alpha", "'-2'")
 
@@ -314,3 +315,51 @@ def test_dash_is_stdin_wherever_a_file_is_read():
                stdin='[{"alpha": "2", "confidence": "0.95", "n": "100", "a": "4"}]')
     assert grid.returncode == 0, grid.stderr
     assert len(json.loads(grid.stdout)["rows"]) == 1
+
+
+# ---------------------------------------------------------------- issue 29: a second newcomer's pass
+
+def test_check_certificates_reads_standard_input(tmp_path):
+    """check-certificates reads files too: '-' is one JSON document from standard input, checked like a file
+    (a JSON float or garbage there is a failed entry, exit 1; '-' twice is bad input)."""
+    mech = cli("mechanism", "grr", "--eps", "0.5", "--phat", "7,10;26,57").stdout
+    cert = tmp_path / "c.json"
+    assert cli("audit", "-", "--eps", "0.5", "--ldp", "--certificate", str(cert), stdin=mech).returncode == 0
+    ok = cli("check-certificates", "-", stdin=cert.read_text())
+    assert ok.returncode == 0 and ok.stdout.startswith("OK ") and "1 certificates, 1 re-checked, 0 failed" in ok.stdout
+    wrong = cert.read_text().replace('"ldp"', '"full-simplex"', 1) if '"ldp"' in cert.read_text() else "{}"
+    assert cli("check-certificates", "-", stdin=wrong).returncode == 1
+    bad = cli("check-certificates", "-", stdin='{"certificate": "rldp-verify", "x": 1.5}')
+    assert bad.returncode == 1 and "JSON float 1.5" in bad.stdout
+    assert_bad_input(cli("check-certificates", "-", "-", stdin=""), "more than once")
+
+
+def test_reference_refuses_an_unwritable_output_before_working(tmp_path):
+    """-o names a file to write: an unwritable one is one line 'cannot write' (not 'cannot read'), before the
+    grid and the claims run."""
+    import time
+
+    t0 = time.monotonic()
+    out = cli("reference", "B_s", "--grid", "default", "-o", str(tmp_path / "no" / "x.csv"))
+    assert_bad_input(out, "cannot write", "x.csv")
+    assert time.monotonic() - t0 < 15, "the claims ran before the output was checked"
+    assert_bad_input(cli("reference", "B_s", "-o", str(tmp_path), "--no-check-claims"), "cannot write", "directory")
+
+
+def test_threshold_names_the_option_of_a_bad_entry():
+    out = cli("threshold", "--paper", "kairouz", "--utility", "kl", "--p0", ".5,.3,nan", "--p1", ".1,.4,.5")
+    assert_bad_input(out, "--p0 entry 3", "'nan'")
+    assert_bad_input(cli("threshold", "--paper", "kairouz", "--utility", "mi", "--p", ".4,x,.2,.4"), "--p entry 2")
+
+
+@pytest.mark.parametrize("sub", ["ball", "audit"])
+def test_alpha_inf_says_it_must_be_finite(sub):
+    args = ["ball"] if sub == "ball" else ["audit", "-", "--eps", "1"]
+    stdin = cli(*JSON_COMMANDS["mechanism"][0]).stdout if sub == "audit" else None
+    out = cli(*args, "--phat", "7,10;26,57", "--alpha", "inf", "--radius", "0.1", stdin=stdin)
+    assert_bad_input(out, "alpha = 'inf'", "must be finite")
+
+
+def test_top_level_help_lists_every_exit_code():
+    text = cli("--help").stdout.split("exit codes:")[1]
+    assert "check-certificates: a certificate failed" in text and "130  interrupted" in text

@@ -11,11 +11,13 @@ bare expressions printed nothing as a script); the outputs shown must not depend
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import os
 import re
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -89,6 +91,12 @@ def test_readme_python_blocks_show_their_results():
         last = [x for x in body.strip().splitlines() if x.strip() and not x.strip().startswith("#")][-1]
         assert not re.match(r"^[A-Za-z_][\w.]*\(.*\)\s*(#.*)?$", last) or "print(" in body or "def test_" in body, (
             f"README.md:{line}: ends with an expression whose value is not shown: write the block as a doctest")
+        # anywhere in the block, a statement that is only a value (a tuple, a name, an attribute: no call)
+        # shows nothing as a script (issue 29, newcomer pass: `r.verdict, r.ratio_lower, ...` in the audit block)
+        bare = [ast.unparse(n)[:60] for n in ast.parse(textwrap.dedent(body)).body
+                if isinstance(n, ast.Expr) and not isinstance(n.value, (ast.Call, ast.Await))
+                and not (isinstance(n.value, ast.Constant) and isinstance(n.value.value, str))]
+        assert bare == [], f"README.md:{line}: statements whose value is not shown: {bare}: write a doctest"
 
 
 def test_readme_has_blocks():

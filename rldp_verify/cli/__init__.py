@@ -46,9 +46,11 @@ def build_parser() -> argparse.ArgumentParser:
                        'rldp-verify ball --phat "7,10;26,57" --alpha 2 --radius 0.0752 --json',
                        'rldp-verify mechanism grr --eps 0.5 --phat "7,10;26,57" | rldp-verify audit - --eps 0.5 --ldp',
                        "rldp-verify SUBCOMMAND --help"],
-                      {0: "success (audit: PASS)", 1: "report: a claim ended in ERROR; audit: FAIL",
+                      {0: "success (audit: PASS)",
+                       1: "report: a claim ended in ERROR; audit: FAIL; check-certificates: a certificate failed",
                        2: "bad input (one line 'rldp-verify: error: ...')", 3: "audit: INCONCLUSIVE",
-                       4: "audit: internal error (one line 'rldp-verify: internal error: ...')"}))
+                       4: "audit: internal error (one line 'rldp-verify: internal error: ...')",
+                       130: "interrupted (Ctrl-C; report: the completed claims in OUT/verification-interrupted.json)"}))
     parser.add_argument("--version", action="version", version=f"rldp-verify {version()}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     pkg = importlib.import_module(__name__)

@@ -76,6 +76,8 @@ def build_ball(args, est: Estimate, *, dps: int, purpose: str = "the uncertainty
 
     if args.alpha is None:
         raise InputError(f"{purpose} needs --alpha and --radius, or --confidence with --samples")
+    if str(args.alpha).strip().lstrip("+").lower() in ("inf", "infinity"):
+        raise InputError(f"alpha = {args.alpha!r} is not allowed: alpha must be finite, in (0, inf)")
     if args.radius is not None:
         if args.confidence is not None or args.samples is not None:
             raise InputError("give either --radius or --confidence/--samples, not both")

@@ -76,6 +76,7 @@ def run(args) -> int:
         raise InputError(f"--format must be csv or json, got {args.format!r}")
     dps = int_option(args.dps, "--dps", 5, 1000)
     workers = None if args.workers is None else int_option(args.workers, "--workers", 1, 256)
+    _check_writable(args.output)  # before the grid and the claims run (they can take a while)
     if args.grid == "default":
         points = reference.default_grid(qty.name)
     elif args.grid == "-":
@@ -95,9 +96,27 @@ def run(args) -> int:
     if args.output == "-":
         sys.stdout.write(text)
     else:
-        with open(args.output, "w") as fh:
-            fh.write(text)
+        try:
+            with open(args.output, "w") as fh:
+                fh.write(text)
+        except OSError as exc:
+            raise InputError(f"cannot write {args.output!r}: {exc.strerror}") from None
     return 0
+
+
+def _check_writable(output: str) -> None:
+    """``-o FILE`` must be writable: one line naming it, before any work (not 'cannot read' at the end)."""
+    import os
+
+    if output == "-":
+        return
+    parent = os.path.dirname(os.path.abspath(output))
+    if os.path.isdir(output):
+        raise InputError(f"cannot write {output!r}: it is a directory")
+    if not os.path.isdir(parent):
+        raise InputError(f"cannot write {output!r}: no such directory {parent!r}")
+    if not os.access(parent, os.W_OK) or (os.path.exists(output) and not os.access(output, os.W_OK)):
+        raise InputError(f"cannot write {output!r}: permission denied")
 
 
 def _csv(doc) -> str:
@@ -106,7 +125,8 @@ def _csv(doc) -> str:
     buf.write(f"# rldp-verify {prov['version']} reference table: {doc['quantity']}\n")
     buf.write(f"# formula: {doc['formula']}\n")
     buf.write(f"# dps: {prov['dps']}; points: {prov['points']}; seconds: {prov['seconds']} "
-              f"(checking the claims: {prov.get('claims_seconds', 0)} s more)\n")
+              f"({'checking' if any(c.get('verdict') for c in prov['claims']) else 'finding'} the claims: "
+              f"{prov.get('claims_seconds', 0)} s more)\n")
     buf.write(f"# error: {prov['error']}\n")
     for c in prov["claims"]:
         v = c.get("verdict") or f"not run; pinned {c.get('pinned_verdict')}"

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from rldp_verify.cli._help import add_parser
 from rldp_verify.cli._json import INF, SCHEMA_VERSION, dec, dumps
+from rldp_verify.core.errors import InputError
 
 if TYPE_CHECKING:
     from rldp_verify.claims.catalogue import Catalogue
@@ -45,8 +46,15 @@ def _extremal_args(p, title):
 
 
 def _extremal(args) -> dict:
+    from rldp_verify.core.numbers import parse_exact
     from rldp_verify.topics.extremal.summary import optimality_thresholds
 
+    for opt in ("p0", "p1", "p"):  # a bad entry is named with its option (not only its value)
+        for i, item in enumerate((getattr(args, opt) or "").split(",") if getattr(args, opt) else []):
+            try:
+                parse_exact(item.strip())
+            except InputError as exc:
+                raise InputError(f"--{opt} entry {i + 1}: {exc}") from None
     return optimality_thresholds(args.utility, args.mechanism, args.p0, args.p1, args.p, args.eps_min,
                                  args.eps_max, args.tol)
 
