@@ -45,22 +45,38 @@ def run_one(task: tuple[str, str, str]) -> tuple[str, int, str, float]:
     return Path(script).stem[len("bench_"):], proc.returncode, proc.stderr.strip()[-800:], time.perf_counter() - t0
 
 
+def bench_deps(script: Path) -> dict:
+    """``{module: digest}`` of the first-party code a benchmark script runs (part of its key)."""
+    from rldp_verify.claims.cache import _imports, _module_file, closure
+
+    # first-party code: the engine, the papers, and the tests and benchmarks a script may import (the extremes
+    # grid runs the property test's own strategy and check; their engine imports count through them)
+    roots = {"rldp_verify", "proofs", "tests", "benchmarks"}
+    mods = {m for m in _imports(script, "benchmarks." + script.stem) if m.split(".")[0] in roots}
+    text = script.read_text()
+    if "rldp-verify" in text or "rldp_verify.cli" in text:  # drives the command line (in a subprocess)
+        # every subcommand module: rldp_verify.cli loads them by name (pkgutil), which no import statement shows
+        import pkgutil
+
+        import rldp_verify.cli as cli
+
+        mods |= {"rldp_verify.cli", "rldp_verify.__main__"}
+        mods |= {f"rldp_verify.cli.{m.name}" for m in pkgutil.iter_modules(cli.__path__)}
+    deps: dict = {}
+    for mod in sorted(m for m in mods if _module_file(m) is not None):
+        deps.update(closure(mod, roots))
+    return deps
+
+
 def bench_key(script: Path) -> str:
     """The cache key of one benchmark script (see the module docstring)."""
     import hashlib
     import os
     import platform
 
-    from rldp_verify.claims.cache import _environment, _imports, _module_file, closure, file_digest
+    from rldp_verify.claims.cache import _environment, file_digest
 
-    roots = {"rldp_verify", "proofs"}
-    mods = {m for m in _imports(script, "benchmarks." + script.stem) if m.split(".")[0] in roots}
-    text = script.read_text()
-    if "rldp-verify" in text or "rldp_verify.cli" in text:  # drives the command line (in a subprocess)
-        mods |= {"rldp_verify.cli", "rldp_verify.__main__"}
-    deps: dict = {}
-    for mod in sorted(m for m in mods if _module_file(m) is not None):
-        deps.update(closure(mod, roots))
+    deps = bench_deps(script)
     cpu = ""
     with contextlib.suppress(OSError):
         cpu = next((ln for ln in Path("/proc/cpuinfo").read_text().splitlines() if ln.startswith("model name")), "")

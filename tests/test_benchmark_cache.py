@@ -37,3 +37,15 @@ def test_a_benchmark_whose_json_records_its_key_is_not_rerun(tmp_path, monkeypat
     # a stale key would run it: the decision is the key's, checked here without running the benchmark
     (tmp_path / "reference.json").write_text(json.dumps({"title": "t", "key": "0" * 64}))
     assert run._recorded_key("reference") != run.bench_key(script)
+
+
+
+def test_key_covers_the_subcommands_and_the_tests_a_script_runs():
+    """A CLI-driving benchmark's key covers every subcommand module (rldp_verify.cli loads them by name, which no
+    import statement shows), and a benchmark that imports a test module covers that module's engine imports:
+    the red-team and extremes-grid benchmarks were once reused after edits of the audit they measure."""
+    run = _run_module()
+    red = run.bench_deps(ROOT / "benchmarks" / "bench_audit_redteam.py")
+    assert {"rldp_verify.cli.audit", "rldp_verify.cli.mechanism", "rldp_verify.rldp.audit.pair"} <= set(red)
+    grid = run.bench_deps(ROOT / "benchmarks" / "bench_audit_grid.py")
+    assert {"tests.rldp.audit.test_extreme_inputs", "rldp_verify.rldp.audit.pair", "rldp_verify.rldp.audit.grid"} <= set(grid)
