@@ -125,10 +125,13 @@ def _rerender(args, out: Path) -> int:
     from rldp_verify.claims.catalogue import DEFAULT_SOURCE, Catalogue
     from rldp_verify.core.errors import InputError
 
+    path = out / "verification.json"
     try:
-        doc = json.loads((out / "verification.json").read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        raise InputError(f"cannot read {str(out / 'verification.json')!r}: {exc}") from None
+        doc = json.loads(path.read_text())
+    except OSError as exc:
+        raise InputError(f"cannot read {str(path)!r}: {exc.strerror}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise InputError(f"{str(path)!r} is not JSON: {exc}") from None
     _check_report(doc, out / "verification.json")
     _check_writable(out)
     doc["benchmarks"] = report.load_benchmarks(out / "benchmarks")

@@ -37,6 +37,22 @@ def test_from_json_that_is_not_a_report(tmp_path, doc, says):
     assert not (tmp_path / "verification.html").exists()
 
 
+@pytest.mark.parametrize("text, says", [
+    ("garbage", "is not JSON: Expecting value: line 1 column 1"),
+    (None, "cannot read"),
+])
+def test_from_json_unreadable_or_not_json(tmp_path, text, says):
+    """Newcomer pass: not JSON is said so (it read 'cannot read ...: Expecting value'); a missing file names the
+    file once (the path was printed twice, in the message and in Python's error text)."""
+    if text is not None:
+        (tmp_path / "verification.json").write_text(text)
+    r = _cli("report", "--from-json", "--out", str(tmp_path))
+    assert r.returncode == 2, r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("rldp-verify: error: ") and says in lines[0], r.stderr
+    assert lines[0].count("verification.json") == 1, lines[0]
+
+
 def test_out_not_writable_is_refused_before_the_claims_run():
     t0 = time.monotonic()
     r = _cli("report", "--out", "/proc/rldp-verify-forbidden", "--quiet")
