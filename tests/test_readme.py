@@ -65,8 +65,9 @@ def scratch(tmp_path_factory):
     shim = bindir / "rldp-verify"
     shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m rldp_verify "$@"\n')
     shim.chmod(0o755)
-    py = bindir / "python3"
-    py.symlink_to(sys.executable)
+    py = bindir / "python3"  # a shim, not a symlink: a symlink to a venv's python loses the venv (no pyvenv.cfg
+    py.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')  # beside it), and with it the packages
+    py.chmod(0o755)
     env = dict(os.environ, PATH=f"{bindir}{os.pathsep}{os.environ['PATH']}",
                PYTHONPATH=f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}")
     env.pop("RLDP_VERIFY_ADULT_DATA", None)
@@ -104,6 +105,31 @@ def test_readme_has_blocks():
     assert {"sh", "python"} <= langs and len(BLOCKS) >= 8
 
 
+def promised(body: str) -> dict[str, list[str]]:
+    """What a shell block's comment lines say the command above them prints: a verdict (``# FAIL ...``,
+    ``# PASS ...``: the first output line is ``verdict:      FAIL``) and any interval ``[a, b]`` quoted
+    verbatim (issue 29: the README's outputs must be what the command prints)."""
+    out: dict[str, list[str]] = {}
+    cmds = commands(body)
+    seen = -1
+    for raw in body.splitlines():
+        t = raw.strip()
+        if seen + 1 < len(cmds) and t and not t.startswith("#") and cmds[seen + 1].startswith(t.rstrip("\\").strip()):
+            seen += 1
+        m = re.match(r"# (FAIL|PASS)\b(.*)", t)
+        if m and seen >= 0:
+            out.setdefault(cmds[seen], []).extend(
+                [f"verdict:      {m.group(1)}", *re.findall(r"\[[-+0-9.e]+, [-+0-9.e]+\]", m.group(2))])
+    return out
+
+
+def test_promised_outputs_are_read_from_the_comments():
+    body = "rldp-verify audit a --ldp\n# FAIL, eps in [1.5, 1.6] = x\nrldp-verify audit b\n# PASS\n"
+    assert promised(body) == {"rldp-verify audit a --ldp": ["verdict:      FAIL", "[1.5, 1.6]"],
+                              "rldp-verify audit b": ["verdict:      PASS"]}
+    assert any(promised(b) for _, lang, b, _ in BLOCKS if lang == "sh"), "the README promises no verdict any more"
+
+
 def _run_block(work, env, line, lang, body) -> str | None:
     """Run one block; the failure message, or None when it passed."""
     if lang == "python" and body.lstrip().startswith(">>>"):
@@ -122,6 +148,9 @@ def _run_block(work, env, line, lang, body) -> str | None:
             return f"README.md:{line}: `{cmd}` exited {out.returncode}:\n{out.stderr[-2000:]}"
         if "Traceback" in out.stderr or "error:" in out.stderr:
             return f"README.md:{line}: `{cmd}`\n{out.stderr}"
+        missing = [w for w in promised(body).get(cmd, []) if w not in out.stdout]
+        if missing:
+            return f"README.md:{line}: `{cmd}` does not print what the README says: {missing}\n{out.stdout[:1500]}"
     return None
 
 
