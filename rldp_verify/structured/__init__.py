@@ -4,6 +4,8 @@ symmetry) and their eps-LDP audit without enumerating outputs; exact models of f
 - :mod:`rldp_verify.structured.channels`: the structures and their exact worst ratios;
 - :mod:`rldp_verify.structured.composite`: structures over several attributes (budget splitting, RS+FD with
   per-attribute fake data), over released bit positions (dBitFlipPM) and Bloom filters (RAPPOR, CMS);
+- :mod:`rldp_verify.structured.rldp`: :func:`p_ratio`, (eps, P)-RLDP of GRR and unary encodings on S x U for one
+  exact P, without enumerating outputs;
 - :mod:`rldp_verify.structured.samplers`: exact event probabilities of float64 uniform comparisons and
   NumPy's legacy ``binomial(1, p)``;
 - :mod:`rldp_verify.structured.audit`: :func:`audit_structured` (verdict, excess over eps, rounding budget,
@@ -32,9 +34,10 @@ from rldp_verify.structured.composite import (
     TwoLevel,
     WeightedBits,
 )
+from rldp_verify.structured.rldp import p_ratio
 
 __all__ = ["Adapted", "StructuredAudit", "audit_structured", "BitChannel", "UnaryProduct", "Symmetric",
            "PublicMixture", "SubsetSelection", "LaplaceHistogram", "AttributeMixture", "FakeDataMixture",
            "FakeDataUnary", "compose", "AttributeProduct", "FakeData", "SampledBits",
            "BloomProduct", "DiscreteLaplaceShift",
-           "TwoLevel", "WeightedBits"]
+           "TwoLevel", "WeightedBits", "p_ratio"]

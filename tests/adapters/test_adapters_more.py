@@ -174,3 +174,17 @@ def test_bad_input():
         adapt_spec("multi-freq-ldpy:SPL_GRR_Client", ["lst_k=2,3", "epsilon=1", "d=3"])
     with pytest.raises(InputError, match="lst_k entry = 1 must be at least 2"):
         adapt(_fn("mdim_freq_est.RSpFD_solution", "RSpFD_UE_rnd_Client"), lst_k=[1, 3], epsilon=1.0)
+
+
+def test_p_ratio_at_deployment_size():
+    """(eps, P)-RLDP of multi-freq-ldpy's GRR and OUE on k = 65536 = 256 x 256 inputs for the uniform P: GRR's ratio
+    drops to 1 + (a/b - 1)/256 (the closed form), OUE's stays its eps-LDP ratio."""
+    from fractions import Fraction
+
+    from rldp_verify.structured.rldp import p_ratio
+
+    P = [[Fraction(1, 65536)] * 256 for _ in range(256)]
+    g = adapt_spec("multi-freq-ldpy:GRR_Client", ["k=65536", "epsilon=5"]).structure
+    assert p_ratio(g, P, (256, 256)) == 1 + (g.a / g.b - 1) / 256
+    u = adapt_spec("multi-freq-ldpy:UE_Client", ["k=65536", "epsilon=1"]).structure
+    assert p_ratio(u, P, (256, 256)) == u.ratio()

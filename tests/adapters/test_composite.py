@@ -117,3 +117,52 @@ def test_bloom_product_wrong_variant_caught():
     assert st.ratio() == _dense_ratio(st) == 9 and st.ratio() != 3
     same = BloomProduct(3, 3, 2, BitChannel(Fraction(3, 4), Fraction(1, 4)), lambda c, x: {0})
     assert same.ratio() == 1
+
+
+def _random_P(rng, a1, a2):
+    w = [[rng.choice([0, 0, 1, 2, 3, 5]) for _ in range(a2)] for _ in range(a1)]
+    if sum(map(sum, w)) == 0:
+        w[0][0] = 1
+    tot = sum(map(sum, w))
+    return [[Fraction(v, tot) for v in r] for r in w]
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_p_ratio_is_the_dense_route(seed):
+    """(eps, P)-RLDP of GRR and UE on X = S x U without outputs equals eq. (62) on the dense matrix."""
+    from rldp_verify.rldp.audit import audit
+    from rldp_verify.rldp.mechio import Mechanism
+    from rldp_verify.structured.rldp import p_ratio
+
+    rng = random.Random(seed)
+    a1, a2 = rng.randint(1, 3), rng.randint(1, 3)
+    k = a1 * a2
+    if k < 2:
+        a2 += 1
+        k = a1 * a2
+    P = _random_P(rng, a1, a2)
+    for st in (_sym(rng, k), UnaryProduct(k, BitChannel(_p(rng, 1), _p(rng, 1))), Symmetric(k, Fraction(1), Fraction(0)),
+               Symmetric(k, Fraction(0), Fraction(1, k - 1))):
+        rows, outs = st.dense()
+        keep = [i for i, r in enumerate(rows) if any(r)]
+        mech = Mechanism.from_matrix([rows[i] for i in keep], a1, a2, [outs[i] for i in keep])
+        want = audit(mech, 1, distribution=P).ratio_lower
+        assert p_ratio(st, P, (a1, a2)) == want, (st, P)
+
+
+def test_p_ratio_wrong_variant_and_bad_input():
+    """Taking c* as the largest joint P(s, u) instead of the conditional P(u | s) is rejected by the dense route."""
+    from rldp_verify.structured.rldp import p_ratio
+
+    st = Symmetric(4, Fraction(1, 2), Fraction(1, 6))
+    P = [[Fraction(1, 8), Fraction(1, 8)], [Fraction(3, 4), 0]]
+    assert p_ratio(st, P, (2, 2)) == 1 + (3 - 1) * 1          # c* = P(u=0 | s=1) = 1
+    assert p_ratio(st, P, (2, 2)) != 1 + (3 - 1) * Fraction(3, 4)
+    with pytest.raises(InputError, match="must be an |S| x |U|"):
+        p_ratio(st, [[1]], (2, 2))
+    with pytest.raises(InputError, match="sum to 1"):
+        p_ratio(st, [[Fraction(1, 2), 0], [0, 0]], (2, 2))
+    with pytest.raises(InputError, match="not for SubsetSelection"):
+        from rldp_verify.structured import SubsetSelection
+
+        p_ratio(SubsetSelection(4, 2, Fraction(1, 2)), P, (2, 2))
