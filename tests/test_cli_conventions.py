@@ -363,3 +363,17 @@ def test_alpha_inf_says_it_must_be_finite(sub):
 def test_top_level_help_lists_every_exit_code():
     text = cli("--help").stdout.split("exit codes:")[1]
     assert "check-certificates: a certificate failed" in text and "130  interrupted" in text
+
+
+def test_an_unwritable_output_says_cannot_write(tmp_path):
+    """A file the command writes (audit --certificate) that cannot be written is 'cannot write', not 'cannot
+    read'; a missing input is still 'cannot read'."""
+    mech = cli(*JSON_COMMANDS["mechanism"][0]).stdout
+    out = cli("audit", "-", "--eps", "0.5", "--ldp", "--certificate", str(tmp_path / "a" / "b" / "c.json"), stdin=mech)
+    if out.returncode != 0:   # the certificate writer may create the folders; if it does not, the error says write
+        assert_bad_input(out, "cannot write")
+    blocked = tmp_path / "file"
+    blocked.write_text("")
+    out = cli("audit", "-", "--eps", "0.5", "--ldp", "--certificate", str(blocked / "c.json"), stdin=mech)
+    assert_bad_input(out, "cannot write")
+    assert_bad_input(cli("audit", str(tmp_path / "missing.json"), "--eps", "1", "--ldp"), "cannot read", "missing.json")

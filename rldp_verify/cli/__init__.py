@@ -80,8 +80,8 @@ def main(argv=None) -> int:
     except CertificationError as exc:  # a bound could not be certified: never a silent verdict
         sys.stderr.write(f"rldp-verify: error: cannot certify: {exc}\n")
         return 2
-    except (FileNotFoundError, IsADirectoryError, PermissionError) as exc:
-        sys.stderr.write(f"rldp-verify: error: cannot read {exc.filename!r}: {exc.strerror}\n")
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError, FileExistsError, PermissionError) as exc:
+        sys.stderr.write(f"rldp-verify: error: cannot {_verb(args, exc.filename)} {exc.filename!r}: {exc.strerror}\n")
         return 2
     except BrokenPipeError:  # the reader of stdout went away (e.g. `| head`): not an error of ours
         import os
@@ -92,3 +92,21 @@ def main(argv=None) -> int:
     except KeyboardInterrupt as exc:  # a command may say what it kept (report: the partial JSON)
         sys.stderr.write(f"rldp-verify: interrupted{': ' + str(exc) if str(exc) else ''}\n")
         return 130
+
+
+def _verb(args, filename) -> str:
+    """'write' when the file that failed is an output of the command (``-o``, ``--certificate``, ``--out``,
+    ``--certificates``) or a folder on its way, else 'read' (issue 29: an unwritable --certificate said
+    'cannot read')."""
+    from pathlib import Path
+
+    if filename is None:
+        return "read"
+    failed = Path(str(filename)).absolute()
+    for key in ("output", "certificate", "out", "certificates"):
+        target = getattr(args, key, None)
+        if target and str(target) != "-":
+            t = Path(str(target)).absolute()
+            if failed == t or failed in t.parents:
+                return "write"
+    return "read"

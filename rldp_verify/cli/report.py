@@ -164,7 +164,7 @@ def _check_options(args, out: Path) -> None:
         raise InputError(f"--out {args.out!r} exists and is not a directory")
     _check_writable(out)  # before any claim runs, not after
     if args.certificates is not None:
-        _check_writable(Path(args.certificates))
+        _check_writable(Path(args.certificates), "--certificates")
     if args.jobs < 1:
         raise InputError(f"--jobs must be at least 1, got {args.jobs}")
 
@@ -388,7 +388,7 @@ def _stop_children(grace: float = 2.0) -> None:
     psutil.wait_procs(alive, timeout=grace)
 
 
-def _check_writable(out: Path) -> None:
+def _check_writable(out: Path, option: str = "--out") -> None:
     """``out`` exists (created if needed) and a file can be written in it; else a one-line InputError."""
     import tempfile
 
@@ -399,7 +399,7 @@ def _check_writable(out: Path) -> None:
         with tempfile.NamedTemporaryFile(dir=out, prefix=".write-test-"):
             pass
     except OSError as exc:
-        raise InputError(f"--out {str(out)!r} is not a writable directory: {exc.strerror or exc}") from None
+        raise InputError(f"{option} {str(out)!r} is not a writable directory: {exc.strerror or exc}") from None
 
 
 def _check_report(doc, path: Path) -> None:

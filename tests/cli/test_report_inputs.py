@@ -61,3 +61,12 @@ def test_out_not_writable_is_refused_before_the_claims_run():
                                 "directory: No such file or directory")
     assert time.monotonic() - t0 < 60   # every fast claim would take minutes
     assert r.stdout == ""
+
+
+def test_unwritable_certificates_folder_is_named_as_such(tmp_path):
+    """--certificates that cannot be written names --certificates (it said --out), before any claim runs."""
+    blocked = tmp_path / "file"
+    blocked.write_text("")
+    r = _cli("report", "--out", str(tmp_path / "out"), "--certificates", str(blocked / "c"), "--quiet")
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.strip().startswith(f"rldp-verify: error: --certificates {str(blocked / 'c')!r} is not a writable"), r.stderr
