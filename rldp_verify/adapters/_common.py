@@ -5,6 +5,8 @@ code (:mod:`rldp_verify.structured.trace`)."""
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 from fractions import Fraction
 
 from rldp_verify.core.errors import InputError
@@ -167,3 +169,21 @@ def _ev_of(ev, op, c):
 def _laplace_scales(log) -> list:
     """The scales b of the Laplace draws in a traced run."""
     return [e[2] for e in log if e[0] == "laplace"]
+
+
+@contextmanager
+def xxhash_accepting_str(name: str, bits: int) -> Iterator[None]:
+    """``xxhash.<name>`` (xxh32 / xxh64) made to accept the libraries' str argument as xxhash < 4 does (its UTF-8
+    bytes, the seed reduced to ``bits`` bits) while a trace or a hash computation runs; restored afterwards."""
+    import xxhash
+
+    orig = getattr(xxhash, name)
+    mask = (1 << bits) - 1
+
+    def shim(s, seed=0):
+        return orig(s.encode() if isinstance(s, str) else s, seed=int(seed) & mask)
+    setattr(xxhash, name, shim)
+    try:
+        yield
+    finally:
+        setattr(xxhash, name, orig)

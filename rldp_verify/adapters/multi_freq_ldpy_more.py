@@ -13,7 +13,6 @@ sampler model is the one stated there."""
 from __future__ import annotations
 
 import importlib
-from contextlib import contextmanager
 
 from rldp_verify.adapters._common import (
     SEED_SEARCH,
@@ -21,6 +20,7 @@ from rldp_verify.adapters._common import (
     _lh_hash,
     _separating,
     _size,
+    xxhash_accepting_str,
     xxhash_problem,
 )
 from rldp_verify.core.errors import InputError
@@ -40,20 +40,9 @@ INNER = {"GRR_Client": f"{_PF}.GRR", "UE_Client": f"{_PF}.UE", "LH_Client": f"{_
          "ADP_Client": f"{_PF}.ADP", **{n: f"{_LF}.{n[:-7]}" for n in _LONG}}
 
 
-@contextmanager
 def _xxhash_str():
-    """xxhash.xxh32 made to accept the libraries' str argument (as xxhash < 4 does) while a trace runs."""
-    import xxhash
-
-    orig = xxhash.xxh32
-
-    def xxh32(s, seed=0):
-        return orig(s.encode() if isinstance(s, str) else s, seed=int(seed) & 0xFFFFFFFF)
-    xxhash.xxh32 = xxh32
-    try:
-        yield
-    finally:
-        xxhash.xxh32 = orig
+    """xxhash.xxh32 accepting the libraries' str argument (as xxhash < 4 does) while a trace runs."""
+    return xxhash_accepting_str("xxh32", 32)
 
 
 def _stubbed(modname: str, stubs: tuple, fn, *args, decide=lambda i, op, c: False):
@@ -114,18 +103,24 @@ def _wrap(c, inner: Adapted, what: str) -> Adapted:
 # ------------------------------------------------------------------------------------------ adaptive choices
 
 
+def _adaptive(c, modname: str, inners: tuple, client: str, args: tuple, keys: tuple) -> Adapted:
+    """An adaptive client (ADP, L_ADP): run the library's choice with recording stubs for ``inners`` and adapt
+    the one inner client it constructs, with the arguments it passed (``keys``: their names)."""
+    mod = importlib.import_module(modname)
+    calls = _calls(_stubbed(modname, inners, getattr(mod, client), 0, *args)[0])
+    if len(calls) != 1:
+        raise InputError(f"{c.label} does not call one of {' / '.join(inners)}; unsupported version")
+    name, call_args = calls[0]
+    return _wrap(c, _inner(c, name, call_args, keys), f"adaptive choice by variance: {name[:-7]}")
+
+
 def _adp(c) -> Adapted:
     k = c.pop("k", lambda v: _size(v, "k"))
     epsilon = c.pop("epsilon", _eps)
     optimal = bool(c.params.pop("optimal", True))
     c.done()
-    mod = importlib.import_module(f"{_PF}.ADP")
-    calls = _calls(_stubbed(f"{_PF}.ADP", ("GRR_Client", "UE_Client"), mod.ADP_Client, 0, k, epsilon, optimal)[0])
-    if len(calls) != 1:
-        raise InputError(f"{c.label} does not call one of GRR_Client / UE_Client; unsupported version")
-    name, args = calls[0]
-    inner = _inner(c, name, args, ("k", "epsilon", "optimal"))
-    return _wrap(c, inner, f"adaptive choice by variance: {name[:-7]}")
+    return _adaptive(c, f"{_PF}.ADP", ("GRR_Client", "UE_Client"), "ADP_Client", (k, epsilon, optimal),
+                     ("k", "epsilon", "optimal"))
 
 
 def _l_adp(c) -> Adapted:
@@ -135,14 +130,8 @@ def _l_adp(c) -> Adapted:
     c.done()
     if not float(eps_1) < float(eps_perm):
         raise InputError(f"eps_1 = {eps_1} must be < eps_perm = {eps_perm} (multi-freq-ldpy refuses it too)")
-    mod = importlib.import_module(f"{_LF}.L_ADP")
-    calls = _calls(_stubbed(f"{_LF}.L_ADP", ("L_GRR_Client", "L_OSUE_Client"), mod.L_ADP_Client, 0, k, eps_perm,
-                            eps_1)[0])
-    if len(calls) != 1:
-        raise InputError(f"{c.label} does not call one of L_GRR_Client / L_OSUE_Client; unsupported version")
-    name, args = calls[0]
-    inner = _inner(c, name, args, ("k", "eps_perm", "eps_1"))
-    return _wrap(c, inner, f"adaptive choice by variance: {name[:-7]}")
+    return _adaptive(c, f"{_LF}.L_ADP", ("L_GRR_Client", "L_OSUE_Client"), "L_ADP_Client", (k, eps_perm, eps_1),
+                     ("k", "eps_perm", "eps_1"))
 
 
 # ------------------------------------------------------------------------------------------ longitudinal LH

@@ -14,30 +14,18 @@ from __future__ import annotations
 
 import copy
 import itertools
-from contextlib import contextmanager
 from typing import Any
 
-from rldp_verify.adapters._common import _Events, _size, _trace
+from rldp_verify.adapters._common import _Events, _size, _trace, xxhash_accepting_str
 from rldp_verify.core.errors import InputError
 from rldp_verify.structured import Adapted, BitChannel, BloomProduct, PublicMixture, TwoLevel
 
 MORE = ("RAPPORClient", "CMSClient", "HadamardMechClient", "HadamardResponseClient")
 
 
-@contextmanager
 def _xxh64_str():
-    """xxhash.xxh64 made to accept a str (as xxhash < 4 does: its UTF-8 bytes) while the hashes are computed."""
-    import xxhash
-
-    orig = xxhash.xxh64
-
-    def xxh64(s, seed=0):
-        return orig(s.encode() if isinstance(s, str) else s, seed=int(seed) & 0xFFFFFFFFFFFFFFFF)
-    xxhash.xxh64 = xxh64
-    try:
-        yield
-    finally:
-        xxhash.xxh64 = orig
+    """xxhash.xxh64 accepting a str (as xxhash < 4 does: its UTF-8 bytes) while the hashes are computed."""
+    return xxhash_accepting_str("xxh64", 64)
 
 
 def _xxh64_problem() -> str | None:

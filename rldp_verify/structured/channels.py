@@ -69,6 +69,30 @@ def ratio(a: Fraction, b: Fraction):
     return Fraction(a) / b
 
 
+def max_ratio_of_sums(options: list[list], weights: list | None = None, *, limit: int = 1000):
+    """Dinkelbach's iteration for max over one option per part of (sum_j w_j num_j) / (sum_j w_j den_j), each
+    option ``((num, den), label)`` with exact num, den >= 0 (w_j > 0, default 1). Returns (the maximum -- INF
+    when a denominator-0 choice has a positive numerator, 1 when every choice is 0/0 --, the maximising choice).
+    Exact: each step strictly raises lambda among finitely many choices, so it stops."""
+    w = weights if weights is not None else [1] * len(options)
+    lam = Fraction(1)
+
+    def best(o: list, wj: Any) -> Any:
+        return max(o, key=lambda e: wj * (e[0][0] - lam * e[0][1]))
+
+    for _ in range(limit):
+        choice = [best(o, wj) for o, wj in zip(options, w, strict=True)]
+        num = sum(wj * e[0][0] for e, wj in zip(choice, w, strict=True))
+        den = sum(wj * e[0][1] for e, wj in zip(choice, w, strict=True))
+        new = ratio(num, den)
+        if new is None or new == INF:
+            return new if new is not None else Fraction(1), choice
+        if new <= lam:          # F(lam) = 0: lam is attained (by this choice) and maximal
+            return lam, choice
+        lam = new
+    raise InputError("Dinkelbach's iteration did not stop")  # pragma: no cover - finitely many choices
+
+
 def _max(*vals):
     vals = [v for v in vals if v is not None]
     return max(vals) if vals else Fraction(1)
@@ -403,19 +427,8 @@ class FakeDataMixture:
         return c.k
 
     def _solve(self):
-        lam = Fraction(1)
-        for _ in range(1000):
-            choice = [max(self._options(c), key=lambda o, c=c: self._weight(c) * (o[0][0] - lam * o[0][1]))
-                      for c in self.components]
-            num = sum(self._weight(c) * o[0][0] for c, o in zip(self.components, choice, strict=True))
-            den = sum(self._weight(c) * o[0][1] for c, o in zip(self.components, choice, strict=True))
-            new = ratio(num, den)
-            if new is None or new == INF:
-                return new if new is not None else Fraction(1), choice
-            if new <= lam:          # F(lam) = 0: lam is attained (by this choice) and maximal
-                return lam, choice
-            lam = new
-        raise InputError("Dinkelbach's iteration did not stop")  # pragma: no cover - finitely many choices
+        return max_ratio_of_sums([list(self._options(c)) for c in self.components],
+                                 [self._weight(c) for c in self.components])
 
     def ratio(self):
         """max over tuple pairs and outputs of the ratio of sums (see the module docstring)."""

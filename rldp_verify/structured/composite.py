@@ -60,6 +60,7 @@ from rldp_verify.structured.channels import (
     Symmetric,
     UnaryProduct,
     _key,
+    max_ratio_of_sums,
     ratio,
 )
 
@@ -174,19 +175,7 @@ class FakeData:
                 raise InputError(f"fake data {fake!r} with a {type(c).__name__} component is not modelled")
 
     def _solve(self):
-        opts = [_options(c, fake) for c, fake in self.parts]
-        lam = Fraction(1)
-        for _ in range(10_000):
-            choice = [max(o, key=lambda e: e[0][0] - lam * e[0][1]) for o in opts]
-            num = sum(e[0][0] for e in choice)
-            den = sum(e[0][1] for e in choice)
-            new = ratio(num, den)
-            if new is None or new == INF:
-                return new if new is not None else Fraction(1), choice
-            if new <= lam:          # F(lam) = 0: lam is attained (by this choice) and maximal
-                return lam, choice
-            lam = new
-        raise InputError("Dinkelbach's iteration did not stop")  # pragma: no cover - finitely many choices
+        return max_ratio_of_sums([_options(c, fake) for c, fake in self.parts], limit=10_000)
 
     def ratio(self):
         """max over tuple pairs and outputs of the ratio of sums (see the module docstring)."""
