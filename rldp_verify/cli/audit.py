@@ -147,6 +147,25 @@ def one_line(exc: BaseException, limit: int = 300) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
+def check_certificate_path(path: str) -> None:
+    """``--certificate FILE`` must be writable, checked before the audit runs (one line naming it, exit code 2):
+    not a directory, and its nearest existing folder (the writer creates missing folders) a writable directory."""
+    import os
+
+    full = os.path.abspath(path)
+    if os.path.isdir(full):
+        raise InputError(f"--certificate: cannot write {path!r}: it is a directory")
+    if os.path.exists(full) and not os.access(full, os.W_OK):
+        raise InputError(f"--certificate: cannot write {path!r}: permission denied")
+    parent = os.path.dirname(full)
+    while not os.path.exists(parent):
+        parent = os.path.dirname(parent)
+    if not os.path.isdir(parent):
+        raise InputError(f"--certificate: cannot write {path!r}: {parent!r} is not a directory")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise InputError(f"--certificate: cannot write {path!r}: permission denied on {parent!r}")
+
+
 def _run(args) -> int:
     from rldp_verify.rldp.audit import audit
 
@@ -168,6 +187,8 @@ def _run(args) -> int:
     else:
         kw["ldp"] = True
     max_dps = args.max_dps if args.max_dps is not None else 4 * args.dps
+    if args.certificate:
+        check_certificate_path(args.certificate)
     from rldp_verify.cli.progress import Live
 
     mech = mechanism_from_args(args)

@@ -57,3 +57,34 @@ def test_audit_keeps_its_verdict_when_no_certificate_can_be_built(mech, tmp_path
     assert main(["audit", str(mech), "--eps", "1", "--ldp", "--certificate", str(cert), "--quiet"]) == 0
     assert "FAILED: no certificate written: ArithmeticError: simulated" in capsys.readouterr().err
     assert not cert.exists()
+
+
+@pytest.mark.parametrize("where, why", [("dir", "it is a directory"), ("below-file", "is not a directory"),
+                                        ("read-only", "permission denied")])
+def test_audit_checks_the_certificate_path_before_the_audit(mech, tmp_path, capsys, monkeypatch, where, why):
+    """An unwritable --certificate FILE is one line and exit 2 before any audit work (the audit is not called)."""
+    import os
+
+    import rldp_verify.rldp.audit as ra
+
+    def never(*a, **k):
+        raise AssertionError("the audit ran before the --certificate path was checked")
+
+    monkeypatch.setattr(ra, "audit", never)
+    blocked = tmp_path / "file"
+    blocked.write_text("")
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    ro.chmod(0o500)
+    if where == "read-only" and os.access(ro, os.W_OK):
+        pytest.skip("running as a user that can write a read-only folder (root)")
+    cert = {"dir": tmp_path, "below-file": blocked / "a" / "c.json", "read-only": ro / "c.json"}[where]
+    assert main(["audit", str(mech), "--eps", "1", "--ldp", "--certificate", str(cert), "--quiet"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "cannot write" in err[0] and why in err[0] and str(cert) in err[0]
+
+
+def test_audit_certificate_under_missing_folders_is_still_written(mech, tmp_path, capsys):
+    cert = tmp_path / "x" / "y" / "c.json"
+    assert main(["audit", str(mech), "--eps", "1", "--ldp", "--certificate", str(cert), "--quiet"]) == 0
+    assert cert.is_file()
