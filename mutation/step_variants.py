@@ -235,6 +235,13 @@ F8J, F6C, F6I = ("falpha.appA.derivatives-and-jensen", "falpha.thm6.proof-egamma
                  "falpha.thm6.integral-closed-form")
 A5C, A5X, A6R, A6A = ("rldp.lemma-a5.extreme-coordinates", "rldp.lemma-a6.l1-radius", "rldp.lemma-a6.l1-radius",
                       "rldp.lemma-a6.a47-a50")
+K5C, K5M = "kairouz.thm5.binary-optimal-no-ties", "proofs.kairouz.lem24_binary"
+K12C, K12M = "kairouz.thm12.binary-optimal-mi", "proofs.kairouz.thm12_mutual_information"
+K14C = "kairouz.thm14.rr-optimal-mi"
+L8C, T4C, T4M = "rldp.lemmaA8.extreme-ray-coefficients", "rldp.thm4.dual-certificate", "proofs.rldp.thm4_srr_optimal"
+_K5T = "uni = universal_binary_threshold(P0, P1)\n            T = binary_set_hypothesis(P0, P1)"
+_K12T = ("T = binary_set_mi(P)\n        mu = mu_mi(P)\n        br = bracket_threshold(lambda t: binary_status(mu, k, t, T, "
+         "dps=ctx.dps), \"binary\"")
 _TM = "tm, tp = ball.coordinate_interval(x, dps=30)"
 _L1 = "formula = SimplexBall(tuple(center), alpha, B).l1_radius(dps=30, exhaustive=True)"
 
@@ -592,6 +599,46 @@ VARIANTS: list[Variant] = [
       "rows pairwise intersecting give a contraction coefficient below 1/2 (for 'below 1')"),
     v("004:9.2.d02", "kairouz.thm13.binary-mi-approximation", "proofs.kairouz.thm13_binary_mi_approximation",
       "sol = solve_staircase_lp(k, tt, mu)", "sol = solve_staircase_lp(k, tt * tt, mu)", "OPT as the LP at 2 eps"),
+    # --- issue 30 item 2, second round: steps that had no variant ------------------------------------------
+    v("004:8.1.i06", K5C, K5M, "for tt in (1 + uni.a_star / 2, 1 + uni.a_star):",
+      "for tt in (1 + uni.a_star / 2, 1 + 1000 * uni.a_star):",
+      "the slopes of every DP mechanism between the binary mechanism's without eps <= eps* (e^eps = 1 + 1000 a*)"),
+    v("004:8.1.i07", K5C, K5M, _K5T, _K5T + "\n            T = frozenset({0}) if T != frozenset({0}) else frozenset({1})",
+      "R(M0, M1) inside R(M~0, M~1) for the binary mechanism on a set other than {x : P0(x) >= P1(x)}"),
+    v("004:8.1.i11", K5C, K5M, '("tv", mu_tv(P0, P1))', '("tv", (lambda m: lambda c: -m(c))(mu_tv(P0, P1)))',
+      "data processing D_f(M~0, M~1) >= D_f(M0, M1) for f = -|t - 1|/2 (not convex)"),
+    v("004:9.1.i01", K12C, K12M, _K12T, _K12T.replace("mu = mu_mi(P)", "mu = (lambda m: lambda c: -m(c))(mu_mi(P))"),
+      "the MI maximisation as LP (96) with -mu (a minimisation)"),
+    v("004:9.1.i10", K12C, K12M, _K12T,
+      _K12T.replace("T = binary_set_mi(P)", "T = frozenset({min(range(k), key=lambda x: P[x])})"),
+      "alpha* of the binary mechanism on T = {argmin P} (not the maximiser of P(A)P(A^c)) feasible for small eps"),
+    v("004:9.5.i01", K14C, K14, "mu = mu_mi(P)", "mu = (lambda m: lambda c: -m(c))(mu_mi(P))",
+      "the MI maximisation as LP (127) with -mu (a minimisation)"),
+    v("004:9.5.i19", K14C, K14, "lambda t: rr_status(mu, k, t, dps=ctx.dps)",
+      "lambda t: __import__('rldp_verify.topics.extremal.thresholds', fromlist=['x'])"
+      ".binary_status(mu, k, t, frozenset({0}), dps=ctx.dps)",
+      "(131) attained by the binary mechanism on {x_0} instead of randomized response"),
+    v("000:A.6.i61", L8C, L8, "(i // a2 == j // a2 or r[i] <= t * r[j])", "(i // a2 != j // a2 or r[i] <= t * r[j])",
+      "e^eps and e^-eps in different blocks (entries of one block within e^eps, of different blocks within e^2eps)"),
+    v("000:A.6.A100", L8C, L8, "allowed = {1 / t, Fraction(1), t}", "allowed = {Fraction(1), t}",
+      "(A100) V' = V2' u V3' (the blocks V^s with e^-eps dropped: coefficients in {1, e^eps})"),
+    v("000:A.6.i65", L8C, L8, "allowed = {1 / t, Fraction(1), t}", "allowed = {1 / t, t}",
+      "V' read without the entries 1 (coefficients in {e^-eps, e^eps})"),
+    v("000:A.6.i77", T4C, T4M, "mu = [mu_arb(v, p) for v in basis]", "mu = [-mu_arb(v, p) for v in basis]",
+      "the dual (A116) of (A115) with A^T alpha >= -m (the objective's sign lost)"),
+    v("000:A.6.i78", T4C, T4M, "Z = t + Fraction(a2 - 1) / t + a - a2\n            theta",
+      "Z = t + Fraction(a2 - 1) * t + a - a2\n            theta",
+      "theta* = 1/Z with Z = e^eps + (|U| - 1) e^eps + |X| - |U| (e^eps for e^-eps)"),
+    v("000:A.2.i33", A6R, "rldp_verify.rldp.uncertainty",
+      "return t_interval(rho, self.alpha, self.radius, dps=dps)[1] - to_mpf(rho)",
+      "return sum(t_interval(rho, self.alpha, self.radius, dps=dps)) / 2 - to_mpf(rho)",
+      "the maximum over xi at the midpoint (xi-(rho) + xi+(rho))/2 instead of xi+(rho)"),
+    v("000:7.T5.75", "rldp.thm5.ir-private", IR, "return [[R1[y1][s] * R2[y2][u] for s in range(a1)",
+      "return [[R1[y1][s] * R2[y2][(u + s) % a2] for s in range(a1)",
+      "(75) for an R2 applied to U shifted by S (Y2 depends on S given U): the ratio does not factor"),
+    v("000:7.T5.i8", "rldp.thm5.ir-private", IR, "ir_matrix(a1, a2, Fraction(r) / t, exp_delta2(t, d))",
+      "ir_matrix(a1, a2, Fraction(r) * 2 / (t + 1), exp_delta2(t, d))",
+      "IR (eps1 + eps2, F)-RLDP with e^eps1 = 2 e^eps / (1 + e^eps2) (the budgets not added)"),
 ]
 
 

@@ -354,7 +354,10 @@ def check_dual(ctx):
             rows.append({"a1": a1, "a2": a2, "P": list(map(str, p)), "e^eps": str(t),
                          "min alpha >=": f"{float(min_alpha_lo):.4g}", "A theta* = 1": col_ok,
                          "A^T alpha >= m": opt.verdict})
-            if not col_ok or opt.verdict != "optimal":
+            if not col_ok:   # exact: theta* = 1/Z on SRR's basis is not a mechanism (A theta* != 1_X)
+                return Outcome.refuted("A theta* != 1_X (exact) for theta* = 1/Z on SRR's basis above the bracket",
+                                       counterexample=rows[-1], rows=rows, kind="false")
+            if opt.verdict != "optimal":
                 return Outcome.inconclusive("SRR not certified optimal above the bracket", rows=rows)
             if min_alpha_lo < 0:
                 neg = [arb_upper(x) < 0 for x in alpha]
