@@ -50,6 +50,7 @@ MODULES = {
     "audit.exact": "rldp_verify.rldp.audit.exact",
     "audit.pair": "rldp_verify.rldp.audit.pair",
     "audit.core": "rldp_verify.rldp.audit.core",
+    "audit.grid": "rldp_verify.rldp.audit.grid",
     "falpha": "rldp_verify.topics.fdiv",
     "extremal_utilities": "rldp_verify.topics.extremal.utilities",
     "staircase": "rldp_verify.topics.extremal.staircase",
@@ -1230,6 +1231,45 @@ MUTANTS += [
            "bilinear, not convex)",
            wrap("rldp_verify.topics.chisquare.protocols:ProtocolSolver.__init__", _protocol_joint),
            ("isit.sec1.convex-formulations",)),
+]
+
+# issue 23 leftovers: the audit certificate forms "split" (alpha <= 1/2), "unary" and "seeded-grr", exercised by
+# proofs/rldp/audit_certificate_forms.py; each engine error loosens a printed upper end that the checker re-derives
+def _split_levels_shrunk(orig):
+    def level_e(y, beta, dps):
+        return orig(y * Fraction(7, 8), beta, dps)
+    return level_e
+
+
+def _unary_ratio_hot_bit_only(orig):
+    def ratio(self):
+        r = self._best()[2]
+        return orig(self) if r is None else r
+    return ratio
+
+
+def _hashing_ratio_against_all_buckets(orig):
+    def ratio(self):
+        orig(self)
+        return self.a / (1 - self.a) if self.a < 1 else orig(self)
+    return ratio
+
+
+MUTANTS += [
+    mutant("certificate.split-levels-shrunk", "audit.grid",
+           "the budget split's levels phi^-1(t / P^_s) taken at 7/8 of the budget t (both projections of each part "
+           "shrink): the alpha <= 1/2 upper end falls below the true supremum",
+           wrap("audit.grid:_level_e", _split_levels_shrunk), ("rldp.audit.split-certificate-alpha-half",)),
+    mutant("certificate.unary-ratio-hot-bit-only", "rldp_verify.structured.channels",
+           "the worst ratio of a unary encoding taken as the factor of the bit at x alone (the bit at x' forgotten: "
+           "p/q instead of p/q (1-q)/(1-p) for OUE)",
+           wrap("rldp_verify.structured.channels:UnaryProduct.ratio", _unary_ratio_hot_bit_only),
+           ("rldp.audit.unary-and-hashing-ldp",)),
+    mutant("certificate.seeded-grr-ratio-against-all-buckets", "rldp_verify.structured.channels",
+           "local hashing's worst ratio taken as a / (1 - a) (the reported bucket against all other buckets "
+           "together) instead of a / b",
+           wrap("rldp_verify.structured.channels:PublicMixture.ratio", _hashing_ratio_against_all_buckets),
+           ("rldp.audit.unary-and-hashing-ldp",)),
 ]
 
 # the proof steps' mutants (issue 30): wrong variants of the printed steps, killed by the step claims
