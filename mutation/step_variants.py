@@ -242,6 +242,9 @@ L8C, T4C, T4M = "rldp.lemmaA8.extreme-ray-coefficients", "rldp.thm4.dual-certifi
 _K5T = "uni = universal_binary_threshold(P0, P1)\n            T = binary_set_hypothesis(P0, P1)"
 _K12T = ("T = binary_set_mi(P)\n        mu = mu_mi(P)\n        br = bracket_threshold(lambda t: binary_status(mu, k, t, T, "
          "dps=ctx.dps), \"binary\"")
+K21, K22, ITP = "proofs.kairouz.thm4_staircase_lp", "proofs.kairouz.lem22_polytope", "proofs.isit.thm3_joint_projection"
+_K21MU = 'for name, mu in (("chi2", mu_chi2(P0, P1)), ("tv", mu_tv(P0, P1))):\n                m = {l: max('
+_ISIN = "inner = sum(v * a for v, a in zip(v_syms, a_syms, strict=True)) - f_expr\n    at_b"
 _TM = "tm, tp = ball.coordinate_interval(x, dps=30)"
 _L1 = "formula = SimplexBall(tuple(center), alpha, B).l1_radius(dps=30, exhaustive=True)"
 
@@ -639,6 +642,34 @@ VARIANTS: list[Variant] = [
     v("000:7.T5.i8", "rldp.thm5.ir-private", IR, "ir_matrix(a1, a2, Fraction(r) / t, exp_delta2(t, d))",
       "ir_matrix(a1, a2, Fraction(r) * 2 / (t + 1), exp_delta2(t, d))",
       "IR (eps1 + eps2, F)-RLDP with e^eps1 = 2 e^eps / (1 + e^eps2) (the budgets not added)"),
+    v("004:7.1.(44)", "kairouz.thm21.alphabet-reduction", K21, "small = max(m[l] for l in m if l <= k)",
+      "small = max(m[l] for l in m if l <= k - 1)", "(44) with the union of D_{eps,i} over i <= k - 1"),
+    v("004:7.1.i04", "kairouz.thm21.alphabet-reduction", K21, _K21MU,
+      _K21MU.replace('("tv", mu_tv(P0, P1))', '("tv", (lambda m_: lambda c: m_(c) + 1)(mu_tv(P0, P1)))'),
+      "U(Q1) = U(Q2) for a utility that counts every column (TV + 1 per column): Assumption 1 fails"),
+    v("004:7.1.i03", "kairouz.lemma23.corner-points", "rldp_verify.topics.extremal.polytope",
+      "return sum(1 for y in range(len(Q[0])) if any(Q[x][y] != 0 for x in range(len(Q))))",
+      "return sum(1 for y in range(len(Q[0])) for x in range(len(Q)) if Q[x][y] != 0)",
+      "at most k non-zero entries (for columns) after deleting the all-zero columns"),
+    v("004:7.3.i16", "kairouz.claim1.zero-column", K22, "if not is_ldp(Q, t):\n            continue",
+      "if False:\n            continue", "Q_j zero or entrywise positive for any mechanism (the eps-LDP constraint unused)"),
+    v("003:A.i13", "isit.thm3.joint-projection", ITP, "C = joint_projection_bound(a1, a2, Bq)",
+      "C = joint_projection_bound(a1, a2, 2 * Bq)", "F-bar (with the right side of (28) at 2B) inside F"),
+    v("003:A.i20", "isit.thm3.joint-projection", ITP, "C = joint_projection_bound(a1, a2, Bq)",
+      "C = joint_projection_bound(a1, a2, Bq / 2)", "F inside F-bar (with the right side of (28) at B/2)"),
+    v("003:B.(46)", "isit.lemma3.affine-conjugate", "proofs.isit._common", _ISIN, _ISIN.replace("- f_expr", "+ f_expr"),
+      "(46) with inf_a v^T a + f(a, x)"),
+    v("003:B.i25", "isit.lemma3.affine-conjugate", "proofs.isit._common", "direction = {a: -t * (v - bb)",
+      "direction = {a: t * (v - bb)", "the inner product made arbitrarily negative along a = +t (v - b_x)"),
+    v("003:B.i21", "isit.lemma1.utility-conjugate", "proofs.isit.lem1_utility_conjugate",
+      "E = sum(P[s, u] * Q[s, u, y] * d[u, y]", "E = sum(P[s, u] ** 2 * Q[s, u, y] * d[u, y]",
+      "'E_D is linear in the uncertain variable' for an E_D quadratic in P_SU"),
+    v("003:C.i64", "isit.lemma8.conjugate", "rldp_verify.topics.chisquare.ball",
+      "    if max(v) > 0:\n        return mpmath.inf", "    if max(v) > 0:\n        return mpmath.mpf(0)",
+      "h*(v) bounded (= 0) when some v_i > 0"),
+    v("003:C.i61", "isit.thm4.support-projection", "rldp_verify.topics.chisquare.ball",
+      "return (-K_LEMMA8() * mpmath.cbrt(c) ** 2", "return (-2 * K_LEMMA8() * mpmath.cbrt(c) ** 2",
+      "(29) assembled from Lemma 8 and (67)-(71) with the conjugate counted twice (2 K c^(2/3) sum lambda_i^(2/3))"),
 ]
 
 

@@ -45,4 +45,7 @@ def check(ctx):
         return Outcome.verified("sympy (|S| = |U| = |Y| = 2, symbolic P_{Y|SU}, d, D): the gradient of E_D in "
                                 "P_SU is sum_y P_{y|s,u} d(u,y), the conjugate is D there and -inf elsewhere",
                                 **ev, **ev_cert)
+    if not facts["affine_in_a"]:   # exact: a second derivative of E_D in P_SU is not identically 0
+        return Outcome.refuted("E_D is not affine in the uncertain P_SU (a second derivative is not 0), so the "
+                               "conjugate of Lemma 3 does not apply", counterexample={"E_D": str(E)}, kind="false", **ev)
     return Outcome.inconclusive("symbolic facts not confirmed", **ev)

@@ -48,4 +48,19 @@ def check(ctx):
                                counterexample={"residual": str(residual), "at": {str(k): str(x) for k, x in point.items()},
                                                "value": str(sp.N(residual.subs(point), 15))}, kind="false",
                                **{k: str(x) for k, x in facts.items()})
+    # the proof's direction a = -t (v - b_x) must make the infimand decrease without bound when v != b_x: a slope in t
+    # that is >= 0 at a rational point with v != b_x refutes that step (exact)
+    if not facts["unbounded_when_v_ne_b"]:
+        along = sp.sympify(facts["along_minus_t_(v-b)"])      # the infimand along the direction, as computed
+        at_v = {**{str(vi): sp.Integer(i + 1) for i, vi in enumerate(v)}, **{str(bi): sp.Integer(0) for bi in b},
+                "c": sp.Integer(1)}
+        t = next((s_ for s_ in along.free_symbols if s_.name == "t"), None)
+        slope = sp.diff(along, t).subs({s_: at_v[s_.name] for s_ in along.free_symbols if s_.name in at_v}) \
+            if t is not None else sp.Integer(0)
+        if slope.is_number and slope >= 0:
+            return Outcome.refuted("v != b_x: along the proof's direction a = -t (v - b_x) the infimand does not "
+                                   "decrease (slope in t >= 0 at a point with v != b_x), so it is not made "
+                                   "arbitrarily negative", counterexample={"at": {k: str(x) for k, x in at_v.items()},
+                                                                           "slope": str(slope), "along": str(along)},
+                                   kind="false")
     return Outcome.inconclusive("symbolic facts not confirmed", **{k: str(x) for k, x in facts.items()})

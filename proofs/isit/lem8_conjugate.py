@@ -114,6 +114,14 @@ def check(ctx):
         kap, v = [1, 1], [mpmath.mpf("0.1"), -1]
         along = [float(v[0] * t + v[1] * 1 - mpmath.sqrt(1 / mpmath.mpf(t) + 1)) for t in (10, 10**3, 10**6)]
         inf_ok = conjugate_h(v, kap) == mpmath.inf and along[-1] > along[1] > along[0] and along[-1] > 1e4
+        h_star = conjugate_h(v, kap)
+        at_ray = v[0] * 10**6 + v[1] - mpmath.sqrt(1 / mpmath.mpf(10**6) + 1)   # x = (10^6, 1), at ctx.dps digits
+        if h_star != mpmath.inf and at_ray > h_star + 1:
+            return Outcome.refuted("v with a positive entry: h*(v) is finite by the formula, but v.x - h(x) exceeds "
+                                   "it at a point (the objective is unbounded along x_1 -> inf)",
+                                   counterexample={"kappa": kap, "v": [fmt(t, 6) for t in v], "x": [10**6, 1],
+                                                   "h*(v)": fmt(h_star, 15), "value_at_x": fmt(at_ray, 15)},
+                                   kind="false")
     if ok_sym and inf_ok:
         return Outcome.verified(
             "sympy confirms (74)-(77) for k = 1, 2, 3 (stationary family, sup over c, value (72)); on 12 random "
