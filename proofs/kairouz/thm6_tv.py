@@ -4,11 +4,30 @@ from fractions import Fraction
 
 import sympy as sp
 
+from rldp_verify.certificates.claims import built
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.topics.extremal.staircase import pattern_matrix, solve_staircase_lp
 from rldp_verify.topics.extremal.utilities import binary_mechanism, marginal, mu_tv, utility
 
 from ._common import PAPER, fs, rand_pair
+
+
+def binary_tv_certificates(P0, P1, t, alpha) -> list[dict]:
+    """Theorem 6 at one (P0, P1, t), as an ``lp-optimum`` of LP (11) with the TV utility: x = the binary mechanism
+    (18) on T = {x : P0(x) >= P1(x)} as theta, the equality multipliers the dual point ``alpha`` (eq. (70)). The
+    checker verifies theta feasible, alpha dual feasible (S_j^T alpha >= mu(S_j) for all 2^k patterns) and
+    mu^T theta = 1^T alpha: the binary mechanism is optimal and (70) is feasible, exactly."""
+    from types import SimpleNamespace
+
+    from rldp_verify.topics.extremal.utilities import binary_set_hypothesis
+
+    from ._certified import binary_theta, staircase_optimum_certificates
+
+    k = len(P0)
+    T = binary_set_hypothesis(P0, P1)
+    return staircase_optimum_certificates(f"Thm 6: binary on T={sorted(T)} TV-optimal, dual (70), P0={fs(P0)} "
+                                          f"P1={fs(P1)} t={t}", k, t, "tv", binary_theta(k, t, T),
+                                          SimpleNamespace(alpha=alpha), P0=P0, P1=P1)
 
 
 def _tv(P0, P1):
@@ -25,7 +44,7 @@ def _tv(P0, P1):
 )
 def check(ctx):
     rng = ctx.rng("thm6")
-    rows, bad = [], []
+    rows, bad, certs = [], [], []
     for k in (2, 3, 4, 5, 6):
         for ties in (False, True):
             P0, P1 = rand_pair(rng, k, 24, ties_ok=ties)
@@ -38,6 +57,7 @@ def check(ctx):
                 cols = pattern_matrix(k, t)
                 dual_ok = all(sum(c[i] * alpha[i] for i in range(k)) >= mu(c) for c in cols)
                 ok = sol.value == bin_val == formula == sum(alpha) and dual_ok
+                certs.append((P0, P1, t, alpha))
                 rows.append({"k": k, "t": str(t), "OPT": str(sol.value), "BIN": str(bin_val), "dual70_feasible": dual_ok})
                 if not ok:
                     bad.append({**rows[-1], "P0": fs(P0), "P1": fs(P1)})
@@ -45,7 +65,8 @@ def check(ctx):
         return Outcome.refuted("binary not TV-optimal", counterexample=bad[0], kind="false")
     return Outcome.verified(f"{len(rows)} exact LPs (k = 2..6, with and without ties, t from 1.001 to 1000): "
                             "OPT = BIN = (e^eps-1)/(e^eps+1) TV(P0,P1) = 1^T alpha*, and alpha* of (70) is dual feasible",
-                            instances=rows[:8])
+                            instances=rows[:8],
+                            **built(lambda: [d for c in certs for d in binary_tv_certificates(*c)]))
 
 
 @claim(

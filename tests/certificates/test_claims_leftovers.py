@@ -1,0 +1,52 @@
+"""Issue 23 leftovers: certificates wired into the claims that had none (kairouz.thm6.binary-optimal-tv,
+kairouz.cor10.rr-kl-expansion, ...), each accepted as built and rejected in a wrong variant."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+
+from rldp_verify.certificates import recheck
+
+P0, P1 = (F(1, 2), F(1, 3), F(1, 6)), (F(1, 5), F(1, 5), F(3, 5))
+T = F(3)
+
+
+def _alpha70(t, P0, P1, half=F(1, 2)):
+    return [(t - 1) / (t + 1) * abs(a - b) * half for a, b in zip(P0, P1, strict=True)]
+
+
+def test_thm6_binary_tv_certificate_and_wrong_duals():
+    """Theorem 6 as an lp-optimum: accepted with the dual (70); rejected with (70) without its factor 1/2 (1^T alpha
+    above the binary mechanism's TV) and with (70) at half its size (not dual feasible)."""
+    from proofs.kairouz.thm6_tv import binary_tv_certificates
+
+    (good,) = binary_tv_certificates(P0, P1, T, _alpha70(T, P0, P1))
+    assert recheck(good).ok, recheck(good).message
+    for wrong in (_alpha70(T, P0, P1, F(1)), _alpha70(T, P0, P1, F(1, 4))):
+        (bad,) = binary_tv_certificates(P0, P1, T, wrong)
+        assert not recheck(bad).ok
+
+
+def test_thm6_binary_on_a_wrong_set_rejected():
+    """The binary mechanism's theta on a set other than T = {x : P0(x) >= P1(x)} is not optimal: rejected."""
+    from types import SimpleNamespace
+
+    from proofs.kairouz._certified import binary_theta, staircase_optimum_certificates
+
+    (bad,) = staircase_optimum_certificates("wrong T", 3, T, "tv", binary_theta(3, T, {0}),
+                                            SimpleNamespace(alpha=_alpha70(T, P0, P1)), P0=P0, P1=P1)
+    assert not recheck(bad).ok
+
+
+def test_cor10_coefficient_certificates_and_the_printed_coefficient():
+    """Corollary 10: the derived coefficient c differs from the printed -G and the scaled remainder at eps = 40 is
+    nearer c (accepted); the same certificates for a pair where the printed coefficient is right would have to
+    fail -- P1 = P0 makes c = -G = 0: rejected (the gap is 0, not > 0)."""
+    from proofs.kairouz.thm8_rr_kl import CX_P0, CX_P1, coefficient_certificates
+
+    assert all(recheck(d).ok for d in coefficient_certificates(CX_P0, CX_P1))
+    gap, _ = coefficient_certificates(CX_P0, CX_P0)
+    assert not recheck(gap).ok
+    _, near = coefficient_certificates(CX_P0, CX_P1)
+    near["statement"]["lower"] = "3/10"         # a larger margin than holds (the value is ~ (c + G)/2 = 0.21)
+    assert not recheck(near).ok
