@@ -50,3 +50,19 @@ def test_cor10_coefficient_certificates_and_the_printed_coefficient():
     _, near = coefficient_certificates(CX_P0, CX_P1)
     near["statement"]["lower"] = "3/10"         # a larger margin than holds (the value is ~ (c + G)/2 = 0.21)
     assert not recheck(near).ok
+
+
+def test_prop32_sharpness_vertex_sets():
+    """pram.prop3-2.condition-sharpness: the exact vertex set at e^alpha = S - 2 is Proposition 3.2's 2^S points
+    (accepted); just above S - 2 the same 2^S points as the vertex list (the sharpening stated one step too far) are
+    rejected, and the true vertex set is accepted."""
+    from proofs.pram._certs import vertex_cert
+    from proofs.pram.prop3_2_vertex_structure import compare_vertex_set
+    from rldp_verify.topics import pram
+
+    S = 5
+    for t, holds in ((F(3), True), (F(301, 100), False)):
+        ok, V, P = compare_vertex_set(S, t)
+        assert ok is holds
+        assert recheck(vertex_cert("true vertex set", pram.dp_rows(S, t), sorted(V))).ok
+        assert recheck(vertex_cert("Prop 3.2's points", pram.dp_rows(S, t), sorted(P))).ok is holds
