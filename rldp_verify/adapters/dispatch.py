@@ -51,11 +51,13 @@ def _adapt(obj, model, params) -> Adapted:
                      "make_randomized_response[_bool])")
 
 
-def audit_adapted(obj_or_adapted, eps, *, tolerance=None, model: str = "code", **params):
+def audit_adapted(obj_or_adapted, eps, *, tolerance=None, model: str = "code", distribution=None, sizes=None,
+                  **params):
     """eps-LDP audit of a library object (or an :class:`Adapted`) through its structured exact channel:
-    :func:`rldp_verify.structured.audit_structured`."""
+    :func:`rldp_verify.structured.audit_structured`; with ``distribution`` (an |S| x |U| table), its
+    (eps, P)-RLDP audit (GRR, unary encodings, subset selection; InputError for the other structures)."""
     a = obj_or_adapted if isinstance(obj_or_adapted, Adapted) else adapt(obj_or_adapted, model=model, **params)
-    return audit_structured(a, eps, tolerance=tolerance)
+    return audit_structured(a, eps, tolerance=tolerance, distribution=distribution, sizes=sizes)
 
 
 def _dense_sizes(sizes, d: int):
@@ -83,7 +85,7 @@ def dense_mechanism(a: Adapted, sizes=None) -> Mechanism:
     rows, outs = [rows[i] for i in keep], [outs[i] for i in keep]
     sens, pub = _dense_sizes(sizes, d)
     notes: tuple[str, ...] = (f"exact channel of {a.name}; sampler model: {a.sampler}",)
-    if isinstance(st, PublicMixture):
+    if isinstance(st, PublicMixture) and not st.complete:
         notes += (f"dense form restricted to the seeds {list(st.seeds)} (uniform); the full seed range gives "
                   "the same eps-LDP ratio when a seed separates the inputs",)
     return Mechanism.from_matrix(rows, sens, pub, outs, eps=None, guarantee=None,

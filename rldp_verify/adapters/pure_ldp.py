@@ -152,7 +152,8 @@ def _lh(obj, d, ver, ev: _Events) -> Adapted:
     def rebuild(f):
         keep = 1 - _ev_of(ev, ">", f["p - q"])          # keep the hash when U <= p - q
         a, b = keep + (1 - keep) / g, (1 - keep) / g      # randint(0, g) may return the hash itself
-        return PublicMixture(d, g, a, b, _separating(g, seeds), dense_seeds, bucket)
+        return PublicMixture(d, g, a, b, _separating(g, seeds), dense_seeds, bucket,
+                             complete=k is not None and k <= 64)
     kind = "OLH" if getattr(obj, "use_olh", False) else ("BLH" if g == 2 else f"LH, g = {g}")
     seed_draw = (f"random.randint(0, k - 1), k = {k}; the data item is hashed as given (FastLHClient applies no "
                  "index_mapper)" if fast else "random.randint(0, sys.maxsize)")

@@ -198,7 +198,8 @@ def _cms(obj, ver, ev: _Events, params) -> Adapted:
 
     def rebuild_h(f):
         flip = ev("choices", f["prob"])
-        return PublicMixture(d, 2, 1 - flip, flip, separating, list(itertools.product(range(k), range(m))), bucket)
+        return PublicMixture(d, 2, 1 - flip, flip, separating, list(itertools.product(range(k), range(m))), bucket,
+                             complete=True)
     samp = ("j = random.randint(0, k - 1), l = random.randint(0, m - 1) (uniform, released); b = random.choices([-1, "
             "1], weights=[prob, 1 - prob]): -1 iff fl(U total) < prob (counted exactly); report b H[l, h_j(x)]"
             if ev.model == "code" else "exact Bernoulli(prob) sign flip (ideal)")
@@ -233,7 +234,8 @@ def _hm(obj, ver, ev: _Events) -> Adapted:
     def rebuild(f):
         keep = ev("lt", f["p"])               # changed when random() >= p
         return PublicMixture(d, g, keep, (1 - keep) / (g - 1), separating,
-                             list(itertools.islice(itertools.product(range(d), repeat=t), 4096)), bucket)
+                             list(itertools.islice(itertools.product(range(d), repeat=t), 4096)), bucket,
+                             complete=d**t <= 4096)
     fp = {"p": cmps[0][1]}
     samp = ("rows j_1..j_t = random.randint(0, d - 1) (uniform, released); the t signs (-1)^<x, j_i> kept when "
             "random() < p (Pr = ceil(p 2^53)/2^53), else one of the other 2^t - 1 sign tuples (uniform randint)"

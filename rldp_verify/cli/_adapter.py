@@ -43,15 +43,30 @@ def add_adapter_arguments(p) -> None:
 
 def _structured_first(run):
     def func(args):
-        if getattr(args, "adapter", None) is not None and getattr(args, "ldp", False):
+        ldp, dist = getattr(args, "ldp", False), getattr(args, "distribution", None)
+        if getattr(args, "adapter", None) is not None and (ldp or dist is not None):
             if args.mechanism is not None:
                 raise InputError(f"give either a mechanism file ({args.mechanism!r}) or --adapter, not both")
             from rldp_verify.adapters import adapt_spec
+            from rldp_verify.structured.rldp import SUPPORTED
 
-            return run_structured(args, adapt_spec(args.adapter, args.param, model=args.sampler_model))
+            adapted = adapt_spec(args.adapter, args.param, model=args.sampler_model)
+            if _exclusive(args) and (ldp or (isinstance(adapted.structure, SUPPORTED)
+                                             and not getattr(args, "certificate", None))):
+                return run_structured(args, adapted)
         return run(args)
     func.__doc__ = run.__doc__
     return func
+
+
+def _exclusive(args) -> bool:
+    """Exactly one uncertainty set and no option of a Rényi ball (otherwise the dense route reports the
+    conflict, before any channel is built)."""
+    from rldp_verify.cli._uncertainty import uses_ball
+
+    chosen = [args.phat is not None, args.data is not None, args.full_simplex, args.distribution is not None,
+              args.ldp]
+    return sum(chosen) == 1 and not uses_ball(args) and getattr(args, "alpha", None) is None
 
 
 def _sizes(args):
@@ -64,6 +79,11 @@ def _sizes(args):
     if len(sizes) != 2:
         raise InputError(f"--sizes must be S,U (two integers), got {args.sizes!r}")
     return sizes
+
+
+def has_ball(args) -> bool:
+    """A Rényi ball (--phat or --data) is the uncertainty set."""
+    return getattr(args, "phat", None) is not None or getattr(args, "data", None) is not None
 
 
 def mechanism_from_args(args):
@@ -79,11 +99,22 @@ def mechanism_from_args(args):
     if args.mechanism is not None:
         raise InputError(f"give either a mechanism file ({args.mechanism!r}) or --adapter, not both")
     from rldp_verify.adapters import adapt_spec, dense_mechanism
+    from rldp_verify.structured import PublicMixture
 
     adapted = adapt_spec(args.adapter, args.param, model=model)
     if tol is not None:
-        raise InputError("--tolerance applies to the structured eps-LDP audit: use it with --ldp")
-    return dense_mechanism(adapted, _sizes(args))
+        raise InputError("--tolerance applies to the structured audits: use it with --ldp, or with --distribution "
+                         "for GRR, unary encodings and subset selection (without --certificate)")
+    st = adapted.structure
+    what = "(eps, F)-RLDP for a Rényi ball" if has_ball(args) else "this uncertainty set"
+    if isinstance(st, PublicMixture) and not st.complete:   # a few seeds of the range: exact for eps-LDP only
+        raise InputError(f"{adapted.name} ({st.kind}): {what} is not audited exactly: the ratio depends on the "
+                         "library's hash over every public seed, and the dense form keeps only a few seeds")
+    try:
+        return dense_mechanism(adapted, _sizes(args))
+    except InputError as exc:
+        raise InputError(f"{adapted.name} ({st.kind}): {what} needs the dense channel (no structured audit of it "
+                         f"yet), which is refused: {exc}") from None
 
 
 def run_structured(args, adapted) -> int:
@@ -92,9 +123,13 @@ def run_structured(args, adapted) -> int:
     from rldp_verify.cli.audit import EXIT, json_document
     from rldp_verify.structured import audit_structured
 
-    if args.sizes is not None:
-        _sizes(args)
-    res = audit_structured(adapted, args.eps, tolerance=getattr(args, "tolerance", None))
+    sizes = _sizes(args)
+    dist = getattr(args, "distribution", None)
+    if dist is not None and not getattr(args, "ldp", False):
+        res = audit_structured(adapted, args.eps, tolerance=getattr(args, "tolerance", None),
+                               distribution=dist, sizes=sizes)
+    else:
+        res = audit_structured(adapted, args.eps, tolerance=getattr(args, "tolerance", None))
     if getattr(args, "certificate", None):  # no certificate form: InputError (exit 2) before anything is printed
         from rldp_verify.certificates.audit import write_structured_certificate
 
@@ -114,6 +149,8 @@ def run_structured(args, adapted) -> int:
         if out["excess"] is not None:
             print(f"excess:       {out['excess']}  (over the claimed eps, rounded up; rounding budget "
                   f"{out['rounding_budget']})")
+        if out["witness"] is not None:
+            print("P:            " + ("\n              ".join(json.dumps(r) for r in out["witness"])))
         print(f"witness:      {json.dumps(out['structured_witness'])}")
         print(f"time:         {res.seconds:.3f} s")
         for n in out["notes"]:

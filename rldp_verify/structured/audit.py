@@ -118,8 +118,10 @@ def _ratio_bounds(structure, dps=SCREEN_DPS):
     return r, r
 
 
-def _budget(model: Adapted, rho):
-    """Sum over float parameters of the largest |log rho change| under a perturbation of 4 ulps + 2^-53."""
+def _budget(model: Adapted, rho, ratio_of=None):
+    """Sum over float parameters of the largest |log rho change| under a perturbation of 4 ulps + 2^-53
+    (``ratio_of(structure)``: the upper end of its ratio; default the eps-LDP ratio)."""
+    ratio_of = ratio_of or (lambda st: _ratio_bounds(st)[1])
     if model.rebuild is None or not model.float_params or rho == INF:
         return None
     total = Fraction(0)
@@ -132,7 +134,7 @@ def _budget(model: Adapted, rho):
             t = Fraction(v) + sgn * delta
             try:
                 st = model.rebuild({**model.float_params, name: t})
-                r2 = _ratio_bounds(st)[1]
+                r2 = ratio_of(st)
             except (InputError, ValueError, ZeroDivisionError):
                 continue
             if r2 == INF:
@@ -143,12 +145,16 @@ def _budget(model: Adapted, rho):
     return total
 
 
-def audit_structured(model: Adapted, eps, *, tolerance=None) -> StructuredAudit:
-    """The eps-LDP audit of ``model.structure`` against ``eps`` (see the module docstring)."""
+def audit_structured(model: Adapted, eps, *, tolerance=None, distribution=None, sizes=None) -> StructuredAudit:
+    """The eps-LDP audit of ``model.structure`` against ``eps`` (see the module docstring); with
+    ``distribution`` (an |S| x |U| table P, exact), the (eps, P)-RLDP audit of eq. (62) on X = S x U
+    (:func:`rldp_verify.structured.rldp.p_audit`; ``sizes`` defaults to the table's shape and must agree)."""
     t0 = time.perf_counter()
     target = parse_eps(eps)
     tol = _tolerance(tolerance)
     st = model.structure
+    if distribution is not None:
+        return _audit_p(model, target, tol, tolerance, distribution, sizes, t0)
     lo, hi = _ratio_bounds(st)
     dps = SCREEN_DPS   # the precision of _ratio_bounds above
     verdict = _verdict(st, target, lo, hi, dps)
@@ -212,11 +218,12 @@ def _excess(st, target, hi, dps: int):
         return max(Fraction(0), upper(e))
 
 
-def _why_fail(model: Adapted, target, excess, budget, dps: int) -> str:
+def _why_fail(model: Adapted, target, excess, budget, dps: int, ratio_of=None) -> str:
     """Where a FAIL comes from: the float sampler's 2^-53 grid (the ideal channel passes), float64 rounding of
     the parameters (the excess within the rounding budget), or the channel itself."""
     names = ", ".join(model.float_params) or "the parameters"
-    ideal_ok = model.ideal is not None and target.le(_ratio_bounds(model.ideal)[1], dps)
+    ratio_of = ratio_of or (lambda st: _ratio_bounds(st)[1])
+    ideal_ok = model.ideal is not None and target.le(ratio_of(model.ideal), dps)
     within = excess != INF and budget is not None and budget != INF and excess <= budget
     if within and ideal_ok:
         return (f"from the float sampler: its events have probabilities on the 2^-53 grid, and the exact "
@@ -233,3 +240,50 @@ def _eps_arb(target):
     if target.exp_exact is not None:
         return arb_exact(target.exp_exact).log()
     return arb_exact(target.eps_exact)
+
+
+P_UNCERTAINTY = "F = {P} (single distribution, eq. (62))"
+
+
+def _p_table(distribution, sizes):
+    """The exact table P and (|S|, |U|) (the table's shape; ``sizes``, when given, must agree)."""
+    from rldp_verify.rldp.uncertainty import read_table
+
+    P = read_table(distribution, name="distribution", normalize_counts=False)
+    shape = (len(P), len(P[0]))
+    if sizes is not None and tuple(int(v) for v in sizes) != shape:
+        raise InputError(f"sizes = {tuple(sizes)} but the distribution is {shape[0]} x {shape[1]}")
+    return P, shape
+
+
+def _audit_p(model: Adapted, target, tol, tolerance, distribution, sizes, t0) -> StructuredAudit:
+    """(eps, P)-RLDP of ``model.structure`` for the one exact P (eq. (62)), verdict and excess as for eps-LDP."""
+    from rldp_verify.structured.rldp import p_audit
+
+    P, shape = _p_table(distribution, sizes)
+    st = model.structure
+    rho, wit = p_audit(st, P, shape)
+    dps = SCREEN_DPS
+    verdict = PASS if target.le(rho, dps) else (FAIL if target.lt_strict(rho, dps) else INCONCLUSIVE)
+    notes = [f"structure: {st.kind}; exact (eps, P)-RLDP ratio on S x U = {shape[0]} x {shape[1]} without "
+             f"enumerating outputs", f"sampler model: {model.sampler}"] + list(model.notes)
+    excess = budget = None
+    if verdict == FAIL:
+        def ratio_of(s):
+            return p_audit(s, P, shape)[0]
+        excess = _excess(st, target, rho, dps)
+        budget = _budget(model, rho, ratio_of)
+        why = _why_fail(model, target, excess, budget, dps, ratio_of)
+        msg = f"FAIL: exceeds the claimed eps by {_fmt_sci(excess)}, {why}"
+        if tol is not None and excess != INF and excess <= tol:
+            verdict = PASS
+            msg = (f"PASS within --tolerance {tolerance}: the certified eps exceeds the claimed eps by "
+                   f"{_fmt_sci(excess)} ({why}); accepted explicitly")
+        notes.insert(0, msg)
+    if wit is None:
+        notes.append("fewer than two secrets have positive mass under P: the ratio is 1")
+    else:
+        notes.append(f"witness: secrets s = {wit['s']}, s' = {wit['s_prime']}, output y = {wit['y']}")
+    return StructuredAudit(verdict, rho, rho, None, P, dps, time.perf_counter() - t0, P_UNCERTAINTY, target.text,
+                           notes, excess=excess, rounding_budget=budget, tolerance=tol, structure=st.kind,
+                           sampler=model.sampler, adapter=model.name, structured_witness=wit)

@@ -233,6 +233,7 @@ class PublicMixture:
     seeds: Any = None             # for dense(): a short list of seeds (the mixture restricted to them)
     hash_fn: Any = None           # hash_fn(x, seed) -> bucket, for dense()
     params: dict = field(default_factory=dict)
+    complete: bool = False        # ``seeds`` is the whole public range, drawn uniformly: dense() is the channel
 
     kind = "mixture over a public seed of GRR on g hash buckets (local hashing)"
 

@@ -20,9 +20,11 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rldp_verify.core.errors import InputError
-from rldp_verify.structured.channels import INF, Symmetric, UnaryProduct, ratio
+from rldp_verify.structured.channels import INF, SubsetSelection, Symmetric, UnaryProduct, ratio
 
-__all__ = ["p_ratio"]
+__all__ = ["p_ratio", "p_audit", "SUPPORTED"]
+
+SUPPORTED = (Symmetric, UnaryProduct, SubsetSelection)
 
 
 def _conditionals(P, sizes) -> list:
@@ -50,31 +52,90 @@ def _one(v):
     return Fraction(1) if v is None else v
 
 
+def _key(v):
+    return float("inf") if v == INF else v
+
+
 def p_ratio(structure, P, sizes):
     """e^{eps*} of eq. (62) for ``structure`` on X = S x U (``sizes`` = (|S|, |U|)) and the exact distribution P
     (an |S| x |U| table of ints / Fractions summing to 1). Exact: a Fraction or inf."""
+    return p_audit(structure, P, sizes)[0]
+
+
+def p_audit(structure, P, sizes):
+    """(rho, witness) with rho = :func:`p_ratio` and witness a dict (s, s_prime, y: descriptions of the pair of
+    secrets and of an output attaining rho; None when fewer than two secrets have positive mass)."""
     cond = _conditionals(P, sizes)
-    k = int(sizes[0]) * int(sizes[1])
+    a1, a2 = int(sizes[0]), int(sizes[1])
+    k = a1 * a2
+    n = {"Symmetric": "k", "UnaryProduct": "d", "SubsetSelection": "k"}.get(type(structure).__name__)
+    if n is None:
+        raise InputError(f"(eps, P)-RLDP without enumerating outputs is implemented for GRR, unary encodings and "
+                         f"subset selection, not for {type(structure).__name__} ({structure.kind}); use the dense "
+                         f"channel (channel(obj, sizes=...)) at small sizes")
+    if getattr(structure, n) != k:
+        raise InputError(f"{type(structure).__name__} on {getattr(structure, n)} values is not a channel on "
+                         f"|S| |U| = {k} inputs")
+    secrets = [s for s, r in enumerate(P) if sum(Fraction(v) for v in r) > 0]
+    if len(cond) < 2:
+        return Fraction(1), None
     if isinstance(structure, Symmetric):
-        if structure.k != k:
-            raise InputError(f"GRR on {structure.k} values is not a channel on |S| |U| = {k} inputs")
-        if len(cond) < 2:
-            return Fraction(1)
-        c = max(max(r) for r in cond)
-        a, b = structure.a, structure.b
-        R = ratio(b + (a - b) * c, b)
-        inv = None if R is None else (INF if R == 0 else (Fraction(0) if R == INF else 1 / R))
-        return max(_one(R), _one(inv), key=lambda v: float("inf") if v == INF else v)
+        return _grr(structure, cond, secrets, a2)
     if isinstance(structure, UnaryProduct):
-        if structure.d != k:
-            raise InputError(f"unary encoding on {structure.d} values is not a channel on |S| |U| = {k} inputs")
-        if len(cond) < 2:
-            return Fraction(1)
-        bit = structure.bit
-        if bit.prob(0, 0) == 0 or bit.prob(1, 0) == 0:
-            raise InputError("(eps, P)-RLDP of a unary encoding needs 0 < q < 1 here (a cold bit that is never, or "
-                             "always, 1)")
-        h = [bit.prob(v, 1) / bit.prob(v, 0) for v in (0, 1)]
-        return _one(ratio(max(h), min(h)))
-    raise InputError(f"(eps, P)-RLDP without enumerating outputs is implemented for GRR and unary encodings, not for "
-                     f"{type(structure).__name__}; use the dense channel (channel(obj, sizes=...)) at small sizes")
+        return _ue(structure, secrets)
+    return _subsets(structure, cond, secrets, a1, a2)
+
+
+def _grr(structure, cond, secrets, a2):
+    c, i, u = max((max(r), i, r.index(max(r))) for i, r in enumerate(cond))
+    a, b = structure.a, structure.b
+    R = ratio(b + (a - b) * c, b)
+    inv = None if R is None else (INF if R == 0 else (Fraction(0) if R == INF else 1 / R))
+    s0, other = secrets[i], secrets[1] if i == 0 else secrets[0]
+    rho = max(_one(R), _one(inv), key=_key)
+    up = _key(_one(R)) >= _key(_one(inv))
+    return rho, {"s": s0 if up else other, "s_prime": other if up else s0,
+                 "y": f"x = (s, u) = ({s0}, {u}) reported (index {s0 * a2 + u}), P(u|s) = {c}"}
+
+
+def _ue(structure, secrets):
+    bit = structure.bit
+    if bit.prob(0, 0) == 0 or bit.prob(1, 0) == 0:
+        raise InputError("(eps, P)-RLDP of a unary encoding needs 0 < q < 1 here (a cold bit that is never, or "
+                         "always, 1)")
+    h = [bit.prob(v, 1) / bit.prob(v, 0) for v in (0, 1)]
+    hi, lo = max((0, 1), key=lambda v: h[v]), min((0, 1), key=lambda v: h[v])
+    return _one(ratio(max(h), min(h))), {"s": secrets[0], "s_prime": secrets[1],
+                                         "y": f"the bits of s = {hi}, the bits of s' = {lo}, the others any"}
+
+
+def _subsets(st, cond, secrets, a1, a2):
+    """Subset selection: Q(Y | x) = A (x in Y) or B, so P(Y | s) = B + (A - B) m_s(Y) with m_s(Y) the
+    conditional mass of row s inside Y. For A >= B the ratio of (s, s') grows with m_s(Y) and falls with
+    m_s'(Y); both extremes are reached at once by one Y of size m: the min(m, |U|) heaviest cells of row s, then
+    the (|S| - 2) |U| cells of the other rows, then the lightest cells of row s'. For A < B the roles swap."""
+    if st.ordered and st.m >= 2:
+        raise InputError("(eps, P)-RLDP of ordered subset selection (m >= 2) is not implemented without "
+                         "enumerating outputs; use the dense channel at small sizes")
+    A = st._prob({0}, 0)
+    B = st._prob(set(), 0)
+    others = (a1 - 2) * a2
+    best = None
+    for i, si in enumerate(cond):
+        for j, sj in enumerate(cond):
+            if i == j:
+                continue
+            hi_row, lo_row = (si, sj) if A >= B else (sj, si)
+            top = sorted(hi_row, reverse=True)
+            take = min(st.m, a2)
+            rest = max(0, st.m - take - others)
+            x_hi, z_lo = sum(top[:take]), sum(sorted(lo_row)[:rest])
+            mi, mj = (x_hi, z_lo) if A >= B else (z_lo, x_hi)
+            r = _one(ratio(B + (A - B) * mi, B + (A - B) * mj))
+            if best is None or _key(r) > _key(best[0]):
+                best = (r, i, j, take, rest)
+    r, i, j, take, rest = best
+    hs, ls = (secrets[i], secrets[j]) if A >= B else (secrets[j], secrets[i])
+    return r, {"s": secrets[i], "s_prime": secrets[j],
+               "y": f"a subset of size {st.m}: the {take} likeliest cells of secret {hs}, then cells of the other "
+                    f"secrets, then the {rest} least likely of secret {ls}"}

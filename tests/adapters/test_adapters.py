@@ -475,7 +475,7 @@ def test_cli_unknown_and_tolerance_without_ldp(capsys):
     argv = ["audit", "--adapter", "pure-ldp:DEClient", "--param", "epsilon=1", "--param", "d=3", "--eps", "1",
             "--full-simplex", "--tolerance", "1e-9"]
     assert main(argv) == 2
-    assert "--tolerance applies to the structured eps-LDP audit" in capsys.readouterr().err
+    assert "--tolerance applies to the structured audits" in capsys.readouterr().err
     argv = ["audit", "--adapter", "pure-ldp:DEClient", "--param", "epsilon=1", "--param", "d=65536", "--eps", "1",
             "--full-simplex"]
     assert main(argv) == 2

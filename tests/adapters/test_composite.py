@@ -162,7 +162,7 @@ def test_p_ratio_wrong_variant_and_bad_input():
         p_ratio(st, [[1]], (2, 2))
     with pytest.raises(InputError, match="sum to 1"):
         p_ratio(st, [[Fraction(1, 2), 0], [0, 0]], (2, 2))
-    with pytest.raises(InputError, match="not for SubsetSelection"):
-        from rldp_verify.structured import SubsetSelection
+    with pytest.raises(InputError, match="not for LaplaceHistogram"):
+        from rldp_verify.structured import LaplaceHistogram
 
-        p_ratio(SubsetSelection(4, 2, Fraction(1, 2)), P, (2, 2))
+        p_ratio(LaplaceHistogram(4, 1.0), P, (2, 2))

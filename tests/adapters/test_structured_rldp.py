@@ -1,0 +1,210 @@
+"""(eps, P)-RLDP of structured channels wired into the audit (issue 26 item 1, RLDP part): subset selection's
+p_ratio against the dense eq. (62) on random P (with zeros), audit_structured / audit_adapted / the CLI with
+``--adapter ... --distribution`` against the dense route, wrong variants rejected, refusals (local hashing over a
+seed range, a Rényi ball of a structure too large for the dense channel) one line and exit 2."""
+
+from __future__ import annotations
+
+import json
+import random
+from fractions import Fraction
+
+import pytest
+
+from rldp_verify.cli import main
+from rldp_verify.core.errors import InputError
+from rldp_verify.rldp.audit import audit
+from rldp_verify.rldp.mechio import Mechanism
+from rldp_verify.structured import SubsetSelection, Symmetric
+from rldp_verify.structured.channels import INF, ratio
+from rldp_verify.structured.rldp import p_audit, p_ratio
+
+pytest.importorskip("multi_freq_ldpy")
+pytest.importorskip("pure_ldp.frequency_oracles")
+
+
+def _random_P(rng, a1, a2):
+    w = [[rng.choice([0, 0, 1, 2, 5]) for _ in range(a2)] for _ in range(a1)]
+    if sum(map(sum, w)) == 0:
+        w[0][0] = 1
+    tot = sum(map(sum, w))
+    return [[Fraction(v, tot) for v in r] for r in w]
+
+
+def _dense_rho(st, P, a1, a2):
+    rows, outs = st.dense()
+    keep = [i for i, r in enumerate(rows) if any(r)]
+    mech = Mechanism.from_matrix([rows[i] for i in keep], a1, a2, [outs[i] for i in keep])
+    res = audit(mech, 1, distribution=P)
+    assert res.ratio_lower == res.ratio_upper
+    return res.ratio_lower
+
+
+def _instance(seed):
+    rng = random.Random(seed)
+    a1, a2 = rng.randint(2, 3), rng.randint(1, 3)
+    if a1 * a2 < 3:
+        a2 += 1
+    k = a1 * a2
+    st = SubsetSelection(k, rng.randint(1, k - 1), Fraction(rng.randint(0, 10), 10))
+    return st, _random_P(rng, a1, a2), a1, a2
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_subset_selection_p_ratio_is_the_dense_route(seed):
+    """Subset selection on S x U (any m, Pr[x in S] from 0 to 1, so A > B, A = B and A < B) equals eq. (62)."""
+    st, P, a1, a2 = _instance(seed)
+    assert p_ratio(st, P, (a1, a2)) == _dense_rho(st, P, a1, a2), (st, P)
+
+
+def _variant(st, P, a1, a2, *, joint=False, fill_others=True):
+    """A wrong variant of the greedy: the joint P(s, u) for the conditional, or row s' filled before the rows of
+    the other secrets."""
+    A, B = st._prob({0}, 0), st._prob(set(), 0)
+    rows = [list(r) if joint else [v / sum(r) for v in r] for r in P if sum(r) > 0]
+    best = Fraction(1)                                           # fewer than two secrets: ratio 1
+    for i, si in enumerate(rows):
+        for j, sj in enumerate(rows):
+            if i == j:
+                continue
+            hi, lo = (si, sj) if A >= B else (sj, si)
+            take = min(st.m, a2)
+            others = (a1 - 2) * a2 if fill_others else 0
+            rest = max(0, st.m - take - others)
+            x, z = sum(sorted(hi, reverse=True)[:take]), sum(sorted(lo)[:rest])
+            mi, mj = (x, z) if A >= B else (z, x)
+            r = ratio(B + (A - B) * mi, B + (A - B) * mj)
+            r = Fraction(1) if r is None else r
+            best = max(best, r, key=lambda v: float("inf") if v == INF else v)
+    return best
+
+
+def test_subset_selection_wrong_variants_are_rejected():
+    """The joint-for-conditional variant and the 'row s' before the other rows' variant disagree with the dense
+    route on some random instance, while the right one agrees on all (the test above)."""
+    wrong_joint = wrong_fill = 0
+    for seed in range(40):
+        st, P, a1, a2 = _instance(seed)
+        want = _dense_rho(st, P, a1, a2)
+        assert _variant(st, P, a1, a2) == want                   # the variant code reproduces the right one
+        wrong_joint += _variant(st, P, a1, a2, joint=True) != want
+        wrong_fill += _variant(st, P, a1, a2, fill_others=False) != want
+    assert wrong_joint >= 5 and wrong_fill >= 3, (wrong_joint, wrong_fill)
+
+
+def test_p_audit_witness_and_refusals():
+    st = Symmetric(4, Fraction(1, 2), Fraction(1, 6))
+    P = [[Fraction(1, 8), Fraction(1, 8)], [Fraction(3, 4), 0]]
+    rho, wit = p_audit(st, P, (2, 2))
+    assert rho == 3 and wit["s"] == 1 and wit["s_prime"] == 0 and "(1, 0)" in wit["y"]
+    assert p_audit(st, [[Fraction(1, 2), Fraction(1, 2)], [0, 0]], (2, 2)) == (1, None)   # one secret
+    with pytest.raises(InputError, match="ordered subset selection"):
+        p_audit(SubsetSelection(4, 2, Fraction(1, 2), ordered=True), P, (2, 2))
+    with pytest.raises(InputError, match="not a channel on"):
+        p_audit(SubsetSelection(6, 2, Fraction(1, 2)), P, (2, 2))
+
+
+# ------------------------------------------------------------------------------ audit_structured vs dense
+
+
+ADAPTERS = [("multi-freq-ldpy:GRR_Client", ["epsilon=1"], "k"),
+            ("pure-ldp:DEClient", ["epsilon=0.5"], "d"),
+            ("pure-ldp:UEClient", ["epsilon=1"], "d"),                      # 1.1.2: the bit-not-cleared bug
+            ("pure-ldp:UEClient", ["epsilon=1", "use_oue=true"], "d"),
+            ("multi-freq-ldpy:UE_Client", ["epsilon=1", "optimal=true"], "k"),
+            ("multi-freq-ldpy:SS_Client", ["epsilon=0.5", "as_set=true"], "k"),
+            ("multi-freq-ldpy:L_GRR_Client", ["eps_perm=2", "eps_1=1"], "k")]
+
+
+@pytest.mark.parametrize("spec, params, dname", ADAPTERS)
+def test_audit_adapted_distribution_is_the_dense_route(spec, params, dname):
+    """audit_adapted(..., distribution=P) equals the dense (eps, P) audit of the same adapted channel: ratio,
+    verdict (eps below, at and above the ratio), on random P at |S| x |U| = 2 x 2, 2 x 3, 3 x 2."""
+    from rldp_verify.adapters import adapt_spec, audit_adapted, dense_mechanism
+
+    rng = random.Random(spec + str(params))
+    for a1, a2 in ((2, 2), (2, 3), (3, 2)):
+        a = adapt_spec(spec, params + [f"{dname}={a1 * a2}"], model="code")
+        mech = dense_mechanism(a, (a1, a2))
+        for _ in range(3):
+            P = _random_P(rng, a1, a2)
+            dense = audit(mech, 1, distribution=P)
+            rho = dense.ratio_lower
+            for eps in ("0.1", "log(" + str(rho) + ")", "3"):
+                d = audit(mech, eps, distribution=P)
+                s = audit_adapted(a, eps, distribution=P)
+                assert (s.ratio_lower, s.ratio_upper, s.verdict) == (rho, rho, d.verdict), (spec, P, eps)
+                assert s.uncertainty == d.uncertainty and s.witness == tuple(tuple(r) for r in P)
+
+
+def test_audit_structured_distribution_fail_is_explained_and_sizes_checked():
+    from rldp_verify.adapters import adapt_spec, audit_adapted
+
+    a = adapt_spec("pure-ldp:UEClient", ["epsilon=1", "d=4"], model="code")
+    P = [[Fraction(1, 4), Fraction(1, 4)], [Fraction(1, 2), 0]]
+    r = audit_adapted(a, 1, distribution=P)
+    assert r.verdict == "FAIL" and r.excess is not None and r.excess > Fraction(1, 2)
+    assert "not float64 rounding" in r.notes[0]
+    assert r.to_json()["excess"] == "0.681"
+    with pytest.raises(InputError, match=r"sizes = \(4, 1\) but the distribution is 2 x 2"):
+        audit_adapted(a, 1, distribution=P, sizes=(4, 1))
+    lh = adapt_spec("pure-ldp:LHClient", ["epsilon=1", "d=4", "g=2"], model="code")
+    with pytest.raises(InputError, match="not for PublicMixture"):
+        audit_adapted(lh, 1, distribution=P)
+
+
+# ------------------------------------------------------------------------------------------------ CLI
+
+
+def _cli(capsys, argv):
+    rc = main(argv)
+    cap = capsys.readouterr()
+    return rc, cap.out, cap.err
+
+
+def test_cli_distribution_structured_equals_dense(capsys, tmp_path):
+    """--adapter ... --distribution: the structured route (no --certificate) and the dense route (--certificate
+    forces it; --sizes) print the same verdict and ratio; the structured route needs no --sizes and scales."""
+    base = ["audit", "--adapter", "multi-freq-ldpy:GRR_Client", "--param", "k=6", "--param", "epsilon=1",
+            "--eps", "0.5", "--distribution", "0.1,0.2,0;0.3,0,0.4", "--json"]
+    rc, out, _ = _cli(capsys, base)
+    s = json.loads(out)
+    rc2, out2, err2 = _cli(capsys, base + ["--sizes", "2,3", "--certificate", str(tmp_path / "c.json")])
+    d = json.loads(out2)
+    assert rc == rc2 == 1 and "re-checked" in err2
+    for key in ("verdict", "ratio_lower", "ratio_upper", "eps_realised", "uncertainty", "witness"):
+        assert s[key] == d[key], key
+    assert s["structure"].startswith("k-ary randomized response") and s["excess"] is not None
+    row = ",".join(["0"] * 63)
+    big = ";".join(["0.5," + row] * 2 + ["0," + row] * 62)                     # 64 x 64, d = 4096
+    rc, out, _ = _cli(capsys, ["audit", "--adapter", "pure-ldp:UEClient", "--param", "d=4096", "--param",
+                               "epsilon=1", "--param", "use_oue=true", "--eps", "1", "--distribution", big, "--json"])
+    o = json.loads(out)
+    assert o["uncertainty"].startswith("F = {P}") and o["structure"].startswith("product of d")
+    assert rc == {"PASS": 0, "FAIL": 1}[o["verdict"]]
+
+
+@pytest.mark.parametrize("argv, msg", [
+    (["--adapter", "pure-ldp:LHClient", "--param", "d=4", "--param", "g=2", "--param", "epsilon=1",
+      "--sizes", "2,2", "--distribution", "0.1,0.4;0.5,0"], "local hashing)): this uncertainty set is not audited "
+                                                              "exactly"),
+    (["--adapter", "pure-ldp:UEClient", "--param", "d=4096", "--param", "epsilon=1", "--sizes", "64,64",
+      "--phat", ";".join([",".join(["1"] * 64)] * 64), "--alpha", "2", "--radius", "0.1"],
+     "(product of d per-bit channels (unary encoding)): (eps, F)-RLDP for a Rényi ball needs the dense channel"),
+    (["--adapter", "pure-ldp:UEClient", "--param", "d=4", "--param", "epsilon=1", "--ldp",
+      "--distribution", "0.1,0.4;0.5,0"], "choose exactly one of"),
+    (["--adapter", "pure-ldp:UEClient", "--param", "d=4", "--param", "epsilon=1",
+      "--distribution", "0.1,0.4;0.5,0.1"], "distribution sums to"),
+])
+def test_cli_refusals_one_line_exit_2(capsys, argv, msg):
+    rc, out, err = _cli(capsys, ["audit", "--eps", "1"] + argv)
+    assert rc == 2 and out == "" and msg in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_cli_fast_lh_complete_seed_range_uses_the_dense_route(capsys):
+    """FastLHClient with k <= 64 seeds: the dense form is the whole mixture, so (eps, P) is exact there."""
+    rc, out, err = _cli(capsys, ["audit", "--adapter", "pure-ldp:FastLHClient", "--param", "epsilon=1", "--param",
+                                 "d=4", "--param", "k=4", "--param", "use_olh=true", "--sizes", "2,2", "--eps", "3",
+                                 "--distribution", "0.1,0.4;0.5,0", "--json"])
+    assert rc == 0, err
+    assert json.loads(out)["uncertainty"].startswith("F = {P}")
