@@ -245,6 +245,7 @@ _K12T = ("T = binary_set_mi(P)\n        mu = mu_mi(P)\n        br = bracket_thre
 K21, K22, ITP = "proofs.kairouz.thm4_staircase_lp", "proofs.kairouz.lem22_polytope", "proofs.isit.thm3_joint_projection"
 _K21MU = 'for name, mu in (("chi2", mu_chi2(P0, P1)), ("tv", mu_tv(P0, P1))):\n                m = {l: max('
 _ISIN = "inner = sum(v * a for v, a in zip(v_syms, a_syms, strict=True)) - f_expr\n    at_b"
+PF1 = "pram.fact1.linear-form"
 _TM = "tm, tp = ball.coordinate_interval(x, dps=30)"
 _L1 = "formula = SimplexBall(tuple(center), alpha, B).l1_radius(dps=30, exhaustive=True)"
 
@@ -699,6 +700,14 @@ VARIANTS: list[Variant] = [
       "setting 4 with the thresholds swapped (v_-a < q_1, q_2 < v_a)"),
     v("002:5.3.i53", PVS, PR, "if 2 <= A.count(V_ALPHA) <= S - 2:", "if 3 <= A.count(V_ALPHA) <= S - 2:",
       "the points with two coordinates v_alpha taken to be in conv of the others (left out of V)"),
+    # PRAM App. 5.2: pram.fact1.linear-form now checks the printed rows (12)-(17) ((15) mirrored) on the DP polytope
+    v("002:5.2.(12)", PF1, PR, "12: (s1, t, t),", "12: (S, t, t),", "(12) with S x for (S - 1) x"),
+    v("002:5.2.(13)", PF1, PR, "13: (t, s1, t),", "13: (t, S, t),", "(13) with S y for (S - 1) y"),
+    v("002:5.2.(14)", PF1, PR, "14: (-1, -s1 * t, -1),", "14: (-1, -s1, -1),", "(14) without the factor e^alpha"),
+    v("002:5.2.(15)", PF1, PR, '15: (-s1 * t, 1 if eq15 == "printed" else -1, -1),',
+      '15: (-s1, 1 if eq15 == "printed" else -1, -1),', "(15) (mirrored from (14)) without the factor e^alpha"),
+    v("002:5.2.(16)", PF1, PR, "16: (-1, t, t - 1),", "16: (-1, t * t, t - 1),", "(16) with e^(2 alpha) y for e^alpha y"),
+    v("002:5.2.(17)", PF1, PR, "17: (t, -1, t - 1),", "17: (t * t, -1, t - 1),", "(17) with e^(2 alpha) x for e^alpha x"),
 ]
 
 

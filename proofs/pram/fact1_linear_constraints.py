@@ -47,10 +47,41 @@ def check_fact1(ctx):
             if S <= 5 and pram.vertices(rows, S) != pram.vertices(pram.dp_rows(S, t, box=True), S):
                 return Outcome.refuted("the DP constraints alone do not keep q in [0, 1]^S",
                                        counterexample={"S": S, "e^alpha": t}, kind="false")
+    gap = _printed_rows_gap()
+    if gap is not None:
+        return gap
     return Outcome.verified("the DP constraints of (8) are linear: 3S(S-1) distinct rows for S >= 3 "
                             "(2S(S-1) for S = 2), S = 2..7; they imply 0 <= q <= 1 (same exact vertex "
-                            "set with and without the box, S = 2..5)", distinct_rows=counts,
+                            "set with and without the box, S = 2..5); Appendix 5.2's rows (12)-(17) ((15) "
+                            "mirrored from (14)) each hold at every vertex of the DP polytope and together cut out "
+                            "exactly its vertex set (S = 3..5)", distinct_rows=counts,
                             distinct_rows_at_e_alpha_eq_S_minus_1=coincide, **built(_box_certs))  # issue 23
+
+
+def _printed_rows_gap():
+    """Issue 30: Appendix 5.2's printed rows (12)-(17), each imposed on every pair (q_k, q_l) (with (15) as the
+    mirror image of (14): as printed it is refuted by pram.sec5-2.eq12-17-as-printed), S = 3..5, e^alpha in T_VALUES.
+    Each equation must hold at every vertex of the DP polytope (so on all of it: exact), and the six together must
+    have exactly its vertex set; a REFUTED outcome (proof-gap: Fact 1 itself holds by the count above) or None."""
+    for S in range(3, 6):
+        for t in T_VALUES:
+            V = pram.vertices(pram.dp_rows(S, t), S)
+            for e in (12, 13, 14, 15, 16, 17):
+                rows_e = pram.paper_rows(S, t, eq15="mirror", equations=(e,))
+                bad = next((q for q in V if not pram.satisfies(rows_e, q)), None)
+                if bad is not None:
+                    return Outcome.refuted(f"eq. ({e}) on the pairs (q_k, q_l) excludes a private point (a vertex of "
+                                           "the DP polytope)", counterexample={"S": S, "e^alpha": str(t), "equation": e,
+                                                                               "q": [str(x) for x in bad]},
+                                           kind="proof-gap")
+            W = pram.vertices(pram.paper_rows(S, t, eq15="mirror"), S)
+            if W != V:
+                extra = [[str(x) for x in w] for w in W if w not in V][:3]
+                return Outcome.refuted("(12)-(17) ((15) mirrored) do not cut out the DP polytope: a vertex of theirs "
+                                       "is not private", counterexample={"S": S, "e^alpha": str(t),
+                                                                         "vertices_not_private": extra},
+                                       kind="proof-gap")
+    return None
 
 
 def _box_certs() -> list[dict]:
