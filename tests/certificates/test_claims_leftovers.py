@@ -3,7 +3,10 @@ kairouz.cor10.rr-kl-expansion, ...), each accepted as built and rejected in a wr
 
 from __future__ import annotations
 
+import copy
 from fractions import Fraction as F
+
+import pytest
 
 from rldp_verify.certificates import recheck
 
@@ -66,3 +69,24 @@ def test_prop32_sharpness_vertex_sets():
         assert ok is holds
         assert recheck(vertex_cert("true vertex set", pram.dp_rows(S, t), sorted(V))).ok
         assert recheck(vertex_cert("Prop 3.2's points", pram.dp_rows(S, t), sorted(P))).ok is holds
+
+
+def test_a8_derivative_identity_and_a_wrong_a8():
+    """rldp.steps.a1.a8-derivative: d/dP_s RHS(A7) = (A8) certified at alpha = 3/2; (A8) without its factor
+    (alpha - 1) (a wrong derivative) is refused by the builder and rejected by the checker."""
+    import sympy as sp
+
+    from proofs.rldp.steps_appA1 import printed_A7_rhs, printed_A8
+    from rldp_verify.certificates.identity import identity_certificate
+
+    x, C, ph = sp.symbols("P_s C Phat_s", positive=True)
+    a = sp.Rational(3, 2)
+    lhs = sp.diff(printed_A7_rhs(a, C, ph, x), x)
+    assert recheck(identity_certificate("(A8)", lhs, printed_A8(a, C, ph, x))).ok
+    with pytest.raises(ValueError, match="not a rational identity"):   # the builder refuses to write it
+        identity_certificate("(A8) wrong", lhs, printed_A8(a, C, ph, x) / (a - 1))
+    b = sp.Integer(3)                   # the checker, handed the wrong identity anyway, rejects it
+    good = identity_certificate("(A8)", sp.diff(printed_A7_rhs(b, C, ph, x), x), printed_A8(b, C, ph, x))
+    bad = copy.deepcopy(good)
+    bad["statement"]["rhs"] = ["*", "1/2", bad["statement"]["rhs"]]     # (A8) / (alpha - 1) at alpha = 3
+    assert recheck(good).ok and not recheck(bad).ok
