@@ -80,6 +80,7 @@ def check_citations(ctx):
     evidence = {"stated_by": {k: [f"({lbl})" for lbl in v] for k, v in found.items()}}
     if not wrong:
         return Outcome.verified("each inequality of Lemma 5.1's proof is stated by the display it cites", **evidence)
+    evidence.update(_citation_certificates(wrong))
     return Outcome.refuted(
         "the proof of Lemma 5.1 cites the wrong displays: " + "; ".join(
             f"'{k}' cites {v['cited']} but is {', '.join(v['stated_by']) or 'no display of (12)-(19)'}"
@@ -87,6 +88,36 @@ def check_citations(ctx):
         counterexample=wrong, kind="misprint", statement_checked_by=["pram.lemma5-1.at-most-one"],
         repair="cite (12) (or (13)) for the first inequality and (14) (or the repaired (15)) for the second",
         **evidence)
+
+
+def _citation_certificates(wrong: dict) -> dict:
+    """Per wrongly cited display that exists: for both readings (x, y) = (q_i, q_j), (q_j, q_i), a 2 x 2 minor of the
+    coefficient vectors (display, used inequality) that is non-zero at S = 5, e^alpha = 2 (a ``rigorous-value``
+    certificate): the display is not a multiple of the inequality, so it does not state it. A cited number that no
+    display has is read off the paper, not certified."""
+    from rldp_verify.certificates.claims import built
+    from rldp_verify.certificates.identity import refutation_certificate
+
+    def docs():
+        out = []
+        for name in wrong:
+            label = PRINTED_CITES[name]
+            if label not in CONSTRAINTS:
+                continue
+            u = _coefficients(USED[name])
+            for sub in ({x: qi, y: qj}, {x: qj, y: qi}):
+                g = _coefficients(CONSTRAINTS[label].subs(sub, simultaneous=True))
+                a, b = next((a, b) for a in range(3) for b in range(a + 1, 3)
+                            if sp.expand(g[a] * u[b] - g[b] * u[a]).subs({S: 5, t: 2}) != 0)
+                out.append(refutation_certificate(
+                    f"({label}) with (x, y) = ({sub[x]}, {sub[y]}) is not a multiple of '{name}': minor ({a}, {b}) of "
+                    "the coefficient vectors is non-zero at S = 5, e^alpha = 2", g[a] * u[b], g[b] * u[a], {S: 5, t: 2}))
+        return out
+    ev = built(docs)
+    if any(PRINTED_CITES[n] not in CONSTRAINTS for n in wrong):
+        ev["certificate_covers"] = ("the wrong citations of existing displays; not the cited numbers that no display "
+                                    "of the paper has (read off its text)")
+    return ev
 
 
 def printed_A1_offdiagonal(theta, qk, qk2, S_):
@@ -156,6 +187,9 @@ def check_lemma51_algebra(ctx):
     # symbolic: the bounds solve the printed intermediate inequalities with equality
     up = sp.simplify(1 - (S - 1) / (S - 1 + t) - printed_lemma51_bound(S, t, 1))
     lo = sp.simplify(1 - (S - 1) / (S - 1 + 1 / t) - printed_lemma51_bound(S, t, -1))
+    identities = {"1 - (S-1)/(S-1+e^a) = e^a/(S-1+e^a)": (1 - (S - 1) / (S - 1 + t), printed_lemma51_bound(S, t, 1)),
+                  "1 - (S-1)/(S-1+e^-a) = e^-a/(S-1+e^-a)": (1 - (S - 1) / (S - 1 + 1 / t),
+                                                             printed_lemma51_bound(S, t, -1))}
     T.truth("solved for q_j (upper)", up == 0, {}, difference=str(up))
     T.truth("solved for q_j (lower)", lo == 0, {}, difference=str(lo))
     # exact: random S, e^a, q_i beyond the threshold and q_j satisfying the constraint obey the derived bound
@@ -175,7 +209,11 @@ def check_lemma51_algebra(ctx):
             ok = qj_min > thr
         T.truth("derived bound", ok, {"S": S_, "e^a": str(t_), "q_i": str(qi_), "side": sign})
         T.points += 1
-    return T.outcome("Lemma 5.1's algebra", statement_claims=("pram.lemma5-1.at-most-one",))
+    from rldp_verify.certificates.identity import identity_evidence
+
+    return T.outcome("Lemma 5.1's algebra", statement_claims=("pram.lemma5-1.at-most-one",),
+                     **identity_evidence("pram.steps.app5-3.lemma5-1-algebra", identities,
+                                         uncovered="the implication itself, checked at 60 sampled exact points"))
 
 
 def printed_theta(q1, v_a, v_max):
@@ -315,6 +353,7 @@ def check_setting_1(ctx):
     from ..rldp._steps import Tally
 
     T = Tally(50)
+    hulls = []   # (S, e^alpha, V, corner, weights, number of v_alpha ends): convex-combination certificates (issue 23)
     for S_ in (5, 6):
         bound = Fraction((S_ - 2 + math.sqrt(S_ * (S_ - 4))) / 2).limit_denominator(1000) * Fraction(999, 1000)
         for t_ in ((Fraction(11, 10), (1 + bound) / 2, bound) if S_ == 5 else (bound,)):   # S = 6: 1.6 s per e^alpha
@@ -330,5 +369,22 @@ def check_setting_1(ctx):
                 corner = (hi,) * k + (lo,) * (S_ - k)
                 lam = _hull_weights(V, list(corner))
                 T.truth("corner in conv(V)", lam is not None, {**pt, "corner": [str(c) for c in corner]})
+                if lam is not None:
+                    hulls.append((S_, t_, V, corner, lam, k))
             T.points += 1
-    return T.outcome("setting 1's cube", statement_claims=("pram.prop3-2.vertex-set",))
+    from rldp_verify.certificates.claims import built
+
+    return T.outcome("setting 1's cube", statement_claims=("pram.prop3-2.vertex-set",),
+                     **built(lambda: [_hull_certificate(*h) for h in hulls]))
+
+
+def _hull_certificate(S_, t_, V, corner, lam, k) -> dict:
+    """The corner = sum_v lam_v v with lam >= 0, sum lam = 1 (an ``lp-optimum`` of max 0 at the point lam: the
+    checker verifies the weights); V is Proposition 3.2's 2^S points at e^alpha = t_. The corners with the same number
+    of v_alpha ends are its permutations (V is closed under permutations: checked by the claim, not certified)."""
+    from rldp_verify.certificates.lp import feasible_point_certificate
+
+    E = [[v[i] for v in V] for i in range(S_)] + [[1] * len(V)]
+    return feasible_point_certificate(f"setting 1: the corner with {k} of {S_} coordinates at v_alpha (e^alpha = {t_}) "
+                                      "is a convex combination of Proposition 3.2's points", lam, E=E,
+                                      f=list(corner) + [1])

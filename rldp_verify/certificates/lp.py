@@ -45,3 +45,14 @@ def solve_with_certificate(name: str, c, A, b, E=(), f=(), *, lower=None, upper=
     sign = 1 if sense == "max" else -1
     res = solve_certified([sign * exact(v) for v in c], A, b, E, f, lower=lower, upper=upper)
     return res, lp_certificate(name, c, A, b, E, f, res, lower=lower, upper=upper, sense=sense)
+
+
+def feasible_point_certificate(name: str, x, A=(), b=(), E=(), f=()) -> dict:
+    """The ``lp-optimum`` certificate of max 0 over {x >= 0 : A x <= b, E x = f} at the exact point ``x`` (all
+    multipliers 0): the checker verifies that ``x`` satisfies every row, i.e. that the system has a non-negative
+    solution (e.g. convex-combination weights: E the points' coordinates and a row of ones, f the point and 1)."""
+    n = len(x)
+    st = {"sense": "max", "c": [0] * n, "A": _rows(A), "b": [qs(exact(v)) for v in b], "E": _rows(E),
+          "f": [qs(exact(v)) for v in f], "value": 0, "lower": [0] * n}
+    return envelope("lp-optimum", name, st, {"x": [qs(exact(v)) for v in x], "y": [0] * (len(A) + len(E)),
+                                             "d": [0] * n})

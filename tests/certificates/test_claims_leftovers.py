@@ -90,3 +90,34 @@ def test_a8_derivative_identity_and_a_wrong_a8():
     bad = copy.deepcopy(good)
     bad["statement"]["rhs"] = ["*", "1/2", bad["statement"]["rhs"]]     # (A8) / (alpha - 1) at alpha = 3
     assert recheck(good).ok and not recheck(bad).ok
+
+
+def test_setting1_cube_weights_and_a_point_outside():
+    """pram.steps.app5-3.setting-1-cube: convex-combination weights of a cube corner accepted; the same weights
+    for a point just outside the cube (a coordinate moved by 1/1000) rejected."""
+    from proofs.pram.steps_app5 import _hull_certificate, _hull_weights, printed_cube_ends
+    from rldp_verify.topics.pram import point, prop32_patterns
+
+    S, t = 5, F(11, 10)
+    lo, hi = printed_cube_ends(S, t)
+    V = [tuple(point(p, S, t)) for p in prop32_patterns(S)]
+    corner = (hi,) + (lo,) * (S - 1)
+    lam = _hull_weights(V, list(corner))
+    assert recheck(_hull_certificate(S, t, V, corner, lam, 1)).ok
+    assert not recheck(_hull_certificate(S, t, V, (hi + F(1, 1000),) + corner[1:], lam, 1)).ok
+
+
+def test_citation_minor_certificate_rejects_a_proportional_display():
+    """pram.steps.app5-3.lemma5-1-citations: the non-zero minor of (19) against the used inequality is accepted; the
+    same certificate for (12), which does state it (all minors 0), is rejected."""
+    import sympy as sp
+
+    from proofs.pram.steps_app5 import CONSTRAINTS, USED, S, _coefficients, qi, qj, t, x, y
+    from rldp_verify.certificates.identity import refutation_certificate
+
+    name = "(S-1) q_i + e^alpha q_j <= e^alpha"
+    u = _coefficients(USED[name])
+    for label, ok in (("19", True), ("12", False)):
+        g = _coefficients(CONSTRAINTS[label].subs({x: qi, y: qj}, simultaneous=True))
+        doc = refutation_certificate(f"({label}) minor (0, 1)", g[0] * u[1], g[1] * u[0], {S: 5, t: 2})
+        assert recheck(doc).ok is ok, (label, sp.expand(g[0] * u[1] - g[1] * u[0]))
