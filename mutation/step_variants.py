@@ -246,6 +246,8 @@ K21, K22, ITP = "proofs.kairouz.thm4_staircase_lp", "proofs.kairouz.lem22_polyto
 _K21MU = 'for name, mu in (("chi2", mu_chi2(P0, P1)), ("tv", mu_tv(P0, P1))):\n                m = {l: max('
 _ISIN = "inner = sum(v * a for v, a in zip(v_syms, a_syms, strict=True)) - f_expr\n    at_b"
 PF1 = "pram.fact1.linear-form"
+FAB, FDS = "falpha.prop3.appendix-b-limit", "falpha.prop3.disjoint-supports"
+FP3 = "proofs.falpha.prop3_no_contraction"
 _TM = "tm, tp = ball.coordinate_interval(x, dps=30)"
 _L1 = "formula = SimplexBall(tuple(center), alpha, B).l1_radius(dps=30, exhaustive=True)"
 
@@ -707,7 +709,39 @@ VARIANTS: list[Variant] = [
     v("002:5.2.(15)", PF1, PR, '15: (-s1 * t, 1 if eq15 == "printed" else -1, -1),',
       '15: (-s1, 1 if eq15 == "printed" else -1, -1),', "(15) (mirrored from (14)) without the factor e^alpha"),
     v("002:5.2.(16)", PF1, PR, "16: (-1, t, t - 1),", "16: (-1, t * t, t - 1),", "(16) with e^(2 alpha) y for e^alpha y"),
-    v("002:5.2.(17)", PF1, PR, "17: (t, -1, t - 1),", "17: (t * t, -1, t - 1),", "(17) with e^(2 alpha) x for e^alpha x"),
+    v("002:5.2.(17)", PF1, PR, "17: (t, -1, t - 1),", "17: (t * t, -1, t - 1),",
+      "(17) with e^(2 alpha) x for e^alpha x"),
+    # f_alpha App. B: falpha.prop3.appendix-b-limit now checks the chain (76)-(79) exactly at gamma = 0, and
+    # falpha.prop3.disjoint-supports the DPI side exactly at integer orders
+    v("001:B.(74)", FAB, FP3, "P = [(1 - g) if x == i else g / (N - 1) for x in range(N)]",
+      "P = [(1 - g) / 2 if x in (i, j) else g / (N - 1) for x in range(N)]",
+      "(74) with (1 - gamma)/2 (delta_i + delta_j) (copied from (75)): P_X^0 = Q_X^0"),
+    v("001:B.(75)", FAB, FP3, "Q = [(1 - g) / 2 if x in (i, j) else g / (N - 2) for x in range(N)]",
+      "Q = [(1 - g) / 2 if x in (i, 2) else g / (N - 2) for x in range(N)]",
+      "(75) with the mass on i and a row k whose support meets S_i (not the disjoint j)"),
+    v("001:B.(76)", FAB, FP3, "P0, Q0 = _appb_inputs(Fraction(0), i, j, N)",
+      "P0, Q0 = _appb_inputs(Fraction(1, 2), i, j, N)", "(76) evaluated at gamma = 1/2 instead of the limit gamma -> 0"),
+    v("001:B.(77)", FAB, FP3, "eq77 = sum((W[i][y] * q) ** (1 - a) * W[i][y] ** a for y in Si)",
+      "eq77 = sum((W[i][y] * q) ** a * W[i][y] ** (1 - a) for y in Si)", "(77) with the exponents alpha, 1 - alpha swapped"),
+    v("001:B.(78)", FAB, FP3, "eq78 = q ** (1 - a) * sum(W[i][y] for y in Si)",
+      "eq78 = q ** (1 - a) * sum(W[i][y] ** a for y in Si)", "(78) with sum_{S_i} P_{Y|X=i}(y)^alpha"),
+    v("001:B.(79)", FAB, FP3, "den = q ** (1 - a)", "den = q ** (-a)",
+      "(79) with the denominator log Q_X^0(i)^(-alpha)"),
+    v("001:B.i36", FAB, FP3, "eq78 = q ** (1 - a) * sum(W[i][y] for y in Si)",
+      "eq78 = q ** (1 - a) * sum(W[x][Si[0]] for x in range(N))",
+      "row-stochasticity read as column-stochasticity (a column of P_{Y|X} summed)"),
+    v("001:B.(72)", FAB, FP3, "s_in = renyi_power_sum(P0, Q0, a)", "s_in = renyi_power_sum(P0, Q0, a + 1)",
+      "the ratio of (71) with its denominator at order alpha + 1"),
+    v("001:B.i26", FAB, FP3, "i, j, N = 0, 1, 3", "i, j, N = 0, 2, 3",
+      "the construction on a pair of rows whose supports intersect (rows 0 and 2)"),
+    v("001:B.i28", FDS, FP3, "s_out = renyi_power_sum(push(W, P), push(W, Q), a)",
+      "s_out = renyi_power_sum(push(W, P), push(W[::-1], Q), a)",
+      "data processing with P_X and Q_X sent through different channels (rows of P_{Y|X} reversed for Q_X)"),
+    v("001:B.i37", FDS, FP3, "if s_out > s_in:", "if s_out < s_in:",
+      "the DPI read as D_alpha(P_Y||Q_Y) >= D_alpha(P_X||Q_X)"),
+    v("001:III.P3.i5", FDS, FP3,
+      "Q = [(a + b) / 2 for a, b in zip(_point(n, i), _point(n, j), strict=True)]\n    return",
+      "Q = [Fraction(1, n)] * n\n    return", "eta_alpha = 1 attained at Q_X uniform (not (delta_i + delta_j)/2)"),
 ]
 
 

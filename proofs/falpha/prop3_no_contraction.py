@@ -55,6 +55,23 @@ def _random_channel_with_disjoint_pair(rng):
     return W
 
 
+def _dpi_exact(rng):
+    """Issue 30: the DPI side (eta_alpha <= 1, App. B's 'the data processing inequality ... implies') exactly at the
+    integer orders: for alpha > 1, D_alpha = log(S)/(alpha - 1) with S = sum P^alpha Q^(1-alpha) >= 1, so
+    D_alpha(P_Y||Q_Y) <= D_alpha(P_X||Q_X) iff S_out <= S_in (exact rationals). A REFUTED outcome or None."""
+    for _ in range(30):
+        W = _random_channel_with_disjoint_pair(rng)
+        P, Q = rand_dist(rng, len(W)), rand_dist(rng, len(W))
+        for a in INT_ALPHAS[:3]:
+            s_in = renyi_power_sum(P, Q, a)
+            s_out = renyi_power_sum(push(W, P), push(W, Q), a)
+            if s_out > s_in:
+                return Outcome.refuted("data processing fails (exact): D_alpha(P_Y||Q_Y) > D_alpha(P_X||Q_X)",
+                                       counterexample={"W": W, "P_X": P, "Q_X": Q, "alpha": a, "S_in": s_in,
+                                                       "S_out": s_out}, kind="false")
+    return None
+
+
 @claim(
     id="falpha.prop3.disjoint-supports",
     paper=PAPER,
@@ -79,6 +96,9 @@ def check_prop3(ctx):
                 return Outcome.refuted("App. B witness does not give ratio 1",
                                        counterexample={"W": W, "i": i, "j": j, "alpha": a}, S_in=s_in, S_out=s_out, kind="false")
             n_exact += 1
+    dpi = _dpi_exact(ctx.rng("prop3.dpi-exact"))
+    if dpi is not None:
+        return dpi
     # non-integer orders, orders below 1 and KL: high precision
     worst = mpmath.mpf(0)
     with working_precision(ctx.dps):
@@ -112,6 +132,42 @@ def check_prop3(ctx):
         **built(lambda: [c for W, i, j in witnesses for c in witness_certs(W, i, j, INT_ALPHAS)]))  # issue 23
 
 
+def _appb_inputs(g, i, j, N):
+    """P_X^gamma (74) and Q_X^gamma (75)."""
+    P = [(1 - g) if x == i else g / (N - 1) for x in range(N)]
+    Q = [(1 - g) / 2 if x in (i, j) else g / (N - 2) for x in range(N)]
+    return P, Q
+
+
+def _appb_exact_chain(W, i, j, N):
+    """Issue 30: App. B's chain (76)-(79) exactly at gamma = 0 for the integer orders 2, 3. The ratio of (71) is a
+    ratio of logs of power sums of P^gamma, Q^gamma, affine in gamma, continuous at gamma = 0 (where the input sum
+    is not 1), so the limit (76) is its value at gamma = 0: the output power sum must equal (77)'s sum over
+    S_i = supp P_{Y|X=i}, that (78)'s Q^0(i)^(1-alpha) sum_{S_i} P_{Y|X=i}(y), that (row-stochasticity) the input
+    sum Q^0(i)^(1-alpha) (79). A REFUTED outcome (proof-gap: the step fails, Proposition 3 itself is checked by
+    falpha.prop3.disjoint-supports) or None."""
+    P0, Q0 = _appb_inputs(Fraction(0), i, j, N)
+    Si = [y for y, w in enumerate(W[i]) if w != 0]
+    for a in (2, 3):
+        s_in = renyi_power_sum(P0, Q0, a)
+        s_out = renyi_power_sum(push(W, P0), push(W, Q0), a)
+        q = Q0[i]
+        den = q ** (1 - a)                                            # log Q^0(i)^(1-alpha), the denominator
+        eq77 = sum((W[i][y] * q) ** (1 - a) * W[i][y] ** a for y in Si)
+        eq78 = q ** (1 - a) * sum(W[i][y] for y in Si)
+        chain = {"alpha": a, "S_out (76)": s_out, "(77)": eq77, "(78)": eq78, "(79) denominator": den,
+                 "S_in": s_in}
+        bad = ("the input power sum is 1 at gamma = 0 (D_alpha(P_X^0||Q_X^0) = 0: the ratio is 0/0)" if s_in == 1
+               else "(76) -> (77): the output power sum at gamma = 0 is not (77)'s sum" if s_out != eq77
+               else "(77) -> (78) fails" if eq77 != eq78
+               else "(78) -> (79): not 1 (the ratio of logs differs from 1)" if eq78 != den or den != s_in else None)
+        if bad:
+            return Outcome.refuted(f"App. B at gamma = 0 (exact, alpha = {a}): {bad}",
+                                   counterexample={"W": W, "i": i, "j": j, "P_X^0": P0, "Q_X^0": Q0,
+                                                   **{k: str(v) for k, v in chain.items()}}, kind="proof-gap")
+    return None
+
+
 @claim(
     id="falpha.prop3.appendix-b-limit",
     paper=PAPER,
@@ -125,14 +181,16 @@ def check_appb(ctx):
          [Fraction(1, 4), Fraction(1, 4), Fraction(1, 4), Fraction(1, 4)]]
     W = [[Fraction(v) for v in r] for r in W]
     i, j, N = 0, 1, 3
+    gap = _appb_exact_chain(W, i, j, N)
+    if gap is not None:
+        return gap
     rows = {}
     with working_precision(ctx.dps):
         for s in ("0.5", "2", "3.5"):
             seq = []
             for k in (1, 2, 4, 8, 16, 24, 32):
                 g = Fraction(1, 10**k)
-                P = [(1 - g) if x == i else g / (N - 1) for x in range(N)]
-                Q = [(1 - g) / 2 if x in (i, j) else g / (N - 2) for x in range(N)]
+                P, Q = _appb_inputs(g, i, j, N)
                 seq.append(renyi_ratio(W, P, Q, exact(s), dps=ctx.dps))
             rows[s] = [fstr(r, 12) for r in seq]
             if not (abs(seq[-1] - 1) < abs(seq[0] - 1) and abs(seq[-1] - 1) < mpmath.mpf(10) ** -6):
