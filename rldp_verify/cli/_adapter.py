@@ -144,7 +144,9 @@ def run_structured(args, adapted) -> int:
         print(f"structure:    {res.structure}")
         print(f"sampler:      {res.sampler}")
         print(f"uncertainty:  {res.uncertainty}")
-        print(f"worst ratio:  [{out['ratio_lower']}, {out['ratio_upper']}]  (exact for the modelled channel)")
+        how = ("exact for the modelled channel" if res.ratio_lower == res.ratio_upper else
+               "lower: attained at a searched output; upper: certified")
+        print(f"worst ratio:  [{out['ratio_lower']}, {out['ratio_upper']}]  ({how})")
         print(f"eps:          [{out['eps_realised'][0]}, {out['eps_realised'][1]}]")
         if out["excess"] is not None:
             print(f"excess:       {out['excess']}  (over the claimed eps, rounded up; rounding budget "

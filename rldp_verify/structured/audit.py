@@ -258,21 +258,26 @@ def _p_table(distribution, sizes):
 
 def _audit_p(model: Adapted, target, tol, tolerance, distribution, sizes, t0) -> StructuredAudit:
     """(eps, P)-RLDP of ``model.structure`` for the one exact P (eq. (62)), verdict and excess as for eps-LDP."""
-    from rldp_verify.structured.rldp import p_audit
+    from rldp_verify.structured.rldp import p_interval
 
     P, shape = _p_table(distribution, sizes)
     st = model.structure
-    rho, wit = p_audit(st, P, shape)
+    lo, hi, wit = p_interval(st, P, shape)
     dps = SCREEN_DPS
-    verdict = PASS if target.le(rho, dps) else (FAIL if target.lt_strict(rho, dps) else INCONCLUSIVE)
-    notes = [f"structure: {st.kind}; exact (eps, P)-RLDP ratio on S x U = {shape[0]} x {shape[1]} without "
+    verdict = PASS if target.le(hi, dps) else (FAIL if target.lt_strict(lo, dps) else INCONCLUSIVE)
+    exact = "exact" if lo == hi else "certified interval of the"
+    notes = [f"structure: {st.kind}; {exact} (eps, P)-RLDP ratio on S x U = {shape[0]} x {shape[1]} without "
              f"enumerating outputs", f"sampler model: {model.sampler}"] + list(model.notes)
+    if lo != hi:
+        notes.append(f"lower end: the best of the {len(list(st.seeds))} searched seeds (each has positive "
+                     "probability); upper end: max(a/b, b/a), reached only by a seed hashing every cell of s into "
+                     "one bucket and none of s' (the ratio depends on the library's hash at every seed)")
     excess = budget = None
     if verdict == FAIL:
         def ratio_of(s):
-            return p_audit(s, P, shape)[0]
-        excess = _excess(st, target, rho, dps)
-        budget = _budget(model, rho, ratio_of)
+            return p_interval(s, P, shape)[1]
+        excess = _excess(st, target, hi, dps)
+        budget = _budget(model, hi, ratio_of)
         why = _why_fail(model, target, excess, budget, dps, ratio_of)
         msg = f"FAIL: exceeds the claimed eps by {_fmt_sci(excess)}, {why}"
         if tol is not None and excess != INF and excess <= tol:
@@ -284,6 +289,6 @@ def _audit_p(model: Adapted, target, tol, tolerance, distribution, sizes, t0) ->
         notes.append("fewer than two secrets have positive mass under P: the ratio is 1")
     else:
         notes.append(f"witness: secrets s = {wit['s']}, s' = {wit['s_prime']}, output y = {wit['y']}")
-    return StructuredAudit(verdict, rho, rho, None, P, dps, time.perf_counter() - t0, P_UNCERTAINTY, target.text,
+    return StructuredAudit(verdict, lo, hi, None, P, dps, time.perf_counter() - t0, P_UNCERTAINTY, target.text,
                            notes, excess=excess, rounding_budget=budget, tolerance=tol, structure=st.kind,
                            sampler=model.sampler, adapter=model.name, structured_witness=wit)

@@ -20,11 +20,12 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rldp_verify.core.errors import InputError
-from rldp_verify.structured.channels import INF, SubsetSelection, Symmetric, UnaryProduct, ratio
+from rldp_verify.structured.channels import INF, PublicMixture, SubsetSelection, Symmetric, UnaryProduct, ratio
 
-__all__ = ["p_ratio", "p_audit", "SUPPORTED"]
+__all__ = ["p_ratio", "p_audit", "p_interval", "SUPPORTED"]
 
-SUPPORTED = (Symmetric, UnaryProduct, SubsetSelection)
+SUPPORTED = (Symmetric, UnaryProduct, SubsetSelection, PublicMixture)
+MAX_HASHES = 2_000_000   # hash evaluations (seeds x inputs) of one local-hashing (eps, P) audit
 
 
 def _conditionals(P, sizes) -> list:
@@ -62,13 +63,68 @@ def p_ratio(structure, P, sizes):
     return p_audit(structure, P, sizes)[0]
 
 
+def p_interval(structure, P, sizes):
+    """(lower, upper, witness): a certified enclosure of e^{eps*} of eq. (62); lower == upper (exact) for every
+    structure but local hashing over a seed range, whose (eps, P) ratio depends on the library's hash at every
+    seed (:func:`_hashing`)."""
+    if isinstance(structure, PublicMixture):
+        _conditionals(P, sizes)                     # the checks of the table
+        k = int(sizes[0]) * int(sizes[1])
+        if structure.d != k:
+            raise InputError(f"PublicMixture on {structure.d} values is not a channel on |S| |U| = {k} inputs")
+        return _hashing(structure, P, int(sizes[1]))
+    rho, wit = p_audit(structure, P, sizes)
+    return rho, rho, wit
+
+
+def _hashing(st, P, a2):
+    """Local hashing: output (seed h, bucket v), P(y | s) = w_h (b + (a - b) m_s^h(v)) with m_s^h(v) the
+    conditional mass of the cells of s hashed to v; w_h cancels in the ratio, so each seed's ratio is
+    max_v max f_s / min f_s' (f = b + (a - b) m, over distinct secrets with P_s > 0). The seeds of
+    ``st.seeds`` have positive probability: their maximum is a lower end (the exact ratio when ``st.complete``,
+    the seeds being the whole public range); the upper end is max(a/b, b/a), the ratio when one bucket takes
+    every cell of s and none of s' (then eps-LDP's ratio)."""
+    rows = [(s, [Fraction(v) / sum(Fraction(t) for t in r) for v in r]) for s, r in enumerate(P)
+            if sum(Fraction(t) for t in r) > 0]
+    seeds = list(st.seeds)
+    if len(seeds) * len(P) * a2 > MAX_HASHES:
+        raise InputError(f"local hashing (eps, P)-RLDP: {len(seeds)} seeds x {len(P) * a2} inputs is more than "
+                         f"{MAX_HASHES} hash evaluations")
+    top = _max(ratio(st.a, st.b), ratio(st.b, st.a))
+    if len(rows) < 2:
+        return Fraction(1), Fraction(1), None
+    best, wit = Fraction(1), None
+    for h in seeds:
+        mass: dict = {}
+        for s, cond in rows:
+            for u, c in enumerate(cond):
+                if c:
+                    v = st.hash_fn(s * a2 + u, h)
+                    mass.setdefault(v, {}).setdefault(s, Fraction(0))
+                    mass[v][s] += c
+        for v, ms in mass.items():
+            f = sorted((st.b + (st.a - st.b) * ms.get(s, 0), s) for s, _ in rows)
+            r = _one(ratio(f[-1][0], f[0][0]))
+            if _key(r) > _key(best):
+                best, wit = r, {"s": f[-1][1], "s_prime": f[0][1], "y": f"(bucket {v}, seed {h})"}
+    if wit is None:
+        wit = {"s": rows[0][0], "s_prime": rows[1][0], "y": "every output of the searched seeds: ratio 1"}
+    return best, (best if st.complete else top), wit
+
+
+def _max(*vals):
+    vals = [v for v in vals if v is not None]
+    return max(vals, key=_key) if vals else Fraction(1)
+
+
 def p_audit(structure, P, sizes):
     """(rho, witness) with rho = :func:`p_ratio` and witness a dict (s, s_prime, y: descriptions of the pair of
     secrets and of an output attaining rho; None when fewer than two secrets have positive mass)."""
     cond = _conditionals(P, sizes)
     a1, a2 = int(sizes[0]), int(sizes[1])
     k = a1 * a2
-    n = {"Symmetric": "k", "UnaryProduct": "d", "SubsetSelection": "k"}.get(type(structure).__name__)
+    n = {"Symmetric": "k", "UnaryProduct": "d", "SubsetSelection": "k", "PublicMixture": "d"}.get(
+        type(structure).__name__)
     if n is None:
         raise InputError(f"(eps, P)-RLDP without enumerating outputs is implemented for GRR, unary encodings and "
                          f"subset selection, not for {type(structure).__name__} ({structure.kind}); use the dense "
@@ -83,6 +139,8 @@ def p_audit(structure, P, sizes):
         return _grr(structure, cond, secrets, a2)
     if isinstance(structure, UnaryProduct):
         return _ue(structure, secrets)
+    if isinstance(structure, PublicMixture):
+        raise InputError("local hashing has a certified interval, not one exact ratio: use p_interval")
     return _subsets(structure, cond, secrets, a1, a2)
 
 

@@ -149,8 +149,68 @@ def test_audit_structured_distribution_fail_is_explained_and_sizes_checked():
     with pytest.raises(InputError, match=r"sizes = \(4, 1\) but the distribution is 2 x 2"):
         audit_adapted(a, 1, distribution=P, sizes=(4, 1))
     lh = adapt_spec("pure-ldp:LHClient", ["epsilon=1", "d=4", "g=2"], model="code")
-    with pytest.raises(InputError, match="not for PublicMixture"):
-        audit_adapted(lh, 1, distribution=P)
+    with pytest.raises(InputError, match="use p_interval"):
+        p_audit(lh.structure, P, (2, 2))
+
+
+# ------------------------------------------------------------------------------------------ local hashing
+
+
+def _lh_case(seed):
+    rng = random.Random(seed)
+    a1, a2 = rng.randint(2, 3), rng.randint(2, 5)
+    P = _random_P(rng, a1, a2)
+    if sum(P[0]) == 0 or sum(map(sum, P[1:])) == 0:                    # two secrets with mass: a real pair
+        P = [[Fraction(1, a1 * a2)] * a2 for _ in range(a1)]
+    return P, a1, a2
+
+
+LH = [("pure-ldp:LHClient", ["epsilon=1", "g=2"], "d"), ("pure-ldp:LHClient", ["epsilon=2", "use_olh=true"], "d"),
+      ("pure-ldp:FastLHClient", ["epsilon=1", "k=5", "g=3"], "d"), ("multi-freq-ldpy:LH_Client", ["epsilon=1"], "k")]
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("spec, params, dname", LH)
+def test_local_hashing_interval_against_the_dense_route(seed, spec, params, dname):
+    """Local hashing (eps, P): the lower end is the dense (eps, P) audit of the mixture over the searched seeds
+    (exact: each has positive probability), the upper end max(a/b, b/a); FastLHClient's k = 5 seeds are the
+    whole range, so there lower == upper == the dense audit of the whole channel."""
+    from rldp_verify.adapters import adapt_spec, audit_adapted, dense_mechanism
+    from rldp_verify.structured.rldp import p_interval
+
+    P, a1, a2 = _lh_case(seed)
+    a = adapt_spec(spec, params + [f"{dname}={a1 * a2}"], model="code")
+    lo, hi, wit = p_interval(a.structure, P, (a1, a2))
+    dense = audit(dense_mechanism(a, (a1, a2)), 1, distribution=P).ratio_lower
+    st = a.structure
+    assert lo == dense and hi == (lo if st.complete else max(st.a / st.b, st.b / st.a)), (lo, hi, dense)
+    res = audit_adapted(a, "log(" + str(hi) + ")", distribution=P)
+    assert res.verdict == "PASS" and (res.ratio_lower, res.ratio_upper) == (lo, hi)
+    if lo > 1:
+        assert audit_adapted(a, 0, distribution=P).verdict == "FAIL"
+    if lo < hi:
+        mid = audit_adapted(a, "log(" + str((lo + hi) / 2) + ")", distribution=P)
+        assert mid.verdict == "INCONCLUSIVE" and any("searched seeds" in n for n in mid.notes)
+
+
+def test_local_hashing_wrong_variant_is_rejected():
+    """The joint P(s, u) in place of the conditional P(u | s) in the bucket masses disagrees with the dense route."""
+    from rldp_verify.adapters import adapt_spec, dense_mechanism
+
+    wrong = 0
+    for seed in range(6):
+        P, a1, a2 = _lh_case(seed)
+        st = adapt_spec("pure-ldp:LHClient", ["epsilon=1", "g=2", f"d={a1 * a2}"], model="code").structure
+        dense = audit(dense_mechanism(adapt_spec("pure-ldp:LHClient", ["epsilon=1", "g=2", f"d={a1 * a2}"]),
+                                      (a1, a2)), 1, distribution=P).ratio_lower
+        best = Fraction(1)
+        for h in st.seeds:
+            for v in range(st.g):
+                f = [st.b + (st.a - st.b) * sum(c for u, c in enumerate(r) if st.hash_fn(s * a2 + u, h) == v)
+                     for s, r in enumerate(P) if sum(r) > 0]
+                best = max(best, max(f) / min(f))
+        wrong += best != dense
+    assert wrong >= 3, wrong
 
 
 # ------------------------------------------------------------------------------------------------ CLI
@@ -186,8 +246,7 @@ def test_cli_distribution_structured_equals_dense(capsys, tmp_path):
 
 @pytest.mark.parametrize("argv, msg", [
     (["--adapter", "pure-ldp:LHClient", "--param", "d=4", "--param", "g=2", "--param", "epsilon=1",
-      "--sizes", "2,2", "--distribution", "0.1,0.4;0.5,0"], "local hashing)): this uncertainty set is not audited "
-                                                              "exactly"),
+      "--sizes", "2,2", "--full-simplex"], "local hashing)): this uncertainty set is not audited exactly"),
     (["--adapter", "pure-ldp:UEClient", "--param", "d=4096", "--param", "epsilon=1", "--sizes", "64,64",
       "--phat", ";".join([",".join(["1"] * 64)] * 64), "--alpha", "2", "--radius", "0.1"],
      "(product of d per-bit channels (unary encoding)): (eps, F)-RLDP for a Rényi ball needs the dense channel"),
@@ -208,3 +267,16 @@ def test_cli_fast_lh_complete_seed_range_uses_the_dense_route(capsys):
                                  "--distribution", "0.1,0.4;0.5,0", "--json"])
     assert rc == 0, err
     assert json.loads(out)["uncertainty"].startswith("F = {P}")
+
+
+def test_cli_local_hashing_distribution_interval(capsys):
+    """pure-ldp's LHClient over its seed range: an interval (lower from the searched seeds), INCONCLUSIVE (exit 3)
+    between its ends, PASS at the upper end; the text output says which end is which."""
+    P = ";".join([",".join(["0.015625"] * 32)] * 2)          # uniform on 2 x 32: no bucket takes a whole row
+    argv = ["audit", "--adapter", "pure-ldp:LHClient", "--param", "d=64", "--param", "epsilon=1", "--param",
+            "use_olh=true", "--distribution", P]
+    rc, out, _ = _cli(capsys, argv + ["--eps", "1.01", "--json"])
+    o = json.loads(out)
+    assert rc == 0 and o["verdict"] == "PASS" and o["ratio_lower"] < o["ratio_upper"]
+    rc, out, _ = _cli(capsys, argv + ["--eps", "0.3"])
+    assert rc == 3 and "lower: attained at a searched output; upper: certified" in out
