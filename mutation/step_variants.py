@@ -248,6 +248,8 @@ _ISIN = "inner = sum(v * a for v, a in zip(v_syms, a_syms, strict=True)) - f_exp
 PF1 = "pram.fact1.linear-form"
 FAB, FDS = "falpha.prop3.appendix-b-limit", "falpha.prop3.disjoint-supports"
 FP3 = "proofs.falpha.prop3_no_contraction"
+FMC = "falpha.prop3.maximal-correlation-route"
+_PX = "px = [(a + b) / 2 for a, b in zip(_point(len(W), i), _point(len(W), j), strict=True)]"
 _TM = "tm, tp = ball.coordinate_interval(x, dps=30)"
 _L1 = "formula = SimplexBall(tuple(center), alpha, B).l1_radius(dps=30, exhaustive=True)"
 
@@ -742,6 +744,17 @@ VARIANTS: list[Variant] = [
     v("001:III.P3.i5", FDS, FP3,
       "Q = [(a + b) / 2 for a, b in zip(_point(n, i), _point(n, j), strict=True)]\n    return",
       "Q = [Fraction(1, n)] * n\n    return", "eta_alpha = 1 attained at Q_X uniform (not (delta_i + delta_j)/2)"),
+    # the maximal-correlation route: rho_m = 1 at the proof's P_X is now decided exactly (double eigenvalue 1)
+    v("001:III.P3.(14)", FMC, FP3, "sum((sp.Rational(W[a][y]) * sp.Rational(W[b][y]) / sp.Rational(py[y])",
+      "sum((sp.Rational(W[a][y]) * sp.Rational(W[b][y]) / sp.Rational(py[y]) ** 2",
+      "(14)'s rho_m with P_Y(y)^2 in the normalisation (diag(P_Y)^-1 for diag(P_Y)^-1/2)"),
+    v("001:III.P3.i2", FMC, FP3, _PX, "px = [Fraction(1, len(W))] * len(W)",
+      "[2, Thm 33.6(c)]'s sup over P_X read at the uniform P_X"),
+    v("001:III.P3.i4", FMC, FP3, _PX, "px = _point(len(W), i)", "eta_chi2 = 1 read at the point mass P_X = delta_i"),
+    v("001:III.P3.(15)", FMC, FP3, _PX,
+      "px = [(a + 2 * b) / 3 for a, b in zip(_point(len(W), i), _point(len(W), (j + 1) % len(W) if (j + 1) % len(W) "
+      "!= i else (j + 2) % len(W)), strict=True)]",
+      "(15)'s eta_chi2 = 1 at an input on row i and a row other than its disjoint partner j"),
 ]
 
 

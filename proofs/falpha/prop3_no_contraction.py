@@ -357,6 +357,24 @@ def check_ex5_pq(ctx):
     return Outcome.refuted("the stated structure does not hold", counterexample=facts, kind="false")
 
 
+def _rho_m_is_one_exact(W, px) -> bool:
+    """Issue 30, exact: the squared singular values of diag(px)^(1/2) W diag(py)^(-1/2) are the eigenvalues of the
+    rational matrix M[x][x'] = px[x'] sum_y W[x][y] W[x'][y] / py[y] (a similar matrix), the largest is 1, so
+    rho_m = 1 iff 1 is a root of M's characteristic polynomial of multiplicity >= 2 (sympy, exact rationals)."""
+    import sympy as sp
+
+    xs = [x for x in range(len(W)) if px[x] != 0]
+    py = push(W, px)
+    ys = [y for y in range(len(py)) if py[y] != 0]
+    M = sp.Matrix([[sp.Rational(px[b]) * sum((sp.Rational(W[a][y]) * sp.Rational(W[b][y]) / sp.Rational(py[y])
+                                               for y in ys), sp.Integer(0)) for b in xs] for a in xs])
+    lam = sp.Symbol("lam")
+    poly, mult = sp.Poly(M.charpoly(lam).as_expr(), lam), 0
+    while poly.degree() > 0 and poly.eval(1) == 0:
+        poly, mult = sp.quo(poly, sp.Poly(lam - 1, lam)), mult + 1
+    return mult >= 2
+
+
 def _second_singular_value(W, px, dps):
     """rho_m(X;Y) for X ~ px through W: the second singular value of diag(px)^(1/2) W diag(py)^(-1/2)
     (restricted to the supports), at ``dps`` digits."""
@@ -394,6 +412,11 @@ def check_maxcorr(ctx):
         px = [(a + b) / 2 for a, b in zip(_point(len(W), i), _point(len(W), j), strict=True)]
         rho = _second_singular_value(W, px, ctx.dps)
         worst = max(worst, abs(rho - 1))
+        if _rho_m_is_one_exact(W, px) is False:
+            return Outcome.refuted("rho_m(X;Y) < 1 (exact) at the proof's input P_X for a channel with two disjoint "
+                                   "rows: that step does not give eta_chi2 = sup_{P_X} rho_m^2 = 1",
+                                   counterexample={"W": W, "P_X": px, "rho_m (mpmath)": fstr(rho, 15)},
+                                   kind="proof-gap")
     from rldp_verify.topics.fdiv import eta_tv
 
     n_conv = 0
