@@ -202,6 +202,34 @@ def check_srr_vs_polyopt(ctx):
     return Outcome.inconclusive("the audits do not decide the comparison", audits=ev)
 
 
+def _srr_above_polyopt_certificates(L, sol, sr, p) -> dict:
+    """Every mechanism with rows in Gamma_eps (PolyOpt's feasible set, Definition 3 at e^eps = 2) has utility below
+    SRR's: (1) the vertex-enumeration certificate of Gamma-hat = Gamma_eps ∩ {sum_x v_x = 1} (the list complete);
+    (2) the rigorous value I(SRR) - [1^T y + |X| max_v (mu(v) - v^T y)] > 0 over that list, y PolyOpt's rational
+    dual, mu(v) = sum_x p_x v_x log(v_x / p.v). The bracket is LP (46)'s weak duality: a feasible Q has rows
+    theta_y v_y (v_y in Gamma-hat, sum theta_y = |X|), so I(Q) = sum theta_y mu(v_y) <= 1^T y + |X| max over
+    Gamma-hat of mu(v) - v^T y, attained at a vertex (mu is convex)."""
+    from rldp_verify.certificates.claims import built
+    from rldp_verify.certificates.value import mutual_information_expr, value_certificate
+    from rldp_verify.certificates.vertices import vertex_certificate
+    from rldp_verify.rldp.gamma import gamma_inequalities
+
+    def mu(v):
+        pv = sum((px * vx for px, vx in zip(p, v, strict=True)), Fraction(0))
+        return ["+", 0, *[["*", px * vx, ["log", vx / pv]] for px, vx in zip(p, v, strict=True) if px * vx != 0]]
+
+    def docs():
+        A, b = gamma_inequalities(L, 2)
+        V, y = [list(v) for v in sol.vertices], list(sol.dual)
+        top = ["max", *[["-", mu(v), sum((a * c for a, c in zip(v, y, strict=True)), Fraction(0))] for v in V]]
+        bound = ["+", sum(y, Fraction(0)), ["*", len(p), top]]
+        return [vertex_certificate("Gamma-hat at e^eps = 2, L = 0 (F = P_X, Example 1's P-hat)", A, b,
+                                   [[1] * len(A[0])], [1], V),
+                value_certificate("I(SRR) > 1^T y + |X| max_v (mu(v) - v^T y) >= every Gamma_eps mechanism's I",
+                                  ["-", mutual_information_expr(sr.matrix, p), bound], lower=0, strict=True)]
+    return built(docs)
+
+
 @claim(
     id="rldp.sec6.srr-utility-below-polyopt",
     paper=PAPER,
@@ -236,6 +264,7 @@ def check_srr_utility_vs_polyopt(ctx):
                             f"contains SRR; utility {s(rsol.lower, 5)} >= SRR's {s(i_srr[1], 5)}: "
                             f"{rsol.lower >= i_srr[1]}"})
     if inside.holds is False and sol.upper < i_srr[0]:
+        ev.update(_srr_above_polyopt_certificates(L, sol, sr, p))
         return Outcome.refuted("SRR is not in Gamma_eps (Definition 3's rows s1 = s2 exclude it) and PolyOpt's certified "
                                f"optimum is below SRR's utility ({s(sol.upper, 5)} < {s(i_srr[0], 5)}); the relaxed "
                                f"PolyOpt (pairs s1 != s2 only) does contain SRR ({s(rsol.lower, 5)})",

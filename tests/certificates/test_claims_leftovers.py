@@ -121,3 +121,26 @@ def test_citation_minor_certificate_rejects_a_proportional_display():
         g = _coefficients(CONSTRAINTS[label].subs({x: qi, y: qj}, simultaneous=True))
         doc = refutation_certificate(f"({label}) minor (0, 1)", g[0] * u[1], g[1] * u[0], {S: 5, t: 2})
         assert recheck(doc).ok is ok, (label, sp.expand(g[0] * u[1] - g[1] * u[0]))
+
+
+def test_srr_above_polyopt_certificates_and_a_dropped_vertex():
+    """rldp.sec6.srr-utility-below-polyopt: Gamma-hat's vertex list and the weak-duality bound below I(SRR) accepted;
+    the vertex list without its last vertex rejected (no longer complete), and the same bound against GRR's utility
+    (which is below it) rejected."""
+    from proofs.rldp.sec8_orderings import _srr_above_polyopt_certificates
+    from rldp_verify.rldp.mechanisms import grr, lower_bounds, polyopt_from_bounds, srr
+    from rldp_verify.rldp.uncertainty import RenyiBall
+
+    ball = RenyiBall.from_radius([["7", "10"], ["26", "57"]], 2, "inf")
+    L = lower_bounds(ball)
+    _, sol = polyopt_from_bounds(ball.phat, L, "log(2)")
+    sr = srr(ball.phat, "log(2)")
+    p = [v for row in ball.phat for v in row]
+    docs = _srr_above_polyopt_certificates(L, sol, sr, p)["certificates"]
+    assert all(recheck(d).ok for d in docs)
+    vert = copy.deepcopy(docs[0])
+    vert["statement"]["vertices"] = vert["statement"]["vertices"][:-1]     # a vertex dropped with its tight rows:
+    vert["data"]["tight"] = vert["data"]["tight"][:-1]                       # the facets' multipliers miss it
+    assert not recheck(vert).ok
+    low = _srr_above_polyopt_certificates(L, sol, grr(ball, "log(2)"), p)["certificates"][1]
+    assert not recheck(low).ok
