@@ -111,3 +111,43 @@ def rows_lp_cert(name: str, rows, objective, want) -> dict:
     if res.value != want:
         raise ValueError(f"the certified optimum {res.value} differs from {want}")
     return cert
+
+
+
+_NAMES = {pram.V_ALPHA: "va", pram.V_MALPHA: "vma", pram.V_MIN: "vmin", pram.V_MAX: "vmax"}
+
+
+def label_bindings(S: int) -> list:
+    """``let`` bindings in ``$t`` = e^alpha: the four values of Proposition 3.2 (``$va``, ``$vma``, ``$vmin``,
+    ``$vmax``), per value v its off-diagonal ``$o_*`` = (1 - v)/(S - 1), ``$d_*`` = v - (1 - v)/(S - 1) and
+    ``$h_*`` = v log v + (1 - v) log((1 - v)/(S - 1)) (minus the entropy of that row of (8))."""
+    t = "$t"
+    vals = {"va": ["/", t, ["+", t, S - 1]], "vma": ["/", 1, ["+", 1, ["*", S - 1, t]]],
+            "vmin": ["/", 1, ["*", t, ["+", t, S - 1]]], "vmax": ["/", ["*", t, t], ["+", 1, ["*", S - 1, t]]]}
+    out = [[n, e] for n, e in vals.items()]
+    for n in vals:
+        out += [[f"o_{n}", ["/", ["-", 1, f"${n}"], S - 1]], [f"d_{n}", ["-", f"${n}", f"$o_{n}"]],
+                [f"h_{n}", ["+", ["*", f"${n}", ["log", f"${n}"]], ["*", ["-", 1, f"${n}"], ["log", f"$o_{n}"]]]]]
+    return out
+
+
+def f_labels_expr(p, labels) -> list:
+    """f(q) = I(X, Z) = H(Z) - H(Z|X) (nats) for the PRAM matrix (8) at the vertex with these labels, in the names
+    of :func:`label_bindings`: m_z = C + p_z d_{q_z} with C = sum_x p_x o_{q_x}; H(Z|X) = -sum_x p_x h_{q_x}."""
+    S = len(p)
+    n = [_NAMES[lab] for lab in labels]
+    C = ["+", 0, *[["*", Fraction(p[x]), f"$o_{n[x]}"] for x in range(S) if p[x] != 0]]
+    hz = []
+    for z in range(S):
+        m = ["+", "$C", ["*", Fraction(p[z]), f"$d_{n[z]}"]]
+        hz.append(["*", m, ["log", m]])
+    hzx = ["+", 0, *[["*", Fraction(p[x]), f"$h_{n[x]}"] for x in range(S) if p[x] != 0]]
+    return ["let", [["C", C]], ["-", hzx, ["+", 0, *hz]]]
+
+
+def table_row_certificate(name: str, p, alpha, best, printed: list) -> dict:
+    """The ``rigorous-value`` certificate f(best) - max f(printed) > 0 at e^alpha = exp(alpha) (alpha exact): the
+    vertex ``best`` (labels) beats every vertex in ``printed`` (the listed vertices with the printed counts)."""
+    body = ["-", f_labels_expr(p, best), ["max", *[f_labels_expr(p, lab) for lab in printed]]]
+    return value_certificate(name, ["let", [["t", ["exp", Fraction(alpha)]], *label_bindings(len(p))], body],
+                             lower=0, strict=True)

@@ -144,3 +144,19 @@ def test_srr_above_polyopt_certificates_and_a_dropped_vertex():
     assert not recheck(vert).ok
     low = _srr_above_polyopt_certificates(L, sol, grr(ball, "log(2)"), p)["certificates"][1]
     assert not recheck(low).ok
+
+
+def test_pram_table_row_certificate_and_the_printed_row():
+    """pram.table4.counts at alpha = 0.5: the all-v_alpha vertex beats every listed vertex with the printed counts
+    (0, 29, 0, 1) at the true e^0.5 (accepted); the reverse, a printed-count vertex beating it, rejected."""
+    from proofs.pram._certs import table_row_certificate
+    from proofs.pram._common import SCENARIO_IV
+    from proofs.pram.sec4_1_tables import TABLE4, _counts
+    from rldp_verify.topics import pram
+
+    pats = pram.prop32_orbit_patterns(SCENARIO_IV)
+    printed = [pat for pat in pats if _counts(pat) == TABLE4["0.5"]]
+    best = (pram.V_ALPHA,) * 30
+    assert printed and best in pats
+    assert recheck(table_row_certificate("ours", SCENARIO_IV, F(1, 2), best, printed)).ok
+    assert not recheck(table_row_certificate("printed", SCENARIO_IV, F(1, 2), printed[0], [best])).ok
