@@ -755,6 +755,10 @@ VARIANTS: list[Variant] = [
       "px = [(a + 2 * b) / 3 for a, b in zip(_point(len(W), i), _point(len(W), (j + 1) % len(W) if (j + 1) % len(W) "
       "!= i else (j + 2) % len(W)), strict=True)]",
       "(15)'s eta_chi2 = 1 at an input on row i and a row other than its disjoint partner j"),
+    v("000:A.5.i56", "rldp.thm3.lp-optimum", "proofs.rldp.thm3_lp",
+      "mech, sol = polyopt_from_bounds(ball.phat, L, eps, dps=ctx.dps)",
+      "mech, sol = polyopt_from_bounds(ball.phat, L, eps, dps=ctx.dps, include_same_s=False)",
+      "the optimum's rows theta_v v taken over V without the vertices with e^eps and e^-eps in one block s"),
 ]
 
 
