@@ -54,19 +54,28 @@ def _structured_first(run):
             if _exclusive(args) and (ldp or (isinstance(adapted.structure, SUPPORTED)
                                              and not getattr(args, "certificate", None))):
                 return run_structured(args, adapted)
+        if getattr(args, "adapter", None) is not None and has_ball(args) and not getattr(args, "certificate", None):
+            from rldp_verify.adapters import adapt_spec
+            from rldp_verify.structured import UnaryProduct
+
+            if args.mechanism is not None:
+                raise InputError(f"give either a mechanism file ({args.mechanism!r}) or --adapter, not both")
+            adapted = adapt_spec(args.adapter, args.param, model=args.sampler_model)
+            if isinstance(adapted.structure, UnaryProduct) and _exclusive(args, ball=True):
+                return run_structured(args, adapted)
         return run(args)
     func.__doc__ = run.__doc__
     return func
 
 
-def _exclusive(args) -> bool:
+def _exclusive(args, ball: bool = False) -> bool:
     """Exactly one uncertainty set and no option of a Rényi ball (otherwise the dense route reports the
     conflict, before any channel is built)."""
     from rldp_verify.cli._uncertainty import uses_ball
 
     chosen = [args.phat is not None, args.data is not None, args.full_simplex, args.distribution is not None,
               args.ldp]
-    return sum(chosen) == 1 and not uses_ball(args) and getattr(args, "alpha", None) is None
+    return sum(chosen) == 1 and (ball or (not uses_ball(args) and getattr(args, "alpha", None) is None))
 
 
 def _sizes(args):
@@ -128,6 +137,13 @@ def run_structured(args, adapted) -> int:
     if dist is not None and not getattr(args, "ldp", False):
         res = audit_structured(adapted, args.eps, tolerance=getattr(args, "tolerance", None),
                                distribution=dist, sizes=sizes)
+    elif has_ball(args):
+        from rldp_verify.cli._uncertainty import build_ball, read_estimate
+
+        if getattr(args, "tolerance", None) is not None:
+            raise InputError("--tolerance applies to --ldp and --distribution, not to a Rényi ball")
+        ball = build_ball(args, read_estimate(args), dps=args.dps, purpose="a Rényi ball")
+        res = audit_structured(adapted, args.eps, ball=ball, sizes=sizes)
     else:
         res = audit_structured(adapted, args.eps, tolerance=getattr(args, "tolerance", None))
     if getattr(args, "certificate", None):  # no certificate form: InputError (exit 2) before anything is printed

@@ -145,16 +145,21 @@ def _budget(model: Adapted, rho, ratio_of=None):
     return total
 
 
-def audit_structured(model: Adapted, eps, *, tolerance=None, distribution=None, sizes=None) -> StructuredAudit:
+def audit_structured(model: Adapted, eps, *, tolerance=None, distribution=None, sizes=None,
+                     ball=None) -> StructuredAudit:
     """The eps-LDP audit of ``model.structure`` against ``eps`` (see the module docstring); with
     ``distribution`` (an |S| x |U| table P, exact), the (eps, P)-RLDP audit of eq. (62) on X = S x U
-    (:func:`rldp_verify.structured.rldp.p_audit`; ``sizes`` defaults to the table's shape and must agree)."""
+    (:func:`rldp_verify.structured.rldp.p_audit`; ``sizes`` defaults to the table's shape and must agree); with
+    ``ball`` (a :class:`~rldp_verify.rldp.uncertainty.RenyiBall`), (eps, F)-RLDP where the structure allows it
+    exactly (:func:`_audit_ball`: unary encodings), else an InputError naming the structure."""
     t0 = time.perf_counter()
     target = parse_eps(eps)
     tol = _tolerance(tolerance)
     st = model.structure
     if distribution is not None:
         return _audit_p(model, target, tol, tolerance, distribution, sizes, t0)
+    if ball is not None:
+        return _audit_ball(model, target, ball, sizes, t0)
     lo, hi = _ratio_bounds(st)
     dps = SCREEN_DPS   # the precision of _ratio_bounds above
     verdict = _verdict(st, target, lo, hi, dps)
@@ -292,3 +297,48 @@ def _audit_p(model: Adapted, target, tol, tolerance, distribution, sizes, t0) ->
     return StructuredAudit(verdict, lo, hi, None, P, dps, time.perf_counter() - t0, P_UNCERTAINTY, target.text,
                            notes, excess=excess, rounding_budget=budget, tolerance=tol, structure=st.kind,
                            sampler=model.sampler, adapter=model.name, structured_witness=wit)
+
+
+def _audit_ball(model: Adapted, target, ball, sizes, t0) -> StructuredAudit:
+    """(eps, F)-RLDP for a Rényi ball F around P^ of a unary encoding: for every P and every pair s != s' the
+    ratio is h_max / h_min (the bits of s at argmax h, of s' at argmin h, whatever P(u|s), P(u|s')), so it is the
+    upper end for any F; it is attained when P^ (in F) gives two secrets positive mass, and the ratio is 1 when
+    |S| = 1. A P^ with one secret of positive mass leaves the lower end open, as the dense audit does. Other
+    structures: InputError (their ratio depends on sup over F of conditionals, not computed without outputs)."""
+    from rldp_verify.structured.channels import UnaryProduct
+
+    st = model.structure
+    if not isinstance(st, UnaryProduct):
+        raise InputError(f"{model.name} ({st.kind}): (eps, F)-RLDP for a Rényi ball is not audited without "
+                         "enumerating outputs for this structure (its ratio needs the supremum over F of the "
+                         "conditionals P(u|s)); use the dense channel at small sizes (--sizes S,U)")
+    a1, a2 = ball.sensitive_size, ball.public_size
+    if sizes is not None and tuple(int(v) for v in sizes) != (a1, a2):
+        raise InputError(f"sizes = {tuple(sizes)} but P^ is {a1} x {a2}")
+    if st.d != a1 * a2:
+        raise InputError(f"unary encoding on {st.d} values is not a channel on |S| |U| = {a1 * a2} inputs")
+    bit = st.bit
+    if bit.prob(0, 0) == 0 or bit.prob(1, 0) == 0:
+        raise InputError("(eps, F)-RLDP of a unary encoding needs 0 < q < 1 here (a cold bit that is never, or "
+                         "always, 1)")
+    h = [bit.prob(v, 1) / bit.prob(v, 0) for v in (0, 1)]
+    top = max(h) / min(h)
+    positive = sum(1 for r in ball.phat if sum(r) > 0)
+    hi = top if a1 >= 2 else Fraction(1)
+    lo = hi if (a1 < 2 or positive >= 2) else None
+    dps = SCREEN_DPS
+    verdict = PASS if target.le(hi, dps) else (FAIL if lo is not None and target.lt_strict(lo, dps) else INCONCLUSIVE)
+    notes = [f"structure: {st.kind}; (eps, F)-RLDP for the Rényi ball without enumerating outputs: every P and "
+             "pair s != s' have the ratio h_max/h_min", f"sampler model: {model.sampler}"] + list(model.notes)
+    if a1 < 2:
+        notes.append("|S| = 1: Definition 1 has no pair s != s'; the ratio is taken as 1")
+    elif lo is None:
+        notes.append("P^ gives one secret positive mass: the lower end is left open (as in the dense audit)")
+    wit = None if lo is None or a1 < 2 else {"s": 0, "s_prime": 1, "y": "the bits of s at argmax h, of s' at "
+                                                                   "argmin h (any P in F with P_s, P_s' > 0)"}
+    from rldp_verify.rldp.audit.core import _describe
+
+    uncertainty = _describe(ball) if a1 >= 2 else "any F (|S| = 1)"       # as the dense audit says
+    return StructuredAudit(verdict, lo, hi, None, None, dps, time.perf_counter() - t0, uncertainty, target.text,
+                           notes, structure=st.kind, sampler=model.sampler, adapter=model.name,
+                           structured_witness=wit)

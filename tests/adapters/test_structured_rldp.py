@@ -247,9 +247,14 @@ def test_cli_distribution_structured_equals_dense(capsys, tmp_path):
 @pytest.mark.parametrize("argv, msg", [
     (["--adapter", "pure-ldp:LHClient", "--param", "d=4", "--param", "g=2", "--param", "epsilon=1",
       "--sizes", "2,2", "--full-simplex"], "local hashing)): this uncertainty set is not audited exactly"),
-    (["--adapter", "pure-ldp:UEClient", "--param", "d=4096", "--param", "epsilon=1", "--sizes", "64,64",
+    (["--adapter", "pure-ldp:LHClient", "--param", "d=4", "--param", "epsilon=1", "--sizes", "2,2",
+      "--phat", "1,1;1,1", "--alpha", "2", "--radius", "0.1"],
+     "(local hashing)): (eps, F)-RLDP for a Rényi ball is not audited exactly"),
+    (["--adapter", "pure-ldp:DEClient", "--param", "d=4096", "--param", "epsilon=1", "--sizes", "64,64",
       "--phat", ";".join([",".join(["1"] * 64)] * 64), "--alpha", "2", "--radius", "0.1"],
-     "(product of d per-bit channels (unary encoding)): (eps, F)-RLDP for a Rényi ball needs the dense channel"),
+     "(k-ary randomized response (symmetric)): (eps, F)-RLDP for a Rényi ball needs the dense channel"),
+    (["--adapter", "pure-ldp:UEClient", "--param", "d=4", "--param", "epsilon=1", "--phat", "1,1;1,1", "--alpha",
+      "2", "--radius", "0.1", "--tolerance", "0.1"], "--tolerance applies to --ldp and --distribution"),
     (["--adapter", "pure-ldp:UEClient", "--param", "d=4", "--param", "epsilon=1", "--ldp",
       "--distribution", "0.1,0.4;0.5,0"], "choose exactly one of"),
     (["--adapter", "pure-ldp:UEClient", "--param", "d=4", "--param", "epsilon=1",
@@ -280,3 +285,59 @@ def test_cli_local_hashing_distribution_interval(capsys):
     assert rc == 0 and o["verdict"] == "PASS" and o["ratio_lower"] < o["ratio_upper"]
     rc, out, _ = _cli(capsys, argv + ["--eps", "0.3"])
     assert rc == 3 and "lower: attained at a searched output; upper: certified" in out
+
+
+# ------------------------------------------------------------------------------------- Rényi ball (eps, F)
+
+BALLS = [((2, 2), "3,1;2,2", 2, "0.05"), ((2, 2), "1,0;0,0", 2, "0.1"), ((3, 1), "1;1;0", "0.5", "0.2"),
+         ((2, 3), "1,1,1;0,0,0", 3, "0.01"), ((1, 4), "1,2,3,4", 2, "0.1")]
+
+
+@pytest.mark.parametrize("params", [["epsilon=1"], ["epsilon=1", "use_oue=true"]])
+@pytest.mark.parametrize("sizes, phat, alpha, radius", BALLS)
+def test_unary_renyi_ball_is_the_dense_route(params, sizes, phat, alpha, radius):
+    """A unary encoding over a Rényi ball: the structured audit's interval, verdict and uncertainty equal the
+    dense audit's (exact h_max/h_min when P^ gives two secrets mass; lower end open with one; 1 when |S| = 1)."""
+    from rldp_verify.adapters import adapt_spec, dense_mechanism
+    from rldp_verify.rldp.uncertainty import RenyiBall, read_table
+    from rldp_verify.structured import audit_structured
+
+    a1, a2 = sizes
+    a = adapt_spec("pure-ldp:UEClient", params + [f"d={a1 * a2}"], model="code")
+    ball = RenyiBall.from_radius(read_table(phat), Fraction(str(alpha)), Fraction(radius))
+    for eps in ("1", "2"):
+        d = audit(dense_mechanism(a, sizes), eps, phat=phat, alpha=alpha, radius=radius, time_limit=60)
+        s = audit_structured(a, eps, ball=ball)
+        assert (s.ratio_lower, s.ratio_upper, s.verdict) == (d.ratio_lower, d.ratio_upper, d.verdict)
+        assert s.uncertainty == d.uncertainty
+
+
+def test_renyi_ball_wrong_variant_and_refusals(capsys):
+    """Reading F as {P^} (ratio 1 when P^ gives one secret mass) would PASS what the dense audit cannot: its
+    upper end is h_max/h_min > e^1 there. GRR over a ball at k = 4096 is refused naming the structure."""
+    from rldp_verify.adapters import adapt_spec, dense_mechanism
+
+    a = adapt_spec("pure-ldp:UEClient", ["epsilon=1", "d=4"], model="code")
+    d = audit(dense_mechanism(a, (2, 2)), 1, phat="1,0;0,0", alpha=2, radius="0.1", time_limit=60)
+    assert d.verdict != "PASS" and d.ratio_upper > 2
+    table = ";".join([",".join(["1"] * 64)] * 64)
+    rc, out, err = _cli(capsys, ["audit", "--adapter", "multi-freq-ldpy:GRR_Client", "--param", "k=4096", "--param",
+                                 "epsilon=1", "--phat", table, "--alpha", "2", "--radius", "0.1", "--eps", "1"])
+    assert rc == 2 and "GRR_Client (k-ary randomized response (symmetric)): (eps, F)-RLDP for a Rényi ball" in err
+    from rldp_verify.rldp.uncertainty import RenyiBall, read_table
+    from rldp_verify.structured import audit_structured
+
+    g = adapt_spec("multi-freq-ldpy:GRR_Client", ["epsilon=1", "k=4"], model="code")
+    with pytest.raises(InputError, match="is not audited without enumerating outputs for this structure"):
+        audit_structured(g, 1, ball=RenyiBall.from_radius(read_table("1,1;1,1"), Fraction(2), Fraction(1, 10)))
+
+
+def test_cli_unary_renyi_ball_at_d_4096(capsys):
+    """OUE at d = 4096 = 64 x 64 over Theorem 1's ball: exact, no dense channel (2^4096 outputs)."""
+    table = ";".join([",".join(["1"] * 64)] * 64)
+    rc, out, err = _cli(capsys, ["audit", "--adapter", "pure-ldp:UEClient", "--param", "d=4096", "--param",
+                                 "epsilon=1", "--param", "use_oue=true", "--phat", table, "--alpha", "2",
+                                 "--confidence", "0.95", "--samples", "100000", "--eps", "1", "--json"])
+    o = json.loads(out)
+    assert rc == 1 and o["verdict"] == "FAIL" and o["uncertainty"].startswith("Rényi ball alpha = 2")
+    assert o["eps_realised"][0].startswith("1.5514447139320511")          # ln(e + 2): pure-ldp 1.1.2's OUE bug
