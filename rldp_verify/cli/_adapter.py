@@ -5,8 +5,11 @@ With ``--ldp`` the audit is the structured one (:func:`rldp_verify.adapters.audi
 no enumeration of outputs, the sampler model stated, float-rounding excesses explained, ``--tolerance``):
 :func:`add_adapter_arguments` wraps the command's ``func`` (set after it by ``parser.set_defaults``) so that
 ``--adapter ... --ldp`` runs :func:`run_structured`, which prints in the format of ``rldp-verify audit`` and
-returns its exit code (0 PASS, 1 FAIL, 3 INCONCLUSIVE). Other uncertainty sets use the dense channel (small
-domains).
+returns its exit code (0 PASS, 1 FAIL, 3 INCONCLUSIVE). ``--distribution P`` takes the same structured route
+for GRR, unary encodings, subset selection and local hashing ((eps, P)-RLDP, :mod:`rldp_verify.structured.rldp`),
+and a Rényi ball (``--phat``/``--data``) for unary encodings, unless ``--certificate`` is given. Other uncertainty
+sets and structures use the dense channel (small domains); local hashing over a large seed range is refused
+there (its dense form keeps a few seeds), and a dense channel too large is refused naming the structure.
 """
 
 from __future__ import annotations

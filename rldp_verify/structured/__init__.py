@@ -4,12 +4,13 @@ symmetry) and their eps-LDP audit without enumerating outputs; exact models of f
 - :mod:`rldp_verify.structured.channels`: the structures and their exact worst ratios;
 - :mod:`rldp_verify.structured.composite`: structures over several attributes (budget splitting, RS+FD with
   per-attribute fake data), over released bit positions (dBitFlipPM) and Bloom filters (RAPPOR, CMS);
-- :mod:`rldp_verify.structured.rldp`: :func:`p_ratio`, (eps, P)-RLDP of GRR and unary encodings on S x U for one
-  exact P, without enumerating outputs;
+- :mod:`rldp_verify.structured.rldp`: :func:`p_ratio` / ``p_interval``, (eps, P)-RLDP on S x U for one exact P,
+  without enumerating outputs: exact for GRR, unary encodings and subset selection, a certified interval for
+  local hashing (exact when the seeds are the whole public range);
 - :mod:`rldp_verify.structured.samplers`: exact event probabilities of float64 uniform comparisons and
   NumPy's legacy ``binomial(1, p)``;
 - :mod:`rldp_verify.structured.audit`: :func:`audit_structured` (verdict, excess over eps, rounding budget,
-  ``tolerance``).
+  ``tolerance``; ``distribution=P`` for (eps, P)-RLDP, ``ball=`` for a Rényi ball of a unary encoding).
 """
 
 from rldp_verify.structured.audit import Adapted, StructuredAudit, audit_structured
