@@ -250,6 +250,9 @@ FAB, FDS = "falpha.prop3.appendix-b-limit", "falpha.prop3.disjoint-supports"
 FP3 = "proofs.falpha.prop3_no_contraction"
 FMC = "falpha.prop3.maximal-correlation-route"
 _PX = "px = [(a + b) / 2 for a, b in zip(_point(len(W), i), _point(len(W), j), strict=True)]"
+K8T, TAIL = "kairouz.thm8.rr-optimal-kl-distinct-ratios", "rldp_verify.topics.extremal.tail"
+_KLM = "        return a * (a / b).log()\n    return m"
+_ALPHA = "alpha = [((1 + (k - 2) * s) * ms[i] - s * (tot - ms[i])) / den for i in range(k)]"
 _TM = "tm, tp = ball.coordinate_interval(x, dps=30)"
 _L1 = "formula = SimplexBall(tuple(center), alpha, B).l1_radius(dps=30, exhaustive=True)"
 
@@ -759,6 +762,17 @@ VARIANTS: list[Variant] = [
       "mech, sol = polyopt_from_bounds(ball.phat, L, eps, dps=ctx.dps)",
       "mech, sol = polyopt_from_bounds(ball.phat, L, eps, dps=ctx.dps, include_same_s=False)",
       "the optimum's rows theta_v v taken over V without the vertices with e^eps and e^-eps in one block s"),
+    # Kairouz Theorem 8: kairouz.thm8.rr-optimal-kl-distinct-ratios now REFUTES when a reduced cost of RR's basis is
+    # certainly negative on a whole tail [0, s0] of s = e^-eps (it could only say INCONCLUSIVE)
+    v("004:8.4.i02", K8T, TAIL, _KLM, _KLM.replace("a * (a / b)", "-a * (a / b)"),
+      "LP (80) with -D_kl (a minimisation) as the column functional"),
+    v("004:8.4.i11", K8T, TAIL, _KLM, _KLM.replace("a * (a / b)", "b * (a / b)"),
+      "alpha* feasible for eps >= eps* with the e^eps coefficient P1(T_j) log(P0(T_j)/P1(T_j)) (weight P1 for P0)"),
+    v("004:8.4.i20", K8T, TAIL, _ALPHA, _ALPHA.replace("/ den", "/ den / 2"),
+      "(82)'s alpha* halved, so RR attains only half of (84)"),
+    v("004:8.4.i21", K8T, TAIL, "h = sum(inA[1:], inA[0]) - m_pattern[A](lo, hi)",
+      "h = sum(inA[1:], inA[0]) - 2 * m_pattern[A](lo, hi)",
+      "Theorem 8's reduced costs with 2 mu(S_j) (the pattern's column counted twice)"),
 ]
 
 

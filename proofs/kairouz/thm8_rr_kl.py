@@ -78,6 +78,26 @@ def check(ctx):
     return Outcome.inconclusive("ratio-tie instance did not refute", series=str(ser), rows=rows)
 
 
+def _rr_not_optimal_on_a_tail(k, m_of_set, dps):
+    """Issue 30: a pattern T_j whose h_j(s) = s g_j(1/s) (rldp_verify.topics.extremal.tail) is certainly < 0 on all of
+    [0, s0] (one arb enclosure over the interval), s0 in {10^-3, 10^-6, 10^-12}: then the reduced cost g_j of RR's
+    non-degenerate basis is < 0 at every e^eps >= 1/s0, so RR is not optimal for any eps >= log(1/s0) and
+    'RR optimal above a finite threshold' fails for the instance. ``{"pattern", "s0"}`` or None (nothing decided)."""
+    from itertools import combinations
+
+    from rldp_verify.topics.extremal.tail import _h_all
+
+    patterns = [frozenset(c) for r in range(2, k + 1) for c in combinations(range(k), r)]
+    with arb_precision(dps):
+        m_single = [m_of_set(frozenset({i})) for i in range(k)]
+        m_pattern = {A: m_of_set(A) for A in patterns}
+        for s0 in (Fraction(1, 10**3), Fraction(1, 10**6), Fraction(1, 10**12)):
+            for A, h in zip(patterns, _h_all(m_single, m_pattern, patterns, k, Fraction(0), s0), strict=True):
+                if h < 0:
+                    return {"pattern": sorted(A), "s0": str(s0), "h_j on [0, s0]": h.str(10)}
+    return None
+
+
 @claim(
     id="kairouz.thm8.rr-optimal-kl-distinct-ratios",
     paper=PAPER,
@@ -102,6 +122,11 @@ def check_distinct(ctx):
                          "optimal_for_all_eps_above_bracket": br.tail_certified})
             if br.kind not in ("bisected", "below-grid") or not br.tail_certified:
                 bad.append(rows[-1])
+                never = _rr_not_optimal_on_a_tail(k, kl_tail(P0, P1), ctx.dps)
+                if never is not None:
+                    return Outcome.refuted("RR is not optimal for any eps above a finite eps0 (rigorous): a reduced cost "
+                                           "of RR's basis is certainly negative on the whole tail",
+                                           counterexample={**rows[-1], **never}, instances=rows, kind="false")
     if bad:
         return Outcome.inconclusive("threshold not bracketed or the tail eps >= hi not proved", instances=rows)
     return Outcome.verified(f"{len(rows)} random tie-free instances: RR proved optimal for EVERY eps above a bisected "
