@@ -246,9 +246,25 @@ def _pair_entry(Q, ball: RenyiBall, rows, phat, screen: dict, key: tuple, R: Fra
             prod = None
         if prod is not None and _accepts(Q[y], a2, s1, s2, phat, alpha, B, prod):
             return prod
+        split = _split_entry(prob, R, dps) if alpha <= Fraction(1, 2) else None
+        if split is not None and _accepts(Q[y], a2, s1, s2, phat, alpha, B, split):
+            return split
     if entry is None:  # pragma: no cover - the engine always proposes at least one candidate
         raise CertificationError(f"no candidate dual parameters for the pair (y={y}, s={s1}, s'={s2})")
     return entry
+
+
+def _split_entry(prob: PairProblem, R: Fraction, dps: int) -> dict | None:
+    """For alpha <= 1/2 (where one budget's dual does not apply): the budget-split entry of
+    :func:`rldp_verify.rldp.audit.grid.split_entry` when its bound is at most R (a pair the audit settled without
+    keeping an entry, e.g. by the float screen); None otherwise."""
+    from rldp_verify.rldp.audit.grid import split_entry
+
+    try:
+        r, entry = split_entry(prob, dps)
+    except (ValueError, ZeroDivisionError, OverflowError):
+        return None
+    return entry if entry is not None and r <= R else None
 
 
 def _chain(first, rest):

@@ -105,3 +105,21 @@ def test_split_with_the_wrong_end_is_rejected():
     shifted = {**entry, "mu1": entry["mu1"][:1] + entry["mu1"][:-1]}  # part k takes part k-1's numerator
     wrong = max(F(1), r * F(99999, 100000))
     assert not _accepts(A[2], 2, 0, 1, ball.phat, ball.alpha, ball.radius, {**shifted, "r": wrong})
+
+
+def test_a_pair_settled_without_an_entry_gets_the_split_entry(monkeypatch):
+    """Example 3's Q_PolyOpt, alpha = 1/2, radius 1/10 (FAIL): pair (y, s, s') = (3, 0, 1) was settled by the audit
+    without a pair entry and none of the single-budget duals proves it at R; the builder's budget-split fallback
+    (certificates.audit._split_entry) does, so the certificate is accepted -- without it, rejected."""
+    import rldp_verify.certificates.audit as ca
+    from proofs.rldp.ex3_audit import PHAT, Q_PRINTED
+    from rldp_verify.rldp.mechio import Mechanism
+
+    mech = Mechanism.from_matrix(Q_PRINTED, ["s1", "s2"], ["u1", "u2"], normalize=True)
+    kw = dict(phat=PHAT, alpha="1/2", radius="1/10")
+    res = audit(mech, "log(2)", **kw)
+    chk = recheck(audit_certificate(res, mech, "log(2)", **kw))
+    assert res.verdict == "FAIL" and chk.ok, chk.message
+    monkeypatch.setattr(ca, "_split_entry", lambda *a, **k: None)
+    chk = recheck(audit_certificate(res, mech, "log(2)", **kw))
+    assert not chk.ok and "(3, 0, 1)" in chk.message, chk.message
