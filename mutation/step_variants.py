@@ -773,6 +773,10 @@ VARIANTS: list[Variant] = [
     v("004:8.4.i21", K8T, TAIL, "h = sum(inA[1:], inA[0]) - m_pattern[A](lo, hi)",
       "h = sum(inA[1:], inA[0]) - 2 * m_pattern[A](lo, hi)",
       "Theorem 8's reduced costs with 2 mu(S_j) (the pattern's column counted twice)"),
+    v("004:7.i19", "kairouz.thm4.vertex-counts-exhaustive", "rldp_verify.topics.extremal.polytope",
+      "return sum(1 for y in range(len(Q[0])) if any(Q[x][y] != 0 for x in range(len(Q))))",
+      "return sum(1 for y in range(len(Q[0])) for x in range(len(Q)) if Q[x][y] != 0)",
+      "a corner point of D_eps,l with at most k non-zero entries of Q (for k non-zero columns); slow claim, ~6 s"),
 ]
 
 
