@@ -42,15 +42,29 @@ def check(ctx):
     for k in (3, 4, 5):
         P = generic_dist(rng, k)
         T = binary_set_mi(P)
-        mu = mu_mi(P)
+        mu, f_mass = mu_mi(P), _f_u   # the utility at grid points (engine, arb) and of a pattern of mass z (sympy)
         br = bracket_threshold(lambda t: binary_status(mu, k, t, T, dps=ctx.dps), "binary",
                                default_grid(0.001, 20.0, 1.5), tol=1e-3)
         lo, hi = br.eps_bracket()
         rows.append({"k": k, "P": fs(P), "T": sorted(T), "bracket": [lo, hi], "kind": br.kind})
         if br.kind not in ("bisected", "above-grid") or not lo > 0:
             bad.append(rows[-1])
+            # issue 24: binary not optimal at the grid's smallest eps does not refute 'there is eps* > 0' (eps* may
+            # be smaller); a refutation is a mechanism beating it on a whole (0, delta], proved by its eps-series
+            beaten = _binary_beaten_near_zero(P, T, f_mass)
+            if beaten is not None:
+                return Outcome.refuted("the binary mechanism on T is optimal on no (0, eps*]: another binary mechanism "
+                                       "beats it for every small eps (first non-zero eps-series coefficient of the "
+                                       "utility difference > 0, exact)", counterexample={**rows[-1], **beaten},
+                                       instances=rows, kind="false")
     if bad:
-        return Outcome.refuted("binary not optimal at the smallest eps", counterexample=bad[0], instances=rows, kind="false")
+        return Outcome.inconclusive(
+            "binary not certified optimal at the grid's smallest eps for some instance, which does not refute 'there "
+            "is eps* > 0' (eps* may be smaller than the grid), and no binary mechanism on another set beats it in the "
+            "eps-series", instances=rows, failing=bad,
+            would_decide="a mechanism whose utility exceeds the binary one on a whole (0, delta] (a positive first "
+                         "eps-series coefficient, or interval arithmetic in eps on [0, delta] after dividing by eps^2), "
+                         "or a dual feasible for every eps in (0, eps*] certifying the binary mechanism")
     return Outcome.verified(f"{len(rows)} generic P: the binary mechanism is certified optimal at every grid eps from "
                             "0.001 up to a positive bisected threshold", instances=rows,
                             **no_certificate("the statement is for every eps in (0, eps*]; the check decides binary "
@@ -59,6 +73,36 @@ def check(ctx):
                                              "certificate could only state 'within a tolerance of OPT' at those points, "
                                              "neither exact optimality nor the interval)"))
 
+
+
+def _bin_series(f_mass, z, order: int = 4) -> list:
+    """The eps^0 .. eps^(order-1) coefficients of the utility of the binary mechanism on a set of mass z,
+    (f(z) + f(1 - z)) / (1 + e^eps) with f = ``f_mass`` (eq. (113) for I(X;Y)), exact in sympy."""
+    u = sp.Symbol("u", positive=True)   # u = e^eps - 1
+    return _eps_coefficients((f_mass(z, u) + f_mass(1 - z, u)) / (2 + u), u, order)
+
+
+def _binary_beaten_near_zero(P, T, f_mass):
+    """Issue 24: None, or a set A whose binary mechanism beats the binary mechanism on T for every eps in some
+    (0, delta]: the first non-zero coefficient of the eps-series of U(bin A) - U(bin T) is > 0 (exact rationals;
+    both utilities are analytic in eps at 0, so the sign of the first non-zero coefficient is the sign of the
+    difference on a whole (0, delta]). All coefficients zero up to the computed order decides nothing (None)."""
+    z = sp.Symbol("z", positive=True)
+    coeffs = _bin_series(f_mass, z)
+
+    def at(w):
+        return [sp.nsimplify(sp.simplify(c.subs(z, sp.Rational(w.numerator, w.denominator)))) for c in coeffs]
+
+    k = len(P)
+    base = at(mass_of(P, T))
+    for r in range(1, k):
+        for A in combinations(range(k), r):
+            diff = [a - b for a, b in zip(at(mass_of(P, A)), base, strict=True)]
+            first = next((d for d in diff if d != 0), None)
+            if first is not None and first.is_number and bool(first > 0):
+                return {"witness set A": list(A), "P(A)": str(mass_of(P, A)), "P(T)": str(mass_of(P, T)),
+                        "U(bin A) - U(bin T) eps-coefficients (eps^0..)": [str(d) for d in diff]}
+    return None
 
 
 @claim(

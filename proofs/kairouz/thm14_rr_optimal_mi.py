@@ -9,7 +9,7 @@ import sympy as sp
 from rldp_verify.certificates.claims import no_certificate
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import to_mpf, working_precision
-from rldp_verify.topics.extremal.tail import certify_rr_tail, mi_tail
+from rldp_verify.topics.extremal.tail import certify_rr_tail, mi_tail, rr_not_optimal_on_tail
 from rldp_verify.topics.extremal.thresholds import (
     bracket_threshold,
     default_grid,
@@ -34,18 +34,28 @@ def check_14(ctx):
     rows, bad = [], []
     for k in (3, 4, 5, 6):
         P = generic_dist(rng, k) if k <= 5 else rand_dist(rng, k, 997)
-        mu = mu_mi(P)
+        mu, tail = mu_mi(P), mi_tail(P)   # the utility at grid points (engine) and as arb functions of s = e^-eps
         br = bracket_threshold(lambda t: rr_status(mu, k, t, dps=ctx.dps), "rr", default_grid(0.05, 40.0, 1.3), tol=1e-4,
-                               tail_fn=lambda t: certify_rr_tail(k, mi_tail(P), 1 / t))
+                               tail_fn=lambda t: certify_rr_tail(k, tail, 1 / t))
         lo, hi = br.eps_bracket()
         rows.append({"k": k, "P": fs(P), "bracket": [lo, hi], "kind": br.kind,
                      "optimal_for_all_eps_above_bracket": br.tail_certified})
-        if br.kind not in ("bisected", "below-grid"):
+        if br.kind not in ("bisected", "below-grid") or not br.tail_certified:
             bad.append(rows[-1])
+            # issue 24: RR not optimal at the grid's largest eps does not refute 'for eps >= eps*' (eps* may be
+            # larger); a refutation is a reduced cost of RR's basis certainly negative on a whole tail [0, s0] of s
+            never = rr_not_optimal_on_tail(k, tail, dps=ctx.dps)
+            if never is not None:
+                return Outcome.refuted("RR is optimal for no eps above a finite eps0 (rigorous): a reduced cost of RR's "
+                                       "non-degenerate basis is certainly negative on the whole tail s = e^-eps in [0, s0]",
+                                       counterexample={**rows[-1], **never}, instances=rows, kind="false")
     if bad:
-        return Outcome.refuted("RR not optimal at the largest eps", counterexample=bad[0], instances=rows, kind="false")
-    if not all(r["optimal_for_all_eps_above_bracket"] for r in rows):
-        return Outcome.inconclusive("threshold bracketed but the tail eps >= hi not proved for every instance", instances=rows)
+        return Outcome.inconclusive(
+            "threshold not bracketed or the tail eps >= hi not proved for every instance, and no reduced cost of RR's "
+            "basis is proved negative on a whole tail", instances=rows, failing=bad,
+            would_decide="a proof that every reduced cost h_j(s) = s g_j(1/s) of RR's basis is > 0 on [0, e^-hi] "
+                         "(RR optimal above the bracket), or one certainly < 0 on a whole [0, s0] (RR optimal for no "
+                         "eps >= log(1/s0))")
     return Outcome.verified(f"{len(rows)} instances: RR proved optimal for EVERY eps above a bisected threshold "
                             "(arb interval arithmetic on s = e^-eps) and certified not optimal just below it", instances=rows,
                             **no_certificate("'optimal for every eps above the bracket' is a branch-and-bound proof over "

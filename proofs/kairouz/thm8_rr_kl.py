@@ -11,7 +11,7 @@ from rldp_verify.certificates.value import value_certificate
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import to_mpf, working_precision
 from rldp_verify.core.rigorous import arb_precision
-from rldp_verify.topics.extremal.tail import certify_rr_tail, kl_tail
+from rldp_verify.topics.extremal.tail import certify_rr_tail, kl_tail, rr_not_optimal_on_tail
 from rldp_verify.topics.extremal.thresholds import bracket_threshold, default_grid, rr_status, t_from_eps
 from rldp_verify.topics.extremal.utilities import mu_kl
 
@@ -79,23 +79,10 @@ def check(ctx):
 
 
 def _rr_not_optimal_on_a_tail(k, m_of_set, dps):
-    """Issue 30: a pattern T_j whose h_j(s) = s g_j(1/s) (rldp_verify.topics.extremal.tail) is certainly < 0 on all of
-    [0, s0] (one arb enclosure over the interval), s0 in {10^-3, 10^-6, 10^-12}: then the reduced cost g_j of RR's
-    non-degenerate basis is < 0 at every e^eps >= 1/s0, so RR is not optimal for any eps >= log(1/s0) and
-    'RR optimal above a finite threshold' fails for the instance. ``{"pattern", "s0"}`` or None (nothing decided)."""
-    from itertools import combinations
-
-    from rldp_verify.topics.extremal.tail import _h_all
-
-    patterns = [frozenset(c) for r in range(2, k + 1) for c in combinations(range(k), r)]
-    with arb_precision(dps):
-        m_single = [m_of_set(frozenset({i})) for i in range(k)]
-        m_pattern = {A: m_of_set(A) for A in patterns}
-        for s0 in (Fraction(1, 10**3), Fraction(1, 10**6), Fraction(1, 10**12)):
-            for A, h in zip(patterns, _h_all(m_single, m_pattern, patterns, k, Fraction(0), s0), strict=True):
-                if h < 0:
-                    return {"pattern": sorted(A), "s0": str(s0), "h_j on [0, s0]": h.str(10)}
-    return None
+    """Issue 30: a pattern T_j whose h_j(s) = s g_j(1/s) is certainly < 0 on all of [0, s0], s0 in {10^-3, 10^-6,
+    10^-12} (rldp_verify.topics.extremal.tail.rr_not_optimal_on_tail): RR is then optimal for no eps >= log(1/s0).
+    ``{"pattern", "s0", ...}`` or None (nothing decided)."""
+    return rr_not_optimal_on_tail(k, m_of_set, dps=dps)
 
 
 @claim(

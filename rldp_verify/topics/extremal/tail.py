@@ -97,6 +97,34 @@ def _h_all(m_single, m_pattern, patterns, k, lo, hi):
     return out
 
 
+def h_all(m_single, m_pattern, patterns, k, lo: Fraction, hi: Fraction) -> list:
+    """Arb enclosures of h_j(s) = s g_j(1/s) over s in [lo, hi] for each pattern of ``patterns`` (module docstring);
+    call inside ``arb_precision``. Public wrapper of the interval evaluation used by the tail proofs."""
+    return _h_all(m_single, m_pattern, patterns, k, Fraction(lo), Fraction(hi))
+
+
+def rr_not_optimal_on_tail(k: int, m_of_set: Callable, *, dps: int = SCREEN_DPS,
+                           s0s=(Fraction(1, 10**3), Fraction(1, 10**6), Fraction(1, 10**12))) -> dict | None:
+    """A pattern T_j (2 <= |T_j| <= k) whose h_j is certainly < 0 on all of [0, s0] (one arb enclosure over the
+    interval), for the first s0 of ``s0s`` that has one: then the reduced cost g_j of RR's non-degenerate basis is < 0
+    at every e^eps >= 1/s0, so RR is optimal for no eps >= log(1/s0) and 'RR optimal above a finite threshold' fails.
+    ``{"pattern", "s0", "h_j on [0, s0]"}``, or None when nothing is proved (errs towards "not decided")."""
+    from itertools import combinations
+
+    patterns = [frozenset(c) for r in range(2, k + 1) for c in combinations(range(k), r)]
+    with arb_precision(dps):
+        m_single = [m_of_set(frozenset({i})) for i in range(k)]
+        m_pattern = {A: m_of_set(A) for A in patterns}
+        for s0 in s0s:
+            s0 = Fraction(s0)
+            if not 0 < s0 < 1:
+                continue
+            for A, h in zip(patterns, _h_all(m_single, m_pattern, patterns, k, Fraction(0), s0), strict=True):
+                if h < 0:
+                    return {"pattern": sorted(A), "s0": str(s0), "h_j on [0, s0]": h.str(10)}
+    return None
+
+
 def certify_rr_tail(k: int, m_of_set: Callable, s_hi: Fraction, *, dps: int = SCREEN_DPS,
                     max_boxes: int = 20000) -> bool:
     """True iff h_j > 0 is proved on [0, s_hi] for every pattern with |T_j| >= 2 (see module docstring).
