@@ -212,6 +212,21 @@ SURVIVORS: dict[str, str] = {
     "004:9.4.i15": "in kairouz.claim4.single-heavy-atom's 106 sampled (P, eps) the maximum of mu over the subsets is "
                    "always attained at T^c, so the bound for the supersets of T (mu(P(A)) <= mu(P(T))) is never the "
                    "binding one and dropping it changes nothing the check sees",
+    # issue 24 (sound): these variants break only the engine's grid route of an 'exists eps*' claim; the claims now
+    # refute only with a proof over a whole interval of eps (an analytic route, independent of the grid's mu), which
+    # the variant leaves true, so the claim says INCONCLUSIVE (with would_decide), never a wrong REFUTED
+    "004:9.1.i23": "kairouz.thm12.binary-optimal-mi: RR (not the binary mechanism) tested at grid points; RR not "
+                   "optimal at eps = 0.001 does not refute 'binary optimal on some (0, eps*]', and the claim's eps-series "
+                   "route (binary on T against binary on every other set) finds no better mechanism: INCONCLUSIVE",
+    "004:9.5.i10": "kairouz.thm14.rr-optimal-mi: mu^2 at the grid points only; the tail route's m(s) = s mu(1/s) of "
+                   "mu^2 is unbounded at s = 0 (no arb enclosure on [0, s0]), and with the true m no reduced cost is "
+                   "negative on a tail: INCONCLUSIVE",
+    "004:9.5.i19": "kairouz.thm14.rr-optimal-mi: the binary mechanism on {x_0} tested at grid points; not optimal at "
+                   "eps = 40 does not refute 'RR optimal for eps >= eps*', and RR's reduced costs are not negative on "
+                   "any tail: INCONCLUSIVE",
+    "004:9.5.i20": "kairouz.thm14.rr-optimal-mi: the grid stops at eps = 1/2; RR not optimal there does not refute "
+                   "'for eps >= eps*' (eps* may be larger), and no reduced cost of RR's basis is negative on a tail: "
+                   "INCONCLUSIVE",
 }
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -240,8 +255,7 @@ K12C, K12M = "kairouz.thm12.binary-optimal-mi", "proofs.kairouz.thm12_mutual_inf
 K14C = "kairouz.thm14.rr-optimal-mi"
 L8C, T4C, T4M = "rldp.lemmaA8.extreme-ray-coefficients", "rldp.thm4.dual-certificate", "proofs.rldp.thm4_srr_optimal"
 _K5T = "uni = universal_binary_threshold(P0, P1)\n            T = binary_set_hypothesis(P0, P1)"
-_K12T = ("T = binary_set_mi(P)\n        mu = mu_mi(P)\n        br = bracket_threshold(lambda t: binary_status(mu, k, t, T, "
-         "dps=ctx.dps), \"binary\"")
+_K12T = "T = binary_set_mi(P)\n        mu, f_mass = mu_mi(P), _f_u"
 K21, K22, ITP = "proofs.kairouz.thm4_staircase_lp", "proofs.kairouz.lem22_polytope", "proofs.isit.thm3_joint_projection"
 _K21MU = 'for name, mu in (("chi2", mu_chi2(P0, P1)), ("tv", mu_tv(P0, P1))):\n                m = {l: max('
 _ISIN = "inner = sum(v * a for v, a in zip(v_syms, a_syms, strict=True)) - f_expr\n    at_b"
@@ -618,13 +632,16 @@ VARIANTS: list[Variant] = [
       "R(M0, M1) inside R(M~0, M~1) for the binary mechanism on a set other than {x : P0(x) >= P1(x)}"),
     v("004:8.1.i11", K5C, K5M, '("tv", mu_tv(P0, P1))', '("tv", (lambda m: lambda c: -m(c))(mu_tv(P0, P1)))',
       "data processing D_f(M~0, M~1) >= D_f(M0, M1) for f = -|t - 1|/2 (not convex)"),
-    v("004:9.1.i01", K12C, K12M, _K12T, _K12T.replace("mu = mu_mi(P)", "mu = (lambda m: lambda c: -m(c))(mu_mi(P))"),
-      "the MI maximisation as LP (96) with -mu (a minimisation)"),
+    v("004:9.1.i01", K12C, K12M, _K12T, _K12T.replace("mu_mi(P), _f_u", "(lambda m: lambda c: -m(c))(mu_mi(P)), "
+                                                      "(lambda z, u: -_f_u(z, u))"),
+      "the MI maximisation as LP (96) with -mu (a minimisation; the grid and the eps-series both with -mu)"),
     v("004:9.1.i10", K12C, K12M, _K12T,
       _K12T.replace("T = binary_set_mi(P)", "T = frozenset({min(range(k), key=lambda x: P[x])})"),
       "alpha* of the binary mechanism on T = {argmin P} (not the maximiser of P(A)P(A^c)) feasible for small eps"),
-    v("004:9.5.i01", K14C, K14, "mu = mu_mi(P)", "mu = (lambda m: lambda c: -m(c))(mu_mi(P))",
-      "the MI maximisation as LP (127) with -mu (a minimisation)"),
+    v("004:9.5.i01", K14C, K14, "mu, tail = mu_mi(P), mi_tail(P)",
+      "mu, tail = (lambda m: lambda c: -m(c))(mu_mi(P)), "
+      "(lambda mt: lambda A: (lambda g: lambda lo, hi: -g(lo, hi))(mt(A)))(mi_tail(P))",
+      "the MI maximisation as LP (127) with -mu (a minimisation; the grid and the tail's m(s) both with -mu)"),
     v("004:9.5.i19", K14C, K14, "lambda t: rr_status(mu, k, t, dps=ctx.dps)",
       "lambda t: __import__('rldp_verify.topics.extremal.thresholds', fromlist=['x'])"
       ".binary_status(mu, k, t, frozenset({0}), dps=ctx.dps)",
@@ -684,13 +701,12 @@ VARIANTS: list[Variant] = [
       "D_f(M~0, M~1) >= D_f(M0, M1) for f = -(t - 1)^2 (not convex)"),
     v("004:8.1.i13", K5C, K5M, '(("kl", mu_kl(P0, P1))', '(("kl", (lambda m: lambda c: -m(c))(mu_kl(P0, P1)))',
       "the binary mechanism maximises -D_kl too (Theorem 5 for f = -t log t, concave)"),
-    v("004:9.1.i23", K12C, K12M, _K12T, _K12T.replace(
-        "binary_status(mu, k, t, T, dps=ctx.dps)",
-        "__import__('rldp_verify.topics.extremal.thresholds', fromlist=['x']).rr_status(mu, k, t, dps=ctx.dps)"),
+    v("004:9.1.i23", K12C, K12M, "lambda t: binary_status(mu, k, t, T, dps=ctx.dps)",
+      "lambda t: __import__('rldp_verify.topics.extremal.thresholds', fromlist=['x']).rr_status(mu, k, t, dps=ctx.dps)",
       "(100) attained by randomized response instead of the binary mechanism"),
-    v("004:9.1.i24", K12C, K12M, _K12T, _K12T.replace("mu = mu_mi(P)", "mu = mu_mi(P[::-1])"),
-      "Theorem 12 with T the maximiser for P but the utility for P reversed"),
-    v("004:9.5.i10", K14C, K14, "mu = mu_mi(P)", "mu = (lambda m: lambda c: m(c) ** 2)(mu_mi(P))",
+    v("004:9.1.i24", K12C, K12M, _K12T, _K12T.replace("binary_set_mi(P)", "binary_set_mi(P[::-1])"),
+      "Theorem 12 with T the maximiser of P(A)P(A^c) for P reversed (the utility for P)"),
+    v("004:9.5.i10", K14C, K14, "mu, tail = mu_mi(P)", "mu, tail = (lambda m: lambda c: m(c) ** 2)(mu_mi(P))",
       "alpha* feasible for eps >= eps* with mu(S_j)^2 for mu(S_j) (the objective of LP (127) squared per column)"),
     v("004:9.5.i20", K14C, K14, '"rr", default_grid(0.05, 40.0, 1.3)', '"rr", default_grid(0.05, 0.5, 1.3)',
       "Theorem 14 read with eps* <= 1/2 (RR optimal on the grid up to eps = 1/2)"),
