@@ -215,9 +215,6 @@ SURVIVORS: dict[str, str] = {
     # issue 24 (sound): these variants break only the engine's grid route of an 'exists eps*' claim; the claims now
     # refute only with a proof over a whole interval of eps (an analytic route, independent of the grid's mu), which
     # the variant leaves true, so the claim says INCONCLUSIVE (with would_decide), never a wrong REFUTED
-    "004:9.1.i23": "kairouz.thm12.binary-optimal-mi: RR (not the binary mechanism) tested at grid points; RR not "
-                   "optimal at eps = 0.001 does not refute 'binary optimal on some (0, eps*]', and the claim's eps-series "
-                   "route (binary on T against binary on every other set) finds no better mechanism: INCONCLUSIVE",
     "004:9.5.i10": "kairouz.thm14.rr-optimal-mi: mu^2 at the grid points only; the tail route's m(s) = s mu(1/s) of "
                    "mu^2 is unbounded at s = 0 (no arb enclosure on [0, s0]), and with the true m no reduced cost is "
                    "negative on a tail: INCONCLUSIVE",
@@ -701,9 +698,10 @@ VARIANTS: list[Variant] = [
       "D_f(M~0, M~1) >= D_f(M0, M1) for f = -(t - 1)^2 (not convex)"),
     v("004:8.1.i13", K5C, K5M, '(("kl", mu_kl(P0, P1))', '(("kl", (lambda m: lambda c: -m(c))(mu_kl(P0, P1)))',
       "the binary mechanism maximises -D_kl too (Theorem 5 for f = -t log t, concave)"),
-    v("004:9.1.i23", K12C, K12M, "lambda t: binary_status(mu, k, t, T, dps=ctx.dps)",
-      "lambda t: __import__('rldp_verify.topics.extremal.thresholds', fromlist=['x']).rr_status(mu, k, t, dps=ctx.dps)",
-      "(100) attained by randomized response instead of the binary mechanism"),
+    v("004:9.1.i23", K12C, K12M, _K12T,
+      _K12T.replace("T = binary_set_mi(P)", "T = frozenset({max(range(k), key=lambda x: P[x])})"),
+      "(100) attained by the binary mechanism on {argmax P} (a set that need not maximise P(A)P(A^c)); issue 24: "
+      "'RR attains (100)' broke only the grid route and was INCONCLUSIVE under the sound check"),
     v("004:9.1.i24", K12C, K12M, _K12T, _K12T.replace("binary_set_mi(P)", "binary_set_mi(P[::-1])"),
       "Theorem 12 with T the maximiser of P(A)P(A^c) for P reversed (the utility for P)"),
     v("004:9.5.i10", K14C, K14, "mu, tail = mu_mi(P)", "mu, tail = (lambda m: lambda c: m(c) ** 2)(mu_mi(P))",
