@@ -91,15 +91,15 @@ def _binary_beaten_near_zero(P, T, f_mass):
     coeffs = _bin_series(f_mass, z)
 
     def at(w):
-        return [sp.nsimplify(sp.simplify(c.subs(z, sp.Rational(w.numerator, w.denominator)))) for c in coeffs]
+        return [sp.simplify(c.subs(z, sp.Rational(w.numerator, w.denominator))) for c in coeffs]   # exact
 
     k = len(P)
     base = at(mass_of(P, T))
     for r in range(1, k):
         for A in combinations(range(k), r):
             diff = [a - b for a, b in zip(at(mass_of(P, A)), base, strict=True)]
-            first = next((d for d in diff if d != 0), None)
-            if first is not None and first.is_number and bool(first > 0):
+            first = next((d for d in diff if d.is_zero is not True), None)
+            if first is not None and first.is_positive is True:   # an undecided sign decides nothing
                 return {"witness set A": list(A), "P(A)": str(mass_of(P, A)), "P(T)": str(mass_of(P, T)),
                         "U(bin A) - U(bin T) eps-coefficients (eps^0..)": [str(d) for d in diff]}
     return None
