@@ -17,6 +17,7 @@ s != s' of P(y|s) / P(y|s') (0/0 = 1, x/0 = inf), and 1 when fewer than two secr
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 from rldp_verify.core.errors import InputError
@@ -84,8 +85,8 @@ def _hashing(st, P, a2):
     ``st.seeds`` have positive probability: their maximum is a lower end (the exact ratio when ``st.complete``,
     the seeds being the whole public range); the upper end is max(a/b, b/a), the ratio when one bucket takes
     every cell of s and none of s' (then eps-LDP's ratio)."""
-    rows = [(s, [Fraction(v) / sum(Fraction(t) for t in r) for v in r]) for s, r in enumerate(P)
-            if sum(Fraction(t) for t in r) > 0]
+    totals = [sum(Fraction(t) for t in r) for r in P]
+    rows = [(s, [Fraction(v) / totals[s] for v in r]) for s, r in enumerate(P) if totals[s] > 0]
     seeds = list(st.seeds)
     if len(seeds) * len(P) * a2 > MAX_HASHES:
         raise InputError(f"local hashing (eps, P)-RLDP: {len(seeds)} seeds x {len(P) * a2} inputs is more than "
@@ -94,16 +95,16 @@ def _hashing(st, P, a2):
     if len(rows) < 2:
         return Fraction(1), Fraction(1), None
     best, wit = Fraction(1), None
+    den = math.lcm(*(c.denominator for _, cond in rows for c in cond))
+    cells = [(s, [(u, int(c * den)) for u, c in enumerate(cond) if c]) for s, cond in rows]   # c = n / den
     for h in seeds:
         mass: dict = {}
-        for s, cond in rows:
-            for u, c in enumerate(cond):
-                if c:
-                    v = st.hash_fn(s * a2 + u, h)
-                    mass.setdefault(v, {}).setdefault(s, Fraction(0))
-                    mass[v][s] += c
+        for s, nz in cells:
+            for u, num in nz:
+                m = mass.setdefault(st.hash_fn(s * a2 + u, h), {})
+                m[s] = m.get(s, 0) + num
         for v, ms in mass.items():
-            f = sorted((st.b + (st.a - st.b) * ms.get(s, 0), s) for s, _ in rows)
+            f = sorted((st.b + (st.a - st.b) * Fraction(ms.get(s, 0), den), s) for s, _ in rows)
             r = _one(ratio(f[-1][0], f[0][0]))
             if _key(r) > _key(best):
                 best, wit = r, {"s": f[-1][1], "s_prime": f[0][1], "y": f"(bucket {v}, seed {h})"}
@@ -177,18 +178,24 @@ def _subsets(st, cond, secrets, a1, a2):
                          "enumerating outputs; use the dense channel at small sizes")
     A = st._prob({0}, 0)
     B = st._prob(set(), 0)
-    others = (a1 - 2) * a2
+    take = min(st.m, a2)
+    rest = max(0, st.m - take - (a1 - 2) * a2)
+    X = [sum(sorted(r, reverse=True)[:take]) for r in cond]      # the largest mass of row t in a subset
+    Z = [sum(sorted(r)[:rest]) for r in cond]                    # the smallest mass of row t forced into it
+    n = range(len(cond))
+    # the ratio of (s, s') is separable and monotone: f(X_s, Z_s') for A >= B (up in X_s, down in Z_s'),
+    # f(Z_s, X_s') for A < B (down in Z_s, up in X_s'); over s != s' the best pair is among the two best rows
+    # of each side
+    if A >= B:
+        first, second = sorted(n, key=lambda t: -X[t])[:2], sorted(n, key=lambda t: Z[t])[:2]
+    else:
+        first, second = sorted(n, key=lambda t: Z[t])[:2], sorted(n, key=lambda t: -X[t])[:2]
     best = None
-    for i, si in enumerate(cond):
-        for j, sj in enumerate(cond):
+    for i in first:
+        for j in second:
             if i == j:
                 continue
-            hi_row, lo_row = (si, sj) if A >= B else (sj, si)
-            top = sorted(hi_row, reverse=True)
-            take = min(st.m, a2)
-            rest = max(0, st.m - take - others)
-            x_hi, z_lo = sum(top[:take]), sum(sorted(lo_row)[:rest])
-            mi, mj = (x_hi, z_lo) if A >= B else (z_lo, x_hi)
+            mi, mj = (X[i], Z[j]) if A >= B else (Z[i], X[j])
             r = _one(ratio(B + (A - B) * mi, B + (A - B) * mj))
             if best is None or _key(r) > _key(best[0]):
                 best = (r, i, j, take, rest)

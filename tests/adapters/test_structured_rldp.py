@@ -57,6 +57,22 @@ def test_subset_selection_p_ratio_is_the_dense_route(seed):
     assert p_ratio(st, P, (a1, a2)) == _dense_rho(st, P, a1, a2), (st, P)
 
 
+@pytest.mark.parametrize("seed", range(24))
+def test_subset_selection_many_secrets_is_the_dense_route(seed):
+    """|S| = 4..6 secrets (the best pair is picked among the two best rows of each side, not all pairs)."""
+    rng = random.Random(1000 + seed)
+    a1, a2 = rng.randint(4, 5), rng.randint(2, 3)
+    k = a1 * a2
+    # A >= B iff Pr[x in S] >= m / k. Regimes: any; A >= B with s' forced into every subset (the lightest cells of
+    # s' matter); A < B with a subset smaller than a row (the heaviest cells of s' matter)
+    regime = seed % 3
+    m = [rng.randint(1, k - 1), rng.randint(k - a2 + 1, k - 1), rng.randint(1, a2 - 1)][regime]
+    tenths = [range(0, 11), range(-(-10 * m // k), 11), range(0, 10 * m // k + 1)][regime]
+    st = SubsetSelection(k, m, Fraction(rng.choice(tenths), 10))
+    P = _random_P(rng, a1, a2)
+    assert p_ratio(st, P, (a1, a2)) == _dense_rho(st, P, a1, a2), (st, P)
+
+
 def _variant(st, P, a1, a2, *, joint=False, fill_others=True):
     """A wrong variant of the greedy: the joint P(s, u) for the conditional, or row s' filled before the rows of
     the other secrets."""
