@@ -167,14 +167,7 @@ def audit_structured(model: Adapted, eps, *, tolerance=None, distribution=None, 
              f"sampler model: {model.sampler}"] + list(model.notes)
     excess = budget = None
     if verdict == FAIL:
-        excess = _excess(st, target, hi, dps)
-        budget = _budget(model, hi)
-        why = _why_fail(model, target, excess, budget, dps)
-        msg = f"FAIL: exceeds the claimed eps by {_fmt_sci(excess)}, {why}"
-        if tol is not None and excess != INF and excess <= tol:
-            verdict = PASS
-            msg = (f"PASS within --tolerance {tolerance}: the certified eps exceeds the claimed eps by "
-                   f"{_fmt_sci(excess)} ({why}); accepted explicitly")
+        verdict, excess, budget, msg = _explain_fail(model, target, hi, dps, tol, tolerance)
         notes.insert(0, msg)
     witness = {k: (v if isinstance(v, (int, str)) else str(v)) for k, v in st.witness().items()
                if k != "y_bits"}                     # the description in y says the same in one line
@@ -221,6 +214,19 @@ def _excess(st, target, hi, dps: int):
     with arb_precision(dps):
         e = arb_exact(Fraction(hi)).log() - _eps_arb(target)
         return max(Fraction(0), upper(e))
+
+
+def _explain_fail(model: Adapted, target, hi, dps: int, tol, tolerance, ratio_of=None):
+    """(verdict, excess, rounding budget, the note opening the notes) of a FAIL with upper end ``hi``: the excess
+    over the claimed eps and where it comes from, turned into PASS when ``--tolerance`` accepts it explicitly
+    (``ratio_of``: the structure's ratio under perturbed parameters, default its eps-LDP ratio)."""
+    excess = _excess(model.structure, target, hi, dps)
+    budget = _budget(model, hi, ratio_of)
+    why = _why_fail(model, target, excess, budget, dps, ratio_of)
+    if tol is not None and excess != INF and excess <= tol:
+        return PASS, excess, budget, (f"PASS within --tolerance {tolerance}: the certified eps exceeds the claimed "
+                                      f"eps by {_fmt_sci(excess)} ({why}); accepted explicitly")
+    return FAIL, excess, budget, f"FAIL: exceeds the claimed eps by {_fmt_sci(excess)}, {why}"
 
 
 def _why_fail(model: Adapted, target, excess, budget, dps: int, ratio_of=None) -> str:
@@ -281,14 +287,7 @@ def _audit_p(model: Adapted, target, tol, tolerance, distribution, sizes, t0) ->
     if verdict == FAIL:
         def ratio_of(s):
             return p_interval(s, P, shape)[1]
-        excess = _excess(st, target, hi, dps)
-        budget = _budget(model, hi, ratio_of)
-        why = _why_fail(model, target, excess, budget, dps, ratio_of)
-        msg = f"FAIL: exceeds the claimed eps by {_fmt_sci(excess)}, {why}"
-        if tol is not None and excess != INF and excess <= tol:
-            verdict = PASS
-            msg = (f"PASS within --tolerance {tolerance}: the certified eps exceeds the claimed eps by "
-                   f"{_fmt_sci(excess)} ({why}); accepted explicitly")
+        verdict, excess, budget, msg = _explain_fail(model, target, hi, dps, tol, tolerance, ratio_of)
         notes.insert(0, msg)
     if wit is None:
         notes.append("fewer than two secrets have positive mass under P: the ratio is 1")
