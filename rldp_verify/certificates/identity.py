@@ -68,11 +68,13 @@ def _root_substitution(es: list, notes: list) -> list:
     """A positive symbol x with rational powers x^(p/q): x = u^Q (Q the lcm of the q's)."""
     Q: dict = {}
     for e in es:
-        for p in e.atoms(sympy.Pow):
+        # in sympy's sort order, not a set's: the certificate must not depend on Python's hash seed
+        for p in sorted(e.atoms(sympy.Pow), key=sympy.default_sort_key):
             if p.base.is_Symbol and p.base.is_positive and p.exp.is_Rational and not p.exp.is_Integer:
                 Q[p.base] = math.lcm(Q.get(p.base, 1), int(p.exp.q))
     if not Q:
         return es
+    Q = dict(sorted(Q.items(), key=lambda kv: kv[0].name))
     rep = {x: sympy.Symbol(f"{x.name}_root{k}", positive=True) ** k for x, k in Q.items()}
     for x, k in Q.items():
         notes.append(f"{x.name} = {x.name}_root{k}^{k}")

@@ -300,7 +300,9 @@ def _table(columns, rows, cls: str = "") -> str:
 
 WIDE_COLUMNS = 10  # a benchmark table with more columns is shown as a summary, the full table collapsed
 SUMMARY_COLUMNS = 8  # ... the summary keeps at most this many columns
-LONG_ROWS = 40     # a table with more rows is summarised too (the summary keeps the first LONG_ROWS)
+LONG_ROWS = 40     # a table with more rows is summarised too
+SUMMARY_ROWS = 20  # ... and a summary keeps its first SUMMARY_ROWS rows (58 protocol rows of 8 wrapped columns were
+                   # 1,755 px: more than two screens)
 
 
 def _num(x, digits: int) -> str:
@@ -346,7 +348,7 @@ def _summary_columns(b: dict) -> list[int]:
 
 
 def _benchmark(b: dict) -> str:
-    """One benchmark table: as it is when it is small; else a summary (some columns, at most LONG_ROWS rows)
+    """One benchmark table: as it is when it is small; else a summary (some columns, at most SUMMARY_ROWS rows)
     with the full table in a collapsed block below it."""
     cols, rows = list(b.get("columns", [])), list(b.get("rows", []))
     full = _table(cols, [[_bench_cell(x, True) for x in r] for r in rows], "bench full")
@@ -355,9 +357,9 @@ def _benchmark(b: dict) -> str:
         return head + full + _notes(b.get("notes"))
     keep = _summary_columns(b)
     summary = _table([cols[i] for i in keep], [[_bench_cell(r[i], False) if i < len(r) else "" for i in keep]
-                                               for r in rows[:LONG_ROWS]], "bench")
-    shown = (f"{len(keep)} of {len(cols)} columns" + (f", the first {LONG_ROWS} of {len(rows)} rows"
-                                                       if len(rows) > LONG_ROWS else ""))
+                                               for r in rows[:SUMMARY_ROWS]], "bench")
+    shown = (f"{len(keep)} of {len(cols)} columns" + (f", the first {SUMMARY_ROWS} of {len(rows)} rows"
+                                                       if len(rows) > SUMMARY_ROWS else ""))
     return (head + f"<p class='meta'>Summary: {shown}; the full table is below it.</p>" + summary
             + f"<details class='full'><summary>the full table ({len(rows)} rows × {len(cols)} columns)</summary>"
             + f"<div class='scroll'>{full}</div></details>" + _notes(b.get("notes")))
