@@ -176,6 +176,12 @@ def _records(v: list[dict], depth: int, rows: int) -> str:
             f"<div class='scroll'>{table(v[first:], first)}</div></details>")
 
 
+def _boxed(html: str) -> str:
+    """A piece of evidence holding a table, in a scroll box of at most one screen (a few wide records wrap into
+    a table taller than two screens: the 2,187 px counterexample of a finding, issue 29); text stays as it is."""
+    return f"<div class='scroll'>{html}</div>" if "<table" in html else html
+
+
 def _evidence(c: dict) -> str:
     ev = c.get("evidence") or {}
     parts = []
@@ -194,13 +200,14 @@ def _evidence(c: dict) -> str:
             parts.append(table(comps[:FIRST_ROWS]) + f"<details class='full'><summary>{len(comps) - FIRST_ROWS} more "
                          f"comparisons</summary><div class='scroll'>{table(comps[FIRST_ROWS:])}</div></details>")
     if "counterexample" in ev:
-        parts.append(f"<p><b>Counterexample</b></p>{_value(ev['counterexample'])}")
+        parts.append(f"<p><b>Counterexample</b></p>{_boxed(_value(ev['counterexample']))}")
     rest = {k: v for k, v in ev.items() if k not in ("comparisons", "traceback", "figure", "counterexample", "kind")}
     if rest:  # flat entries in one key/value table, each nested one under its own heading
         flat = {k: v for k, v in rest.items() if _flat(v)}
         if flat:
-            parts.append(_value(flat))
-        parts += [f"<p class='evk'><b>{e(str(k))}</b></p>{_value(v, 1)}" for k, v in rest.items() if k not in flat]
+            parts.append(_boxed(_value(flat)))
+        parts += [f"<p class='evk'><b>{e(str(k))}</b></p>{_boxed(_value(v, 1))}"
+                  for k, v in rest.items() if k not in flat]
     if ev.get("traceback"):
         parts.append(f"<pre>{e(str(ev['traceback']))}</pre>")
     if not parts:
@@ -226,7 +233,7 @@ def _finding(c: dict, follow: list[dict] | None = None) -> str:
         body = _value(ev["counterexample"], rows=8)
         if len(body) > 200:  # a counterexample beyond a line stays one click away: the findings read as a list
             body = (f"<details><summary>show the counterexample ({_size(ev['counterexample'])})</summary>"
-                    f"{body}</details>")
+                    f"{_boxed(body)}</details>")
         ce = f"<dt>Counterexample</dt><dd class='evidence'>{body}</dd>"
     kind = model.kind_of(c)
     # a finding reads as one entry of a list: its gist in a line or two, the paper's statement, our finding in
