@@ -21,19 +21,12 @@ def _q(x) -> Fraction:
 
 
 def renyi_expr(p, q, alpha) -> list:
-    """D_alpha(P||Q) for exact P, Q and exact alpha > 0, alpha != 1: terms with P(x) = 0 vanish; for alpha < 1 so do
-    terms with Q(x) = 0; for alpha > 1 a term with P(x) > 0 = Q(x) makes it infinite (refused: ValueError)."""
-    a = _q(alpha)
-    terms = []
-    for x, y in zip(map(_q, p), map(_q, q), strict=True):
-        if x == 0 or (y == 0 and a < 1):
-            continue
-        if y == 0:
-            raise ValueError("D_alpha is infinite (P not << Q, alpha > 1)")
-        terms.append(["*", ["pow", x, a], ["pow", y, 1 - a]])
-    if not terms:
-        raise ValueError("D_alpha is infinite (disjoint supports)")
-    return ["/", ["log", ["+", *terms]], a - 1]
+    """D_alpha(P||Q) for exact P, Q and exact alpha > 0, alpha != 1: the engine's one expression builder
+    (:func:`rldp_verify.certificates.divergence.renyi_expr`; an infinite divergence is refused with an InputError,
+    a ValueError)."""
+    from rldp_verify.certificates.divergence import renyi_expr as engine_renyi_expr
+
+    return engine_renyi_expr(p, q, alpha)
 
 
 def level_expr(rows, alpha) -> list:

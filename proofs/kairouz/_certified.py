@@ -56,9 +56,10 @@ def rr_kl_expr(P0, P1, eps) -> list:
 def mu_expr(name: str, col, *, P0=None, P1=None, P=None, gamma=None):
     """mu(S_j) for the column ``col`` (exact numbers) as an expression (or an exact rational for chi2 / tv)."""
     col = [F(c) for c in col]
-    if name == "mi":   # eq. (96): sum_i P_i c_i log(c_i / P.c)
-        pc = _dot(P, col)
-        return ["+", 0, *[["*", F(p) * c, ["log", c / pc]] for p, c in zip(P, col, strict=True) if p * c != 0]]
+    if name == "mi":   # eq. (96): sum_i P_i c_i log(c_i / P.c), the engine's one builder
+        from rldp_verify.certificates.staircase import mu_expr as mi_mu_expr
+
+        return mi_mu_expr(col, [F(p) for p in P])
     a, b = _dot(P0, col), _dot(P1, col)
     if name == "kl":
         return 0 if a == 0 else ["*", a, ["log", a / b]]
