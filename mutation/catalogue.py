@@ -1272,6 +1272,15 @@ MUTANTS += [
            ("rldp.audit.unary-and-hashing-ldp",)),
 ]
 
+# issue 24 leftovers (helper verdicts): wrong variants of the engine functions behind the first routes of the claims that
+# got a second route this round; each is killed by the routes' disagreement (ERROR via ConsistencyFailure)
+MUTANTS += [
+    mutant("issue24.sec43-rad-singletons-only", U,
+           "rad_s maximised over singletons U1 = {u} instead of all subsets U1: caught by Sec. 4.3's second route "
+           "(rad_s by Lagrangian duality over the ball)",
+           replace(f"{U}:SimplexBall.l1_radius", _rad_singletons), ("rldp.sec43.smaller-Bs-lower-bound",)),
+]
+
 # the proof steps' mutants (issue 30): wrong variants of the printed steps, killed by the step claims
 MUTANTS += STEP_MUTANTS
 

@@ -39,3 +39,26 @@ def test_ir_randomized_response_needs_large_eps():
 
     assert check_rr_optimal(Context()).kind == "missing-hypothesis"
     assert check_rr_optimal(Context(), eps_small="5").verdict is Verdict.VERIFIED   # the low-privacy regime alone
+
+
+def test_sec43_second_route_for_rad_agrees_and_catches_a_wrong_rad(monkeypatch):
+    """rad_s by Lagrangian duality over the ball (the second route) against the engine's Lemma A6 route, and a wrong
+    engine rad_s (without eq. (30)'s factor 2) makes the routes disagree: ERROR, not a verdict."""
+    from fractions import Fraction
+
+    import pytest
+
+    from proofs._consistency import InconsistentCheck
+    from proofs.rldp.sec4_3_sentences import check_lower_bound, rad_by_duality
+    from rldp_verify.rldp.uncertainty import RenyiBall, SimplexBall
+
+    ball = RenyiBall.from_radius("0.2,0.3;0.1,0.4", 2, Fraction(1, 20))
+    for s in range(2):
+        Bs = ball.conditional_radius(s, dps=30)
+        assert abs(rad_by_duality(ball.conditional(s), Bs) - ball.rad_value(s, dps=30)) < 1e-25
+    out = check_lower_bound(Context())
+    assert float(out.evidence["max_abs_difference_engine_vs_second_route"]) < 1e-15
+    orig = SimplexBall.l1_radius
+    monkeypatch.setattr(SimplexBall, "l1_radius", lambda self, **kw: orig(self, **kw) / 2)
+    with pytest.raises(InconsistentCheck, match="routes disagree"):
+        check_lower_bound(Context())
