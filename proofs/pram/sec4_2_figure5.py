@@ -9,6 +9,16 @@ we simulate it, n = 953,076 draws from p = (0.48, 0.52), privatise with the symm
 and estimate p_1 by the MLE (the inverse of (9), p_1 = (m_1 - (1 - q))/(2q - 1), clipped to [0, 1]).
 "More reliable" is judged by the RMSE over the 100 runs (bootstrap standard errors, 400 resamples): VERIFIED
 when both boundary values have a smaller RMSE than every interior q by more than two standard errors.
+
+Second route (issue 24): the distribution of the estimates is known in closed form. Every individual reports Z = 1
+independently with probability m = p_1 q + (1 - p_1)(1 - q), so z_1 ~ Binomial(N, m) and an estimator that is affine in
+m_1 = z_1 / N, a m_1 + b (the MLE: a = 1/(2q - 1), b = -(1 - q)/(2q - 1)), has mean a m + b and variance a^2 m(1 - m)/N
+(the clipping to [0, 1] acts with probability at most 1.6e-6 per run here; more clipped runs than that probability
+allows at level 1e-6 are an ERROR, and a q with a plausible clipped run is reported, not tested). For each q the simulated mean and
+variance of the 100 estimates must be consistent with these at the 1e-6 level (a z-test of the mean with the known
+variance; (R - 1) s^2 / sigma^2 inside the central 1 - 1e-6 interval of chi^2 with R - 1 degrees of freedom), else the
+simulation is wrong and the claim is an ERROR; the exact RMSE sqrt((a m + b - p_1)^2 + a^2 m(1 - m)/N) is reported
+beside the simulated one.
 """
 
 from __future__ import annotations
@@ -19,6 +29,7 @@ import numpy as np
 
 from rldp_verify.claims import Method, Outcome, claim
 
+from .._consistency import expect
 from ._common import PAPER
 from .sec4_1_figures import figure_file
 
@@ -26,6 +37,47 @@ N = 953_076
 P1 = 0.48
 QS = (0.4875, 0.4925, 0.4975, 0.5025, 0.5075, 0.5125)
 RUNS = 100
+ROUTE_LEVEL = 1e-6   # the two-sided level at which the simulated mean / variance may disagree with the exact ones
+
+
+def affine_form(q: float, estimator: str = "mle") -> tuple[float, float]:
+    """(a, b) with the estimator = a m_1 + b before clipping (the MLE of the module docstring; "naive": m_1 itself)."""
+    return (1.0, 0.0) if estimator == "naive" else (1 / (2 * q - 1), -(1 - q) / (2 * q - 1))
+
+
+def second_route(q: float, e: np.ndarray, estimator: str = "mle") -> dict:
+    """The simulated estimates ``e`` at ``q`` against their exact distribution (module docstring): ERROR
+    (proofs._consistency) when their mean or variance is inconsistent with it at level ROUTE_LEVEL."""
+    from scipy.stats import binom, chi2, norm
+
+    a, b = affine_form(q, estimator)
+    m = P1 * q + (1 - P1) * (1 - q)
+    mu, var = a * m + b, a * a * m * (1 - m) / N
+    exact_rmse = math.sqrt((mu - P1) ** 2 + var)
+    R = e.size
+    # the clipping: a m_1 + b lies in (0, 1) iff z_1 lies strictly between N (0 - b)/a and N (1 - b)/a
+    ends = sorted((N * (0 - b) / a, N * (1 - b) / a))
+    p_clip = float(binom.cdf(math.floor(ends[0]), N, m) + binom.sf(math.ceil(ends[1]) - 1, N, m))
+    clipped = int(((e <= 0) | (e >= 1)).sum())
+    p_count = float(binom.sf(clipped - 1, R, p_clip)) if clipped else 1.0   # P(at least this many clipped runs)
+    expect(p_count >= ROUTE_LEVEL, f"q = {q}: {clipped} of {R} estimates are clipped to [0, 1], where the exact "
+                                   f"distribution clips each run with probability {p_clip:.2g} (P = {p_count:.2g}; routes "
+                                   "disagree)")
+    if clipped:
+        return {"q": q, "exact_rmse": round(exact_rmse, 8), "skipped": f"{clipped} of {R} estimates clipped (probability "
+                f"{p_clip:.2g} per run): the affine form does not describe them"}
+    z = (float(e.mean()) - mu) / math.sqrt(var / R)
+    stat = (R - 1) * float(e.var(ddof=1)) / var
+    z_max = float(norm.isf(ROUTE_LEVEL / 2))
+    lo, hi = float(chi2.ppf(ROUTE_LEVEL / 2, R - 1)), float(chi2.isf(ROUTE_LEVEL / 2, R - 1))
+    expect(abs(z) <= z_max, f"q = {q}: the mean of the simulated estimates is {z:.2f} standard errors from the exact "
+                            f"mean {mu:.6f} (|z| <= {z_max:.2f} at level {ROUTE_LEVEL:g}; routes disagree)")
+    expect(lo <= stat <= hi, f"q = {q}: (R - 1) s^2 / sigma^2 = {stat:.1f} for the simulated estimates, outside the "
+                             f"central chi^2({R - 1}) interval [{lo:.1f}, {hi:.1f}] at level {ROUTE_LEVEL:g} (routes "
+                             "disagree)")
+    return {"q": q, "exact_mean": round(mu, 8), "exact_sd": round(math.sqrt(var), 8), "exact_rmse": round(exact_rmse, 8),
+            "simulated_rmse": round(float(np.sqrt(((e - P1) ** 2).mean())), 8), "z_of_mean": round(z, 3),
+            "chi2_of_variance": round(stat, 2), "chi2_interval": [round(lo, 2), round(hi, 2)]}
 
 
 def estimates(rng, q: float, estimator: str = "mle", runs: int = RUNS) -> np.ndarray:
@@ -41,15 +93,17 @@ def estimates(rng, q: float, estimator: str = "mle", runs: int = RUNS) -> np.nda
 
 def check_figure5(ctx, estimator="mle", draw=True) -> Outcome:
     rng = ctx.np_rng("pram.fig5")
-    rows, est = [], {}
+    rows, est, route = [], {}, []
     for q in QS:
         e = estimates(rng, q, estimator)
         est[q] = e
+        route.append(second_route(q, e, estimator))
         err2 = (e - P1) ** 2
         boot = [math.sqrt(err2[rng.integers(0, RUNS, RUNS)].mean()) for _ in range(400)]
         rows.append({"q": q, "rmse": float(math.sqrt(err2.mean())), "se": float(np.std(boot, ddof=1)),
                      "mean": float(e.mean()), "sd": float(e.std(ddof=1))})
-    ev = {"n": N, "p": [P1, 1 - P1], "runs": RUNS, "rows": rows}
+    ev = {"n": N, "p": [P1, 1 - P1], "runs": RUNS, "rows": rows,
+          "second_route (exact distribution of the estimates)": route}
     if draw:
         import matplotlib
 
@@ -90,6 +144,7 @@ def check_figure5(ctx, estimator="mle", draw=True) -> Outcome:
        hypotheses=("the census sample is simulated: n = 953,076 draws from p = (0.48, 0.52)",),
        method=(Method.PROPERTY,),
        reading="MLE by inverting (9) (clipped to [0, 1]); reliability = RMSE over 100 runs; a difference counts beyond 2 "
-               "bootstrap SE", slow=True)
+               "bootstrap SE; second route: the estimates' exact distribution (z_1 ~ Binomial(N, m)), ERROR when the "
+               "simulated mean or variance is inconsistent with it at level 1e-6", slow=True)
 def _fig5(ctx):
     return check_figure5(ctx)

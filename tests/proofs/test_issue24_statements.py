@@ -62,3 +62,27 @@ def test_sec43_second_route_for_rad_agrees_and_catches_a_wrong_rad(monkeypatch):
     monkeypatch.setattr(SimplexBall, "l1_radius", lambda self, **kw: orig(self, **kw) / 2)
     with pytest.raises(InconsistentCheck, match="routes disagree"):
         check_lower_bound(Context())
+
+
+def test_pram_figure5_second_route_catches_a_wrong_simulation(monkeypatch):
+    """Fig. 5's simulated estimates against their exact distribution: the real simulation agrees; a simulation in which
+    the X = 0 individuals also keep their value with probability q (a wrong PRAM matrix) is an ERROR."""
+    import numpy as np
+    import pytest
+
+    import proofs.pram.sec4_2_figure5 as fig5
+    from proofs._consistency import InconsistentCheck
+
+    out = fig5.check_figure5(Context(), draw=False)
+    assert out.verdict is Verdict.VERIFIED
+    route = out.evidence["second_route (exact distribution of the estimates)"]
+    assert len(route) == len(fig5.QS) and all(abs(r["z_of_mean"]) < 5 for r in route)
+
+    def wrong(rng, q, estimator="mle", runs=fig5.RUNS):
+        x1 = rng.binomial(fig5.N, fig5.P1, size=runs)
+        z1 = rng.binomial(x1, q) + rng.binomial(fig5.N - x1, q)     # should be 1 - q
+        return np.clip((z1 / fig5.N - (1 - q)) / (2 * q - 1), 0.0, 1.0)
+
+    monkeypatch.setattr(fig5, "estimates", wrong)
+    with pytest.raises(InconsistentCheck, match="routes disagree"):
+        fig5.check_figure5(Context(), draw=False)
