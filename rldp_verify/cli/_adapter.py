@@ -46,6 +46,17 @@ def add_adapter_arguments(p) -> None:
 
 def _structured_first(run):
     def func(args):
+        try:
+            return route(args)
+        except InputError as exc:            # a table file of the wrong size: the message names the file
+            from rldp_verify.cli.audit import with_table_file
+
+            msg = with_table_file(args, str(exc))
+            if msg == str(exc):
+                raise
+            raise InputError(msg) from None
+
+    def route(args):
         ldp, dist = getattr(args, "ldp", False), getattr(args, "distribution", None)
         if getattr(args, "adapter", None) is not None and (ldp or dist is not None):
             if args.mechanism is not None:

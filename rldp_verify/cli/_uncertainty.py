@@ -25,7 +25,8 @@ class Estimate:
 def add_estimate_arguments(group) -> None:
     """Add the options that give P-hat: ``--phat``, or ``--data`` with ``--sensitive``/``--public``/
     ``--keep-missing``."""
-    group.add_argument("--phat", help='|S| x |U| table "p11,p12;p21,p22" (probabilities or counts)')
+    group.add_argument("--phat", help='|S| x |U| table "p11,p12;p21,p22" (probabilities or counts), or a file: '
+                       '.json (nested list), .csv (one row of S per line), .npy (2-D array)')
     group.add_argument("--data", help="CSV file of records (columns are names from a header row or 0-based indices)")
     group.add_argument("--sensitive", help="column of S in --data")
     group.add_argument("--public", help="column of U in --data")

@@ -52,7 +52,8 @@ def register(sub):
     g = p.add_argument_group("uncertainty set (choose one)")
     add_estimate_arguments(g)
     g.add_argument("--full-simplex", action="store_true", help="F = P_X (Proposition 3)")
-    g.add_argument("--distribution", help="F = {P}: a single distribution 'a,b;c,d' (e.g. P* for eq. (62))")
+    g.add_argument("--distribution", help="F = {P}: a single distribution 'a,b;c,d' (e.g. P* for eq. (62)), or a "
+                   "file: .json (nested list), .csv (one row of S per line), .npy (2-D array)")
     g.add_argument("--ldp", action="store_true", help="eps-LDP of the matrix (Definition 2)")
     add_ball_arguments(p.add_argument_group("Rényi ball (with --phat or --data)"))
     p.add_argument("--dps", type=int, default=DEFAULT_DPS, help=f"starting precision in digits (default {DEFAULT_DPS})")
@@ -93,6 +94,12 @@ def _seconds(text: str) -> float:
 
 
 def _table(text: str, name: str):
+    """An inline table 'a,b;c,d' as rows of cell strings, or a table file's path unchanged (read and checked by
+    :func:`rldp_verify.rldp.uncertainty.read_table`, whose errors name the file)."""
+    from rldp_verify.rldp.table_files import is_table_file
+
+    if is_table_file(text):
+        return text.strip()
     rows = [r for r in text.split(";") if r.strip()]
     if not rows:
         raise InputError(f"--{name} is empty")
@@ -119,7 +126,7 @@ def run(args) -> int:
     try:
         return _run(args)
     except InputError as exc:
-        short = shorten_numbers(str(exc))
+        short = with_table_file(args, shorten_numbers(str(exc)))
         if short == str(exc):
             raise
         raise InputError(short) from None
@@ -131,6 +138,18 @@ def run(args) -> int:
     except Exception as exc:  # noqa: BLE001 - the documented exit code 4, never a traceback
         sys.stderr.write(f"rldp-verify: internal error: {one_line(exc)}\n")
         return EXIT_INTERNAL_ERROR
+
+
+def with_table_file(args, message: str) -> str:
+    """``message`` naming the table file(s) of --phat / --distribution it does not name yet (a table of the wrong
+    size for the mechanism is reported by the audit, which sees the table, not where it came from)."""
+    from rldp_verify.rldp.table_files import is_table_file
+
+    files = [(o, str(getattr(args, o[2:].replace("-", "_"), None)).strip()) for o in ("--distribution", "--phat")]
+    files = [(o, f) for o, f in files if is_table_file(f) and f not in message]
+    if not files:
+        return message
+    return message + " (" + ", ".join(f"{o} read from {f}" for o, f in files) + ")"
 
 
 def shorten_numbers(text: str, keep: int = 12) -> str:

@@ -193,8 +193,18 @@ def read_table(table, *, name: str = "phat", normalize_counts: bool = True) -> t
     Probabilities must be >= 0 and sum to exactly 1 (decimal inputs are read exactly; floats as their
     shortest decimal representation). A table of non-negative integers that does not sum to 1 is read
     as counts and normalised. Rows must have equal length; every row must have positive mass is NOT
-    required here (Theorem 1 treats P^_s = 0 as the whole simplex).
+    required here (Theorem 1 treats P^_s = 0 as the whole simplex). A path ending in .json, .csv or .npy is a
+    table file (:mod:`rldp_verify.rldp.table_files`); its errors name the file.
     """
+    from rldp_verify.rldp.table_files import is_table_file, load_rows
+
+    if is_table_file(table):
+        path = str(table).strip()
+        try:
+            return read_table(load_rows(path), name=name, normalize_counts=normalize_counts)
+        except InputError as exc:
+            msg = str(exc)
+            raise InputError(msg if msg.startswith(path + ":") else f"{path}: {msg}") from None
     if isinstance(table, str):
         table = [list(r.split(",")) for r in table.split(";")]
     from rldp_verify.rldp.tables import as_rows

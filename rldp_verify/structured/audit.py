@@ -315,7 +315,8 @@ def _audit_ball(model: Adapted, target, ball, sizes, t0) -> StructuredAudit:
     if sizes is not None and tuple(int(v) for v in sizes) != (a1, a2):
         raise InputError(f"sizes = {tuple(sizes)} but P^ is {a1} x {a2}")
     if st.d != a1 * a2:
-        raise InputError(f"unary encoding on {st.d} values is not a channel on |S| |U| = {a1 * a2} inputs")
+        raise InputError(f"unary encoding on {st.d} values is not a channel on the {a1} x {a2} = {a1 * a2} "
+                         "inputs of P^ (|S| x |U|)")
     bit = st.bit
     if bit.prob(0, 0) == 0 or bit.prob(1, 0) == 0:
         raise InputError("(eps, F)-RLDP of a unary encoding needs 0 < q < 1 here (a cold bit that is never, or "

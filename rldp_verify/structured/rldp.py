@@ -72,7 +72,8 @@ def p_interval(structure, P, sizes):
         _conditionals(P, sizes)                     # the checks of the table
         k = int(sizes[0]) * int(sizes[1])
         if structure.d != k:
-            raise InputError(f"PublicMixture on {structure.d} values is not a channel on |S| |U| = {k} inputs")
+            raise InputError(f"PublicMixture on {structure.d} values is not a channel on the {sizes[0]} x {sizes[1]} = "
+                             f"{k} inputs of P (|S| x |U|)")
         return _hashing(structure, P, int(sizes[1]))
     rho, wit = p_audit(structure, P, sizes)
     return rho, rho, wit
@@ -131,8 +132,8 @@ def p_audit(structure, P, sizes):
                          f"subset selection, not for {type(structure).__name__} ({structure.kind}); use the dense "
                          f"channel (channel(obj, sizes=...)) at small sizes")
     if getattr(structure, n) != k:
-        raise InputError(f"{type(structure).__name__} on {getattr(structure, n)} values is not a channel on "
-                         f"|S| |U| = {k} inputs")
+        raise InputError(f"{type(structure).__name__} on {getattr(structure, n)} values is not a channel on the "
+                         f"{a1} x {a2} = {k} inputs of P (|S| x |U|)")
     secrets = [s for s, r in enumerate(P) if sum(Fraction(v) for v in r) > 0]
     if len(cond) < 2:
         return Fraction(1), None
