@@ -10,7 +10,8 @@ The expression language (JSON): a number (int or exact string: "p/q", "0.07"), o
 ``[op, arg, ...]`` with op one of
 
     "+" (any number of args), "*" (any number), "-" (one arg: negation; two: difference), "/",
-    "log" (argument certainly > 0), "exp", "sqrt" (argument certainly >= 0),
+    "log" (argument certainly > 0), "exp", "sqrt" (argument certainly >= 0), "erf" (the error function
+    erf(x) = (2/sqrt(pi)) int_0^x e^{-t^2} dt, arb's), "pi" (no argument: the constant),
     "pow" [x, y] (x^y: y an integer, or x certainly > 0), "min", "max" (any number of args),
     "let" [[[name, expr], ...], body] and a string "$name" (a value bound by an enclosing "let").
 """
@@ -99,6 +100,16 @@ def _sqrt(xs, args):
     return xs[0].sqrt()
 
 
+def _erf(xs, args):
+    return xs[0].erf()
+
+
+def _pi(xs, args):
+    if xs:
+        raise CertificateError("pi takes no argument")
+    return flint.arb.pi()
+
+
 def _pow(xs, args):
     if not isinstance(args[1], list) and q(args[1]).denominator == 1:
         k = int(q(args[1]))
@@ -125,7 +136,7 @@ def _max(xs, args):
 
 
 OPS = {"+": _add, "*": _multiply, "-": _minus, "/": _divide, "log": _log, "exp": _exp, "sqrt": _sqrt,
-       "pow": _pow, "min": _min, "max": _max}
+       "erf": _erf, "pi": _pi, "pow": _pow, "min": _min, "max": _max}
 
 
 def decide(claim, prec: int = 128) -> bool:

@@ -70,3 +70,41 @@ def mutual_information_expr(Q, p) -> list:
             if px * v != 0:
                 terms.append(["*", px * v, ["log", ["/", v, qy]]])
     return ["+", 0, *terms]
+
+
+def chi2_cdf_expr(k: int, x) -> list:
+    """The chi-square CDF F_k(x) = P(k/2, x/2) (regularized lower incomplete gamma) for odd k, as an expression of
+    the checker's language, from the definition: P(1/2, y) = erf(sqrt(y)) and P(s + 1, y) = P(s, y) - y^s e^{-y} /
+    Gamma(s + 1), with Gamma(j + 3/2) = (2j + 1)!! sqrt(pi) / 2^(j + 1), give
+
+        F_k(x) = erf(sqrt(x/2)) - sqrt(2x/pi) e^{-x/2} sum_{j=0}^{(k-3)/2} x^j / (2j + 1)!!
+
+    (the sum empty for k = 1).  ``x``: an exact number or an expression (x >= 0).  Even k is refused (its CDF has
+    no erf; no claim needs it)."""
+    if isinstance(k, bool) or not isinstance(k, int) or k < 1 or k % 2 == 0:
+        raise ValueError(f"chi2_cdf_expr needs an odd number of degrees of freedom k >= 1, got k={k!r}")
+    terms, dfact = [], 1
+    for j in range((k - 1) // 2):
+        dfact *= 2 * j + 1
+        terms.append(["/", ["pow", "$x", j], dfact])
+    body = ["erf", ["sqrt", ["/", "$x", 2]]]
+    if terms:
+        tail = ["*", ["sqrt", ["/", ["*", 2, "$x"], ["pi"]]], ["exp", ["-", ["/", "$x", 2]]], ["+", *terms]]
+        body = ["-", body, tail]
+    return ["let", [["x", expr(x)]], body]
+
+
+def chi2_quantile_certificates(name: str, c, k: int, lo=None, hi=None, *, prec: int = 128) -> list[dict]:
+    """``rigorous-value`` certificates that the chi-square quantile q = F_k^{-1}(c) (odd k, :func:`chi2_cdf_expr`)
+    lies above ``lo`` (F_k(lo) < c) and / or below ``hi`` (F_k(hi) > c): F_k is increasing, so each end is certified
+    on its own side; with both, lo < q < hi."""
+    if lo is None and hi is None:
+        raise ValueError("chi2_quantile_certificates needs lo or hi")
+    docs = []
+    if lo is not None:
+        docs.append(value_certificate(f"{name}: F_chi2,{k}({lo}) < {c}, so F^-1_chi2,{k}({c}) > {lo}",
+                                      chi2_cdf_expr(k, lo), upper=c, strict=True, prec=prec))
+    if hi is not None:
+        docs.append(value_certificate(f"{name}: F_chi2,{k}({hi}) > {c}, so F^-1_chi2,{k}({c}) < {hi}",
+                                      chi2_cdf_expr(k, hi), lower=c, strict=True, prec=prec))
+    return docs
