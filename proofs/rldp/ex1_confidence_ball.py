@@ -8,7 +8,6 @@ from fractions import Fraction
 import mpmath
 import sympy as sp
 
-from rldp_verify.certificates.claims import no_certificate
 from rldp_verify.claims import Method, Outcome, claim, compare_printed, outcome_from_comparisons
 from rldp_verify.core.divergence import chi_square, renyi_divergence
 from rldp_verify.core.numbers import to_mpf, working_precision
@@ -18,7 +17,6 @@ from rldp_verify.rldp.uncertainty import RenyiBall, confidence_radius
 from .._consistency import expect
 from .._routes import agree
 from ._sec34 import EX1_CONF, EX1_N, EX1_PHAT, EX1_PSTAR, PAPER, flat, nstr
-from .sec3_confidence import CHI2_REASON
 
 
 @claim(
@@ -50,10 +48,32 @@ def check_radius(ctx):
         expect(to_mpf(q_lo) <= q <= to_mpf(q_hi), "the quantile lies outside its certified bracket")
         expect(to_mpf(ball.radius) >= B, "the certified radius is below B")
     comps = [compare_printed("B", "0.0752", B)]
+    from rldp_verify.certificates.claims import built
+
     return outcome_from_comparisons(comps, B=nstr(B, 30), B_direct=nstr(direct, 30),
                                     certified_upper=nstr(ball.radius, 30),
                                     chi2_quantile_3_095=nstr(chi2_quantile(EX1_CONF, 3, dps=ctx.dps), 30),
-                                    **no_certificate(CHI2_REASON))
+                                    certificates_cover=RADIUS_COVER, **built(
+                                        _radius_certificates, "B = log(1 + F^-1_chi2,3(0.95)/100)", EX1_CONF, q_lo,
+                                        q_hi, "0.0752", comps[0].agrees))
+
+
+#: issue 23: what the certificates of the two Example-1 radius claims cover
+RADIUS_COVER = ("the comparison of B = log(1 + q/100), increasing in q, with the printed 0.0752 over the quantile's "
+                "enclosure F_chi2,3(q_lo) < c < F_chi2,3(q_hi) (the CDF written with erf); not the second routes "
+                "(scipy's quantile, the tool's ball and its certified radius)")
+
+
+def _radius_certificates(name: str, conf, lo, hi, printed: str, agrees: bool) -> list[dict]:
+    """Issue 23: q = F^-1_chi2,3(conf) in (lo, hi) (two erf certificates) and B = log(1 + q/n), n = 100, increasing
+    in q, compared with the printed value over that enclosure."""
+    from rldp_verify.certificates.value import chi2_quantile_certificates, increasing_printed_certificates
+
+    def B(t):
+        return ["log", ["+", 1, ["/", t, EX1_N]]]
+
+    return (chi2_quantile_certificates(f"{name}: q", conf, 3, lo, hi)
+            + increasing_printed_certificates(f"{name}: B = log(1 + q/{EX1_N})", B, lo, hi, printed, agrees))
 
 
 @claim(
@@ -73,9 +93,18 @@ def check_literal(ctx):
     def B95_reproduces(b):   # the evident reading (F^{-1}(0.95), as in eq. (14)) reproduces the printed 0.0752
         return compare_printed("B with F^{-1}(0.95)", "0.0752", b).agrees
 
-    out = outcome_from_comparisons([compare_printed("B with F^{-1}(0.05)", "0.0752", B05)],
-                                   quantile_005=nstr(q05, 20), B_with_005=nstr(B05, 20),
-                                   B_with_095=nstr(B95, 20), **no_certificate(CHI2_REASON))
+    from rldp_verify.certificates.claims import built
+    from rldp_verify.core.stats import chi2_quantile_bracket
+
+    comp = compare_printed("B with F^{-1}(0.05)", "0.0752", B05)
+    brackets = [chi2_quantile_bracket(c, 3, dps=ctx.dps) for c in (Fraction(5, 100), Fraction(95, 100))]
+    out = outcome_from_comparisons([comp], quantile_005=nstr(q05, 20), B_with_005=nstr(B05, 20),
+                                   B_with_095=nstr(B95, 20), certificates_cover=RADIUS_COVER + " (c = 0.05 and 0.95)",
+                                   **built(lambda: [
+                                           *_radius_certificates("B with F^-1_chi2,3(0.05)", Fraction(5, 100),
+                                                                 *brackets[0], "0.0752", comp.agrees),
+                                           *_radius_certificates("B with F^-1_chi2,3(0.95)", Fraction(95, 100),
+                                                                 *brackets[1], "0.0752", B95_reproduces(B95))]))
     if out.verdict.value == "REFUTED":
         return dataclasses.replace(out, summary=f"with the printed argument 0.05, B = {nstr(B05, 6)} (not 0.0752); "
                                    f"F^{{-1}}(0.95) as in eq. (14) gives {nstr(B95, 6)}: eqs. (12)-(13) should read "

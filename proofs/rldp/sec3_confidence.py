@@ -9,7 +9,7 @@ from math import comb
 import mpmath
 import numpy as np
 
-from rldp_verify.certificates.claims import no_certificate
+from rldp_verify.certificates.claims import built
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.divergence import kl_divergence, renyi_divergence
 from rldp_verify.core.numbers import to_mpf, working_precision
@@ -17,10 +17,9 @@ from rldp_verify.core.stats import chi2_quantile_bracket
 
 from ._sec34 import EX1_PSTAR, PAPER, flat, nstr, rand_dist
 
-#: issue 23: why the claims that rest on a chi-square quantile carry no certificate
-CHI2_REASON = ("rests on the chi-square quantile F^-1_chi2,k (k = |X| - 1 odd here: its CDF needs erf / the incomplete "
-               "gamma function), which the checker's expression language (rationals, + - * /, log, exp, pow, sqrt) "
-               "cannot evaluate; the engine brackets it in arb (core.stats.chi2_quantile_bracket)")
+#: issue 23: what the chi-square claims' certificates rest on
+CHI2_ENCLOSURE = ("the chi-square quantile F^-1_chi2,k(c) (k odd) enclosed by F_chi2,k(q_lo) < c < F_chi2,k(q_hi), "
+                  "the CDF written with erf (rldp_verify.certificates.value.chi2_cdf_expr)")
 
 
 @claim(
@@ -47,8 +46,6 @@ def check_kl_limit(ctx):
                 # |D_alpha - D_1| = O(|alpha - 1|): compare with a generous multiple of h
                 worst = max(worst, abs(d - kl) / h)
     if worst < 100:
-        from rldp_verify.certificates.claims import built
-
         return Outcome.verified(f"|D_(1+-h) - D_1| <= {nstr(worst, 3)} h at h = 1e-{ctx.dps // 2} on 25 random pairs",
                                 max_ratio=nstr(worst, 5),
                                 **built(_kl_limit_certificates, pairs, Fraction(1, 10 ** (ctx.dps // 2))))
@@ -108,13 +105,15 @@ def check_coverage(ctx):
     p, n = Fraction(1, 100), 10
     lo, hi = chi2_quantile_bracket(Fraction(95, 100), 1, dps=30)
     cov = Fraction(0)
-    undecided = 0
+    undecided, excluded = 0, []
     for k in range(n + 1):
         stat_n = n * (Fraction(k, n) - p) ** 2 / (p * (1 - p))   # n * chi2(P^||P*) exactly
         if stat_n <= lo:
             cov += comb(n, k) * p**k * (1 - p) ** (n - k)
         elif stat_n < hi:
             undecided += 1
+        else:
+            excluded.append(k)
     # Example 1's P* with n = 100 (|X| = 4), float enumeration
     from scipy.stats import chi2 as _chi2
 
@@ -147,8 +146,33 @@ def check_coverage(ctx):
             "(float enumeration of all 176,851 outcomes). Missing hypothesis: 'asymptotically' (n -> infinity) -- "
             "the chi-square calibration of eq. (9) is asymptotic, under which reading the statement holds",
             counterexample={"P*": ["1/100", "99/100"], "n": n, "confidence": "0.95", "coverage": str(cov)}, **ev,
-            kind="missing-hypothesis", **no_certificate(CHI2_REASON))
+            kind="missing-hypothesis", **built(_coverage_certificates, p, n, Fraction(95, 100), hi, excluded),
+            certificates_cover="the exact binary counterexample (|X| = 2, P* = (1/100, 99/100), n = 10): "
+                               f"{CHI2_ENCLOSURE} (its upper end), the outcomes outside F and their probability; "
+                               "not the float enumerations (Example 1's P*, the skewed table) nor the trend in n")
     return Outcome.inconclusive("no finite-n counterexample decided", **ev)
+
+
+def _pearson(k: int, n: int, p: Fraction) -> list:
+    """Pearson's statistic n chi2(P^||P*) = sum_x (O_x - E_x)^2 / E_x of the binary outcome (k, n - k) under
+    P* = (p, 1 - p), written from its definition (O the counts, E = n P*)."""
+    return ["+", *[["/", ["pow", ["-", o, ["*", n, e]], 2], ["*", n, e]] for o, e in ((k, p), (n - k, 1 - p))]]
+
+
+def _coverage_certificates(p: Fraction, n: int, c: Fraction, hi: Fraction, excluded: list[int]) -> list[dict]:
+    """Issue 23: the finite-n coverage is below c: q = F^-1_chi2,1(c) < hi (erf certificate); the outcomes k of
+    ``excluded`` have Pearson's statistic >= hi > q, so P* is not in F there (F: n chi2(P^||P*) <= q, eq. (9) with
+    D_2 = log(1 + chi2)); their probability sum_k C(n,k) p^k (1-p)^(n-k) exceeds 1 - c, so P(P* in F) < c."""
+    from rldp_verify.certificates.value import chi2_quantile_certificates, value_certificate
+
+    if not excluded:
+        raise ValueError("no outcome is certainly outside F")
+    return [*chi2_quantile_certificates(f"F^-1_chi2,1({c})", c, 1, hi=hi),
+            value_certificate(f"Pearson's statistic of the outcomes k in {excluded} (n = {n}, P* = ({p}, {1 - p})) "
+                              ">= q_hi: outside F", ["min", *[_pearson(k, n, p) for k in excluded]], lower=hi),
+            value_certificate(f"P(k in {excluded}) = sum C({n},k) p^k (1-p)^({n}-k) > 1 - {c}: coverage < {c}",
+                              ["+", *[["*", comb(n, k), ["pow", p, k], ["pow", 1 - p, n - k]] for k in excluded]],
+                              lower=1 - c, strict=True)]
 
 
 @claim(
@@ -168,7 +192,7 @@ def check_tool_radius(ctx):
     from rldp_verify.rldp.uncertainty import RenyiBall
 
     rng = ctx.rng("audit.confidence-radius")
-    rows = []
+    rows, cases = [], []
     for a in (2, 4, 6):
         for n, conf in ((10, Fraction(9, 10)), (100, Fraction(95, 100)), (1000, Fraction(99, 100))):
             w = [rng.randint(1, 9) for _ in range(a)]
@@ -198,10 +222,48 @@ def check_tool_radius(ctx):
                    "chi2_outside_not_in_F": ok_out, "points_tested_inside_outside": [inside is not None,
                                                                                        outside is not None]}
             rows.append(row)
+            cases.append((a, n, conf, q_lo, q_hi, ball, flat_hat, inside, outside, ctx.dps - 5))
             if not (ok_value and ok_upper and ok_in and ok_out):
                 return Outcome.refuted("the tool's confidence ball differs from eq. (11) / the chi-square set of eq. (9)",
                                        counterexample=row, rows=rows, kind="false")
     return Outcome.verified(f"on {len(rows)} (|X|, n, confidence) the tool's radius is eq. (11)'s (within its certified "
                             "quantile bracket), its certified radius is not below it, and points just inside / outside the "
                             "chi-square set of eq. (9) are inside / outside the ball", rows=rows,
-                            **no_certificate(CHI2_REASON))
+                            certificates_cover=f"every (|X|, n, confidence): {CHI2_ENCLOSURE}; the tool's radius within "
+                            "10^-(dps-5) of log(1 + q/n) over it, its certified radius >= log(1 + q_hi/n), the points "
+                            "inside / outside the chi-square set and the ball (D_2 = log sum P^^2/P against the "
+                            "certified radius)", **built(lambda: [d for c in cases for d in _ball_certificates(*c)]))
+
+
+def _chi2_stat(n: int, phat, P) -> list:
+    """n chi2(P^||P) = n sum_x (P^_x - P_x)^2 / P_x, written from the definition."""
+    return ["*", n, ["+", *[["/", ["pow", ["-", h, x], 2], x] for h, x in zip(phat, P, strict=True)]]]
+
+
+def _d2(phat, P) -> list:
+    """D_2(P^||P) = log sum_x P^_x^2 / P_x (eq. (7) at alpha = 2)."""
+    return ["log", ["+", *[["/", ["pow", h, 2], x] for h, x in zip(phat, P, strict=True) if h]]]
+
+
+def _ball_certificates(a, n, conf, q_lo, q_hi, ball, phat, inside, outside, digits) -> list[dict]:
+    """Issue 23, one (|X|, n, confidence) of rldp.audit.confidence-radius: q = F^-1_chi2,a-1(conf) in (q_lo, q_hi)
+    (erf certificates); the tool's radius value B within 10^-digits of log(1 + q/n) (increasing in q, so between
+    log(1 + q_lo/n) - tol and log(1 + q_hi/n) + tol); its certified radius R >= log(1 + q_hi/n) > log(1 + q/n); a
+    point with n chi2 <= q_lo (< q) has D_2 <= R, one with n chi2 >= q_hi (> q) has D_2 > R."""
+    from rldp_verify.certificates.value import chi2_quantile_certificates, value_certificate
+
+    tag, R = f"|X| = {a}, n = {n}, confidence {conf}", ball.radius
+    man, ex = ball.radius_value.man_exp
+    B, tol = Fraction(man) * Fraction(2) ** ex, Fraction(1, 10**digits)
+    B_lo, B_hi = (["log", ["+", 1, ["/", t, n]]] for t in (q_lo, q_hi))
+    docs = [*chi2_quantile_certificates(tag, conf, a - 1, q_lo, q_hi),
+            value_certificate(f"{tag}: the tool's radius value within {tol} of [log(1 + q_lo/n), log(1 + q_hi/n)]",
+                              ["max", ["-", B_lo, B], ["-", B, B_hi]], upper=tol),
+            value_certificate(f"{tag}: the certified radius R >= log(1 + q_hi/n)", ["-", R, B_hi], lower=0)]
+    if inside is not None:
+        docs += [value_certificate(f"{tag}: a point with n chi2 <= q_lo", _chi2_stat(n, phat, inside), upper=q_lo),
+                 value_certificate(f"{tag}: that point has D_2(P^||P) <= R", _d2(phat, inside), upper=R)]
+    if outside is not None:
+        docs += [value_certificate(f"{tag}: a point with n chi2 >= q_hi", _chi2_stat(n, phat, outside), lower=q_hi),
+                 value_certificate(f"{tag}: that point has D_2(P^||P) > R", _d2(phat, outside), lower=R, strict=True)]
+    return docs

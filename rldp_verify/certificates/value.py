@@ -1,5 +1,5 @@
 """Rigorous-value certificates: a real number as an expression of the checker's small language
-(:mod:`rldp_verify_check.value`: rationals, + - * /, log, exp, pow, sqrt, min, max, let) with a claimed
+(:mod:`rldp_verify_check.value`: rationals, + - * /, log, exp, pow, sqrt, erf, pi, min, max, let) with a claimed
 enclosure or inequality, which the checker evaluates itself in arb."""
 
 from __future__ import annotations
@@ -102,9 +102,38 @@ def chi2_quantile_certificates(name: str, c, k: int, lo=None, hi=None, *, prec: 
         raise ValueError("chi2_quantile_certificates needs lo or hi")
     docs = []
     if lo is not None:
-        docs.append(value_certificate(f"{name}: F_chi2,{k}({lo}) < {c}, so F^-1_chi2,{k}({c}) > {lo}",
+        docs.append(value_certificate(f"{name}: F_chi2,{k}(q_lo) < {c}, so F^-1_chi2,{k}({c}) > q_lo ~ {_short(lo)}",
                                       chi2_cdf_expr(k, lo), upper=c, strict=True, prec=prec))
     if hi is not None:
-        docs.append(value_certificate(f"{name}: F_chi2,{k}({hi}) > {c}, so F^-1_chi2,{k}({c}) < {hi}",
+        docs.append(value_certificate(f"{name}: F_chi2,{k}(q_hi) > {c}, so F^-1_chi2,{k}({c}) < q_hi ~ {_short(hi)}",
                                       chi2_cdf_expr(k, hi), lower=c, strict=True, prec=prec))
     return docs
+
+
+def _short(x) -> str:
+    """A number for a certificate's name (a label: the exact number is in the statement)."""
+    return f"{float(Fraction(x)):.10g}"
+
+
+def increasing_printed_certificates(name: str, g, lo, hi, printed: str, agrees: bool, *, prec: int = 128) -> list[dict]:
+    """The ``rigorous-value`` certificates of a comparison with a printed decimal (as :func:`printed_certificate`)
+    of g(q), for g increasing (``g``: a function from an expression of q to an expression) and q in (lo, hi), an
+    enclosure certified on its own (e.g. by :func:`chi2_quantile_certificates`): ``agrees`` -- g(lo) >= printed - h
+    and g(hi) <= printed + h; else g(lo) > printed + h or g(hi) < printed - h, on the side g(lo) is (the checker
+    decides; a wrong side fails)."""
+    from rldp_verify.core.numbers import decimals, exact
+
+    p, h = exact(printed), Fraction(1, 2 * 10 ** decimals(printed))
+    if agrees:
+        return [value_certificate(f"{name}: g(q) >= g(q_lo) >= {printed} - {h}", g(lo), lower=p - h, prec=prec),
+                value_certificate(f"{name}: g(q) <= g(q_hi) <= {printed} + {h}", g(hi), upper=p + h, prec=prec)]
+    import flint
+
+    from rldp_verify_check.value import evaluate
+
+    with flint.ctx.workprec(prec):
+        above = evaluate(expr(g(lo))) > flint.arb(flint.fmpq(p.numerator, p.denominator))
+    if above:
+        return [value_certificate(f"{name}: g(q) > g(q_lo) > {printed} + {h}", g(lo), lower=p + h, strict=True,
+                                  prec=prec)]
+    return [value_certificate(f"{name}: g(q) < g(q_hi) < {printed} - {h}", g(hi), upper=p - h, strict=True, prec=prec)]
