@@ -20,6 +20,15 @@ printed ratio_upper >= U, printed ratio_lower <= L, PASS: U <= e^eps, FAIL: L > 
   hashing (``seeded-grr`` {g, a, b}: a public seed s, released, then GRR on g >= 2 buckets of h_s(x): a if
   y = h_s(x), else b, a + (g - 1) b = 1): the seed's weight cancels and each ratio is a/b, b/a or 1, so
   U = max(a/b, b/a) for any hash; no witness (the checker cannot evaluate the hash), so L is None.
+- Structured channels on X = S x U (x = s |U| + u) for {P} or a Rényi ball, cond. c_s(u) = P(u|s): ``seeded-grr``:
+  P(y|s) = w (b + (a - b) m), m in [0, 1], so U = max(a/b, b/a) still.  ``unary`` (0 < q < 1): Q[y|x] =
+  Z(y) h(y_x), h = H/C, so P(y|s) = Z(y) sum_u c_s(u) h(y_(s,u)); the bits of s and s' are disjoint, so the ratio
+  is h_max/h_min = the eps-LDP ratio for every P with two secrets of positive mass (1 otherwise): the ball's U,
+  attained by a witness in F with two such secrets.  ``subsets`` {m, p} (GRR: m = 1, p = a): Q[Y|x] = A if x in
+  Y else B over the m-subsets Y, A = p/C(k-1, m-1), B = (1-p)/C(k-1, m), k = |X|; so P(Y|s) = f(c_s(Y)),
+  f(t) = B + (A - B) t affine, and c_s(Y) lies between the sums of the max(0, m - k + |U|) least and the
+  min(m, |U|) largest c_s(u): U = max over s != s' of max f / min f over these ends; L from a witness output
+  {s, s_prime, Y}: f(c_s(Y)) / f(c_s'(Y)).  Secrets of mass 0 are skipped; fewer than two: U = L = 1.
 - {P}: U = L = rho(P) (exact).  P_X: U = max_{y,s!=s'} max_u Q[y|s,u] / min_u Q[y|s',u] (P(y|s) is an
   average of the Q[y|s,u]); L from the witness.
 - Rényi ball, one pair (y, s1, s2), q_i = Q[y|s_i,.], claimed bound r with rational (t, mu1, mu2).  Let
@@ -198,22 +207,42 @@ def check(st: dict, data: dict) -> str:
     """Check an ``audit`` certificate; returns what was proved or raises CertificateError."""
     a1, a2 = (int(v) for v in st["sizes"])
     F, wit = st["set"], data.get("witness")
-    U, L = _ratio_range(_channel(st["Q"], a1, a2), a1, a2, F, wit, data) if "Q" in st else _structured(st, F)
+    U, L = _ratio_range(_channel(st["Q"], a1, a2), a1, a2, F, wit, data) if "Q" in st else _structured(st, F, data)
     _check_printed_ends(st, U, L)
     _check_verdict(verdict := st["verdict"], st["eps"], U, L)
     return f"{verdict}: ratio in [{_s(L)}, {_s(U)}] ({F['type']}{'' if wit is None else ', witness re-checked'})"
 
 
-def _structured(st: dict, F: dict):
-    """(U, L) of the unary encoding {d, p, q} or of local hashing {g, a, b} (module docstring)."""
-    u = st.get("unary") or st["seeded-grr"]
-    d, p, c = int(u.get("d", u.get("g"))), q(u.get("p", u.get("a"))), q(u.get("q", u.get("b")))
-    if F["type"] != "ldp" or d < 2 or not (0 <= p <= 1 and 0 <= c <= 1) or "g" in u and p + (d - 1) * c != 1:
-        raise CertificateError("a structured channel needs the set ldp, d (g) >= 2 and probabilities (summing to 1)")
-    if "g" in u:
-        return max(_ratio(p, c), _ratio(c, p)), None
-    H, C = (1 - p, p), (1 - c, c)
-    return 2 * [max(_ratio(H[b] * C[e], C[b] * H[e]) for b in (0, 1) for e in (0, 1))]
+def _structured(st: dict, F: dict, data: dict):
+    """(U, L) of the unary encoding {d, p, q}, local hashing {g, a, b} or subsets {m, p} (module docstring)."""
+    a1, a2 = (int(v) for v in st["sizes"])
+    u, k, ldp = st.get("unary") or st.get("subsets") or st["seeded-grr"], a1 * a2, F["type"] == "ldp"
+    kind = "d" if "d" in u else "g" if "g" in u else "m"
+    d, p, c = int(u[kind]), q(u.get("p", u.get("a"))), q(u.get("q", u.get("b", 0)))
+    ok = {"d": d == k >= 2 and (ldp or 0 < c < 1), "g": d >= 2 and p + (d - 1) * c == 1, "m": 1 <= d < k}[kind]
+    if not ok or not (0 <= p <= 1 and 0 <= c <= 1) or F["type"] not in ("ldp", "distribution", "renyi-ball") \
+            or F["type"] == "renyi-ball" and kind != "d":
+        raise CertificateError("a structured channel needs d = |X| >= 2 (0 < q < 1 beyond eps-LDP), g >= 2, "
+                               "1 <= m < |X|, probabilities (a + (g-1) b = 1), the set ldp, distribution (or a ball)")
+    A, B = (p / math.comb(k - 1, d - 1), (1 - p) / math.comb(k - 1, d)) if kind == "m" else (p, c)
+    H, C, P = (1 - p, p), (1 - c, c), None if ldp else _ball_witness(F, data.get("witness"), a1, a2)
+    top = max(_ratio(H[b] * C[e], C[b] * H[e]) for b in (0, 1) for e in (0, 1)) if kind == "d" else \
+        max(_ratio(A, B), _ratio(B, A))
+    if ldp or kind == "g":
+        return top, None if kind == "g" else top
+    if kind == "d":                                    # every P with two secrets of mass > 0 has the ratio top
+        L = None if P is None else top if sum(1 for r in P if sum(r)) >= 2 else Fraction(1)
+        return (L if F["type"] == "distribution" else top if a1 >= 2 else Fraction(1)), L
+    cond = {s: [v / sum(r) for v in r] for s, r in enumerate(P) if sum(r)}
+    f = lambda t: B + (A - B) * t  # noqa: E731
+    ends = {s: (f(sum(sorted(r)[:max(0, d - k + a2)])), f(sum(sorted(r)[a2 - min(d, a2):]))) for s, r in cond.items()}
+    U = max([Fraction(1)] + [_ratio(max(ends[s]), min(ends[t])) for s in ends for t in ends if s != t])
+    if len(cond) < 2 or "output" not in data:
+        return U, U if len(cond) < 2 else None
+    s, t, Y = int(data["output"]["s"]), int(data["output"]["s_prime"]), [int(x) for x in data["output"]["Y"]]
+    if s == t or s not in cond or t not in cond or len(set(Y)) != d or not all(0 <= x < k for x in Y):
+        raise CertificateError("the witness output needs secrets s != s' of positive mass and m distinct inputs")
+    return U, _ratio(*(f(sum(cond[v][x % a2] for x in Y if x // a2 == v)) for v in (s, t)))
 
 
 def _channel(rows, a1: int, a2: int) -> list[list[Fraction]]:
@@ -245,17 +274,21 @@ def _ratio_range(Q, a1: int, a2: int, F: dict, wit, data: dict):
 
 def _ball_range(Q, a1: int, a2: int, F: dict, wit, data: dict):
     """(U, L) for a Rényi ball: U from the pair certificates, L from a witness certainly in the ball."""
-    phat = _table(F["phat"], a1, a2, "phat")
-    a, B = q(F["alpha"]), q(F["radius"])
+    P = _ball_witness(F, wit, a1, a2)
+    U = _ball_upper(Q, a1, a2, _table(F["phat"], a1, a2, "phat"), q(F["alpha"]), q(F["radius"]), data.get("pairs", []))
+    return U, None if P is None else rho_of(Q, P, a1, a2)
+
+
+def _ball_witness(F: dict, wit, a1: int, a2: int):
+    """The table P of {P}, or a Rényi ball's witness certainly in it (None if there is none)."""
+    if F["type"] == "distribution":
+        return _table(F["P"], a1, a2, "P")
+    phat, a, B = _table(F["phat"], a1, a2, "phat"), q(F["alpha"]), q(F["radius"])
     if a <= 0 or B < 0:
         raise CertificateError("alpha must be > 0 and the radius >= 0")
-    U = _ball_upper(Q, a1, a2, phat, a, B, data.get("pairs", []))
-    if wit is None:
-        return U, None
-    P = _table(wit, a1, a2, "witness")
-    if not in_ball(P, phat, a, B):
+    if wit is not None and not in_ball(P := _table(wit, a1, a2, "witness"), phat, a, B):
         raise CertificateError("the witness is not certainly in F (D_alpha(P^||P) <= B fails)")
-    return U, rho_of(Q, P, a1, a2)
+    return None if wit is None else P
 
 
 def _check_printed_ends(st: dict, U, L) -> None:

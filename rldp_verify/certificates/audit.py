@@ -335,22 +335,24 @@ def write_audit_certificate(path, result, mechanism, eps, **audit_kwargs):
     return recheck(doc)
 
 
-# dense eps-LDP certificates of structured channels up to this many matrix entries (the JSON stays small)
+# dense eps-LDP certificates of GRR and subset selection up to this many matrix entries (beyond: ``subsets``)
 STRUCTURED_DENSE_ENTRIES = 2**16
 
 
 def structured_certificate(res, adapted, eps, *, name: str = "audit") -> dict:
-    """The ``audit`` certificate of a structured eps-LDP audit (:func:`rldp_verify.structured.audit_structured`
-    of ``adapted``, an :class:`~rldp_verify.structured.audit.Adapted`): a unary encoding as its per-bit channel
-    (statement ``unary`` {d, p, q}: the checker multiplies the factors' ratios, any d); a PASS of local hashing as
-    its bucket channel (``seeded-grr`` {g, a, b}: every seed's ratios are a/b, b/a or 1; upper end only, the
-    statement's ratio_lower is null); k-ary randomized response and subset selection as their exact dense matrix
-    (set ``ldp``) when it has at most STRUCTURED_DENSE_ENTRIES entries. Raises :class:`InputError` (one line,
-    naming the structure) where no certificate form exists: a FAIL of local hashing (its witness seed needs the
-    library's hash, which the checker cannot evaluate), the ideal Laplace histogram (continuous outputs,
-    irrational ratio), the mixtures over attributes, larger dense channels, and a FAIL turned into PASS by
-    ``--tolerance`` (not a certified verdict)."""
-    from rldp_verify.structured.channels import PublicMixture, SubsetSelection, Symmetric, UnaryProduct
+    """The ``audit`` certificate of a structured audit (:func:`rldp_verify.structured.audit_structured` of
+    ``adapted``, an :class:`~rldp_verify.structured.audit.Adapted`) for eps-LDP, for one distribution P
+    (``res.distribution``) or for a Rényi ball (``res.ball``, unary encodings), without the channel's outputs:
+    a unary encoding as its per-bit channel (``unary`` {d, p, q}); local hashing as its bucket channel
+    (``seeded-grr`` {g, a, b}: a PASS, upper end only, the statement's ratio_lower is null); k-ary randomized
+    response and unordered subset selection as ``subsets`` {m, p} (GRR: m = 1, p = a) with, beyond eps-LDP, the
+    output Y attaining the lower end (``data.output``), or for eps-LDP as their exact dense matrix when it has at
+    most STRUCTURED_DENSE_ENTRIES entries. Raises :class:`InputError` (one line, naming the structure) where no
+    certificate form exists: a FAIL of local hashing (its witness seed needs the library's hash, which the
+    checker cannot evaluate) or an upper end below max(a/b, b/a) (the whole seed range searched), ordered subsets
+    (m >= 2), the ideal Laplace histogram (continuous outputs, irrational ratio), the mixtures over attributes, a
+    ball of infinite radius, and a FAIL turned into PASS by ``--tolerance`` (not a certified verdict)."""
+    from rldp_verify.structured.channels import PublicMixture
 
     st = adapted.structure
     if res.tolerance is not None and res.verdict == "PASS" and res.excess is not None:
@@ -358,27 +360,83 @@ def structured_certificate(res, adapted, eps, *, name: str = "audit") -> dict:
                          f"{res.tolerance}, it is not a certified verdict (rerun without --tolerance)")
     target = parse_eps(eps)
     out = res.to_json()
-    if isinstance(st, UnaryProduct):
-        head: dict = {"unary": {"d": st.d, "p": qs(st.bit.p), "q": qs(st.bit.q)}, "sizes": [st.d, 1]}
-    elif isinstance(st, PublicMixture):
-        if res.verdict != "PASS":
-            raise InputError(f"no certificate for the {res.verdict} of {res.adapter} ({st.kind}): its lower end "
-                             "rests on a seed that separates two inputs under the library's hash, which the checker "
-                             "cannot evaluate (a PASS is certified from g, a, b alone)")
-        head = {"seeded-grr": {"g": st.g, "a": qs(st.a), "b": qs(st.b)}, "sizes": [st.d, 1]}
+    fset, data, sizes = _structured_set(res)
+    head = _structured_head(res, st, sizes if fset["type"] != "ldp" else None)
+    if "rows" in head:
+        head = {"Q": _table(head.pop("rows")), "sizes": [head.pop("k"), 1]}
+    if isinstance(st, PublicMixture):
         out["ratio_lower"] = None                           # the certificate supports the upper end only
-    else:
-        n = _dense_entries(st) if isinstance(st, (Symmetric, SubsetSelection)) else None
-        if n is None or n > STRUCTURED_DENSE_ENTRIES:
-            raise InputError(f"no certificate form for {res.adapter} ({st.kind}) yet: "
-                             + (_NO_FORM.get(type(st).__name__, "no structured form in rldp_verify_check") if n is None
-                                else f"its dense matrix has {n} entries (at most {STRUCTURED_DENSE_ENTRIES})"))
-        rows = [r for r in st.dense()[0] if any(r)]        # outputs impossible under every input dropped
-        head = {"Q": _table(rows), "sizes": [len(rows[0]), 1]}
+    elif "subsets" in head and fset["type"] == "distribution" and res.structured_witness is not None:
+        data["output"] = _subset_output(res, st, sizes)
     e = {"exp_eps": qs(target.exp_exact)} if target.exp_exact is not None else {"eps": qs(target.eps_exact)}
-    return envelope("audit", name, {**head, "set": {"type": "ldp"}, "eps": e, "verdict": str(res.verdict),
-                                    "ratio_upper": out["ratio_upper"], "ratio_lower": out["ratio_lower"]},
-                    {"witness": None})
+    return envelope("audit", name, {**head, "set": fset, "eps": e, "verdict": str(res.verdict),
+                                    "ratio_upper": out["ratio_upper"], "ratio_lower": out["ratio_lower"]}, data)
+
+
+def _structured_set(res) -> tuple[dict, dict, tuple | None]:
+    """(set, data, (|S|, |U|)) of a structured audit: eps-LDP, {P} or the Rényi ball (witness P^: in F, and
+    giving two secrets positive mass whenever the audit printed a lower end); radius 0 is {P^}."""
+    ball, P = getattr(res, "ball", None), getattr(res, "distribution", None)
+    if ball is not None and ball.radius == 0:
+        P = ball.phat
+    if P is not None:
+        return {"type": "distribution", "P": _table(P)}, {"witness": None}, (len(P), len(P[0]))
+    if ball is None:
+        return {"type": "ldp"}, {"witness": None}, None
+    if ball.radius == INF:
+        raise InputError(f"no certificate form for {res.adapter} on a Rényi ball of infinite radius (the simplex)")
+    return ({"type": "renyi-ball", "phat": _table(ball.phat), "alpha": qs(ball.alpha), "radius": qs(ball.radius)},
+            {"witness": None if res.ratio_lower is None else _table(ball.phat)},
+            (ball.sensitive_size, ball.public_size))
+
+
+def _structured_head(res, st, sizes) -> dict:
+    """The channel part of a structured statement (``sizes``: (|S|, |U|), None for eps-LDP)."""
+    from rldp_verify.structured.channels import PublicMixture, SubsetSelection, Symmetric, UnaryProduct, ratio
+
+    k = st.d if isinstance(st, (UnaryProduct, PublicMixture)) else getattr(st, "k", None)
+    shape = [k, 1] if sizes is None else list(sizes)
+    if isinstance(st, UnaryProduct):
+        return {"unary": {"d": st.d, "p": qs(st.bit.p), "q": qs(st.bit.q)}, "sizes": shape}
+    if isinstance(st, PublicMixture):
+        top = max(_key(ratio(st.a, st.b)), _key(ratio(st.b, st.a)))
+        if res.verdict == "FAIL" or _key(res.ratio_upper) < top:
+            raise InputError(f"no certificate for the {res.verdict} of {res.adapter} ({st.kind}): "
+                             + ("its lower end rests on a seed that separates two inputs under the library's hash, "
+                                "which the checker cannot evaluate (a PASS is certified from g, a, b alone)"
+                                if res.verdict == "FAIL" else "its upper end rests on the library's hash at every "
+                                "seed (below max(a/b, b/a), which is all the checker can certify from g, a, b)"))
+        return {"seeded-grr": {"g": st.g, "a": qs(st.a), "b": qs(st.b)}, "sizes": shape}
+    why = _NO_FORM.get(type(st).__name__, "no structured form in rldp_verify_check")
+    if isinstance(st, (Symmetric, SubsetSelection)):
+        if sizes is None and _dense_entries(st) <= STRUCTURED_DENSE_ENTRIES:
+            return {"rows": [r for r in st.dense()[0] if any(r)], "k": k}   # outputs impossible everywhere dropped
+        if isinstance(st, Symmetric) or not st.ordered or st.m == 1:
+            m, p = (1, st.a) if isinstance(st, Symmetric) else (st.m, st.P)
+            return {"subsets": {"m": m, "p": qs(p)}, "sizes": shape}
+        why = "ordered subsets of size m >= 2 (the position of x in the output tuple matters)"
+    raise InputError(f"no certificate form for {res.adapter} ({st.kind}) yet: {why}")
+
+
+def _subset_output(res, st, sizes) -> dict:
+    """The output Y attaining the lower end of an (eps, P) audit of subsets (GRR: m = 1): for the witness pair
+    (s, s') with A >= B, the likeliest cells of s, then the cells of the other secrets, then the least likely of
+    s' (for A < B with s and s' swapped), the first m of them (:func:`rldp_verify.structured.rldp._subsets`)."""
+    from rldp_verify.structured.channels import Symmetric
+
+    a1, a2 = sizes
+    P, w = res.distribution, res.structured_witness
+    s, t = int(w["s"]), int(w["s_prime"])
+    up = st.a >= st.b if isinstance(st, Symmetric) else st._prob({0}, 0) >= st._prob(set(), 0)
+    hot, cold = (s, t) if up else (t, s)
+    order = [hot * a2 + u for u in sorted(range(a2), key=lambda u: -P[hot][u])]
+    order += [x for x in range(a1 * a2) if x // a2 not in (s, t)]
+    order += [cold * a2 + u for u in sorted(range(a2), key=lambda u: P[cold][u])]
+    return {"s": s, "s_prime": t, "Y": order[:(1 if isinstance(st, Symmetric) else st.m)]}
+
+
+def _key(r):
+    return math.inf if r == INF else r
 
 
 _NO_FORM = {"LaplaceHistogram": "continuous outputs with an irrational ratio"}

@@ -62,6 +62,8 @@ class StructuredAudit(AuditResult):
     sampler: str = ""
     adapter: str = ""
     structured_witness: dict | None = None    # x, x_prime, y (descriptions: outputs are not enumerated)
+    distribution: Any = None                  # the exact table P of an (eps, P) audit (for its certificate)
+    ball: Any = None                          # the RenyiBall of an (eps, F) audit (for its certificate)
 
     def to_json(self) -> dict:
         """:meth:`AuditResult.to_json` plus excess, rounding_budget, tolerance (decimal strings), structure,
@@ -295,7 +297,7 @@ def _audit_p(model: Adapted, target, tol, tolerance, distribution, sizes, t0) ->
         notes.append(f"witness: secrets s = {wit['s']}, s' = {wit['s_prime']}, output y = {wit['y']}")
     return StructuredAudit(verdict, lo, hi, None, P, dps, time.perf_counter() - t0, P_UNCERTAINTY, target.text,
                            notes, excess=excess, rounding_budget=budget, tolerance=tol, structure=st.kind,
-                           sampler=model.sampler, adapter=model.name, structured_witness=wit)
+                           sampler=model.sampler, adapter=model.name, structured_witness=wit, distribution=P)
 
 
 def _audit_ball(model: Adapted, target, ball, sizes, t0) -> StructuredAudit:
@@ -341,4 +343,4 @@ def _audit_ball(model: Adapted, target, ball, sizes, t0) -> StructuredAudit:
     uncertainty = _describe(ball) if a1 >= 2 else "any F (|S| = 1)"       # as the dense audit says
     return StructuredAudit(verdict, lo, hi, None, None, dps, time.perf_counter() - t0, uncertainty, target.text,
                            notes, structure=st.kind, sampler=model.sampler, adapter=model.name,
-                           structured_witness=wit)
+                           structured_witness=wit, ball=ball)

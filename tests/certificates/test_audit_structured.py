@@ -63,7 +63,7 @@ def test_wrong_unary_certificate_rejected(change):
         msg = "below the certified bound"
     else:
         u["d"] = 1
-        msg = "(g) >= 2"
+        msg = "d = |X| >= 2"
     chk = recheck(bad)
     assert not chk.ok and msg in chk.message, chk.message
 
@@ -112,12 +112,28 @@ def test_wrong_local_hashing_certificate_rejected(change):
 
 
 def test_refusals_are_one_line():
-    """No form: the tolerance-accepted PASS, and a large GRR (its dense matrix above the cap)."""
+    """No form: the tolerance-accepted PASS, ordered subsets of size m >= 2 above the dense cap."""
+    from rldp_verify.structured.channels import SubsetSelection
+
     with pytest.raises(InputError, match="--tolerance"):
         _cert(UnaryProduct(10, BitChannel(F(1, 2), F(1, 4))), "1", tolerance="1")
-    with pytest.raises(InputError, match="dense matrix has 1000000 entries") as exc:
-        _cert(Symmetric(1000, F(1, 2), F(1, 1998)), "10")
+    with pytest.raises(InputError, match="ordered subsets of size m >= 2") as exc:
+        _cert(SubsetSelection(100, 3, F(1, 2), ordered=True), "10")
     assert "\n" not in str(exc.value)
+
+
+def test_large_grr_as_subsets_form():
+    """GRR on k = 1000 values (a dense matrix of 10^6 entries, above the cap) is certified as ``subsets`` {m = 1,
+    p = a}; an upper end rounded down is rejected."""
+    res, cert = _cert(Symmetric(1000, F(1, 2), F(1, 1998)), "6")
+    assert cert["statement"]["subsets"] == {"m": 1, "p": "1/2"} and "Q" not in cert["statement"]
+    chk = recheck(cert)
+    assert chk.ok and chk.message.startswith("FAIL: ratio in [999, 999]"), chk.message
+    res, cert = _cert(Symmetric(1000, F(1, 2), F(1, 1998)), "log(999)")
+    assert recheck(cert).ok and res.verdict == "PASS"
+    bad = copy.deepcopy(cert)
+    bad["statement"]["ratio_upper"] = str(F(998999, 1000))
+    assert "below the certified bound 999" in recheck(bad).message
 
 
 def test_cli_writes_or_refuses(tmp_path, capsys):
