@@ -216,7 +216,34 @@ def check(st: dict, data: dict) -> str:
 def _structured(st: dict, F: dict, data: dict):
     """(U, L) of the unary encoding {d, p, q}, local hashing {g, a, b} or subsets {m, p} (module docstring)."""
     a1, a2 = (int(v) for v in st["sizes"])
-    u, k, ldp = st.get("unary") or st.get("subsets") or st["seeded-grr"], a1 * a2, F["type"] == "ldp"
+    kind, d, A, B, top = _structured_channel(st, F, a1 * a2)
+    if F["type"] == "ldp" or kind == "g":
+        return top, None if kind == "g" else top
+    P = _ball_witness(F, data.get("witness"), a1, a2)
+    if kind == "d":                                    # every P with two secrets of mass > 0 has the ratio top
+        L = None if P is None else top if sum(1 for r in P if sum(r)) >= 2 else Fraction(1)
+        return (L if F["type"] == "distribution" else top if a1 >= 2 else Fraction(1)), L
+    return _subsets_range(P or [], d, A, B, a1, a2, data)                # P: the set {P} (no ball form)
+
+
+def _subsets_range(P, d: int, A, B, a1: int, a2: int, data: dict):
+    """(U, L) of subsets {m = d} under {P}: the ends of c_s(Y) per secret, and the witness output Y."""
+    cond = {s: [v / sum(r) for v in r] for s, r in enumerate(P) if sum(r)}
+    f = lambda t: B + (A - B) * t  # noqa: E731
+    ends = {s: (f(sum(sorted(r)[:max(0, d - a1 * a2 + a2)])), f(sum(sorted(r)[a2 - min(d, a2):]))) for s, r in
+            cond.items()}
+    U = max([Fraction(1)] + [_ratio(max(ends[s]), min(ends[t])) for s in ends for t in ends if s != t])
+    if len(cond) < 2 or "output" not in data:
+        return U, U if len(cond) < 2 else None
+    s, t, Y = int(data["output"]["s"]), int(data["output"]["s_prime"]), [int(x) for x in data["output"]["Y"]]
+    if s == t or s not in cond or t not in cond or len(set(Y)) != d or not all(0 <= x < a1 * a2 for x in Y):
+        raise CertificateError("the witness output needs secrets s != s' of positive mass and m distinct inputs")
+    return U, _ratio(*(f(sum(cond[v][x % a2] for x in Y if x // a2 == v)) for v in (s, t)))
+
+
+def _structured_channel(st: dict, F: dict, k: int):
+    """(kind d / g / m, d, A, B, the eps-LDP ratio) of a structured statement on k inputs, its parameters checked."""
+    u, ldp = st.get("unary") or st.get("subsets") or st["seeded-grr"], F["type"] == "ldp"
     kind = "d" if "d" in u else "g" if "g" in u else "m"
     d, p, c = int(u[kind]), q(u.get("p", u.get("a"))), q(u.get("q", u.get("b", 0)))
     ok = {"d": d == k >= 2 and (ldp or 0 < c < 1), "g": d >= 2 and p + (d - 1) * c == 1, "m": 1 <= d < k}[kind]
@@ -225,24 +252,10 @@ def _structured(st: dict, F: dict, data: dict):
         raise CertificateError("a structured channel needs d = |X| >= 2 (0 < q < 1 beyond eps-LDP), g >= 2, "
                                "1 <= m < |X|, probabilities (a + (g-1) b = 1), the set ldp, distribution (or a ball)")
     A, B = (p / math.comb(k - 1, d - 1), (1 - p) / math.comb(k - 1, d)) if kind == "m" else (p, c)
-    H, C, P = (1 - p, p), (1 - c, c), None if ldp else _ball_witness(F, data.get("witness"), a1, a2)
-    top = max(_ratio(H[b] * C[e], C[b] * H[e]) for b in (0, 1) for e in (0, 1)) if kind == "d" else \
-        max(_ratio(A, B), _ratio(B, A))
-    if ldp or kind == "g":
-        return top, None if kind == "g" else top
-    if kind == "d":                                    # every P with two secrets of mass > 0 has the ratio top
-        L = None if P is None else top if sum(1 for r in P if sum(r)) >= 2 else Fraction(1)
-        return (L if F["type"] == "distribution" else top if a1 >= 2 else Fraction(1)), L
-    cond = {s: [v / sum(r) for v in r] for s, r in enumerate(P) if sum(r)}
-    f = lambda t: B + (A - B) * t  # noqa: E731
-    ends = {s: (f(sum(sorted(r)[:max(0, d - k + a2)])), f(sum(sorted(r)[a2 - min(d, a2):]))) for s, r in cond.items()}
-    U = max([Fraction(1)] + [_ratio(max(ends[s]), min(ends[t])) for s in ends for t in ends if s != t])
-    if len(cond) < 2 or "output" not in data:
-        return U, U if len(cond) < 2 else None
-    s, t, Y = int(data["output"]["s"]), int(data["output"]["s_prime"]), [int(x) for x in data["output"]["Y"]]
-    if s == t or s not in cond or t not in cond or len(set(Y)) != d or not all(0 <= x < k for x in Y):
-        raise CertificateError("the witness output needs secrets s != s' of positive mass and m distinct inputs")
-    return U, _ratio(*(f(sum(cond[v][x % a2] for x in Y if x // a2 == v)) for v in (s, t)))
+    H, C = (1 - p, p), (1 - c, c)
+    if kind == "d":
+        return kind, d, A, B, max(_ratio(H[b] * C[e], C[b] * H[e]) for b in (0, 1) for e in (0, 1))
+    return kind, d, A, B, max(_ratio(A, B), _ratio(B, A))
 
 
 def _channel(rows, a1: int, a2: int) -> list[list[Fraction]]:

@@ -349,7 +349,8 @@ def structured_certificate(res, adapted, eps, *, name: str = "audit") -> dict:
     output Y attaining the lower end (``data.output``), or for eps-LDP as their exact dense matrix when it has at
     most STRUCTURED_DENSE_ENTRIES entries. Raises :class:`InputError` (one line, naming the structure) where no
     certificate form exists: a FAIL of local hashing (its witness seed needs the library's hash, which the
-    checker cannot evaluate) or an upper end below max(a/b, b/a) (the whole seed range searched), ordered subsets
+    checker cannot evaluate) or an (eps, P) upper end below max(a/b, b/a) (the whole seed range searched: it rests
+    on the hash at every seed; any other upper end below it is written and rejected by the checker), ordered subsets
     (m >= 2), the ideal Laplace histogram (continuous outputs, irrational ratio), the mixtures over attributes, a
     ball of infinite radius, and a FAIL turned into PASS by ``--tolerance`` (not a certified verdict)."""
     from rldp_verify.structured.channels import PublicMixture
@@ -400,7 +401,7 @@ def _structured_head(res, st, sizes) -> dict:
         return {"unary": {"d": st.d, "p": qs(st.bit.p), "q": qs(st.bit.q)}, "sizes": shape}
     if isinstance(st, PublicMixture):
         top = max(_key(ratio(st.a, st.b)), _key(ratio(st.b, st.a)))
-        if res.verdict == "FAIL" or _key(res.ratio_upper) < top:
+        if res.verdict == "FAIL" or sizes is not None and st.complete and _key(res.ratio_upper) < top:
             raise InputError(f"no certificate for the {res.verdict} of {res.adapter} ({st.kind}): "
                              + ("its lower end rests on a seed that separates two inputs under the library's hash, "
                                 "which the checker cannot evaluate (a PASS is certified from g, a, b alone)"

@@ -7,7 +7,8 @@ no enumeration of outputs, the sampler model stated, float-rounding excesses exp
 ``--adapter ... --ldp`` runs :func:`run_structured`, which prints in the format of ``rldp-verify audit`` and
 returns its exit code (0 PASS, 1 FAIL, 3 INCONCLUSIVE). ``--distribution P`` takes the same structured route
 for GRR, unary encodings, subset selection and local hashing ((eps, P)-RLDP, :mod:`rldp_verify.structured.rldp`),
-and a Rényi ball (``--phat``/``--data``) for unary encodings, unless ``--certificate`` is given. Other uncertainty
+and a Rényi ball (``--phat``/``--data``) for unary encodings, with ``--certificate`` too (the structured
+certificate forms; local hashing over its whole seed range takes the dense route then). Other uncertainty
 sets and structures use the dense channel (small domains); local hashing over a large seed range is refused
 there (its dense form keeps a few seeds), and a dense channel too large is refused naming the structure.
 """
@@ -66,9 +67,10 @@ def _structured_first(run):
 
             adapted = adapt_spec(args.adapter, args.param, model=args.sampler_model)
             if _exclusive(args) and (ldp or (isinstance(adapted.structure, SUPPORTED)
-                                             and not getattr(args, "certificate", None))):
+                                             and not (getattr(args, "certificate", None)
+                                                      and getattr(adapted.structure, "complete", False)))):
                 return run_structured(args, adapted)
-        if getattr(args, "adapter", None) is not None and has_ball(args) and not getattr(args, "certificate", None):
+        if getattr(args, "adapter", None) is not None and has_ball(args):
             from rldp_verify.adapters import adapt_spec
             from rldp_verify.structured import UnaryProduct
 
