@@ -16,9 +16,11 @@ from fractions import Fraction
 import mpmath
 import sympy as sp
 
+from rldp_verify.certificates.claims import no_certificate
 from rldp_verify.claims import Method, Outcome, claim
 
 from ..rldp._steps import Tally, mp
+from . import _step_certs
 from ._common import PAPER, fs, rand_pair
 
 # --- shared helpers -------------------------------------------------------------------------------------------
@@ -420,6 +422,7 @@ def check_strict_gap_fact(ctx):
     pairs = [((Fraction(1, 2), Fraction(1, 4), Fraction(1, 4)), (Fraction(1, 4), Fraction(1, 2), Fraction(1, 4)))]
     pairs += [rand_pair(rng, rng.choice((2, 3, 4)), den=12, ties_ok=True) for _ in range(40)]
     no_tie_ok = True
+    first = None   # the first failing (P0, P1, T, T_j), for its certificate (issue 23)
     for P0, P1 in pairs:
         k = len(P0)
         Tset = frozenset(i for i in range(k) if P0[i] >= P1[i])
@@ -431,9 +434,14 @@ def check_strict_gap_fact(ctx):
             T.truth("the strict gap", ok, {"P0": fs(P0), "P1": fs(P1), "T_j": sorted(A)},
                     gap=str(d), gap_at_T_j=str(dA))
             no_tie_ok &= ok or tie
+            if not ok and first is None:
+                first = (P0, P1, Tset, A)
         T.points += 1
+    certs = (_step_certs.with_covers(_step_certs.strict_gap_certificates, "kairouz.steps.s8-2.strict-gap-fact", *first)
+             if first else no_certificate("the strict gap held at every sampled pair: a property test (no certificate "
+                                          "for a sample)"))
     return T.outcome(
-        "the strict gap fact of Sec. 8.2", kind="missing-hypothesis",
+        "the strict gap fact of Sec. 8.2", kind="missing-hypothesis", **certs,
         repair="holds when P0(x) != P1(x) for every x; with a tie x0, T_j = T minus {x0} (or T^c plus {x0}) has the same gap, "
                "and Lemma 24 itself fails there (kairouz.lemma24.ratio-bounds)",
         holds_without_ties=no_tie_ok, statement_claims=("kairouz.lemma24.ratio-bounds",))
@@ -458,6 +466,7 @@ def check_eps_star(ctx):
     rng = ctx.rng("kairouz.steps.s8-2.eps-star")
     T = Tally(ctx.dps)
     repaired_ok = True
+    first = None   # the first point where eps* <= 0, for its certificate (issue 23)
     with mpmath.workdps(ctx.dps):
         for _n in range(30):
             k = rng.choice((2, 3, 4))
@@ -481,6 +490,7 @@ def check_eps_star(ctx):
             eps_star = min(min(eps1), min(eps2))
             pt = {"P0": fs(P0), "P1": fs(P1)}
             T.truth("eps* > 0", eps_star > 0, pt, eps_star=eps_star, eps_1=min(eps1), eps_2=min(eps2))
+            first = first or (None if eps_star > 0 else (P0, P1))
             rep = min([x for x in eps1 + eps2 if x > 0], default=mpmath.inf)
             if rep < mpmath.inf:   # the repair: leave T_j = T, T^c out; both bounds hold at eps = rep (all patterns)
                 tt = mpmath.exp(rep) * (1 - mp(10) ** -20)
@@ -488,11 +498,24 @@ def check_eps_star(ctx):
                 repaired_ok &= all(printed_60(tt, a, b, _mass(P0, A), _mass(P1, A)) >= tol and
                                    printed_65(tt, a, b, _mass(P0, A), _mass(P1, A)) >= tol for A in _subsets(k))
             T.points += 1
+    certs = (_step_certs.with_covers(_step_certs.eps_star_certificates, "kairouz.steps.s8-2.eps-star", *first,
+                                     printed_eps_j_at_T()) if first else
+             no_certificate("eps* > 0 at every sampled pair: a property test (no certificate for a sample)"))
     return T.outcome(
-        "eps* of Lemma 24's proof",
+        "eps* of Lemma 24's proof", **certs,
         repair="take eps(j) = +infinity (not 0) where the bound holds for all eps, in particular at T_j = T and T_j = T^c; then "
                "eps* = min over the remaining patterns is positive and both bounds hold for eps <= eps* (checked at every point)",
         repaired_holds=repaired_ok, statement_claims=("kairouz.thm5.binary-optimal-no-ties", "kairouz.lemma24.eq61-closed-form"))
+
+
+def _identities_if_verified(T: Tally, builder, *args) -> dict:
+    """The certificates of a verified step (its identities through the printed steps, issue 23); none when a
+    sampled point failed (the step is REFUTED: its counterexample is in the evidence, and the identities through a
+    wrong printed step would be false)."""
+    if T.failure is not None:
+        return no_certificate("REFUTED at a sampled point (the counterexample in the evidence); no certificate is "
+                              "built for a refuted step of this claim")
+    return _step_certs.with_covers(builder, *args)
 
 
 # --- Sec. 8.3: the dual of the TV problem -----------------------------------------------------------------------------
@@ -554,7 +577,9 @@ def check_tv_dual(ctx):
         m1 = [_dot(P1, Q0), 1 - _dot(P1, Q0)]
         T.truth("(79)", (abs(m0[0] - m1[0]) + abs(m0[1] - m1[1])) / 2 == (t - 1) / (t + 1) * tv, pt)
         T.points += 1
-    return T.outcome("(70)-(79)", statement_claims=("kairouz.thm6.binary-optimal-tv",))
+    return T.outcome("(70)-(79)", statement_claims=("kairouz.thm6.binary-optimal-tv",),
+                     **_identities_if_verified(T, _step_certs.tv_dual_certificates, "kairouz.steps.s8-3.tv-dual-70-79",
+                                               printed_70, printed_72_final))
 
 
 # --- Sec. 8.5: the constant of Theorem 7 ------------------------------------------------------------------------------
@@ -578,6 +603,7 @@ def printed_bin_constant(t):
 def check_constant_94_95(ctx):
     rng = ctx.rng("kairouz.steps.s8-5")
     T = Tally(ctx.dps)
+    binaries = []   # (M0B, M1B) exact at each point, for the certificate (issue 23)
     with mpmath.workdps(ctx.dps):
         for _n in range(40):
             k = rng.choice((2, 3, 4))
@@ -591,13 +617,16 @@ def check_constant_94_95(ctx):
             Q0 = [t / (1 + t) if i in Tset else 1 / (1 + t) for i in range(k)]
             m0 = [_dot(P0, Q0), 1 - _dot(P0, Q0)]
             m1 = [_dot(P1, Q0), 1 - _dot(P1, Q0)]
+            binaries.append((m0, m1))
             kl = sum(mp(a) * mpmath.log(mp(a) / b) for a, b in zip(m0, m1, strict=True))
             rkl = sum(mp(b) * mpmath.log(mp(b) / a) for a, b in zip(m0, m1, strict=True))
             tvb = (abs(m0[0] - m1[0]) + abs(m0[1] - m1[1])) / 2
             T.leq("(95) Pinsker", 2 * mp(tvb) ** 2, kl, pt)
             T.leq("D_kl <= symmetric KL", kl, kl + rkl, pt)
             T.points += 1
-    return T.outcome("(94)-(95)", statement_claims=("kairouz.thm7.binary-kl-approximation",))
+    return T.outcome("(94)-(95)", statement_claims=("kairouz.thm7.binary-kl-approximation",),
+                     **_identities_if_verified(T, _step_certs.constant_94_95_certificates,
+                                               "kairouz.steps.s8-5.constant-94-95", printed_bin_constant, binaries))
 
 
 # --- the LPs: strong and weak duality (Secs. 7, 8.3, 8.4, 9.1, 9.5) ------------------------------------------------------
@@ -743,9 +772,12 @@ def check_literal_readings(ctx):
         bad["'Equation (8.2)'"] = {"cited": "(8.2)", "note": "the number of Sec. 8.2, not of a display",
                                    "repair": "(59), (60), (64), (65) (the displays each sentence rewrites)"}
     if not bad:
-        return Outcome.verified("the literal readings hold")
+        return Outcome.verified("the literal readings hold",
+                                **no_certificate("no literal reading failed: nothing to re-evaluate"))
     return Outcome.refuted("as printed, " + "; ".join(bad) + " fail; the evident readings hold (the step claims the index lists)",
                            counterexample=bad, kind="misprint",
+                           **_step_certs.with_covers(_step_certs.literal_certificates, "kairouz.steps.literal-readings",
+                                                     bad, Q, t, P0, P1, frozenset({0})),
                            statement_checked_by=["kairouz.lemma22.factorisation", "kairouz.lemma24.eq61-closed-form"])
 
 

@@ -15,9 +15,11 @@ from fractions import Fraction
 import mpmath
 import sympy as sp
 
+from rldp_verify.certificates.claims import no_certificate
 from rldp_verify.claims import Method, claim
 
 from ..rldp._steps import Tally, mp
+from . import _step_certs
 from ._common import PAPER, fs, generic_dist, rand_dist, rand_pair
 
 
@@ -75,9 +77,15 @@ def _argmax_sets(P):
 # --- closed forms -----------------------------------------------------------------------------------------------
 
 
+def _log(x):
+    """log in mpmath, or in sympy for a sympy argument (the closed forms' certificates call the printed steps on
+    symbols, issue 23)."""
+    return sp.log(x) if isinstance(x, sp.Basic) else mpmath.log(x)
+
+
 def printed_83(t, p0, p1):
     """(83): mu_j = (P0(T_j)(e^eps-1)+1) log((P0(T_j)(e^eps-1)+1)/(P1(T_j)(e^eps-1)+1))."""
-    return (p0 * (t - 1) + 1) * mpmath.log((p0 * (t - 1) + 1) / (p1 * (t - 1) + 1))
+    return (p0 * (t - 1) + 1) * _log((p0 * (t - 1) + 1) / (p1 * (t - 1) + 1))
 
 
 def printed_92(t, P0, P1):
@@ -88,12 +96,12 @@ def printed_92(t, P0, P1):
 def printed_99(t, eps, p):
     """(99)/(130): mu_j = P(T_j) e^eps log(e^eps/(P(T_j^c) + e^eps P(T_j))) + P(T_j^c) log(1/(P(T_j^c) + e^eps P(T_j)))."""
     d = (1 - p) + t * p
-    return p * t * mpmath.log(t / d) + (1 - p) * mpmath.log(1 / d)
+    return p * t * _log(t / d) + (1 - p) * _log(1 / d)
 
 
 def printed_113(t, eps, p):
     """(102)/(113)/(133): mu_j = P(T_j) e^eps eps - (P(T_j)(e^eps-1)+1) log(P(T_j)(e^eps-1)+1)."""
-    return p * t * eps - (p * (t - 1) + 1) * mpmath.log(p * (t - 1) + 1)
+    return p * t * eps - (p * (t - 1) + 1) * _log(p * (t - 1) + 1)
 
 
 def printed_112(t, eps, pT):
@@ -103,7 +111,7 @@ def printed_112(t, eps, pT):
 
 def printed_139(t, eps, P):
     """(139)/(131): I(X;Y) of randomized response = (1/(e^eps+k-1)) sum_i {P e^eps log(e^eps/(P(e^eps-1)+1)) + (1-P) log(1/(...))}."""
-    return sum(p * t * mpmath.log(t / (p * (t - 1) + 1)) + (1 - p) * mpmath.log(1 / (p * (t - 1) + 1)) for p in P) / (t + len(P) - 1)
+    return sum(p * t * _log(t / (p * (t - 1) + 1)) + (1 - p) * _log(1 / (p * (t - 1) + 1)) for p in P) / (t + len(P) - 1)
 
 
 @claim(
@@ -143,8 +151,13 @@ def check_mu_closed_forms(ctx):
             A = rng.choice(_subsets(k))
             T.equal("(112)", printed_112(t, eps, mp(_mass(P, A))), _mi(P, _binary(A, k, t)), {**pt, "T": sorted(A)})
             T.points += 1
+    certs = (_step_certs.closed_form_evidence("kairouz.steps.mu-closed-forms", {
+        "83": printed_83, "92": printed_92, "99": printed_99, "112": printed_112, "113": printed_113,
+        "139": printed_139}) if T.failure is None else no_certificate(
+        "REFUTED at a sampled point (the counterexample in the evidence); no certificate is built for a refuted step "
+        "of this claim"))
     return T.outcome("the closed forms (83), (92), (99), (112), (113), (130), (139)",
-                     statement_claims=("kairouz.thm8.dual-82", "kairouz.thm12.dual-98"))
+                     statement_claims=("kairouz.thm8.dual-82", "kairouz.thm12.dual-98"), **certs)
 
 
 # --- Sec. 9.1: (103)-(106) -----------------------------------------------------------------------------------------

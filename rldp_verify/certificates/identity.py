@@ -215,10 +215,15 @@ def _rationalize(es: list, notes: list[str], merged: list | None) -> tuple[sympy
 def _grid_size(lhs_, rhs_) -> tuple[dict, list, dict]:
     """(statement trees, variables, the checker's numerator degree bounds) of the rational identity lhs_ == rhs_;
     ValueError when its grid exceeds MAX_POINTS."""
+    names = sorted(str(s) for s in lhs_.free_symbols | rhs_.free_symbols)
+    return _tree_grid_size(to_tree(lhs_), to_tree(rhs_), names)
+
+
+def _tree_grid_size(lhs, rhs, names: list[str]) -> tuple[dict, list, dict]:
+    """:func:`_grid_size` for expression trees of the checker's language and their variables."""
     from rldp_verify_check.identity import degrees
 
-    names = sorted(str(s) for s in lhs_.free_symbols | rhs_.free_symbols)
-    st = {"lhs": to_tree(lhs_), "rhs": to_tree(rhs_), "variables": names}
+    st = {"lhs": lhs, "rhs": rhs, "variables": names}
     degree, _ = degrees(["-", st["lhs"], st["rhs"]], names)
     ways = [1] + [0] * degree[""]     # ways[s]: exponent vectors of the variables so far with sum s (the checker's L)
     for x in names:
@@ -258,10 +263,14 @@ def identity_certificate(name: str, lhs, rhs=0, *, substitution: str | None = No
 
 def _certificate(name: str, lhs_, rhs_, words: str) -> dict:
     """The certificate of the rational identity lhs_ == rhs_ with its grid."""
+    return _grid_certificate(name, *_grid_size(lhs_, rhs_), words)
+
+
+def _grid_certificate(name: str, st: dict, names: list, degree: dict, words: str) -> dict:
+    """The certificate of the statement ``st`` (trees and variables) with a grid on which no denominator vanishes."""
     from rldp_verify_check import CertificateError
     from rldp_verify_check.identity import check
 
-    st, names, degree = _grid_size(lhs_, rhs_)
     st["substitution"] = words
     for attempt in range(4):
         data = {"points": _grid(names, degree, attempt)}
@@ -347,3 +356,83 @@ def identity_evidence(claim_id: str, identities: dict, *, uncovered: str | None 
             f.startswith(f"{label} (") for f in failed)]
         out["certificate_covers"] = f"the symbolic identities ({', '.join(certified)}); not {'; not '.join(gaps)}"
     return out
+
+
+def exact_equality_certificate(name: str, lhs, rhs, *, words: str = "") -> dict:
+    """The ``symbolic-identity`` certificate, without variables, of an equality of two rational numbers given as
+    expression trees over exact numbers (+ - * / and integer pow; ints, Fractions or "p/q" strings): the checker
+    evaluates both trees itself in exact rationals (one grid point, no variables), so it proves lhs == rhs exactly
+    where arb could only show that two balls overlap. The trees are written as given (no sympy evaluation), so the
+    certificate carries the data and the formula, not the number. A false equality is still written (the
+    checker rejects it: nothing is decided here)."""
+    from rldp_verify.certificates.value import expr
+
+    st = {"lhs": expr(lhs), "rhs": expr(rhs), "variables": [],
+          "substitution": words or "none: an equality of exact rational numbers"}
+    return envelope("symbolic-identity", name, st, {"points": {}})
+
+
+class Tree:
+    """An expression tree of the checker's rational language, built by ordinary arithmetic: a printed step written
+    as a Python function of its arguments (``(t - 1) / (t + 1) * abs(d) / 2``) called with ``Tree`` variables
+    returns its own formula as a tree, unevaluated (no sympy simplification decides anything on the way).
+    ``abs`` of a variable declared non-negative is the variable; any other ``abs`` raises ValueError.
+    :func:`tree_identity_certificate` certifies an identity between two such trees."""
+
+    def __init__(self, node, nonneg: bool = False):
+        self.node, self.nonneg = node, nonneg
+
+    @staticmethod
+    def var(name: str, *, nonneg: bool = False) -> Tree:
+        """The variable ``name`` ("$name" in the tree)."""
+        return Tree("$" + name, nonneg)
+
+    @staticmethod
+    def of(x):
+        """The tree of ``x`` (a Tree, an int or a Fraction; floats are refused)."""
+        if isinstance(x, Tree):
+            return x.node
+        if isinstance(x, bool) or not isinstance(x, (int, Fraction)):
+            raise TypeError(f"not an exact number or a Tree: {x!r}")
+        return qs(x)
+
+    def _op(self, op: str, other, right: bool = False) -> Tree:
+        a, b = (Tree.of(other), self.node) if right else (self.node, Tree.of(other))
+        return Tree([op, a, b])
+
+    def __add__(self, o): return self._op("+", o)
+    def __radd__(self, o): return self._op("+", o, True)
+    def __sub__(self, o): return self._op("-", o)
+    def __rsub__(self, o): return self._op("-", o, True)
+    def __mul__(self, o): return self._op("*", o)
+    def __rmul__(self, o): return self._op("*", o, True)
+    def __truediv__(self, o): return self._op("/", o)
+    def __rtruediv__(self, o): return self._op("/", o, True)
+    def __neg__(self): return Tree(["-", self.node])
+
+    def __pow__(self, k):
+        if not isinstance(k, int) or isinstance(k, bool):
+            raise ValueError(f"a non-integer power {k!r} in a rational identity")
+        return Tree(["pow", self.node, k])
+
+    def __abs__(self):
+        if not self.nonneg:
+            raise ValueError(f"abs of {str(self.node)[:80]}: its sign is not known (declare a variable non-negative)")
+        return self
+
+
+def tree_variables(tree) -> list[str]:
+    """The variables of a tree, sorted."""
+    if isinstance(tree, str) and tree.startswith("$"):
+        return [tree[1:]]
+    if isinstance(tree, list):
+        return sorted({v for a in tree[1:] for v in tree_variables(a)})
+    return []
+
+
+def tree_identity_certificate(name: str, lhs, rhs, *, words: str = "") -> dict:
+    """The ``symbolic-identity`` certificate of lhs == rhs for :class:`Tree` objects or trees (with their grid).
+    The identity is not decided here: a false one is written and the checker rejects it."""
+    lt, rt = Tree.of(lhs) if not isinstance(lhs, list) else lhs, Tree.of(rhs) if not isinstance(rhs, list) else rhs
+    names = sorted(set(tree_variables(lt)) | set(tree_variables(rt)))
+    return _grid_certificate(name, *_tree_grid_size(lt, rt, names), words)
