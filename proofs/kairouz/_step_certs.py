@@ -1,5 +1,6 @@
 """Certificates (issue 23) for the proof-step claims of Kairouz, Oh & Viswanath (:mod:`.steps_sec7_8`,
-:mod:`.steps_sec9_10`).
+:mod:`.steps_sec9_10`) and for three claims whose verdicts rested on sympy or on overlapping balls: eq. (12)
+(:mod:`.thm4_staircase_lp`), eq. (32) (:mod:`.eq32_rr_mi_expansion`) and (129)-(135) (:mod:`.thm14_rr_optimal_mi`).
 
 A step claim checks a printed step at sampled points. Where the step is a rational identity (in e^eps, the masses
 P(T), the entries of a column), its certificate is that identity as a ``symbolic-identity``, built by calling the
@@ -305,3 +306,106 @@ def closed_form_evidence(cid: str, printed: dict, k: int = 3) -> dict:
         f"the check's mpmath samples with k = 2, 4, 5 (the identities are for k = {k}, every pattern, in symbols with "
         "t = e^eps a variable); not (113)'s log(xy) = log x + log y and log e^eps = eps for positive x, y (sympy's "
         "expand_log, applied to both sides before the identity)"))
+
+
+# --- Eq. (12): the utility is the output divergence -----------------------------------------------------------------
+
+
+def eq12_certificates(cid: str) -> tuple[list, str]:
+    """Eq. (12) term by term. D_f(M0||M1) = sum_y M1(y) f(M0(y)/M1(y)) and U(Q) = sum_y mu(Q_y) are sums over the
+    outputs y, and M_nu(y) = sum_x P_nu(x) Q(y|x) = P_nu^T Q_y, so (12) holds for every mechanism when, for every
+    column, with a = P0^T Q_y and b = P1^T Q_y (variables):
+
+    - KL: b f(a/b) with f(x) = x log x equals mu_kl(Q_y) = a log(a/b), with L = log(a/b) a variable (the one
+      logarithm of the output, so the identity holds at its actual value);
+    - chi^2: b (a/b - 1)^2 equals mu_chi2(Q_y) = (a - b)^2 / b.
+
+    The same two identities are also certified with the marginals written out for k = 2 inputs (Q(y|x) and P_nu(x)
+    variables)."""
+    docs = []
+    for label, k in (("a = P0^T Q_y, b = P1^T Q_y", None), ("k = 2, the marginals written out", 2)):
+        if k is None:
+            a, b = Tree.var("a"), Tree.var("b")
+            words = "a = M0(y) = P0^T Q_y, b = M1(y) = P1^T Q_y for any mechanism Q and output y"
+        else:
+            Q = [Tree.var(f"Q{x}") for x in range(k)]
+            P0, P1 = [Tree.var(f"p0_{x}") for x in range(k)], [Tree.var(f"p1_{x}") for x in range(k)]
+            a, b = P0[0] * Q[0] + P0[1] * Q[1], P1[0] * Q[0] + P1[1] * Q[1]
+            words = "one column Q_y, Q(y|x) = Q<x>, P0(x) = p0_<x>, P1(x) = p1_<x>, all variables, k = 2"
+        L = Tree.var("L")
+        docs += [tree_identity_certificate(f"{cid}: (12) for KL ({label}), M1(y) f(M0(y)/M1(y)) = mu_kl(Q_y)",
+                                           b * ((a / b) * L), a * L, words=words + "; L = log(a/b), f(x) = x log x"),
+                 tree_identity_certificate(f"{cid}: (12) for chi^2 ({label}), M1(y) (M0(y)/M1(y) - 1)^2 = mu_chi2(Q_y)",
+                                           b * (a / b - 1) ** 2, (a - b) ** 2 / b, words=words)]
+    return docs, ("(12) for KL and chi^2 term by term, for every column of every mechanism (a = P0^T Q_y, b = P1^T Q_y; "
+                  "and with the marginals written out for k = 2); not TV (|a - b| = b |a/b - 1| uses b > 0: no "
+                  "certificate kind states an identity with absolute values; the check compares TV exactly on its 27 "
+                  "mechanisms) nor the check's comparison of the engine's own mu and divergence code on its 27 "
+                  "mechanisms (arb balls that overlap for KL are no proof of equality; the identity is)")
+
+
+# --- Eq. (32) and Theorem 14's expansions ------------------------------------------------------------------------------
+
+
+def _rr_mi_tree(P, k: int) -> list:
+    """I(X;Y) of k-ary randomized response at t = "$t" under P, from the definition: sum_{x, y} P(x) Q(y|x)
+    log(Q(y|x)/M(y)), Q(y|x) = t/(t + k - 1) on the diagonal and 1/(t + k - 1) off it, M(y) = sum_x P(x) Q(y|x)."""
+    den = ["+", "$t", k - 1]
+    Q = [[["/", "$t", den] if x == y else ["/", 1, den] for y in range(k)] for x in range(k)]
+    M = [["+", *[["*", F(P[x]), Q[x][y]] for x in range(k)]] for y in range(k)]
+    return ["+", *[["*", F(P[x]), Q[x][y], ["log", ["/", Q[x][y], M[y]]]] for x in range(k) for y in range(k)]]
+
+
+def eq32_certificates(cid: str, P, c_tol: Fraction, eps_list) -> tuple[list, str]:
+    """The refutation of (32)'s O(e^-2eps) remainder at P: c = -(k-1) - sum_x log P(x) - k H(X) is certainly != 0
+    (in [c_lo, c_hi] away from 0), and at each eps of ``eps_list`` the scaled remainder (I - H + (k-1) eps e^-eps)
+    e^eps, I from randomized response's channel, lies within ``c_tol`` of c (the check's criterion)."""
+    k = len(P)
+    H = ["-", ["+", *[["*", F(p), ["log", F(p)]] for p in P]]]
+    c = ["-", ["-", -(k - 1), ["+", *[["log", F(p)] for p in P]]], ["*", k, H]]
+    docs = [value_certificate(f"{cid}: c = -(k-1) - sum_x log P(x) - k H(X) <= -1/2 (P = {[str(p) for p in P]})", c,
+                              upper=F(-1, 2))]
+    for eps in eps_list:
+        rem = ["*", ["+", _rr_mi_tree(P, k), ["-", H], ["*", k - 1, eps, ["exp", -eps]]], "$t"]
+        docs.append(value_certificate(
+            f"{cid}: |(I - H + (k-1) eps e^-eps) e^eps - c| <= {c_tol} at eps = {eps} (P = {[str(p) for p in P]})",
+            ["let", [["t", ["exp", eps]]], ["-", rem, c]], lower=-c_tol, upper=c_tol))
+    return docs, (f"c != 0 and the scaled remainder within {c_tol} of c at eps = {', '.join(map(str, eps_list))} (the "
+                  "check's criterion), I(X;Y) evaluated by the checker from the channel; not the limit itself (that "
+                  "(I - H + (k-1) eps e^-eps) e^eps tends to c as eps grows is asymptotic: no certificate kind states it)")
+
+
+def thm14_certificates(cid: str, P, eps_list, sets, tol: Fraction) -> tuple[list, str]:
+    """Theorem 14's proof, (129)-(135), at P: (131) 1^T alpha* = sum_i mu_i/(t + k - 1) as an identity in t and the
+    mu_i (alpha*_i = ((t + k - 2) mu_i - sum_{l != i} mu_l)/((t - 1)(t + k - 1)), (129)); (135)'s coefficient
+    c_j = P(T_j) log P(T_j) - sum_{T_j} P log P > 0 for each set of ``sets``; and at each eps of ``eps_list``,
+    |(S_j^T alpha* - mu_j) e^-eps - c_j| <= ``tol`` with mu_j from (113) (the check's criterion)."""
+    k = len(P)
+    t = Tree.var("t")
+    mu = [Tree.var(f"mu{i}") for i in range(k)]
+    alpha = [((t + k - 2) * mu[i] - sum((mu[j] for j in range(k) if j != i), F(0))) / ((t - 1) * (t + k - 1))
+             for i in range(k)]
+    docs = [tree_identity_certificate(f"{cid}: (131) 1^T alpha* = sum_i mu(S_i)/(e^eps + k - 1), k = {k}",
+                                      sum(alpha[1:], alpha[0]), sum(mu[1:], mu[0]) / (t + k - 1),
+                                      words="t = e^eps, mu<i> = mu(S_{j_i}) the singleton patterns' utilities")]
+
+    def mu113(z, eps):     # (113): z t eps - (z (t - 1) + 1) log(z (t - 1) + 1)
+        inner = ["+", ["*", z, ["-", "$t", 1]], 1]
+        return ["-", ["*", z, "$t", eps], ["*", inner, ["log", inner]]]
+
+    for A in sets:
+        zA = sum((F(P[i]) for i in A), F(0))
+        coef = ["-", ["*", zA, ["log", zA]], ["+", *[["*", F(P[i]), ["log", F(P[i])]] for i in A]]]
+        docs.append(value_certificate(f"{cid}: (135)'s coefficient at T_j = {list(A)} is > 0 (P = {[str(p) for p in P]})",
+                                      coef, lower=0, strict=True))
+        for eps in eps_list:
+            m1 = [mu113(F(P[i]), eps) for i in range(k)]
+            al = [["/", ["-", ["*", ["+", "$t", k - 2], m1[i]], ["+", 0, *[m1[j] for j in range(k) if j != i]]],
+                   ["*", ["-", "$t", 1], ["+", "$t", k - 1]]] for i in range(k)]
+            g = ["-", ["+", *[["*", "$t" if i in A else 1, al[i]] for i in range(k)]], mu113(zA, eps)]
+            docs.append(value_certificate(
+                f"{cid}: |(S_j^T alpha* - mu_j) e^-eps - coefficient| <= {tol} at T_j = {list(A)}, eps = {eps}",
+                ["let", [["t", ["exp", eps]]], ["-", ["/", g, "$t"], coef]], lower=-tol, upper=tol))
+    return docs, ("(131) as an identity in e^eps and the singleton utilities; (135)'s coefficients > 0 and matched "
+                  f"within {tol} at eps = {', '.join(map(str, eps_list))} (the check's criterion); not (133)'s leading "
+                  "term -z log z (a sympy series: a limit, no certificate kind) nor the O(eps) remainders (asymptotic)")

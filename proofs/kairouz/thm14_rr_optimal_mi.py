@@ -1,6 +1,7 @@
 """Theorem 14 (randomized response maximises I(X;Y) for large eps) and the expansions
 (133)-(135) of its proof."""
 
+from fractions import Fraction
 from itertools import combinations
 
 import mpmath
@@ -20,6 +21,7 @@ from rldp_verify.topics.extremal.utilities import (
 )
 
 from ._common import PAPER, fs, generic_dist, rand_dist
+from ._step_certs import thm14_certificates, with_covers
 
 
 @claim(
@@ -110,5 +112,7 @@ def check_135(ctx):
                     for r in rows if "1^T alpha - (131)" in r)
     if ok:
         return Outcome.verified("(133) leading term -z log z symbolic; (135) coefficient positive and matched by "
-                                "S^T alpha* - mu at eps = 20, 30 (50 digits); (131) identity", rows=rows)
+                                "S^T alpha* - mu at eps = 20, 30 (50 digits); (131) identity", rows=rows,
+                                **with_covers(thm14_certificates, "kairouz.thm14.expansions-133-135", P, (20, 30),
+                                              ((0, 1), (1, 2, 3)), Fraction(1, 10 ** 6)))
     return Outcome.refuted("expansion mismatch", counterexample=rows, kind="false")

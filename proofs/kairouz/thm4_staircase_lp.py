@@ -5,7 +5,7 @@ from fractions import Fraction
 import cdd
 import cdd.gmp
 
-from rldp_verify.certificates.claims import built, no_certificate
+from rldp_verify.certificates.claims import built
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.rigorous import arb_precision
 from rldp_verify.core.rigorous import upper as arb_upper
@@ -24,6 +24,7 @@ from rldp_verify.topics.extremal.utilities import (
 
 from ._certified import staircase_optimum_certificates
 from ._common import PAPER, fs, generic_dist, rand_pair
+from ._step_certs import eq12_certificates, with_covers
 from .lem22_polytope import _vertex_certificates
 
 
@@ -240,7 +241,4 @@ def check_eq12(ctx):
                             "t = 3/2, 4, 20): sum_y mu(Q_y) = D(M0||M1) of the marginals for KL (overlapping arb balls "
                             f"of radius < 1e-20; in {asymmetric} of them D(M1||M0) is certainly different), chi^2 and "
                             "TV (exact)", instances=rows[:6], n_instances=len(rows), asymmetric=asymmetric,
-                            **no_certificate("an identity: sum_y mu(Q_y) and D_f(M0||M1) are two expressions of the "
-                                             "same number; a rigorous-value certificate proves inequalities, and for "
-                                             "KL arb can only show that the two balls overlap (chi^2 and TV are exact "
-                                             "rational equalities computed by the check)"))
+                            **with_covers(eq12_certificates, "kairouz.eq12.utility-is-output-divergence"))
