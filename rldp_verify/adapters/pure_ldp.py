@@ -21,12 +21,13 @@ from rldp_verify.adapters._common import (
     xxhash_problem,
 )
 from rldp_verify.adapters.pure_ldp_more import MORE, _pure_ldp_more
+from rldp_verify.adapters.pure_ldp_sketch import SKETCH, _pure_ldp_sketch
 from rldp_verify.core.errors import InputError
 from rldp_verify.structured import Adapted, BitChannel, LaplaceHistogram, PublicMixture, Symmetric, UnaryProduct
 from rldp_verify.structured import samplers as sm
 
 SUPPORTED = ("UEClient", "DEClient", "LHClient", "HEClient", "RAPPORClient", "CMSClient", "HadamardMechClient",
-             "HadamardResponseClient", "FastLHClient")
+             "HadamardResponseClient", "FastLHClient", "SketchResponseClient", "PCSClient", "PEMClient")
 
 
 def pure_ldp_has_ue_bug(version: str | None = None) -> bool:
@@ -42,10 +43,12 @@ def pure_ldp_has_ue_bug(version: str | None = None) -> bool:
 
 def _pure_ldp(obj, ev: _Events, params) -> Adapted:
     cls = type(obj).__name__
+    if cls in SKETCH:
+        return _pure_ldp_sketch(obj, cls, _version("pure-ldp"), ev, params)
     if cls not in SUPPORTED:
         raise InputError(f"unsupported pure-ldp object of type {type(obj).__module__}.{cls} (supported: "
                          "UEClient, DEClient, LHClient, HEClient, RAPPORClient, CMSClient, HadamardMechClient, "
-                         "HadamardResponseClient, FastLHClient)")
+                         "HadamardResponseClient, FastLHClient, SketchResponseClient, PCSClient, PEMClient)")
     ver = _version("pure-ldp")
     if cls in MORE:
         return _pure_ldp_more(obj, cls, ver, ev, params)

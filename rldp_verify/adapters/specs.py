@@ -18,7 +18,7 @@ def _pure_ldp_build(name):
 
         eps, d = float(kw.pop("epsilon", 0) or 0), int(kw.pop("d"))
         im = {"index_mapper": lambda x: x}
-        if name in ("RAPPORClient", "CMSClient"):
+        if name in ("RAPPORClient", "CMSClient", "SketchResponseClient", "PCSClient"):
             return _sketch_build(name, fo, eps, d, kw)
         if name == "UEClient":
             obj = fo.UEClient(eps, d, use_oue=bool(kw.pop("use_oue", False)), **im)
@@ -45,7 +45,17 @@ def _sketch_build(name, fo, eps, d, kw):
     left for the adapter (the clients do not know it)."""
     from pure_ldp.core import generate_hash, generate_hash_funcs
 
+    if name == "PCSClient":
+        n_rows, w = int(kw.pop("l")), int(kw.pop("w"))
+        return fo.PCSClient(eps, n_rows, w, list(zip(generate_hash_funcs(n_rows, w), generate_hash_funcs(n_rows, 2),
+                                                strict=True))), {**kw, "d": d}
     m, h = int(kw.pop("m")), int(kw.pop("num_hashes"))
+    if name == "SketchResponseClient":
+        cs = bool(kw.pop("count_sketch", False))
+        funcs = list(zip(generate_hash_funcs(h, m), generate_hash_funcs(h, 2), strict=True)) if cs else \
+            generate_hash_funcs(h, m)
+        obj = fo.SketchResponseClient(eps, m, funcs, lh_k=int(kw.pop("lh_k", 100)), count_sketch=cs)
+        return obj, {**kw, "d": d}
     if name == "RAPPORClient":
         n = int(kw.pop("num_of_cohorts", 8))
         fam = [[generate_hash(m, c * h + i) for i in range(h)] for c in range(n)]
@@ -53,6 +63,14 @@ def _sketch_build(name, fo, eps, d, kw):
     else:
         obj = fo.CMSClient(eps, generate_hash_funcs(h, m), m, is_hadamard=bool(kw.pop("is_hadamard", False)))
     return obj, {**kw, "d": d}
+
+
+def _pem_build(**kw):
+    """PEM with its defaults (binary alphabet, the inner LHClient with OLH)."""
+    from pure_ldp.heavy_hitters import PEMClient
+
+    return PEMClient(float(kw.pop("epsilon")), int(kw.pop("start_length")), int(kw.pop("max_string_length")),
+                     int(kw.pop("fragment_length"))), kw
 
 
 def _mfl_build(module, name):
@@ -86,6 +104,12 @@ SPECS = {
                                                                      "num_of_cohorts": int, "d": int}),
     ("pure-ldp", "CMSClient"): (_pure_ldp_build("CMSClient"), {"epsilon": float, "m": int, "num_hashes": int,
                                                                "d": int, "is_hadamard": bool}),
+    ("pure-ldp", "SketchResponseClient"): (_pure_ldp_build("SketchResponseClient"),
+                                           {"epsilon": float, "m": int, "num_hashes": int, "lh_k": int,
+                                            "count_sketch": bool, "d": int}),
+    ("pure-ldp", "PCSClient"): (_pure_ldp_build("PCSClient"), {"epsilon": float, "l": int, "w": int, "d": int}),
+    ("pure-ldp", "PEMClient"): (_pem_build, {"epsilon": float, "start_length": int, "max_string_length": int,
+                                             "fragment_length": int}),
     ("pure-ldp", "HadamardResponseClient"): (_pure_ldp_build("HadamardResponseClient"), {"epsilon": float, "d": int}),
     ("pure-ldp", "HadamardMechClient"): (_pure_ldp_build("HadamardMechClient"), {"epsilon": float, "d": int,
                                                                                  "t": int}),
@@ -135,7 +159,7 @@ SPECS = {
     ("opendp", "make_laplace"): (_odp_build("make_laplace"), {"bounds": list, "scale": float}),
     ("opendp", "make_geometric"): (_odp_build("make_geometric"), {"bounds": list, "scale": float}),
 }
-_OPTIONAL = ("use_oue", "optimal", "g", "use_olh", "as_set", "num_of_cohorts", "is_hadamard")
+_OPTIONAL = ("use_oue", "optimal", "g", "use_olh", "as_set", "num_of_cohorts", "is_hadamard", "lh_k", "count_sketch")
 
 
 def _convert(key: str, text: str, typ):

@@ -1,0 +1,240 @@
+"""Sketch-based local randomisers: a released public index j picks a deterministic map of the input (a hash row
+of the sketch), and a frequency oracle randomises the image. Exact eps-LDP ratios without enumerating outputs.
+
+- :func:`hashed_mixture` -- sketch response (pure-ldp ``SketchResponseClient``) and prefix-based heavy hitters
+  (``PEMClient``): Q[(j, y)|x] = w(j) Q_in[y | h_j(x)] with j drawn independently of x and released, so w(j)
+  cancels and rho = max over j and x != x' with h_j(x) != h_j(x') of the inner ratio between the images. For an
+  inner local-hashing mixture (seed s, GRR on g buckets) the result is again a :class:`PublicMixture` over the
+  compound seed (j, s): bucket h_s(h_j(x)); for inner GRR or unary encoding every pair of distinct images has the
+  inner ratio, so rho is the inner ratio as soon as some j separates two inputs (:class:`HashedInput`).
+- :class:`SignedSketch` -- private count sketch (pure-ldp ``PCSClient``, Charikar-Chen-Farach-Colton sketch with
+  the Duchi-Jordan-Wainwright / Bassily-Smith randomiser): row j released; the output is a +-1 vector of length w
+  whose entry h_j(x) is s_j(x) c (c = +1 with probability ``hot``) and whose other entries are independent
+  (+1 with probability ``cold``). For inputs with keys k = (h, s), k' = (h', s') under row j:
+  h = h': rho = max_b L_s(b) / L_s'(b); h != h': rho = max_b L_s(b) / C(b) * max_b C(b) / L_s'(b) (L the hot law,
+  C the cold law; the other entries cancel). rho is the largest of these over the key pairs that occur, found by
+  scanning the inputs until the best candidate type is seen.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from rldp_verify.core.errors import InputError
+from rldp_verify.structured.channels import (
+    INF,
+    PublicMixture,
+    Symmetric,
+    UnaryProduct,
+    _dense_cap,
+    _key,
+    _max,
+    ratio,
+)
+
+__all__ = ["HashedInput", "SignedSketch", "SketchMixture", "hashed_mixture"]
+
+
+def hashed_mixture(d: int, indices: list, image: Callable[[Any, int], int], inner, *, dense_indices=None):
+    """The structure of Q[(j, y)|x] = Q_in[y | image(j, x)] with j uniform on ``indices`` and released.
+
+    ``inner`` is a :class:`PublicMixture` (flattened to one over (j, s)), a :class:`Symmetric` or a
+    :class:`UnaryProduct` (:class:`HashedInput`); anything else is refused. ``dense_indices`` restricts the dense
+    form (default: all of ``indices``)."""
+    dense_idx = list(indices if dense_indices is None else dense_indices)
+    if isinstance(inner, PublicMixture):
+        pm = inner
+
+        def separating(x, xp):
+            for j in indices:
+                u, up = image(j, x), image(j, xp)
+                if u != up:
+                    s = pm.separating(u, up)
+                    if s is not None:
+                        return (j, s)
+            return None
+
+        def bucket(x, js):
+            return pm.hash_fn(image(js[0], x), js[1])
+        seeds = [(j, s) for j in dense_idx for s in pm.seeds]
+        return SketchMixture(d, pm.g, pm.a, pm.b, separating, seeds, bucket,
+                             complete=pm.complete and len(dense_idx) == len(list(indices)))
+    if isinstance(inner, (Symmetric, UnaryProduct)):
+        return HashedInput(d, list(indices), image, inner, dense_idx)
+    raise InputError(f"no exact sketch structure over an inner channel of type {type(inner).__name__} (supported: "
+                     "local hashing, GRR, unary encoding)")
+
+
+@dataclass
+class SketchMixture(PublicMixture):
+    """Local hashing of h_j(x) over the compound public seed (j, s): rho = max(a/b, b/a) once some (j, s) separates
+    input 0 from some input x' (two inputs may share every hash row, so x' is searched, not fixed to 1)."""
+
+    kind = "mixture over the released hash row j and seed s of GRR on g buckets of h_s(h_j(x)) (sketch + local hashing)"
+
+    def _pair(self):
+        for xp in range(1, self.d):
+            s = self.separating(0, xp)
+            if s is not None:
+                return xp, s
+        return None, None
+
+    def _sep(self):
+        return self._pair()[1]
+
+    def witness(self) -> dict:
+        """x = 0, the first x' that some (j, s) separates from it, the bucket reported."""
+        xp, s = self._pair()
+        hx, hxp = self.hash_fn(0, s), self.hash_fn(xp, s)
+        y = hx if _key(ratio(self.a, self.b)) >= _key(ratio(self.b, self.a)) else hxp
+        return {"x": 0, "x_prime": xp, "y": f"(bucket {y}, row and seed {s})", "h_seed(x)": hx, "h_seed(x')": hxp}
+
+
+@dataclass
+class HashedInput:
+    """A released index j (uniform on ``indices``), then the input-symmetric channel ``inner`` (GRR or unary
+    encoding: every pair of distinct inner inputs has its ratio) on image(j, x)."""
+
+    d: int
+    indices: list
+    image: Callable[[Any, int], int]
+    inner: Any
+    dense_indices: list = field(default_factory=list)
+    params: dict = field(default_factory=dict)
+
+    kind = "mixture over a released hash index j of a frequency oracle applied to h_j(x) (sketch)"
+
+    def _pair(self):
+        """The first (j, x, x') with image(j, x) != image(j, x'), or None when every map is constant."""
+        for j in self.indices:
+            u0 = self.image(j, 0)
+            for x in range(1, self.d):
+                if self.image(j, x) != u0:
+                    return j, 0, x
+        return None
+
+    def ratio(self):
+        """The inner ratio when some index separates two inputs, else 1 (the output does not depend on x)."""
+        return self.inner.ratio() if self._pair() is not None else Fraction(1)
+
+    def witness(self) -> dict:
+        """The separating index and inputs, and the inner witness on their images."""
+        pair = self._pair()
+        if pair is None:
+            return {"x": 0, "x_prime": 1, "y": "any output (every h_j is constant)"}
+        j, x, xp = pair
+        return {"x": x, "x_prime": xp, "y": f"(index {j}, the inner output separating h_j(x) = {self.image(j, x)} "
+                                            f"from h_j(x') = {self.image(j, xp)})"}
+
+    def dense(self):
+        """(rows, outputs) over (j, inner output) for j in ``dense_indices`` (uniform)."""
+        rows_in, outs_in = self.inner.dense()
+        idx = self.dense_indices or self.indices
+        _dense_cap(len(idx) * len(outs_in) * self.d, f"sketch with d = {self.d}")
+        w = Fraction(1, len(idx))
+        rows, outs = [], []
+        for j in idx:
+            img = [self.image(j, x) for x in range(self.d)]
+            for r, lab in zip(rows_in, outs_in, strict=True):
+                rows.append([w * r[u] for u in img])
+                outs.append(f"{lab}@{j}")
+        return rows, outs
+
+
+@dataclass
+class SignedSketch:
+    """Private count sketch: row j uniform on range(rows), released; key(j, x) = (h, s), h in range(w), s = +-1."""
+
+    d: int
+    w: int
+    rows: int
+    hot: Fraction               # Pr[the entry at h equals s]
+    cold: Fraction              # Pr[an entry elsewhere is +1]
+    key: Callable[[int, int], tuple]
+    params: dict = field(default_factory=dict)
+
+    kind = ("mixture over the released row j of a +-1 vector: entry h_j(x) carries the sign s_j(x) (kept with "
+            "probability hot), the others are independent coins (private count sketch)")
+
+    def _law(self, s):
+        """Pr[+1], Pr[-1] at a position: the hot position with sign s (s = +-1), or a cold one (s = 0)."""
+        one = self.cold if s == 0 else (self.hot if s == 1 else 1 - self.hot)
+        return {1: one, -1: 1 - one}
+
+    def _r(self, s, sp):
+        """max_b L_s(b) / L_sp(b) (0/0 skipped)."""
+        a, b = self._law(s), self._law(sp)
+        return _max(ratio(a[1], b[1]), ratio(a[-1], b[-1]))
+
+    def _value(self, typ):
+        if typ[0] == "same":                      # (h, s) vs (h, -s)
+            return self._r(typ[1], -typ[1])
+        r1, r2 = self._r(typ[1], 0), self._r(0, typ[2])
+        return INF if INF in (r1, r2) else r1 * r2
+
+    def _types(self):
+        """Candidate pair types, best first: ('same', s) and ('diff', s, s')."""
+        types = [("same", 1), ("same", -1)] + [("diff", s, sp) for s in (1, -1) for sp in (1, -1)]
+        return sorted(types, key=lambda t: _key(self._value(t)), reverse=True)
+
+    def _scan(self):
+        """The best type that occurs, with its witness (j, x, x'): inputs are scanned row by row, keeping the first
+        input of each key, until the best remaining candidate occurs."""
+        types = self._types()
+        found: dict = {}
+        for j in range(self.rows):
+            first: dict = {}
+            for x in range(self.d):
+                h, s = self.key(j, x)
+                if (h, s) in first:
+                    continue
+                first[(h, s)] = x
+                if (h, -s) in first and ("same", -s) not in found:
+                    found[("same", -s)] = (j, first[(h, -s)], x)
+                for (h2, s2), x2 in first.items():
+                    if h2 != h and ("diff", s2, s) not in found:
+                        found[("diff", s2, s)] = (j, x2, x)
+                    if h2 != h and ("diff", s, s2) not in found:
+                        found[("diff", s, s2)] = (j, x, x2)
+                best = next((t for t in types if t in found), None)
+                if best is not None and _key(self._value(best)) == _key(self._value(types[0])):
+                    return best, found[best]
+        present = [t for t in types if t in found]
+        return (present[0], found[present[0]]) if present else (None, None)
+
+    def ratio(self):
+        """rho exactly (1 when every input has the same key under every row)."""
+        typ, _ = self._scan()
+        return Fraction(1) if typ is None else self._value(typ)
+
+    def witness(self) -> dict:
+        """Row j, inputs x, x' and the entries that attain the ratio."""
+        typ, where = self._scan()
+        if typ is None:
+            return {"x": 0, "x_prime": 1, "y": "any output (all inputs share their keys)"}
+        j, x, xp = where
+        (h, s), (hp, sp) = self.key(j, x), self.key(j, xp)
+        return {"x": x, "x_prime": xp, "y": f"(row {j}; keys (h, s) = ({h}, {s}) and ({hp}, {sp}); the entries at "
+                                            f"{sorted({h, hp})} chosen to maximise the ratio)"}
+
+    def dense(self):
+        """(rows, outputs) over (vector, j) (small w, l, d)."""
+        _dense_cap(2**self.w * self.rows * self.d, f"private count sketch with w = {self.w}, l = {self.rows}")
+        wt = Fraction(1, self.rows)
+        rows, outs = [], []
+        for j in range(self.rows):
+            keys = [self.key(j, x) for x in range(self.d)]
+            for vec in itertools.product((1, -1), repeat=self.w):
+                row = []
+                for h, s in keys:
+                    p = wt
+                    for i, v in enumerate(vec):
+                        p *= self._law(s if i == h else 0)[v]
+                    row.append(p)
+                rows.append(row)
+                outs.append(",".join(str(v) for v in vec) + f"@{j}")
+        return rows, outs
