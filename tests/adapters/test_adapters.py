@@ -445,7 +445,7 @@ def test_unsupported_object_names_its_type(obj, msg):
 
 
 def test_unsupported_library_objects():
-    with pytest.raises(InputError, match="unsupported pure-ldp object of type .*PCSClient"):
+    with pytest.raises(InputError, match="unsupported pure-ldp object of type .*PCSServer"):
         adapt(_rappor())
     from multi_freq_ldpy.pure_frequency_oracles.GRR import GRR_Aggregator_MI
 
@@ -454,7 +454,7 @@ def test_unsupported_library_objects():
 
 
 def _rappor():
-    return pure_ldp.PCSClient.__new__(pure_ldp.PCSClient)
+    return pure_ldp.PCSServer.__new__(pure_ldp.PCSServer)
 
 
 @pytest.mark.parametrize("extra, msg", [
