@@ -28,6 +28,17 @@ Our recomputation (choices where the paper is silent are said in each claim's ``
   beyond two standard errors is REFUTED, anything else INCONCLUSIVE.
 
 Floats are used throughout (a statistical statement; the seed is fixed, so the verdict is reproducible).
+
+Second route (issue 24), at every alpha of every sample: (i) q is a vertex of Proposition 3.2's polytope, so the PRAM
+matrix (8) at q is e^alpha-DP with the ratio e^alpha attained: its largest ratio max_z max_k M[k, z] / min_k M[k, z]
+(numpy, from the matrix, not the engine's vertex formulas) must equal e^alpha to 1e-12 (relative); (ii) the inverse of
+(9) is recomputed in closed form (Sherman-Morrison: M = D + u 1^T with u_k = (1 - q_k)/(S - 1), D = diag(q_k - u_k), so
+p = D^-1 (m - c 1) with c = sum_k u_k m_k / D_k / (1 + sum_k u_k / D_k)) and must agree with the linear solve of
+:func:`mle` (and with the MLE wherever that inverse is a distribution) to 1e-9; (iii) the Z counts are exactly
+Multinomial(n, M^T p), so that inverse is unbiased with covariance C = M^-T (diag(m) - m m^T) M^-1 / n: its mean square
+error over the runs must be consistent with trace(C), and each coordinate's mean with p, at level 1e-6 (z-tests with
+the runs' standard error / the exact variance). A failure is an ERROR of the claim (the simulation, the estimator or
+q is wrong), never a verdict.
 """
 
 from __future__ import annotations
@@ -42,6 +53,7 @@ from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import from_float, working_precision
 from rldp_verify.topics import pram
 
+from .._consistency import expect
 from ._common import ALPHAS, PAPER, SCENARIO_I, SCENARIO_II, SCENARIO_IV, e_alpha
 from .sec4_1_tables import TABLE1, TABLE2, TABLE4
 
@@ -49,6 +61,57 @@ RUNS = 100
 N_MAIN = 10_000
 N_SENSITIVITY = (1_000, 100_000)
 BOOT = 400
+ROUTE_LEVEL = 1e-6   # two-sided level of the second route's z-tests
+
+
+def inverse_closed_form(mhat: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """The inverse of (9), p = M^-T m, for the rows of ``mhat`` by Sherman-Morrison (module docstring), not a linear
+    solve."""
+    S = q.size
+    u = (1 - q) / (S - 1)
+    D = q - u
+    c = (mhat * (u / D)).sum(axis=1, keepdims=True) / (1 + (u / D).sum())
+    return (mhat - c) / D
+
+
+def second_route(p: np.ndarray, q: np.ndarray, M: np.ndarray, t: float, counts: np.ndarray, est: np.ndarray,
+                 n: int, label: str) -> dict:
+    """The checks (i)-(iii) of the module docstring at one alpha; ERROR (proofs._consistency) when one fails."""
+    from scipy.stats import norm
+
+    ratio = float((M.max(axis=0) / M.min(axis=0)).max())
+    expect(abs(ratio / t - 1) <= 1e-12, f"{label}: the PRAM matrix at q has largest ratio {ratio!r}, not e^alpha = {t!r}"
+                                        " (q is not a vertex of the DP polytope; routes disagree)")
+    mhat = counts / counts.sum(axis=1, keepdims=True)
+    inv = inverse_closed_form(mhat, q)
+    solve = np.linalg.solve(M.T, mhat.T).T
+    diff = float(np.abs(inv - solve).max())
+    expect(diff <= 1e-9, f"{label}: the inverse of (9) by Sherman-Morrison and by the linear solve differ by {diff:.3g}"
+                         " (routes disagree)")
+    ok = (inv >= 0).all(axis=1)
+    if ok.any():
+        d2 = float(np.abs(inv[ok] - est[ok]).max())
+        expect(d2 <= 1e-9, f"{label}: the MLE differs by {d2:.3g} from the inverse of (9) where that is a distribution "
+                           "(routes disagree)")
+    m = M.T @ p
+    Minv = np.linalg.inv(M)
+    C = Minv.T @ (np.diag(m) - np.outer(m, m)) @ Minv / n
+    R = counts.shape[0]
+    z_max = float(norm.isf(ROUTE_LEVEL / 2))
+    err2 = ((inv - p) ** 2).sum(axis=1)
+    z_mse = (float(err2.mean()) - float(np.trace(C))) / (float(err2.std(ddof=1)) / math.sqrt(R))
+    z_mean = (inv.mean(axis=0) - p) / np.sqrt(np.diag(C) / R)
+    expect(abs(z_mse) <= z_max, f"{label}: the mean square error of the inverse of (9) over {R} runs is "
+                                f"{float(err2.mean()):.4g}, {z_mse:.2f} standard errors from the exact trace(C) = "
+                                f"{float(np.trace(C)):.4g} (|z| <= {z_max:.2f}; routes disagree)")
+    worst = int(np.abs(z_mean).argmax())
+    expect(abs(float(z_mean[worst])) <= z_max, f"{label}: the mean of coordinate {worst} of the inverse of (9) is "
+                                               f"{float(z_mean[worst]):.2f} standard errors from p (|z| <= {z_max:.2f};"
+                                               " routes disagree)")
+    return {"dp_ratio_over_e^alpha": round(ratio / t, 12), "closed_form_vs_solve": f"{diff:.1e}",
+            "exact_rmse_of_inverse": round(math.sqrt(float(np.trace(C))), 8),
+            "simulated_rmse_of_inverse": round(math.sqrt(float(err2.mean())), 8), "z_mse": round(z_mse, 3),
+            "max_|z|_of_mean": round(float(np.abs(z_mean).max()), 3)}
 
 
 def figures_dir(ctx) -> Path:
@@ -207,11 +270,13 @@ def run_scenario(name: str, p_exact, ctx, *, n: int = N_MAIN, alphas=ALPHAS, alp
         M = pram_matrix(q)
         counts = simulate_counts(rng, p, M, n, RUNS)
         est = mle(counts, M)
+        route = second_route(p, q, M, float(e_alpha(a_used)), counts, est, n, f"{name}, alpha = {a_used}, n = {n}")
         s = summarise(est, p, rng)
         c = pram.label_counts(labels)
         s.update({"alpha": a, "q_counts (#v_a, #v_-a, #v_min, #v_max)":
                   [c[pram.V_ALPHA], c[pram.V_MALPHA], c[pram.V_MIN], c[pram.V_MAX]], "q_from": how,
-                  "runs_needing_EM": int((np.linalg.solve(M.T, (counts / n).T).T < 0).any(axis=1).sum())})
+                  "runs_needing_EM": int((np.linalg.solve(M.T, (counts / n).T).T < 0).any(axis=1).sum()),
+                  "second_route": route})
         rows.append(s)
         if keep_estimates:
             ests[a] = est
