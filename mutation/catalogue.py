@@ -1274,7 +1274,43 @@ MUTANTS += [
 
 # issue 24 leftovers (helper verdicts): wrong variants of the engine functions behind the first routes of the claims that
 # got a second route this round; each is killed by the routes' disagreement (ERROR via ConsistencyFailure)
+def _staircase_batch_unscaled(orig):
+    """LP (11)'s batched optimum returned in the solver's normalised units (the objectives divided by
+    max_j |mu_j| / |S_j|_1 and never multiplied back): both bounds off by the same factor, so their gap still closes."""
+    import dataclasses
+
+    import numpy as np
+
+    from rldp_verify.topics.extremal.staircase import pattern_matrix_float
+
+    def solve_staircase_lp_batch(k, t, MU, *, max_iter=None):
+        res = orig(k, t, MU, max_iter=max_iter)
+        M = np.atleast_2d(np.asarray(MU, dtype=float))
+        scale = (np.abs(M) / pattern_matrix_float(k, t).sum(axis=0)).max(axis=1)
+        scale[scale == 0] = 1.0
+        return dataclasses.replace(res, upper=res.upper / scale, lower=res.lower / scale)
+    return solve_staircase_lp_batch
+
+
+def _v_alpha_without_minus_one(S, t):
+    """v_alpha = e^alpha / (e^alpha + S): the - 1 of Proposition 3.2 dropped."""
+    return t / (t + S)
+
+
+_FIG34 = ("kairouz.fig3.regimes", "kairouz.fig3.beats-geometric", "kairouz.fig4.better-of-two",
+          "kairouz.fig7.better-of-two")
+_PRAM_FIGS = tuple(f"pram.fig{i}.estimates-improve-with-alpha" for i in (1, 2, 3, 4))
+
 MUTANTS += [
+    mutant("issue24.staircase-batch-unscaled", "staircase",
+           "LP (11)'s batched float optimum returned in the normalised units of the solver (the objective's scale "
+           "max_j |mu_j|/|S_j|_1 not multiplied back): caught by the second routes of Figures 3, 4 and 7 (the certified "
+           "LP (11) with arb mu at the cells the verdicts turn on, |X| = 12 included)",
+           wrap("staircase:solve_staircase_lp_batch", _staircase_batch_unscaled), _FIG34, include_slow=True),
+    mutant("issue24.pram-v-alpha-without-minus-one", "pram",
+           "Proposition 3.2's vertex coordinate v_alpha = e^alpha/(e^alpha + S), the - 1 dropped: caught by the second "
+           "route of Figures 1-4 (the PRAM matrix at q must attain the ratio e^alpha)",
+           replace("pram:v_alpha", _v_alpha_without_minus_one), _PRAM_FIGS, include_slow=True),
     mutant("issue24.sec43-rad-singletons-only", U,
            "rad_s maximised over singletons U1 = {u} instead of all subsets U1: caught by Sec. 4.3's second route "
            "(rad_s by Lagrangian duality over the ball)",

@@ -86,3 +86,58 @@ def test_pram_figure5_second_route_catches_a_wrong_simulation(monkeypatch):
     monkeypatch.setattr(fig5, "estimates", wrong)
     with pytest.raises(InconsistentCheck, match="routes disagree"):
         fig5.check_figure5(Context(), draw=False)
+
+
+def test_kairouz_figure_second_routes_catch_an_unscaled_lp_optimum(monkeypatch):
+    """Figures 3-4's float values against the exact route (certified LP (11), arb mu): they agree on a small sample,
+    and an LP optimum returned in the batched solver's normalised units is an ERROR (the bounds' gap still closes)."""
+    import dataclasses
+
+    import numpy as np
+    import pytest
+
+    import proofs.kairouz.sec3_4_figures as kf
+    from proofs._consistency import InconsistentCheck
+    from rldp_verify.topics.extremal.staircase import pattern_matrix_float
+
+    ctx = Context(seed=7)
+    out = kf.regimes_claim(ctx, "kl", n=6, draw_figure=False)
+    rows = out.evidence["second_route (exact instance, certified LP (11), arb mu)"]
+    assert len(rows) == 2 and all(float(r["max_relative_difference"]) <= kf.ROUTE_TOL for r in rows)
+    assert kf.limits_claim(ctx, "kl", n=6).evidence["second_route (exact instance, arb mu, mpmath normaliser)"][
+        "cells"] == 30
+    orig = kf.solve_staircase_lp_batch
+
+    def unscaled(k, t, MU, **kw):
+        res = orig(k, t, MU, **kw)
+        scale = (np.abs(np.atleast_2d(MU)) / pattern_matrix_float(k, t).sum(axis=0)).max(axis=1)
+        return dataclasses.replace(res, upper=res.upper / scale, lower=res.lower / scale)
+
+    monkeypatch.setattr(kf, "solve_staircase_lp_batch", unscaled)
+    kf._CACHE.clear()
+    try:
+        with pytest.raises(InconsistentCheck, match="routes disagree"):
+            kf.regimes_claim(Context(seed=8), "kl", n=6, draw_figure=False)
+        with pytest.raises(InconsistentCheck, match="routes disagree"):
+            kf.geometric_claim(Context(seed=8), "kl", n=6)
+    finally:
+        kf._CACHE.clear()
+
+
+def test_pram_figure_second_route_catches_a_wrong_vertex(monkeypatch):
+    """Figures 1-4: q at a vertex attains the ratio e^alpha and the simulated inverse of (9) matches its exact moments;
+    v_alpha without Proposition 3.2's - 1 is an ERROR."""
+    import pytest
+
+    import proofs.pram.sec4_1_figures as fig
+    from proofs._consistency import InconsistentCheck
+    from proofs.pram._common import SCENARIO_I
+    from rldp_verify.topics import pram
+
+    monkeypatch.setattr(fig, "RUNS", 30)
+    monkeypatch.setattr(fig, "BOOT", 50)
+    rows, _, _ = fig.run_scenario("Scenario I", SCENARIO_I, Context())
+    assert all(abs(r["second_route"]["dp_ratio_over_e^alpha"] - 1) < 1e-12 for r in rows)
+    monkeypatch.setattr(pram, "v_alpha", lambda S, t: t / (t + S))
+    with pytest.raises(InconsistentCheck, match="routes disagree"):
+        fig.run_scenario("Scenario I", SCENARIO_I, Context())
