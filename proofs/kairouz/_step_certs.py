@@ -175,7 +175,7 @@ def eps_star_certificates(cid: str, P0, P1, eps_at_T) -> tuple[list, str]:
 # --- Secs. 8.3 and 8.5: identities through the printed steps -----------------------------------------------------------
 
 
-def tv_dual_certificates(cid: str, printed_70, printed_72_final, k: int = 4) -> tuple[list, str]:
+def tv_dual_certificates(cid: str, printed_70, printed_72_final, points=(), k: int = 4) -> tuple[list, str]:
     """(71), (72) and the display after (73), and (79), as rational identities through the printed steps:
 
     - (71): sum_i printed_70(t, d_i) = ((t - 1)/(t + 1)) (sum_i |d_i|)/2, with u_i = |d_i| >= 0 the variables;
@@ -207,10 +207,45 @@ def tv_dual_certificates(cid: str, printed_70, printed_72_final, k: int = 4) -> 
     docs.append(tree_identity_certificate(f"{cid}: (79) the binary mechanism's TV", ((m[0][0] - m[1][0]) + (m[1][1] - m[0][1])) / 2,
                                           r * (a - b), words="t = e^eps, a = P0(T), b = P1(T), T = {x : P0(x) >= P1(x)}; "
                                           "M0B(0) >= M1B(0) since a >= b"))
+    docs += tv_dual_sign_certificates(cid, points)
     return docs, (f"the identities (71) (k = {k} in variables, so every k <= {k}), (72) line 2, the display after (73) = "
-                  "(72) line 3 (A >= B) and (79), through the printed (70) and the printed display; not the sign facts "
-                  "checked exactly at the 40 sampled points (mu_j is the TV column utility, (72) line 2 = line 3 by "
-                  "T's signs, A, B >= 0, (73) e^-eps A <= B, g_j >= 0)")
+                  "(72) line 3 (A >= B) and (79), through the printed (70) and the printed display; at each of the "
+                  f"{len(points)} sampled points the sign facts in exact rationals (d's signs on T, so (72) line 2 = "
+                  "line 3 and M0B(0) >= M1B(0) in (79); A, B >= 0; (73) both ways, i.e. g_j >= 0); not that mu_j = "
+                  "|a - b|/2 is the TV column utility b |a/b - 1|/2 (an identity with absolute values, no certificate "
+                  "kind; checked exactly at the sampled points)")
+
+
+def tv_dual_sign_certificates(cid: str, points) -> list[dict]:
+    """The sign facts of (72)-(73) at each sampled (P0, P1, e^eps), as the feasibility of x = (P0, P1) >= 0 for exact
+    linear rows (``lp-optimum`` of max 0, which the checker verifies in Fractions): sum P_nu = 1; d_i = P0(x_i) -
+    P1(x_i) >= 0 on T and <= 0 off T (so sum_i |d_i| S_i = A + B and sum_i d_i S_i = A - B, (72) line 2 = line 3);
+    and for every pattern S_j, with A = sum_{T} d_i S_i and B = -sum_{T^c} d_i S_i: A >= 0, B >= 0, A <= e^eps B and
+    B <= e^eps A ((73) both ways, which is g_j = ((t-1)/(t+1))(A + B) - |A - B| >= 0)."""
+    from rldp_verify.certificates.lp import feasible_point_certificate
+
+    docs = []
+    for P0, P1, t, Tset in points:
+        k = len(P0)
+        rows: list[list[Fraction]] = []
+
+        def vec(coef):      # a row on x = (P0, P1) from the coefficients c_i of d_i = P0_i - P1_i
+            return [F(c) for c in coef] + [-F(c) for c in coef]
+
+        for i in range(k):
+            rows.append(vec([-1 if (m == i and i in Tset) else (1 if m == i else 0) for m in range(k)]))
+        for m in range(2 ** k):
+            S = [t if m >> i & 1 else F(1) for i in range(k)]
+            A = vec([S[i] if i in Tset else 0 for i in range(k)])
+            B = vec([0 if i in Tset else -S[i] for i in range(k)])
+            rows += [[-a for a in A], [-b for b in B], [a - t * b for a, b in zip(A, B, strict=True)],
+                     [b - t * a for a, b in zip(A, B, strict=True)]]
+        E = [[F(1)] * k + [F(0)] * k, [F(0)] * k + [F(1)] * k]
+        docs.append(feasible_point_certificate(
+            f"{cid}: the signs of d on T, A, B >= 0 and (73) A <= e^eps B, B <= e^eps A at every pattern "
+            f"(P0 = {[str(x) for x in P0]}, P1 = {[str(x) for x in P1]}, e^eps = {t}, T = {sorted(Tset)})",
+            [*map(F, P0), *map(F, P1)], rows, [0] * len(rows), E, [1, 1]))
+    return docs
 
 
 def constant_94_95_certificates(cid: str, printed_bin_constant, pinsker_points) -> tuple[list, str]:

@@ -545,6 +545,7 @@ def printed_72_final(t, A, B):
 def check_tv_dual(ctx):
     rng = ctx.rng("kairouz.steps.s8-3")
     T = Tally(ctx.dps)
+    points = []   # (P0, P1, e^eps, T) at each point, for the sign facts' certificates (issue 23)
     for _n in range(40):
         k = rng.choice((2, 3, 4))
         P0, P1 = rand_pair(rng, k, ties_ok=True)
@@ -553,6 +554,7 @@ def check_tv_dual(ctx):
         d = [a - b for a, b in zip(P0, P1, strict=True)]
         Tset = frozenset(i for i in range(k) if d[i] >= 0)
         tv = sum(abs(x) for x in d) / 2
+        points.append((P0, P1, t, Tset))
         alpha = [printed_70(t, x) for x in d]
         T.truth("(71)", sum(alpha) == (t - 1) / (t + 1) * tv, pt, printed=str(sum(alpha)))
         for Aset in _subsets(k):
@@ -579,7 +581,7 @@ def check_tv_dual(ctx):
         T.points += 1
     return T.outcome("(70)-(79)", statement_claims=("kairouz.thm6.binary-optimal-tv",),
                      **_identities_if_verified(T, _step_certs.tv_dual_certificates, "kairouz.steps.s8-3.tv-dual-70-79",
-                                               printed_70, printed_72_final))
+                                               printed_70, printed_72_final, points))
 
 
 # --- Sec. 8.5: the constant of Theorem 7 ------------------------------------------------------------------------------

@@ -172,3 +172,16 @@ def test_tree_refuses_what_it_cannot_write():
     assert abs(Tree.var("u", nonneg=True)).node == "$u"
     assert _ok(tree_identity_certificate("x", (t + 1) ** 2, t * t + 2 * t + 1))
     assert _false_identity(tree_identity_certificate("x", (t + 1) ** 2, t * t + t + 1))
+
+
+def test_tv_dual_sign_facts_corrupted():
+    cid = "kairouz.steps.s8-3.tv-dual-70-79"
+    doc = _named(cid, "the signs of d on T")
+    x = doc["data"]["x"]
+    k = len(x) // 2
+    doc["data"]["x"] = x[k:] + x[:k]          # P0 and P1 swapped: d changes sign on T (the sums stay 1)
+    assert not _ok(doc)
+    P0, P1 = (F(1, 2), F(1, 4), F(1, 4)), (F(1, 4), F(1, 2), F(1, 4))
+    good = _step_certs.tv_dual_sign_certificates(cid, [(P0, P1, F(3), frozenset({0, 2}))])
+    wrong_T = _step_certs.tv_dual_sign_certificates(cid, [(P0, P1, F(3), frozenset({1}))])
+    assert _ok(good[0]) and not _ok(wrong_T[0])
