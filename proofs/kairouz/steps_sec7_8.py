@@ -467,6 +467,7 @@ def check_eps_star(ctx):
     T = Tally(ctx.dps)
     repaired_ok = True
     first = None   # the first point where eps* <= 0, for its certificate (issue 23)
+    finite = []    # the pairs where the repaired eps* is finite (the repair's certificates)
     with mpmath.workdps(ctx.dps):
         for _n in range(30):
             k = rng.choice((2, 3, 4))
@@ -493,13 +494,14 @@ def check_eps_star(ctx):
             first = first or (None if eps_star > 0 else (P0, P1))
             rep = min([x for x in eps1 + eps2 if x > 0], default=mpmath.inf)
             if rep < mpmath.inf:   # the repair: leave T_j = T, T^c out; both bounds hold at eps = rep (all patterns)
+                finite.append((P0, P1))
                 tt = mpmath.exp(rep) * (1 - mp(10) ** -20)
                 tol = -mp(10) ** (10 - ctx.dps)
                 repaired_ok &= all(printed_60(tt, a, b, _mass(P0, A), _mass(P1, A)) >= tol and
                                    printed_65(tt, a, b, _mass(P0, A), _mass(P1, A)) >= tol for A in _subsets(k))
             T.points += 1
     certs = (_step_certs.with_covers(_step_certs.eps_star_certificates, "kairouz.steps.s8-2.eps-star", *first,
-                                     printed_eps_j_at_T()) if first else
+                                     printed_eps_j_at_T(), (finite, printed_60, printed_65)) if first else
              no_certificate("eps* > 0 at every sampled pair: a property test (no certificate for a sample)"))
     return T.outcome(
         "eps* of Lemma 24's proof", **certs,

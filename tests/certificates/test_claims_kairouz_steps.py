@@ -185,3 +185,11 @@ def test_tv_dual_sign_facts_corrupted():
     good = _step_certs.tv_dual_sign_certificates(cid, [(P0, P1, F(3), frozenset({0, 2}))])
     wrong_T = _step_certs.tv_dual_sign_certificates(cid, [(P0, P1, F(3), frozenset({1}))])
     assert _ok(good[0]) and not _ok(wrong_T[0])
+
+
+def test_eps_star_repair_just_above_the_repaired_eps_is_rejected():
+    doc = _named("kairouz.steps.s8-2.eps-star", "the repair at")
+    assert _ok(doc)
+    binding = doc["statement"]["expr"][1][0][1]           # ["*", ["min", r_j ...], 1 - 10^-20]
+    binding[2] = qs(1 + F(1, 10 ** 20))                   # just above e^{eps*}: the binding bound is < 0
+    assert not _ok(doc)
