@@ -4,7 +4,9 @@ Statement: ``expr`` and at least one of ``lower`` / ``upper`` (exact numbers; wi
 the inequalities are strict); optional ``prec`` (starting bits, default 128).  The claim is
 lower <= expr <= upper.  The checker evaluates expr in arb balls, doubling the precision up to 16384 bits
 until the ball lies inside [lower, upper] (accepted) or outside it (rejected); a ball that still straddles
-an end at 16384 bits is rejected ("not decided").
+an end at 16384 bits is rejected ("not decided").  With ``"exact": true`` it evaluates expr in exact rationals
+(fmpq) instead, with + * - / min max let and pow with an integer exponent only, and compares exactly (lower =
+upper: an exact equality).
 
 The expression language (JSON): a number (int or exact string: "p/q", "0.07"), or a list
 ``[op, arg, ...]`` with op one of
@@ -32,33 +34,34 @@ def num(x: Fraction) -> flint.arb:
     return flint.arb(flint.fmpq(x.numerator, x.denominator))
 
 
-def evaluate(e, env=None) -> flint.arb:
-    """An arb ball containing the value of expression ``e`` (at flint's current precision)."""
+def evaluate(e, env=None, exact: bool = False) -> flint.arb | flint.fmpq:
+    """An arb ball containing the value of expression ``e`` (at flint's current precision); with ``exact``, its
+    exact value (an fmpq)."""
     env = env or {}
     if isinstance(e, str) and e.startswith("$"):
         if e not in env:
             raise CertificateError(f"unbound name {e}")
         return env[e]
     if not isinstance(e, list):
-        return num(q(e))
+        return flint.fmpq(q(e).numerator, q(e).denominator) if exact else num(q(e))
     if not e:
         raise CertificateError("empty expression")
     op, args = e[0], e[1:]
     if op == "let":
-        return _let(args, env)
-    xs = [evaluate(a, env) for a in args]
-    rule = OPS.get(op) if isinstance(op, str) else None
+        return _let(args, env, exact)
+    xs = [evaluate(a, env, exact) for a in args]
+    rule = (EXACT_OPS if exact else OPS).get(op) if isinstance(op, str) else None
     if rule is None:
-        raise CertificateError(f"unknown operation {op!r}")
+        raise CertificateError(f"unknown operation {op!r}{' in exact evaluation' if exact else ''}")
     return rule(xs, args)
 
 
-def _let(args, env) -> flint.arb:
+def _let(args, env, exact: bool) -> flint.arb | flint.fmpq:
     """``["let", [[name, expr], ...], body]``: each expr sees the names bound before it, body sees all."""
     inner = dict(env)
     for name, sub in args[0]:
-        inner["$" + name] = evaluate(sub, inner)
-    return evaluate(args[1], inner)
+        inner["$" + name] = evaluate(sub, inner, exact)
+    return evaluate(args[1], inner, exact)
 
 
 # One function per operation, called with the balls xs of the arguments (and the arguments args themselves);
@@ -121,6 +124,12 @@ def _pow(xs, args):
     return (xs[1] * xs[0].log()).exp()
 
 
+def _power(xs, args):
+    if isinstance(args[1], list) or q(args[1]).denominator != 1:
+        raise CertificateError("exact evaluation: pow needs an integer exponent")
+    return _pow(xs, args)
+
+
 def _min(xs, args):
     out = xs[0]
     for x in xs[1:]:
@@ -137,6 +146,7 @@ def _max(xs, args):
 
 OPS = {"+": _add, "*": _multiply, "-": _minus, "/": _divide, "log": _log, "exp": _exp, "sqrt": _sqrt,
        "erf": _erf, "pi": _pi, "pow": _pow, "min": _min, "max": _max}
+EXACT_OPS = {**{k: OPS[k] for k in "+*-/"}, "pow": _power, "min": lambda xs, a: min(xs), "max": lambda xs, a: max(xs)}
 
 
 def decide(claim, prec: int = 128) -> bool:
@@ -154,17 +164,17 @@ def check(st: dict, data: dict) -> str:
     """Check a ``rigorous-value`` certificate; returns what was proved or raises CertificateError."""
     lo = None if st.get("lower") is None else q(st["lower"])
     hi = None if st.get("upper") is None else q(st["upper"])
-    strict = bool(st.get("strict", False))
+    strict, exact = bool(st.get("strict", False)), bool(st.get("exact", False))
     if lo is None and hi is None:
         raise CertificateError("neither lower nor upper is stated")
 
     def claim():
-        v = evaluate(st["expr"])
+        v = evaluate(st["expr"], exact=exact)
         ok, no = True, False
         for end, above in ((lo, True), (hi, False)):
             if end is None:
                 continue
-            e = num(end)
+            e = flint.fmpq(end.numerator, end.denominator) if exact else num(end)
             good = (v > e if strict else v >= e) if above else (v < e if strict else v <= e)
             bad = (v <= e if strict else v < e) if above else (v >= e if strict else v > e)
             ok, no = ok and bool(good), no or bool(bad)
@@ -172,7 +182,7 @@ def check(st: dict, data: dict) -> str:
 
     if not decide(claim, int(st.get("prec", 128))):
         ends = ("-inf" if lo is None else lo, "inf" if hi is None else hi)
-        raise CertificateError(f"the value is not certainly in [{ends[0]}, {ends[1]}] (evaluated in arb up to "
-                               f"{MAX_PREC} bits)")
-    rel = "<" if strict else "<="
-    return f"{'-inf' if lo is None else lo} {rel} value {rel} {'inf' if hi is None else hi} (arb)"
+        how = "exactly" if exact else f"in arb up to {MAX_PREC} bits"
+        raise CertificateError(f"the value is not certainly in [{ends[0]}, {ends[1]}] (evaluated {how})")
+    rel, how = "<" if strict else "<=", "exact" if exact else "arb"
+    return f"{'-inf' if lo is None else lo} {rel} value {rel} {'inf' if hi is None else hi} ({how})"

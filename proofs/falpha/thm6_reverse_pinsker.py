@@ -11,7 +11,7 @@ import numpy as np
 import sympy as sp
 from scipy.optimize import minimize
 
-from rldp_verify.certificates.claims import no_certificate
+from rldp_verify.certificates.claims import built
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import exact, to_mpf, working_precision
 from rldp_verify.topics.fdiv import (
@@ -155,7 +155,7 @@ def _chord(g, d, m, M):
 )
 def check_chord(ctx):
     rng = ctx.rng("thm6.chord")
-    n = 0
+    n, cases = 0, []
     for k in range(200):
         size = 2 + k % 6
         p, q = rand_dist(rng, size), rand_dist(rng, size)
@@ -175,13 +175,46 @@ def check_chord(ctx):
                 return Outcome.refuted("E_gamma exceeds the chord bound (33)",
                                        counterexample={"P": p, "Q": q, "gamma": g}, E=e, chord=_chord(g, d, m, M), kind="false")
             n += 1
+        cases.append((p, q, [Fraction(0), *pts]))
     return Outcome.verified(f"{n} exact evaluations on 200 random pairs (all breakpoints and points between)",
-                            evaluations=n,
-        **no_certificate(  # issue 23
-            "exact rational evaluations at sampled (P, Q, gamma), many of them equalities (E_gamma "
-            "= 0 outside (Gamma_min, Gamma_max), E_1 = TV = the chord at 1): the checker has no "
-            "kind for an exact rational equality (arb proves enclosures, not that two rationals "
-            "are equal)"))
+                            evaluations=n, certificates_cover="every pair, exactly, at gamma = 0, 1 and every ratio "
+                            "P(x)/Q(x): E_gamma <= g(gamma), and E_gamma = 0 at those outside (Gamma_min, Gamma_max); "
+                            "E_gamma and g are linear between consecutive ones of these points (their kinks) and 0 "
+                            "beyond the largest, so this gives both at every gamma >= 0, the claim's sampled points "
+                            "between the breakpoints included (that step is not checked by the checker)",
+                            **built(lambda: [d for i, c in enumerate(cases) for d in chord_certificates(i, *c)]))
+
+
+def chord_certificates(i: int, p, q, gammas) -> list[dict]:
+    """Issue 23, pair ``i`` of falpha.thm6.proof-egamma-support-and-chord (P, Q > 0, P != Q), at ``gammas`` (the
+    claim passes 0 and the breakpoints, where E_gamma and g have their kinks): one exact
+    ``rigorous-value`` certificate, with m = Gamma_min = min_x P(x)/Q(x), M = Gamma_max = max_x P(x)/Q(x)
+    (eqs. (28)-(29)), Delta = E_1 = TV and E_gamma by eq. (5), that the minimum of these is >= 0: at the gammas
+    with (gamma - m)(gamma - M) >= 0 (outside (m, M)), min((gamma - m)(gamma - M), -|E_gamma|), so E_gamma = 0
+    there; at every gamma, g(gamma) - E_gamma, with the chord of eq. (33) g(gamma) = max(0, min(Delta (gamma - m)/(1 - m),
+    Delta (M - gamma)/(M - 1))) (m < 1 < M: the two lines cross at (1, Delta); below m or above M one is < 0)."""
+    from fractions import Fraction as Fr
+
+    from rldp_verify.certificates.value import abs_expr, value_certificate
+
+    from .def2_egamma import _bind, eq5_expr
+
+    n = len(p)
+    rs = [Fr(x) / Fr(y) for x, y in zip(p, q, strict=True)]
+    m, M = min(rs), max(rs)
+    if not m < 1 < M:
+        raise ValueError("P = Q: no chord")
+    binds = _bind(p, q) + [["m", ["min", *[["/", f"$p{x}", f"$q{x}"] for x in range(n)]]],
+                           ["M", ["max", *[["/", f"$p{x}", f"$q{x}"] for x in range(n)]]], ["D", eq5_expr(n, 1)]]
+    binds += [[f"g{j}", g] for j, g in enumerate(gammas)] + [[f"E{j}", eq5_expr(n, f"$g{j}")] for j in range(len(gammas))]
+    out = [j for j, g in enumerate(gammas) if g <= m or g >= M]
+    chord = [["max", 0, ["min", ["/", ["*", "$D", ["-", f"$g{j}", "$m"]], ["-", 1, "$m"]],
+                         ["/", ["*", "$D", ["-", "$M", f"$g{j}"]], ["-", "$M", 1]]]] for j in range(len(gammas))]
+    below = [["-", c, f"$E{j}"] for j, c in enumerate(chord)]
+    zero = [["min", ["*", ["-", f"$g{j}", "$m"], ["-", f"$g{j}", "$M"]], ["-", abs_expr(f"$E{j}")]] for j in out]
+    return [value_certificate(f"pair {i} (|X| = {n}): E_gamma <= g(gamma) (eq. (33)) at {len(gammas)} gammas, and "
+                              f"E_gamma = 0 at the {len(out)} of them outside (Gamma_min, Gamma_max)",
+                              ["let", binds, ["min", *below, *zero]], lower=0, exact=True)]
 
 
 @claim(

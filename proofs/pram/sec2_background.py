@@ -5,7 +5,7 @@ from fractions import Fraction
 
 import mpmath
 
-from rldp_verify.certificates.claims import no_certificate
+from rldp_verify.certificates.claims import built
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import to_mpf, working_precision
 from rldp_verify.topics import pram
@@ -83,7 +83,7 @@ def check_mi(ctx):
 )
 def check_product(ctx):
     rng = ctx.rng("pram.product")
-    S, n_checked = 3, 0
+    S, n_checked, qs = 3, 0, []
     outs = list(itertools.product(range(S), repeat=2))
     for q in rational_points(2, rng, S, lo=Fraction(1, 10), hi=Fraction(9, 10), denom=37):
         M = pram.pram_matrix(q)
@@ -106,10 +106,36 @@ def check_product(ctx):
             return Outcome.refuted("set-wise and single-record ratios differ",
                                    counterexample={"q": q}, setwise=worst, single=single, kind="false")
         n_checked += 1
+        qs.append(q)
     return Outcome.verified(f"exact: the sup over all 511 output sets and all neighbouring datasets equals "
                             f"the single-record ratio for {n_checked} random q (n = 2, S = 3)",
-                            **no_certificate(  # issue 23
-                                "an exact rational equality (the max over 511 output sets and every neighbouring "
-                                "dataset of a ratio of sums of products equals the single-record ratio): no "
-                                "certificate kind proves an equality of rationals (arb only proves enclosures), "
-                                "and the 511-set enumeration is the proof"))
+                            certificates_cover="per q, exactly: the largest ratio P(z|X)/P(z|X') over the 9 single "
+                            "outputs z and the 36 (X, X') Hamming neighbours equals the single-record max of (8); "
+                            "the other 502 output sets are covered by the mediant inequality P(A|X)/P(A|X') <= "
+                            "max_{z in A} P(z|X)/P(z|X') (not checked by the checker), not by the enumeration",
+                            **built(lambda: [product_certificate(q, S) for q in qs]))
+
+
+def product_certificate(q, S: int) -> dict:
+    """Issue 23: the exact ``rigorous-value`` certificate, for n = 2 records, that max over Hamming neighbours
+    X, X' (one record changed) and outputs z = (z_1, z_2) of P(z|X)/P(z|X') (P(z|X) = M[X_1][z_1] M[X_2][z_2], the
+    product mechanism) minus max_{z, x != x'} M[x][z]/M[x'][z] is 0, with M of eq. (8): M[k][k] = q_k, M[k][z] =
+    (1 - q_k)/(S - 1).  A set A of outputs has P(A|X)/P(A|X') <= the largest of its singletons' ratios (mediant),
+    so this is the set-wise sup of (6), attained at a singleton."""
+    import itertools
+
+    from rldp_verify.certificates.value import value_certificate
+
+    binds = [[f"M{k}{z}", q[k] if z == k else ["/", ["-", 1, q[k]], S - 1]] for k in range(S) for z in range(S)]
+    ratios = []
+    for X in itertools.product(range(S), repeat=2):
+        for i, xp in itertools.product(range(2), range(S)):
+            if xp == X[i]:
+                continue
+            Xp = [xp if j == i else X[j] for j in range(2)]
+            ratios += [["/", ["*", f"$M{X[0]}{z[0]}", f"$M{X[1]}{z[1]}"], ["*", f"$M{Xp[0]}{z[0]}", f"$M{Xp[1]}{z[1]}"]]
+                       for z in itertools.product(range(S), repeat=2)]
+    single = ["max", *[["/", f"$M{x}{z}", f"$M{y}{z}"] for z in range(S) for x in range(S) for y in range(S) if x != y]]
+    return value_certificate(f"q = ({', '.join(map(str, q))}): max over neighbours and single outputs of the product "
+                             "mechanism's ratio = max_{z, x != x'} M[x][z]/M[x'][z]",
+                             ["let", binds, ["-", ["max", *ratios], single]], lower=0, upper=0, exact=True)

@@ -20,11 +20,21 @@ def expr(e):
     return qs(Fraction(e))
 
 
-def value_certificate(name: str, e, *, lower=None, upper=None, strict: bool = False, prec: int = 128) -> dict:
-    """The ``rigorous-value`` certificate of lower <= e <= upper (``<`` with ``strict``); ends are exact numbers."""
+def value_certificate(name: str, e, *, lower=None, upper=None, strict: bool = False, prec: int = 128,
+                      exact: bool = False) -> dict:
+    """The ``rigorous-value`` certificate of lower <= e <= upper (``<`` with ``strict``); ends are exact numbers.
+    With ``exact`` the checker evaluates e in exact rationals (+ - * / min max let, integer powers): lower = upper
+    states an exact equality."""
     st = {"expr": expr(e), "lower": None if lower is None else qs(lower),
           "upper": None if upper is None else qs(upper), "strict": strict, "prec": prec}
+    if exact:
+        st["exact"] = True
     return envelope("rigorous-value", name, st, {})
+
+
+def abs_expr(a) -> list:
+    """|a| as max(a, -a) (exact for the checker's exact evaluation)."""
+    return ["max", a, ["-", a]]
 
 
 def enclosure_certificate(name: str, e, ball, *, prec: int = 128) -> dict:

@@ -78,3 +78,79 @@ def test_confidence_radius_ball_certificates_and_wrong_twins():
     assert _failed(_ball_certificates(4, 100, F(95, 100), lo, hi, low, flat, inside, outside, 35)) == [docs[3]["name"]]
     off = dataclasses.replace(ball, radius_value=ball.radius_value + mpmath.mpf(10) ** -30)
     assert _failed(_ball_certificates(4, 100, F(95, 100), lo, hi, off, flat, inside, outside, 35)) == [docs[2]["name"]]
+
+
+def _swap(doc, old, new):
+    """The document with the JSON text ``old`` replaced by ``new`` (once at least)."""
+    import json
+
+    text = json.dumps(doc, separators=(",", ":"))
+    assert old in text, old
+    return json.loads(text.replace(old, new))
+
+
+def test_pram_product_reduction_and_a_single_record_ratio_missing_its_maximiser():
+    from proofs.pram.sec2_background import product_certificate
+
+    q = [F(1, 5), F(7, 10), F(1, 2)]
+    doc = product_certificate(q, 3)
+    assert recheck(doc).ok and doc["statement"]["exact"]
+    # the single-record ratio max_{z, x != x'} M[x][z]/M[x'][z] with one of its 18 ratios dropped: without the
+    # largest (M[2][2]/M[1][2] = 1/2 / 3/20 = 10/3) it is rejected, without another (M[1][1]/M[0][1]) accepted
+    assert not recheck(_swap(doc, ',["/","$M22","$M12"]]', "]")).ok
+    assert recheck(_swap(doc, '["/","$M11","$M01"],', "")).ok
+    # a "neighbour" changing both records (X = (2, 2), X' = (1, 1)) has a larger ratio (100/9)
+    assert not recheck(_swap(doc, '["/",["*","$M22","$M22"],["*","$M12","$M22"]]',
+                             '["/",["*","$M22","$M22"],["*","$M12","$M12"]]')).ok
+
+
+P4, Q4 = [F(1, 2), F(1, 4), F(1, 4), F(0)], [F(1, 8), F(1, 8), F(1, 4), F(1, 2)]   # ratios 4, 2, 1, 0; TV = 1/2
+
+
+def test_egamma_certificates_and_wrong_forms():
+    from proofs.falpha.def2_egamma import egamma_certificates
+
+    docs = egamma_certificates(0, P4, Q4, [F(0), F(1), F(3), F(1, 2), F(2), F(4)])
+    assert len(docs) == 2 and all(recheck(d).ok for d in docs)
+    # the positive-part form with (gamma Q - P)^+ for one term (x = 0 at gamma = 1/2: r = 1/2 - 1/16 != 0)
+    assert not recheck(_swap(docs[0], '["max","$r3_0",0]', '["max",["-","$r3_0"],0]')).ok
+    # eq. (5) without the 1/2 |1 - gamma| (at gamma = 3: E = 1/2 sum |P - 3Q| - 1 = 0, without it 1)
+    assert not recheck(_swap(docs[0], '["/",["max",["-",1,"$g2"],["-",["-",1,"$g2"]]],2]', "0")).ok
+    # TV over the events of one element only (max 3/8 < 1/2)
+    import json
+
+    short = json.loads(json.dumps(docs[1]))
+    body = short["statement"]["expr"][2]
+    body[2] = ["max", 0, *[e for e in body[2][2:] if len(e) == 3]]
+    assert not recheck(short).ok
+
+
+def test_integral_certificates_and_wrong_antiderivative_or_order():
+    from proofs.falpha.def2_egamma import integral_certificates
+
+    p, q = [F(1, 2), F(1, 3), F(1, 6)], [F(1, 4), F(1, 4), F(1, 2)]   # ratios 2, 4/3, 1/3
+    docs = integral_certificates(0, 3, p, q)
+    assert len(docs) == 2 and all(recheck(d).ok for d in docs)
+    # f' = alpha gamma^alpha (exponent alpha for alpha - 1) on one piece
+    assert not recheck(_swap(docs[1], '["pow","$b4",2]', '["pow","$b4",3]')).ok
+    # two breakpoints out of order
+    assert not recheck(_swap(docs[0], '["b1",["/","1/6","1/2"]],["b2",1]', '["b1",1],["b2",["/","1/6","1/2"]]')).ok
+    # E_gamma at a breakpoint from the wrong pair (P and Q swapped in eq. (5))
+    assert not recheck(_swap(docs[1], '["E2",["-",["/",["+",["max",["-","$p0",["*","$b2","$q0"]]',
+                             '["E2",["-",["/",["+",["max",["-","$q0",["*","$b2","$p0"]]')).ok
+
+
+def test_chord_certificates_and_a_wrong_chord():
+    from proofs.falpha.thm6_reverse_pinsker import chord_certificates
+
+    p, q = [F(1, 2), F(1, 3), F(1, 6)], [F(1, 4), F(1, 4), F(1, 2)]
+    gammas = [F(0), F(1, 3), F(1), F(4, 3), F(2)]
+    (doc,) = chord_certificates(0, p, q, gammas)
+    assert recheck(doc).ok
+    # Delta halved (the chord through (1, TV/2)): E_1 = TV exceeds it
+    half = _swap(doc, '"$D"', '["/","$D",2]')
+    assert not recheck(half).ok
+    # Gamma_min taken as the second-smallest ratio (4/3 > 1 is no Gamma_min: take min over x = 0, 1: 4/3): rejected
+    narrow = _swap(doc, '["m",["min",["/","$p0","$q0"],["/","$p1","$q1"],["/","$p2","$q2"]]]',
+                   '["m",["min",["/","$p0","$q0"],["/","$p1","$q1"]]]')
+    assert not recheck(narrow).ok
