@@ -31,6 +31,13 @@ tolerances on objectives of order 1e-4; no verdict changed.) "optimal" here mean
 optimum. The spread of an average is its standard error over the instances
 (paired where two mechanisms are compared on the same instances); a difference counts when it exceeds two
 standard errors.
+
+Second routes (issue 24): every claim re-derives the float values its verdict is read from by
+:func:`exact_values` (the instance as rationals, arb mu, the certified staircase LP (11), exact mechanisms, the
+normaliser in mpmath) and ends in ERROR when they differ by more than ROUTE_TOL: the regimes claims at the worst
+binary cell of the smallest eps and the worst RR cell of the largest, the limits claims at every value the slopes
+are read from, the geometric claims at the worst instance per eps and mechanism, the floors claims at the smallest
+ratio of each |X| (12 included). The batched simplex's two bounds must agree within GAP_TOL (also an ERROR).
 """
 
 from __future__ import annotations
