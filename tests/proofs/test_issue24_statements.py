@@ -120,6 +120,8 @@ def test_kairouz_figure_second_routes_catch_an_unscaled_lp_optimum(monkeypatch):
             kf.regimes_claim(Context(seed=8), "kl", n=6, draw_figure=False)
         with pytest.raises(InconsistentCheck, match="routes disagree"):
             kf.geometric_claim(Context(seed=8), "kl", n=6)
+        with pytest.raises(InconsistentCheck, match=r"\|X\| = 12: the smallest ratio"):   # the |X| = 12 floor alone
+            kf.floors_claim(Context(seed=8), "kl", n=3, ks=(12,), replicates=0, replicates_k12=0, draw_figure=False)
     finally:
         kf._CACHE.clear()
 
