@@ -28,6 +28,7 @@ from fractions import Fraction
 import flint
 import mpmath
 
+from mutation.step_variants import variant_mutants
 from mutation.steps_catalogue import STEP_MUTANTS
 from rldp_verify.claims.catalogue import Catalogue
 from rldp_verify.claims.mutants import mutant, replace, wrap
@@ -1319,6 +1320,10 @@ MUTANTS += [
 
 # the proof steps' mutants (issue 30): wrong variants of the printed steps, killed by the step claims
 MUTANTS += STEP_MUTANTS
+
+# the wrong variants of the steps that statement-level claims check (issue 30, mutation/step_variants.py): each
+# rewrites the one function of the claim's module (or of the engine function it calls) that computes the step
+MUTANTS += variant_mutants()
 
 # the mutants kept in the papers' own folders (proofs/<name>/mutants.py)
 MUTANTS += Catalogue.load().mutants()

@@ -794,5 +794,99 @@ VARIANTS: list[Variant] = [
 ]
 
 
+# ---------------------------------------------------------------------------------------------------------------
+# the variants as semantic mutants (mutation/catalogue.py runs them with the other mutants, issue 30)
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def _code_key(code: types.CodeType):
+    """What a code object computes (its line numbers left out, nested code objects compared the same way)."""
+    return (code.co_code, code.co_names, code.co_varnames,
+            tuple(_code_key(c) if isinstance(c, types.CodeType) else c for c in code.co_consts))
+
+
+def _function_codes(code: types.CodeType, out: dict) -> dict:
+    """{qualname: code} of the module's functions and class methods (not nested functions, lambdas, class bodies)."""
+    import inspect
+
+    for c in code.co_consts:
+        if isinstance(c, types.CodeType) and "<" not in c.co_qualname:
+            if c.co_flags & inspect.CO_OPTIMIZED:
+                out[c.co_qualname] = c
+            else:                              # a class body: its methods
+                _function_codes(c, out)
+    return out
+
+
+class VariantPatch:
+    """The patch of :func:`as_mutant` (read like :class:`rldp_verify.claims.mutants.Patch`: ``target``, ``make``):
+    it replaces the ``__code__`` of the one function whose source contains the variant's snippet by the code compiled
+    from the module's source with the snippet replaced. The function object stays the same, so the claim registered
+    with it (a frozen :class:`~rldp_verify.claims.core.Claim` holding its check function) and every module that
+    imported it by name run the variant, with the module's own globals; ``revert`` puts the original code back. The
+    target is found (by compiling the source twice) the first time it is asked for, so loading the catalogue stays
+    cheap; a snippet that does not occur exactly once, or changes no single function, is a ValueError (the child
+    interpreter fails before its first claim: the mutant is recorded as an error, like a stale variant)."""
+
+    def __init__(self, var: Variant):
+        self.var = var
+        self._found: tuple[str, types.CodeType] | None = None
+
+    def _find(self) -> tuple[str, types.CodeType]:
+        if self._found is None:
+            import importlib.util
+
+            spec = importlib.util.find_spec(self.var.module)
+            if spec is None or spec.origin is None:
+                raise ValueError(f"step variant {self.var.id}: no module {self.var.module!r}")
+            source = Path(spec.origin).read_text()
+            if source.count(self.var.old) != 1:
+                raise ValueError(f"step variant {self.var.id}: the snippet occurs {source.count(self.var.old)} times "
+                                 f"in {self.var.module}, not once: {self.var.old!r}")
+            before = _function_codes(compile(source, spec.origin, "exec"), {})
+            after = _function_codes(compile(source.replace(self.var.old, self.var.new), spec.origin, "exec"), {})
+            changed = [q for q, c in after.items() if q not in before or _code_key(before[q]) != _code_key(c)]
+            if len(changed) != 1 or changed[0] not in before:
+                raise ValueError(f"step variant {self.var.id}: the snippet changes {changed or 'no function'} of "
+                                 f"{self.var.module}, not one existing function")
+            # the function object that runs this code: the module's attribute, or the function it wraps
+            # (functools.wraps: ``__wrapped__``, e.g. a claim's check below a decorator)
+            obj, path = importlib.import_module(self.var.module), changed[0]
+            for name in path.split("."):
+                obj = getattr(obj, name)
+            while not (isinstance(obj, types.FunctionType) and _code_key(obj.__code__) == _code_key(before[changed[0]])):
+                if not hasattr(obj, "__wrapped__"):
+                    raise ValueError(f"step variant {self.var.id}: {self.var.module}:{changed[0]} does not run the "
+                                     "code of its source")
+                obj, path = obj.__wrapped__, path + ".__wrapped__"
+            self._found = (path, after[changed[0]])
+        return self._found
+
+    @property
+    def target(self) -> str:
+        return f"{self.var.module}:{self._find()[0]}.__code__"
+
+    def make(self, orig: types.CodeType) -> types.CodeType:
+        new = self._find()[1]
+        if new.co_freevars != orig.co_freevars:
+            raise ValueError(f"step variant {self.var.id}: the variant changes the closure of {self._find()[0]}")
+        return new
+
+
+def as_mutant(var: Variant):
+    """``var`` as a semantic mutant (id ``variant.<step>``) that ``var.claim`` must kill (REFUTED), run by
+    ``python -m rldp_verify.claims.mutants run --catalogue mutation.catalogue`` in a fresh interpreter like every
+    mutant; slow claims (7.i19's) are run too (``include_slow``)."""
+    from rldp_verify.claims.mutants import Mutant
+
+    return Mutant(f"variant.{var.step}", var.module, " ".join(f"step {var.step}: {var.description}".split()),
+                  (VariantPatch(var),), (var.claim,), None, 600.0, True)  # type: ignore[arg-type]
+
+
+def variant_mutants() -> list:
+    """Every variant of :data:`VARIANTS` as a mutant (appended to ``mutation/catalogue.py``'s ``MUTANTS``)."""
+    return [as_mutant(x) for x in VARIANTS]
+
+
 if __name__ == "__main__":
     raise SystemExit(main())
