@@ -207,24 +207,14 @@ def refuted_as_printed() -> dict[str, tuple[str, ...]]:
     return {step: claims for step, claims in steps_needing_variants().items()
             if all(pins[c]["verdict"] == "REFUTED" for c in claims)}
 
-#: variants seen to survive, with why (a finding about the check; the slow test requires exactly these to survive)
-SURVIVORS: dict[str, str] = {
-    "004:9.4.i15": "in kairouz.claim4.single-heavy-atom's 106 sampled (P, eps) the maximum of mu over the subsets is "
-                   "always attained at T^c, so the bound for the supersets of T (mu(P(A)) <= mu(P(T))) is never the "
-                   "binding one and dropping it changes nothing the check sees",
-    # issue 24 (sound): these variants break only the engine's grid route of an 'exists eps*' claim; the claims now
-    # refute only with a proof over a whole interval of eps (an analytic route, independent of the grid's mu), which
-    # the variant leaves true, so the claim says INCONCLUSIVE (with would_decide), never a wrong REFUTED
-    "004:9.5.i10": "kairouz.thm14.rr-optimal-mi: mu^2 at the grid points only; the tail route's m(s) = s mu(1/s) of "
-                   "mu^2 is unbounded at s = 0 (no arb enclosure on [0, s0]), and with the true m no reduced cost is "
-                   "negative on a tail: INCONCLUSIVE",
-    "004:9.5.i19": "kairouz.thm14.rr-optimal-mi: the binary mechanism on {x_0} tested at grid points; not optimal at "
-                   "eps = 40 does not refute 'RR optimal for eps >= eps*', and RR's reduced costs are not negative on "
-                   "any tail: INCONCLUSIVE",
-    "004:9.5.i20": "kairouz.thm14.rr-optimal-mi: the grid stops at eps = 1/2; RR not optimal there does not refute "
-                   "'for eps >= eps*' (eps* may be larger), and no reduced cost of RR's basis is negative on a tail: "
-                   "INCONCLUSIVE",
-}
+#: variants seen to survive, with why (a finding about the check; the slow test requires exactly these to survive).
+#: Empty since the last four survivors' steps got direct step claims (proofs/kairouz/steps_sec9_direct.py):
+#: 004:9.4.i15 (Claim 4's check never met a superset bound that decides max_A mu(P(A)): mu(P(T)) < mu(P(T^c)) on the
+#: whole domain) and 004:9.5.i10, i19, i20 (they broke only the grid route of the 'exists eps*' claim
+#: kairouz.thm14.rr-optimal-mi, which said INCONCLUSIVE). Their variants are now mutants of those claims' printed
+#: steps in mutation/steps_catalogue.py (steps.kairouz.superset-bound-tc, 130-squared, 138-binary-x0, eps-star-half),
+#: each REFUTED.
+SURVIVORS: dict[str, str] = {}
 
 # ---------------------------------------------------------------------------------------------------------------
 # the table
@@ -569,8 +559,6 @@ VARIANTS: list[Variant] = [
       "Claim 4's first part under P(x*) >= z*(eps)"),
     v("004:9.4.i13", KC4, KC4M, "m_T = max(mu_z(to_mpf(mass_of(P, T)), e_), mu_z(to_mpf(mass_of(P, Tc)), e_))",
       "m_T = mu_z(to_mpf(mass_of(P, T)), e_)", "the subsets A of T^c bounded by mu(P(T)) (the mu(P(T^c)) term dropped)"),
-    v("004:9.4.i15", KC4, KC4M, "m_T = max(mu_z(to_mpf(mass_of(P, T)), e_), mu_z(to_mpf(mass_of(P, Tc)), e_))",
-      "m_T = mu_z(to_mpf(mass_of(P, Tc)), e_)", "the supersets A of T bounded by mu(P(T^c)) (the mu(P(T)) term dropped)"),
     v("004:9.4.i16", KC4, KC4M, "m_all = max(mu_z(to_mpf(mass_of(P, A)), e_) for A in sets)",
       "m_all = min(mu_z(to_mpf(mass_of(P, A)), e_) for A in sets)", "max(mu(P(T)), mu(P(T^c))) = min_A mu(P(A))"),
     v("004:9.4.i17", KC4, KC4M, "            T = frozenset({0})\n", "            T = frozenset({k - 1})\n",
@@ -639,10 +627,6 @@ VARIANTS: list[Variant] = [
       "mu, tail = (lambda m: lambda c: -m(c))(mu_mi(P)), "
       "(lambda mt: lambda A: (lambda g: lambda lo, hi: -g(lo, hi))(mt(A)))(mi_tail(P))",
       "the MI maximisation as LP (127) with -mu (a minimisation; the grid and the tail's m(s) both with -mu)"),
-    v("004:9.5.i19", K14C, K14, "lambda t: rr_status(mu, k, t, dps=ctx.dps)",
-      "lambda t: __import__('rldp_verify.topics.extremal.thresholds', fromlist=['x'])"
-      ".binary_status(mu, k, t, frozenset({0}), dps=ctx.dps)",
-      "(131) attained by the binary mechanism on {x_0} instead of randomized response"),
     v("000:A.6.i61", L8C, L8, "(i // a2 == j // a2 or r[i] <= t * r[j])", "(i // a2 != j // a2 or r[i] <= t * r[j])",
       "e^eps and e^-eps in different blocks (entries of one block within e^eps, of different blocks within e^2eps)"),
     v("000:A.6.A100", L8C, L8, "allowed = {1 / t, Fraction(1), t}", "allowed = {Fraction(1), t}",
@@ -704,10 +688,6 @@ VARIANTS: list[Variant] = [
       "'RR attains (100)' broke only the grid route and was INCONCLUSIVE under the sound check"),
     v("004:9.1.i24", K12C, K12M, _K12T, _K12T.replace("binary_set_mi(P)", "binary_set_mi(P[::-1])"),
       "Theorem 12 with T the maximiser of P(A)P(A^c) for P reversed (the utility for P)"),
-    v("004:9.5.i10", K14C, K14, "mu, tail = mu_mi(P)", "mu, tail = (lambda m: lambda c: m(c) ** 2)(mu_mi(P))",
-      "alpha* feasible for eps >= eps* with mu(S_j)^2 for mu(S_j) (the objective of LP (127) squared per column)"),
-    v("004:9.5.i20", K14C, K14, '"rr", default_grid(0.05, 40.0, 1.3)', '"rr", default_grid(0.05, 0.5, 1.3)',
-      "Theorem 14 read with eps* <= 1/2 (RR optimal on the grid up to eps = 1/2)"),
     v("001:A.i14", "falpha.appA.derivatives-and-jensen", F8,
       "mid = (1 + tt**2 / ((pp + tt) * (1 - pp - tt))) ** (k - 1) - 1",
       "mid = (1 + tt**2 / ((pp + tt) * (1 - pp - tt))) ** k - 1", "Jensen applied to x -> x^alpha for x^(alpha - 1)"),
@@ -818,6 +798,17 @@ def _function_codes(code: types.CodeType, out: dict) -> dict:
     return out
 
 
+_ORIGINAL_CODES: dict[tuple[str, str], dict] = {}
+
+
+def _original_codes(source: str, path: str) -> dict:
+    """:func:`_function_codes` of an unmutated module source, compiled once per process (many variants share one)."""
+    key = (path, source)
+    if key not in _ORIGINAL_CODES:
+        _ORIGINAL_CODES[key] = _function_codes(compile(source, path, "exec"), {})
+    return _ORIGINAL_CODES[key]
+
+
 class VariantPatch:
     """The patch of :func:`as_mutant` (read like :class:`rldp_verify.claims.mutants.Patch`: ``target``, ``make``):
     it replaces the ``__code__`` of the one function whose source contains the variant's snippet by the code compiled
@@ -843,7 +834,7 @@ class VariantPatch:
             if source.count(self.var.old) != 1:
                 raise ValueError(f"step variant {self.var.id}: the snippet occurs {source.count(self.var.old)} times "
                                  f"in {self.var.module}, not once: {self.var.old!r}")
-            before = _function_codes(compile(source, spec.origin, "exec"), {})
+            before = _original_codes(source, spec.origin)
             after = _function_codes(compile(source.replace(self.var.old, self.var.new), spec.origin, "exec"), {})
             changed = [q for q, c in after.items() if q not in before or _code_key(before[q]) != _code_key(c)]
             if len(changed) != 1 or changed[0] not in before:

@@ -26,6 +26,7 @@ ISIT = "proofs.isit.steps_appA_C"
 FALPHA = "proofs.falpha.steps_appA_B"
 PRAM = "proofs.pram.steps_app5"
 K78, K910 = "proofs.kairouz.steps_sec7_8", "proofs.kairouz.steps_sec9_10"
+K9D = "proofs.kairouz.steps_sec9_direct"
 BODY = "proofs.rldp.steps_sec6_7"
 S1, S2, S3, S4, S5, S6 = (f"rldp.steps.a{k}.*" for k in range(1, 7))
 
@@ -382,6 +383,31 @@ def _a6_columns_srr_only(a1, a2, t):
     return srr_vectors(a1, a2, t)                                 # d_y among SRR's basis vectors only
 
 
+
+# --- Kairouz Secs. 9.4-9.5, the steps checked directly (proofs/kairouz/steps_sec9_direct.py) ---------------------
+
+
+def _k_superset_bound_tc(p_T, p_Tc, eps):
+    from proofs.kairouz.steps_sec9_direct import _mu_z
+
+    return _mu_z(p_Tc, eps)                       # 9.4.i15's supersets of T bounded by mu(P(T^c))
+
+
+def _k130_squared(t, eps, p):
+    d = (1 - p) + t * p
+    return (p * t * (t / d).log() + (1 - p) * (1 / d).log()) ** 2 if not hasattr(t, "free_symbols") else (
+        p * t * __import__("sympy").log(t / d) + (1 - p) * __import__("sympy").log(1 / d)) ** 2
+
+
+def _k138_binary_x0(k, t):
+    return [[t / (1 + t), 1 / (1 + t)] if x == 0 else [1 / (1 + t), t / (1 + t)] for x in range(k)]
+
+
+def _k_eps_star_half(P):
+    from fractions import Fraction
+
+    return Fraction(1, 2)
+
 STEP_MUTANTS = [
     mutant("steps.a1.a1-c-sign", A1, "(A1) with C = e^{B(1-alpha)} instead of e^{B(alpha-1)}",
            replace(f"{A1}:printed_A1", _a1_c_sign), ("rldp.steps.a1.a1-a4-decomposition",)),
@@ -517,6 +543,17 @@ STEP_MUTANTS = [
            replace(f"{K910}:printed_rr_alpha", _k_rr_alpha_k_minus_1), ("kairouz.steps.rr-dual-singletons",)),
     mutant("steps.kairouz.140-without-w", K910, "Kairouz (140) third line without W_{y,z}",
            replace(f"{K910}:printed_140_line3", _k140_without_w), ("kairouz.steps.s10.chain-140",)),
+    mutant("steps.kairouz.superset-bound-tc", K9D, "Claim 4's proof: the supersets A of T bounded by mu(P(T^c)) "
+           "instead of mu(P(T)) (step 9.4.i15; a true but different bound, never attained on the supersets)",
+           replace(f"{K9D}:printed_superset_bound", _k_superset_bound_tc), ("kairouz.steps.s9-4.superset-bound",)),
+    mutant("steps.kairouz.130-squared", K9D, "alpha* of (129) built on mu(S_j)^2 for mu(S_j) (step 9.5.i10: the column "
+           "utilities of LP (127) squared)", replace(f"{K9D}:printed_130", _k130_squared),
+           ("kairouz.steps.s9-5.rr-dual-tail",)),
+    mutant("steps.kairouz.138-binary-x0", K9D, "(131) attained by the binary mechanism on {x_0} instead of randomized "
+           "response (138) (step 9.5.i19)", replace(f"{K9D}:printed_138", _k138_binary_x0),
+           ("kairouz.steps.s9-5.rr-dual-tail",)),
+    mutant("steps.kairouz.eps-star-half", K9D, "Theorem 14 read with eps* = 1/2: RR optimal for every eps >= 1/2 "
+           "(step 9.5.i20)", replace(f"{K9D}:printed_eps_star", _k_eps_star_half), ("kairouz.steps.s9-5.rr-dual-tail",)),
     mutant("steps.falpha.63-at-p0", FALPHA, "Grosse et al. (63)'s binary minimum taken at p = 0",
            replace(f"{FALPHA}:printed_63_rhs", _falpha_63_at_p0), ("falpha.steps.appa.eq63-binary-reduction",)),
     mutant("steps.falpha.63-pinsker", FALPHA, "Grosse et al. (63)'s right-hand side replaced by Pinsker's bound (69)",
