@@ -21,7 +21,9 @@ the pins), and they are given no variant.
     python -m mutation.step_variants [--only GLOB] [--out FILE]    # run the table, print the counts
 
 Fast subset: ``tests/proofs/test_step_variants.py`` (a few variants in the test command); the whole table is that
-file's ``@pytest.mark.slow`` test (run by the report job and ``pytest -m slow``).
+file's ``@pytest.mark.slow`` test (run by the report job and ``pytest -m slow``). The variants are also semantic
+mutants (:func:`variant_mutants`, appended to ``mutation/catalogue.py``): ``make mutation-semantic`` runs each in a
+fresh interpreter, where :class:`VariantPatch` swaps the code of the one function the snippet changes.
 """
 
 from __future__ import annotations

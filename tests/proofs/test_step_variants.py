@@ -56,3 +56,59 @@ def test_every_variant_is_killed():
            if r["status"] != "killed" and not (r["status"] == "survived" and r["step"] in sv.SURVIVORS)]
     assert bad == [], bad
     assert {r["step"] for r in res["records"] if r["status"] == "survived"} == set(sv.SURVIVORS)
+
+
+def test_variants_are_in_the_semantic_catalogue():
+    """`make mutation-semantic` runs every variant (mutation/catalogue.py appends them as `variant.<step>`)."""
+    from rldp_verify.claims.mutants import load_catalogue
+
+    mutants = {m.id: m for m in load_catalogue("mutation.catalogue")[0]}
+    for x in sv.VARIANTS:
+        m = mutants[f"variant.{x.step}"]
+        assert m.claims == (x.claim,) and m.module == x.module
+
+
+@pytest.mark.parametrize("step", ["000:A.2.A50"])
+def test_variant_mutant_patch_is_the_variant(step):
+    """Applied as a catalogue mutant (in this process), the variant makes its claim REFUTED; reverted, VERIFIED."""
+    from rldp_verify.claims import Context, discover
+    from rldp_verify.claims.mutants import apply, revert
+    from rldp_verify.claims.runner import run_claim
+
+    (x,) = [v for v in sv.VARIANTS if v.step == step]
+    claim = {c.id: c for c in discover("proofs")}[x.claim]
+    done = apply(sv.as_mutant(x), {})
+    try:
+        assert run_claim(claim, Context()).verdict.value == "REFUTED"
+    finally:
+        revert(done)
+    assert run_claim(claim, Context()).verdict.value == "VERIFIED"
+
+
+def test_stale_variant_mutant_fails_to_apply():
+    from rldp_verify.claims.mutants import apply
+
+    x = sv.Variant("000:A.2.A50", "rldp.lemma-a6.a47-a50", "proofs.rldp.lemA6_l1_radius", "no such text", "x", "d")
+    with pytest.raises(ValueError, match="not once"):
+        apply(sv.as_mutant(x), {})
+
+
+def test_variant_mutant_reaches_a_wrapped_check():
+    """000:A.5.i56's snippet is in rldp.thm3.lp-optimum's check, below a functools.wraps decorator: the patch swaps the
+    wrapped function's code (the one the registered claim calls), and revert puts it back."""
+    import importlib
+
+    from rldp_verify.claims.mutants import apply, revert
+
+    (x,) = [v for v in sv.VARIANTS if v.step == "000:A.5.i56"]
+    m = sv.as_mutant(x)
+    assert m.patches[0].target == "proofs.rldp.thm3_lp:check_lp.__wrapped__.__code__"
+    inner = importlib.import_module("proofs.rldp.thm3_lp").check_lp.__wrapped__
+    code = inner.__code__
+    done = apply(m, {})
+    try:
+        assert inner.__code__ is not code and "include_same_s" in inner.__code__.co_names + tuple(
+            n for c in inner.__code__.co_consts if isinstance(c, tuple) for n in c if isinstance(n, str))
+    finally:
+        revert(done)
+    assert inner.__code__ is code
