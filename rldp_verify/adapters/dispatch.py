@@ -45,10 +45,12 @@ def _adapt(obj, model, params) -> Adapted:
     if mod.startswith("opendp") or type(obj).__module__.startswith("opendp"):
         return _opendp(obj, _name(obj), ev, params)
     raise InputError(f"unsupported object of type {tname}: no adapter (supported: pure-ldp UEClient/DEClient/"
-                     "LHClient/HEClient/RAPPORClient/CMSClient/HadamardMechClient, multi-freq-ldpy "
+                     "LHClient/FastLHClient/HEClient/RAPPORClient/CMSClient/HadamardMechClient/HadamardResponseClient/"
+                     "SketchResponseClient/PCSClient/PEMClient, multi-freq-ldpy "
                      "GRR/UE/LH/SS/HE/ADP_Client, L_GRR/L_SUE/L_OUE/L_OSUE/"
                      "L_SOUE/L_ADP/L_LH_Client, dBitFlipPM_Client, SMP_*, SPL_*, RSpFD_*, opendp "
-                     "make_randomized_response[_bool])")
+                     "make_randomized_response[_bool|_bitvec], make_laplace/make_geometric/make_gaussian, "
+                     "make_laplace_threshold/make_gaussian_threshold)")
 
 
 def audit_adapted(obj_or_adapted, eps, *, tolerance=None, model: str = "code", distribution=None, sizes=None,

@@ -1,15 +1,29 @@
 """OpenDP's randomized-response constructors (``make_randomized_response``, ``make_randomized_response_bool``)
 as exact GRR channels, and its integer noise (``make_laplace`` / ``make_geometric`` on integers in ``bounds``) as
 the exact discrete Laplace shift (see :mod:`rldp_verify.adapters`): OpenDP samples exactly from the rational
-value of the float ``prob`` or ``scale`` (the discrete Laplace of Canonne, Kamath and Steinke, NeurIPS 2020)."""
+value of the float ``prob`` or ``scale`` (the discrete Laplace of Canonne, Kamath and Steinke, NeurIPS 2020).
+
+Float inputs (``T="float"``, or float ``bounds``): OpenDP 0.16 rounds x to the nearest multiple of 2^k (ties up;
+k = -1074 by default for float64, the lattice of all floats: its privacy map equals that of k = -1074 and not
+-1073), adds discrete Laplace / Gaussian noise of scale s 2^-k exactly and returns the lattice point as a float
+(:mod:`rldp_verify.structured.noise`): Laplace has eps = (i(upper) - i(lower)) 2^k / s exactly; Gaussian noise
+(``make_gaussian``, integers or floats) has no finite eps (its privacy loss grows without bound in the output);
+the threshold releases (``make_laplace_threshold``, ``make_gaussian_threshold``) have eps = inf (a key held by one
+input and not the other is released with positive probability under the first only). Noisy max and other
+Measurement objects are refused with a one-line reason naming them."""
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 from rldp_verify.adapters._common import _Events, _left, _prob, _version
 from rldp_verify.core.errors import InputError
 from rldp_verify.structured import Adapted, BitChannel, DiscreteLaplaceShift, Symmetric, WeightedBits
+from rldp_verify.structured.noise import K_MIN_F64, LatticeLaplace, UnboundedLoss, lattice_index, lattice_text
+
+NOISE = ("make_laplace", "make_geometric", "make_gaussian")
+THRESHOLDS = ("make_laplace_threshold", "make_gaussian_threshold")
 
 
 def _categories(params):
@@ -37,25 +51,105 @@ def _boolean(params):
     return k, labels, p
 
 
-def _integer_noise(name, params) -> Adapted:
-    """``make_laplace`` / ``make_geometric`` on an integer in ``bounds`` = (lower, upper) with ``scale``."""
-    bounds, scale = params.pop("bounds", None), params.pop("scale", None)
-    _left(params, f"opendp {name}")
-    try:
-        lo, hi = (int(v) if isinstance(v, int) or str(v).strip().lstrip("-").isdigit() else None for v in bounds)
-    except (TypeError, ValueError):
-        lo = hi = None
-    if lo is None or hi is None or not lo < hi:
-        raise InputError(f"bounds = {bounds!r} must be two integers lower < upper (the integer inputs)")
+def _scale(scale) -> float:
     try:
         b = float(scale)
     except (TypeError, ValueError):
         raise InputError(f"scale = {scale!r} is not a number") from None
     if not (b > 0 and b != float("inf")):
         raise InputError(f"scale = {scale!r} must be a finite number > 0")
-    return Adapted(DiscreteLaplaceShift(hi - lo + 1, b, lo=lo), f"opendp {_version('opendp')} {name} (integers "
-                   f"{lo}..{hi}, scale {b!r})", "exact discrete Laplace with the rational value of the float scale "
-                   "(OpenDP's sampler, Canonne, Kamath, Steinke 2020): no float sampler to model", {}, None)
+    return b
+
+
+def _is_float(name, bounds, T) -> bool:
+    """Float inputs: T = "float" (or "f64"), or float bounds given from Python; integers otherwise."""
+    if T is not None:
+        t = str(T).strip().lower()
+        if t not in ("int", "i32", "i64", "float", "f64"):
+            raise InputError(f"T = {T!r} must be int or float (the input type of OpenDP's atom_domain)")
+        if t in ("float", "f64") and name == "make_geometric":
+            raise InputError("make_geometric has integer inputs only; T = float is for make_laplace / make_gaussian")
+        return t in ("float", "f64")
+    return isinstance(bounds, (list, tuple)) and any(isinstance(v, float) for v in bounds)
+
+
+def _noise(name, params) -> Adapted:
+    """``make_laplace`` / ``make_geometric`` / ``make_gaussian`` on inputs in ``bounds`` = (lower, upper) with
+    ``scale`` (integers, or floats with the lattice exponent ``k``)."""
+    bounds, scale = params.pop("bounds", None), params.pop("scale", None)
+    T, k = params.pop("T", None), params.pop("k", None)
+    _left(params, f"opendp {name}")
+    if _is_float(name, bounds, T):
+        return _float_noise(name, bounds, _scale(scale), k)
+    if k is not None:
+        raise InputError(f"k = {k!r} is the lattice of float inputs; integer inputs take no k")
+    try:
+        lo, hi = (int(v) if isinstance(v, int) or str(v).strip().lstrip("-").isdigit() else None for v in bounds)
+    except (TypeError, ValueError):
+        lo = hi = None
+    if lo is None or hi is None or not lo < hi:
+        raise InputError(f"bounds = {bounds!r} must be two integers lower < upper (the integer inputs)")
+    b = _scale(scale)
+    label = f"opendp {_version('opendp')} {name} (integers {lo}..{hi}, scale {b!r})"
+    if name == "make_gaussian":
+        return Adapted(UnboundedLoss("integer plus discrete Gaussian noise", str(hi), str(lo), f"y -> -inf: the ratio "
+                                     f"exp(((y - {lo})^2 - (y - {hi})^2) / (2 scale^2)) has no bound"), label,
+                       "exact discrete Gaussian (OpenDP's sampler, Canonne, Kamath, Steinke 2020)", {}, None,
+                       ["Gaussian noise has no finite eps for eps-LDP: the privacy loss grows linearly in |y| (it is "
+                        "(eps, delta)- or zCDP-private: OpenDP's map is for ZeroConcentratedDivergence)"])
+    return Adapted(DiscreteLaplaceShift(hi - lo + 1, b, lo=lo), label, "exact discrete Laplace with the rational value "
+                   "of the float scale (OpenDP's sampler, Canonne, Kamath, Steinke 2020): no float sampler to model",
+                   {}, None)
+
+
+def _float_noise(name, bounds, b: float, k) -> Adapted:
+    """Float inputs in [lower, upper]: rounded to the 2^k lattice, then exact integer noise of scale b 2^-k."""
+    try:
+        lo, hi = (float(v) for v in bounds)
+    except (TypeError, ValueError):
+        raise InputError(f"bounds = {bounds!r} must be two finite numbers lower < upper (the float inputs)") from None
+    if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
+        raise InputError(f"bounds = {bounds!r} must be two finite numbers lower < upper (the float inputs)")
+    try:
+        kk = K_MIN_F64 if k is None else int(k)
+    except (TypeError, ValueError):
+        raise InputError(f"k = {k!r} is not an integer") from None
+    if kk < K_MIN_F64 or kk > 1023:
+        raise InputError(f"k = {kk} must be in [{K_MIN_F64}, 1023] (OpenDP refuses k below {K_MIN_F64} for float64)")
+    i_lo, i_hi = lattice_index(lo, kk), lattice_index(hi, kk)
+    label = f"opendp {_version('opendp')} {name} (floats in [{lo!r}, {hi!r}], scale {b!r}, k = {kk})"
+    samp = (f"exact: x rounded to the nearest multiple of 2^{kk} (ties up), discrete "
+            f"{'Gaussian' if name == 'make_gaussian' else 'Laplace'} noise of scale {b!r} 2^{-kk} (rational) added to "
+            "the index, the lattice point returned as a float (post-processing); OpenDP's float sampler is exact")
+    notes = [f"k = {kk}{' (OpenDP default for float64: the lattice of all floats, no rounding)' if k is None else ''}; "
+             f"{lattice_text(lo, hi, kk)}"]
+    if name == "make_gaussian":
+        st = UnboundedLoss("float plus discrete Gaussian noise on the 2^k lattice", repr(hi), repr(lo),
+                           "y -> -inf: the ratio exp(((y - i')^2 - (y - i)^2) / (2 (scale 2^-k)^2)) has no bound",
+                           constant=i_lo == i_hi)
+        notes.append("Gaussian noise has no finite eps for eps-LDP (OpenDP's map is for ZeroConcentratedDivergence)"
+                     if i_lo != i_hi else "both bounds round to the same lattice point: the output law is constant")
+        return Adapted(st, label, samp, {}, None, notes)
+    return Adapted(LatticeLaplace(i_hi - i_lo + 1, b, lower=lo, upper=hi, k=kk), label, samp, {}, None, notes)
+
+
+def _threshold(name, params) -> Adapted:
+    """``make_laplace_threshold`` / ``make_gaussian_threshold``: a map's keys whose noisy value passes the threshold
+    are released; as a local randomiser on maps over a key set, a key held by one input only is released with
+    positive probability under that input and never under the other: eps = inf."""
+    scale, thr = params.pop("scale", None), params.pop("threshold", None)
+    _left(params, f"opendp {name}")
+    b = _scale(scale)
+    try:
+        t = float(thr)
+    except (TypeError, ValueError):
+        raise InputError(f"threshold = {thr!r} is not a number") from None
+    st = UnboundedLoss("threshold release of a map's keys", "{key: v}", "{} (the key absent)",
+                       "an output that contains the key (probability > 0 under x, 0 under x')")
+    return Adapted(st, f"opendp {_version('opendp')} {name} (scale {b!r}, threshold {t!r})",
+                   "exact noise; the key set of the output is the evidence (no sampler detail matters)", {}, None,
+                   ["a threshold release is (eps, delta)-DP, not eps-DP: for eps-LDP on maps whose key sets differ, "
+                    "eps = inf"])
 
 
 def _bitvec(params) -> Adapted:
@@ -82,23 +176,38 @@ def _bitvec(params) -> Adapted:
                               "with certainty"])
 
 
+def _one_line(obj, attr) -> str:
+    try:
+        return " ".join(str(getattr(obj, attr)).split())
+    except Exception:        # an attribute the installed OpenDP does not have: say so, do not fail on it
+        return "?"
+
+
 def _opendp(obj, name, ev: _Events, params) -> Adapted:
     params = dict(params)
     if name == "make_randomized_response_bitvec":
         return _bitvec(params)
-    if name in ("make_laplace", "make_geometric"):
-        return _integer_noise(name, params)
+    if name in NOISE:
+        return _noise(name, params)
+    if name in THRESHOLDS:
+        return _threshold(name, params)
     if name == "make_randomized_response":
         k, labels, p = _categories(params)
     elif name == "make_randomized_response_bool":
         k, labels, p = _boolean(params)
     elif type(obj).__name__ == "Measurement":
-        raise InputError("an opendp Measurement does not expose its parameters through the Python API; pass "
-                         "the constructor instead: channel(dp.m.make_randomized_response, categories=..., prob=...)")
+        raise InputError(f"unsupported opendp Measurement (input domain {_one_line(obj, 'input_domain')}, input metric "
+                         f"{_one_line(obj, 'input_metric')}, output measure {_one_line(obj, 'output_measure')}): its "
+                         "sampler's parameters are not exposed through the Python API; pass the constructor instead, "
+                         "e.g. adapt(dp.m.make_laplace, bounds=(0.0, 1.0), scale=1.0)")
+    elif name in ("make_noisy_max", "make_report_noisy_max_gumbel", "make_noisy_top_k"):
+        raise InputError(f"opendp {name} is not supported: the law of the noisy argmax (exponential noise: "
+                         "permute-and-flip; Gumbel noise: a softmax with irrational ratios) is not modelled exactly")
     else:
         raise InputError(f"unsupported opendp object {name!r} (supported: make_randomized_response, "
-                         "make_randomized_response_bool, make_randomized_response_bitvec, make_laplace and "
-                         "make_geometric on integers)")
+                         "make_randomized_response_bool, make_randomized_response_bitvec, make_laplace, "
+                         "make_geometric and make_gaussian on integers or floats, make_laplace_threshold, "
+                         "make_gaussian_threshold)")
 
     def rebuild(f):
         a = Fraction(f["prob"])

@@ -156,7 +156,10 @@ SPECS = {
     ("opendp", "make_randomized_response_bool"): (_odp_build("make_randomized_response_bool"), {"prob": float}),
     ("opendp", "make_randomized_response_bitvec"): (_odp_build("make_randomized_response_bitvec"),
                                                     {"n_bits": int, "max_weight": int, "f": float}),
-    ("opendp", "make_laplace"): (_odp_build("make_laplace"), {"bounds": list, "scale": float}),
+    ("opendp", "make_laplace"): (_odp_build("make_laplace"), {"bounds": list, "scale": float, "T": str, "k": int}),
+    ("opendp", "make_gaussian"): (_odp_build("make_gaussian"), {"bounds": list, "scale": float, "T": str, "k": int}),
+    **{("opendp", n): (_odp_build(n), {"scale": float, "threshold": float})
+       for n in ("make_laplace_threshold", "make_gaussian_threshold")},
     ("opendp", "make_geometric"): (_odp_build("make_geometric"), {"bounds": list, "scale": float}),
 }
 _OPTIONAL = ("use_oue", "optimal", "g", "use_olh", "as_set", "num_of_cohorts", "is_hadamard", "lh_k", "count_sketch")
@@ -210,7 +213,9 @@ def _parse(lib: str, name: str, types: dict, params: dict | list | None) -> dict
             raise InputError(f"--param {k!r} is not a parameter of {lib}:{name} (parameters: {', '.join(types)})")
         kv[k] = _convert(k, v, types[k])
     multidim = name.startswith(("SMP_", "RSpFD_", "SPL_"))   # d defaults to len(lst_k)
-    missing = [k for k in types if k not in kv and k not in _OPTIONAL and not (k == "d" and multidim)]
+    lattice = lib == "opendp" and name in ("make_laplace", "make_gaussian")    # T and k: OpenDP's defaults
+    missing = [k for k in types if k not in kv and k not in _OPTIONAL and not (k == "d" and multidim)
+               and not (lattice and k in ("T", "k"))]
     if missing:
         raise InputError(f"{lib}:{name} needs --param {missing[0]}=...")
     return kv
