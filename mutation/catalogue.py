@@ -1318,6 +1318,58 @@ MUTANTS += [
            replace(f"{U}:SimplexBall.l1_radius", _rad_singletons), ("rldp.sec43.smaller-Bs-lower-bound",)),
 ]
 
+# issue 23, structured certificate forms under {P} and a Rényi ball ("subsets", "unary", "seeded-grr"), exercised by
+# proofs/rldp/audit_certificate_structured.py; each engine error lowers a printed upper end that the checker re-derives
+def _subsets_p_as_grr(orig):
+    def subsets(st, cond, *args):
+        _, wit = orig(st, cond, *args)
+        A, B = st._prob({0}, 0), st._prob(set(), 0)
+        g = (B + (A - B) * max(max(r) for r in cond)) / B
+        return max(g, 1 / g), wit
+    return subsets
+
+
+def _unary_p_hot_bit_only(orig):
+    def ue(structure, *args):
+        _, wit = orig(structure, *args)
+        return structure.bit.prob(1, 1) / structure.bit.prob(1, 0), wit
+    return ue
+
+
+def _hashing_p_upper_at_searched_seeds(orig):
+    def hashing(st, *args):
+        lo, _, wit = orig(st, *args)
+        return lo, lo, wit
+    return hashing
+
+
+def _unary_ball_hot_bit_only(orig):
+    def audit_ball(model, *args, **kw):
+        res = orig(model, *args, **kw)
+        bit = model.structure.bit
+        res.ratio_upper = min(res.ratio_upper, bit.prob(1, 1) / bit.prob(1, 0))
+        return res
+    return audit_ball
+
+
+_SP = ("rldp.audit.structured-p-and-ball",)
+MUTANTS += [
+    mutant("certificate.subsets-p-ratio-as-grr", "rldp_verify.structured.rldp",
+           "subset selection's (eps, P) ratio by GRR's formula on the hottest cell, (B + (A - B) max P(u|s)) / B (the "
+           "other m - 1 cells of the subset forgotten)",
+           wrap("rldp_verify.structured.rldp:_subsets", _subsets_p_as_grr), _SP),
+    mutant("certificate.unary-p-ratio-hot-bit-only", "rldp_verify.structured.rldp",
+           "a unary encoding's (eps, P) ratio as h(1) = p/q (the cold bit's factor (1 - q)/(1 - p) forgotten)",
+           wrap("rldp_verify.structured.rldp:_ue", _unary_p_hot_bit_only), _SP),
+    mutant("certificate.seeded-grr-p-upper-at-searched-seeds", "rldp_verify.structured.rldp",
+           "local hashing's (eps, P) upper end taken as the best searched seed's ratio (as if the seeds were the "
+           "whole public range) instead of max(a/b, b/a)",
+           wrap("rldp_verify.structured.rldp:_hashing", _hashing_p_upper_at_searched_seeds), _SP),
+    mutant("certificate.unary-ball-upper-hot-bit-only", "rldp_verify.structured.audit",
+           "the Rényi-ball upper end of a unary encoding as h(1) = p/q (the cold bit's factor forgotten)",
+           wrap("rldp_verify.structured.audit:_audit_ball", _unary_ball_hot_bit_only), _SP),
+]
+
 # the proof steps' mutants (issue 30): wrong variants of the printed steps, killed by the step claims
 MUTANTS += STEP_MUTANTS
 
