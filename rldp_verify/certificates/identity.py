@@ -325,12 +325,14 @@ def refutation_certificate(name: str, lhs, rhs, point: dict) -> dict:
         value_certificate(name, tree, upper=0, strict=True)
 
 
-def identity_evidence(claim_id: str, identities: dict, *, uncovered: str | None = None) -> dict:
+def identity_evidence(claim_id: str, identities: dict, *, uncovered: str | None = None,
+                      substitutions: dict | None = None) -> dict:
     """Evidence entries for a claim: the certificates of those of its identities that can be certified, with
     ``certificate_covers`` naming the rest -- identities sympy's automatic evaluation already decided as it built
     them (both sides one expression: nothing to certify), identities the builder cannot certify (with its reason)
     and ``uncovered``, the part of the verdict no certificate covers (e.g. a sampled numeric check); a
-    ``no_certificate`` reason when none can be certified.  Never raises."""
+    ``no_certificate`` reason when none can be certified.  ``substitutions``: {label: words} prepended to an
+    identity's stated substitution (how the claim's identity was brought to the certified form).  Never raises."""
     from rldp_verify.certificates.claims import evidence, no_certificate
 
     docs: list[dict] = []
@@ -338,7 +340,8 @@ def identity_evidence(claim_id: str, identities: dict, *, uncovered: str | None 
     failed: list[str] = []
     for label, (lhs, rhs) in identities.items():
         try:
-            doc = identity_certificate(f"{claim_id}: {label}", lhs, rhs)
+            doc = identity_certificate(f"{claim_id}: {label}", lhs, rhs,
+                                       substitution=(substitutions or {}).get(label))
         except Exception as exc:  # noqa: BLE001 - reported per claim, never hidden
             if isinstance(exc, ValueError) and "nothing to certify" in str(exc):
                 trivial.append(label)
