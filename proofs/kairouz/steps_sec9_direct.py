@@ -23,11 +23,14 @@ from itertools import combinations
 import flint
 import sympy as sp
 
+from rldp_verify.certificates.claims import built, no_certificate
+from rldp_verify.certificates.value import value_certificate
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.rigorous import arb_exact, arb_precision
 from rldp_verify.topics.extremal.tail import certify_rr_tail, mi_tail
 
 from ._common import PAPER, fs, generic_dist
+from .claim4_single_heavy_atom import mu_z_expr
 
 
 def _exp(x):
@@ -106,7 +109,7 @@ def _decreasing_domain(lo: Fraction, hi: Fraction, max_boxes: int = 4000):
 )
 def check_superset_bound(ctx):
     rng = ctx.rng("kairouz.steps.s9-4.superset-bound")
-    fails, undecided, n_sets = [], [], 0
+    fails, undecided, n_sets, cases = [], [], 0, []
     z, e = sp.symbols("z epsilon", positive=True)
     # mu'' < 0: mu' decreases in z, so mu' <= 0 on [1 - z*, 1] iff mu'(1 - z*) <= 0 iff z* <= 1 - z* (mu'(z*) = 0)
     d2 = sp.simplify(sp.diff(_mu_z(z, e), z, 2) + (sp.exp(e) - 1) ** 2 / (z * (sp.exp(e) - 1) + 1))
@@ -136,6 +139,7 @@ def check_superset_bound(ctx):
             w = [rng.randint(1, 9) for _ in range(k - 1)]
             P = [p] + [(1 - p) * Fraction(x, sum(w)) for x in w]
             pt = {"k": k, "eps": str(eps_q), "P": fs(P)}
+            cases.append((P, eps_q))
             bound = printed_superset_bound(_q(p), _q(1 - p), eps)
             top = _mu_z(_q(p), eps)                                      # A = T
             if not bound.overlaps(top):
@@ -159,7 +163,20 @@ def check_superset_bound(ctx):
         return Outcome.inconclusive("arb could not decide every comparison", undecided=undecided[:5], **ev)
     return Outcome.verified(f"z*(eps) <= 1/2 proved on [1/20, 1] ({boxes} arb boxes) and at 19 points below; at 40 "
                             f"random instances of Claim 4 every strict superset A of T has mu(P(A)) < mu(P(T)) "
-                            f"({n_sets} sets, arb) and the bound is attained at A = T", **ev)
+                            f"({n_sets} sets, arb) and the bound is attained at A = T", **ev,
+                            **built(lambda: [_superset_certificate(P, e) for P, e in cases if len(P) > 1]))
+
+
+def _superset_certificate(P, eps: Fraction) -> dict:
+    """Per instance: min over the strict supersets A of T = {x*} of mu(P(T), eps) - mu(P(A), eps) > 0, with mu of (113)
+    from its definition (the step's inequality at this instance; the domain fact z* <= 1/2 over intervals of eps is
+    not written as certificates: its boxes are interval inputs)."""
+    k = len(P)
+    masses = sorted({P[0] + sum((P[i] for i in rest), Fraction(0)) for r in range(1, k)
+                     for rest in combinations(range(1, k), r)})
+    parts = [["-", mu_z_expr(P[0], eps), mu_z_expr(w, eps)] for w in masses]
+    return value_certificate(f"Claim 4's superset step: P={fs(P)}, eps={eps}: mu(P(T)) > mu(P(A)) for every A "
+                             "strictly containing T = {x*}", ["min", *parts], lower=0, strict=True)
 
 
 # --- Sec. 9.5, Theorem 14: alpha* of (129), RR (138) ------------------------------------------------------------
@@ -404,7 +421,11 @@ def check_rr_dual_tail(ctx):
             if fails:
                 break
     ev = {"instances": rows, "precision_dps": ctx.dps,
-          "statement_checked_by": ["kairouz.thm14.rr-optimal-mi", "kairouz.thm14.expansions-133-135"]}
+          "statement_checked_by": ["kairouz.thm14.rr-optimal-mi", "kairouz.thm14.expansions-133-135"],
+          **no_certificate("the identities are sympy's (symbolic, no certificate kind); dual feasibility over an "
+                           "interval of eps is a branch-and-bound over arb boxes of eps (interval inputs) and the "
+                           "tail a proof over boxes of s = e^-eps (certify_rr_tail), while the rigorous-value language "
+                           "has exact rational inputs only")}
     if fails:
         return Outcome.refuted(f"Theorem 14's proof: step '{fails[0]['step']}' fails (the statement is checked by "
                                "kairouz.thm14.rr-optimal-mi)", counterexample=fails[0], kind="proof-gap", **ev)

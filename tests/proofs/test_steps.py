@@ -284,3 +284,15 @@ def test_citation_repair_holds(monkeypatch):
     keys = list(mod.PRINTED_CITES)
     monkeypatch.setattr(mod, "PRINTED_CITES", {keys[0]: "12", keys[1]: "14"})
     assert _run("pram.steps.app5-3.lemma5-1-citations").verdict.value == "VERIFIED"
+
+
+def test_superset_step_certificate_rejects_a_wrong_t():
+    """kairouz.steps.s9-4.superset-bound's certificate (mu(P(T)) > mu(P(A)) for every strict superset A of T = {x*}):
+    accepted by the independent checker at an instance of Claim 4, rejected when T is the lightest atom."""
+    from fractions import Fraction as F
+
+    from proofs.kairouz.steps_sec9_direct import _superset_certificate
+    from rldp_verify.certificates import recheck
+
+    assert recheck(_superset_certificate([F(7, 10), F(1, 10), F(1, 5)], F(1, 2))).ok
+    assert not recheck(_superset_certificate([F(1, 10), F(7, 10), F(1, 5)], F(1, 2))).ok
