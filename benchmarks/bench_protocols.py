@@ -8,8 +8,10 @@ sizes k = 2 (its default), 2^10 and 2^16. At 2^10 and 2^16 also adapters outside
 (``DEPLOYMENT_EXTRAS``: pure-ldp's OLH ``LHClient``, multi-freq-ldpy's longitudinal ``L_OSUE_Client``, ``L_ADP_Client``,
 ``L_LH_Client`` and ``dBitFlipPM_Client``, its adaptive ``ADP_Client``, and the multidimensional ``SPL_UE_Client``,
 ``RSpFD_UE_rnd_Client`` and ``RSpFD_ADP_Client`` on two attributes of size k; pure-ldp's RAPPOR (f = 0.5, m = 128, 2 hash
-functions, 8 cohorts), CMS and HCMS (m = 1024, 256 hash functions), Hadamard mechanism (t = 3) and Hadamard response), so
-that every deployment-size audit of tests/adapters has its seconds measured here.
+functions, 8 cohorts), CMS and HCMS (m = 1024, 256 hash functions), Hadamard mechanism (t = 3) and Hadamard response;
+its sketch response over FastLH (m = 1024, 256 hash functions, lh_k = 100; count sketch with 64), private count sketch
+(l = 256, w = 1024) and PEM heavy hitter on the 2^L binary strings of length L = log2 k), so that every
+deployment-size audit of tests/adapters has its seconds measured here.
 
 Ours: ``rldp_verify.adapters.adapt`` + ``audit_structured`` (eps-LDP, structured, exact; the sampler model is the
 code's: float uniforms k / 2^53 compared with the library's thresholds, numba's binomial loop; THE / SHE: the
@@ -75,6 +77,13 @@ DEPLOYMENT_EXTRAS = (
     ("HCMS_pure_ldp", "pure-ldp:CMSClient", ["epsilon={eps}", "m=1024", "num_hashes=256", "d={k}", "is_hadamard=true"]),
     ("HM_pure_ldp", "pure-ldp:HadamardMechClient", ["epsilon={eps}", "d={k}", "t=3"]),
     ("HR_pure_ldp", "pure-ldp:HadamardResponseClient", ["epsilon={eps}", "d={k}"]),
+    ("SR_CMS_pure_ldp", "pure-ldp:SketchResponseClient", ["epsilon={eps}", "m=1024", "num_hashes=256", "lh_k=100",
+                                                          "d={k}"]),
+    ("SR_CS_pure_ldp", "pure-ldp:SketchResponseClient", ["epsilon={eps}", "m=1024", "num_hashes=64", "lh_k=100",
+                                                         "count_sketch=true", "d={k}"]),
+    ("PCS_pure_ldp", "pure-ldp:PCSClient", ["epsilon={eps}", "l=256", "w=1024", "d={k}"]),
+    ("PEM_pure_ldp", "pure-ldp:PEMClient", ["epsilon={eps}", "start_length=2", "max_string_length={L}",
+                                            "fragment_length=2"]),
 )
 
 
@@ -175,7 +184,8 @@ def _deployment_extras(k: int) -> list[dict]:
     rows = []
     for name, spec, params in DEPLOYMENT_EXTRAS if k >= 2**10 else ():
         t0 = time.perf_counter()
-        res = audit_structured(adapt_spec(spec, [p.format(k=k, eps=EPS, eps2=2 * EPS) for p in params]), EPS)
+        res = audit_structured(adapt_spec(spec, [p.format(k=k, eps=EPS, eps2=2 * EPS, L=k.bit_length() - 1)
+                                                 for p in params]), EPS)
         t_exact = time.perf_counter() - t0
         lo, hi = res.eps_realised(12)
         row = {"protocol": name, "k": k, "claimed_eps": str(EPS), "exact_eps": [lo, hi], "verdict": res.verdict,

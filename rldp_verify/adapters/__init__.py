@@ -19,6 +19,9 @@ pure-ldp           ``UEClient`` (SUE; OUE with ``use_oue``)           per-bit pr
                                                                     product; HCMS: binary RR on a Hadamard sign)
                    ``HadamardMechClient``                            public rows mixture of GRR on 2^t sign tuples
                    ``HadamardResponseClient``                        two-level channel on Hadamard supports
+                   ``SketchResponseClient`` (``d``; count sketch)     released hash row j, the inner client on h_j(x)
+                   ``PCSClient`` (``d``)                             released row j, +-1 vector with the sign at h_j(x)
+                   ``PEMClient``                                     released group, the inner client on a prefix
 multi-freq-ldpy    ``GRR_Client`` (``k``, ``epsilon``)                GRR on k values
                    ``UE_Client`` (``k``, ``epsilon``, ``optimal``)    per-bit product
                    ``LH_Client`` (``k``, ``epsilon``, ``optimal``)    public seed mixture of GRR on g
@@ -49,6 +52,9 @@ opendp             ``make_randomized_response`` (``categories``,     GRR on the 
                    ``max_weight``, ``f``)                           of weight <= max_weight
                    ``make_laplace``, ``make_geometric`` (``bounds``, integer + discrete Laplace,
                    ``scale``)                                       eps = (upper - lower) / scale
+                   ``make_laplace`` on floats (``T="float"``, ``k``)  x rounded to the 2^k lattice + discrete Laplace
+                   ``make_gaussian`` (integers, floats)              discrete Gaussian: eps = inf
+                   ``make_laplace_threshold``, ``..._gaussian_..``  threshold release: eps = inf
 =================  ===============================================  ================================
 
 Sampler model (``model="code"``, the default): every probability is that of the event the code draws,
@@ -80,7 +86,8 @@ Inputs are the library's value indices 0..d-1. An object of any other type raise
 :class:`~rldp_verify.core.errors.InputError` naming it.
 
 The package: :mod:`~rldp_verify.adapters._common` (parameter checks, sampler model, versions, tracing),
-one module per library (:mod:`~rldp_verify.adapters.pure_ldp` and :mod:`~rldp_verify.adapters.pure_ldp_more`,
+one module per library (:mod:`~rldp_verify.adapters.pure_ldp`, :mod:`~rldp_verify.adapters.pure_ldp_more` and
+:mod:`~rldp_verify.adapters.pure_ldp_sketch`,
 :mod:`~rldp_verify.adapters.multi_freq_ldpy` and
 :mod:`~rldp_verify.adapters.multi_freq_ldpy_more`,
 :mod:`~rldp_verify.adapters.opendp`), :mod:`~rldp_verify.adapters.dispatch` (:func:`adapt`, :func:`channel`,
