@@ -1379,3 +1379,23 @@ MUTANTS += variant_mutants()
 
 # the mutants kept in the papers' own folders (proofs/<name>/mutants.py)
 MUTANTS += Catalogue.load().mutants()
+
+
+# issue 23 (certs-value): the confidence ball's certified radius (eq. (11), "rounded up") rounded to nearest at
+# dps + 5 significant digits instead: below the true B about half the time, by < 5e-55 relative. The claim's own check
+# compares with eq. (11) at the quantile bracket's lower end (~1e-50 below B) and stays VERIFIED; the checker rejects
+# the certificate F_chi2,k(n (e^R - 1)) > confidence (R >= B) of a radius below B.
+def _radius_rounded_to_nearest(alpha, confidence, n, a, *, dps=50):
+    from rldp_verify.rldp.uncertainty import confidence_radius
+
+    B = confidence_radius(alpha, confidence, n, a, dps=dps + 10)
+    return None if mpmath.isinf(B) else Fraction(mpmath.nstr(B, dps + 5, strip_zeros=False, min_fixed=-math.inf,
+                                                             max_fixed=math.inf))
+
+
+MUTANTS += [
+    mutant("certificate.confidence-radius-rounded-to-nearest", U,
+           "the confidence ball's certified radius (eq. (11)) rounded to nearest instead of up (below the true B about "
+           "half the time, by < 5e-55 relative): caught by the independent checker (F_chi2,k(n (e^R - 1)) > confidence)",
+           replace(f"{U}:confidence_radius_upper", _radius_rounded_to_nearest), ("rldp.audit.confidence-radius",)),
+]

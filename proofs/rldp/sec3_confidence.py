@@ -230,7 +230,8 @@ def check_tool_radius(ctx):
                             "quantile bracket), its certified radius is not below it, and points just inside / outside the "
                             "chi-square set of eq. (9) are inside / outside the ball", rows=rows,
                             certificates_cover=f"every (|X|, n, confidence): {CHI2_ENCLOSURE}; the tool's radius within "
-                            "10^-(dps-5) of log(1 + q/n) over it, its certified radius >= log(1 + q_hi/n), the points "
+                            "10^-(dps-5) of log(1 + q/n) over it, its certified radius R >= log(1 + q/n) (F(n (e^R - 1)) > "
+                            "confidence), the points "
                             "inside / outside the chi-square set and the ball (D_2 = log sum P^^2/P against the "
                             "certified radius)", **built(lambda: [d for c in cases for d in _ball_certificates(*c)]))
 
@@ -248,9 +249,9 @@ def _d2(phat, P) -> list:
 def _ball_certificates(a, n, conf, q_lo, q_hi, ball, phat, inside, outside, digits) -> list[dict]:
     """Issue 23, one (|X|, n, confidence) of rldp.audit.confidence-radius: q = F^-1_chi2,a-1(conf) in (q_lo, q_hi)
     (erf certificates); the tool's radius value B within 10^-digits of log(1 + q/n) (increasing in q, so between
-    log(1 + q_lo/n) - tol and log(1 + q_hi/n) + tol); its certified radius R >= log(1 + q_hi/n) > log(1 + q/n); a
-    point with n chi2 <= q_lo (< q) has D_2 <= R, one with n chi2 >= q_hi (> q) has D_2 > R."""
-    from rldp_verify.certificates.value import chi2_quantile_certificates, value_certificate
+    log(1 + q_lo/n) - tol and log(1 + q_hi/n) + tol); its certified radius R >= log(1 + q/n), i.e. q <= n (e^R - 1),
+    i.e. F(n (e^R - 1)) >= conf (F increasing; proved strict); a point with n chi2 <= q_lo (< q) has D_2 <= R, one with n chi2 >= q_hi (> q) has D_2 > R."""
+    from rldp_verify.certificates.value import chi2_cdf_expr, chi2_quantile_certificates, value_certificate
 
     tag, R = f"|X| = {a}, n = {n}, confidence {conf}", ball.radius
     man, ex = ball.radius_value.man_exp
@@ -259,7 +260,8 @@ def _ball_certificates(a, n, conf, q_lo, q_hi, ball, phat, inside, outside, digi
     docs = [*chi2_quantile_certificates(tag, conf, a - 1, q_lo, q_hi),
             value_certificate(f"{tag}: the tool's radius value within {tol} of [log(1 + q_lo/n), log(1 + q_hi/n)]",
                               ["max", ["-", B_lo, B], ["-", B, B_hi]], upper=tol),
-            value_certificate(f"{tag}: the certified radius R >= log(1 + q_hi/n)", ["-", R, B_hi], lower=0)]
+            value_certificate(f"{tag}: the certified radius R >= log(1 + q/n): F_chi2,{a - 1}(n (e^R - 1)) > {conf}",
+                              chi2_cdf_expr(a - 1, ["*", n, ["-", ["exp", R], 1]]), lower=conf, strict=True)]
     if inside is not None:
         docs += [value_certificate(f"{tag}: a point with n chi2 <= q_lo", _chi2_stat(n, phat, inside), upper=q_lo),
                  value_certificate(f"{tag}: that point has D_2(P^||P) <= R", _d2(phat, inside), upper=R)]

@@ -73,7 +73,7 @@ def test_confidence_radius_ball_certificates_and_wrong_twins():
     # the inside and outside points swapped
     bad = _ball_certificates(4, 100, F(95, 100), lo, hi, ball, flat, outside, inside, 35)
     assert _failed(bad) == [d["name"] for d in docs[4:]]
-    # a certified radius rounded down below log(1 + q_hi/n), and a radius value 1e-30 off
+    # a certified radius rounded down 1e-30 below log(1 + q/n), and a radius value 1e-30 off
     low = dataclasses.replace(ball, radius=ball.radius - F(1, 10**30))
     assert _failed(_ball_certificates(4, 100, F(95, 100), lo, hi, low, flat, inside, outside, 35)) == [docs[3]["name"]]
     off = dataclasses.replace(ball, radius_value=ball.radius_value + mpmath.mpf(10) ** -30)
@@ -154,3 +154,15 @@ def test_chord_certificates_and_a_wrong_chord():
     narrow = _swap(doc, '["m",["min",["/","$p0","$q0"],["/","$p1","$q1"],["/","$p2","$q2"]]]',
                    '["m",["min",["/","$p0","$q0"],["/","$p1","$q1"]]]')
     assert not recheck(narrow).ok
+
+
+def test_radius_rounded_down_is_caught_by_the_checker_not_the_claim():
+    """The catalogue mutant certificate.confidence-radius-rounded-to-nearest: the claim stays VERIFIED, the checker
+    rejects its certificate (and accepts it on the unmutated engine: test_confidence_radius_ball_certificates...)."""
+    from rldp_verify.claims.mutants import run_subprocess
+
+    run = run_subprocess("mutation.catalogue", "certificate.confidence-radius-rounded-to-nearest",
+                         ["rldp.audit.confidence-radius"], timeout=300)
+    got = run["results"]["rldp.audit.confidence-radius"]
+    assert got["verdict"] == "VERIFIED", got
+    assert got["certificate"].startswith("FAILED") and "certified radius R >= log(1 + q/n)" in got["certificate"]
