@@ -353,7 +353,7 @@ def structured_certificate(res, adapted, eps, *, name: str = "audit") -> dict:
     on the hash at every seed; any other upper end below it is written and rejected by the checker), ordered subsets
     (m >= 2), the ideal Laplace histogram (continuous outputs, irrational ratio), the mixtures over attributes, a
     ball of infinite radius, and a FAIL turned into PASS by ``--tolerance`` (not a certified verdict)."""
-    from rldp_verify.structured.channels import PublicMixture
+    from rldp_verify.structured.channels import PublicMixture, UnaryProduct
 
     st = adapted.structure
     if res.tolerance is not None and res.verdict == "PASS" and res.excess is not None:
@@ -362,7 +362,10 @@ def structured_certificate(res, adapted, eps, *, name: str = "audit") -> dict:
     target = parse_eps(eps)
     out = res.to_json()
     fset, data, sizes = _structured_set(res)
-    head = _structured_head(res, st, sizes if fset["type"] != "ldp" else None)
+    if fset["type"] == "renyi-ball" and not isinstance(st, UnaryProduct):
+        head, data = _dense_ball(res, st)
+    else:
+        head = _structured_head(res, st, sizes if fset["type"] != "ldp" else None)
     if "rows" in head:
         head = {"Q": _table(head.pop("rows")), "sizes": [head.pop("k"), 1]}
     if isinstance(st, PublicMixture):
@@ -389,6 +392,30 @@ def _structured_set(res) -> tuple[dict, dict, tuple | None]:
     return ({"type": "renyi-ball", "phat": _table(ball.phat), "alpha": qs(ball.alpha), "radius": qs(ball.radius)},
             {"witness": None if res.ratio_lower is None else _table(ball.phat)},
             (ball.sensitive_size, ball.public_size))
+
+
+def _dense_ball(res, st) -> tuple[dict, dict]:
+    """(head, data) of a Rényi-ball audit of GRR or subset selection (:mod:`rldp_verify.structured.ball`), which
+    has no structured form in the checker (its upper end rests on Theorem 1's binary projections): the dense
+    matrix (at most STRUCTURED_DENSE_ENTRIES entries, outputs impossible under every input dropped) with a pair
+    entry per (y, s, s') proving r <= the printed upper end (:func:`ball_pairs`) and the audit's witness P, which
+    the checker re-checks in F; larger channels and alpha <= 1/2 (where one budget's dual does not apply and the
+    split entries stay above the exact supremum): InputError."""
+    from rldp_verify.structured.channels import SubsetSelection, Symmetric
+
+    ball = res.ball
+    n = _dense_entries(st) if isinstance(st, (Symmetric, SubsetSelection)) else None
+    if ball.alpha <= Fraction(1, 2):
+        raise InputError(f"no certificate form for {res.adapter} ({st.kind}) on a Rényi ball of order alpha <= 1/2: "
+                         "the dense pair entries (budget split) do not reach the structured route's exact upper end")
+    if n is None or n > STRUCTURED_DENSE_ENTRIES:
+        raise InputError(f"no certificate form for {res.adapter} ({st.kind}) on a Rényi ball: "
+                         + ("no structured form in rldp_verify_check" if n is None else
+                            f"its dense matrix has {n} entries (at most {STRUCTURED_DENSE_ENTRIES})"))
+    Q = [r for r in st.dense()[0] if any(r)]
+    data = {"witness": None if res.ratio_lower is None or res.witness is None else _table(res.witness),
+            "pairs": ball_pairs(Q, ball, res.ratio_upper, res.dps) if ball.sensitive_size >= 2 else []}
+    return {"Q": _table(Q), "sizes": [ball.sensitive_size, ball.public_size]}, data
 
 
 def _structured_head(res, st, sizes) -> dict:

@@ -240,3 +240,58 @@ def test_cli_distribution_and_ball_write_certificates(tmp_path, capsys):
         assert doc["statement"]["set"]["type"] == kind and "unary" in doc["statement"]
     assert main(["check-certificates", str(tmp_path)]) == 0
     assert "2 certificates, 2 re-checked, 0 failed" in capsys.readouterr().out
+
+
+def _sets_ball_result(st, ball, eps="log(3)"):
+    """A Rényi-ball result of GRR / subset selection: the structured route's (rldp_verify.structured.ball) when
+    it exists, else the dense audit's interval and witness in a StructuredAudit (what the builder reads: verdict,
+    ends, witness, ball)."""
+    from rldp_verify.rldp.audit import audit
+    from rldp_verify.rldp.mechio import Mechanism
+    from rldp_verify.structured.audit import StructuredAudit
+
+    model = Adapted(st, "test channel", "exact")
+    try:
+        import rldp_verify.structured.ball  # noqa: F401
+        res = audit_structured(model, eps, ball=ball)
+        if getattr(res, "ball", None) is not None:
+            return res, model
+    except ImportError:
+        pass
+    a1, a2 = ball.sensitive_size, ball.public_size
+    mech = Mechanism.from_matrix(st.dense()[0], [f"s{i}" for i in range(a1)], [f"u{j}" for j in range(a2)])
+    d = audit(mech, eps, ball=ball)
+    return StructuredAudit(d.verdict, d.ratio_lower, d.ratio_upper, None, d.witness, d.dps, 0.0, "F", eps, [],
+                           structure=st.kind, adapter="test channel", ball=ball), model
+
+
+@pytest.mark.parametrize("st", [Symmetric(4, F(1, 2), F(1, 6)), SubsetSelection(4, 2, F(3, 4))],
+                         ids=["GRR", "subsets"])
+def test_sets_ball_certificate_dense_pairs(st):
+    """GRR / subset selection on a Rényi ball: the dense matrix with pair entries proving the printed upper end and
+    the audit's witness re-checked in F; an upper end rounded down and a witness moved outside are rejected;
+    alpha <= 1/2 and large channels are refused in one line."""
+    ball = RenyiBall.from_radius([[F(7, 100), F(1, 10)], [F(26, 100), F(57, 100)]], "2", "1/10")
+    res, model = _sets_ball_result(st, ball)
+    cert = structured_certificate(res, model, "log(3)")
+    chk = recheck(cert)
+    assert chk.ok and "witness re-checked" in chk.message and cert["statement"]["set"]["type"] == "renyi-ball", \
+        chk.message
+    assert len(cert["data"]["pairs"]) == len(cert["statement"]["Q"]) * 2
+    bad = copy.deepcopy(cert)
+    bad["statement"]["ratio_upper"] = str(F(min(F(p["r"]) for p in cert["data"]["pairs"] if p["r"] != "inf"))
+                                          - F(1, 10**6))
+    assert not recheck(bad).ok
+    bad = copy.deepcopy(cert)
+    bad["data"]["witness"] = [[str(v) for v in r] for r in _just_outside(cert["statement"]["set"])]
+    assert "not certainly in F" in recheck(bad).message
+    with pytest.raises(InputError, match="alpha <= 1/2"):
+        r2, m2 = _sets_ball_result(st, RenyiBall.from_radius(ball.phat, "1/2", "1/100"))
+        structured_certificate(r2, m2, "log(3)")
+    from rldp_verify.structured.audit import StructuredAudit
+
+    big = RenyiBall.from_radius([[F(1, 300)]] * 300, "2", "1/10")
+    res = StructuredAudit("PASS", F(1), F(2), None, None, 30, 0.0, "F", "1", [], adapter="big", ball=big)
+    with pytest.raises(InputError, match="dense matrix has 90000 entries") as exc:
+        structured_certificate(res, Adapted(Symmetric(300, F(1, 2), F(1, 598)), "big", "exact"), "1")
+    assert "\n" not in str(exc.value)
