@@ -7,8 +7,9 @@ no enumeration of outputs, the sampler model stated, float-rounding excesses exp
 ``--adapter ... --ldp`` runs :func:`run_structured`, which prints in the format of ``rldp-verify audit`` and
 returns its exit code (0 PASS, 1 FAIL, 3 INCONCLUSIVE). ``--distribution P`` takes the same structured route
 for GRR, unary encodings, subset selection and local hashing ((eps, P)-RLDP, :mod:`rldp_verify.structured.rldp`),
-and a Rényi ball (``--phat``/``--data``) for unary encodings, with ``--certificate`` too (the structured
-certificate forms; local hashing over its whole seed range takes the dense route then). Other uncertainty
+and a Rényi ball (``--phat``/``--data``) for unary encodings, GRR / L-GRR and subset selection
+(:mod:`rldp_verify.structured.ball`), with ``--certificate`` too (the structured certificate forms, where one
+exists; local hashing over its whole seed range takes the dense route then). Other uncertainty
 sets and structures use the dense channel (small domains); local hashing over a large seed range is refused
 there (its dense form keeps a few seeds), and a dense channel too large is refused naming the structure.
 """
@@ -73,11 +74,12 @@ def _structured_first(run):
         if getattr(args, "adapter", None) is not None and has_ball(args):
             from rldp_verify.adapters import adapt_spec
             from rldp_verify.structured import UnaryProduct
+            from rldp_verify.structured.ball import SUPPORTED_BALL
 
             if args.mechanism is not None:
                 raise InputError(f"give either a mechanism file ({args.mechanism!r}) or --adapter, not both")
             adapted = adapt_spec(args.adapter, args.param, model=args.sampler_model)
-            if isinstance(adapted.structure, UnaryProduct) and _exclusive(args, ball=True):
+            if isinstance(adapted.structure, (UnaryProduct, *SUPPORTED_BALL)) and _exclusive(args, ball=True):
                 return run_structured(args, adapted)
         return run(args)
     func.__doc__ = run.__doc__

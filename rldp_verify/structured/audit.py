@@ -153,7 +153,8 @@ def audit_structured(model: Adapted, eps, *, tolerance=None, distribution=None, 
     ``distribution`` (an |S| x |U| table P, exact), the (eps, P)-RLDP audit of eq. (62) on X = S x U
     (:func:`rldp_verify.structured.rldp.p_audit`; ``sizes`` defaults to the table's shape and must agree); with
     ``ball`` (a :class:`~rldp_verify.rldp.uncertainty.RenyiBall`), (eps, F)-RLDP where the structure allows it
-    exactly (:func:`_audit_ball`: unary encodings), else an InputError naming the structure."""
+    exactly or with a certified interval (:func:`_audit_ball`: unary encodings, GRR / L-GRR, subset selection),
+    else an InputError naming the structure."""
     t0 = time.perf_counter()
     target = parse_eps(eps)
     tol = _tolerance(tolerance)
@@ -301,6 +302,46 @@ def _audit_p(model: Adapted, target, tol, tolerance, distribution, sizes, t0) ->
 
 
 def _audit_ball(model: Adapted, target, ball, sizes, t0) -> StructuredAudit:
+    """(eps, F)-RLDP for a Rényi ball F around P^: unary encodings (:func:`_audit_ball_unary`), GRR / L-GRR and
+    subset selection (:mod:`rldp_verify.structured.ball`, a certified interval with a witness P in F); other
+    structures: InputError naming the structure."""
+    from rldp_verify.structured.ball import SUPPORTED_BALL
+
+    a1, a2 = ball.sensitive_size, ball.public_size
+    if sizes is not None and tuple(int(v) for v in sizes) != (a1, a2):
+        raise InputError(f"sizes = {tuple(sizes)} but P^ is {a1} x {a2}")
+    if isinstance(model.structure, SUPPORTED_BALL):
+        return _audit_ball_sets(model, target, ball, t0)
+    return _audit_ball_unary(model, target, ball, sizes, t0)
+
+
+def _audit_ball_sets(model: Adapted, target, ball, t0) -> StructuredAudit:
+    """GRR (and L-GRR) or subset selection over a Rényi ball: the interval of
+    :func:`rldp_verify.structured.ball.ball_interval` (upper end certified, lower end the exact ratio of a
+    witness P certified in F), the verdict as for the dense audit."""
+    from rldp_verify.rldp.audit.core import _describe
+    from rldp_verify.structured.ball import ball_interval
+
+    st = model.structure
+    res = ball_interval(st, ball, dps=SCREEN_DPS)
+    dps = SCREEN_DPS
+    lo, hi = res.lower, res.upper
+    verdict = PASS if target.le(hi, dps) else (FAIL if target.lt_strict(lo, dps) else INCONCLUSIVE)
+    exact = "exact" if lo == hi else "certified interval of the"
+    notes = [f"structure: {st.kind}; {exact} (eps, F)-RLDP ratio for the Rényi ball without enumerating outputs "
+             "(Theorem 1's conditional projection of the one row that moves the ratio)",
+             f"sampler model: {model.sampler}"] + list(model.notes) + res.notes
+    if res.pair is not None:
+        notes.append(f"witness: P in F (certified in arb), secrets s = {res.pair['s']}, s' = {res.pair['s_prime']}, "
+                     f"output y = {res.pair['y']}")
+    a1 = ball.sensitive_size
+    uncertainty = ("any F (|S| = 1)" if a1 < 2 else _describe(ball) + (": F = {P^}" if ball.radius == 0 else ""))
+    return StructuredAudit(verdict, lo, hi, None, res.witness, dps, time.perf_counter() - t0, uncertainty,
+                           target.text, notes, structure=st.kind, sampler=model.sampler, adapter=model.name,
+                           structured_witness=res.pair)
+
+
+def _audit_ball_unary(model: Adapted, target, ball, sizes, t0) -> StructuredAudit:
     """(eps, F)-RLDP for a Rényi ball F around P^ of a unary encoding: for every P and every pair s != s' the
     ratio is h_max / h_min (the bits of s at argmax h, of s' at argmin h, whatever P(u|s), P(u|s')), so it is the
     upper end for any F; it is attained when P^ (in F) gives two secrets positive mass, and the ratio is 1 when
@@ -314,8 +355,6 @@ def _audit_ball(model: Adapted, target, ball, sizes, t0) -> StructuredAudit:
                          "enumerating outputs for this structure (its ratio needs the supremum over F of the "
                          "conditionals P(u|s)); use the dense channel at small sizes (--sizes S,U)")
     a1, a2 = ball.sensitive_size, ball.public_size
-    if sizes is not None and tuple(int(v) for v in sizes) != (a1, a2):
-        raise InputError(f"sizes = {tuple(sizes)} but P^ is {a1} x {a2}")
     if st.d != a1 * a2:
         raise InputError(f"unary encoding on {st.d} values is not a channel on the {a1} x {a2} = {a1 * a2} "
                          "inputs of P^ (|S| x |U|)")

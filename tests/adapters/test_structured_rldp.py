@@ -267,7 +267,8 @@ def test_cli_distribution_structured_equals_dense(capsys, tmp_path):
       "--phat", "1,1;1,1", "--alpha", "2", "--radius", "0.1"],
      "(local hashing)): (eps, F)-RLDP for a Rényi ball is not audited exactly"),
     (["--adapter", "pure-ldp:DEClient", "--param", "d=4096", "--param", "epsilon=1", "--sizes", "64,64",
-      "--phat", ";".join([",".join(["1"] * 64)] * 64), "--alpha", "2", "--radius", "0.1"],
+      "--phat", ";".join([",".join(["1"] * 64)] * 64), "--alpha", "2", "--radius", "0.1",
+      "--certificate", "/tmp/wt-struct-rldp-unwritten.json"],       # no certificate form: the dense route
      "(k-ary randomized response (symmetric)): (eps, F)-RLDP for a Rényi ball needs the dense channel"),
     (["--adapter", "pure-ldp:UEClient", "--param", "d=4", "--param", "epsilon=1", "--phat", "1,1;1,1", "--alpha",
       "2", "--radius", "0.1", "--tolerance", "0.1"], "--tolerance applies to --ldp and --distribution"),
@@ -330,7 +331,8 @@ def test_unary_renyi_ball_is_the_dense_route(params, sizes, phat, alpha, radius)
 
 def test_renyi_ball_wrong_variant_and_refusals(capsys):
     """Reading F as {P^} (ratio 1 when P^ gives one secret mass) would PASS what the dense audit cannot: its
-    upper end is h_max/h_min > e^1 there. GRR over a ball at k = 4096 is refused naming the structure."""
+    upper end is h_max/h_min > e^1 there. GRR over a ball at k = 4096 is structured now (tests/adapters/
+    test_structured_ball.py); a structure without a ball route (the ideal Laplace histogram) is refused."""
     from rldp_verify.adapters import adapt_spec, dense_mechanism
 
     a = adapt_spec("pure-ldp:UEClient", ["epsilon=1", "d=4"], model="code")
@@ -339,11 +341,11 @@ def test_renyi_ball_wrong_variant_and_refusals(capsys):
     table = ";".join([",".join(["1"] * 64)] * 64)
     rc, out, err = _cli(capsys, ["audit", "--adapter", "multi-freq-ldpy:GRR_Client", "--param", "k=4096", "--param",
                                  "epsilon=1", "--phat", table, "--alpha", "2", "--radius", "0.1", "--eps", "1"])
-    assert rc == 2 and "GRR_Client (k-ary randomized response (symmetric)): (eps, F)-RLDP for a Rényi ball" in err
+    assert rc == 0 and "certified interval of the (eps, F)-RLDP ratio for the Rényi ball" in out, err
     from rldp_verify.rldp.uncertainty import RenyiBall, read_table
     from rldp_verify.structured import audit_structured
 
-    g = adapt_spec("multi-freq-ldpy:GRR_Client", ["epsilon=1", "k=4"], model="code")
+    g = adapt_spec("multi-freq-ldpy:HE_Client", ["epsilon=1", "k=4"], model="code")
     with pytest.raises(InputError, match="is not audited without enumerating outputs for this structure"):
         audit_structured(g, 1, ball=RenyiBall.from_radius(read_table("1,1;1,1"), Fraction(2), Fraction(1, 10)))
 
