@@ -338,7 +338,7 @@ def _audit_ball_sets(model: Adapted, target, ball, t0) -> StructuredAudit:
     uncertainty = ("any F (|S| = 1)" if a1 < 2 else _describe(ball) + (": F = {P^}" if ball.radius == 0 else ""))
     return StructuredAudit(verdict, lo, hi, None, res.witness, dps, time.perf_counter() - t0, uncertainty,
                            target.text, notes, structure=st.kind, sampler=model.sampler, adapter=model.name,
-                           structured_witness=res.pair)
+                           structured_witness=res.pair, ball=ball)
 
 
 def _audit_ball_unary(model: Adapted, target, ball, sizes, t0) -> StructuredAudit:
