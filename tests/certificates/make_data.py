@@ -97,12 +97,41 @@ def wrong(g: dict) -> dict:
     return out
 
 
+def structured() -> tuple[dict, dict]:
+    """(good, wrong) structured audit certificates (no outputs enumerated): subset selection (m = 2 of 4) under
+    {P^} with its witness output Y, OUE's Rényi-ball audit; wrong: Y with an element dropped, P^ moved so that
+    the witness P^ leaves the ball."""
+    from rldp_verify.certificates.audit import structured_certificate
+    from rldp_verify.rldp.uncertainty import RenyiBall, read_table
+    from rldp_verify.structured.audit import Adapted, audit_structured
+    from rldp_verify.structured.channels import BitChannel, SubsetSelection, UnaryProduct
+
+    P = read_table(PHAT, name="phat", normalize_counts=False)
+    ss = Adapted(SubsetSelection(4, 2, F(3, 4)), "subset selection m = 2 of 4", "exact")
+    ue = Adapted(UnaryProduct(4, BitChannel(F(1, 2), F(1, 4))), "OUE d = 4", "exact")
+    g = {"audit-subsets-distribution": structured_certificate(audit_structured(ss, "log(3)", distribution=P), ss,
+                                                              "log(3)", name="subsets m = 2 of 4, F = {P^}"),
+         "audit-unary-ball": structured_certificate(audit_structured(ue, "1", ball=RenyiBall.from_radius(
+             P, 2, "1/10")), ue, "1", name="OUE d = 4, Rényi ball alpha 2, B 1/10, eps 1")}
+    w = {"audit-subsets-output-element-dropped": copy.deepcopy(g["audit-subsets-distribution"]),
+         "audit-unary-ball-phat-moved": copy.deepcopy(g["audit-unary-ball"])}
+    w["audit-subsets-output-element-dropped"]["data"]["output"]["Y"].pop()
+    ph = w["audit-unary-ball-phat-moved"]["statement"]["set"]["phat"]
+    ph[0][1], ph[1][0] = str(F(ph[0][1]) + F(1, 4)), str(F(ph[1][0]) - F(1, 4))
+    for name, d in w.items():
+        d["name"] = name
+    return g, w
+
+
 def main() -> None:
     g = good()
     for name, doc in g.items():
         write(HERE / "good" / f"{name}.json", doc)
     for name, doc in wrong(g).items():
         write(HERE / "wrong" / f"{name}.json", doc)
+    for folder, docs in zip(("good", "wrong"), structured(), strict=True):
+        for name, doc in docs.items():
+            write(HERE / folder / f"{name}.json", doc)
 
 
 if __name__ == "__main__":
