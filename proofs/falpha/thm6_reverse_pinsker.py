@@ -186,12 +186,12 @@ def check_chord(ctx):
 
 
 def chord_certificates(i: int, p, q, gammas) -> list[dict]:
-    """Issue 23, pair ``i`` of falpha.thm6.proof-egamma-support-and-chord (P, Q > 0, P != Q), at ``gammas`` (the
-    claim passes 0 and the breakpoints, where E_gamma and g have their kinks): one exact
-    ``rigorous-value`` certificate, with m = Gamma_min = min_x P(x)/Q(x), M = Gamma_max = max_x P(x)/Q(x)
-    (eqs. (28)-(29)), Delta = E_1 = TV and E_gamma by eq. (5), that the minimum of these is >= 0: at the gammas
-    with (gamma - m)(gamma - M) >= 0 (outside (m, M)), min((gamma - m)(gamma - M), -|E_gamma|), so E_gamma = 0
-    there; at every gamma, g(gamma) - E_gamma, with the chord of eq. (33) g(gamma) = max(0, min(Delta (gamma - m)/(1 - m),
+    """Issue 23, pair ``i`` of falpha.thm6.proof-egamma-support-and-chord (P, Q > 0), at ``gammas`` (the claim
+    passes 0 and the breakpoints, where E_gamma and g have their kinks): one exact ``rigorous-value`` certificate,
+    with m = Gamma_min = min_x P(x)/Q(x), M = Gamma_max = max_x P(x)/Q(x) (eqs. (28)-(29)), Delta = E_1 = TV and
+    E_gamma by eq. (5), that the minimum of these is >= 0: at the gammas with (gamma - m)(gamma - M) >= 0 (outside
+    (m, M)), min((gamma - m)(gamma - M), -|E_gamma|), so E_gamma = 0 there; at every gamma (unless P = Q, m = M =
+    1: no chord), g(gamma) - E_gamma, with the chord of eq. (33) g(gamma) = max(0, min(Delta (gamma - m)/(1 - m),
     Delta (M - gamma)/(M - 1))) (m < 1 < M: the two lines cross at (1, Delta); below m or above M one is < 0)."""
     from fractions import Fraction as Fr
 
@@ -202,15 +202,13 @@ def chord_certificates(i: int, p, q, gammas) -> list[dict]:
     n = len(p)
     rs = [Fr(x) / Fr(y) for x, y in zip(p, q, strict=True)]
     m, M = min(rs), max(rs)
-    if not m < 1 < M:
-        raise ValueError("P = Q: no chord")
     binds = _bind(p, q) + [["m", ["min", *[["/", f"$p{x}", f"$q{x}"] for x in range(n)]]],
                            ["M", ["max", *[["/", f"$p{x}", f"$q{x}"] for x in range(n)]]], ["D", eq5_expr(n, 1)]]
     binds += [[f"g{j}", g] for j, g in enumerate(gammas)] + [[f"E{j}", eq5_expr(n, f"$g{j}")] for j in range(len(gammas))]
     out = [j for j, g in enumerate(gammas) if g <= m or g >= M]
     chord = [["max", 0, ["min", ["/", ["*", "$D", ["-", f"$g{j}", "$m"]], ["-", 1, "$m"]],
                          ["/", ["*", "$D", ["-", "$M", f"$g{j}"]], ["-", "$M", 1]]]] for j in range(len(gammas))]
-    below = [["-", c, f"$E{j}"] for j, c in enumerate(chord)]
+    below = [["-", c, f"$E{j}"] for j, c in enumerate(chord)] if m < 1 < M else []   # P = Q: m = M = 1, no chord
     zero = [["min", ["*", ["-", f"$g{j}", "$m"], ["-", f"$g{j}", "$M"]], ["-", abs_expr(f"$E{j}")]] for j in out]
     return [value_certificate(f"pair {i} (|X| = {n}): E_gamma <= g(gamma) (eq. (33)) at {len(gammas)} gammas, and "
                               f"E_gamma = 0 at the {len(out)} of them outside (Gamma_min, Gamma_max)",

@@ -166,3 +166,14 @@ def test_radius_rounded_down_is_caught_by_the_checker_not_the_claim():
     got = run["results"]["rldp.audit.confidence-radius"]
     assert got["verdict"] == "VERIFIED", got
     assert got["certificate"].startswith("FAILED") and "certified radius R >= log(1 + q/n)" in got["certificate"]
+
+
+def test_chord_certificate_of_equal_distributions():
+    from proofs.falpha.thm6_reverse_pinsker import chord_certificates
+
+    p = [F(1, 2), F(1, 3), F(1, 6)]
+    (doc,) = chord_certificates(0, p, p, [F(0), F(1), F(2)])      # E_gamma = 0 everywhere; no chord (m = M = 1)
+    assert recheck(doc).ok
+    # P != Q (ratios 3/2, 1, 1/2): E = 0 at gamma = Gamma_min = 1/2, E_1 = TV = the chord at 1
+    (doc,) = chord_certificates(0, p, [F(1, 3), F(1, 3), F(1, 3)], [F(0), F(1, 2), F(1)])
+    assert recheck(doc).ok
