@@ -228,11 +228,12 @@ def _structured(st: dict, F: dict, data: dict):
 
 def _subsets_range(P, d: int, A, B, a1: int, a2: int, data: dict):
     """(U, L) of subsets {m = d} under {P}: the ends of c_s(Y) per secret, and the witness output Y."""
-    cond = {s: [v / sum(r) for v in r] for s, r in enumerate(P) if sum(r)}
+    cond = {s: [v / m for v in r] for s, r in enumerate(P) if (m := sum(r))}
     f = lambda t: B + (A - B) * t  # noqa: E731
     ends = {s: (f(sum(sorted(r)[:max(0, d - a1 * a2 + a2)])), f(sum(sorted(r)[a2 - min(d, a2):]))) for s, r in
             cond.items()}
-    U = max([Fraction(1)] + [_ratio(max(ends[s]), min(ends[t])) for s in ends for t in ends if s != t])
+    his, los = sorted((-max(e), s) for s, e in ends.items())[:2], sorted((min(e), s) for s, e in ends.items())[:2]
+    U = max([Fraction(1)] + [_ratio(-h, lo) for h, s in his for lo, t in los if s != t])  # the best s != t is here
     if len(cond) < 2 or "output" not in data:
         return U, U if len(cond) < 2 else None
     s, t, Y = int(data["output"]["s"]), int(data["output"]["s_prime"]), [int(x) for x in data["output"]["Y"]]
