@@ -386,6 +386,9 @@ def _structured_set(res) -> tuple[dict, dict, tuple | None]:
     if P is not None:
         return {"type": "distribution", "P": _table(P)}, {"witness": None}, (len(P), len(P[0]))
     if ball is None:
+        if not str(res.uncertainty).startswith("eps-LDP"):
+            raise InputError(f"no certificate for {res.adapter}: the result of its {res.uncertainty} audit does not "
+                             "expose its uncertainty set (StructuredAudit.ball / .distribution)")
         return {"type": "ldp"}, {"witness": None}, None
     if ball.radius == INF:
         raise InputError(f"no certificate form for {res.adapter} on a Rényi ball of infinite radius (the simplex)")

@@ -295,3 +295,12 @@ def test_sets_ball_certificate_dense_pairs(st):
     with pytest.raises(InputError, match="dense matrix has 90000 entries") as exc:
         structured_certificate(res, Adapted(Symmetric(300, F(1, 2), F(1, 598)), "big", "exact"), "1")
     assert "\n" not in str(exc.value)
+
+
+def test_a_result_without_its_set_is_refused():
+    """A ball result that does not expose its ball is refused in one line, never certified as eps-LDP."""
+    from rldp_verify.structured.audit import StructuredAudit
+
+    res = StructuredAudit("PASS", F(2), F(2), None, None, 30, 0.0, "F = Rényi ball ...", "1", [], adapter="x")
+    with pytest.raises(InputError, match="does not expose its uncertainty set"):
+        structured_certificate(res, Adapted(Symmetric(4, F(1, 2), F(1, 6)), "x", "exact"), "1")
