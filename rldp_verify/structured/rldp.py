@@ -9,6 +9,8 @@ s != s' of P(y|s) / P(y|s') (0/0 = 1, x/0 = inf), and 1 when fewer than two secr
 - :class:`~rldp_verify.structured.channels.Symmetric` (GRR with (a, b) on k = |S||U| values): for y = (s0, u0),
   P(y|s) = b + (a - b) P(u0|s0) when s = s0 and b otherwise, so the ratios are R(c) = (b + (a - b) c) / b and 1/R(c)
   with c = P(u0|s0); R is monotone in c, so rho = max(R(c*), 1/R(c*)) with c* = max_{s, u} P(u|s).
+- RS+FD (``FakeDataMixture``, ``FakeDataUnary``, ``FakeData`` with uniform or zero fake data): S = the first
+  attributes, U = the others, a ratio of sums per pair of secrets (:mod:`rldp_verify.structured.rsfd`).
 - :class:`~rldp_verify.structured.channels.UnaryProduct` (one bit per x): P(y|s) = Z(y) sum_u P(u|s) h(y_(s,u)) with
   Z the all-cold law and h(b) = Pr[b|hot] / Pr[b|cold]; the bits of s and s' are disjoint, so the ratio is at most
   h_max / h_min and attains it (every bit of s at argmax h, of s' at argmin h): rho = h_max / h_min, the eps-LDP
@@ -22,10 +24,11 @@ from fractions import Fraction
 
 from rldp_verify.core.errors import InputError
 from rldp_verify.structured.channels import INF, PublicMixture, SubsetSelection, Symmetric, UnaryProduct, ratio
+from rldp_verify.structured.rsfd import RSFD, rsfd_p_audit
 
 __all__ = ["p_ratio", "p_audit", "p_interval", "SUPPORTED"]
 
-SUPPORTED = (Symmetric, UnaryProduct, SubsetSelection, PublicMixture)
+SUPPORTED = (Symmetric, UnaryProduct, SubsetSelection, PublicMixture, *RSFD)
 MAX_HASHES = 2_000_000   # hash evaluations (seeds x inputs) of one local-hashing (eps, P) audit
 
 
@@ -122,6 +125,8 @@ def _max(*vals):
 def p_audit(structure, P, sizes):
     """(rho, witness) with rho = :func:`p_ratio` and witness a dict (s, s_prime, y: descriptions of the pair of
     secrets and of an output attaining rho; None when fewer than two secrets have positive mass)."""
+    if isinstance(structure, RSFD):
+        return rsfd_p_audit(structure, P, sizes)
     cond = _conditionals(P, sizes)
     a1, a2 = int(sizes[0]), int(sizes[1])
     k = a1 * a2

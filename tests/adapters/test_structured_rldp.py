@@ -359,3 +359,70 @@ def test_cli_unary_renyi_ball_at_d_4096(capsys):
     o = json.loads(out)
     assert rc == 1 and o["verdict"] == "FAIL" and o["uncertainty"].startswith("Rényi ball alpha = 2")
     assert o["eps_realised"][0].startswith("1.5514447139320511")          # ln(e + 2): pure-ldp 1.1.2's OUE bug
+
+
+# ------------------------------------------------------------------------------------- RS+FD (eps, P)
+
+def _rsfd_instance(seed):
+    import math
+
+    rng = random.Random(seed)
+    lst = [rng.randint(2, 3) for _ in range(rng.randint(2, 3))]
+    spec = ["multi-freq-ldpy:RSpFD_GRR_Client", "multi-freq-ldpy:RSpFD_UE_zero_Client"][seed % 2]
+    if seed % 2:
+        lst = lst[:2]                          # UE outputs: 2^(sum k_j) of them in the dense channel
+    r = rng.randint(1, len(lst) - 1)
+    sizes = (math.prod(lst[:r]), math.prod(lst[r:]))
+    return spec, lst, sizes, _random_P(rng, *sizes)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_rsfd_p_audit_is_the_dense_route(seed):
+    """RS+FD (GRR, UE with zero-vector fake data) with S = the first attributes: the ratio of sums per pair of
+    secrets equals eq. (62) on the dense channel, exactly."""
+    from rldp_verify.adapters import adapt_spec, dense_mechanism
+
+    spec, lst, sizes, P = _rsfd_instance(seed)
+    a = adapt_spec(spec, [f"lst_k={','.join(map(str, lst))}", "epsilon=1"], model="code")
+    d = audit(dense_mechanism(a, sizes), 1, distribution=P)
+    assert d.ratio_lower == d.ratio_upper == p_ratio(a.structure, P, sizes), (spec, lst, sizes, P)
+
+
+def test_rsfd_wrong_variant_and_refusals(monkeypatch):
+    """Reading U's tuples with the last attribute most significant (a wrong S x U mapping) breaks the equality;
+    a split that is not a prefix of the attributes, and random fake data (UE-r), are refused."""
+    from rldp_verify.adapters import adapt_spec, dense_mechanism
+    from rldp_verify.structured import rsfd
+
+    sizes = (2, 6)                              # lst_k = 2, 2, 3: S = attribute 0, U = attributes 1, 2
+    a = adapt_spec("multi-freq-ldpy:RSpFD_GRR_Client", ["lst_k=2,2,3", "epsilon=1"], model="code")
+    P = [[Fraction(1, 4), 0, 0, 0, 0, Fraction(1, 4)], [0, Fraction(1, 2), 0, 0, 0, 0]]
+    d = audit(dense_mechanism(a, sizes), 1, distribution=P)
+    assert p_ratio(a.structure, P, sizes) == d.ratio_lower
+    rng = random.Random(3)
+    tables = [_random_P(rng, *sizes) for _ in range(6)]
+    dense = [audit(dense_mechanism(a, sizes), 1, distribution=T).ratio_lower for T in tables]
+    assert [p_ratio(a.structure, T, sizes) for T in tables] == dense
+    real = rsfd._marginals
+    monkeypatch.setattr(rsfd, "_marginals", lambda row, ks, r, s: real(row, ks[:r] + ks[r:][::-1], r, s)[:r]
+                        + real(row, ks[:r] + ks[r:][::-1], r, s)[r:][::-1])
+    assert [p_ratio(a.structure, T, sizes) for T in tables] != dense
+    monkeypatch.undo()
+    with pytest.raises(InputError, match="is not a split into the first attributes"):
+        p_ratio(a.structure, [[Fraction(1, 12)] * 4] * 3, (3, 4))
+    with pytest.raises(InputError, match="random fake data"):
+        rnd = adapt_spec("multi-freq-ldpy:RSpFD_UE_rnd_Client", ["lst_k=2,2", "epsilon=1"], model="code")
+        p_ratio(rnd.structure, [[Fraction(1, 4)] * 2] * 2, (2, 2))
+
+
+def test_cli_rsfd_distribution(capsys):
+    rc, out, err = _cli(capsys, ["audit", "--adapter", "multi-freq-ldpy:RSpFD_GRR_Client", "--param", "lst_k=2,3",
+                                 "--param", "epsilon=1", "--eps", "1", "--distribution",
+                                 "0.1,0.2,0;0.3,0,0.4", "--json"])
+    o = json.loads(out)
+    assert o["uncertainty"].startswith("F = {P}") and o["structure"].startswith("RS+FD"), err
+    assert rc == {"PASS": 0, "FAIL": 1}[o["verdict"]]
+    with pytest.raises(SystemExit):
+        main(["audit", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "RS+FD" in out and "S = the first attributes" in out
