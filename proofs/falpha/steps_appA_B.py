@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import mpmath
 
+from rldp_verify.certificates.claims import built
+from rldp_verify.certificates.series import numbers, sign_certificate
+from rldp_verify.certificates.value import value_certificate
 from rldp_verify.claims import Method, claim
 from rldp_verify.core.numbers import working_precision
 
@@ -84,6 +87,25 @@ def check_68_69(ctx):
     return t_.outcome("(68)-(69)", statement_claims=THEOREM_8)
 
 
+def extreme_certificate(a, p, t) -> list[dict]:
+    """psi_alpha(p, t) - psi_alpha(0, t) > 0 at the counterexample (alpha, p, t) with t >= 1/alpha, 0 < p < 1 - t
+    (mpf numbers taken as the binary rationals they are, the hypotheses checked exactly): (65) re-evaluated by the
+    checker, so p = 0 is no maximum."""
+    A, P, T, Z = numbers(a, p, t, 0)
+    hyp = [value_certificate(f"hypothesis t - 1/alpha >= 0 at alpha = {a}", (T - 1 / A).node, lower=0, exact=True),
+           value_certificate("hypothesis 0 < p < 1 - t", ["min", P.node, (1 - T - P).node], lower=0, strict=True,
+                             exact=True)]
+    return hyp + [sign_certificate(f"psi_alpha(p, t) - psi_alpha(0, t) > 0 at alpha = {a}, t = {mpmath.nstr(t, 8)} >= 1/alpha, "
+                            f"p = {mpmath.nstr(p, 8)} in (0, 1 - t): p = 0 is not the maximum", psi(A, P, T) - psi(A, Z, T))]
+
+
+def psi_at_0_certificate(a, t) -> dict:
+    """printed (1 - t)^(1 - alpha) - psi_alpha(0, t) != 0 at (alpha, t) (exact binary rationals), (65) re-evaluated."""
+    A, T, Z = numbers(a, t, 0)
+    return sign_certificate(f"printed psi_alpha(0, t) - (65)'s psi_alpha(0, t) != 0 at alpha = {a}, t = {mpmath.nstr(t, 8)}",
+                            printed_psi_at_0(A, T) - psi(A, Z, T))
+
+
 @claim(
     id="falpha.steps.appa.extreme-at-p0",
     paper=PAPER,
@@ -98,17 +120,21 @@ def check_68_69(ctx):
 def check_extreme(ctx):
     rng = ctx.rng("falpha.steps.appa.extreme")
     t_ = Tally(ctx.dps)
+    cex = None
     with working_precision(ctx.dps):
         for k in range(20):
             a = ORDERS[k % len(ORDERS)]
             for p, t in _points(rng, a, 3):
                 at0, atp = psi(a, mpmath.mpf(0), t), psi(a, p, t)
                 where = "maximum" if at0 >= atp else "minimum"
-                t_.truth("p = 0 is the printed extreme", where == PRINTED_EXTREME_AT_0, {"alpha": a, "t": t, "p": p},
-                         psi_at_0=at0, psi_at_p=atp, p0_is_the=where,
-                         psi_near_right_end=psi(a, (1 - t) * (1 - mpmath.mpf(10) ** -12), t))
+                ok = t_.truth("p = 0 is the printed extreme", where == PRINTED_EXTREME_AT_0, {"alpha": a, "t": t, "p": p},
+                              psi_at_0=at0, psi_at_p=atp, p0_is_the=where,
+                              psi_near_right_end=psi(a, (1 - t) * (1 - mpmath.mpf(10) ** -12), t))
+                if not ok and cex is None and a == int(a):   # 0^alpha needs an integer alpha in the checker's language
+                    cex = (a, p, t)
             t_.points += 1
     return t_.outcome("the extreme of psi at p = 0", statement_claims=THEOREM_8,
+                      **(built(extreme_certificate, *cex) if cex else {}),
                       repair="'the minimum value of psi_alpha ... is achieved at p = 0' (what (63) needs; the supremum "
                              "over p is +inf)")
 
@@ -124,13 +150,17 @@ def check_extreme(ctx):
 def check_psi_at_0(ctx):
     rng = ctx.rng("falpha.steps.appa.psi0")
     t_ = Tally(ctx.dps)
+    cex = None
     with working_precision(ctx.dps):
         for k in range(20):
             a = ORDERS[k % len(ORDERS)]
             t = mp(rand_fraction(rng, 0, 1))
-            t_.equal("psi(0, t)", printed_psi_at_0(a, t), psi(a, mpmath.mpf(0), t), {"alpha": a, "t": t})
+            ok = t_.equal("psi(0, t)", printed_psi_at_0(a, t), psi(a, mpmath.mpf(0), t), {"alpha": a, "t": t})
+            if not ok and cex is None and a == int(a):   # 0^alpha needs an integer alpha in the checker's language
+                cex = (a, t)
             t_.points += 1
     return t_.outcome("psi_alpha(0, t)", kind="misprint", statement_claims=THEOREM_8,
+                      **(built(psi_at_0_certificate, *cex) if cex else {}),
                       repair="(1 - t)^(1 - alpha) - 1, as in (65) and in the third case of (39)")
 
 

@@ -15,6 +15,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from rldp_verify.certificates.claims import built
+from rldp_verify.certificates.series import Formula, numbers, sign_certificate
+from rldp_verify.certificates.value import value_certificate
 from rldp_verify.claims import Method, claim
 
 from ._steps import PAPER, Tally
@@ -151,6 +154,31 @@ def check_feasibility(ctx):
     return t_.outcome("(A74)-(A79)", statement_claims=THEOREM_2)
 
 
+def w_extreme_certificates(low, up, L, Q_y, t, s1, s2) -> list[dict]:
+    """Exact certificates of the counterexample: the hypotheses (L >= 0, sum_u L_{u|s} <= 1, Q_y >= 0, e^eps >= 1),
+    w_low equal to the bounds (A77)-(A79) (max_u Q_{y|s1,u}, -e^eps min_u Q_{y|s2,u}, 0), w_raised >= w_low (so both
+    feasible), and the LHS of (A76), re-evaluated from the printed formula, larger at w_raised: the LHS is not
+    minimal where w_s is larger."""
+    S = len(L)
+    Lf = [numbers(*row) for row in L]
+    Qf = [numbers(*row) for row in Q_y]
+    T = Formula.number(t)
+    hyp = ["min", *(x for row in L for x in row), *(1 - sum(row) for row in L), *(x for row in Q_y for x in row), t - 1]
+    lower = [["max", *(q.node for q in Qf[s1])] if s == s1 else
+             (["*", -1, T.node, ["min", *(q.node for q in Qf[s2])]] if s == s2 else 0) for s in range(S)]
+    diff = ["max", *(["max", ["-", Formula.of(w), b], ["-", b, Formula.of(w)]] for w, b in zip(low, lower, strict=True))]
+    lhs_up = printed_A76_lhs(numbers(*up), Lf, Qf, s1, s2, T)
+    lhs_low = printed_A76_lhs(numbers(*low), Lf, Qf, s1, s2, T)
+    return [value_certificate("hypotheses: L >= 0, sum_u L_{u|s} <= 1, Q_y >= 0, e^eps >= 1",
+                              hyp, lower=0, exact=True),
+            value_certificate("w_low equals the bounds of (A77)-(A79)", diff, lower=0, upper=0, exact=True),
+            value_certificate("w_raised - w_low >= 0 (both feasible: (A77)-(A79) bound w from below only)",
+                              ["min", *(["-", Formula.of(a), Formula.of(b)] for a, b in zip(up, low, strict=True))],
+                              lower=0, exact=True),
+            sign_certificate("(A76)'s LHS at w_raised - at w_low > 0: larger w_s raises the LHS, so it is not minimal "
+                             "where w_s is maximal", lhs_up - lhs_low, exact=True)]
+
+
 @claim(
     id="rldp.steps.a4.w-extreme-value",
     paper=PAPER,
@@ -167,6 +195,7 @@ def check_feasibility(ctx):
 def check_w_extreme(ctx):
     rng = ctx.rng("steps.a4.w-extreme")
     t_ = Tally(50)
+    cex = None
     for k in range(60):
         S, U, L, Q_y, t, s1, s2 = _instance(rng, k)
         low = printed_A75_lower(Q_y, s1, s2, t, S)
@@ -178,11 +207,14 @@ def check_w_extreme(ctx):
         direction = "maximal" if f_up < f_low else ("minimal" if f_up > f_low else "either")
         pt = {"L": [[str(x) for x in r] for r in L], "Q_y": [[str(x) for x in r] for r in Q_y], "e^eps": str(t),
               "s1": s1, "s2": s2, "w_low": [str(x) for x in low], "w_raised": [str(x) for x in up], "raised": s}
-        t_.truth("minimal at the maximal w", direction in (PRINTED_EXTREME, "either"), pt,
-                 lhs_at_lower_bounds=f_low, lhs_after_raising=f_up, coefficient=1 - sum(L[s]),
-                 minimised_where=f"w_s at its {direction} value (w_s has no maximal value: the feasible set is "
-                                 f"unbounded above)")
+        ok = t_.truth("minimal at the maximal w", direction in (PRINTED_EXTREME, "either"), pt,
+                      lhs_at_lower_bounds=f_low, lhs_after_raising=f_up, coefficient=1 - sum(L[s]),
+                      minimised_where=f"w_s at its {direction} value (w_s has no maximal value: the feasible set is "
+                                      f"unbounded above)")
+        if not ok and cex is None:
+            cex = (low, up, L, Q_y, t, s1, s2)
         t_.points += 1
     return t_.outcome("the extreme value of w in (A76)", statement_claims=THEOREM_2 + ("rldp.steps.a4.a67-a82-dual",),
+                      **(built(w_extreme_certificates, *cex) if cex else {}),
                       repair="'minimal if each w_s attains its minimal value' (the bounds of (A77)-(A79)); substituting "
                              "them gives (A80), which rldp.steps.a4.a67-a82-dual checks")
