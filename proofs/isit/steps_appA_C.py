@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import mpmath
 
+from rldp_verify.certificates.claims import built
+from rldp_verify.certificates.series import Formula, numbers, root, sign_certificate
 from rldp_verify.claims import Method, claim
 from rldp_verify.core.numbers import working_precision
 
@@ -72,12 +74,17 @@ def _chi2(phat, P):
     return mpmath.fsum(h**2 / p for h, p in zip(phat, P, strict=True)) - 1
 
 
-def _instance(rng, k):
+def _instance_exact(rng, k):
+    """(P^, P, s1, s2) as exact rational tables."""
     a1, a2 = rng.choice((3, 4)), rng.choice((2, 3))
-    phat = [[mp(v) for v in r] for r in rand_table(rng, a1, a2)]
-    P = [[mp(v) for v in r] for r in rand_table(rng, a1, a2)]
+    phat, P = rand_table(rng, a1, a2), rand_table(rng, a1, a2)
     s1, s2 = rng.sample(range(a1), 2)
     return phat, P, s1, s2
+
+
+def _instance(rng, k):
+    phat, P, s1, s2 = _instance_exact(rng, k)
+    return [[mp(v) for v in r] for r in phat], [[mp(v) for v in r] for r in P], s1, s2
 
 
 @claim(
@@ -117,6 +124,30 @@ def check_lift(ctx):
     return t.outcome("(33)-(41)", statement_claims=THEOREM_3)
 
 
+def as_printed_certificates(phat, Q, s1, s2) -> list[dict]:
+    """At the counterexample (exact tables P^, Q; R_{U|s} = Q_{U|s}), the lift (33) with (34)'s kappas written out
+    (square roots in the checker's language) and (37), (39) as printed re-evaluated by the checker: (37)'s literal
+    sum_{s,u} P_{s,u}^2/P_{s,u} differs from (kappa_1 + kappa_2 + kappa_3)^2, and (39)'s literal right-hand side
+    from sum (P - P^)^2/P."""
+    H = [numbers(*r) for r in phat]
+    R1 = [Formula.number(q / sum(Q[s1])) for q in Q[s1]]
+    R2 = [Formula.number(q / sum(Q[s2])) for q in Q[s2]]
+    ps1, ps2 = sum(phat[s1]), sum(phat[s2])
+    k1 = ps1 * root(sum((h / ps1) ** 2 / r for h, r in zip(H[s1], R1, strict=True)))
+    k2 = ps2 * root(sum((h / ps2) ** 2 / r for h, r in zip(H[s2], R2, strict=True)))
+    kap = (k1, k2, Formula.number(1 - ps1 - ps2))
+    P = [v for r in printed_33(H, R1, R2, s1, s2, kap) for v in r]
+    flat = [v for r in H for v in r]
+    literal37 = sum(p**2 / p for p in P)
+    literal39 = sum(p - 2 * h for p, h in zip(P, flat, strict=True)) + sum(p**2 / p for p in P)
+    chi2 = sum((p - h) ** 2 / p for p, h in zip(P, flat, strict=True))
+    tag = f"P^ = {[[str(x) for x in r] for r in phat]}, Q = {[[str(x) for x in r] for r in Q]}, s1 = {s1}, s2 = {s2}"
+    return [sign_certificate(f"(37) as printed: sum P^2/P - (kappa_1 + kappa_2 + kappa_3)^2 != 0, {tag}",
+                             literal37 - printed_38(kap)),
+            sign_certificate(f"(39) as printed: sum (P - 2 P^) + sum P^2/P - sum (P - P^)^2/P != 0, {tag}",
+                             literal39 - chi2)]
+
+
 @claim(
     id="isit.steps.appa.eq37-eq39-as-printed",
     paper=PAPER,
@@ -129,20 +160,27 @@ def check_lift(ctx):
 def check_as_printed(ctx):
     rng = ctx.rng("isit.steps.appa.printed")
     t = Tally(ctx.dps)
+    cex = None
     with working_precision(ctx.dps):
         for k in range(20):
-            phat, Q, s1, s2 = _instance(rng, k)
+            exact = _instance_exact(rng, k)
+            phat, Q = [[mp(v) for v in r] for r in exact[0]], [[mp(v) for v in r] for r in exact[1]]
+            s1, s2 = exact[2], exact[3]
             R1 = [q / mpmath.fsum(Q[s1]) for q in Q[s1]]
             R2 = [q / mpmath.fsum(Q[s2]) for q in Q[s2]]
             kap = _kappas(phat, R1, R2, s1, s2)
             P = [v for r in printed_33(phat, R1, R2, s1, s2, kap) for v in r]
             H = [v for r in phat for v in r]
             literal37 = mpmath.fsum(p**2 / p for p in P)
-            t.equal("(37) literal", literal37, printed_38(kap), {"case": k, "s1": s1, "s2": s2})
+            ok = t.equal("(37) literal", literal37, printed_38(kap), {"case": k, "s1": s1, "s2": s2})
             literal39 = mpmath.fsum(p - 2 * h for p, h in zip(P, H, strict=True)) + mpmath.fsum(p**2 / p for p in P)
-            t.equal("(39) literal", literal39, mpmath.fsum((p - h) ** 2 / p for p, h in zip(P, H, strict=True)), {"case": k})
+            ok = t.equal("(39) literal", literal39, mpmath.fsum((p - h) ** 2 / p for p, h in zip(P, H, strict=True)),
+                         {"case": k}) and ok
+            if not ok and cex is None:
+                cex = exact
             t.points += 1
     return t.outcome("(37) and (39) as printed", kind="misprint",
+                     **(built(as_printed_certificates, *cex) if cex else {}),
                      repair="P^_{s,u}^2 / P_{s,u} in both sums (checked by isit.steps.appa.lift-33-41)",
                      statement_claims=THEOREM_3)
 

@@ -10,7 +10,7 @@ from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import working_precision
 from rldp_verify.topics import pram
 
-from ._certs import diagonal_interval_certs, ends_certs, f_expr, vertex_cert
+from ._certs import diagonal_interval_certs, ends_certs, f_expr, gap_cert, vertex_cert
 from ._common import PAPER, rational_distribution
 
 T_VALUES = (Fraction(11, 10), Fraction(3, 2), Fraction(2), Fraction(5), Fraction(20))
@@ -234,5 +234,16 @@ def check_sym_both(ctx):
             f"better in {wins_upper}/{n} random instances with S = 3..8)",
             counterexample={"S": S, "e^alpha": t, "p": p, "v_alpha": pram.v_alpha(S, t),
                             "v_-alpha": pram.v_malpha(S, t), "f(v_alpha)": a, "f(v_-alpha)": b},
-            upper_end_strictly_better=wins_upper, instances=n, kind="false")
+            upper_end_strictly_better=wins_upper, instances=n, kind="false",
+            **built(both_ends_certificates, p, S, t))
     return Outcome.verified("both ends tie")
+
+
+def both_ends_certificates(p, S: int, t: Fraction) -> list[dict]:
+    """The counterexample, certified: the symmetric family's DP interval is exactly [v_-alpha, v_alpha] (two exact
+    LP optima on the diagonal of the DP polytope), and f(v_alpha) - f(v_-alpha) > 0 (I(X, Z) of each end's PRAM
+    matrix, evaluated by the checker in arb): the lower end is not optimal."""
+    hi, lo = pram.v_alpha(S, t), pram.v_malpha(S, t)
+    return [*diagonal_interval_certs(S, t, lo, hi),
+            gap_cert(f"f(v_alpha = {hi}) - f(v_-alpha = {lo}) > 0, S = {S}, e^alpha = {t}, p = {[str(x) for x in p]}",
+                     f_expr(p, [hi] * S), [f_expr(p, [lo] * S)])]

@@ -13,6 +13,9 @@ from fractions import Fraction
 
 import mpmath
 
+from rldp_verify.certificates.claims import built
+from rldp_verify.certificates.divergence import renyi_expr
+from rldp_verify.certificates.value import value_certificate
 from rldp_verify.claims import Method, claim
 from rldp_verify.core.divergence import renyi_divergence
 from rldp_verify.core.numbers import working_precision
@@ -211,6 +214,22 @@ def _root_above_one(a, C, rho, dps):
     return lo
 
 
+def xi_domain_certificates(alpha, B, rho) -> list[dict]:
+    """At the counterexample (exact alpha > 1, B > 0, 0 < rho < 1/2), the point P_end = (xi_end rho, psi(xi_end)
+    (1 - rho)) at the end xi_end = (1 - rho)^-1 of the searched domain, with psi = (1 - rho xi)/(1 - rho): a
+    distribution (exact) with D_alpha(P^ || P_end) < B (arb), so P_end lies inside F and max_{P in F} P_x >=
+    P^_x xi_end: the zero xi+ that gives that maximum (Lemma A5) is not in [1, (1 - rho)^-1)."""
+    xi_end = 1 / (1 - rho)
+    P_end = [xi_end * rho, printed_psi(rho, xi_end) * (1 - rho)]
+    tag = f"alpha = {alpha}, B = {B}, rho = {rho}, xi_end = (1 - rho)^-1 = {xi_end}"
+    return [value_certificate(f"P_end = {[str(x) for x in P_end]} sums to 1 with entries >= 0 (exact), {tag}",
+                              ["min", *P_end, ["-", ["+", *P_end], 1], ["-", 1, ["+", *P_end]]], lower=0, exact=True),
+            value_certificate(f"P_end positive: min entry > 0, {tag}", ["min", *P_end], lower=0, strict=True,
+                              exact=True),
+            value_certificate(f"D_alpha(P^ || P_end) < B: P_end in F with P_x = P^_x xi_end, {tag}",
+                              renyi_expr([rho, 1 - rho], P_end, alpha), upper=B, strict=True)]
+
+
 @claim(
     id="rldp.steps.a2.xi-domain",
     paper=PAPER,
@@ -227,14 +246,16 @@ def _root_above_one(a, C, rho, dps):
 def check_xi_domain(ctx):
     rng = ctx.rng("steps.a2.xi-domain")
     t = Tally(ctx.dps)
-    worst = None
+    worst, cex = None, None
     with working_precision(ctx.dps):
         for k in range(40):
             alpha = ORDERS[k % len(ORDERS)]
             a = mp(alpha)
-            B = mp(rand_fraction(rng, 0, 3))
+            B_exact = rand_fraction(rng, 0, 3)
+            B = mp(B_exact)
             C = mpmath.exp((a - 1) * B)
-            rho = mp(rand_fraction(rng, 0, 1))
+            rho_exact = rand_fraction(rng, 0, 1)
+            rho = mp(rho_exact)
             xi = _root_above_one(a, C, rho, ctx.dps)
             psi = printed_psi(rho, xi)
             phat = [rho, 1 - rho]
@@ -250,8 +271,11 @@ def check_xi_domain(ctx):
                                           "P_x_max": nstr(P[0], 15)})
             t.truth("xi+ in the searched domain", inside, pt, xi_plus=xi, domain_end=printed_root_domain(rho),
                     witness_P=P, witness_divergence=D)
+            if not inside and cex is None and 2 * rho_exact < 1:
+                cex = (alpha, B_exact, rho_exact)
             t.points += 1
     return t.outcome("the domain of xi in Lemmas A5-A6's proofs", statement_claims=LEMMA_A5,
+                     **(built(xi_domain_certificates, *cex) if cex else {}),
                      repair="search xi in (0, rho^-1] (psi >= 0, the condition the proof derives just before); "
                             "the maxima are then P^_x xi+ as Lemma A5 states with the domain of (28) read as [1, 1/rho] "
                             "(the misprint of eq. (28) found by the statement claims)",

@@ -72,6 +72,11 @@ class Formula:
     def __neg__(self): return Formula(["-", self.node])
 
 
+def root(x) -> Formula:
+    """sqrt(x) (the checker requires x certainly >= 0)."""
+    return Formula(["sqrt", Formula.of(x)])
+
+
 def numbers(*xs) -> list[Formula]:
     """:meth:`Formula.number` of each argument."""
     return [Formula.number(x) for x in xs]
