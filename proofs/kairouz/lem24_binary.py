@@ -6,7 +6,6 @@ from fractions import Fraction
 import sympy as sp
 
 from rldp_verify.certificates.claims import built
-from rldp_verify.certificates.claims import no_certificate as _no_certificate
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.rigorous import arb_precision
 from rldp_verify.topics.extremal.staircase import pattern_column, pattern_index, pattern_set, solve_staircase_lp
@@ -210,9 +209,61 @@ def check_thm5(ctx):
             counterexample={"P0": fs(P0), "P1": fs(P1), "better_mechanism": "binary on T' = {x1}",
                             "series_KL(T')-KL(T)": str(ser), "lp": rows},
             hockey_stick_gain_at_every_eps=str(gain), hockey_gain_positive=gain_pos, kind="missing-hypothesis",
-            **_no_certificate("the refutation rests on a series expansion (sympy.series; no certificate kind for "
-                              "asymptotic expansions) and arb-certified LP optima not written as certificates here"))
+            **hockey_stick_evidence(P0, P1, [0, 2], [0]))
     return Outcome.inconclusive("tie instance did not refute", series=str(ser), lp=rows)
+
+
+def _binary_pair(P0, P1, T, a):
+    """(M0, M1) of the binary mechanism on the set T at e^eps = 1 + a (``a``: a Formula or a number): output 0 with
+    probability (1 + a)/(a + 2) on T and 1/(a + 2) off T, so M_b(0) = (1 + a P_b(T))/(a + 2)."""
+    out = []
+    for P in (P0, P1):
+        pT = sum(P[i] for i in T)
+        out.append([(1 + a * pT) / (a + 2), (1 + a * (1 - pT)) / (a + 2)])
+    return out
+
+
+def hockey_stick_certificates(P0, P1, T, T2, a_values=(Fraction(1, 10**6), Fraction(1, 1000), Fraction(1, 10),
+                                                         Fraction(1))) -> list[dict]:
+    """The refutation by one f-divergence per eps: E_gamma (f(x) = max(0, x - gamma)), gamma = e^eps-dependent largest
+    likelihood ratio M0(0)/M1(0) of (18) (the binary mechanism on ``T``). At each e^eps = 1 + a (a in ``a_values``,
+    exact) E_gamma(M0'||M1') - E_gamma(M0||M1) > 0 for the binary mechanism on ``T2`` (eps-LDP), evaluated exactly
+    from the definition sum_y max(0, M0(y) - gamma M1(y)); and for every a > 0, as a rational identity in a, the term
+    y = 0 of E_gamma(M0'||M1') equals a^2 / (8 (a + 2)^2) (P0, P1 of the tie instance) -- positive, while
+    E_gamma(M0||M1) = 0 (gamma is (18)'s largest ratio): (18) is not optimal for E_gamma at any eps > 0."""
+    from rldp_verify.certificates.identity import Tree, tree_identity_certificate
+    from rldp_verify.certificates.series import Formula, sign_certificate
+
+    def e_gamma(M, g):
+        return Formula(["+", *(["max", 0, Formula.of(m0 - g * m1)] for m0, m1 in zip(*M, strict=True))])
+
+    docs = []
+    for a in a_values:
+        A = Formula.number(a)
+        M, M2 = _binary_pair(P0, P1, T, A), _binary_pair(P0, P1, T2, A)
+        g = M[0][0] / M[1][0]
+        docs.append(sign_certificate(f"E_gamma(binary on {list(T2)}) - E_gamma((18) on {list(T)}) > 0 at e^eps = 1 + {a}, "
+                                     f"gamma = (18)'s M0(0)/M1(0), P0 = {fs(P0)}, P1 = {fs(P1)}",
+                                     e_gamma(M2, g) - e_gamma(M, g), exact=True))
+    a = Tree.var("a")
+    M, M2 = _binary_pair(P0, P1, T, a), _binary_pair(P0, P1, T2, a)
+    g = M[0][0] / M[1][0]
+    docs.append(tree_identity_certificate(f"the y = 0 term of E_gamma(binary on {list(T2)}) = a^2 / (8 (a + 2)^2) for every "
+                                          f"a = e^eps - 1, P0 = {fs(P0)}, P1 = {fs(P1)}",
+                                          M2[0][0] - g * M2[1][0], a**2 / (8 * (a + 2) ** 2),
+                                          words="a = e^eps - 1"))
+    return docs
+
+
+def hockey_stick_evidence(P0, P1, T, T2) -> dict:
+    """:func:`hockey_stick_certificates` with what they cover."""
+    out = built(hockey_stick_certificates, P0, P1, T, T2)
+    if "certificates" in out:
+        out["certificate_covers"] = ("the hockey-stick part (iii): E_gamma gains exactly at four eps down to log(1 + "
+                                     "10^-6), and the gain's first term a^2/(8(a+2)^2) as a rational identity in a = "
+                                     "e^eps - 1; not the KL series (sympy.series: KL has log(1 + a p), not rational in "
+                                     "a) nor the arb-certified LP optima")
+    return out
 
 
 @claim(
