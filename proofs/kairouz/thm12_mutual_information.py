@@ -344,8 +344,11 @@ def check_101(ctx):
             "(should read 1 + eps + eps^2/2); the other two expansions are correct",
             counterexample={"eps": "1/100", "e^eps": mpmath.nstr(mpmath.e ** mpmath.mpf("0.01"), 15),
                             "printed 1+eps+eps/2": "1.015"}, kind="misprint",
-            **no_certificate("the misprint is a series coefficient (sympy.series; no certificate kind for asymptotic "
-                             "expansions)"))
+            **no_certificate("the misprint is the eps^2 coefficient of e^eps (printed eps/2 for eps^2/2): e^eps is "
+                             "not rational in eps (no substitution makes eps and e^eps rational in one variable), so no "
+                             "symbolic identity e^eps = 1 + eps + c_2 eps^2 + eps^3 R(eps) with R rational exists; an "
+                             "O(eps^3) remainder needs a bound over an interval of eps (the rigorous-value kind "
+                             "evaluates at points)"))
     return Outcome.verified("all three expansions correct") if first == 0 else Outcome.refuted(
         "expansions wrong", counterexample={"first": str(first), "second": str(second), "third": str(third)}, kind="false")
 

@@ -173,8 +173,10 @@ def check_c9exp(ctx):
             counterexample={"P0(T)": "3/4", "P1(T)": "1/4", "true_eps^2_coefficient": str(c2.subs({p: sp.Rational(3, 4), q: sp.Rational(1, 4)})),
                             "middle_line_eps^2_coefficient": str(middle_line.subs({p: sp.Rational(3, 4), q: sp.Rational(1, 4)}))},
             series=str(ser), kind="misprint",
-            **no_certificate("the misprint is a series coefficient (sympy.series; no certificate kind for asymptotic "
-                             "expansions)"))
+            **no_certificate("the misprint is the a^2 coefficient (a = e^eps - 1) of the binary mechanism's KL, a sum "
+                             "of m_y (log(1 + a p) - log(1 + a q)): not rational in a, so no symbolic identity KL = c_2 "
+                             "a^2 + a^3 R(a) with R rational exists; an O(eps^3) remainder needs a bound over an interval "
+                             "of eps (the rigorous-value kind evaluates at points)"))
     return Outcome.verified("expansion matches", c2=str(c2)) if middle_ok and final_ok else Outcome.refuted(
         "final line also wrong", counterexample={"c2": str(c2), "final": str(final_line)}, kind="false")
 

@@ -73,8 +73,11 @@ def check(ctx):
             counterexample={"P0": fs(RT_P0), "P1": fs(RT_P1), "pattern": [0, 1],
                             "limit_of_reduced_cost": str(sp.N(c_val, 20)), "certified": rows},
             series_in_s=str(ser), minimal="k = 3 (for k = 2 a shared ratio forces P0 = P1)", kind="missing-hypothesis",
-            **no_certificate("the refutation rests on a series expansion in e^-eps (sympy.series; no certificate kind "
-                             "for asymptotic expansions) and arb-certified reduced costs not written as certificates here"))
+            **no_certificate("'for every eps >= eps*' is refuted by the limit of pattern {x1, x2}'s reduced cost as s = "
+                             "e^-eps -> 0 (a series in s whose terms contain log P0/P1 ratios and log(1 + s ...): not "
+                             "rational in s, so no symbolic identity f = c_0 + s R(s) with R rational exists); reduced "
+                             "costs certified at finitely many eps would not refute a statement about every large eps, "
+                             "and the rigorous-value kind has no interval variable for the tail s in [0, s0]"))
     return Outcome.inconclusive("ratio-tie instance did not refute", series=str(ser), rows=rows)
 
 
@@ -198,8 +201,11 @@ def check_86(ctx):
             "omits 1 - p/q, which is not O(e^-eps) (the e^eps term and the conclusion of the proof are unaffected)",
             counterexample={"p": "1/2", "q": "1/4", "remainder_at_large_eps": vals, "predicted_remainder": "1 - p/q = -1"},
             symbolic_constant_term=str(const), kind="misprint",
-            **no_certificate("the misprint is a series coefficient (sympy.series; no certificate kind for asymptotic "
-                             "expansions); the high-precision remainders are evidence, not a certificate"))
+            **no_certificate("the misprint is the O(1) coefficient of mu_j = (p + s(1-p))/s log((p + s(1-p))/(q + "
+                             "s(1-q))) in s = e^-eps: mu_j contains a logarithm of s, not rational in s, so no symbolic "
+                             "identity mu_j = c_-1/s + c_0 + s R(s) with R rational exists; the remainder's limit 1 - p/q "
+                             "needs a bound over an interval of s (the rigorous-value kind evaluates at points); the "
+                             "high-precision remainders at eps = 10, 20, 40 are evidence, not a certificate"))
     return Outcome.verified("constant term matches", const=str(const))
 
 
