@@ -474,12 +474,56 @@ def regimes_claim(ctx, utility: str, *, n: int = INSTANCES, swap: bool = False, 
         return Outcome.refuted(
             f"reading-dependent: literally (large eps = {EPS[-1]:g}, our grid's end) " + "; ".join(fails) + "; under the "
             f"reading 'large enough' RR is optimal on all {n} instances from eps = {later[0]:g} ({dep})",
-            counterexample=fails, kind="reading-dependent", **ev)
+            counterexample=fails, kind="reading-dependent", **ev, **_regime_evidence(utility, main, s_main))
     if fails:
         return Outcome.refuted("on our Dirichlet(1) instances " + "; ".join(fails) + f" ({dep})",
-                               counterexample=fails, kind="false", **ev)
+                               counterexample=fails, kind="false", **ev, **_regime_evidence(utility, main, s_main))
     return Outcome.verified(f"binary optimal on all {n} instances at eps = {EPS[0]} and RR optimal on all at eps = "
                             f"{EPS[-1]} (within {OPT_TOL:g} of the LP optimum); {dep}", **ev)
+
+
+def regime_certificates(utility: str, d: dict, cells) -> list[dict]:
+    """The counterexamples of the regimes claim: at each (instance, eps index, mechanism) of ``cells`` (the instance
+    taken exactly as in :func:`exact_values`: its binary64 values as rationals, renormalised; e^eps the rational
+    binary64 of e^eps), a feasible theta of LP (11) (the engine's certified optimum) whose utility mu^T theta exceeds
+    the mechanism's (randomized response or the binary mechanism on the instance's set, as theta of LP (11)), the
+    utilities evaluated by the checker in arb: the mechanism is not optimal there."""
+    from rldp_verify.core.rigorous import arb_precision
+    from rldp_verify.topics.extremal import utilities as U
+    from rldp_verify.topics.extremal.staircase import solve_staircase_lp
+
+    from ._certified import binary_theta, rr_theta, staircase_better_certificates
+
+    docs = []
+    for i, j, m in cells:
+        inst = d["instances"][i]
+        k = len(inst[0])
+        dists = [[Fraction(float(x)) for x in row] for row in inst]
+        dists = [[x / sum(row) for x in row] for row in dists]
+        e = float(d["eps"][j])
+        t = Fraction(math.exp(e))
+        T = frozenset(np.flatnonzero(d["sets"][i]).tolist())
+        with arb_precision(30):
+            mu = U.mu_kl(*dists) if utility == "kl" else U.mu_mi(dists[0])
+            sol = solve_staircase_lp(k, t, mu)
+        theta = rr_theta(k, t) if m == "RR" else binary_theta(k, t, T)
+        kw = {"P0": dists[0], "P1": dists[1]} if utility == "kl" else {"P": dists[0]}
+        docs += staircase_better_certificates(f"instance {i}, e^eps = binary64 of e^{e:g} (eps = log of it), {m} not "
+                                              f"optimal", k, t, utility, sol.theta, theta, **kw)
+    return docs
+
+
+def _regime_evidence(utility: str, d: dict, summary: dict) -> dict:
+    """Certificates of the regimes claim's counterexamples (the worst instance of each failing end), or the reason."""
+    from rldp_verify.certificates.claims import built
+
+    r = ratios(d)
+    cells = []
+    if not summary["binary_optimal_all_at_smallest_eps"]:
+        cells.append((int(r["binary"][:, 0].argmin()), 0, "binary"))
+    if not summary["RR_optimal_all_at_largest_eps"]:
+        cells.append((int(r["RR"][:, -1].argmin()), len(d["eps"]) - 1, "RR"))
+    return built(regime_certificates, utility, d, cells)
 
 
 def limits_claim(ctx, utility: str, *, n: int = INSTANCES, swap: bool = False) -> Outcome:
