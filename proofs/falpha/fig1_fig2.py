@@ -27,6 +27,9 @@ from itertools import pairwise
 
 import mpmath
 
+from rldp_verify.certificates.claims import built
+from rldp_verify.certificates.series import Formula
+from rldp_verify.certificates.value import value_certificate
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import to_mpf, working_precision
 from rldp_verify.topics.fdiv import binary_min, f_alpha_divergence, g_alpha, total_variation
@@ -76,6 +79,34 @@ def jump(alpha, *, formula: str = "paper") -> mpmath.mpf:
         else:
             left = (4 * t**2 + 1) ** (a - 1) - 1
         return (1 - t) ** (1 - a) - 1 - left
+
+
+def jump_expr(alpha):
+    """g_alpha(1/alpha) - lim_{t -> 1/alpha^-} g_alpha(t) from eq. (39) as a checker expression (``alpha`` exact):
+    (1 - t)^(1 - alpha) - 1 minus e^{2(alpha-1)t^2} - 1 (alpha < 2) or (4t^2 + 1)^(alpha-1) - 1 (alpha >= 2), at
+    t = 1/alpha (both branches continuous there, so the limit is the branch's value)."""
+    a = Formula.number(Fraction(alpha))
+    t = 1 / a
+    left = (Formula(["exp", Formula.of(2 * (a - 1) * t**2)]) - 1 if Fraction(alpha) < 2
+            else (4 * t**2 + 1) ** (a - 1) - 1)
+    return (1 - t) ** (1 - a) - 1 - left
+
+
+def jump_certificates(alphas) -> list[dict]:
+    """The counterexample: at each alpha of ``alphas`` (decimal strings) |jump| < 1/100 (rigorous-value, arb), the
+    jump written from eq. (39); at alpha = 2 the two one-sided values of g_2 at t = 1/2 are equal exactly (4t^2 + 1 -
+    1 = (1 - t)^-1 - 1 = 1, a symbolic-identity without variables)."""
+    from rldp_verify.certificates.identity import exact_equality_certificate
+
+    vis = Fraction(str(VISIBLE_JUMP))
+    docs = [value_certificate(f"|g_alpha(1/alpha) - g_alpha(1/alpha^-)| < {vis} (eq. (39)) at alpha = {a}",
+                              jump_expr(a).node, lower=-vis, upper=vis, strict=True) for a in alphas]
+    if any(Fraction(a) == 2 for a in alphas):
+        h = Fraction(1, 2)
+        docs.append(exact_equality_certificate("g_2(1/2^-) = (4 t^2 + 1) - 1 equals g_2(1/2) = (1 - t)^-1 - 1 at t = 1/2",
+                                               ["-", ["+", ["*", 4, h, h], 1], 1], ["-", ["/", 1, ["-", 1, h]], 1],
+                                               words="none: both one-sided values of eq. (39) at alpha = 2, t = 1/2"))
+    return docs
 
 
 def g_variant(t, alpha, variant: str = "paper"):
@@ -230,7 +261,8 @@ def check_other_alphas(ctx, *, formula: str = "paper", draw: bool = True):
             + alpha2 + f"; every other alpha tested jumps upwards by >= {VISIBLE_JUMP} at 1/alpha: {others_up}; "
               f"1/alpha decreasing along the alphas: {moves}",
             counterexample={"alpha": [r["alpha"] for r in invisible], "jumps": [r["jump"] for r in invisible]},
-            kind="missing-hypothesis", **ev)
+            kind="missing-hypothesis", **ev,
+            **(built(jump_certificates, [r["alpha"] for r in invisible]) if formula == "paper" else {}))
     if not moves:
         return Outcome.refuted("the discontinuity does not move towards 0", counterexample=rows, kind="false", **ev)
     return Outcome.verified(f"g_alpha jumps at 1/alpha by at least {VISIBLE_JUMP} for every alpha tested", **ev)
@@ -252,6 +284,23 @@ def fig2_table(ctx, alphas=ALPHA_GRID, panels=tuple(PANELS)) -> dict:
                        math.log(r["e^eps"])) for r in rows]
         _TABLE[key] = out
     return _TABLE[key]
+
+
+def not_improving_certificates(cells) -> list[dict]:
+    """The counterexample: at each (panel, alpha) of ``cells`` (alpha a decimal string), phi of eq. (53) (with the
+    certified branch of eq. (41) it uses) minus RLDP^(alpha)(P_X|W) = D_alpha(RR_0 || RR_1) is >= 0 (rigorous-value,
+    arb): phi does not improve on the post-processing bound there."""
+    from ._certs import renyi_expr
+
+    docs = []
+    for p, alpha in cells:
+        N, E, ch = PANELS[p]
+        a = Fraction(alpha)
+        M, _ = ex12._setting(N, E, ch)
+        phi, branch = ex12._phi_with_branch(N, E, ch, a)
+        docs += [branch, value_certificate(f"panel ({p}): phi - RLDP(P_X|W) >= 0, N = {N}, e^eps = {E}, {ch}^(N), "
+                                           f"alpha = {alpha}", ["-", phi, renyi_expr(M[0], M[1], a)], lower=0)]
+    return docs
 
 
 def draw_fig2(table: dict, path) -> None:
@@ -354,5 +403,7 @@ def check_fig2_improves(ctx, *, alphas=ALPHA_GRID, panels=tuple(PANELS), referen
             f"phi is no better than the plain post-processing bound RLDP(P_X|W) at {desc}; {tail}",
             counterexample={p: [{"alpha": r[0], "phi": round(r[2], 6), "rldp_rr": round(r[3], 6)}
                                 for r in table[p] if r[0] in v] for p, v in fails.items()},
-            kind="missing-hypothesis", **ev)
+            kind="missing-hypothesis", **ev,
+            **(built(not_improving_certificates, [(p, next(a for a in alphas if float(a) == v[0]))
+                                                  for p, v in fails.items()]) if reference == "renyi" else {}))
     return Outcome.verified(f"phi below RLDP(P_X|W) at all {len(alphas)} alphas of every panel", **ev)

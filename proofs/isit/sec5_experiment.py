@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
+from rldp_verify.certificates.claims import no_certificate
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core import standard
 from rldp_verify.core.errors import CertificationError
@@ -216,7 +217,10 @@ def _decided(ctx, name, res, st, decisions, also=(), **extra):
     """The claim's verdict from its readings, by the statistical standard (rldp_verify.core.standard): VERIFIED
     when every reading holds, REFUTED when one fails, INCONCLUSIVE otherwise (with what would decide it).
     ``also``: readings reported beside them that do not decide."""
-    ev = {**_common(res, st), **extra}
+    ev = {**_common(res, st), **extra, **no_certificate(
+        "a statistical reading (README's statistical standard): fractions, medians or means over the random instances "
+        "of Sec. V's experiment, each decided by a 95 % bootstrap interval; a sample statistic is no counterexample "
+        "that a certificate could re-evaluate")}
     ev["readings"] = [d.record() for d in decisions]
     if also:
         ev["readings_not_deciding"] = [d.record() for d in also]
