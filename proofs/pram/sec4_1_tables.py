@@ -16,6 +16,7 @@ from fractions import Fraction
 
 import mpmath
 
+from rldp_verify.certificates.claims import no_certificate
 from rldp_verify.claims import Method, Outcome, claim, compare_printed, outcome_from_comparisons
 from rldp_verify.core.numbers import exact, working_precision
 from rldp_verify.topics import pram
@@ -292,7 +293,12 @@ def check_table3(ctx):
         "checked without the drawn p",
         counterexample={"printed": {a: list(v) for a, v in rows.items()},
                         "proof": "D(p) <= g(p_i) < 0 for 0 < p_i < 1 (docstring of check_table3)"},
-        kind="wrong-number", proofs=proofs, draws=draws)
+        kind="wrong-number", proofs=proofs, draws=draws,
+        **no_certificate("the drawn p is not printed, so the refutation is a statement for every p: f(type 4) - f(all "
+                         "v_alpha) <= g(p_i) < 0 for all p_i in (0, 1), by a convexity reduction and arb evaluations of g "
+                         "(or of g' at the ends) over a dyadic subdivision of [0, 1] into intervals "
+                         "(prove_type4_never_wins); the rigorous-value kind evaluates an expression at exact points and "
+                         "has no interval variable, and a finite set of points would not cover (0, 1)"))
 
 
 @claim(id="pram.sec4-1.four-values", source="Sec. 4.1, 'From Proposition 3.2 ... only 5 possible "
