@@ -127,8 +127,8 @@ def coefficient_certificates(name: str, f, s, k: int, *, words: str = "") -> tup
                                  rhs.xreplace({placeholder: R}), substitution=words or None)
     docs = ident if isinstance(ident, list) else [ident]
     tree = ["let", [[str(s), 0]], to_tree(R)]
-    r0 = evaluate(tree, exact=True)
-    r0 = Fraction(int(r0.p), int(r0.q))
+    v = evaluate(tree, exact=True)
+    r0 = Fraction(int(v.p), int(v.q))  # type: ignore[union-attr] - exact evaluation returns an fmpq
     docs.append(value_certificate(f"{name}: R({s} = 0) = {r0} (R's denominator is non-zero at {s} = 0)", tree,
                                   lower=r0, upper=r0, exact=True))
     return [Fraction(int(c.p), int(c.q)) for c in coeffs], docs
