@@ -106,6 +106,7 @@ def coefficient_certificates(name: str, f, s, k: int, *, words: str = "") -> tup
     cancelled, written out, and an exact ``rigorous-value`` R(0) = r (the checker evaluates R at s = 0 in exact
     rationals, refusing a zero denominator): R is then analytic at 0 and the c_j are f's Taylor coefficients.
     Other parameters of f are set to exact numbers by the caller first (a counterexample is one point)."""
+    import flint
     import sympy
 
     from rldp_verify.certificates.identity import identity_certificate, to_tree
@@ -128,7 +129,9 @@ def coefficient_certificates(name: str, f, s, k: int, *, words: str = "") -> tup
     docs = ident if isinstance(ident, list) else [ident]
     tree = ["let", [[str(s), 0]], to_tree(R)]
     v = evaluate(tree, exact=True)
-    r0 = Fraction(int(v.p), int(v.q))  # type: ignore[union-attr] - exact evaluation returns an fmpq
+    if not isinstance(v, flint.fmpq):
+        raise ValueError(f"{name}: R(0) is not an exact rational")
+    r0 = Fraction(int(v.p), int(v.q))
     docs.append(value_certificate(f"{name}: R({s} = 0) = {r0} (R's denominator is non-zero at {s} = 0)", tree,
                                   lower=r0, upper=r0, exact=True))
     return [Fraction(int(c.p), int(c.q)) for c in coeffs], docs
