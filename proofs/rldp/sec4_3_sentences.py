@@ -3,6 +3,7 @@ find an exact expression, but we can still derive a lower bound', where Proposit
 
 from __future__ import annotations
 
+from fractions import Fraction
 from itertools import product
 
 import mpmath
@@ -12,7 +13,7 @@ from rldp_verify.core.numbers import to_mpf, working_precision
 
 from .._routes import agree
 from ._sec34 import PAPER, nstr
-from .prop2_alpha2 import _random_balls
+from .prop2_alpha2 import _random_balls, binary_rad_below_certificates
 
 #: how far the engine's rad_s (at 20 digits) may sit from the second route's
 ROUTE_TOL = "1e-15"
@@ -125,4 +126,30 @@ def check_lower_bound(ctx, word: str = "lower"):
         f"misprint: Proposition 2 part 3's bound is an upper bound on rad_s, not a lower one: rad_s < sqrt(e^B_s - 1) on "
         f"{len(below)} of {n} instances below the threshold, and rad_s <= sqrt(e^B_s - 1) on all {n} (the reading "
         "'upper bound', which is what a privacy guarantee needs and what rldp.prop2.part3 verifies)",
-        counterexample=below[0], kind="misprint", instances=n, strictly_below=len(below), **route)
+        counterexample=below[0], kind="misprint", instances=n, strictly_below=len(below), **route,
+        **_lower_bound_evidence())
+
+
+#: a rational two-outcome instance below the threshold for the certificate: P^_{U|s} = (1/2, 1/2), e^{B_s} = 11/10
+BELOW_P, BELOW_C = Fraction(1, 2), Fraction(11, 10)
+
+
+def lower_bound_certificates(p: Fraction = BELOW_P, c: Fraction = BELOW_C) -> list[dict]:
+    """rad_s < sqrt(e^{B_s} - 1) on the rational instance (p, e^{B_s} = c) with c < 1 + (1 - p)^2 (the hypothesis, exact,
+    as (1 + (1 - p)^2) - c - tiny >= 0 with tiny = 10^-30): :func:`binary_rad_below_certificates` at r =
+    sqrt(c - 1)/2, so the bound is not a lower bound."""
+    return binary_rad_below_certificates("Sec. 4.3: rad_s < sqrt(e^B_s - 1)", p, c, ["/", ["sqrt", c - 1], 2],
+                                         ["-", 1 + (1 - p) ** 2, c + Fraction(1, 10**30)])
+
+
+def _lower_bound_evidence() -> dict:
+    from rldp_verify.certificates.claims import built
+
+    out = built(lower_bound_certificates)
+    if "certificates" in out:
+        out["certificate_covers"] = (f"rad_s < sqrt(e^B_s - 1) on the rational two-outcome instance P^_U|s = "
+                                     f"({BELOW_P}, {1 - BELOW_P}), e^B_s = {BELOW_C} (not the sampled instances, whose "
+                                     "B_s come from Theorem 1); the step from the two points q = p +- sqrt(e^B_s - 1)/2 "
+                                     "outside the ball to the radius (the ball is an interval) is in the builder's "
+                                     "docstring, not checked")
+    return out

@@ -247,3 +247,42 @@ def test_falpha_fig2_not_improving():
     bad = copy.deepcopy(docs[1])                    # the gap overstated: phi - RLDP >= 1/10 (it is about 1/1000)
     bad["statement"]["lower"] = "1/10"
     _rejected(bad)
+
+
+# --- rldp.prop2.part2-formula, rldp.sec43.smaller-Bs-lower-bound ----------------------------------------------------
+
+def test_prop2_part2_printed_formula_exceeds_rad():
+    import mpmath
+
+    from proofs.rldp.prop2_alpha2 import (
+        PART2_C,
+        PART2_P,
+        binary_rad_below_certificates,
+        check_part2_formula,
+        part2_certificates,
+    )
+    from rldp_verify.rldp.uncertainty import SimplexBall
+
+    _claim_certs(check_part2_formula)
+    _ok(part2_certificates())
+    p, c = PART2_P, PART2_C
+    with mpmath.workdps(30):        # the engine's rad_s agrees with the corrected formula (printed - 2p)
+        rad = SimplexBall([p, 1 - p], 2, mpmath.log(c)).l1_radius(dps=30)
+        corrected = (c + 2 * p - 1 + mpmath.sqrt((c - 1) * (c - (2 * p - 1) ** 2))) / c - 2 * p
+        assert abs(rad - corrected) < mpmath.mpf(10) ** -20
+    # the corrected radius, slightly shrunk: q = p + r lies inside the ball -> rejected
+    corr = ["-", ["/", ["+", c, 2 * p - 1, ["sqrt", ["*", c - 1, c - (2 * p - 1) ** 2]]], c], 2 * p]
+    docs = binary_rad_below_certificates("shrunk", p, c, ["*", F(999, 2000), corr], ["-", c, 1 + (1 - p) ** 2])
+    _rejected(docs[2])
+    _rejected(part2_certificates(p, F(3, 2))[0])     # e^B_s = 3/2 < 1 + (3/4)^2: outside part 2's hypothesis
+
+
+def test_sec43_bound_is_not_a_lower_bound():
+    from proofs.rldp.sec4_3_sentences import check_lower_bound, lower_bound_certificates
+
+    _claim_certs(check_lower_bound)
+    _ok(lower_bound_certificates())
+    _rejected(lower_bound_certificates(F(1, 2), F(13, 10))[0])    # e^B_s = 13/10 > 1 + 1/4: above the threshold
+    bad = copy.deepcopy(lower_bound_certificates()[2])            # r = sqrt(e^B - 1)/4: q = p + r inside the ball
+    bad["statement"]["expr"] = _swap(bad["statement"]["expr"], 2, 4)
+    _rejected(bad)
