@@ -9,8 +9,10 @@ k = -1074 by default for float64, the lattice of all floats: its privacy map equ
 (:mod:`rldp_verify.structured.noise`): Laplace has eps = (i(upper) - i(lower)) 2^k / s exactly; Gaussian noise
 (``make_gaussian``, integers or floats) has no finite eps (its privacy loss grows without bound in the output);
 the threshold releases (``make_laplace_threshold``, ``make_gaussian_threshold``) have eps = inf (a key held by one
-input and not the other is released with positive probability under the first only). Noisy max and other
-Measurement objects are refused with a one-line reason naming them."""
+input and not the other is released with positive probability under the first only). Noisy max on a finite list
+of score vectors (``make_noisy_max``; the deprecated ``make_report_noisy_max_gumbel``, exponential noise in 0.16)
+has its exact argmax law (:class:`~rldp_verify.structured.noise.NoisyArgmax`). Noisy top k and Measurement objects
+are refused with a one-line reason naming them."""
 
 from __future__ import annotations
 
@@ -20,7 +22,14 @@ from fractions import Fraction
 from rldp_verify.adapters._common import _Events, _left, _prob, _version
 from rldp_verify.core.errors import InputError
 from rldp_verify.structured import Adapted, BitChannel, DiscreteLaplaceShift, Symmetric, WeightedBits
-from rldp_verify.structured.noise import K_MIN_F64, LatticeLaplace, UnboundedLoss, lattice_index, lattice_text
+from rldp_verify.structured.noise import (
+    K_MIN_F64,
+    LatticeLaplace,
+    NoisyArgmax,
+    UnboundedLoss,
+    lattice_index,
+    lattice_text,
+)
 
 NOISE = ("make_laplace", "make_geometric", "make_gaussian")
 THRESHOLDS = ("make_laplace_threshold", "make_gaussian_threshold")
@@ -176,6 +185,51 @@ def _bitvec(params) -> Adapted:
                               "with certainty"])
 
 
+def _scores(text) -> list:
+    """The inputs of noisy max: score vectors as "a,b;c,d" (one input per ';') or a list of lists, read exactly
+    (a float is the binary rational it denotes)."""
+    rows = [r.split(",") for r in str(text).split(";")] if isinstance(text, str) else text
+    try:
+        out = [tuple(Fraction(str(v).strip()) if isinstance(v, str) else Fraction(v) for v in r) for r in rows]
+    except (TypeError, ValueError, ZeroDivisionError):
+        raise InputError(f"scores = {text!r} must be score vectors of numbers, one input per ';'") from None
+    if len(out) < 2 or len({len(r) for r in out}) != 1 or len(out[0]) < 2 or len(out) > 256 or len(out[0]) > 32:
+        raise InputError(f"scores = {text!r} must list 2..256 inputs, each a vector of 2..32 scores of one length")
+    if any(not math.isfinite(float(v)) for r in out for v in r):
+        raise InputError(f"scores = {text!r} must be finite")
+    return out
+
+
+def _noisy_max(name, params) -> Adapted:
+    """``make_noisy_max`` (``output_measure`` MaxDivergence: exponential noise; ZeroConcentratedDivergence: Gumbel)
+    and the deprecated ``make_report_noisy_max_gumbel`` (OpenDP 0.16 routes it to make_noisy_max with MaxDivergence:
+    exponential noise, whatever its name) on a finite list of score vectors."""
+    scores, scale = _scores(params.pop("scores", None)), _scale(params.pop("scale", None))
+    measure = str(params.pop("output_measure", "MaxDivergence")).replace("()", "").strip()
+    negate = params.pop("negate", False)
+    optimize = params.pop("optimize", None)
+    _left(params, f"opendp {name}")
+    if optimize is not None:
+        if str(optimize) not in ("max", "min"):
+            raise InputError(f"optimize = {optimize!r} must be max or min")
+        negate = str(optimize) == "min"
+    norm = measure.lower().replace("_", "")
+    if norm not in ("maxdivergence", "zeroconcentrateddivergence"):
+        raise InputError(f"output_measure = {measure!r} must be MaxDivergence or ZeroConcentratedDivergence")
+    noise = "gumbel" if norm == "zeroconcentrateddivergence" and name == "make_noisy_max" else "exponential"
+    st = NoisyArgmax(scores, scale, noise, bool(negate))
+    notes = [f"{len(scores)} inputs (the score vectors given), {len(scores[0])} indices; every index has positive "
+             "probability, so eps is finite; the ratio is a certified enclosure (irrational probabilities)"]
+    if name == "make_report_noisy_max_gumbel":
+        notes.append("OpenDP 0.16's make_report_noisy_max_gumbel is deprecated and calls make_noisy_max with "
+                     "MaxDivergence: its noise is exponential, not Gumbel (checked against its sampler in the tests)")
+    law = ("permute-and-flip: Pr[i] = p_i int_0^1 prod_(j != i) (1 - p_j t) dt, p_j = e^((s_j - s*)/scale)"
+           if noise == "exponential" else "softmax: Pr[i] = e^(s_i/scale) / sum_j e^(s_j/scale)")
+    return Adapted(st, f"opendp {_version('opendp')} {name} ({noise} noise, scale {scale!r}"
+                   f"{', argmin' if negate else ''})", f"exact {noise} noise (OpenDP's sampler); the argmax law is "
+                   f"{law}", {}, None, notes)
+
+
 def _one_line(obj, attr) -> str:
     try:
         return " ".join(str(getattr(obj, attr)).split())
@@ -200,9 +254,11 @@ def _opendp(obj, name, ev: _Events, params) -> Adapted:
                          f"{_one_line(obj, 'input_metric')}, output measure {_one_line(obj, 'output_measure')}): its "
                          "sampler's parameters are not exposed through the Python API; pass the constructor instead, "
                          "e.g. adapt(dp.m.make_laplace, bounds=(0.0, 1.0), scale=1.0)")
-    elif name in ("make_noisy_max", "make_report_noisy_max_gumbel", "make_noisy_top_k"):
-        raise InputError(f"opendp {name} is not supported: the law of the noisy argmax (exponential noise: "
-                         "permute-and-flip; Gumbel noise: a softmax with irrational ratios) is not modelled exactly")
+    elif name in ("make_noisy_max", "make_report_noisy_max_gumbel"):
+        return _noisy_max(name, params)
+    elif name == "make_noisy_top_k":
+        raise InputError("opendp make_noisy_top_k is not supported: the law of the noisy top k (k > 1) is not "
+                         "modelled exactly; make_noisy_max (k = 1) is")
     else:
         raise InputError(f"unsupported opendp object {name!r} (supported: make_randomized_response, "
                          "make_randomized_response_bool, make_randomized_response_bitvec, make_laplace, "

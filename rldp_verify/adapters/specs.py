@@ -158,6 +158,8 @@ SPECS = {
                                                     {"n_bits": int, "max_weight": int, "f": float}),
     ("opendp", "make_laplace"): (_odp_build("make_laplace"), {"bounds": list, "scale": float, "T": str, "k": int}),
     ("opendp", "make_gaussian"): (_odp_build("make_gaussian"), {"bounds": list, "scale": float, "T": str, "k": int}),
+    ("opendp", "make_noisy_max"): (_odp_build("make_noisy_max"), {"scores": str, "scale": float,
+                                                                 "output_measure": str, "negate": bool}),
     **{("opendp", n): (_odp_build(n), {"scale": float, "threshold": float})
        for n in ("make_laplace_threshold", "make_gaussian_threshold")},
     ("opendp", "make_geometric"): (_odp_build("make_geometric"), {"bounds": list, "scale": float}),
@@ -215,7 +217,7 @@ def _parse(lib: str, name: str, types: dict, params: dict | list | None) -> dict
     multidim = name.startswith(("SMP_", "RSpFD_", "SPL_"))   # d defaults to len(lst_k)
     lattice = lib == "opendp" and name in ("make_laplace", "make_gaussian")    # T and k: OpenDP's defaults
     missing = [k for k in types if k not in kv and k not in _OPTIONAL and not (k == "d" and multidim)
-               and not (lattice and k in ("T", "k"))]
+               and not (lattice and k in ("T", "k")) and not (lib == "opendp" and k in ("output_measure", "negate"))]
     if missing:
         raise InputError(f"{lib}:{name} needs --param {missing[0]}=...")
     return kv

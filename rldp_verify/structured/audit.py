@@ -112,6 +112,9 @@ def _log_bounds(rho, dps=SCREEN_DPS):
 
 
 def _ratio_bounds(structure, dps=SCREEN_DPS):
+    enclosure = getattr(structure, "ratio_bounds", None)      # irrational channels (noisy max): certified ends
+    if enclosure is not None:
+        return enclosure(dps)[:2]
     if isinstance(structure, LaplaceHistogram):
         with arb_precision(dps):
             v = arb_exact(structure.eps()).exp()

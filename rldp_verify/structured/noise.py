@@ -24,7 +24,7 @@ from fractions import Fraction
 from rldp_verify.core.errors import InputError
 from rldp_verify.structured.channels import INF, LaplaceHistogram
 
-__all__ = ["LatticeLaplace", "UnboundedLoss", "lattice_index", "lattice_text", "K_MIN_F64"]
+__all__ = ["LatticeLaplace", "UnboundedLoss", "NoisyArgmax", "lattice_index", "lattice_text", "K_MIN_F64"]
 
 K_MIN_F64 = -1074            # 2^-1074: the spacing of float64's subnormals (OpenDP's default k for f64)
 
@@ -90,3 +90,83 @@ class UnboundedLoss:
     def dense(self):
         """Refused: the outputs are unbounded or continuous."""
         raise InputError(f"{self.reason}: no dense channel (unbounded outputs); audit it with --ldp")
+
+
+@dataclass
+class NoisyArgmax:
+    """Report noisy max on a finite list of score vectors (the inputs), as OpenDP samples it exactly (noise of scale
+    b added to each score, the index of the largest returned; ``negate``: of the smallest):
+
+    - ``noise="exponential"`` (OpenDP's MaxDivergence): the law of the argmax is permute-and-flip's (Ding, Kifer,
+      Sumner, Wang, Xiao, 2021; McKenna and Sheldon, NeurIPS 2020): with p_j = e^((s_j - s*) / b),
+      Pr[i | s] = p_i int_0^1 prod_{j != i} (1 - p_j t) dt (a uniform arrival time for each index);
+    - ``noise="gumbel"`` (ZeroConcentratedDivergence): Pr[i | s] = e^(s_i / b) / sum_j e^(s_j / b).
+
+    Both laws give every index positive probability, so rho = max over inputs x, x' and indices i of
+    Pr[i | x] / Pr[i | x'] is finite; the probabilities are irrational, so :meth:`ratio_bounds` gives a certified
+    enclosure (arb balls), whose lower end is attained up to the ball's width."""
+
+    inputs: list                 # score vectors, exact rationals, all of one length
+    scale: float
+    noise: str = "exponential"
+    negate: bool = False
+    params: dict = field(default_factory=dict)
+
+    kind = "report noisy max on a finite list of score vectors (exact argmax law)"
+
+    def _probs(self, s):
+        import flint
+
+        from rldp_verify.core.rigorous import arb_exact
+
+        b = arb_exact(Fraction(self.scale))
+        v = [-x for x in s] if self.negate else list(s)
+        if self.noise == "gumbel":
+            w = [(arb_exact(x) / b).exp() for x in v]
+            tot = sum(w[1:], w[0])
+            return [x / tot for x in w]
+        top = max(v)
+        p = [(arb_exact(x - top) / b).exp() for x in v]
+        out = []
+        for i in range(len(v)):
+            coef = [flint.arb(1)]                  # prod_{j != i} (1 - p_j t), lowest degree first
+            for j, pj in enumerate(p):
+                if j != i:
+                    coef = [(coef[m] if m < len(coef) else 0) - (pj * coef[m - 1] if m >= 1 else 0)
+                            for m in range(len(coef) + 1)]
+            out.append(p[i] * sum((c / (m + 1) for m, c in enumerate(coef)), flint.arb(0)))
+        return out
+
+    def _table(self, dps):
+        from rldp_verify.core.rigorous import arb_precision
+
+        with arb_precision(dps + 20):
+            return [self._probs(s) for s in self.inputs]
+
+    def ratio_bounds(self, dps):
+        """(lower, upper) rationals enclosing rho, and the witness (x, x', i) of the largest lower end."""
+        from rldp_verify.core.rigorous import arb_precision, lower, upper
+
+        tab = self._table(dps)
+        lo, hi, arg = Fraction(0), Fraction(0), (0, 0, 0)
+        with arb_precision(dps + 20):
+            for x, px in enumerate(tab):
+                for xp, pxp in enumerate(tab):
+                    for i, (a, c) in enumerate(zip(px, pxp, strict=True)):
+                        if not c > 0:
+                            raise InputError("noisy max: a probability enclosure does not exclude 0; raise dps")
+                        r = a / c
+                        if lower(r) > lo:
+                            lo, arg = lower(r), (x, xp, i)
+                        hi = max(hi, upper(r))
+        return lo, hi, arg
+
+    def witness(self) -> dict:
+        """Inputs x, x' and the index i of the largest ratio."""
+        x, xp, i = self.ratio_bounds(20)[2]
+        return {"x": f"scores {list(map(str, self.inputs[x]))}", "x_prime": f"scores {list(map(str, self.inputs[xp]))}",
+                "y": f"index {i}"}
+
+    def dense(self):
+        """Refused: the probabilities are irrational (certified enclosures only)."""
+        raise InputError("noisy max has irrational output probabilities: no exact dense channel; audit it with --ldp")

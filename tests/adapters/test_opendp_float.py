@@ -103,8 +103,8 @@ def test_refusals(capsys):
         adapt(meas)
     msg = str(e.value)
     assert "unsupported opendp Measurement (input domain AtomDomain(T=f64)" in msg and "\n" not in msg
-    with pytest.raises(InputError, match="make_noisy_max is not supported: the law of the noisy argmax"):
-        adapt(dp.m.make_noisy_max)
+    with pytest.raises(InputError, match="make_noisy_top_k is not supported"):
+        adapt(dp.m.make_noisy_top_k)
     for params, text in ((["bounds=0,1", "scale=1", "T=float", "k=-1075"], "k = -1075 must be in [-1074, 1023]"),
                          (["bounds=1,0", "scale=1", "T=float"], "must be two finite numbers lower < upper"),
                          (["bounds=0,1", "scale=1", "T=str"], "T = 'str' must be int or float")):
@@ -114,3 +114,92 @@ def test_refusals(capsys):
         assert main(args) == 2
         err = capsys.readouterr().err.strip()
         assert text in err and len(err.splitlines()) == 1
+
+
+# ------------------------------------------------------------------------------------------ noisy max
+
+
+def _argmax_law_by_quadrature(s, b, noise):
+    """Pr[argmax_j (s_j + N_j) = i] = int f_i(x) prod_{j != i} F_j(x) dx, by mpmath quadrature (an independent route:
+    no permute-and-flip identity, no softmax formula)."""
+    def cdf(x, sj):
+        if noise == "gumbel":
+            return mpmath.exp(-mpmath.exp(-(x - sj) / b))
+        return 1 - mpmath.exp(-(x - sj) / b) if x > sj else mpmath.mpf(0)
+
+    def pdf(x, si):
+        if noise == "gumbel":
+            z = (x - si) / b
+            return mpmath.exp(-z - mpmath.exp(-z)) / b
+        return mpmath.exp(-(x - si) / b) / b if x > si else mpmath.mpf(0)
+    out = []
+    for i, si in enumerate(s):
+        pts = sorted({v for v in s if v >= si})                 # the kinks of the integrand
+        top = max(s) + 80 * b                                   # tails beyond: below e^-80
+        edges = ([min(s) - 6 * b] if noise == "gumbel" else []) + pts + [top]
+        f = lambda x, i=i, si=si: pdf(x, si) * mpmath.fprod(cdf(x, sj) for j, sj in enumerate(s) if j != i)  # noqa: E731
+        out.append(mpmath.quad(f, edges))
+    return out
+
+
+@pytest.mark.parametrize("s, b, noise", [((0, 1, 0.5), 1.0, "exponential"), ((0, 2, 2, -1), 0.7, "exponential"),
+                                         ((0, 1, 0.5), 1.0, "gumbel"), ((3, -1, 0.25, 0), 2.0, "gumbel")])
+def test_noisy_max_law_is_the_quadrature(s, b, noise):
+    from rldp_verify.core.rigorous import arb_precision
+    from rldp_verify.structured.noise import NoisyArgmax
+
+    st = NoisyArgmax([tuple(Fraction(v) for v in s)], b, noise)
+    with arb_precision(40):
+        probs = st._probs(st.inputs[0])
+    with mpmath.workdps(30):
+        ref = _argmax_law_by_quadrature([mpmath.mpf(v) for v in s], mpmath.mpf(b), noise)
+    for p, r in zip(probs, ref, strict=True):
+        assert abs(float(p.mid()) - float(r)) < 1e-15
+    assert abs(sum(float(p.mid()) for p in probs) - 1) < 1e-15
+
+
+def test_noisy_max_fits_opendp_and_its_map():
+    """OpenDP's samplers: make_noisy_max with MaxDivergence (exponential noise) and ZeroConcentratedDivergence
+    (Gumbel), and the deprecated make_report_noisy_max_gumbel (exponential in 0.16): each fits its modelled law
+    (chi-square) and not the other law; eps never exceeds OpenDP's map of the inputs' l_inf distance."""
+    import warnings
+
+    dp.enable_features("contrib")
+    sp = dp.vector_domain(dp.atom_domain(T=float, nan=False)), dp.linf_distance(T=float)
+    s, n = [0.0, 1.0, 0.5], 8000
+    cases = [("make_noisy_max", dp.m.make_noisy_max(*sp, output_measure=dp.max_divergence(), scale=1.0),
+              {"output_measure": "MaxDivergence"}, "exponential"),
+             ("make_noisy_max", dp.m.make_noisy_max(*sp, output_measure=dp.zero_concentrated_divergence(), scale=1.0),
+              {"output_measure": "ZeroConcentratedDivergence"}, "gumbel")]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        cases.append(("make_report_noisy_max_gumbel", dp.m.make_report_noisy_max_gumbel(*sp, scale=1.0), {},
+                      "exponential"))
+    for name, meas, extra, noise in cases:
+        a = adapt(getattr(dp.m, name), scores=[s, [1.0, 0.0, 0.0]], scale=1.0, **extra)
+        assert a.structure.noise == noise
+        counts = Counter(meas(s) for _ in range(n))
+        obs = [counts.get(i, 0) for i in range(3)]
+        with mpmath.workdps(30):
+            laws = {z: [float(p) * n for p in _argmax_law_by_quadrature(s, 1, z)] for z in ("exponential", "gumbel")}
+        assert chisquare(obs, laws[noise]).pvalue > 1e-6
+        assert chisquare(obs, laws["gumbel" if noise == "exponential" else "exponential"]).pvalue < 1e-6
+        if noise == "exponential":                                # pure DP: the map bounds eps
+            hi = float(audit_adapted(a, 100).eps_realised()[1])
+            assert hi <= meas.map(1.0) + 1e-12
+
+
+def test_noisy_max_audit_and_negate(capsys):
+    a = adapt_spec("opendp:make_noisy_max", ["scores=0,1;1,0", "scale=1"])
+    r = audit_adapted(a, 2)
+    exact = math.log((1 - math.exp(-1) / 2) / (math.exp(-1) / 2))      # index 1: Pr 1 - e^-1/2 against e^-1/2
+    assert r.verdict == "PASS" and abs(float(r.eps_realised()[0]) - exact) < 1e-14
+    assert audit_adapted(a, "1.489").verdict == "FAIL"
+    neg = adapt(dp.m.make_noisy_max, scores=[[0, 1], [1, 0]], scale=1.0, negate=True)
+    assert abs(float(audit_adapted(neg, 2).eps_realised()[0]) - exact) < 1e-14
+    assert main(["audit", "--adapter", "opendp:make_noisy_max", "--param", "scores=0,1;1", "--param", "scale=1",
+                 "--eps", "1", "--ldp"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "each a vector of 2..32 scores of one length" in err and len(err.splitlines()) == 1
+    with pytest.raises(InputError, match="no exact dense channel"):
+        dense_mechanism(a)
