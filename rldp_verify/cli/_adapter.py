@@ -7,10 +7,9 @@ no enumeration of outputs, the sampler model stated, float-rounding excesses exp
 ``--adapter ... --ldp`` runs :func:`run_structured`, which prints in the format of ``rldp-verify audit`` and
 returns its exit code (0 PASS, 1 FAIL, 3 INCONCLUSIVE). ``--distribution P`` takes the same structured route
 for GRR, unary encodings, subset selection and local hashing ((eps, P)-RLDP, :mod:`rldp_verify.structured.rldp`),
-and a Rényi ball (``--phat``/``--data``) for unary encodings, GRR / L-GRR and subset selection
-(:mod:`rldp_verify.structured.ball`), with ``--certificate`` too (the structured certificate forms; GRR and subset
-selection over a ball, which have none yet, and local hashing over its whole seed range take the dense route
-then). Other uncertainty
+and a Rényi ball (``--phat``/``--data``) for unary encodings, GRR / L-GRR, subset selection and local hashing
+(:mod:`rldp_verify.structured.ball`, :mod:`rldp_verify.structured.ball_hashing`), with ``--certificate`` too
+for unary encodings (the structured certificate forms; the others take the dense route then). Other uncertainty
 sets and structures use the dense channel (small domains); local hashing over a large seed range is refused
 there (its dense form keeps a few seeds), and a dense channel too large is refused naming the structure.
 """
@@ -80,7 +79,9 @@ def _structured_first(run):
             if args.mechanism is not None:
                 raise InputError(f"give either a mechanism file ({args.mechanism!r}) or --adapter, not both")
             adapted = adapt_spec(args.adapter, args.param, model=args.sampler_model)
-            sets = () if getattr(args, "certificate", None) else SUPPORTED_BALL   # no structured ball form yet
+            from rldp_verify.structured.channels import PublicMixture
+
+            sets = () if getattr(args, "certificate", None) else (*SUPPORTED_BALL, PublicMixture)   # no form yet
             if isinstance(adapted.structure, (UnaryProduct, *sets)) and _exclusive(args, ball=True):
                 return run_structured(args, adapted)
         return run(args)

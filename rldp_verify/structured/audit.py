@@ -156,7 +156,8 @@ def audit_structured(model: Adapted, eps, *, tolerance=None, distribution=None, 
     ``distribution`` (an |S| x |U| table P, exact), the (eps, P)-RLDP audit of eq. (62) on X = S x U
     (:func:`rldp_verify.structured.rldp.p_audit`; ``sizes`` defaults to the table's shape and must agree); with
     ``ball`` (a :class:`~rldp_verify.rldp.uncertainty.RenyiBall`), (eps, F)-RLDP where the structure allows it
-    exactly or with a certified interval (:func:`_audit_ball`: unary encodings, GRR / L-GRR, subset selection),
+    exactly or with a certified interval (:func:`_audit_ball`: unary encodings, GRR / L-GRR, subset selection,
+    local hashing),
     else an InputError naming the structure."""
     t0 = time.perf_counter()
     target = parse_eps(eps)
@@ -306,14 +307,16 @@ def _audit_p(model: Adapted, target, tol, tolerance, distribution, sizes, t0) ->
 
 def _audit_ball(model: Adapted, target, ball, sizes, t0) -> StructuredAudit:
     """(eps, F)-RLDP for a Rényi ball F around P^: unary encodings (:func:`_audit_ball_unary`), GRR / L-GRR and
-    subset selection (:mod:`rldp_verify.structured.ball`, a certified interval with a witness P in F); other
-    structures: InputError naming the structure."""
+    subset selection (:mod:`rldp_verify.structured.ball`), local hashing (``structured.ball_hashing``): a
+    certified interval with a witness P in F; other structures: InputError naming the structure."""
     from rldp_verify.structured.ball import SUPPORTED_BALL
 
     a1, a2 = ball.sensitive_size, ball.public_size
     if sizes is not None and tuple(int(v) for v in sizes) != (a1, a2):
         raise InputError(f"sizes = {tuple(sizes)} but P^ is {a1} x {a2}")
-    if isinstance(model.structure, SUPPORTED_BALL):
+    from rldp_verify.structured.channels import PublicMixture
+
+    if isinstance(model.structure, (*SUPPORTED_BALL, PublicMixture)):
         return _audit_ball_sets(model, target, ball, t0)
     return _audit_ball_unary(model, target, ball, sizes, t0)
 
@@ -324,15 +327,20 @@ def _audit_ball_sets(model: Adapted, target, ball, t0) -> StructuredAudit:
     witness P certified in F), the verdict as for the dense audit."""
     from rldp_verify.rldp.audit.core import _describe
     from rldp_verify.structured.ball import ball_interval
+    from rldp_verify.structured.ball_hashing import hashing_ball_interval
+    from rldp_verify.structured.channels import PublicMixture
 
     st = model.structure
-    res = ball_interval(st, ball, dps=SCREEN_DPS)
+    res = (hashing_ball_interval if isinstance(st, PublicMixture) else ball_interval)(st, ball, dps=SCREEN_DPS)
     dps = SCREEN_DPS
     lo, hi = res.lower, res.upper
     verdict = PASS if target.le(hi, dps) else (FAIL if target.lt_strict(lo, dps) else INCONCLUSIVE)
     exact = "exact" if lo == hi else "certified interval of the"
+    how = ("the joint projection of the two rows that move the ratio, decoupled for the upper end"
+           if isinstance(st, PublicMixture) else "Theorem 1's conditional projection of the one row that moves the "
+           "ratio")
     notes = [f"structure: {st.kind}; {exact} (eps, F)-RLDP ratio for the Rényi ball without enumerating outputs "
-             "(Theorem 1's conditional projection of the one row that moves the ratio)",
+             f"({how})",
              f"sampler model: {model.sampler}"] + list(model.notes) + res.notes
     if res.pair is not None:
         notes.append(f"witness: P in F (certified in arb), secrets s = {res.pair['s']}, s' = {res.pair['s_prime']}, "

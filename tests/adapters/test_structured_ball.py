@@ -12,7 +12,7 @@ from fractions import Fraction
 import pytest
 
 from rldp_verify.cli import main
-from rldp_verify.core.errors import InputError
+from rldp_verify.core.errors import CertificationError, InputError
 from rldp_verify.rldp.audit import audit
 from rldp_verify.rldp.mechio import Mechanism
 from rldp_verify.rldp.uncertainty import RenyiBall
@@ -55,15 +55,15 @@ def _dense(st, ball, a1, a2):
     return audit(mech, 1, ball=ball, time_limit=60)
 
 
-def _agrees(s, d) -> str | None:
+def _agrees(s, d, exact: bool = True) -> str | None:
     """None when the structured interval contains the dense route's value: the two certified intervals meet,
-    and the structured one equals the dense one where the dense one is exact (or 1e-30-tight)."""
+    and (``exact``) the structured one equals the dense one where the dense one is exact (or 1e-30-tight)."""
     lo, hi = d.ratio_lower, d.ratio_upper
     s_lo, s_hi = (s.ratio_lower, s.ratio_upper) if hasattr(s, "ratio_lower") else (s.lower, s.upper)
     inf = float("inf")
     if (lo is not None and s_hi < lo) or (hi is not None and s_lo is not None and s_lo > hi):
         return f"disjoint: structured [{s_lo}, {s_hi}], dense [{lo}, {hi}]"
-    if lo is not None and hi is not None and (lo == hi or (hi != inf and hi - lo <= Fraction(1, 10**30))):
+    if exact and lo is not None and hi is not None and (lo == hi or (hi != inf and hi - lo <= Fraction(1, 10**30))):
         if inf in (lo, hi, s_lo, s_hi):
             return None if (s_lo, s_hi) == (lo, hi) else f"not equal where exact: [{s_lo}, {s_hi}], [{lo}, {hi}]"
         if not (abs(s_lo - lo) <= Fraction(1, 10**25) * hi and abs(s_hi - hi) <= Fraction(1, 10**25) * hi):
@@ -178,3 +178,80 @@ def test_cli_ball_at_d_65536(capsys, tmp_path, adapter, params, shape, eps):
     assert seconds < 60                                      # ~5 s alone on the 2-core machine
     rc, out, _ = _cli(capsys, argv + ["--eps", "0.01"])
     assert rc == 1 and json.loads(out)["verdict"] == "FAIL"
+
+
+# ------------------------------------------------------------------------------------- local hashing
+
+def _lh_instance(seed):
+    from rldp_verify.adapters import adapt_spec
+
+    rng = random.Random(seed)
+    a1, a2 = rng.randint(2, 3), rng.randint(2, 3)
+    a = adapt_spec("pure-ldp:FastLHClient", [f"d={a1 * a2}", "epsilon=1", f"k={rng.randint(2, 6)}",
+                                             f"g={rng.choice([2, 3])}"], model="code")
+    P = _random_P(rng, a1, a2)
+    ball = RenyiBall.from_radius(P, rng.choice(ALPHAS), rng.choice(RADII[:5]))
+    return a, ball, a1, a2
+
+
+def _lh_failures(seeds):
+    from rldp_verify.adapters import dense_mechanism
+    from rldp_verify.structured.ball_hashing import hashing_ball_interval
+
+    bad = []
+    for seed in seeds:
+        a, ball, a1, a2 = _lh_instance(seed)
+        try:
+            s = hashing_ball_interval(a.structure, ball)
+        except CertificationError:           # the witness's exact ratio above the certified upper end
+            bad.append(seed)
+            continue
+        d = audit(dense_mechanism(a, (a1, a2)), 1, ball=ball, time_limit=60)
+        if _agrees(s, d, exact=False) is not None or not s.lower <= s.upper:
+            bad.append(seed)
+    return bad
+
+
+def test_local_hashing_ball_interval_contains_the_dense_value():
+    """FastLHClient (k <= 6 seeds: the whole public range, so the dense channel is the whole mixture): the
+    certified interval (decoupled upper end, witness lower end) contains the dense audit's interval."""
+    assert _lh_failures(range(16)) == []
+
+
+def test_local_hashing_ball_wrong_variants(monkeypatch):
+    """Reading each conditional's ball as {P^} in the upper end, or giving both rows their whole radius in the
+    witness without the membership check (outside the joint projection), misses the dense value."""
+    from rldp_verify.structured import ball_hashing as bh
+
+    with monkeypatch.context() as m:
+        m.setattr(bh, "_certified_ends", lambda ball, s, x, dps: (x, x))
+        assert len(_lh_failures(range(16))) >= 2
+    with monkeypatch.context() as m:
+        def decoupled(st, ball, x1, x2, s1, s2):
+            alpha, B = float(ball.alpha), float(ball.radius)
+            r = [ball_mod._float_radius(alpha, B, float(ball.marginal(s))) for s in (s1, s2)]
+            up = st.a >= st.b
+            return (float(ball_mod._float_ends([float(x1)], [r[0]], alpha, up)[0]),
+                    float(ball_mod._float_ends([float(x2)], [r[1]], alpha, not up)[0]))
+        m.setattr(bh, "_split", decoupled)
+        m.setattr(RenyiBall, "contains", lambda self, W, dps=50: True)
+        assert len(_lh_failures(range(16))) >= 1
+
+
+def test_cli_local_hashing_ball_at_d_65536(capsys, tmp_path):
+    """OLH (multi-freq-ldpy LH_Client) at d = 65,536 = 256 x 256 over a ball: a certified interval, no outputs."""
+    np = pytest.importorskip("numpy")
+    pytest.importorskip("multi_freq_ldpy")
+    P = np.full((256, 256), 1.0)
+    P[0, :8] = 40.0
+    path = str(tmp_path / "phat.npy")
+    np.save(path, P)
+    argv = ["audit", "--adapter", "multi-freq-ldpy:LH_Client", "--param", "k=65536", "--param", "epsilon=1",
+            "--phat", path, "--alpha", "2", "--radius", "0.05", "--json"]
+    rc, out, err = _cli(capsys, argv + ["--eps", "1.01"])
+    o = json.loads(out)
+    assert rc == 0 and o["verdict"] == "PASS", err
+    lo, hi = Fraction(o["ratio_lower"]), Fraction(o["ratio_upper"])
+    assert 1 < lo < hi and "witness: P in F" in " ".join(o["notes"])
+    rc, out, _ = _cli(capsys, argv + ["--eps", "0.5"])
+    assert rc == 1
