@@ -54,7 +54,8 @@ def _sketch_build(name, fo, eps, d, kw):
         cs = bool(kw.pop("count_sketch", False))
         funcs = list(zip(generate_hash_funcs(h, m), generate_hash_funcs(h, 2), strict=True)) if cs else \
             generate_hash_funcs(h, m)
-        obj = fo.SketchResponseClient(eps, m, funcs, lh_k=int(kw.pop("lh_k", 100)), count_sketch=cs)
+        obj = fo.SketchResponseClient(eps, m, funcs, lh_k=int(kw.pop("lh_k", 100)), count_sketch=cs,
+                                      index_mapper=lambda x: x)        # inputs: the indices 0..d-1, as the adapter
         return obj, {**kw, "d": d}
     if name == "RAPPORClient":
         n = int(kw.pop("num_of_cohorts", 8))
@@ -262,7 +263,9 @@ def sampler_spec(spec: str, params: dict | list | None = None):
     lib, name, build, types = _lookup(spec)
     kv = _parse(lib, name, types, params)
     obj, rest = build(**kv)
-    g = a.structure.g if isinstance(a.structure, PublicMixture) else None
+    g = a.structure.g if type(a.structure) is PublicMixture else None     # plain local hashing: (bucket, seed)
+    if lib == "pure-ldp" and name == "PEMClient":
+        raise InputError(f"{spec}: inputs are strings; pass your own MODULE:CALLABLE for the black-box audit")
     if lib == "pure-ldp":
         def privatise(x):
             return _hashable(obj.privatise(x))

@@ -197,3 +197,18 @@ def test_pcs_hot_event_is_the_code_boundary(monkeypatch):
         monkeypatch.setattr(random._inst, "random", lambda k=k: k / 2**53)
         got.append(int(pcs._perturb((0, 1))[0]))
     assert got == [1, -1]
+
+
+def test_black_box_sampler_spec(xxhash3, xxh64_str):  # noqa: F811
+    """The black-box route draws from the library's own sketch response on the indices the adapter audits (no
+    local-hashing feature: its outputs are ((bucket, seed), row)); PEM's string inputs are refused."""
+    from rldp_verify.adapters import sampler_spec
+
+    params = ["epsilon=1", "m=4", "num_hashes=2", "lh_k=3", "d=4"]
+    fn, g = sampler_spec("pure-ldp:SketchResponseClient", params)
+    assert g is None
+    (y, seed), j = fn(3)
+    assert 0 <= y < 4 and 0 <= seed < 3 and j in (0, 1)          # OLH at eps = 1: g = round(e) + 1 = 4
+    with pytest.raises(InputError, match="inputs are strings"):
+        sampler_spec("pure-ldp:PEMClient", ["epsilon=1", "start_length=1", "max_string_length=3",
+                                            "fragment_length=1"])
