@@ -351,8 +351,9 @@ def structured_certificate(res, adapted, eps, *, name: str = "audit") -> dict:
     certificate form exists: a FAIL of local hashing (its witness seed needs the library's hash, which the
     checker cannot evaluate) or an (eps, P) upper end below max(a/b, b/a) (the whole seed range searched: it rests
     on the hash at every seed; any other upper end below it is written and rejected by the checker), ordered subsets
-    (m >= 2), the ideal Laplace histogram (continuous outputs, irrational ratio), the mixtures over attributes, a
-    ball of infinite radius, and a FAIL turned into PASS by ``--tolerance`` (not a certified verdict)."""
+    (m >= 2) and RS+FD's mixtures over attributes beyond STRUCTURED_DENSE_ENTRIES entries of their exact dense matrix
+    (below it, that matrix: :func:`_dense_head`), the ideal Laplace histogram (continuous outputs, irrational ratio),
+    a ball of infinite radius, and a FAIL turned into PASS by ``--tolerance`` (not a certified verdict)."""
     from rldp_verify.structured.channels import PublicMixture, UnaryProduct
 
     st = adapted.structure
@@ -367,7 +368,7 @@ def structured_certificate(res, adapted, eps, *, name: str = "audit") -> dict:
     else:
         head = _structured_head(res, st, sizes if fset["type"] != "ldp" else None)
     if "rows" in head:
-        head = {"Q": _table(head.pop("rows")), "sizes": [head.pop("k"), 1]}
+        head = {"Q": _table(head.pop("rows")), "sizes": head.pop("shape")}
     if isinstance(st, PublicMixture):
         out["ratio_lower"] = None                           # the certificate supports the upper end only
     elif "subsets" in head and fset["type"] == "distribution" and res.structured_witness is not None:
@@ -441,12 +442,33 @@ def _structured_head(res, st, sizes) -> dict:
     why = _NO_FORM.get(type(st).__name__, "no structured form in rldp_verify_check")
     if isinstance(st, (Symmetric, SubsetSelection)):
         if sizes is None and _dense_entries(st) <= STRUCTURED_DENSE_ENTRIES:
-            return {"rows": [r for r in st.dense()[0] if any(r)], "k": k}   # outputs impossible everywhere dropped
+            return {"rows": [r for r in st.dense()[0] if any(r)], "shape": shape}   # impossible outputs dropped
         if isinstance(st, Symmetric) or not st.ordered or st.m == 1:
             m, p = (1, st.a) if isinstance(st, Symmetric) else (st.m, st.P)
             return {"subsets": {"m": m, "p": qs(p)}, "sizes": shape}
         why = "ordered subsets of size m >= 2 (the position of x in the output tuple matters)"
-    raise InputError(f"no certificate form for {res.adapter} ({st.kind}) yet: {why}")
+    return _dense_head(res, st, shape, why)
+
+
+def _dense_head(res, st, shape, why: str) -> dict:
+    """The exact dense matrix (columns x = s |U| + u, outputs impossible under every input dropped) of a structure
+    without a structured form (RS+FD's mixtures over attributes, ordered subsets, ...) when it has at most
+    STRUCTURED_DENSE_ENTRIES entries: the checker's dense eps-LDP / {P} route. Else InputError naming ``why``."""
+    from rldp_verify.structured.channels import SubsetSelection, Symmetric
+
+    n = _dense_entries(st) if isinstance(st, (Symmetric, SubsetSelection)) else None
+    rows = None
+    if hasattr(st, "dense") and (n is None or n <= STRUCTURED_DENSE_ENTRIES):
+        try:
+            rows = st.dense()[0]
+        except InputError:                                  # the structure's own cap on its dense form
+            rows = None
+    n = n if rows is None else len(rows) * len(rows[0])
+    if rows is None or n > STRUCTURED_DENSE_ENTRIES:
+        raise InputError(f"no certificate form for {res.adapter} ({st.kind}) yet: {why}"
+                         + ("" if n is None else f"; its dense matrix has {n} entries "
+                                                 f"(at most {STRUCTURED_DENSE_ENTRIES})"))
+    return {"rows": [r for r in rows if any(r)], "shape": [len(rows[0]), 1] if shape[0] is None else shape}
 
 
 def _subset_output(res, st, sizes) -> dict:

@@ -304,3 +304,30 @@ def test_a_result_without_its_set_is_refused():
     res = StructuredAudit("PASS", F(2), F(2), None, None, 30, 0.0, "F = Rényi ball ...", "1", [], adapter="x")
     with pytest.raises(InputError, match="does not expose its uncertainty set"):
         structured_certificate(res, Adapted(Symmetric(4, F(1, 2), F(1, 6)), "x", "exact"), "1")
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_rsfd_p_certificate_dense_matrix(seed):
+    """RS+FD (no structured form in the checker) under {P}: its exact dense matrix, re-checked with Definition 3's
+    ratio (rho_of), the audit's exact ratio accepted; an upper end rounded down rejected. eps-LDP likewise."""
+    pytest.importorskip("multi_freq_ldpy")
+    import math
+
+    from rldp_verify.adapters import adapt_spec
+
+    rng = random.Random(seed)
+    lst = [rng.randint(2, 3) for _ in range(2)]
+    spec = ["multi-freq-ldpy:RSpFD_GRR_Client", "multi-freq-ldpy:RSpFD_UE_zero_Client"][seed % 2]
+    sizes = (lst[0], math.prod(lst[1:]))
+    a = adapt_spec(spec, [f"lst_k={','.join(map(str, lst))}", "epsilon=1"], model="code")
+    P = _random_P(rng, *sizes)
+    res = audit_structured(a, "1", distribution=P)
+    cert = structured_certificate(res, a, "1")
+    chk = recheck(cert)
+    assert chk.ok and chk.message.startswith(str(res.verdict)) and cert["statement"]["sizes"] == list(sizes), \
+        chk.message
+    bad = copy.deepcopy(cert)
+    bad["statement"]["ratio_upper"] = str(F(res.ratio_upper) - F(1, 10**20))
+    assert "below the certified bound" in recheck(bad).message
+    res = audit_structured(a, "1")
+    assert recheck(structured_certificate(res, a, "1")).ok
