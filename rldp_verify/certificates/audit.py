@@ -464,7 +464,7 @@ def _dense_head(res, st, shape, why: str) -> dict:
         except InputError:                                  # the structure's own cap on its dense form
             rows = None
     n = n if rows is None else len(rows) * len(rows[0])
-    if rows is None or n > STRUCTURED_DENSE_ENTRIES:
+    if rows is None or n is None or n > STRUCTURED_DENSE_ENTRIES:
         raise InputError(f"no certificate form for {res.adapter} ({st.kind}) yet: {why}"
                          + ("" if n is None else f"; its dense matrix has {n} entries "
                                                  f"(at most {STRUCTURED_DENSE_ENTRIES})"))
