@@ -24,6 +24,7 @@ from functools import cache
 
 import numpy as np
 
+from rldp_verify.certificates.claims import no_certificate
 from rldp_verify.claims import Outcome
 from rldp_verify.core import standard
 from rldp_verify.core.information import mutual_information_float, nmi_float
@@ -187,13 +188,21 @@ def exact_decision(reading: str, value: float, threshold: float, side: str) -> s
                              standard.HOLDS if ok else standard.FAILS)
 
 
+#: why a verdict of :func:`decided` carries no certificate (issue 23)
+STATISTICAL_REASON = ("a statistical reading (README's statistical standard): means, quantiles or fractions over random "
+                      "runs, each decided by a 95 % bootstrap interval (a reading on a single run compares utilities "
+                      "that the engine's optimisations computed); a sample statistic is no counterexample that a "
+                      "certificate could re-evaluate")
+
+
 def decided(name: str, decisions: list, ev: dict, *, also=(), excused=None, excuse_text: str = "",
             kind: str = "false") -> Outcome:
     """The claim's verdict from its readings by the statistical standard (as proofs/isit/sec5_experiment.py):
     VERIFIED when every reading holds, REFUTED when one fails, INCONCLUSIVE otherwise with what would decide it.
     ``excused(decision)``: failed readings that only make the claim INCONCLUSIVE (e.g. the top of our eps grid,
-    when the paper does not give its range), explained by ``excuse_text``. ``also``: readings shown beside them."""
-    ev = {**ev, "readings": [d.record() for d in decisions]}
+    when the paper does not give its range), explained by ``excuse_text``. ``also``: readings shown beside them.
+    The verdict's no-certificate reason is :data:`STATISTICAL_REASON` unless ``ev`` gives its own."""
+    ev = {**no_certificate(STATISTICAL_REASON), **ev, "readings": [d.record() for d in decisions]}
     if also:
         ev["readings_not_deciding"] = [d.record() for d in also]
     shown = [d for d in decisions if d.outcome != standard.HOLDS] or decisions
