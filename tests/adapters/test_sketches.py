@@ -140,10 +140,12 @@ def test_wrong_models_are_rejected(xxhash3, xxh64_str, monkeypatch):  # noqa: F8
     (lambda: _sr(1.0, k=256, m=1024, lh_k=100), 1),
     (lambda: _sr(2.0, k=64, m=1024, lh_k=100, cs=True), 2),
     (lambda: _pcs(1.0, rows=256, w=1024), 1),
+    (lambda: _pem(1.0, 2, 16, 2), 1),                            # the 2^16 strings of 16 bits, 7 groups
 ])
 def test_deployment_sizes(make, eps):
     t0 = time.perf_counter()
-    r = audit_adapted(adapt(make(), d=65536), eps)
+    obj = make()
+    r = audit_adapted(adapt(obj) if type(obj).__name__ == "PEMClient" else adapt(obj, d=65536), eps)
     assert time.perf_counter() - t0 < 10
     assert r.ratio_lower == r.ratio_upper and abs(float(r.eps_realised()[0]) - eps) < 1e-12
     assert "sampler model" in " ".join(r.notes)
