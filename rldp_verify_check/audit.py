@@ -217,9 +217,9 @@ def _structured(st: dict, F: dict, data: dict):
     """(U, L) of the unary encoding {d, p, q}, local hashing {g, a, b} or subsets {m, p} (module docstring)."""
     a1, a2 = (int(v) for v in st["sizes"])
     kind, d, A, B, top = _structured_channel(st, F, a1 * a2)
+    P = None if F["type"] == "ldp" else _ball_witness(F, data.get("witness"), a1, a2)   # P (or the witness) checked
     if F["type"] == "ldp" or kind == "g":
         return top, None if kind == "g" else top
-    P = _ball_witness(F, data.get("witness"), a1, a2)
     if kind == "d":                                    # every P with two secrets of mass > 0 has the ratio top
         L = None if P is None else top if sum(1 for r in P if sum(r)) >= 2 else Fraction(1)
         return (L if F["type"] == "distribution" else top if a1 >= 2 else Fraction(1)), L

@@ -90,6 +90,9 @@ def test_local_hashing_p_pass_upper_end_only():
     b = F(1, 6) - F(1, 10**12)
     bad["statement"]["seeded-grr"].update({"a": str(1 - 3 * b), "b": str(b)})
     assert "below the certified bound" in recheck(bad).message
+    bad = copy.deepcopy(cert)                           # the stated P is not a distribution
+    bad["statement"]["set"]["P"][0][0] = "1/2"
+    assert "not a probability distribution" in recheck(bad).message
     with pytest.raises(InputError, match="library's hash"):
         _p_cert(lh, "1/2")                              # a FAIL needs the hash
 
