@@ -214,3 +214,15 @@ def test_black_box_sampler_spec(xxhash3, xxh64_str):  # noqa: F811
     with pytest.raises(InputError, match="inputs are strings"):
         sampler_spec("pure-ldp:PEMClient", ["epsilon=1", "start_length=1", "max_string_length=3",
                                             "fragment_length=1"])
+
+
+def test_sketch_response_p_audit_is_the_dense_one():
+    """(eps, P)-RLDP of the sketch response over FastLH (every row and seed in the dense form: exact) equals the
+    dense (eps, P) audit, on a P with zeros."""
+    from fractions import Fraction as Fr
+
+    P = [[Fr(1, 10), Fr(2, 10), Fr(0)], [Fr(3, 10), Fr(0), Fr(4, 10)]]
+    a = adapt(_sr(1.0, k=2, m=4, lh_k=3), d=6)
+    r = audit_adapted(a, 1, distribution=P)
+    dense = audit(dense_mechanism(a, sizes=(2, 3)), 1, distribution=P)
+    assert r.ratio_lower == r.ratio_upper == dense.ratio_lower == dense.ratio_upper
