@@ -20,7 +20,7 @@ printed ratio_upper >= U, printed ratio_lower <= L, PASS: U <= e^eps, FAIL: L > 
   hashing (``seeded-grr`` {g, a, b}: a public seed s, released, then GRR on g >= 2 buckets of h_s(x): a if
   y = h_s(x), else b, a + (g - 1) b = 1): the seed's weight cancels and each ratio is a/b, b/a or 1, so
   U = max(a/b, b/a) for any hash; no witness (the checker cannot evaluate the hash), so L is None.
-- Structured channels on X = S x U (x = s |U| + u) for {P} or a Rényi ball, cond. c_s(u) = P(u|s): ``seeded-grr``:
+- Structured channels on X = S x U (x = s |U| + u) under {P} (unary: or a ball), c_s(u) = P(u|s): ``seeded-grr``:
   P(y|s) = w (b + (a - b) m), m in [0, 1], so U = max(a/b, b/a) still.  ``unary`` (0 < q < 1): Q[y|x] =
   Z(y) h(y_x), h = H/C, so P(y|s) = Z(y) sum_u c_s(u) h(y_(s,u)); the bits of s and s' are disjoint, so the ratio
   is h_max/h_min = the eps-LDP ratio for every P with two secrets of positive mass (1 otherwise): the ball's U,
