@@ -171,11 +171,23 @@ def _set_mass(row, n, up):
 # ---------------------------------------------------------------------------- the ends t+ / t-, certified
 
 def _float_radius(alpha: float, B: float, ps: float) -> float:
-    """B_s of Theorem 1 in floats (a screen only); inf for the whole simplex."""
+    """B_s of Theorem 1 in floats (a screen only: the certified ends never rest on it); inf for the whole simplex
+    or beyond float range."""
     if alpha == 1:
         return B / ps
-    arg = (math.exp((alpha - 1) * B / alpha) - (1 - ps)) / ps
+    try:
+        arg = (math.exp((alpha - 1) * B / alpha) - (1 - ps)) / ps
+    except OverflowError:
+        return math.inf
     return alpha / (alpha - 1) * math.log(arg) if arg > 0 else math.inf
+
+
+def as_float(x) -> float:
+    """float(x), inf beyond float range (a screen value)."""
+    try:
+        return float(x)
+    except OverflowError:
+        return math.inf
 
 
 def _binary_np(p, t, alpha: float):
@@ -227,7 +239,7 @@ def _certified_end(ball, rows, masses, up: bool, dps: int):
         if x == extreme:                          # the set's mass is already the extreme: t = x
             return extreme, rows[i]
     front = _front(ball, rows, masses, up)
-    B = float(ball.radius)
+    B = as_float(ball.radius)
     radii = [_float_radius(float(alpha), B, float(ball.marginal(rows[i]))) for i in front]
     est = _float_ends([float(masses[i]) for i in front], radii, float(alpha), up)
     j = int(np.argmax(est) if up else np.argmin(est))

@@ -40,7 +40,15 @@ import numpy as np
 from rldp_verify.core.errors import CertificationError, InputError
 from rldp_verify.core.rigorous import arb_precision
 from rldp_verify.rldp.xi_interval import t_interval_certified
-from rldp_verify.structured.ball import BallResult, _fill, _float_ends, _float_radius, _rho, _zero_row_witness
+from rldp_verify.structured.ball import (
+    BallResult,
+    _fill,
+    _float_ends,
+    _float_radius,
+    _rho,
+    _zero_row_witness,
+    as_float,
+)
 from rldp_verify.structured.channels import INF, ratio
 
 __all__ = ["hashing_ball_interval"]
@@ -173,7 +181,7 @@ def _phi_inv(y, beta):
 
 def _candidates(st, ball, cells, count=6):
     """The best (seed, bucket, s1, s2) of the decoupled float screen (two positive secrets)."""
-    alpha, B = float(ball.alpha), float(ball.radius)
+    alpha, B = float(ball.alpha), as_float(ball.radius)
     pos = [s for s in range(ball.sensitive_size) if ball.marginal(s) > 0]
     radii = {s: _float_radius(alpha, B, float(ball.marginal(s))) for s in pos}
     up = st.a >= st.b
@@ -196,9 +204,12 @@ def _candidates(st, ball, cells, count=6):
 
 def _split(st, ball, x1, x2, s1, s2):
     """The float budget split (d1, d2) maximising f(t+(x1; d1)) / f(t-(x2; d2)) (a >= b) on a grid."""
-    alpha, B = float(ball.alpha), float(ball.radius)
+    alpha, B = float(ball.alpha), as_float(ball.radius)
     beta = 1 - 1 / alpha
-    Phi = B if beta == 0 else math.expm1(beta * B) / beta
+    try:
+        Phi = B if beta == 0 else math.expm1(beta * B) / beta
+    except OverflowError:
+        Phi = math.inf
     lam = np.linspace(0.0, 1.0, GRID)
     p1, p2 = float(ball.marginal(s1)), float(ball.marginal(s2))
     d1 = np.array([_phi_inv(t * Phi / p1, beta) for t in lam])
