@@ -53,7 +53,7 @@ def check_egamma(ctx):
         if hockey_stick(p, q, Fraction(1)) != total_variation(p, q):
             return Outcome.refuted("E_1 != TV", counterexample={"P": p, "Q": q}, kind="false")
     return Outcome.verified(f"{n} exact evaluations agree (random rational pairs, gammas over 10^-4..10^5 and "
-                            "every breakpoint)", evaluations=n, certificates_cover="every sampled (P, Q, gamma): "
+                            "every breakpoint)", evaluations=n, certificate_covers="every sampled (P, Q, gamma): "
                             "eq. (5) >= 0 and = the positive-part form, and E_1 = TV = max over events A of "
                             "P(A) - Q(A), all in exact rationals",
                             **built(lambda: [d for i, c in enumerate(cases) for d in egamma_certificates(i, *c)]))
@@ -171,7 +171,7 @@ def check_eq6(ctx):
     return Outcome.verified(f"{n_exact} exact identities (integer alpha) and {n_hp} quadratures "
                             f"(alpha in (0,1), 1, non-integer > 1) agree to {fstr(worst, 3)}",
                             exact_cases=n_exact, hp_cases=n_hp, max_rel_diff=fstr(worst, 3),
-                            certificates_cover=f"the {n_exact} integer-alpha cases, exactly: D_f = the integral "
+                            certificate_covers=f"the {n_exact} integer-alpha cases, exactly: D_f = the integral "
                             "written piece by piece between the sorted breakpoints (the ratios P/Q, 0 and 1, where "
                             "E_gamma is linear, interpolated from eq. (5) at the ends; E_gamma = 0 beyond the "
                             "largest ratio) with the antiderivatives f' and gamma f' - f of f = t^alpha - 1; not the "

@@ -127,7 +127,7 @@ def check_prop3(ctx):
         f"exact ratio 1 attained on {n_exact} (channel, integer alpha) cases; |ratio - 1| <= {fstr(worst, 3)} for "
         "alpha in (0,1), 1 and non-integer > 1; random pairs respect ratio <= 1 (DPI)",
         exact_cases=n_exact, max_abs_ratio_minus_1=fstr(worst, 3), max_random_ratio=fstr(top),
-        certificates_cover="the integer orders (exact witness ratio 1); the non-integer orders, alpha < 1 and the DPI "
+        certificate_covers="the integer orders (exact witness ratio 1); the non-integer orders, alpha < 1 and the DPI "
                            "side are high-precision (mpmath) evaluations, not certified",
         **built(lambda: [c for W, i, j in witnesses for c in witness_certs(W, i, j, INT_ALPHAS)]))  # issue 23
 

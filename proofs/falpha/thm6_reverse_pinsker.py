@@ -177,7 +177,7 @@ def check_chord(ctx):
             n += 1
         cases.append((p, q, [Fraction(0), *pts]))
     return Outcome.verified(f"{n} exact evaluations on 200 random pairs (all breakpoints and points between)",
-                            evaluations=n, certificates_cover="every pair, exactly, at gamma = 0, 1 and every ratio "
+                            evaluations=n, certificate_covers="every pair, exactly, at gamma = 0, 1 and every ratio "
                             "P(x)/Q(x): E_gamma <= g(gamma), and E_gamma = 0 at those outside (Gamma_min, Gamma_max); "
                             "E_gamma and g are linear between consecutive ones of these points (their kinks) and 0 "
                             "beyond the largest, so this gives both at every gamma >= 0, the claim's sampled points "

@@ -209,7 +209,7 @@ def check_tight(ctx):
         tight_points=n_tight, gap_points=n_gap,
         smallest_relative_gap_below={"rel_gap": fstr(smallest_gap[0], 6), "alpha": smallest_gap[1], "t": fstr(smallest_gap[2], 12)},
         mutually_ac_approach_alpha3_t_half=seq,
-        certificates_cover="tightness at t >= 1/alpha (every integer order) and for alpha = 2 at every t; the strictly "
+        certificate_covers="tightness at t >= 1/alpha (every integer order) and for alpha = 2 at every t; the strictly "
                            "positive gaps below 1/alpha (alpha != 2) are the engine's exact brackets of a minimum over "
                            "a continuum of p (convexity, eq. (67)), which no certificate kind expresses",
         **built(_tight_certs))  # issue 23
@@ -352,7 +352,7 @@ def check_rem9(ctx):
     return Outcome.verified(f"(i) exact equality at {n1} points; (ii) exact at {n2} t values; (iii) exact sign change at "
                             f"{n3} points and the root located in [0, 1-t] at {hp} non-integer-alpha points",
                             i_points=n1, ii_points=n2, iii_exact=n3, iii_hp=hp,
-                            certificates_cover="(i), (ii) and (iii) at the integer orders; (iii)'s root at non-integer "
+                            certificate_covers="(i), (ii) and (iii) at the integer orders; (iii)'s root at non-integer "
                                                "orders is located by mpmath (not certified)",
                             **built(_rem9_certs, signs))  # issue 23
 

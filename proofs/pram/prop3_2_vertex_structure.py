@@ -105,7 +105,7 @@ def check_vertex_set_large(ctx):
     small = [(S, t) for S, t in cases if S == 7]
     return Outcome.verified(f"exact vertex sets equal Proposition 3.2's in all {len(cases)} cases ({certified} by the "
                             f"adjacency certificate, {len(cases) - certified} by cdd enumeration)", cases=rows,
-                            certificates_cover=[f"S = {S}, e^alpha = {t}" for S, t in small],
+                            certificate_covers=[f"S = {S}, e^alpha = {t}" for S, t in small],
                             **built(_prop32_certs, small))
 
 

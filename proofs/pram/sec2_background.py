@@ -109,7 +109,7 @@ def check_product(ctx):
         qs.append(q)
     return Outcome.verified(f"exact: the sup over all 511 output sets and all neighbouring datasets equals "
                             f"the single-record ratio for {n_checked} random q (n = 2, S = 3)",
-                            certificates_cover="per q, exactly: the largest ratio P(z|X)/P(z|X') over the 9 single "
+                            certificate_covers="per q, exactly: the largest ratio P(z|X)/P(z|X') over the 9 single "
                             "outputs z and the 36 (X, X') Hamming neighbours equals the single-record max of (8); "
                             "the other 502 output sets are covered by the mediant inequality P(A|X)/P(A|X') <= "
                             "max_{z in A} P(z|X)/P(z|X') (not checked by the checker), not by the enumeration",

@@ -53,7 +53,7 @@ def check_radius(ctx):
     return outcome_from_comparisons(comps, B=nstr(B, 30), B_direct=nstr(direct, 30),
                                     certified_upper=nstr(ball.radius, 30),
                                     chi2_quantile_3_095=nstr(chi2_quantile(EX1_CONF, 3, dps=ctx.dps), 30),
-                                    certificates_cover=RADIUS_COVER, **built(
+                                    certificate_covers=RADIUS_COVER, **built(
                                         _radius_certificates, "B = log(1 + F^-1_chi2,3(0.95)/100)", EX1_CONF, q_lo,
                                         q_hi, "0.0752", comps[0].agrees))
 
@@ -99,7 +99,7 @@ def check_literal(ctx):
     comp = compare_printed("B with F^{-1}(0.05)", "0.0752", B05)
     brackets = [chi2_quantile_bracket(c, 3, dps=ctx.dps) for c in (Fraction(5, 100), Fraction(95, 100))]
     out = outcome_from_comparisons([comp], quantile_005=nstr(q05, 20), B_with_005=nstr(B05, 20),
-                                   B_with_095=nstr(B95, 20), certificates_cover=RADIUS_COVER + " (c = 0.05 and 0.95)",
+                                   B_with_095=nstr(B95, 20), certificate_covers=RADIUS_COVER + " (c = 0.05 and 0.95)",
                                    **built(lambda: [
                                            *_radius_certificates("B with F^-1_chi2,3(0.05)", Fraction(5, 100),
                                                                  *brackets[0], "0.0752", comp.agrees),

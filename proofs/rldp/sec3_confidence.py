@@ -147,7 +147,7 @@ def check_coverage(ctx):
             "the chi-square calibration of eq. (9) is asymptotic, under which reading the statement holds",
             counterexample={"P*": ["1/100", "99/100"], "n": n, "confidence": "0.95", "coverage": str(cov)}, **ev,
             kind="missing-hypothesis", **built(_coverage_certificates, p, n, Fraction(95, 100), hi, excluded),
-            certificates_cover="the exact binary counterexample (|X| = 2, P* = (1/100, 99/100), n = 10): "
+            certificate_covers="the exact binary counterexample (|X| = 2, P* = (1/100, 99/100), n = 10): "
                                f"{CHI2_ENCLOSURE} (its upper end), the outcomes outside F and their probability; "
                                "not the float enumerations (Example 1's P*, the skewed table) nor the trend in n")
     return Outcome.inconclusive("no finite-n counterexample decided", **ev)
@@ -229,7 +229,7 @@ def check_tool_radius(ctx):
     return Outcome.verified(f"on {len(rows)} (|X|, n, confidence) the tool's radius is eq. (11)'s (within its certified "
                             "quantile bracket), its certified radius is not below it, and points just inside / outside the "
                             "chi-square set of eq. (9) are inside / outside the ball", rows=rows,
-                            certificates_cover=f"every (|X|, n, confidence): {CHI2_ENCLOSURE}; the tool's radius within "
+                            certificate_covers=f"every (|X|, n, confidence): {CHI2_ENCLOSURE}; the tool's radius within "
                             "10^-(dps-5) of log(1 + q/n) over it, its certified radius R >= log(1 + q/n) (F(n (e^R - 1)) > "
                             "confidence), the points "
                             "inside / outside the chi-square set and the ball (D_2 = log sum P^^2/P against the "

@@ -22,3 +22,15 @@ def test_claims_certificates_written_and_rechecked(tmp_path):
     assert out["per_claim"]["x.wrong"].startswith("certificate FAILED")
     assert (out["re-checked"], out["failed"], out["none"]) == (1, 1, 2)
     assert [r.ok for r in check_path(tmp_path)] == [True, False]
+
+
+def test_one_spelling_of_the_certified_part():
+    """What a certificate covers is named in the evidence key ``certificate_covers`` everywhere (two spellings
+    had grown apart: a reader or a tool looking for one would miss the claims that used the other)."""
+    import re
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    spelling = re.compile(r"\bcertificates?_covers?\b")
+    wrong = [f"{p.relative_to(root)}: {m}" for d in ("proofs", "rldp_verify") for p in sorted((root / d).rglob("*.py"))
+             for m in spelling.findall(p.read_text()) if m != "certificate_covers"]
+    assert not wrong, wrong
