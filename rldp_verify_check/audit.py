@@ -29,6 +29,20 @@ printed ratio_upper >= U, printed ratio_lower <= L, PASS: U <= e^eps, FAIL: L > 
   f(t) = B + (A - B) t affine, and c_s(Y) lies between the sums of the max(0, m - k + |U|) least and the
   min(m, |U|) largest c_s(u): U = max over s != s' of max f / min f over these ends; L from a witness output
   {s, s_prime, Y}: f(c_s(Y)) / f(c_s'(Y)).  Secrets of mass 0 are skipped; fewer than two: U = L = 1.
+  On a Rényi ball (``subsets`` only), one pair entry per (s, s') (keys s, s_prime; no y) on lumped blocks:
+  for every output Y, (y = Y, s, s') is the pair below with q1 = f(1_{G}) on the cells of s, G = {u: (s, u) in
+  Y}, j = |G| <= take = min(m, |U|), and q2 likewise with j' >= rest = max(0, m - k + |U|) cells of s' (the
+  other m - j - j' cells of Y lie in the k - 2|U| cells of other secrets).  For A >= B, x1 = mu1 - q1 takes
+  mu1 - A on G and mu1 - B off it, so M_1 = (W a^beta + (1 - W) b^beta)^(1/beta) (a <= b; W = P^(G|s)) depends
+  on Y through W only and is non-increasing in W (beta > 0: the inner sum falls, ^(1/beta) rises; beta < 0:
+  it rises, ^(1/beta) falls; a^W b^(1-W) at beta = 0); x2 = mu2 + r q2 is smallest off G', so M_2 is
+  non-increasing in P^(not G'|s').  Every term of the bound (-M z and sup_z (-M z - kappa psi(z)), z >= 0) is
+  non-increasing in M, and so is -min x (p = 0: the lumped block holds the same two values).  Hence the bound
+  for Y is at most the bound for G = the take heaviest cells of s and G' = the rest lightest of s' (W largest,
+  P^(G'|s') least), and x_i >= 0 there gives x_i >= 0 for Y (the lumped blocks hold max q1 and min q2): one
+  entry proves P(Y|s) <= r P(Y|s') on F for all Y.  For A < B the roles swap: G = the rest lightest of s,
+  G' = the take heaviest of s'.  The checker evaluates each block lumped to its two values (cells [in G, off
+  G], weights [P^(G|s), rest]: the same power mean).  L: the witness (certainly in F) at the output {s, s', Y}.
 - {P}: U = L = rho(P) (exact).  P_X: U = max_{y,s!=s'} max_u Q[y|s,u] / min_u Q[y|s',u] (P(y|s) is an
   average of the Q[y|s,u]); L from the witness.
 - Rényi ball, one pair (y, s1, s2), q_i = Q[y|s_i,.], claimed bound r with rational (t, mu1, mu2).  Let
@@ -223,7 +237,37 @@ def _structured(st: dict, F: dict, data: dict):
     if kind == "d":                                    # every P with two secrets of mass > 0 has the ratio top
         L = None if P is None else top if sum(1 for r in P if sum(r)) >= 2 else Fraction(1)
         return (L if F["type"] == "distribution" else top if a1 >= 2 else Fraction(1)), L
-    return _subsets_range(P or [], d, A, B, a1, a2, data)                # P: the set {P} (no ball form)
+    if F["type"] == "renyi-ball":
+        return _subsets_ball(F, d, A, B, a1, a2, data.get("pairs", [])), \
+            None if P is None else _subsets_range(P, d, A, B, a1, a2, data)[1]
+    return _subsets_range(P or [], d, A, B, a1, a2, data)                # P: the set {P}
+
+
+def _subsets_ball(F: dict, m: int, A, B, a1: int, a2: int, pairs) -> Fraction:
+    """U of subsets {m} on a Rényi ball: max r over one checked entry per (s, s') on the lumped blocks."""
+    phat, a, rad = _table(F["phat"], a1, a2, "phat"), q(F["alpha"]), q(F["radius"])
+    take, rest = min(m, a2), max(0, m - a1 * a2 + a2)
+    (n1, h1), (n2, h2) = ((take, True), (rest, False))[::1 if A >= B else -1]
+
+    def lump(s, n, heavy):                             # (weights [P^(G), the rest], values [q on G, off G])
+        W = sum(sorted(phat[s], reverse=heavy)[:n])
+        return [W, sum(phat[s]) - W], [A if n else B, B if n < a2 else A]
+    need, U = {(s, t) for s in range(a1) for t in range(a1) if s != t}, Fraction(1)
+    for pc in pairs:
+        key = (int(pc["s"]), int(pc["s_prime"]))
+        if key not in need:
+            raise CertificateError(f"pair {key} is not a pair of this audit (or is listed twice)")
+        need.discard(key)
+        if (r := _num_or_inf(pc["r"])) != INF:
+            (w1, v1), (w2, v2) = lump(key[0], n1, h1), lump(key[1], n2, h2)
+            args = (v1 + v2, 2, 0, 1, [w1, w2], a, rad, pc)
+            if not decide(lambda args=args: _sure((v := pair_bound(*args)) <= 0, v > 0), 128):
+                raise CertificateError(f"pair (s, s') = {key}: the dual bound on the lumped blocks does not prove "
+                                       f"ratio <= {r}")
+        U = max(U, r)
+    if need:
+        raise CertificateError(f"{len(need)} pairs (s, s') have no certificate, e.g. {min(need)}")
+    return U
 
 
 def _subsets_range(P, d: int, A, B, a1: int, a2: int, data: dict):
@@ -249,7 +293,7 @@ def _structured_channel(st: dict, F: dict, k: int):
     d, p, c = int(u[kind]), q(u.get("p", u.get("a"))), q(u.get("q", u.get("b", 0)))
     ok = {"d": d == k >= 2 and (ldp or 0 < c < 1), "g": d >= 2 and p + (d - 1) * c == 1, "m": 1 <= d < k}[kind]
     if not ok or not (0 <= p <= 1 and 0 <= c <= 1) or F["type"] not in ("ldp", "distribution", "renyi-ball") \
-            or F["type"] == "renyi-ball" and kind != "d":
+            or F["type"] == "renyi-ball" and kind == "g":
         raise CertificateError("a structured channel needs d = |X| >= 2 (0 < q < 1 beyond eps-LDP), g >= 2, "
                                "1 <= m < |X|, probabilities (a + (g-1) b = 1), the set ldp, distribution (or a ball)")
     A, B = (p / math.comb(k - 1, d - 1), (1 - p) / math.comb(k - 1, d)) if kind == "m" else (p, c)

@@ -342,7 +342,8 @@ STRUCTURED_DENSE_ENTRIES = 2**16
 def structured_certificate(res, adapted, eps, *, name: str = "audit") -> dict:
     """The ``audit`` certificate of a structured audit (:func:`rldp_verify.structured.audit_structured` of
     ``adapted``, an :class:`~rldp_verify.structured.audit.Adapted`) for eps-LDP, for one distribution P
-    (``res.distribution``) or for a Rényi ball (``res.ball``, unary encodings), without the channel's outputs:
+    (``res.distribution``) or for a Rényi ball (``res.ball``: unary encodings, GRR and unordered subset selection,
+    :func:`_subsets_ball`), without the channel's outputs:
     a unary encoding as its per-bit channel (``unary`` {d, p, q}); local hashing as its bucket channel
     (``seeded-grr`` {g, a, b}: a PASS, upper end only, the statement's ratio_lower is null); k-ary randomized
     response and unordered subset selection as ``subsets`` {m, p} (GRR: m = 1, p = a) with, beyond eps-LDP, the
@@ -353,7 +354,8 @@ def structured_certificate(res, adapted, eps, *, name: str = "audit") -> dict:
     on the hash at every seed; any other upper end below it is written and rejected by the checker), ordered subsets
     (m >= 2) and RS+FD's mixtures over attributes beyond STRUCTURED_DENSE_ENTRIES entries of their exact dense matrix
     (below it, that matrix: :func:`_dense_head`), the ideal Laplace histogram (continuous outputs, irrational ratio),
-    a ball of infinite radius, and a FAIL turned into PASS by ``--tolerance`` (not a certified verdict)."""
+    a ball of infinite radius or of order alpha <= 1/2 (GRR / subsets), local hashing on a ball, and a FAIL
+    turned into PASS by ``--tolerance`` (not a certified verdict)."""
     from rldp_verify.structured.channels import PublicMixture, UnaryProduct
 
     st = adapted.structure
@@ -363,8 +365,10 @@ def structured_certificate(res, adapted, eps, *, name: str = "audit") -> dict:
     target = parse_eps(eps)
     out = res.to_json()
     fset, data, sizes = _structured_set(res)
-    if fset["type"] == "renyi-ball" and not isinstance(st, UnaryProduct):
-        head, data = _dense_ball(res, st)
+    if fset["type"] == "renyi-ball" and _has_subsets_form(st):
+        head, data = _subsets_ball(res, st)
+    elif fset["type"] == "renyi-ball" and not isinstance(st, UnaryProduct):
+        _dense_ball(res, st)
     else:
         head = _structured_head(res, st, sizes if fset["type"] != "ldp" else None)
     if "rows" in head:
@@ -398,28 +402,87 @@ def _structured_set(res) -> tuple[dict, dict, tuple | None]:
             (ball.sensitive_size, ball.public_size))
 
 
-def _dense_ball(res, st) -> tuple[dict, dict]:
-    """(head, data) of a Rényi-ball audit of GRR or subset selection (:mod:`rldp_verify.structured.ball`), which
-    has no structured form in the checker (its upper end rests on Theorem 1's binary projections): the dense
-    matrix (at most STRUCTURED_DENSE_ENTRIES entries, outputs impossible under every input dropped) with a pair
-    entry per (y, s, s') proving r <= the printed upper end (:func:`ball_pairs`) and the audit's witness P, which
-    the checker re-checks in F; larger channels and alpha <= 1/2 (where one budget's dual does not apply and the
-    split entries stay above the exact supremum): InputError."""
+def _has_subsets_form(st) -> bool:
+    """GRR and unordered subset selection (or m = 1): the checker's ``subsets`` {m, p} form."""
     from rldp_verify.structured.channels import SubsetSelection, Symmetric
 
+    return isinstance(st, Symmetric) or isinstance(st, SubsetSelection) and (not st.ordered or st.m == 1)
+
+
+def _subsets_ball(res, st) -> tuple[dict, dict]:
+    """(head, data) of a Rényi-ball audit of GRR / subset selection in the ``subsets`` {m, p} form at any size: one
+    pair entry per (s, s') on the lumped blocks (:mod:`rldp_verify_check.audit`: G = the ``take`` heaviest cells of
+    s, G' = the ``rest`` lightest of s' for A >= B, the roles swapped for A < B), the witness P and the output Y at
+    the lower end. One block of a pair is constant (take = |U| or rest = 0), so its mu makes x = 0 and the entry of
+    the moving block, found once per secret on a two-cell reduced pair (:func:`_pair_entry`), serves every partner.
+    alpha <= 1/2: InputError (the split entries stay above the exact supremum)."""
+    from rldp_verify.structured.channels import Symmetric
+
     ball = res.ball
-    n = _dense_entries(st) if isinstance(st, (Symmetric, SubsetSelection)) else None
     if ball.alpha <= Fraction(1, 2):
         raise InputError(f"no certificate form for {res.adapter} ({st.kind}) on a Rényi ball of order alpha <= 1/2: "
-                         "the dense pair entries (budget split) do not reach the structured route's exact upper end")
-    if n is None or n > STRUCTURED_DENSE_ENTRIES:
-        raise InputError(f"no certificate form for {res.adapter} ({st.kind}) on a Rényi ball: "
-                         + ("no structured form in rldp_verify_check" if n is None else
-                            f"its dense matrix has {n} entries (at most {STRUCTURED_DENSE_ENTRIES})"))
-    Q = [r for r in st.dense()[0] if any(r)]
-    data = {"witness": None if res.ratio_lower is None or res.witness is None else _table(res.witness),
-            "pairs": ball_pairs(Q, ball, res.ratio_upper, res.dps) if ball.sensitive_size >= 2 else []}
-    return {"Q": _table(Q), "sizes": [ball.sensitive_size, ball.public_size]}, data
+                         "the pair entries (budget split) do not reach the structured route's exact upper end")
+    a1, a2 = ball.sensitive_size, ball.public_size
+    m, p = (1, st.a) if isinstance(st, Symmetric) else (st.m, st.P)
+    A, B = p / math.comb(a1 * a2 - 1, m - 1), (1 - p) / math.comb(a1 * a2 - 1, m)
+    head = {"subsets": {"m": m, "p": qs(p)}, "sizes": [a1, a2]}
+    data: dict = {"witness": None, "pairs": []}
+    if res.ratio_lower is not None and res.witness is not None:
+        data["witness"] = _table(res.witness)
+        if res.structured_witness is not None and a1 >= 2:
+            data["output"] = _subset_output(res, st, (a1, a2))
+    if a1 < 2:
+        return head, data
+    R = res.ratio_upper
+    if R == INF:
+        data["pairs"] = [{"s": s, "s_prime": t, "r": "inf"} for s in range(a1) for t in range(a1) if s != t]
+        return head, data
+    R = Fraction(R)
+    take, rest = min(m, a2), max(0, m - a1 * a2 + a2)
+    (n1, h1), (n2, h2) = ((take, True), (rest, False))[::1 if A >= B else -1]
+    phat = [list(r) for r in ball.phat]
+    lumps = [[_lump(phat[s], n, h, A, B) for s in range(a1)] for n, h in ((n1, h1), (n2, h2))]
+    moving = 1 if n1 in (0, a2) else 0                  # n2 in (0, |U|) whenever 0 < n1 < |U| (module docstring)
+    const = lumps[1 - moving][0][1][0]
+    cache: dict = {}
+    for s in range(a1):
+        for t in range(a1):
+            if s != t:
+                key = (s, t)[moving]
+                if key not in cache:
+                    cache[key] = _moving_entry(lumps[moving][key], const, moving, ball, R, res.dps)
+                data["pairs"].append({"s": s, "s_prime": t, **_qs_entry(cache[key])})
+    return head, data
+
+
+def _lump(row, n: int, heavy: bool, A, B):
+    """(weights [P^(G), the rest], values [q on G, off G]) of G = the n heaviest (lightest) cells of ``row``."""
+    W = sum(sorted(row, reverse=heavy)[:n])
+    return [W, sum(row) - W], [A if n else B, B if n < len(row) else A]
+
+
+def _moving_entry(lump, const, moving: int, ball, R: Fraction, dps: int) -> dict:
+    """The entry (r, t, mu1, mu2) of a pair whose block ``moving`` (0: s, 1: s') is the two-cell ``lump`` and the
+    other is the constant ``const``: :func:`_pair_entry` on the reduced ball [[lump], [the rest of the mass, 0]]
+    (the constant block's mass cancels once its x is 0: t p psi(1) in K and in its sup), the constant block's mu
+    then set to x = 0 (never raising the bound: -c z >= -c); entries of another mode are kept as found."""
+    (w, v), other = lump, 1 - sum(lump[0])
+    rows_m = [tuple(v), (const, const)]
+    phat2 = [w, [other, Fraction(0)]] if moving == 0 else [[other, Fraction(0)], w]
+    rows = rows_m if moving == 0 else rows_m[::-1]
+    small = RenyiBall.from_radius(phat2, ball.alpha, ball.radius)
+    Q2 = [list(rows[0]) + list(rows[1])]
+    entry = _pair_entry(Q2, small, [rows], phat2, {}, (0, 0, 1), R, dps)
+    if "mode" not in entry:
+        entry = {**entry, "mu2": -entry["r"] * const} if moving == 0 else {**entry, "mu1": const}
+    return entry
+
+
+def _dense_ball(res, st) -> tuple[dict, dict]:
+    """A Rényi-ball audit of a structure without a ball form in the checker (local hashing: its ratio couples both
+    rows through the hash): InputError, one line."""
+    raise InputError(f"no certificate form for {res.adapter} ({st.kind}) on a Rényi ball: no structured form in "
+                     "rldp_verify_check")
 
 
 def _structured_head(res, st, sizes) -> dict:
@@ -478,7 +541,7 @@ def _subset_output(res, st, sizes) -> dict:
     from rldp_verify.structured.channels import Symmetric
 
     a1, a2 = sizes
-    P, w = res.distribution, res.structured_witness
+    P, w = res.distribution if res.distribution is not None else res.witness, res.structured_witness
     s, t = int(w["s"]), int(w["s_prime"])
     up = st.a >= st.b if isinstance(st, Symmetric) else st._prob({0}, 0) >= st._prob(set(), 0)
     hot, cold = (s, t) if up else (t, s)
