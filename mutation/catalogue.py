@@ -1346,6 +1346,8 @@ def _hashing_p_upper_at_searched_seeds(orig):
 def _unary_ball_hot_bit_only(orig):
     def audit_ball(model, *args, **kw):
         res = orig(model, *args, **kw)
+        if not hasattr(model.structure, "bit"):               # GRR / subsets on a ball: not this mutant's route
+            return res
         bit = model.structure.bit
         res.ratio_upper = min(res.ratio_upper, bit.prob(1, 1) / bit.prob(1, 0))
         return res
@@ -1398,4 +1400,22 @@ MUTANTS += [
            "the confidence ball's certified radius (eq. (11)) rounded to nearest instead of up (below the true B about "
            "half the time, by < 5e-55 relative): caught by the independent checker (F_chi2,k(n (e^R - 1)) > confidence)",
            replace(f"{U}:confidence_radius_upper", _radius_rounded_to_nearest), ("rldp.audit.confidence-radius",)),
+]
+
+
+# issue 23 (ball-certs): the structured Rényi-ball certificate of GRR / subset selection with its pair entries built on
+# the lightest `take` cells of s (and the heaviest `rest` of s') instead of the heaviest (lightest): entries proving
+# the ratio for the wrong output sets. The checker lumps the right cells and rejects the GRR ball's certificate of
+# rldp.audit.structured-p-and-ball.
+def _lump_lightest(orig):
+    def lump(row, n, heavy, A, B):
+        return orig(row, n, not heavy, A, B)
+    return lump
+
+
+MUTANTS += [
+    mutant("certificate.subsets-ball-lumps-lightest", "rldp_verify.certificates.audit",
+           "the Rényi-ball certificate of GRR / subset selection built on the lightest cells of s (the heaviest of s') "
+           "instead of the heaviest (lightest): caught by the independent checker (the lumped bound exceeds r)",
+           wrap("rldp_verify.certificates.audit:_lump", _lump_lightest), _SP),
 ]

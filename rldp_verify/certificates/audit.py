@@ -365,7 +365,7 @@ def structured_certificate(res, adapted, eps, *, name: str = "audit") -> dict:
     target = parse_eps(eps)
     out = res.to_json()
     fset, data, sizes = _structured_set(res)
-    if fset["type"] == "renyi-ball" and _has_subsets_form(st):
+    if fset["type"] == "renyi-ball" and has_subsets_form(st):
         head, data = _subsets_ball(res, st)
     elif fset["type"] == "renyi-ball" and not isinstance(st, UnaryProduct):
         _dense_ball(res, st)
@@ -402,7 +402,7 @@ def _structured_set(res) -> tuple[dict, dict, tuple | None]:
             (ball.sensitive_size, ball.public_size))
 
 
-def _has_subsets_form(st) -> bool:
+def has_subsets_form(st) -> bool:
     """GRR and unordered subset selection (or m = 1): the checker's ``subsets`` {m, p} form."""
     from rldp_verify.structured.channels import SubsetSelection, Symmetric
 

@@ -9,7 +9,8 @@ returns its exit code (0 PASS, 1 FAIL, 3 INCONCLUSIVE). ``--distribution P`` tak
 for GRR, unary encodings, subset selection and local hashing ((eps, P)-RLDP, :mod:`rldp_verify.structured.rldp`),
 and a Rényi ball (``--phat``/``--data``) for unary encodings, GRR / L-GRR, subset selection and local hashing
 (:mod:`rldp_verify.structured.ball`, :mod:`rldp_verify.structured.ball_hashing`), with ``--certificate`` too
-for unary encodings (the structured certificate forms; the others take the dense route then). Other uncertainty
+for unary encodings, GRR and unordered subset selection (the structured certificate forms; the others take the
+dense route then). Other uncertainty
 sets and structures use the dense channel (small domains); local hashing over a large seed range is refused
 there (its dense form keeps a few seeds), and a dense channel too large is refused naming the structure.
 """
@@ -79,10 +80,13 @@ def _structured_first(run):
             if args.mechanism is not None:
                 raise InputError(f"give either a mechanism file ({args.mechanism!r}) or --adapter, not both")
             adapted = adapt_spec(args.adapter, args.param, model=args.sampler_model)
+            from rldp_verify.certificates.audit import has_subsets_form
             from rldp_verify.structured.channels import PublicMixture
 
-            sets = () if getattr(args, "certificate", None) else (*SUPPORTED_BALL, PublicMixture)   # no form yet
-            if isinstance(adapted.structure, (UnaryProduct, *sets)) and _exclusive(args, ball=True):
+            st, cert = adapted.structure, getattr(args, "certificate", None)
+            sets = () if cert else (*SUPPORTED_BALL, PublicMixture)   # with a certificate: the checker's forms only
+            if (isinstance(st, (UnaryProduct, *sets)) or cert and has_subsets_form(st)) \
+                    and _exclusive(args, ball=True):
                 return run_structured(args, adapted)
         return run(args)
     func.__doc__ = run.__doc__

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import itertools
+import json
 import math
 import random
 from fractions import Fraction as F
@@ -168,3 +169,22 @@ def test_wrong_structured_ball_certificate_rejected(st, change, monkeypatch):
         return
     chk = recheck(bad)
     assert not chk.ok and msg in chk.message, chk.message
+
+
+def test_cli_grr_and_subsets_ball_write_structured_certificates(tmp_path, capsys):
+    """``rldp-verify audit --adapter <GRR / SS> --phat ... --certificate FILE`` takes the structured route and writes
+    the ``subsets`` ball form, which ``rldp-verify check-certificates`` re-checks."""
+    pytest.importorskip("multi_freq_ldpy")
+    from rldp_verify.cli import main
+
+    runs = [("grr.json", ["multi-freq-ldpy:GRR_Client", "--param", "k=6"]),
+            ("ss.json", ["multi-freq-ldpy:SS_Client", "--param", "k=6", "--param", "as_set=true"])]
+    for name, spec in runs:
+        main(["audit", "--adapter", spec[0], *spec[1:], "--param", "epsilon=1", "--eps", "1", "--sizes", "2,3",
+              "--phat", "1,2,3;4,5,6", "--alpha", "2", "--radius", "1/10", "--certificate", str(tmp_path / name),
+              "--json"])
+        assert "re-checked" in capsys.readouterr().err
+        doc = json.loads((tmp_path / name).read_text())
+        assert "subsets" in doc["statement"] and doc["statement"]["set"]["type"] == "renyi-ball"
+    assert main(["check-certificates", str(tmp_path)]) == 0
+    assert "2 certificates, 2 re-checked, 0 failed" in capsys.readouterr().out
