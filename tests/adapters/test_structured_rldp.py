@@ -267,10 +267,6 @@ def test_cli_distribution_structured_equals_dense(capsys, tmp_path):
       "--phat", "1,1;1,1", "--alpha", "2", "--radius", "0.1",
       "--certificate", "/tmp/wt-struct-rldp-unwritten.json"],      # no certificate form: the dense route
      "(local hashing)): (eps, F)-RLDP for a Rényi ball is not audited exactly"),
-    (["--adapter", "pure-ldp:DEClient", "--param", "d=4096", "--param", "epsilon=1", "--sizes", "64,64",
-      "--phat", ";".join([",".join(["1"] * 64)] * 64), "--alpha", "2", "--radius", "0.1",
-      "--certificate", "/tmp/wt-struct-rldp-unwritten.json"],       # no certificate form: the dense route
-     "(k-ary randomized response (symmetric)): (eps, F)-RLDP for a Rényi ball needs the dense channel"),
     (["--adapter", "pure-ldp:UEClient", "--param", "d=4", "--param", "epsilon=1", "--phat", "1,1;1,1", "--alpha",
       "2", "--radius", "0.1", "--tolerance", "0.1"], "--tolerance applies to --ldp and --distribution"),
     (["--adapter", "pure-ldp:UEClient", "--param", "d=4", "--param", "epsilon=1", "--ldp",
