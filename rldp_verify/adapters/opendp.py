@@ -8,7 +8,10 @@ k = -1074 by default for float64, the lattice of all floats: its privacy map equ
 -1073), adds discrete Laplace / Gaussian noise of scale s 2^-k exactly and returns the lattice point as a float
 (:mod:`rldp_verify.structured.noise`): Laplace has eps = (i(upper) - i(lower)) 2^k / s exactly; Gaussian noise
 (``make_gaussian``, integers or floats) has no finite eps (its privacy loss grows without bound in the output);
-the threshold releases (``make_laplace_threshold``, ``make_gaussian_threshold``) have eps = inf (a key held by one
+vectors (``size``: ``vector_domain(atom_domain(bounds), size)`` with ``l1_distance``) get independent noise per
+coordinate: Laplace / geometric eps = size (i(upper) - i(lower)) 2^k / s exactly (the L1 diameter of the box; k = 0
+for integers, :class:`~rldp_verify.structured.noise.VectorLaplace`), Gaussian (``l2_distance``) eps = inf; the
+threshold releases (``make_laplace_threshold``, ``make_gaussian_threshold``) have eps = inf (a key held by one
 input and not the other is released with positive probability under the first only). Noisy max on a finite list
 of score vectors (``make_noisy_max``; the deprecated ``make_report_noisy_max_gumbel``, exponential noise in 0.16)
 has its exact argmax law (:class:`~rldp_verify.structured.noise.NoisyArgmax`). Noisy top k and Measurement objects
@@ -27,6 +30,7 @@ from rldp_verify.structured.noise import (
     LatticeLaplace,
     NoisyArgmax,
     UnboundedLoss,
+    VectorLaplace,
     lattice_index,
     lattice_text,
 )
@@ -82,14 +86,46 @@ def _is_float(name, bounds, T) -> bool:
     return isinstance(bounds, (list, tuple)) and any(isinstance(v, float) for v in bounds)
 
 
+def _size(size) -> int | None:
+    """``size`` of OpenDP's ``vector_domain`` (None: scalar inputs, ``atom_domain``)."""
+    if size is None:
+        return None
+    try:
+        n = int(size)
+    except (TypeError, ValueError):
+        raise InputError(f"size = {size!r} is not an integer") from None
+    if n != float(size) or not 1 <= n <= 10**6:
+        raise InputError(f"size = {size!r} must be an integer in [1, 10^6] (the length of the input vectors)")
+    return n
+
+
+def _vector(name, lo, hi, b: float, n: int, k: int, label: str, samp: str, notes: list) -> Adapted:
+    """Vectors of n coordinates in [lo, hi] (lattice exponent k; integers k = 0): L1 (Laplace) or L2 (Gaussian)."""
+    label = label.replace(f"{name} (", f"{name} on vectors of size {n} (", 1)
+    notes = [*notes, f"inputs: the vectors of {n} coordinates in [{lo!r}, {hi!r}] (vector_domain(atom_domain(bounds),"
+             " size)); in the local model every two inputs are neighbours, so eps is the L1 diameter of the box over "
+             "the scale"]
+    i_lo, i_hi = lattice_index(lo, k), lattice_index(hi, k)
+    if name == "make_gaussian":
+        st = UnboundedLoss("vector plus discrete Gaussian noise per coordinate", f"({hi!r},) * {n}", f"({lo!r},) * {n}",
+                           "y_0 -> -inf: the ratio exp(sum_j ((y_j - i'_j)^2 - (y_j - i_j)^2) / (2 scale'^2)) has no "
+                           "bound", constant=i_lo == i_hi)
+        notes.append("Gaussian noise (l2_distance) has no finite eps for eps-LDP (OpenDP's map is for "
+                     "ZeroConcentratedDivergence)")
+        return Adapted(st, label, samp, {}, None, notes)
+    return Adapted(VectorLaplace(i_hi - i_lo + 1, b, lower=lo, upper=hi, size=n, k=k), label, samp, {}, None, notes)
+
+
 def _noise(name, params) -> Adapted:
     """``make_laplace`` / ``make_geometric`` / ``make_gaussian`` on inputs in ``bounds`` = (lower, upper) with
-    ``scale`` (integers, or floats with the lattice exponent ``k``)."""
+    ``scale`` (integers, or floats with the lattice exponent ``k``); with ``size``: vectors of that many coordinates,
+    each in bounds (``vector_domain(atom_domain(bounds), size)``, L1 distance; L2 for Gaussian)."""
     bounds, scale = params.pop("bounds", None), params.pop("scale", None)
     T, k = params.pop("T", None), params.pop("k", None)
+    n = _size(params.pop("size", None))
     _left(params, f"opendp {name}")
     if _is_float(name, bounds, T):
-        return _float_noise(name, bounds, _scale(scale), k)
+        return _float_noise(name, bounds, _scale(scale), k, n)
     if k is not None:
         raise InputError(f"k = {k!r} is the lattice of float inputs; integer inputs take no k")
     try:
@@ -100,6 +136,11 @@ def _noise(name, params) -> Adapted:
         raise InputError(f"bounds = {bounds!r} must be two integers lower < upper (the integer inputs)")
     b = _scale(scale)
     label = f"opendp {_version('opendp')} {name} (integers {lo}..{hi}, scale {b!r})"
+    if n is not None:
+        law = "Gaussian" if name == "make_gaussian" else "Laplace"
+        return _vector(name, lo, hi, b, n, 0, label, f"exact discrete {law} noise per coordinate with the rational "
+                       "value of the float scale (OpenDP's sampler, Canonne, Kamath, Steinke 2020): no float sampler "
+                       "to model", [])
     if name == "make_gaussian":
         return Adapted(UnboundedLoss("integer plus discrete Gaussian noise", str(hi), str(lo), f"y -> -inf: the ratio "
                                      f"exp(((y - {lo})^2 - (y - {hi})^2) / (2 scale^2)) has no bound"), label,
@@ -111,7 +152,7 @@ def _noise(name, params) -> Adapted:
                    {}, None)
 
 
-def _float_noise(name, bounds, b: float, k) -> Adapted:
+def _float_noise(name, bounds, b: float, k, n: int | None = None) -> Adapted:
     """Float inputs in [lower, upper]: rounded to the 2^k lattice, then exact integer noise of scale b 2^-k."""
     try:
         lo, hi = (float(v) for v in bounds)
@@ -132,6 +173,9 @@ def _float_noise(name, bounds, b: float, k) -> Adapted:
             "the index, the lattice point returned as a float (post-processing); OpenDP's float sampler is exact")
     notes = [f"k = {kk}{' (OpenDP default for float64: the lattice of all floats, no rounding)' if k is None else ''}; "
              f"{lattice_text(lo, hi, kk)}"]
+    if n is not None:
+        return _vector(name, lo, hi, b, n, kk, label, samp.replace("added to the index", "added to each coordinate's "
+                                                                    "index"), notes)
     if name == "make_gaussian":
         st = UnboundedLoss("float plus discrete Gaussian noise on the 2^k lattice", repr(hi), repr(lo),
                            "y -> -inf: the ratio exp(((y - i')^2 - (y - i)^2) / (2 (scale 2^-k)^2)) has no bound",
@@ -262,7 +306,8 @@ def _opendp(obj, name, ev: _Events, params) -> Adapted:
     else:
         raise InputError(f"unsupported opendp object {name!r} (supported: make_randomized_response, "
                          "make_randomized_response_bool, make_randomized_response_bitvec, make_laplace, "
-                         "make_geometric and make_gaussian on integers or floats, make_laplace_threshold, "
+                         "make_geometric and make_gaussian on integers or floats (scalars, or vectors with size), "
+                         "make_laplace_threshold, "
                          "make_gaussian_threshold)")
 
     def rebuild(f):

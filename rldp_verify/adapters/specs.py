@@ -157,15 +157,18 @@ SPECS = {
     ("opendp", "make_randomized_response_bool"): (_odp_build("make_randomized_response_bool"), {"prob": float}),
     ("opendp", "make_randomized_response_bitvec"): (_odp_build("make_randomized_response_bitvec"),
                                                     {"n_bits": int, "max_weight": int, "f": float}),
-    ("opendp", "make_laplace"): (_odp_build("make_laplace"), {"bounds": list, "scale": float, "T": str, "k": int}),
-    ("opendp", "make_gaussian"): (_odp_build("make_gaussian"), {"bounds": list, "scale": float, "T": str, "k": int}),
+    ("opendp", "make_laplace"): (_odp_build("make_laplace"), {"bounds": list, "scale": float, "T": str, "k": int,
+                                                              "size": int}),
+    ("opendp", "make_gaussian"): (_odp_build("make_gaussian"), {"bounds": list, "scale": float, "T": str, "k": int,
+                                                                "size": int}),
     ("opendp", "make_noisy_max"): (_odp_build("make_noisy_max"), {"scores": str, "scale": float,
                                                                  "output_measure": str, "negate": bool}),
     **{("opendp", n): (_odp_build(n), {"scale": float, "threshold": float})
        for n in ("make_laplace_threshold", "make_gaussian_threshold")},
-    ("opendp", "make_geometric"): (_odp_build("make_geometric"), {"bounds": list, "scale": float}),
+    ("opendp", "make_geometric"): (_odp_build("make_geometric"), {"bounds": list, "scale": float, "size": int}),
 }
-_OPTIONAL = ("use_oue", "optimal", "g", "use_olh", "as_set", "num_of_cohorts", "is_hadamard", "lh_k", "count_sketch")
+_OPTIONAL = ("size", "use_oue", "optimal", "g", "use_olh", "as_set", "num_of_cohorts", "is_hadamard", "lh_k",
+             "count_sketch")
 
 
 def _convert(key: str, text: str, typ):

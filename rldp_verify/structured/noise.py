@@ -9,6 +9,12 @@ a float (post-processing).
   output below lower (the float rounding of (i + Z) 2^k merges lattice points that all have this ratio). eps =
   (i(upper) - i(lower)) 2^k / s exactly: a rational. A subclass of :class:`LaplaceHistogram`: the audit decides it
   through :meth:`eps`.
+- :class:`VectorLaplace` -- vectors of n coordinates, each in [lower, upper] (OpenDP's ``vector_domain(atom_domain(
+  bounds), size=n)`` with ``l1_distance``), each coordinate rounded to its lattice index (floats; integers are their
+  own index, k = 0) and given independent discrete Laplace noise of scale s 2^-k. The ratio is the product of the
+  coordinates' ratios, t^(sum_j |y_j - i_j| - |y_j - i'_j|) <= t^(-||i - i'||_1), attained at every output below
+  lower in every coordinate; in the local model every two inputs are neighbours, so eps = max over inputs of
+  ||i - i'||_1 2^k / s = n (i(upper) - i(lower)) 2^k / s exactly (the L1 diameter of the input box over the scale).
 - :class:`UnboundedLoss` -- a mechanism whose privacy-loss ratio has no finite bound (Gaussian noise: the ratio
   exp(((y - i')^2 - (y - i)^2) / (2 s'^2)) grows without bound in y when i != i'; a threshold release: an output
   possible under one input and impossible under the other): rho = inf, or 1 when the mechanism does not depend on
@@ -24,7 +30,8 @@ from fractions import Fraction
 from rldp_verify.core.errors import InputError
 from rldp_verify.structured.channels import INF, LaplaceHistogram
 
-__all__ = ["LatticeLaplace", "UnboundedLoss", "NoisyArgmax", "lattice_index", "lattice_text", "K_MIN_F64"]
+__all__ = ["LatticeLaplace", "VectorLaplace", "UnboundedLoss", "NoisyArgmax", "lattice_index", "lattice_text",
+           "K_MIN_F64"]
 
 K_MIN_F64 = -1074            # 2^-1074: the spacing of float64's subnormals (OpenDP's default k for f64)
 
@@ -64,6 +71,34 @@ class LatticeLaplace(LaplaceHistogram):
         """x = upper, x' = lower, any output below lower."""
         return {"x": repr(self.upper), "x_prime": repr(self.lower),
                 "y": f"any output y < {self.lower!r} ({lattice_text(self.lower, self.upper, self.k)})"}
+
+
+@dataclass
+class VectorLaplace(LaplaceHistogram):
+    """Vectors of ``size`` coordinates in [lower, upper], each rounded to the 2^k lattice (integers: k = 0, no
+    rounding) plus independent discrete Laplace noise of scale s 2^-k (OpenDP's ``make_laplace`` / ``make_geometric``
+    on ``vector_domain(atom_domain(bounds=(lower, upper)), size=n)`` with ``l1_distance``). ``d`` is the number of
+    lattice points of one coordinate (the inputs are the d^size points of the box)."""
+
+    lower: float = 0
+    upper: float = 1
+    size: int = 1
+    k: int = 0
+
+    kind = ("vectors in a box plus independent discrete Laplace noise per coordinate (OpenDP's exact sampler), eps = "
+            "size (i(upper) - i(lower)) 2^k / scale exactly (the L1 diameter of the inputs over the scale)")
+
+    def _span(self) -> int:
+        return lattice_index(self.upper, self.k) - lattice_index(self.lower, self.k)
+
+    def eps(self) -> Fraction:
+        """max over inputs x, x' of ||i(x) - i(x')||_1 2^k / scale = size (i(upper) - i(lower)) 2^k / scale."""
+        return Fraction(self.size * self._span()) * Fraction(2) ** self.k / Fraction(self.scale)
+
+    def witness(self) -> dict:
+        """x = (upper, ..., upper), x' = (lower, ..., lower), any output below lower in every coordinate."""
+        return {"x": f"({self.upper!r},) * {self.size}", "x_prime": f"({self.lower!r},) * {self.size}",
+                "y": f"any output with every coordinate < {self.lower!r}"}
 
 
 @dataclass
