@@ -27,6 +27,7 @@ from fractions import Fraction
 import sympy
 
 from rldp_verify.certificates import envelope, qs
+from rldp_verify.certificates.arith import Arithmetic
 
 MAX_POINTS = 10**4    # the builder's limit (the checker accepts up to 10^5): about 5 s of checking for a large tree
 
@@ -375,7 +376,7 @@ def exact_equality_certificate(name: str, lhs, rhs, *, words: str = "") -> dict:
     return envelope("symbolic-identity", name, st, {"points": {}})
 
 
-class Tree:
+class Tree(Arithmetic):
     """An expression tree of the checker's rational language, built by ordinary arithmetic: a printed step written
     as a Python function of its arguments (``(t - 1) / (t + 1) * abs(d) / 2``) called with ``Tree`` variables
     returns its own formula as a tree, unevaluated (no sympy simplification decides anything on the way).
@@ -383,35 +384,20 @@ class Tree:
     :func:`tree_identity_certificate` certifies an identity between two such trees."""
 
     def __init__(self, node, nonneg: bool = False):
-        self.node, self.nonneg = node, nonneg
+        super().__init__(node)
+        self.nonneg = nonneg
 
     @staticmethod
     def var(name: str, *, nonneg: bool = False) -> Tree:
         """The variable ``name`` ("$name" in the tree)."""
         return Tree("$" + name, nonneg)
 
-    @staticmethod
-    def of(x):
-        """The tree of ``x`` (a Tree, an int or a Fraction; floats are refused)."""
-        if isinstance(x, Tree):
-            return x.node
+    @classmethod
+    def _leaf(cls, x):
+        """An int or a Fraction (floats are refused)."""
         if isinstance(x, bool) or not isinstance(x, (int, Fraction)):
             raise TypeError(f"not an exact number or a Tree: {x!r}")
         return qs(x)
-
-    def _op(self, op: str, other, right: bool = False) -> Tree:
-        a, b = (Tree.of(other), self.node) if right else (self.node, Tree.of(other))
-        return Tree([op, a, b])
-
-    def __add__(self, o): return self._op("+", o)
-    def __radd__(self, o): return self._op("+", o, True)
-    def __sub__(self, o): return self._op("-", o)
-    def __rsub__(self, o): return self._op("-", o, True)
-    def __mul__(self, o): return self._op("*", o)
-    def __rmul__(self, o): return self._op("*", o, True)
-    def __truediv__(self, o): return self._op("/", o)
-    def __rtruediv__(self, o): return self._op("/", o, True)
-    def __neg__(self): return Tree(["-", self.node])
 
     def __pow__(self, k):
         if not isinstance(k, int) or isinstance(k, bool):

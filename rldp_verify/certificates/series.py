@@ -18,6 +18,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rldp_verify.certificates import qs
+from rldp_verify.certificates.arith import Arithmetic
 from rldp_verify.certificates.value import value_certificate
 
 
@@ -38,38 +39,22 @@ def exact_number(x) -> Fraction:
     raise TypeError(f"not an exact number: {x!r}")
 
 
-class Formula:
+class Formula(Arithmetic):
     """A node of the ``rigorous-value`` language built by arithmetic (+ - * / ** with any exponent: an integer gives
     ``pow`` with an integer, anything else ``pow`` of a base the checker requires to be positive)."""
 
-    def __init__(self, node):
-        self.node = node
-
-    @staticmethod
-    def of(x):
-        """The tree of ``x`` (a Formula or an exact number)."""
-        return x.node if isinstance(x, Formula) else qs(exact_number(x))
+    @classmethod
+    def _leaf(cls, x):
+        """An exact number (an mpf as its binary rational)."""
+        return qs(exact_number(x))
 
     @staticmethod
     def number(x) -> Formula:
         """The constant ``x`` (exact; an mpf as its binary rational)."""
         return Formula(qs(exact_number(x)))
 
-    def _op(self, op: str, other, right: bool = False) -> Formula:
-        a, b = (Formula.of(other), self.node) if right else (self.node, Formula.of(other))
-        return Formula([op, a, b])
-
-    def __add__(self, o): return self._op("+", o)
-    def __radd__(self, o): return self._op("+", o, True)
-    def __sub__(self, o): return self._op("-", o)
-    def __rsub__(self, o): return self._op("-", o, True)
-    def __mul__(self, o): return self._op("*", o)
-    def __rmul__(self, o): return self._op("*", o, True)
-    def __truediv__(self, o): return self._op("/", o)
-    def __rtruediv__(self, o): return self._op("/", o, True)
     def __pow__(self, o): return self._op("pow", o)
     def __rpow__(self, o): return self._op("pow", o, True)
-    def __neg__(self): return Formula(["-", self.node])
 
 
 def root(x) -> Formula:
