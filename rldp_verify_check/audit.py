@@ -253,13 +253,14 @@ def _subsets_ball(F: dict, m: int, A, B, a1: int, a2: int, pairs) -> Fraction:
         W = sum(sorted(phat[s], reverse=heavy)[:n])
         return [W, sum(phat[s]) - W], [A if n else B, B if n < a2 else A]
     need, U = {(s, t) for s in range(a1) for t in range(a1) if s != t}, Fraction(1)
+    L1, L2 = [lump(s, n1, h1) for s in range(a1)], [lump(s, n2, h2) for s in range(a1)]
     for pc in pairs:
         key = (int(pc["s"]), int(pc["s_prime"]))
         if key not in need:
             raise CertificateError(f"pair {key} is not a pair of this audit (or is listed twice)")
         need.discard(key)
         if (r := _num_or_inf(pc["r"])) != INF:
-            (w1, v1), (w2, v2) = lump(key[0], n1, h1), lump(key[1], n2, h2)
+            (w1, v1), (w2, v2) = L1[key[0]], L2[key[1]]
             args = (v1 + v2, 2, 0, 1, [w1, w2], a, rad, pc)
             if not decide(lambda args=args: _sure((v := pair_bound(*args)) <= 0, v > 0), 128):
                 raise CertificateError(f"pair (s, s') = {key}: the dual bound on the lumped blocks does not prove "
