@@ -463,10 +463,13 @@ def _lump(row, n: int, heavy: bool, A, B):
 
 def _moving_entry(lump, const, moving: int, ball, R: Fraction, dps: int) -> dict:
     """The entry (r, t, mu1, mu2) of a pair whose block ``moving`` (0: s, 1: s') is the two-cell ``lump`` and the
-    other is the constant ``const``: :func:`_pair_entry` on the reduced ball [[lump], [the rest of the mass, 0]]
-    (the constant block's mass cancels once its x is 0: t p psi(1) in K and in its sup), the constant block's mu
-    then set to x = 0 (never raising the bound: -c z >= -c); entries of another mode are kept as found."""
+    other is the constant ``const``: :func:`_pair_entry` on q / max q (subset selection's A and B can be below float
+    range; the bound scales with (q, mu1, mu2, t), so mu1, mu2, t are scaled back) and the reduced ball [[lump],
+    [the rest of the mass, 0]] (the constant block's mass cancels once its x is 0: t p psi(1) in K and in its sup),
+    the constant block's mu then set to x = 0 (never raising the bound: -c z >= -c)."""
     (w, v), other = lump, 1 - sum(lump[0])
+    c = max(*v, const)                                   # the bound is homogeneous in (q, mu1, mu2, t): solve at q / c
+    v, const = [x / c for x in v], const / c
     rows_m = [tuple(v), (const, const)]
     phat2 = [w, [other, Fraction(0)]] if moving == 0 else [[other, Fraction(0)], w]
     rows = rows_m if moving == 0 else rows_m[::-1]
@@ -475,7 +478,8 @@ def _moving_entry(lump, const, moving: int, ball, R: Fraction, dps: int) -> dict
     entry = _pair_entry(Q2, small, [rows], phat2, {}, (0, 0, 1), R, dps)
     if "mode" not in entry:
         entry = {**entry, "mu2": -entry["r"] * const} if moving == 0 else {**entry, "mu1": const}
-    return entry
+    return {k: x if k in ("mode", "r", "cuts") else [c * y for y in x] if isinstance(x, list) else c * x
+            for k, x in entry.items()}
 
 
 def _dense_ball(res, st) -> tuple[dict, dict]:

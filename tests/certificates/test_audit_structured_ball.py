@@ -188,3 +188,15 @@ def test_cli_grr_and_subsets_ball_write_structured_certificates(tmp_path, capsys
         assert "subsets" in doc["statement"] and doc["statement"]["set"]["type"] == "renyi-ball"
     assert main(["check-certificates", str(tmp_path)]) == 0
     assert "2 certificates, 2 re-checked, 0 failed" in capsys.readouterr().out
+
+
+def test_subsets_below_float_range_accepted():
+    """Subset selection with m = 400 of k = 2000 (A, B ~ 1e-430, below float range): the entries are found on q / max q
+    and scaled back; accepted, with an upper end below the eps-LDP ratio A/B (the ball binds)."""
+    rng = random.Random(3)
+    phat = _random_phat(rng, 2, 1000, zeros=False)
+    st = SubsetSelection(2000, 400, F(1, 2))
+    res, cert = _cert(st, phat, "2", "1/20", eps="2")
+    chk = recheck(cert)
+    A, B = st._prob({0}, 0), st._prob(set(), 0)
+    assert chk.ok and float(A) == 0.0 and res.ratio_upper < A / B, (chk.message, res.ratio_upper)
