@@ -14,8 +14,10 @@ for integers, :class:`~rldp_verify.structured.noise.VectorLaplace`), Gaussian (`
 threshold releases (``make_laplace_threshold``, ``make_gaussian_threshold``) have eps = inf (a key held by one
 input and not the other is released with positive probability under the first only). Noisy max on a finite list
 of score vectors (``make_noisy_max``; the deprecated ``make_report_noisy_max_gumbel``, exponential noise in 0.16)
-has its exact argmax law (:class:`~rldp_verify.structured.noise.NoisyArgmax`). Noisy top k and Measurement objects
-are refused with a one-line reason naming them."""
+has its exact argmax law (:class:`~rldp_verify.structured.noise.NoisyArgmax`); noisy top k (``make_noisy_top_k``)
+with Gumbel noise (ZeroConcentratedDivergence) its exact Plackett-Luce law (:class:`~rldp_verify.structured.noise.
+NoisyTopK`), with k = 1 noisy max's. Noisy top k with exponential noise and k > 1, and Measurement objects, are refused
+with a one-line reason naming them."""
 
 from __future__ import annotations
 
@@ -29,6 +31,7 @@ from rldp_verify.structured.noise import (
     K_MIN_F64,
     LatticeLaplace,
     NoisyArgmax,
+    NoisyTopK,
     UnboundedLoss,
     VectorLaplace,
     lattice_index,
@@ -274,6 +277,36 @@ def _noisy_max(name, params) -> Adapted:
                    f"{law}", {}, None, notes)
 
 
+def _noisy_top_k(params) -> Adapted:
+    """``make_noisy_top_k`` on a finite list of score vectors: Gumbel noise (ZeroConcentratedDivergence) has the
+    Plackett-Luce law of the ordered top k (:class:`~rldp_verify.structured.noise.NoisyTopK`); k = 1 with exponential
+    noise (MaxDivergence) is noisy max; exponential noise with k > 1 is refused (its ordered top-k law is a piecewise
+    integral not modelled here)."""
+    try:
+        k = int(params.pop("k", None))
+    except (TypeError, ValueError):
+        raise InputError("opendp make_noisy_top_k needs an integer k >= 1") from None
+    a = _noisy_max("make_noisy_max", params)
+    st = a.structure
+    n = len(st.inputs[0])
+    if not 1 <= k <= n:
+        raise InputError(f"k = {k} must be in [1, {n}] (the number of scores)")
+    if k == 1:
+        return a
+    if st.noise != "gumbel":
+        raise InputError(f"opendp make_noisy_top_k with MaxDivergence (exponential noise) and k = {k} is not "
+                         "supported: the law of its ordered top k is not modelled exactly (Gumbel noise, "
+                         "output_measure=ZeroConcentratedDivergence, and k = 1 are)")
+    if math.perm(n, k) > 20000:
+        raise InputError(f"k = {k} of {n} scores gives {math.perm(n, k)} ordered outputs (at most 20000)")
+    top = NoisyTopK(st.inputs, st.scale, st.noise, st.negate, k=k)
+    return Adapted(top, a.name.replace("make_noisy_max (", f"make_noisy_top_k (k = {k}, ", 1),
+                   "exact Gumbel noise (OpenDP's sampler); the ordered top k has the Plackett-Luce law "
+                   "Pr[(i_1..i_k)] = prod_m w_(i_m) / (sum_j w_j - sum_(l<m) w_(i_l)), w_j = e^(s_j/scale)",
+                   {}, None, [f"{len(st.inputs)} inputs, {math.perm(n, k)} ordered outputs (k = {k} of {n} indices); "
+                              "every output has positive probability; the ratio is a certified enclosure"])
+
+
 def _one_line(obj, attr) -> str:
     try:
         return " ".join(str(getattr(obj, attr)).split())
@@ -301,8 +334,7 @@ def _opendp(obj, name, ev: _Events, params) -> Adapted:
     elif name in ("make_noisy_max", "make_report_noisy_max_gumbel"):
         return _noisy_max(name, params)
     elif name == "make_noisy_top_k":
-        raise InputError("opendp make_noisy_top_k is not supported: the law of the noisy top k (k > 1) is not "
-                         "modelled exactly; make_noisy_max (k = 1) is")
+        return _noisy_top_k(params)
     else:
         raise InputError(f"unsupported opendp object {name!r} (supported: make_randomized_response, "
                          "make_randomized_response_bool, make_randomized_response_bitvec, make_laplace, "

@@ -163,6 +163,8 @@ SPECS = {
                                                                 "size": int}),
     ("opendp", "make_noisy_max"): (_odp_build("make_noisy_max"), {"scores": str, "scale": float,
                                                                  "output_measure": str, "negate": bool}),
+    ("opendp", "make_noisy_top_k"): (_odp_build("make_noisy_top_k"), {"scores": str, "scale": float, "k": int,
+                                                                     "output_measure": str, "negate": bool}),
     **{("opendp", n): (_odp_build(n), {"scale": float, "threshold": float})
        for n in ("make_laplace_threshold", "make_gaussian_threshold")},
     ("opendp", "make_geometric"): (_odp_build("make_geometric"), {"bounds": list, "scale": float, "size": int}),

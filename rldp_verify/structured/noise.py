@@ -30,8 +30,8 @@ from fractions import Fraction
 from rldp_verify.core.errors import InputError
 from rldp_verify.structured.channels import INF, LaplaceHistogram
 
-__all__ = ["LatticeLaplace", "VectorLaplace", "UnboundedLoss", "NoisyArgmax", "lattice_index", "lattice_text",
-           "K_MIN_F64"]
+__all__ = ["LatticeLaplace", "VectorLaplace", "UnboundedLoss", "NoisyArgmax", "NoisyTopK", "lattice_index",
+           "lattice_text", "K_MIN_F64"]
 
 K_MIN_F64 = -1074            # 2^-1074: the spacing of float64's subnormals (OpenDP's default k for f64)
 
@@ -205,3 +205,53 @@ class NoisyArgmax:
     def dense(self):
         """Refused: the probabilities are irrational (certified enclosures only)."""
         raise InputError("noisy max has irrational output probabilities: no exact dense channel; audit it with --ldp")
+
+
+@dataclass
+class NoisyTopK(NoisyArgmax):
+    """Noisy top k (OpenDP's ``make_noisy_top_k`` with ZeroConcentratedDivergence: Gumbel noise of scale b on each
+    score, the indices of the k largest returned in decreasing order of their noisy scores). Adding i.i.d. Gumbel noise
+    and sorting gives the Plackett-Luce law (Yellott, J. Math. Psych. 1977; the Gumbel-top-k trick, Kool, van Hoof,
+    Welling, ICML 2019): with w_j = e^(s_j / b),
+
+        Pr[(i_1, ..., i_k) | s] = prod_{m=1..k} w_{i_m} / (sum_j w_j - sum_{l < m} w_{i_l}),
+
+    positive for every ordered k-tuple of distinct indices, so rho is finite; enclosed in arb as for noisy max.
+    Exponential noise (MaxDivergence) with k > 1 is not modelled (the adapter refuses it)."""
+
+    k: int = 2
+
+    kind = "noisy top k with Gumbel noise on a finite list of score vectors (exact Plackett-Luce law)"
+
+    def outputs(self) -> list:
+        """The ordered k-tuples of distinct indices (the order of :meth:`_probs`)."""
+        import itertools
+
+        return list(itertools.permutations(range(len(self.inputs[0])), self.k))
+
+    def _probs(self, s):
+        from rldp_verify.core.rigorous import arb_exact
+
+        if self.noise != "gumbel":
+            raise InputError("noisy top k: only Gumbel noise (ZeroConcentratedDivergence) has an exact law here")
+        b = arb_exact(Fraction(self.scale))
+        v = [-x for x in s] if self.negate else list(s)
+        w = [(arb_exact(x) / b).exp() for x in v]
+        total = sum(w[1:], w[0])
+        out = []
+        for t in self.outputs():
+            p, rest = arb_exact(Fraction(1)), total
+            for i in t:
+                p, rest = p * w[i] / rest, rest - w[i]
+            out.append(p)
+        return out
+
+    def witness(self) -> dict:
+        """Inputs x, x' and the ordered k-tuple of the largest ratio."""
+        x, xp, i = self.ratio_bounds(20)[2]
+        return {"x": f"scores {list(map(str, self.inputs[x]))}", "x_prime": f"scores {list(map(str, self.inputs[xp]))}",
+                "y": f"indices {list(self.outputs()[i])} (in decreasing noisy score)"}
+
+    def dense(self):
+        """Refused: the probabilities are irrational (certified enclosures only)."""
+        raise InputError("noisy top k has irrational output probabilities: no exact dense channel; audit it with --ldp")
