@@ -10,7 +10,8 @@ sizes k = 2 (its default), 2^10 and 2^16. At 2^10 and 2^16 also adapters outside
 ``RSpFD_UE_rnd_Client`` and ``RSpFD_ADP_Client`` on two attributes of size k; pure-ldp's RAPPOR (f = 0.5, m = 128, 2 hash
 functions, 8 cohorts), CMS and HCMS (m = 1024, 256 hash functions), Hadamard mechanism (t = 3) and Hadamard response;
 its sketch response over FastLH (m = 1024, 256 hash functions, lh_k = 100; count sketch with 64), private count sketch
-(l = 256, w = 1024) and PEM heavy hitter on the 2^L binary strings of length L = log2 k), so that every
+(l = 256, w = 1024) and PEM heavy hitter on the 2^L binary strings of length L = log2 k; OpenDP's make_laplace on
+integer / float vectors of size k in [0, 1], scale k / eps), so that every
 deployment-size audit of tests/adapters has its seconds measured here.
 
 Ours: ``rldp_verify.adapters.adapt`` + ``audit_structured`` (eps-LDP, structured, exact; the sampler model is the
@@ -84,6 +85,9 @@ DEPLOYMENT_EXTRAS = (
     ("PCS_pure_ldp", "pure-ldp:PCSClient", ["epsilon={eps}", "l=256", "w=1024", "d={k}"]),
     ("PEM_pure_ldp", "pure-ldp:PEMClient", ["epsilon={eps}", "start_length=2", "max_string_length={L}",
                                             "fragment_length=2"]),
+    ("laplace_vector_opendp", "opendp:make_laplace", ["bounds=0,1", "scale={kscale}", "size={k}"]),
+    ("laplace_vector_float_opendp", "opendp:make_laplace", ["bounds=0.0,1.0", "scale={kscale}", "size={k}",
+                                                            "T=float", "k=-20"]),
 )
 
 
@@ -184,7 +188,8 @@ def _deployment_extras(k: int) -> list[dict]:
     rows = []
     for name, spec, params in DEPLOYMENT_EXTRAS if k >= 2**10 else ():
         t0 = time.perf_counter()
-        res = audit_structured(adapt_spec(spec, [p.format(k=k, eps=EPS, eps2=2 * EPS, L=k.bit_length() - 1)
+        res = audit_structured(adapt_spec(spec, [p.format(k=k, eps=EPS, eps2=2 * EPS, L=k.bit_length() - 1,
+                                                          kscale=k / EPS)
                                                  for p in params]), EPS)
         t_exact = time.perf_counter() - t0
         lo, hi = res.eps_realised(12)
