@@ -22,6 +22,8 @@ pure-ldp           ``UEClient`` (SUE; OUE with ``use_oue``)           per-bit pr
                    ``SketchResponseClient`` (``d``; count sketch)     released hash row j, the inner client on h_j(x)
                    ``PCSClient`` (``d``)                             released row j, +-1 vector with the sign at h_j(x)
                    ``PEMClient``                                     released group, the inner client on a prefix
+                   ``TreeHistClient``                                word LH x secret mixture over prefixes of a
+                                                                    fragment LH (certified interval)
 multi-freq-ldpy    ``GRR_Client`` (``k``, ``epsilon``)                GRR on k values
                    ``UE_Client`` (``k``, ``epsilon``, ``optimal``)    per-bit product
                    ``LH_Client`` (``k``, ``epsilon``, ``optimal``)    public seed mixture of GRR on g

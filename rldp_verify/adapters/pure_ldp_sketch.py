@@ -243,8 +243,11 @@ def _pure_ldp_sketch(obj, cls: str, ver, ev: _Events, params) -> Adapted:
         return _pcs(obj, ver, ev, dict(params))
     if cls == "PEMClient":
         return _pem(obj, ver, ev, dict(params))
-    why = {"TreeHistClient": "its fragment report hides which prefix it encodes (np.random.randint, not released)",
-           "SFPClient": "its fragment report hides which substring it encodes (np.random.choice, not released)"}[cls]
+    if cls == "TreeHistClient":
+        from rldp_verify.adapters.pure_ldp_treehist import _treehist
+
+        return _treehist(obj, ver, ev, dict(params))
+    why = {"SFPClient": "its fragment report hides which substring it encodes (np.random.choice, not released)"}[cls]
     raise InputError(f"pure-ldp {ver} {cls} is not supported: {why}, so its channel is a secret mixture over local "
                      "hashing with seeds up to sys.maxsize, whose exact eps-LDP ratio is not computed")
 

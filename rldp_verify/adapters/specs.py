@@ -74,6 +74,14 @@ def _pem_build(**kw):
                      int(kw.pop("fragment_length"))), kw
 
 
+def _treehist_build(**kw):
+    """TreeHist with its defaults (binary alphabet, LHClient with OLH at eps / 2 for the word and the fragment)."""
+    from pure_ldp.heavy_hitters import TreeHistClient
+
+    return TreeHistClient(float(kw.pop("epsilon")), int(kw.pop("fragment_length")),
+                          int(kw.pop("max_string_length"))), kw
+
+
 def _mfl_build(module, name):
     def build(**kw):
         import importlib
@@ -111,6 +119,8 @@ SPECS = {
     ("pure-ldp", "PCSClient"): (_pure_ldp_build("PCSClient"), {"epsilon": float, "l": int, "w": int, "d": int}),
     ("pure-ldp", "PEMClient"): (_pem_build, {"epsilon": float, "start_length": int, "max_string_length": int,
                                              "fragment_length": int}),
+    ("pure-ldp", "TreeHistClient"): (_treehist_build, {"epsilon": float, "fragment_length": int,
+                                                       "max_string_length": int}),
     ("pure-ldp", "HadamardResponseClient"): (_pure_ldp_build("HadamardResponseClient"), {"epsilon": float, "d": int}),
     ("pure-ldp", "HadamardMechClient"): (_pure_ldp_build("HadamardMechClient"), {"epsilon": float, "d": int,
                                                                                  "t": int}),
@@ -269,7 +279,7 @@ def sampler_spec(spec: str, params: dict | list | None = None):
     kv = _parse(lib, name, types, params)
     obj, rest = build(**kv)
     g = a.structure.g if type(a.structure) is PublicMixture else None     # plain local hashing: (bucket, seed)
-    if lib == "pure-ldp" and name == "PEMClient":
+    if lib == "pure-ldp" and name in ("PEMClient", "TreeHistClient"):
         raise InputError(f"{spec}: inputs are strings; pass your own MODULE:CALLABLE for the black-box audit")
     if lib == "pure-ldp":
         def privatise(x):

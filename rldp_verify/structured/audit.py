@@ -170,7 +170,8 @@ def audit_structured(model: Adapted, eps, *, tolerance=None, distribution=None, 
     lo, hi = _ratio_bounds(st)
     dps = SCREEN_DPS   # the precision of _ratio_bounds above
     verdict = _verdict(st, target, lo, hi, dps)
-    notes = [f"structure: {st.kind}; exact eps-LDP ratio without enumerating outputs",
+    how = "exact eps-LDP ratio" if lo == hi else "eps-LDP ratio enclosed in a certified interval"
+    notes = [f"structure: {st.kind}; {how} without enumerating outputs",
              f"sampler model: {model.sampler}"] + list(model.notes)
     excess = budget = None
     if verdict == FAIL:

@@ -168,12 +168,13 @@ def test_pcs_ratio_is_the_best_key_pair():
 
 
 def test_refusals(capsys):
-    from pure_ldp.heavy_hitters import TreeHistClient
+    from pure_ldp.core import generate_hash_funcs
+    from pure_ldp.heavy_hitters import SFPClient
 
     with pytest.raises(InputError, match="does not know the domain size: pass d="):
         adapt(_pcs())
-    with pytest.raises(InputError, match="TreeHistClient is not supported: its fragment report hides which prefix"):
-        adapt(TreeHistClient(1.0, 1, 2))
+    with pytest.raises(InputError, match="SFPClient is not supported: its fragment report hides which substring"):
+        adapt(SFPClient(1.0, 2, 4, fo_client=fo.SketchResponseClient(1.0, 8, generate_hash_funcs(2, 8))))
     pem = _pem()
     pem.client = fo.DEClient(1.0, 8)
     with pytest.raises(InputError, match="only local hashing"):

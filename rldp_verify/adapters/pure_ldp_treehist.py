@@ -1,0 +1,130 @@
+"""pure-ldp's ``TreeHistClient`` (1.1.2 / 1.2.0) as a certified interval (:mod:`rldp_verify.structured.treehist`).
+
+``privatise(x)`` pads x, draws r = np.random.randint(0, L / N) (secret) and returns (fragment_estimator on the
+prefix of length (r + 1) N, padded; word_estimator on the padded string): two local-hashing clients at eps / 2,
+each with its own released seed. The images (the inner indices of the word and of each prefix) are read by running
+the client's own ``privatise`` with both estimators replaced by recorders and np.random.randint answered r (its
+arguments checked); the inner clients' exact probabilities come from the LHClient adapter (its sampler model).
+Inputs: the strings of length ``max_string_length`` over the alphabet, numbered in base |alphabet| (first
+character most significant).
+"""
+
+from __future__ import annotations
+
+import copy
+import types
+
+from rldp_verify.adapters._common import _Events
+from rldp_verify.core.errors import InputError
+from rldp_verify.structured import Adapted, PublicMixture
+from rldp_verify.structured.treehist import PrefixMixture
+
+
+class _Rec:
+    def __init__(self):
+        self.seen: list = []
+
+    def privatise(self, v):
+        self.seen.append(v)
+        return None
+
+
+def _images(obj, label: str, R: int):
+    """(word(string), prefixes(string)): the estimators' arguments for each r, read from ``privatise``."""
+    import pure_ldp.heavy_hitters.treehistogram.treehist_client as mod
+
+    probe = copy.copy(obj)
+    probe.fragment_estimator, probe.word_estimator = rf, rw = _Rec(), _Rec()
+    saved = mod.np
+
+    def read(s: str):
+        words, frags = [], []
+        for r in range(R):
+            calls: list = []
+
+            def randint(a, b, r=r, calls=calls):
+                calls.append((a, b))
+                return r
+            mod.np = types.SimpleNamespace(random=types.SimpleNamespace(randint=randint))
+            try:
+                probe.privatise(s)
+            except Exception as exc:
+                raise InputError(f"{label}: privatise({s!r}) raised {type(exc).__name__}: {exc}") from None
+            finally:
+                mod.np = saved
+            if len(calls) != 1 or calls[0][0] != 0 or calls[0][1] != R or len(rf.seen) != 1 or len(rw.seen) != 1:
+                raise InputError(f"{label} does not draw its prefix as np.random.randint(0, {R}) and privatise each "
+                                 "estimator once; unsupported version")
+            frags.append(rf.seen.pop())
+            words.append(rw.seen.pop())
+        if len(set(words)) != 1:
+            raise InputError(f"{label}: the word report depends on the secret prefix draw; unsupported version")
+        return words[0], tuple(frags)
+    return read
+
+
+def _index(client, v, label: str) -> int:
+    try:
+        i = int(client.index_mapper(v))
+    except Exception as exc:
+        raise InputError(f"{label}: index_mapper({v!r}) raised {type(exc).__name__}: {exc}") from None
+    if i < 0:
+        raise InputError(f"{label}: index_mapper({v!r}) = {i} is negative")
+    return i
+
+
+def _treehist(obj, ver, ev: _Events, params) -> Adapted:
+    from rldp_verify.adapters.pure_ldp_sketch import _inner
+
+    label = f"pure-ldp {ver} TreeHistClient"
+    if params:
+        raise InputError(f"{label} carries its own parameters; unexpected {', '.join(sorted(params))}")
+    alphabet, L, N = list(obj.alphabet), int(obj.max_string_length), int(obj.fragment_length)
+    d = len(alphabet) ** L
+    if N < 1 or L % N:
+        raise InputError(f"{label}: max_string_length = {L} is not a multiple of fragment_length = {N}")
+    if d < 2 or d > 2**16:
+        raise InputError(f"{label}: |alphabet|^max_string_length = {d} inputs; the audit handles 2..2^16")
+    R = L // N
+    read = _images(obj, label, R)
+
+    def string(x):
+        digits = []
+        for _ in range(L):
+            x, r = divmod(x, len(alphabet))
+            digits.append(alphabet[r])
+        return "".join(reversed(digits))
+    fe, we = obj.fragment_estimator, obj.word_estimator
+    for est in (we, fe):
+        if type(est).__name__ != "LHClient":
+            raise InputError(f"{label}: the estimator {type(est).__name__} is not LHClient; only local hashing with "
+                             "seeds random.randint(0, sys.maxsize) (the default) is supported")
+    imgs = [read(string(x)) for x in range(d)]
+    words = [_index(we, w, label) for w, _ in imgs]
+    pres = [tuple(_index(fe, f, label) for f in fs) for _, fs in imgs]
+    d_in = max(max(words), max(max(p) for p in pres)) + 1
+    inner_w, inner_f = _inner(we, d_in, ev, label), _inner(fe, d_in, ev, label)
+    for inner, what in ((inner_w, "word"), (inner_f, "fragment")):
+        if not isinstance(inner.structure, PublicMixture):
+            raise InputError(f"{label}: the {what} estimator {inner.name} is not local hashing; only local hashing "
+                             "(the default) is supported")
+
+    def build(sw, sf):
+        return PrefixMixture(d, sw, sf, words.__getitem__, pres.__getitem__)
+    fp = {f"word {k}": v for k, v in inner_w.float_params.items()}
+    fp.update({f"fragment {k}": v for k, v in inner_f.float_params.items()})
+    rebuild = None
+    if inner_w.rebuild is not None and inner_f.rebuild is not None:
+        rw, rfb = inner_w.rebuild, inner_f.rebuild
+
+        def rebuild(f):
+            return build(rw({k[5:]: v for k, v in f.items() if k.startswith("word ")}),
+                         rfb({k[9:]: v for k, v in f.items() if k.startswith("fragment ")}))
+    samp = (f"r = np.random.randint(0, {R}) (uniform, secret); fragment: {inner_f.sampler}; word: "
+            f"{inner_w.sampler}; the three draws independent")
+    notes = [f"inputs: the {d} strings of length {L}, numbered in base {len(alphabet)}",
+             "certified interval: upper end rho_word * rho_fragment (a ratio of two mixtures with the same weights is "
+             "at most its largest component ratio), lower end the exact ratio at the searched witness"]
+    return Adapted(build(inner_w.structure, inner_f.structure), f"{label} (alphabet {''.join(alphabet)}, length "
+                   f"{L}, fragments of {N}; word {inner_w.name}, fragment {inner_f.name})", samp, fp, rebuild,
+                   notes + list(inner_f.notes))
