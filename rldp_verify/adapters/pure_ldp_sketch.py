@@ -247,8 +247,7 @@ def _pure_ldp_sketch(obj, cls: str, ver, ev: _Events, params) -> Adapted:
         from rldp_verify.adapters.pure_ldp_treehist import _treehist
 
         return _treehist(obj, ver, ev, dict(params))
-    why = {"SFPClient": "its fragment report hides which substring it encodes (np.random.choice, not released)"}[cls]
-    raise InputError(f"pure-ldp {ver} {cls} is not supported: {why}, so its channel is a secret mixture over local "
-                     "hashing with seeds up to sys.maxsize, whose exact eps-LDP ratio is not computed")
-
-
+    raise InputError(f"pure-ldp {ver} {cls} is not supported: its report is (fragment sketch of hash_256(x) and the "
+                     "substring at the released index l, word sketch of x, l), a product of two sketch-response "
+                     "clients that is not modelled yet (with the default index_mapper its own privatise usually "
+                     "raises: BitArray cannot read the fragment 'hash_substring')")
