@@ -47,6 +47,18 @@ def _size(d, what: str) -> int:
     return d
 
 
+def _d_param(params: dict, label: str) -> int:
+    """The domain size ``d`` of a library object that does not carry it (the only parameter it takes; the caller's
+    dict is not changed)."""
+    params = dict(params)
+    if "d" not in params:
+        raise InputError(f"{label} does not know the domain size: pass d=...")
+    d = _size(params.pop("d"), "d")
+    if params:
+        raise InputError(f"unexpected parameter(s) {', '.join(sorted(params))} for {label}")
+    return d
+
+
 def _eps(eps, name="epsilon") -> float:
     try:
         v = float(eps)

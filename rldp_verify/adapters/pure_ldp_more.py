@@ -16,7 +16,7 @@ import copy
 import itertools
 from typing import Any
 
-from rldp_verify.adapters._common import _Events, _size, _trace, xxhash_accepting_str
+from rldp_verify.adapters._common import _d_param, _Events, _size, _trace, xxhash_accepting_str
 from rldp_verify.core.errors import InputError
 from rldp_verify.structured import Adapted, BitChannel, BloomProduct, PublicMixture, TwoLevel
 
@@ -76,15 +76,6 @@ def _pure_ldp_more(obj, cls: str, ver, ev: _Events, params) -> Adapted:
     if params:
         raise InputError(f"pure-ldp {cls} carries its own parameters; unexpected {', '.join(sorted(params))}")
     return _hm(obj, ver, ev) if cls == "HadamardMechClient" else _hr(obj, ver, ev)
-
-
-def _d_param(params: dict, label: str) -> int:
-    if "d" not in params:
-        raise InputError(f"{label} does not know the domain size: pass d=...")
-    d = _size(params.pop("d"), "d")
-    if params:
-        raise InputError(f"unexpected parameter(s) {', '.join(sorted(params))} for {label}")
-    return d
 
 
 # ------------------------------------------------------------------------------------------ RAPPOR

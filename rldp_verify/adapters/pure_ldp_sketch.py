@@ -20,23 +20,13 @@ from __future__ import annotations
 import copy
 import types
 
-from rldp_verify.adapters._common import _Events, _size, xxhash_accepting_str
+from rldp_verify.adapters._common import _d_param, _Events, _size, xxhash_accepting_str
 from rldp_verify.core.errors import InputError
 from rldp_verify.structured import Adapted, SignedSketch, hashed_mixture
 from rldp_verify.structured import samplers as sm
 
 SKETCH = ("SketchResponseClient", "PCSClient", "PEMClient", "TreeHistClient", "SFPClient")
 DENSE_SEEDS = 4
-
-
-def _d_of(params: dict, label: str) -> int:
-    params = dict(params)
-    if "d" not in params:
-        raise InputError(f"{label} does not know the domain size: pass d=...")
-    d = _size(params.pop("d"), "d")
-    if params:
-        raise InputError(f"unexpected parameter(s) {', '.join(sorted(params))} for {label}")
-    return d
 
 
 class _Recorder:
@@ -124,7 +114,7 @@ def _sketch_response(obj, ver, ev: _Events, params) -> Adapted:
     import pure_ldp.frequency_oracles.sketch_response.sketch_response_client as mod
 
     label = f"pure-ldp {ver} SketchResponseClient"
-    d = _d_of(params, label)
+    d = _d_param(params, label)
     k, m = _size(getattr(obj, "k", None), "k (number of hash functions)"), _size(getattr(obj, "m", None), "m")
     cs = bool(getattr(obj, "count_sketch", False))
     d_in = 2 * m if cs else m
@@ -144,7 +134,7 @@ def _sketch_response(obj, ver, ev: _Events, params) -> Adapted:
 
 def _pcs(obj, ver, ev: _Events, params) -> Adapted:
     label = f"pure-ldp {ver} PCSClient"
-    d = _d_of(params, label)
+    d = _d_param(params, label)
     w, rows = _size(getattr(obj, "w", None), "w"), int(getattr(obj, "l", 0))
     funcs = list(getattr(obj, "hash_funcs", []))
     if rows < 1 or len(funcs) < rows:
