@@ -844,10 +844,14 @@ class VariantPatch:
                                  f"{self.var.module}, not one existing function")
             # the function object that runs this code: the module's attribute, or the function it wraps
             # (functools.wraps: ``__wrapped__``, e.g. a claim's check below a decorator)
+            # (the function defined by this source is recognised by its file and qualified name, not by its code:
+            # under pytest the installed package's modules are assertion-rewritten, so their code differs from the
+            # source's while being the same function)
             obj, path = importlib.import_module(self.var.module), changed[0]
             for name in path.split("."):
                 obj = getattr(obj, name)
-            while not (isinstance(obj, types.FunctionType) and _code_key(obj.__code__) == _code_key(before[changed[0]])):
+            while not (isinstance(obj, types.FunctionType) and obj.__code__.co_qualname == changed[0]
+                       and Path(obj.__code__.co_filename).resolve() == Path(spec.origin).resolve()):
                 if not hasattr(obj, "__wrapped__"):
                     raise ValueError(f"step variant {self.var.id}: {self.var.module}:{changed[0]} does not run the "
                                      "code of its source")
