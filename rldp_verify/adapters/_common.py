@@ -59,6 +59,18 @@ def _d_param(params: dict, label: str) -> int:
     return d
 
 
+def _index_string(alphabet: list, length: int):
+    """Input index x -> the string of ``length`` letters of ``alphabet`` it numbers (base |alphabet|, most significant
+    letter first): the inputs of pure-ldp's heavy-hitter clients (PEM, TreeHist)."""
+    def string(x: int) -> str:
+        digits = []
+        for _ in range(length):
+            x, r = divmod(x, len(alphabet))
+            digits.append(alphabet[r])
+        return "".join(reversed(digits))
+    return string
+
+
 def _eps(eps, name="epsilon") -> float:
     try:
         v = float(eps)

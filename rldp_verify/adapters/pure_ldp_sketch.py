@@ -20,7 +20,7 @@ from __future__ import annotations
 import copy
 import types
 
-from rldp_verify.adapters._common import _d_param, _Events, _size, xxhash_accepting_str
+from rldp_verify.adapters._common import _d_param, _Events, _index_string, _size, xxhash_accepting_str
 from rldp_verify.core.errors import InputError
 from rldp_verify.structured import Adapted, SignedSketch, hashed_mixture
 from rldp_verify.structured import samplers as sm
@@ -207,12 +207,7 @@ def _pem(obj, ver, ev: _Events, params) -> Adapted:
     if d < 2 or d > 2**24:
         raise InputError(f"{label}: |alphabet|^max_string_length = {d} inputs; the audit handles 2..2^24")
 
-    def string(x):
-        digits = []
-        for _ in range(L):
-            x, r = divmod(x, len(alphabet))
-            digits.append(alphabet[r])
-        return "".join(reversed(digits))
+    string = _index_string(alphabet, L)
     client = obj.client
     image = _Images(obj, mod, G, label, arg=string, after=lambda frag: int(client.index_mapper(frag)))
     inner = _inner(client, d, ev, label)

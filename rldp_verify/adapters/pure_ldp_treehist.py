@@ -14,7 +14,7 @@ from __future__ import annotations
 import copy
 import types
 
-from rldp_verify.adapters._common import _Events
+from rldp_verify.adapters._common import _Events, _index_string
 from rldp_verify.core.errors import InputError
 from rldp_verify.structured import Adapted, PublicMixture
 from rldp_verify.structured.treehist import PrefixMixture
@@ -88,12 +88,7 @@ def _treehist(obj, ver, ev: _Events, params) -> Adapted:
     R = L // N
     read = _images(obj, label, R)
 
-    def string(x):
-        digits = []
-        for _ in range(L):
-            x, r = divmod(x, len(alphabet))
-            digits.append(alphabet[r])
-        return "".join(reversed(digits))
+    string = _index_string(alphabet, L)
     fe, we = obj.fragment_estimator, obj.word_estimator
     for est in (we, fe):
         if type(est).__name__ != "LHClient":
