@@ -55,8 +55,8 @@ def register(sub):
     g.add_argument("--distribution", help="F = {P}: a single distribution 'a,b;c,d' (e.g. P* for eq. (62)), or a "
                    "file: .json (nested list), .csv (one row of S per line), .npy (2-D array). With --adapter, "
                    "input x = s |U| + u of the library's domain; for a multi-attribute one (RS+FD: "
-                   "RSpFD_GRR_Client, RSpFD_UE_zero_Client) tuples are indexed lexicographically, S = the first "
-                   "attributes (their sizes multiply to |S|), U = the others")
+                   "RSpFD_GRR_Client, RSpFD_UE_zero_Client, RSpFD_UE_rnd_Client) tuples are indexed lexicographically, "
+                   "S = the first attributes (their sizes multiply to |S|), U = the others")
     g.add_argument("--ldp", action="store_true", help="eps-LDP of the matrix (Definition 2)")
     add_ball_arguments(p.add_argument_group("Rényi ball (with --phat or --data)"))
     p.add_argument("--dps", type=int, default=DEFAULT_DPS, help=f"starting precision in digits (default {DEFAULT_DPS})")

@@ -22,9 +22,17 @@ pi_j(. | s) of attribute j under P(. | s) (a point mass at s's own value for j <
 The output chooses every term independently, so for each ordered pair of secrets s != s' with positive mass the
 supremum over y is a maximum ratio of sums, found exactly by Dinkelbach's iteration
 (:func:`rldp_verify.structured.channels.max_ratio_of_sums`); rho is the largest over the pairs (1 with fewer than
-two secrets of positive mass). Exact: rationals throughout. RS+FD with random fake data (UE-r) is refused: its
-fake law depends on the number of ones of the whole report, so under P the attribute's term is not a sum over
-its values with fixed options.
+two secrets of positive mass). Exact: rationals throughout.
+
+- random fake data (UE-r, F_j(y) = Z_j(y) (n h_1 + (k_j - n) h_0) / k_j with n the number of ones of y_j, the law of
+  UE of a uniformly random value): L_j / F_j = w_j(n) h_j(y_j[t_j]) with w_j(n) = k_j / (n h_1 + (k_j - n) h_0), so
+  E[. | s] = w_j(n) (h_0 + (h_1 - h_0) pi_j(Y | s)) with Y the set of values whose bit is 1 (|Y| = n): the bits of
+  the attribute are coupled through n, so its options are the 2^(k_j) sets Y, not a sum over its values. They are
+  not enumerated: for Dinkelbach's lambda, the attribute's best term max_Y w_j(|Y|) (h_0 (1 - lambda) + sum_{v in Y}
+  g(v)), g(v) = (h_1 - h_0) (pi_j(v | s) - lambda pi_j(v | s')), is, for each n, attained by the n values of largest
+  g (w_j(n) > 0), so the exact maximiser is found among k_j + 1 prefixes of g sorted
+  (:func:`_random_oracle`); the iteration (:func:`_dinkelbach`) is the same as for finite options. Needs
+  0 < p, q < 1 (every output has positive probability, so every denominator is positive).
 """
 
 from __future__ import annotations
@@ -40,6 +48,7 @@ from rldp_verify.structured.channels import (
     Symmetric,
     UnaryProduct,
     max_ratio_of_sums,
+    ratio,
 )
 
 __all__ = ["RSFD", "rsfd_p_audit", "attribute_split"]
@@ -63,10 +72,6 @@ def _parts(st) -> list:
     if isinstance(st, FakeDataMixture):
         return [(c, "uniform") for c in st.components]
     if isinstance(st, FakeData):
-        if any(f == "random" for _, f in st.parts):
-            raise InputError("(eps, P)-RLDP of RS+FD with random fake data (UE-r) is not implemented without "
-                             "enumerating outputs: its fake law depends on the number of ones of the whole report, "
-                             "so under P an attribute's term is not a sum over its values; use the dense channel")
         return list(st.parts)
     raise InputError(f"{type(st).__name__} is not an RS+FD structure")
 
@@ -104,12 +109,14 @@ def _marginals(cond_row, ks, r, s):
     return out + marg
 
 
-def _terms(parts, pis, pjs):
-    """(options, weights) of the ratio of sums for the pair with marginals pis (numerator) and pjs."""
+def _terms(parts, pis, pjs, first: int = 0):
+    """(options, weights) of the ratio of sums for the pair with marginals pis (numerator) and pjs (``first``: the
+    index of parts[0] among the attributes, for the labels)."""
     options, weights = [], []
-    for j, (c, fake) in enumerate(parts):
+    for j, (c, fake) in enumerate(parts, first):
+        pi, pj = pis[j - first], pjs[j - first]
         if fake == "uniform":
-            options.append([((c.b + (c.a - c.b) * pis[j][v], c.b + (c.a - c.b) * pjs[j][v]), f"attribute {j}: y = {v}")
+            options.append([((c.b + (c.a - c.b) * pi[v], c.b + (c.a - c.b) * pj[v]), f"attribute {j}: y = {v}")
                             for v in range(c.k)])
             weights.append(c.k)
             continue
@@ -119,11 +126,78 @@ def _terms(parts, pis, pjs):
                 raise InputError("RS+FD with UE needs 0 < q < 1 (a cold bit that is never, or always, 1)")
             h.append(c.bit.prob(b, 1) / c.bit.prob(b, 0))
         for v in range(c.d):
-            if pis[j][v] or pjs[j][v]:
-                options.append([((pis[j][v] * h[b], pjs[j][v] * h[b]), f"attribute {j}: bit {v} = {b}")
+            if pi[v] or pj[v]:
+                options.append([((pi[v] * h[b], pj[v] * h[b]), f"attribute {j}: bit {v} = {b}")
                                 for b in (0, 1)])
                 weights.append(1)
     return options, weights
+
+
+def _h(c, fake) -> tuple:
+    """(h_0, h_1), h(b) = Pr[b | hot] / Pr[b | cold] of a unary encoding's bit (0 < q < 1; 0 < p < 1 too for UE-r)."""
+    if not 0 < c.bit.q < 1 or (fake == "random" and not 0 < c.bit.p < 1):
+        raise InputError(f"RS+FD with UE and {fake} fake data needs 0 < q < 1"
+                         + (" and 0 < p < 1 (every output possible)" if fake == "random" else ""))
+    return c.bit.prob(0, 1) / c.bit.prob(0, 0), c.bit.prob(1, 1) / c.bit.prob(1, 0)
+
+
+def _random_oracle(c, pi, pj, j):
+    """UE-r attribute j: lambda -> the exact maximiser over the sets Y (bits 1) of w(|Y|) (h_0 + (h_1 - h_0) pi(Y|s))
+    - lambda w(|Y|) (h_0 + (h_1 - h_0) pi(Y|s')), as ((num, den), label) (see the module docstring)."""
+    h0, h1 = _h(c, "random")
+    k, dh = c.d, h1 - h0
+    w = [Fraction(k) / (n * h1 + (k - n) * h0) for n in range(k + 1)]
+
+    def best(lam):
+        order = sorted(range(k), key=lambda v: -dh * (pi[v] - lam * pj[v]))
+        a = b = Fraction(0)
+        top, arg = w[0] * h0 * (1 - lam), (0, a, b)
+        for n, v in enumerate(order, 1):
+            a, b = a + pi[v], b + pj[v]
+            val = w[n] * (h0 * (1 - lam) + dh * (a - lam * b))
+            if val > top:
+                top, arg = val, (n, a, b)
+        n, a, b = arg
+        ones = sorted(order[:n])
+        return ((w[n] * (h0 + dh * a), w[n] * (h0 + dh * b)),
+                f"attribute {j}: {n} ones, at values {ones[:20]}{' ...' if n > 20 else ''}")
+    return best
+
+
+def _static_oracle(opts, wt):
+    def best(lam):
+        e = max(opts, key=lambda e: wt * (e[0][0] - lam * e[0][1]))
+        return (wt * e[0][0], wt * e[0][1]), e[1]
+    return best
+
+
+def _dinkelbach(oracles, limit: int = 1000):
+    """Dinkelbach's iteration with each part's exact maximiser given as an oracle lambda -> ((num, den), label):
+    as :func:`~rldp_verify.structured.channels.max_ratio_of_sums` (which enumerates each part's options)."""
+    lam = Fraction(1)
+    for _ in range(limit):
+        choice = [f(lam) for f in oracles]
+        new = ratio(sum(e[0][0] for e in choice), sum(e[0][1] for e in choice))
+        if new is None or new == INF:
+            return new if new is not None else Fraction(1), choice
+        if new <= lam:
+            return lam, choice
+        lam = new
+    raise InputError("Dinkelbach's iteration did not stop")  # pragma: no cover - finitely many choices
+
+
+def _pair(parts, pis, pjs):
+    """(max over y of the ratio of sums, the choice) for one ordered pair of secrets."""
+    if all(fake != "random" for _, fake in parts):
+        return max_ratio_of_sums(*_terms(parts, pis, pjs))
+    oracles = []
+    for j, (c, fake) in enumerate(parts):
+        if fake == "random":
+            oracles.append(_random_oracle(c, pis[j], pjs[j], j))
+        else:
+            opts, wts = _terms([(c, fake)], pis[j:j + 1], pjs[j:j + 1], j)
+            oracles += [_static_oracle(o, wt) for o, wt in zip(opts, wts, strict=True)]
+    return _dinkelbach(oracles)
 
 
 def rsfd_p_audit(st, P, sizes):
@@ -151,8 +225,7 @@ def rsfd_p_audit(st, P, sizes):
         for j, t in enumerate(secrets):
             if i == j:
                 continue
-            options, weights = _terms(parts, pis[i], pis[j])
-            val, choice = max_ratio_of_sums(options, weights)
+            val, choice = _pair(parts, pis[i], pis[j])
             if best is None or _key(val) > _key(best):
                 best = val
                 wit = {"s": s, "s_prime": t, "y": "; ".join(o[1] for o in choice
