@@ -66,6 +66,14 @@ printed ratio_upper >= U, printed ratio_lower <= L, PASS: U <= e^eps, FAIL: L > 
   base is <= 0; e^{-T/p_i} at a = 1): the part's bound is mu1 + mu2 - M1 z1 - M2 z2 at these least z, the
   bound the max over the parts (tight for a <= 1/2 as the parts shrink).  The bound evaluated
   in arb and certainly <= 0 proves P(y|s1) <= r P(y|s2) on F.  U = max r over all pairs.
+- Lattice noise (``lattice-laplace`` {lower, upper, k, scale, size}, eps-LDP; data i_lower, i_upper): each of the
+  ``size`` coordinates x in [lower, upper] is rounded to i(x) = floor(x 2^-k + 1/2), and Y = i + Z with Z discrete
+  Laplace of scale sigma = scale 2^-k, Pr[Z = z] = c t^|z|, t = e^(-1/sigma), independently per coordinate.  The ratio
+  at y is prod_j t^(|y_j - i_j| - |y_j - i'_j|) <= t^(-||i - i'||_1) (triangle inequality), with equality at every y
+  below both; i is monotone in x, so ||i - i'||_1 <= size (i(upper) - i(lower)), attained at upper vs lower:
+  U = L = e^eps_c, eps_c = size (i_upper - i_lower) 2^k / scale (rational; the float output is post-processing,
+  and every float below lower has lattice preimages below i(lower) only).  The checker recomputes the indices
+  from the bounds, then PASS: eps_c <= eps (exactly, or e^eps_c <= e^eps in arb), FAIL: the reverse, certainly.
 """
 
 from __future__ import annotations
@@ -219,12 +227,41 @@ def _bound(Q_y, a2, s1, s2, phat, a: Fraction, B: Fraction, pc: dict, part):
 
 def check(st: dict, data: dict) -> str:
     """Check an ``audit`` certificate; returns what was proved or raises CertificateError."""
+    if "lattice-laplace" in st:
+        return _lattice(st, data)
     a1, a2 = (int(v) for v in st["sizes"])
     F, wit = st["set"], data.get("witness")
     U, L = _ratio_range(_channel(st["Q"], a1, a2), a1, a2, F, wit, data) if "Q" in st else _structured(st, F, data)
     _check_printed_ends(st, U, L)
     _check_verdict(verdict := st["verdict"], st["eps"], U, L)
     return f"{verdict}: ratio in [{_s(L)}, {_s(U)}] ({F['type']}{'' if wit is None else ', witness re-checked'})"
+
+
+def _lattice(st: dict, data: dict) -> str:
+    """A ``lattice-laplace`` statement (module docstring): eps_c from the recomputed lattice indices."""
+    m, i = st["lattice-laplace"], [q(data["i_lower"]), q(data["i_upper"])]
+    k, n, s, two_k = int(m["k"]), int(m["size"]), q(m["scale"]), Fraction(2) ** int(m["k"])
+    if [math.floor(q(m[x]) / two_k + Fraction(1, 2)) for x in ("lower", "upper")] != i:
+        raise CertificateError(f"the lattice indices i_lower, i_upper are not floor(x 2^-k + 1/2) of the bounds "
+                               f"(k = {k})")
+    if s <= 0 or n < 1 or i[1] < i[0] or st["set"]["type"] != "ldp":
+        raise CertificateError("lattice noise needs scale > 0, size >= 1, lower <= upper and the set ldp")
+    e, t, v = n * (i[1] - i[0]) * two_k / s, st["eps"], st["verdict"]
+    up, lo = _exp_sign(e, _num_or_inf(st["ratio_upper"])), st.get("ratio_lower")
+    if up not in (-1, 0) or lo is not None and _exp_sign(e, q(lo)) not in (0, 1):
+        raise CertificateError(f"the printed ratio [{lo}, {st['ratio_upper']}] does not enclose e^{e}")
+    above = (1 if e > q(t["eps"]) else -1) if "eps" in t else _exp_sign(e, q(t["exp_eps"]))
+    if not (v == "INCONCLUSIVE" or v == "FAIL" and above == 1 or v == "PASS" and above in (-1, 0)):
+        raise CertificateError(f"{v} but eps_c = {e} is not certainly {'at most' if v == 'PASS' else 'above'} eps")
+    return f"{v}: lattice Laplace, eps_c = {e} (indices re-computed)"
+
+
+def _exp_sign(e: Fraction, x):
+    """The sign of e^e - x (x rational or inf), certainly; None if undecided (e^e is irrational for e != 0)."""
+    if x == INF or e == 0:
+        return -1 if x == INF else (x < 1) - (x > 1)
+    r = decide(lambda: (lambda w: 1 if w > 0 else -1 if w < 0 else None)(num(e).exp() - num(x)))
+    return r if r in (1, -1) else None
 
 
 def _structured(st: dict, F: dict, data: dict):

@@ -371,6 +371,7 @@ def structured_certificate(res, adapted, eps, *, name: str = "audit") -> dict:
         _dense_ball(res, st)
     else:
         head = _structured_head(res, st, sizes if fset["type"] != "ldp" else None)
+    data.update(head.pop("data", {}))
     if "rows" in head:
         head = {"Q": _table(head.pop("rows")), "sizes": head.pop("shape")}
     if isinstance(st, PublicMixture):
@@ -506,6 +507,10 @@ def _structured_head(res, st, sizes) -> dict:
                                 if res.verdict == "FAIL" else "its upper end rests on the library's hash at every "
                                 "seed (below max(a/b, b/a), which is all the checker can certify from g, a, b)"))
         return {"seeded-grr": {"g": st.g, "a": qs(st.a), "b": qs(st.b)}, "sizes": shape}
+    from rldp_verify.certificates.audit_forms import lattice_form
+
+    if sizes is None and (form := lattice_form(st)) is not None:
+        return form
     why = _NO_FORM.get(type(st).__name__, "no structured form in rldp_verify_check")
     if isinstance(st, (Symmetric, SubsetSelection)):
         if sizes is None and _dense_entries(st) <= STRUCTURED_DENSE_ENTRIES:

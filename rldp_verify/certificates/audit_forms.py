@@ -1,0 +1,34 @@
+"""Structured audit certificate forms for OpenDP's lattice noise, local hashing's witness seed and TreeHist
+(issue 23), built from the structures' own fields; :mod:`rldp_verify_check.audit` states what each proves.
+
+- :func:`lattice_form` -- ``lattice-laplace`` {lower, upper, k, scale, size} with the lattice indices of the bounds
+  as data: integers plus discrete Laplace noise (:class:`~rldp_verify.structured.composite.DiscreteLaplaceShift`,
+  k = 0), floats on the 2^k lattice (:class:`~rldp_verify.structured.noise.LatticeLaplace`) and vectors of either
+  (:class:`~rldp_verify.structured.noise.VectorLaplace`); the checker recomputes the indices and
+  eps = size (i(upper) - i(lower)) 2^k / scale from them.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from rldp_verify.certificates import qs
+
+
+def lattice_form(st) -> dict | None:
+    """The ``lattice-laplace`` statement part of ``st`` and its ``data`` (the indices i(lower), i(upper)), or None
+    when ``st`` is not lattice Laplace noise. Bounds and scale are the exact rationals of the floats given."""
+    from rldp_verify.structured.composite import DiscreteLaplaceShift
+    from rldp_verify.structured.noise import LatticeLaplace, VectorLaplace, lattice_index
+
+    lower: float | int
+    upper: float | int
+    if isinstance(st, DiscreteLaplaceShift):
+        lower, upper, k, n = st.lo, st.lo + st.d - 1, 0, 1
+    elif isinstance(st, (LatticeLaplace, VectorLaplace)):
+        lower, upper, k, n = st.lower, st.upper, st.k, getattr(st, "size", 1)
+    else:
+        return None
+    form = {"lower": qs(Fraction(lower)), "upper": qs(Fraction(upper)), "k": int(k), "scale": qs(Fraction(st.scale)),
+            "size": int(n)}
+    return {"lattice-laplace": form, "data": {"i_lower": lattice_index(lower, k), "i_upper": lattice_index(upper, k)}}
