@@ -15,7 +15,13 @@ The expression language (JSON): a number (int or exact string: "p/q", "0.07"), o
     "log" (argument certainly > 0), "exp", "sqrt" (argument certainly >= 0), "erf" (the error function
     erf(x) = (2/sqrt(pi)) int_0^x e^{-t^2} dt, arb's), "pi" (no argument: the constant),
     "pow" [x, y] (x^y: y an integer, or x certainly > 0), "min", "max" (any number of args),
-    "let" [[[name, expr], ...], body] and a string "$name" (a value bound by an enclosing "let").
+    "let" [[[name, expr], ...], body] and a string "$name" (a value bound by an enclosing "let"),
+    "xlogx" [x] (x log x for x > 0, 0 for x <= 0).
+
+An interval variable: with ``"forall": [name, a, b]`` (a <= b exact) the claim is lower <= expr <= upper for every
+``$name`` in [a, b]; ``data["boxes"]`` is a list [[lo, hi], ...] of exact boxes that must cover [a, b] exactly (first
+lo = a, each hi = the next lo, last hi = b, lo <= hi), and on each box ``$name`` is the arb ball
+arb(lo).union(arb(hi)), which contains the whole box, so the inequality holds on it for every point (arb only).
 """
 
 from __future__ import annotations
@@ -120,6 +126,17 @@ def _power(xs, args):
     return _pow(xs, args)
 
 
+def _xlogx(xs, args):
+    x, e1 = xs[0], flint.arb(-1).exp()  # on [0, u]: x log x falls to -1/e at 1/e, then rises; <= max(0, u log u)
+    if x > 0:
+        return x * x.log()
+    u = x.upper()
+    if not u > 0:
+        return flint.arb(0).union(-e1)
+    out = (u * u.log()).union(flint.arb(0))
+    return out if u < e1 else out.union(-e1)
+
+
 def _min(xs, args):
     out = xs[0]
     for x in xs[1:]:
@@ -135,7 +152,8 @@ def _max(xs, args):
 
 
 OPS = {"+": _add, "*": _multiply, "-": _minus, "/": _divide, "log": _log, "exp": _exp, "sqrt": _sqrt,
-       "erf": lambda xs, a: xs[0].erf(), "pi": lambda xs, a: flint.arb.pi(), "pow": _pow, "min": _min, "max": _max}
+       "erf": lambda xs, a: xs[0].erf(), "pi": lambda xs, a: flint.arb.pi(), "pow": _pow, "min": _min, "max": _max,
+       "xlogx": _xlogx}
 EXACT_OPS = {**{k: OPS[k] for k in "+*-/"}, "pow": _power, "min": lambda xs, a: min(xs), "max": lambda xs, a: max(xs)}
 
 
@@ -158,8 +176,8 @@ def check(st: dict, data: dict) -> str:
     if lo is None and hi is None:
         raise CertificateError("neither lower nor upper is stated")
 
-    def claim():
-        v = evaluate(st["expr"], exact=exact)
+    def claim(env=None):
+        v = evaluate(st["expr"], env, exact=exact)
         ok, no = True, False
         for end, above in ((lo, True), (hi, False)):
             if end is None:
@@ -170,9 +188,29 @@ def check(st: dict, data: dict) -> str:
             ok, no = ok and bool(good), no or bool(bad)
         return True if ok else (False if no else None)
 
+    if st.get("forall") is not None:
+        return _forall(st, data, claim, lo, hi, strict, exact)
     if not decide(claim, int(st.get("prec", 128))):
         ends = ("-inf" if lo is None else lo, "inf" if hi is None else hi)
         how = "exactly" if exact else f"in arb up to {MAX_PREC} bits"
         raise CertificateError(f"the value is not certainly in [{ends[0]}, {ends[1]}] (evaluated {how})")
     rel, how = "<" if strict else "<=", "exact" if exact else "arb"
     return f"{'-inf' if lo is None else lo} {rel} value {rel} {'inf' if hi is None else hi} ({how})"
+
+
+def _forall(st: dict, data: dict, claim, lo, hi, strict: bool, exact: bool) -> str:
+    """The claim for every point of [a, b], box by box (module docstring)."""
+    name, a, b = st["forall"][0], q(st["forall"][1]), q(st["forall"][2])
+    boxes, ends = [(q(x), q(y)) for x, y in data["boxes"]], ("-inf" if lo is None else lo, "inf" if hi is None else hi)
+    if exact or not boxes or not a <= b:
+        raise CertificateError("forall needs arb evaluation, a <= b and at least one box")
+    if boxes[0][0] != a or boxes[-1][1] != b:
+        raise CertificateError(f"the boxes cover [{boxes[0][0]}, {boxes[-1][1]}], not [{a}, {b}]")
+    for (x, y), nxt in zip(boxes, boxes[1:] + [(b, b)], strict=True):
+        if not x <= y or y != nxt[0]:
+            raise CertificateError(f"box [{x}, {y}] is empty or not followed by a box starting at {y}")
+    for x, y in boxes:
+        if not decide(lambda x=x, y=y: claim({"$" + name: num(x).union(num(y))}), int(st.get("prec", 128))):
+            raise CertificateError(f"the value is not certainly in [{ends[0]}, {ends[1]}] on the box [{x}, {y}]")
+    rel = "<" if strict else "<="
+    return f"{ends[0]} {rel} value {rel} {ends[1]} for every {name} in [{a}, {b}] ({len(boxes)} boxes, arb)"

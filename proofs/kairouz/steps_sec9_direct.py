@@ -23,11 +23,12 @@ from itertools import combinations
 import flint
 import sympy as sp
 
-from rldp_verify.certificates.claims import built, no_certificate
+from rldp_verify.certificates.claims import built
+from rldp_verify.certificates.interval import mi_m_expr, rr_tail_certificates
 from rldp_verify.certificates.value import value_certificate
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.rigorous import arb_exact, arb_precision
-from rldp_verify.topics.extremal.tail import certify_rr_tail, mi_tail
+from rldp_verify.topics.extremal.tail import mi_tail, rr_tail_boxes
 
 from ._common import PAPER, fs, generic_dist
 from .claim4_single_heavy_atom import mu_z_expr
@@ -359,13 +360,15 @@ def _lp_cross_check(P, k, eps: float) -> float:
     return abs(-r.fun - rr) / max(1.0, abs(rr))
 
 
-def _instance(P, k, dps, fails, undecided) -> dict:
+def _instance(P, k, dps, fails, undecided, tails) -> dict:
     """Steps 9.5.i10, i19, i20 for one prior P: feasibility of alpha* above eps_1 (printed displays on [eps_1, top] by
-    arb bisection, the engine's tail proof above), the LP cross-check, RR attaining (131), the threshold reading."""
+    arb bisection, the engine's tail proof above, its boxes appended to ``tails`` as (k, P, s_hi, boxes)), the LP
+    cross-check, RR attaining (131), the threshold reading."""
     found, row = None, {"k": k, "P": fs(P)}
     for top, s_hi in ((Fraction(12), Fraction(1, 2**17)), (Fraction(41), Fraction(1, 2**58))):
         # the tail eps >= log(1/s_hi) (<= top) by the engine, [eps_1, top] here with the printed displays
-        if not certify_rr_tail(k, mi_tail(P), s_hi, dps=dps):
+        boxes = rr_tail_boxes(k, mi_tail(P), s_hi, dps=dps)
+        if boxes is None:
             continue
         for e1 in _candidates(P, k, top, fails):
             status, info = _prove_feasible(P, k, e1, top, max_boxes=3000)
@@ -376,6 +379,7 @@ def _instance(P, k, dps, fails, undecided) -> dict:
                 found = e1
                 row.update({"eps_1": str(e1), "printed (129)/(130) proved on": [str(e1), str(top)], "arb boxes": info,
                             "engine tail proved for eps >=": f"{s_hi.denominator.bit_length() - 1} log 2"})
+                tails.append((k, P, s_hi, boxes))
                 break
         if found is not None or fails:
             break
@@ -412,20 +416,25 @@ def check_rr_dual_tail(ctx):
     rng = ctx.rng("kairouz.steps.s9-5.rr-dual-tail")
     fails: list = []
     undecided: list = []
-    rows = []
+    rows: list = []
+    tails: list = []
     _symbolic_131(fails)
     with arb_precision(ctx.dps):
         for k in (3, 4, 5):
             P = generic_dist(rng, k, 97)
-            rows.append(_instance(P, k, ctx.dps, fails, undecided))
+            rows.append(_instance(P, k, ctx.dps, fails, undecided, tails))
             if fails:
                 break
     ev = {"instances": rows, "precision_dps": ctx.dps,
           "statement_checked_by": ["kairouz.thm14.rr-optimal-mi", "kairouz.thm14.expansions-133-135"],
-          **no_certificate("the identities are sympy's (symbolic, no certificate kind); dual feasibility over an "
-                           "interval of eps is a branch-and-bound over arb boxes of eps (interval inputs) and the "
-                           "tail a proof over boxes of s = e^-eps (certify_rr_tail), while the rigorous-value language "
-                           "has exact rational inputs only")}
+          **built(lambda: [doc for k, P, s_hi, boxes in tails
+                           for doc in rr_tail_certificates(f"kairouz.steps.s9-5 tail, P={fs(P)}", k, mi_m_expr(P), s_hi,
+                                                           boxes)]),
+          "certificate_covers": "the engine's tail: every reduced cost h_T(s) = s g_T(1/s) of RR's basis (|T| >= 2, "
+                                "(129) multiplied out in s = e^-eps) is > 0 for every s in [0, s_hi] (boxes of s "
+                                "re-evaluated in arb), per prior; not the sympy identities (129)-(131) (symbolic, no "
+                                "certificate kind), nor feasibility of the printed (129)/(130) on [eps_1, top] (a "
+                                "branch-and-bound over arb boxes of eps, not written), nor RR attaining (131)"}
     if fails:
         return Outcome.refuted(f"Theorem 14's proof: step '{fails[0]['step']}' fails (the statement is checked by "
                                "kairouz.thm14.rr-optimal-mi)", counterexample=fails[0], kind="proof-gap", **ev)

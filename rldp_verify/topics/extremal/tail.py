@@ -131,12 +131,22 @@ def certify_rr_tail(k: int, m_of_set: Callable, s_hi: Fraction, *, dps: int = SC
 
     ``m_of_set(A)`` returns the interval function m_A(lo, hi) for a frozenset A of inputs.
     """
+    return rr_tail_boxes(k, m_of_set, s_hi, dps=dps, max_boxes=max_boxes) is not None
+
+
+def rr_tail_boxes(k: int, m_of_set: Callable, s_hi: Fraction, *, dps: int = SCREEN_DPS,
+                  max_boxes: int = 20000) -> dict | None:
+    """The proof of :func:`certify_rr_tail`: ``{pattern (a sorted tuple): [(lo, hi), ...]}``, for each pattern the
+    boxes of s (sorted, covering [0, s_hi] exactly) on each of which the arb enclosure of h_j was > 0; or None when
+    the branch-and-bound proves nothing (errs towards "not certified"). The boxes are the certificate's
+    (:func:`rldp_verify.certificates.interval.rr_tail_certificates`)."""
     from itertools import combinations
 
     s_hi = Fraction(s_hi)
     if not (0 < s_hi < 1):
-        return False
+        return None
     patterns = [frozenset(c) for r in range(2, k + 1) for c in combinations(range(k), r)]
+    proved: dict = {tuple(sorted(A)): [] for A in patterns}
     with arb_precision(dps):
         m_single = [m_of_set(frozenset({i})) for i in range(k)]
         m_pattern = {A: m_of_set(A) for A in patterns}
@@ -146,17 +156,19 @@ def certify_rr_tail(k: int, m_of_set: Callable, s_hi: Fraction, *, dps: int = SC
             lo, hi, idx = todo.pop()
             boxes += 1
             if boxes > max_boxes:
-                return False
+                return None
             hs = _h_all(m_single, m_pattern, [patterns[i] for i in idx], k, lo, hi)
             left = [i for i, h in zip(idx, hs, strict=True) if not h > 0]
+            for i in set(idx) - set(left):
+                proved[tuple(sorted(patterns[i]))].append((lo, hi))
             if not left:
                 continue
             if hi - lo < Fraction(1, 10**30):
-                return False
+                return None
             mid = (lo + hi) / 2
             todo.append((lo, mid, left))
             todo.append((mid, hi, left))
-    return True
+    return {A: sorted(b) for A, b in proved.items()}
 
 
 def kl_tail(P0, P1) -> Callable:
@@ -171,3 +183,16 @@ def mi_tail(P) -> Callable:
     def m_of_set(A):
         return m_mi(sum((P[i] for i in A), Fraction(0)))
     return m_of_set
+
+
+def recording_tail(k: int, m_of_set: Callable, *, dps: int = SCREEN_DPS) -> tuple[Callable, dict]:
+    """``(tail_fn, record)``: ``tail_fn(t)`` is :func:`certify_rr_tail` at s_hi = 1/t (for
+    :func:`rldp_verify.topics.extremal.thresholds.bracket_threshold`), and ``record`` keeps the last call's proof,
+    ``{"s_hi": Fraction, "boxes": rr_tail_boxes(...)}`` (boxes None when nothing was proved)."""
+    record: dict = {}
+
+    def tail_fn(t) -> bool:
+        record.update(s_hi=1 / Fraction(t), boxes=None)
+        record["boxes"] = rr_tail_boxes(k, m_of_set, record["s_hi"], dps=dps)
+        return record["boxes"] is not None
+    return tail_fn, record
