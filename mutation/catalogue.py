@@ -1419,3 +1419,23 @@ MUTANTS += [
            "instead of the heaviest (lightest): caught by the independent checker (the lumped bound exceeds r)",
            wrap("rldp_verify.certificates.audit:_lump", _lump_lightest), _SP),
 ]
+
+
+# issue 23 (interval-certs): the tail proof of Kairouz et al. (rldp_verify.topics.extremal.tail) with s = e^-eps taken
+# at each box's midpoint instead of as a ball containing the whole box: the branch-and-bound then "proves" h_j > 0 on
+# boxes where only the midpoint was evaluated. The claims' tails are true, so their verdicts stay VERIFIED; the
+# checker evaluates each box as a whole and rejects the coarse boxes.
+def _tail_at_midpoint(lo, hi):
+    lo, hi = Fraction(lo), Fraction(hi)
+    m = (lo + hi) / 2
+    return flint.arb(flint.fmpq(m.numerator, m.denominator))
+
+
+MUTANTS += [
+    mutant("certificate.rr-tail-at-box-midpoints", "rldp_verify.topics.extremal.tail",
+           "the RR tail proof's boxes of s = e^-eps evaluated at their midpoints instead of as a ball containing the "
+           "box (h_j > 0 'proved' on boxes from one point): caught by the independent checker (interval certificates)",
+           replace("rldp_verify.topics.extremal.tail:_interval", _tail_at_midpoint),
+           ("kairouz.thm8.rr-optimal-kl-distinct-ratios", "kairouz.thm14.rr-optimal-mi",
+            "kairouz.steps.s9-5.rr-dual-tail")),
+]

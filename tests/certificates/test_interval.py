@@ -113,3 +113,23 @@ def test_ratio_tie_tail_rejected():
     r = recheck(interval_certificate("tie", h_expr(3, kl_m_expr(Q0, Q1), (0, 1)), "s", 0, F(1, 10**6), boxes,
                                      lower=0, strict=True))
     assert not r.ok and "on the box [0, 1/10000000]" in r.message
+
+
+def test_engine_tail_at_box_midpoints_is_caught(monkeypatch):
+    """The semantic mutant certificate.rr-tail-at-box-midpoints (mutation/catalogue.py): the engine's boxes of s
+    evaluated at their midpoints 'prove' h_T > 0 on coarser boxes; the checker evaluates each whole box and rejects."""
+    import flint
+
+    import rldp_verify.topics.extremal.tail as tail
+
+    def at_midpoint(lo, hi):
+        m = (F(lo) + F(hi)) / 2
+        return flint.arb(flint.fmpq(m.numerator, m.denominator))
+
+    good = rr_tail_boxes(3, kl_tail(P0, P1), F(1, 6))
+    assert all(recheck(d).ok for d in rr_tail_certificates("t", 3, kl_m_expr(P0, P1), F(1, 6), good))
+    monkeypatch.setattr(tail, "_interval", at_midpoint)
+    coarse = rr_tail_boxes(3, kl_tail(P0, P1), F(1, 6))
+    assert coarse is not None and sum(map(len, coarse.values())) < sum(map(len, good.values()))
+    rs = [recheck(d) for d in rr_tail_certificates("t", 3, kl_m_expr(P0, P1), F(1, 6), coarse)]
+    assert any(not r.ok and "on the box" in r.message for r in rs)
