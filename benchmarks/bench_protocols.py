@@ -51,6 +51,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks._certificates import COLUMN, Certifier, seconds  # noqa: E402
 from rldp_verify.adapters import adapt, adapt_spec  # noqa: E402
 from rldp_verify.structured import audit_structured  # noqa: E402
 
@@ -183,18 +184,29 @@ def baseline(client, attack, k, trials, seed):
     return (float(np.log(tpr / fpr)) if tpr > 0 else -math.inf), TP, FP
 
 
-def _deployment_extras(k: int) -> list[dict]:
+def _certificate(certs: Certifier, name: str, k: int, res, adapted) -> dict:
+    """The row's certificate columns: the structured audit's certificate (its structured form, or its exact dense
+    matrix up to 2^16 entries; "none: ..." naming the structure where the checker has no form), written and
+    re-checked apart from the audit's clock (:mod:`benchmarks._certificates`)."""
+    from rldp_verify.certificates.audit import structured_certificate
+
+    cell, t_build, t_check = certs.certify(f"{name} k={k}", lambda n: structured_certificate(res, adapted, EPS, name=n))
+    return {COLUMN: cell, "certificate_seconds": seconds(t_build, t_check)}
+
+
+def _deployment_extras(k: int, certs: Certifier) -> list[dict]:
     """The rows of :data:`DEPLOYMENT_EXTRAS` at domain size k (none below 2^10)."""
     rows = []
     for name, spec, params in DEPLOYMENT_EXTRAS if k >= 2**10 else ():
         t0 = time.perf_counter()
-        res = audit_structured(adapt_spec(spec, [p.format(k=k, eps=EPS, eps2=2 * EPS, L=k.bit_length() - 1,
-                                                          kscale=k / EPS)
-                                                 for p in params]), EPS)
+        adapted = adapt_spec(spec, [p.format(k=k, eps=EPS, eps2=2 * EPS, L=k.bit_length() - 1, kscale=k / EPS)
+                                    for p in params])
+        res = audit_structured(adapted, EPS)
         t_exact = time.perf_counter() - t0
         lo, hi = res.eps_realised(12)
         row = {"protocol": name, "k": k, "claimed_eps": str(EPS), "exact_eps": [lo, hi], "verdict": res.verdict,
-               "exact_seconds": round(t_exact, 4), "structure": res.structure, "sampler_model": res.sampler}
+               "exact_seconds": round(t_exact, 4), "structure": res.structure, "sampler_model": res.sampler,
+               **_certificate(certs, name, k, res, adapted)}
         rows.append(row)
         print(json.dumps(row), flush=True)
     return rows
@@ -208,15 +220,18 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     _xxhash_shim()
     rows = []
+    certs = Certifier("protocols")
     for k in (int(v) for v in args.sizes.split(",")):
         for name, obj, params, client, attack in protocols(k):
             client(0)                                   # numba compilation outside the clocks
             t0 = time.perf_counter()
-            res = audit_structured(adapt(obj, **params), EPS)
+            adapted = adapt(obj, **params)
+            res = audit_structured(adapted, EPS)
             t_exact = time.perf_counter() - t0
             lo, hi = res.eps_realised(12)
             row = {"protocol": name, "k": k, "claimed_eps": str(EPS), "exact_eps": [lo, hi], "verdict": res.verdict,
-                   "exact_seconds": round(t_exact, 4), "structure": res.structure, "sampler_model": res.sampler}
+                   "exact_seconds": round(t_exact, 4), "structure": res.structure, "sampler_model": res.sampler,
+                   **_certificate(certs, name, k, res, adapted)}
             if not args.no_baseline:
                 n = TRIALS if k == 2 else PILOT.get(k, 20)
                 t0 = time.perf_counter()
@@ -227,12 +242,12 @@ def main(argv=None) -> int:
                             "ldp_audit_seconds_at_1e6": round(t_b * 1e6 / n, 1)})
             rows.append(row)
             print(json.dumps(row), flush=True)
-        rows.extend(_deployment_extras(k))
+        rows.extend(_deployment_extras(k, certs))
     # the report's table format: columns and rows of values; the summary shows the verdict columns, the full
     # table (with the structure and sampler model of each row) is collapsed below it
     columns = list(dict.fromkeys(k for r in rows for k in r))
     summary = ["protocol", "k", "claimed_eps", "exact_eps", "verdict", "exact_seconds", "ldp_audit_eps_emp",
-               "ldp_audit_seconds", "ldp_audit_seconds_at_1e6"]
+               "ldp_audit_seconds", "ldp_audit_seconds_at_1e6", COLUMN]
     out = {
         "title": f"The protocols ldp-audit audits: exact certified eps-LDP (structured) vs. ldp-audit's estimate "
                  f"(claimed eps = {EPS}, alpha = {ALPHA})",
@@ -245,12 +260,13 @@ def main(argv=None) -> int:
             f"ldp-audit protocol re-implemented (see the module docstring); trials per input: {TRIALS} at k = 2 "
             f"(ldp-audit's default: 10^6), a pilot at larger k with the seconds extrapolated linearly to 10^6.",
             "Wall-clock seconds on a shared 2-core machine with other jobs running (noisy).",
+            "certificate_seconds: building and writing the certificate / its re-check. " + certs.note(),
         ],
     }
     dest = Path(args.out)
     dest.parent.mkdir(parents=True, exist_ok=True)
     dest.write_text(json.dumps(out, indent=1) + "\n")
-    return 0
+    return 1 if certs.failed else 0
 
 
 if __name__ == "__main__":

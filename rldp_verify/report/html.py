@@ -488,6 +488,8 @@ def _head(doc: dict, toc: list[str]) -> list[str]:
     certs = doc.get("certificates")
     cert_line = (f"<p>Certificates re-checked by the independent checker: {certs['re-checked']} claims, "
                  f"{certs['failed']} FAILED, {certs['none']} without one.</p>" if certs else "")
+    bench = model.benchmark_certificates(doc)
+    cert_line += f"<p>{e(bench)}</p>" if bench else ""
     return ["<!doctype html><html lang='en'><head><meta charset='utf-8'>",
             "<meta name='viewport' content='width=device-width, initial-scale=1'>",
             "<title>rldp-verify verification report</title>", f"<style>{_asset('report.css')}</style></head><body>",

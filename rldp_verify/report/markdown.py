@@ -140,6 +140,9 @@ def _head(doc: dict) -> list[str]:
         lines += [f"Certificates (re-checked by the independent checker `rldp_verify_check`): {cert['re-checked']} "
                   f"claims re-checked, {cert['failed']} FAILED, {cert['none']} without one"
                   + (" (" + ", ".join(f"{k} {n}" for k, n in kinds.items()) + ")" if kinds else "") + ".", ""]
+    bench = model.benchmark_certificates(doc)
+    if bench:
+        lines += [bench, ""]
     lines += ["## Summary by paper", "", "| paper | " + " | ".join(VERDICTS) + " | total |",
               "|---|" + "---|" * (len(VERDICTS) + 1)]
     for paper, title, cnt in model.per_paper_counts(doc):

@@ -155,3 +155,24 @@ def pretty(text: str | None) -> str:
     s = _GREEK_RE.sub(lambda m: _GREEK[m.group(1)], s)
     s = re.sub(r"\^(-?[0-9]+|n)(?![0-9A-Za-z.])", lambda m: m.group(1).translate(_SUP), s)
     return s
+
+
+def benchmark_certificates(doc: dict) -> str | None:
+    """The summary's sentence on the benchmark audits' certificates (issue 23): the cells of every benchmark table's
+    ``"certificate"`` column ("re-checked (...)", "FAILED: ...", "none: ..."; see ``benchmarks/_certificates.py``),
+    counted apart from the claims'; None when no table has that column."""
+    counts: Counter[str] = Counter()
+    tables = 0
+    for b in doc.get("benchmarks") or []:
+        cols = list(b.get("columns") or [])
+        if "certificate" not in cols:
+            continue
+        tables += 1
+        i = cols.index("certificate")
+        for row in b.get("rows") or []:
+            cell = str(row[i]) if i < len(row) and row[i] is not None else ""
+            counts[next((k for k in ("re-checked", "FAILED", "none") if cell.startswith(k)), "none")] += 1
+    if not tables:
+        return None
+    return (f"Benchmark audits ({tables} tables, counted apart from the claims): {counts['re-checked']} certificates "
+            f"re-checked, {counts['FAILED']} FAILED, {counts['none']} rows without one (the reason in the row).")

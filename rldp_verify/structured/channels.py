@@ -312,6 +312,8 @@ class SubsetSelection:
     def dense(self):
         """(rows, outputs) over the subsets (or ordered tuples with ``ordered``)."""
         if self.ordered:
+            if math.perm(self.k, self.m) > MAX_DENSE:           # counted before the tuples are listed
+                raise InputError("too many ordered subsets for a dense channel")
             outs = list(itertools.permutations(range(self.k), self.m))
             if len(outs) > MAX_DENSE:
                 raise InputError("too many ordered subsets for a dense channel")
@@ -444,8 +446,8 @@ class FakeDataMixture:
     def dense(self):
         """(rows, outputs) over all tuples (small domains)."""
         ks = [c.k for c in self.components]
+        _dense_cap(math.prod(ks) ** 2, "RS+FD")                 # counted before the tuples are listed
         tuples = list(itertools.product(*[range(k) for k in ks]))
-        _dense_cap(len(tuples) ** 2, "RS+FD")
         D = len(ks)
         rows = []
         for y in tuples:
@@ -489,9 +491,9 @@ class FakeDataUnary(FakeDataMixture):
     def dense(self):
         """(rows, outputs) over all tuples and all outputs (one bit vector per attribute; small domains)."""
         ks = [c.d for c in self.components]
+        _dense_cap(math.prod(ks) * 2 ** sum(ks), "RS+FD with UE")   # counted before the tuples are listed
         tuples = list(itertools.product(*[range(k) for k in ks]))
         outs = list(itertools.product(*[list(itertools.product((0, 1), repeat=k)) for k in ks]))
-        _dense_cap(len(tuples) * len(outs), "RS+FD with UE")
         D = len(ks)
 
         def law(c, y, v):   # UE of value v (None: the zero vector) at the bit vector y

@@ -256,9 +256,9 @@ class SampledBits:
 
     def dense(self):
         """(rows, outputs): outputs are vectors in {-1, 0, 1}^b (-1: not sampled), labels "v0,v1,..."."""
-        subsets = list(itertools.combinations(range(self.b), self.m))
-        n_out = len(subsets) * 2**self.m
+        n_out = math.comb(self.b, self.m) * 2**self.m                # counted before the subsets are listed
         _cap(n_out * self.k, f"dBitFlipPM with b = {self.b}, d_bits = {self.m}")
+        subsets = list(itertools.combinations(range(self.b), self.m))
         w = Fraction(1, len(subsets))
         bk = [self.bucket(x) for x in range(self.k)]
         rows, outs = [], []

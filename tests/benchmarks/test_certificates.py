@@ -1,0 +1,164 @@
+"""Issue 23: the benchmark audits' certificates (benchmarks/_certificates.py): a row's certificate is written under
+its table's directory and re-checked by the independent checker (also by ``python -m rldp_verify_check`` walking
+the report's certificate directory, as ``make check-certificates`` does); a tampered certificate (upper end rounded
+down) is rejected and its row says FAILED; a structure without a certificate form says "none" naming it; a
+certificate above the size limit is re-checked in memory and not written."""
+
+import copy
+import json
+from fractions import Fraction as F
+
+import pytest
+
+from benchmarks._certificates import Certifier, form
+from rldp_verify.certificates.audit import audit_certificate
+from rldp_verify.core.errors import InputError
+from rldp_verify.report.model import benchmark_certificates
+from rldp_verify.rldp.audit import audit
+from rldp_verify_check import check_path
+from rldp_verify_check.__main__ import main as checker_main
+
+Q = [[F(1, 2), F(1, 6), F(1, 5), F(1, 6)], [F(1, 6), F(1, 2), F(1, 5), F(1, 6)],
+     [F(1, 6), F(1, 6), F(2, 5), F(1, 6)], [F(1, 6), F(1, 6), F(1, 5), F(1, 2)]]
+BALL = dict(phat="0.07,0.10;0.26,0.57", alpha=2, radius="1/10")
+
+
+def _ball_certificate(name):
+    res = audit(Q, "log(4)", sizes=(2, 2), **BALL)
+    assert res.verdict == "PASS"
+    return audit_certificate(res, Q, "log(4)", sizes=(2, 2), name=name, **BALL)
+
+
+def _rounded_down(name):
+    doc = copy.deepcopy(_ball_certificate(name))          # the printed upper end one unit of its 20th digit lower
+    doc["statement"]["ratio_upper"] = str(F(doc["statement"]["ratio_upper"]) - F(1, 10**20))
+    return doc
+
+
+def test_row_certificate_written_and_rechecked(tmp_path):
+    certs = Certifier("audit", root=tmp_path / "certificates" / "benchmarks")
+    cell, t_build, t_check = certs.certify("GRR ball", _ball_certificate)
+    assert cell == "re-checked (audit: dense Q 4 x 4, Rényi ball)", cell
+    assert t_build is not None and t_check is not None
+    path = tmp_path / "certificates" / "benchmarks" / "audit" / "grr-ball.json"
+    doc = json.loads(path.read_text())
+    assert doc["name"] == "benchmark audit: GRR ball" and doc["data"]["pairs"]
+    assert [r.ok for r in check_path(path)] == [True]
+    # make check-certificates: the checker walks the report's certificate directory, benchmarks included
+    assert checker_main([str(tmp_path / "certificates")]) == 0
+    assert certs.counts["re-checked"] == 1 and "1 re-checked" in certs.note()
+
+
+def test_upper_end_rounded_down_fails(tmp_path):
+    certs = Certifier("audit", root=tmp_path)
+    cell, _, _ = certs.certify("GRR ball rounded down", _rounded_down)
+    assert cell.startswith("FAILED: ") and "below the certified bound" in cell, cell
+    assert certs.failed == 1
+    path = tmp_path / "audit" / "grr-ball-rounded-down.json"        # written all the same: a failure is shown
+    assert [r.ok for r in check_path(path)] == [False]
+    assert checker_main([str(tmp_path)]) == 1
+
+
+def test_no_form_is_none_with_reason(tmp_path):
+    certs = Certifier("protocols", root=tmp_path)
+
+    def build(name):
+        raise InputError("no certificate form for X (RAPPOR) yet: no structured form in rldp_verify_check")
+    cell, t_build, t_check = certs.certify("RAPPOR", build)
+    assert cell == "none: no certificate form for X (RAPPOR) yet: no structured form in rldp_verify_check"
+    assert (t_build, t_check) == (None, None) and not (tmp_path / "protocols").exists()
+
+
+def test_above_size_limit_rechecked_not_written(tmp_path):
+    certs = Certifier("audit", root=tmp_path, max_bytes=100)
+    cell, _, _ = certs.certify("big", _ball_certificate)
+    assert cell.startswith("re-checked (audit: dense Q 4 x 4, Rényi ball); not written: "), cell
+    assert not list(tmp_path.rglob("*.json"))
+    cell, _, _ = certs.certify("big rounded down", _rounded_down)   # re-checked in memory all the same
+    assert cell.startswith("FAILED: ") and "not written" in cell, cell
+
+
+def test_stale_files_removed_and_names_distinct(tmp_path):
+    (tmp_path / "t").mkdir()
+    (tmp_path / "t" / "old.json").write_text("{}")
+    certs = Certifier("t", root=tmp_path)
+    assert not (tmp_path / "t" / "old.json").exists()
+    certs.certify("a b", _ball_certificate)
+    certs.certify("a-b", _ball_certificate)
+    assert sorted(p.name for p in (tmp_path / "t").iterdir()) == ["a-b-2.json", "a-b.json"]
+
+
+def test_adopted_cli_certificate(tmp_path):
+    from rldp_verify.cli import main
+
+    mech = tmp_path / "q.json"
+    mech.write_text(json.dumps({"matrix": [[str(v) for v in r] for r in Q], "sensitive": 2, "public": 2}))
+    out = tmp_path / "cli.json"
+    rc = main(["audit", str(mech), "--eps", "log(4)", "--ldp", "--certificate", str(out), "--json", "--quiet"])
+    assert rc in (0, 1)
+    certs = Certifier("redteam", root=tmp_path / "certs")
+    cell, _, t_check = certs.adopt("case 1", out)
+    assert cell == "re-checked (audit: dense Q 4 x 4, eps-LDP)" and t_check is not None
+    assert not out.exists() and (tmp_path / "certs" / "redteam" / "case-1.json").is_file()
+    assert certs.adopt("case 2", tmp_path / "missing.json")[0] == "none: the command wrote no certificate"
+
+
+@pytest.mark.parametrize("params, want", [
+    ({"k": 4, "epsilon": 1, "optimal": True}, "re-checked (audit: unary, eps-LDP)"),
+])
+def test_protocol_row(tmp_path, params, want):
+    from multi_freq_ldpy.pure_frequency_oracles.UE import UE_Client
+
+    from benchmarks.bench_protocols import _certificate
+    from rldp_verify.adapters import adapt
+    from rldp_verify.structured import audit_structured
+
+    adapted = adapt(UE_Client, **params)
+    res = audit_structured(adapted, 0.25)
+    cols = _certificate(Certifier("protocols", root=tmp_path), "OUE", 4, res, adapted)
+    assert cols["certificate"] == want and cols["certificate_seconds"]
+
+
+def test_protocol_row_without_form(tmp_path):
+    from multi_freq_ldpy.pure_frequency_oracles.HE import HE_Client
+
+    from benchmarks.bench_protocols import _certificate
+    from rldp_verify.adapters import adapt
+    from rldp_verify.structured import audit_structured
+
+    adapted = adapt(HE_Client, k=4, epsilon=1)
+    res = audit_structured(adapted, 0.25)
+    cols = _certificate(Certifier("protocols", root=tmp_path), "THE", 4, res, adapted)
+    assert cols["certificate"].startswith("none: ") and "Laplace" in cols["certificate"], cols
+    assert cols["certificate_seconds"] is None
+
+
+def test_form_and_report_summary():
+    doc = _ball_certificate("x")
+    assert form(doc) == "audit: dense Q 4 x 4, Rényi ball"
+    assert form({"kind": "audit", "statement": {"unary": {}, "set": {"type": "ldp"}}}) == "audit: unary, eps-LDP"
+    report = {"benchmarks": [
+        {"columns": ["a", "certificate"], "rows": [[1, "re-checked (audit: unary, eps-LDP)"], [2, "none: RAPPOR"],
+                                                  [3, "FAILED: below"], [4, None]]},
+        {"columns": ["a"], "rows": [[1]]}]}
+    line = benchmark_certificates(report)
+    assert line == ("Benchmark audits (1 tables, counted apart from the claims): 1 certificates re-checked, "
+                    "1 FAILED, 2 rows without one (the reason in the row).")
+    assert benchmark_certificates({"benchmarks": [{"columns": ["a"], "rows": []}]}) is None
+
+
+@pytest.mark.parametrize("spec, params, structure", [
+    ("multi-freq-ldpy:dBitFlipPM_Client", ["k=1024", "b=1024", "d_bits=16", "eps_perm=0.25"], "dBitFlipPM"),
+    ("multi-freq-ldpy:RSpFD_ADP_Client", ["lst_k=65536,65536", "epsilon=0.25"], "RS+FD"),
+])
+def test_protocol_row_no_form_without_listing_outputs(tmp_path, spec, params, structure):
+    """The deployment rows whose structure has no form: the builder's dense fallback counts the outputs before it
+    lists them (it listed C(1024, 16) subsets, 11 GB, before refusing), so the row says "none" at once."""
+    from benchmarks.bench_protocols import _certificate
+    from rldp_verify.adapters import adapt_spec
+    from rldp_verify.structured import audit_structured
+
+    adapted = adapt_spec(spec, params)
+    res = audit_structured(adapted, 0.25)
+    cols = _certificate(Certifier("protocols", root=tmp_path), structure, 1024, res, adapted)
+    assert cols["certificate"].startswith("none: no certificate form for ") and structure in cols["certificate"], cols
