@@ -46,10 +46,15 @@ def _one_line(text: str, limit: int = 320) -> str:
     return line if len(line) <= limit else line[:limit - 3] + "..."
 
 
+#: the keys of an audit statement that are not its channel's form
+_STATEMENT = ("Q", "sizes", "set", "eps", "verdict", "ratio_upper", "ratio_lower")
+
+
 def form(doc: dict) -> str:
-    """The certificate's form in a few words: kind, channel form (dense Q, unary, seeded-grr, subsets), set."""
+    """The certificate's form in a few words: kind, channel form (dense Q, or the structured form's key: unary,
+    seeded-grr, subsets, ...), set."""
     st = doc.get("statement", {}) if isinstance(doc, dict) else {}
-    channel = next((k for k in ("unary", "seeded-grr", "subsets") if k in st), None)
+    channel = next((k for k in st if k not in _STATEMENT), None)      # unary, seeded-grr, subsets, lattice-laplace...
     if channel is None and "Q" in st:
         channel = f"dense Q {len(st['Q'])} x {len(st['Q'][0]) if st['Q'] else 0}"
     kind = {"ldp": "eps-LDP", "distribution": "{P}", "renyi-ball": "Rényi ball", "simplex": "simplex"}
