@@ -13,6 +13,7 @@ other heavy hitters are refused with the reason. The code of these clients is th
 - ``PEMClient``: group j = random.randint(0, G - 1) released, the inner client (LHClient OLH by default) on the
   index of the prefix of length start + (j + 1) fragment of the padded string. Inputs: the strings of length
   ``max_string_length`` over the alphabet, numbered in base |alphabet| (first character most significant).
+- ``TreeHistClient`` and ``SFPClient``: :mod:`rldp_verify.adapters.pure_ldp_treehist`, :mod:`~.pure_ldp_sfp`.
 """
 
 from __future__ import annotations
@@ -110,7 +111,8 @@ def _wrap(inner: Adapted, d: int, indices, image, dense_indices, name, samp, not
     return Adapted(st, name, samp, dict(inner.float_params), rebuild, notes + list(inner.notes))
 
 
-def _sketch_response(obj, ver, ev: _Events, params) -> Adapted:
+def _sketch_response(obj, ver, ev: _Events, params, values=None) -> Adapted:
+    """``values``: the client's indices numbered 0..d-1 (the inputs of the structure), default the indices 0..d-1."""
     import pure_ldp.frequency_oracles.sketch_response.sketch_response_client as mod
 
     label = f"pure-ldp {ver} SketchResponseClient"
@@ -118,7 +120,7 @@ def _sketch_response(obj, ver, ev: _Events, params) -> Adapted:
     k, m = _size(getattr(obj, "k", None), "k (number of hash functions)"), _size(getattr(obj, "m", None), "m")
     cs = bool(getattr(obj, "count_sketch", False))
     d_in = 2 * m if cs else m
-    image = _Images(obj, mod, k, label)
+    image = _Images(obj, mod, k, label, arg=(lambda x: x) if values is None else values.__getitem__)
     inner = _inner(obj.client, d_in, ev, label)
     dense = range(min(k, DENSE_SEEDS))
     samp = (f"j = random.randint(0, k - 1), k = {k} (uniform, released); the inner client on "
@@ -232,7 +234,8 @@ def _pure_ldp_sketch(obj, cls: str, ver, ev: _Events, params) -> Adapted:
         from rldp_verify.adapters.pure_ldp_treehist import _treehist
 
         return _treehist(obj, ver, ev, dict(params))
-    raise InputError(f"pure-ldp {ver} {cls} is not supported: its report is (fragment sketch of hash_256(x) and the "
-                     "substring at the released index l, word sketch of x, l), a product of two sketch-response "
-                     "clients that is not modelled yet (with the default index_mapper its own privatise usually "
-                     "raises: BitArray cannot read the fragment 'hash_substring')")
+    if cls == "SFPClient":
+        from rldp_verify.adapters.pure_ldp_sfp import _sfp
+
+        return _sfp(obj, ver, ev, dict(params))
+    raise InputError(f"pure-ldp {ver} {cls} is not supported")

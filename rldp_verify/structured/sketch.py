@@ -14,6 +14,9 @@ of the sketch), and a frequency oracle randomises the image. Exact eps-LDP ratio
   h = h': rho = max_b L_s(b) / L_s'(b); h != h': rho = max_b L_s(b) / C(b) * max_b C(b) / L_s'(b) (L the hot law,
   C the cold law; the other entries cancel). rho is the largest of these over the key pairs that occur, found by
   scanning the inputs until the best candidate type is seen.
+- :class:`ReleasedProduct` -- Apple's sequence-fragment puzzle (pure-ldp ``SFPClient``): a released position l, then
+  two independent reports, a fragment oracle F on f_l(x) and a word oracle W on w(x); the eps-LDP ratio is
+  max over l and x != x' of the product of the two parts' pair ratios (see the class).
 """
 
 from __future__ import annotations
@@ -36,7 +39,9 @@ from rldp_verify.structured.channels import (
     ratio,
 )
 
-__all__ = ["HashedInput", "SignedSketch", "SketchMixture", "hashed_mixture"]
+__all__ = ["HashedInput", "ReleasedProduct", "SignedSketch", "SketchMixture", "hashed_mixture"]
+
+PAIRS = 64            # candidate partners x' of x = 0 in the ReleasedProduct witness search
 
 
 def hashed_mixture(d: int, indices: list, image: Callable[[Any, int], int], inner, *, dense_indices=None):
@@ -237,4 +242,130 @@ class SignedSketch:
                     row.append(p)
                 rows.append(row)
                 outs.append(",".join(str(v) for v in vec) + f"@{j}")
+        return rows, outs
+
+
+def _part_max(st):
+    """The eps-LDP ratio of a part over all pairs of its inputs, an upper end: max(a/b, b/a) for local hashing
+    (whatever the seeds), the inner ratio of a hashed oracle, the ratio of GRR or unary encoding."""
+    if isinstance(st, PublicMixture):
+        return _max(ratio(st.a, st.b), ratio(st.b, st.a))
+    if isinstance(st, HashedInput):
+        return st.inner.ratio()
+    if isinstance(st, (Symmetric, UnaryProduct)):
+        return st.ratio()
+    raise InputError(f"no exact pair ratio for a report of type {type(st).__name__} (supported: local hashing, "
+                     "GRR, unary encoding, sketch response)")
+
+
+def _part_pair(st, u, up) -> tuple:
+    """(max_y P(y|u) / P(y|u'), where): exact for GRR, unary encoding (every pair of distinct inputs has the ratio)
+    and a hashed oracle (every row j is tried); for local hashing the ratio at a separating seed found by the
+    library's hash, else 1 (a lower end: a seed outside the searched range may still separate)."""
+    if u == up:
+        return Fraction(1), "equal inputs"
+    if isinstance(st, PublicMixture):
+        s = st.separating(u, up)
+        return (_part_max(st), f"seed {s}") if s is not None else (Fraction(1), "no separating seed found")
+    if isinstance(st, HashedInput):
+        for j in st.indices:
+            if st.image(j, u) != st.image(j, up):
+                return st.inner.ratio(), f"row {j}"
+        return Fraction(1), "every row maps both inputs alike"
+    return _part_max(st), "distinct inputs"
+
+
+def _times(r1, r2):
+    return INF if INF in (r1, r2) else r1 * r2
+
+
+@dataclass
+class ReleasedProduct:
+    """Q[(y_f, y_w, l) | x] = pi_l F[y_f | f(l, x)] W[y_w | w(x)]: l drawn independently of x (pi_l > 0) and
+    released, then two independent reports, F on the fragment input f(l, x) and W on the word input w(x).
+
+    **Exact ratio.** pi_l is a factor of both Q[.|x] and Q[.|x'] and cancels. For fixed (l, x, x') the outputs
+    (y_f, y_w) range over a product set and both factors are non-negative, so
+    max_{y_f, y_w} Q[y|x] / Q[y|x'] = rho_F(f(l, x), f(l, x')) * rho_W(w(x), w(x')), with rho_P(u, u') =
+    max_y P(y|u) / P(y|u') the pair ratio of a part (0/0 outputs skipped; c/0 = inf). Hence
+    rho = max over l and x != x' of rho_F(f(l, x), f(l, x')) rho_W(w(x), w(x')).
+
+    **Upper end.** Each pair ratio is at most its part's eps-LDP ratio over all pairs of its inputs (:func:`_part_max`),
+    so rho <= rho_F rho_W. **Lower end.** The product of the pair ratios (:func:`_part_pair`, each exact or a lower
+    end) at a searched (l, x, x'), x = 0; the interval closes (lo = hi, rho exact) as soon as one (l, x, x') has
+    both pair ratios at their parts' maxima. ``frag_input(l, x)``, ``word_input(x)``: the parts' inputs."""
+
+    d: int
+    positions: list
+    frag: Any
+    word: Any
+    frag_input: Callable[[Any, int], Any]
+    word_input: Callable[[int], Any]
+    pairs: int = PAIRS
+    params: dict = field(default_factory=dict)
+
+    kind = ("mixture over a released position l of two independent reports: a fragment oracle on f_l(x) and a word "
+            "oracle on w(x) (SFP)")
+
+    def upper(self):
+        """rho_F * rho_W (the class docstring's bound)."""
+        return _times(_part_max(self.frag), _part_max(self.word))
+
+    def _search(self):
+        """(lower end, witness) over x = 0, x' among d - 1 and the first ``pairs`` inputs, every released l."""
+        cache = self.__dict__.setdefault("_found", {})
+        if "best" not in cache:
+            hi = self.upper()
+            best: tuple = (Fraction(1), None)
+            partners = [self.d - 1] + [xp for xp in range(1, min(self.d, self.pairs + 1)) if xp != self.d - 1]
+            for xp in partners:
+                rw, where_w = _part_pair(self.word, self.word_input(0), self.word_input(xp))
+                for pos in self.positions:
+                    rf, where_f = _part_pair(self.frag, self.frag_input(pos, 0), self.frag_input(pos, xp))
+                    val = _times(rf, rw)
+                    if best[1] is None or _key(val) > _key(best[0]):
+                        best = (val, {"x": 0, "x_prime": xp, "l": pos, "fragment": where_f, "word": where_w})
+                    if _key(best[0]) >= _key(hi):
+                        break
+                if _key(best[0]) >= _key(hi):
+                    break
+            cache["best"] = best
+        return cache["best"]
+
+    def ratio_bounds(self, dps):
+        """(lower, upper, witness): the product of the pair ratios at the searched (l, x, x'), rho_F rho_W."""
+        lo, wit = self._search()
+        return lo, self.upper(), wit
+
+    def ratio(self):
+        """rho when the interval is closed; refused otherwise (use :meth:`ratio_bounds`)."""
+        lo, hi, _ = self.ratio_bounds(0)
+        if lo != hi:
+            raise InputError(f"SFP: the eps-LDP ratio is only enclosed in [{float(lo)}, {float(hi)}]")
+        return hi
+
+    def witness(self) -> dict:
+        """x, x', the released l and where each part attains its pair ratio."""
+        _, w = self._search()
+        if w is None:
+            return {"x": 0, "x_prime": 1, "y": "none found (lower end 1)"}
+        return {"x": w["x"], "x_prime": w["x_prime"], "y": f"(l = {w['l']}; fragment report at {w['fragment']}; "
+                                                            f"word report at {w['word']})"}
+
+    def dense(self):
+        """(rows, outputs) over (y_f, y_w, l) with l uniform (np.random.choice of the positions: legacy randint,
+        exactly uniform), from the parts' own dense forms (their rows indexed by the parts' inputs)."""
+        rows_f, outs_f = self.frag.dense()
+        rows_w, outs_w = self.word.dense()
+        _dense_cap(len(self.positions) * len(outs_f) * len(outs_w) * self.d, f"SFP with d = {self.d}")
+        wt = Fraction(1, len(self.positions))
+        wi = [self.word_input(x) for x in range(self.d)]
+        rows, outs = [], []
+        for pos in self.positions:
+            fi = [self.frag_input(pos, x) for x in range(self.d)]
+            for rf, lf in zip(rows_f, outs_f, strict=True):
+                pf = [wt * rf[u] for u in fi]
+                for rw, lw in zip(rows_w, outs_w, strict=True):
+                    rows.append([pf[x] * rw[wi[x]] for x in range(self.d)])
+                    outs.append(f"{lf},{lw}@l={pos}")
         return rows, outs

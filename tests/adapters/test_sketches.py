@@ -173,7 +173,7 @@ def test_refusals(capsys):
 
     with pytest.raises(InputError, match="does not know the domain size: pass d="):
         adapt(_pcs())
-    with pytest.raises(InputError, match="SFPClient is not supported: its report is .* released index l"):
+    with pytest.raises(InputError, match=r"SFPClient: the fragment client.s index_mapper\(.*\) raised"):
         adapt(SFPClient(1.0, 2, 4, fo_client=fo.SketchResponseClient(1.0, 8, generate_hash_funcs(2, 8))))
     pem = _pem()
     pem.client = fo.DEClient(1.0, 8)

@@ -160,7 +160,7 @@ def test_refusals():
     import pure_ldp.frequency_oracles as fo
     from pure_ldp.core import generate_hash_funcs
 
-    with pytest.raises(InputError, match="SFPClient is not supported"):
+    with pytest.raises(InputError, match=r"SFPClient: the fragment client.s index_mapper\(.*\) raised"):
         adapt(hh.SFPClient(1.0, 2, 4, fo_client=fo.SketchResponseClient(1.0, 8, generate_hash_funcs(2, 8))))
     c = hh.TreeHistClient(1.0, 1, 3)
 
