@@ -19,7 +19,9 @@ printed ratio_upper >= U, printed ratio_lower <= L, PASS: U <= e^eps, FAIL: L > 
   exists), so U = L = max_{b, e in {0,1}} H(b) C(e) / (C(b) H(e)) (exact, without the 2^d outputs).  Local
   hashing (``seeded-grr`` {g, a, b}: a public seed s, released, then GRR on g >= 2 buckets of h_s(x): a if
   y = h_s(x), else b, a + (g - 1) b = 1): the seed's weight cancels and each ratio is a/b, b/a or 1, so
-  U = max(a/b, b/a) for any hash; no witness (the checker cannot evaluate the hash), so L is None.
+  U = max(a/b, b/a) for any hash.  L: the output (s, h_s(x)) has ratio a/b and (s, h_s(x')) b/a when the buckets
+  h_s(x) != h_s(x'), so ``hash_witness`` {seed, inputs [x, x'], buckets [h, h'], hash} with h != h' gives L = U;
+  the buckets are data that the checker cannot evaluate (re-checked outside it with the library's ``hash``).
 - Structured channels on X = S x U (x = s |U| + u) under {P} (unary: or a ball), c_s(u) = P(u|s): ``seeded-grr``:
   P(y|s) = w (b + (a - b) m), m in [0, 1], so U = max(a/b, b/a) still.  ``unary`` (0 < q < 1): Q[y|x] =
   Z(y) h(y_x), h = H/C, so P(y|s) = Z(y) sum_u c_s(u) h(y_(s,u)); the bits of s and s' are disjoint, so the ratio
@@ -234,7 +236,9 @@ def check(st: dict, data: dict) -> str:
     U, L = _ratio_range(_channel(st["Q"], a1, a2), a1, a2, F, wit, data) if "Q" in st else _structured(st, F, data)
     _check_printed_ends(st, U, L)
     _check_verdict(verdict := st["verdict"], st["eps"], U, L)
-    return f"{verdict}: ratio in [{_s(L)}, {_s(U)}] ({F['type']}{'' if wit is None else ', witness re-checked'})"
+    w, msg = data.get("hash_witness"), f"{verdict}: ratio in [{_s(L)}, {_s(U)}] ({F['type']}"
+    return msg + ("" if wit is None else ", witness re-checked") + ")" + ("" if not w else
+        f"; data to re-check with {w['hash']}: buckets {w['buckets']} of {w['inputs']} at seed {w['seed']}")
 
 
 def _lattice(st: dict, data: dict) -> str:
@@ -270,6 +274,8 @@ def _structured(st: dict, F: dict, data: dict):
     kind, d, A, B, top = _structured_channel(st, F, a1 * a2)
     P = None if F["type"] == "ldp" else _ball_witness(F, data.get("witness"), a1, a2)   # P (or the witness) checked
     if F["type"] == "ldp" or kind == "g":
+        if kind == "g" and F["type"] == "ldp" and "hash_witness" in data:
+            return top, _hash_witness(data["hash_witness"], d, a1 * a2, top)
         return top, None if kind == "g" else top
     if kind == "d":                                    # every P with two secrets of mass > 0 has the ratio top
         L = None if P is None else top if sum(1 for r in P if sum(r)) >= 2 else Fraction(1)
@@ -278,6 +284,14 @@ def _structured(st: dict, F: dict, data: dict):
         return _subsets_ball(F, d, A, B, a1, a2, data.get("pairs", [])), \
             None if P is None else _subsets_range(P, d, A, B, a1, a2, data)[1]
     return _subsets_range(P or [], d, A, B, a1, a2, data)                # P: the set {P}
+
+
+def _hash_witness(w: dict, g: int, k: int, top):
+    """Local hashing's eps-LDP lower end: inputs x != x' whose buckets at a seed differ (data, module docstring)."""
+    (x, xp), (h, hp) = [int(v) for v in w["inputs"]], [int(v) for v in w["buckets"]]
+    if x == xp or h == hp or not (min(x, xp) >= 0 and max(x, xp) < k and min(h, hp) >= 0 and max(h, hp) < g):
+        raise CertificateError(f"the hash witness needs inputs x != x' in [0, {k}) with different buckets in [0, {g})")
+    return top
 
 
 def _subsets_ball(F: dict, m: int, A, B, a1: int, a2: int, pairs) -> Fraction:

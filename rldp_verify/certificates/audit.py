@@ -345,12 +345,14 @@ def structured_certificate(res, adapted, eps, *, name: str = "audit") -> dict:
     (``res.distribution``) or for a Rényi ball (``res.ball``: unary encodings, GRR and unordered subset selection,
     :func:`_subsets_ball`), without the channel's outputs:
     a unary encoding as its per-bit channel (``unary`` {d, p, q}); local hashing as its bucket channel
-    (``seeded-grr`` {g, a, b}: a PASS, upper end only, the statement's ratio_lower is null); k-ary randomized
-    response and unordered subset selection as ``subsets`` {m, p} (GRR: m = 1, p = a) with, beyond eps-LDP, the
-    output Y attaining the lower end (``data.output``), or for eps-LDP as their exact dense matrix when it has at
-    most STRUCTURED_DENSE_ENTRIES entries. Raises :class:`InputError` (one line, naming the structure) where no
-    certificate form exists: a FAIL of local hashing (its witness seed needs the library's hash, which the
-    checker cannot evaluate) or an (eps, P) upper end below max(a/b, b/a) (the whole seed range searched: it rests
+    (``seeded-grr`` {g, a, b}; for eps-LDP with the separating seed and its two buckets as data when the hash is
+    xxh32, :func:`~rldp_verify.certificates.audit_forms.hash_witness`, else upper end only, ratio_lower null);
+    OpenDP's lattice noise as ``lattice-laplace`` (:func:`~rldp_verify.certificates.audit_forms.lattice_form`);
+    k-ary randomized response and unordered subset selection as ``subsets`` {m, p} (GRR: m = 1, p = a) with, beyond
+    eps-LDP, the output Y attaining the lower end (``data.output``), or for eps-LDP as their exact dense matrix when
+    it has at most STRUCTURED_DENSE_ENTRIES entries. Raises :class:`InputError` (one line, naming the structure) where
+    no certificate form exists: a FAIL of local hashing whose hash is not xxh32 (or under {P}: its witness seed
+    needs every cell's bucket) or an (eps, P) upper end below max(a/b, b/a) (the whole seed range searched: it rests
     on the hash at every seed; any other upper end below it is written and rejected by the checker), ordered subsets
     (m >= 2) and RS+FD's mixtures over attributes beyond STRUCTURED_DENSE_ENTRIES entries of their exact dense matrix
     (below it, that matrix: :func:`_dense_head`), the ideal Laplace histogram (continuous outputs, irrational ratio),
@@ -374,7 +376,7 @@ def structured_certificate(res, adapted, eps, *, name: str = "audit") -> dict:
     data.update(head.pop("data", {}))
     if "rows" in head:
         head = {"Q": _table(head.pop("rows")), "sizes": head.pop("shape")}
-    if isinstance(st, PublicMixture):
+    if isinstance(st, PublicMixture) and "hash_witness" not in data:
         out["ratio_lower"] = None                           # the certificate supports the upper end only
     elif "subsets" in head and fset["type"] == "distribution" and res.structured_witness is not None:
         data["output"] = _subset_output(res, st, sizes)
@@ -499,14 +501,18 @@ def _structured_head(res, st, sizes) -> dict:
     if isinstance(st, UnaryProduct):
         return {"unary": {"d": st.d, "p": qs(st.bit.p), "q": qs(st.bit.q)}, "sizes": shape}
     if isinstance(st, PublicMixture):
+        from rldp_verify.certificates.audit_forms import hash_witness
+
         top = max(_key(ratio(st.a, st.b)), _key(ratio(st.b, st.a)))
-        if res.verdict == "FAIL" or sizes is not None and st.complete and _key(res.ratio_upper) < top:
+        wit = hash_witness(st) if sizes is None else None
+        if res.verdict == "FAIL" and wit is None or sizes is not None and st.complete and _key(res.ratio_upper) < top:
             raise InputError(f"no certificate for the {res.verdict} of {res.adapter} ({st.kind}): "
                              + ("its lower end rests on a seed that separates two inputs under the library's hash, "
-                                "which the checker cannot evaluate (a PASS is certified from g, a, b alone)"
+                                "which is not xxh32(str(x), seed) % g (a PASS is certified from g, a, b alone)"
                                 if res.verdict == "FAIL" else "its upper end rests on the library's hash at every "
                                 "seed (below max(a/b, b/a), which is all the checker can certify from g, a, b)"))
-        return {"seeded-grr": {"g": st.g, "a": qs(st.a), "b": qs(st.b)}, "sizes": shape}
+        return {"seeded-grr": {"g": st.g, "a": qs(st.a), "b": qs(st.b)}, "sizes": shape,
+                **({"data": {"hash_witness": wit}} if wit else {})}
     from rldp_verify.certificates.audit_forms import lattice_form
 
     if sizes is None and (form := lattice_form(st)) is not None:

@@ -32,3 +32,24 @@ def lattice_form(st) -> dict | None:
     form = {"lower": qs(Fraction(lower)), "upper": qs(Fraction(upper)), "k": int(k), "scale": qs(Fraction(st.scale)),
             "size": int(n)}
     return {"lattice-laplace": form, "data": {"i_lower": lattice_index(lower, k), "i_upper": lattice_index(upper, k)}}
+
+
+XXH32 = "xxhash.xxh32(str(x).encode('utf-8'), seed=seed & 0xFFFFFFFF).intdigest() % g"
+
+
+def hash_witness(st) -> dict | None:
+    """Local hashing's lower end for eps-LDP (``seeded-grr``): the seed separating inputs 0 and 1 that the audit
+    found, with their two buckets as integers, when they are the buckets of ``XXH32`` (pure-ldp's and
+    multi-freq-ldpy's local hashing); None otherwise (other hashes, xxhash missing, no separating seed). The checker
+    takes the buckets as data; a reader re-checks them with xxhash (README, certificates section)."""
+    seed = st.separating(0, 1)
+    if not isinstance(seed, int) or isinstance(seed, bool) or st.hash_fn is None:
+        return None
+    buckets = [int(st.hash_fn(x, seed)) for x in (0, 1)]
+    try:
+        import xxhash
+    except ImportError:                                       # xxhash not installed: no witness
+        return None
+    if [xxhash.xxh32(str(x).encode("utf-8"), seed=seed & 0xFFFFFFFF).intdigest() % st.g for x in (0, 1)] != buckets:
+        return None                                           # the XXH32 expression, evaluated
+    return {"seed": seed, "inputs": [0, 1], "buckets": buckets, "hash": XXH32}

@@ -83,7 +83,8 @@ def _lh(g, a, b):
 
 def test_local_hashing_pass_certified_upper_end_only():
     """Local hashing: a PASS is certified from (g, a, b) alone (every seed's ratios are a/b, b/a or 1), without a
-    lower end; the same channel against a smaller eps (FAIL) is refused: its witness seed needs the hash."""
+    lower end; the same channel against a smaller eps (FAIL) is refused: its witness seed needs the hash (this one
+    is not xxh32, whose buckets a certificate can carry as data)."""
     res, cert = _cert(_lh(4, F(1, 2), F(1, 6)), "log(3)")
     chk = recheck(cert)
     assert res.verdict == "PASS" and chk.ok and chk.message.startswith("PASS: ratio in [None, 3]"), chk.message
@@ -138,8 +139,9 @@ def test_large_grr_as_subsets_form():
 
 def test_cli_writes_or_refuses(tmp_path, capsys):
     """The command: the unary encoding of pure-ldp (d = 65536) is certified (FAIL, exit 1) and re-checked; local
-    hashing's FAIL (float rounding at eps = 1) is refused with exit 2 and one line on stderr, and no file is
-    written."""
+    hashing's FAIL (float rounding at eps = 1) is certified with its separating seed and buckets (xxh32) as data
+    (tests/certificates/test_audit_hash_witness.py); a tolerance-accepted PASS is refused with exit 2 and one line
+    on stderr, and no file is written."""
     pytest.importorskip("pure_ldp")
     from rldp_verify.cli import main
 
@@ -148,11 +150,15 @@ def test_cli_writes_or_refuses(tmp_path, capsys):
                  "--param", "use_oue=true", "--eps", "0.25", "--ldp", "--certificate", str(ue), "--json"]) == 1
     assert "re-checked" in capsys.readouterr().err
     assert recheck(json.loads(ue.read_text())).ok
+    lh_args = ["audit", "--adapter", "pure-ldp:LHClient", "--param", "epsilon=1", "--param", "d=100", "--eps", "1",
+               "--ldp", "--certificate", str(lh)]
+    assert main(lh_args) == 1 and "re-checked" in capsys.readouterr().err
+    assert "hash_witness" in json.loads(lh.read_text())["data"]
+    lh.unlink()
     try:
-        code = main(["audit", "--adapter", "pure-ldp:LHClient", "--param", "epsilon=1", "--param", "d=100", "--eps",
-                     "1", "--ldp", "--certificate", str(lh)])
+        code = main([*lh_args, "--tolerance", "1e-9"])
     except SystemExit as exc:
         code = exc.code
     err = capsys.readouterr().err.strip()
-    assert code == 2 and "no certificate for the FAIL" in err and len(err.splitlines()) == 1
+    assert code == 2 and "--tolerance" in err and len(err.splitlines()) == 1
     assert not lh.exists()
