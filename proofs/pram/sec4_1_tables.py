@@ -16,7 +16,9 @@ from fractions import Fraction
 
 import mpmath
 
-from rldp_verify.certificates.claims import no_certificate
+from rldp_verify.certificates.claims import built
+from rldp_verify.certificates.identity import Tree
+from rldp_verify.certificates.interval import interval_certificate
 from rldp_verify.claims import Method, Outcome, claim, compare_printed, outcome_from_comparisons
 from rldp_verify.core.numbers import exact, working_precision
 from rldp_verify.topics import pram
@@ -211,10 +213,11 @@ def type4_gap_bound_derivative(s, S, t):
             - (mi - s * d).log() * (mp - d) + mi.log() * mp - dH)
 
 
-def prove_type4_never_wins(S, alpha: Fraction, max_boxes: int = 200000) -> dict:
+def prove_type4_never_wins(S, alpha: Fraction, max_boxes: int = 200000, boxes: list | None = None) -> dict:
     """Certify g(s) < 0 for 0 < s < 1 (arb): [0, 1] is split into dyadic intervals until on each one g < 0, or, on
     an interval at 0 (at 1), g' < 0 (g' > 0), so that g < g(0) = 0 (g < g(1) = 0) there. Returns the number of
-    intervals, or ``None`` when ``max_boxes`` intervals did not suffice."""
+    intervals, or ``None`` when ``max_boxes`` intervals did not suffice. ``boxes``, when given, receives each proved
+    interval as (lo, hi) (the certificate's boxes: :func:`_table3_certificates`)."""
     import flint
 
     t = flint.arb(flint.fmpq(alpha.numerator, alpha.denominator)).exp()
@@ -226,6 +229,8 @@ def prove_type4_never_wins(S, alpha: Fraction, max_boxes: int = 200000) -> dict:
                 or (lo > 0 and hi < 1 and type4_gap_bound(s, S, t) < 0)):
             done += 1
             smallest = min(smallest, hi - lo)
+            if boxes is not None:
+                boxes.append((lo, hi))
             continue
         if done + len(todo) > max_boxes:
             return {"proved": False, "intervals": done}
@@ -255,10 +260,10 @@ def check_table3(ctx):
     from rldp_verify.core.rigorous import arb_precision
 
     S = 30
-    proofs = {}
+    proofs, boxes = {}, {}
     with arb_precision(max(ctx.dps, 40)):
         for a in ALPHAS:
-            proofs[a] = prove_type4_never_wins(S, exact(a))
+            proofs[a] = prove_type4_never_wins(S, exact(a), boxes=boxes.setdefault(a, []))
     rng = ctx.np_rng("pram.table3")
     draws = []
     with working_precision(30), arb_precision(100):
@@ -293,12 +298,41 @@ def check_table3(ctx):
         "checked without the drawn p",
         counterexample={"printed": {a: list(v) for a, v in rows.items()},
                         "proof": "D(p) <= g(p_i) < 0 for 0 < p_i < 1 (docstring of check_table3)"},
-        kind="wrong-number", proofs=proofs, draws=draws,
-        **no_certificate("the drawn p is not printed, so the refutation is a statement for every p: f(type 4) - f(all "
-                         "v_alpha) <= g(p_i) < 0 for all p_i in (0, 1), by a convexity reduction and arb evaluations of g "
-                         "(or of g' at the ends) over a dyadic subdivision of [0, 1] into intervals "
-                         "(prove_type4_never_wins); the rigorous-value kind evaluates an expression at exact points and "
-                         "has no interval variable, and a finite set of points would not cover (0, 1)"))
+        kind="wrong-number", proofs=proofs, draws=draws, **built(_table3_certificates, S, boxes),
+        certificate_covers="per printed alpha, g(s) < 0 for every s in [a, b] and g'(s) < 0 on [0, a], g'(s) > 0 on "
+        "[b, 1] (the engine's dyadic intervals, re-evaluated in arb from g's and g''s formulas); not that g' is g's "
+        "derivative, nor g(0) = g(1) = 0 (a point mass p: both vertices give I(X;Z) = 0), nor the convexity reduction "
+        "D(p) <= g(p_i) (check_table3's docstring)")
+
+
+class _Real(Tree):
+    """An expression tree of the checker's arb language (log and exp besides + - * /), built by ordinary arithmetic
+    so that :func:`type4_gap_bound` and :func:`type4_gap_bound_derivative` write their own formulas."""
+
+    def log(self):
+        return _Real(["log", self.node])
+
+
+def _table3_certificates(S, boxes) -> list[dict]:
+    """Per alpha: the engine's intervals of [0, 1] (``boxes[alpha]``) as interval certificates -- g < 0 on the interior
+    ones (which cover [a, b]), g' < 0 on [0, a] and g' > 0 on [b, 1]."""
+    s, docs = _Real("$s"), []
+    for a, bs in boxes.items():
+        bs, t = sorted(bs), _Real(["exp", exact(a)])
+        (z0, a0), (b1, z1), inner = bs[0], bs[-1], bs[1:-1]
+        if z0 != 0 or z1 != 1 or len(bs) < 2:
+            raise ValueError(f"alpha = {a}: the intervals do not start at 0 and end at 1")
+        name = f"pram.table3 S = {S}, alpha = {a}"
+        docs.append(interval_certificate(f"{name}: g'(s) < 0 on [0, a] (so g < g(0) = 0 on (0, a])",
+                                         type4_gap_bound_derivative(s, S, t).node, "s", 0, a0, bs[:1], upper=0,
+                                         strict=True))
+        if inner:
+            docs.append(interval_certificate(f"{name}: g(s) < 0 on [a, b]", type4_gap_bound(s, S, t).node, "s", a0,
+                                             b1, inner, upper=0, strict=True))
+        docs.append(interval_certificate(f"{name}: g'(s) > 0 on [b, 1] (so g < g(1) = 0 on [b, 1))",
+                                         type4_gap_bound_derivative(s, S, t).node, "s", b1, 1, bs[-1:], lower=0,
+                                         strict=True))
+    return docs
 
 
 @claim(id="pram.sec4-1.four-values", source="Sec. 4.1, 'From Proposition 3.2 ... only 5 possible "

@@ -133,3 +133,31 @@ def test_engine_tail_at_box_midpoints_is_caught(monkeypatch):
     assert coarse is not None and sum(map(len, coarse.values())) < sum(map(len, good.values()))
     rs = [recheck(d) for d in rr_tail_certificates("t", 3, kl_m_expr(P0, P1), F(1, 6), coarse)]
     assert any(not r.ok and "on the box" in r.message for r in rs)
+
+
+def _table3(alpha="2"):
+    from proofs.pram.sec4_1_tables import prove_type4_never_wins
+    from rldp_verify.core.rigorous import arb_precision
+
+    boxes: list = []
+    with arb_precision(50):
+        assert prove_type4_never_wins(30, F(alpha), boxes=boxes)["proved"]
+    return boxes
+
+
+def test_pram_table3_certificates_and_wrong_twins(monkeypatch):
+    """pram.table3.counts: g < 0 inside, g' < 0 / > 0 on the end intervals, accepted; the interior cover stretched
+    to 0 (where g(0) = 0, so g < 0 fails there) and g' with its sign flipped are rejected."""
+    import proofs.pram.sec4_1_tables as t3
+
+    boxes = _table3()
+    docs = t3._table3_certificates(30, {"2": boxes})
+    assert len(docs) == 3 and all(recheck(d).ok for d in docs)
+    bs = sorted(boxes)
+    g = docs[1]["statement"]["expr"]
+    r = recheck(interval_certificate("to 0", g, "s", 0, bs[-1][0], bs[:-1], upper=0, strict=True))
+    assert not r.ok and f"on the box [0, {bs[0][1]}]" in r.message
+    real = t3.type4_gap_bound_derivative
+    monkeypatch.setattr(t3, "type4_gap_bound_derivative", lambda s, S, t: -real(s, S, t))
+    flipped = t3._table3_certificates(30, {"2": boxes})
+    assert [recheck(d).ok for d in flipped] == [False, True, False]
