@@ -1439,3 +1439,35 @@ MUTANTS += [
            ("kairouz.thm8.rr-optimal-kl-distinct-ratios", "kairouz.thm14.rr-optimal-mi",
             "kairouz.steps.s9-5.rr-dual-tail")),
 ]
+
+# issue 23, the audit certificate forms for OpenDP's lattice noise ("lattice-laplace") and local hashing's witness
+# seed ("seeded-grr" with hash_witness), exercised by proofs/rldp/audit_certificate_noise.py; the first lowers a
+# printed ratio (the lattice rounding forgotten), the second writes a seed that does not separate the inputs
+def _lattice_eps_without_rounding(orig):
+    def eps(self):
+        orig(self)
+        return (Fraction(self.upper) - Fraction(self.lower)) / Fraction(self.scale)   # OpenDP's map, no lattice
+    return eps
+
+
+def _hash_witness_seed_before(orig):
+    def hash_witness(st):
+        w = orig(st)
+        if w is None or w["seed"] == 0:
+            return w
+        s = w["seed"] - 1                                   # the search's last seed before the separating one
+        return {**w, "seed": s, "buckets": [int(st.hash_fn(x, s)) for x in w["inputs"]]}
+    return hash_witness
+
+
+_NOISE = ("rldp.audit.lattice-noise-and-hash-witness",)
+MUTANTS += [
+    mutant("certificate.lattice-eps-without-rounding", "rldp_verify.structured.noise",
+           "float lattice Laplace noise's eps taken as (upper - lower) / scale, the rounding of the bounds to the 2^k "
+           "lattice forgotten (k = 0, [0.2, 1.7], scale 1/2: 3 instead of 4)",
+           wrap("rldp_verify.structured.noise:LatticeLaplace.eps", _lattice_eps_without_rounding), _NOISE),
+    mutant("certificate.hash-witness-seed-before", "rldp_verify.certificates.audit_forms",
+           "local hashing's witness written at the seed before the separating one (an off-by-one in the search), "
+           "whose two buckets are equal",
+           wrap("rldp_verify.certificates.audit_forms:hash_witness", _hash_witness_seed_before), _NOISE),
+]
