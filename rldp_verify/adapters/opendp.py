@@ -15,9 +15,9 @@ threshold releases (``make_laplace_threshold``, ``make_gaussian_threshold``) hav
 input and not the other is released with positive probability under the first only). Noisy max on a finite list
 of score vectors (``make_noisy_max``; the deprecated ``make_report_noisy_max_gumbel``, exponential noise in 0.16)
 has its exact argmax law (:class:`~rldp_verify.structured.noise.NoisyArgmax`); noisy top k (``make_noisy_top_k``)
-with Gumbel noise (ZeroConcentratedDivergence) its exact Plackett-Luce law (:class:`~rldp_verify.structured.noise.
-NoisyTopK`), with k = 1 noisy max's. Noisy top k with exponential noise and k > 1, and Measurement objects, are refused
-with a one-line reason naming them."""
+with Gumbel noise (ZeroConcentratedDivergence) its exact Plackett-Luce law, with exponential noise (MaxDivergence)
+the law of OpenDP's peeling, k rounds of permute-and-flip on the scores left (:class:`~rldp_verify.structured.noise.
+NoisyTopK`), with k = 1 noisy max's. Measurement objects are refused with a one-line reason naming them."""
 
 from __future__ import annotations
 
@@ -279,9 +279,9 @@ def _noisy_max(name, params) -> Adapted:
 
 def _noisy_top_k(params) -> Adapted:
     """``make_noisy_top_k`` on a finite list of score vectors: Gumbel noise (ZeroConcentratedDivergence) has the
-    Plackett-Luce law of the ordered top k (:class:`~rldp_verify.structured.noise.NoisyTopK`); k = 1 with exponential
-    noise (MaxDivergence) is noisy max; exponential noise with k > 1 is refused (its ordered top-k law is a piecewise
-    integral not modelled here)."""
+    Plackett-Luce law of the ordered top k; exponential noise (MaxDivergence) is sampled by OpenDP 0.16 as k rounds of
+    permute-and-flip, each on the scores not yet selected (``peel_permute_and_flip``), whose law is the product of
+    the rounds' argmax laws (:class:`~rldp_verify.structured.noise.NoisyTopK`); k = 1 is noisy max."""
     try:
         k = int(params.pop("k", None))
     except (TypeError, ValueError):
@@ -293,16 +293,17 @@ def _noisy_top_k(params) -> Adapted:
         raise InputError(f"k = {k} must be in [1, {n}] (the number of scores)")
     if k == 1:
         return a
-    if st.noise != "gumbel":
-        raise InputError(f"opendp make_noisy_top_k with MaxDivergence (exponential noise) and k = {k} is not "
-                         "supported: the law of its ordered top k is not modelled exactly (Gumbel noise, "
-                         "output_measure=ZeroConcentratedDivergence, and k = 1 are)")
     if math.perm(n, k) > 20000:
         raise InputError(f"k = {k} of {n} scores gives {math.perm(n, k)} ordered outputs (at most 20000)")
     top = NoisyTopK(st.inputs, st.scale, st.noise, st.negate, k=k)
-    return Adapted(top, a.name.replace("make_noisy_max (", f"make_noisy_top_k (k = {k}, ", 1),
-                   "exact Gumbel noise (OpenDP's sampler); the ordered top k has the Plackett-Luce law "
-                   "Pr[(i_1..i_k)] = prod_m w_(i_m) / (sum_j w_j - sum_(l<m) w_(i_l)), w_j = e^(s_j/scale)",
+    samp = ("exact Gumbel noise (OpenDP's sampler); the ordered top k has the Plackett-Luce law "
+            "Pr[(i_1..i_k)] = prod_m w_(i_m) / (sum_j w_j - sum_(l<m) w_(i_l)), w_j = e^(s_j/scale)"
+            if st.noise == "gumbel" else
+            "exact: OpenDP 0.16 peels (peel_permute_and_flip), k rounds of permute-and-flip with fresh randomness "
+            "(exact Bernoulli(e^(-(s* - s_i)/scale)) draws), each on the scores not yet selected: Pr[(i_1..i_k)] = "
+            "prod_m PF(i_m | the scores left), PF(i | v) = p_i int_0^1 prod_(j != i) (1 - p_j t) dt, "
+            "p_j = e^((v_j - max v)/scale); not the sorted order of one exponential draw")
+    return Adapted(top, a.name.replace("make_noisy_max (", f"make_noisy_top_k (k = {k}, ", 1), samp,
                    {}, None, [f"{len(st.inputs)} inputs, {math.perm(n, k)} ordered outputs (k = {k} of {n} indices); "
                               "every output has positive probability; the ratio is a certified enclosure"])
 

@@ -30,8 +30,8 @@ from fractions import Fraction
 from rldp_verify.core.errors import InputError
 from rldp_verify.structured.channels import INF, LaplaceHistogram
 
-__all__ = ["LatticeLaplace", "VectorLaplace", "UnboundedLoss", "NoisyArgmax", "NoisyTopK", "lattice_index",
-           "lattice_text", "K_MIN_F64"]
+__all__ = ["LatticeLaplace", "VectorLaplace", "UnboundedLoss", "NoisyArgmax", "NoisyTopK", "permute_and_flip",
+           "lattice_index", "lattice_text", "K_MIN_F64"]
 
 K_MIN_F64 = -1074            # 2^-1074: the spacing of float64's subnormals (OpenDP's default k for f64)
 
@@ -127,6 +127,29 @@ class UnboundedLoss:
         raise InputError(f"{self.reason}: no dense channel (unbounded outputs); audit it with --ldp")
 
 
+def permute_and_flip(v: list, scale) -> list:
+    """Pr[i | v] = p_i int_0^1 prod_{j != i} (1 - p_j t) dt, p_j = e^((v_j - max v) / scale), for every index i of the
+    exact scores v: the law of the argmax of v + i.i.d. exponential noise of scale ``scale``, which OpenDP samples as
+    permute-and-flip (McKenna and Sheldon, NeurIPS 2020); arb balls at the current precision (the polynomial
+    prod_{j != i} (1 - p_j t) integrated term by term)."""
+    import flint
+
+    from rldp_verify.core.rigorous import arb_exact
+
+    b = arb_exact(Fraction(scale))
+    top = max(v)
+    p = [(arb_exact(x - top) / b).exp() for x in v]
+    out = []
+    for i in range(len(v)):
+        coef = [flint.arb(1)]                  # prod_{j != i} (1 - p_j t), lowest degree first
+        for j, pj in enumerate(p):
+            if j != i:
+                coef = [*coef, flint.arb(0)]
+                coef = [coef[0]] + [coef[m] - pj * coef[m - 1] for m in range(1, len(coef))]
+        out.append(p[i] * sum((c / (m + 1) for m, c in enumerate(coef)), flint.arb(0)))
+    return out
+
+
 @dataclass
 class NoisyArgmax:
     """Report noisy max on a finite list of score vectors (the inputs), as OpenDP samples it exactly (noise of scale
@@ -150,8 +173,6 @@ class NoisyArgmax:
     kind = "report noisy max on a finite list of score vectors (exact argmax law)"
 
     def _probs(self, s):
-        import flint
-
         from rldp_verify.core.rigorous import arb_exact
 
         b = arb_exact(Fraction(self.scale))
@@ -160,17 +181,7 @@ class NoisyArgmax:
             w = [(arb_exact(x) / b).exp() for x in v]
             tot = sum(w[1:], w[0])
             return [x / tot for x in w]
-        top = max(v)
-        p = [(arb_exact(x - top) / b).exp() for x in v]
-        out = []
-        for i in range(len(v)):
-            coef = [flint.arb(1)]                  # prod_{j != i} (1 - p_j t), lowest degree first
-            for j, pj in enumerate(p):
-                if j != i:
-                    coef = [(coef[m] if m < len(coef) else 0) - (pj * coef[m - 1] if m >= 1 else 0)
-                            for m in range(len(coef) + 1)]
-            out.append(p[i] * sum((c / (m + 1) for m, c in enumerate(coef)), flint.arb(0)))
-        return out
+        return permute_and_flip(v, self.scale)
 
     def _table(self, dps):
         from rldp_verify.core.rigorous import arb_precision
@@ -209,19 +220,32 @@ class NoisyArgmax:
 
 @dataclass
 class NoisyTopK(NoisyArgmax):
-    """Noisy top k (OpenDP's ``make_noisy_top_k`` with ZeroConcentratedDivergence: Gumbel noise of scale b on each
-    score, the indices of the k largest returned in decreasing order of their noisy scores). Adding i.i.d. Gumbel noise
-    and sorting gives the Plackett-Luce law (Yellott, J. Math. Psych. 1977; the Gumbel-top-k trick, Kool, van Hoof,
-    Welling, ICML 2019): with w_j = e^(s_j / b),
+    """Noisy top k (OpenDP's ``make_noisy_top_k``), the ordered k indices of a finite list of score vectors:
 
-        Pr[(i_1, ..., i_k) | s] = prod_{m=1..k} w_{i_m} / (sum_j w_j - sum_{l < m} w_{i_l}),
+    - ``noise="gumbel"`` (ZeroConcentratedDivergence: Gumbel noise of scale b on each score, the indices of the k
+      largest returned in decreasing order of their noisy scores). Adding i.i.d. Gumbel noise and sorting gives the
+      Plackett-Luce law (Yellott, J. Math. Psych. 1977; the Gumbel-top-k trick, Kool, van Hoof, Welling, ICML 2019):
+      with w_j = e^(s_j / b),
 
-    positive for every ordered k-tuple of distinct indices, so rho is finite; enclosed in arb as for noisy max.
-    Exponential noise (MaxDivergence) with k > 1 is not modelled (the adapter refuses it)."""
+          Pr[(i_1, ..., i_k) | s] = prod_{m=1..k} w_{i_m} / (sum_j w_j - sum_{l < m} w_{i_l});
+
+    - ``noise="exponential"`` (MaxDivergence): OpenDP 0.16 does not sort one draw of exponential noise; it peels
+      (rust/src/measurements/noisy_top_k, ``exponential_top_k`` -> ``peel_permute_and_flip``): k rounds of
+      permute-and-flip with fresh randomness, each on the scores not yet selected. The law is the product of the
+      rounds' argmax laws, each relative to the largest remaining score,
+
+          Pr[(i_1, ..., i_k) | s] = prod_{m=1..k} PF(i_m | s restricted to [n] minus {i_1, ..., i_(m-1)})
+
+      (:func:`permute_and_flip`). (Sorting one i.i.d. exponential draw gives another law, which OpenDP's sampler
+      rejects in the tests.)
+
+    Both are positive for every ordered k-tuple of distinct indices, so rho is finite; enclosed in arb as for
+    noisy max."""
 
     k: int = 2
 
-    kind = "noisy top k with Gumbel noise on a finite list of score vectors (exact Plackett-Luce law)"
+    kind = ("noisy top k on a finite list of score vectors (exact law: Plackett-Luce for Gumbel noise, peeled "
+            "permute-and-flip for exponential noise)")
 
     def outputs(self) -> list:
         """The ordered k-tuples of distinct indices (the order of :meth:`_probs`)."""
@@ -232,10 +256,12 @@ class NoisyTopK(NoisyArgmax):
     def _probs(self, s):
         from rldp_verify.core.rigorous import arb_exact
 
-        if self.noise != "gumbel":
-            raise InputError("noisy top k: only Gumbel noise (ZeroConcentratedDivergence) has an exact law here")
-        b = arb_exact(Fraction(self.scale))
         v = [-x for x in s] if self.negate else list(s)
+        if self.noise == "exponential":
+            return self._peeled(v)
+        if self.noise != "gumbel":
+            raise InputError(f"noisy top k: noise = {self.noise!r} must be gumbel or exponential")
+        b = arb_exact(Fraction(self.scale))
         w = [(arb_exact(x) / b).exp() for x in v]
         total = sum(w[1:], w[0])
         out = []
@@ -243,6 +269,26 @@ class NoisyTopK(NoisyArgmax):
             p, rest = arb_exact(Fraction(1)), total
             for i in t:
                 p, rest = p * w[i] / rest, rest - w[i]
+            out.append(p)
+        return out
+
+    def _peeled(self, v):
+        """prod over the rounds of the permute-and-flip probability among the indices left (memoised per prefix)."""
+        from rldp_verify.core.rigorous import arb_exact
+
+        rounds: dict = {}
+
+        def law(prefix):
+            if prefix not in rounds:
+                left = [j for j in range(len(v)) if j not in prefix]
+                rounds[prefix] = dict(zip(left, permute_and_flip([v[j] for j in left], self.scale), strict=True))
+            return rounds[prefix]
+
+        out = []
+        for t in self.outputs():
+            p = arb_exact(Fraction(1))
+            for m, i in enumerate(t):
+                p = p * law(t[:m])[i]
             out.append(p)
         return out
 

@@ -103,8 +103,8 @@ def test_refusals(capsys):
         adapt(meas)
     msg = str(e.value)
     assert "unsupported opendp Measurement (input domain AtomDomain(T=f64)" in msg and "\n" not in msg
-    with pytest.raises(InputError, match="make_noisy_top_k with MaxDivergence .exponential noise. and k = 2 is not"):
-        adapt(dp.m.make_noisy_top_k, scores=[[0, 1, 2], [2, 1, 0]], scale=1.0, k=2)
+    with pytest.raises(InputError, match="k = 4 must be in .1, 3."):       # exponential k = 2: modelled (peeling)
+        adapt(dp.m.make_noisy_top_k, scores=[[0, 1, 2], [2, 1, 0]], scale=1.0, k=4)
     for params, text in ((["bounds=0,1", "scale=1", "T=float", "k=-1075"], "k = -1075 must be in [-1074, 1023]"),
                          (["bounds=1,0", "scale=1", "T=float"], "must be two finite numbers lower < upper"),
                          (["bounds=0,1", "scale=1", "T=str"], "T = 'str' must be int or float")):
