@@ -210,7 +210,11 @@ def _forall(st: dict, data: dict, claim, lo, hi, strict: bool, exact: bool) -> s
         if not x <= y or y != nxt[0]:
             raise CertificateError(f"box [{x}, {y}] is empty or not followed by a box starting at {y}")
     for x, y in boxes:
-        if not decide(lambda x=x, y=y: claim({"$" + name: num(x).union(num(y))}), int(st.get("prec", 128))):
+        try:
+            ok = decide(lambda x=x, y=y: claim({"$" + name: num(x).union(num(y))}), int(st.get("prec", 128)))
+        except CertificateError as exc:
+            raise CertificateError(f"on the box [{x}, {y}]: {exc}") from None
+        if not ok:
             raise CertificateError(f"the value is not certainly in [{ends[0]}, {ends[1]}] on the box [{x}, {y}]")
     rel = "<" if strict else "<="
     return f"{ends[0]} {rel} value {rel} {ends[1]} for every {name} in [{a}, {b}] ({len(boxes)} boxes, arb)"

@@ -24,7 +24,7 @@ import flint
 import sympy as sp
 
 from rldp_verify.certificates.claims import built
-from rldp_verify.certificates.interval import mi_m_expr, rr_tail_certificates
+from rldp_verify.certificates.interval import RealTree, interval_certificate, mi_m_expr, rr_tail_certificates
 from rldp_verify.certificates.value import value_certificate
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.rigorous import arb_exact, arb_precision
@@ -229,10 +229,11 @@ def _alpha(Pq, k, t, eps):
     return [printed_129(t, k, singles, i) for i in range(k)]
 
 
-def _reduced_costs(P, k, t, eps):
-    """{T_j: (S^T alpha*)_j - mu_j} over every pattern, alpha* of :func:`_alpha`, mu_j from its definition (arb)."""
-    Pq = [_q(x) for x in P]
-    alpha = _alpha(Pq, k, t, eps)
+def _reduced_costs(P, k, t, eps, Pq=None, alpha=None):
+    """{T_j: (S^T alpha*)_j - mu_j} over every pattern, alpha* of :func:`_alpha`, mu_j from its definition (arb; or
+    expression trees when ``Pq`` and ``alpha`` are given: :func:`_feasible_certificate`)."""
+    Pq = [_q(x) for x in P] if Pq is None else Pq
+    alpha = _alpha(Pq, k, t, eps) if alpha is None else alpha
     out = {}
     for A in _patterns(k):
         col = [t if i in A else 1 + 0 * t for i in range(k)]
@@ -240,9 +241,10 @@ def _reduced_costs(P, k, t, eps):
     return out
 
 
-def _prove_feasible(P, k, lo: Fraction, hi: Fraction, max_boxes: int):
+def _prove_feasible(P, k, lo: Fraction, hi: Fraction, max_boxes: int, leaves: list | None = None):
     """Bisection over eps in [lo, hi] with arb boxes: every non-singleton pattern's reduced cost > 0 and every
-    singleton's containing 0. ("ok", boxes) | ("fail", record) (certainly violated) | ("open", record)."""
+    singleton's containing 0. ("ok", boxes) | ("fail", record) (certainly violated) | ("open", record). ``leaves``,
+    when given, receives the boxes (a, b) on which every non-singleton reduced cost was proved > 0."""
     todo, boxes = [(lo, hi)], 0
     while todo:
         a, b = todo.pop()
@@ -257,12 +259,32 @@ def _prove_feasible(P, k, lo: Fraction, hi: Fraction, max_boxes: int):
             return "fail", {"eps in": [str(a), str(b)], "T_j": sorted(A), "reduced cost": _show(v),
                             "singleton": len(A) == 1}
         if all(v > 0 for _, v in rest):
+            if leaves is not None:
+                leaves.append((a, b))
             continue
         if boxes > max_boxes:
             A, v = next((A, v) for A, v in rest if not v > 0)
             return "open", {"eps in": [str(a), str(b)], "T_j": sorted(A), "reduced cost": _show(v)}
         todo += [(a, (a + b) / 2), ((a + b) / 2, b)]
     return "ok", boxes
+
+
+def _feasible_certificate(k, P, e1, top, leaves) -> dict:
+    """The bisection of :func:`_prove_feasible` as an interval certificate: min over the non-singleton patterns of
+    (S^T alpha*)_j - mu_j > 0 for every eps in [e1, top], with (130)'s mu(S_{j_i}) and (129)'s alpha* bound once
+    (``let``) and written by the printed functions themselves on expression trees."""
+    t, eps = RealTree("$t"), RealTree("$eps")
+    Pq = [Fraction(x) for x in P]
+    singles = [printed_130(t, eps, p) for p in Pq]
+    m = [RealTree(f"$m{i}") for i in range(k)]
+    alpha = [printed_129(t, k, m, i) for i in range(k)]
+    h = _reduced_costs(P, k, t, eps, Pq=Pq, alpha=[RealTree(f"$a{i}") for i in range(k)])
+    binds = [["t", ["exp", "$eps"]]] + [[f"m{i}", x.node] for i, x in enumerate(singles)] + \
+        [[f"a{i}", x.node] for i, x in enumerate(alpha)]
+    body = ["min", *[v.node for A, v in sorted(h.items(), key=lambda x: (len(x[0]), sorted(x[0]))) if len(A) != 1]]
+    return interval_certificate(f"kairouz.steps.s9-5 (129)/(130) dual feasible, P={fs(P)}: min_(|T_j| != 1) "
+                                f"(S^T alpha*)_j - mu_j > 0 for every eps in [{e1}, {top}]", ["let", binds, body], "eps",
+                                e1, top, sorted(leaves), lower=0, strict=True)
 
 
 def _candidates(P, k, top: Fraction, fails: list):
@@ -360,10 +382,11 @@ def _lp_cross_check(P, k, eps: float) -> float:
     return abs(-r.fun - rr) / max(1.0, abs(rr))
 
 
-def _instance(P, k, dps, fails, undecided, tails) -> dict:
+def _instance(P, k, dps, fails, undecided, tails, feasible) -> dict:
     """Steps 9.5.i10, i19, i20 for one prior P: feasibility of alpha* above eps_1 (printed displays on [eps_1, top] by
-    arb bisection, the engine's tail proof above, its boxes appended to ``tails`` as (k, P, s_hi, boxes)), the LP
-    cross-check, RR attaining (131), the threshold reading."""
+    arb bisection, the engine's tail proof above, its boxes appended to ``tails`` as (k, P, s_hi, boxes), the
+    bisection's to ``feasible`` as (k, P, eps_1, top, boxes)), the LP cross-check, RR attaining (131), the threshold
+    reading."""
     found, row = None, {"k": k, "P": fs(P)}
     for top, s_hi in ((Fraction(12), Fraction(1, 2**17)), (Fraction(41), Fraction(1, 2**58))):
         # the tail eps >= log(1/s_hi) (<= top) by the engine, [eps_1, top] here with the printed displays
@@ -371,7 +394,8 @@ def _instance(P, k, dps, fails, undecided, tails) -> dict:
         if boxes is None:
             continue
         for e1 in _candidates(P, k, top, fails):
-            status, info = _prove_feasible(P, k, e1, top, max_boxes=3000)
+            leaves: list = []
+            status, info = _prove_feasible(P, k, e1, top, max_boxes=3000, leaves=leaves)
             if status == "fail":
                 fails.append({"step": "alpha* feasible for eps >= eps* (9.5.i10)", "P": fs(P), **info})
                 break
@@ -380,6 +404,7 @@ def _instance(P, k, dps, fails, undecided, tails) -> dict:
                 row.update({"eps_1": str(e1), "printed (129)/(130) proved on": [str(e1), str(top)], "arb boxes": info,
                             "engine tail proved for eps >=": f"{s_hi.denominator.bit_length() - 1} log 2"})
                 tails.append((k, P, s_hi, boxes))
+                feasible.append((k, P, e1, top, leaves))
                 break
         if found is not None or fails:
             break
@@ -418,23 +443,26 @@ def check_rr_dual_tail(ctx):
     undecided: list = []
     rows: list = []
     tails: list = []
+    feasible: list = []
     _symbolic_131(fails)
     with arb_precision(ctx.dps):
         for k in (3, 4, 5):
             P = generic_dist(rng, k, 97)
-            rows.append(_instance(P, k, ctx.dps, fails, undecided, tails))
+            rows.append(_instance(P, k, ctx.dps, fails, undecided, tails, feasible))
             if fails:
                 break
     ev = {"instances": rows, "precision_dps": ctx.dps,
           "statement_checked_by": ["kairouz.thm14.rr-optimal-mi", "kairouz.thm14.expansions-133-135"],
           **built(lambda: [doc for k, P, s_hi, boxes in tails
                            for doc in rr_tail_certificates(f"kairouz.steps.s9-5 tail, P={fs(P)}", k, mi_m_expr(P), s_hi,
-                                                           boxes)]),
-          "certificate_covers": "the engine's tail: every reduced cost h_T(s) = s g_T(1/s) of RR's basis (|T| >= 2, "
-                                "(129) multiplied out in s = e^-eps) is > 0 for every s in [0, s_hi] (boxes of s "
-                                "re-evaluated in arb), per prior; not the sympy identities (129)-(131) (symbolic, no "
-                                "certificate kind), nor feasibility of the printed (129)/(130) on [eps_1, top] (a "
-                                "branch-and-bound over arb boxes of eps, not written), nor RR attaining (131)"}
+                                                           boxes)] + [_feasible_certificate(*f) for f in feasible]),
+          "certificate_covers": "per prior, the printed (129)/(130)'s reduced costs (S^T alpha*)_j - mu_j > 0 for every "
+                                "non-singleton pattern and every eps in [eps_1, top] (the bisection's boxes of eps "
+                                "re-evaluated in arb), and the engine's tail: every h_T(s) = s g_T(1/s) > 0 for every s "
+                                "= e^-eps in [0, s_hi] (|T| >= 2, (129) multiplied out in s); not the sympy identities "
+                                "(129)-(131) (symbolic, no certificate kind: the singletons' reduced costs = 0), nor "
+                                "RR attaining (131), nor that the two cover [eps_1, infinity) (top >= log(1/s_hi): "
+                                "the rows)"}
     if fails:
         return Outcome.refuted(f"Theorem 14's proof: step '{fails[0]['step']}' fails (the statement is checked by "
                                "kairouz.thm14.rr-optimal-mi)", counterexample=fails[0], kind="proof-gap", **ev)

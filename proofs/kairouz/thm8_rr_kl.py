@@ -78,7 +78,9 @@ def check(ctx):
                              "e^-eps -> 0 (a series in s whose terms contain log P0/P1 ratios and log(1 + s ...): not "
                              "rational in s, so no symbolic identity f = c_0 + s R(s) with R rational exists); reduced "
                              "costs certified at finitely many eps would not refute a statement about every large eps, "
-                             "and the rigorous-value kind has no interval variable for the tail s in [0, s0]"))
+                             "and boxes of s (the interval certificates) cannot show h_{x1,x2}(s) = s g(1/s) < 0 on "
+                             "(0, s0]: h(0) = 0 exactly (the tie), so a box at 0 contains 0 and the sign needs h(0) = 0 "
+                             "(an equality of logarithms, which arb cannot decide) and h' < 0 (no derivative kind)"))
     return Outcome.inconclusive("ratio-tie instance did not refute", series=str(ser), rows=rows)
 
 
@@ -214,7 +216,8 @@ def check_86(ctx):
             **no_certificate("the misprint is the O(1) coefficient of mu_j = (p + s(1-p))/s log((p + s(1-p))/(q + "
                              "s(1-q))) in s = e^-eps: mu_j contains a logarithm of s, not rational in s, so no symbolic "
                              "identity mu_j = c_-1/s + c_0 + s R(s) with R rational exists; the remainder's limit 1 - p/q "
-                             "needs a bound over an interval of s (the rigorous-value kind evaluates at points); the "
+                             "needs a bound over (0, s0] of a quotient whose numerator and denominator vanish at s = 0 "
+                             "(a box of s at 0 divides by a ball containing 0: the interval certificates cannot); the "
                              "high-precision remainders at eps = 10, 20, 40 are evidence, not a certificate"))
     return Outcome.verified("constant term matches", const=str(const))
 

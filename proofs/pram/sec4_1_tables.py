@@ -17,8 +17,7 @@ from fractions import Fraction
 import mpmath
 
 from rldp_verify.certificates.claims import built
-from rldp_verify.certificates.identity import Tree
-from rldp_verify.certificates.interval import interval_certificate
+from rldp_verify.certificates.interval import RealTree, interval_certificate
 from rldp_verify.claims import Method, Outcome, claim, compare_printed, outcome_from_comparisons
 from rldp_verify.core.numbers import exact, working_precision
 from rldp_verify.topics import pram
@@ -305,20 +304,12 @@ def check_table3(ctx):
         "D(p) <= g(p_i) (check_table3's docstring)")
 
 
-class _Real(Tree):
-    """An expression tree of the checker's arb language (log and exp besides + - * /), built by ordinary arithmetic
-    so that :func:`type4_gap_bound` and :func:`type4_gap_bound_derivative` write their own formulas."""
-
-    def log(self):
-        return _Real(["log", self.node])
-
-
 def _table3_certificates(S, boxes) -> list[dict]:
     """Per alpha: the engine's intervals of [0, 1] (``boxes[alpha]``) as interval certificates -- g < 0 on the interior
     ones (which cover [a, b]), g' < 0 on [0, a] and g' > 0 on [b, 1]."""
-    s, docs = _Real("$s"), []
+    s, docs = RealTree("$s"), []
     for a, bs in boxes.items():
-        bs, t = sorted(bs), _Real(["exp", exact(a)])
+        bs, t = sorted(bs), RealTree(["exp", exact(a)])
         (z0, a0), (b1, z1), inner = bs[0], bs[-1], bs[1:-1]
         if z0 != 0 or z1 != 1 or len(bs) < 2:
             raise ValueError(f"alpha = {a}: the intervals do not start at 0 and end at 1")

@@ -13,7 +13,20 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from rldp_verify.certificates import envelope, qs
+from rldp_verify.certificates.identity import Tree
 from rldp_verify.certificates.value import expr
+
+
+class RealTree(Tree):
+    """An expression tree of the checker's arb language, built by ordinary arithmetic (+ - * /, integer powers) and
+    the methods ``log`` / ``exp`` of arb balls: a function written for arb balls, called with ``RealTree("$s")``,
+    returns its own formula (so that a certificate states exactly what the engine evaluated)."""
+
+    def log(self) -> RealTree:
+        return RealTree(["log", self.node])
+
+    def exp(self) -> RealTree:
+        return RealTree(["exp", self.node])
 
 
 def interval_certificate(name: str, e, var: str, a, b, boxes, *, lower=None, upper=None, strict: bool = False,

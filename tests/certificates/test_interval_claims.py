@@ -1,0 +1,32 @@
+"""Interval certificates of kairouz.steps.s9-5.rr-dual-tail's bisection over eps (the printed (129)/(130) dual
+feasible on [eps_1, 12]): accepted on the engine's boxes; rejected when the cover is stretched below eps_1 or when
+(129) is written with a wrong denominator."""
+
+from fractions import Fraction as F
+
+from proofs.kairouz import steps_sec9_direct as s9
+from rldp_verify.certificates import recheck
+from rldp_verify.core.rigorous import arb_precision
+
+P = (F(7, 97), F(33, 97), F(57, 97))
+
+
+def _leaves(lo=F(2), hi=F(12)):
+    leaves: list = []
+    with arb_precision(50):
+        status, _ = s9._prove_feasible(P, 3, lo, hi, max_boxes=3000, leaves=leaves)
+    assert status == "ok"
+    return leaves
+
+
+def test_feasible_certificate_and_wrong_twins(monkeypatch):
+    leaves = _leaves()
+    assert recheck(s9._feasible_certificate(3, P, F(2), F(12), leaves)).ok
+    # eps_1 = 1/2 claimed with one extra box [1/2, 2] that the bisection never proved (it starts at eps_1 = 2)
+    r = recheck(s9._feasible_certificate(3, P, F(1, 2), F(12), [(F(1, 2), F(2))] + leaves))
+    assert not r.ok and "on the box [1/2, 2]" in r.message
+    # (129) with (e^eps + k - 2) for (e^eps - 1) in the denominator: its reduced costs are not > 0 on the boxes
+    real = s9.printed_129
+    monkeypatch.setattr(s9, "printed_129", lambda t, k, singles, i: real(t, k, singles, i) * (t - 1) / (t + k - 2))
+    r = recheck(s9._feasible_certificate(3, P, F(2), F(12), leaves))
+    assert not r.ok and "on the box" in r.message
