@@ -127,8 +127,10 @@ def _thm8_outcome(ctx, int_alphas, real_alphas, *, dense, step, search, random_p
         **no_certificate(  # issue 23
             "the bound is min over p in [0, 1-t) of psi_alpha(p, t) >= g_alpha(t), a minimum over "
             "a continuum: the engine's exact brackets rest on the convexity of psi (eq. (67)) and "
-            "tangent lines, which no certificate kind expresses; the non-integer orders are "
-            "high-precision (mpmath) checks"))
+            "tangent lines, which no certificate kind expresses; boxes of p (the interval certificates) "
+            "cannot: where the bound is tight (t >= 1/alpha, and alpha = 2) psi(0, t) = g(t) exactly, "
+            "which arb cannot decide, and psi blows up as p -> 1 - t, so no finite cover of [0, 1-t) by "
+            "closed boxes exists; the non-integer orders are high-precision (mpmath) checks"))
 
 
 @claim(
