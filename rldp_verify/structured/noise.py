@@ -131,7 +131,7 @@ def permute_and_flip(v: list, scale) -> list:
     """Pr[i | v] = p_i int_0^1 prod_{j != i} (1 - p_j t) dt, p_j = e^((v_j - max v) / scale), for every index i of the
     exact scores v: the law of the argmax of v + i.i.d. exponential noise of scale ``scale``, which OpenDP samples as
     permute-and-flip (McKenna and Sheldon, NeurIPS 2020); arb balls at the current precision (the polynomial
-    prod_{j != i} (1 - p_j t) integrated term by term)."""
+    prod_{j != i} (1 - p_j t) integrated term by term; O(n^2) for all i)."""
     import flint
 
     from rldp_verify.core.rigorous import arb_exact
@@ -139,14 +139,18 @@ def permute_and_flip(v: list, scale) -> list:
     b = arb_exact(Fraction(scale))
     top = max(v)
     p = [(arb_exact(x - top) / b).exp() for x in v]
+    full = [flint.arb(1)]                      # prod_j (1 - p_j t), lowest degree first
+    for pj in p:
+        full = [*full, flint.arb(0)]
+        full = [full[0]] + [full[m] - pj * full[m - 1] for m in range(1, len(full))]
     out = []
-    for i in range(len(v)):
-        coef = [flint.arb(1)]                  # prod_{j != i} (1 - p_j t), lowest degree first
-        for j, pj in enumerate(p):
-            if j != i:
-                coef = [*coef, flint.arb(0)]
-                coef = [coef[0]] + [coef[m] - pj * coef[m - 1] for m in range(1, len(coef))]
-        out.append(p[i] * sum((c / (m + 1) for m, c in enumerate(coef)), flint.arb(0)))
+    for pi in p:
+        # prod_{j != i} (1 - p_j t) = full / (1 - p_i t), divided from the lowest degree: q_m = c_m + p_i q_(m-1);
+        # p_i <= 1, so the division does not amplify the balls' radii
+        q = [full[0]]
+        for m in range(1, len(full) - 1):
+            q.append(full[m] + pi * q[-1])
+        out.append(pi * sum((c / (m + 1) for m, c in enumerate(q)), flint.arb(0)))
     return out
 
 
@@ -196,15 +200,18 @@ class NoisyArgmax:
         tab = self._table(dps)
         lo, hi, arg = Fraction(0), Fraction(0), (0, 0, 0)
         with arb_precision(dps + 20):
-            for x, px in enumerate(tab):
-                for xp, pxp in enumerate(tab):
-                    for i, (a, c) in enumerate(zip(px, pxp, strict=True)):
-                        if not c > 0:
-                            raise InputError("noisy max: a probability enclosure does not exclude 0; raise dps")
-                        r = a / c
-                        if lower(r) > lo:
-                            lo, arg = lower(r), (x, xp, i)
-                        hi = max(hi, upper(r))
+            for i in range(len(tab[0])):
+                # max over x, x' of P(i|x) / P(i|x') = max_x P(i|x) / min_x P(i|x): one pass per output, the upper
+                # end the largest upper end over the smallest lower end, the lower end that of the pair of the
+                # largest lower end and the smallest upper end (attained by that pair)
+                ends = [(lower(row[i]), upper(row[i])) for row in tab]
+                if any(not e[0] > 0 for e in ends):
+                    raise InputError("noisy max: a probability enclosure does not exclude 0; raise dps")
+                x = max(range(len(ends)), key=lambda t: ends[t][0])
+                xp = min(range(len(ends)), key=lambda t: ends[t][1])
+                hi = max(hi, max(e[1] for e in ends) / min(e[0] for e in ends))
+                if ends[x][0] / ends[xp][1] > lo:
+                    lo, arg = ends[x][0] / ends[xp][1], (x, xp, i)
         return lo, hi, arg
 
     def witness(self) -> dict:
