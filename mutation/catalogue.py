@@ -1440,9 +1440,10 @@ MUTANTS += [
             "kairouz.steps.s9-5.rr-dual-tail")),
 ]
 
-# issue 23, the audit certificate forms for OpenDP's lattice noise ("lattice-laplace") and local hashing's witness
-# seed ("seeded-grr" with hash_witness), exercised by proofs/rldp/audit_certificate_noise.py; the first lowers a
-# printed ratio (the lattice rounding forgotten), the second writes a seed that does not separate the inputs
+# issue 23, the audit certificate forms for OpenDP's lattice noise ("lattice-laplace"), local hashing's witness
+# seed ("seeded-grr" with hash_witness) and TreeHist ("product"), exercised by proofs/rldp/audit_certificate_noise.py;
+# the first and third lower a printed ratio (lattice rounding, the fragment's factor forgotten), the second writes a
+# seed that does not separate the inputs
 def _lattice_eps_without_rounding(orig):
     def eps(self):
         orig(self)
@@ -1460,6 +1461,15 @@ def _hash_witness_seed_before(orig):
     return hash_witness
 
 
+def _treehist_upper_word_only(orig):
+    def upper(self):
+        from rldp_verify.structured.treehist import _rho
+
+        orig(self)
+        return _rho(self.word)                              # the fragment's factor rho_F forgotten
+    return upper
+
+
 _NOISE = ("rldp.audit.lattice-noise-and-hash-witness",)
 MUTANTS += [
     mutant("certificate.lattice-eps-without-rounding", "rldp_verify.structured.noise",
@@ -1470,4 +1480,9 @@ MUTANTS += [
            "local hashing's witness written at the seed before the separating one (an off-by-one in the search), "
            "whose two buckets are equal",
            wrap("rldp_verify.certificates.audit_forms:hash_witness", _hash_witness_seed_before), _NOISE),
+    mutant("certificate.treehist-upper-word-only", "rldp_verify.structured.treehist",
+           "TreeHist's upper end taken as the word report's ratio rho_W alone (the fragment mixture's factor rho_F "
+           "forgotten)",
+           wrap("rldp_verify.structured.treehist:PrefixMixture.upper", _treehist_upper_word_only),
+           ("rldp.audit.treehist-product",)),
 ]

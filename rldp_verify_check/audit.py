@@ -68,6 +68,14 @@ printed ratio_upper >= U, printed ratio_lower <= L, PASS: U <= e^eps, FAIL: L > 
   base is <= 0; e^{-T/p_i} at a = 1): the part's bound is mu1 + mu2 - M1 z1 - M2 z2 at these least z, the
   bound the max over the parts (tight for a <= 1/2 as the parts shrink).  The bound evaluated
   in arb and certainly <= 0 proves P(y|s1) <= r P(y|s2) on F.  U = max r over all pairs.
+- A product (``product`` [part, ...], each part a structured statement {form, sizes}, eps-LDP; TreeHist: a word
+  report times a fragment report of a secret prefix): the statement is that Q[y|x] = prod_i sum_r pi_r
+  Q_i[y_i|u_ir(x)], independent parts, weights pi_r not depending on x, Q_i the part's channel.  Then
+  sum_r pi_r A_r / sum_r pi_r B_r <= max_r A_r / B_r (A_r <= m B_r for all r sums to it), so U = prod_i U_i.  L: the
+  ``product_witness`` {hash, parts: [{seed, inputs [[u_r(x)], [u_r(x')]], buckets (same shape), y}]}, uniform pi
+  (one entry per r), each part ``seeded-grr``: the exact ratio prod_i sum_r Q_i(y_i|bucket) / sum_r Q_i(y_i|bucket')
+  (Q_i = a on the bucket y_i, else b); the buckets are data (an index mapped to one bucket, checked), re-checked
+  outside the checker with ``hash``.
 - Lattice noise (``lattice-laplace`` {lower, upper, k, scale, size}, eps-LDP; data i_lower, i_upper): each of the
   ``size`` coordinates x in [lower, upper] is rounded to i(x) = floor(x 2^-k + 1/2), and Y = i + Z with Z discrete
   Laplace of scale sigma = scale 2^-k, Pr[Z = z] = c t^|z|, t = e^(-1/sigma), independently per coordinate.  The ratio
@@ -233,12 +241,15 @@ def check(st: dict, data: dict) -> str:
         return _lattice(st, data)
     a1, a2 = (int(v) for v in st["sizes"])
     F, wit = st["set"], data.get("witness")
-    U, L = _ratio_range(_channel(st["Q"], a1, a2), a1, a2, F, wit, data) if "Q" in st else _structured(st, F, data)
+    U, L = _ratio_range(_channel(st["Q"], a1, a2), a1, a2, F, wit, data) if "Q" in st else \
+        _product(st, F, data.get("product_witness")) if "product" in st else _structured(st, F, data)
     _check_printed_ends(st, U, L)
     _check_verdict(verdict := st["verdict"], st["eps"], U, L)
-    w, msg = data.get("hash_witness"), f"{verdict}: ratio in [{_s(L)}, {_s(U)}] ({F['type']}"
-    return msg + ("" if wit is None else ", witness re-checked") + ")" + ("" if not w else
-        f"; data to re-check with {w['hash']}: buckets {w['buckets']} of {w['inputs']} at seed {w['seed']}")
+    w, msg = data.get("hash_witness") or data.get("product_witness"), f"{verdict}: ratio in [{_s(L)}, {_s(U)}]"
+    at = "" if not w else f"buckets {w['buckets']} of {w['inputs']} at seed {w['seed']}" if "seed" in w else \
+        f"buckets at seeds {[p['seed'] for p in w['parts']]}"
+    return msg + f" ({F['type']}{'' if wit is None else ', witness re-checked'})" + (
+        f"; data to re-check with {w['hash']}: {at}" if w else "")
 
 
 def _lattice(st: dict, data: dict) -> str:
@@ -284,6 +295,28 @@ def _structured(st: dict, F: dict, data: dict):
         return _subsets_ball(F, d, A, B, a1, a2, data.get("pairs", [])), \
             None if P is None else _subsets_range(P, d, A, B, a1, a2, data)[1]
     return _subsets_range(P or [], d, A, B, a1, a2, data)                # P: the set {P}
+
+
+def _product(st: dict, F: dict, wit):
+    """(U, L) of a ``product`` (module docstring): U the product of the parts' U, L at the witness's buckets."""
+    parts = st["product"]
+    if F["type"] != "ldp" or not parts:
+        raise CertificateError("a product form needs parts and the set ldp")
+    U = math.prod((_structured(p, F, {})[0] for p in parts), start=Fraction(1))
+    if wit is None:
+        return U, None
+    num, den = Fraction(1), Fraction(1)
+    for p, w in zip(parts, wit["parts"], strict=True):
+        g, a, b, y = int(p["seeded-grr"]["g"]), q(p["seeded-grr"]["a"]), q(p["seeded-grr"]["b"]), int(w["y"])
+        h: dict = {}
+        for i, v in zip(sum(w["inputs"], []), sum(w["buckets"], []), strict=True):
+            if h.setdefault(int(i), int(v)) != int(v) or not 0 <= int(v) < g:
+                raise CertificateError(f"the product witness maps index {i} to two buckets or outside [0, {g})")
+        ix, ixp = w["inputs"]
+        if len(ix) != len(ixp) or not ix:
+            raise CertificateError("the product witness needs one index per mixture component for x and x'")
+        num, den = num * sum(a if h[int(i)] == y else b for i in ix), den * sum(a if h[int(i)] == y else b for i in ixp)
+    return U, _ratio(num, den)
 
 
 def _hash_witness(w: dict, g: int, k: int, top):

@@ -11,14 +11,18 @@ pure-ldp's xxh32 buckets. Two certificate forms of :mod:`rldp_verify_check.audit
 - ``seeded-grr`` with ``hash_witness``: the separating seed and its two buckets (data the checker takes as given;
   a reader re-checks them with xxhash), which certify local hashing's lower end and so its FAIL.
 
-The verdicts are the audits'; an engine error that lowers the lattice eps or writes a seed that does not separate
-is rejected by the independent checker (mutants ``certificate.lattice-*``, ``certificate.hash-witness-*`` of
-mutation/catalogue.py). Local hashing needs xxhash (installed with the adapters); without it that part is skipped
+- ``product`` of two ``seeded-grr`` parts: TreeHist (a word report times a secret uniform mixture over prefixes of a
+  fragment report), upper end rho_word rho_fragment, lower end the exact ratio at the witness's buckets.
+
+The verdicts are the audits'; an engine error that lowers the lattice eps, writes a seed that does not separate or
+forgets a factor of TreeHist's upper end is rejected by the independent checker (mutants ``certificate.lattice-*``,
+``certificate.hash-witness-*``, ``certificate.treehist-*`` of mutation/catalogue.py). Local hashing needs xxhash (installed with the adapters); without it that part is skipped
 and the evidence says so.
 """
 
 from __future__ import annotations
 
+import contextlib
 from fractions import Fraction
 
 from rldp_verify.claims import Method, Outcome, claim
@@ -99,3 +103,63 @@ def check_lattice_and_hash_witness(ctx):
         return Outcome.refuted(f"{len(wrong)} of {len(rows)} mechanisms do not have the stated eps",
                                counterexample=wrong, **ev, kind="false")
     return Outcome.verified(f"{len(rows)} mechanisms: PASS at the stated eps and FAIL just below, certified", **ev)
+
+
+def _treehist():
+    """TreeHist on d = 8 inputs: a word report (x itself) times a uniform mixture over R = 3 prefixes (x >> 2,
+    2 + (x >> 1), 6 + x) of a fragment report, both local hashing with g = 4, a = 1/2, b = 1/6 (rho = 3 each), on
+    xxh32 buckets (a polynomial hash without xxhash: then only the PASS carries a certificate)."""
+    from rldp_verify.structured.channels import PublicMixture
+    from rldp_verify.structured.treehist import PrefixMixture
+
+    try:
+        import xxhash
+
+        def bucket(x, seed):
+            return xxhash.xxh32(str(x).encode("utf-8"), seed=seed & 0xFFFFFFFF).intdigest() % 4
+    except ImportError:
+        def bucket(x, seed):
+            return (x * (2 * seed + 1) + seed // 3) % 4
+
+    def lh():
+        return PublicMixture(14, 4, Fraction(1, 2), Fraction(1, 6),
+                             lambda x, xp: next((s for s in range(64) if bucket(x, s) != bucket(xp, s)), None),
+                             hash_fn=bucket)
+    return PrefixMixture(8, lh(), lh(), lambda x: x, lambda x: (x >> 2, 2 + (x >> 1), 6 + x), frag_seeds=range(256))
+
+
+@claim(
+    id="rldp.audit.treehist-product",
+    paper=PAPER,
+    source="Definition 2 (eps-LDP) for TreeHist (pure-ldp's TreeHistClient: a word report times a secret uniform "
+           "mixture over prefixes of a fragment report, both local hashing)",
+    statement="TreeHist on 8 inputs with 3 prefixes, word and fragment local hashing with g = 4, a = 1/2, b = 1/6, is "
+              "log 9-LDP (rho <= rho_word rho_fragment = 3 x 3) and not eps-LDP at e^eps = 9 (1 - 10^-9).",
+    hypotheses=("the secret prefix index is uniform and independent of the two released seeds",
+                "the FAIL's witness rests on xxh32 buckets (checked when xxhash is installed)"),
+    method=(Method.EXACT,),
+    reading="the structured eps-LDP audit (a certified interval): PASS at e^eps = 9, FAIL just below; the PASS carries "
+            "the product certificate (word x fragment upper ends), the FAIL its exact witness when the buckets are "
+            "xxh32's; VERIFIED when both verdicts agree with the statement",
+)
+def check_treehist_product(ctx):
+    from rldp_verify.certificates.audit import structured_certificate
+    from rldp_verify.certificates.claims import built
+    from rldp_verify.core.errors import InputError
+    from rldp_verify.structured.audit import Adapted, audit_structured
+
+    model = Adapted(_treehist(), "TreeHist d = 8, R = 3", "exact")
+    at, below = "log(9)", f"log({9 * (1 - Fraction(1, 10**9))})"
+    res, res_below = audit_structured(model, at), audit_structured(model, below)
+    rows = [{"eps": e, "verdict": str(r.verdict), "ratio": [str(r.ratio_lower), str(r.ratio_upper)]}
+            for e, r in ((at, res), (below, res_below))]
+
+    def certs():
+        out = [structured_certificate(res, model, at, name="treehist PASS")]
+        with contextlib.suppress(InputError):                # no xxhash: the FAIL's witness has no form
+            out.append(structured_certificate(res_below, model, below, name="treehist FAIL"))
+        return out
+    ev = dict(audits=rows, **built(certs))
+    if str(res.verdict) != "PASS" or str(res_below.verdict) != "FAIL":
+        return Outcome.refuted("TreeHist's verdicts differ from the statement", counterexample=rows, **ev, kind="false")
+    return Outcome.verified("TreeHist: PASS at e^eps = 9 = rho_word rho_fragment, FAIL just below", **ev)

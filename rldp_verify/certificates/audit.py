@@ -376,7 +376,11 @@ def structured_certificate(res, adapted, eps, *, name: str = "audit") -> dict:
     data.update(head.pop("data", {}))
     if "rows" in head:
         head = {"Q": _table(head.pop("rows")), "sizes": head.pop("shape")}
-    if isinstance(st, PublicMixture) and "hash_witness" not in data:
+    if "product" in head and "product_witness" not in data and res.verdict == "FAIL":
+        raise InputError(f"no certificate for the FAIL of {res.adapter} ({st.kind}): its witness's buckets are not "
+                         "xxh32(str(x), seed) % g (or xxhash is missing); a PASS is certified from the parts alone")
+    if "hash_witness" not in data and "product_witness" not in data and (isinstance(st, PublicMixture)
+                                                                         or "product" in head):
         out["ratio_lower"] = None                           # the certificate supports the upper end only
     elif "subsets" in head and fset["type"] == "distribution" and res.structured_witness is not None:
         data["output"] = _subset_output(res, st, sizes)
@@ -513,10 +517,11 @@ def _structured_head(res, st, sizes) -> dict:
                                 "seed (below max(a/b, b/a), which is all the checker can certify from g, a, b)"))
         return {"seeded-grr": {"g": st.g, "a": qs(st.a), "b": qs(st.b)}, "sizes": shape,
                 **({"data": {"hash_witness": wit}} if wit else {})}
-    from rldp_verify.certificates.audit_forms import lattice_form
+    from rldp_verify.certificates.audit_forms import lattice_form, product_form
 
-    if sizes is None and (form := lattice_form(st)) is not None:
-        return form
+    for make in (lattice_form, product_form):
+        if sizes is None and (form := make(st)) is not None:
+            return form
     why = _NO_FORM.get(type(st).__name__, "no structured form in rldp_verify_check")
     if isinstance(st, (Symmetric, SubsetSelection)):
         if sizes is None and _dense_entries(st) <= STRUCTURED_DENSE_ENTRIES:

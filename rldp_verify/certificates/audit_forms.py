@@ -53,3 +53,45 @@ def hash_witness(st) -> dict | None:
     if [xxhash.xxh32(str(x).encode("utf-8"), seed=seed & 0xFFFFFFFF).intdigest() % st.g for x in (0, 1)] != buckets:
         return None                                           # the XXH32 expression, evaluated
     return {"seed": seed, "inputs": [0, 1], "buckets": buckets, "hash": XXH32}
+
+
+def product_form(st) -> dict | None:
+    """TreeHist (:class:`~rldp_verify.structured.treehist.PrefixMixture`: a word report times a secret uniform mixture
+    over prefixes of a fragment report, both local hashing) as a ``product`` of its two ``seeded-grr`` parts, with the
+    searched witness (:func:`product_witness`) as data when there is one; None when ``st`` is not TreeHist."""
+    from rldp_verify.structured.treehist import PrefixMixture
+
+    if not isinstance(st, PrefixMixture):
+        return None
+    parts = [{"seeded-grr": {"g": pm.g, "a": qs(pm.a), "b": qs(pm.b)}, "sizes": [max(pm.d, 2), 1]}
+             for pm in (st.word, st.frag)]
+    wit = product_witness(st)
+    return {"product": parts, "sizes": [st.d, 1], **({"data": {"product_witness": wit}} if wit else {})}
+
+
+def product_witness(st) -> dict | None:
+    """The lower end of TreeHist's interval as data: inputs x, x' (oriented so that the ratio is Q[y|x] / Q[y|x']),
+    per part the seed, the inner indices of x and x' (word: one; fragment: the R prefixes), their buckets and the
+    output bucket y; None when no witness was found or a bucket is not ``XXH32``'s (or xxhash is missing)."""
+    try:
+        import xxhash
+    except ImportError:
+        return None
+    w = st.ratio_bounds(0)[2]
+    if w is None:
+        return None
+    x, xp = (w["x"], w["x_prime"]) if w["direction"] == 1 else (w["x_prime"], w["x"])
+    sw = 0 if w["word_seed"] is None else w["word_seed"]     # None: x, x' share the word, any seed (factor 1)
+    wi = [st.word_index(x), st.word_index(xp)]
+    hw = [int(st.word.hash_fn(i, sw)) for i in wi]
+    ui = [list(st.prefixes(x)), list(st.prefixes(xp))]
+    parts = [{"seed": sw, "inputs": [[wi[0]], [wi[1]]], "buckets": [[hw[0]], [hw[1]]],
+              "y": hw[0] if st.word.a >= st.word.b else hw[1]},
+             {"seed": w["frag_seed"], "inputs": ui, "buckets": [[int(st.frag.hash_fn(u, w["frag_seed"])) for u in side]
+                                                              for side in ui], "y": int(w["frag_bucket"])}]
+    for p, g in zip(parts, (st.word.g, st.frag.g), strict=True):
+        if not isinstance(p["seed"], int) or any(
+                xxhash.xxh32(str(i).encode("utf-8"), seed=p["seed"] & 0xFFFFFFFF).intdigest() % g != h
+                for side, hs in zip(p["inputs"], p["buckets"], strict=True) for i, h in zip(side, hs, strict=True)):
+            return None
+    return {"hash": XXH32, "parts": parts}
