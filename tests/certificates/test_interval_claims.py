@@ -4,6 +4,8 @@ feasible on [eps_1, 12]): accepted on the engine's boxes; rejected when the cove
 
 from fractions import Fraction as F
 
+import pytest
+
 from proofs.kairouz import steps_sec9_direct as s9
 from rldp_verify.certificates import recheck
 from rldp_verify.core.rigorous import arb_precision
@@ -30,3 +32,24 @@ def test_feasible_certificate_and_wrong_twins(monkeypatch):
     monkeypatch.setattr(s9, "printed_129", lambda t, k, singles, i: real(t, k, singles, i) * (t - 1) / (t + k - 2))
     r = recheck(s9._feasible_certificate(3, P, F(2), F(12), leaves))
     assert not r.ok and "on the box" in r.message
+
+
+@pytest.mark.parametrize("cid, check, kinds", [("kairouz.thm8.rr-optimal-kl-distinct-ratios", "thm8_rr_kl:check_distinct", 41)])
+def test_claim_keeps_its_pin_and_its_interval_certificates_pass(cid, check, kinds):
+    """The fastest of the four claims (kairouz.thm14.rr-optimal-mi, kairouz.steps.s9-5.rr-dual-tail and
+    pram.table3.counts are checked by the report's --certificates run; pram's builder in test_interval.py): pin kept,
+    every certificate accepted, the covered part named."""
+    import importlib
+    import json
+    from pathlib import Path
+
+    from rldp_verify.claims import Context
+
+    module, fn = check.split(":")
+    pkg = "kairouz" if cid.startswith("kairouz") else "pram"
+    r = getattr(importlib.import_module(f"proofs.{pkg}.{module}"), fn)(Context(out_dir="/tmp/rldp-verify-test-interval"))
+    pins = json.loads((Path(s9.__file__).parents[1] / "pinned_verdicts.json").read_text())["claims"]
+    assert r.verdict.value == pins[cid]["verdict"]
+    docs = r.evidence.get("certificates")
+    assert docs and len(docs) == kinds and all("forall" in d["statement"] for d in docs)
+    assert all(recheck(d).ok for d in docs) and r.evidence.get("certificate_covers")
