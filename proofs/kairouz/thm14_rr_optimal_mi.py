@@ -8,10 +8,10 @@ import mpmath
 import sympy as sp
 
 from rldp_verify.certificates.claims import built
-from rldp_verify.certificates.interval import mi_m_expr, rr_tail_certificates
+from rldp_verify.certificates.interval import mi_m_expr, rr_point_certificate, rr_tail_certificates
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import to_mpf, working_precision
-from rldp_verify.topics.extremal.tail import mi_tail, recording_tail, rr_not_optimal_on_tail
+from rldp_verify.topics.extremal.tail import improving_pattern_below, mi_tail, recording_tail, rr_not_optimal_on_tail
 from rldp_verify.topics.extremal.thresholds import (
     bracket_threshold,
     default_grid,
@@ -41,8 +41,8 @@ def check_14(ctx):
         tail_fn, proof = recording_tail(k, tail)
         br = bracket_threshold(lambda t: rr_status(mu, k, t, dps=ctx.dps), "rr", default_grid(0.05, 40.0, 1.3), tol=1e-4,
                                tail_fn=tail_fn)
-        tails.append((k, P, proof))
         lo, hi = br.eps_bracket()
+        tails.append((k, P, proof, improving_pattern_below(br, lambda t: rr_status(mu, k, t, dps=ctx.dps))))
         rows.append({"k": k, "P": fs(P), "bracket": [lo, hi], "kind": br.kind,
                      "optimal_for_all_eps_above_bracket": br.tail_certified})
         if br.kind not in ("bisected", "below-grid") or not br.tail_certified:
@@ -66,17 +66,21 @@ def check_14(ctx):
                             **built(_tail_certificates, tails),
                             certificate_covers="the tail: every reduced cost h_T(s) = s g_T(1/s) of RR's basis (|T| >= 2) "
                             "is > 0 for every s = e^-eps in [0, e^-hi], for each instance (the engine's boxes of s "
-                            "re-evaluated in arb); not that this makes RR optimal (the paper's LP argument), nor the "
-                            "bracket's lower end (RR not optimal just below it: an arb reduced cost at one point, not "
-                            "written)")
+                            "re-evaluated in arb), and at the bracket's lower end a reduced cost h_T < 0 (RR not optimal "
+                            "there); not that the signs of the reduced costs of RR's basis decide its optimality (the "
+                            "paper's LP argument)")
 
 
 def _tail_certificates(tails) -> list[dict]:
-    """The tail proofs of :func:`check_14` (``(k, P, record)`` with the record of
-    :func:`rldp_verify.topics.extremal.tail.recording_tail`) as interval certificates."""
-    return [doc for k, P, proof in tails
-            for doc in rr_tail_certificates(f"kairouz.thm14 MI, P={fs(P)}", k, mi_m_expr(P), proof["s_hi"],
-                                            proof["boxes"])]
+    """The tail proofs of :func:`check_14` (``(k, P, record, below)`` with the record of
+    :func:`rldp_verify.topics.extremal.tail.recording_tail` and the bracket's lower end of
+    :func:`~rldp_verify.topics.extremal.tail.improving_pattern_below`) as interval certificates."""
+    out = []
+    for k, P, proof, below in tails:
+        name, m = f"kairouz.thm14 MI, P={fs(P)}", mi_m_expr(P)
+        out += rr_tail_certificates(name, k, m, proof["s_hi"], proof["boxes"])
+        out += [rr_point_certificate(name, k, m, below["s"], below["pattern"])] if below else []
+    return out
 
 
 @claim(

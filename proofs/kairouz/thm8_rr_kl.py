@@ -7,12 +7,18 @@ import mpmath
 import sympy as sp
 
 from rldp_verify.certificates.claims import built, no_certificate
-from rldp_verify.certificates.interval import kl_m_expr, rr_tail_certificates
+from rldp_verify.certificates.interval import kl_m_expr, rr_point_certificate, rr_tail_certificates
 from rldp_verify.certificates.value import value_certificate
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import to_mpf, working_precision
 from rldp_verify.core.rigorous import arb_precision
-from rldp_verify.topics.extremal.tail import certify_rr_tail, kl_tail, recording_tail, rr_not_optimal_on_tail
+from rldp_verify.topics.extremal.tail import (
+    certify_rr_tail,
+    improving_pattern_below,
+    kl_tail,
+    recording_tail,
+    rr_not_optimal_on_tail,
+)
 from rldp_verify.topics.extremal.thresholds import bracket_threshold, default_grid, rr_status, t_from_eps
 from rldp_verify.topics.extremal.utilities import mu_kl
 
@@ -110,8 +116,8 @@ def check_distinct(ctx):
             tail_fn, proof = recording_tail(k, kl_tail(P0, P1))
             br = bracket_threshold(lambda t: rr_status(mu, k, t, dps=ctx.dps), "rr",
                                    default_grid(0.05, 40.0, 1.3), tol=1e-4, tail_fn=tail_fn)
-            tails.append((k, P0, P1, proof))
             lo, hi = br.eps_bracket()
+            tails.append((k, P0, P1, proof, improving_pattern_below(br, lambda t: rr_status(mu, k, t, dps=ctx.dps))))
             rows.append({"k": k, "P0": fs(P0), "P1": fs(P1), "bracket": [lo, hi], "kind": br.kind,
                          "optimal_for_all_eps_above_bracket": br.tail_certified})
             if br.kind not in ("bisected", "below-grid") or not br.tail_certified:
@@ -128,16 +134,20 @@ def check_distinct(ctx):
                             instances=rows, **built(_tail_certificates, tails),
                             certificate_covers="the tail: every reduced cost h_T(s) = s g_T(1/s) of RR's basis (|T| >= 2) "
                             "is > 0 for every s = e^-eps in [0, e^-hi], for each instance (boxes of s re-evaluated in "
-                            "arb); not that this makes RR optimal (the paper's LP argument), nor the bracket's lower end "
-                            "(RR not optimal just below it: an arb reduced cost at one point, not written)")
+                            "arb), and at the bracket's lower end a reduced cost h_T < 0 (RR not optimal there); not that "
+                            "the signs of the reduced costs of RR's basis decide its optimality (the paper's LP argument)")
 
 
 def _tail_certificates(tails) -> list[dict]:
-    """The tail proofs of :func:`check_distinct` (``(k, P0, P1, record)`` with the record of
-    :func:`rldp_verify.topics.extremal.tail.recording_tail`) as interval certificates."""
-    return [doc for k, P0, P1, proof in tails
-            for doc in rr_tail_certificates(f"kairouz.thm8 KL, P0={fs(P0)} P1={fs(P1)}", k, kl_m_expr(P0, P1),
-                                            proof["s_hi"], proof["boxes"])]
+    """The tail proofs of :func:`check_distinct` (``(k, P0, P1, record, below)`` with the record of
+    :func:`rldp_verify.topics.extremal.tail.recording_tail` and the bracket's lower end of
+    :func:`~rldp_verify.topics.extremal.tail.improving_pattern_below`) as interval certificates."""
+    out = []
+    for k, P0, P1, proof, below in tails:
+        name, m = f"kairouz.thm8 KL, P0={fs(P0)} P1={fs(P1)}", kl_m_expr(P0, P1)
+        out += rr_tail_certificates(name, k, m, proof["s_hi"], proof["boxes"])
+        out += [rr_point_certificate(name, k, m, below["s"], below["pattern"])] if below else []
+    return out
 
 
 @claim(

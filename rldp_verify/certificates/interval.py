@@ -84,3 +84,10 @@ def rr_tail_certificates(name: str, k: int, m_expr: Callable, s_hi, boxes: dict)
     return [interval_certificate(f"{name}: h_T(s) = s g_T(1/s) > 0 for every s = e^-eps in [0, {s_hi}], T = {list(T)}",
                                  h_expr(k, m_expr, T), "s", 0, s_hi, boxes[T], lower=0, strict=True)
             for T in sorted(boxes, key=lambda T: (len(T), T))]
+
+
+def rr_point_certificate(name: str, k: int, m_expr: Callable, s, pattern) -> dict:
+    """h_T(s) < 0 at one point s = e^-eps (the one-box cover [s, s]): a reduced cost of RR's basis is negative there,
+    so RR is not optimal at that eps (the bracket's lower end of :func:`rr_tail_certificates`' claims)."""
+    return interval_certificate(f"{name}: h_T(s) < 0 at s = e^-eps = {s}, T = {list(pattern)} (RR not optimal there)",
+                                h_expr(k, m_expr, pattern), "s", s, s, [(s, s)], upper=0, strict=True)

@@ -34,11 +34,12 @@ def test_feasible_certificate_and_wrong_twins(monkeypatch):
     assert not r.ok and "on the box" in r.message
 
 
-@pytest.mark.parametrize("cid, check, kinds", [("kairouz.thm8.rr-optimal-kl-distinct-ratios", "thm8_rr_kl:check_distinct", 41)])
+@pytest.mark.parametrize("cid, check, kinds", [("kairouz.thm8.rr-optimal-kl-distinct-ratios", "thm8_rr_kl:check_distinct", 44)])
 def test_claim_keeps_its_pin_and_its_interval_certificates_pass(cid, check, kinds):
     """The fastest of the four claims (kairouz.thm14.rr-optimal-mi, kairouz.steps.s9-5.rr-dual-tail and
     pram.table3.counts are checked by the report's --certificates run; pram's builder in test_interval.py): pin kept,
-    every certificate accepted, the covered part named."""
+    every certificate accepted, the covered part named; the bracket's lower ends (h_T < 0 at one point) moved to the
+    tail's s_hi (where RR is optimal) are rejected."""
     import importlib
     import json
     from pathlib import Path
@@ -53,3 +54,11 @@ def test_claim_keeps_its_pin_and_its_interval_certificates_pass(cid, check, kind
     docs = r.evidence.get("certificates")
     assert docs and len(docs) == kinds and all("forall" in d["statement"] for d in docs)
     assert all(recheck(d).ok for d in docs) and r.evidence.get("certificate_covers")
+    points = [d for d in docs if "not optimal there" in d["name"]]
+    assert len(points) == 3
+    for d in points:
+        s_hi = next(x for x in docs if x["name"].split(":")[0] == d["name"].split(":")[0] and "lower" in x["statement"]
+                    and x["statement"]["lower"] == 0)["statement"]["forall"][2]
+        moved = {**d, "statement": {**d["statement"], "forall": ["s", s_hi, s_hi]}, "data": {"boxes": [[s_hi, s_hi]]}}
+        r2 = recheck(moved)
+        assert not r2.ok and "on the box" in r2.message

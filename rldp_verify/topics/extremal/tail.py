@@ -196,3 +196,15 @@ def recording_tail(k: int, m_of_set: Callable, *, dps: int = SCREEN_DPS) -> tupl
         record["boxes"] = rr_tail_boxes(k, m_of_set, record["s_hi"], dps=dps)
         return record["boxes"] is not None
     return tail_fn, record
+
+
+def improving_pattern_below(br, status_fn: Callable) -> dict | None:
+    """The lower end t_lo of an "rr" bracket (:func:`rldp_verify.topics.extremal.thresholds.bracket_threshold`), where
+    RR was certified not optimal: ``{"s": 1/t_lo, "pattern": (i, ...)}`` with ``status_fn(t_lo)``'s improving pattern
+    (a reduced cost of RR's basis < 0 there), or None (no lower end, or not certified suboptimal on re-evaluation)."""
+    if br.t_lo is None:
+        return None
+    st = status_fn(br.t_lo)
+    if st.status != "suboptimal" or "improving_pattern" not in st.detail:
+        return None
+    return {"s": 1 / Fraction(br.t_lo), "pattern": tuple(st.detail["improving_pattern"])}
