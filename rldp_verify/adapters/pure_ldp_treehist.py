@@ -4,7 +4,10 @@
 prefix of length (r + 1) N, padded; word_estimator on the padded string): two local-hashing clients at eps / 2,
 each with its own released seed. The images (the inner indices of the word and of each prefix) are read by running
 the client's own ``privatise`` with both estimators replaced by recorders and np.random.randint answered r (its
-arguments checked); the inner clients' exact probabilities come from the LHClient adapter (its sampler model).
+arguments checked); the inner clients' exact probabilities come from their adapters (their sampler models). The
+estimators are copies of the user's ``fo_client``: LHClient (the default) or FastLHClient (local hashing:
+:class:`~rldp_verify.structured.treehist.PrefixMixture`), DEClient or UEClient (GRR, unary encoding on the
+estimator's own d = |alphabet|^L: :class:`~rldp_verify.structured.treehist.PrefixOracle`).
 Inputs: the strings of length ``max_string_length`` over the alphabet, numbered in base |alphabet| (first
 character most significant).
 """
@@ -17,7 +20,9 @@ import types
 from rldp_verify.adapters._common import _Events, _index_string
 from rldp_verify.core.errors import InputError
 from rldp_verify.structured import Adapted, PublicMixture
-from rldp_verify.structured.treehist import PrefixMixture
+from rldp_verify.structured.treehist import FRAG_SEEDS, PrefixMixture, PrefixOracle
+
+ESTIMATORS = ("LHClient", "FastLHClient", "DEClient", "UEClient")
 
 
 class _Rec:
@@ -73,9 +78,21 @@ def _index(client, v, label: str) -> int:
     return i
 
 
-def _treehist(obj, ver, ev: _Events, params) -> Adapted:
+def _estimator(est, d_min: int, ev: _Events, label: str, what: str) -> Adapted:
+    """The adapted estimator: local hashing on the indices 0..d_min-1 (its channel does not depend on d), GRR or
+    unary encoding on the estimator's own d (the code's probabilities depend on it; every index must lie below)."""
     from rldp_verify.adapters.pure_ldp_sketch import _inner
 
+    cls = type(est).__name__
+    if cls in ("DEClient", "UEClient"):
+        d = getattr(est, "d", None)
+        if not isinstance(d, int) or d < d_min:
+            raise InputError(f"{label}: the {what} estimator {cls} has d = {d!r} but receives the index {d_min - 1}")
+        d_min = d
+    return _inner(est, max(d_min, 2), ev, f"{label} {what} estimator")
+
+
+def _treehist(obj, ver, ev: _Events, params) -> Adapted:
     label = f"pure-ldp {ver} TreeHistClient"
     if params:
         raise InputError(f"{label} carries its own parameters; unexpected {', '.join(sorted(params))}")
@@ -90,22 +107,25 @@ def _treehist(obj, ver, ev: _Events, params) -> Adapted:
 
     string = _index_string(alphabet, L)
     fe, we = obj.fragment_estimator, obj.word_estimator
-    for est in (we, fe):
-        if type(est).__name__ != "LHClient":
-            raise InputError(f"{label}: the estimator {type(est).__name__} is not LHClient; only local hashing with "
-                             "seeds random.randint(0, sys.maxsize) (the default) is supported")
+    for est, what in ((we, "word"), (fe, "fragment")):
+        if type(est).__name__ not in ESTIMATORS:
+            raise InputError(f"{label}: the {what} estimator {type(est).__name__} is not supported (supported: "
+                             f"{', '.join(ESTIMATORS)})")
     imgs = [read(string(x)) for x in range(d)]
     words = [_index(we, w, label) for w, _ in imgs]
     pres = [tuple(_index(fe, f, label) for f in fs) for _, fs in imgs]
-    d_in = max(max(words), max(max(p) for p in pres)) + 1
-    inner_w, inner_f = _inner(we, d_in, ev, label), _inner(fe, d_in, ev, label)
-    for inner, what in ((inner_w, "word"), (inner_f, "fragment")):
-        if not isinstance(inner.structure, PublicMixture):
-            raise InputError(f"{label}: the {what} estimator {inner.name} is not local hashing; only local hashing "
-                             "(the default) is supported")
+    inner_w = _estimator(we, max(words) + 1, ev, label, "word")
+    inner_f = _estimator(fe, max(max(p) for p in pres) + 1, ev, label, "fragment")
+    lh = [isinstance(i.structure, PublicMixture) for i in (inner_w, inner_f)]
+    if lh[1] and not lh[0]:
+        raise InputError(f"{label}: a local-hashing fragment estimator with a {inner_w.name} word estimator is not "
+                         "supported (both local hashing, or a GRR / unary-encoding fragment)")
+    frag_seeds = range(min(fe.k, FRAG_SEEDS)) if type(fe).__name__ == "FastLHClient" else range(FRAG_SEEDS)
 
     def build(sw, sf):
-        return PrefixMixture(d, sw, sf, words.__getitem__, pres.__getitem__)
+        if isinstance(sf, PublicMixture):
+            return PrefixMixture(d, sw, sf, words.__getitem__, pres.__getitem__, frag_seeds=frag_seeds)
+        return PrefixOracle(d, sw, sf, words.__getitem__, pres.__getitem__)
     fp = {f"word {k}": v for k, v in inner_w.float_params.items()}
     fp.update({f"fragment {k}": v for k, v in inner_f.float_params.items()})
     rebuild = None
@@ -119,7 +139,8 @@ def _treehist(obj, ver, ev: _Events, params) -> Adapted:
             f"{inner_w.sampler}; the three draws independent")
     notes = [f"inputs: the {d} strings of length {L}, numbered in base {len(alphabet)}",
              "certified interval: upper end rho_word * rho_fragment (a ratio of two mixtures with the same weights is "
-             "at most its largest component ratio), lower end the exact ratio at the searched witness"]
+             "at most its largest component ratio; GRR fragment: rho_word * max_x v(m(x), 0), m(x) the largest "
+             "number of equal prefix indices of x), lower end the exact ratio at the searched witness"]
     return Adapted(build(inner_w.structure, inner_f.structure), f"{label} (alphabet {''.join(alphabet)}, length "
                    f"{L}, fragments of {N}; word {inner_w.name}, fragment {inner_f.name})", samp, fp, rebuild,
                    notes + list(inner_f.notes))

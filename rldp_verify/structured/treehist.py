@@ -23,6 +23,9 @@ at a seed separating w(x) from w(x') (found by the word oracle's search), times 
 (c a + (R - c) b) / (c' a + (R - c') b) found over the searched fragment seeds s and buckets y, with c (c') the
 number of prefixes of x (x') that h_s sends to y; uniform pi (np.random.randint(0, R) is exactly uniform: legacy
 masked rejection). At c = R, c' = 0 the factor is a/b whatever pi is, and the interval closes (lo = hi).
+
+**Other inner clients** (:class:`PrefixOracle`: GRR or unary encoding for the fragment, GRR, unary encoding or local
+hashing for the word): the same product, with a tighter upper end for GRR (below).
 """
 
 from __future__ import annotations
@@ -33,9 +36,10 @@ from fractions import Fraction
 from typing import Any
 
 from rldp_verify.core.errors import InputError
-from rldp_verify.structured.channels import INF, PublicMixture, _dense_cap, _max, ratio
+from rldp_verify.structured.channels import INF, PublicMixture, Symmetric, UnaryProduct, _dense_cap, _key, _max, ratio
+from rldp_verify.structured.sketch import _part_max, _part_pair, _times
 
-__all__ = ["PrefixMixture"]
+__all__ = ["PrefixMixture", "PrefixOracle"]
 
 PAIRS = 64            # candidate partners x' of x = 0 in the lower-end search
 FRAG_SEEDS = 4096     # fragment seeds searched per pair
@@ -153,4 +157,165 @@ class PrefixMixture:
                         rows.append([wt * pf[yf][x] * (self.word.a if hw[x] == yw else self.word.b)
                                      for x in range(self.d)])
                         outs.append(f"{yf}@{sf},{yw}@{sw}")
+        return rows, outs
+
+
+@dataclass
+class PrefixOracle:
+    """Q[(y_f, y_w) | x] = P_W(y_w | word(x)) * (1/R) sum_r P_F(y_f | u_r(x)), the fragment oracle F GRR
+    (:class:`Symmetric`, (a, b)) or unary encoding (:class:`UnaryProduct`, bit (p, q)); the word oracle W GRR, unary
+    encoding or local hashing (its pair ratio from :func:`rldp_verify.structured.sketch._part_pair`).
+
+    As for :class:`PrefixMixture`, the outputs (y_f, y_w) range over a product set, so for x, x'
+    max_y Q[y|x] / Q[y|x'] = rho_W(word(x), word(x')) * max_{y_f} M_x(y_f) / M_x'(y_f), M the fragment mixture.
+
+    **GRR fragment.** M_x(y) = (c_x(y) a + (R - c_x(y)) b) / R with c_x(y) = #{r: u_r(x) = y}, so the fragment
+    factor is v(c, c') = (c a + (R - c) b) / (c' a + (R - c') b) at c = c_x(y), c' = c_x'(y). For a >= b, v is
+    nondecreasing in c and nonincreasing in c', so v <= v(m(x), 0) with m(x) = max_y c_x(y) (the largest number of
+    equal prefix indices of x); for a < b, v <= v(0, m(x')). Upper end: rho_W * max_x v(m(x), 0) (or
+    max_x v(0, m(x))): tighter than rho_W a/b, which needs R equal prefix indices. Lower end: the exact product at
+    x* (largest m), y* (its most frequent prefix index) and x' the first input without y* among its prefixes and with
+    another word index (then lo = hi).
+
+    **Unary-encoding fragment.** A ratio of two mixtures with the same weights 1/R is at most its largest component
+    ratio (:class:`PrefixMixture`), each at most rho_F = the unary encoding's ratio: upper end rho_W rho_F. Lower end:
+    the exact ratio at x, x' (first pair whose prefix index sets are disjoint, with distinct word indices) and y_f
+    set to 1 on x's prefix indices and 0 on x''s (the bits outside both sets have the same law under x and x' and
+    cancel); with disjoint sets the fragment factor is rho_F and lo = hi."""
+
+    d: int
+    word: Any
+    frag: Any
+    word_index: Callable[[int], int]
+    prefixes: Callable[[int], tuple]
+    pairs: int = PAIRS
+    params: dict = field(default_factory=dict)
+
+    kind = ("word report times a secret uniform mixture over the R prefixes of a fragment report (GRR or unary "
+            "encoding) (TreeHist)")
+
+    def __post_init__(self):
+        if not isinstance(self.frag, (Symmetric, UnaryProduct)):
+            raise InputError(f"TreeHist: no exact prefix mixture over a fragment oracle of type "
+                             f"{type(self.frag).__name__} (supported: local hashing, GRR, unary encoding)")
+
+    def _grr_v(self, c: int, cp: int, R: int):
+        a, b = self.frag.a, self.frag.b
+        return ratio(c * a + (R - c) * b, cp * a + (R - cp) * b)
+
+    def _mode(self, x: int) -> tuple:
+        """(m(x), the first prefix index of x attaining it)."""
+        us = self.prefixes(x)
+        best = max(us, key=us.count)
+        return us.count(best), best
+
+    def _grr_hi(self):
+        forward = self.frag.a >= self.frag.b
+        R = len(self.prefixes(0))
+        best = Fraction(1)
+        for x in range(self.d):
+            m, _ = self._mode(x)
+            v = self._grr_v(m, 0, R) if forward else self._grr_v(0, m, R)
+            best = _max(best, v)
+            if best == INF:
+                break
+        return best
+
+    def upper(self):
+        """rho_W times the fragment's upper end (the class docstring)."""
+        hi_f = self._grr_hi() if isinstance(self.frag, Symmetric) else _part_max(self.frag)
+        return _times(_part_max(self.word), hi_f)
+
+    def _ue_prob(self, y: dict, us: tuple) -> Fraction:
+        """(1/R) sum_r prod_{i in y} P(y_i | [i = u_r]) over the bits listed in y (the others cancel)."""
+        bit, total = self.frag.bit, Fraction(0)
+        for u in us:
+            term = Fraction(1)
+            for i, v in y.items():
+                term *= bit.prob(v, int(i == u))
+            total += term
+        return total / len(us)
+
+    def _frag_at(self, x: int, xp: int):
+        """(the exact fragment factor of (x, x') at the output chosen as in the class docstring, the output)."""
+        ux, uxp = self.prefixes(x), self.prefixes(xp)
+        if isinstance(self.frag, Symmetric):
+            m, y = self._mode(x if self.frag.a >= self.frag.b else xp)
+            R = len(ux)
+            return self._grr_v(ux.count(y), uxp.count(y), R), f"fragment value {y}"
+        hot = int(self.frag.bit.p >= self.frag.bit.q)
+        y = {i: 1 - hot for i in uxp}
+        y.update({i: hot for i in ux})
+        where = f"fragment bits {dict(sorted(y.items()))} (others any)"
+        return ratio(self._ue_prob(y, ux), self._ue_prob(y, uxp)), where
+
+    def _partner(self, x: int) -> int:
+        """The first x' != x with another word index whose prefix indices avoid x's (GRR: avoid x's mode)."""
+        avoid = {self._mode(x)[1]} if isinstance(self.frag, Symmetric) else set(self.prefixes(x))
+        fallback = None
+        for xp in range(self.d):
+            if xp == x:
+                continue
+            fallback = xp if fallback is None else fallback
+            if self.word_index(xp) != self.word_index(x) and not avoid & set(self.prefixes(xp)):
+                return xp
+        return fallback if fallback is not None else x
+
+    def _search(self):
+        cache = self.__dict__.setdefault("_found", {})
+        if "best" not in cache:
+            hi = self.upper()
+            if isinstance(self.frag, Symmetric):
+                forward = self.frag.a >= self.frag.b
+                xs = [max(range(self.d), key=lambda x: self._mode(x)[0])]
+            else:
+                forward, xs = True, list(range(min(self.d, self.pairs)))
+            best: tuple = (Fraction(1), None)
+            for x in xs:
+                xp = self._partner(x)
+                if xp == x:
+                    continue
+                px, pxp = (x, xp) if forward else (xp, x)
+                rw, where_w = _part_pair(self.word, self.word_index(px), self.word_index(pxp))
+                rf, where_f = self._frag_at(px, pxp)
+                val = _times(rw, rf)
+                if best[1] is None or _key(val) > _key(best[0]):
+                    best = (val, {"x": px, "x_prime": pxp, "fragment": where_f, "word": where_w})
+                if _key(best[0]) >= _key(hi):
+                    break
+            cache["best"] = best
+        return cache["best"]
+
+    def ratio_bounds(self, dps):
+        """(lower, upper, witness) (the class docstring)."""
+        lo, wit = self._search()
+        return lo, self.upper(), wit
+
+    def ratio(self):
+        """rho when the interval is closed; refused otherwise (use :meth:`ratio_bounds`)."""
+        lo, hi, _ = self.ratio_bounds(0)
+        if lo != hi:
+            raise InputError(f"TreeHist: the eps-LDP ratio is only enclosed in [{float(lo)}, {float(hi)}]")
+        return hi
+
+    def witness(self) -> dict:
+        """x, x' and the output whose exact ratio is the lower end."""
+        _, w = self._search()
+        if w is None:
+            return {"x": 0, "x_prime": 1, "y": "none found (lower end 1)"}
+        return {"x": w["x"], "x_prime": w["x_prime"], "y": f"({w['fragment']}; word report at {w['word']})"}
+
+    def dense(self):
+        """(rows, outputs) over (y_f, y_w) from the oracles' dense forms (rows indexed by the inner indices)."""
+        rows_f, outs_f = self.frag.dense()
+        rows_w, outs_w = self.word.dense()
+        _dense_cap(len(outs_f) * len(outs_w) * self.d, f"TreeHist with d = {self.d}")
+        pre = [self.prefixes(x) for x in range(self.d)]
+        wi = [self.word_index(x) for x in range(self.d)]
+        rows, outs = [], []
+        for rf, lf in zip(rows_f, outs_f, strict=True):
+            mf = [sum((rf[u] for u in us), Fraction(0)) / len(us) for us in pre]
+            for rw, lw in zip(rows_w, outs_w, strict=True):
+                rows.append([mf[x] * rw[wi[x]] for x in range(self.d)])
+                outs.append(f"{lf},{lw}")
         return rows, outs
