@@ -11,7 +11,8 @@ sizes k = 2 (its default), 2^10 and 2^16. At 2^10 and 2^16 also adapters outside
 functions, 8 cohorts), CMS and HCMS (m = 1024, 256 hash functions), Hadamard mechanism (t = 3) and Hadamard response;
 its sketch response over FastLH (m = 1024, 256 hash functions, lh_k = 100; count sketch with 64), private count sketch
 (l = 256, w = 1024), PEM heavy hitter on the 2^L binary strings of length L = log2 k and (``OBJECT_EXTRAS``, built
-from Python objects) its SFP heavy hitter over the sketch response, fragments of 2; OpenDP's make_laplace on
+from Python objects) its SFP heavy hitter over the sketch response and TreeHist over OLH (its default), DE and OUE,
+fragments of 2; OpenDP's make_laplace on
 integer / float vectors of size k in [0, 1], scale k / eps), so that every
 deployment-size audit of tests/adapters has its seconds measured here.
 
@@ -106,9 +107,24 @@ def _sfp_pure_ldp(k: int):
                      fo_client=SketchResponseClient(EPS, 1024, generate_hash_funcs(256, 1024), lh_k=100))
 
 
+def _treehist_pure_ldp(inner: str):
+    """pure-ldp's TreeHist heavy hitter on the 2^L binary strings (L = log2 k), fragments of 2, over its default
+    LHClient (OLH) or a DEClient / OUE UEClient (the estimators' d = 2^L)."""
+    def make(k: int):
+        from pure_ldp.frequency_oracles import DEClient, UEClient
+        from pure_ldp.heavy_hitters import TreeHistClient
+
+        fo = {"LH": None, "DE": DEClient(EPS, k), "OUE": UEClient(EPS, k, use_oue=True)}[inner]
+        return TreeHistClient(EPS, 2, k.bit_length() - 1, fo_client=fo)
+    return make
+
+
 #: adapters built from Python objects (the CLI cannot build them), timed like DEPLOYMENT_EXTRAS
 OBJECT_EXTRAS = (
     ("SFP_pure_ldp", _sfp_pure_ldp),
+    ("TreeHist_OLH_pure_ldp", _treehist_pure_ldp("LH")),
+    ("TreeHist_DE_pure_ldp", _treehist_pure_ldp("DE")),
+    ("TreeHist_OUE_pure_ldp", _treehist_pure_ldp("OUE")),
 )
 
 def _xxhash_shim():
@@ -230,11 +246,12 @@ def _deployment_extras(k: int, certs: Certifier) -> list[dict]:
         print(json.dumps(row), flush=True)
     for name, make in OBJECT_EXTRAS if k >= 2**10 else ():
         t0 = time.perf_counter()
-        res = audit_structured(adapt(make(k)), EPS)
+        adapted = adapt(make(k))
+        res = audit_structured(adapted, EPS)
         lo, hi = res.eps_realised(12)
         row = {"protocol": name, "k": k, "claimed_eps": str(EPS), "exact_eps": [lo, hi], "verdict": res.verdict,
                "exact_seconds": round(time.perf_counter() - t0, 4), "structure": res.structure,
-               "sampler_model": res.sampler}
+               "sampler_model": res.sampler, **_certificate(certs, name, k, res, adapted)}
         rows.append(row)
         print(json.dumps(row), flush=True)
     return rows

@@ -34,38 +34,43 @@ class _Rec:
         return None
 
 
-def _images(obj, label: str, R: int):
-    """(word(string), prefixes(string)): the estimators' arguments for each r, read from ``privatise``."""
+def _images(obj, label: str, R: int, strings: list) -> list:
+    """[(word(string), prefixes(string)) for each string]: the estimators' arguments for each r, read from
+    ``privatise`` with np.random.randint answered r (its arguments checked)."""
     import pure_ldp.heavy_hitters.treehistogram.treehist_client as mod
 
     probe = copy.copy(obj)
     probe.fragment_estimator, probe.word_estimator = rf, rw = _Rec(), _Rec()
+    calls: list = []
+    cur = [0]
+
+    def randint(a, b):
+        calls.append((a, b))
+        return cur[0]
     saved = mod.np
-
-    def read(s: str):
-        words, frags = [], []
-        for r in range(R):
-            calls: list = []
-
-            def randint(a, b, r=r, calls=calls):
-                calls.append((a, b))
-                return r
-            mod.np = types.SimpleNamespace(random=types.SimpleNamespace(randint=randint))
-            try:
-                probe.privatise(s)
-            except Exception as exc:
-                raise InputError(f"{label}: privatise({s!r}) raised {type(exc).__name__}: {exc}") from None
-            finally:
-                mod.np = saved
-            if len(calls) != 1 or calls[0][0] != 0 or calls[0][1] != R or len(rf.seen) != 1 or len(rw.seen) != 1:
-                raise InputError(f"{label} does not draw its prefix as np.random.randint(0, {R}) and privatise each "
-                                 "estimator once; unsupported version")
-            frags.append(rf.seen.pop())
-            words.append(rw.seen.pop())
-        if len(set(words)) != 1:
-            raise InputError(f"{label}: the word report depends on the secret prefix draw; unsupported version")
-        return words[0], tuple(frags)
-    return read
+    mod.np = types.SimpleNamespace(random=types.SimpleNamespace(randint=randint))
+    out = []
+    try:
+        for s in strings:
+            words, frags = set(), []
+            for r in range(R):
+                cur[0] = r
+                calls.clear()
+                try:
+                    probe.privatise(s)
+                except Exception as exc:
+                    raise InputError(f"{label}: privatise({s!r}) raised {type(exc).__name__}: {exc}") from None
+                if len(calls) != 1 or calls[0][0] != 0 or calls[0][1] != R or len(rf.seen) != 1 or len(rw.seen) != 1:
+                    raise InputError(f"{label} does not draw its prefix as np.random.randint(0, {R}) and privatise "
+                                     "each estimator once; unsupported version")
+                frags.append(rf.seen.pop())
+                words.add(rw.seen.pop())
+            if len(words) != 1:
+                raise InputError(f"{label}: the word report depends on the secret prefix draw; unsupported version")
+            out.append((words.pop(), tuple(frags)))
+    finally:
+        mod.np = saved
+    return out
 
 
 def _index(client, v, label: str) -> int:
@@ -103,7 +108,6 @@ def _treehist(obj, ver, ev: _Events, params) -> Adapted:
     if d < 2 or d > 2**16:
         raise InputError(f"{label}: |alphabet|^max_string_length = {d} inputs; the audit handles 2..2^16")
     R = L // N
-    read = _images(obj, label, R)
 
     string = _index_string(alphabet, L)
     fe, we = obj.fragment_estimator, obj.word_estimator
@@ -111,7 +115,7 @@ def _treehist(obj, ver, ev: _Events, params) -> Adapted:
         if type(est).__name__ not in ESTIMATORS:
             raise InputError(f"{label}: the {what} estimator {type(est).__name__} is not supported (supported: "
                              f"{', '.join(ESTIMATORS)})")
-    imgs = [read(string(x)) for x in range(d)]
+    imgs = _images(obj, label, R, [string(x) for x in range(d)])
     words = [_index(we, w, label) for w, _ in imgs]
     pres = [tuple(_index(fe, f, label) for f in fs) for _, fs in imgs]
     inner_w = _estimator(we, max(words) + 1, ev, label, "word")
@@ -120,12 +124,13 @@ def _treehist(obj, ver, ev: _Events, params) -> Adapted:
     if lh[1] and not lh[0]:
         raise InputError(f"{label}: a local-hashing fragment estimator with a {inner_w.name} word estimator is not "
                          "supported (both local hashing, or a GRR / unary-encoding fragment)")
+    memo: dict = {}
     frag_seeds = range(min(fe.k, FRAG_SEEDS)) if type(fe).__name__ == "FastLHClient" else range(FRAG_SEEDS)
 
     def build(sw, sf):
         if isinstance(sf, PublicMixture):
             return PrefixMixture(d, sw, sf, words.__getitem__, pres.__getitem__, frag_seeds=frag_seeds)
-        return PrefixOracle(d, sw, sf, words.__getitem__, pres.__getitem__)
+        return PrefixOracle(d, sw, sf, words.__getitem__, pres.__getitem__, memo=memo)
     fp = {f"word {k}": v for k, v in inner_w.float_params.items()}
     fp.update({f"fragment {k}": v for k, v in inner_f.float_params.items()})
     rebuild = None

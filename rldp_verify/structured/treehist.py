@@ -190,6 +190,7 @@ class PrefixOracle:
     prefixes: Callable[[int], tuple]
     pairs: int = PAIRS
     params: dict = field(default_factory=dict)
+    memo: dict = field(default_factory=dict)
 
     kind = ("word report times a secret uniform mixture over the R prefixes of a fragment report (GRR or unary "
             "encoding) (TreeHist)")
@@ -209,17 +210,22 @@ class PrefixOracle:
         best = max(us, key=us.count)
         return us.count(best), best
 
+    def _top(self) -> tuple:
+        """(max_x m(x), the first x attaining it), kept in ``memo`` (shared by the rebuilds of one adapter: the
+        prefix indices do not depend on the float parameters)."""
+        if "top" not in self.memo:
+            best = (0, 0)
+            for x in range(self.d):
+                m = self._mode(x)[0]
+                if m > best[0]:
+                    best = (m, x)
+            self.memo["top"] = best
+        return self.memo["top"]
+
     def _grr_hi(self):
-        forward = self.frag.a >= self.frag.b
-        R = len(self.prefixes(0))
-        best = Fraction(1)
-        for x in range(self.d):
-            m, _ = self._mode(x)
-            v = self._grr_v(m, 0, R) if forward else self._grr_v(0, m, R)
-            best = _max(best, v)
-            if best == INF:
-                break
-        return best
+        """v(M, 0) for a >= b, else v(0, M), M = max_x m(x) (v is monotone in each count)."""
+        M, R = self._top()[0], len(self.prefixes(0))
+        return _max(Fraction(1), self._grr_v(M, 0, R) if self.frag.a >= self.frag.b else self._grr_v(0, M, R))
 
     def upper(self):
         """rho_W times the fragment's upper end (the class docstring)."""
@@ -267,7 +273,7 @@ class PrefixOracle:
             hi = self.upper()
             if isinstance(self.frag, Symmetric):
                 forward = self.frag.a >= self.frag.b
-                xs = [max(range(self.d), key=lambda x: self._mode(x)[0])]
+                xs = [self._top()[1]]
             else:
                 forward, xs = True, list(range(min(self.d, self.pairs)))
             best: tuple = (Fraction(1), None)
