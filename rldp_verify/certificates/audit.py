@@ -81,8 +81,8 @@ def _product_entry(prob: PairProblem, R: Fraction, dps: int) -> dict | None:
         for key, v, w, p, other in (("mu1", prob.q1, prob.w1, prob.m1, prob.m2),
                                     ("mu2", [-R * x for x in prob.q2], prob.w2, prob.m2, prob.m1)):
             vmax = max(v)
-            if p == 0:
-                out[key] = vmax
+            if p == 0 or min(v) == vmax:                 # constant block: mu - z M(mu - v) = mu (1 - z) + z v
+                out[key] = vmax                         # is least at x = 0 (golden section stops e^-60 above)
                 continue
             c = K / _mp(p) if beta == 0 else (K - _mp(other)) / _mp(p)
             z = mpmath.exp(-c) if beta == 0 else c ** (-1 / _mp(beta)) if c > 0 else mpmath.mpf(0)
@@ -356,7 +356,7 @@ def structured_certificate(res, adapted, eps, *, name: str = "audit") -> dict:
     on the hash at every seed; any other upper end below it is written and rejected by the checker), ordered subsets
     (m >= 2) and RS+FD's mixtures over attributes beyond STRUCTURED_DENSE_ENTRIES entries of their exact dense matrix
     (below it, that matrix: :func:`_dense_head`), the ideal Laplace histogram (continuous outputs, irrational ratio),
-    a ball of infinite radius or of order alpha <= 1/2 (GRR / subsets), local hashing on a ball, and a FAIL
+    a ball of infinite radius, local hashing on a ball, and a FAIL
     turned into PASS by ``--tolerance`` (not a certified verdict)."""
     from rldp_verify.structured.channels import PublicMixture, UnaryProduct
 
@@ -422,13 +422,11 @@ def _subsets_ball(res, st) -> tuple[dict, dict]:
     s, G' = the ``rest`` lightest of s' for A >= B, the roles swapped for A < B), the witness P and the output Y at
     the lower end. One block of a pair is constant (take = |U| or rest = 0), so its mu makes x = 0 and the entry of
     the moving block, found once per secret on a two-cell reduced pair (:func:`_pair_entry`), serves every partner.
-    alpha <= 1/2: InputError (the split entries stay above the exact supremum)."""
+    alpha <= 1/2 too: with one block constant (x = 0) the whole budget goes to the moving secret, and Theorem 1's
+    product entry (:func:`_product_entry`) is that secret's projection, exact up to its mu."""
     from rldp_verify.structured.channels import Symmetric
 
     ball = res.ball
-    if ball.alpha <= Fraction(1, 2):
-        raise InputError(f"no certificate form for {res.adapter} ({st.kind}) on a Rényi ball of order alpha <= 1/2: "
-                         "the pair entries (budget split) do not reach the structured route's exact upper end")
     a1, a2 = ball.sensitive_size, ball.public_size
     m, p = (1, st.a) if isinstance(st, Symmetric) else (st.m, st.P)
     A, B = p / math.comb(a1 * a2 - 1, m - 1), (1 - p) / math.comb(a1 * a2 - 1, m)

@@ -200,3 +200,52 @@ def test_subsets_below_float_range_accepted():
     chk = recheck(cert)
     A, B = st._prob({0}, 0), st._prob(set(), 0)
     assert chk.ok and float(A) == 0.0 and res.ratio_upper < A / B, (chk.message, res.ratio_upper)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_structured_ball_alpha_at_most_half_against_dense_audit(seed):
+    """alpha <= 1/2 (1/10, 1/3, 9/20, 1/2): one block of each lumped pair is constant, so the whole budget goes to the
+    moving secret and Theorem 1's product entry (``"mode": "product"``, the constant block at x = 0) reaches the
+    structured route's exact upper end; accepted, and bracketed by the dense audit as above."""
+    from rldp_verify.rldp.audit import audit
+    from rldp_verify.rldp.mechio import Mechanism
+
+    rng = random.Random(100 + seed)
+    a1, a2 = 2 + seed % 2, 2 + seed % 2
+    phat = _random_phat(rng, a1, a2)
+    alpha, radius = [F(1, 10), F(1, 3), F(9, 20), F(1, 2)][seed], F(rng.choice([1, 5, 20, 50]), 100)
+    for st in _channels(rng, a1 * a2):
+        res, cert = _cert(st, phat, alpha, radius)
+        chk = recheck(cert)
+        assert chk.ok, chk.message
+        mech = Mechanism.from_matrix(st.dense()[0], [f"s{i}" for i in range(a1)], [f"u{j}" for j in range(a2)])
+        d = audit(mech, "log(3)", ball=RenyiBall.from_radius(phat, alpha, radius))
+        assert d.ratio_lower is None or d.ratio_lower <= res.ratio_upper, (d.ratio_lower, res.ratio_upper)
+
+
+@pytest.mark.parametrize("change", ["none", "upper", "mu-moving", "mu-constant-above"])
+def test_wrong_structured_ball_certificate_alpha_half_rejected(change):
+    """GRR at alpha = 1/2, where the exact upper end is interior (4.99765856...): accepted beside an upper end 1e-30
+    below the certified one, the moving block's mu 10^-12 off its optimum (the bound is flat there: second order),
+    and the constant block's mu 10^-26 above its value (what the builder's golden section returned before, e^-60
+    above: the bound then exceeds the printed end by ~1e-27)."""
+    res, cert = _cert(Symmetric(6, F(1, 2), F(1, 10)), [[F(7, 100), F(10, 100), F(3, 100)],
+                                                         [F(26, 100), F(44, 100), F(10, 100)]], "1/2", "1/10")
+    chk = recheck(cert)
+    assert chk.ok and chk.message.startswith("FAIL: ratio in [4.9976585681, 4.9976585681]"), chk.message
+    assert "product" in {e.get("mode") for e in cert["data"]["pairs"]}
+    bad = copy.deepcopy(cert)
+    top = max(F(e["r"]) for e in cert["data"]["pairs"])
+    for e in bad["data"]["pairs"]:
+        if e.get("mode") != "product":
+            continue
+        if change == "mu-moving":
+            key = "mu1" if F(e["mu1"]) != F(1, 2) else "mu2"
+            e[key] = str(F(e[key]) + F(1, 10**12))
+        elif change == "mu-constant-above":
+            key = "mu2" if F(e["mu1"]) != F(1, 2) else "mu1"
+            e[key] = str(F(e[key]) + F(1, 10**26))
+    if change == "upper":
+        bad["statement"]["ratio_upper"] = str(top - F(1, 10**30))
+    chk = recheck(bad)
+    assert chk.ok == (change == "none"), (change, chk.message)
