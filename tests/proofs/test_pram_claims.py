@@ -1,4 +1,5 @@
-"""Every PRAM claim (seed 002) runs to a verdict: VERIFIED, REFUTED or INCONCLUSIVE, never ERROR."""
+"""Every PRAM claim (seed 002) is well formed; the slow ones run to a verdict (VERIFIED, REFUTED or INCONCLUSIVE,
+never ERROR) under the slow marker."""
 
 import pytest
 
@@ -14,12 +15,8 @@ def test_every_claim_has_paper_source_and_method():
         assert c.paper == "002_e8b3078a5cf2ef08.txt" and c.source and c.method
 
 
-@pytest.mark.parametrize("c", [c for c in CLAIMS if not c.slow], ids=lambda c: c.id)
-def test_fast_claim_reaches_a_verdict(c):
-    r = run_claim(c, Context(dps=30))
-    assert r.verdict is not Verdict.ERROR, r.evidence.get("traceback", r.summary)
-    if r.verdict is Verdict.REFUTED:
-        assert r.evidence["counterexample"]
+# The fast PRAM claims run in tests/proofs/test_proofs.py, which also compares each with its pin (a stronger
+# check than "not ERROR"); running them here again doubled their ~30 s in the test command.
 
 
 @pytest.mark.slow
