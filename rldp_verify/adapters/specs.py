@@ -74,12 +74,67 @@ def _pem_build(**kw):
                      int(kw.pop("fragment_length"))), kw
 
 
-def _treehist_build(**kw):
-    """TreeHist with its defaults (binary alphabet, LHClient with OLH at eps / 2 for the word and the fragment)."""
-    from pure_ldp.heavy_hitters import TreeHistClient
+# the frequency oracles a heavy hitter's ``fo`` may name (the adapter refuses, naming why, those it cannot audit)
+FO_CLIENTS = ("LHClient", "FastLHClient", "DEClient", "UEClient", "HEClient", "SketchResponseClient", "CMSClient",
+              "RAPPORClient", "HadamardResponseClient", "HadamardMechClient")
 
-    return TreeHistClient(float(kw.pop("epsilon")), int(kw.pop("fragment_length")),
-                          int(kw.pop("max_string_length"))), kw
+
+def _fo_client(owner: str, eps: float, d: int, fo: str, items: list):
+    """The heavy hitter's inner frequency-oracle client ``fo`` (``pure-ldp:NAME`` or ``NAME``) built from the
+    ``fo.KEY=VALUE`` items with the spec of ``pure-ldp:NAME``; its epsilon and d are the heavy hitter's to set
+    (eps / 2 and its own domain, by ``update_params``), so ``fo.epsilon`` / ``fo.d`` are refused."""
+    name = fo.split(":", 1)[1].strip() if fo.startswith("pure-ldp:") else fo.strip()
+    if name not in FO_CLIENTS:
+        raise InputError(f"--param fo={fo!r}: not a pure-ldp frequency oracle (one of {', '.join(FO_CLIENTS)})")
+    _, _, build, types = _lookup(f"pure-ldp:{name}")
+    for item in items:
+        k = item.split("=", 1)[0].strip()
+        if k in ("epsilon", "d"):
+            raise InputError(f"--param fo.{k}: set by {owner} (the inner client runs at epsilon / 2 on the heavy "
+                             "hitter's own domain)")
+    fixed = [f"d={d}"] + ([f"epsilon={eps}"] if "epsilon" in types else [])
+    kv = _parse("pure-ldp", name, types, items + fixed, prefix="fo.")
+    try:
+        obj, _ = build(**kv)
+    except InputError:
+        raise
+    except Exception as exc:
+        raise InputError(f"--param fo={name}: pure-ldp could not build it ({type(exc).__name__}: {exc})") from None
+    return obj
+
+
+def _hh_build(cls: str):
+    """TreeHist / SFP (binary alphabet) over ``--param fo=NAME`` and its ``fo.KEY=VALUE`` parameters; TreeHist's
+    default is the library's own (LHClient with OLH), SFP has none (the library needs one). A client that is not
+    sketch-based gets ``sketch_based = False`` (SFPClient reads the attribute, which only the sketch clients set:
+    a user of SFP must set it), and over a sketch-based client SFP's index_mapper keeps the strings (the sketch
+    hashes them; the default binary mapper cannot read SFP's fragment string 'hash_substring')."""
+    def build(**kw):
+        from pure_ldp import heavy_hitters as hh
+
+        eps, N, L = float(kw.pop("epsilon")), int(kw.pop("fragment_length")), int(kw.pop("max_string_length"))
+        fo, items = kw.pop("fo", None), kw.pop("fo_params", [])
+        if fo is None:
+            if items:
+                raise InputError(f"--param fo.{items[0].split('=', 1)[0]} needs --param fo=CLIENT")
+            if cls == "SFPClient":
+                raise InputError("pure-ldp:SFPClient needs --param fo=CLIENT (the library has no default frequency "
+                                 f"oracle for SFP; one of {', '.join(FO_CLIENTS)})")
+            return hh.TreeHistClient(eps, N, L), kw
+        if N < 1 or L < 1:
+            raise InputError(f"pure-ldp:{cls}: fragment_length = {N} and max_string_length = {L} must be >= 1")
+        inner = _fo_client(f"pure-ldp:{cls}", eps, 2**L, fo, items)
+        sketch = bool(getattr(inner, "sketch_based", False))
+        if not sketch:
+            inner.sketch_based = False
+        try:
+            if cls == "SFPClient":
+                return hh.SFPClient(eps, N, L, index_mapper=(lambda s: s) if sketch else None, fo_client=inner), kw
+            return hh.TreeHistClient(eps, N, L, fo_client=inner), kw
+        except Exception as exc:
+            raise InputError(f"pure-ldp:{cls} over {type(inner).__name__}: the library raised {type(exc).__name__}: "
+                             f"{exc}") from None
+    return build
 
 
 def _mfl_build(module, name):
@@ -119,8 +174,10 @@ SPECS = {
     ("pure-ldp", "PCSClient"): (_pure_ldp_build("PCSClient"), {"epsilon": float, "l": int, "w": int, "d": int}),
     ("pure-ldp", "PEMClient"): (_pem_build, {"epsilon": float, "start_length": int, "max_string_length": int,
                                              "fragment_length": int}),
-    ("pure-ldp", "TreeHistClient"): (_treehist_build, {"epsilon": float, "fragment_length": int,
-                                                       "max_string_length": int}),
+    ("pure-ldp", "TreeHistClient"): (_hh_build("TreeHistClient"), {"epsilon": float, "fragment_length": int,
+                                                                   "max_string_length": int, "fo": str}),
+    ("pure-ldp", "SFPClient"): (_hh_build("SFPClient"), {"epsilon": float, "fragment_length": int,
+                                                         "max_string_length": int, "fo": str}),
     ("pure-ldp", "HadamardResponseClient"): (_pure_ldp_build("HadamardResponseClient"), {"epsilon": float, "d": int}),
     ("pure-ldp", "HadamardMechClient"): (_pure_ldp_build("HadamardMechClient"), {"epsilon": float, "d": int,
                                                                                  "t": int}),
@@ -180,7 +237,7 @@ SPECS = {
     ("opendp", "make_geometric"): (_odp_build("make_geometric"), {"bounds": list, "scale": float, "size": int}),
 }
 _OPTIONAL = ("size", "use_oue", "optimal", "g", "use_olh", "as_set", "num_of_cohorts", "is_hadamard", "lh_k",
-             "count_sketch")
+             "count_sketch", "fo")
 
 
 def _convert(key: str, text: str, typ):
@@ -219,23 +276,30 @@ def _lookup(spec: str):
     return lib, name, build, types
 
 
-def _parse(lib: str, name: str, types: dict, params: dict | list | None) -> dict:
-    """The parameters of ``lib:name`` converted to their types; a missing required one is refused."""
-    kv = {}
+def _parse(lib: str, name: str, types: dict, params: dict | list | None, prefix: str = "") -> dict:
+    """The parameters of ``lib:name`` converted to their types; a missing required one is refused. With a ``fo``
+    parameter (a heavy hitter's inner client), the ``fo.KEY=VALUE`` items are kept as ``fo_params`` (unparsed:
+    their types are the inner client's, :func:`_fo_client`); ``prefix`` names the items in messages."""
+    kv: dict = {}
     for item in _items(params):
         if "=" not in item:
-            raise InputError(f"--param {item!r} must be NAME=VALUE")
+            raise InputError(f"--param {prefix + item!r} must be NAME=VALUE")
         k, v = item.split("=", 1)
         k = k.strip()
+        if "fo" in types and k.startswith("fo."):
+            kv.setdefault("fo_params", []).append(f"{k[3:]}={v}")
+            continue
         if k not in types:
-            raise InputError(f"--param {k!r} is not a parameter of {lib}:{name} (parameters: {', '.join(types)})")
-        kv[k] = _convert(k, v, types[k])
+            shown = [prefix + t for t in types if not (prefix and t in ("epsilon", "d"))]
+            raise InputError(f"--param {prefix + k!r} is not a parameter of {lib}:{name} (parameters: "
+                             f"{', '.join(shown)}{', fo.KEY' if 'fo' in types else ''})")
+        kv[k] = _convert(prefix + k, v, types[k])
     multidim = name.startswith(("SMP_", "RSpFD_", "SPL_"))   # d defaults to len(lst_k)
     lattice = lib == "opendp" and name in ("make_laplace", "make_gaussian")    # T and k: OpenDP's defaults
     missing = [k for k in types if k not in kv and k not in _OPTIONAL and not (k == "d" and multidim)
                and not (lattice and k in ("T", "k")) and not (lib == "opendp" and k in ("output_measure", "negate"))]
     if missing:
-        raise InputError(f"{lib}:{name} needs --param {missing[0]}=...")
+        raise InputError(f"{lib}:{name} needs --param {prefix}{missing[0]}=...")
     return kv
 
 
@@ -279,7 +343,7 @@ def sampler_spec(spec: str, params: dict | list | None = None):
     kv = _parse(lib, name, types, params)
     obj, rest = build(**kv)
     g = a.structure.g if type(a.structure) is PublicMixture else None     # plain local hashing: (bucket, seed)
-    if lib == "pure-ldp" and name in ("PEMClient", "TreeHistClient"):
+    if lib == "pure-ldp" and name in ("PEMClient", "TreeHistClient", "SFPClient"):
         raise InputError(f"{spec}: inputs are strings; pass your own MODULE:CALLABLE for the black-box audit")
     if lib == "pure-ldp":
         def privatise(x):

@@ -28,7 +28,8 @@ def add_adapter_arguments(p) -> None:
     ``--tolerance`` (a mechanism taken from an LDP library instead of a JSON file)."""
     g = p.add_argument_group("a mechanism from an LDP library (instead of MECHANISM.json)")
     g.add_argument("--adapter", default=None, metavar="LIBRARY:NAME",
-                   help="e.g. pure-ldp:UEClient, pure-ldp:LHClient, multi-freq-ldpy:LH_Client, "
+                   help="e.g. pure-ldp:UEClient, pure-ldp:LHClient, multi-freq-ldpy:LH_Client, pure-ldp:SFPClient (its "
+                        "inner client: --param fo=DEClient --param fo.KEY=VALUE), "
                         "multi-freq-ldpy:L_OUE_Client, opendp:make_randomized_response (README: the table)")
     g.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                    help="a parameter of the adapter (repeat), e.g. --param epsilon=0.25 --param d=2 "
