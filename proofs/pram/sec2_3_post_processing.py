@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from rldp_verify.certificates.claims import built
+from rldp_verify.certificates.instances_other import CAP, all_nonneg, bind, covers, ldp_terms, matmul
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.topics import pram
 
@@ -39,7 +41,7 @@ def check_post_processing(ctx, order="post"):
     """``order="input-dependent"`` is a wrong variant (a second channel K_k that depends on the record k, not only on
     Z: not post-processing): tests/proofs/test_issue24_statements.py expects REFUTED."""
     rng = ctx.rng("pram.sec2-3.post-processing")
-    n = 0
+    n, certified = 0, []
     for _ in range(200):
         S, m = rng.randint(2, 6), rng.randint(2, 6)
         q = [Fraction(rng.randint(1, 99), 100) for _ in range(S)]
@@ -54,10 +56,29 @@ def check_post_processing(ctx, order="post"):
             MK = [[sum(M[k][z] * K[z][w] for z in range(S)) for w in range(m)] for k in range(S)]
         level, r = _level(MK), t
         n += 1
+        if len(certified) < CAP and order == "post":
+            certified.append((q, K, t))
         if level is None or r is None or level > r:
             return Outcome.refuted(
                 "post-processing made the mechanism less private",
                 counterexample={"q": [str(x) for x in q], "e^alpha": str(t), "K": [[str(x) for x in k] for k in K],
                                 "ratio of M": str(r), "ratio of M K": str(level)}, kind="false")
     return Outcome.verified(f"exact: on {n} random alpha-DP PRAM matrices M and channels K, the ratio of M K is at most "
-                            "that of M (so M K is alpha-DP whenever M is)", instances=n)
+                            "that of M (so M K is alpha-DP whenever M is)", instances=n,
+                            certificate_covers=covers(len(certified), n, "inequalities (M of (8), written from q, is "
+                                                      "e^alpha-LDP and M K, multiplied out by the checker, is too)"),
+                            **built(_certificates, certified))
+
+
+def _certificates(instances) -> list[dict]:
+    """Per instance (q, K, e^alpha): one exact certificate that M = (8) of q (entries q_k and (1 - q_k)/(S - 1)
+    written from q) and M K satisfy every ratio inequality at e^alpha."""
+    docs = []
+    for i, (q, K, t) in enumerate(instances):
+        S = len(q)
+        M = [[q[k] if z == k else ["/", ["-", 1, q[k]], S - 1] for z in range(S)] for k in range(S)]
+        bm, Mn = bind("m", M)
+        bk, MK = bind("mk", matmul(Mn, K))
+        docs.append(all_nonneg(f"instance {i}: M(q) of (8) and M K are {t}-LDP (e^alpha), q = {[str(x) for x in q]}",
+                               ldp_terms(Mn, t) + ldp_terms(MK, t), binds=bm + bk))
+    return docs

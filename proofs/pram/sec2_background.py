@@ -6,6 +6,7 @@ from fractions import Fraction
 import mpmath
 
 from rldp_verify.certificates.claims import built
+from rldp_verify.certificates.instances_other import all_nonneg, covers
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import to_mpf, working_precision
 from rldp_verify.topics import pram
@@ -24,12 +25,13 @@ from ._common import PAPER, rational_distribution, rational_points
 )
 def check_risk(ctx):
     rng = ctx.rng("pram.risk")
-    eq = 0
+    eq, laws = 0, []
     for _ in range(300):
         n = rng.randint(1, 8)
         w = rational_distribution(rng, n, full_support=False)  # law of F on {1, ..., n}
         r1 = w[0]
         r2 = sum(wi / (i + 1) for i, wi in enumerate(w))
+        laws.append(w)
         if r1 > r2:
             return Outcome.refuted("r1 > r2", counterexample={"law_of_F": w}, r1=r1, r2=r2, kind="false")
         if r1 == r2:
@@ -38,7 +40,12 @@ def check_risk(ctx):
                 return Outcome.refuted("equality although F > 1 has positive probability",
                                        counterexample={"law_of_F": w}, kind="false")
     return Outcome.verified(f"1{{F = 1}} <= 1/F for F >= 1, so r1 <= r2; exact on 300 random laws of F "
-                            f"({eq} with equality, each with F = 1 a.s.)", equalities=eq)
+                            f"({eq} with equality, each with F = 1 a.s.)", equalities=eq,
+                            certificate_covers=covers(len(laws), len(laws), "inequalities r2 - r1 = sum_i w_i/i - w_1 "
+                                                      ">= 0 (the equality cases' F = 1 a.s. is not certified)"),
+                            **built(lambda: all_nonneg(f"r2 - r1 >= 0 for the {len(laws)} sampled laws w of F",
+                                                       [["-", ["+", *[["/", wi, i + 1] for i, wi in enumerate(w)]],
+                                                         w[0]] for w in laws])))
 
 
 @claim(

@@ -1,0 +1,79 @@
+"""Certificates for the sampled instances of exact property tests (issue 23): each sampled instance's exact
+statement written in the checker's expression language (:mod:`rldp_verify_check.value`) from the instance's raw
+data (channel entries, distributions, q), so that the checker re-derives it in exact rationals (``"exact": true``)
+or in arb.  They certify the sampled instances only, never the universal statement (a sample is not a proof): the
+claims say so in ``certificate_covers``, and cap the number of certified instances (:data:`CAP`).
+
+Shapes (all ``rigorous-value``):
+
+- :func:`all_zero` -- a list of expressions that are all exactly 0 (an equality of rationals, ``max |t| = 0``);
+- :func:`all_nonneg` -- a list of expressions that are all >= 0 (> 0 with ``strict``), exactly or in arb
+  (``min t >= 0``);
+- :func:`ldp_terms` -- the terms r C[x'][y] - C[x][y] (every output y, every ordered pair x != x') whose
+  non-negativity says that the channel C (rows: inputs) satisfies C[x][y] <= r C[x'][y], i.e. is log(r)-LDP
+  (Definition of eps-LDP with e^eps = r, from the entries);
+- :func:`matmul` -- the entries of a product of two matrices as expressions of their entries (the checker
+  multiplies and adds them itself), so that a composed channel is re-derived, not taken from the engine.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from rldp_verify.certificates.value import abs_expr, value_certificate
+
+CAP = 20
+
+
+def matmul(A, B) -> list[list]:
+    """(A B)[i][j] = sum_k A[i][k] B[k][j] as expressions (entries of A, B: exact numbers or expressions)."""
+    n = len(B)
+    if any(len(row) != n for row in A):
+        raise ValueError(f"matmul: A has rows of lengths {sorted({len(r) for r in A})}, B has {n} rows")
+    return [[["+", *[["*", row[k], B[k][j]] for k in range(n)]] for j in range(len(B[0]))] for row in A]
+
+
+def ldp_terms(C, r) -> list:
+    """r C[x'][y] - C[x][y] for every output y and ordered pair x != x' (``r`` = e^eps, exact or an expression):
+    all >= 0 exactly when the channel C (rows x, columns y) is log(r)-LDP."""
+    return [["-", ["*", r, C[x2][y]], C[x1][y]] for y in range(len(C[0]))
+            for x1 in range(len(C)) for x2 in range(len(C)) if x1 != x2]
+
+
+def bind(name: str, rows) -> tuple[list, list[list[str]]]:
+    """``let`` bindings ``name_i_j`` for a matrix of expressions and the matrix of the bound names: a shared
+    sub-expression (a composed channel's entry) is written and evaluated once."""
+    binds = [[f"{name}_{i}_{j}", e] for i, row in enumerate(rows) for j, e in enumerate(row)]
+    names = [[f"${name}_{i}_{j}" for j in range(len(row))] for i, row in enumerate(rows)]
+    return binds, names
+
+
+def all_zero(name: str, terms, *, binds=()) -> dict:
+    """``rigorous-value`` exact: max |t| over ``terms`` = 0, so every term is exactly 0 (``binds``: a ``let``)."""
+    if not terms:
+        raise ValueError(f"all_zero {name!r}: no terms")
+    e = ["max", *[abs_expr(t) for t in terms]]
+    return value_certificate(name, ["let", list(binds), e] if binds else e, lower=0, upper=0, exact=True)
+
+
+def all_nonneg(name: str, terms, *, binds=(), strict: bool = False, exact: bool = True, prec: int = 128) -> dict:
+    """``rigorous-value``: min t over ``terms`` >= 0 (> 0 with ``strict``), exactly (default) or in arb."""
+    if not terms:
+        raise ValueError(f"all_nonneg {name!r}: no terms")
+    e = ["min", *terms]
+    return value_certificate(name, ["let", list(binds), e] if binds else e, lower=0, strict=strict, exact=exact,
+                             prec=prec)
+
+
+def covers(n_cert: int, n_total: int, what: str) -> str:
+    """The ``certificate_covers`` sentence of a capped sample."""
+    first = f"all {n_total}" if n_cert >= n_total else f"the first {n_cert} of the {n_total}"
+    return (f"{first} sampled instances' {what}, each re-derived by the checker from the instance's data; not the "
+            "statement for every instance (a sample is not a proof)")
+
+
+def fr(x) -> Fraction:
+    """An exact number (refuses floats: a certificate holds exact data only)."""
+    if isinstance(x, float):
+        raise TypeError(f"a float {x!r} where an exact number is needed")
+    return Fraction(x)

@@ -1,0 +1,64 @@
+"""The builders of :mod:`rldp_verify.certificates.instances_other` (issue 23: certificates for the sampled instances
+of exact property tests): the checker accepts each shape on a true instance and rejects a wrong variant of it."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+
+import pytest
+
+from rldp_verify.certificates import recheck
+from rldp_verify.certificates.instances_other import all_nonneg, all_zero, bind, covers, ldp_terms, matmul
+
+W1 = [[F(1, 2), F(1, 2)], [F(1, 4), F(3, 4)]]          # level 2 (1/2 over 1/4)
+W2 = [[F(2, 3), F(1, 3), 0], [F(1, 3), F(1, 3), F(1, 3)]]  # level inf (1/3 over 0)
+
+
+def _composition(r):
+    binds, C = bind("c", matmul(W1, W2))
+    return all_nonneg("composition", ldp_terms(W1, 2) + ldp_terms(C, r), binds=binds)
+
+
+def test_ldp_of_a_composition_accepted_at_its_level_and_rejected_below():
+    assert recheck(_composition(F(3, 2))).ok
+    bad = recheck(_composition(F(149, 100)))   # the composition's level is 3/2 exactly ((1/4) / (1/6))
+    assert not bad.ok and "not certainly" in bad.message
+
+
+def test_ldp_terms_rejects_a_channel_above_its_stated_level():
+    assert recheck(all_nonneg("W1", ldp_terms(W1, 2))).ok
+    assert not recheck(all_nonneg("W1", ldp_terms([[F(1, 2), F(1, 2)], [F(1, 5), F(4, 5)]], 2))).ok
+
+
+def test_matmul_is_the_product_the_checker_evaluates():
+    binds, C = bind("c", matmul(W1, W2))
+    want = [[sum(W1[i][k] * W2[k][j] for k in range(2)) for j in range(3)] for i in range(2)]
+    terms = [["-", C[i][j], want[i][j]] for i in range(2) for j in range(3)]
+    assert recheck(all_zero("product", terms, binds=binds)).ok
+    want[1][2] += F(1, 10**30)   # one entry off by 1e-30
+    terms = [["-", C[i][j], want[i][j]] for i in range(2) for j in range(3)]
+    assert not recheck(all_zero("product", terms, binds=binds)).ok
+    with pytest.raises(ValueError, match="rows"):
+        matmul(W2, W1[:1])
+
+
+def test_all_zero_is_exact_and_rejects_any_nonzero_term():
+    assert recheck(all_zero("eq", [["-", ["/", 1, 3], F(1, 3)], 0])).ok
+    assert not recheck(all_zero("eq", [["-", ["/", 1, 3], F(1, 3)], F(-1, 10**40)])).ok
+
+
+def test_all_nonneg_arb_and_strict():
+    e = ["-", ["log", 2], F(693147, 10**6)]    # log 2 = 0.693147180...
+    assert recheck(all_nonneg("log2", [e], exact=False, strict=True)).ok
+    assert not recheck(all_nonneg("log2", [["-", ["log", 2], F(693148, 10**6)]], exact=False)).ok
+    # exact mode refuses what it cannot evaluate exactly (a logarithm)
+    assert not recheck(all_nonneg("log2", [e])).ok
+    # strict: an exact zero is not > 0
+    assert recheck(all_nonneg("zero", [0])).ok and not recheck(all_nonneg("zero", [0], strict=True)).ok
+
+
+def test_covers_names_the_cap():
+    assert covers(20, 300, "x").startswith("the first 20 of the 300 sampled instances' x")
+    assert covers(5, 5, "x").startswith("all 5 sampled")
+    with pytest.raises(ValueError):
+        all_zero("empty", [])
