@@ -13,6 +13,9 @@ from fractions import Fraction
 
 import mpmath
 
+from rldp_verify.certificates import instances_rldp as inst
+from rldp_verify.certificates.claims import built
+from rldp_verify.certificates.value import abs_expr
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import working_precision
 
@@ -43,9 +46,23 @@ def cond_output(Q, P, y, s, a2, formula="conditional"):
     return sum(Q[y][s * a2 + u] * P[s * a2 + u] for u in range(a2)) / ps
 
 
+def cond_output_expr(Q, P, y, s, a2) -> list:
+    """:func:`cond_output` as an expression of the checker's language (from Q's and P's raw entries)."""
+    cells = range(s * a2, s * a2 + a2)
+    return ["/", ["+", *(["*", Q[y][x], P[x]] for x in cells)], ["+", *(P[x] for x in cells)]]
+
+
+def _x_equals_s_certificates(cases, Q2, P1, P2) -> list[dict]:
+    return [inst.all_zero_certificate("rldp.sec1.x-equals-s: |U| = 1, P(Y=y|S=s) - Q_y|s",
+                                      [["-", cond_output_expr(Q, P, y, s, 1), Q[y][s]] for Q, P, y, s in cases]),
+            inst.all_positive_certificate("rldp.sec1.x-equals-s: |U| = 2, |P1(Y=y0|S=s0) - P2(Y=y0|S=s0)|",
+                                          [abs_expr(["-", cond_output_expr(Q2, P1, 0, 0, 2),
+                                                     cond_output_expr(Q2, P2, 0, 0, 2)])])]
+
+
 def check_x_equals_s(ctx, formula="conditional") -> Outcome:
     rng = ctx.rng("rldp.sec1.x-equals-s")
-    checked, dependent = 0, None
+    checked, dependent, cases = 0, None, []
     for _ in range(60):
         a1, b = rng.randint(2, 4), rng.randint(2, 4)
         Qt = _rand_channel(rng, a1, b)            # Qt[x][y], |U| = 1 so x = s
@@ -61,6 +78,7 @@ def check_x_equals_s(ctx, formula="conditional") -> Outcome:
                             counterexample={"Q": [[str(x) for x in r] for r in Q], "P": [str(x) for x in P],
                                             "y": y, "s": s, "P(Y=y|S=s)": str(v), "Q_y|s": str(Q[y][s])}, kind="false")
                     checked += 1
+                    cases.append((Q, P, y, s))
     # contrast: with |U| = 2 the same conditional depends on P (so (1) depends on P*)
     Q2 = [[Fraction(1, 10), Fraction(9, 10), Fraction(1, 2), Fraction(1, 2)],
           [Fraction(9, 10), Fraction(1, 10), Fraction(1, 2), Fraction(1, 2)]]
@@ -70,7 +88,10 @@ def check_x_equals_s(ctx, formula="conditional") -> Outcome:
     return Outcome.verified(
         f"with |U| = 1, P(Y=y|S=s) = Q_y|s exactly for every P ({checked} exact cases), so (1) is (2) and does not "
         f"depend on P*; with |U| = 2 it does (P(Y=y0|S=s0) = {dependent['P1']} vs {dependent['P2']})",
-        cases=checked, dependence_with_two_u=dependent)
+        cases=checked, dependence_with_two_u=dependent,
+        certificate_covers=inst.cover_note(checked, min(checked, inst.CAP), "equality P(Y=y|S=s) = Q_y|s (|U| = 1)",
+                                           "; and P(Y=y0|S=s0) differing under P1 and P2 in the |U| = 2 contrast"),
+        **built(_x_equals_s_certificates, cases, Q2, P1, P2))
 
 
 @claim(id="rldp.sec1.x-equals-s", paper=PAPER, source="Sec. 1, after eq. (1) ('if X = S, (1) reduces to (2)')",
@@ -82,10 +103,34 @@ def _x_equals_s(ctx):
     return check_x_equals_s(ctx)
 
 
+def _eq3_sides(Q, P, y, s, s2, t, a2, prior="paper") -> tuple[list, list]:
+    """(1) and (3) of an instance as expressions a, b with (1) <=> a <= 0 and (3) <=> b <= 0: a = P(y|s) - t P(y|s'),
+    b = P(s|y) - t (P(s)/P(s')) P(s'|y) ((3) multiplied by P(s'|y) >= 0; when P(s'|y) = 0, (3) read as P(s|y) = 0)."""
+    ps = [["+", *(P[x] for x in range(r * a2, r * a2 + a2))] for r in (s, s2)]
+    py = ["+", *(["*", Q[y][x], P[x]] for x in range(len(P)))]
+    c1, c2 = cond_output_expr(Q, P, y, s, a2), cond_output_expr(Q, P, y, s2, a2)
+    post1, post2 = ["/", ["*", c1, ps[0]], py], ["/", ["*", c2, ps[1]], py]
+    odds = ["/", ps[0], ps[1]] if prior == "paper" else ["/", ps[1], ps[0]]   # "inverted": a wrong variant (tests)
+    return ["-", c1, ["*", t, c2]], ["-", post1, ["*", t, odds, post2]]
+
+
+def _eq3_certificates(cases) -> list[dict]:
+    both = [["-", ["max", *_eq3_sides(*c)]] for c, holds in cases if holds]
+    neither = [["min", *_eq3_sides(*c)] for c, holds in cases if not holds]
+    docs = []
+    if both:
+        docs.append(inst.all_nonneg_certificate("rldp.eq3.posterior-odds: (1) and (3) both hold, -max(a, b)", both))
+    if neither:
+        docs.append(inst.all_positive_certificate("rldp.eq3.posterior-odds: (1) and (3) both fail, min(a, b)",
+                                                  neither))
+    return docs
+
+
 def check_eq3(ctx, prior="paper") -> Outcome:
     """(1) <=> (3) by Bayes. ``prior="inverted"`` is a wrong variant (P(s')/P(s) on the right of (3))."""
     rng = ctx.rng("rldp.eq3")
     agree = undefined = 0
+    cases: list = []
     for trial in range(120):
         a1, a2, b = rng.randint(2, 3), rng.randint(1, 3), rng.randint(2, 4)
         a = a1 * a2
@@ -114,10 +159,16 @@ def check_eq3(ctx, prior="paper") -> Outcome:
                         counterexample={"P": [str(x) for x in P], "Q": [[str(x) for x in r] for r in Q], "y": y,
                                         "s": s, "s'": s2, "e^eps": str(t), "(1) holds": lhs1, "(3) holds": rhs3}, kind="false")
                 agree += 1
+                cases.append(((Q, P, y, s, s2, t, a2), lhs1))
+    n_both = sum(1 for _, h in cases if h)
+    n_cert = min(n_both, inst.CAP) + min(agree - n_both, inst.CAP)
     return Outcome.verified(
         f"(1) <=> (3) on all {agree} (y, s, s') cases with P(s), P(s'), P(Y=y) > 0 (exact); in {undefined} cases with "
         f"P(Y=y) = 0 the posterior in (3) is undefined while (1) holds trivially",
-        cases=agree, posterior_undefined=undefined)
+        cases=agree, posterior_undefined=undefined,
+        certificate_covers=inst.cover_note(agree, n_cert, "agreement of (1) and (3) (both hold: max(a, b) <= 0, or "
+                                           "both fail: min(a, b) > 0; at most the first 200 of each)"),
+        **built(_eq3_certificates, cases))
 
 
 @claim(id="rldp.eq3.posterior-odds", paper=PAPER, source="Sec. 2.1, eq. (3) ('We can rewrite (1) as')",
@@ -280,10 +331,28 @@ def kron(A, B):
     return [[a * b for a in ra for b in rb] for ra in A for rb in B]
 
 
+def _kron_expr(A, B):
+    """kron(A, B) with its entries as products of A's and B's raw entries (the checker multiplies them)."""
+    return [[["*", a, b] for a in ra for b in rb] for ra in A for rb in B]
+
+
+def _composition_certificates(pairs, tight, level=lambda t1, t2: ["*", t1, t2]) -> list[dict]:
+    """``level``: the composed e^eps as an expression of e^eps1, e^eps2 (a wrong one, e.g. max, in the tests)."""
+    T = inst.transpose
+    per_pair = [["min", *inst.ldp_expressions(T(R1), t1), *inst.ldp_expressions(T(R2), t2),
+                 *inst.ldp_expressions(T(_kron_expr(R1, R2)), level(t1, t2))] for R1, R2, t1, t2 in pairs]
+    docs = [inst.all_nonneg_certificate("rldp.sec7.composition: R1 is e^eps1-, R2 e^eps2-, IR (e^eps1 e^eps2)-LDP",
+                                        per_pair, cap=20)]
+    docs += [inst.ldp_level_certificate(f"rldp.sec7.composition: GRR_{k1}(t1={t1}) x GRR_{k2}(t2={t2}) attains "
+                                        "t1 t2", T(_kron_expr(grr(k1, t1), grr(k2, t2))), level(t1, t2))
+             for k1, k2, t1, t2 in tight]
+    return docs
+
+
 def check_composition(ctx, bound="product") -> Outcome:
     """IR of an eps1-LDP R1 and an eps2-LDP R2 is (eps1 + eps2)-LDP. ``bound="max"`` is a wrong variant."""
     rng = ctx.rng("rldp.sec7.composition")
-    worst = None
+    worst, pairs = None, []
     for _ in range(80):
         a1, a2 = rng.randint(2, 3), rng.randint(2, 3)
         R1, R2 = _rand_channel(rng, a1, rng.randint(2, 3)), _rand_channel(rng, a2, rng.randint(2, 3))
@@ -295,8 +364,9 @@ def check_composition(ctx, bound="product") -> Outcome:
                 "R1": [[str(x) for x in r] for r in R1], "R2": [[str(x) for x in r] for r in R2],
                 "e^eps1": str(t1), "e^eps2": str(t2), "e^eps(IR)": str(t), "claimed e^eps": str(claimed)}, kind="false")
         worst = t / claimed if worst is None else max(worst, t / claimed)
-    tight = []
-    for k1, k2, t1, t2 in ((2, 3, Fraction(3), Fraction(2)), (3, 3, Fraction(5, 2), Fraction(7, 4))):
+        pairs.append((R1, R2, t1, t2))
+    tight, grr_cases = [], ((2, 3, Fraction(3), Fraction(2)), (3, 3, Fraction(5, 2), Fraction(7, 4)))
+    for k1, k2, t1, t2 in grr_cases:
         t = ldp_level(kron(grr(k1, t1), grr(k2, t2)))
         claimed = t1 * t2 if bound == "product" else max(t1, t2)
         if t > claimed:
@@ -305,7 +375,11 @@ def check_composition(ctx, bound="product") -> Outcome:
         tight.append({"sizes": [k1, k2], "e^eps1 e^eps2": str(t1 * t2), "e^eps(IR)": str(t)})
     return Outcome.verified(
         "IR of eps_i-LDP mechanisms is (eps1 + eps2)-LDP on 80 random pairs (exact levels), and GRR x GRR attains "
-        "eps1 + eps2 exactly, so the composition bound is tight", max_ratio_random=str(worst), tight=tight)
+        "eps1 + eps2 exactly, so the composition bound is tight", max_ratio_random=str(worst), tight=tight,
+        certificate_covers=inst.cover_note(len(pairs), min(len(pairs), 20), "LDP levels (R1 at e^eps1, R2 at e^eps2, "
+                                           "IR at e^eps1 e^eps2, from the entries)", "; and both GRR x GRR levels "
+                                           "exactly e^eps1 e^eps2"),
+        **built(_composition_certificates, pairs, grr_cases))
 
 
 @claim(id="rldp.sec7.composition", paper=PAPER, source="Sec. 7, after Definition 5 ('The composition theorem for "
