@@ -1486,3 +1486,35 @@ MUTANTS += [
            wrap("rldp_verify.structured.treehist:PrefixMixture.upper", _treehist_upper_word_only),
            ("rldp.audit.treehist-product",)),
 ]
+
+# issue 23, the ``product`` form of composed protocols (any part form, released / secret mixtures, ``coordinates``),
+# exercised by proofs/rldp/audit_certificate_composed.py: SPL's ratio with its last attribute's factor dropped, SFP's
+# upper end with its fragment factor forgotten; both lower a printed upper end below the product the checker derives
+def _spl_ratio_last_factor_dropped(orig):
+    def ratio(self):
+        orig(self)
+        out = Fraction(1)
+        for c in self.components[:-1]:                      # the last attribute's factor forgotten
+            out *= c.ratio()
+        return out
+    return ratio
+
+
+def _sfp_upper_word_only(orig):
+    def upper(self):
+        from rldp_verify.structured.sketch import _part_max
+
+        orig(self)
+        return _part_max(self.word)                         # the fragment's factor rho_F forgotten
+    return upper
+
+
+_COMPOSED = ("rldp.audit.composed-product-forms",)
+MUTANTS += [
+    mutant("certificate.spl-ratio-last-factor-dropped", "rldp_verify.structured.composite",
+           "SPL's ratio taken over all attributes but the last (a factor of the product over attributes dropped)",
+           wrap("rldp_verify.structured.composite:AttributeProduct.ratio", _spl_ratio_last_factor_dropped), _COMPOSED),
+    mutant("certificate.sfp-upper-word-only", "rldp_verify.structured.sketch",
+           "SFP's upper end taken as the word report's ratio alone (the released fragment report's factor forgotten)",
+           wrap("rldp_verify.structured.sketch:ReleasedProduct.upper", _sfp_upper_word_only), _COMPOSED),
+]

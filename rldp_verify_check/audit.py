@@ -68,10 +68,14 @@ printed ratio_upper >= U, printed ratio_lower <= L, PASS: U <= e^eps, FAIL: L > 
   base is <= 0; e^{-T/p_i} at a = 1): the part's bound is mu1 + mu2 - M1 z1 - M2 z2 at these least z, the
   bound the max over the parts (tight for a <= 1/2 as the parts shrink).  The bound evaluated
   in arb and certainly <= 0 proves P(y|s1) <= r P(y|s2) on F.  U = max r over all pairs.
-- A product (``product`` [part, ...], each part a structured statement {form, sizes}, eps-LDP; TreeHist: a word
-  report times a fragment report of a secret prefix): the statement is that Q[y|x] = prod_i sum_r pi_r
-  Q_i[y_i|u_ir(x)], independent parts, weights pi_r not depending on x, Q_i the part's channel.  Then
-  sum_r pi_r A_r / sum_r pi_r B_r <= max_r A_r / B_r (A_r <= m B_r for all r sums to it), so U = prod_i U_i.  L: the
+- A product (``product`` [part, ...], each part a structured statement {form, sizes} of any form above, eps-LDP;
+  TreeHist, SPL, SFP, sketches): the statement is that Q[y|x] = prod_i sum_{r in R_i(y)} pi_ir(y) Q_i[z_ir(y)|u_ir(x)],
+  independent parts, weights pi_ir(y) >= 0, outputs z_ir(y) and index sets R_i(y) not depending on x, Q_i the
+  part's channel: a secret mixture (TreeHist's prefixes), a released one (a public row or position j in y: one r,
+  its weight cancels) and post-processing of a part (a marginal: z over the preimages of y_i).  Then
+  sum_r pi_r A_r / sum_r pi_r B_r <= max_r A_r / B_r (A_r <= m B_r for all r sums to it), so U = prod_i U_i.  With
+  ``coordinates`` (x = (x_1, ..., x_n) over the product of the parts' inputs, Q[y|x] = prod_i Q_i[y_i|x_i]: SPL)
+  L = prod_i L_i: x, x' and y taken per part at its L_i (unary, subsets: U_i, attained).  Else L: the
   ``product_witness`` {hash, parts: [{seed, inputs [[u_r(x)], [u_r(x')]], buckets (same shape), y}]}, uniform pi
   (one entry per r), each part ``seeded-grr``: the exact ratio prod_i sum_r Q_i(y_i|bucket) / sum_r Q_i(y_i|bucket')
   (Q_i = a on the bucket y_i, else b); the buckets are data (an index mapped to one bucket, checked), re-checked
@@ -302,9 +306,11 @@ def _product(st: dict, F: dict, wit):
     parts = st["product"]
     if F["type"] != "ldp" or not parts:
         raise CertificateError("a product form needs parts and the set ldp")
-    U = math.prod((_structured(p, F, {})[0] for p in parts), start=Fraction(1))
-    if wit is None:
-        return U, None
+    UL = [_structured(p, F, {}) for p in parts]
+    U, L = (math.prod((e[i] for e in UL), start=Fraction(1)) for i in (0, 1)) if st.get("coordinates") and all(
+        e[1] is not None for e in UL) else (math.prod((e[0] for e in UL), start=Fraction(1)), None)
+    if wit is None or L is not None or any("seeded-grr" not in p for p in parts):
+        return U, L
     num, den = Fraction(1), Fraction(1)
     for p, w in zip(parts, wit["parts"], strict=True):
         g, a, b, y = int(p["seeded-grr"]["g"]), q(p["seeded-grr"]["a"]), q(p["seeded-grr"]["b"]), int(w["y"])

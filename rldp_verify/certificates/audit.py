@@ -376,11 +376,12 @@ def structured_certificate(res, adapted, eps, *, name: str = "audit") -> dict:
     data.update(head.pop("data", {}))
     if "rows" in head:
         head = {"Q": _table(head.pop("rows")), "sizes": head.pop("shape")}
-    if "product" in head and "product_witness" not in data and res.verdict == "FAIL":
-        raise InputError(f"no certificate for the FAIL of {res.adapter} ({st.kind}): its witness's buckets are not "
-                         "xxh32(str(x), seed) % g (or xxhash is missing); a PASS is certified from the parts alone")
-    if "hash_witness" not in data and "product_witness" not in data and (isinstance(st, PublicMixture)
-                                                                         or "product" in head):
+    lower = "hash_witness" in data or "product_witness" in data or head.get("coordinates")   # a certified lower end
+    if "product" in head and not lower and res.verdict == "FAIL":
+        raise InputError(f"no certificate for the FAIL of {res.adapter} ({st.kind}): its lower end rests on data the "
+                         "checker cannot re-derive (buckets not xxh32(str(x), seed) % g, prefixes, positions); a PASS "
+                         "is certified from the parts")
+    if not lower and (isinstance(st, PublicMixture) or "product" in head):
         out["ratio_lower"] = None                           # the certificate supports the upper end only
     elif "subsets" in head and fset["type"] == "distribution" and res.structured_witness is not None:
         data["output"] = _subset_output(res, st, sizes)

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 from rldp_verify.certificates import qs
@@ -55,18 +56,76 @@ def hash_witness(st) -> dict | None:
     return {"seed": seed, "inputs": [0, 1], "buckets": buckets, "hash": XXH32}
 
 
+def part_form(st) -> dict | None:
+    """The structured statement {form, sizes} of a part's channel for eps-LDP (checker forms only): a unary encoding
+    (``unary`` {d, p, q}), GRR and unordered subset selection (``subsets`` {m, p}), local hashing (``seeded-grr``
+    {g, a, b}) and a released hash index over GRR / unary encoding (:class:`~rldp_verify.structured.sketch.HashedInput`:
+    its inner channel's form, the index a released mixture of the product statement); None for anything else."""
+    from rldp_verify.structured.channels import PublicMixture, SubsetSelection, Symmetric, UnaryProduct
+    from rldp_verify.structured.sketch import HashedInput
+
+    if isinstance(st, HashedInput):
+        return part_form(st.inner)
+    if isinstance(st, UnaryProduct) and st.d >= 2:
+        return {"unary": {"d": st.d, "p": qs(st.bit.p), "q": qs(st.bit.q)}, "sizes": [st.d, 1]}
+    if isinstance(st, Symmetric) and st.k >= 2:
+        return {"subsets": {"m": 1, "p": qs(st.a)}, "sizes": [st.k, 1]}
+    if isinstance(st, SubsetSelection) and (not st.ordered or st.m == 1) and 1 <= st.m < st.k:
+        return {"subsets": {"m": st.m, "p": qs(st.P)}, "sizes": [st.k, 1]}
+    if isinstance(st, PublicMixture):
+        return {"seeded-grr": {"g": st.g, "a": qs(st.a), "b": qs(st.b)}, "sizes": [max(st.d, 2), 1]}
+    return None
+
+
+def _composed_parts(st) -> tuple[list, bool] | None:
+    """(the parts' channels, coordinates) of a composed structure whose upper end is the product of its parts'
+    eps-LDP ratios (:mod:`rldp_verify_check.audit`, ``product``): SPL (:class:`~rldp_verify.structured.composite.
+    AttributeProduct`, attribute j through part j: ``coordinates``, so the lower end is the product too), SFP
+    (:class:`~rldp_verify.structured.sketch.ReleasedProduct`: a released position, then fragment x word), TreeHist
+    over a unary-encoding fragment (:class:`~rldp_verify.structured.treehist.PrefixOracle`: word x a secret uniform
+    mixture over prefixes; a GRR fragment's upper end v(M, 0) is tighter than the product and rests on the prefix
+    multiplicities: None), a sketch over GRR / unary encoding (:class:`~rldp_verify.structured.sketch.HashedInput`, one
+    part) and dBitFlipPM with d_bits >= 2 (:class:`~rldp_verify.structured.composite.SampledBits`: released positions
+    of a unary encoding of the bucket, a marginal of it; its ratio r1 r2 is the unary encoding's). None otherwise."""
+    from rldp_verify.structured.channels import BitChannel, UnaryProduct
+    from rldp_verify.structured.composite import AttributeProduct, SampledBits
+    from rldp_verify.structured.sketch import HashedInput, ReleasedProduct
+    from rldp_verify.structured.treehist import PrefixOracle
+
+    if isinstance(st, AttributeProduct):
+        return list(st.components), True
+    if isinstance(st, ReleasedProduct):
+        return [st.frag, st.word], False
+    if isinstance(st, PrefixOracle) and isinstance(st.frag, UnaryProduct):
+        return [st.word, st.frag], False
+    if isinstance(st, HashedInput) and st._pair() is not None:
+        return [st], False
+    if isinstance(st, SampledBits) and st.m >= 2 and st._split():
+        return [UnaryProduct(st.b, BitChannel(st.bit.p, st.bit.q))], False
+    return None
+
+
 def product_form(st) -> dict | None:
-    """TreeHist (:class:`~rldp_verify.structured.treehist.PrefixMixture`: a word report times a secret uniform mixture
-    over prefixes of a fragment report, both local hashing) as a ``product`` of its two ``seeded-grr`` parts, with the
-    searched witness (:func:`product_witness`) as data when there is one; None when ``st`` is not TreeHist."""
+    """A composed structure as a ``product`` of its parts' forms (:func:`part_form`, :func:`_composed_parts`), the
+    upper end the product of the parts' (the lower end too with ``coordinates``, SPL); TreeHist over local hashing
+    (:class:`~rldp_verify.structured.treehist.PrefixMixture`: word x a secret uniform mixture over prefixes of a
+    fragment report) as its two ``seeded-grr`` parts with the searched witness (:func:`product_witness`) as data when
+    there is one. None when ``st`` is none of these or a part has no form."""
     from rldp_verify.structured.treehist import PrefixMixture
 
-    if not isinstance(st, PrefixMixture):
+    if isinstance(st, PrefixMixture):
+        parts = [{"seeded-grr": {"g": pm.g, "a": qs(pm.a), "b": qs(pm.b)}, "sizes": [max(pm.d, 2), 1]}
+                 for pm in (st.word, st.frag)]
+        wit = product_witness(st)
+        return {"product": parts, "sizes": [st.d, 1], **({"data": {"product_witness": wit}} if wit else {})}
+    found = _composed_parts(st)
+    if found is None:
         return None
-    parts = [{"seeded-grr": {"g": pm.g, "a": qs(pm.a), "b": qs(pm.b)}, "sizes": [max(pm.d, 2), 1]}
-             for pm in (st.word, st.frag)]
-    wit = product_witness(st)
-    return {"product": parts, "sizes": [st.d, 1], **({"data": {"product_witness": wit}} if wit else {})}
+    forms = [f for c in found[0] if (f := part_form(c)) is not None]
+    if len(forms) != len(found[0]):
+        return None
+    d = getattr(st, "d", None) or getattr(st, "k", None) or math.prod(f["sizes"][0] for f in forms)
+    return {"product": forms, "sizes": [d, 1], **({"coordinates": True} if found[1] else {})}
 
 
 def product_witness(st) -> dict | None:

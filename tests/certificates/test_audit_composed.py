@@ -1,0 +1,139 @@
+"""Issue 23: composed protocols' audit certificates in the ``product`` form with parts of any form (unary, subsets,
+seeded-grr), released / secret mixtures and ``coordinates`` (SPL: the lower end the product of the parts').
+Accepted twins beside wrong ones (a part loosened, a part missing, the coordinates claimed for a product whose lower
+end is not derived, a witness's ratio off), the catalogue mutants of the shape rejected by the checker, and the
+``rldp-verify audit --adapter ... --ldp --certificate`` route writing the form."""
+
+from __future__ import annotations
+
+import copy
+import json
+from fractions import Fraction as F
+
+import pytest
+
+from rldp_verify.certificates import recheck
+from rldp_verify.certificates.audit import structured_certificate
+from rldp_verify.core.errors import InputError
+from rldp_verify.structured.audit import Adapted, audit_structured
+
+
+def _structures():
+    from proofs.rldp.audit_certificate_composed import structures
+
+    return {name.split()[0]: (st, rho, lower) for name, st, rho, lower in structures()}
+
+
+def _cert(which: str, below: bool = False):
+    st, rho, _ = _structures()[which]
+    model = Adapted(st, which, "exact")
+    eps = f"log({rho * (1 - F(1, 10**9)) if below else rho})"
+    res = audit_structured(model, eps)
+    return res, structured_certificate(res, model, eps)
+
+
+@pytest.mark.parametrize("which", ["SPL", "SFP", "sketch", "TreeHist", "dBitFlipPM"])
+def test_pass_accepted_in_the_product_form(which):
+    res, cert = _cert(which)
+    st = cert["statement"]
+    assert str(res.verdict) == "PASS" and "product" in st and "Q" not in st
+    chk = recheck(cert)
+    assert chk.ok and chk.message.startswith("PASS"), chk.message
+    assert (st["ratio_lower"] is not None) == (which == "SPL")       # upper end only but for SPL (coordinates)
+
+
+def test_spl_fail_certified_by_coordinates_and_others_refused():
+    res, cert = _cert("SPL", below=True)
+    assert str(res.verdict) == "FAIL" and cert["statement"]["coordinates"] is True
+    assert recheck(cert).ok and recheck(cert).message.startswith("FAIL: ratio in [6, 6]")
+    with pytest.raises(InputError, match="cannot re-derive") as exc:
+        _cert("SFP", below=True)
+    assert "\n" not in str(exc.value)
+
+
+def _twin(cert, change):
+    bad = copy.deepcopy(cert)
+    st = bad["statement"]
+    if change == "part-loosened":                          # unary q just below 1/4: its ratio just above 3
+        st["product"][0]["unary"]["q"] = str(F(1, 4) - F(1, 10**12))
+    elif change == "part-missing":                         # the GRR attribute dropped: L = 3, not above 6 (1 - 1e-9)
+        st["product"], st["ratio_lower"] = st["product"][:1], "3"
+    elif change == "coordinates-dropped":                  # no lower end derived: the FAIL is not certified
+        del st["coordinates"]
+        st["ratio_lower"] = None
+    elif change == "lower-end-off":                        # the printed lower end above the product of the parts'
+        st["ratio_lower"] = str(F(6) + F(1, 10**12))
+    elif change == "part-not-a-channel":                   # GRR with a + (k-1) b != 1... as subsets p > 1
+        st["product"][1]["subsets"]["p"] = "3/2"
+    return bad
+
+
+@pytest.mark.parametrize("change", ["part-loosened", "part-missing", "coordinates-dropped", "lower-end-off",
+                                    "part-not-a-channel"])
+def test_wrong_spl_rejected(change):
+    _, cert = _cert("SPL", below=True)
+    assert recheck(cert).ok
+    assert not recheck(_twin(cert, change)).ok, change
+
+
+def test_released_mixture_part_loosened_or_missing_rejected():
+    """SFP's PASS at 9: a fragment part loosened (GRR p just above 1/2: ratio above 3) or missing (the word part alone:
+    then the printed 9 is above the certified 3, still accepted: a weaker claim; the PASS at e^eps = 3 is not)."""
+    _, cert = _cert("SFP")
+    bad = copy.deepcopy(cert)
+    bad["statement"]["product"][0]["subsets"]["p"] = str(F(1, 2) + F(1, 10**12))
+    assert not recheck(bad).ok and "below the certified bound" in recheck(bad).message
+    weaker = copy.deepcopy(cert)
+    weaker["statement"]["product"] = weaker["statement"]["product"][1:]
+    weaker["statement"]["ratio_upper"], weaker["statement"]["eps"] = "3", {"exp_eps": "3"}
+    assert recheck(weaker).ok                              # the word alone: 3 (the twin below drops a factor)
+    weaker["statement"]["product"] = cert["statement"]["product"]
+    assert not recheck(weaker).ok                          # with the fragment part back: 9 > the printed 3
+
+
+def test_treehist_over_grr_fragment_takes_no_product_form():
+    """A GRR fragment's upper end v(M, 0) is tighter than rho_W a/b: no product form (the dense route or a refusal)."""
+    from rldp_verify.certificates.audit_forms import product_form
+    from rldp_verify.structured.channels import Symmetric
+    from rldp_verify.structured.treehist import PrefixOracle
+
+    st = PrefixOracle(8, Symmetric(8, F(1, 3), F(2, 21)), Symmetric(6, F(1, 2), F(1, 10)), lambda x: x,
+                      lambda x: (x >> 2, 2 + (x >> 1)))
+    assert product_form(st) is None
+
+
+@pytest.mark.parametrize(("mid", "route"), [("certificate.spl-ratio-last-factor-dropped", "SPL"),
+                                            ("certificate.sfp-upper-word-only", "SFP")])
+def test_composed_mutant_rejected(mid, route):
+    import proofs.rldp.audit_certificate_composed as mod
+    from mutation.catalogue import MODULES, MUTANTS
+    from rldp_verify.claims.mutants import apply, revert
+
+    class Ctx:
+        dps = 30
+
+    def docs():
+        check = mod.check_composed_product_forms
+        return {d["name"]: d for d in getattr(check, "__wrapped__", check)(Ctx()).evidence["certificates"]}
+    (m,) = [m for m in MUTANTS if m.id == mid]
+    done = apply(m, MODULES)
+    try:
+        bad = docs()
+    finally:
+        revert(done)
+    hit = [recheck(d) for n, d in bad.items() if route in n]
+    assert hit and any(not c.ok and "below the certified bound" in c.message for c in hit), [c.message for c in hit]
+    assert all(recheck(d).ok for n, d in bad.items() if route not in n)
+    assert all(recheck(d).ok for d in docs().values())
+
+
+def test_cli_writes_the_spl_product_certificate(tmp_path, capsys):
+    pytest.importorskip("multi_freq_ldpy")
+    from rldp_verify.cli import main
+
+    cert = tmp_path / "spl.json"
+    assert main(["audit", "--adapter", "multi-freq-ldpy:SPL_UE_Client", "--param", "lst_k=64,64", "--param",
+                 "epsilon=0.25", "--eps", "0.25", "--ldp", "--certificate", str(cert)]) == 1     # FAIL (float p)
+    assert "re-checked" in capsys.readouterr().err
+    doc = json.loads(cert.read_text())
+    assert doc["statement"]["coordinates"] and len(doc["statement"]["product"]) == 2 and recheck(doc).ok
