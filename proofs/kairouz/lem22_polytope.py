@@ -3,7 +3,8 @@
 from fractions import Fraction
 from itertools import combinations
 
-from rldp_verify.certificates.claims import no_certificate
+from rldp_verify.certificates.claims import built, no_certificate
+from rldp_verify.certificates.instances_other import CAP, agreement, covers, ldp_terms
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.topics.extremal.polytope import (
     is_staircase,
@@ -54,18 +55,35 @@ def _factor(Q, t):
 )
 def check_l22(ctx):
     rng = ctx.rng("l22")
-    n, bad = 0, []
+    n, bad, certified = 0, [], []
     for _ in range(400):
         k, l = rng.randint(2, 4), rng.randint(1, 5)
         t = Fraction(rng.randint(11, 40), 10)
         Q = _random_mechanism(rng, k, l, t, private=rng.random() < 0.5)
         n += 1
+        if len(certified) < 2 * CAP:
+            certified.append((is_ldp(Q, t), _factor_terms(Q, t), ldp_terms(Q, t), ()))
         if is_ldp(Q, t) != _factor(Q, t):
             bad.append({"Q": [[str(v) for v in r] for r in Q], "t": str(t)})
     if bad:
         return Outcome.refuted("LDP and the factorisation disagree", counterexample=bad[0], kind="false")
     return Outcome.verified(f"{n} random rational mechanisms (about half not private): eps-LDP (Claim 2 check) "
-                            "holds exactly when the min-column factorisation has S in [1, e^eps]")
+                            "holds exactly when the min-column factorisation has S in [1, e^eps]",
+                            certificate_covers=covers(len(certified), n, "agreements of the factorisation's condition "
+                                                      "(theta_j = min_i Q_ij, theta_j <= Q_ij <= e^eps theta_j: "
+                                                      "S_ij = Q_ij/theta_j in [1, e^eps] without the division) with "
+                                                      "the ratio inequalities of Q"),
+                            **built(agreement, "Lemma 22: factorisation and eps-LDP", certified))
+
+
+def _factor_terms(Q, t) -> list:
+    """Lemma 22's condition on Q as terms >= 0: Q_ij - theta_j and e^eps theta_j - Q_ij, theta_j = min_i Q_ij (for
+    theta_j > 0 this is 1 <= S_ij = Q_ij / theta_j <= e^eps; a zero column passes, a partly zero one fails)."""
+    out = []
+    for j in range(len(Q[0])):
+        theta = ["min", *[row[j] for row in Q]]
+        out += [t_ for row in Q for t_ in (["-", row[j], theta], ["-", ["*", t, theta], row[j]])]
+    return out
 
 
 @claim(
@@ -110,7 +128,7 @@ def check_c1(ctx):
 )
 def check_c2(ctx):
     rng = ctx.rng("c2")
-    n, bad = 0, []
+    n, bad, certified = 0, [], []
     for _ in range(300):
         k, l = rng.randint(2, 3), rng.randint(1, 5)
         t = Fraction(rng.randint(11, 30), 10)
@@ -119,11 +137,23 @@ def check_c2(ctx):
                       for r in range(1, l + 1) for S in combinations(range(l), r)
                       for a in range(k) for b in range(k))
         n += 1
+        if len(certified) < 2 * CAP:
+            certified.append((sets_ok, _set_terms(Q, t), ldp_terms(Q, t), ()))
         if sets_ok != is_ldp(Q, t):
             bad.append({"Q": [[str(v) for v in r] for r in Q], "t": str(t)})
     if bad:
         return Outcome.refuted("set condition and pairwise condition differ", counterexample=bad[0], kind="false")
-    return Outcome.verified(f"{n} random mechanisms: the all-subsets condition (1) and the entrywise condition agree exactly")
+    return Outcome.verified(f"{n} random mechanisms: the all-subsets condition (1) and the entrywise condition agree "
+                            "exactly", certificate_covers=covers(len(certified), n, "agreements of condition (1) over "
+                                                                 "every set of outputs with the entrywise condition"),
+                            **built(agreement, "Claim 2: condition (1) and the entrywise condition", certified))
+
+
+def _set_terms(Q, t) -> list:
+    """Condition (1) as terms >= 0: e^eps Q(S|x') - Q(S|x) for every non-empty set S of outputs and x, x'."""
+    k, l = len(Q), len(Q[0])
+    return [["-", ["*", t, ["+", *[Q[b][y] for y in S]]], ["+", *[Q[a][y] for y in S]]]
+            for r in range(1, l + 1) for S in combinations(range(l), r) for a in range(k) for b in range(k) if a != b]
 
 
 def _tight_rank(V, t):

@@ -65,9 +65,27 @@ def all_nonneg(name: str, terms, *, binds=(), strict: bool = False, exact: bool 
                              prec=prec)
 
 
-def covers(n_cert: int, n_total: int, what: str) -> str:
-    """The ``certificate_covers`` sentence of a capped sample."""
-    first = f"all {n_total}" if n_cert >= n_total else f"the first {n_cert} of the {n_total}"
+def agreement(name: str, points) -> list[dict]:
+    """Two conditions A and B agree at every point: ``points`` = [(holds, A_terms, B_terms, binds)], a condition
+    holding when all its terms are >= 0.  At most two exact certificates: at the points where both hold, every term
+    of A and B is >= 0 (:func:`all_nonneg`); at the points where neither holds, ``max over points of max(min A,
+    min B) < 0``, i.e. each condition has a negative term at each such point.  (A point's ``binds``: its ``let``.)"""
+    docs, yes, no = [], [p for p in points if p[0]], [p for p in points if not p[0]]
+    if yes:
+        docs.append(all_nonneg(f"{name}: both conditions hold at {len(yes)} points",
+                               [["let", list(b), ["min", *a, *c]] for _, a, c, b in yes]))
+    if no:
+        e = ["max", *[["let", list(b), ["max", ["min", *a], ["min", *c]]] for _, a, c, b in no]]
+        docs.append(value_certificate(f"{name}: both conditions fail at {len(no)} points", e, upper=0, strict=True,
+                                      exact=True))
+    return docs
+
+
+def covers(n_cert: int, n_total: int, what: str, *, chosen: bool = False) -> str:
+    """The ``certificate_covers`` sentence of a capped sample (``chosen``: not the first n_cert instances but a
+    selection that ``what`` describes)."""
+    first = f"all {n_total}" if n_cert >= n_total else f"{n_cert} of the {n_total}" if chosen else \
+        f"the first {n_cert} of the {n_total}"
     return (f"{first} sampled instances' {what}, each re-derived by the checker from the instance's data; not the "
             "statement for every instance (a sample is not a proof)")
 

@@ -8,7 +8,7 @@ from fractions import Fraction as F
 import pytest
 
 from rldp_verify.certificates import recheck
-from rldp_verify.certificates.instances_other import all_nonneg, all_zero, bind, covers, ldp_terms, matmul
+from rldp_verify.certificates.instances_other import agreement, all_nonneg, all_zero, bind, covers, ldp_terms, matmul
 
 W1 = [[F(1, 2), F(1, 2)], [F(1, 4), F(3, 4)]]          # level 2 (1/2 over 1/4)
 W2 = [[F(2, 3), F(1, 3), 0], [F(1, 3), F(1, 3), F(1, 3)]]  # level inf (1/3 over 0)
@@ -60,5 +60,20 @@ def test_all_nonneg_arb_and_strict():
 def test_covers_names_the_cap():
     assert covers(20, 300, "x").startswith("the first 20 of the 300 sampled instances' x")
     assert covers(5, 5, "x").startswith("all 5 sampled")
+    assert covers(20, 300, "x", chosen=True).startswith("20 of the 300 sampled")
     with pytest.raises(ValueError):
         all_zero("empty", [])
+
+
+def test_agreement_rejects_a_point_where_the_conditions_differ():
+    priv = [[F(1, 2), F(1, 2)], [F(1, 3), F(2, 3)]]     # level 3/2
+    pts = [(True, ldp_terms(priv, 2), ldp_terms(priv, F(3, 2)), ()),
+           (False, ldp_terms(priv, F(5, 4)), ldp_terms(priv, F(6, 5)), ())]
+    assert all(recheck(d).ok for d in agreement("A iff B", pts))
+    # a point where A holds (level 3/2 <= 2) and B does not (3/2 > 5/4), claimed as "both hold" or "both fail"
+    for holds in (True, False):
+        docs = agreement("A iff B", [(holds, ldp_terms(priv, 2), ldp_terms(priv, F(5, 4)), ())])
+        assert len(docs) == 1 and not recheck(docs[0]).ok
+    # a failing point whose failure is a tie (an inequality holding with equality) is not a failure
+    docs = agreement("A iff B", [(False, ldp_terms(priv, F(3, 2)), ldp_terms(priv, F(5, 4)), ())])
+    assert not recheck(docs[0]).ok
