@@ -16,6 +16,8 @@ within-block ratio e^{2 eps} and violates them).
 
 from __future__ import annotations
 
+from rldp_verify.certificates import instances_rldp as inst
+from rldp_verify.certificates.claims import built
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.rldp.mechanisms import (
     check_gamma,
@@ -52,7 +54,7 @@ from ._mech_common import (
 )
 def check_guarantee(ctx):
     rng = ctx.rng("relaxed.guarantee")
-    pts = 0
+    pts, at_points, items41 = 0, [], []
     for k in range(6):
         ball, eps = rand_instance(rng, k)
         L = lower_bounds(ball, dps=ctx.dps)
@@ -67,14 +69,25 @@ def check_guarantee(ctx):
                                - r * robust_extreme_lp(row[s2 * a2:(s2 + 1) * a2], L[s2], False))
                         if val > 0:
                             return Outcome.refuted("(41) fails", counterexample={"y": y, "s1": s1, "s2": s2}, kind="false")
+                        items41.append((row, L, r, eps, s1, s2, a2))
         for P in points_in_ball(ball, rng, 6):
             pts += 1
             res = check_single_distribution(mech, P, eps)
             if res.holds is not True:
                 return Outcome.refuted("relaxed PolyOpt violates Definition 1 at a point of F",
                                        counterexample={"P": [str(x) for x in P], **res.to_json()}, kind="false")
+            at_points.append((mech.matrix, P, a2, eps, list(ball.flat()), ball.alpha, ball.radius))
+    name = "rldp.relaxed-polyopt.guarantee"
     return Outcome.verified(f"6 random instances: (41) holds for all s1 != s2 (exact LPs); Definition 1 holds "
-                            f"exactly at {pts} certified points of F", points=pts)
+                            f"exactly at {pts} certified points of F", points=pts,
+                            certificate_covers=inst.cover_note(pts, min(pts, inst.CAP), "points: P in F (arb) and "
+                                                               "Definition 1 at P (exact, or arb where e^eps is "
+                                                               "irrational)", f"; and (41) for the first "
+                                                               f"{min(20, len(items41))} of its {len(items41)} (y, s1, "
+                                                               "s2) cases (two exact LP certificates each, L as the "
+                                                               "engine bounded it)"),
+                            **built(lambda: inst.definition1_at_points_certificates(name, at_points)
+                                    + inst.condition41_certificates(name, items41)))
 
 
 @claim(

@@ -12,6 +12,9 @@ import flint
 import mpmath
 import sympy as sp
 
+from rldp_verify.certificates import instances_rldp as inst
+from rldp_verify.certificates.claims import built
+from rldp_verify.certificates.value import abs_expr
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.divergence import kl_divergence, renyi_divergence
 from rldp_verify.core.numbers import to_mpf, working_precision
@@ -397,6 +400,27 @@ def check_defined(ctx):
     return Outcome.inconclusive("sign of the argument not decided", log_argument=arg.str(20))
 
 
+def _whole_simplex_certificates(cases) -> list[dict]:
+    """Per instance (alpha, B, P^, s, R, P): the hypothesis 1 - P^_s - e^{(alpha-1)B/alpha} > 0 and P in F
+    (sum over the common support of P^^alpha P^(1-alpha) - e^{(alpha-1)B} >= 0, i.e. D_alpha(P^||P) <= B for alpha
+    < 1), in arb; and, exactly, P a distribution whose conditional on s is R (P >= 0, sum P = 1, P(s, u)/P(s) = R_u)."""
+    hyp, inside, exact = [], [], []
+    for alpha, B, phat, s, R, P in cases:
+        hyp.append(["-", 1 - sum(phat[s]), ["exp", ["/", ["*", alpha - 1, B], alpha]]])
+        inside.append(["-", ["+", 0, *(["*", ["pow", x, alpha], ["pow", y, 1 - alpha]]
+                                       for x, y in zip(flat(phat), P, strict=True) if x > 0 and y > 0)],
+                       ["exp", ["*", alpha - 1, B]]])
+        a2 = len(R)
+        row = P[s * a2:(s + 1) * a2]
+        exact.append(["min", *P, ["-", ["max", ["-", ["+", *P], 1], ["-", 1, ["+", *P]],
+                                        *(abs_expr(["-", ["/", v, ["+", *row]], r]) for v, r in zip(row, R, strict=True))]]])
+    name = "rldp.thm1.alpha-lt-1-whole-simplex"
+    return [inst.all_positive_certificate(f"{name}: hypothesis 1 - P^_s - e^((alpha-1)B/alpha)", hyp, exact=False),
+            inst.all_nonneg_certificate(f"{name}: P in F, sum P^^alpha P^(1-alpha) - e^((alpha-1)B)", inside,
+                                        exact=False),
+            inst.all_nonneg_certificate(f"{name}: min(min P, -|sum P - 1|, -|P(u|s) - R_u|)", exact)]
+
+
 @claim(
     id="rldp.thm1.alpha-lt-1-whole-simplex",
     paper=PAPER,
@@ -410,7 +434,7 @@ def check_defined(ctx):
 )
 def check_whole_simplex(ctx):
     rng = ctx.rng("thm1.whole")
-    n = 0
+    n, cases = 0, []
     for _k in range(60):
         alpha = rng.choice((Fraction(1, 4), Fraction(1, 2), Fraction(3, 4)))
         a1, a2 = rng.choice((2, 3)), rng.choice((2, 3, 4))
@@ -448,7 +472,11 @@ def check_whole_simplex(ctx):
                         "phat": [[str(v) for v in r] for r in phat], "alpha": str(alpha), "B": str(B), "s": s,
                         "R": [str(v) for v in R], "gamma": str(gamma)}, power_sum=power.str(15), C=C.str(15), kind="false")
                 n += 1
+                cases.append((alpha, B, phat, s, R, P))
     if n < 50:
         return Outcome.inconclusive(f"only {n} instances decided")
     return Outcome.verified(f"{n} points R of the simplex (some with support disjoint from P^_{{U|s}}) are "
-                            "conditionals of explicit P in F, certified in arb", instances=n)
+                            "conditionals of explicit P in F, certified in arb", instances=n,
+                            certificate_covers=inst.cover_note(n, min(n, inst.CAP), "hypothesis, P in F (arb) and "
+                                                               "conditional P_U|s = R (exact)"),
+                            **built(_whole_simplex_certificates, cases))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from rldp_verify.certificates import instances_rldp as inst
+from rldp_verify.certificates.claims import built
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.rldp.mechanisms import (
     check_gamma,
@@ -23,6 +25,31 @@ from ._mech_common import (
     robust_extreme_lp,
 )
 
+DUAL_CAP = 20
+
+
+def definition3_max_expr(v, L, r, s1, s2, a2) -> list:
+    """:func:`definition3_max` as an expression (max over u1, u2 of the left-hand side of (3), from v, L, e^eps)."""
+    return ["max", *(["-", ["+", v[s1 * a2 + u1], *(["*", L[s1][u], ["-", v[s1 * a2 + u], v[s1 * a2 + u1]]]
+                                                    for u in range(a2))],
+                      ["*", r, ["+", v[s2 * a2 + u2], *(["*", L[s2][u], ["-", v[s2 * a2 + u], v[s2 * a2 + u2]]]
+                                                        for u in range(a2))]]]
+                     for u1 in range(a2) for u2 in range(a2))]
+
+
+def _dual_form_certificates(cases) -> list[dict]:
+    """Per case (v, L, r, s1, s2, a2): the two LP optima over D_s1, D_s2 (``lp-optimum``) and, exactly,
+    max_{D_s1} - r min_{D_s2} - (Definition 3's maximum from v, L, r) = 0, the optima entered as the LPs' values."""
+    docs, diffs = [], []
+    for k, (v, L, r, s1, s2, a2) in enumerate(cases[:DUAL_CAP]):
+        a, b = v[s1 * a2:(s1 + 1) * a2], v[s2 * a2:(s2 + 1) * a2]
+        hi, d1 = inst.robust_lp_certificate(f"rldp.thm2.dual-form case {k}: max R1^T v_s1 over D_s1", a, L[s1], True)
+        lo, d2 = inst.robust_lp_certificate(f"rldp.thm2.dual-form case {k}: min R2^T v_s2 over D_s2", b, L[s2], False)
+        docs += [d1, d2]
+        diffs.append(["-", ["-", hi, ["*", r, lo]], definition3_max_expr(v, L, r, s1, s2, a2)])
+    return docs + [inst.all_zero_certificate("rldp.thm2.dual-form: LP max - e^eps LP min - Definition 3's max",
+                                             diffs)]
+
 
 @claim(
     id="rldp.thm2.dual-form",
@@ -36,7 +63,7 @@ from ._mech_common import (
 )
 def check_dual_form(ctx):
     rng = ctx.rng("thm2.dual")
-    n = 0
+    n, cases = 0, []
     for k in range(60):
         a1, a2 = [(2, 2), (2, 3), (3, 2), (3, 3)][k % 4]
         L = []
@@ -54,12 +81,17 @@ def check_dual_form(ctx):
                 lp = robust_extreme_lp(a, L[s1], True) - r * robust_extreme_lp(b, L[s2], False)
                 d3 = definition3_max(v, L, r, s1, s2, a2)
                 n += 1
+                cases.append((v, L, r, s1, s2, a2))
                 if lp != d3:
                     return Outcome.refuted("robust maximum differs from Definition 3's maximum",
                                            counterexample={"L": [[str(x) for x in row] for row in L], "r": str(r),
                                                            "v": [str(x) for x in v], "s1": s1, "s2": s2,
                                                            "lp": str(lp), "definition3": str(d3)}, kind="false")
-    return Outcome.verified(f"equal exactly in {n} random (L, e^eps, v, s1, s2) cases", cases=n)
+    return Outcome.verified(f"equal exactly in {n} random (L, e^eps, v, s1, s2) cases", cases=n,
+                            certificate_covers=inst.cover_note(n, min(n, DUAL_CAP), "equality of the LP optimum "
+                                                               "(two exact LP certificates per case) and Definition "
+                                                               "3's maximum (exact)"),
+                            **built(_dual_form_certificates, cases))
 
 
 @claim(
@@ -75,7 +107,7 @@ def check_dual_form(ctx):
 )
 def check_cone(ctx):
     rng = ctx.rng("thm2.cone")
-    cases, pts = 0, 0
+    cases, pts, at_points, items41 = 0, 0, [], []
     for k in range(8):
         ball, eps = rand_instance(rng, k)
         L = lower_bounds(ball, dps=ctx.dps)
@@ -101,12 +133,24 @@ def check_cone(ctx):
                     if val > 0:
                         return Outcome.refuted("(41) fails for a cone member", counterexample={"y": y, "s1": s1,
                                                                                               "s2": s2, "value": str(val)}, kind="false")
+                    items41.append((row, L, r, eps, s1, s2, a2))
         for P in points_in_ball(ball, rng, 6):
             res = check_single_distribution(mech, P, eps)
             pts += 1
             if res.holds is not True:
                 return Outcome.refuted("a PolyOpt mechanism violates Definition 1 at a point of F",
                                        counterexample={"P": [str(x) for x in P], **res.to_json()}, kind="false")
+            at_points.append((mech.matrix, P, a2, eps, list(ball.flat()), ball.alpha, ball.radius))
         cases += 1
+    name = "rldp.thm2.cone-implies-rldp"
     return Outcome.verified(f"{cases} random instances: rows in Gamma_eps, (41) <= 0 by exact LPs, Definition 1 "
-                            f"holds exactly at {pts} certified points of F", instances=cases, points=pts)
+                            f"holds exactly at {pts} certified points of F", instances=cases, points=pts,
+                            certificate_covers=inst.cover_note(pts, min(pts, inst.CAP), "points: P in F (arb) and "
+                                                               "Definition 1 at P (exact, or arb where e^eps is "
+                                                               "irrational)", f"; and (41) for the first "
+                                                               f"{min(20, len(items41))} of its {len(items41)} (y, s1, "
+                                                               "s2) cases (two exact LP certificates each, L as the "
+                                                               "engine bounded it); not the rows' membership in "
+                                                               "Gamma_eps"),
+                            **built(lambda: inst.definition1_at_points_certificates(name, at_points)
+                                    + inst.condition41_certificates(name, items41)))

@@ -83,4 +83,103 @@ def cover_note(n_total: int, n_cert: int, what: str, extra: str = "") -> str:
     instance" (with the cap named when fewer than all are certified)."""
     head = (f"the {n_cert} sampled instances' {what}" if n_cert >= n_total else
             f"the first {n_cert} of the {n_total} sampled instances' {what}")
-    return f"{head}, each re-derived by the checker in exact rationals; not the statement for every instance{extra}"
+    return f"{head}, each re-derived by the checker; not the statement for every instance{extra}"
+
+
+def exp_eps_expr(eps):
+    """(e^eps as an expression, whether it is rational): the exact r of eps = log(r), else ["exp", eps] for a
+    rational eps (arb)."""
+    from rldp_verify.core.numbers import exact
+    from rldp_verify.rldp.mechanisms.rounding import privacy_level
+
+    level = privacy_level(eps)
+    if level.exact:
+        return level.exp_eps, True
+    return ["exp", exact(eps)], False
+
+
+def conditional_expr(row, P, s: int, a2: int) -> list:
+    """P(Y = y | S = s) = sum_u Q[y][(s, u)] P(s, u) / sum_u P(s, u) (``row`` = Q[y] over the flat X = S x U)."""
+    cells = range(s * a2, (s + 1) * a2)
+    return ["/", ["+", *(["*", row[x], P[x]] for x in cells)], ["+", *(P[x] for x in cells)]]
+
+
+def definition1_expressions(Q, P, a2: int, t) -> list:
+    """t P(y|s') - P(y|s) for every output y and s != s' with P(s), P(s') > 0 (``Q[y]`` rows over the flat
+    X = S x U, ``P`` flat): all >= 0 iff Q satisfies Definition 1 at P with e^eps = t (eq. (1))."""
+    a1 = len(P) // a2
+    live = [s for s in range(a1) if sum(P[s * a2:(s + 1) * a2]) > 0]
+    return [["-", ["*", t, conditional_expr(row, P, s2, a2)], conditional_expr(row, P, s1, a2)]
+            for row in Q for s1 in live for s2 in live if s1 != s2]
+
+
+def in_ball_expression(phat, P, alpha, B) -> list:
+    """B - D_alpha(P^ || P) (flat distributions; arb): >= 0 iff P lies in the Rényi ball F of eq. (8)."""
+    from rldp_verify.certificates.divergence import renyi_expr
+
+    return ["-", B, renyi_expr(phat, P, alpha)]
+
+
+def definition1_at_points_certificates(name: str, cases, *, cap: int = CAP) -> list[dict]:
+    """Definition 1 at sampled points of F: ``cases`` = (Q, P, a2, eps, phat, alpha, B) with ``Q[y]`` over the flat
+    X; certificates that each P is in the Rényi ball (arb) and that Q satisfies (1) at P (exact where e^eps is
+    rational, arb otherwise), over the first ``cap`` cases."""
+    cases = list(cases)[:cap]
+    exact_group, arb_group = [], []
+    for Q, P, a2, eps, *_ in cases:
+        t, is_exact = exp_eps_expr(eps)
+        es = definition1_expressions(Q, P, a2, t)
+        if es:
+            (exact_group if is_exact else arb_group).append(["min", *es])
+    docs = [all_nonneg_certificate(f"{name}: P in F, B - D_alpha(P^||P)",
+                                   [in_ball_expression(phat, P, alpha, B) for _, P, _, _, phat, alpha, B in cases],
+                                   exact=False)]
+    if exact_group:
+        docs.append(all_nonneg_certificate(f"{name}: Definition 1 at P, e^eps P(y|s') - P(y|s)", exact_group,
+                                           cap=cap))
+    if arb_group:
+        docs.append(all_nonneg_certificate(f"{name}: Definition 1 at P, e^eps P(y|s') - P(y|s) (eps rational, arb)",
+                                           arb_group, exact=False, cap=cap))
+    return docs
+
+
+def robust_lp_certificate(name: str, a, L, largest: bool) -> tuple:
+    """(the optimum, its ``lp-optimum`` certificate) of max (or min) R^T a over D = {R : R_u >= L_u, sum R = 1}
+    (App. A.4's inner problem of (41)), by an exact LP."""
+    from fractions import Fraction
+
+    from rldp_verify.certificates.lp import lp_certificate
+    from rldp_verify.core.lp import solve_exact
+
+    n = len(a)
+    sign = 1 if largest else -1
+    A = [[Fraction(-1) if j == i else Fraction(0) for j in range(n)] for i in range(n)]
+    b = [-Fraction(x) for x in L]
+    res = solve_exact([sign * Fraction(x) for x in a], A, b, [[Fraction(1)] * n], [Fraction(1)])
+    doc = lp_certificate(name, [Fraction(x) for x in a], A, b, [[Fraction(1)] * n], [Fraction(1)], res,
+                         sense="max" if largest else "min")
+    return sign * res.value, doc
+
+
+def condition41_certificates(name: str, items, *, cap: int = 20) -> list[dict]:
+    """(41) <= 0 for the first ``cap`` of ``items`` = (row Q[y] over the flat X, L, r, eps, s1, s2, a2), r the
+    e^eps the check used (exact, or e^eps rounded down): per item the two LP optima over D_s1, D_s2
+    (``lp-optimum``); exactly, r min_{D_s2} - max_{D_s1} >= 0 with the LPs' values; and, where r is not e^eps
+    itself, e^eps - r >= 0 in arb (so (41) holds with e^eps too, the minimum being >= 0)."""
+    from fractions import Fraction
+
+    docs, slack, rounded = [], [], []
+    for k, (row, L, r, eps, s1, s2, a2) in enumerate(list(items)[:cap]):
+        hi, d1 = robust_lp_certificate(f"{name} (41) item {k}: max R1^T Q_y|s1 over D_s1",
+                                       row[s1 * a2:(s1 + 1) * a2], L[s1], True)
+        lo, d2 = robust_lp_certificate(f"{name} (41) item {k}: min R2^T Q_y|s2 over D_s2",
+                                       row[s2 * a2:(s2 + 1) * a2], L[s2], False)
+        docs += [d1, d2]
+        slack.append(["-", ["*", r, lo], hi])
+        t, is_exact = exp_eps_expr(eps)
+        if not is_exact:
+            rounded.append(["-", t, Fraction(r)])
+    docs.append(all_nonneg_certificate(f"{name}: (41), e^eps min_D_s2 - max_D_s1 (LP values)", slack, cap=cap))
+    if rounded:
+        docs.append(all_nonneg_certificate(f"{name}: e^eps - r (e^eps rounded down)", rounded, exact=False, cap=cap))
+    return docs

@@ -91,3 +91,37 @@ def test_sec1_claims_certificates_accepted_and_wrong_variants_rejected(monkeypat
                         functools.partial(s._composition_certificates, level=lambda a, b: ["max", a, b]))
     docs = _docs(s.check_composition(ctx))
     assert not recheck(docs[0]).ok and not recheck(docs[1]).ok
+
+
+def test_robust_lp_and_condition41_reject_wrong_values():
+    L = [[F(1, 10), F(1, 5), F(1, 10)], [F(1, 5), F(1, 5), F(1, 5)]]
+    row = [F(1, 10), F(3, 10), F(2, 10), F(2, 10), F(2, 10), F(2, 10)]
+    hi, doc = inst.robust_lp_certificate("lp", row[:3], L[0], True)
+    assert hi == F(27, 100) and recheck(doc).ok
+    bad = copy.deepcopy(doc)
+    bad["statement"]["value"] = "26/100"                                            # the optimum understated
+    assert not recheck(bad).ok
+    # (41) for s1 = 0, s2 = 1: max over D_0 = 27/100, min over D_1 = 1/5, so r = 27/20 is exactly enough
+    docs = inst.condition41_certificates("c41", [(row, L, F(27, 20), "log(27/20)", 0, 1, 3)])
+    assert all(recheck(d).ok for d in docs)
+    docs = inst.condition41_certificates("c41", [(row, L, F(13, 10), "log(13/10)", 0, 1, 3)])
+    assert not all(recheck(d).ok for d in docs)
+    # r claimed as e^eps rounded down but above it: e^(3/10) = 1.3498... < 27/20
+    docs = inst.condition41_certificates("c41", [(row, L, F(27, 20), "3/10", 0, 1, 3)])
+    assert not recheck(docs[-1]).ok
+
+
+def test_definition1_at_points_rejects_a_point_outside_F_and_a_violation():
+    phat = [F(1, 4), F(1, 4), F(1, 4), F(1, 4)]                                    # |S| = |U| = 2
+    Q = [[F(2, 3), F(2, 3), F(1, 3), F(1, 3)], [F(1, 3), F(1, 3), F(2, 3), F(2, 3)]]  # RR on S, level 2
+    P = [F(3, 10), F(1, 5), F(1, 4), F(1, 4)]
+    good = (Q, P, 2, "log(2)", phat, F(2), F(1, 10))
+    assert all(recheck(d).ok for d in inst.definition1_at_points_certificates("d1", [good]))
+    lowered = (Q, P, 2, "log(199/100)", phat, F(2), F(1, 10))                       # e^eps below the level
+    assert not all(recheck(d).ok for d in inst.definition1_at_points_certificates("d1", [lowered]))
+    far = (Q, [F(7, 10), F(1, 10), F(1, 10), F(1, 10)], 2, "log(2)", phat, F(2), F(1, 10))   # D_2 > 1/10
+    assert not recheck(inst.definition1_at_points_certificates("d1", [far])[0]).ok
+    arb_eps = (Q, P, 2, "7/10", phat, F(2), F(1, 10))                               # e^0.7 = 2.01... >= 2
+    assert all(recheck(d).ok for d in inst.definition1_at_points_certificates("d1", [arb_eps]))
+    assert not all(recheck(d).ok for d in inst.definition1_at_points_certificates(
+        "d1", [(Q, P, 2, "69/100", phat, F(2), F(1, 10))]))                         # e^0.69 = 1.99... < 2
