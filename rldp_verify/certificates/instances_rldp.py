@@ -125,7 +125,8 @@ def definition1_at_points_certificates(name: str, cases, *, cap: int = CAP) -> l
     X; certificates that each P is in the Rényi ball (arb) and that Q satisfies (1) at P (exact where e^eps is
     rational, arb otherwise), over the first ``cap`` cases."""
     cases = list(cases)[:cap]
-    exact_group, arb_group = [], []
+    exact_group: list = []
+    arb_group: list = []
     for Q, P, a2, eps, *_ in cases:
         t, is_exact = exp_eps_expr(eps)
         es = definition1_expressions(Q, P, a2, t)
@@ -157,7 +158,8 @@ def robust_lp_certificate(name: str, a, L, largest: bool) -> tuple:
     b = [-Fraction(x) for x in L]
     res = solve_exact([sign * Fraction(x) for x in a], A, b, [[Fraction(1)] * n], [Fraction(1)])
     doc = lp_certificate(name, [Fraction(x) for x in a], A, b, [[Fraction(1)] * n], [Fraction(1)], res,
-                         sense="max" if largest else "min")
+                         sense="max" if largest else "min")   # raises unless the LP is solved to optimality
+    assert res.value is not None
     return sign * res.value, doc
 
 
