@@ -4,7 +4,7 @@ from fractions import Fraction
 from itertools import combinations
 
 from rldp_verify.certificates.claims import built, no_certificate
-from rldp_verify.certificates.instances_other import CAP, agreement, covers, ldp_terms
+from rldp_verify.certificates.instances_other import CAP, agreement, all_nonneg, all_zero, covers, ldp_terms
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.topics.extremal.polytope import (
     is_staircase,
@@ -96,6 +96,7 @@ def _factor_terms(Q, t) -> list:
 def check_c1(ctx):
     rng = ctx.rng("c1")
     n = bad = 0
+    certified = []
     for _ in range(600):
         k, l = rng.randint(2, 4), rng.randint(1, 4)
         t = Fraction(rng.randint(11, 40), 10)
@@ -103,6 +104,8 @@ def check_c1(ctx):
         if not is_ldp(Q, t):
             continue
         n += 1
+        if len(certified) < CAP:
+            certified.append((Q, t))
         for j in range(l):
             col = [Q[i][j] for i in range(k)]
             if 0 in col and any(v != 0 for v in col):
@@ -115,8 +118,30 @@ def check_c1(ctx):
                 bad += 1
     if bad:
         return Outcome.refuted("a private mechanism with a partly-zero column", counterexample=bad, kind="false")
+    certified += [(V, Fraction(2)) for V in verts]
     return Outcome.verified(f"{n} random private mechanisms and all {len(verts)} vertices of D_eps,3 (k=3, t=2): "
-                            "no column is partly zero")
+                            "no column is partly zero",
+                            certificate_covers=covers(len(certified) - len(verts), n, "statement (Q is e^eps-LDP, "
+                                                      "exactly, and each column is all zero or all positive)") +
+                            f"; the same for the {len(verts)} vertices of D_eps,3 (that they are all the vertices is "
+                            "kairouz.lemma23.corner-points' vertex certificate)",
+                            **built(_c1_certificates, certified))
+
+
+def _c1_certificates(mechanisms) -> list[dict]:
+    """Three exact certificates over the mechanisms (Q, t): each Q is t-LDP; every entry of a non-zero column is > 0;
+    every entry of a zero column is 0."""
+    ldp, pos, zeros = [], [], []
+    for Q, t in mechanisms:
+        cols = [[row[j] for row in Q] for j in range(len(Q[0]))]
+        ldp += ldp_terms(Q, t)
+        pos += [v for c in cols if any(c) for v in c]
+        zeros += [v for c in cols if not any(c) for v in c]
+    docs = [all_nonneg(f"{len(mechanisms)} mechanisms, each e^eps-LDP at its t", ldp),
+            all_nonneg("every entry of their non-zero columns is > 0", pos, strict=True)]
+    if zeros:
+        docs.append(all_zero("every entry of their zero columns is 0", zeros))
+    return docs
 
 
 @claim(

@@ -5,6 +5,16 @@ from fractions import Fraction
 from itertools import combinations
 
 from rldp_verify.certificates.claims import built
+from rldp_verify.certificates.instances_other import (
+    CAP,
+    agreement,
+    all_nonneg,
+    bind,
+    covers,
+    matmul,
+    utility_expr,
+    zero_entries,
+)
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.rigorous import arb_precision
 from rldp_verify.topics.extremal.polytope import approx_ldp_binary_vertices, exact_feasible_point
@@ -81,7 +91,7 @@ def _is_approx_ldp(Q, t, delta):
 )
 def check(ctx):
     rng = ctx.rng("p17")
-    n, bad = 0, []
+    n, bad, certified = 0, [], []
     with arb_precision(ctx.dps):
         for _ in range(80):
             k, l, m = rng.randint(2, 4), rng.randint(1, 4), rng.randint(1, 4)
@@ -90,14 +100,53 @@ def check(ctx):
             QW = _compose(Q, W)
             P0, P1 = rand_pair(rng, k, 12, ties_ok=True)
             P = generic_dist(rng, k, 97)
+            decided = []
             for name, mu in (("tv", mu_tv(P0, P1)), ("chi2", mu_chi2(P0, P1)), ("kl", mu_kl(P0, P1)), ("mi", mu_mi(P))):
                 a, b = utility(QW, mu), utility(Q, mu)
                 n += 1
+                if name in ("tv", "chi2") or (a < b) is True:   # arb: only the strict cases (a tie is undecidable)
+                    decided.append(name)
                 if (a > b) is True:
                     bad.append({"utility": name, "Q": [[str(v) for v in r] for r in Q], "W": [[str(v) for v in r] for r in W]})
+            if len(certified) < CAP:
+                certified.append((Q, W, QW, {"P0": P0, "P1": P1, "P": P}, decided))
     if bad:
         return Outcome.refuted("data processing violated", counterexample=bad[0], kind="false")
-    return Outcome.verified(f"{n} random (Q, W, utility) triples: U(QW) <= U(Q) (exact for TV and chi^2, arb for KL and MI)")
+    n_arb = sum(len(c[4]) - 2 for c in certified)
+    return Outcome.verified(f"{n} random (Q, W, utility) triples: U(QW) <= U(Q) (exact for TV and chi^2, arb for KL and MI)",
+                            certificate_covers=covers(len(certified), n // 4, "inequalities U(Q W) <= U(Q) for TV and "
+                                                      f"chi^2 (exactly) and for KL and MI at the {n_arb} of "
+                                                      f"{2 * len(certified)} where U(Q W) < U(Q) strictly (arb; a tie "
+                                                      "cannot be decided in arb), Q W multiplied out and every mu "
+                                                      "written from P0, P1, P by the checker"),
+                            **built(_p17_certificates, certified))
+
+
+def _p17_certificates(instances) -> list[dict]:
+    """An exact certificate (TV, chi^2) and an arb one (KL, MI): U(Q) - U(Q W) >= 0 per instance and utility, with
+    Q W's entries multiplied out by the checker; a column of Q W that the engine found zero (it contributes 0) is
+    stated as -(its sum) >= 0, and so is each zero entry that MI's sum leaves out (exact certificate)."""
+    exact_terms, arb_terms, binds = [], [], []
+    for i, (Q, W, QW, dists, names) in enumerate(instances):
+        b, C = bind(f"i{i}", matmul(Q, W))
+        binds += b
+        ys = [y for y in range(len(Q[0])) if any(row[y] for row in Q)]
+        keep = [z for z in range(len(QW[0])) if any(row[z] for row in QW)]
+        cols_q, vals_q = [[row[y] for row in Q] for y in ys], [[row[y] for row in Q] for y in ys]
+        cols_qw, vals_qw = [[row[z] for row in C] for z in keep], [[row[z] for row in QW] for z in keep]
+        exact_terms += [["-", ["+", *[row[z] for row in C]]] for z in range(len(QW[0])) if z not in keep]
+        if "mi" in names:
+            exact_terms += zero_entries(cols_qw, vals_qw)
+        for name in names:
+            d = {"P": dists["P"]} if name == "mi" else {"P0": dists["P0"], "P1": dists["P1"]}
+            term = ["-", utility_expr(name, cols_q, vals_q, **d), utility_expr(name, cols_qw, vals_qw, **d)]
+            (exact_terms if name in ("tv", "chi2") else arb_terms).append(term)
+    docs = [all_nonneg(f"Prop. 17: U(Q W) <= U(Q) for TV and chi^2 on {len(instances)} sampled (Q, W)", exact_terms,
+                       binds=binds)]
+    if arb_terms:
+        docs.append(all_nonneg(f"Prop. 17: U(Q W) <= U(Q) for KL and MI, {len(arb_terms)} strict cases", arb_terms,
+                               binds=binds, exact=False))
+    return docs
 
 
 @claim(
@@ -111,6 +160,7 @@ def check(ctx):
 def check_19(ctx):
     rng = ctx.rng("t19")
     n = agree = n_priv = 0
+    certified = []
     for _ in range(400):
         m = rng.randint(1, 4)
         Q = _rand_stoch(rng, 2, m, 5)
@@ -121,11 +171,32 @@ def check_19(ctx):
         n += 1
         n_priv += ldp
         agree += ldp == inside
+        if len(certified) < 2 * CAP and ldp == inside:
+            certified.append((ldp, *_t19_terms(Q, t, delta), ()))
     if agree != n:
         return Outcome.refuted("the two notions disagree", counterexample=n - agree, kind="false")
     return Outcome.verified(f"{n} random binary-input mechanisms ({n_priv} private): (eps, delta)-LDP holds exactly "
                             "when every vertex of R_Q satisfies both inequalities (R_Q is the hull of the "
-                            "deterministic-rule points)")
+                            "deterministic-rule points)",
+                            certificate_covers=covers(len(certified), n, "agreements of (eps, delta)-LDP (every set of "
+                                                      "outputs) with R_Q's deterministic-rule points satisfying both "
+                                                      "inequalities of R_eps,delta"),
+                            **built(agreement, "Theorem 19: (eps, delta)-LDP and R_Q in R_eps,delta", certified))
+
+
+def _t19_terms(Q, t, delta) -> tuple[list, list]:
+    """(eps, delta)-LDP as terms >= 0 (t Q(S|b) + delta - Q(S|a), every non-empty S, (a, b) = (0, 1), (1, 0)), and
+    R_Q in R_eps,delta at the deterministic-rule points (P_MD, P_FA) = (Q(S|1), 1 - Q(S|0)), every S:
+    P_FA + t P_MD - (1 - delta) and t P_FA + P_MD - (1 - delta)."""
+    m = len(Q[0])
+    sets = [S for r in range(m + 1) for S in combinations(range(m), r)]
+    mass = lambda a, S: ["+", 0, *[Q[a][y] for y in S]]  # noqa: E731
+    ldp = [["-", ["+", ["*", t, mass(b, S)], delta], mass(a, S)] for S in sets if S for a, b in ((0, 1), (1, 0))]
+    region = []
+    for S in sets:
+        pmd, pfa = mass(1, S), ["-", 1, mass(0, S)]
+        region += [["-", ["+", pfa, ["*", t, pmd]], ["-", 1, delta]], ["-", ["+", ["*", t, pfa], pmd], ["-", 1, delta]]]
+    return ldp, region
 
 
 @claim(

@@ -12,12 +12,16 @@ Shapes (all ``rigorous-value``):
 - :func:`ldp_terms` -- the terms r C[x'][y] - C[x][y] (every output y, every ordered pair x != x') whose
   non-negativity says that the channel C (rows: inputs) satisfies C[x][y] <= r C[x'][y], i.e. is log(r)-LDP
   (Definition of eps-LDP with e^eps = r, from the entries);
+- :func:`mu_expr` / :func:`utility_expr` -- Kairouz, Oh & Viswanath's column functionals mu(c) (Sec. 3.1, 4.1:
+  total variation, chi^2, hockey-stick E_gamma, KL, mutual information) and U(Q) = sum_y mu(Q_y) (eq. (8)) of
+  columns given as expressions, the dot products P.c written out;
 - :func:`matmul` -- the entries of a product of two matrices as expressions of their entries (the checker
   multiplies and adds them itself), so that a composed channel is re-derived, not taken from the engine.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 
 from rldp_verify.certificates.value import abs_expr, value_certificate
@@ -31,6 +35,44 @@ def matmul(A, B) -> list[list]:
     if any(len(row) != n for row in A):
         raise ValueError(f"matmul: A has rows of lengths {sorted({len(r) for r in A})}, B has {n} rows")
     return [[["+", *[["*", row[k], B[k][j]] for k in range(n)]] for j in range(len(B[0]))] for row in A]
+
+
+def dot(P, c) -> list:
+    """P.c = sum_i P_i c_i as an expression (``c``: exact numbers or expressions)."""
+    return ["+", 0, *[["*", fr(p), x] for p, x in zip(P, c, strict=True) if p != 0]]
+
+
+def mu_expr(name: str, c, *, P0=None, P1=None, P=None, gamma=None, vals=None) -> list:
+    """mu(c) for a column ``c`` (expressions), a = P0.c, b = P1.c: "tv" |a - b|/2, "chi2" (a - b)^2/b, "hockey"
+    (a - gamma b)_+, "kl" a log(a/b) (as xlogx(a) - a log b), "mi" sum_i P_i c_i log(c_i / P.c) (as
+    sum_i P_i (xlogx(c_i) - c_i log P.c)).  tv, chi2 and hockey evaluate exactly; kl and mi need arb.
+    ``vals``: the column's exact values; "mi" then leaves out the entries that are 0 (they contribute 0, and arb's
+    xlogx at an exact 0 is the wide [-1/e, 0]): state them with :func:`zero_entries`."""
+    if name == "mi":
+        pc, vals = dot(P, c), vals if vals is not None else [None] * len(c)
+        return ["+", 0, *[["*", fr(p), ["-", ["xlogx", x], ["*", x, ["log", pc]]]]
+                          for p, x, v in zip(P, c, vals, strict=True) if p != 0 and v != 0]]
+    a, b = dot(P0, c), dot(P1, c)
+    rules: dict[str, Callable[[], list]] = {
+        "tv": lambda: ["/", abs_expr(["-", a, b]), 2], "chi2": lambda: ["/", ["pow", ["-", a, b], 2], b],
+        "hockey": lambda: ["max", ["-", a, ["*", fr(gamma if gamma is not None else 1), b]], 0],
+        "kl": lambda: ["-", ["xlogx", a], ["*", a, ["log", b]]]}
+    if name not in rules:
+        raise ValueError(f"unknown column functional {name!r} (one of tv, chi2, hockey, kl, mi)")
+    return rules[name]()
+
+
+def zero_entries(cols, vals) -> list:
+    """-x >= 0 for each entry x of ``cols`` (expressions of non-negative quantities) whose exact value in ``vals``
+    is 0: with x >= 0 by construction, the checker so verifies each entry that :func:`mu_expr` left out."""
+    return [["-", x] for c, vc in zip(cols, vals, strict=True) for x, v in zip(c, vc, strict=True) if v == 0]
+
+
+def utility_expr(name: str, cols, vals=None, **dists) -> list:
+    """U = sum over the columns ``cols`` (expressions) of mu(column) (eq. (8); pass the non-zero columns only;
+    ``vals``: their exact values, see :func:`mu_expr`)."""
+    vals = vals if vals is not None else [None] * len(cols)
+    return ["+", 0, *[mu_expr(name, c, vals=v, **dists) for c, v in zip(cols, vals, strict=True)]]
 
 
 def ldp_terms(C, r) -> list:

@@ -77,3 +77,29 @@ def test_agreement_rejects_a_point_where_the_conditions_differ():
     # a failing point whose failure is a tie (an inequality holding with equality) is not a failure
     docs = agreement("A iff B", [(False, ldp_terms(priv, F(3, 2)), ldp_terms(priv, F(5, 4)), ())])
     assert not recheck(docs[0]).ok
+
+
+def test_mu_expr_matches_the_definitions_and_a_wrong_value_is_rejected():
+    from rldp_verify.certificates.instances_other import mu_expr, utility_expr, zero_entries
+    P0, P1, P = [F(1, 2), F(1, 3), F(1, 6)], [F(1, 4), F(1, 4), F(1, 2)], [F(1, 5), F(2, 5), F(2, 5)]
+    c = [F(1, 3), F(1, 2), F(1, 7)]
+    a, b = sum(x * y for x, y in zip(P0, c, strict=True)), sum(x * y for x, y in zip(P1, c, strict=True))
+    want = {"tv": abs(a - b) / 2, "chi2": (a - b) ** 2 / b, "hockey": max(a - 2 * b, F(0))}
+    for name, v in want.items():
+        e = mu_expr(name, c, P0=P0, P1=P1, gamma=2)
+        assert recheck(all_zero(name, [["-", e, v]])).ok
+        assert not recheck(all_zero(name, [["-", e, v + F(1, 10**20)]])).ok
+    import math
+    kl = float(a * math.log(a / b))
+    e = mu_expr("kl", c, P0=P0, P1=P1)
+    assert recheck(all_nonneg("kl", [["-", e, F(kl) - F(1, 10**9)], ["-", F(kl) + F(1, 10**9), e]], exact=False)).ok
+    assert not recheck(all_nonneg("kl", [["-", e, F(kl) + F(1, 10**6)]], exact=False)).ok
+    pc = sum(x * y for x, y in zip(P, c, strict=True))
+    mi = float(sum(p * x * math.log(x / pc) for p, x in zip(P, c, strict=True)))
+    e = utility_expr("mi", [c], [c], P=P)
+    assert recheck(all_nonneg("mi", [["-", e, F(mi) - F(1, 10**9)], ["-", F(mi) + F(1, 10**9), e]], exact=False)).ok
+    # an entry left out of MI's sum as zero must be zero
+    assert recheck(all_nonneg("zeros", zero_entries([[0, F(1, 2)]], [[0, F(1, 2)]]))).ok
+    assert not recheck(all_nonneg("zeros", zero_entries([[F(1, 10**30), F(1, 2)]], [[0, F(1, 2)]]))).ok
+    with pytest.raises(ValueError, match="unknown"):
+        mu_expr("hellinger", c, P0=P0, P1=P1)
