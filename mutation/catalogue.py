@@ -1489,7 +1489,8 @@ MUTANTS += [
 
 # issue 23, the ``product`` form of composed protocols (any part form, released / secret mixtures, ``coordinates``),
 # exercised by proofs/rldp/audit_certificate_composed.py: SPL's ratio with its last attribute's factor dropped, SFP's
-# upper end with its fragment factor forgotten; both lower a printed upper end below the product the checker derives
+# upper end with its fragment factor forgotten, SMP's ratio from its first attribute only; each lowers a printed upper
+# end below the product (SMP: the max) the checker derives
 def _spl_ratio_last_factor_dropped(orig):
     def ratio(self):
         orig(self)
@@ -1509,6 +1510,13 @@ def _sfp_upper_word_only(orig):
     return upper
 
 
+def _smp_ratio_first_attribute(orig):
+    def ratio(self):
+        orig(self)
+        return self.components[0].ratio()                   # the max over the released attributes forgotten
+    return ratio
+
+
 _COMPOSED = ("rldp.audit.composed-product-forms",)
 MUTANTS += [
     mutant("certificate.spl-ratio-last-factor-dropped", "rldp_verify.structured.composite",
@@ -1517,4 +1525,7 @@ MUTANTS += [
     mutant("certificate.sfp-upper-word-only", "rldp_verify.structured.sketch",
            "SFP's upper end taken as the word report's ratio alone (the released fragment report's factor forgotten)",
            wrap("rldp_verify.structured.sketch:ReleasedProduct.upper", _sfp_upper_word_only), _COMPOSED),
+    mutant("certificate.smp-ratio-first-attribute", "rldp_verify.structured.channels",
+           "SMP's ratio taken as its first attribute's (the max over the released attribute's channels forgotten)",
+           wrap("rldp_verify.structured.channels:AttributeMixture.ratio", _smp_ratio_first_attribute), _COMPOSED),
 ]

@@ -75,7 +75,9 @@ printed ratio_upper >= U, printed ratio_lower <= L, PASS: U <= e^eps, FAIL: L > 
   its weight cancels) and post-processing of a part (a marginal: z over the preimages of y_i).  Then
   sum_r pi_r A_r / sum_r pi_r B_r <= max_r A_r / B_r (A_r <= m B_r for all r sums to it), so U = prod_i U_i.  With
   ``coordinates`` (x = (x_1, ..., x_n) over the product of the parts' inputs, Q[y|x] = prod_i Q_i[y_i|x_i]: SPL)
-  L = prod_i L_i: x, x' and y taken per part at its L_i (unary, subsets: U_i, attained).  Else L: the
+  L = prod_i L_i: x, x' and y taken per part at its L_i (unary, subsets: U_i, attained).  With ``mixture`` (SMP) the
+  statement is instead Q[(j, y)|x] = pi_j Q_j[y|u_j(x)], j released: the ratio at (j, y) is part j's, so U = max_j U_j
+  (and with ``coordinates``, x and x' differing in x_j only, L = max_j L_j).  Else L: the
   ``product_witness`` {hash, parts: [{seed, inputs [[u_r(x)], [u_r(x')]], buckets (same shape), y}]}, uniform pi
   (one entry per r), each part ``seeded-grr``: the exact ratio prod_i sum_r Q_i(y_i|bucket) / sum_r Q_i(y_i|bucket')
   (Q_i = a on the bucket y_i, else b); the buckets are data (an index mapped to one bucket, checked), re-checked
@@ -302,14 +304,15 @@ def _structured(st: dict, F: dict, data: dict):
 
 
 def _product(st: dict, F: dict, wit):
-    """(U, L) of a ``product`` (module docstring): U the product of the parts' U, L at the witness's buckets."""
+    """(U, L) of a ``product`` (module docstring): U the product (``mixture``: max) of the parts' U, L as the parts'
+    (``coordinates``) or at the witness's buckets."""
     parts = st["product"]
     if F["type"] != "ldp" or not parts:
         raise CertificateError("a product form needs parts and the set ldp")
-    UL = [_structured(p, F, {}) for p in parts]
-    U, L = (math.prod((e[i] for e in UL), start=Fraction(1)) for i in (0, 1)) if st.get("coordinates") and all(
-        e[1] is not None for e in UL) else (math.prod((e[0] for e in UL), start=Fraction(1)), None)
-    if wit is None or L is not None or any("seeded-grr" not in p for p in parts):
+    UL, comb = [_structured(p, F, {}) for p in parts], max if st.get("mixture") else math.prod
+    Ls: list = [e[1] for e in UL] if st.get("coordinates") else [None]
+    U, L = comb([e[0] for e in UL]), None if None in Ls else comb(Ls)
+    if wit is None or L is not None or st.get("mixture") or any("seeded-grr" not in p for p in parts):
         return U, L
     num, den = Fraction(1), Fraction(1)
     for p, w in zip(parts, wit["parts"], strict=True):

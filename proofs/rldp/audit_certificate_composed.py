@@ -16,12 +16,18 @@ table), each built here from exact parts so that its worst ratio is known by han
   on x (8 values, a = 1/3, b = 2/21: ratio 7/2) times a secret uniform mixture over the prefixes x >> 2, 2 + (x >> 1)
   of a unary encoding on 6 values (ratio 3)): rho <= 21/2, attained (disjoint prefix sets);
 - dBitFlipPM (:class:`~rldp_verify.structured.composite.SampledBits`: 8 inputs in 4 buckets, 2 released positions
-  of a unary encoding of the bucket, ratio 3).
+  of a unary encoding of the bucket, ratio 3);
+- SMP (:class:`~rldp_verify.structured.channels.AttributeMixture`: a released attribute j, then SPL's GRR (ratio 2)
+  or unary encoding (ratio 3) on attribute j): rho = 3, a ``product`` with ``mixture`` and ``coordinates`` (the max of
+  the parts' ends, the FAIL certified too);
+- CMS (:class:`~rldp_verify.structured.composite.BloomProduct` with one position per input: a released row c of 3,
+  then a unary encoding with p = 1/2, q = 1/4 of (x (2 c + 1) + c) mod 4 on 4 positions): rho = 3.
 
-The certificates of the last four certify the upper end only (their lower ends rest on hash rows, positions and
+The certificates of SFP, the sketch, TreeHist, dBitFlipPM and CMS certify the upper end only (their lower ends rest on hash rows, positions and
 prefixes the checker does not evaluate), so their PASS carries a certificate and their FAIL does not (the audit's
-InputError is recorded). An engine error that drops a factor of SPL's ratio or SFP's upper end is rejected by the
-independent checker (mutants ``certificate.spl-*`` and ``certificate.sfp-*`` of mutation/catalogue.py).
+InputError is recorded). An engine error that drops a factor of SPL's ratio or SFP's upper end, or takes SMP's ratio
+from its first attribute only, is rejected by the independent checker (mutants ``certificate.spl-*``,
+``certificate.sfp-*`` and ``certificate.smp-*`` of mutation/catalogue.py).
 """
 
 from __future__ import annotations
@@ -37,9 +43,9 @@ F = Fraction
 
 
 def structures():
-    """(name, structure, rho, lower end certified) for the five composed structures of the module docstring."""
-    from rldp_verify.structured.channels import BitChannel, Symmetric, UnaryProduct
-    from rldp_verify.structured.composite import AttributeProduct, SampledBits
+    """(name, structure, rho, lower end certified) for the seven composed structures of the module docstring."""
+    from rldp_verify.structured.channels import AttributeMixture, BitChannel, Symmetric, UnaryProduct
+    from rldp_verify.structured.composite import AttributeProduct, BloomProduct, SampledBits
     from rldp_verify.structured.sketch import ReleasedProduct, hashed_mixture
     from rldp_verify.structured.treehist import PrefixOracle
 
@@ -55,6 +61,9 @@ def structures():
                                                             lambda x: x, lambda x: (x >> 2, 2 + (x >> 1))),
          F(21, 2), False),
         ("dBitFlipPM 4 buckets, 2 positions", SampledBits(8, 4, 2, bit, lambda x: x // 2), F(3), False),
+        ("SMP GRR or unary", AttributeMixture([Symmetric(3, F(1, 2), F(1, 4)), UnaryProduct(4, bit)]), F(3), True),
+        ("CMS 3 rows, 4 positions", BloomProduct(8, 4, 3, bit, lambda c, x: frozenset({(x * (2 * c + 1) + c) % 4}),
+                                                 hmax=1), F(3), False),
     ]
 
 
@@ -62,13 +71,13 @@ def structures():
     id="rldp.audit.composed-product-forms",
     paper=PAPER,
     source="Definition 2 (eps-LDP) for composed protocols: SPL, SFP, a sketch over GRR, TreeHist over a unary-encoding "
-           "fragment, dBitFlipPM",
-    statement="The five composed structures of the module docstring have eps-LDP ratios 6, 9, 2, 21/2 and 3: each is "
-              "e^eps-LDP at e^eps = its ratio and not at e^eps = its ratio (1 - 10^-9).",
+           "fragment, dBitFlipPM, SMP, CMS",
+    statement="The seven composed structures of the module docstring have eps-LDP ratios 6, 9, 2, 21/2, 3, 3 and 3: "
+              "each is e^eps-LDP at e^eps = its ratio and not at e^eps = its ratio (1 - 10^-9).",
     hypotheses=("the parts are independent given x; released indices and secret mixture indices do not depend on x",),
     method=(Method.EXACT,),
     reading="the structured eps-LDP audits: PASS at the ratio and FAIL just below, each PASS with its product "
-            "certificate (SPL's FAIL too: coordinates, the lower end the product of the parts'); VERIFIED when every "
+            "certificate (SPL's and SMP's FAIL too: coordinates, the lower end derived from the parts'); VERIFIED when every "
             "verdict agrees with the statement and every certificate the statement promises is written",
 )
 def check_composed_product_forms(ctx):

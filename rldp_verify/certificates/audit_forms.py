@@ -77,31 +77,37 @@ def part_form(st) -> dict | None:
     return None
 
 
-def _composed_parts(st) -> tuple[list, bool] | None:
-    """(the parts' channels, coordinates) of a composed structure whose upper end is the product of its parts'
-    eps-LDP ratios (:mod:`rldp_verify_check.audit`, ``product``): SPL (:class:`~rldp_verify.structured.composite.
-    AttributeProduct`, attribute j through part j: ``coordinates``, so the lower end is the product too), SFP
+def _composed_parts(st) -> tuple[list, dict] | None:
+    """(the parts' channels, the statement's flags) of a composed structure whose upper end is the product of its
+    parts' eps-LDP ratios (:mod:`rldp_verify_check.audit`, ``product``): SPL (:class:`~rldp_verify.structured.composite.
+    AttributeProduct`, attribute j through part j: ``coordinates``, so the lower end is the product too), SMP
+    (:class:`~rldp_verify.structured.channels.AttributeMixture`, the released attribute j through part j: ``mixture``
+    and ``coordinates``, the max of the parts' ends), CMS (:class:`~rldp_verify.structured.composite.BloomProduct`
+    with one position per input, ``hmax`` = 1: a released row c, then a unary encoding of h_c(x) on m positions), SFP
     (:class:`~rldp_verify.structured.sketch.ReleasedProduct`: a released position, then fragment x word), TreeHist
     over a unary-encoding fragment (:class:`~rldp_verify.structured.treehist.PrefixOracle`: word x a secret uniform
     mixture over prefixes; a GRR fragment's upper end v(M, 0) is tighter than the product and rests on the prefix
     multiplicities: None), a sketch over GRR / unary encoding (:class:`~rldp_verify.structured.sketch.HashedInput`, one
     part) and dBitFlipPM with d_bits >= 2 (:class:`~rldp_verify.structured.composite.SampledBits`: released positions
     of a unary encoding of the bucket, a marginal of it; its ratio r1 r2 is the unary encoding's). None otherwise."""
-    from rldp_verify.structured.channels import BitChannel, UnaryProduct
-    from rldp_verify.structured.composite import AttributeProduct, SampledBits
+    from rldp_verify.structured.channels import AttributeMixture, BitChannel, UnaryProduct
+    from rldp_verify.structured.composite import AttributeProduct, BloomProduct, SampledBits
     from rldp_verify.structured.sketch import HashedInput, ReleasedProduct
     from rldp_verify.structured.treehist import PrefixOracle
 
-    if isinstance(st, AttributeProduct):
-        return list(st.components), True
+    if isinstance(st, (AttributeProduct, AttributeMixture)):
+        return list(st.components), {"coordinates": True, **({"mixture": True} if isinstance(st, AttributeMixture)
+                                                             else {})}
     if isinstance(st, ReleasedProduct):
-        return [st.frag, st.word], False
+        return [st.frag, st.word], {}
     if isinstance(st, PrefixOracle) and isinstance(st.frag, UnaryProduct):
-        return [st.word, st.frag], False
+        return [st.word, st.frag], {}
     if isinstance(st, HashedInput) and st._pair() is not None:
-        return [st], False
+        return [st], {}
     if isinstance(st, SampledBits) and st.m >= 2 and st._split():
-        return [UnaryProduct(st.b, BitChannel(st.bit.p, st.bit.q))], False
+        return [UnaryProduct(st.b, BitChannel(st.bit.p, st.bit.q))], {}
+    if isinstance(st, BloomProduct) and st.hmax == 1 and st.ratio() == math.prod(st._r()):
+        return [UnaryProduct(st.m, BitChannel(st.bit.p, st.bit.q))], {}
     return None
 
 
@@ -125,7 +131,7 @@ def product_form(st) -> dict | None:
     if len(forms) != len(found[0]):
         return None
     d = getattr(st, "d", None) or getattr(st, "k", None) or math.prod(f["sizes"][0] for f in forms)
-    return {"product": forms, "sizes": [d, 1], **({"coordinates": True} if found[1] else {})}
+    return {"product": forms, "sizes": [d, 1], **found[1]}
 
 
 def product_witness(st) -> dict | None:

@@ -1,7 +1,7 @@
 """Issue 23: composed protocols' audit certificates in the ``product`` form with parts of any form (unary, subsets,
 seeded-grr), released / secret mixtures and ``coordinates`` (SPL: the lower end the product of the parts').
 Accepted twins beside wrong ones (a part loosened, a part missing, the coordinates claimed for a product whose lower
-end is not derived, a witness's ratio off), the catalogue mutants of the shape rejected by the checker, and the
+end is not derived, a witness's ratio off, a released mixture read as a product), the catalogue mutants of the shape rejected by the checker, and the
 ``rldp-verify audit --adapter ... --ldp --certificate`` route writing the form."""
 
 from __future__ import annotations
@@ -32,14 +32,14 @@ def _cert(which: str, below: bool = False):
     return res, structured_certificate(res, model, eps)
 
 
-@pytest.mark.parametrize("which", ["SPL", "SFP", "sketch", "TreeHist", "dBitFlipPM"])
+@pytest.mark.parametrize("which", ["SPL", "SFP", "sketch", "TreeHist", "dBitFlipPM", "SMP", "CMS"])
 def test_pass_accepted_in_the_product_form(which):
     res, cert = _cert(which)
     st = cert["statement"]
     assert str(res.verdict) == "PASS" and "product" in st and "Q" not in st
     chk = recheck(cert)
     assert chk.ok and chk.message.startswith("PASS"), chk.message
-    assert (st["ratio_lower"] is not None) == (which == "SPL")       # upper end only but for SPL (coordinates)
+    assert (st["ratio_lower"] is not None) == (which in ("SPL", "SMP"))     # upper end only but with coordinates
 
 
 def test_spl_fail_certified_by_coordinates_and_others_refused():
@@ -102,8 +102,24 @@ def test_treehist_over_grr_fragment_takes_no_product_form():
     assert product_form(st) is None
 
 
+def test_smp_mixture_certified_and_its_twins_rejected():
+    """SMP (a released attribute: the max of the parts' ends): its FAIL just below 3 certified; the mixture flag dropped
+    (the product 6 above the printed 3) and the unary attribute missing (max 2 below the printed lower end 3)
+    rejected."""
+    res, cert = _cert("SMP", below=True)
+    assert str(res.verdict) == "FAIL" and cert["statement"]["mixture"] is True
+    assert recheck(cert).ok and recheck(cert).message.startswith("FAIL: ratio in [3, 3]"), recheck(cert).message
+    bad = copy.deepcopy(cert)
+    del bad["statement"]["mixture"]
+    assert not recheck(bad).ok and "below the certified bound 6" in recheck(bad).message
+    bad = copy.deepcopy(cert)
+    bad["statement"]["product"] = bad["statement"]["product"][:1]
+    assert not recheck(bad).ok and "witness ratio 2" in recheck(bad).message
+
+
 @pytest.mark.parametrize(("mid", "route"), [("certificate.spl-ratio-last-factor-dropped", "SPL"),
-                                            ("certificate.sfp-upper-word-only", "SFP")])
+                                            ("certificate.sfp-upper-word-only", "SFP"),
+                                            ("certificate.smp-ratio-first-attribute", "SMP")])
 def test_composed_mutant_rejected(mid, route):
     import proofs.rldp.audit_certificate_composed as mod
     from mutation.catalogue import MODULES, MUTANTS
