@@ -185,3 +185,11 @@ def condition41_certificates(name: str, items, *, cap: int = 20) -> list[dict]:
     if rounded:
         docs.append(all_nonneg_certificate(f"{name}: e^eps - r (e^eps rounded down)", rounded, exact=False, cap=cap))
     return docs
+
+
+def prop3_expressions(Q, a2: int, t) -> list:
+    """t Q[y][(s', u')] - Q[y][(s, u)] for every y and cells with s != s' (``Q[y]`` over the flat X = S x U): all
+    >= 0 iff Proposition 3's ratio condition holds at e^eps = t."""
+    a = len(Q[0]) if Q else 0
+    return [["-", ["*", t, row[x2]], row[x1]] for row in Q for x1 in range(a) for x2 in range(a)
+            if x1 // a2 != x2 // a2]

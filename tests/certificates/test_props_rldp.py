@@ -125,3 +125,32 @@ def test_definition1_at_points_rejects_a_point_outside_F_and_a_violation():
     assert all(recheck(d).ok for d in inst.definition1_at_points_certificates("d1", [arb_eps]))
     assert not all(recheck(d).ok for d in inst.definition1_at_points_certificates(
         "d1", [(Q, P, 2, "69/100", phat, F(2), F(1, 10))]))                         # e^0.69 = 1.99... < 2
+
+
+def test_prop3_expressions_reject_a_cross_s_ratio_above_e_eps():
+    from rldp_verify.rldp.mechanisms import srr_matrix
+
+    Q = srr_matrix(2, 2, F(2))                                                    # (log 2, P_X)-RLDP, tight
+    assert recheck(inst.all_nonneg_certificate("p3", inst.prop3_expressions(Q, 2, 2))).ok
+    assert not recheck(inst.all_nonneg_certificate("p3", inst.prop3_expressions(Q, 2, F(19, 10)))).ok
+    # read with |U| = 1 (every pair across s), SRR's within-s ratio e^2eps breaks the condition at e^eps
+    assert not recheck(inst.all_nonneg_certificate("p3", inst.prop3_expressions(Q, 1, 2))).ok
+
+
+@pytest.mark.slow
+def test_prop3_lemma2_lemma3_claims_certificates_accepted_and_wrong_variants_rejected(monkeypatch):
+    import proofs.rldp.lem2_srr_private as l2
+    import proofs.rldp.lem3_ratio_bound as l3
+    import proofs.rldp.prop3_px_rldp as p3
+
+    ctx = Context(dps=30)
+    for check in (p3.check_iff, p3.check_eq57, l2.check_srr, l3.check_lemma3):
+        assert all(recheck(d).ok for d in _docs(check(ctx))), check.__name__
+    # the factor without its 1/2 (a tighter, false bound): Lemma 3's certificate fails
+    monkeypatch.setattr(l3, "_factor_expr", lambda r, P, P2: ["+", 1, ["*", ["/", ["-", r, 1], 4], ["+", *(
+        ["max", ["-", x, y], ["-", y, x]] for x, y in zip(P, P2, strict=True))]]])
+    assert not all(recheck(d).ok for d in _docs(l3.check_lemma3(ctx)))
+    # Proposition 3 read with the within-s pairs too (|U| = 1 for the ratio condition): SRR's certificates fail
+    original = inst.prop3_expressions
+    monkeypatch.setattr(inst, "prop3_expressions", lambda Q, a2, t: original(Q, 1, t))
+    assert not all(recheck(d).ok for d in _docs(l2.check_srr(ctx)))
