@@ -103,3 +103,17 @@ def test_mu_expr_matches_the_definitions_and_a_wrong_value_is_rejected():
     assert not recheck(all_nonneg("zeros", zero_entries([[F(1, 10**30), F(1, 2)]], [[0, F(1, 2)]]))).ok
     with pytest.raises(ValueError, match="unknown"):
         mu_expr("hellinger", c, P0=P0, P1=P1)
+
+
+def test_a_dominance_witness_w_perturbed_is_rejected():
+    """kairouz.thm20.blackwell's shape: Q2 = Q1 W with W stochastic, as a feasible point (lp-optimum of max 0)."""
+    from proofs.kairouz.sec5_approximate_dp import _t20_certificates
+    Q1 = [[F(1, 2), F(1, 2)], [F(1, 4), F(3, 4)]]
+    Wt = [[F(1, 3), F(2, 3)], [F(1, 2), F(1, 2)]]
+    Q2 = [[sum(Q1[x][y] * Wt[y][z] for y in range(2)) for z in range(2)] for x in range(2)]
+    docs = _t20_certificates(Q1, Q2)
+    assert docs and all(recheck(d).ok for d in docs)
+    bad = list(docs[0]["data"]["x"])
+    bad[0], bad[1] = str(F(bad[0]) + F(1, 100)), str(F(bad[1]) - F(1, 100))   # rows still sum to 1, Q1 W != Q2
+    wrong = {**docs[0], "data": {**docs[0]["data"], "x": bad}}
+    assert not recheck(wrong).ok
