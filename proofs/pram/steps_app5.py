@@ -144,6 +144,7 @@ def check_q_affine(ctx):
 
     rng = ctx.rng("pram.steps.q-affine")
     T = Tally(50)
+    points = []
     for _k in range(40):
         S_ = rng.choice((2, 3, 4, 6))
         q = [Fraction(rng.randint(0, 20), 20) for _ in range(S_)]
@@ -158,7 +159,35 @@ def check_q_affine(ctx):
         T.truth("off-diagonal display", printed_A1_offdiagonal(theta, q[i], q2[i], S_) == mix[i][j], pt,
                 printed=str(printed_A1_offdiagonal(theta, q[i], q2[i], S_)), recomputed=str(mix[i][j]))
         T.points += 1
-    return T.outcome("Q affine in q", statement_claims=("pram.prop3-1.f-convex",))
+        points.append((q, q2, theta))
+    return T.outcome("Q affine in q", statement_claims=("pram.prop3-1.f-convex",),
+                     **_q_affine_evidence(points, T.failure is None))
+
+
+def _q_affine_evidence(points, verified: bool) -> dict:
+    """One exact certificate over every point (q, q', theta): every entry of Q_{theta q + (1-theta) q'} minus
+    theta Q_q + (1-theta) Q_q' is 0 and the printed off-diagonal display equals entry (0, 1) of the left-hand side,
+    each matrix written from its q by (8) (diagonal q_k, off-diagonal (1 - q_k)/(S - 1))."""
+    if not verified:
+        return {}
+    from rldp_verify.certificates.claims import built
+    from rldp_verify.certificates.instances_other import all_zero, covers
+
+    def M(q, i, j):
+        return q[i] if i == j else ["/", ["-", 1, q[i]], len(q) - 1]
+
+    def terms():
+        out = []
+        for q, q2, th in points:
+            mix = [["+", ["*", th, a], ["*", ["-", 1, th], b]] for a, b in zip(q, q2, strict=True)]
+            S_ = len(q)
+            out += [["-", M(mix, i, j), ["+", ["*", th, M(q, i, j)], ["*", ["-", 1, th], M(q2, i, j)]]]
+                    for i in range(S_) for j in range(S_)]
+            out.append(["-", ["/", ["+", ["*", th, ["-", 1, q[0]]], ["*", ["-", 1, th], ["-", 1, q2[0]]]], S_ - 1],
+                        M(mix, 0, 1)])
+        return all_zero(f"Q of (8) affine in q and the off-diagonal display, at {len(points)} sampled points", out)
+    return {"certificate_covers": covers(len(points), len(points), "equalities (every entry, and the printed "
+                                         "off-diagonal display)"), **built(terms)}
 
 
 def printed_lemma51_bound(S_, t_, sign):
@@ -258,6 +287,7 @@ def check_settings(ctx):
 
     rng = ctx.rng("pram.steps.settings")
     T = Tally(50)
+    points = []
     counts = {"setting 2": 0, "setting 4": 0}
     tries = 0
     while (counts["setting 2"] < 12 or counts["setting 4"] < 12) and tries < 4000:
@@ -290,10 +320,61 @@ def check_settings(ctx):
             for x in q[2:]:
                 T.truth("setting 4: q_k interval", th2 * v_a + (1 - th2) * v_ma <= x <= th * v_ma + (1 - th) * v_a, pt,
                         q_k=str(x))
+        points.append((S_, t_, q, four, None if four else ends))
         T.points += 1
     if min(counts.values()) < 12:
         return Outcome.inconclusive(f"too few DP points drawn in {tries} tries: {counts}", counts=counts)
-    return T.outcome("settings 2 and 4", statement_claims=("pram.prop3-2.vertex-set",), counts=counts, draws=tries)
+    return T.outcome("settings 2 and 4", statement_claims=("pram.prop3-2.vertex-set",), counts=counts, draws=tries,
+                     **(_settings_evidence(points) if T.failure is None else {}))
+
+
+def _settings_point(S_, t_, q, four, ends) -> tuple[list, list]:
+    """(terms >= 0, terms = 0) of one point: M(q) of (8) is e^alpha-DP (the hypothesis) and the steps of setting 2
+    (q_k intervals, the combination equals (q_1, ends)) or setting 4 (weights, (q_1, q_2), q_k intervals), with
+    v_a, v_-a, v_max, v_min, theta, theta_2 written from S, e^alpha and q."""
+    from rldp_verify.certificates.instances_other import ldp_terms
+
+    t, va, vma, vmax, vmin, th, th2 = "$t", "$va", "$vma", "$vmax", "$vmin", "$th", "$th2"
+    M = [[q[k] if z == k else ["/", ["-", 1, q[k]], S_ - 1] for z in range(S_)] for k in range(S_)]
+    nonneg, zero = ldp_terms(M, t), []
+    hi = ["+", ["*", th, vma], ["*", ["-", 1, th], va]]
+    if not four:
+        nonneg += [t_ for x in q[1:] for t_ in (["-", x, vma], ["-", hi, x])]
+        zero.append(["-", ["+", ["*", th, vmax], ["*", ["-", 1, th], va]], q[0]])
+        zero += [["-", ["+", ["*", th, vma], ["*", ["-", 1, th], vma if e == _values(S_, t_)[1] else va]], e]
+                 for e in ends]
+    else:
+        nonneg += [th, th2, ["-", ["-", 1, th], th2]]
+        zero += [["-", ["+", ["*", th, vmax], ["*", th2, va], ["*", ["-", ["-", 1, th], th2], va]], q[0]],
+                 ["-", ["+", ["*", th, vma], ["*", th2, vmin], ["*", ["-", ["-", 1, th], th2], vma]], q[1]]]
+        lo = ["+", ["*", th2, va], ["*", ["-", 1, th2], vma]]
+        nonneg += [t_ for x in q[2:] for t_ in (["-", x, lo], ["-", hi, x])]
+    binds = [["t", t_], ["va", ["/", t, ["+", S_ - 1, t]]], ["vma", ["/", ["/", 1, t], ["+", S_ - 1, ["/", 1, t]]]],
+             ["vmax", ["/", t, ["+", ["/", 1, t], S_ - 1]]], ["vmin", ["/", ["/", 1, t], ["+", t, S_ - 1]]],
+             ["th", ["/", ["-", q[0], va], ["-", vmax, va]]], ["th2", ["/", ["-", q[1], vma], ["-", vmin, vma]]]]
+    return [["let", binds, ["min", *nonneg]]], [["let", binds, ["max", *[["max", z, ["-", z]] for z in zero]]]]
+
+
+def _settings_evidence(points) -> dict:
+    """Two exact certificates over every sampled point: the inequalities (and the DP hypothesis) and the equalities
+    of settings 2 and 4 (:func:`_settings_point`)."""
+    from rldp_verify.certificates.claims import built
+    from rldp_verify.certificates.instances_other import all_nonneg, covers
+
+    def docs():
+        nonneg, zero = [], []
+        for p in points:
+            a, b = _settings_point(*p)
+            nonneg += a
+            zero += b
+        from rldp_verify.certificates.value import value_certificate
+
+        return [all_nonneg(f"settings 2 and 4: M(q) e^alpha-DP and every inequality, {len(points)} sampled q", nonneg),
+                value_certificate(f"settings 2 and 4: every equality, {len(points)} sampled q", ["max", *zero],
+                                  lower=0, upper=0, exact=True)]
+    return {"certificate_covers": covers(len(points), len(points), "steps (the DP hypothesis, the q_k intervals and "
+                                         "the weights as inequalities, the convex combinations as equalities)"),
+            **built(docs)}
 
 
 def printed_cube_ends(S_, t_):
