@@ -28,13 +28,7 @@ from ._mech_common import (
 DUAL_CAP = 20
 
 
-def definition3_max_expr(v, L, r, s1, s2, a2) -> list:
-    """:func:`definition3_max` as an expression (max over u1, u2 of the left-hand side of (3), from v, L, e^eps)."""
-    return ["max", *(["-", ["+", v[s1 * a2 + u1], *(["*", L[s1][u], ["-", v[s1 * a2 + u], v[s1 * a2 + u1]]]
-                                                    for u in range(a2))],
-                      ["*", r, ["+", v[s2 * a2 + u2], *(["*", L[s2][u], ["-", v[s2 * a2 + u], v[s2 * a2 + u2]]]
-                                                        for u in range(a2))]]]
-                     for u1 in range(a2) for u2 in range(a2))]
+definition3_max_expr = inst.definition3_max_expr
 
 
 def _dual_form_certificates(cases) -> list[dict]:
@@ -107,7 +101,7 @@ def check_dual_form(ctx):
 )
 def check_cone(ctx):
     rng = ctx.rng("thm2.cone")
-    cases, pts, at_points, items41 = 0, 0, [], []
+    cases, pts, at_points, items41, members = 0, 0, [], [], []
     for k in range(8):
         ball, eps = rand_instance(rng, k)
         L = lower_bounds(ball, dps=ctx.dps)
@@ -122,6 +116,7 @@ def check_cone(ctx):
         g = check_gamma(mech, L, exact_level(r))
         if g.holds is not True:
             return Outcome.refuted("PolyOpt row not in Gamma_eps", counterexample=g.to_json(), kind="false")
+        members.append((mech.matrix, L, r))
         a1, a2 = len(mech.sensitive), len(mech.public)
         for y, row in enumerate(mech.matrix):
             for s1 in range(a1):
@@ -150,7 +145,8 @@ def check_cone(ctx):
                                                                "irrational)", f"; and (41) for the first "
                                                                f"{min(20, len(items41))} of its {len(items41)} (y, s1, "
                                                                "s2) cases (two exact LP certificates each, L as the "
-                                                               "engine bounded it); not the rows' membership in "
-                                                               "Gamma_eps"),
+                                                               "engine bounded it); and every row in Gamma_eps "
+                                                               "(Definition 3 from L and e^eps, exactly)"),
                             **built(lambda: inst.definition1_at_points_certificates(name, at_points)
-                                    + inst.condition41_certificates(name, items41)))
+                                    + inst.condition41_certificates(name, items41)
+                                    + [inst.cone_membership_certificate(name, members)]))

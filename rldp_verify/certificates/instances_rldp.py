@@ -193,3 +193,27 @@ def prop3_expressions(Q, a2: int, t) -> list:
     a = len(Q[0]) if Q else 0
     return [["-", ["*", t, row[x2]], row[x1]] for row in Q for x1 in range(a) for x2 in range(a)
             if x1 // a2 != x2 // a2]
+
+
+def definition3_max_expr(v, L, r, s1: int, s2: int, a2: int) -> list:
+    """max over u1, u2 of the left-hand side of Definition 3 (eq. (3)) for the pair (s1, s2), from the row v
+    (over the flat X = S x U), the bounds L[s][u] and e^eps = r:
+    v_{s1,u1} - r v_{s2,u2} + sum_u L_{u|s1} (v_{s1,u} - v_{s1,u1}) - r sum_u L_{u|s2} (v_{s2,u} - v_{s2,u2})."""
+    return ["max", *(["-", ["+", v[s1 * a2 + u1], *(["*", L[s1][u], ["-", v[s1 * a2 + u], v[s1 * a2 + u1]]]
+                                                    for u in range(a2))],
+                      ["*", r, ["+", v[s2 * a2 + u2], *(["*", L[s2][u], ["-", v[s2 * a2 + u], v[s2 * a2 + u2]]]
+                                                        for u in range(a2))]]]
+                     for u1 in range(a2) for u2 in range(a2))]
+
+
+def cone_membership_certificate(name: str, cases, *, same_s: bool = True) -> dict:
+    """Every row of each Q lies in Gamma_eps (Definition 3; without the pairs s1 = s2 when not ``same_s``: the
+    relaxed cone): exactly, min over rows y and pairs (s1, s2) of -(Definition 3's maximum) >= 0. ``cases`` =
+    (Q with rows Q[y] over the flat X, L, r = e^eps exact)."""
+    per = []
+    for Q, L, r in cases:
+        a1, a2 = len(L), len(L[0])
+        per.append(["min", *(["-", definition3_max_expr(row, L, r, s1, s2, a2)] for row in Q
+                             for s1 in range(a1) for s2 in range(a1) if same_s or s1 != s2)])
+    return all_nonneg_certificate(f"{name}: rows in {'Gamma_eps' if same_s else 'the relaxed cone'}, -max (3)",
+                                  per, cap=len(per))

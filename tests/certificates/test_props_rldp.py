@@ -154,3 +154,16 @@ def test_prop3_lemma2_lemma3_claims_certificates_accepted_and_wrong_variants_rej
     original = inst.prop3_expressions
     monkeypatch.setattr(inst, "prop3_expressions", lambda Q, a2, t: original(Q, 1, t))
     assert not all(recheck(d).ok for d in _docs(l2.check_srr(ctx)))
+
+
+def test_cone_membership_separates_the_cones_on_srr():
+    """Example 3's setting: SRR lies in the relaxed cone (s1 != s2) but violates Definition 3 with s1 = s2."""
+    from proofs.rldp._mech_common import example_ball
+    from rldp_verify.rldp.mechanisms import lower_bounds, srr
+
+    ball = example_ball()
+    L = lower_bounds(ball, dps=30)
+    Q = srr(ball.phat, "log(2)").matrix
+    assert recheck(inst.cone_membership_certificate("srr", [(Q, L, 2)], same_s=False)).ok
+    assert not recheck(inst.cone_membership_certificate("srr", [(Q, L, 2)])).ok
+    assert not recheck(inst.cone_membership_certificate("srr", [(Q, L, F(3, 2))], same_s=False)).ok   # e^eps lowered
