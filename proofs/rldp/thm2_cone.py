@@ -146,7 +146,8 @@ def check_cone(ctx):
                                                                f"{min(20, len(items41))} of its {len(items41)} (y, s1, "
                                                                "s2) cases (two exact LP certificates each, L as the "
                                                                "engine bounded it); and every row in Gamma_eps "
-                                                               "(Definition 3 from L and e^eps, exactly)"),
+                                                               "(Definition 3 from L and e^eps, rounded down where "
+                                                               "irrational, which only shrinks the cone; exactly)"),
                             **built(lambda: inst.definition1_at_points_certificates(name, at_points)
                                     + inst.condition41_certificates(name, items41)
                                     + [inst.cone_membership_certificate(name, members)]))
