@@ -9,7 +9,8 @@ fragment client's is ``fragment_map``: SFP's index_mapper itself for a sketch-ba
 int(hash) * (index_mapper(substring) + 1)) and perturbs the index. The arguments are read by running the client's own
 ``privatise`` with both clients replaced by recorders and np.random.choice answered l (its argument checked), with
 xxhash made to accept the str argument as xxhash < 4 does; the parts' exact probabilities come from the clients'
-adapters (sketch response, local hashing, GRR, unary encoding; their sampler models). The law of l cancels (released,
+adapters (sketch response, local hashing, GRR, unary encoding; their sampler models; histogram encoding, ideal
+continuous Laplace: :class:`~rldp_verify.structured.sketch.LaplaceReports`). The law of l cancels (released,
 independent of x). Inputs: the strings of length ``max_string_length`` over the alphabet, numbered in base
 |alphabet| (first character most significant).
 """
@@ -21,8 +22,8 @@ import types
 
 from rldp_verify.adapters._common import _Events, _index_string, xxhash_accepting_str
 from rldp_verify.core.errors import InputError
-from rldp_verify.structured import Adapted
-from rldp_verify.structured.sketch import ReleasedProduct
+from rldp_verify.structured import Adapted, LaplaceHistogram
+from rldp_verify.structured.sketch import LaplaceReports, ReleasedProduct
 
 MAX_D = 2**16
 
@@ -123,9 +124,23 @@ def _sfp(obj, ver, ev: _Events, params) -> Adapted:
     string = _index_string(alphabet, L)
     args = _arguments(obj, label, positions, [string(x) for x in range(d)])
     words = [_index(wc, w, label, "word") for w, _ in args]
-    frags = [{pos: _index(fc, f, label, "fragment") for pos, f in fs.items()} for _, fs in args]
+    seen: dict = {}                  # the fragment strings repeat (256 hashes x |alphabet|^N substrings): map each once
+    frags = [{pos: seen[f] if f in seen else seen.setdefault(f, _index(fc, f, label, "fragment"))
+              for pos, f in fs.items()} for _, fs in args]
     word, w_in = _part(wc, words, ver, ev, label, "word")
     frag, f_in = _part(fc, [f for fs in frags for f in fs.values()], ver, ev, label, "fragment")
+
+    name = (f"{label} (alphabet {''.join(alphabet)}, length {L}, fragments of {N}; word {word.name}, fragment "
+            f"{frag.name})")
+    if isinstance(word.structure, LaplaceHistogram):            # HEClient: both parts (type checked above)
+        st = LaplaceReports(d, word.structure.scale, frag_scale=frag.structure.scale, word_scale=word.structure.scale,
+                            pieces=lambda x: [(f_in(frags[x][pos]),) for pos in positions],
+                            word_index=lambda x: w_in(words[x]), who=label)
+        return Adapted(st, name, f"l = np.random.choice({positions}) (released); fragment: {frag.sampler}; word: "
+                       f"{word.sampler}; the three draws independent", {}, None,
+                       [f"inputs: the {d} strings of length {L}, numbered in base {len(alphabet)}", "exact: eps = "
+                        "2/b_fragment + 2/b_word, attained at a released l where the fragment and word indices of "
+                        "the two inputs differ"])
 
     def build(sw, sf):
         return ReleasedProduct(d, positions, sf, sw, lambda pos, x: f_in(frags[x][pos]), lambda x: w_in(words[x]))
@@ -146,6 +161,5 @@ def _sfp(obj, ver, ev: _Events, params) -> Adapted:
              "[that product at the searched (l, x, x'), rho_fragment * rho_word], closed when the search reaches the "
              "upper end", "hash_256 is xxh64(str, seed 10) as xxhash < 4 computes it (the library's call raises a "
              "TypeError under xxhash 4: pin xxhash<4 to run its sampler)"]
-    return Adapted(build(word.structure, frag.structure), f"{label} (alphabet {''.join(alphabet)}, length {L}, "
-                   f"fragments of {N}; word {word.name}, fragment {frag.name})", samp, fp, rebuild,
+    return Adapted(build(word.structure, frag.structure), name, samp, fp, rebuild,
                    notes + list(word.notes) + list(frag.notes))

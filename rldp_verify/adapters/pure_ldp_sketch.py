@@ -89,9 +89,9 @@ def _inner(client, d_in: int, ev: _Events, label: str) -> Adapted:
     from rldp_verify.adapters.pure_ldp import _CLIENTS
 
     cls = type(client).__name__
-    if cls not in _CLIENTS or cls == "HEClient":
+    if cls not in _CLIENTS:
         raise InputError(f"{label}: inner client {cls} has no exact sketch structure (supported: FastLHClient, "
-                         "LHClient, DEClient, UEClient)")
+                         "LHClient, DEClient, UEClient, HEClient)")
     from rldp_verify.adapters._common import _version
 
     probe = copy.copy(client)

@@ -7,7 +7,8 @@ the client's own ``privatise`` with both estimators replaced by recorders and np
 arguments checked); the inner clients' exact probabilities come from their adapters (their sampler models). The
 estimators are copies of the user's ``fo_client``: LHClient (the default) or FastLHClient (local hashing:
 :class:`~rldp_verify.structured.treehist.PrefixMixture`), DEClient or UEClient (GRR, unary encoding on the
-estimator's own d = |alphabet|^L: :class:`~rldp_verify.structured.treehist.PrefixOracle`).
+estimator's own d = |alphabet|^L: :class:`~rldp_verify.structured.treehist.PrefixOracle`), HEClient (ideal continuous
+Laplace: :class:`~rldp_verify.structured.sketch.LaplaceReports`, eps = 2/b_F + 2/b_W exactly).
 Inputs: the strings of length ``max_string_length`` over the alphabet, numbered in base |alphabet| (first
 character most significant).
 """
@@ -19,10 +20,11 @@ import types
 
 from rldp_verify.adapters._common import _Events, _index_string
 from rldp_verify.core.errors import InputError
-from rldp_verify.structured import Adapted, PublicMixture
+from rldp_verify.structured import Adapted, LaplaceHistogram, PublicMixture
+from rldp_verify.structured.sketch import LaplaceReports
 from rldp_verify.structured.treehist import FRAG_SEEDS, PrefixMixture, PrefixOracle
 
-ESTIMATORS = ("LHClient", "FastLHClient", "DEClient", "UEClient")
+ESTIMATORS = ("LHClient", "FastLHClient", "DEClient", "UEClient", "HEClient")
 
 
 class _Rec:
@@ -89,7 +91,7 @@ def _estimator(est, d_min: int, ev: _Events, label: str, what: str) -> Adapted:
     from rldp_verify.adapters.pure_ldp_sketch import _inner
 
     cls = type(est).__name__
-    if cls in ("DEClient", "UEClient"):
+    if cls in ("DEClient", "UEClient", "HEClient"):
         d = getattr(est, "d", None)
         if not isinstance(d, int) or d < d_min:
             raise InputError(f"{label}: the {what} estimator {cls} has d = {d!r} but receives the index {d_min - 1}")
@@ -120,6 +122,13 @@ def _treehist(obj, ver, ev: _Events, params) -> Adapted:
     pres = [tuple(_index(fe, f, label) for f in fs) for _, fs in imgs]
     inner_w = _estimator(we, max(words) + 1, ev, label, "word")
     inner_f = _estimator(fe, max(max(p) for p in pres) + 1, ev, label, "fragment")
+    he = [isinstance(i.structure, LaplaceHistogram) for i in (inner_w, inner_f)]
+    if he[0] != he[1]:
+        raise InputError(f"{label}: a histogram-encoding estimator with a {(inner_f if he[0] else inner_w).name} one "
+                         "is not supported (both HEClient, as the library builds them, or neither)")
+    if he[0]:                                                    # HEClient (both estimators: copies of one client)
+        return _he(d, inner_w, inner_f, words, pres, label, f"{label} (alphabet {''.join(alphabet)}, length {L}, "
+                   f"fragments of {N}; word {inner_w.name}, fragment {inner_f.name})", R)
     lh = [isinstance(i.structure, PublicMixture) for i in (inner_w, inner_f)]
     if lh[1] and not lh[0]:
         raise InputError(f"{label}: a local-hashing fragment estimator with a {inner_w.name} word estimator is not "
@@ -149,3 +158,17 @@ def _treehist(obj, ver, ev: _Events, params) -> Adapted:
     return Adapted(build(inner_w.structure, inner_f.structure), f"{label} (alphabet {''.join(alphabet)}, length "
                    f"{L}, fragments of {N}; word {inner_w.name}, fragment {inner_f.name})", samp, fp, rebuild,
                    notes + list(inner_f.notes))
+
+
+def _he(d: int, inner_w: Adapted, inner_f: Adapted, words: list, pres: list, label: str, name: str, R: int) -> Adapted:
+    """TreeHist over HEClient: :class:`LaplaceReports` with one position (the prefix draw is secret) whose index
+    multiset is the R prefix indices."""
+    st = LaplaceReports(d, inner_w.structure.scale, frag_scale=inner_f.structure.scale,
+                        word_scale=inner_w.structure.scale, pieces=lambda x: [pres[x]], word_index=words.__getitem__,
+                        who=label)
+    samp = (f"r = np.random.randint(0, {R}) (uniform, secret); fragment: {inner_f.sampler}; word: {inner_w.sampler}; "
+            "the three draws independent")
+    notes = [f"inputs: the {d} strings, numbered in base |alphabet|", "exact: eps = 2/b_fragment + 2/b_word (a ratio "
+             "of two mixtures with the same weights is at most its largest component ratio, e^(2/b) for one Laplace "
+             "report; attained on a product event at two inputs with disjoint prefix indices and distinct words)"]
+    return Adapted(st, name, samp, {}, None, notes + list(inner_f.notes))

@@ -17,6 +17,8 @@ of the sketch), and a frequency oracle randomises the image. Exact eps-LDP ratio
 - :class:`ReleasedProduct` -- Apple's sequence-fragment puzzle (pure-ldp ``SFPClient``): a released position l, then
   two independent reports, a fragment oracle F on f_l(x) and a word oracle W on w(x); the eps-LDP ratio is
   max over l and x != x' of the product of the two parts' pair ratios (see the class).
+- :class:`LaplaceReports` -- SFP or TreeHist over histogram encoding (pure-ldp ``HEClient``, ideal continuous
+  Laplace noise): eps = 2/b_F + 2/b_W exactly, given a witness pair (see the class).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from typing import Any
 from rldp_verify.core.errors import InputError
 from rldp_verify.structured.channels import (
     INF,
+    LaplaceHistogram,
     PublicMixture,
     Symmetric,
     UnaryProduct,
@@ -39,7 +42,7 @@ from rldp_verify.structured.channels import (
     ratio,
 )
 
-__all__ = ["HashedInput", "ReleasedProduct", "SignedSketch", "SketchMixture", "hashed_mixture"]
+__all__ = ["HashedInput", "LaplaceReports", "ReleasedProduct", "SignedSketch", "SketchMixture", "hashed_mixture"]
 
 PAIRS = 64            # candidate partners x' of x = 0 in the ReleasedProduct witness search
 
@@ -369,3 +372,70 @@ class ReleasedProduct:
                     rows.append([pf[x] * rw[wi[x]] for x in range(self.d)])
                     outs.append(f"{lf},{lw}@l={pos}")
         return rows, outs
+
+
+@dataclass
+class LaplaceReports(LaplaceHistogram):
+    """Two independent ideal histogram-encoding reports of a heavy hitter (pure-ldp ``HEClient`` inside SFP or
+    TreeHist: e_u + Laplace(0, b)^D, continuous noise), a fragment report with scale b_F and a word report with
+    scale b_W. ``pieces(x)``: for each released position p (SFP: the position l; TreeHist: one, the prefix draw being
+    secret) the set U_p(x) of fragment indices the report mixes uniformly over (SFP: {f(l, x)}; TreeHist: the prefix
+    indices of x); ``word_index(x)``: the word report's index.
+
+    **Ratio.** Let g_b(t) = lambda_b(t - 1) / lambda_b(t) = exp((|t| - |t - 1|) / b), lambda_b the Laplace density:
+    g_b lies in [e^{-1/b}, e^{1/b}], equal to e^{1/b} for t >= 1 and e^{-1/b} for t <= 0. The density of a report
+    on index u at y is Lambda_b(y) g_b(y_u) (Lambda_b the density of the noise alone), so given p the output density
+    is pi_p * Lambda_F(y_f) mean_{u in U_p(x)} g(y_{f,u}) * Lambda_W(y_w) g(y_{w, w(x)}) (the uniform weights of
+    TreeHist's secret prefix draw over its R prefixes: a multiset, equal prefixes counted; pi_p released, cancels).
+    *Upper end*: a ratio of two mixtures with the same weights is at most its largest component ratio, and each
+    g(y_u) / g(y_u') <= e^{2/b}; so the density ratio is at most e^{2/b_F + 2/b_W} everywhere, and so is the ratio
+    of the probabilities of any event. *Attained*: for x, x' and p with U_p(x), U_p(x') disjoint and w(x) != w(x'),
+    the product set A = {y_f: y_{f,i} >= 1 on U_p(x), <= 0 on U_p(x')} x {y_w: y_{w,w(x)} >= 1, y_{w,w(x')} <= 0}
+    at position p has positive probability and the density ratio on A is the constant e^{1/b_F} / e^{-1/b_F} times
+    e^{1/b_W} / e^{-1/b_W}, so Pr[A | x] / Pr[A | x'] = e^{2/b_F + 2/b_W}. Hence eps = 2/b_F + 2/b_W exactly (a
+    rational: the binary rationals of the float scales) once such a pair is found (searched from x = 0 against
+    every x'); none found: refused (the exact eps is then not computed)."""
+
+    frag_scale: float = 1.0
+    word_scale: float = 1.0
+    pieces: Callable[[int], list] = lambda x: []      # noqa: E731
+    word_index: Callable[[int], Any] = lambda x: x    # noqa: E731
+    who: str = "SFP"
+
+    kind = ("two independent histogram-encoding reports (ideal continuous Laplace noise) of a heavy hitter: eps = "
+            "2/b_fragment + 2/b_word exactly")
+
+    def __post_init__(self):
+        if self._pair() is None:
+            raise InputError(f"{self.who} over histogram encoding: no inputs x = 0, x' with disjoint fragment indices "
+                             "and distinct word indices; the exact eps (at most 2/b_fragment + 2/b_word) is not "
+                             "computed")
+
+    def _pair(self):
+        """(x, x', p) of the class docstring, x = 0 (cached), or None."""
+        cache = self.__dict__.setdefault("_found", {})
+        if "pair" not in cache:
+            cache["pair"] = None
+            p0, w0 = self.pieces(0), self.word_index(0)
+            for xp in range(1, self.d):
+                if self.word_index(xp) == w0:
+                    continue
+                pp = self.pieces(xp)
+                hit = next((p for p in range(len(p0)) if not set(p0[p]) & set(pp[p])), None)
+                if hit is not None:
+                    cache["pair"] = (0, xp, hit)
+                    break
+        return cache["pair"]
+
+    def eps(self) -> Fraction:
+        """2/b_F + 2/b_W exactly (the class docstring)."""
+        return 2 / Fraction(self.frag_scale) + 2 / Fraction(self.word_scale)
+
+    def witness(self) -> dict:
+        """x, x', the position and the output event A of the class docstring."""
+        x, xp, p = self._pair()
+        ux, uxp = sorted(set(self.pieces(x)[p])), sorted(set(self.pieces(xp)[p]))
+        at = f"position {p}; " if len(self.pieces(x)) > 1 else ""
+        wx, wxp = self.word_index(x), self.word_index(xp)
+        return {"x": x, "x_prime": xp, "y": f"({at}fragment y_i >= 1 on {ux}, <= 0 on {uxp}; word y_{wx} >= 1, "
+                                            f"y_{wxp} <= 0)"}

@@ -164,8 +164,8 @@ def test_refusals():
         adapt(hh.SFPClient(1.0, 2, 4, fo_client=fo.SketchResponseClient(1.0, 8, generate_hash_funcs(2, 8))))
     c = hh.TreeHistClient(1.0, 1, 3)
 
-    c.fragment_estimator = fo.HEClient(0.5, 8)
-    with pytest.raises(InputError, match="fragment estimator HEClient is not supported"):
+    c.fragment_estimator = fo.HEClient(0.5, 8, index_mapper=c.index_mapper)
+    with pytest.raises(InputError, match="histogram-encoding estimator with a .*LHClient.* one is not supported"):
         adapt(c)
     with pytest.raises(InputError, match="carries its own parameters"):
         adapt(hh.TreeHistClient(1.0, 1, 3), d=8)

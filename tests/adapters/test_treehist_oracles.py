@@ -186,8 +186,10 @@ def test_verdicts_and_float_rounding():
 
 
 def test_refusals():
-    with pytest.raises(InputError, match="estimator HEClient is not supported"):
-        adapt(_th(fo.HEClient(1.0, 4)))
+    c = _th(fo.HEClient(1.0, 4))
+    c.word_estimator = fo.DEClient(0.5, 4, index_mapper=c.index_mapper)
+    with pytest.raises(InputError, match="histogram-encoding estimator with a .*DEClient.* one is not supported"):
+        adapt(c)
     c = _th(fo.DEClient(1.0, 4), L=3)
     c.fragment_estimator = fo.FastLHClient(1.0, 8, 5, index_mapper=c.index_mapper)
     with pytest.raises(InputError, match="local-hashing fragment estimator with a .* word estimator"):
