@@ -1489,8 +1489,8 @@ MUTANTS += [
 
 # issue 23, the ``product`` form of composed protocols (any part form, released / secret mixtures, ``coordinates``),
 # exercised by proofs/rldp/audit_certificate_composed.py: SPL's ratio with its last attribute's factor dropped, SFP's
-# upper end with its fragment factor forgotten, SMP's ratio from its first attribute only; each lowers a printed upper
-# end below the product (SMP: the max) the checker derives
+# upper end with its fragment factor forgotten, SMP's ratio from its first attribute only, Hadamard response's against
+# the mean level; each lowers a printed upper end below the product (SMP: the max) the checker derives
 def _spl_ratio_last_factor_dropped(orig):
     def ratio(self):
         orig(self)
@@ -1517,6 +1517,13 @@ def _smp_ratio_first_attribute(orig):
     return ratio
 
 
+def _hr_ratio_against_mean_level(orig):
+    def ratio(self):
+        orig(self)
+        return self.hi / ((self.hi + self.lo) / 2)          # hi against the mean level, not against lo
+    return ratio
+
+
 _COMPOSED = ("rldp.audit.composed-product-forms",)
 MUTANTS += [
     mutant("certificate.spl-ratio-last-factor-dropped", "rldp_verify.structured.composite",
@@ -1528,4 +1535,8 @@ MUTANTS += [
     mutant("certificate.smp-ratio-first-attribute", "rldp_verify.structured.channels",
            "SMP's ratio taken as its first attribute's (the max over the released attribute's channels forgotten)",
            wrap("rldp_verify.structured.channels:AttributeMixture.ratio", _smp_ratio_first_attribute), _COMPOSED),
+    mutant("certificate.hr-ratio-against-mean-level", "rldp_verify.structured.composite",
+           "Hadamard response's ratio taken as hi over the mean of the two levels (as if every output were half in "
+           "both supports) instead of max(hi/lo, lo/hi)",
+           wrap("rldp_verify.structured.composite:TwoLevel.ratio", _hr_ratio_against_mean_level), _COMPOSED),
 ]

@@ -22,6 +22,8 @@ printed ratio_upper >= U, printed ratio_lower <= L, PASS: U <= e^eps, FAIL: L > 
   U = max(a/b, b/a) for any hash.  L: the output (s, h_s(x)) has ratio a/b and (s, h_s(x')) b/a when the buckets
   h_s(x) != h_s(x'), so ``hash_witness`` {seed, inputs [x, x'], buckets [h, h'], hash} with h != h' gives L = U;
   the buckets are data that the checker cannot evaluate (re-checked outside it with the library's ``hash``).
+  ``two-level`` {a, b} (Hadamard response: every entry of Q is a or b): each ratio is a/b, b/a or 1, so
+  U = max(a/b, b/a); no L (that two inputs' supports differ both ways is not checked).
 - Structured channels on X = S x U (x = s |U| + u) under {P} (unary: or a ball), c_s(u) = P(u|s): ``seeded-grr``:
   P(y|s) = w (b + (a - b) m), m in [0, 1], so U = max(a/b, b/a) still.  ``unary`` (0 < q < 1): Q[y|x] =
   Z(y) h(y_x), h = H/C, so P(y|s) = Z(y) sum_u c_s(u) h(y_(s,u)); the bits of s and s' are disjoint, so the ratio
@@ -293,7 +295,7 @@ def _structured(st: dict, F: dict, data: dict):
     if F["type"] == "ldp" or kind == "g":
         if kind == "g" and F["type"] == "ldp" and "hash_witness" in data:
             return top, _hash_witness(data["hash_witness"], d, a1 * a2, top)
-        return top, None if kind == "g" else top
+        return top, None if kind in "gt" else top
     if kind == "d":                                    # every P with two secrets of mass > 0 has the ratio top
         L = None if P is None else top if sum(1 for r in P if sum(r)) >= 2 else Fraction(1)
         return (L if F["type"] == "distribution" else top if a1 >= 2 else Fraction(1)), L
@@ -381,11 +383,12 @@ def _subsets_range(P, d: int, A, B, a1: int, a2: int, data: dict):
 
 
 def _structured_channel(st: dict, F: dict, k: int):
-    """(kind d / g / m, d, A, B, the eps-LDP ratio) of a structured statement on k inputs, its parameters checked."""
-    u, ldp = st.get("unary") or st.get("subsets") or st["seeded-grr"], F["type"] == "ldp"
-    kind = "d" if "d" in u else "g" if "g" in u else "m"
-    d, p, c = int(u[kind]), q(u.get("p", u.get("a"))), q(u.get("q", u.get("b", 0)))
-    ok = {"d": d == k >= 2 and (ldp or 0 < c < 1), "g": d >= 2 and p + (d - 1) * c == 1, "m": 1 <= d < k}[kind]
+    """(kind d / g / t / m, d, A, B, the eps-LDP ratio) of a structured statement on k inputs, parameters checked."""
+    u, ldp = st.get("unary") or st.get("subsets") or st.get("two-level") or st["seeded-grr"], F["type"] == "ldp"
+    kind = "d" if "d" in u else "g" if "g" in u else "t" if "two-level" in st else "m"
+    d, p, c = int(u.get(kind, 2)), q(u.get("p", u.get("a"))), q(u.get("q", u.get("b", 0)))
+    ok = {"d": d == k >= 2 and (ldp or 0 < c < 1), "g": d >= 2 and p + (d - 1) * c == 1, "m": 1 <= d < k,
+          "t": ldp}[kind]
     if not ok or not (0 <= p <= 1 and 0 <= c <= 1) or F["type"] not in ("ldp", "distribution", "renyi-ball") \
             or F["type"] == "renyi-ball" and kind == "g":
         raise CertificateError("a structured channel needs d = |X| >= 2 (0 < q < 1 beyond eps-LDP), g >= 2, "

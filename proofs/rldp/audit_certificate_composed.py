@@ -21,13 +21,16 @@ table), each built here from exact parts so that its worst ratio is known by han
   or unary encoding (ratio 3) on attribute j): rho = 3, a ``product`` with ``mixture`` and ``coordinates`` (the max of
   the parts' ends, the FAIL certified too);
 - CMS (:class:`~rldp_verify.structured.composite.BloomProduct` with one position per input: a released row c of 3,
-  then a unary encoding with p = 1/2, q = 1/4 of (x (2 c + 1) + c) mod 4 on 4 positions): rho = 3.
+  then a unary encoding with p = 1/2, q = 1/4 of (x (2 c + 1) + c) mod 4 on 4 positions): rho = 3;
+- Hadamard response (:class:`~rldp_verify.structured.composite.TwoLevel`: 8 outputs, hi = 3/16 on the 4 outputs y
+  with <y, x + 1> even (rows 1..4 of the Hadamard matrix of order 8), lo = 1/16 elsewhere): rho = 3, one ``two-level``
+  part.
 
-The certificates of SFP, the sketch, TreeHist, dBitFlipPM and CMS certify the upper end only (their lower ends rest on hash rows, positions and
+The certificates of SFP, the sketch, TreeHist, dBitFlipPM, CMS and Hadamard response certify the upper end only (their lower ends rest on hash rows, positions and
 prefixes the checker does not evaluate), so their PASS carries a certificate and their FAIL does not (the audit's
-InputError is recorded). An engine error that drops a factor of SPL's ratio or SFP's upper end, or takes SMP's ratio
-from its first attribute only, is rejected by the independent checker (mutants ``certificate.spl-*``,
-``certificate.sfp-*`` and ``certificate.smp-*`` of mutation/catalogue.py).
+InputError is recorded). An engine error that drops a factor of SPL's ratio or SFP's upper end, takes SMP's ratio
+from its first attribute only, or Hadamard response's against the mean level, is rejected by the independent checker (mutants ``certificate.spl-*``,
+``certificate.sfp-*``, ``certificate.smp-*`` and ``certificate.hr-*`` of mutation/catalogue.py).
 """
 
 from __future__ import annotations
@@ -43,9 +46,9 @@ F = Fraction
 
 
 def structures():
-    """(name, structure, rho, lower end certified) for the seven composed structures of the module docstring."""
+    """(name, structure, rho, lower end certified) for the eight composed structures of the module docstring."""
     from rldp_verify.structured.channels import AttributeMixture, BitChannel, Symmetric, UnaryProduct
-    from rldp_verify.structured.composite import AttributeProduct, BloomProduct, SampledBits
+    from rldp_verify.structured.composite import AttributeProduct, BloomProduct, SampledBits, TwoLevel
     from rldp_verify.structured.sketch import ReleasedProduct, hashed_mixture
     from rldp_verify.structured.treehist import PrefixOracle
 
@@ -64,6 +67,9 @@ def structures():
         ("SMP GRR or unary", AttributeMixture([Symmetric(3, F(1, 2), F(1, 4)), UnaryProduct(4, bit)]), F(3), True),
         ("CMS 3 rows, 4 positions", BloomProduct(8, 4, 3, bit, lambda c, x: frozenset({(x * (2 * c + 1) + c) % 4}),
                                                  hmax=1), F(3), False),
+        ("HR 8 outputs", TwoLevel(4, 8, F(3, 16), F(1, 16), lambda x: {y for y in range(8)
+                                                                       if bin(y & (x + 1)).count("1") % 2 == 0}),
+         F(3), False),
     ]
 
 
@@ -71,8 +77,8 @@ def structures():
     id="rldp.audit.composed-product-forms",
     paper=PAPER,
     source="Definition 2 (eps-LDP) for composed protocols: SPL, SFP, a sketch over GRR, TreeHist over a unary-encoding "
-           "fragment, dBitFlipPM, SMP, CMS",
-    statement="The seven composed structures of the module docstring have eps-LDP ratios 6, 9, 2, 21/2, 3, 3 and 3: "
+           "fragment, dBitFlipPM, SMP, CMS, Hadamard response",
+    statement="The eight composed structures of the module docstring have eps-LDP ratios 6, 9, 2, 21/2, 3, 3, 3 and 3: "
               "each is e^eps-LDP at e^eps = its ratio and not at e^eps = its ratio (1 - 10^-9).",
     hypotheses=("the parts are independent given x; released indices and secret mixture indices do not depend on x",),
     method=(Method.EXACT,),

@@ -59,9 +59,11 @@ def hash_witness(st) -> dict | None:
 def part_form(st) -> dict | None:
     """The structured statement {form, sizes} of a part's channel for eps-LDP (checker forms only): a unary encoding
     (``unary`` {d, p, q}), GRR and unordered subset selection (``subsets`` {m, p}), local hashing (``seeded-grr``
-    {g, a, b}) and a released hash index over GRR / unary encoding (:class:`~rldp_verify.structured.sketch.HashedInput`:
-    its inner channel's form, the index a released mixture of the product statement); None for anything else."""
+    {g, a, b}), Hadamard response (``two-level`` {a, b}: every entry hi or lo) and a released hash index over GRR /
+    unary encoding (:class:`~rldp_verify.structured.sketch.HashedInput`: its inner channel's form, the index a
+    released mixture of the product statement); None for anything else."""
     from rldp_verify.structured.channels import PublicMixture, SubsetSelection, Symmetric, UnaryProduct
+    from rldp_verify.structured.composite import TwoLevel
     from rldp_verify.structured.sketch import HashedInput
 
     if isinstance(st, HashedInput):
@@ -74,6 +76,8 @@ def part_form(st) -> dict | None:
         return {"subsets": {"m": st.m, "p": qs(st.P)}, "sizes": [st.k, 1]}
     if isinstance(st, PublicMixture):
         return {"seeded-grr": {"g": st.g, "a": qs(st.a), "b": qs(st.b)}, "sizes": [max(st.d, 2), 1]}
+    if isinstance(st, TwoLevel) and st.d >= 2:
+        return {"two-level": {"a": qs(st.hi), "b": qs(st.lo)}, "sizes": [st.d, 1]}
     return None
 
 
@@ -83,7 +87,8 @@ def _composed_parts(st) -> tuple[list, dict] | None:
     AttributeProduct`, attribute j through part j: ``coordinates``, so the lower end is the product too), SMP
     (:class:`~rldp_verify.structured.channels.AttributeMixture`, the released attribute j through part j: ``mixture``
     and ``coordinates``, the max of the parts' ends), CMS (:class:`~rldp_verify.structured.composite.BloomProduct`
-    with one position per input, ``hmax`` = 1: a released row c, then a unary encoding of h_c(x) on m positions), SFP
+    with one position per input, ``hmax`` = 1: a released row c, then a unary encoding of h_c(x) on m positions),
+    Hadamard response (:class:`~rldp_verify.structured.composite.TwoLevel`, one ``two-level`` part, upper end only), SFP
     (:class:`~rldp_verify.structured.sketch.ReleasedProduct`: a released position, then fragment x word), TreeHist
     over a unary-encoding fragment (:class:`~rldp_verify.structured.treehist.PrefixOracle`: word x a secret uniform
     mixture over prefixes; a GRR fragment's upper end v(M, 0) is tighter than the product and rests on the prefix
@@ -91,7 +96,7 @@ def _composed_parts(st) -> tuple[list, dict] | None:
     part) and dBitFlipPM with d_bits >= 2 (:class:`~rldp_verify.structured.composite.SampledBits`: released positions
     of a unary encoding of the bucket, a marginal of it; its ratio r1 r2 is the unary encoding's). None otherwise."""
     from rldp_verify.structured.channels import AttributeMixture, BitChannel, UnaryProduct
-    from rldp_verify.structured.composite import AttributeProduct, BloomProduct, SampledBits
+    from rldp_verify.structured.composite import AttributeProduct, BloomProduct, SampledBits, TwoLevel
     from rldp_verify.structured.sketch import HashedInput, ReleasedProduct
     from rldp_verify.structured.treehist import PrefixOracle
 
@@ -102,7 +107,7 @@ def _composed_parts(st) -> tuple[list, dict] | None:
         return [st.frag, st.word], {}
     if isinstance(st, PrefixOracle) and isinstance(st.frag, UnaryProduct):
         return [st.word, st.frag], {}
-    if isinstance(st, HashedInput) and st._pair() is not None:
+    if isinstance(st, HashedInput) and st._pair() is not None or isinstance(st, TwoLevel):
         return [st], {}
     if isinstance(st, SampledBits) and st.m >= 2 and st._split():
         return [UnaryProduct(st.b, BitChannel(st.bit.p, st.bit.q))], {}

@@ -1,7 +1,7 @@
 """Issue 23: composed protocols' audit certificates in the ``product`` form with parts of any form (unary, subsets,
 seeded-grr), released / secret mixtures and ``coordinates`` (SPL: the lower end the product of the parts').
 Accepted twins beside wrong ones (a part loosened, a part missing, the coordinates claimed for a product whose lower
-end is not derived, a witness's ratio off, a released mixture read as a product), the catalogue mutants of the shape rejected by the checker, and the
+end is not derived, a witness's ratio off, a released mixture read as a product, a two-level part's level moved), the catalogue mutants of the shape rejected by the checker, and the
 ``rldp-verify audit --adapter ... --ldp --certificate`` route writing the form."""
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def _cert(which: str, below: bool = False):
     return res, structured_certificate(res, model, eps)
 
 
-@pytest.mark.parametrize("which", ["SPL", "SFP", "sketch", "TreeHist", "dBitFlipPM", "SMP", "CMS"])
+@pytest.mark.parametrize("which", ["SPL", "SFP", "sketch", "TreeHist", "dBitFlipPM", "SMP", "CMS", "HR"])
 def test_pass_accepted_in_the_product_form(which):
     res, cert = _cert(which)
     st = cert["statement"]
@@ -117,7 +117,25 @@ def test_smp_mixture_certified_and_its_twins_rejected():
     assert not recheck(bad).ok and "witness ratio 2" in recheck(bad).message
 
 
+def test_two_level_twins_rejected():
+    """Hadamard response's two-level part: a level moved (lo just below 1/16: the ratio above the printed 3), the part
+    under a distribution set (no form there) and a printed lower end (none is derived) rejected."""
+    _, cert = _cert("HR")
+    assert recheck(cert).ok
+    bad = copy.deepcopy(cert)
+    bad["statement"]["product"][0]["two-level"]["b"] = str(F(1, 16) - F(1, 10**12))
+    assert not recheck(bad).ok and "below the certified bound" in recheck(bad).message
+    bad = copy.deepcopy(cert)
+    bad["statement"]["ratio_lower"] = "3"
+    assert not recheck(bad).ok and "not attained" in recheck(bad).message
+    bad = copy.deepcopy(cert)
+    part = bad["statement"].pop("product")[0]
+    bad["statement"].update(part, set={"type": "distribution", "P": [["1/4"]] * 4})
+    assert not recheck(bad).ok and "structured channel needs" in recheck(bad).message
+
+
 @pytest.mark.parametrize(("mid", "route"), [("certificate.spl-ratio-last-factor-dropped", "SPL"),
+                                            ("certificate.hr-ratio-against-mean-level", "HR"),
                                             ("certificate.sfp-upper-word-only", "SFP"),
                                             ("certificate.smp-ratio-first-attribute", "SMP")])
 def test_composed_mutant_rejected(mid, route):
