@@ -14,6 +14,8 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+from rldp_verify.certificates import instances_rldp as inst
+from rldp_verify.certificates.claims import built
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.rldp.audit import audit
 from rldp_verify.rldp.mechanisms import (
@@ -54,20 +56,39 @@ def _instance(ball, eps, dps):
     ir = independent_reporting(ball, eps, dps=dps, d=ir_distance(ball, dps=dps) if math.isfinite(ball.radius) else 2)
     I = {name: mutual_information_bounds(m.matrix, p, dps=30) for name, m in
          (("GRR", g), ("SRR", sr), ("IR", ir), ("PolyOpt", po), ("relaxed", rel), ("NR", nr))}
-    return dict(L=L, lvl=lvl, p=p, po=po, rel=rel, nr=nr, g=g, sr=sr, ir=ir, I=I)
+    return dict(L=L, lvl=lvl, r=r, p=p, po=po, rel=rel, nr=nr, g=g, sr=sr, ir=ir, I=I)
 
 
-def _check_instance(inst):
+def _membership_certificates(name: str, instances) -> list[dict]:
+    """Issue 23: the exact memberships of each instance (e^eps = r, rounded down where irrational, which only
+    shrinks the cones): GRR in Gamma_eps; PolyOpt and SRR in the relaxed cone (Definition 3 from L); IR satisfying
+    Definition 1 at P-hat. Not the NR cone (its active set) nor the utilities' brackets."""
+    full = [(i["g"].matrix, i["L"], i["r"]) for i in instances]
+    relaxed = [(i[k].matrix, i["L"], i["r"]) for i in instances for k in ("po", "sr")]
+    at_phat = [["min", *inst.definition1_expressions(i["ir"].matrix, i["p"], len(i["L"][0]), i["r"])]
+               for i in instances]
+    return [inst.cone_membership_certificate(f"{name}: GRR", full),
+            inst.cone_membership_certificate(f"{name}: PolyOpt, SRR", relaxed, same_s=False),
+            inst.all_nonneg_certificate(f"{name}: IR, Definition 1 at P-hat", at_phat, cap=len(at_phat))]
+
+
+MEMBERSHIP_COVER = ("the exact memberships behind the orderings on all {n} instances (GRR in Gamma_eps, PolyOpt and SRR "
+                    "in the relaxed cone, from Definition 3 with L and e^eps rounded down where irrational; IR meeting "
+                    "Definition 1 at P-hat), each re-derived; not 'relaxed in the NR cone' nor the utilities' "
+                    "certified brackets")
+
+
+def _check_instance(one):
     """Return (failures, row) for one instance."""
-    L, lvl, p, I = inst["L"], inst["lvl"], inst["p"], inst["I"]
+    L, lvl, p, I = one["L"], one["lvl"], one["p"], one["I"]
     NL, active = nonrobust_lower([p[i:i + len(L[0])] for i in range(0, len(p), len(L[0]))])
     fails = []
     member = [
-        ("GRR in Gamma_eps", check_gamma(inst["g"], L, lvl)),
-        ("PolyOpt in relaxed cone", check_gamma(inst["po"], L, lvl, include_same_s=False)),
-        ("SRR in relaxed cone", check_gamma(inst["sr"], L, lvl, include_same_s=False)),
-        ("relaxed in NR cone", check_gamma(inst["rel"], NL, lvl, include_same_s=False, active=active)),
-        ("IR (eps,{P-hat})-RLDP", check_single_distribution(inst["ir"], p, lvl)),
+        ("GRR in Gamma_eps", check_gamma(one["g"], L, lvl)),
+        ("PolyOpt in relaxed cone", check_gamma(one["po"], L, lvl, include_same_s=False)),
+        ("SRR in relaxed cone", check_gamma(one["sr"], L, lvl, include_same_s=False)),
+        ("relaxed in NR cone", check_gamma(one["rel"], NL, lvl, include_same_s=False, active=active)),
+        ("IR (eps,{P-hat})-RLDP", check_single_distribution(one["ir"], p, lvl)),
     ]
     for name, res in member:
         if res.holds is not True:
@@ -75,7 +96,7 @@ def _check_instance(inst):
     # optimum A >= feasible B:  I(B) <= up_A  and  I(Q_A) >= I(B) - gap_A
     for A, B in (("NR", "relaxed"), ("NR", "PolyOpt"), ("NR", "IR"), ("NR", "SRR"), ("relaxed", "PolyOpt"),
                  ("relaxed", "SRR"), ("PolyOpt", "GRR"), ("relaxed", "GRR")):
-        lo_A, up_A = _bracket({"NR": inst["nr"], "relaxed": inst["rel"], "PolyOpt": inst["po"]}[A])
+        lo_A, up_A = _bracket({"NR": one["nr"], "relaxed": one["rel"], "PolyOpt": one["po"]}[A])
         gap = up_A - lo_A
         if I[B][0] > up_A or I[A][1] < I[B][0] - gap:  # certainly violated
             fails.append(f"{A} >= {B}")
@@ -101,13 +122,15 @@ def check_nested(ctx):
     cases = [(example_ball(), "log(2)")] + [rand_instance(rng, k) for k in range(1, 2)]
     cases.append((RenyiBall.from_radius([["7", "10"], ["26", "57"]], 2, "inf"), "log(2)"))  # F = P_X
     rows, obs = [], {"PolyOpt < SRR": 0, "PolyOpt < IR": 0, "IR < SRR": 0, "SRR < GRR": 0}
+    done = []
     for ball, eps in cases:
-        inst = _instance(ball, eps, ctx.dps)
-        fails, row = _check_instance(inst)
+        one = _instance(ball, eps, ctx.dps)
+        done.append(one)
+        fails, row = _check_instance(one)
         row.update(size=f"{len(ball.phat)}x{len(ball.phat[0])}", eps=eps, B=s(ball.radius, 4)
                    if ball.radius != math.inf else "inf", alpha=str(ball.alpha))
         rows.append(row)
-        I = inst["I"]
+        I = one["I"]
         for key, (x, y) in {"PolyOpt < SRR": ("PolyOpt", "SRR"), "PolyOpt < IR": ("PolyOpt", "IR"),
                             "IR < SRR": ("IR", "SRR"), "SRR < GRR": ("SRR", "GRR")}.items():
             if I[x][1] < I[y][0]:
@@ -115,7 +138,8 @@ def check_nested(ctx):
         if fails:
             return Outcome.refuted(f"implied ordering/membership fails: {fails}", counterexample=row, table=rows, kind="false")
     return Outcome.verified(f"all nestings and implied orderings hold on {len(rows)} instances",
-                            table=rows, observations=obs)
+                            table=rows, observations=obs, certificate_covers=MEMBERSHIP_COVER.format(n=len(done)),
+                            **built(_membership_certificates, "rldp.orderings.nested", done))
 
 
 @claim(
@@ -130,7 +154,7 @@ def check_nested(ctx):
 @gamma_hat_nonempty
 def check_monotone(ctx):
     rng = ctx.rng("monotone")
-    rows = []
+    rows, in_eps, in_B = [], [], []
     for k in range(2):
         ball, _ = rand_instance(rng, k)
         L = lower_bounds(ball, dps=ctx.dps)
@@ -141,6 +165,7 @@ def check_monotone(ctx):
                 pm, psol = prev
                 if check_gamma(pm, L, exact_level(r)).holds is not True or sol.upper < psol.lower:
                     return Outcome.refuted("not monotone in eps", counterexample={"instance": k, "r": str(r)}, kind="false")
+                in_eps.append((pm.matrix, L, r))
             prev = (m, sol)
             rows.append({"instance": k, "e^eps": str(r), "I": s(sol.lower)})
         prev = None
@@ -152,9 +177,17 @@ def check_monotone(ctx):
                 pm, psol, pL = prev
                 if check_gamma(m, pL, exact_level(2)).holds is not True or sol.lower > psol.upper:
                     return Outcome.refuted("not monotone in B", counterexample={"instance": k, "B": B}, kind="false")
+                in_B.append((m.matrix, pL, 2))
             prev = (m, sol, L2)
             rows.append({"instance": k, "B": B, "I": s(sol.lower)})
-    return Outcome.verified("monotone in eps and B on 2 random instances", table=rows)
+    name = "rldp.orderings.monotone"
+    return Outcome.verified("monotone in eps and B on 2 random instances", table=rows,
+                            certificate_covers=f"the exact nestings on both instances: the optimum at the smaller e^eps "
+                                               f"in Gamma at the next larger ({len(in_eps)}), the optimum at the larger "
+                                               f"B in Gamma with the smaller B's L ({len(in_B)}), from Definition 3; "
+                                               "not the certified brackets",
+                            **built(lambda: [inst.cone_membership_certificate(f"{name}: in eps", in_eps),
+                                             inst.cone_membership_certificate(f"{name}: in B", in_B)]))
 
 
 @claim(
@@ -285,13 +318,15 @@ def check_srr_utility_vs_polyopt(ctx):
 def check_nested_many(ctx):
     rng = ctx.rng("orderings-many")
     rows, obs = [], {"PolyOpt < SRR": 0, "PolyOpt < IR": 0, "IR < SRR": 0, "SRR < GRR": 0, "IR < GRR": 0}
+    done = []
     for k in range(18):
         ball, eps = rand_instance(rng, k)
-        inst = _instance(ball, eps, ctx.dps)
-        fails, row = _check_instance(inst)
+        one = _instance(ball, eps, ctx.dps)
+        done.append(one)
+        fails, row = _check_instance(one)
         row.update(size=f"{len(ball.phat)}x{len(ball.phat[0])}", eps=eps, B=str(ball.radius), alpha=str(ball.alpha))
         rows.append(row)
-        I = inst["I"]
+        I = one["I"]
         for key in obs:
             x, y = key.split(" < ")
             if I[x][1] < I[y][0]:
@@ -299,4 +334,5 @@ def check_nested_many(ctx):
         if fails:
             return Outcome.refuted(f"implied ordering/membership fails: {fails}", counterexample=row, table=rows, kind="false")
     return Outcome.verified(f"all nestings and implied orderings hold on {len(rows)} instances", table=rows,
-                            observations=obs)
+                            observations=obs, certificate_covers=MEMBERSHIP_COVER.format(n=len(done)),
+                            **built(_membership_certificates, "rldp.orderings.nested-exhaustive", done))
