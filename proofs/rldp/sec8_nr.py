@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from rldp_verify.certificates import instances_rldp as inst
+from rldp_verify.certificates.claims import built
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.rldp.mechanisms import (
     check_gamma,
@@ -14,6 +16,40 @@ from rldp_verify.rldp.mechanisms import (
 from rldp_verify.rldp.mechanisms.nonrobust import nonrobust_lower
 
 from ._mech_common import PAPER, rand_table
+
+
+def _sides(table, Q, r) -> tuple[list, list]:
+    """(A, B): A the largest left-hand side of Definition 3 over y and active s1 != s2 with L_{u|s} = P-hat_{u|s}
+    (the NR cone), B the largest P(y|s1) - r P(y|s2) at P-hat (Definition 1); the cone holds iff A <= 0, (1) iff
+    B <= 0. Both written from P-hat's and Q's entries."""
+    a1, a2 = len(table), len(table[0])
+    active = [s for s in range(a1) if sum(table[s]) > 0]
+    L = [[["/", v, ["+", *row]] for v in row] for row in table]
+    P = [v for row in table for v in row]
+    A = ["max", *(inst.definition3_max_expr(q, L, r, s1, s2, a2) for q in Q for s1 in active for s2 in active
+                  if s1 != s2)]
+    B = ["max", *(["-", inst.conditional_expr(q, P, s1, a2), ["*", r, inst.conditional_expr(q, P, s2, a2)]]
+                  for q in Q for s1 in active for s2 in active if s1 != s2)]
+    return A, B
+
+
+NR_CAP = 40
+
+
+def _two_active(table) -> bool:
+    return sum(1 for row in table if sum(row) > 0) >= 2
+
+
+def _nr_certificates(pairs, nr_mechs) -> list[dict]:
+    """The first NR_CAP pairs of each verdict with two active s (one active s: both conditions are empty)."""
+    name = "rldp.sec8.nr-optimal"
+    both = [["-", ["max", *_sides(t, Q, r)]] for t, Q, r, c in pairs if c and _two_active(t)][:NR_CAP]
+    neither = [["min", *_sides(t, Q, r)] for t, Q, r, c in pairs if not c][:NR_CAP]
+    return [inst.all_nonneg_certificate(f"{name}: the NR cone and Definition 1 at P-hat both hold, -max(A, B)", both),
+            inst.all_positive_certificate(f"{name}: both fail, min(A, B)", neither),
+            inst.all_nonneg_certificate(f"{name}: the NR mechanisms meet Definition 1 at P-hat (e^eps = 2)", [
+                ["min", *inst.definition1_expressions(Q, [v for row in t for v in row], len(t[0]), 2)]
+                for t, Q in nr_mechs])]
 
 
 @claim(
@@ -29,7 +65,7 @@ from ._mech_common import PAPER, rand_table
 )
 def check_nr(ctx):
     rng = ctx.rng("nr")
-    seen, n = set(), 0
+    seen, n, pairs, nr_mechs = set(), 0, [], []
     for k in range(150):
         a1, a2 = [(2, 2), (2, 3), (3, 2)][k % 3]
         table = rand_table(rng, a1, a2, zeros=True)
@@ -50,6 +86,7 @@ def check_nr(ctx):
         d = check_single_distribution(Q, [v for row in table for v in row], lvl, a1, a2).holds
         n += 1
         seen.add(c)
+        pairs.append((table, Q, r, c))
         if c != d:
             return Outcome.refuted("NR cone differs from the (eps, {P-hat})-RLDP set",
                                    counterexample={"table": [[str(v) for v in row] for row in table], "r": str(r),
@@ -65,8 +102,19 @@ def check_nr(ctx):
         if check_single_distribution(m, [v for row in table for v in row], exact_level(2)).holds is not True:
             return Outcome.refuted("NR mechanism not (eps, {P-hat})-RLDP", counterexample={"table": str(table)}, kind="false")
         gaps.append(float(up - lo))
+        nr_mechs.append((table, m.matrix))
     return Outcome.verified(f"cone = feasible set on {n} random (P-hat, Q) pairs (both verdicts occur); NR certified "
-                            f"optimal to within {max(gaps):.1e}", pairs=n)
+                            f"optimal to within {max(gaps):.1e}", pairs=n,
+                            certificate_covers=inst.cover_note(n, min(NR_CAP, sum(1 for t, _, _, c in pairs
+                                                                                  if c and _two_active(t)))
+                                                               + min(NR_CAP, sum(1 for *_, c in pairs if not c)),
+                                                               "agreement of the NR cone (Definition 3 with L = "
+                                                               "P-hat_U|s) and Definition 1 at P-hat (both hold or "
+                                                               "both fail; the first 40 of each, with two active s), "
+                                                               "exactly", "; and the 3 NR mechanisms "
+                                                               "meeting Definition 1 at P-hat; not the optimum's "
+                                                               "bracket"),
+                            **built(_nr_certificates, pairs, nr_mechs))
 
 
 @claim(
