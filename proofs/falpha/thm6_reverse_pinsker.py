@@ -12,6 +12,7 @@ import sympy as sp
 from scipy.optimize import minimize
 
 from rldp_verify.certificates.claims import built
+from rldp_verify.certificates.instances_other import covers
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import exact, to_mpf, working_precision
 from rldp_verify.topics.fdiv import (
@@ -82,6 +83,7 @@ def check_thm6(ctx):
     rng = ctx.rng("thm6")
     n_exact = n_hp = 0
     tight = 0
+    certified = []   # issue 23: (alpha, P, Q, set or None, binary equality) of the first draws per alpha
     for a in INT_ALPHAS:
         for k in range(40):
             n = 2 + k % 5
@@ -93,10 +95,14 @@ def check_thm6(ctx):
                     return Outcome.refuted("eq. (22) fails", counterexample={"alpha": a, "P": p, "Q": q, "set": dists},
                                            lhs=lhs, rhs=rhs, kind="false")
                 n_exact += 1
+                if k < CERT_DRAWS and _thm6_terms(a, p, q, dists) is not None:   # an infinite Gamma_max: vacuous
+                    certified.append((a, p, q, dists, False))
             # binary pairs (two likelihood-ratio values): equality, i.e. the bound is attained
             if n == 2:
                 lhs, rhs = _slack(p, q, a)
                 tight += lhs == rhs
+                if lhs == rhs and k < CERT_DRAWS and _thm6_terms(a, p, q, None) is not None:
+                    certified.append((a, p, q, None, True))
     worst_rel = mpmath.inf
     with working_precision(ctx.dps):
         for s in REAL_ALPHAS:
@@ -132,7 +138,47 @@ def check_thm6(ctx):
         f"equality attained on {tight} binary pairs; the minimiser of the relative slack finds no violation "
         "(it approaches 0, the binary equality case)",
         exact_cases=n_exact, hp_cases=n_hp, binary_equalities=tight,
-        min_relative_slack_random_hp=fstr(worst_rel, 6), searches=searches)
+        min_relative_slack_random_hp=fstr(worst_rel, 6), searches=searches,
+        certificate_covers=covers(sum(1 for c in certified if not c[4]), n_exact, "exact inequalities (22) (the "
+                                  f"first {CERT_DRAWS} draws per integer alpha, with the pair's own Gammas and with "
+                                  "each set; cases with an infinite Gamma_max are vacuous and left out) and the "
+                                  f"{sum(1 for c in certified if c[4])} binary equalities among them, D_f_alpha, TV, "
+                                  "the Gammas and R_alpha written from the distributions; the high-precision cases "
+                                  "(non-integer alpha) and the float search carry none", chosen=True),
+        **built(_thm6_certificates, certified))
+
+
+CERT_DRAWS = 10
+
+
+def _thm6_terms(a: int, p, q, dists):
+    """rhs - lhs of (22) as an exact expression, or None when Gamma_max is infinite (the bound is vacuous):
+    lhs = sum_x P^a / Q^(a-1) - 1, TV = sum |P - Q| / 2, Gamma_max / Gamma_min the max / min of 1 and the ratios
+    A(x)/B(x) (B(x) > 0) over the ordered pairs (A, B) of the set ({P, Q} with the pair's own Gammas), and
+    R_a(u, v) = sum_{j < a} (u^j - v^j) (= (u^a - 1)/(u - 1) - (1 - v^a)/(1 - v), the limits a included)."""
+    from rldp_verify.certificates.value import abs_expr
+
+    # the pair's own Gammas (dists None): min / max of P/Q only (eqs. (28)-(29)); a set: every ordered pair
+    pairs = [(p, q)] if dists is None else [(x, y) for i, x in enumerate(dists) for j, y in enumerate(dists) if i != j]
+    if any(u > 0 == w for x, y in pairs for u, w in zip(x, y, strict=True)):
+        return None
+    ratios = [["/", u, w] for x, y in pairs for u, w in zip(x, y, strict=True) if w > 0]
+    lhs = ["-", ["+", *[["/", ["pow", u, a], ["pow", w, a - 1]] for u, w in zip(p, q, strict=True) if u > 0]], 1]
+    tv = ["/", ["+", *[abs_expr(["-", u, w]) for u, w in zip(p, q, strict=True)]], 2]
+    R = ["+", *[["-", ["pow", "$u", j], ["pow", "$v", j]] for j in range(a)]]
+    return ["let", [["u", ["max", 1, *ratios]], ["v", ["min", 1, *ratios]]], ["-", ["*", tv, R], lhs]]
+
+
+def _thm6_certificates(cases) -> list[dict]:
+    """Exact: every rhs - lhs of (22) >= 0 (one certificate), and = 0 at the binary equalities (another)."""
+    from rldp_verify.certificates.instances_other import all_nonneg, all_zero
+
+    ineq = [_thm6_terms(a, p, q, dists) for a, p, q, dists, eq in cases if not eq]
+    docs = [all_nonneg(f"(22) at {len(ineq)} sampled (alpha, P, Q, set)", ineq)]
+    eqs = [_thm6_terms(a, p, q, None) for a, p, q, _, eq in cases if eq]
+    if eqs:
+        docs.append(all_zero(f"(22) with equality at {len(eqs)} binary pairs", eqs))
+    return docs
 
 
 def _chord(g, d, m, M):

@@ -117,3 +117,15 @@ def test_a_dominance_witness_w_perturbed_is_rejected():
     bad[0], bad[1] = str(F(bad[0]) + F(1, 100)), str(F(bad[1]) - F(1, 100))   # rows still sum to 1, Q1 W != Q2
     wrong = {**docs[0], "data": {**docs[0]["data"], "x": bad}}
     assert not recheck(wrong).ok
+
+
+def test_reverse_pinsker_terms_equality_and_a_wrong_gamma():
+    """falpha.thm6.reverse-pinsker's shape: (22)'s rhs - lhs, exact; a binary pair attains it with the pair's own
+    Gammas, not with the set's (Gamma_max = max(P/Q, Q/P) is larger)."""
+    from proofs.falpha.thm6_reverse_pinsker import _thm6_terms
+    p, q = [F(1, 2), F(1, 2)], [F(1, 3), F(2, 3)]
+    for a in (2, 3, 5):
+        assert recheck(all_zero("binary equality", [_thm6_terms(a, p, q, None)])).ok
+        assert recheck(all_nonneg("(22)", [_thm6_terms(a, p, q, [p, q])])).ok
+        assert not recheck(all_zero("binary equality", [_thm6_terms(a, p, q, [p, q])])).ok
+    assert _thm6_terms(2, [F(1, 2), F(1, 2)], [1, 0], None) is None   # P > 0 = Q: Gamma_max infinite
