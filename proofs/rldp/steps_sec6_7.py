@@ -15,6 +15,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from rldp_verify.certificates import instances_rldp as inst
+from rldp_verify.certificates.claims import built
+from rldp_verify.certificates.value import abs_expr
 from rldp_verify.claims import Method, claim
 
 from ._sec34 import rand_dist
@@ -36,6 +39,27 @@ def printed_68(t, py, l1):
     return (t - 1) * py * l1 / 2
 
 
+def _l1_expr(x, y) -> list:
+    return ["+", *(abs_expr(["-", a, b]) for a, b in zip(x, y, strict=True))]
+
+
+def _lemma3_step_facts(t, q, P, P2) -> list:
+    """The facts of (64)-(68) at one point, from e^eps, Q_y, P, P' (each >= 0 when the step holds): the hypothesis
+    e^eps Q_y^min - Q_y^max, then (64) and (65) as +-(difference), then (66) - (65), (67) - (66), (68) - (67)
+    and Lemma 3's bound."""
+    py, py2 = ["+", *(["*", a, b] for a, b in zip(q, P, strict=True))], ["+", *(["*", a, b] for a, b in zip(q, P2, strict=True))]
+    l1, qmax, qmin = _l1_expr(P, P2), ["max", *q], ["min", *q]
+    a64 = ["+", *(["*", qq, ["-", b, a]] for qq, a, b in zip(q, P, P2, strict=True))]
+    a65 = ["-", ["+", 0, *(["*", qq, ["-", b, a]] for qq, a, b in zip(q, P, P2, strict=True) if b >= a)],
+           ["+", 0, *(["*", qq, ["-", a, b]] for qq, a, b in zip(q, P, P2, strict=True) if b < a)]]
+    a66 = ["-", ["/", ["*", qmax, l1], 2], ["/", ["*", qmin, l1], 2]]
+    a67 = ["/", ["*", ["-", t, 1], qmin, l1], 2]
+    a68 = ["/", ["*", ["-", t, 1], py, l1], 2]
+    eq64, eq65 = ["-", ["-", py2, py], a64], ["-", a64, a65]
+    return [["-", ["*", t, qmin], qmax], eq64, ["-", eq64], eq65, ["-", eq65], ["-", a66, a65], ["-", a67, a66],
+            ["-", a68, a67], ["-", ["*", ["+", 1, ["/", ["*", ["-", t, 1], l1], 2]], py], py2]]
+
+
 @claim(
     id="rldp.steps.body.lemma3-64-68",
     paper=PAPER,
@@ -48,7 +72,7 @@ def printed_68(t, py, l1):
 )
 def check_lemma3(ctx):
     rng = ctx.rng("steps.body.lemma3")
-    T = Tally(50)
+    T, points = Tally(50), []
     for k in range(80):
         n = rng.choice((2, 3, 4, 6))
         t = 1 + Fraction(rng.randint(1, 400), 100)
@@ -70,7 +94,17 @@ def check_lemma3(ctx):
         T.truth("(68)", a67 <= a68, pt, lhs=str(a67), rhs=str(a68))
         T.truth("Lemma 3", py2 <= (1 + (t - 1) * l1 / 2) * py, pt)
         T.points += 1
-    return T.outcome("(64)-(68)", statement_claims=("rldp.lemma3.ratio-bound",))
+        points.append((t, q, P, P2))
+    out = T.outcome("(64)-(68)", statement_claims=("rldp.lemma3.ratio-bound",))
+    if T.failure is None:
+        out.evidence.update(certificate_covers=inst.cover_note(T.points, min(T.points, inst.CAP), "steps (64)-(68) "
+                                                               "(equalities (64), (65) both ways, the inequalities "
+                                                               "(66)-(68), the hypothesis and Lemma 3's bound, written "
+                                                               "from e^eps, Q_y, P, P'), exactly"),
+                            **built(lambda: inst.all_nonneg_certificate(
+                                "rldp.steps.body.lemma3-64-68: the facts of (64)-(68)",
+                                [["min", *_lemma3_step_facts(*pt_)] for pt_ in points])))
+    return out
 
 
 def printed_70(ds, ds2, l1_hat):
@@ -90,7 +124,7 @@ def printed_70(ds, ds2, l1_hat):
 )
 def check_thm5(ctx):
     rng = ctx.rng("steps.body.thm5")
-    T = Tally(50)
+    T, points = Tally(50), []
     for k in range(80):
         n, m = rng.choice((2, 3, 4)), rng.choice((2, 3))
         hat = [rand_dist(rng, n) for _ in range(m)]
@@ -107,4 +141,26 @@ def check_thm5(ctx):
         T.truth("(70)", a69 <= printed_70(ds[s], ds[s2], l1_hat), pt)
         T.truth("(71)", printed_70(ds[s], ds[s2], l1_hat) <= d, pt)
         T.points += 1
-    return T.outcome("(69)-(71)", statement_claims=("rldp.thm5.ir-private",))
+        points.append((hat, cond, ds, s, s2))
+    out = T.outcome("(69)-(71)", statement_claims=("rldp.thm5.ir-private",))
+    if T.failure is None:
+        out.evidence.update(certificate_covers=inst.cover_note(T.points, min(T.points, inst.CAP), "steps (69)-(71) "
+                                                               "(with the hypothesis d_s >= ||P_U|s - P^_U|s||_1 and d "
+                                                               "as defined, written from P^, P and d_s), exactly"),
+                            **built(lambda: inst.all_nonneg_certificate(
+                                "rldp.steps.body.thm5-69-71: the facts of (69)-(71)",
+                                [["min", *_thm5_step_facts(*pt_)] for pt_ in points])))
+    return out
+
+
+def _thm5_step_facts(hat, cond, ds, s, s2) -> list:
+    """d_s - ||P_U|s - P^_U|s||_1 for every s (the hypothesis), then (69) - lhs, (70) - (69), d - (70), with
+    d = 2 max_s d_s + max_{s, s'} ||P^_U|s - P^_U|s'||_1."""
+    m = len(hat)
+    dist = [_l1_expr(cond[i], hat[i]) for i in range(m)]
+    l1_hat = _l1_expr(hat[s], hat[s2])
+    a69 = ["+", dist[s], l1_hat, dist[s2]]
+    a70 = ["+", ds[s], ds[s2], l1_hat]
+    d = ["+", ["*", 2, ["max", *ds]], ["max", *(_l1_expr(hat[i], hat[j]) for i in range(m) for j in range(m))]]
+    return [*(["-", ds[i], dist[i]] for i in range(m)), ["-", a69, _l1_expr(cond[s], cond[s2])], ["-", a70, a69],
+            ["-", d, a70]]

@@ -167,3 +167,19 @@ def test_cone_membership_separates_the_cones_on_srr():
     assert recheck(inst.cone_membership_certificate("srr", [(Q, L, 2)], same_s=False)).ok
     assert not recheck(inst.cone_membership_certificate("srr", [(Q, L, 2)])).ok
     assert not recheck(inst.cone_membership_certificate("srr", [(Q, L, F(3, 2))], same_s=False)).ok   # e^eps lowered
+
+
+def test_body_step_facts_accept_true_points_and_reject_wrong_ones():
+    from proofs.rldp.steps_sec6_7 import _lemma3_step_facts, _thm5_step_facts
+
+    P, P2 = [F(1, 2), F(1, 2), F(0)], [F(0), F(1, 4), F(3, 4)]
+    q = [F(1, 5), F(3, 10), F(2, 5)]                                              # max/min = 2
+    ok = inst.all_nonneg_certificate("l3", [["min", *_lemma3_step_facts(F(2), q, P, P2)]])
+    assert recheck(ok).ok
+    assert not recheck(inst.all_nonneg_certificate("l3", [["min", *_lemma3_step_facts(F(19, 10), q, P, P2)]])).ok
+    hat = [[F(1, 2), F(1, 2)], [F(1, 4), F(3, 4)]]
+    cond = [[F(3, 5), F(2, 5)], [F(1, 4), F(3, 4)]]
+    ds = [F(1, 5), F(0)]                                                           # ||P_U|0 - P^_U|0||_1 = 1/5
+    assert recheck(inst.all_nonneg_certificate("t5", [["min", *_thm5_step_facts(hat, cond, ds, 0, 1)]])).ok
+    bad = [F(19, 100), F(0)]                                                       # d_0 below the distance
+    assert not recheck(inst.all_nonneg_certificate("t5", [["min", *_thm5_step_facts(hat, cond, bad, 0, 1)]])).ok
