@@ -184,6 +184,7 @@ def printed_S_entry(Q, theta, i, j):
 def check_lemma22_construction(ctx):
     rng = ctx.rng("kairouz.steps.s7-2")
     T = Tally(ctx.dps)
+    points = []   # issue 23: (t, Q, S, th) of every point
     for _n in range(60):
         k, l = rng.choice((2, 3, 4)), rng.choice((2, 3, 5))
         t = _rand_t(rng)
@@ -209,8 +210,41 @@ def check_lemma22_construction(ctx):
         QS = [[S[i][j] * th[j] for j in range(l)] for i in range(k)]
         T.truth("S Theta satisfies the LDP constraints", all(
             QS[i][j] <= t * QS[i2][j] for j in range(l) for i in range(k) for i2 in range(k)), pt)
+        points.append((t, Q, S, th))
         T.points += 1
-    return T.outcome("Lemma 22's construction", statement_claims=("kairouz.lemma22.factorisation",))
+    return T.outcome("Lemma 22's construction", statement_claims=("kairouz.lemma22.factorisation",),
+                     **(_lemma22_evidence(points) if T.failure is None else {}))
+
+
+def _lemma22_evidence(points) -> dict:
+    """Two exact certificates over every point (t, Q, S, Theta): Q in D_eps (the hypothesis), on each positive
+    column 1 <= S_ij <= e^eps with S_ij = Q_ij / theta_j, theta_j = min_i Q_ij, and the converse's S Theta LDP (>= 0
+    terms); S_ij theta_j = Q_ij, and every entry of a zero column 0 (= 0 terms)."""
+    from rldp_verify.certificates.claims import built
+    from rldp_verify.certificates.instances_other import all_nonneg, all_zero, covers, ldp_terms
+
+    def docs():
+        nonneg, zero = [], []
+        for t, Q, S, th in points:
+            k, l = len(Q), len(Q[0])
+            nonneg += ldp_terms(Q, t)
+            for j in range(l):
+                col = [Q[i][j] for i in range(k)]
+                if not any(col):
+                    zero += col
+                    continue
+                theta = ["min", *col]
+                for i in range(k):
+                    s_ij = ["/", Q[i][j], theta]
+                    nonneg += [["-", s_ij, 1], ["-", t, s_ij]]
+                    zero.append(["-", ["*", s_ij, theta], Q[i][j]])
+            QS = [[["*", S[i][j], th[j]] for j in range(l)] for i in range(k)]
+            nonneg += ldp_terms(QS, t)
+        return [all_nonneg(f"Lemma 22's construction: inequalities at {len(points)} sampled Q", nonneg),
+                all_zero(f"Lemma 22's construction: Q = S Theta and zero columns at {len(points)} sampled Q", zero)]
+    return {"certificate_covers": covers(len(points), len(points), "steps (Q in D_eps, 1 <= S_ij <= e^eps and "
+                                         "S_ij theta_j = Q_ij on the positive columns, zero columns, and the "
+                                         "converse's S Theta e^eps-LDP), exactly"), **built(docs)}
 
 
 # --- Sec. 7.3: the constraint matrices (46)-(50), the counts, Claim 3 ----------------------------------------------
