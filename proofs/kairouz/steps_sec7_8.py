@@ -689,6 +689,7 @@ def check_lp_duality(ctx):
 
     rng = ctx.rng("kairouz.steps.lp-duality")
     T = Tally(ctx.dps)
+    rational = []   # issue 23: (t, k, mu) of the points with rational mu
     for _n in range(30):
         k = rng.choice((2, 3, 4))
         t = _rand_t(rng)
@@ -711,8 +712,34 @@ def check_lp_duality(ctx):
         T.truth("a corner solution has <= k non-zero entries", prim.status == 0 and sum(x > 1e-12 for x in prim.x) <= k, pt)
         c = max(mus) / k
         T.truth("weak duality (alpha = max mu / k)", prim.status == 0 and k * c >= -prim.fun - 1e-12, pt)
+        if _n % 2:
+            rational.append((t, k, [Fraction(m).limit_denominator(7) for m in mus]))
         T.points += 1
-    return T.outcome("LP duality of (11), (68)-(69), (80)-(81), (96)-(97), (127)-(128)")
+    return T.outcome("LP duality of (11), (68)-(69), (80)-(81), (96)-(97), (127)-(128)",
+                     **(_lp_duality_evidence(rational) if T.failure is None else {}))
+
+
+def _lp_duality_evidence(points) -> dict:
+    """Per point with rational mu (the drawn m/7): the exact ``lp-optimum`` certificate of max{mu^T theta :
+    S^(k) theta = 1, theta >= 0} (primal theta and dual alpha with equal objectives: no duality gap), solved again in
+    exact rationals."""
+    from rldp_verify.certificates.claims import built
+    from rldp_verify.certificates.instances_other import covers
+    from rldp_verify.certificates.lp import solve_with_certificate
+
+    def docs():
+        out = []
+        for t, k, mus in points:
+            cols = [_pattern(A, k, t) for A in _subsets(k)]
+            E = [[c[i] for c in cols] for i in range(k)]
+            out.append(solve_with_certificate(f"LP (11), k = {k}, e^eps = {t}, mu = {fs(mus)}", mus, [], [], E,
+                                              [1] * k, lower=[0] * len(cols))[1])
+        return out
+    return {"certificate_covers": covers(len(points), 2 * len(points), "LP dualities with rational mu (the other "
+                                         "half has KL utilities, irrational: no LP certificate), solved again "
+                                         "exactly: a feasible primal theta and dual alpha with equal objectives (the "
+                                         "corner's <= k non-zero entries are not re-checked)", chosen=True),
+            **built(docs)}
 
 
 # --- Secs. 8.4 and 9.5: the large-eps expansions (85), (132) -------------------------------------------------------------
