@@ -114,6 +114,7 @@ class Certifier:
         text = written.read_text()
         cell, _, t_check = self._check_text(row, text, time.perf_counter())
         written.unlink()
+        self.seconds += t_write or 0.0
         return cell, t_write, t_check
 
     def none(self, reason: str) -> str:

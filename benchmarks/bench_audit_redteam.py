@@ -17,13 +17,21 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from decimal import Decimal
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks._certificates import COLUMN, Certifier, seconds  # noqa: E402
+
 D = ROOT.parent / "shared" / "data" / "redteam"
 P = "0.1,0.2;0.3,0.4"
+
+#: wall-clock limit of the second, certificate-writing process of a case (the audit alone has --time-limit 60 s)
+CERT_SECONDS = int(os.environ.get("BENCH_CERT_SECONDS", "60"))
 
 CHILD = ("import resource, sys; from rldp_verify.cli import main; code = main(sys.argv[1:]); "
          "ru = resource.getrusage(resource.RUSAGE_SELF); "
@@ -81,14 +89,15 @@ def _short(x):
     return f"{Decimal(x):.11e}"
 
 
-def run_case(args):
+def run_case(args, extra=(), timeout=None):
+    """One case's process (``extra``: more arguments; ``timeout``: seconds, then subprocess.TimeoutExpired)."""
     t0 = time.perf_counter()
     # the environment a user runs in: benchmarks/run.py runs this script in a Dask worker, whose
     # MALLOC_TRIM_THRESHOLD_=65536 (set by Dask for its workers) made the 240x1 case spend 7.5 s in the kernel
     # (11.1 s instead of 3.1 s)
     env = {k: v for k, v in os.environ.items() if k != "MALLOC_TRIM_THRESHOLD_"}
-    proc = subprocess.run([sys.executable, "-c", CHILD, "audit", *args, "--json", "--quiet"], cwd=ROOT,
-                          capture_output=True, text=True, env=env)
+    proc = subprocess.run([sys.executable, "-c", CHILD, "audit", *args, "--json", "--quiet", *extra], cwd=ROOT,
+                          capture_output=True, text=True, env=env, timeout=timeout)
     dt = time.perf_counter() - t0
     err = proc.stderr
     rss = cpu = None
@@ -106,15 +115,39 @@ def run_case(args):
             "traceback": "Traceback" in err, "warning": "Warning" in err, "stderr": err[-300:]}
 
 
+def certify_case(certs: Certifier, name: str, args, first: dict) -> tuple[str, str | None]:
+    """The case's certificate: a second process of the same command with ``--certificate FILE`` (the timed run
+    above has none, so its seconds keep their meaning), the file re-checked by rldp_verify_check from the table's
+    directory (:mod:`benchmarks._certificates`). (cell, "seconds of that process / of the re-check")."""
+    if first["exit"] not in (0, 1, 3):
+        return certs.none(f"no audit verdict (exit {first['exit']})"), None
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "certificate.json"
+        try:
+            r = run_case(args, ("--certificate", str(path)), timeout=CERT_SECONDS)
+        except subprocess.TimeoutExpired:
+            return certs.none(f"`--certificate` did not finish within {CERT_SECONDS} s (stopped; the builder's "
+                              "candidate search on this input)"), None
+        if r["exit"] not in (0, 1, 3) or not path.is_file():
+            why = r["stderr"].strip().splitlines()[-1] if r["stderr"].strip() else f"exit {r['exit']}"
+            return certs.none(f"`--certificate` wrote none (exit {r['exit']}): {why}"), None
+        cell, _, t_check = certs.adopt(name, path)
+    if (r["verdict"], r["interval"]) != (first["verdict"], first["interval"]):   # a time limit can cut a run short
+        cell += f"; of a second run that printed {r['verdict']} {r['interval']}"
+    return cell, seconds(r["seconds"], t_check)
+
+
 def main() -> int:
     rows = []
+    certs = Certifier("audit_redteam")
     if not D.is_dir():
         notes = [f"{D} not found: no rows"]
     else:
         for name, args, before in cases():
             r = run_case(args)
+            cert, cert_s = certify_case(certs, name, args, r)
             rows.append([name, r["exit"], r["verdict"], r["interval"], r["seconds"], r["cpu_seconds"], r["peak_rss_mb"],
-                         r["traceback"], r["warning"], before, r["stderr"]])
+                         r["traceback"], r["warning"], before, r["stderr"], cert, cert_s])
             print(f"{name}: exit {r['exit']} {r['verdict']} {r['interval']} {r['seconds']} s "
                   f"({r['cpu_seconds']} s CPU) {r['peak_rss_mb']} MB", file=sys.stderr)
         notes = [f"max wall seconds {max(r[4] for r in rows):.1f}, max CPU seconds {max(r[5] or 0 for r in rows):.1f}, "
@@ -123,16 +156,19 @@ def main() -> int:
                  "Each case is one `rldp-verify audit ... --json --quiet` process with the default --time-limit 60 s.",
                  "Wall-clock seconds on the shared 2-core machine with other jobs running (noisy); each process "
                  "runs without the MALLOC_TRIM_THRESHOLD_ that Dask sets in benchmarks/run.py's worker (it had "
-                 "tripled the 240x1 case's time in the kernel)."]
+                 "tripled the 240x1 case's time in the kernel).",
+                 "certificate: a second `rldp-verify audit ... --json --quiet --certificate FILE` process per case "
+                 "(the timed run has no --certificate); 'certificate s': that process's wall-clock (the audit again, "
+                 "building, writing and the CLI's own re-check) / the re-check of the file. " + certs.note()]
     out = {"title": "Red-team audit inputs of issue 25 (../shared/data/redteam)",
            "columns": ["case", "exit code", "verdict", "[lower, upper]", "seconds", "CPU seconds", "peak RSS MB",
                        "traceback",
-                       "warning", "before (README)", "stderr"],
+                       "warning", "before (README)", "stderr", COLUMN, "certificate s (CLI run / re-check)"],
            "rows": rows, "notes": notes}
     dest = ROOT / "reports" / "benchmarks" / "audit_redteam.json"
     dest.parent.mkdir(parents=True, exist_ok=True)
     dest.write_text(json.dumps(out, indent=1) + "\n")
-    return 0
+    return 0   # a FAILED certificate shows in its row; a non-zero exit would replace the table (run.py)
 
 
 if __name__ == "__main__":

@@ -51,7 +51,7 @@ def bench_deps(script: Path) -> dict:
 
     # first-party code: the engine, the papers, and the tests and benchmarks a script may import (the extremes
     # grid runs the property test's own strategy and check; their engine imports count through them)
-    roots = {"rldp_verify", "proofs", "tests", "benchmarks"}
+    roots = {"rldp_verify", "rldp_verify_check", "proofs", "tests", "benchmarks"}   # the checker: certificate columns
     mods = {m for m in _imports(script, "benchmarks." + script.stem) if m.split(".")[0] in roots}
     text = script.read_text()
     if "rldp-verify" in text or "rldp_verify.cli" in text:  # drives the command line (in a subprocess)

@@ -162,3 +162,46 @@ def test_protocol_row_no_form_without_listing_outputs(tmp_path, spec, params, st
     res = audit_structured(adapted, 0.25)
     cols = _certificate(Certifier("protocols", root=tmp_path), structure, 1024, res, adapted)
     assert cols["certificate"].startswith("none: no certificate form for ") and structure in cols["certificate"], cols
+
+
+def test_redteam_case_certificate(tmp_path):
+    """A red-team row: the timed process has no --certificate; a second one writes it, re-checked from the table's
+    directory; a case that ends in bad input (exit 2) has none."""
+    from benchmarks.bench_audit_redteam import certify_case, run_case
+
+    mech = tmp_path / "q.json"
+    mech.write_text(json.dumps({"matrix": [[str(v) for v in r] for r in Q], "sensitive": 2, "public": 2}))
+    args = [str(mech), "--eps", "log(4)", "--phat", "0.07,0.10;0.26,0.57", "--alpha", "2", "--radius", "1/10"]
+    first = run_case(args)
+    assert first["exit"] == 0 and first["verdict"] == "PASS", first
+    certs = Certifier("audit_redteam", root=tmp_path / "certs")
+    cell, secs = certify_case(certs, "ball", args, first)
+    assert cell == "re-checked (audit: dense Q 4 x 4, Rényi ball)" and secs, cell
+    assert [r.ok for r in check_path(tmp_path / "certs" / "audit_redteam" / "ball.json")] == [True]
+    bad = run_case([str(mech), "--eps", "1", "--alpha", "2"])
+    assert bad["exit"] == 2
+    assert certify_case(certs, "bad", [], bad) == ("none: no audit verdict (exit 2)", None)
+
+
+def test_adopted_tampered_file_fails(tmp_path):
+    path = tmp_path / "written.json"
+    path.write_text(json.dumps(_rounded_down("cli")))
+    certs = Certifier("audit_redteam", root=tmp_path / "certs")
+    cell, _, _ = certs.adopt("tampered", path)
+    assert cell.startswith("FAILED: ") and "below the certified bound" in cell, cell
+    assert (tmp_path / "certs" / "audit_redteam" / "tampered.json").is_file() and certs.failed == 1
+
+
+def test_grid_example_certificate(tmp_path):
+    """An example of the extremes grid: its audit again in a forked child, with its certificate, re-checked."""
+    from benchmarks.bench_audit_grid import _certificate
+    from tests.rldp.audit import test_extreme_inputs as grid
+
+    inst = grid.MONOTONE
+    first = grid.run_limited(lambda: grid._audit(inst))
+    assert first[0] == "ok", first
+    certs = Certifier("audit_grid", root=tmp_path)
+    cell = _certificate(certs, 1, inst, first)
+    assert cell == "re-checked (audit: dense Q 3 x 4, Rényi ball)", cell
+    assert [r.ok for r in check_path(tmp_path / "audit_grid" / "example-001.json")] == [True]
+    assert _certificate(certs, 2, inst, ("error", "bad input")) == "none: no audit verdict (error)"
