@@ -25,6 +25,7 @@ import os
 import sys
 import time
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -36,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks._certificates import COLUMN, Certifier, seconds  # noqa: E402
 from rldp_verify.certificates.audit import audit_certificate  # noqa: E402
 from rldp_verify.core.errors import InputError  # noqa: E402
-from rldp_verify.rldp.audit import audit  # noqa: E402
+from rldp_verify.rldp.audit import audit, exact_matrix  # noqa: E402
 from rldp_verify.rldp.data import adult_data_path, read_counts  # noqa: E402
 from rldp_verify.rldp.mechanisms import grr_matrix, srr_matrix  # noqa: E402
 from rldp_verify.rldp.mechio import Mechanism  # noqa: E402
@@ -98,6 +99,21 @@ def baseline_pair(Q, ph, B, a1, a2, y, s, t, rng, starts=2):
     return best
 
 
+def _certificate(result, m: Mechanism, eps, ball, name: str) -> dict:
+    """The audit's certificate (:func:`audit_certificate`); an :class:`InputError` naming the columns when Q's float
+    entries, read exactly, sum to 1 only within float rounding (the mechanism file accepts that within 1e-12; the
+    checker's audit form needs exactly stochastic columns)."""
+    Q = exact_matrix(m)
+    sums = [sum(row[c] for row in Q) for c in range(len(Q[0]))]
+    off = [c for c, t in enumerate(sums) if t != 1]
+    if off:
+        d = sums[off[0]] - 1
+        raise InputError(f"no certificate form: {len(off)} of the {len(sums)} columns of Q (floats read exactly) sum to "
+                         f"1 only within float rounding (column {off[0]}: 1 {'+' if d > 0 else '-'} {float(abs(d)):.1e}); "
+                         "the checker's audit needs exactly stochastic columns")
+    return audit_certificate(result, m, eps, ball=ball, name=name)
+
+
 def main():
     counts, source = table()
     t0 = time.perf_counter()
@@ -119,7 +135,7 @@ def main():
         r = audit(m, eps, ball=ball)
         secs = time.perf_counter() - t
         js = r.to_json()
-        cert = certs.certify(name, lambda n, r=r, m=m, eps=eps: audit_certificate(r, m, eps, ball=ball, name=n))
+        cert = certs.certify(name, partial(_certificate, r, m, eps, ball))
         Qf = np.array([[float(v) for v in row] for row in m.matrix])
         # baseline on a sample of pairs (always including the audit's argmax)
         sample = [(r.argmax["y"], r.argmax["s"], r.argmax["s_prime"])]

@@ -47,7 +47,7 @@ def _run(argv: list[str]) -> tuple[int, dict, float]:
     try:
         doc = json.loads(out.getvalue())
     except ValueError:
-        doc = {"verdict": f"no JSON (exit {rc}): {err.getvalue().strip()[:120]}"}
+        doc = {"verdict": f"no JSON (exit {rc}): {err.getvalue().strip()[:400]}"}
     return rc, doc, seconds
 
 
@@ -58,7 +58,8 @@ def _certificate(certs: Certifier, name: str, argv: list[str], path: Path, doc: 
     if timed is None:
         rc, again, timed = _run([*argv, "--certificate", str(path)])
         if not path.is_file():
-            return certs.none(f"`--certificate` wrote none (exit {rc}): {again.get('verdict')}"), None
+            why = str(again.get("verdict")).split(": ", 1)[-1]       # the command's one-line error
+            return certs.none(f"`--certificate` refused (exit {rc}): {why}"), None
         if (again.get("verdict"), again.get("ratio_upper")) != (doc.get("verdict"), doc.get("ratio_upper")):
             return certs.none(f"the run with --certificate printed {again.get('verdict')}, upper "
                               f"{again.get('ratio_upper')}: not the row's"), None

@@ -205,3 +205,24 @@ def test_grid_example_certificate(tmp_path):
     assert cell == "re-checked (audit: dense Q 3 x 4, Rényi ball)", cell
     assert [r.ok for r in check_path(tmp_path / "audit_grid" / "example-001.json")] == [True]
     assert _certificate(certs, 2, inst, ("error", "bad input")) == "none: no audit verdict (error)"
+
+
+def test_audit_row_float_columns_none(tmp_path):
+    """bench_audit's rows: an exact Q is certified; float columns that sum to 1 only within rounding (accepted by the
+    mechanism file within 1e-12) have no audit form, and the row says so instead of writing a certificate the
+    checker rejects ("a column of Q is not a distribution")."""
+    from benchmarks.bench_audit import _certificate
+    from rldp_verify.rldp.mechio import Mechanism
+    from rldp_verify.rldp.uncertainty import RenyiBall
+
+    ball = RenyiBall.from_radius([[F(7, 100), F(1, 10)], [F(26, 100), F(57, 100)]], 2, F(1, 10))
+    certs = Certifier("audit", root=tmp_path)
+    exact = Mechanism.from_matrix(Q, 2, 2)
+    res = audit(exact, "log(4)", ball=ball)
+    assert certs.certify("exact", lambda n: _certificate(res, exact, "log(4)", ball, n))[0].startswith("re-checked")
+    col = [0.1, 0.2, 0.7]                                  # 0.1 + 0.2 + 0.7 != 1 in binary
+    assert sum(F(x) for x in col) != 1
+    floats = Mechanism.from_matrix([[c] * 4 for c in col], 2, 2)
+    res = audit(floats, "log(4)", ball=ball)
+    cell = certs.certify("floats", lambda n: _certificate(res, floats, "log(4)", ball, n))[0]
+    assert cell.startswith("none: no certificate form: 4 of the 4 columns of Q"), cell
