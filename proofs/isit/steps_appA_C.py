@@ -282,6 +282,7 @@ def check_simplex_support(ctx):
 
     rng = ctx.rng("isit.steps.appc.simplex")
     t = Tally(50)
+    points = []   # issue 23
     for _k in range(20):
         n = rng.choice((1, 2, 3, 4))
         w = [Fraction(rng.randint(-50, 50), rng.randint(1, 9)) for _ in range(n)]
@@ -290,8 +291,29 @@ def check_simplex_support(ctx):
         best = max(sum(a * b for a, b in zip(v, w, strict=True)) for v in verts)
         t.truth("(56)/(70)", not rays and printed_56(w) == best, {"w": [str(x) for x in w]}, printed=str(printed_56(w)),
                 recomputed=str(best))
+        points.append((w, A, verts))
         t.points += 1
-    return t.outcome("(56), (69)-(70)", statement_claims=("isit.thm2.support-ball", "isit.thm4.support-projection"))
+    return t.outcome("(56), (69)-(70)", statement_claims=("isit.thm2.support-ball", "isit.thm4.support-projection"),
+                     **(_simplex_evidence(points) if t.failure is None else {}))
+
+
+def _simplex_evidence(points) -> dict:
+    """Per point: the vertex-enumeration certificate of the simplex {P >= 0, sum P = 1} (its vertex list complete),
+    and one exact certificate that max_i w_i = max over those vertices of P^T w at every point."""
+    from fractions import Fraction
+
+    from rldp_verify.certificates.claims import built
+    from rldp_verify.certificates.instances_other import all_zero, covers, dot
+    from rldp_verify.certificates.vertices import vertex_certificate
+
+    def docs():
+        out = [vertex_certificate(f"the simplex in dimension {len(w)}", A, [Fraction(0)] * len(w),
+                                  [[Fraction(1)] * len(w)], [Fraction(1)], verts) for w, A, verts in points]
+        out.append(all_zero(f"(56)/(70): max_i w_i = max over the vertices of P^T w at {len(points)} sampled w",
+                            [["-", ["max", *w], ["max", *[dot(v, w) for v in verts]]] for w, _, verts in points]))
+        return out
+    return {"certificate_covers": covers(len(points), len(points), "equalities max_i w_i = max over the simplex's "
+                                         "vertices of P^T w, with each vertex list certified complete"), **built(docs)}
 
 
 def printed_66(B, ps1, ps2):

@@ -305,6 +305,7 @@ def check_lp_118_120(ctx):
 
     rng = ctx.rng("kairouz.steps.s9-3")
     T = Tally(ctx.dps)
+    points = []   # issue 23: (k, e^eps)
     with mpmath.workdps(ctx.dps):
         for _n in range(30):
             k = rng.choice((2, 3, 4))
@@ -337,8 +338,33 @@ def check_lp_118_120(ctx):
                         printed=str(printed_120(n, k, t)), recomputed=str(line1))
                 T.truth("(120) >= 1", printed_120(n, k, t) >= 1, {**pt, "T_j": sorted(A)})
             T.truth("OPT <= max mu k/(e^eps+k-1)", full <= max(fm) * k / float(t + k - 1) + tol, pt)
+            points.append((k, t))
             T.points += 1
-    return T.outcome("(118)-(120)", statement_claims=("kairouz.lemma26.mi-lp-bound",))
+    return T.outcome("(118)-(120)", statement_claims=("kairouz.lemma26.mi-lp-bound",),
+                     **(_s9_3_evidence(points) if T.failure is None else {}))
+
+
+def _s9_3_evidence(points) -> dict:
+    """Exact, at every point (k, e^eps) and non-empty T_j: S~_j^T alpha* (alpha* = 1/(e^eps + k - 1), the column
+    S~_j written from T_j) = (|T_j| e^eps + k - |T_j|)/(e^eps + k - 1) = (120), and (120) >= 1."""
+    from rldp_verify.certificates.claims import built
+    from rldp_verify.certificates.instances_other import all_nonneg, all_zero, covers
+
+    def docs():
+        zero, nonneg = [], []
+        for k, t in points:
+            for A in _subsets(k)[1:]:
+                n, d = len(A), ["+", t, k - 1]
+                col = _col(A, k, t)
+                eq120 = ["/", ["+", ["*", n, ["-", t, 1]], k], d]
+                zero += [["-", ["+", *[["/", x, d] for x in col]], ["/", ["+", ["*", n, t], k - n], d]],
+                         ["-", ["/", ["+", ["*", n, t], k - n], d], eq120]]
+                nonneg.append(["-", eq120, 1])
+        return [all_zero(f"(120) at {len(points)} sampled (k, e^eps), every T_j", zero),
+                all_nonneg(f"(120) >= 1 at {len(points)} sampled (k, e^eps), every T_j", nonneg)]
+    return {"certificate_covers": covers(len(points), len(points), "(120) identities and (120) >= 1, exactly; the "
+                                         "LP steps (118)-(119) and OPT's bound (float linprog) and the MI equalities "
+                                         "(arb cannot decide an equality) carry none"), **built(docs)}
 
 
 # --- Sec. 9.4: (121)-(126), Claims 4-5 ---------------------------------------------------------------------------
