@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from rldp_verify.certificates import instances_rldp as inst
 from rldp_verify.certificates.claims import built
 from rldp_verify.certificates.series import Formula, numbers, sign_certificate
 from rldp_verify.certificates.value import value_certificate
@@ -93,6 +94,66 @@ def _primal_max(L, c):
     return sum(sum(l * x for l, x in zip(L[s], c[s], strict=True)) + (1 - sum(L[s])) * max(c[s]) for s in range(len(L)))
 
 
+# --- issue 23: each sampled point's exact facts as expressions of (L, Q_y, e^eps, s1, s2), re-derived by the checker
+
+DUAL_CAP = 40   # points certified for (A67)-(A82) (Definition 3's expression has U^2 terms: ~12 KB a point)
+
+
+def _c_expr(Q_y, s1, s2, t, S, U) -> list:
+    """(A71)'s c as expressions: Q_{y|s1,u} on block s1, -e^eps Q_{y|s2,u} on block s2, 0 elsewhere."""
+    return [[Q_y[s][u] if s == s1 else (["-", ["*", t, Q_y[s][u]]] if s == s2 else 0) for u in range(U)]
+            for s in range(S)]
+
+
+def _primal_expr(L, c) -> list:
+    """max over D of c^T t: the best vertex of each D_s, sum_s (sum_u L_{u|s} c_{s,u} + (1 - sum_u L_{u|s}) max_u c_{s,u})."""
+    return ["+", *(["+", *(["*", l, x] for l, x in zip(L[s], c[s], strict=True)),
+                    ["*", ["-", 1, ["+", *L[s]]], ["max", *c[s]]]] for s in range(len(L)))]
+
+
+def _rest_expr(L, Q_y, s1, s2, t) -> list:
+    return ["-", ["+", *(["*", q, l] for q, l in zip(Q_y[s1], L[s1], strict=True))],
+            ["*", t, ["+", *(["*", q, l] for q, l in zip(Q_y[s2], L[s2], strict=True))]]]
+
+
+def _dual_facts(S, U, L, Q_y, t, s1, s2) -> list:
+    """primal - (A80), (A80) - (A81), (A81) - (A82): each 0 when the steps hold."""
+    m1, m2 = ["-", 1, ["+", *L[s1]]], ["-", 1, ["+", *L[s2]]]
+    a80 = ["+", ["-", ["*", m1, ["max", *Q_y[s1]]], ["*", t, m2, ["min", *Q_y[s2]]]], _rest_expr(L, Q_y, s1, s2, t)]
+    a81 = ["+", ["max", *(["-", ["*", m1, Q_y[s1][u1]], ["*", t, m2, Q_y[s2][u2]]] for u1 in range(U)
+                          for u2 in range(U))], _rest_expr(L, Q_y, s1, s2, t)]
+    a82 = inst.definition3_max_expr([q for row in Q_y for q in row], L, t, s1, s2, U)
+    return [["-", _primal_expr(L, _c_expr(Q_y, s1, s2, t, S, U)), a80], ["-", a80, a81], ["-", a81, a82]]
+
+
+def _dual_value_expr(w, L, Q_y, s1, s2, t) -> list:
+    """The LHS of (A76) (the dual objective, our reading) as an expression."""
+    return ["+", *(["*", ["-", 1, ["+", *L[s]]], w[s]] for s in range(len(w))), _rest_expr(L, Q_y, s1, s2, t)]
+
+
+def _lower_expr(Q_y, s1, s2, t, S) -> list:
+    """(A77)-(A79)'s bounds on w as expressions: max_u Q_{y|s1,u}, -e^eps min_u Q_{y|s2,u}, 0."""
+    return [["max", *Q_y[s1]] if s == s1 else (["-", ["*", t, ["min", *Q_y[s2]]]] if s == s2 else 0) for s in range(S)]
+
+
+def _feasibility_facts(S, U, L, Q_y, t, s1, s2, ws) -> tuple[list, list]:
+    """(facts >= 0, facts > 0) of one point: per feasible trial w, z = w - c >= 0, w >= the bounds and the dual value
+    >= the primal; per infeasible one, some z < 0 and some w below its bound (-max(min z, min(w - bound)) > 0); at the
+    bounds the dual value equals the primal (both ways)."""
+    c, low = _c_expr(Q_y, s1, s2, t, S, U), _lower_expr(Q_y, s1, s2, t, S)
+    primal = _primal_expr(L, c)
+    nonneg, positive = [], []
+    for w, feasible in ws:
+        zmin = ["min", *(["-", w[s], x] for s in range(S) for x in c[s])]
+        wmin = ["min", *(["-", w[s], low[s]] for s in range(S))]
+        if feasible:
+            nonneg += [zmin, wmin, ["-", _dual_value_expr(w, L, Q_y, s1, s2, t), primal]]
+        else:
+            positive.append(["-", ["max", zmin, wmin]])
+    at_bounds = ["-", _dual_value_expr(low, L, Q_y, s1, s2, t), primal]
+    return nonneg + [at_bounds, ["-", at_bounds]], positive
+
+
 @claim(
     id="rldp.steps.a4.a67-a82-dual",
     paper=PAPER,
@@ -104,7 +165,7 @@ def _primal_max(L, c):
 )
 def check_dual(ctx):
     rng = ctx.rng("steps.a4.dual")
-    t_ = Tally(50)
+    t_, points = Tally(50), []
     for k in range(120):
         S, U, L, Q_y, t, s1, s2 = _instance(rng, k)
         c = printed_A71(Q_y, s1, s2, t, S, U)
@@ -116,7 +177,17 @@ def check_dual(ctx):
         t_.truth("(A80) = (A81)", v80 == v81, pt, A80=v80, A81=v81)
         t_.truth("(A81) = (A82)", v81 == v82, pt, A81=v81, A82=v82)
         t_.points += 1
-    return t_.outcome("(A67)-(A82)", statement_claims=THEOREM_2)
+        points.append((S, U, L, Q_y, t, s1, s2))
+    if t_.failure is not None:
+        return t_.outcome("(A67)-(A82)", statement_claims=THEOREM_2)
+    return t_.outcome("(A67)-(A82)", statement_claims=THEOREM_2,
+                      certificate_covers=inst.cover_note(t_.points, min(t_.points, DUAL_CAP), "primal maximum (best "
+                                                         "vertex of D) = (A80) = (A81) = (A82), written from L, Q_y, "
+                                                         "e^eps"),
+                      **built(lambda: inst.all_zero_certificate("rldp.steps.a4.a67-a82-dual: primal - (A80), (A80) - "
+                                                                "(A81), (A81) - (A82)",
+                                                                [f for pt_ in points[:DUAL_CAP]
+                                                                 for f in _dual_facts(*pt_)], cap=3 * DUAL_CAP)))
 
 
 @claim(
@@ -132,7 +203,7 @@ def check_dual(ctx):
 )
 def check_feasibility(ctx):
     rng = ctx.rng("steps.a4.feasibility")
-    t_ = Tally(50)
+    t_, points = Tally(50), []
     for k in range(120):
         S, U, L, Q_y, t, s1, s2 = _instance(rng, k)
         c = printed_A71(Q_y, s1, s2, t, S, U)
@@ -140,10 +211,12 @@ def check_feasibility(ctx):
         low = printed_A75_lower(Q_y, s1, s2, t, S)
         pt = {"L": [[str(x) for x in r] for r in L], "Q_y": [[str(x) for x in r] for r in Q_y], "e^eps": str(t),
               "s1": s1, "s2": s2}
+        ws = []
         for trial in range(4):
             w = [b + Fraction(rng.randint(-3, 3), 4) * (trial > 0) for b in low]
             z = printed_A74(w, c)
             feasible = all(x >= 0 for r in z for x in r)
+            ws.append((w, feasible))
             t_.truth("(A75): z >= 0 iff (A77)-(A79)", feasible == all(a >= b for a, b in zip(w, low, strict=True)), {**pt, "w": [str(x) for x in w]})
             if feasible:
                 t_.truth("weak duality", printed_A76_lhs(w, L, Q_y, s1, s2, t) >= primal, {**pt, "w": [str(x) for x in w]},
@@ -151,7 +224,29 @@ def check_feasibility(ctx):
         t_.truth("bounds attain the primal", printed_A76_lhs(low, L, Q_y, s1, s2, t) == primal, pt,
                  dual=printed_A76_lhs(low, L, Q_y, s1, s2, t), primal=primal)
         t_.points += 1
-    return t_.outcome("(A74)-(A79)", statement_claims=THEOREM_2)
+        points.append((S, U, L, Q_y, t, s1, s2, ws))
+    if t_.failure is not None:
+        return t_.outcome("(A74)-(A79)", statement_claims=THEOREM_2)
+    return t_.outcome("(A74)-(A79)", statement_claims=THEOREM_2,
+                      certificate_covers=inst.cover_note(t_.points, min(t_.points, inst.CAP), "trials (z = w - c >= 0 "
+                                                         "exactly when w meets the bounds (A77)-(A79), weak duality "
+                                                         "for the feasible w, the bounds attaining the primal), "
+                                                         "written from L, Q_y, e^eps and w"),
+                      **built(_feasibility_certificates, points))
+
+
+def _feasibility_certificates(points) -> list[dict]:
+    name = "rldp.steps.a4.a74-a79-feasibility"
+    nonneg, positive = [], []
+    for pt_ in points[:inst.CAP]:
+        a, b = _feasibility_facts(*pt_)
+        nonneg.append(["min", *a])
+        positive += b
+    docs = [inst.all_nonneg_certificate(f"{name}: feasible trials and the bounds' dual value", nonneg)]
+    if positive:
+        docs.append(inst.all_positive_certificate(f"{name}: infeasible trials (some z < 0 and some w below its "
+                                                  "bound)", positive, cap=len(positive)))
+    return docs
 
 
 def w_extreme_certificates(low, up, L, Q_y, t, s1, s2) -> list[dict]:

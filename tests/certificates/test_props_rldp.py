@@ -183,3 +183,21 @@ def test_body_step_facts_accept_true_points_and_reject_wrong_ones():
     assert recheck(inst.all_nonneg_certificate("t5", [["min", *_thm5_step_facts(hat, cond, ds, 0, 1)]])).ok
     bad = [F(19, 100), F(0)]                                                       # d_0 below the distance
     assert not recheck(inst.all_nonneg_certificate("t5", [["min", *_thm5_step_facts(hat, cond, bad, 0, 1)]])).ok
+
+
+@pytest.mark.slow
+def test_a4_certificates_accepted_and_wrong_readings_rejected(monkeypatch):
+    import proofs.rldp.steps_appA4 as a4
+
+    ctx = Context(dps=30)
+    for check in (a4.check_dual, a4.check_feasibility):
+        assert all(recheck(d).ok for d in _docs(check(ctx))), check.__name__
+    # (A80)-(A81)'s rest term without e^eps on the s2 block: (A81) - (A82) no longer 0
+    monkeypatch.setattr(a4, "_rest_expr", lambda L, Q_y, s1, s2, t: ["-", ["+", *(["*", q, l] for q, l in zip(
+        Q_y[s1], L[s1], strict=True))], ["+", *(["*", q, l] for q, l in zip(Q_y[s2], L[s2], strict=True))]])
+    assert not recheck(_docs(a4.check_dual(ctx))[0]).ok
+    monkeypatch.undo()
+    # the bound of (A77) read as min_u Q_{y|s1,u}: the bounds' dual value falls below the primal
+    monkeypatch.setattr(a4, "_lower_expr", lambda Q_y, s1, s2, t, S: [
+        ["min", *Q_y[s1]] if s == s1 else (["-", ["*", t, ["min", *Q_y[s2]]]] if s == s2 else 0) for s in range(S)])
+    assert not all(recheck(d).ok for d in _docs(a4.check_feasibility(ctx)))
