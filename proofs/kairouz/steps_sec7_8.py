@@ -308,6 +308,7 @@ def check_constraints_46_50(ctx):
             for lpos in range(0, l + 1):
                 T.truth("count < l k iff l_{>0} > k", (printed_corner_count(l, lpos, k) < l * k) == (lpos > k),
                         {"k": k, "l": l, "l_pos": lpos})
+    members = []   # issue 23: (A, B, q) of (50)'s membership checks
     for _n in range(30):
         k, l = rng.choice((2, 3, 4)), rng.choice((1, 2, 3))
         t = _rand_t(rng)
@@ -323,6 +324,7 @@ def check_constraints_46_50(ctx):
         B = [[1 if c % k == x else 0 for c in range(k * l)] for x in range(k)]
         T.truth("(50) holds at a DP mechanism", all(sum(a * b for a, b in zip(r, q, strict=True)) <= 0 for r in A)
                 and all(sum(a * b for a, b in zip(r, q, strict=True)) == 1 for r in B), pt)
+        members.append((A, B, q))
         # Claim 3: tight constraints of a column
         for S_col in [_pattern(A_, k, t) for A_ in _subsets(k)] + [[Fraction(0)] * k]:
             tight = [r for r in Aj if sum(a * b for a, b in zip(r, S_col, strict=True)) == 0]
@@ -330,7 +332,24 @@ def check_constraints_46_50(ctx):
             T.truth("Claim 3 (rank of the tight constraints)", _rank(tight) == k if zero else _rank(tight) <= k - 1,
                     {**pt, "column": fs(S_col)})
         T.points += 1
-    return T.outcome("(46)-(50) and Claim 3", statement_claims=("kairouz.lemma23.corner-points",))
+    return T.outcome("(46)-(50) and Claim 3", statement_claims=("kairouz.lemma23.corner-points",),
+                     **(_membership_evidence(members) if T.failure is None else {}))
+
+
+def _membership_evidence(members) -> dict:
+    """Exact: at every point, the DP mechanism's q satisfies (50): -(A q) >= 0 row by row and B q = 1 (the rows of
+    A~, the non-negativity rows and B as the claim builds them, each product written out)."""
+    from rldp_verify.certificates.claims import built
+    from rldp_verify.certificates.instances_other import all_nonneg, all_zero, covers, dot
+
+    def docs():
+        return [all_nonneg(f"(50): A q <= 0 at {len(members)} sampled DP mechanisms",
+                           [["-", dot(r, q)] for A, _, q in members for r in A]),
+                all_zero(f"(50): B q = 1 at {len(members)} sampled DP mechanisms",
+                         [["-", dot(r, q), 1] for _, B, q in members for r in B])]
+    return {"certificate_covers": covers(len(members), len(members), "memberships (50) A q <= 0, B q = 1 of a DP "
+                                         "mechanism, exactly; the row counts, (47), (49), the count identity and "
+                                         "Claim 3's ranks (sympy) carry none"), **built(docs)}
 
 
 # --- Sec. 8.1-8.2: the algebra of Lemma 24's proof ------------------------------------------------------------------
