@@ -81,9 +81,9 @@ printed ratio_upper >= U, printed ratio_lower <= L, PASS: U <= e^eps, FAIL: L > 
   statement is instead Q[(j, y)|x] = pi_j Q_j[y|u_j(x)], j released: the ratio at (j, y) is part j's, so U = max_j U_j
   (and with ``coordinates``, x and x' differing in x_j only, L = max_j L_j).  Else L: the
   ``product_witness`` {hash, parts: [{seed, inputs [[u_r(x)], [u_r(x')]], buckets (same shape), y}]}, uniform pi
-  (one entry per r), each part ``seeded-grr``: the exact ratio prod_i sum_r Q_i(y_i|bucket) / sum_r Q_i(y_i|bucket')
-  (Q_i = a on the bucket y_i, else b); the buckets are data (an index mapped to one bucket, checked), re-checked
-  outside the checker with ``hash``.
+  (one entry per r), each part ``seeded-grr`` or GRR (``subsets`` m = 1: g = k, the buckets the inputs themselves):
+  the exact ratio prod_i sum_r Q_i(y_i|bucket) / sum_r Q_i(y_i|bucket') (Q_i = a on the bucket y_i, else b); the
+  buckets and inputs are data (an index mapped to one bucket, checked), re-checked outside the checker with ``hash``.
 - Lattice noise (``lattice-laplace`` {lower, upper, k, scale, size}, eps-LDP; data i_lower, i_upper): each of the
   ``size`` coordinates x in [lower, upper] is rounded to i(x) = floor(x 2^-k + 1/2), and Y = i + Z with Z discrete
   Laplace of scale sigma = scale 2^-k, Pr[Z = z] = c t^|z|, t = e^(-1/sigma), independently per coordinate.  The ratio
@@ -255,7 +255,7 @@ def check(st: dict, data: dict) -> str:
     _check_verdict(verdict := st["verdict"], st["eps"], U, L)
     w, msg = data.get("hash_witness") or data.get("product_witness"), f"{verdict}: ratio in [{_s(L)}, {_s(U)}]"
     at = "" if not w else f"buckets {w['buckets']} of {w['inputs']} at seed {w['seed']}" if "seed" in w else \
-        f"buckets at seeds {[p['seed'] for p in w['parts']]}"
+        f"the parts' inputs and buckets (seeds {[p['seed'] for p in w['parts']]})"
     return msg + f" ({F['type']}{'' if wit is None else ', witness re-checked'})" + (
         f"; data to re-check with {w['hash']}: {at}" if w else "")
 
@@ -314,20 +314,27 @@ def _product(st: dict, F: dict, wit):
     UL, comb = [_structured(p, F, {}) for p in parts], max if st.get("mixture") else math.prod
     Ls: list = [e[1] for e in UL] if st.get("coordinates") else [None]
     U, L = comb([e[0] for e in UL]), None if None in Ls else comb(Ls)
-    if wit is None or L is not None or st.get("mixture") or any("seeded-grr" not in p for p in parts):
+    if wit is None or L is not None or st.get("mixture") or any(
+            "seeded-grr" not in p and int(p.get("subsets", {}).get("m", 0)) != 1 for p in parts):
         return U, L
-    num, den = Fraction(1), Fraction(1)
-    for p, w in zip(parts, wit["parts"], strict=True):
-        g, a, b, y = int(p["seeded-grr"]["g"]), q(p["seeded-grr"]["a"]), q(p["seeded-grr"]["b"]), int(w["y"])
-        h: dict = {}
-        for i, v in zip(sum(w["inputs"], []), sum(w["buckets"], []), strict=True):
-            if h.setdefault(int(i), int(v)) != int(v) or not 0 <= int(v) < g:
-                raise CertificateError(f"the product witness maps index {i} to two buckets or outside [0, {g})")
-        ix, ixp = w["inputs"]
-        if len(ix) != len(ixp) or not ix:
-            raise CertificateError("the product witness needs one index per mixture component for x and x'")
-        num, den = num * sum(a if h[int(i)] == y else b for i in ix), den * sum(a if h[int(i)] == y else b for i in ixp)
-    return U, _ratio(num, den)
+    f = [_witness_sums(p, F, w) for p, w in zip(parts, wit["parts"], strict=True)]
+    return U, _ratio(math.prod(e[0] for e in f), math.prod(e[1] for e in f))
+
+
+def _witness_sums(p: dict, F: dict, w: dict):
+    """(sum_r Q_p(y|bucket of u_r(x)), the same at x') of a ``seeded-grr`` or GRR part at its product witness."""
+    kind, g, a, b, _ = _structured_channel(p, F, k := math.prod(int(v) for v in p["sizes"]))
+    g, y = k if kind == "m" else g, int(w["y"])
+    if kind == "m" and [[int(i) for i in s] for s in w["buckets"]] != [[int(i) for i in s] for s in w["inputs"]]:
+        raise CertificateError("a GRR part's witness buckets must be its inputs (the identity map)")
+    h: dict = {}
+    for i, v in zip(sum(w["inputs"], []), sum(w["buckets"], []), strict=True):
+        if h.setdefault(int(i), int(v)) != int(v) or not 0 <= int(v) < g:
+            raise CertificateError(f"the product witness maps index {i} to two buckets or outside [0, {g})")
+    ix, ixp = w["inputs"]
+    if len(ix) != len(ixp) or not ix:
+        raise CertificateError("the product witness needs one index per mixture component for x and x'")
+    return tuple(sum((a if h[int(i)] == y else b for i in side), Fraction(0)) for side in (ix, ixp))
 
 
 def _hash_witness(w: dict, g: int, k: int, top):

@@ -24,9 +24,14 @@ table), each built here from exact parts so that its worst ratio is known by han
   then a unary encoding with p = 1/2, q = 1/4 of (x (2 c + 1) + c) mod 4 on 4 positions): rho = 3;
 - Hadamard response (:class:`~rldp_verify.structured.composite.TwoLevel`: 8 outputs, hi = 3/16 on the 4 outputs y
   with <y, x + 1> even (rows 1..4 of the Hadamard matrix of order 8), lo = 1/16 elsewhere): rho = 3, one ``two-level``
-  part.
+  part;
+- TreeHist over GRR word and fragment reports (pure-ldp's DEClient: the word report GRR on x as above, ratio 7/2,
+  times a secret uniform mixture over the prefixes x >> 2, x >> 1 of GRR on 4 values with a = 1/2, b = 1/6, ratio 3;
+  x = 0 has both prefixes 0, so the fragment's v(M, 0) is a/b): rho = 21/2, attained at x = 0, x' = 4, the lower end
+  the exact ratio at the witness's inner indices (data), so the FAIL is certified too.
 
-The certificates of SFP, the sketch, TreeHist, dBitFlipPM, CMS and Hadamard response certify the upper end only (their lower ends rest on hash rows, positions and
+The certificates of SFP, the sketch, TreeHist over a unary encoding, dBitFlipPM, CMS and Hadamard response certify
+the upper end only (their lower ends rest on hash rows, positions and
 prefixes the checker does not evaluate), so their PASS carries a certificate and their FAIL does not (the audit's
 InputError is recorded). An engine error that drops a factor of SPL's ratio or SFP's upper end, takes SMP's ratio
 from its first attribute only, or Hadamard response's against the mean level, is rejected by the independent checker (mutants ``certificate.spl-*``,
@@ -46,7 +51,7 @@ F = Fraction
 
 
 def structures():
-    """(name, structure, rho, lower end certified) for the eight composed structures of the module docstring."""
+    """(name, structure, rho, lower end certified) for the nine composed structures of the module docstring."""
     from rldp_verify.structured.channels import AttributeMixture, BitChannel, Symmetric, UnaryProduct
     from rldp_verify.structured.composite import AttributeProduct, BloomProduct, SampledBits, TwoLevel
     from rldp_verify.structured.sketch import ReleasedProduct, hashed_mixture
@@ -60,7 +65,7 @@ def structures():
                                                           lambda x: x), F(9), False),
         ("sketch over GRR", hashed_mixture(8, list(range(4)), lambda j, x: (x * (2 * j + 1) + j) % 3,
                                            Symmetric(3, F(1, 2), F(1, 4))), F(2), False),
-        ("TreeHist GRR word x unary fragment", PrefixOracle(8, Symmetric(8, F(1, 3), F(2, 21)), UnaryProduct(6, bit),
+        ("TreeHist unary fragment x GRR word", PrefixOracle(8, Symmetric(8, F(1, 3), F(2, 21)), UnaryProduct(6, bit),
                                                             lambda x: x, lambda x: (x >> 2, 2 + (x >> 1))),
          F(21, 2), False),
         ("dBitFlipPM 4 buckets, 2 positions", SampledBits(8, 4, 2, bit, lambda x: x // 2), F(3), False),
@@ -70,6 +75,9 @@ def structures():
         ("HR 8 outputs", TwoLevel(4, 8, F(3, 16), F(1, 16), lambda x: {y for y in range(8)
                                                                        if bin(y & (x + 1)).count("1") % 2 == 0}),
          F(3), False),
+        ("TreeHist GRR fragment x GRR word", PrefixOracle(8, Symmetric(8, F(1, 3), F(2, 21)),
+                                                          Symmetric(4, F(1, 2), F(1, 6)), lambda x: x,
+                                                          lambda x: (x >> 2, x >> 1)), F(21, 2), True),
     ]
 
 
@@ -77,14 +85,15 @@ def structures():
     id="rldp.audit.composed-product-forms",
     paper=PAPER,
     source="Definition 2 (eps-LDP) for composed protocols: SPL, SFP, a sketch over GRR, TreeHist over a unary-encoding "
-           "fragment, dBitFlipPM, SMP, CMS, Hadamard response",
-    statement="The eight composed structures of the module docstring have eps-LDP ratios 6, 9, 2, 21/2, 3, 3, 3 and 3: "
-              "each is e^eps-LDP at e^eps = its ratio and not at e^eps = its ratio (1 - 10^-9).",
+           "or GRR fragment, dBitFlipPM, SMP, CMS, Hadamard response",
+    statement="The nine composed structures of the module docstring have eps-LDP ratios 6, 9, 2, 21/2, 3, 3, 3, 3 and "
+              "21/2: each is e^eps-LDP at e^eps = its ratio and not at e^eps = its ratio (1 - 10^-9).",
     hypotheses=("the parts are independent given x; released indices and secret mixture indices do not depend on x",),
     method=(Method.EXACT,),
     reading="the structured eps-LDP audits: PASS at the ratio and FAIL just below, each PASS with its product "
-            "certificate (SPL's and SMP's FAIL too: coordinates, the lower end derived from the parts'); VERIFIED when every "
-            "verdict agrees with the statement and every certificate the statement promises is written",
+            "certificate (the FAIL too for SPL and SMP, coordinates: the lower end derived from the parts', and for "
+            "TreeHist over GRR: the witness's inner indices); VERIFIED when every verdict agrees with the statement "
+            "and every certificate the statement promises is written",
 )
 def check_composed_product_forms(ctx):
     from rldp_verify.certificates.audit import structured_certificate

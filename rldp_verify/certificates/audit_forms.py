@@ -90,14 +90,15 @@ def _composed_parts(st) -> tuple[list, dict] | None:
     with one position per input, ``hmax`` = 1: a released row c, then a unary encoding of h_c(x) on m positions),
     Hadamard response (:class:`~rldp_verify.structured.composite.TwoLevel`, one ``two-level`` part, upper end only), SFP
     (:class:`~rldp_verify.structured.sketch.ReleasedProduct`: a released position, then fragment x word), TreeHist
-    over a unary-encoding fragment (:class:`~rldp_verify.structured.treehist.PrefixOracle`: word x a secret uniform
-    mixture over prefixes; a GRR fragment's upper end v(M, 0) is tighter than the product and rests on the prefix
-    multiplicities: None), a sketch over GRR / unary encoding (:class:`~rldp_verify.structured.sketch.HashedInput`, one
-    part) and dBitFlipPM with d_bits >= 2 (:class:`~rldp_verify.structured.composite.SampledBits`: released positions
-    of a unary encoding of the bucket, a marginal of it; its ratio r1 r2 is the unary encoding's). None otherwise."""
+    over GRR or a unary encoding (:class:`~rldp_verify.structured.treehist.PrefixOracle`: word x a secret uniform
+    mixture over prefixes; with a GRR fragment only when its upper end v(M, 0) is the product's a/b, M = R equal
+    prefix indices of one input, as at the library's default index_mapper), a sketch over GRR / unary encoding
+    (:class:`~rldp_verify.structured.sketch.HashedInput`, one part) and dBitFlipPM with d_bits >= 2
+    (:class:`~rldp_verify.structured.composite.SampledBits`: released positions of a unary encoding of the bucket, a
+    marginal of it; its ratio r1 r2 is the unary encoding's). None otherwise."""
     from rldp_verify.structured.channels import AttributeMixture, BitChannel, UnaryProduct
     from rldp_verify.structured.composite import AttributeProduct, BloomProduct, SampledBits, TwoLevel
-    from rldp_verify.structured.sketch import HashedInput, ReleasedProduct
+    from rldp_verify.structured.sketch import HashedInput, ReleasedProduct, _part_max, _times
     from rldp_verify.structured.treehist import PrefixOracle
 
     if isinstance(st, (AttributeProduct, AttributeMixture)):
@@ -105,7 +106,7 @@ def _composed_parts(st) -> tuple[list, dict] | None:
                                                              else {})}
     if isinstance(st, ReleasedProduct):
         return [st.frag, st.word], {}
-    if isinstance(st, PrefixOracle) and isinstance(st.frag, UnaryProduct):
+    if isinstance(st, PrefixOracle) and st.upper() == _times(_part_max(st.word), _part_max(st.frag)):
         return [st.word, st.frag], {}
     if isinstance(st, HashedInput) and st._pair() is not None or isinstance(st, TwoLevel):
         return [st], {}
@@ -132,11 +133,35 @@ def product_form(st) -> dict | None:
     found = _composed_parts(st)
     if found is None:
         return None
+    wit = grr_prefix_witness(st)
     forms = [f for c in found[0] if (f := part_form(c)) is not None]
     if len(forms) != len(found[0]):
         return None
     d = getattr(st, "d", None) or getattr(st, "k", None) or math.prod(f["sizes"][0] for f in forms)
-    return {"product": forms, "sizes": [d, 1], **found[1]}
+    return {"product": forms, "sizes": [d, 1], **found[1], **({"data": {"product_witness": wit}} if wit else {})}
+
+
+def grr_prefix_witness(st) -> dict | None:
+    """TreeHist over GRR word and fragment reports (:class:`~rldp_verify.structured.treehist.PrefixOracle`, pure-ldp's
+    DEClient): the lower end's inputs x, x' as a ``product_witness`` whose parts are GRR (the buckets the inner indices
+    themselves): the word index and the R prefix indices of x and x', and the outputs y the engine's search chose (the
+    word's index of x, resp. x's most frequent prefix index, for a >= b); None for any other structure or when the
+    search found no witness. The indices are data: a reader re-checks them with the library's index_mapper."""
+    from rldp_verify.structured.channels import Symmetric
+    from rldp_verify.structured.treehist import PrefixOracle
+
+    if not (isinstance(st, PrefixOracle) and isinstance(st.word, Symmetric) and isinstance(st.frag, Symmetric)):
+        return None
+    w = st.ratio_bounds(0)[2]
+    if w is None:
+        return None
+    x, xp = w["x"], w["x_prime"]
+    wi, ui = [st.word_index(x), st.word_index(xp)], [list(st.prefixes(x)), list(st.prefixes(xp))]
+    wy = wi[0] if st.word.a >= st.word.b else wi[1]
+    fy = st._mode(x if st.frag.a >= st.frag.b else xp)[1]
+    return {"hash": "TreeHist's word index and prefix indices of x and x' (the library's index_mapper)",
+            "parts": [{"seed": None, "inputs": [[wi[0]], [wi[1]]], "buckets": [[wi[0]], [wi[1]]], "y": wy},
+                      {"seed": None, "inputs": ui, "buckets": [list(side) for side in ui], "y": fy}]}
 
 
 def product_witness(st) -> dict | None:

@@ -21,7 +21,8 @@ from rldp_verify.structured.audit import Adapted, audit_structured
 def _structures():
     from proofs.rldp.audit_certificate_composed import structures
 
-    return {name.split()[0]: (st, rho, lower) for name, st, rho, lower in structures()}
+    return {" ".join(name.split()[:2]) if name.startswith("TreeHist") else name.split()[0]: (st, rho, lower)
+            for name, st, rho, lower in structures()}
 
 
 def _cert(which: str, below: bool = False):
@@ -32,14 +33,15 @@ def _cert(which: str, below: bool = False):
     return res, structured_certificate(res, model, eps)
 
 
-@pytest.mark.parametrize("which", ["SPL", "SFP", "sketch", "TreeHist", "dBitFlipPM", "SMP", "CMS", "HR"])
+@pytest.mark.parametrize("which", ["SPL", "SFP", "sketch", "TreeHist unary", "TreeHist GRR", "dBitFlipPM", "SMP",
+                                   "CMS", "HR"])
 def test_pass_accepted_in_the_product_form(which):
     res, cert = _cert(which)
     st = cert["statement"]
     assert str(res.verdict) == "PASS" and "product" in st and "Q" not in st
     chk = recheck(cert)
     assert chk.ok and chk.message.startswith("PASS"), chk.message
-    assert (st["ratio_lower"] is not None) == (which in ("SPL", "SMP"))     # upper end only but with coordinates
+    assert (st["ratio_lower"] is not None) == (which in ("SPL", "SMP", "TreeHist GRR"))   # else upper end only
 
 
 def test_spl_fail_certified_by_coordinates_and_others_refused():
@@ -134,11 +136,34 @@ def test_two_level_twins_rejected():
     assert not recheck(bad).ok and "structured channel needs" in recheck(bad).message
 
 
-@pytest.mark.parametrize(("mid", "route"), [("certificate.spl-ratio-last-factor-dropped", "SPL"),
-                                            ("certificate.hr-ratio-against-mean-level", "HR"),
-                                            ("certificate.sfp-upper-word-only", "SFP"),
-                                            ("certificate.smp-ratio-first-attribute", "SMP")])
-def test_composed_mutant_rejected(mid, route):
+def test_treehist_grr_fail_certified_by_its_inner_indices_and_twins_rejected():
+    """TreeHist over GRR word and fragment (M = R: the product's upper end): the FAIL just below 21/2 certified by the
+    witness's inner indices; buckets that are not the inputs, x' given x's prefix 0 (the ratio falls to
+    7/2 * 2a / (a + b) = 21/4, below the printed lower end) and a fragment part loosened rejected."""
+    res, cert = _cert("TreeHist GRR", below=True)
+    assert str(res.verdict) == "FAIL" and recheck(cert).ok, recheck(cert).message
+    assert recheck(cert).message.startswith("FAIL: ratio in [10.5, 10.5]")
+    parts = cert["data"]["product_witness"]["parts"]
+    bad = copy.deepcopy(cert)
+    bad["data"]["product_witness"]["parts"][1]["buckets"][1] = [parts[1]["y"]] * len(parts[1]["inputs"][1])
+    assert not recheck(bad).ok and "identity map" in recheck(bad).message
+    bad = copy.deepcopy(cert)
+    moved = [parts[1]["y"]] + parts[1]["inputs"][1][1:]
+    bad["data"]["product_witness"]["parts"][1].update(inputs=[parts[1]["inputs"][0], moved],
+                                                      buckets=[parts[1]["inputs"][0], moved])
+    assert not recheck(bad).ok and "not attained by a witness" in recheck(bad).message
+    bad = copy.deepcopy(cert)
+    bad["statement"]["product"][1]["subsets"]["p"] = str(F(1, 2) + F(1, 10**12))
+    assert not recheck(bad).ok and "below the certified bound" in recheck(bad).message
+
+
+@pytest.mark.parametrize(("mid", "route", "why"), [
+    ("certificate.spl-ratio-last-factor-dropped", "SPL", "below the certified bound"),
+    ("certificate.hr-ratio-against-mean-level", "HR", "below the certified bound"),
+    ("certificate.treehist-grr-witness-swapped", "TreeHist GRR", "not attained by a witness (witness ratio 0.095"),
+    ("certificate.sfp-upper-word-only", "SFP", "below the certified bound"),
+    ("certificate.smp-ratio-first-attribute", "SMP", "below the certified bound")])
+def test_composed_mutant_rejected(mid, route, why):
     import proofs.rldp.audit_certificate_composed as mod
     from mutation.catalogue import MODULES, MUTANTS
     from rldp_verify.claims.mutants import apply, revert
@@ -156,7 +181,7 @@ def test_composed_mutant_rejected(mid, route):
     finally:
         revert(done)
     hit = [recheck(d) for n, d in bad.items() if route in n]
-    assert hit and any(not c.ok and "below the certified bound" in c.message for c in hit), [c.message for c in hit]
+    assert hit and any(not c.ok and why in c.message for c in hit), [c.message for c in hit]
     assert all(recheck(d).ok for n, d in bad.items() if route not in n)
     assert all(recheck(d).ok for d in docs().values())
 
