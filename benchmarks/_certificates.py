@@ -123,7 +123,7 @@ class Certifier:
         return f"{NONE}: {_one_line(reason)}"
 
     def _check_text(self, row: str, text: str, t0: float):
-        from rldp_verify_check import CertificateError, Checked, check, check_path
+        from rldp_verify_check import CertificateError, Checked, check, check_path  # the independent checker
 
         size = len(text.encode())
         if size <= self.max_bytes:
@@ -132,13 +132,13 @@ class Certifier:
             path.write_text(text)
             t_build = time.perf_counter() - t0
             t1 = time.perf_counter()
-            results = check_path(path)                       # the file, read back as make check-certificates reads it
+            results = _guarded(lambda: check_path(path), row)  # the file, read back as make check-certificates does
             where = ""
         else:
             t_build = time.perf_counter() - t0
             t1 = time.perf_counter()
             try:
-                results = [check(d) for d in _docs(text)]
+                results = _guarded(lambda: [check(d) for d in _docs(text)], row)
             except (ValueError, CertificateError) as exc:
                 results = [Checked(row, "?", False, f"unreadable: {exc}")]
             where = f"; not written: {size / 1e6:.1f} MB > {self.max_bytes / 1e6:g} MB"
@@ -167,6 +167,17 @@ class Certifier:
                 f"check-certificates) unless above {self.max_bytes / 1e6:g} MB (then re-checked in memory, not "
                 f"written); building, writing and re-checking them took {self.seconds:.1f} s, timed apart from "
                 "the audit seconds.")
+
+
+def _guarded(run: Callable[[], list], row: str) -> list:
+    """The checker's results; an exception the checker lets through (it should answer FAIL, never raise) is the
+    row's failure, not the benchmark's crash."""
+    from rldp_verify_check import Checked
+
+    try:
+        return run()
+    except (ArithmeticError, RecursionError, MemoryError) as exc:
+        return [Checked(row, "?", False, f"the checker raised {type(exc).__name__}: {exc}")]
 
 
 def _docs(text: str) -> list[dict]:

@@ -226,3 +226,15 @@ def test_audit_row_float_columns_none(tmp_path):
     res = audit(floats, "log(4)", ball=ball)
     cell = certs.certify("floats", lambda n: _certificate(res, floats, "log(4)", ball, n))[0]
     assert cell.startswith("none: no certificate form: 4 of the 4 columns of Q"), cell
+
+
+def test_checker_exception_is_the_rows_failure(tmp_path, monkeypatch):
+    """An exception that escapes the checker (OverflowError formatting a ratio of 1e600 as a float, seen on the
+    red-team's 1e-300 blocks) fails the row, not the benchmark."""
+    import rldp_verify_check
+
+    def boom(path):
+        raise OverflowError("integer division result too large for a float")
+    monkeypatch.setattr(rldp_verify_check, "check_path", boom)
+    cell, _, _ = Certifier("t", root=tmp_path).certify("x", _ball_certificate)
+    assert cell == "FAILED: the checker raised OverflowError: integer division result too large for a float", cell
