@@ -10,6 +10,8 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
+from rldp_verify.certificates import instances_rldp as inst
+from rldp_verify.certificates.claims import built
 from rldp_verify.claims import Method, claim
 
 from ._steps import PAPER, Tally
@@ -45,6 +47,21 @@ def printed_V3_from_V2(v2, t):
     return [[x / t for x in r] for r in v2]
 
 
+def _in_v_s_and_c(w, s, t) -> list:
+    """Facts (each >= 0) that w lies in V_s and in C: (x - t)(x - 1/t) = 0 on block s and x - 1 = 0 elsewhere (both
+    ways), w >= 0 and t w_{s',u'} - w_{s,u} >= 0 across blocks (A90)."""
+    flat = [x for r in w for x in r]
+    U = len(w[0])
+    eqs = [["*", ["-", x, t], ["-", x, ["/", 1, t]]] if i == s else ["-", x, 1] for i, r in enumerate(w) for x in r]
+    return [*eqs, *(["-", e] for e in eqs), *flat, *inst.prop3_expressions([flat], U, t)]
+
+
+def _combination_facts(v, vp, vm, s, t) -> list:
+    comb = [["-", ["+", ["/", a, ["+", t, 1]], ["/", ["*", t, b], ["+", t, 1]]], x]
+            for ra, rb, rv in zip(vp, vm, v, strict=True) for a, b, x in zip(ra, rb, rv, strict=True)]
+    return [*_in_v_s_and_c(vp, s, t), *_in_v_s_and_c(vm, s, t), *comb, *(["-", c] for c in comb)]
+
+
 @claim(
     id="rldp.steps.a6.a105-a109-combination",
     paper=PAPER,
@@ -56,7 +73,7 @@ def printed_V3_from_V2(v2, t):
 )
 def check_combination(ctx):
     rng = ctx.rng("steps.a6.combination")
-    T = Tally(50)
+    T, points = Tally(50), []
     for k in range(80):
         S, U = rng.choice((2, 3)), rng.choice((1, 2, 3))
         t = 1 + Fraction(rng.randint(1, 300), rng.choice((7, 100, 1000)))
@@ -75,7 +92,15 @@ def check_combination(ctx):
         comb = printed_A105(vp, vm, t)
         T.truth("(A105)/(A109)", comb == v, pt, combination=[[str(x) for x in r] for r in comb])
         T.points += 1
-    return T.outcome("(A103)-(A105), (A108)-(A109)", statement_claims=LEMMA_A8)
+        points.append((v, vp, vm, s, t))
+    if T.failure is not None:
+        return T.outcome("(A103)-(A105), (A108)-(A109)", statement_claims=LEMMA_A8)
+    return T.outcome("(A103)-(A105), (A108)-(A109)", statement_claims=LEMMA_A8,
+                     certificate_covers=inst.cover_note(T.points, min(T.points, inst.CAP), "v+ and v- (data) in V_s and "
+                                                        "in C, and v = v+/(e^eps + 1) + e^eps v-/(e^eps + 1)"),
+                     **built(lambda: inst.all_nonneg_certificate("rldp.steps.a6.a105-a109-combination: v+, v- in V_s "
+                                                                 "and C, and the combination",
+                                                                 [["min", *_combination_facts(*pt_)] for pt_ in points])))
 
 
 def _vectors(values, S, U):
@@ -188,7 +213,7 @@ def check_columns_in_v(ctx):
     from rldp_verify.rldp.srr_threshold import cone_c_extreme_rays, in_cone_c
 
     rng = ctx.rng("rldp.steps.a6.columns-in-v")
-    T = Tally(40)
+    T, merged = Tally(40), []
     with arb_precision(40):
         for (a1, a2), t in itertools.product(((2, 1), (3, 1), (2, 2)), (Fraction(3, 2), Fraction(3))):
             a = a1 * a2
@@ -203,9 +228,10 @@ def check_columns_in_v(ctx):
                 pt = {"a1": a1, "a2": a2, "e^eps": str(t), "P": [str(x) for x in P],
                       "Q": [[str(x) for x in col] for col in Q]}
                 theta = [Fraction(0)] * len(V)
-                split_ok = True
+                split_ok, splits = True, []
                 for col in Q:
                     lam = _conic_weights(V, col)
+                    splits.append((col, lam))
                     split_ok = T.truth("Q_y in cone(V)", lam is not None, pt, column=[str(x) for x in col]) and split_ok
                     if lam is None:
                         break
@@ -220,5 +246,30 @@ def check_columns_in_v(ctx):
                 T.truth("I(Q') >= I(Q)", arb_lower(gain) >= 0 or abs(gain) < Fraction(1, 10**30), pt,
                         I_gain=str(gain))
                 T.points += 1
-    return T.outcome("the reduction to columns in V", statement_claims=("rldp.thm4.dual-certificate",
-                                                                        "rldp.thm4.mu-sublinear"))
+                merged.append((a2, t, V, splits, cols))
+    claims_ = ("rldp.thm4.dual-certificate", "rldp.thm4.mu-sublinear")
+    if T.failure is not None:
+        return T.outcome("the reduction to columns in V", statement_claims=claims_)
+    return T.outcome("the reduction to columns in V", statement_claims=claims_,
+                     certificate_covers=f"the {len(merged)} random mechanisms' exact facts: each column Q_y = "
+                                        "sum_v lambda_{y,v} v with lambda >= 0, and the merged Q' (columns theta_v v) "
+                                        "a mechanism with columns in C; not the extreme rays' decompositions nor "
+                                        "I(Q') >= I(Q) (a gain that may be exactly 0, which arb cannot decide)",
+                     **built(_columns_certificates, merged))
+
+
+def _columns_certificates(merged) -> list[dict]:
+    facts = []
+    for a2, t, V, splits, cols in merged:
+        a = len(V[0])
+        f = []
+        for col, lam in splits:
+            diff = [["-", col[x], ["+", 0, *(["*", l_, v[x]] for l_, v in zip(lam, V, strict=True) if l_)]]
+                    for x in range(a)]
+            f += [*lam, *diff, *(["-", d] for d in diff)]
+        sums = [["-", ["+", *(c[x] for c in cols)], 1] for x in range(a)]
+        f += [*sums, *(["-", d] for d in sums), *(x for c in cols for x in c),
+              *(e for c in cols for e in inst.prop3_expressions([c], a2, t))]
+        facts.append(["min", *f])
+    return [inst.all_nonneg_certificate("rldp.steps.a6.columns-in-v: Q_y = sum lambda v (lambda >= 0), Q' a mechanism "
+                                        "with columns in C", facts)]

@@ -201,3 +201,14 @@ def test_a4_certificates_accepted_and_wrong_readings_rejected(monkeypatch):
     monkeypatch.setattr(a4, "_lower_expr", lambda Q_y, s1, s2, t, S: [
         ["min", *Q_y[s1]] if s == s1 else (["-", ["*", t, ["min", *Q_y[s2]]]] if s == s2 else 0) for s in range(S)])
     assert not all(recheck(d).ok for d in _docs(a4.check_feasibility(ctx)))
+
+
+def test_a6_combination_facts_reject_a_wrong_split():
+    from proofs.rldp.steps_appA6 import _combination_facts, printed_v_minus, printed_v_plus
+
+    t, s = F(2), 0
+    v = [[F(1, 2), F(1)], [F(1), F(1)]]                                           # block 0 in {1/t, 1, t}
+    vp, vm = printed_v_plus(v, s, t), printed_v_minus(v, s, t)
+    assert recheck(inst.all_nonneg_certificate("a6", [["min", *_combination_facts(v, vp, vm, s, t)]])).ok
+    assert not recheck(inst.all_nonneg_certificate("a6", [["min", *_combination_facts(v, vp, vp, s, t)]])).ok
+    assert not recheck(inst.all_nonneg_certificate("a6", [["min", *_combination_facts(v, v, vm, s, t)]])).ok  # 1 in V_s
