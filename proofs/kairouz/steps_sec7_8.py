@@ -406,6 +406,7 @@ def printed_66_coefficient(a, b, aj, bj):
 def check_algebra_57_67(ctx):
     rng = ctx.rng("kairouz.steps.s8-2.algebra")
     T = Tally(ctx.dps)
+    points = []   # issue 23: (t, P0, P1, T, the S_j drawn)
     # (66): the eps-expansion of (65), symbolically
     e, a, b, aj, bj = sp.symbols("epsilon a b a_j b_j")
     lead = sp.series(printed_65(sp.exp(e), a, b, aj, bj), e, 0, 2).removeO().coeff(e, 1)
@@ -431,8 +432,10 @@ def check_algebra_57_67(ctx):
         ratios = [(mb[0][0] + mb[0][1] * s1) / (mb[1][0] + mb[1][1] * s1) if s0 else mb[0][1] / mb[1][1]
                   for s0, s1 in ((1, 0), (1, 1), (0, 1))]
         T.truth("the slopes of the triangular region", max(ratios) == u[0] / u[1] and min(ratios) == lo[0] / lo[1], pt)
+        drawn = []
         for _m in range(4):
             S = [1 + (t - 1) * Fraction(rng.randint(0, 12), 12) for _ in range(k)]
+            drawn.append(S)
             a0, b0 = _dot(P0, S), _dot(P1, S)
             T.truth("(59) = u0 (P1.S) - u1 (P0.S)", printed_59(t, P0, P1, Tset, S) == u[0] * b0 - u[1] * a0, {**pt, "S_j": fs(S)})
             T.truth("(64) = l1 (P0.S) - l0 (P1.S)", printed_64(t, P0, P1, Tset, S) == lo[1] * a0 - lo[0] * b0, {**pt, "S_j": fs(S)})
@@ -453,10 +456,83 @@ def check_algebra_57_67(ctx):
         # linear in S_j: the minimum over the cube is at a corner (random interior points are never below it)
         for _m in range(4):
             S = [1 + (t - 1) * Fraction(rng.randint(0, 12), 12) for _ in range(k)]
+            drawn.append(S)
             T.truth("minimised at a corner", printed_59(t, P0, P1, Tset, S) >= min(corners59)
                     and printed_64(t, P0, P1, Tset, S) >= min(corners64), {**pt, "S_j": fs(S)})
+        points.append((t, P0, P1, Tset, drawn))
         T.points += 1
-    return T.outcome("(57)-(67)", statement_claims=("kairouz.thm5.binary-optimal-no-ties", "kairouz.lemma24.eq61-closed-form"))
+    return T.outcome("(57)-(67)", statement_claims=("kairouz.thm5.binary-optimal-no-ties", "kairouz.lemma24.eq61-closed-form"),
+                     **(_algebra_evidence(points) if T.failure is None else {}))
+
+
+def _algebra_terms(t0, P0, P1, Tset, drawn) -> list:
+    """min(the terms that must be >= 0, -|each term that must be 0|) of one point of kairouz.steps.s8-2.algebra-57-67
+    (>= 0 exactly when every step holds), a ``let`` expression: the displays (57), (59), (60), (62), (64), (65),
+    (67) transcribed as printed and the quantities they must equal written from P0, P1 and e^eps (bound once)."""
+    from rldp_verify.certificates.value import abs_expr
+
+    k = len(P0)
+    Tc = frozenset(range(k)) - Tset
+    mass = lambda P, A: ["+", 0, *[P[i] for i in A]]  # noqa: E731
+    dot_ = lambda P, S: ["+", *[["*", P[i], S[i]] for i in range(k)]]  # noqa: E731
+    t, tm, a, b = "$t", "$tm", "$a", "$b"
+    u, lo = ["$u0", "$u1"], ["$l0", "$l1"]
+    binds = [["t", t0], ["tm", ["-", t, 1]], ["a", mass(P0, Tset)], ["b", mass(P1, Tset)]]
+    binds += [[f"u{n}", ["+", ["*", tm, mass(P, Tset)], 1]] for n, P in enumerate((P0, P1))]
+    binds += [[f"l{n}", ["+", ["*", tm, mass(P, Tc)], 1]] for n, P in enumerate((P0, P1))]
+    Q0 = [["/", t, ["+", 1, t]] if i in Tset else ["/", 1, ["+", 1, t]] for i in range(k)]
+    zero, nonneg = [], []
+    for n, P in enumerate((P0, P1)):
+        binds.append([f"m{n}", dot_(P, Q0)])
+        zero += [["-", f"$m{n}", ["/", u[n], ["+", t, 1]]], ["-", ["-", 1, f"$m{n}"], ["/", lo[n], ["+", t, 1]]]]
+    # the binary mechanism: M^B_nu(0) = m_nu, M^B_nu(1) = 1 - m_nu
+    zero += [["-", ["/", "$m0", "$m1"], ["/", u[0], u[1]]],
+             ["-", ["/", ["-", 1, "$m0"], ["-", 1, "$m1"]], ["/", lo[0], lo[1]]]]
+    nonneg += [["-", 1, ["/", lo[0], lo[1]]], ["-", ["/", u[0], u[1]], 1]]
+
+    def e59(S, last):   # (59) (last = -1) and (64) (last = t)
+        cross = ["+", *[["*", ["-", S[i], 1], ["-", ["*", a, P1[i]], ["*", b, P0[i]]]] for i in range(k)]]
+        diff = ["+", *[["*", ["-", S[i], 1], P0[i] - P1[i]] for i in range(k)]]
+        return ["+", ["*", tm, ["-", a, b]], ["*", tm, cross], ["*", last, diff]]
+
+    def e60(aj, bj, plus_t):   # (60) (plus_t False) and (65) (True)
+        inner = ["+", ["-", a, b], ["*", t, ["-", aj, bj]]] if plus_t else ["-", ["-", a, b], ["-", aj, bj]]
+        return ["+", ["*", tm, inner], ["*", ["pow", tm, 2], ["-", ["*", a, bj], ["*", b, aj]]]]
+
+    for S in drawn[:4]:
+        zero += [["-", e59(S, -1), ["-", ["*", u[0], dot_(P1, S)], ["*", u[1], dot_(P0, S)]]],
+                 ["-", e59(S, t), ["-", ["*", lo[1], dot_(P0, S)], ["*", lo[0], dot_(P1, S)]]]]
+    for j, A in enumerate(_subsets(k)):
+        S = [t if i in A else 1 for i in range(k)]
+        binds += [[f"c{j}", e59(S, -1)], [f"d{j}", e59(S, t)]]
+        zero += [["-", f"$c{j}", e60(mass(P0, A), mass(P1, A), False)],
+                 ["-", f"$d{j}", e60(mass(P0, A), mass(P1, A), True)]]
+        if Tset == A:
+            zero.append(f"$c{j}")
+        if Tc == A:
+            zero.append(f"$d{j}")
+    n_sub = 2**k
+    for S in drawn[4:]:
+        nonneg += [["-", e59(S, -1), ["min", *[f"$c{j}" for j in range(n_sub)]]],
+                   ["-", e59(S, t), ["min", *[f"$d{j}" for j in range(n_sub)]]]]
+    # one expression: -|z| >= 0 says z = 0 exactly
+    return ["let", binds, ["min", *nonneg, *[["-", abs_expr(z)] for z in zero]]]
+
+
+def _algebra_evidence(points) -> dict:
+    """One exact certificate over the first CAP points (:func:`_algebra_terms`): min over the points >= 0."""
+    from rldp_verify.certificates.claims import built
+    from rldp_verify.certificates.instances_other import CAP, all_nonneg, covers
+
+    pts = points[:CAP]
+
+    def docs():
+        return all_nonneg(f"(57)-(67): every equality and inequality at {len(pts)} sampled (P0, P1, e^eps)",
+                          [_algebra_terms(*p) for p in pts])
+    return {"certificate_covers": covers(len(pts), len(points), "displays (57), (59)-(60), (62), (64)-(65), (67), "
+                                         "the bounds attained by the binary mechanism, lower <= 1 <= upper and the "
+                                         "corner minima at the sampled S_j, exactly; the slopes of the triangular "
+                                         "region and (66)'s series (sympy) carry none"), **built(docs)}
 
 
 @claim(

@@ -129,3 +129,12 @@ def test_reverse_pinsker_terms_equality_and_a_wrong_gamma():
         assert recheck(all_nonneg("(22)", [_thm6_terms(a, p, q, [p, q])])).ok
         assert not recheck(all_zero("binary equality", [_thm6_terms(a, p, q, [p, q])])).ok
     assert _thm6_terms(2, [F(1, 2), F(1, 2)], [1, 0], None) is None   # P > 0 = Q: Gamma_max infinite
+
+
+def test_minus_abs_states_an_equality_inside_a_min():
+    """kairouz.steps.s8-2.algebra-57-67's shape: min(inequalities, -|equality terms|) >= 0."""
+    from rldp_verify.certificates.value import abs_expr
+    ok = ["let", [["t", F(3, 2)]], ["min", ["-", "$t", 1], ["-", abs_expr(["-", ["*", "$t", 2], 3])]]]
+    assert recheck(all_nonneg("min", [ok])).ok
+    bad = ["let", [["t", F(3, 2)]], ["min", ["-", "$t", 1], ["-", abs_expr(["-", ["*", "$t", 2], F(3) + F(1, 10**40)])]]]
+    assert not recheck(all_nonneg("min", [bad])).ok
