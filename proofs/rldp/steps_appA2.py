@@ -15,6 +15,7 @@ import mpmath
 
 from rldp_verify.certificates.claims import built
 from rldp_verify.certificates.divergence import renyi_expr
+from rldp_verify.certificates.value import abs_expr as inst_abs
 from rldp_verify.certificates.value import value_certificate
 from rldp_verify.claims import Method, claim
 from rldp_verify.core.divergence import renyi_divergence
@@ -355,6 +356,7 @@ def check_boundary(ctx):
     rng = ctx.rng("steps.a2.boundary")
     t = Tally(ctx.dps)
     cases = {"alpha < 1, F without zero in (0, 1]": 0, "alpha < 1, F with a zero": 0}
+    moves, partitions = [], []
     with working_precision(ctx.dps):
         for k in range(30):
             alpha = (Fr(1, 2), Fr(3, 2), Fr(2), Fr(4, 5), Fr(3))[k % 5]
@@ -375,6 +377,7 @@ def check_boundary(ctx):
                          for i, p in enumerate(P)]
                     if renyi_divergence(phat, Q, alpha, dps=ctx.dps) <= B and (Q[x] - P[x]) * sign > 0:
                         ok = True
+                        moves.append((phat, P, Q, alpha, B, x, sign))
                         break
                 t.truth("interior point is not extremal", ok, {**pt, "direction": sign})
             # (ii) alpha < 1: no zero of F(rho, .) in (0, 1] iff the point with P_x = 0 is in F
@@ -395,6 +398,40 @@ def check_boundary(ctx):
                 X1 = printed_X1(Q, ph)
                 t.truth("X1 not empty", bool(X1), pt)
                 t.truth("X1 = X iff P = P^", (len(X1) == n) == (ph == Q), pt)
+                partitions.append((Q, ph))
             t.points += 1
-    return t.outcome("boundary, zero-free case and the partition X1, X2",
-                     statement_claims=("rldp.lemma-a5.extreme-coordinates", "rldp.lemma-a6.l1-radius"), cases=cases)
+    claims_ = ("rldp.lemma-a5.extreme-coordinates", "rldp.lemma-a6.l1-radius")
+    what = "boundary, zero-free case and the partition X1, X2"
+    if t.failure is not None:
+        return t.outcome(what, statement_claims=claims_, cases=cases)
+    return t.outcome(what, statement_claims=claims_, cases=cases,
+                     certificate_covers=f"(i) the {len(moves)} moved points: each in F (B - D_alpha(P^||Q) >= 0, arb, "
+                                        "P^, Q and B as the binary rationals they are) and moved in the stated "
+                                        f"direction (exactly); (iii) the {len(partitions)} pairs: X1 not empty (max_x "
+                                        "P_x - P^_x >= 0) and X1 = X only at P = P^, exactly; not (ii) (a grid "
+                                        "search for a zero, no numeric fact)",
+                     **built(_boundary_certificates, moves, partitions))
+
+
+def _boundary_certificates(moves, partitions) -> list[dict]:
+    from rldp_verify.certificates import instances_rldp as inst
+    from rldp_verify.certificates.series import exact_number
+
+    def q(v):
+        return [exact_number(x) for x in v]
+
+    name = "rldp.steps.a2.boundary-and-partition"
+    in_f = [["-", exact_number(B), renyi_expr(q(phat), q(Q), alpha)] for phat, P, Q, alpha, B, x, sign in moves]
+    moved = [["*", sign, ["-", exact_number(Q[x]), exact_number(P[x])]] for phat, P, Q, alpha, B, x, sign in moves]
+    nonempty = [["max", *(["-", a, b] for a, b in zip(Q, ph, strict=True))] for Q, ph in partitions]
+    equal = [["-", ["max", *(inst_abs(["-", a, b]) for a, b in zip(Q, ph, strict=True))]]
+             for Q, ph in partitions if Q == ph]
+    proper = [["-", ["min", *(["-", a, b] for a, b in zip(Q, ph, strict=True))]] for Q, ph in partitions if Q != ph]
+    docs = [inst.all_nonneg_certificate(f"{name}: (i) the moved point in F", in_f, exact=False, cap=len(in_f)),
+            inst.all_positive_certificate(f"{name}: (i) moved in the stated direction", moved, cap=len(moved)),
+            inst.all_nonneg_certificate(f"{name}: (iii) X1 not empty, max_x P_x - P^_x", nonempty + equal,
+                                        cap=len(partitions))]
+    if proper:
+        docs.append(inst.all_positive_certificate(f"{name}: (iii) P != P^ has X2 not empty, -min_x (P_x - P^_x)",
+                                                  proper, cap=len(proper)))
+    return docs

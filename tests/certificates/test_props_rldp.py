@@ -212,3 +212,12 @@ def test_a6_combination_facts_reject_a_wrong_split():
     assert recheck(inst.all_nonneg_certificate("a6", [["min", *_combination_facts(v, vp, vm, s, t)]])).ok
     assert not recheck(inst.all_nonneg_certificate("a6", [["min", *_combination_facts(v, vp, vp, s, t)]])).ok
     assert not recheck(inst.all_nonneg_certificate("a6", [["min", *_combination_facts(v, v, vm, s, t)]])).ok  # 1 in V_s
+
+
+def test_a52_certificate_rejects_a_wrong_printed_formula(monkeypatch):
+    import proofs.rldp.steps_appA3 as a3
+
+    pts = [(F(1, 3), F(1, 4), F(2)), (F(2), F(3, 5), F(1, 2))]
+    assert recheck(a3._a52_certificate(pts)).ok
+    monkeypatch.setattr(a3, "printed_A52", lambda Bt, rho, xi: rho / xi + (1 - rho) / (1 - rho * xi) - Bt - 1)
+    assert not recheck(a3._a52_certificate(pts)).ok                               # (1 - rho) not squared
