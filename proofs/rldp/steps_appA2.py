@@ -425,8 +425,8 @@ def _boundary_certificates(moves, partitions) -> list[dict]:
     moved = [["*", sign, ["-", exact_number(Q[x]), exact_number(P[x])]] for phat, P, Q, alpha, B, x, sign in moves]
     nonempty = [["max", *(["-", a, b] for a, b in zip(Q, ph, strict=True))] for Q, ph in partitions]
     equal = [["-", ["max", *(inst_abs(["-", a, b]) for a, b in zip(Q, ph, strict=True))]]
-             for Q, ph in partitions if Q == ph]
-    proper = [["-", ["min", *(["-", a, b] for a, b in zip(Q, ph, strict=True))]] for Q, ph in partitions if Q != ph]
+             for Q, ph in partitions if ph == Q]
+    proper = [["-", ["min", *(["-", a, b] for a, b in zip(Q, ph, strict=True))]] for Q, ph in partitions if ph != Q]
     docs = [inst.all_nonneg_certificate(f"{name}: (i) the moved point in F", in_f, exact=False, cap=len(in_f)),
             inst.all_positive_certificate(f"{name}: (i) moved in the stated direction", moved, cap=len(moved)),
             inst.all_nonneg_certificate(f"{name}: (iii) X1 not empty, max_x P_x - P^_x", nonempty + equal,
