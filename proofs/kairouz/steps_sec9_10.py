@@ -446,16 +446,21 @@ def check_mu_shape(ctx):
     z, e = sp.symbols("z epsilon", positive=True)
     mu_sym = z * sp.exp(e) * e - (z * (sp.exp(e) - 1) + 1) * sp.log(z * (sp.exp(e) - 1) + 1)
     T.truth("(121) = d mu/dz", sp.simplify(sp.diff(mu_sym, z) - printed_121(z, e)) == 0, {})
+    shape_points = []   # issue 23: (eps, r1, r2) of the first loop
     with mpmath.workdps(ctx.dps):
         for _n in range(25):
-            eps = mp(Fraction(rng.randint(1, 4000), 100))
+            eps_q = Fraction(rng.randint(1, 4000), 100)
+            eps = mp(eps_q)
             zs = printed_122(eps)
             pt = {"eps": str(eps)}
             if not T.truth("0 < z* < 1", 0 < zs < 1, pt, z_star=zs):
                 continue
             T.truth("mu'(z*) = 0", abs(printed_121(zs, eps)) <= mp(10) ** (12 - ctx.dps) * (1 + mpmath.exp(eps)), pt,
                     derivative=printed_121(zs, eps))
-            zl, zh = zs * mp(rng.randint(1, 99)) / 100, zs + (1 - zs) * mp(rng.randint(1, 99)) / 100
+            r1 = rng.randint(1, 99)
+            r2 = rng.randint(1, 99)
+            zl, zh = zs * mp(r1) / 100, zs + (1 - zs) * mp(r2) / 100
+            shape_points.append((eps_q, r1, r2))
             T.truth("mu' > 0 below z*, < 0 above", printed_121(zl, eps) > 0 > printed_121(zh, eps), pt)
             T.leq("z* <= 1/2", zs, mp(0.5), pt)
             T.truth("mu(0) = mu(1) = 0", abs(_muz(mp(0), eps)) + abs(_muz(mp(1), eps)) <= mp(10) ** (12 - ctx.dps) * mpmath.exp(eps) * (eps + 1), pt)
@@ -467,7 +472,43 @@ def check_mu_shape(ctx):
                 continue
             _case_checks(T, rng, eps, zs, rng.choice((2, 3, 4, 5)))
             T.points += 1
-    return T.outcome("(121)-(126)", statement_claims=("kairouz.lemma27.max-mu", "kairouz.claim4.single-heavy-atom"))
+    return T.outcome("(121)-(126)", statement_claims=("kairouz.lemma27.max-mu", "kairouz.claim4.single-heavy-atom"),
+                     **(_mu_shape_evidence(shape_points, T.points) if T.failure is None else {}))
+
+
+def _mu_shape_evidence(points, total: int) -> dict:
+    """One arb certificate over the first loop's points (eps, r1, r2): with t = e^eps, z* of (122) and mu' of
+    (121) written out, z* > 0, 1 - z* > 0, 1/2 - z* >= 0, mu'(z* r1/100) > 0 > mu'(z* + (1 - z*) r2/100),
+    |mu'(z*)| <= 1e-30 and |mu(0)| + |mu(1)| <= 1e-30 (arb cannot decide an equality: an enclosure)."""
+    from rldp_verify.certificates.claims import built
+    from rldp_verify.certificates.instances_other import all_nonneg, covers
+    from rldp_verify.certificates.value import abs_expr
+
+    tol = Fraction(1, 10**30)
+    t, zs = "$t", "$zs"
+
+    def d_mu(z, eps):   # (121)
+        return ["-", ["-", ["*", t, eps], ["-", t, 1]], ["*", ["-", t, 1], ["log", ["+", ["*", z, ["-", t, 1]], 1]]]]
+
+    def mu(z, eps):
+        inner = ["+", ["*", z, ["-", t, 1]], 1]
+        return ["-", ["*", z, t, eps], ["*", inner, ["log", inner]]]
+
+    def terms():
+        out = []
+        for eps, r1, r2 in points:
+            binds = [["t", ["exp", eps]],
+                     ["zs", ["/", ["-", ["exp", ["-", ["/", ["*", t, eps], ["-", t, 1]], 1]], 1], ["-", t, 1]]]]
+            zl, zh = ["*", zs, Fraction(r1, 100)], ["+", zs, ["*", ["-", 1, zs], Fraction(r2, 100)]]
+            out.append(["let", binds, ["min", zs, ["-", 1, zs], ["-", Fraction(1, 2), zs], d_mu(zl, eps),
+                                       ["-", d_mu(zh, eps)], ["-", tol, abs_expr(d_mu(zs, eps))],
+                                       ["-", tol, ["+", abs_expr(mu(0, eps)), abs_expr(mu(1, eps))]]]])
+        return all_nonneg(f"(121)-(122): the shape of mu at {len(points)} sampled eps", out, exact=False)
+    return {"certificate_covers": covers(len(points), total, "steps of the first loop (0 < z* <= 1/2, mu' "
+                                         "> 0 below z* and < 0 above at the sampled points, mu'(z*) and mu(0), "
+                                         "mu(1) within 1e-30 of 0), in arb; (121) = d mu/dz (sympy) and the "
+                                         "cases of Lemma 27 (the second loop) carry none", chosen=True),
+            **built(terms)}
 
 
 # --- Secs. 8.4, 9.5: the randomized-response duals at the singleton patterns ------------------------------------------
