@@ -125,19 +125,24 @@ OBJECT_EXTRAS = (
     ("TreeHist_OLH_pure_ldp", _treehist_pure_ldp("LH")),
     ("TreeHist_DE_pure_ldp", _treehist_pure_ldp("DE")),
     ("TreeHist_OUE_pure_ldp", _treehist_pure_ldp("OUE")),
-    ("TreeHist_HE_pure_ldp", lambda k: _he_heavy_hitter("TreeHistClient", k)),
-    ("SFP_HE_pure_ldp", lambda k: _he_heavy_hitter("SFPClient", k)),
+    ("TreeHist_HE_pure_ldp", lambda k: _hh_over("TreeHistClient", k, "HEClient")),
+    ("SFP_HE_pure_ldp", lambda k: _hh_over("SFPClient", k, "HEClient")),
+    ("TreeHist_HM_pure_ldp", lambda k: _hh_over("TreeHistClient", k, "HadamardMechClient", "t=3")),
+    ("SFP_HM_pure_ldp", lambda k: _hh_over("SFPClient", k, "HadamardMechClient", "t=3")),
+    ("SFP_HR_pure_ldp", lambda k: _hh_over("SFPClient", k, "HadamardResponseClient")),
 )
 
 
-def _he_heavy_hitter(cls: str, k: int):
-    """pure-ldp's TreeHist / SFP heavy hitter on the 2^L binary strings (L = log2 k), fragments of 2, over HEClient
-    (ideal continuous Laplace; SFP: the client marked sketch_based = False, as SFP needs), built as
-    ``rldp-verify audit --adapter pure-ldp:{cls} --param fo=HEClient`` builds it."""
+def _hh_over(cls: str, k: int, fo: str, *fo_params: str):
+    """pure-ldp's TreeHist / SFP heavy hitter on the 2^L binary strings (L = log2 k), fragments of 2, over the
+    frequency oracle ``fo`` (HEClient: ideal continuous Laplace; HadamardMechClient with t = 3; HadamardResponseClient,
+    high-privacy regime at eps / 2; SFP: the client marked sketch_based = False, as SFP needs), built as
+    ``rldp-verify audit --adapter pure-ldp:{cls} --param fo=... --param fo.t=3`` builds it."""
     from rldp_verify.adapters.specs import _lookup
 
     build = _lookup(f"pure-ldp:{cls}")[2]
-    return build(epsilon=EPS, fragment_length=2, max_string_length=k.bit_length() - 1, fo="HEClient")[0]
+    return build(epsilon=EPS, fragment_length=2, max_string_length=k.bit_length() - 1, fo=fo,
+                 fo_params=list(fo_params))[0]
 
 def _xxhash_shim():
     import xxhash

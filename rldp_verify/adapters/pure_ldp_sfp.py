@@ -103,7 +103,7 @@ def _part(client, indices: list, ver, ev: _Events, label: str, what: str):
     bad = [i for i in indices if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < d]
     if bad:
         raise InputError(f"{label}: the {what} client's index {bad[0]!r} is not an integer in 0..{d - 1}")
-    return _inner(client, d, ev, f"{label} {what} client"), (lambda i: i)
+    return _inner(client, d, ev, f"{label} {what} client", own_d=True), (lambda i: i)
 
 
 def _sfp(obj, ver, ev: _Events, params) -> Adapted:

@@ -84,19 +84,25 @@ class _Images:
         return v
 
 
-def _inner(client, d_in: int, ev: _Events, label: str) -> Adapted:
-    """The adapted inner client (its own d set to d_in while adapting)."""
+def _inner(client, d_in: int, ev: _Events, label: str, own_d: bool = False) -> Adapted:
+    """The adapted inner client (its own d set to d_in while adapting). ``own_d``: d_in is the client's own d, as the
+    code runs it (SFP, TreeHist); only then are the Hadamard clients, whose draws depend on d, modelled."""
     from rldp_verify.adapters.pure_ldp import _CLIENTS
+    from rldp_verify.adapters.pure_ldp_more import _hm, _hr
 
     cls = type(client).__name__
-    if cls not in _CLIENTS:
+    hadamard = {"HadamardMechClient": _hm, "HadamardResponseClient": _hr}
+    if cls not in _CLIENTS and (cls not in hadamard or not own_d or d_in != getattr(client, "d", None)):
         raise InputError(f"{label}: inner client {cls} has no exact sketch structure (supported: FastLHClient, "
-                         "LHClient, DEClient, UEClient, HEClient)")
+                         "LHClient, DEClient, UEClient, HEClient; in SFP / TreeHist also HadamardMechClient, "
+                         "HadamardResponseClient)")
     from rldp_verify.adapters._common import _version
 
     probe = copy.copy(client)
     probe.d = d_in
     probe.index_mapper = lambda v: v          # the images are the inner client's indices
+    if cls in hadamard:                       # their draws depend on d: d_in must be the client's own (callers)
+        return hadamard[cls](probe, _version("pure-ldp"), ev)
     return _CLIENTS[cls](probe, d_in, _version("pure-ldp"), ev)
 
 

@@ -24,7 +24,7 @@ from rldp_verify.structured import Adapted, LaplaceHistogram, PublicMixture
 from rldp_verify.structured.sketch import LaplaceReports
 from rldp_verify.structured.treehist import FRAG_SEEDS, PrefixMixture, PrefixOracle
 
-ESTIMATORS = ("LHClient", "FastLHClient", "DEClient", "UEClient", "HEClient")
+ESTIMATORS = ("LHClient", "FastLHClient", "DEClient", "UEClient", "HEClient", "HadamardMechClient")
 
 
 class _Rec:
@@ -91,12 +91,24 @@ def _estimator(est, d_min: int, ev: _Events, label: str, what: str) -> Adapted:
     from rldp_verify.adapters.pure_ldp_sketch import _inner
 
     cls = type(est).__name__
-    if cls in ("DEClient", "UEClient", "HEClient"):
+    own = cls in ("DEClient", "UEClient", "HEClient", "HadamardMechClient", "HadamardResponseClient")
+    if own:
         d = getattr(est, "d", None)
         if not isinstance(d, int) or d < d_min:
             raise InputError(f"{label}: the {what} estimator {cls} has d = {d!r} but receives the index {d_min - 1}")
         d_min = d
-    return _inner(est, max(d_min, 2), ev, f"{label} {what} estimator")
+    return _inner(est, max(d_min, 2), ev, f"{label} {what} estimator", own_d=own)
+
+
+def _check_estimators(label: str, we, fe) -> None:
+    for est, what in ((we, "word"), (fe, "fragment")):
+        if type(est).__name__ == "HadamardResponseClient":
+            raise InputError(f"{label}: the {what} estimator HadamardResponseClient is not supported: the secret "
+                             "mixture over the prefixes of a two-level Hadamard response has no exact form here (its "
+                             "ratio needs an output in every prefix's support and in none of the other input's)")
+        if type(est).__name__ not in ESTIMATORS:
+            raise InputError(f"{label}: the {what} estimator {type(est).__name__} is not supported (supported: "
+                             f"{', '.join(ESTIMATORS)})")
 
 
 def _treehist(obj, ver, ev: _Events, params) -> Adapted:
@@ -113,10 +125,7 @@ def _treehist(obj, ver, ev: _Events, params) -> Adapted:
 
     string = _index_string(alphabet, L)
     fe, we = obj.fragment_estimator, obj.word_estimator
-    for est, what in ((we, "word"), (fe, "fragment")):
-        if type(est).__name__ not in ESTIMATORS:
-            raise InputError(f"{label}: the {what} estimator {type(est).__name__} is not supported (supported: "
-                             f"{', '.join(ESTIMATORS)})")
+    _check_estimators(label, we, fe)
     imgs = _images(obj, label, R, [string(x) for x in range(d)])
     words = [_index(we, w, label) for w, _ in imgs]
     pres = [tuple(_index(fe, f, label) for f in fs) for _, fs in imgs]
@@ -134,7 +143,8 @@ def _treehist(obj, ver, ev: _Events, params) -> Adapted:
         raise InputError(f"{label}: a local-hashing fragment estimator with a {inner_w.name} word estimator is not "
                          "supported (both local hashing, or a GRR / unary-encoding fragment)")
     memo: dict = {}
-    frag_seeds = range(min(fe.k, FRAG_SEEDS)) if type(fe).__name__ == "FastLHClient" else range(FRAG_SEEDS)
+    frag_seeds = (range(min(fe.k, FRAG_SEEDS)) if type(fe).__name__ == "FastLHClient" else
+                  list(inner_f.structure.seeds) if type(fe).__name__ == "HadamardMechClient" else range(FRAG_SEEDS))
 
     def build(sw, sf):
         if isinstance(sf, PublicMixture):

@@ -41,6 +41,7 @@ from rldp_verify.structured.channels import (
     _max,
     ratio,
 )
+from rldp_verify.structured.composite import TwoLevel
 
 __all__ = ["HashedInput", "LaplaceReports", "ReleasedProduct", "SignedSketch", "SketchMixture", "hashed_mixture"]
 
@@ -255,14 +256,15 @@ def _part_max(st):
         return _max(ratio(st.a, st.b), ratio(st.b, st.a))
     if isinstance(st, HashedInput):
         return st.inner.ratio()
-    if isinstance(st, (Symmetric, UnaryProduct)):
+    if isinstance(st, (Symmetric, UnaryProduct, TwoLevel)):
         return st.ratio()
     raise InputError(f"no exact pair ratio for a report of type {type(st).__name__} (supported: local hashing, "
-                     "GRR, unary encoding, sketch response)")
+                     "GRR, unary encoding, Hadamard response, sketch response)")
 
 
 def _part_pair(st, u, up) -> tuple:
-    """(max_y P(y|u) / P(y|u'), where): exact for GRR, unary encoding (every pair of distinct inputs has the ratio)
+    """(max_y P(y|u) / P(y|u'), where): exact for GRR, unary encoding, Hadamard response (every pair of distinct
+    inputs has the ratio: for :class:`TwoLevel` the supports of two inputs differ both ways)
     and a hashed oracle (every row j is tried); for local hashing the ratio at a separating seed found by the
     library's hash, else 1 (a lower end: a seed outside the searched range may still separate)."""
     if u == up:

@@ -40,6 +40,12 @@ COMBOS = [
     ("SFPClient", ["fo=FastLHClient", "fo.k=4"], lambda: hh.SFPClient(2.0, 1, 3, fo_client=_marked(fo.FastLHClient(2.0, 8, 4)))),
     ("SFPClient", ["fo=DEClient"], lambda: hh.SFPClient(2.0, 1, 3, fo_client=_marked(fo.DEClient(2.0, 8)))),
     ("SFPClient", ["fo=UEClient"], lambda: hh.SFPClient(2.0, 1, 3, fo_client=_marked(fo.UEClient(2.0, 8)))),
+    ("TreeHistClient", ["fo=HadamardMechClient", "fo.t=2"],
+     lambda: hh.TreeHistClient(2.0, 1, 3, fo_client=fo.HadamardMechClient(2.0, 8, 2))),
+    ("SFPClient", ["fo=HadamardMechClient", "fo.t=1"],
+     lambda: hh.SFPClient(2.0, 1, 3, fo_client=_marked(fo.HadamardMechClient(2.0, 8, 1)))),
+    ("SFPClient", ["fo=HadamardResponseClient"],
+     lambda: hh.SFPClient(2.0, 1, 3, fo_client=_marked(fo.HadamardResponseClient(2.0, 8, list(range(8)))))),
     ("SFPClient", ["fo=SketchResponseClient", "fo.m=4", "fo.num_hashes=2", "fo.lh_k=3"],
      lambda: hh.SFPClient(2.0, 1, 3, index_mapper=lambda s: s,
                           fo_client=fo.SketchResponseClient(2.0, 4, _funcs(2, 4), lh_k=3))),
@@ -86,7 +92,8 @@ BAD = [
     ("TreeHistClient", ["fo.k=3"], "fo.k needs --param fo=CLIENT"),
     ("SFPClient", ["fo=UEClient", "fo.zz=3"], "'fo.zz' is not a parameter of pure-ldp:UEClient"),
     ("SFPClient", ["fo=UEClient", "fo.use_oue=maybe"], "fo.use_oue='maybe': not a valid bool"),
-    ("TreeHistClient", ["fo=HadamardMechClient", "fo.t=2"], "HadamardMechClient is not supported"),
+    ("TreeHistClient", ["fo=RAPPORClient", "fo.f=0.5", "fo.m=8", "fo.num_hashes=2"], "RAPPORClient is not supported"),
+    ("TreeHistClient", ["fo=HadamardResponseClient"], "HadamardResponseClient is not supported: the secret mixture"),
 ]
 
 
