@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import warnings
+from fractions import Fraction
 
 import mpmath
 
+from rldp_verify.certificates.claims import built
+from rldp_verify.certificates.instances_other import covers
 from rldp_verify.claims import Method, Outcome, claim
 
 from ._common import PAPER
@@ -41,6 +44,7 @@ def check(ctx):
     # (b) numeric, the set used in Theorem 2: {x in R^k : sum kappa_i^2 / x_i <= T}, v < 0
     rng = ctx.np_rng("isit.lemma5")
     worst, rows, cvx_ok = mpmath.mpf(0), [], True
+    sets = []   # issue 23: (kappa, v, T) as the exact binary rationals of the floats
     for _ in range(6):
         k = int(rng.integers(1, 6))
         kap, T = rng.uniform(0.1, 1, k), float(rng.uniform(1.5, 4) * k)
@@ -62,6 +66,7 @@ def check(ctx):
             dual = mu * Tm - 2 * mpmath.sqrt(mu) * lam
             gap = max(abs(primal - formula), abs(dual - formula)) if feasible else mpmath.inf
         worst = max(worst, gap)
+        sets.append(([Fraction(float(t)) for t in kap], [Fraction(float(t)) for t in vv], Fraction(T)))
         cvx_ok &= abs(prob.value - float(formula)) < 1e-6
         rows.append({"k": k, "eq49": mpmath.nstr(formula, 15), "primal_dual_gap_to_eq49": mpmath.nstr(gap, 3)})
     if sym_ok and worst < mpmath.mpf(10) ** -25:
@@ -69,10 +74,39 @@ def check(ctx):
             "sympy: for a Euclidean ball written as a sum of two quadratics, (49) gives v.a + sqrt(rho)|v|, the "
             "support of the ball; on 6 random sets {sum kappa^2/x <= T} (the set of Theorem 2) (49) equals the "
             "maximum of v.x, certified by a feasible primal point and a Lagrange dual bound (40 digits, gap < 1e-25); "
-            f"CLARABEL agrees within 1e-6: {bool(cvx_ok)}", ball_formula=str(rhs), numeric=rows)
+            f"CLARABEL agrees within 1e-6: {bool(cvx_ok)}", ball_formula=str(rhs), numeric=rows,
+            certificate_covers=covers(len(sets), len(sets), "numeric checks (arb, from kappa, v, T as the exact "
+                                      "rationals of the floats drawn: the KKT point nudged by 1 + 1e-30 lies in the set, "
+                                      "and v.x and the Lagrange dual value mu T - 2 sqrt(mu) lambda are within 1e-25 "
+                                      "of (49)'s -lambda^2/T; that they bracket the maximum is weak duality, not "
+                                      "re-checked); the ball identity (sympy) carries none"),
+            **built(_certificates, sets))
     if worst != mpmath.inf and worst > mpmath.mpf(10) ** -20:
         return Outcome.refuted("(49) differs from the certified maximum of v.x", counterexample=rows, kind="false")
     return Outcome.inconclusive("not confirmed", ball_ok=sym_ok, numeric=rows)
+
+
+def _certificates(sets) -> list[dict]:
+    """One arb certificate per set (kappa, v, T): min(T - sum kappa^2 / x, 1e-25 - |v.x - (49)|,
+    1e-25 - |dual - (49)|) >= 0, lambda = sum kappa_i sqrt(-v_i), x_i = kappa_i lambda / (T sqrt(-v_i)) (1 + 1e-30),
+    (49) = -lambda^2/T, mu = (lambda/T)^2, dual = mu T - 2 sqrt(mu) lambda."""
+    from rldp_verify.certificates.instances_other import all_nonneg
+    from rldp_verify.certificates.value import abs_expr
+
+    tol, nudge = Fraction(1, 10**25), 1 + Fraction(1, 10**30)
+    docs = []
+    for i, (kap, v, T) in enumerate(sets):
+        k = len(kap)
+        binds = [["lam", ["+", *[["*", a, ["sqrt", -b]] for a, b in zip(kap, v, strict=True)]]]]
+        binds += [[f"x{j}", ["*", ["/", ["*", kap[j], "$lam"], ["*", T, ["sqrt", -v[j]]]], nudge]] for j in range(k)]
+        binds += [["f49", ["-", ["/", ["pow", "$lam", 2], T]]], ["mu", ["pow", ["/", "$lam", T], 2]]]
+        primal = ["+", *[["*", v[j], f"$x{j}"] for j in range(k)]]
+        dual = ["-", ["*", "$mu", T], ["*", 2, ["sqrt", "$mu"], "$lam"]]
+        body = ["min", ["-", T, ["+", *[["/", kap[j] ** 2, f"$x{j}"] for j in range(k)]]],
+                ["-", tol, abs_expr(["-", primal, "$f49"])], ["-", tol, abs_expr(["-", dual, "$f49"])]]
+        docs.append(all_nonneg(f"(49) on the set {{sum kappa^2/x <= T}} number {i} (k = {k})", [["let", binds, body]],
+                               exact=False))
+    return docs
 
 
 @claim(
