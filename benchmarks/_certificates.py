@@ -37,7 +37,8 @@ COLUMN = "certificate"
 RECHECKED, FAILED, NONE = "re-checked", "FAILED", "none"
 
 
-def _slug(name: str) -> str:
+def slug(name: str) -> str:
+    """A file-name form of a row name (lowercase letters, digits and hyphens)."""
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "row"
 
 
@@ -83,10 +84,10 @@ class Certifier:
 
     def path(self, row: str) -> Path:
         """The file of row ``row`` (distinct rows, distinct files: a clash gets a numeric suffix)."""
-        p = self.dir / f"{_slug(row)}.json"
+        p = self.dir / f"{slug(row)}.json"
         n = 2
         while p.exists():
-            p, n = self.dir / f"{_slug(row)}-{n}.json", n + 1
+            p, n = self.dir / f"{slug(row)}-{n}.json", n + 1
         return p
 
     def certify(self, row: str, build: Callable[[str], dict]) -> tuple[str, float | None, float | None]:

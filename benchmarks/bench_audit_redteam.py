@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks._certificates import COLUMN, Certifier, seconds  # noqa: E402
+from benchmarks._certificates import COLUMN, Certifier, seconds, slug  # noqa: E402
 
 D = ROOT.parent / "shared" / "data" / "redteam"
 P = "0.1,0.2;0.3,0.4"
@@ -122,7 +122,7 @@ def certify_case(certs: Certifier, name: str, args, first: dict) -> tuple[str, s
     if first["exit"] not in (0, 1, 3):
         return certs.none(f"no audit verdict (exit {first['exit']})"), None
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "certificate.json"
+        path = Path(tmp) / f"{slug(name)}.json"               # the CLI names the certificate after its file
         try:
             r = run_case(args, ("--certificate", str(path)), timeout=CERT_SECONDS)
         except subprocess.TimeoutExpired:

@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks._certificates import COLUMN, Certifier, seconds  # noqa: E402
+from benchmarks._certificates import COLUMN, Certifier, seconds, slug  # noqa: E402
 
 CASES = [  # (protocol, adapter, params, P-hat shape, eps, with certificate)
     ("GRR", "multi-freq-ldpy:GRR_Client", ["k=65536", "epsilon=1"], (256, 256), "1", False),
@@ -85,7 +85,7 @@ def main() -> int:
         for name, adapter, params, shape, eps, cert in CASES:
             argv = ["audit", "--adapter", adapter, *[x for p in params for x in ("--param", p)], "--phat",
                     tables[shape], "--alpha", "2", "--radius", "0.05", "--eps", eps, "--json"]
-            cert_path = Path(tmp) / "cert.json"
+            cert_path = Path(tmp) / f"{slug(name)}.json"          # the CLI names the certificate after its file
             if cert:
                 argv += ["--certificate", str(cert_path)]
             rc, doc, secs = _run(argv)
