@@ -1490,8 +1490,8 @@ MUTANTS += [
 # issue 23, the ``product`` form of composed protocols (any part form, released / secret mixtures, ``coordinates``),
 # exercised by proofs/rldp/audit_certificate_composed.py: SPL's ratio with its last attribute's factor dropped, SFP's
 # upper end with its fragment factor forgotten, SMP's ratio from its first attribute only, Hadamard response's against
-# the mean level; each lowers a printed upper end below the product (SMP: the max) the checker derives; and TreeHist
-# over GRR's witness with x and x' swapped, below the printed lower end
+# the mean level; each lowers a printed upper end below the product (SMP: the max) the checker derives; and TreeHist's
+# prefix witness (GRR / unary parts) with x and x' swapped, below the printed lower end
 def _spl_ratio_last_factor_dropped(orig):
     def ratio(self):
         orig(self)
@@ -1525,13 +1525,13 @@ def _hr_ratio_against_mean_level(orig):
     return ratio
 
 
-def _treehist_grr_witness_swapped(orig):
-    def grr_prefix_witness(st):
+def _treehist_prefix_witness_swapped(orig):
+    def prefix_witness(st):
         w = orig(st)
         if w is None:
             return w
-        return {**w, "parts": [{**p, "inputs": p["inputs"][::-1], "buckets": p["buckets"][::-1]} for p in w["parts"]]}
-    return grr_prefix_witness
+        return {**w, "parts": [{**p, **{k: p[k][::-1] for k in ("inputs", "buckets") if k in p}} for p in w["parts"]]}
+    return prefix_witness
 
 
 _COMPOSED = ("rldp.audit.composed-product-forms",)
@@ -1549,8 +1549,8 @@ MUTANTS += [
            "Hadamard response's ratio taken as hi over the mean of the two levels (as if every output were half in "
            "both supports) instead of max(hi/lo, lo/hi)",
            wrap("rldp_verify.structured.composite:TwoLevel.ratio", _hr_ratio_against_mean_level), _COMPOSED),
-    mutant("certificate.treehist-grr-witness-swapped", "rldp_verify.certificates.audit_forms",
-           "TreeHist over GRR: the lower end's witness written with x and x' swapped (its ratio read the wrong way: "
-           "the inverse of the printed lower end)",
-           wrap("rldp_verify.certificates.audit_forms:grr_prefix_witness", _treehist_grr_witness_swapped), _COMPOSED),
+    mutant("certificate.treehist-prefix-witness-swapped", "rldp_verify.certificates.audit_forms",
+           "TreeHist over GRR / unary encoding: the lower end's witness written with x and x' swapped (its ratio read "
+           "the wrong way: the inverse of the printed lower end)",
+           wrap("rldp_verify.certificates.audit_forms:prefix_witness", _treehist_prefix_witness_swapped), _COMPOSED),
 ]

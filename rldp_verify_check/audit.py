@@ -70,20 +70,18 @@ printed ratio_upper >= U, printed ratio_lower <= L, PASS: U <= e^eps, FAIL: L > 
   base is <= 0; e^{-T/p_i} at a = 1): the part's bound is mu1 + mu2 - M1 z1 - M2 z2 at these least z, the
   bound the max over the parts (tight for a <= 1/2 as the parts shrink).  The bound evaluated
   in arb and certainly <= 0 proves P(y|s1) <= r P(y|s2) on F.  U = max r over all pairs.
-- A product (``product`` [part, ...], each part a structured statement {form, sizes} of any form above, eps-LDP;
-  TreeHist, SPL, SFP, sketches): the statement is that Q[y|x] = prod_i sum_{r in R_i(y)} pi_ir(y) Q_i[z_ir(y)|u_ir(x)],
-  independent parts, weights pi_ir(y) >= 0, outputs z_ir(y) and index sets R_i(y) not depending on x, Q_i the
-  part's channel: a secret mixture (TreeHist's prefixes), a released one (a public row or position j in y: one r,
-  its weight cancels) and post-processing of a part (a marginal: z over the preimages of y_i).  Then
-  sum_r pi_r A_r / sum_r pi_r B_r <= max_r A_r / B_r (A_r <= m B_r for all r sums to it), so U = prod_i U_i.  With
-  ``coordinates`` (x = (x_1, ..., x_n) over the product of the parts' inputs, Q[y|x] = prod_i Q_i[y_i|x_i]: SPL)
-  L = prod_i L_i: x, x' and y taken per part at its L_i (unary, subsets: U_i, attained).  With ``mixture`` (SMP) the
-  statement is instead Q[(j, y)|x] = pi_j Q_j[y|u_j(x)], j released: the ratio at (j, y) is part j's, so U = max_j U_j
-  (and with ``coordinates``, x and x' differing in x_j only, L = max_j L_j).  Else L: the
-  ``product_witness`` {hash, parts: [{seed, inputs [[u_r(x)], [u_r(x')]], buckets (same shape), y}]}, uniform pi
-  (one entry per r), each part ``seeded-grr`` or GRR (``subsets`` m = 1: g = k, the buckets the inputs themselves):
-  the exact ratio prod_i sum_r Q_i(y_i|bucket) / sum_r Q_i(y_i|bucket') (Q_i = a on the bucket y_i, else b); the
-  buckets and inputs are data (an index mapped to one bucket, checked), re-checked outside the checker with ``hash``.
+- A product (``product`` [part, ...], each part a structured statement {form, sizes} of any form above, eps-LDP):
+  Q[y|x] = prod_i sum_{r in R_i(y)} pi_ir(y) Q_i[z_ir(y)|u_ir(x)], independent parts, pi >= 0, z and R_i not
+  depending on x, Q_i the part's channel: secret mixtures (TreeHist's prefixes), released ones (a public row j in y:
+  one r) and marginals of a part.  sum_r pi_r A_r / sum_r pi_r B_r <= max_r A_r / B_r, so U = prod_i U_i.  With
+  ``coordinates`` (x = (x_1, ..., x_n), Q[y|x] = prod_i Q_i[y_i|x_i]: SPL) L = prod_i L_i, x, x', y taken per part
+  at its L_i.  With ``mixture`` (SMP) instead Q[(j, y)|x] = pi_j Q_j[y|u_j(x)], j released: U = max_j U_j (with
+  ``coordinates``, x and x' differing in x_j only, L = max_j L_j).  Else L: the ``product_witness`` {hash, parts:
+  [{seed, inputs [[u_r(x)], [u_r(x')]], buckets (same shape), y}]}, uniform pi (one entry per r), the exact ratio
+  prod_i sum_r Q_i(y_i|u_r(x)) / sum_r Q_i(y_i|u_r(x')): ``seeded-grr`` (Q_i = a on the bucket y_i, else b), GRR
+  (``subsets`` m = 1, the buckets the inputs) or ``unary`` (y the bits {i: y_i} at every u_r; the other bits have the
+  law C under all and cancel); the buckets and inputs are data (an index mapped to one bucket, checked), re-checked
+  outside the checker with ``hash``.
 - Lattice noise (``lattice-laplace`` {lower, upper, k, scale, size}, eps-LDP; data i_lower, i_upper): each of the
   ``size`` coordinates x in [lower, upper] is rounded to i(x) = floor(x 2^-k + 1/2), and Y = i + Z with Z discrete
   Laplace of scale sigma = scale 2^-k, Pr[Z = z] = c t^|z|, t = e^(-1/sigma), independently per coordinate.  The ratio
@@ -315,15 +313,20 @@ def _product(st: dict, F: dict, wit):
     Ls: list = [e[1] for e in UL] if st.get("coordinates") else [None]
     U, L = comb([e[0] for e in UL]), None if None in Ls else comb(Ls)
     if wit is None or L is not None or st.get("mixture") or any(
-            "seeded-grr" not in p and int(p.get("subsets", {}).get("m", 0)) != 1 for p in parts):
+            "seeded-grr" not in p and "unary" not in p and int(p.get("subsets", {}).get("m", 0)) != 1 for p in parts):
         return U, L
     f = [_witness_sums(p, F, w) for p, w in zip(parts, wit["parts"], strict=True)]
     return U, _ratio(math.prod(e[0] for e in f), math.prod(e[1] for e in f))
 
 
 def _witness_sums(p: dict, F: dict, w: dict):
-    """(sum_r Q_p(y|bucket of u_r(x)), the same at x') of a ``seeded-grr`` or GRR part at its product witness."""
+    """(sum_r Q_p(y|u_r(x)), the same at x') of a ``seeded-grr``, GRR or ``unary`` part at its product witness."""
     kind, g, a, b, _ = _structured_channel(p, F, k := math.prod(int(v) for v in p["sizes"]))
+    ix, ixp = w["inputs"]
+    if len(ix) != len(ixp) or not ix:
+        raise CertificateError("the product witness needs one index per mixture component for x and x'")
+    if kind == "d":
+        return _unary_sums(w, a, b, g)
     g, y = k if kind == "m" else g, int(w["y"])
     if kind == "m" and [[int(i) for i in s] for s in w["buckets"]] != [[int(i) for i in s] for s in w["inputs"]]:
         raise CertificateError("a GRR part's witness buckets must be its inputs (the identity map)")
@@ -331,10 +334,17 @@ def _witness_sums(p: dict, F: dict, w: dict):
     for i, v in zip(sum(w["inputs"], []), sum(w["buckets"], []), strict=True):
         if h.setdefault(int(i), int(v)) != int(v) or not 0 <= int(v) < g:
             raise CertificateError(f"the product witness maps index {i} to two buckets or outside [0, {g})")
-    ix, ixp = w["inputs"]
-    if len(ix) != len(ixp) or not ix:
-        raise CertificateError("the product witness needs one index per mixture component for x and x'")
     return tuple(sum((a if h[int(i)] == y else b for i in side), Fraction(0)) for side in (ix, ixp))
+
+
+def _unary_sums(w: dict, p: Fraction, c: Fraction, d: int):
+    """A unary part's sums at the listed bits y {i: y_i} holding every input u_r (the others cancel at C > 0)."""
+    y = {int(i): int(v) for i, v in w["y"].items()}
+    if not {int(u) for s in w["inputs"] for u in s} <= set(y) <= set(range(d)) or not set(y.values()) <= {0, 1}:
+        raise CertificateError(f"a unary part's witness must list bits (0 or 1) in [0, {d}) at every input u_r")
+    return tuple(sum((math.prod(((p if i == int(u) else c) if v else 1 - (p if i == int(u) else c)
+                                 for i, v in y.items()), start=Fraction(1)) for u in side), Fraction(0))
+                 for side in w["inputs"])
 
 
 def _hash_witness(w: dict, g: int, k: int, top):

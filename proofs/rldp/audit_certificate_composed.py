@@ -14,7 +14,8 @@ table), each built here from exact parts so that its worst ratio is known by han
   (x (2 j + 1) + j) mod 3): rho = 2;
 - TreeHist over a unary-encoding fragment (:class:`~rldp_verify.structured.treehist.PrefixOracle`: a GRR word report
   on x (8 values, a = 1/3, b = 2/21: ratio 7/2) times a secret uniform mixture over the prefixes x >> 2, 2 + (x >> 1)
-  of a unary encoding on 6 values (ratio 3)): rho <= 21/2, attained (disjoint prefix sets);
+  of a unary encoding on 6 values (ratio 3)): rho <= 21/2, attained (disjoint prefix sets), the lower end the exact
+  ratio at the witness's inner indices and fragment bits (data), so the FAIL is certified too;
 - dBitFlipPM (:class:`~rldp_verify.structured.composite.SampledBits`: 8 inputs in 4 buckets, 2 released positions
   of a unary encoding of the bucket, ratio 3);
 - SMP (:class:`~rldp_verify.structured.channels.AttributeMixture`: a released attribute j, then SPL's GRR (ratio 2)
@@ -30,8 +31,7 @@ table), each built here from exact parts so that its worst ratio is known by han
   x = 0 has both prefixes 0, so the fragment's v(M, 0) is a/b): rho = 21/2, attained at x = 0, x' = 4, the lower end
   the exact ratio at the witness's inner indices (data), so the FAIL is certified too.
 
-The certificates of SFP, the sketch, TreeHist over a unary encoding, dBitFlipPM, CMS and Hadamard response certify
-the upper end only (their lower ends rest on hash rows, positions and
+The certificates of SFP, the sketch, dBitFlipPM, CMS and Hadamard response certify the upper end only (their lower ends rest on hash rows, positions and
 prefixes the checker does not evaluate), so their PASS carries a certificate and their FAIL does not (the audit's
 InputError is recorded). An engine error that drops a factor of SPL's ratio or SFP's upper end, takes SMP's ratio
 from its first attribute only, or Hadamard response's against the mean level, is rejected by the independent checker (mutants ``certificate.spl-*``,
@@ -67,7 +67,7 @@ def structures():
                                            Symmetric(3, F(1, 2), F(1, 4))), F(2), False),
         ("TreeHist unary fragment x GRR word", PrefixOracle(8, Symmetric(8, F(1, 3), F(2, 21)), UnaryProduct(6, bit),
                                                             lambda x: x, lambda x: (x >> 2, 2 + (x >> 1))),
-         F(21, 2), False),
+         F(21, 2), True),
         ("dBitFlipPM 4 buckets, 2 positions", SampledBits(8, 4, 2, bit, lambda x: x // 2), F(3), False),
         ("SMP GRR or unary", AttributeMixture([Symmetric(3, F(1, 2), F(1, 4)), UnaryProduct(4, bit)]), F(3), True),
         ("CMS 3 rows, 4 positions", BloomProduct(8, 4, 3, bit, lambda c, x: frozenset({(x * (2 * c + 1) + c) % 4}),
@@ -92,7 +92,7 @@ def structures():
     method=(Method.EXACT,),
     reading="the structured eps-LDP audits: PASS at the ratio and FAIL just below, each PASS with its product "
             "certificate (the FAIL too for SPL and SMP, coordinates: the lower end derived from the parts', and for "
-            "TreeHist over GRR: the witness's inner indices); VERIFIED when every verdict agrees with the statement "
+            "TreeHist: the witness's inner indices); VERIFIED when every verdict agrees with the statement "
             "and every certificate the statement promises is written",
 )
 def check_composed_product_forms(ctx):

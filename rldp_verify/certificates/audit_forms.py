@@ -133,35 +133,12 @@ def product_form(st) -> dict | None:
     found = _composed_parts(st)
     if found is None:
         return None
-    wit = grr_prefix_witness(st)
+    wit = prefix_witness(st)
     forms = [f for c in found[0] if (f := part_form(c)) is not None]
     if len(forms) != len(found[0]):
         return None
     d = getattr(st, "d", None) or getattr(st, "k", None) or math.prod(f["sizes"][0] for f in forms)
     return {"product": forms, "sizes": [d, 1], **found[1], **({"data": {"product_witness": wit}} if wit else {})}
-
-
-def grr_prefix_witness(st) -> dict | None:
-    """TreeHist over GRR word and fragment reports (:class:`~rldp_verify.structured.treehist.PrefixOracle`, pure-ldp's
-    DEClient): the lower end's inputs x, x' as a ``product_witness`` whose parts are GRR (the buckets the inner indices
-    themselves): the word index and the R prefix indices of x and x', and the outputs y the engine's search chose (the
-    word's index of x, resp. x's most frequent prefix index, for a >= b); None for any other structure or when the
-    search found no witness. The indices are data: a reader re-checks them with the library's index_mapper."""
-    from rldp_verify.structured.channels import Symmetric
-    from rldp_verify.structured.treehist import PrefixOracle
-
-    if not (isinstance(st, PrefixOracle) and isinstance(st.word, Symmetric) and isinstance(st.frag, Symmetric)):
-        return None
-    w = st.ratio_bounds(0)[2]
-    if w is None:
-        return None
-    x, xp = w["x"], w["x_prime"]
-    wi, ui = [st.word_index(x), st.word_index(xp)], [list(st.prefixes(x)), list(st.prefixes(xp))]
-    wy = wi[0] if st.word.a >= st.word.b else wi[1]
-    fy = st._mode(x if st.frag.a >= st.frag.b else xp)[1]
-    return {"hash": "TreeHist's word index and prefix indices of x and x' (the library's index_mapper)",
-            "parts": [{"seed": None, "inputs": [[wi[0]], [wi[1]]], "buckets": [[wi[0]], [wi[1]]], "y": wy},
-                      {"seed": None, "inputs": ui, "buckets": [list(side) for side in ui], "y": fy}]}
 
 
 def product_witness(st) -> dict | None:
@@ -190,3 +167,42 @@ def product_witness(st) -> dict | None:
                 for side, hs in zip(p["inputs"], p["buckets"], strict=True) for i, h in zip(side, hs, strict=True)):
             return None
     return {"hash": XXH32, "parts": parts}
+
+
+def prefix_witness(st) -> dict | None:
+    """TreeHist over GRR or unary-encoding word and fragment reports (:class:`~rldp_verify.structured.treehist.
+    PrefixOracle`, pure-ldp's DEClient / UEClient): the lower end's inputs x, x' as a ``product_witness`` with the word
+    index and the R prefix indices of x and x' and the output the engine's search chose: GRR, the buckets the indices
+    themselves and y the word index of x (resp. x's most frequent prefix index) for a >= b; unary encoding, y the bits
+    at these indices (x's hot, x''s cold; the word's at UnaryProduct's worst bits). None for any other structure or
+    when the search found no witness. The indices are data: a reader re-checks them with the library's index_mapper."""
+    from rldp_verify.structured.channels import Symmetric, UnaryProduct
+    from rldp_verify.structured.treehist import PrefixOracle
+
+    if not (isinstance(st, PrefixOracle) and all(isinstance(c, (Symmetric, UnaryProduct)) for c in (st.word, st.frag))):
+        return None
+    w = st.ratio_bounds(0)[2]
+    if w is None:
+        return None
+    x, xp = w["x"], w["x_prime"]
+    wi, ui = [st.word_index(x), st.word_index(xp)], [list(st.prefixes(x)), list(st.prefixes(xp))]
+    return {"hash": "TreeHist's word index and prefix indices of x and x' (the library's index_mapper)",
+            "parts": [_part_witness(st.word, [[wi[0]], [wi[1]]], wi[0] if getattr(st.word, "a", 0) >= getattr(
+                st.word, "b", 0) else wi[1]),
+                      _part_witness(st.frag, ui, st._mode(x if getattr(st.frag, "a", 0) >= getattr(st.frag, "b", 0)
+                                                          else xp)[1])]}
+
+
+def _part_witness(c, inputs: list, y: int) -> dict:
+    """One part of :func:`prefix_witness`: GRR (buckets = inputs, output y) or a unary encoding (the bits)."""
+    from rldp_verify.structured.channels import Symmetric
+
+    if isinstance(c, Symmetric):
+        return {"seed": None, "inputs": inputs, "buckets": [list(side) for side in inputs], "y": y}
+    if len(inputs[0]) == 1:                                   # the word: UnaryProduct's worst bits at x and x'
+        b_x, b_xp = c._best()[:2]
+        bits = {inputs[1][0]: b_xp, inputs[0][0]: b_x} if inputs[0] != inputs[1] else {inputs[0][0]: 0}
+    else:                                                     # the fragment: x's prefixes hot, x''s cold
+        hot = int(c.bit.p >= c.bit.q)
+        bits = {**{u: 1 - hot for u in inputs[1]}, **{u: hot for u in inputs[0]}}
+    return {"seed": None, "inputs": inputs, "y": {str(i): v for i, v in sorted(bits.items())}}

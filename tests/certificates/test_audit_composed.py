@@ -41,7 +41,7 @@ def test_pass_accepted_in_the_product_form(which):
     assert str(res.verdict) == "PASS" and "product" in st and "Q" not in st
     chk = recheck(cert)
     assert chk.ok and chk.message.startswith("PASS"), chk.message
-    assert (st["ratio_lower"] is not None) == (which in ("SPL", "SMP", "TreeHist GRR"))   # else upper end only
+    assert (st["ratio_lower"] is not None) == (which in ("SPL", "SMP", "TreeHist GRR", "TreeHist unary"))
 
 
 def test_spl_fail_certified_by_coordinates_and_others_refused():
@@ -157,10 +157,29 @@ def test_treehist_grr_fail_certified_by_its_inner_indices_and_twins_rejected():
     assert not recheck(bad).ok and "below the certified bound" in recheck(bad).message
 
 
+def test_treehist_unary_fail_certified_by_its_bits_and_twins_rejected():
+    """TreeHist over a unary-encoding fragment: the FAIL just below 21/2 certified by the witness's listed bits; an
+    input whose bit is not listed (a bit that need not cancel), a listed bit flipped (x's prefix cold: the ratio falls)
+    and a bit value 2 rejected."""
+    res, cert = _cert("TreeHist unary", below=True)
+    assert str(res.verdict) == "FAIL" and recheck(cert).ok, recheck(cert).message
+    frag = cert["data"]["product_witness"]["parts"][1]
+    assert "unary" in cert["statement"]["product"][1] and set(frag["y"]) >= {str(u) for s in frag["inputs"] for u in s}
+    bad = copy.deepcopy(cert)
+    del bad["data"]["product_witness"]["parts"][1]["y"][str(frag["inputs"][0][0])]
+    assert not recheck(bad).ok and "must list bits" in recheck(bad).message
+    bad = copy.deepcopy(cert)
+    bad["data"]["product_witness"]["parts"][1]["y"][str(frag["inputs"][0][0])] = 0
+    assert not recheck(bad).ok and "not attained by a witness" in recheck(bad).message
+    bad = copy.deepcopy(cert)
+    bad["data"]["product_witness"]["parts"][1]["y"][str(frag["inputs"][0][0])] = 2
+    assert not recheck(bad).ok and "must list bits" in recheck(bad).message
+
+
 @pytest.mark.parametrize(("mid", "route", "why"), [
     ("certificate.spl-ratio-last-factor-dropped", "SPL", "below the certified bound"),
     ("certificate.hr-ratio-against-mean-level", "HR", "below the certified bound"),
-    ("certificate.treehist-grr-witness-swapped", "TreeHist GRR", "not attained by a witness (witness ratio 0.095"),
+    ("certificate.treehist-prefix-witness-swapped", "TreeHist", "not attained by a witness (witness ratio 0.095"),
     ("certificate.sfp-upper-word-only", "SFP", "below the certified bound"),
     ("certificate.smp-ratio-first-attribute", "SMP", "below the certified bound")])
 def test_composed_mutant_rejected(mid, route, why):
