@@ -79,9 +79,9 @@ printed ratio_upper >= U, printed ratio_lower <= L, PASS: U <= e^eps, FAIL: L > 
   ``coordinates``, x and x' differing in x_j only, L = max_j L_j).  Else L: the ``product_witness`` {hash, parts:
   [{seed, inputs [[u_r(x)], [u_r(x')]], buckets (same shape), y}]}, uniform pi (one entry per r), the exact ratio
   prod_i sum_r Q_i(y_i|u_r(x)) / sum_r Q_i(y_i|u_r(x')): ``seeded-grr`` (Q_i = a on the bucket y_i, else b), GRR
-  (``subsets`` m = 1, the buckets the inputs) or ``unary`` (y the bits {i: y_i} at every u_r; the other bits have the
-  law C under all and cancel); the buckets and inputs are data (an index mapped to one bucket, checked), re-checked
-  outside the checker with ``hash``.
+  (``subsets`` m = 1, each input its own bucket) or ``unary`` (y the bits {i: y_i} at every u_r; the other bits have
+  the law C under all and cancel); the buckets and inputs are data (an index mapped to one bucket, checked),
+  re-checked outside the checker with ``hash``.
 - Lattice noise (``lattice-laplace`` {lower, upper, k, scale, size}, eps-LDP; data i_lower, i_upper): each of the
   ``size`` coordinates x in [lower, upper] is rounded to i(x) = floor(x 2^-k + 1/2), and Y = i + Z with Z discrete
   Laplace of scale sigma = scale 2^-k, Pr[Z = z] = c t^|z|, t = e^(-1/sigma), independently per coordinate.  The ratio
@@ -312,8 +312,7 @@ def _product(st: dict, F: dict, wit):
     UL, comb = [_structured(p, F, {}) for p in parts], max if st.get("mixture") else math.prod
     Ls: list = [e[1] for e in UL] if st.get("coordinates") else [None]
     U, L = comb([e[0] for e in UL]), None if None in Ls else comb(Ls)
-    if wit is None or L is not None or st.get("mixture") or any(
-            "seeded-grr" not in p and "unary" not in p and int(p.get("subsets", {}).get("m", 0)) != 1 for p in parts):
+    if wit is None or L is not None or st.get("mixture"):
         return U, L
     f = [_witness_sums(p, F, w) for p, w in zip(parts, wit["parts"], strict=True)]
     return U, _ratio(math.prod(e[0] for e in f), math.prod(e[1] for e in f))
@@ -325,13 +324,13 @@ def _witness_sums(p: dict, F: dict, w: dict):
     ix, ixp = w["inputs"]
     if len(ix) != len(ixp) or not ix:
         raise CertificateError("the product witness needs one index per mixture component for x and x'")
+    if kind == "t" or kind == "m" and g != 1:
+        raise CertificateError("a product witness needs seeded-grr, GRR (subsets m = 1) or unary parts")
     if kind == "d":
         return _unary_sums(w, a, b, g)
     g, y = k if kind == "m" else g, int(w["y"])
-    if kind == "m" and [[int(i) for i in s] for s in w["buckets"]] != [[int(i) for i in s] for s in w["inputs"]]:
-        raise CertificateError("a GRR part's witness buckets must be its inputs (the identity map)")
-    h: dict = {}
-    for i, v in zip(sum(w["inputs"], []), sum(w["buckets"], []), strict=True):
+    h: dict = {}                                       # GRR: each input is its own bucket
+    for i, v in zip(sum(w["inputs"], []), sum(w["inputs" if kind == "m" else "buckets"], []), strict=True):
         if h.setdefault(int(i), int(v)) != int(v) or not 0 <= int(v) < g:
             raise CertificateError(f"the product witness maps index {i} to two buckets or outside [0, {g})")
     return tuple(sum((a if h[int(i)] == y else b for i in side), Fraction(0)) for side in (ix, ixp))

@@ -172,8 +172,8 @@ def product_witness(st) -> dict | None:
 def prefix_witness(st) -> dict | None:
     """TreeHist over GRR or unary-encoding word and fragment reports (:class:`~rldp_verify.structured.treehist.
     PrefixOracle`, pure-ldp's DEClient / UEClient): the lower end's inputs x, x' as a ``product_witness`` with the word
-    index and the R prefix indices of x and x' and the output the engine's search chose: GRR, the buckets the indices
-    themselves and y the word index of x (resp. x's most frequent prefix index) for a >= b; unary encoding, y the bits
+    index and the R prefix indices of x and x' and the output the engine's search chose: GRR, each index its own
+    bucket, y the word index of x (resp. x's most frequent prefix index) for a >= b; unary encoding, y the bits
     at these indices (x's hot, x''s cold; the word's at UnaryProduct's worst bits). None for any other structure or
     when the search found no witness. The indices are data: a reader re-checks them with the library's index_mapper."""
     from rldp_verify.structured.channels import Symmetric, UnaryProduct
@@ -194,11 +194,11 @@ def prefix_witness(st) -> dict | None:
 
 
 def _part_witness(c, inputs: list, y: int) -> dict:
-    """One part of :func:`prefix_witness`: GRR (buckets = inputs, output y) or a unary encoding (the bits)."""
+    """One part of :func:`prefix_witness`: GRR (the inputs their own buckets, output y) or a unary encoding (bits)."""
     from rldp_verify.structured.channels import Symmetric
 
     if isinstance(c, Symmetric):
-        return {"seed": None, "inputs": inputs, "buckets": [list(side) for side in inputs], "y": y}
+        return {"seed": None, "inputs": inputs, "y": y}
     if len(inputs[0]) == 1:                                   # the word: UnaryProduct's worst bits at x and x'
         b_x, b_xp = c._best()[:2]
         bits = {inputs[1][0]: b_xp, inputs[0][0]: b_x} if inputs[0] != inputs[1] else {inputs[0][0]: 0}

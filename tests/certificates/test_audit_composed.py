@@ -120,8 +120,8 @@ def test_smp_mixture_certified_and_its_twins_rejected():
 
 
 def test_two_level_twins_rejected():
-    """Hadamard response's two-level part: a level moved (lo just below 1/16: the ratio above the printed 3), the part
-    under a distribution set (no form there) and a printed lower end (none is derived) rejected."""
+    """Hadamard response's two-level part: a level moved (lo just below 1/16: the ratio above the printed 3), a printed
+    lower end (none is derived), a product witness (no rule for the part) and a distribution set rejected."""
     _, cert = _cert("HR")
     assert recheck(cert).ok
     bad = copy.deepcopy(cert)
@@ -130,6 +130,9 @@ def test_two_level_twins_rejected():
     bad = copy.deepcopy(cert)
     bad["statement"]["ratio_lower"] = "3"
     assert not recheck(bad).ok and "not attained" in recheck(bad).message
+    bad = copy.deepcopy(cert)                              # a witness for a part without a witness rule
+    bad["data"]["product_witness"] = {"hash": "-", "parts": [{"seed": None, "inputs": [[0], [1]], "y": 0}]}
+    assert not recheck(bad).ok and "product witness needs" in recheck(bad).message
     bad = copy.deepcopy(cert)
     part = bad["statement"].pop("product")[0]
     bad["statement"].update(part, set={"type": "distribution", "P": [["1/4"]] * 4})
@@ -138,19 +141,18 @@ def test_two_level_twins_rejected():
 
 def test_treehist_grr_fail_certified_by_its_inner_indices_and_twins_rejected():
     """TreeHist over GRR word and fragment (M = R: the product's upper end): the FAIL just below 21/2 certified by the
-    witness's inner indices; buckets that are not the inputs, x' given x's prefix 0 (the ratio falls to
+    witness's inner indices; a prefix index out of range, x' given x's prefix 0 (the ratio falls to
     7/2 * 2a / (a + b) = 21/4, below the printed lower end) and a fragment part loosened rejected."""
     res, cert = _cert("TreeHist GRR", below=True)
     assert str(res.verdict) == "FAIL" and recheck(cert).ok, recheck(cert).message
     assert recheck(cert).message.startswith("FAIL: ratio in [10.5, 10.5]")
     parts = cert["data"]["product_witness"]["parts"]
     bad = copy.deepcopy(cert)
-    bad["data"]["product_witness"]["parts"][1]["buckets"][1] = [parts[1]["y"]] * len(parts[1]["inputs"][1])
-    assert not recheck(bad).ok and "identity map" in recheck(bad).message
+    bad["data"]["product_witness"]["parts"][1]["inputs"][1][0] = 4      # a prefix index outside the 4 values
+    assert not recheck(bad).ok and "outside [0, 4)" in recheck(bad).message
     bad = copy.deepcopy(cert)
     moved = [parts[1]["y"]] + parts[1]["inputs"][1][1:]
-    bad["data"]["product_witness"]["parts"][1].update(inputs=[parts[1]["inputs"][0], moved],
-                                                      buckets=[parts[1]["inputs"][0], moved])
+    bad["data"]["product_witness"]["parts"][1]["inputs"][1] = moved
     assert not recheck(bad).ok and "not attained by a witness" in recheck(bad).message
     bad = copy.deepcopy(cert)
     bad["statement"]["product"][1]["subsets"]["p"] = str(F(1, 2) + F(1, 10**12))
