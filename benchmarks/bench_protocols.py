@@ -130,13 +130,17 @@ OBJECT_EXTRAS = (
     ("TreeHist_HM_pure_ldp", lambda k: _hh_over("TreeHistClient", k, "HadamardMechClient", "t=3")),
     ("SFP_HM_pure_ldp", lambda k: _hh_over("SFPClient", k, "HadamardMechClient", "t=3")),
     ("SFP_HR_pure_ldp", lambda k: _hh_over("SFPClient", k, "HadamardResponseClient")),
+    ("SFP_CMS_pure_ldp", lambda k: _hh_over("SFPClient", k, "CMSClient", "m=1024", "num_hashes=256")),
+    ("SFP_HCMS_pure_ldp", lambda k: _hh_over("SFPClient", k, "CMSClient", "m=1024", "num_hashes=256",
+                                             "is_hadamard=true")),
 )
 
 
 def _hh_over(cls: str, k: int, fo: str, *fo_params: str):
     """pure-ldp's TreeHist / SFP heavy hitter on the 2^L binary strings (L = log2 k), fragments of 2, over the
     frequency oracle ``fo`` (HEClient: ideal continuous Laplace; HadamardMechClient with t = 3; HadamardResponseClient,
-    high-privacy regime at eps / 2; SFP: the client marked sketch_based = False, as SFP needs), built as
+    high-privacy regime at eps / 2; CMSClient, CMS / HCMS with m = 1024 and 256 hash functions as CMSServer draws them;
+    SFP: a client that is not sketch-based marked sketch_based = False, as SFP needs), built as
     ``rldp-verify audit --adapter pure-ldp:{cls} --param fo=... --param fo.t=3`` builds it."""
     from rldp_verify.adapters.specs import _lookup
 

@@ -44,8 +44,9 @@ class _Sets:
     """(c, x) -> frozenset of positions, from the client's own hash functions, computed one cohort at a time when
     first asked (the audit usually needs one cohort)."""
 
-    def __init__(self, funcs_of, d: int, m: int, what: str):
+    def __init__(self, funcs_of, d: int, m: int, what: str, values=None):
         self.funcs_of, self.d, self.m, self.what = funcs_of, d, m, what
+        self.values = list(range(d)) if values is None else list(values)    # input x is hashed as str(values[x])
         self.cohorts: dict = {}
 
     def __call__(self, c: int, x: int) -> frozenset:
@@ -53,8 +54,8 @@ class _Sets:
             funcs = list(self.funcs_of(c))
             try:
                 with _xxh64_str():
-                    sets = [frozenset(int(f(str(v))) for f in funcs) for v in range(self.d)]
-                    again = [frozenset(int(f(str(v))) for f in funcs) for v in range(min(self.d, 64))]
+                    sets = [frozenset(int(f(str(v))) for f in funcs) for v in self.values]
+                    again = [frozenset(int(f(str(v))) for f in funcs) for v in self.values[:64]]
             except Exception as exc:   # a user-supplied hash function: any failure is bad input, named
                 raise InputError(f"{self.what}: a hash function of cohort {c} raised {type(exc).__name__}: {exc}; "
                                  "the hash family cannot be reproduced") from None
@@ -152,7 +153,8 @@ def _cms_flip_op(obj, m: int) -> str:
     return "<"
 
 
-def _cms(obj, ver, ev: _Events, params) -> Adapted:
+def _cms(obj, ver, ev: _Events, params, values=None) -> Adapted:
+    """``values``: the data items hashed for inputs 0..d-1 (default the integers; SFP: its strings)."""
     hadamard = bool(getattr(obj, "is_hadamard", False))
     label = f"pure-ldp {ver} CMSClient ({'HCMS' if hadamard else 'CMS'})"
     d = _d_param(params, label)
@@ -160,7 +162,7 @@ def _cms(obj, ver, ev: _Events, params) -> Adapted:
     if not funcs:
         raise InputError(f"{label}: no hash functions")
     k, prob = len(funcs), float(obj.prob)
-    tab = _Sets(lambda c: [funcs[c]], d, m, label)
+    tab = _Sets(lambda c: [funcs[c]], d, m, label, values)
     problem = _xxh64_problem()
     notes = [f"{k} hash functions onto m = {m} (the client's own), the index j released"] + ([problem] if problem
                                                                                               else [])

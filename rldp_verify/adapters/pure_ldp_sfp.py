@@ -78,6 +78,8 @@ def _arguments(obj, label: str, positions: list, strings: list) -> list:
 
 
 def _index(client, v, label: str, what: str):
+    if type(client).__name__ == "CMSClient":      # privatise hashes str(data); update_params ignores index_mapper
+        return v
     try:
         return client.index_mapper(v)
     except Exception as exc:
@@ -88,15 +90,17 @@ def _index(client, v, label: str, what: str):
 def _part(client, indices: list, ver, ev: _Events, label: str, what: str):
     """(Adapted part, input(index) -> the part's input): a sketch response on the distinct indices (numbered),
     else the frequency oracle itself on the indices (integers in 0..d-1 of the client's own d)."""
+    from rldp_verify.adapters.pure_ldp_more import _cms
     from rldp_verify.adapters.pure_ldp_sketch import _inner, _sketch_response
 
     cls = type(client).__name__
-    if cls == "SketchResponseClient":
+    if cls in ("SketchResponseClient", "CMSClient"):
         values = list(dict.fromkeys(indices))
         if len(values) < 2:
             raise InputError(f"{label}: every input gives the {what} client the index {values[0]!r}; nothing to audit")
         pos = {v: i for i, v in enumerate(values)}
-        return _sketch_response(client, ver, ev, {"d": len(values)}, values=values), pos.__getitem__
+        sketch = _sketch_response if cls == "SketchResponseClient" else _cms
+        return sketch(client, ver, ev, {"d": len(values)}, values=values), pos.__getitem__
     d = getattr(client, "d", None)
     if not isinstance(d, int) or d < 2:
         raise InputError(f"{label}: the {what} client {cls} has d = {d!r}; expected an integer >= 2")

@@ -41,7 +41,7 @@ from rldp_verify.structured.channels import (
     _max,
     ratio,
 )
-from rldp_verify.structured.composite import TwoLevel
+from rldp_verify.structured.composite import BloomProduct, TwoLevel
 
 __all__ = ["HashedInput", "LaplaceReports", "ReleasedProduct", "SignedSketch", "SketchMixture", "hashed_mixture"]
 
@@ -256,7 +256,7 @@ def _part_max(st):
         return _max(ratio(st.a, st.b), ratio(st.b, st.a))
     if isinstance(st, HashedInput):
         return st.inner.ratio()
-    if isinstance(st, (Symmetric, UnaryProduct, TwoLevel)):
+    if isinstance(st, (Symmetric, UnaryProduct, TwoLevel, BloomProduct)):
         return st.ratio()
     raise InputError(f"no exact pair ratio for a report of type {type(st).__name__} (supported: local hashing, "
                      "GRR, unary encoding, Hadamard response, sketch response)")
@@ -277,7 +277,31 @@ def _part_pair(st, u, up) -> tuple:
             if st.image(j, u) != st.image(j, up):
                 return st.inner.ratio(), f"row {j}"
         return Fraction(1), "every row maps both inputs alike"
+    if isinstance(st, BloomProduct):
+        return _bloom_pair(st, u, up)
     return _part_max(st), "distinct inputs"
+
+
+def _bloom_pair(st, u, up) -> tuple:
+    """The pair ratio of a Bloom-filter report (RAPPOR, CMS: a released cohort c, then independent positions, hot on
+    S_c(u)): given c, positions in both sets or in neither have one law under u and u' and cancel; a position only in
+    S = S_c(u) contributes at most r1 = max_y P(y|1) / P(y|0), one only in T = S_c(u') at most r2, each attained
+    at its own value and the values range over a product set, so the ratio at c is r1^|S - T| r2^|T - S| exactly
+    (inf when an infinite factor occurs); the cohort's law cancels: the maximum over c."""
+    r1, r2 = st._r()
+
+    def val(a: int, b: int):
+        return INF if (r1 == INF and a) or (r2 == INF and b) else r1**a * r2**b
+    top = None if st.hmax is None else val(st.hmax, st.hmax)      # no cohort can exceed it: stop there
+    best: tuple = (Fraction(1), "every cohort gives both inputs one set")
+    for c in range(st.cohorts):
+        S, T = frozenset(st.sets(c, u)), frozenset(st.sets(c, up))
+        v = val(len(S - T), len(T - S))
+        if _key(v) > _key(best[0]):
+            best = (v, f"cohort {c}")
+        if top is not None and _key(best[0]) >= _key(top):
+            break
+    return best
 
 
 def _times(r1, r2):

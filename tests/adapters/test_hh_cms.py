@@ -1,0 +1,138 @@
+"""SFP over pure-ldp's count-mean sketch (``CMSClient``, CMS and HCMS; issue 26): the client hashes str(data) itself
+(its update_params ignores SFP's index_mapper), so the two parts are CMS on the fragment strings and on the words.
+Checked against a brute-force channel built from the library's own hash functions and flip rule, the library's
+sampler (chi-square at a fixed seed), and a wrong model (the fragment hashed without its word hash) rejected."""
+
+import itertools
+import math
+from collections import Counter
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from rldp_verify.adapters import adapt, adapt_spec, audit_adapted, dense_mechanism
+from rldp_verify.rldp.audit import FAIL, PASS, audit
+from rldp_verify.structured.sketch import ReleasedProduct
+from tests.adapters.test_adapters import _seed
+from tests.adapters.test_pure_ldp_more import xxh64_str as xxh64_str  # noqa: F401  (the fixture)
+from tests.adapters.test_sfp import _frag_arg, _strings
+
+hh = pytest.importorskip("pure_ldp.heavy_hitters")
+fo = pytest.importorskip("pure_ldp.frequency_oracles")
+
+
+def _sfp_cms(eps=2.0, L=2, k=2, m=4, hadamard=False):
+    from pure_ldp.core import generate_hash_funcs
+
+    return hh.SFPClient(eps, 1, L, index_mapper=lambda s: s,
+                        fo_client=fo.CMSClient(eps, generate_hash_funcs(k, m), m, is_hadamard=hadamard))
+
+
+def _cms_law(c, data):
+    """{(vector, j): Pr}: one-hot +1 at the library's hash_j(str(data)), -1 elsewhere, each entry flipped with
+    probability prob (exact Bernoulli)."""
+    e = Fraction(c.prob)
+    law = {}
+    for j, h in enumerate(c.hash_funcs):
+        hot = h(str(data))
+        for v in itertools.product((-1, 1), repeat=c.m):
+            p = Fraction(1, len(c.hash_funcs))
+            for i, b in enumerate(v):
+                p *= (1 - e) if b == (1 if i == hot else -1) else e
+            law[(v, j)] = p
+    return law
+
+
+def _hcms_law(c, data):
+    """{(b * H[l, h_j], j, l): Pr}: j and l uniform, b = -1 with probability prob (exact)."""
+    e, k = Fraction(c.prob), len(c.hash_funcs)
+    law: dict = {}
+    for j, h in enumerate(c.hash_funcs):
+        col = h(str(data))
+        for row in range(c.m):
+            for v in (-1, 1):
+                p = Fraction(1, k * c.m) * ((1 - e) if v == c.had[row, col] else e)
+                law[(v, j, row)] = law.get((v, j, row), Fraction(0)) + p
+    return law
+
+
+def _brute(client, law):
+    """max over x, x' and outputs (y_f, y_w, l) of Q[y|x] / Q[y|x'] (the parts on the raw strings, as CMS hashes)."""
+    fc, wc = client.fragment_client, client.word_client
+    words = _strings(client)
+    best = Fraction(0)
+    for pos in range(0, client.max_string_length, client.fragment_length):
+        laws = [(law(fc, _frag_arg(client, w, pos)), law(wc, w)) for w in words]
+        for yf in laws[0][0]:
+            for yw in laws[0][1]:
+                q = [lf[yf] * lw[yw] for lf, lw in laws]
+                if max(q) > 0:
+                    best = max(best, math.inf if min(q) == 0 else max(q) / min(q))
+    return best
+
+
+@pytest.mark.parametrize(("hadamard", "law"), [(False, _cms_law), (True, _hcms_law)], ids=["CMS", "HCMS"])
+def test_exact_ratio_is_the_brute_force_channel(hadamard, law, xxh64_str):  # noqa: F811
+    a = adapt(_sfp_cms(hadamard=hadamard), model="ideal")
+    st = a.structure
+    assert isinstance(st, ReleasedProduct)
+    lo, hi, _ = st.ratio_bounds(30)
+    assert lo == hi == _brute(_sfp_cms(hadamard=hadamard), law)
+    assert audit(dense_mechanism(a), 1, ldp=True).ratio_upper == hi
+
+
+def _flips(v, hot):
+    return sum(1 for i, b in enumerate(v) if b != (1 if i == hot else -1))
+
+
+def _fit(client, st, xs, n=3000):
+    """(l, flips of the fragment vector, flips of the word vector; flips capped at 2) of the library's reports,
+    the one-hot positions from the model's hash sets, against the model's binomial flip law."""
+    from scipy.stats import binom, chisquare
+
+    strings = _strings(client)
+    R, m = len(st.positions), client.fragment_client.m
+    pf, pw = float(st.frag.bit.prob(0, 1)), float(st.word.bit.prob(0, 1))     # Pr[an entry flips]
+    cap = [lambda f, p=p: [binom.pmf(0, m, p), binom.pmf(1, m, p), 1 - binom.cdf(1, m, p)] for p in (pf, pw)]
+    worst = 1.0
+    for x in xs:
+        obs: Counter = Counter()
+        for _ in range(n):
+            (vf, jf), (vw, jw), pos = client.privatise(strings[x])
+            hf = next(iter(st.frag.sets(int(jf), st.frag_input(int(pos), x))))
+            hw = next(iter(st.word.sets(int(jw), st.word_input(x))))
+            obs[(int(pos), min(_flips(vf, hf), 2), min(_flips(vw, hw), 2))] += 1
+        keys = [(pos, a, b) for pos in range(R) for a in range(3) for b in range(3)]
+        exp = [n / R * cap[0](0)[a] * cap[1](0)[b] for _, a, b in keys]
+        worst = min(worst, chisquare([obs.get(k, 0) for k in keys], exp).pvalue)
+    return worst
+
+
+@pytest.mark.parametrize("wrong", [False, True], ids=["model", "fragment without its word hash"])
+def test_library_sampler_fits_the_model(wrong, xxh64_str):  # noqa: F811
+    client = _sfp_cms(eps=4.0, L=2)
+    st = adapt(client).structure
+    if wrong:       # the fragment read as its substring alone: the model's inputs re-hashed without 'hash_'
+        subs = {v: i for i, v in enumerate(dict.fromkeys(s[p] for s in _strings(client) for p in range(2)))}
+        fc = client.fragment_client
+        st = ReleasedProduct(st.d, st.positions, type(st.frag)(len(subs), st.frag.m, st.frag.cohorts, st.frag.bit,
+                             lambda c, i: frozenset({fc.hash_funcs[c](str(list(subs)[i]))})),
+                             st.word, lambda pos, x: subs[_strings(client)[x][pos]], st.word_input)
+    _seed(91)
+    np.random.seed(91)
+    p = _fit(client, st, (1, 2))
+    assert (p < 1e-6) if wrong else (p > 1e-6)
+
+
+def test_verdicts_and_cli(capsys):
+    for extra in ([], ["fo.is_hadamard=true"]):
+        a = adapt_spec("pure-ldp:SFPClient", ["epsilon=1", "fragment_length=1", "max_string_length=3", "fo=CMSClient",
+                                              "fo.m=8", "fo.num_hashes=3"] + extra)
+        assert audit_adapted(a, 1.0001).verdict == PASS and audit_adapted(a, 0.999).verdict == FAIL
+    from rldp_verify.cli import main
+
+    argv = ["audit", "--adapter", "pure-ldp:SFPClient", "--param", "epsilon=1", "--param", "fragment_length=1",
+            "--param", "max_string_length=3", "--param", "fo=CMSClient", "--param", "fo.m=8", "--param",
+            "fo.num_hashes=3", "--ldp", "--eps", "1.0001"]
+    assert main(argv) == 0 and "CMSClient (CMS)" in capsys.readouterr().out
