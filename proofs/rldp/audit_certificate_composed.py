@@ -31,11 +31,14 @@ table), each built here from exact parts so that its worst ratio is known by han
   x = 0 has both prefixes 0, so the fragment's v(M, 0) is a/b): rho = 21/2, attained at x = 0, x' = 4, the lower end
   the exact ratio at the witness's inner indices (data), so the FAIL is certified too.
 
-The certificates of SFP, the sketch, dBitFlipPM, CMS and Hadamard response certify the upper end only (their lower ends rest on hash rows, positions and
-prefixes the checker does not evaluate), so their PASS carries a certificate and their FAIL does not (the audit's
-InputError is recorded). An engine error that drops a factor of SPL's ratio or SFP's upper end, takes SMP's ratio
-from its first attribute only, or Hadamard response's against the mean level, is rejected by the independent checker (mutants ``certificate.spl-*``,
-``certificate.sfp-*``, ``certificate.smp-*`` and ``certificate.hr-*`` of mutation/catalogue.py).
+The sketch's and CMS's lower ends are the exact ratio at the released row's two positions, TreeHist's at the word
+and prefix indices (data re-checked with the library's hash row or index_mapper). The certificates of SFP,
+dBitFlipPM and Hadamard response certify the upper end only (their lower ends rest on hash rows and positions the
+checker does not evaluate), so their PASS carries a certificate and their FAIL does not (the audit's InputError is
+recorded). An engine error that drops a factor of SPL's ratio or SFP's upper end, takes SMP's ratio from its first
+attribute only or Hadamard response's against the mean level, or swaps TreeHist's witness, is rejected by the
+independent checker (mutants ``certificate.spl-*``, ``certificate.sfp-*``, ``certificate.smp-*``, ``certificate.hr-*``
+and ``certificate.treehist-prefix-*`` of mutation/catalogue.py).
 """
 
 from __future__ import annotations
@@ -64,14 +67,14 @@ def structures():
                                                           UnaryProduct(8, bit), lambda pos, x: (x >> pos) % 4,
                                                           lambda x: x), F(9), False),
         ("sketch over GRR", hashed_mixture(8, list(range(4)), lambda j, x: (x * (2 * j + 1) + j) % 3,
-                                           Symmetric(3, F(1, 2), F(1, 4))), F(2), False),
+                                           Symmetric(3, F(1, 2), F(1, 4))), F(2), True),
         ("TreeHist unary fragment x GRR word", PrefixOracle(8, Symmetric(8, F(1, 3), F(2, 21)), UnaryProduct(6, bit),
                                                             lambda x: x, lambda x: (x >> 2, 2 + (x >> 1))),
          F(21, 2), True),
         ("dBitFlipPM 4 buckets, 2 positions", SampledBits(8, 4, 2, bit, lambda x: x // 2), F(3), False),
         ("SMP GRR or unary", AttributeMixture([Symmetric(3, F(1, 2), F(1, 4)), UnaryProduct(4, bit)]), F(3), True),
         ("CMS 3 rows, 4 positions", BloomProduct(8, 4, 3, bit, lambda c, x: frozenset({(x * (2 * c + 1) + c) % 4}),
-                                                 hmax=1), F(3), False),
+                                                 hmax=1), F(3), True),
         ("HR 8 outputs", TwoLevel(4, 8, F(3, 16), F(1, 16), lambda x: {y for y in range(8)
                                                                        if bin(y & (x + 1)).count("1") % 2 == 0}),
          F(3), False),
@@ -91,9 +94,9 @@ def structures():
     hypotheses=("the parts are independent given x; released indices and secret mixture indices do not depend on x",),
     method=(Method.EXACT,),
     reading="the structured eps-LDP audits: PASS at the ratio and FAIL just below, each PASS with its product "
-            "certificate (the FAIL too for SPL and SMP, coordinates: the lower end derived from the parts', and for "
-            "TreeHist: the witness's inner indices); VERIFIED when every verdict agrees with the statement "
-            "and every certificate the statement promises is written",
+            "certificate, and the FAIL too for SPL and SMP (coordinates: the lower end derived from the parts') and "
+            "for TreeHist, the sketch and CMS (the witness's inner indices); VERIFIED when every verdict agrees with "
+            "the statement and every certificate the statement promises is written",
 )
 def check_composed_product_forms(ctx):
     from rldp_verify.certificates.audit import structured_certificate

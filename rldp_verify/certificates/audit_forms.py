@@ -133,7 +133,7 @@ def product_form(st) -> dict | None:
     found = _composed_parts(st)
     if found is None:
         return None
-    wit = prefix_witness(st)
+    wit = prefix_witness(st) or released_witness(st)
     forms = [f for c in found[0] if (f := part_form(c)) is not None]
     if len(forms) != len(found[0]):
         return None
@@ -191,6 +191,32 @@ def prefix_witness(st) -> dict | None:
                 st.word, "b", 0) else wi[1]),
                       _part_witness(st.frag, ui, st._mode(x if getattr(st.frag, "a", 0) >= getattr(st.frag, "b", 0)
                                                           else xp)[1])]}
+
+
+def released_witness(st) -> dict | None:
+    """The lower end of a released row over GRR or a unary encoding as a one-part ``product_witness``: CMS
+    (:class:`~rldp_verify.structured.composite.BloomProduct` with one hot position per input: the row c and the
+    positions h_c(x) != h_c(x') of the engine's pair) and a sketch (:class:`~rldp_verify.structured.sketch.HashedInput`:
+    the first row j with image(j, x) != image(j, x')); the inner channel's worst output there (GRR: x's value for
+    a >= b; unary: its worst bits). None otherwise. The positions are data: a reader re-checks them with the
+    library's hash row (named in ``hash``)."""
+    from rldp_verify.structured.channels import BitChannel, Symmetric, UnaryProduct
+    from rldp_verify.structured.composite import BloomProduct
+    from rldp_verify.structured.sketch import HashedInput
+
+    if isinstance(st, BloomProduct) and st.hmax == 1 and (arg := st._solve()[1]) is not None:
+        c, x, xp, only_x, only_xp = arg
+        inner, row, u = UnaryProduct(st.m, BitChannel(st.bit.p, st.bit.q)), c, [only_x, only_xp]
+    elif isinstance(st, HashedInput) and (pair := st._pair()) is not None:
+        row, x, xp = pair
+        inner, u = st.inner, [[st.image(row, x)], [st.image(row, xp)]]
+    else:
+        return None
+    if [len(v) for v in u] != [1, 1]:
+        return None
+    y = u[0][0] if not isinstance(inner, Symmetric) or inner.a >= inner.b else u[1][0]
+    return {"hash": f"the library's hash row {row} at inputs {x} and {xp} (its positions)",
+            "parts": [_part_witness(inner, u, y)]}
 
 
 def _part_witness(c, inputs: list, y: int) -> dict:

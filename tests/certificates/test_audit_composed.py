@@ -41,7 +41,7 @@ def test_pass_accepted_in_the_product_form(which):
     assert str(res.verdict) == "PASS" and "product" in st and "Q" not in st
     chk = recheck(cert)
     assert chk.ok and chk.message.startswith("PASS"), chk.message
-    assert (st["ratio_lower"] is not None) == (which in ("SPL", "SMP", "TreeHist GRR", "TreeHist unary"))
+    assert (st["ratio_lower"] is not None) == (which not in ("SFP", "dBitFlipPM", "HR"))     # else upper end only
 
 
 def test_spl_fail_certified_by_coordinates_and_others_refused():
@@ -176,6 +176,23 @@ def test_treehist_unary_fail_certified_by_its_bits_and_twins_rejected():
     bad = copy.deepcopy(cert)
     bad["data"]["product_witness"]["parts"][1]["y"][str(frag["inputs"][0][0])] = 2
     assert not recheck(bad).ok and "must list bits" in recheck(bad).message
+
+
+@pytest.mark.parametrize("which", ["sketch", "CMS"])
+def test_released_row_fail_certified_and_twins_rejected(which):
+    """A released row over GRR (sketch) / a unary encoding (CMS): the FAIL just below the ratio certified by the row's
+    two positions; the two positions made equal (ratio 1) and the witness dropped rejected."""
+    res, cert = _cert(which, below=True)
+    assert str(res.verdict) == "FAIL" and recheck(cert).ok, recheck(cert).message
+    bad = copy.deepcopy(cert)
+    part = bad["data"]["product_witness"]["parts"][0]
+    part["inputs"][1] = list(part["inputs"][0])
+    if "y" in part and isinstance(part["y"], dict):
+        part["y"] = {str(part["inputs"][0][0]): part["y"][str(part["inputs"][0][0])]}
+    assert not recheck(bad).ok and "not attained by a witness" in recheck(bad).message
+    bad = copy.deepcopy(cert)
+    del bad["data"]["product_witness"]
+    assert not recheck(bad).ok
 
 
 @pytest.mark.parametrize(("mid", "route", "why"), [
