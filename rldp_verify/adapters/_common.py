@@ -211,3 +211,13 @@ def xxhash_accepting_str(name: str, bits: int) -> Iterator[None]:
         yield
     finally:
         setattr(xxhash, name, orig)
+
+
+def rappor_family_lost(client, label: str, what: str) -> None:
+    """pure-ldp's ``RAPPORClient.update_params`` sets ``hash_family = hash_funcs if hash_funcs is not None else
+    hash_funcs`` (None when not passed), and the heavy hitters call it with epsilon / index_mapper only: the code as
+    written raises TypeError in ``privatise``. Refused, naming it (nothing silently repaired)."""
+    if type(client).__name__ == "RAPPORClient" and getattr(client, "hash_family", None) is None:
+        raise InputError(f"{label}: the {what} RAPPORClient has hash_family = None (pure-ldp's update_params drops it "
+                         "when hash_funcs is not passed, and the heavy hitter calls update_params), so its privatise "
+                         "raises TypeError: nothing to audit (set its hash_family again to audit the repaired client)")

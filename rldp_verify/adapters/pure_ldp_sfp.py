@@ -20,7 +20,7 @@ from __future__ import annotations
 import copy
 import types
 
-from rldp_verify.adapters._common import _Events, _index_string, xxhash_accepting_str
+from rldp_verify.adapters._common import _Events, _index_string, rappor_family_lost, xxhash_accepting_str
 from rldp_verify.core.errors import InputError
 from rldp_verify.structured import Adapted, LaplaceHistogram
 from rldp_verify.structured.sketch import LaplaceReports, ReleasedProduct
@@ -121,6 +121,8 @@ def _sfp(obj, ver, ev: _Events, params) -> Adapted:
     if d < 2 or d > MAX_D:
         raise InputError(f"{label}: |alphabet|^max_string_length = {d} inputs; the audit handles 2..{MAX_D}")
     fc, wc = obj.fragment_client, obj.word_client
+    for client, what in ((wc, "word client"), (fc, "fragment client")):
+        rappor_family_lost(client, label, what)
     if type(fc) is not type(wc):
         raise InputError(f"{label}: fragment client {type(fc).__name__} and word client {type(wc).__name__} differ; "
                          "unsupported version")

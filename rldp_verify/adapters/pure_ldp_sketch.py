@@ -88,9 +88,13 @@ def _inner(client, d_in: int, ev: _Events, label: str, own_d: bool = False) -> A
     """The adapted inner client (its own d set to d_in while adapting). ``own_d``: d_in is the client's own d, as the
     code runs it (SFP, TreeHist); only then are the Hadamard clients, whose draws depend on d, modelled."""
     from rldp_verify.adapters.pure_ldp import _CLIENTS
-    from rldp_verify.adapters.pure_ldp_more import _hm, _hr
+    from rldp_verify.adapters.pure_ldp_more import _hm, _hr, _rappor
 
     cls = type(client).__name__
+    if cls == "RAPPORClient" and own_d:       # hashes str(index): a Bloom filter on the indices 0..d_in-1
+        from rldp_verify.adapters._common import _version
+
+        return _rappor(client, _version("pure-ldp"), ev, {"d": d_in})
     hadamard = {"HadamardMechClient": _hm, "HadamardResponseClient": _hr}
     if cls not in _CLIENTS and (cls not in hadamard or not own_d or d_in != getattr(client, "d", None)):
         raise InputError(f"{label}: inner client {cls} has no exact sketch structure (supported: FastLHClient, "

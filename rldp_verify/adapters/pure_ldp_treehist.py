@@ -18,7 +18,7 @@ from __future__ import annotations
 import copy
 import types
 
-from rldp_verify.adapters._common import _Events, _index_string
+from rldp_verify.adapters._common import _Events, _index_string, rappor_family_lost
 from rldp_verify.core.errors import InputError
 from rldp_verify.structured import Adapted, LaplaceHistogram, PublicMixture
 from rldp_verify.structured.sketch import LaplaceReports
@@ -100,12 +100,22 @@ def _estimator(est, d_min: int, ev: _Events, label: str, what: str) -> Adapted:
     return _inner(est, max(d_min, 2), ev, f"{label} {what} estimator", own_d=own)
 
 
+_NO_MIXTURE = {
+    "HadamardResponseClient": "the secret mixture over the prefixes of a two-level Hadamard response has no exact form "
+                              "here (its ratio needs an output in every prefix's support and in none of the other "
+                              "input's)",
+    "RAPPORClient": "the secret mixture over the prefixes of a Bloom filter (several hot positions per prefix) has no "
+                    "exact form here",
+    "CMSClient": "it hashes the prefix strings itself at a released row; the secret mixture over the prefixes of its "
+                 "sketch rows is not modelled yet (SFP over CMSClient is)"}
+
+
 def _check_estimators(label: str, we, fe) -> None:
     for est, what in ((we, "word"), (fe, "fragment")):
-        if type(est).__name__ == "HadamardResponseClient":
-            raise InputError(f"{label}: the {what} estimator HadamardResponseClient is not supported: the secret "
-                             "mixture over the prefixes of a two-level Hadamard response has no exact form here (its "
-                             "ratio needs an output in every prefix's support and in none of the other input's)")
+        rappor_family_lost(est, label, f"{what} estimator")
+        why = _NO_MIXTURE.get(type(est).__name__)
+        if why is not None:
+            raise InputError(f"{label}: the {what} estimator {type(est).__name__} is not supported: {why}")
         if type(est).__name__ not in ESTIMATORS:
             raise InputError(f"{label}: the {what} estimator {type(est).__name__} is not supported (supported: "
                              f"{', '.join(ESTIMATORS)})")

@@ -1,7 +1,10 @@
 """SFP over pure-ldp's count-mean sketch (``CMSClient``, CMS and HCMS; issue 26): the client hashes str(data) itself
 (its update_params ignores SFP's index_mapper), so the two parts are CMS on the fragment strings and on the words.
 Checked against a brute-force channel built from the library's own hash functions and flip rule, the library's
-sampler (chi-square at a fixed seed), and a wrong model (the fragment hashed without its word hash) rejected."""
+sampler (chi-square at a fixed seed), and a wrong model (the fragment hashed without its word hash) rejected. RAPPOR
+(``RAPPORClient``, a Bloom filter too): pure-ldp's update_params drops its hash family, so the heavy hitters' code
+raises (refused, naming it); with the family set again, SFP over it is eps = inf (a set bit is never cleared), as the
+brute-force channel says; TreeHist over RAPPOR / CMS refused with the reason."""
 
 import itertools
 import math
@@ -12,7 +15,9 @@ import numpy as np
 import pytest
 
 from rldp_verify.adapters import adapt, adapt_spec, audit_adapted, dense_mechanism
+from rldp_verify.core.errors import InputError
 from rldp_verify.rldp.audit import FAIL, PASS, audit
+from rldp_verify.structured.channels import INF
 from rldp_verify.structured.sketch import ReleasedProduct
 from tests.adapters.test_adapters import _seed
 from tests.adapters.test_pure_ldp_more import xxh64_str as xxh64_str  # noqa: F401  (the fixture)
@@ -136,3 +141,51 @@ def test_verdicts_and_cli(capsys):
             "--param", "max_string_length=3", "--param", "fo=CMSClient", "--param", "fo.m=8", "--param",
             "fo.num_hashes=3", "--ldp", "--eps", "1.0001"]
     assert main(argv) == 0 and "CMSClient (CMS)" in capsys.readouterr().out
+
+
+def _rappor_sfp():
+    from pure_ldp.core import generate_hash
+
+    fam = [[generate_hash(4, c * 2 + i) for i in range(2)] for c in range(2)]
+    r = fo.RAPPORClient(0.5, 4, fam, num_of_cohorts=2)
+    r.sketch_based = False
+    client = hh.SFPClient(2.0, 1, 2, fo_client=r)
+    return client, fam
+
+
+def _rappor_law(c, index):
+    """{(bits, cohort): Pr}: the Bloom filter of str(index) under the cohort's hash functions (the library's), each
+    set bit kept set (Pr 1: set when u < 1 - f/2, else left as it is), each clear bit set with Pr f/2."""
+    law = {}
+    for coh, funcs in enumerate(c.hash_family):
+        hot = {f(str(index)) for f in funcs}
+        for bits in itertools.product((0, 1), repeat=c.m):
+            p = Fraction(1, len(c.hash_family))
+            for i, b in enumerate(bits):
+                one = Fraction(1) if i in hot else Fraction(c.f) / 2
+                p *= one if b else 1 - one
+            law[(bits, coh)] = p
+    return law
+
+
+def test_sfp_over_rappor(xxh64_str):  # noqa: F811
+    from tests.adapters.test_sfp import _brute as sfp_brute
+
+    client, fam = _rappor_sfp()
+    with pytest.raises(InputError, match="word client RAPPORClient has hash_family = None"):
+        adapt(client)
+    client.word_client.hash_family = client.fragment_client.hash_family = fam
+    res = audit_adapted(adapt(client, model="ideal"), 2.0)
+    assert res.verdict == FAIL and res.ratio_lower == res.ratio_upper == INF
+    assert sfp_brute(client, _rappor_law) == math.inf
+
+
+def test_treehist_refusals():
+    for extra, match in ((["fo=RAPPORClient", "fo.f=0.5", "fo.m=8", "fo.num_hashes=2"], "hash_family = None"),
+                         (["fo=CMSClient", "fo.m=8", "fo.num_hashes=2"], "CMSClient is not supported: it hashes")):
+        with pytest.raises(InputError, match=match):
+            adapt_spec("pure-ldp:TreeHistClient", ["epsilon=1", "fragment_length=1", "max_string_length=3"] + extra)
+    c = hh.TreeHistClient(1.0, 1, 2, fo_client=fo.RAPPORClient(0.5, 4, [[lambda s: 0]], num_of_cohorts=1))
+    c.word_estimator.hash_family = c.fragment_estimator.hash_family = [[lambda s: 0]]
+    with pytest.raises(InputError, match="RAPPORClient is not supported: the secret mixture"):
+        adapt(c)

@@ -94,7 +94,7 @@ BAD = [
     ("TreeHistClient", ["fo.k=3"], "fo.k needs --param fo=CLIENT"),
     ("SFPClient", ["fo=UEClient", "fo.zz=3"], "'fo.zz' is not a parameter of pure-ldp:UEClient"),
     ("SFPClient", ["fo=UEClient", "fo.use_oue=maybe"], "fo.use_oue='maybe': not a valid bool"),
-    ("TreeHistClient", ["fo=RAPPORClient", "fo.f=0.5", "fo.m=8", "fo.num_hashes=2"], "RAPPORClient is not supported"),
+    ("TreeHistClient", ["fo=RAPPORClient", "fo.f=0.5", "fo.m=8", "fo.num_hashes=2"], "RAPPORClient has hash_family = None"),
     ("TreeHistClient", ["fo=HadamardResponseClient"], "HadamardResponseClient is not supported: the secret mixture"),
 ]
 
