@@ -31,9 +31,9 @@ table), each built here from exact parts so that its worst ratio is known by han
   x = 0 has both prefixes 0, so the fragment's v(M, 0) is a/b): rho = 21/2, attained at x = 0, x' = 4, the lower end
   the exact ratio at the witness's inner indices (data), so the FAIL is certified too.
 
-The sketch's and CMS's lower ends are the exact ratio at the released row's two positions, TreeHist's at the word
-and prefix indices (data re-checked with the library's hash row or index_mapper). The certificates of SFP,
-dBitFlipPM and Hadamard response certify the upper end only (their lower ends rest on hash rows and positions the
+The sketch's and CMS's lower ends are the exact ratio at the released row's two positions, SFP's at the fragment
+and word indices of (l, x, x'), TreeHist's at the word and prefix indices (data re-checked with the library's hash
+row or index_mapper). The certificates of dBitFlipPM and Hadamard response certify the upper end only (their lower ends rest on hash rows and positions the
 checker does not evaluate), so their PASS carries a certificate and their FAIL does not (the audit's InputError is
 recorded). An engine error that drops a factor of SPL's ratio or SFP's upper end, takes SMP's ratio from its first
 attribute only or Hadamard response's against the mean level, or swaps TreeHist's witness, is rejected by the
@@ -65,7 +65,7 @@ def structures():
         ("SPL unary x GRR", AttributeProduct([UnaryProduct(4, bit), Symmetric(3, F(1, 2), F(1, 4))]), F(6), True),
         ("SFP fragment GRR x word unary", ReleasedProduct(8, [0, 1], Symmetric(4, F(1, 2), F(1, 6)),
                                                           UnaryProduct(8, bit), lambda pos, x: (x >> pos) % 4,
-                                                          lambda x: x), F(9), False),
+                                                          lambda x: x), F(9), True),
         ("sketch over GRR", hashed_mixture(8, list(range(4)), lambda j, x: (x * (2 * j + 1) + j) % 3,
                                            Symmetric(3, F(1, 2), F(1, 4))), F(2), True),
         ("TreeHist unary fragment x GRR word", PrefixOracle(8, Symmetric(8, F(1, 3), F(2, 21)), UnaryProduct(6, bit),
@@ -95,7 +95,7 @@ def structures():
     method=(Method.EXACT,),
     reading="the structured eps-LDP audits: PASS at the ratio and FAIL just below, each PASS with its product "
             "certificate, and the FAIL too for SPL and SMP (coordinates: the lower end derived from the parts') and "
-            "for TreeHist, the sketch and CMS (the witness's inner indices); VERIFIED when every verdict agrees with "
+            "for TreeHist, SFP, the sketch and CMS (the witness's inner indices); VERIFIED when every verdict agrees with "
             "the statement and every certificate the statement promises is written",
 )
 def check_composed_product_forms(ctx):

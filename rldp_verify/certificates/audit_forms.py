@@ -194,7 +194,9 @@ def prefix_witness(st) -> dict | None:
 
 
 def released_witness(st) -> dict | None:
-    """The lower end of a released row over GRR or a unary encoding as a one-part ``product_witness``: CMS
+    """The lower end of a released row or position over GRR or unary encodings as a ``product_witness``: SFP over
+    GRR / unary-encoding clients (:class:`~rldp_verify.structured.sketch.ReleasedProduct`: the fragment and word
+    indices of the searched (l, x, x'), each part at its worst output), CMS
     (:class:`~rldp_verify.structured.composite.BloomProduct` with one hot position per input: the row c and the
     positions h_c(x) != h_c(x') of the engine's pair) and a sketch (:class:`~rldp_verify.structured.sketch.HashedInput`:
     the first row j with image(j, x) != image(j, x')); the inner channel's worst output there (GRR: x's value for
@@ -202,8 +204,16 @@ def released_witness(st) -> dict | None:
     library's hash row (named in ``hash``)."""
     from rldp_verify.structured.channels import BitChannel, Symmetric, UnaryProduct
     from rldp_verify.structured.composite import BloomProduct
-    from rldp_verify.structured.sketch import HashedInput
+    from rldp_verify.structured.sketch import HashedInput, ReleasedProduct
 
+    if isinstance(st, ReleasedProduct) and all(isinstance(c, (Symmetric, UnaryProduct)) for c in (st.frag, st.word)):
+        w = st._search()[1]                                   # SFP over GRR / unary encoding: both parts at (l, x, x')
+        if w is None:
+            return None
+        x, xp = w["x"], w["x_prime"]
+        ins = [[[st.frag_input(w["l"], x)], [st.frag_input(w["l"], xp)]], [[st.word_input(x)], [st.word_input(xp)]]]
+        return {"hash": f"the library's fragment and word indices of x = {x}, x' = {xp} at position {w['l']}",
+                "parts": [_part_witness(c, u, _worst(c, u)) for c, u in zip((st.frag, st.word), ins, strict=True)]}
     if isinstance(st, BloomProduct) and st.hmax == 1 and (arg := st._solve()[1]) is not None:
         c, x, xp, only_x, only_xp = arg
         inner, row, u = UnaryProduct(st.m, BitChannel(st.bit.p, st.bit.q)), c, [only_x, only_xp]
@@ -214,9 +224,15 @@ def released_witness(st) -> dict | None:
         return None
     if [len(v) for v in u] != [1, 1]:
         return None
-    y = u[0][0] if not isinstance(inner, Symmetric) or inner.a >= inner.b else u[1][0]
     return {"hash": f"the library's hash row {row} at inputs {x} and {xp} (its positions)",
-            "parts": [_part_witness(inner, u, y)]}
+            "parts": [_part_witness(inner, u, _worst(inner, u))]}
+
+
+def _worst(c, u: list) -> int:
+    """GRR's worst output for inputs u = [[v], [v']]: v for a >= b, else v' (unused by a unary encoding)."""
+    from rldp_verify.structured.channels import Symmetric
+
+    return u[0][0] if not isinstance(c, Symmetric) or c.a >= c.b else u[1][0]
 
 
 def _part_witness(c, inputs: list, y: int) -> dict:

@@ -41,15 +41,15 @@ def test_pass_accepted_in_the_product_form(which):
     assert str(res.verdict) == "PASS" and "product" in st and "Q" not in st
     chk = recheck(cert)
     assert chk.ok and chk.message.startswith("PASS"), chk.message
-    assert (st["ratio_lower"] is not None) == (which not in ("SFP", "dBitFlipPM", "HR"))     # else upper end only
+    assert (st["ratio_lower"] is not None) == (which not in ("dBitFlipPM", "HR"))     # else upper end only
 
 
-def test_spl_fail_certified_by_coordinates_and_others_refused():
+def test_spl_fail_certified_by_coordinates_and_dbitflippm_refused():
     res, cert = _cert("SPL", below=True)
     assert str(res.verdict) == "FAIL" and cert["statement"]["coordinates"] is True
     assert recheck(cert).ok and recheck(cert).message.startswith("FAIL: ratio in [6, 6]")
     with pytest.raises(InputError, match="cannot re-derive") as exc:
-        _cert("SFP", below=True)
+        _cert("dBitFlipPM", below=True)
     assert "\n" not in str(exc.value)
 
 
@@ -87,7 +87,8 @@ def test_released_mixture_part_loosened_or_missing_rejected():
     assert not recheck(bad).ok and "below the certified bound" in recheck(bad).message
     weaker = copy.deepcopy(cert)
     weaker["statement"]["product"] = weaker["statement"]["product"][1:]
-    weaker["statement"]["ratio_upper"], weaker["statement"]["eps"] = "3", {"exp_eps": "3"}
+    weaker["statement"].update(ratio_upper="3", ratio_lower=None, eps={"exp_eps": "3"})
+    del weaker["data"]["product_witness"]
     assert recheck(weaker).ok                              # the word alone: 3 (the twin below drops a factor)
     weaker["statement"]["product"] = cert["statement"]["product"]
     assert not recheck(weaker).ok                          # with the fragment part back: 9 > the printed 3
@@ -178,10 +179,11 @@ def test_treehist_unary_fail_certified_by_its_bits_and_twins_rejected():
     assert not recheck(bad).ok and "must list bits" in recheck(bad).message
 
 
-@pytest.mark.parametrize("which", ["sketch", "CMS"])
+@pytest.mark.parametrize("which", ["sketch", "CMS", "SFP"])
 def test_released_row_fail_certified_and_twins_rejected(which):
-    """A released row over GRR (sketch) / a unary encoding (CMS): the FAIL just below the ratio certified by the row's
-    two positions; the two positions made equal (ratio 1) and the witness dropped rejected."""
+    """A released row over GRR (sketch) / a unary encoding (CMS), SFP's released position over GRR x unary encoding:
+    the FAIL just below the ratio certified by the inner inputs; the first part's two inputs made equal (its factor 1)
+    and the witness dropped rejected."""
     res, cert = _cert(which, below=True)
     assert str(res.verdict) == "FAIL" and recheck(cert).ok, recheck(cert).message
     bad = copy.deepcopy(cert)
