@@ -20,6 +20,7 @@ exactly ("p/q", "12", "0.07"); "inf" where stated; JSON floats are refused.  KIN
 from __future__ import annotations
 
 import json
+import zlib
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -107,22 +108,22 @@ def check(doc: dict) -> Checked:
 
 
 def check_path(path) -> list[Checked]:
-    """Check a certificate file, or every ``*.json`` file under a directory (sorted); a file may hold one
-    certificate or a list of them.  In a directory, JSON files that are not certificates (no "certificate"
-    key at the top) are skipped; a file given by name is always checked."""
+    """Check a certificate file (``*.gz``: gzip), or every ``*.json`` / ``*.json.gz`` file under a directory
+    (sorted); a file may hold one certificate or a list.  In a directory, JSON files that are not certificates
+    (no "certificate" key at the top) are skipped; a file given by name is always checked."""
     path = Path(path)
-    files = sorted(path.rglob("*.json")) if path.is_dir() else [path]
+    files = sorted([*path.rglob("*.json"), *path.rglob("*.json.gz")]) if path.is_dir() else [path]
     out = []
     for f in files:
         try:
-            text = f.read_text()
+            text = zlib.decompress(f.read_bytes(), 31).decode() if f.name.endswith(".gz") else f.read_text()
             if path.is_dir():
                 plain = json.loads(text)
                 if not any(isinstance(d, dict) and "certificate" in d for d in (
                         plain if isinstance(plain, list) else [plain])):
                     continue
             docs = json.loads(text, parse_float=_no_float, parse_constant=_no_float)
-        except (OSError, ValueError, CertificateError) as exc:
+        except (OSError, ValueError, zlib.error, CertificateError) as exc:
             out.append(Checked(str(f), "?", False, f"unreadable: {exc}"))
             continue
         out.extend(check(d) for d in (docs if isinstance(docs, list) else [docs]))

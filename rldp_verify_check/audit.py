@@ -492,7 +492,10 @@ def _vs_exp_eps(x, e: dict, above: bool) -> bool:
 
 
 def _s(x) -> str:
-    return "None" if x is None else "inf" if x == INF else f"{float(x):.12g}"
+    """x to 12 digits; outside float's range (a ratio of 10^600) from its arb ball, never through float."""
+    if x is None or x == INF or x == 0 or 1e-300 < abs(x) < 1e300:
+        return "None" if x is None else "inf" if x == INF else f"{float(x):.12g}"
+    return num(x).str(12, radius=False)
 
 
 def _ball_upper(Q, a1, a2, phat, a, B, pairs):

@@ -27,8 +27,10 @@ from pathlib import Path
 from typing import Any
 
 import mpmath
+import numpy as np
 
-from rldp_verify.certificates import envelope, qs
+from rldp_verify.certificates import audit_product, envelope, qs
+from rldp_verify.certificates.audit_product import dyadic as _frac
 from rldp_verify.core.errors import CertificationError, InputError
 from rldp_verify.rldp.audit import exact_matrix, load_mechanism, parse_eps
 from rldp_verify.rldp.audit.pair import PairProblem
@@ -39,11 +41,6 @@ INF = math.inf
 
 def _table(P):
     return [[qs(v) for v in row] for row in P]
-
-
-def _frac(x, digits: int) -> Fraction:
-    bits = int(digits * 3.33) + 8
-    return Fraction(int(mpmath.nint(mpmath.mpf(x) * 2**bits)), 2**bits)
 
 
 def _qs_entry(entry: dict) -> dict:
@@ -66,60 +63,6 @@ def _accepts(Q_y, a2, s1, s2, phat, alpha, B, entry: dict) -> bool:
         return decide(claim, 128)
     except CertificateError:
         return False
-
-
-def _product_entry(prob: PairProblem, R: Fraction, dps: int) -> dict | None:
-    """The pair entry of Theorem 1's product bound (``"mode": "product"``): mu_i minimising mu - z_min M(mu - v)
-    for each block (convex in mu), found at dps + 15 digits; r = R."""
-    a, B = prob.alpha, Fraction(prob.B)
-    beta = 1 - 1 / a
-    out = {}
-    with mpmath.workdps(dps + 15):
-        K = mpmath.mpf(B.numerator) / B.denominator if beta == 0 else \
-            mpmath.expm1(mpmath.mpf(beta.numerator) / beta.denominator * mpmath.mpf(B.numerator) / B.denominator) \
-            + _mp(prob.m1 + prob.m2)
-        for key, v, w, p, other in (("mu1", prob.q1, prob.w1, prob.m1, prob.m2),
-                                    ("mu2", [-R * x for x in prob.q2], prob.w2, prob.m2, prob.m1)):
-            vmax = max(v)
-            if p == 0 or min(v) == vmax:                 # constant block: mu - z M(mu - v) = mu (1 - z) + z v
-                out[key] = vmax                         # is least at x = 0 (golden section stops e^-60 above)
-                continue
-            c = K / _mp(p) if beta == 0 else (K - _mp(other)) / _mp(p)
-            z = mpmath.exp(-c) if beta == 0 else c ** (-1 / _mp(beta)) if c > 0 else mpmath.mpf(0)
-            out[key] = _block_mu(v, w, z, beta, dps)
-    return {"mode": "product", "r": R, "mu1": out["mu1"], "mu2": out["mu2"]}
-
-
-def _block_mu(v, w, z, beta: Fraction, dps: int) -> Fraction:
-    """mu >= max v minimising mu - z M_beta(mu - v; w) (convex in mu): a golden-section search in log t for
-    mu = max v + spread * t, at the caller's working precision; the result as a rational >= max v."""
-    vmax = max(v)
-    vs = [_mp(x) for x in v]
-    ws = [_mp(x) for x in w]
-    b = _mp(beta)
-    spread = max(vs) - min(vs) or mpmath.mpf(1)
-
-    def f(logt):
-        mu = _mp(vmax) + spread * mpmath.exp(logt)
-        xs = [(mu - vi, wi) for vi, wi in zip(vs, ws, strict=True) if wi > 0]
-        if b == 0:
-            M = mpmath.exp(mpmath.fsum(wi * mpmath.log(xi) for xi, wi in xs))
-        else:
-            M = mpmath.fsum(wi * xi ** b for xi, wi in xs) ** (1 / b)
-        return mu - z * M
-    lo, hi = mpmath.mpf(-60), mpmath.mpf(30)
-    for _ in range(250):                        # golden-section search in log t
-        m1, m2 = lo + (hi - lo) * 0.382, lo + (hi - lo) * 0.618
-        if f(m1) <= f(m2):
-            hi = m2
-        else:
-            lo = m1
-    mu = _mp(vmax) + spread * mpmath.exp((lo + hi) / 2)
-    return max(_frac(mu, dps + 10), vmax)
-
-
-def _mp(x: Fraction):
-    return mpmath.mpf(x.numerator) / x.denominator
 
 
 def _candidates(prob: PairProblem, R: Fraction, dps: int):
@@ -218,8 +161,9 @@ def _pair_entry(Q, ball: RenyiBall, rows, phat, screen: dict, key: tuple, R: Fra
                 engine: dict | None = None) -> dict:
     """The entry of pair ``key`` = (y, s, s'): the first candidate (r, t, mu1, mu2) that the checker's test
     accepts (Proposition 3's exact parameters when they prove r = R; else the audit's own entry ``engine``,
-    the float screen's, then the recomputed ones), else Theorem 1's product entry when accepted, else the last
-    candidate tried."""
+    the float screen's, then the recomputed ones), else Theorem 1's product entry when accepted (the audit's own,
+    then the builder's: :func:`rldp_verify.certificates.audit_product.product_entries`), else the last candidate
+    tried."""
     y, s1, s2 = key
     a2 = ball.public_size
     alpha, B = Fraction(ball.alpha), Fraction(ball.radius)
@@ -235,17 +179,15 @@ def _pair_entry(Q, ball: RenyiBall, rows, phat, screen: dict, key: tuple, R: Fra
         first = [screen[key]] if key in screen else []
         cands = _chain(first, partial(_candidates, prob, R, dps))
     entry = None
-    for r, lam, mu1, mu2 in cands:
-        entry = {"r": r, "t": lam if beta == 0 else lam / beta, "mu1": mu1, "mu2": mu2}
-        if _accepts(Q[y], a2, s1, s2, phat, alpha, B, entry):
-            return entry
+    with np.errstate(all="ignore"):     # float proposals (R beyond float's range: nan), each re-checked exactly
+        for r, lam, mu1, mu2 in cands:
+            entry = {"r": r, "t": lam if beta == 0 else lam / beta, "mu1": mu1, "mu2": mu2}
+            if _accepts(Q[y], a2, s1, s2, phat, alpha, B, entry):
+                return entry
     if prob is not None:
-        try:
-            prod = _product_entry(prob, R, dps)
-        except (ValueError, ZeroDivisionError, OverflowError):
-            prod = None
-        if prod is not None and _accepts(Q[y], a2, s1, s2, phat, alpha, B, prod):
-            return prod
+        for prod in audit_product.product_entries(prob, R, dps):
+            if _accepts(Q[y], a2, s1, s2, phat, alpha, B, prod):
+                return prod
         split = _split_entry(prob, R, dps) if alpha <= Fraction(1, 2) else None
         if split is not None and _accepts(Q[y], a2, s1, s2, phat, alpha, B, split):
             return split
@@ -424,7 +366,7 @@ def _subsets_ball(res, st) -> tuple[dict, dict]:
     the lower end. One block of a pair is constant (take = |U| or rest = 0), so its mu makes x = 0 and the entry of
     the moving block, found once per secret on a two-cell reduced pair (:func:`_pair_entry`), serves every partner.
     alpha <= 1/2 too: with one block constant (x = 0) the whole budget goes to the moving secret, and Theorem 1's
-    product entry (:func:`_product_entry`) is that secret's projection, exact up to its mu."""
+    product entry (:mod:`~rldp_verify.certificates.audit_product`) is that secret's projection, exact up to its mu."""
     from rldp_verify.structured.channels import Symmetric
 
     ball = res.ball

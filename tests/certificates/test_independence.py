@@ -5,7 +5,8 @@ from pathlib import Path
 
 import rldp_verify_check
 
-ALLOWED = {"__future__", "fractions", "json", "math", "sys", "dataclasses", "pathlib", "flint", "rldp_verify_check"}
+ALLOWED = {"__future__", "fractions", "json", "zlib", "math", "sys", "dataclasses", "pathlib", "flint",
+           "rldp_verify_check"}
 PKG = Path(rldp_verify_check.__file__).parent
 
 
