@@ -12,7 +12,7 @@ from rldp_verify.rldp.mechanisms import check_column_stochastic, check_prop3, ex
 
 from ._mech_common import PAPER
 
-CERT_MAX_X = 6   # certificates for |X| = a1 a2 <= 6 (their size grows as |X|^3)
+CERT_MAX_X = 4   # certificates for |X| = a1 a2 <= 4 (their size grows as |X|^3)
 
 
 def _srr_certificates(combos) -> list[dict]:

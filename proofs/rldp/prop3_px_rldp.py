@@ -110,10 +110,14 @@ def check_iff(ctx):
                             **built(_iff_certificates, if_cases, only_cases))
 
 
+GRR_CERT_MAX = 4   # the ratio sets certified for a <= 4 (a^3 ratios each)
+
+
 def _eq57_certificates(grr_cases, matrices) -> list[dict]:
     name = "rldp.prop3.eq57-and-grr"
     ratio_set = [["*", ["-", q, 1], ["-", q, r], ["-", q, ["/", 1, r]]]
-                 for G, r in grr_cases for row in G for x in row for z in row for q in [["/", x, z]]]
+                 for G, r in grr_cases if len(G) <= GRR_CERT_MAX for row in G for x in row for z in row
+                 for q in [["/", x, z]]]
     docs = [inst.all_zero_certificate(f"{name}: GRR ratio in {{1, r, 1/r}}", ratio_set, cap=len(ratio_set))]
     docs += [inst.ldp_level_certificate(f"{name}: GRR_{len(G)}(r={r})", G, r) for G, r in grr_cases if len(G) > 1]
     within = [["min", *inst.prop3_expressions(Q, a2, r),
@@ -159,8 +163,8 @@ def check_eq57(ctx):
                                            counterexample={"row": [str(v) for v in row], "r": str(r)}, kind="false")
     return Outcome.verified(f"GRR ratio sets for a <= 6; eq. (57) on {n} random (eps, P_X)-RLDP matrices",
                             certificate_covers=f"every GRR ratio in {{1, e^eps, e^-eps}} ((ratio - 1)(ratio - r)"
-                                               f"(ratio - 1/r) = 0 for all {len(grr_cases)} (a, r)) and its level e^eps "
-                                               f"(a >= 2); "
+                                               f"(ratio - 1/r) = 0 for a <= {GRR_CERT_MAX}) and its level e^eps (all "
+                                               f"{len(grr_cases)} (a, r) with a >= 2); "
                             + inst.cover_note(n, min(n, inst.CAP), "Proposition 3 ratio condition and eq. (57)'s "
                                               "within-s bound Q[y|s,u] <= e^(2 eps) Q[y|s,u'']"),
                             **built(_eq57_certificates, grr_cases, matrices))

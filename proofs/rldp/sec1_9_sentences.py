@@ -167,7 +167,7 @@ def check_eq3(ctx, prior="paper") -> Outcome:
         f"P(Y=y) = 0 the posterior in (3) is undefined while (1) holds trivially",
         cases=agree, posterior_undefined=undefined,
         certificate_covers=inst.cover_note(agree, n_cert, "agreement of (1) and (3) (both hold: max(a, b) <= 0, or "
-                                           "both fail: min(a, b) > 0; at most the first 200 of each)"),
+                                           "both fail: min(a, b) > 0; at most the first 50 of each)"),
         **built(_eq3_certificates, cases))
 
 

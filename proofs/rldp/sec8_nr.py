@@ -33,7 +33,7 @@ def _sides(table, Q, r) -> tuple[list, list]:
     return A, B
 
 
-NR_CAP = 40
+NR_CAP = 25
 
 
 def _two_active(table) -> bool:
@@ -110,7 +110,7 @@ def check_nr(ctx):
                                                                + min(NR_CAP, sum(1 for *_, c in pairs if not c)),
                                                                "agreement of the NR cone (Definition 3 with L = "
                                                                "P-hat_U|s) and Definition 1 at P-hat (both hold or "
-                                                               "both fail; the first 40 of each, with two active s), "
+                                                               "both fail; the first 25 of each, with two active s), "
                                                                "exactly", "; and the 3 NR mechanisms "
                                                                "meeting Definition 1 at P-hat; not the optimum's "
                                                                "bracket"),
