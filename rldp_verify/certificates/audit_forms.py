@@ -198,12 +198,14 @@ def released_witness(st) -> dict | None:
     GRR / unary-encoding clients (:class:`~rldp_verify.structured.sketch.ReleasedProduct`: the fragment and word
     indices of the searched (l, x, x'), each part at its worst output), CMS
     (:class:`~rldp_verify.structured.composite.BloomProduct` with one hot position per input: the row c and the
-    positions h_c(x) != h_c(x') of the engine's pair) and a sketch (:class:`~rldp_verify.structured.sketch.HashedInput`:
-    the first row j with image(j, x) != image(j, x')); the inner channel's worst output there (GRR: x's value for
-    a >= b; unary: its worst bits). None otherwise. The positions are data: a reader re-checks them with the
-    library's hash row (named in ``hash``)."""
+    positions h_c(x) != h_c(x') of the engine's pair), a sketch (:class:`~rldp_verify.structured.sketch.HashedInput`:
+    the first row j with image(j, x) != image(j, x')) and dBitFlipPM with d_bits >= 2
+    (:class:`~rldp_verify.structured.composite.SampledBits`: the buckets of x = 0 and x' = k - 1, both among the
+    released positions, whose bits are the unary encoding's; the other positions cancel); the inner channel's worst
+    output there (GRR: x's value for a >= b; unary: its worst bits). None otherwise. The positions are data: a reader
+    re-checks them with the library's hash row or bucket map (named in ``hash``)."""
     from rldp_verify.structured.channels import BitChannel, Symmetric, UnaryProduct
-    from rldp_verify.structured.composite import BloomProduct
+    from rldp_verify.structured.composite import BloomProduct, SampledBits
     from rldp_verify.structured.sketch import HashedInput, ReleasedProduct
 
     if isinstance(st, ReleasedProduct) and all(isinstance(c, (Symmetric, UnaryProduct)) for c in (st.frag, st.word)):
@@ -216,16 +218,20 @@ def released_witness(st) -> dict | None:
                 "parts": [_part_witness(c, u, _worst(c, u)) for c, u in zip((st.frag, st.word), ins, strict=True)]}
     if isinstance(st, BloomProduct) and st.hmax == 1 and (arg := st._solve()[1]) is not None:
         c, x, xp, only_x, only_xp = arg
-        inner, row, u = UnaryProduct(st.m, BitChannel(st.bit.p, st.bit.q)), c, [only_x, only_xp]
+        inner, u = UnaryProduct(st.m, BitChannel(st.bit.p, st.bit.q)), [only_x, only_xp]
+        what = f"the library's hash row {c} at inputs {x} and {xp} (its positions)"
     elif isinstance(st, HashedInput) and (pair := st._pair()) is not None:
         row, x, xp = pair
         inner, u = st.inner, [[st.image(row, x)], [st.image(row, xp)]]
+        what = f"the library's hash row {row} at inputs {x} and {xp} (its positions)"
+    elif isinstance(st, SampledBits) and st.m >= 2 and st._split():      # any m released positions holding both
+        inner, u = UnaryProduct(st.b, BitChannel(st.bit.p, st.bit.q)), [[st.bucket(0)], [st.bucket(st.k - 1)]]
+        what = f"the library's buckets of inputs 0 and {st.k - 1}, both among the {st.m} released positions"
     else:
         return None
     if [len(v) for v in u] != [1, 1]:
         return None
-    return {"hash": f"the library's hash row {row} at inputs {x} and {xp} (its positions)",
-            "parts": [_part_witness(inner, u, _worst(inner, u))]}
+    return {"hash": what, "parts": [_part_witness(inner, u, _worst(inner, u))]}
 
 
 def _worst(c, u: list) -> int:

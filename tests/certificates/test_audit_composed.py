@@ -41,15 +41,15 @@ def test_pass_accepted_in_the_product_form(which):
     assert str(res.verdict) == "PASS" and "product" in st and "Q" not in st
     chk = recheck(cert)
     assert chk.ok and chk.message.startswith("PASS"), chk.message
-    assert (st["ratio_lower"] is not None) == (which not in ("dBitFlipPM", "HR"))     # else upper end only
+    assert (st["ratio_lower"] is not None) == (which != "HR")               # HR: upper end only
 
 
-def test_spl_fail_certified_by_coordinates_and_dbitflippm_refused():
+def test_spl_fail_certified_by_coordinates_and_hr_refused():
     res, cert = _cert("SPL", below=True)
     assert str(res.verdict) == "FAIL" and cert["statement"]["coordinates"] is True
     assert recheck(cert).ok and recheck(cert).message.startswith("FAIL: ratio in [6, 6]")
     with pytest.raises(InputError, match="cannot re-derive") as exc:
-        _cert("dBitFlipPM", below=True)
+        _cert("HR", below=True)
     assert "\n" not in str(exc.value)
 
 
@@ -179,10 +179,10 @@ def test_treehist_unary_fail_certified_by_its_bits_and_twins_rejected():
     assert not recheck(bad).ok and "must list bits" in recheck(bad).message
 
 
-@pytest.mark.parametrize("which", ["sketch", "CMS", "SFP"])
+@pytest.mark.parametrize("which", ["sketch", "CMS", "SFP", "dBitFlipPM"])
 def test_released_row_fail_certified_and_twins_rejected(which):
-    """A released row over GRR (sketch) / a unary encoding (CMS), SFP's released position over GRR x unary encoding:
-    the FAIL just below the ratio certified by the inner inputs; the first part's two inputs made equal (its factor 1)
+    """A released row over GRR (sketch) / a unary encoding (CMS), SFP's released position over GRR x unary encoding,
+    dBitFlipPM's released positions: the FAIL just below the ratio certified by the inner inputs; the first part's two inputs made equal (its factor 1)
     and the witness dropped rejected."""
     res, cert = _cert(which, below=True)
     assert str(res.verdict) == "FAIL" and recheck(cert).ok, recheck(cert).message
