@@ -477,7 +477,8 @@ def _structured_head(res, st, sizes) -> dict:
 def _dense_head(res, st, shape, why: str) -> dict:
     """The exact dense matrix (columns x = s |U| + u, outputs impossible under every input dropped) of a structure
     without a structured form (RS+FD's mixtures over attributes, ordered subsets, ...) when it has at most
-    STRUCTURED_DENSE_ENTRIES entries: the checker's dense eps-LDP / {P} route. Else InputError naming ``why``."""
+    STRUCTURED_DENSE_ENTRIES entries: the checker's dense eps-LDP / {P} route. Else InputError naming ``why`` and the
+    count (as "at least 2^j" beyond 30 digits: ordered subsets at k = 2^16 have more than Python's 4300 digits)."""
     from rldp_verify.structured.channels import SubsetSelection, Symmetric
 
     n = _dense_entries(st) if isinstance(st, (Symmetric, SubsetSelection)) else None
@@ -489,8 +490,9 @@ def _dense_head(res, st, shape, why: str) -> dict:
             rows = None
     n = n if rows is None else len(rows) * len(rows[0])
     if rows is None or n is None or n > STRUCTURED_DENSE_ENTRIES:
+        count = None if n is None else str(n) if n < 10**30 else f"at least 2^{n.bit_length() - 1}"
         raise InputError(f"no certificate form for {res.adapter} ({st.kind}) yet: {why}"
-                         + ("" if n is None else f"; its dense matrix has {n} entries "
+                         + ("" if n is None else f"; its dense matrix has {count} entries "
                                                  f"(at most {STRUCTURED_DENSE_ENTRIES})"))
     return {"rows": [r for r in rows if any(r)], "shape": [len(rows[0]), 1] if shape[0] is None else shape}
 

@@ -6,6 +6,7 @@ gzip-compressed certificates (.json.gz)."""
 import copy
 import gzip
 import json
+import math
 from fractions import Fraction as F
 from pathlib import Path
 
@@ -127,3 +128,23 @@ def test_gzip_certificate_accepted_and_tampered_rejected(tmp_path, capsys):
     assert "below the certified bound" in rs["gz"].message
     assert all(rs[f].message.startswith("unreadable") for f in ("truncated.json.gz", "corrupt.json.gz", "plain.json.gz"))
     assert main(["check-certificates", str(tmp_path / "bad")]) == 1
+
+
+@pytest.mark.parametrize("k, m, want", [(2**16, 2**15, "at least 2^"), (200, 3, f"has {math.perm(200, 3) * 200} entries")])
+def test_dense_head_counts_formatted(k, m, want):
+    """Ordered subset selection has no structured form; the refusal names the dense matrix's entry count, which at
+    k = 2^16 has more than Python's 4300-digit limit for str(int) (ValueError before): written as at least 2^j."""
+    from types import SimpleNamespace
+
+    from rldp_verify.certificates.audit import _dense_head
+    from rldp_verify.core.errors import InputError
+    from rldp_verify.structured.channels import SubsetSelection
+
+    st = SubsetSelection(k=k, m=m, P=F(1, 2), ordered=True)
+    with pytest.raises(InputError) as e:
+        _dense_head(SimpleNamespace(adapter="ordered-subsets"), st, [k, 1], "ordered subsets")
+    assert want in str(e.value), str(e.value)
+    if k == 2**16:
+        n = math.perm(k, m) * k
+        j = int(str(e.value).split("at least 2^")[1].split()[0])
+        assert 2**j <= n < 2**(j + 1)
