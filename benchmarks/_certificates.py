@@ -12,12 +12,14 @@ timed apart from the audit's: a table's published audit seconds keep their meani
 Each row gets the cell :meth:`Certifier.certify` returns, for the table's column ``"certificate"``:
 ``"re-checked (<kind>: <form>, <set>)"``, ``"FAILED: <the checker's reason>"`` (the file is still written: a
 certificate we cannot re-derive is shown, never hidden), or ``"none: <one-line reason>"`` (no certificate form for
-the structure, named by the builder's own message).  A certificate above :data:`MAX_BYTES` is re-checked in memory
-and not written, and its cell says so.  ``BENCH_CERT_DIR`` moves the directory (tests write to a temporary one).
+the structure, named by the builder's own message).  A certificate above :data:`MAX_BYTES` is written gzip-compressed
+(``<row>.json.gz``, which the checker and ``make check-certificates`` read) when that is at most :data:`MAX_GZ_BYTES`,
+else re-checked in memory and not written; its cell says which, with the sizes.  ``BENCH_CERT_DIR`` moves the directory (tests write to a temporary one).
 """
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import re
@@ -32,6 +34,8 @@ ROOT = Path(__file__).resolve().parents[1]
 CERT_ROOT = ROOT / "reports" / "certificates" / "benchmarks"
 #: certificates larger than this are re-checked in memory but not written (the committed report stays small)
 MAX_BYTES = 5 * 10**6
+#: above MAX_BYTES a certificate is written as <row>.json.gz when compressed it is at most this
+MAX_GZ_BYTES = 15 * 10**6
 COLUMN = "certificate"
 
 RECHECKED, FAILED, NONE = "re-checked", "FAILED", "none"
@@ -75,20 +79,21 @@ def _parse(text: str):
 class Certifier:
     """The certificates of one benchmark table ``table`` (its directory is emptied first: no stale files)."""
 
-    def __init__(self, table: str, root: str | Path | None = None, max_bytes: int = MAX_BYTES):
+    def __init__(self, table: str, root: str | Path | None = None, max_bytes: int = MAX_BYTES,
+                 max_gz_bytes: int = MAX_GZ_BYTES):
         root = Path(os.environ.get("BENCH_CERT_DIR", CERT_ROOT)) if root is None else Path(root)
-        self.table, self.dir, self.max_bytes = table, root / table, max_bytes
+        self.table, self.dir, self.max_bytes, self.max_gz_bytes = table, root / table, max_bytes, max_gz_bytes
         shutil.rmtree(self.dir, ignore_errors=True)
         self.counts: Counter[str] = Counter()
         self.seconds = 0.0
 
-    def path(self, row: str) -> Path:
-        """The file of row ``row`` (distinct rows, distinct files: a clash gets a numeric suffix)."""
-        p = self.dir / f"{slug(row)}.json"
-        n = 2
-        while p.exists():
-            p, n = self.dir / f"{slug(row)}-{n}.json", n + 1
-        return p
+    def path(self, row: str, suffix: str = ".json") -> Path:
+        """The file of row ``row`` (distinct rows, distinct files: a clash, .json or .json.gz, gets a numeric
+        suffix)."""
+        stem, n = slug(row), 2
+        while any((self.dir / f"{stem}{ext}").exists() for ext in (".json", ".json.gz")):
+            stem, n = f"{slug(row)}-{n}", n + 1
+        return self.dir / f"{stem}{suffix}"
 
     def certify(self, row: str, build: Callable[[str], dict]) -> tuple[str, float | None, float | None]:
         """Build row ``row``'s certificate (``build(name)``: a document; an :class:`InputError` or
@@ -127,14 +132,15 @@ class Certifier:
         from rldp_verify_check import CertificateError, Checked, check, check_path  # the independent checker
 
         size = len(text.encode())
-        if size <= self.max_bytes:
-            path = self.path(row)
+        packed = gzip.compress(text.encode(), mtime=0) if size > self.max_bytes else None   # mtime 0: reproducible
+        if packed is None or len(packed) <= self.max_gz_bytes:
+            path = self.path(row, ".json" if packed is None else ".json.gz")
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text)
+            path.write_bytes(text.encode() if packed is None else packed)
             t_build = time.perf_counter() - t0
             t1 = time.perf_counter()
             results = _guarded(lambda: check_path(path), row)  # the file, read back as make check-certificates does
-            where = ""
+            where = "" if packed is None else f"; written gzipped: {size / 1e6:.1f} MB, {len(packed) / 1e6:.1f} MB as .json.gz"
         else:
             t_build = time.perf_counter() - t0
             t1 = time.perf_counter()
@@ -142,7 +148,8 @@ class Certifier:
                 results = _guarded(lambda: [check(d) for d in _docs(text)], row)
             except (ValueError, CertificateError) as exc:
                 results = [Checked(row, "?", False, f"unreadable: {exc}")]
-            where = f"; not written: {size / 1e6:.1f} MB > {self.max_bytes / 1e6:g} MB"
+            where = (f"; not written: {size / 1e6:.1f} MB, gzipped {len(packed) / 1e6:.1f} MB > "
+                     f"{self.max_gz_bytes / 1e6:g} MB")
         t_check = time.perf_counter() - t1
         self.seconds += t_build + t_check
         bad = [r for r in results if not r.ok]
@@ -165,8 +172,8 @@ class Certifier:
         rel = self.dir.relative_to(ROOT) if self.dir.is_relative_to(ROOT) else self.dir
         return (f"certificate: {c[RECHECKED]} re-checked by the independent checker rldp_verify_check, {c[FAILED]} "
                 f"FAILED, {c[NONE]} none (the reason in the row); written to {rel}/ (re-checked again by make "
-                f"check-certificates) unless above {self.max_bytes / 1e6:g} MB (then re-checked in memory, not "
-                f"written); building, writing and re-checking them took {self.seconds:.1f} s, timed apart from "
+                f"check-certificates), gzipped (.json.gz) above {self.max_bytes / 1e6:g} MB, re-checked in memory and not "
+                f"written when still above {self.max_gz_bytes / 1e6:g} MB gzipped; building, writing and re-checking them took {self.seconds:.1f} s, timed apart from "
                 "the audit seconds.")
 
 

@@ -2,7 +2,8 @@
 its table's directory and re-checked by the independent checker (also by ``python -m rldp_verify_check`` walking
 the report's certificate directory, as ``make check-certificates`` does); a tampered certificate (upper end rounded
 down) is rejected and its row says FAILED; a structure without a certificate form says "none" naming it; a
-certificate above the size limit is re-checked in memory and not written."""
+certificate above the size limit is written gzipped (.json.gz), above the gzip limit re-checked in memory and not
+written."""
 
 import copy
 import json
@@ -69,11 +70,31 @@ def test_no_form_is_none_with_reason(tmp_path):
     assert (t_build, t_check) == (None, None) and not (tmp_path / "protocols").exists()
 
 
-def test_above_size_limit_rechecked_not_written(tmp_path):
+def test_above_size_limit_written_gzipped(tmp_path):
+    """Above max_bytes the certificate is written as .json.gz (the checker and make check-certificates read it);
+    a tampered one is written gzipped too, and rejected from the file."""
+    import gzip
+
     certs = Certifier("audit", root=tmp_path, max_bytes=100)
     cell, _, _ = certs.certify("big", _ball_certificate)
+    assert cell.startswith("re-checked (audit: dense Q 4 x 4, Rényi ball); written gzipped: "), cell
+    path = tmp_path / "audit" / "big.json.gz"
+    assert json.loads(gzip.decompress(path.read_bytes()))["name"] == "benchmark audit: big"
+    assert not list(tmp_path.rglob("*.json")) and [r.ok for r in check_path(path)] == [True]
+    cell, _, _ = certs.certify("big rounded down", _rounded_down)
+    assert cell.startswith("FAILED: ") and "below the certified bound" in cell and "gzipped" in cell, cell
+    assert [r.ok for r in check_path(tmp_path / "audit" / "big-rounded-down.json.gz")] == [False]
+    assert checker_main([str(tmp_path)]) == 1                        # one good, one tampered: the walk finds both
+    certs.certify("big", _ball_certificate)                          # a clash with big.json.gz: a numeric suffix
+    assert (tmp_path / "audit" / "big-2.json.gz").is_file()
+
+
+def test_above_size_limit_rechecked_not_written(tmp_path):
+    certs = Certifier("audit", root=tmp_path, max_bytes=100, max_gz_bytes=100)
+    cell, _, _ = certs.certify("big", _ball_certificate)
     assert cell.startswith("re-checked (audit: dense Q 4 x 4, Rényi ball); not written: "), cell
-    assert not list(tmp_path.rglob("*.json"))
+    assert "gzipped" in cell and "> 0.0001 MB" in cell, cell
+    assert not list(tmp_path.rglob("*.json*"))
     cell, _, _ = certs.certify("big rounded down", _rounded_down)   # re-checked in memory all the same
     assert cell.startswith("FAILED: ") and "not written" in cell, cell
 
