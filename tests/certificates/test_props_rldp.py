@@ -221,3 +221,24 @@ def test_a52_certificate_rejects_a_wrong_printed_formula(monkeypatch):
     assert recheck(a3._a52_certificate(pts)).ok
     monkeypatch.setattr(a3, "printed_A52", lambda Bt, rho, xi: rho / xi + (1 - rho) / (1 - rho * xi) - Bt - 1)
     assert not recheck(a3._a52_certificate(pts)).ok                               # (1 - rho) not squared
+
+
+def test_nr_sides_and_whole_simplex_reject_wrong_data():
+    from proofs.rldp.sec8_nr import _sides
+    from proofs.rldp.thm1_projection import _whole_simplex_certificates
+
+    table = [[F(1, 10), F(3, 10)], [F(2, 5), F(1, 5)]]
+    Q = [[F(1, 2), F(1, 2), F(1, 3), F(2, 5)], [F(1, 2), F(1, 2), F(2, 3), F(3, 5)]]   # P(y0|s0) = 1/2, P(y0|s1) = 16/45
+    holds = ["-", ["max", *_sides(table, Q, F(3, 2))]]
+    assert recheck(inst.all_nonneg_certificate("nr", [holds])).ok
+    fails = ["min", *_sides(table, Q, F(5, 4))]                                    # 1/2 > (5/4)(16/45): both fail
+    assert recheck(inst.all_positive_certificate("nr", [fails])).ok
+    assert not recheck(inst.all_nonneg_certificate("nr", [["-", ["max", *_sides(table, Q, F(5, 4))]]])).ok
+    # Theorem 1's whole simplex: alpha = 1/2, P^_s = 1/2, B = 2; the lift P in F; with B = 1/10 the hypothesis fails
+    phat = [[F(1, 4), F(1, 4)], [F(1, 4), F(1, 4)]]
+    R, gamma = [F(1), F(0)], F(1, 10)
+    P = [gamma * R[0], gamma * R[1], (1 - gamma) / 2, (1 - gamma) / 2]
+    good = _whole_simplex_certificates([(F(1, 2), F(2), phat, 0, R, P)])
+    assert all(recheck(d).ok for d in good)
+    bad = _whole_simplex_certificates([(F(1, 2), F(1, 10), phat, 0, R, P)])
+    assert not recheck(bad[0]).ok and not recheck(bad[1]).ok
