@@ -16,15 +16,17 @@ character most significant).
 from __future__ import annotations
 
 import copy
+import itertools
 import types
 
 from rldp_verify.adapters._common import _Events, _index_string, rappor_family_lost
 from rldp_verify.core.errors import InputError
 from rldp_verify.structured import Adapted, LaplaceHistogram, PublicMixture
+from rldp_verify.structured.composite import BloomProduct
 from rldp_verify.structured.sketch import LaplaceReports
-from rldp_verify.structured.treehist import FRAG_SEEDS, PrefixMixture, PrefixOracle
+from rldp_verify.structured.treehist import FRAG_SEEDS, PrefixMixture, PrefixOracle, RowPrefix
 
-ESTIMATORS = ("LHClient", "FastLHClient", "DEClient", "UEClient", "HEClient", "HadamardMechClient")
+ESTIMATORS = ("LHClient", "FastLHClient", "DEClient", "UEClient", "HEClient", "HadamardMechClient", "CMSClient")
 
 
 class _Rec:
@@ -106,8 +108,36 @@ _NO_MIXTURE = {
                               "input's)",
     "RAPPORClient": "the secret mixture over the prefixes of a Bloom filter (several hot positions per prefix) has no "
                     "exact form here",
-    "CMSClient": "it hashes the prefix strings itself at a released row; the secret mixture over the prefixes of its "
-                 "sketch rows is not modelled yet (SFP over CMSClient is)"}
+}
+
+
+def _cms_parts(imgs: list, we, fe, ver, ev: _Events, label: str) -> tuple:
+    """(word inputs, prefix inputs, word part, fragment part) over CMSClient estimators: the client hashes str(data)
+    itself (its update_params ignores TreeHist's index_mapper), so each part is the CMS adapter on the distinct
+    strings it receives, numbered (CMS: a Bloom filter with the row as cohort; HCMS: local hashing over (j, l))."""
+    from rldp_verify.adapters.pure_ldp_more import _cms
+
+    if type(we) is not type(fe) or bool(getattr(we, "is_hadamard", False)) != bool(getattr(fe, "is_hadamard", False)):
+        other = type(fe if type(we).__name__ == "CMSClient" else we).__name__
+        raise InputError(f"{label}: a CMSClient estimator with a {other} one (or CMS with HCMS) is not supported "
+                         "(copies of one client, as the library builds them)")
+    wv = list(dict.fromkeys(w for w, _ in imgs))
+    fv = list(dict.fromkeys(f for _, fs in imgs for f in fs))
+    wpos, fpos = {v: i for i, v in enumerate(wv)}, {v: i for i, v in enumerate(fv)}
+    words = [wpos[w] for w, _ in imgs]
+    pres = [tuple(fpos[f] for f in fs) for _, fs in imgs]
+    return (words, pres, _cms(we, ver, ev, {"d": max(len(wv), 2)}, values=wv),
+            _cms(fe, ver, ev, {"d": max(len(fv), 2)}, values=fv))
+
+
+def _frag_seeds(fe, inner_f: Adapted):
+    """The fragment seeds searched for the lower end: FastLH's k seeds; the first FRAG_SEEDS of the Hadamard
+    mechanism's row tuples or HCMS's (j, l); LHClient's seeds 0..FRAG_SEEDS-1."""
+    if type(fe).__name__ == "FastLHClient":
+        return range(min(fe.k, FRAG_SEEDS))
+    if isinstance(inner_f.structure, PublicMixture) and type(fe).__name__ in ("HadamardMechClient", "CMSClient"):
+        return list(itertools.islice(inner_f.structure.seeds, FRAG_SEEDS))
+    return range(FRAG_SEEDS)
 
 
 def _check_estimators(label: str, we, fe) -> None:
@@ -137,10 +167,13 @@ def _treehist(obj, ver, ev: _Events, params) -> Adapted:
     fe, we = obj.fragment_estimator, obj.word_estimator
     _check_estimators(label, we, fe)
     imgs = _images(obj, label, R, [string(x) for x in range(d)])
-    words = [_index(we, w, label) for w, _ in imgs]
-    pres = [tuple(_index(fe, f, label) for f in fs) for _, fs in imgs]
-    inner_w = _estimator(we, max(words) + 1, ev, label, "word")
-    inner_f = _estimator(fe, max(max(p) for p in pres) + 1, ev, label, "fragment")
+    if "CMSClient" in (type(we).__name__, type(fe).__name__):
+        words, pres, inner_w, inner_f = _cms_parts(imgs, we, fe, ver, ev, label)
+    else:
+        words = [_index(we, w, label) for w, _ in imgs]
+        pres = [tuple(_index(fe, f, label) for f in fs) for _, fs in imgs]
+        inner_w = _estimator(we, max(words) + 1, ev, label, "word")
+        inner_f = _estimator(fe, max(max(p) for p in pres) + 1, ev, label, "fragment")
     he = [isinstance(i.structure, LaplaceHistogram) for i in (inner_w, inner_f)]
     if he[0] != he[1]:
         raise InputError(f"{label}: a histogram-encoding estimator with a {(inner_f if he[0] else inner_w).name} one "
@@ -153,10 +186,11 @@ def _treehist(obj, ver, ev: _Events, params) -> Adapted:
         raise InputError(f"{label}: a local-hashing fragment estimator with a {inner_w.name} word estimator is not "
                          "supported (both local hashing, or a GRR / unary-encoding fragment)")
     memo: dict = {}
-    frag_seeds = (range(min(fe.k, FRAG_SEEDS)) if type(fe).__name__ == "FastLHClient" else
-                  list(inner_f.structure.seeds) if type(fe).__name__ == "HadamardMechClient" else range(FRAG_SEEDS))
+    frag_seeds = _frag_seeds(fe, inner_f)
 
     def build(sw, sf):
+        if isinstance(sf, BloomProduct):
+            return RowPrefix(d, sw, sf, words.__getitem__, pres.__getitem__)
         if isinstance(sf, PublicMixture):
             return PrefixMixture(d, sw, sf, words.__getitem__, pres.__getitem__, frag_seeds=frag_seeds)
         return PrefixOracle(d, sw, sf, words.__getitem__, pres.__getitem__, memo=memo)

@@ -37,9 +37,10 @@ from typing import Any
 
 from rldp_verify.core.errors import InputError
 from rldp_verify.structured.channels import INF, PublicMixture, Symmetric, UnaryProduct, _dense_cap, _key, _max, ratio
+from rldp_verify.structured.composite import BloomProduct
 from rldp_verify.structured.sketch import _part_max, _part_pair, _times
 
-__all__ = ["PrefixMixture", "PrefixOracle"]
+__all__ = ["PrefixMixture", "PrefixOracle", "RowPrefix"]
 
 PAIRS = 64            # candidate partners x' of x = 0 in the lower-end search
 FRAG_SEEDS = 4096     # fragment seeds searched per pair
@@ -324,4 +325,100 @@ class PrefixOracle:
             for rw, lw in zip(rows_w, outs_w, strict=True):
                 rows.append([mf[x] * rw[wi[x]] for x in range(self.d)])
                 outs.append(f"{lf},{lw}")
+        return rows, outs
+
+
+ROWS = 16             # released rows of each report searched for the lower end (the upper end covers every row)
+
+
+@dataclass
+class RowPrefix:
+    """TreeHist over a count-mean sketch (pure-ldp ``CMSClient``): each report draws its own row j =
+    random.randint(0, k - 1), released, independent of x and of the secret prefix draw r, and sends the one-hot
+    vector of h_j(argument) on m positions, each entry flipped (a unary encoding of h_j(argument)). ``word``,
+    ``frag``: the two CMS channels as :class:`BloomProduct` (cohort = row, one hot position); ``word_index(x)``,
+    ``prefixes(x)``: their inputs (the word string's and the R prefix strings' numbers).
+
+    **Ratio.** Q[(y_f, j_f, y_w, j_w) | x] = (1/k_f)(1/k_w) P_W(y_w | h_{j_w}(w(x))) (1/R) sum_r P_F(y_f |
+    h_{j_f}(p_r(x))): the rows' weights cancel, and for fixed (j_f, j_w) this is :class:`PrefixOracle` with unary-
+    encoding word and fragment on m positions, word index h_{j_w}(w(x)) and prefix indices h_{j_f}(p_r(x)). So rho is
+    the maximum over (j_f, j_w) of those ratios. **Upper end**: each is at most rho_W rho_F (the unary encodings'
+    ratios; :class:`PrefixOracle`), so rho <= rho_W rho_F. **Lower end**: the largest exact lower end of the
+    PrefixOracles over the first ``rows`` rows of each report (an exact ratio of the whole channel at outputs with
+    those rows); the interval closes when one reaches the upper end (two inputs with distinct hashed words and
+    disjoint hashed prefix sets under some rows)."""
+
+    d: int
+    word: BloomProduct
+    frag: BloomProduct
+    word_index: Callable[[int], int]
+    prefixes: Callable[[int], tuple]
+    rows: int = ROWS
+    params: dict = field(default_factory=dict)
+
+    kind = ("word report times a secret uniform mixture over the R prefixes of a fragment report, each a count-mean "
+            "sketch row (released) with its one-hot vector flipped entry-wise (TreeHist over CMS)")
+
+    def oracle(self, jf: int, jw: int) -> PrefixOracle:
+        """The channel at released rows (j_f, j_w): unary encodings of the hashed word and prefixes."""
+        def hot(st, j, u):
+            return next(iter(st.sets(j, u)))
+        return PrefixOracle(self.d, UnaryProduct(self.word.m, self.word.bit), UnaryProduct(self.frag.m, self.frag.bit),
+                            lambda x: hot(self.word, jw, self.word_index(x)),
+                            lambda x: tuple(hot(self.frag, jf, u) for u in self.prefixes(x)))
+
+    def upper(self):
+        """rho_W * rho_F of the two unary encodings (the class docstring)."""
+        rw, rf = (UnaryProduct(st.m, st.bit).ratio() for st in (self.word, self.frag))
+        return _times(rw, rf)
+
+    def _search(self):
+        cache = self.__dict__.setdefault("_found", {})
+        if "best" not in cache:
+            hi, best = self.upper(), (Fraction(1), None)
+            for jf in range(min(self.frag.cohorts, self.rows)):
+                for jw in range(min(self.word.cohorts, self.rows)):
+                    lo, _, wit = self.oracle(jf, jw).ratio_bounds(0)
+                    if best[1] is None or _key(lo) > _key(best[0]):
+                        best = (lo, {**(wit or {}), "rows": (jf, jw)})
+                    if _key(best[0]) >= _key(hi):
+                        break
+                if _key(best[0]) >= _key(hi):
+                    break
+            cache["best"] = best
+        return cache["best"]
+
+    def ratio_bounds(self, dps):
+        """(lower, upper, witness) (the class docstring)."""
+        lo, wit = self._search()
+        return lo, self.upper(), wit
+
+    def ratio(self):
+        """rho when the interval is closed; refused otherwise (use :meth:`ratio_bounds`)."""
+        lo, hi, _ = self.ratio_bounds(0)
+        if lo != hi:
+            raise InputError(f"TreeHist: the eps-LDP ratio is only enclosed in [{float(lo)}, {float(hi)}]")
+        return hi
+
+    def witness(self) -> dict:
+        """x, x', the released rows and the outputs whose exact ratio is the lower end."""
+        _, w = self._search()
+        if not w or "x" not in w:
+            return {"x": 0, "x_prime": 1, "y": "none found (lower end 1)"}
+        jf, jw = w["rows"]
+        return {"x": w["x"], "x_prime": w["x_prime"], "y": f"(rows j_f = {jf}, j_w = {jw}; {w['fragment']}; word "
+                                                            f"report at {w['word']})"}
+
+    def dense(self):
+        """(rows, outputs) over (y_f, j_f, y_w, j_w), the rows uniform: the PrefixOracles' dense forms weighted
+        1 / (k_f k_w) (small m, k, d)."""
+        kf, kw = self.frag.cohorts, self.word.cohorts
+        _dense_cap(kf * kw * 2 ** (self.frag.m + self.word.m) * self.d, f"TreeHist over CMS with d = {self.d}")
+        w = Fraction(1, kf * kw)
+        rows, outs = [], []
+        for jf in range(kf):
+            for jw in range(kw):
+                r, o = self.oracle(jf, jw).dense()
+                rows += [[w * v for v in row] for row in r]
+                outs += [f"{lab}@{jf},{jw}" for lab in o]
         return rows, outs

@@ -4,7 +4,8 @@ Checked against a brute-force channel built from the library's own hash function
 sampler (chi-square at a fixed seed), and a wrong model (the fragment hashed without its word hash) rejected. RAPPOR
 (``RAPPORClient``, a Bloom filter too): pure-ldp's update_params drops its hash family, so the heavy hitters' code
 raises (refused, naming it); with the family set again, SFP over it is eps = inf (a set bit is never cleared), as the
-brute-force channel says; TreeHist over RAPPOR / CMS refused with the reason."""
+brute-force channel says; TreeHist over RAPPOR refused with the reason. TreeHist over CMS / HCMS (RowPrefix; HCMS as
+local hashing over (j, l)): against the brute-force channel and the library's sampler, a wrong model rejected."""
 
 import itertools
 import math
@@ -181,11 +182,99 @@ def test_sfp_over_rappor(xxh64_str):  # noqa: F811
 
 
 def test_treehist_refusals():
-    for extra, match in ((["fo=RAPPORClient", "fo.f=0.5", "fo.m=8", "fo.num_hashes=2"], "hash_family = None"),
-                         (["fo=CMSClient", "fo.m=8", "fo.num_hashes=2"], "CMSClient is not supported: it hashes")):
-        with pytest.raises(InputError, match=match):
-            adapt_spec("pure-ldp:TreeHistClient", ["epsilon=1", "fragment_length=1", "max_string_length=3"] + extra)
+    with pytest.raises(InputError, match="hash_family = None"):
+        adapt_spec("pure-ldp:TreeHistClient", ["epsilon=1", "fragment_length=1", "max_string_length=3",
+                                               "fo=RAPPORClient", "fo.f=0.5", "fo.m=8", "fo.num_hashes=2"])
+    c = _th_cms()
+    c.word_estimator = fo.DEClient(1.0, 4, index_mapper=c.index_mapper)
+    with pytest.raises(InputError, match="a CMSClient estimator with a DEClient one"):
+        adapt(c)
     c = hh.TreeHistClient(1.0, 1, 2, fo_client=fo.RAPPORClient(0.5, 4, [[lambda s: 0]], num_of_cohorts=1))
     c.word_estimator.hash_family = c.fragment_estimator.hash_family = [[lambda s: 0]]
     with pytest.raises(InputError, match="RAPPORClient is not supported: the secret mixture"):
         adapt(c)
+
+
+def _th_cms(eps=2.0, L=2, k=2, m=4, hadamard=False):
+    from pure_ldp.core import generate_hash_funcs
+
+    return hh.TreeHistClient(eps, 1, L, fo_client=fo.CMSClient(eps, generate_hash_funcs(k, m), m, is_hadamard=hadamard))
+
+
+def _th_strings(client):
+    """(word string, prefix strings) of each input, from the library's own prefix map (np.random.randint answered r);
+    CMS hashes these strings itself."""
+    import pure_ldp.heavy_hitters.treehistogram.treehist_client as mod
+
+    out, saved = [], mod.np
+    try:
+        for w in _strings(client):
+            pre = []
+            for r in range(client.max_string_length // client.fragment_length):
+                mod.np = type("np", (), {"random": type("r", (), {"randint": staticmethod(lambda a, b, r=r: r)})})
+                pre.append(client._choose_random_n_gram_prefix(w, client.fragment_length))
+            out.append((w, pre))
+    finally:
+        mod.np = saved
+    return out
+
+
+def _th_channel(client, law):
+    """{output: [Q[y|x] for x]} of TreeHist: law_w(word) times the uniform mixture of law_f over the prefixes."""
+    fe, we = client.fragment_estimator, client.word_estimator
+    cols = []
+    for w, pre in _th_strings(client):
+        lw = law(we, w)
+        lfs = [law(fe, p) for p in pre]
+        cols.append({(yf, yw): sum(lf[yf] for lf in lfs) / len(lfs) * lw[yw] for yf in lfs[0] for yw in lw})
+    return {y: [c[y] for c in cols] for y in cols[0]}
+
+
+def _max_ratio(channel):
+    best = Fraction(0)
+    for q in channel.values():
+        if max(q) > 0:
+            best = max(best, math.inf if min(q) == 0 else max(q) / min(q))
+    return best
+
+
+@pytest.mark.parametrize(("hadamard", "law"), [(False, _cms_law), (True, _hcms_law)], ids=["CMS", "HCMS"])
+def test_treehist_cms_is_the_brute_force_channel(hadamard, law, xxh64_str):  # noqa: F811
+    a = adapt(_th_cms(hadamard=hadamard), model="ideal")
+    lo, hi, _ = a.structure.ratio_bounds(30)
+    assert lo == hi == _max_ratio(_th_channel(_th_cms(hadamard=hadamard), law))
+
+
+def _label(out):
+    (vf, jf), (vw, jw) = out
+    bits = ["".join("1" if e == 1 else "0" for e in v) for v in (vf, vw)]
+    return f"{bits[0]},{bits[1]}@{int(jf)},{int(jw)}"
+
+
+@pytest.mark.parametrize("wrong", [False, True], ids=["model", "fragment read as the word"])
+def test_treehist_cms_library_sampler(wrong, xxh64_str):  # noqa: F811
+    """The library's outputs against the model's dense channel (chi-square, p > 1e-6); the model with every prefix
+    replaced by the word itself is rejected."""
+    from scipy.stats import chisquare
+
+    from rldp_verify.structured.treehist import RowPrefix
+
+    client = _th_cms(eps=3.0, m=2)
+    st = adapt(client).structure
+    assert isinstance(st, RowPrefix)
+    if wrong:
+        words = {w: i for i, (w, _) in enumerate(_th_strings(client))}
+        frag_values = st.frag.sets.values                # the fragment part's strings: re-point the prefixes at the word
+        st = RowPrefix(st.d, st.word, st.frag, st.word_index,
+                       lambda x: tuple(frag_values.index(w) if w in frag_values else 0 for w in [list(words)[x]] * 2))
+    rows, outs = st.dense()
+    col = {o: i for i, o in enumerate(outs)}
+    strings = _strings(client)
+    _seed(97)
+    np.random.seed(97)
+    worst = 1.0
+    for x in (1, 2):
+        obs = Counter(col[_label(client.privatise(strings[x]))] for _ in range(4000))
+        keys = [i for i in range(len(outs)) if rows[i][x] > 0]
+        worst = min(worst, chisquare([obs.get(i, 0) for i in keys], [float(rows[i][x]) * 4000 for i in keys]).pvalue)
+    assert (worst < 1e-6) if wrong else (worst > 1e-6)

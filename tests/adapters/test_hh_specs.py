@@ -46,6 +46,8 @@ COMBOS = [
      lambda: hh.SFPClient(2.0, 1, 3, fo_client=_marked(fo.HadamardMechClient(2.0, 8, 1)))),
     ("SFPClient", ["fo=HadamardResponseClient"],
      lambda: hh.SFPClient(2.0, 1, 3, fo_client=_marked(fo.HadamardResponseClient(2.0, 8, list(range(8)))))),
+    ("TreeHistClient", ["fo=CMSClient", "fo.m=4", "fo.num_hashes=2"],
+     lambda: hh.TreeHistClient(2.0, 1, 3, fo_client=fo.CMSClient(2.0, _funcs(2, 4), 4))),
     ("SFPClient", ["fo=CMSClient", "fo.m=4", "fo.num_hashes=2"],
      lambda: hh.SFPClient(2.0, 1, 3, index_mapper=lambda s: s, fo_client=fo.CMSClient(2.0, _funcs(2, 4), 4))),
     ("SFPClient", ["fo=SketchResponseClient", "fo.m=4", "fo.num_hashes=2", "fo.lh_k=3"],
