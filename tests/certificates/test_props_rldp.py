@@ -242,3 +242,17 @@ def test_nr_sides_and_whole_simplex_reject_wrong_data():
     assert all(recheck(d).ok for d in good)
     bad = _whole_simplex_certificates([(F(1, 2), F(1, 10), phat, 0, R, P)])
     assert not recheck(bad[0]).ok and not recheck(bad[1]).ok
+
+
+def test_dual_form_equality_rejects_definition3_without_e_eps():
+    from proofs.rldp.thm2_cone import _dual_form_certificates
+
+    v, L = [F(3), F(1), F(2), F(5)], [[F(1, 10), F(1, 5)], [F(1, 4), F(0)]]
+    assert all(recheck(d).ok for d in _dual_form_certificates([(v, L, F(2), 0, 1, 2), (v, L, F(3, 2), 1, 0, 2)]))
+    hi = F(1, 10) * 3 + F(1, 5) * 1 + (1 - F(3, 10)) * 3           # max over D_0 of R^T v_0 (mass left on u = 0)
+    lo = F(1, 4) * 2 + (1 - F(1, 4)) * 2                             # min over D_1 of R^T v_1 (mass left on u = 0)
+    assert recheck(inst.all_zero_certificate("d", [["-", ["-", hi, ["*", 2, lo]],
+                                                    inst.definition3_max_expr(v, L, 2, 0, 1, 2)]])).ok
+    # Definition 3's maximum taken at e^eps = 1 instead of 2
+    assert not recheck(inst.all_zero_certificate("d", [["-", ["-", hi, ["*", 2, lo]],
+                                                        inst.definition3_max_expr(v, L, 1, 0, 1, 2)]])).ok
