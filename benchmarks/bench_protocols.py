@@ -134,6 +134,7 @@ OBJECT_EXTRAS = (
     ("SFP_HCMS_pure_ldp", lambda k: _hh_over("SFPClient", k, "CMSClient", "m=1024", "num_hashes=256",
                                              "is_hadamard=true")),
     ("TreeHist_CMS_pure_ldp", lambda k: _hh_over("TreeHistClient", k, "CMSClient", "m=1024", "num_hashes=256")),
+    ("TreeHist_HR_pure_ldp", lambda k: _hh_over("TreeHistClient", k, "HadamardResponseClient")),
 )
 
 

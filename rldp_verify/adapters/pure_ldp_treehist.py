@@ -22,11 +22,12 @@ import types
 from rldp_verify.adapters._common import _Events, _index_string, rappor_family_lost
 from rldp_verify.core.errors import InputError
 from rldp_verify.structured import Adapted, LaplaceHistogram, PublicMixture
-from rldp_verify.structured.composite import BloomProduct
+from rldp_verify.structured.composite import BloomProduct, TwoLevel
 from rldp_verify.structured.sketch import LaplaceReports
-from rldp_verify.structured.treehist import FRAG_SEEDS, PrefixMixture, PrefixOracle, RowPrefix
+from rldp_verify.structured.treehist import FRAG_SEEDS, PrefixMixture, PrefixOracle, PrefixTwoLevel, RowPrefix
 
-ESTIMATORS = ("LHClient", "FastLHClient", "DEClient", "UEClient", "HEClient", "HadamardMechClient", "CMSClient")
+ESTIMATORS = ("LHClient", "FastLHClient", "DEClient", "UEClient", "HEClient", "HadamardMechClient", "CMSClient",
+              "HadamardResponseClient")
 
 
 class _Rec:
@@ -103,9 +104,6 @@ def _estimator(est, d_min: int, ev: _Events, label: str, what: str) -> Adapted:
 
 
 _NO_MIXTURE = {
-    "HadamardResponseClient": "the secret mixture over the prefixes of a two-level Hadamard response has no exact form "
-                              "here (its ratio needs an output in every prefix's support and in none of the other "
-                              "input's)",
     "RAPPORClient": "the secret mixture over the prefixes of a Bloom filter (several hot positions per prefix) has no "
                     "exact form here",
 }
@@ -191,6 +189,8 @@ def _treehist(obj, ver, ev: _Events, params) -> Adapted:
     def build(sw, sf):
         if isinstance(sf, BloomProduct):
             return RowPrefix(d, sw, sf, words.__getitem__, pres.__getitem__)
+        if isinstance(sf, TwoLevel) and isinstance(sw, TwoLevel):
+            return PrefixTwoLevel(d, sw, sf, words.__getitem__, pres.__getitem__)
         if isinstance(sf, PublicMixture):
             return PrefixMixture(d, sw, sf, words.__getitem__, pres.__getitem__, frag_seeds=frag_seeds)
         return PrefixOracle(d, sw, sf, words.__getitem__, pres.__getitem__, memo=memo)

@@ -37,10 +37,10 @@ from typing import Any
 
 from rldp_verify.core.errors import InputError
 from rldp_verify.structured.channels import INF, PublicMixture, Symmetric, UnaryProduct, _dense_cap, _key, _max, ratio
-from rldp_verify.structured.composite import BloomProduct
+from rldp_verify.structured.composite import BloomProduct, TwoLevel
 from rldp_verify.structured.sketch import _part_max, _part_pair, _times
 
-__all__ = ["PrefixMixture", "PrefixOracle", "RowPrefix"]
+__all__ = ["PrefixMixture", "PrefixOracle", "PrefixTwoLevel", "RowPrefix"]
 
 PAIRS = 64            # candidate partners x' of x = 0 in the lower-end search
 FRAG_SEEDS = 4096     # fragment seeds searched per pair
@@ -421,4 +421,104 @@ class RowPrefix:
                 r, o = self.oracle(jf, jw).dense()
                 rows += [[w * v for v in row] for row in r]
                 outs += [f"{lab}@{jf},{jw}" for lab in o]
+        return rows, outs
+
+
+@dataclass
+class PrefixTwoLevel:
+    """TreeHist over the Hadamard response (pure-ldp ``HadamardResponseClient``, high-privacy regime: a
+    :class:`TwoLevel` channel, Q[y|u] = hi on the support A(u), lo elsewhere, K outputs) for the word and the fragment.
+
+    **Ratio.** The outputs (y_f, y_w) range over a product set, so for x, x' the ratio is rho_W(w(x), w(x')) times
+    max_{y_f} M_x(y_f) / M_x'(y_f), with M_x(y) = (c_x(y) hi + (R - c_x(y)) lo) / R and c_x(y) = #{r: y in A(u_r(x))}:
+    the fragment factor is v(c, c') = (c hi + (R - c) lo) / (c' hi + (R - c') lo). rho_W(u, u') is 1 for u = u' and
+    max(hi/lo, lo/hi) otherwise, in both directions (supports of distinct inputs differ both ways), so the pair's
+    ratio is rho_W(w(x), w(x')) * max_y max(v(c_x(y), c_x'(y)), v(c_x'(y), c_x(y))), exact, found by scanning the K
+    outputs. **Upper end**: a ratio of mixtures with the same weights is at most its largest component ratio, so
+    rho <= rho_W rho_F with rho = max(hi/lo, lo/hi). **Lower end**: the exact pair ratio at x = 0 and searched x'
+    (d - 1 first, then 1, 2, ...; at most ``pairs``); closed when some y lies in every A(u_r(x)) and in none of the
+    A(u_r(x')) (or the reverse) with distinct words."""
+
+    d: int
+    word: TwoLevel
+    frag: TwoLevel
+    word_index: Callable[[int], int]
+    prefixes: Callable[[int], tuple]
+    pairs: int = PAIRS
+    params: dict = field(default_factory=dict)
+
+    kind = ("word report times a secret uniform mixture over the R prefixes of a fragment report, both Hadamard "
+            "response (two-level supports) (TreeHist)")
+
+    def upper(self):
+        """rho_W * rho_F (the class docstring)."""
+        return _times(self.word.ratio(), self.frag.ratio())
+
+    def _pair(self, x: int, xp: int) -> tuple:
+        """(the exact ratio of (x, x'), the fragment output y attaining it)."""
+        hi, lo = self.frag.hi, self.frag.lo
+        ux, uxp = self.prefixes(x), self.prefixes(xp)
+        R = len(ux)
+        cx, cxp = [0] * self.frag.K, [0] * self.frag.K
+        for us, cnt in ((ux, cx), (uxp, cxp)):
+            for u in us:
+                for y in self.frag.support(u):
+                    cnt[y] += 1
+        best: tuple = (Fraction(1), None)
+        for y in range(self.frag.K):
+            num, den = cx[y] * hi + (R - cx[y]) * lo, cxp[y] * hi + (R - cxp[y]) * lo
+            v = _max(ratio(num, den), ratio(den, num))
+            if _key(v) > _key(best[0]):
+                best = (v, y)
+        rw = self.word.ratio() if self.word_index(x) != self.word_index(xp) else Fraction(1)
+        return _times(rw, best[0]), best[1]
+
+    def _search(self):
+        cache = self.__dict__.setdefault("_found", {})
+        if "best" not in cache:
+            hi, best = self.upper(), (Fraction(1), None)
+            partners = [self.d - 1] + [xp for xp in range(1, min(self.d, self.pairs + 1)) if xp != self.d - 1]
+            for xp in partners:
+                v, y = self._pair(0, xp)
+                if best[1] is None or _key(v) > _key(best[0]):
+                    best = (v, {"x": 0, "x_prime": xp, "y": y})
+                if _key(best[0]) >= _key(hi):
+                    break
+            cache["best"] = best
+        return cache["best"]
+
+    def ratio_bounds(self, dps):
+        """(lower, upper, witness) (the class docstring)."""
+        lo, wit = self._search()
+        return lo, self.upper(), wit
+
+    def ratio(self):
+        """rho when the interval is closed; refused otherwise (use :meth:`ratio_bounds`)."""
+        lo, hi, _ = self.ratio_bounds(0)
+        if lo != hi:
+            raise InputError(f"TreeHist: the eps-LDP ratio is only enclosed in [{float(lo)}, {float(hi)}]")
+        return hi
+
+    def witness(self) -> dict:
+        """x, x' and the fragment output attaining the lower end (any word output in the support of one input
+        and not of the other)."""
+        _, w = self._search()
+        if w is None:
+            return {"x": 0, "x_prime": 1, "y": "none found (lower end 1)"}
+        return {"x": w["x"], "x_prime": w["x_prime"], "y": f"(fragment output {w['y']}; a word output in one "
+                                                            "input's support only)"}
+
+    def dense(self):
+        """(rows, outputs) over (y_f, y_w) from the two-level channels' dense forms (small d)."""
+        rows_f, outs_f = self.frag.dense()
+        rows_w, outs_w = self.word.dense()
+        _dense_cap(len(outs_f) * len(outs_w) * self.d, f"TreeHist with d = {self.d}")
+        pre = [self.prefixes(x) for x in range(self.d)]
+        wi = [self.word_index(x) for x in range(self.d)]
+        rows, outs = [], []
+        for rf, lf in zip(rows_f, outs_f, strict=True):
+            mf = [sum((rf[u] for u in us), Fraction(0)) / len(us) for us in pre]
+            for rw, lw in zip(rows_w, outs_w, strict=True):
+                rows.append([mf[x] * rw[wi[x]] for x in range(self.d)])
+                outs.append(f"{lf},{lw}")
         return rows, outs

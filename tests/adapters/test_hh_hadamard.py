@@ -3,11 +3,12 @@ released rows, GRR on the 2^t sign tuples; TreeHist: PrefixMixture over the rows
 the Hadamard response (``HadamardResponseClient``, high-privacy regime: a two-level channel whose supports differ
 both ways for distinct inputs). Checked against brute-force channels whose laws are read from the library's own code
 (its _count_bin_ones; its encode_symbol run on every out1 and both branches), the library's sampler (chi-square at a
-fixed seed), a wrong model rejected, and TreeHist over the Hadamard response refused with the reason."""
+fixed seed), a wrong model rejected; TreeHist over the Hadamard response (PrefixTwoLevel) likewise."""
 
 import itertools
 import math
 import random
+import warnings
 from collections import Counter
 from fractions import Fraction
 
@@ -154,9 +155,60 @@ def test_verdicts_and_refusals():
         a = adapt_spec(f"pure-ldp:{cls}", ["epsilon=4", "fragment_length=1", "max_string_length=4",
                                            "fo=HadamardMechClient", "fo.t=2"])
         assert audit_adapted(a, 4.0).verdict == PASS and audit_adapted(a, 3.99).verdict == FAIL
-    with pytest.raises(InputError, match="HadamardResponseClient is not supported: the secret mixture"):
-        adapt_spec("pure-ldp:TreeHistClient", ["epsilon=1", "fragment_length=1", "max_string_length=3",
-                                               "fo=HadamardResponseClient"])
     with pytest.raises(InputError, match="the library raised RuntimeWarning"):      # eps / 2 > 1: pure-ldp's own error
         adapt_spec("pure-ldp:SFPClient", ["epsilon=4", "fragment_length=1", "max_string_length=3",
                                           "fo=HadamardResponseClient"])
+
+
+def _th_hr(eps=1.0, L=2):
+    return hh.TreeHistClient(eps, 1, L, fo_client=fo.HadamardResponseClient(eps, 2**L, None))
+
+
+def _hr_cached(c):
+    cache: dict = {}
+
+    def law(y, u):
+        if u not in cache:
+            cache[u] = _hr_law(c, u)
+        return cache[u].get(y, Fraction(0))
+    return law
+
+
+@pytest.mark.parametrize("L", [2, 3])
+def test_treehist_hr_is_the_brute_force_channel(L):
+    from rldp_verify.structured.treehist import PrefixTwoLevel
+
+    client = _th_hr(L=L)
+    a = adapt(client, model="ideal")
+    st = a.structure
+    assert isinstance(st, PrefixTwoLevel)
+    lo, hi, _ = st.ratio_bounds(30)
+    fe, we = client.fragment_estimator, client.word_estimator
+    brute = _th_brute(client, _hr_cached(fe), _hr_cached(we), range(int(fe.hr.outsz)), range(int(we.hr.outsz)))
+    assert lo == hi == brute
+    assert math.isclose(float(hi), math.e, rel_tol=1e-12)
+
+
+@pytest.mark.parametrize("wrong", [False, True], ids=["model", "fragment read as the word"])
+def test_treehist_hr_library_sampler(wrong):
+    from scipy.stats import chisquare
+
+    from rldp_verify.structured.treehist import PrefixTwoLevel
+
+    client = _th_hr()
+    st = adapt(client).structure
+    if wrong:
+        st = PrefixTwoLevel(st.d, st.word, st.frag, st.word_index, lambda x: (st.word_index(x),) * 2)
+    rows, outs = st.dense()
+    col = {o: i for i, o in enumerate(outs)}
+    strings = _strings(client)
+    _seed(89)
+    random.seed(89)
+    worst = 1.0
+    for x in (1, 2):
+        with warnings.catch_warnings():      # the library's randint(0, 2.0 ** outbit - 1): a float, deprecated in 3.10
+            warnings.simplefilter("ignore", DeprecationWarning)
+            obs = Counter(col["{},{}".format(*(int(v) for v in client.privatise(strings[x])))] for _ in range(4000))
+        keys = [i for i in range(len(outs)) if rows[i][x] > 0]
+        worst = min(worst, chisquare([obs.get(i, 0) for i in keys], [float(rows[i][x]) * 4000 for i in keys]).pvalue)
+    assert (worst < 1e-6) if wrong else (worst > 1e-6)

@@ -44,6 +44,8 @@ COMBOS = [
      lambda: hh.TreeHistClient(2.0, 1, 3, fo_client=fo.HadamardMechClient(2.0, 8, 2))),
     ("SFPClient", ["fo=HadamardMechClient", "fo.t=1"],
      lambda: hh.SFPClient(2.0, 1, 3, fo_client=_marked(fo.HadamardMechClient(2.0, 8, 1)))),
+    ("TreeHistClient", ["fo=HadamardResponseClient"],
+     lambda: hh.TreeHistClient(2.0, 1, 3, fo_client=fo.HadamardResponseClient(2.0, 8, list(range(8))))),
     ("SFPClient", ["fo=HadamardResponseClient"],
      lambda: hh.SFPClient(2.0, 1, 3, fo_client=_marked(fo.HadamardResponseClient(2.0, 8, list(range(8)))))),
     ("TreeHistClient", ["fo=CMSClient", "fo.m=4", "fo.num_hashes=2"],
@@ -97,7 +99,6 @@ BAD = [
     ("SFPClient", ["fo=UEClient", "fo.zz=3"], "'fo.zz' is not a parameter of pure-ldp:UEClient"),
     ("SFPClient", ["fo=UEClient", "fo.use_oue=maybe"], "fo.use_oue='maybe': not a valid bool"),
     ("TreeHistClient", ["fo=RAPPORClient", "fo.f=0.5", "fo.m=8", "fo.num_hashes=2"], "RAPPORClient has hash_family = None"),
-    ("TreeHistClient", ["fo=HadamardResponseClient"], "HadamardResponseClient is not supported: the secret mixture"),
 ]
 
 
