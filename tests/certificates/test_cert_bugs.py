@@ -148,3 +148,30 @@ def test_dense_head_counts_formatted(k, m, want):
         n = math.perm(k, m) * k
         j = int(str(e.value).split("at least 2^")[1].split()[0])
         assert 2**j <= n < 2**(j + 1)
+
+
+@pytest.mark.parametrize("alpha", [F(10**400), F(10**308), F(5000), F(4096)])
+def test_in_ball_at_huge_integer_order(alpha):
+    """The red-team audits at alpha 1e400 / 1e308 (integers once read exactly): the checker's exact route computed
+    h^alpha / p^(alpha - 1) as rationals (> 15 min); above order 4096 the Rényi sum is evaluated in arb (4096: still
+    exact).  D = D_alpha(P^||P) from mpmath at 60 digits: the witness is in F at radius D + 1e-15, not at D - 1e-15."""
+    import time
+
+    import mpmath
+
+    from rldp_verify_check.audit import in_ball
+
+    phat = [[F(1, 4), F(3, 4)], [F(0), F(0)]]
+    P = [[F(9, 40), F(31, 40)], [F(0), F(0)]]
+    with mpmath.workdps(60):
+        a = mpmath.mpf(alpha.numerator)
+        S = sum(mpmath.exp(a * mpmath.log(mpmath.mpf(h.numerator) / h.denominator)
+                           + (1 - a) * mpmath.log(mpmath.mpf(p.numerator) / p.denominator))
+                for h, p in ((F(1, 4), F(9, 40)), (F(3, 4), F(31, 40))))
+        D = mpmath.log(S) / (a - 1)
+        assert 0 < D < math.log(10 / 9)                                   # D_alpha <= D_inf
+        for shift, inside in ((F(1, 10**15), True), (F(-1, 10**15), False)):
+            B = F(int(mpmath.nint(D * 10**30)), 10**30) + shift
+            t = time.perf_counter()
+            assert in_ball(P, phat, alpha, B) is inside, (alpha, inside)
+            assert time.perf_counter() - t < 5
