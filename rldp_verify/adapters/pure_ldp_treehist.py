@@ -27,7 +27,7 @@ from rldp_verify.structured.sketch import LaplaceReports
 from rldp_verify.structured.treehist import FRAG_SEEDS, PrefixMixture, PrefixOracle, PrefixTwoLevel, RowPrefix
 
 ESTIMATORS = ("LHClient", "FastLHClient", "DEClient", "UEClient", "HEClient", "HadamardMechClient", "CMSClient",
-              "HadamardResponseClient")
+              "HadamardResponseClient", "RAPPORClient")
 
 
 class _Rec:
@@ -100,13 +100,7 @@ def _estimator(est, d_min: int, ev: _Events, label: str, what: str) -> Adapted:
         if not isinstance(d, int) or d < d_min:
             raise InputError(f"{label}: the {what} estimator {cls} has d = {d!r} but receives the index {d_min - 1}")
         d_min = d
-    return _inner(est, max(d_min, 2), ev, f"{label} {what} estimator", own_d=own)
-
-
-_NO_MIXTURE = {
-    "RAPPORClient": "the secret mixture over the prefixes of a Bloom filter (several hot positions per prefix) has no "
-                    "exact form here",
-}
+    return _inner(est, max(d_min, 2), ev, f"{label} {what} estimator", own_d=own or cls == "RAPPORClient")
 
 
 def _cms_parts(imgs: list, we, fe, ver, ev: _Events, label: str) -> tuple:
@@ -141,9 +135,6 @@ def _frag_seeds(fe, inner_f: Adapted):
 def _check_estimators(label: str, we, fe) -> None:
     for est, what in ((we, "word"), (fe, "fragment")):
         rappor_family_lost(est, label, f"{what} estimator")
-        why = _NO_MIXTURE.get(type(est).__name__)
-        if why is not None:
-            raise InputError(f"{label}: the {what} estimator {type(est).__name__} is not supported: {why}")
         if type(est).__name__ not in ESTIMATORS:
             raise InputError(f"{label}: the {what} estimator {type(est).__name__} is not supported (supported: "
                              f"{', '.join(ESTIMATORS)})")
@@ -179,6 +170,9 @@ def _treehist(obj, ver, ev: _Events, params) -> Adapted:
     if he[0]:                                                    # HEClient (both estimators: copies of one client)
         return _he(d, inner_w, inner_f, words, pres, label, f"{label} (alphabet {''.join(alphabet)}, length {L}, "
                    f"fragments of {N}; word {inner_w.name}, fragment {inner_f.name})", R)
+    if "RAPPORClient" in (type(we).__name__, type(fe).__name__):
+        return _rappor(d, inner_w, inner_f, words, pres, label, f"{label} (alphabet {''.join(alphabet)}, length {L}, "
+                       f"fragments of {N}; word {inner_w.name}, fragment {inner_f.name})")
     lh = [isinstance(i.structure, PublicMixture) for i in (inner_w, inner_f)]
     if lh[1] and not lh[0]:
         raise InputError(f"{label}: a local-hashing fragment estimator with a {inner_w.name} word estimator is not "
@@ -226,3 +220,34 @@ def _he(d: int, inner_w: Adapted, inner_f: Adapted, words: list, pres: list, lab
              "of two mixtures with the same weights is at most its largest component ratio, e^(2/b) for one Laplace "
              "report; attained on a product event at two inputs with disjoint prefix indices and distinct words)"]
     return Adapted(st, name, samp, {}, None, notes + list(inner_f.notes))
+
+
+def _rappor(d: int, inner_w: Adapted, inner_f: Adapted, words: list, pres: list, label: str, name: str) -> Adapted:
+    """TreeHist over RAPPORClient (its hash family set again; pure-ldp's update_params drops it). pure-ldp's
+    _perturb never clears a set bit (Pr[1 | 1] = 1), so for inputs x, x' and a cohort c with a position i in
+    S_c(w(x)) and not in S_c(w(x')), the output with word bits = 1 exactly on S_c(w(x')) (bit i = 0: impossible
+    under x) and fragment bits = 1 exactly on S_0(u_0(x')) (cohort 0) has probability 0 under x and a positive one
+    under x' (the first prefix's component, weight 1/R; cold bits stay 0 with Pr 1 - f/2 > 0): eps = inf exactly.
+    A filter that can clear set bits, or f = 2, is refused (no exact form of the prefix mixture here)."""
+    from rldp_verify.structured.noise import UnboundedLoss
+
+    sw, sf = inner_w.structure, inner_f.structure
+    if not (isinstance(sw, BloomProduct) and isinstance(sf, BloomProduct)):
+        raise InputError(f"{label}: a RAPPORClient estimator with another kind is not supported (copies of one client)")
+    if sw.bit.prob(0, 1) != 0 or sw.bit.prob(0, 0) == 0 or sf.bit.prob(0, 0) == 0:
+        raise InputError(f"{label}: over a RAPPOR filter with Pr[0 | 1] = {float(sw.bit.prob(0, 1))} and Pr[0 | 0] = "
+                         f"{float(sw.bit.prob(0, 0))} the secret mixture over the prefixes of a Bloom filter has no "
+                         "exact form here (only pure-ldp's never-cleared bits, eps = inf)")
+    for c in range(sw.cohorts):
+        for x, xp in ((0, y) for y in range(1, d)):
+            for a, b in ((x, xp), (xp, x)):
+                only = sorted(set(sw.sets(c, words[a])) - set(sw.sets(c, words[b])))
+                if only:
+                    y = (f"(word cohort {c}: bits 1 exactly on {sorted(sw.sets(c, words[b]))}, so bit {only[0]} is 0, "
+                         f"impossible under x'; fragment cohort 0: bits 1 exactly on {sorted(sf.sets(0, pres[b][0]))})")
+                    st = UnboundedLoss("TreeHist over RAPPOR: a set bit of the word filter is never cleared", str(b),
+                                       str(a), y)
+                    return Adapted(st, name, f"r = np.random.randint (secret); fragment: {inner_f.sampler}; word: "
+                                   f"{inner_w.sampler}", {}, None, [f"inputs: the {d} strings, numbered in base "
+                                                                    "|alphabet|"] + list(inner_w.notes))
+    raise InputError(f"{label}: every pair of words has the same Bloom filter in every cohort; not audited")

@@ -191,7 +191,7 @@ def test_treehist_refusals():
         adapt(c)
     c = hh.TreeHistClient(1.0, 1, 2, fo_client=fo.RAPPORClient(0.5, 4, [[lambda s: 0]], num_of_cohorts=1))
     c.word_estimator.hash_family = c.fragment_estimator.hash_family = [[lambda s: 0]]
-    with pytest.raises(InputError, match="RAPPORClient is not supported: the secret mixture"):
+    with pytest.raises(InputError, match="every pair of words has the same Bloom filter in every cohort"):
         adapt(c)
 
 
@@ -278,3 +278,41 @@ def test_treehist_cms_library_sampler(wrong, xxh64_str):  # noqa: F811
         keys = [i for i in range(len(outs)) if rows[i][x] > 0]
         worst = min(worst, chisquare([obs.get(i, 0) for i in keys], [float(rows[i][x]) * 4000 for i in keys]).pvalue)
     assert (worst < 1e-6) if wrong else (worst > 1e-6)
+
+
+def test_treehist_over_repaired_rappor_is_infinite(xxh64_str):  # noqa: F811
+    """With its hash family set again, TreeHist over pure-ldp's RAPPOR is eps = inf (a set word bit is never
+    cleared), as the brute-force channel from the library's hash functions says, with Q[y | x'] = 0 < Q[y | x] at
+    the witness; a filter that clears set bits (not pure-ldp's code) is refused, not certified."""
+    from pure_ldp.core import generate_hash
+
+    from rldp_verify.adapters.pure_ldp_treehist import _rappor as th_rappor
+    from rldp_verify.structured import Adapted, BitChannel
+    from rldp_verify.structured.composite import BloomProduct
+    from tests.adapters.test_treehist_oracles import _brute as th_brute
+    from tests.adapters.test_treehist_oracles import _indices
+
+    fam = [[generate_hash(4, c * 2 + i) for i in range(2)] for c in range(2)]
+    client = hh.TreeHistClient(2.0, 1, 2, fo_client=fo.RAPPORClient(0.5, 4, fam, num_of_cohorts=2))
+    client.word_estimator.hash_family = client.fragment_estimator.hash_family = fam
+    res = audit_adapted(adapt(client), 2.0)
+    assert res.verdict == FAIL and res.ratio_lower == res.ratio_upper == INF
+    fe, we = client.fragment_estimator, client.word_estimator
+    laws: dict = {}
+
+    def law(est):
+        def f(y, u):
+            if (id(est), u) not in laws:
+                laws[(id(est), u)] = _rappor_law(est, u)
+            return laws[(id(est), u)][y]
+        return f
+    outs = list(_rappor_law(fe, 0))
+    assert th_brute(client, law(fe), law(we), outs, outs) == math.inf
+    x, xp = int(res.structured_witness["x"]), int(res.structured_witness["x_prime"])
+    wi, _ = _indices(client)
+    filters = [{f(str(wi[z])) for f in fam[c]} for z in (x, xp) for c in range(2)]
+    assert filters[2] - filters[0] or filters[3] - filters[1]          # x' has a set bit that x's filter lacks
+    bloom = BloomProduct(4, 4, 2, BitChannel(Fraction(9, 10), Fraction(1, 4)), lambda c, u: frozenset({u}))
+    part = Adapted(bloom, "RAPPOR", "ideal", {}, None)
+    with pytest.raises(InputError, match="has no exact form here"):
+        th_rappor(4, part, part, [0, 1, 2, 3], [(0, 0)] * 4, "TreeHist", "name")
