@@ -144,7 +144,7 @@ def in_ball(P, phat, a: Fraction, B: Fraction) -> bool:
             D = sum((num(h) * (num(h) / num(p)).log() for h, p in cells), num(Fraction(0)))
             return _sure(num(B) >= D, num(B) < D)
         return decide(kl)
-    if a.denominator == 1 and a <= 4096:              # small integer order: the power sum is an exact rational
+    if a.denominator == 1 and a <= 16:                # small integer order: the power sum is an exact rational
         S = sum((h ** int(a) / p ** (int(a) - 1) for h, p in cells), Fraction(0))
         Sb = lambda: num(S)  # noqa: E731
     else:
