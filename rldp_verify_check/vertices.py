@@ -8,24 +8,26 @@ A Farkas certificate ``{"lam": [[i, v], ...], "mu": [...]}`` proves h.x <= h0 on
 lam^T A + mu^T E = h and lam.b + mu.f <= h0 (then h.x = lam.(A x) + mu.(E x) <= lam.b + mu.f).
 An empty V needs ``infeasible``: a Farkas certificate of 0.x <= -1 (a contradiction: P is empty).
 
-What is checked (exact rationals, flint's fmpq_mat for ranks):
+What is checked (exact rationals; ranks by flint's fmpq_mat and fmpz_mat, on V scaled to integers):
 
 1. every v in V lies in P, its listed rows are tight, and they with E have rank n: v is a vertex of P;
 2. d = dim aff(V); n - d independent equations valid on V, each proved valid on P (P lies in aff(V));
-3. every facet is valid on V and tight on a set of vertices of affine dimension d - 1 (a facet of
-   conv(V)), and is proved valid on P;
-4. the facet list is complete: for a polytope of dimension k >= 2 the facets are connected through ridges
-   (Balinski's theorem for the polar), so a list of facets in which each ridge of each listed facet lies
-   in another listed facet is every facet.  The ridges of a facet R are the faces R ∩ R' of dimension
-   k - 2; that they are all of R's facets is the same check one dimension down (a segment has two ends).
+3. every facet is valid on V, tight on vertices spanning dimension d - 1 (a facet of conv(V)), valid on P;
+4. Q = aff(V) ∩ (listed facets) lies in conv(V), by (a) or else (b).  (a) Each v is on exactly d listed
+   facets h and for each such j some u_j in V is on the other d - 1, not on j: y -> (h.y)_h maps u_j - v to
+   a negative multiple of e_j, so maps dir aff(V) (dim d) onto R^d, and Q ⊆ v + cone(u_j - v); an affine c
+   with c(x) > max c(V) = c(v), x in Q, would be <= c(v) on v + cone(V - v), which holds x.  (b) The list is
+   every facet: those of a k-polytope (k >= 2) are connected through ridges (Balinski for the polar), so it
+   suffices that each facet of each listed R (the faces R ∩ R' of dimension k - 2, all of R's by the same
+   check one dimension down; a simplex face has k + 1) lies in another listed facet.
 
-Then P ⊆ aff(V) ∩ (listed facets) = conv(V) ⊆ P: P is the polytope conv(V), whose vertices lie in V,
-and by 1 every element of V is a vertex.
+Then P ⊆ Q ⊆ conv(V) ⊆ P: P is the polytope conv(V), whose vertices lie in V; by 1 each v in V is one.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
+from math import lcm
 
 import flint
 
@@ -34,13 +36,8 @@ from rldp_verify_check import CertificateError, dot, q, qrows, qvec
 MAX_FACES = 200_000
 
 
-def _rank(vectors) -> int:
-    vectors = [v for v in vectors]
-    if not vectors or not vectors[0]:
-        return 0
-    m = flint.fmpq_mat(len(vectors), len(vectors[0]), [flint.fmpq(x.numerator, x.denominator)
-                                                       for v in vectors for x in v])
-    return m.rank()
+def _rank(rows) -> int:
+    return flint.fmpq_mat([[flint.fmpq(x.numerator, x.denominator) for x in r] for r in rows]).rank()
 
 
 def _farkas(cert, A, b, E, f, h, h0, what: str) -> None:
@@ -80,9 +77,10 @@ def check(st: dict, data: dict) -> str:
     _check_vertices(V, data["tight"], A, b, E, f, n)
     d = _rank([[a - c for a, c in zip(v, V[0], strict=True)] for v in V[1:]])
     _check_equations(V, data.get("equations", []), A, b, E, f, n, d)
-    facets = _check_facets(V, data.get("facets", []), A, b, E, f, d)
-    cache: dict = {}
-    if not _complete(V, d, facets, cache, {}):
+    den = lcm(*(x.denominator for v in V for x in v))     # Vz: V in integers, for affine dimensions
+    Vz = [[int(x * den) for x in v] for v in V]
+    facets = _check_facets(V, Vz, data.get("facets", []), A, b, E, f, d)
+    if not _simple(V, facets, d) and not _complete(Vz, d, (1 << len(V)) - 1, facets, {}, {}):
         raise CertificateError("the facet list of conv(V) is incomplete (a ridge lies in only one listed facet)")
     return f"{len(V)} vertices, complete (polytope of dimension {d} in R^{n}, {len(facets)} facets)"
 
@@ -114,7 +112,7 @@ def _check_equations(V, eqs, A, b, E, f, n: int, d: int) -> None:
         _farkas(e["lower"], A, b, E, f, [-a for a in g], -g0, f"equation {k} (>=)")
 
 
-def _check_facets(V, data_facets, A, b, E, f, d: int) -> list[frozenset]:
+def _check_facets(V, Vz, data_facets, A, b, E, f, d: int) -> list[int]:
     """Each listed facet is valid on V, a facet of conv(V) and valid on P (Farkas); returns their vertex sets."""
     facets = []
     for k, fc in enumerate(data_facets):
@@ -122,8 +120,8 @@ def _check_facets(V, data_facets, A, b, E, f, d: int) -> list[frozenset]:
         vals = [sum(a * c for a, c in zip(h, v, strict=True)) for v in V]
         if any(x > h0 for x in vals):
             raise CertificateError(f"facet {k} cuts off vertex {next(i for i, x in enumerate(vals) if x > h0)}")
-        inc = frozenset(i for i, x in enumerate(vals) if x == h0)
-        if _affdim(V, inc, {}) != d - 1:
+        inc = sum(1 << i for i, x in enumerate(vals) if x == h0)
+        if _affdim(Vz, inc, {}) != d - 1:
             raise CertificateError(f"facet {k} is not a facet of conv(V) (its vertices span dimension != {d - 1})")
         _farkas(fc["farkas"], A, b, E, f, h, h0, f"facet {k}")
         facets.append(inc)
@@ -132,29 +130,35 @@ def _check_facets(V, data_facets, A, b, E, f, d: int) -> list[frozenset]:
     return facets
 
 
-def _affdim(V, S, memo) -> int:
+def _affdim(Vz, S: int, memo) -> int:
+    """The affine dimension of the vertices in S (bit i: vertex i; Vz: V scaled to integers)."""
     if S not in memo:
-        pts = sorted(S)
-        memo[S] = -1 if not pts else _rank([[a - c for a, c in zip(V[i], V[pts[0]], strict=True)] for i in pts[1:]])
+        pts = [Vz[i] for i in range(S.bit_length()) if S >> i & 1]
+        memo[S] = flint.fmpz_mat([[a - c for a, c in zip(p, pts[0], strict=True)] for p in pts]).rank() - (not pts)
     return memo[S]
 
 
-def _complete(V, k: int, facets, done: dict, memo: dict) -> bool:
-    """Is ``facets`` (faces of dimension k - 1 of a k-dimensional face) the list of all its facets?
+def _simple(V, facets, d: int) -> bool:
+    """Step 4 (a) (``facets``: their vertex sets); ``on[i]``: the facets at vertex i."""
+    on = [sum(1 << k for k, F in enumerate(facets) if F >> i & 1) for i in range(len(V))]
+    return all(t.bit_count() == d and {t & ~(1 << j) for j in range(t.bit_length()) if t >> j & 1}
+               <= {t & u for u in on} for t in on)
+
+
+def _complete(Vz, k: int, face: int, facets, done: dict, memo: dict) -> bool:
+    """Is ``facets`` (faces of dimension k - 1 of the k-dimensional face ``face``) the list of all its facets?
     ``done`` memoises (facet, its candidate ridges) -> bool; ``memo`` the affine dimensions."""
     if k <= 0:
         return not facets
-    if k == 1:
-        return len(set(facets)) == 2
-    if len(facets) < k + 1:
-        return False
+    if face.bit_count() == k + 1 or len(facets) <= k:   # a simplex's facets are its k + 1 sets of k vertices
+        return len(set(facets)) == k + 1
     for R in facets:
-        ridges = frozenset(F for F in {R & R2 for R2 in facets if R2 != R} if _affdim(V, F, memo) == k - 2)
+        ridges = frozenset(F for F in {R & R2 for R2 in facets if R2 != R} if _affdim(Vz, F, memo) == k - 2)
         key = (R, ridges)
         if key not in done:
             if len(done) > MAX_FACES:
                 raise CertificateError(f"more than {MAX_FACES} faces: too large to check")
-            done[key] = _complete(V, k - 1, list(ridges), done, memo)
+            done[key] = _complete(Vz, k - 1, R, list(ridges), done, memo)
         if not done[key]:
             return False
     return True
