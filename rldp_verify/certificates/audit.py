@@ -145,8 +145,9 @@ def ball_pairs(Q, ball: RenyiBall, R, dps: int, entries: dict | None = None) -> 
         return [{"y": y, "s": s1, "s_prime": s2, "r": "inf"} for y, s1, s2 in keys]
     R = Fraction(R)
     entries = {k: e for k, e in (entries or {}).items() if e["r"] <= R}
-    try:
-        rest = [k for k in keys if k not in entries]
+    try:                                # the screen only for pairs Proposition 3 does not settle (240 x 1: 1.4M)
+        rest = [(y, s1, s2) for y, s1, s2 in keys if (y, s1, s2) not in entries
+                and max(rows[y][s1]) > R * min(rows[y][s2])]
         screen = _screen_params(Q, ball, R, rest) if rest and 1 - 1 / alpha > -1 else {}
     except (ValueError, ZeroDivisionError, OverflowError, FloatingPointError):
         screen = {}
@@ -160,7 +161,8 @@ def ball_pairs(Q, ball: RenyiBall, R, dps: int, entries: dict | None = None) -> 
 def _pair_entry(Q, ball: RenyiBall, rows, phat, screen: dict, key: tuple, R: Fraction, dps: int,
                 engine: dict | None = None) -> dict:
     """The entry of pair ``key`` = (y, s, s'): the first candidate (r, t, mu1, mu2) that the checker's test
-    accepts (Proposition 3's exact parameters when they prove r = R; else the audit's own entry ``engine``,
+    accepts (Proposition 3's exact parameters when they prove r = R, returned without a check: the checker's bound
+    is then exactly max q1 - R min q2; else the audit's own entry ``engine``,
     the float screen's, then the recomputed ones), else Theorem 1's product entry when accepted (the audit's own,
     then the builder's: :func:`rldp_verify.certificates.audit_product.product_entries`), else the last candidate
     tried."""
@@ -169,28 +171,25 @@ def _pair_entry(Q, ball: RenyiBall, rows, phat, screen: dict, key: tuple, R: Fra
     alpha, B = Fraction(ball.alpha), Fraction(ball.radius)
     beta = 1 - 1 / alpha
     q1, q2 = rows[y][s1], rows[y][s2]
-    prob = None
-    if max(q1) <= R * min(q2):          # Proposition 3's parameters (t = 0): exact, no arb needed
-        cands = iter([(R, Fraction(0), max(q1), -R * min(q2))])
-    elif engine is not None and _accepts(Q[y], a2, s1, s2, phat, alpha, B, engine):
+    if max(q1) <= R * min(q2):          # Proposition 3 (t = 0): the bound is max q1 - R min q2 <= 0 exactly
+        return {"r": R, "t": Fraction(0), "mu1": max(q1), "mu2": -R * min(q2)}
+    if engine is not None and _accepts(Q[y], a2, s1, s2, phat, alpha, B, engine):
         return engine
-    else:
-        prob = PairProblem(ball, rows[y], y, s1, s2)
-        first = [screen[key]] if key in screen else []
-        cands = _chain(first, partial(_candidates, prob, R, dps))
+    prob = PairProblem(ball, rows[y], y, s1, s2)
+    first = [screen[key]] if key in screen else []
+    cands = _chain(first, partial(_candidates, prob, R, dps))
     entry = None
     with np.errstate(all="ignore"):     # float proposals (R beyond float's range: nan), each re-checked exactly
         for r, lam, mu1, mu2 in cands:
             entry = {"r": r, "t": lam if beta == 0 else lam / beta, "mu1": mu1, "mu2": mu2}
             if _accepts(Q[y], a2, s1, s2, phat, alpha, B, entry):
                 return entry
-    if prob is not None:
-        for prod in audit_product.product_entries(prob, R, dps):
-            if _accepts(Q[y], a2, s1, s2, phat, alpha, B, prod):
-                return prod
-        split = _split_entry(prob, R, dps) if alpha <= Fraction(1, 2) else None
-        if split is not None and _accepts(Q[y], a2, s1, s2, phat, alpha, B, split):
-            return split
+    for prod in audit_product.product_entries(prob, R, dps):
+        if _accepts(Q[y], a2, s1, s2, phat, alpha, B, prod):
+            return prod
+    split = _split_entry(prob, R, dps) if alpha <= Fraction(1, 2) else None
+    if split is not None and _accepts(Q[y], a2, s1, s2, phat, alpha, B, split):
+        return split
     if entry is None:  # pragma: no cover - the engine always proposes at least one candidate
         raise CertificationError(f"no candidate dual parameters for the pair (y={y}, s={s1}, s'={s2})")
     return entry
