@@ -23,9 +23,11 @@ class RealTree(Tree):
     returns its own formula (so that a certificate states exactly what the engine evaluated)."""
 
     def log(self) -> RealTree:
+        """The tree of log(self), as arb's ``log`` method of a ball would compute it."""
         return RealTree(["log", self.node])
 
     def exp(self) -> RealTree:
+        """The tree of exp(self), as arb's ``exp`` method of a ball would compute it."""
         return RealTree(["exp", self.node])
 
 
