@@ -176,3 +176,27 @@ def test_in_ball_at_huge_integer_order(alpha):
             t = time.perf_counter()
             assert in_ball(P, phat, alpha, B) is inside, (alpha, inside)
             assert time.perf_counter() - t < 5
+
+
+def test_proposition3_pairs_skip_the_screen_and_the_checker_calls(monkeypatch):
+    """|U| = 1 (red-team 240x1: 1.38M pairs): every pair is settled by Proposition 3's exact entry, written without
+    a checker call or a float screen; the certificate is accepted, and rejected with a pair's mu2 rounded up."""
+    import rldp_verify.certificates.audit as cert_audit
+
+    Q = [[F(1, 2), F(1, 4), F(1, 3)], [F(1, 2), F(3, 4), F(2, 3)]]
+    kw = dict(phat="1;2;3", alpha=2, radius="1/10")
+    res = audit(Q, "1", sizes=(3, 1), **kw)
+
+    def boom(*a, **k):
+        raise AssertionError("called")
+    monkeypatch.setattr(cert_audit, "_accepts", boom)
+    monkeypatch.setattr(cert_audit, "_screen_params", boom)
+    cert = audit_certificate(res, Q, "1", sizes=(3, 1), name="240x1-like", **kw)
+    pairs = cert["data"]["pairs"]
+    assert len(pairs) == 2 * 3 * 2 and all(F(p["t"]) == 0 for p in pairs)
+    r = recheck(cert)
+    assert r.ok, r.message
+    bad = copy.deepcopy(cert)
+    worst = bad["data"]["pairs"][0]
+    worst["mu2"] = str(F(worst["mu2"]) + F(1, 10**30))               # mu2 < -r min q2: rejected
+    assert not recheck(bad).ok
