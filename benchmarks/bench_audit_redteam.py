@@ -126,8 +126,8 @@ def certify_case(certs: Certifier, name: str, args, first: dict) -> tuple[str, s
         try:
             r = run_case(args, ("--certificate", str(path)), timeout=CERT_SECONDS)
         except subprocess.TimeoutExpired:
-            return certs.none(f"`--certificate` did not finish within {CERT_SECONDS} s (stopped; the builder's "
-                              "candidate search on this input)"), None
+            return certs.none(f"`--certificate` did not finish within {CERT_SECONDS} s (stopped; building and "
+                              "re-checking it: the builder's candidate search, or the check of every pair)"), None
         if r["exit"] not in (0, 1, 3) or not path.is_file():
             why = r["stderr"].strip().splitlines()[-1] if r["stderr"].strip() else f"exit {r['exit']}"
             return certs.none(f"`--certificate` wrote none (exit {r['exit']}): {why}"), None
