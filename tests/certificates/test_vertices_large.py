@@ -49,3 +49,22 @@ def test_vertex_replaced_by_an_edge_midpoint_rejected(cert):
     bad["statement"]["vertices"][0] = [str(x) for x in mid]
     bad["data"]["tight"][0] = sorted(on[0] & on[j])
     assert not recheck(bad).ok
+
+
+def test_claim_builders_theorem4_lp_and_gamma_hat():
+    """The builders wired into kairouz.thm4.vertex-counts-exhaustive (LP polytope) and rldp.sec5.vertex-bound
+    (Gamma-hat): the engine's lists accepted; a list short of a vertex rejected (LP) or refused (Gamma-hat: the
+    certified list must be the counted one)."""
+    from proofs.kairouz.lem22_polytope import _lp_certificates
+    from proofs.rldp.sec5_complexity import _counted_certificates
+    from rldp_verify.rldp.gamma import gamma_hat_vertices
+    from rldp_verify.topics.extremal.polytope import lp_polytope_vertices
+
+    th = lp_polytope_vertices(3, F(2))
+    good, short = _lp_certificates([(3, F(2), th), (3, F(2), th[1:])])
+    assert recheck(good).ok and not recheck(short).ok
+    L, e = [[F(1, 10), F(1, 5)], [F(0), F(3, 20)]], F(3, 2)
+    V = gamma_hat_vertices(L, e)
+    assert recheck(_counted_certificates([(2, 2, e, L, V)])[0]).ok
+    with pytest.raises(ValueError, match="not the counted one"):
+        _counted_certificates([(2, 2, e, L, V[1:])])
