@@ -19,6 +19,7 @@ naming the cause. An exception raised by ``fn`` itself propagates unchanged.
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -33,14 +34,26 @@ def _one_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}"
 
 
-def _client_for(address: str, timeout: float = 10.0) -> Any:
+def scheduler_timeout() -> float:
+    """Seconds to wait for a Dask scheduler given by address: ``RLDP_VERIFY_SCHEDULER_TIMEOUT`` (default 10)."""
+    raw = os.environ.get("RLDP_VERIFY_SCHEDULER_TIMEOUT", "10")
+    try:
+        value = float(raw)
+    except ValueError:
+        raise InputError(f"RLDP_VERIFY_SCHEDULER_TIMEOUT must be a number of seconds, got {raw!r}") from None
+    if not value > 0:
+        raise InputError(f"RLDP_VERIFY_SCHEDULER_TIMEOUT must be positive, got {raw!r}")
+    return value
+
+
+def _client_for(address: str, timeout: float | None = None) -> Any:
     from distributed import Client
 
     c = _CLIENTS.get(address)
     if c is not None and c.status in ("running", "connecting"):
         return c
     try:
-        c = Client(address, timeout=timeout, set_as_default=False)  # type: ignore[no-untyped-call, unused-ignore]
+        c = Client(address, timeout=scheduler_timeout() if timeout is None else timeout, set_as_default=False)  # type: ignore[no-untyped-call, unused-ignore]
     except (OSError, TimeoutError) as exc:
         raise InputError(f"cannot reach the Dask scheduler at {address!r}: {_one_line(exc)}") from None
     _CLIENTS[address] = c
@@ -57,7 +70,7 @@ class DaskCluster:
     """
 
     def __init__(self, address: str | None = None, *, n_workers: int = 2, processes: bool = True,
-                 timeout: float = 10.0):
+                 timeout: float | None = None):
         if address is not None and (not isinstance(address, str) or not address.strip()):
             raise InputError(f"scheduler address must be a non-empty string such as 'tcp://host:8786', got {address!r}")
         if isinstance(n_workers, bool) or not isinstance(n_workers, int) or n_workers < 1:
@@ -65,7 +78,7 @@ class DaskCluster:
         self._requested = address
         self.n_workers = n_workers
         self.processes = processes
-        self.timeout = timeout
+        self.timeout = scheduler_timeout() if timeout is None else timeout
         self._cluster: Any = None
         self.client: Any = None
 

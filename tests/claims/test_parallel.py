@@ -1,6 +1,7 @@
 """report --jobs N (worker processes) and the Dask fan-out (rldp_verify.core.distributed)."""
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -15,9 +16,9 @@ from rldp_verify.core.errors import ExecutionError, InputError
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _cli(*args, cwd=ROOT):
+def _cli(*args, cwd=ROOT, env=None):
     return subprocess.run([sys.executable, "-m", "rldp_verify", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=600)
+                          timeout=600, env=None if env is None else dict(os.environ, **env))
 
 
 def _strip_timings(x):
@@ -87,7 +88,7 @@ def test_report_jobs_worker_dies_is_one_line_exit_2(tmp_path):
 
 def test_report_unreachable_scheduler_is_one_line_exit_2(tmp_path):
     r = _cli("report", "--only", "rldp.example1", "--scheduler", "tcp://127.0.0.1:9", "--out", str(tmp_path),
-             "--quiet")
+             "--quiet", env={"RLDP_VERIFY_SCHEDULER_TIMEOUT": "1"})   # nothing listens: no need to wait 10 s
     assert r.returncode == 2
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and "cannot reach the Dask scheduler at 'tcp://127.0.0.1:9'" in lines[0], r.stderr
@@ -143,7 +144,8 @@ def test_dask_cluster_bad_input():
 
 def test_benchmarks_unreachable_scheduler_is_one_line_exit_2():
     r = subprocess.run([sys.executable, "benchmarks/run.py", "--scheduler", "tcp://127.0.0.1:9", "--only", "none"],
-                       cwd=ROOT, capture_output=True, text=True, timeout=120)
+                       cwd=ROOT, capture_output=True, text=True, timeout=120,
+                       env=dict(os.environ, RLDP_VERIFY_SCHEDULER_TIMEOUT="1"))
     assert r.returncode == 2
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and "cannot reach the Dask scheduler at 'tcp://127.0.0.1:9'" in lines[0], r.stderr
@@ -171,3 +173,16 @@ def test_run_claims_jobs_callbacks_and_order(tmp_path, monkeypatch):
     assert [(r.verdict, r.summary, r.evidence) for r in par] == [(r.verdict, r.summary, r.evidence) for r in seq]
     assert sorted(started) == sorted(ended) == sorted(c.id for c in claims)
     assert {c.group for c in claims if c.id in ("fake.b1", "fake.b3")} == {"fake-shared"}
+
+
+def test_scheduler_timeout_is_read_from_the_environment(monkeypatch):
+    from rldp_verify.core.distributed import scheduler_timeout
+
+    monkeypatch.delenv("RLDP_VERIFY_SCHEDULER_TIMEOUT", raising=False)
+    assert scheduler_timeout() == 10.0
+    monkeypatch.setenv("RLDP_VERIFY_SCHEDULER_TIMEOUT", "2.5")
+    assert scheduler_timeout() == 2.5
+    for bad in ("abc", "0", "-1", "nan"):
+        monkeypatch.setenv("RLDP_VERIFY_SCHEDULER_TIMEOUT", bad)
+        with pytest.raises(InputError, match="RLDP_VERIFY_SCHEDULER_TIMEOUT"):
+            scheduler_timeout()
