@@ -221,3 +221,15 @@ def rappor_family_lost(client, label: str, what: str) -> None:
         raise InputError(f"{label}: the {what} RAPPORClient has hash_family = None (pure-ldp's update_params drops it "
                          "when hash_funcs is not passed, and the heavy hitter calls update_params), so its privatise "
                          "raises TypeError: nothing to audit (set its hash_family again to audit the repaired client)")
+
+
+class _Rec:
+    """A stand-in inner client that records what the heavy hitter passes to ``privatise`` (SFP's fragment and word
+    strings, TreeHist's word and prefixes), so the adapters read the arguments from the library's own code."""
+
+    def __init__(self):
+        self.seen: list = []
+
+    def privatise(self, v):
+        self.seen.append(v)
+        return None

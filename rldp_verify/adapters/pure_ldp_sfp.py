@@ -20,21 +20,12 @@ from __future__ import annotations
 import copy
 import types
 
-from rldp_verify.adapters._common import _Events, _index_string, rappor_family_lost, xxhash_accepting_str
+from rldp_verify.adapters._common import _Events, _index_string, _Rec, rappor_family_lost, xxhash_accepting_str
 from rldp_verify.core.errors import InputError
 from rldp_verify.structured import Adapted, LaplaceHistogram
 from rldp_verify.structured.sketch import LaplaceReports, ReleasedProduct
 
 MAX_D = 2**16
-
-
-class _Rec:
-    def __init__(self):
-        self.seen: list = []
-
-    def privatise(self, v):
-        self.seen.append(v)
-        return None
 
 
 def _arguments(obj, label: str, positions: list, strings: list) -> list:

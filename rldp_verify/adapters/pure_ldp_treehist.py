@@ -19,7 +19,7 @@ import copy
 import itertools
 import types
 
-from rldp_verify.adapters._common import _Events, _index_string, rappor_family_lost
+from rldp_verify.adapters._common import _Events, _index_string, _Rec, rappor_family_lost
 from rldp_verify.core.errors import InputError
 from rldp_verify.structured import Adapted, LaplaceHistogram, PublicMixture
 from rldp_verify.structured.composite import BloomProduct, TwoLevel
@@ -28,15 +28,6 @@ from rldp_verify.structured.treehist import FRAG_SEEDS, PrefixMixture, PrefixOra
 
 ESTIMATORS = ("LHClient", "FastLHClient", "DEClient", "UEClient", "HEClient", "HadamardMechClient", "CMSClient",
               "HadamardResponseClient", "RAPPORClient")
-
-
-class _Rec:
-    def __init__(self):
-        self.seen: list = []
-
-    def privatise(self, v):
-        self.seen.append(v)
-        return None
 
 
 def _images(obj, label: str, R: int, strings: list) -> list:

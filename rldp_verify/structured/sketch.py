@@ -308,8 +308,35 @@ def _times(r1, r2):
     return INF if INF in (r1, r2) else r1 * r2
 
 
+class SearchedInterval:
+    """The certified interval of a structure whose lower end is the exact ratio at a searched witness
+    (``_search() -> (lower, witness)``) and whose upper end is a proved bound (``upper()``): SFP's released
+    product, TreeHist's prefix structures. ``NAME`` names the protocol in the refusal of :meth:`ratio`."""
+
+    NAME = "the structure"
+
+    def _search(self) -> tuple[Any, Any]:
+        raise NotImplementedError
+
+    def upper(self) -> Any:
+        """The proved upper end of the eps-LDP ratio (the subclass's docstring derives it)."""
+        raise NotImplementedError
+
+    def ratio_bounds(self, dps):
+        """(lower, upper, witness): the exact ratio at the searched witness and the proved upper end."""
+        lo, wit = self._search()
+        return lo, self.upper(), wit
+
+    def ratio(self):
+        """rho when the interval is closed; refused otherwise (use :meth:`ratio_bounds`)."""
+        lo, hi, _ = self.ratio_bounds(0)
+        if lo != hi:
+            raise InputError(f"{self.NAME}: the eps-LDP ratio is only enclosed in [{float(lo)}, {float(hi)}]")
+        return hi
+
+
 @dataclass
-class ReleasedProduct:
+class ReleasedProduct(SearchedInterval):
     """Q[(y_f, y_w, l) | x] = pi_l F[y_f | f(l, x)] W[y_w | w(x)]: l drawn independently of x (pi_l > 0) and
     released, then two independent reports, F on the fragment input f(l, x) and W on the word input w(x).
 
@@ -323,6 +350,8 @@ class ReleasedProduct:
     so rho <= rho_F rho_W. **Lower end.** The product of the pair ratios (:func:`_part_pair`, each exact or a lower
     end) at a searched (l, x, x'), x = 0; the interval closes (lo = hi, rho exact) as soon as one (l, x, x') has
     both pair ratios at their parts' maxima. ``frag_input(l, x)``, ``word_input(x)``: the parts' inputs."""
+
+    NAME = "SFP"
 
     d: int
     positions: list
@@ -360,18 +389,6 @@ class ReleasedProduct:
                     break
             cache["best"] = best
         return cache["best"]
-
-    def ratio_bounds(self, dps):
-        """(lower, upper, witness): the product of the pair ratios at the searched (l, x, x'), rho_F rho_W."""
-        lo, wit = self._search()
-        return lo, self.upper(), wit
-
-    def ratio(self):
-        """rho when the interval is closed; refused otherwise (use :meth:`ratio_bounds`)."""
-        lo, hi, _ = self.ratio_bounds(0)
-        if lo != hi:
-            raise InputError(f"SFP: the eps-LDP ratio is only enclosed in [{float(lo)}, {float(hi)}]")
-        return hi
 
     def witness(self) -> dict:
         """x, x', the released l and where each part attains its pair ratio."""

@@ -38,7 +38,7 @@ from typing import Any
 from rldp_verify.core.errors import InputError
 from rldp_verify.structured.channels import INF, PublicMixture, Symmetric, UnaryProduct, _dense_cap, _key, _max, ratio
 from rldp_verify.structured.composite import BloomProduct, TwoLevel
-from rldp_verify.structured.sketch import _part_max, _part_pair, _times
+from rldp_verify.structured.sketch import SearchedInterval, _part_max, _part_pair, _times
 
 __all__ = ["PrefixMixture", "PrefixOracle", "PrefixTwoLevel", "RowPrefix"]
 
@@ -51,11 +51,13 @@ def _rho(pm: PublicMixture):
 
 
 @dataclass
-class PrefixMixture:
+class PrefixMixture(SearchedInterval):
     """Q[(y_f, y_w) | x] = P_W(y_w | word(x)) * mean_r P_F(y_f | prefixes(x)[r]) (see the module docstring).
 
     ``word``, ``frag``: the inner local-hashing mixtures (their ``hash_fn(index, seed)``, ``separating``);
     ``word_index(x)``, ``prefixes(x)``: the inner indices of input x (the tuple has R entries)."""
+
+    NAME = "TreeHist"
 
     d: int
     word: PublicMixture
@@ -115,18 +117,6 @@ class PrefixMixture:
         cache["best"] = best
         return best
 
-    def ratio_bounds(self, dps):
-        """(lower, upper) rationals enclosing rho: the exact ratio at the searched witness, rho_W rho_F."""
-        lo, wit = self._search()
-        return lo, self.upper(), wit
-
-    def ratio(self):
-        """rho when the interval is closed; refused otherwise (use :meth:`ratio_bounds`)."""
-        lo, hi, _ = self.ratio_bounds(0)
-        if lo != hi:
-            raise InputError(f"TreeHist: the eps-LDP ratio is only enclosed in [{float(lo)}, {float(hi)}]")
-        return hi
-
     def witness(self) -> dict:
         """x, x' and the output whose exact ratio is the lower end."""
         _, w = self._search()
@@ -162,7 +152,7 @@ class PrefixMixture:
 
 
 @dataclass
-class PrefixOracle:
+class PrefixOracle(SearchedInterval):
     """Q[(y_f, y_w) | x] = P_W(y_w | word(x)) * (1/R) sum_r P_F(y_f | u_r(x)), the fragment oracle F GRR
     (:class:`Symmetric`, (a, b)) or unary encoding (:class:`UnaryProduct`, bit (p, q)); the word oracle W GRR, unary
     encoding or local hashing (its pair ratio from :func:`rldp_verify.structured.sketch._part_pair`).
@@ -183,6 +173,8 @@ class PrefixOracle:
     the exact ratio at x, x' (first pair whose prefix index sets are disjoint, with distinct word indices) and y_f
     set to 1 on x's prefix indices and 0 on x''s (the bits outside both sets have the same law under x and x' and
     cancel); with disjoint sets the fragment factor is rho_F and lo = hi."""
+
+    NAME = "TreeHist"
 
     d: int
     word: Any
@@ -293,18 +285,6 @@ class PrefixOracle:
             cache["best"] = best
         return cache["best"]
 
-    def ratio_bounds(self, dps):
-        """(lower, upper, witness) (the class docstring)."""
-        lo, wit = self._search()
-        return lo, self.upper(), wit
-
-    def ratio(self):
-        """rho when the interval is closed; refused otherwise (use :meth:`ratio_bounds`)."""
-        lo, hi, _ = self.ratio_bounds(0)
-        if lo != hi:
-            raise InputError(f"TreeHist: the eps-LDP ratio is only enclosed in [{float(lo)}, {float(hi)}]")
-        return hi
-
     def witness(self) -> dict:
         """x, x' and the output whose exact ratio is the lower end."""
         _, w = self._search()
@@ -314,25 +294,14 @@ class PrefixOracle:
 
     def dense(self):
         """(rows, outputs) over (y_f, y_w) from the oracles' dense forms (rows indexed by the inner indices)."""
-        rows_f, outs_f = self.frag.dense()
-        rows_w, outs_w = self.word.dense()
-        _dense_cap(len(outs_f) * len(outs_w) * self.d, f"TreeHist with d = {self.d}")
-        pre = [self.prefixes(x) for x in range(self.d)]
-        wi = [self.word_index(x) for x in range(self.d)]
-        rows, outs = [], []
-        for rf, lf in zip(rows_f, outs_f, strict=True):
-            mf = [sum((rf[u] for u in us), Fraction(0)) / len(us) for us in pre]
-            for rw, lw in zip(rows_w, outs_w, strict=True):
-                rows.append([mf[x] * rw[wi[x]] for x in range(self.d)])
-                outs.append(f"{lf},{lw}")
-        return rows, outs
+        return _prefix_dense(self)
 
 
 ROWS = 16             # released rows of each report searched for the lower end (the upper end covers every row)
 
 
 @dataclass
-class RowPrefix:
+class RowPrefix(SearchedInterval):
     """TreeHist over a count-mean sketch (pure-ldp ``CMSClient``): each report draws its own row j =
     random.randint(0, k - 1), released, independent of x and of the secret prefix draw r, and sends the one-hot
     vector of h_j(argument) on m positions, each entry flipped (a unary encoding of h_j(argument)). ``word``,
@@ -347,6 +316,8 @@ class RowPrefix:
     PrefixOracles over the first ``rows`` rows of each report (an exact ratio of the whole channel at outputs with
     those rows); the interval closes when one reaches the upper end (two inputs with distinct hashed words and
     disjoint hashed prefix sets under some rows)."""
+
+    NAME = "TreeHist"
 
     d: int
     word: BloomProduct
@@ -388,18 +359,6 @@ class RowPrefix:
             cache["best"] = best
         return cache["best"]
 
-    def ratio_bounds(self, dps):
-        """(lower, upper, witness) (the class docstring)."""
-        lo, wit = self._search()
-        return lo, self.upper(), wit
-
-    def ratio(self):
-        """rho when the interval is closed; refused otherwise (use :meth:`ratio_bounds`)."""
-        lo, hi, _ = self.ratio_bounds(0)
-        if lo != hi:
-            raise InputError(f"TreeHist: the eps-LDP ratio is only enclosed in [{float(lo)}, {float(hi)}]")
-        return hi
-
     def witness(self) -> dict:
         """x, x', the released rows and the outputs whose exact ratio is the lower end."""
         _, w = self._search()
@@ -425,7 +384,7 @@ class RowPrefix:
 
 
 @dataclass
-class PrefixTwoLevel:
+class PrefixTwoLevel(SearchedInterval):
     """TreeHist over the Hadamard response (pure-ldp ``HadamardResponseClient``, high-privacy regime: a
     :class:`TwoLevel` channel, Q[y|u] = hi on the support A(u), lo elsewhere, K outputs) for the word and the fragment.
 
@@ -438,6 +397,8 @@ class PrefixTwoLevel:
     rho <= rho_W rho_F with rho = max(hi/lo, lo/hi). **Lower end**: the exact pair ratio at x = 0 and searched x'
     (d - 1 first, then 1, 2, ...; at most ``pairs``); closed when some y lies in every A(u_r(x)) and in none of the
     A(u_r(x')) (or the reverse) with distinct words."""
+
+    NAME = "TreeHist"
 
     d: int
     word: TwoLevel
@@ -487,18 +448,6 @@ class PrefixTwoLevel:
             cache["best"] = best
         return cache["best"]
 
-    def ratio_bounds(self, dps):
-        """(lower, upper, witness) (the class docstring)."""
-        lo, wit = self._search()
-        return lo, self.upper(), wit
-
-    def ratio(self):
-        """rho when the interval is closed; refused otherwise (use :meth:`ratio_bounds`)."""
-        lo, hi, _ = self.ratio_bounds(0)
-        if lo != hi:
-            raise InputError(f"TreeHist: the eps-LDP ratio is only enclosed in [{float(lo)}, {float(hi)}]")
-        return hi
-
     def witness(self) -> dict:
         """x, x' and the fragment output attaining the lower end (any word output in the support of one input
         and not of the other)."""
@@ -510,15 +459,21 @@ class PrefixTwoLevel:
 
     def dense(self):
         """(rows, outputs) over (y_f, y_w) from the two-level channels' dense forms (small d)."""
-        rows_f, outs_f = self.frag.dense()
-        rows_w, outs_w = self.word.dense()
-        _dense_cap(len(outs_f) * len(outs_w) * self.d, f"TreeHist with d = {self.d}")
-        pre = [self.prefixes(x) for x in range(self.d)]
-        wi = [self.word_index(x) for x in range(self.d)]
-        rows, outs = [], []
-        for rf, lf in zip(rows_f, outs_f, strict=True):
-            mf = [sum((rf[u] for u in us), Fraction(0)) / len(us) for us in pre]
-            for rw, lw in zip(rows_w, outs_w, strict=True):
-                rows.append([mf[x] * rw[wi[x]] for x in range(self.d)])
-                outs.append(f"{lf},{lw}")
-        return rows, outs
+        return _prefix_dense(self)
+
+
+def _prefix_dense(h) -> tuple[list, list]:
+    """(rows, outputs) over (y_f, y_w) of a TreeHist structure ``h`` from its fragment and word parts' dense forms
+    (rows indexed by the inner indices): the fragment row averaged over x's prefixes, times the word row."""
+    rows_f, outs_f = h.frag.dense()
+    rows_w, outs_w = h.word.dense()
+    _dense_cap(len(outs_f) * len(outs_w) * h.d, f"TreeHist with d = {h.d}")
+    pre = [h.prefixes(x) for x in range(h.d)]
+    wi = [h.word_index(x) for x in range(h.d)]
+    rows, outs = [], []
+    for rf, lf in zip(rows_f, outs_f, strict=True):
+        mf = [sum((rf[u] for u in us), Fraction(0)) / len(us) for us in pre]
+        for rw, lw in zip(rows_w, outs_w, strict=True):
+            rows.append([mf[x] * rw[wi[x]] for x in range(h.d)])
+            outs.append(f"{lf},{lw}")
+    return rows, outs
