@@ -84,7 +84,7 @@ def check(ctx):
                              "e^-eps -> 0 (a series in s whose terms contain log P0/P1 ratios and log(1 + s ...): not "
                              "rational in s, so no symbolic identity f = c_0 + s R(s) with R rational exists); reduced "
                              "costs certified at finitely many eps would not refute a statement about every large eps, "
-                             "and boxes of s (the interval certificates) cannot show h_{x1,x2}(s) = s g(1/s) < 0 on "
+                             "and boxes of s (the interval certificates) cannot show h_(x1,x2)(s) = s g(1/s) < 0 on "
                              "(0, s0]: h(0) = 0 exactly (the tie), so a box at 0 contains 0 and the sign needs h(0) = 0 "
                              "(an equality of logarithms, which arb cannot decide) and h' < 0 (no derivative kind)"))
     return Outcome.inconclusive("ratio-tie instance did not refute", series=str(ser), rows=rows)

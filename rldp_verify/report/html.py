@@ -308,7 +308,8 @@ def _table(columns, rows, cls: str = "") -> str:
 WIDE_COLUMNS = 10  # a benchmark table with more columns is shown as a summary, the full table collapsed
 SUMMARY_COLUMNS = 8  # ... the summary keeps at most this many columns
 LONG_ROWS = 40     # a table with more rows is summarised too
-SUMMARY_ROWS = 20  # ... and a summary keeps its first SUMMARY_ROWS rows (58 protocol rows of 8 wrapped columns were
+SUMMARY_CELL = 24  # ... and cuts a longer cell (a certificate's reason) there: the full table has the text
+SUMMARY_ROWS = 15  # ... and a summary keeps its first SUMMARY_ROWS rows (58 protocol rows of 8 wrapped columns were
                    # 1,755 px: more than two screens)
 
 
@@ -333,6 +334,11 @@ def _bench_cell(x, full: bool) -> str:
     if isinstance(x, dict):
         return json.dumps(x, ensure_ascii=False) if full else f"{len(x)} keys"
     return _num(x, d)
+
+
+def _short(text: str, n: int = SUMMARY_CELL) -> str:
+    """A summary cell cut after ``n`` characters (the full table below it has the whole text)."""
+    return text if len(text) <= n else text[: n - 1].rstrip() + "…"
 
 
 def _summary_columns(b: dict) -> list[int]:
@@ -363,7 +369,7 @@ def _benchmark(b: dict) -> str:
     if len(cols) <= WIDE_COLUMNS and len(rows) <= LONG_ROWS:
         return head + full + _notes(b.get("notes"))
     keep = _summary_columns(b)
-    summary = _table([cols[i] for i in keep], [[_bench_cell(r[i], False) if i < len(r) else "" for i in keep]
+    summary = _table([cols[i] for i in keep], [[_short(_bench_cell(r[i], False)) if i < len(r) else "" for i in keep]
                                                for r in rows[:SUMMARY_ROWS]], "bench")
     shown = (f"{len(keep)} of {len(cols)} columns" + (f", the first {SUMMARY_ROWS} of {len(rows)} rows"
                                                        if len(rows) > SUMMARY_ROWS else ""))

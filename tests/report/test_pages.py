@@ -116,12 +116,14 @@ def test_wide_benchmark_table_is_a_summary_with_the_full_table_collapsed(tmp_pat
     page = (tmp_path / "verification.html").read_text()
     bench = page.split("<h3>Wide and long</h3>")[1].split("</section>")[0]
     summary, full = bench.split("<details class='full'>")
-    assert "Summary: 8 of 19 columns, the first 20 of 43 rows" in summary
-    assert summary.count("<tr>") == 21 and "<th>certified</th>" not in summary   # nested lists stay in the full table
+    assert f"Summary: 8 of 19 columns, the first {html.SUMMARY_ROWS} of 43 rows" in summary
+    assert summary.count("<tr>") == html.SUMMARY_ROWS + 1 and "<th>certified</th>" not in summary   # nested lists stay in the full table
     assert "[1.91481, 1.91489]" in summary and "4.52506e-05" in summary
     assert "the full table (43 rows × 19 columns)" in full and full.count("<tr>") == 44
     assert "60.066" in full
     assert html._summary_columns({"columns": ["a", "b", "c"], "rows": [[1, 2, 3]], "summary_columns": ["c", "a"]}) == [2, 0]
+    assert html._short("x" * html.SUMMARY_CELL) == "x" * html.SUMMARY_CELL        # a summary cell is cut, not the full table's
+    assert html._short("y" * 100).endswith("…") and len(html._short("y" * 100)) == html.SUMMARY_CELL
 
 
 def test_prose_formulas_become_sub_and_superscripts():
