@@ -81,8 +81,39 @@ def check_fig2(ctx):
         return Outcome.refuted("; ".join(problems), counterexample=problems, kind="false")
     from rldp_verify.certificates.identity import identity_evidence
 
+    ev = identity_evidence("kairouz.fig2.example-mechanisms", identities)
     return Outcome.verified("both Figure 2 mechanisms are stochastic, eps-LDP and staircase (symbolic in t = e^eps; "
-                            "exact at t = 2, 7/3)", **identity_evidence(
-                                "kairouz.fig2.example-mechanisms", identities,
-                                uncovered="the likelihood ratios in {1, t, 1/t} (quotients of the printed entries, "
-                                          "which sympy reduces as it builds them) and the exact checks at t = 2, 7/3"))
+                            "exact at t = 2, 7/3)", **_fig2_certificates(ev, (("binary", binT, 1), ("rr", rrT, 3))))
+
+
+def _fig2_certificates(ev: dict, printed) -> dict:
+    """Add to the row-sum identities ``ev`` (:func:`identity_evidence`): per printed Q^T (``printed``: name, rows y
+    with entries t or 1, and d: the rows are over d + t), the ``symbolic-identity`` certificates that every ratio Q[y][x] / Q[y][x'] lies in
+    {1, t, 1/t} for all t, and eps-LDP ``audit`` certificates at t = 2 and 7/3 (stochastic, level exactly t), all
+    from the printed entries."""
+    from rldp_verify.certificates.claims import KEY, built
+    from rldp_verify.certificates.exact_gaps import ldp_audit_certificate, ratio_set_identities
+    from rldp_verify.certificates.identity import Tree
+
+    def docs():
+        out, tv = [], Tree.var("t")
+        for name, QT, d in printed:
+            def entry(v, t):
+                return 1 if v == 1 else t
+            out += ratio_set_identities(f"kairouz.fig2.example-mechanisms: {name}",
+                                        [[entry(v, tv) / (d + tv) for v in row] for row in QT], tv)
+            out += [ldp_audit_certificate(f"kairouz.fig2.example-mechanisms: {name} at t = {t}: exactly log(t)-LDP",
+                                          [[Fraction(entry(v, t)) / (d + t) for v in row] for row in QT], t, level=t)
+                    for t in (Fraction(2), Fraction(7, 3))]
+        return out
+
+    extra = built(docs)
+    if KEY not in extra:
+        return {**ev, "certificate_covers": f"{ev.get('certificate_covers', 'the row sums')}; not the ratios "
+                                            f"({extra.get('no_certificate')})"}
+    return {**ev, KEY: [*ev.get(KEY, []), *extra[KEY]],
+            "certificate_covers": "from the printed entries: the rows summing to 1 and every likelihood ratio in "
+            "{1, t, 1/t} identically in t (symbolic identities; the ratios as a sum of squares of "
+            "(a - b)(a - t b)(t a - b) per output), and both mechanisms stochastic with positive entries and exactly "
+            "log(t)-LDP at t = 2, 7/3 (eps-LDP audits); the staircase pattern follows (each column's entries are its "
+            "least entry c > 0 times 1 or t)"}

@@ -111,7 +111,7 @@ def check_comparisons(ctx):
 def check_tool_grr(ctx):
     from fractions import Fraction as F
 
-    bad = []
+    bad, cases = [], []
     for a1, a2 in ((1, 2), (2, 2), (2, 3), (3, 3)):
         table = [[F(1, a1 * a2)] * a2 for _ in range(a1)]
         for e in ("0", "log(3/2)", "log(2)", "log(7)"):
@@ -120,16 +120,31 @@ def check_tool_grr(ctx):
             n = a1 * a2
             want = [[r / (r + n - 1) if y == x else 1 / (r + n - 1) for x in range(n)] for y in range(n)]
             got = [list(row) for row in m.matrix]
+            cases.append((a1, a2, r, got))
             if got != want:
                 bad.append({"|X|": n, "e^eps": str(r), "got_first_row": [str(v) for v in got[0]],
                             "eq56_first_row": [str(v) for v in want[0]]})
     if bad:
         return Outcome.refuted(f"the tool's GRR differs from eq. (56) in {len(bad)} of 16 cases", counterexample=bad[:3],
                                kind="false")
-    from rldp_verify.certificates.claims import no_certificate
+    from rldp_verify.certificates.claims import built
 
     return Outcome.verified("the tool's GRR equals eq. (56) exactly in 16 cases (|X| 2..9, e^eps 1..7)",
-                            **no_certificate("an exact equality of two rational tables (the tool's GRR against eq. (56) "
-                                             "written out), a consistency check of the tool: no quantity for the "
-                                             "checker to re-derive, and exact equalities of non-dyadic rationals are "
-                                             "outside the rigorous-value kind (arb balls)"))
+                            **built(_grr_certificates, cases),
+                            certificate_covers="all 16 cases: each entry of the tool's GRR equal to eq. (56) written "
+                                               "out from e^eps and |X| (exact), and the tool's GRR stochastic and "
+                                               "exactly e^eps-LDP with the level e^eps attained (an eps-LDP audit "
+                                               "re-derived from its entries)")
+
+
+def _grr_certificates(cases) -> list[dict]:
+    """Per case (|S|, |U|, e^eps = r, the tool's GRR ``Q[y][x]``): its entries equal eq. (56) written out in the
+    checker's exact language, r / (r + |X| - 1) on the diagonal and 1 / (r + |X| - 1) off it (one certificate for
+    all cases), and an eps-LDP ``audit`` at e^eps = r whose level the checker recomputes from the entries."""
+    from rldp_verify.certificates.exact_gaps import entries_equal_certificate, ldp_audit_certificate
+
+    pairs = [(Q[y][x], ["/", r if y == x else 1, ["+", r, len(Q), -1]])
+             for _, _, r, Q in cases for y in range(len(Q)) for x in range(len(Q))]
+    return [entries_equal_certificate("rldp.audit.grr-matrix: the tool's GRR against eq. (56), 16 cases", pairs)] + [
+        ldp_audit_certificate(f"rldp.audit.grr-matrix: the tool's GRR, |X| = {a1 * a2}, e^eps = {r}", Q, r,
+                              sizes=[a1, a2], level=r) for a1, a2, r, Q in cases]

@@ -1,0 +1,89 @@
+"""Certificates for the exact facts inside partly-certified claims (issue 23), written with the existing kinds only.
+
+- :func:`ldp_audit_certificate` -- the ``audit`` eps-LDP certificate of a dense rational channel ``Q[y][x]`` at
+  e^eps = r: the checker recomputes every column's sum (each must be 1) and the LDP level
+  U = L = max_y max_{x, x'} Q[y][x] / Q[y][x'] from the entries, and accepts PASS only if U <= r (FAIL only if
+  L > r).  The printed ends are the level this module computes; the checker tests them against its own.
+- :func:`entries_equal_certificate` -- the exact ``rigorous-value`` certificate that each entry of a table equals
+  a formula for it written in the checker's language (``max |got - formula| = 0`` in fmpq): an equality of two
+  rational tables, the formula's side re-derived by the checker from the formula's raw parameters.
+- :func:`ratio_set_identities` -- ``symbolic-identity`` certificates that every likelihood ratio of a channel whose
+  entries are rational functions of t lies in {1, t, 1/t}: for each output y and inputs x < x',
+  (a - b)(a - t b)(t a - b) = 0 identically in t, with a = Q[y][x], b = Q[y][x'] (a product of reals is 0 iff a
+  factor is, so a / b is 1, t or 1/t wherever b != 0).
+- :func:`transpose` -- rows x to rows y.
+
+Nothing here decides a verdict: a wrong table or a channel above e^eps still gets its certificate, which the
+checker rejects.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from rldp_verify.certificates import envelope, qs
+from rldp_verify.certificates.value import abs_expr, value_certificate
+
+
+def transpose(M) -> list[list]:
+    """The transpose of a rectangular matrix (``Q[x][y]`` -> ``Q[y][x]``)."""
+    return [list(col) for col in zip(*M, strict=True)]
+
+
+def ldp_level(Q) -> Fraction | float:
+    """max_y max_{x, x'} Q[y][x] / Q[y][x'] (0/0 = 1, a/0 = inf): the exact LDP level e^eps of ``Q[y][x]``."""
+    out: Fraction | float = Fraction(1)
+    for row in Q:
+        hi, lo = max(row), min(row)
+        r = (Fraction(1) if hi == 0 else math.inf) if lo == 0 else Fraction(hi) / Fraction(lo)
+        out = max(out, r)
+    return out
+
+
+def ldp_audit_certificate(name: str, Q, r, *, sizes=None, level=None) -> dict:
+    """The ``audit`` certificate (set ``ldp``) of the channel ``Q[y][x]`` (exact entries, rows outputs) at
+    e^eps = ``r`` (exact): verdict PASS when its exact level is <= r, else FAIL.  Both printed ends are ``level``
+    when given (the level a claim states, e.g. r itself: the checker then proves the level is exactly that), else
+    the level computed here.  ``sizes``: [|S|, |U|], |S| |U| the number of inputs (default [1, inputs])."""
+    Q = [[Fraction(v) for v in row] for row in Q]
+    if any(isinstance(v, float) for row in Q for v in row) or isinstance(r, float):
+        raise TypeError("an audit certificate needs exact entries and an exact e^eps")
+    computed, r = ldp_level(Q), Fraction(r)
+    level = computed if level is None else Fraction(level)
+    st = {"Q": [[qs(v) for v in row] for row in Q], "sizes": list(sizes or [1, len(Q[0])]), "set": {"type": "ldp"},
+          "eps": {"exp_eps": qs(r)}, "verdict": "PASS" if computed <= r else "FAIL", "ratio_upper": qs(level),
+          "ratio_lower": qs(level)}
+    return envelope("audit", name, st, {"witness": None})
+
+
+def entries_equal_certificate(name: str, pairs) -> dict:
+    """The exact ``rigorous-value`` certificate that each entry equals its formula: ``pairs`` = [(entry, formula)],
+    the entry an exact number, the formula an expression of the checker's exact language written from the
+    formula's parameters; max over the pairs of |entry - formula| = 0, evaluated in fmpq."""
+    terms = [abs_expr(["-", v, f]) for v, f in pairs]
+    if not terms:
+        raise ValueError(f"entries_equal_certificate {name!r}: no entries")
+    return value_certificate(f"{name} ({len(terms)} entries, each equal to its formula)", ["max", *terms],
+                             lower=0, upper=0, exact=True)
+
+
+def ratio_set_identities(name: str, Q, t) -> list[dict]:
+    """``symbolic-identity`` certificates (one per output y) that every ratio Q[y][x] / Q[y][x'] lies in
+    {1, t, 1/t}: sum over x < x' of ((a - b)(a - t b)(t a - b))^2 = 0 identically, a = Q[y][x], b = Q[y][x'];
+    ``Q[y][x]``: :class:`~rldp_verify.certificates.identity.Tree` entries in the variable ``t`` (also a Tree).
+    A sum of squares of reals is 0 only if each is, so at every real t each product vanishes."""
+    from rldp_verify.certificates.identity import tree_identity_certificate
+
+    docs = []
+    for y, row in enumerate(Q):
+        terms = [((a - b) * (a - t * b) * (t * a - b)) ** 2 for i, a in enumerate(row) for b in row[i + 1:]]
+        if not terms:
+            continue
+        lhs = terms[0]
+        for s in terms[1:]:
+            lhs = lhs + s
+        docs.append(tree_identity_certificate(f"{name}: output {y}, every ratio in {{1, t, 1/t}} "
+                                              f"(sum over {len(terms)} pairs of ((a - b)(a - t b)(t a - b))^2 = 0)",
+                                              lhs, 0, words="t = e^eps"))
+    return docs

@@ -1,0 +1,92 @@
+"""The exact-gap certificates (issue 23, rldp_verify.certificates.exact_gaps): each shape is accepted on the right
+data and rejected by the independent checker on a wrong variant (a perturbed entry, a wrong level, a flipped
+verdict, a ratio outside {1, t, 1/t})."""
+
+from __future__ import annotations
+
+import copy
+from fractions import Fraction as F
+
+from rldp_verify.certificates import recheck
+from rldp_verify.certificates.exact_gaps import (
+    entries_equal_certificate,
+    ldp_audit_certificate,
+    ldp_level,
+    ratio_set_identities,
+    transpose,
+)
+from rldp_verify.certificates.identity import Tree
+from rldp_verify.rldp.mechanisms.grr import grr_matrix
+
+
+def _grr(n, r):
+    return [[r / (r + n - 1) if y == x else 1 / (r + n - 1) for x in range(n)] for y in range(n)]
+
+
+def test_ldp_audit_accepts_grr_at_its_level_and_rejects_wrong_variants():
+    Q = _grr(4, F(3, 2))
+    doc = ldp_audit_certificate("grr", Q, F(3, 2), sizes=[2, 2], level=F(3, 2))
+    assert recheck(doc).ok, recheck(doc).message
+    # a perturbed entry: its column no longer sums to 1
+    bad = copy.deepcopy(doc)
+    bad["statement"]["Q"][0][0] = "3/10"
+    assert not recheck(bad).ok and "distribution" in recheck(bad).message
+    # a level stated above the true one (the witness end is not attained)
+    wrong = ldp_audit_certificate("grr", Q, F(2), level=F(2))
+    assert not recheck(wrong).ok and "not attained" in recheck(wrong).message
+    # PASS at an e^eps below the level
+    low = copy.deepcopy(doc)
+    low["statement"]["eps"] = {"exp_eps": "7/5"}
+    assert not recheck(low).ok and "PASS" in recheck(low).message
+
+
+def test_ldp_audit_of_a_channel_above_eps_is_a_fail_that_the_checker_accepts_and_a_flipped_pass_it_rejects():
+    Q = _grr(3, F(2))
+    doc = ldp_audit_certificate("grr above", Q, F(3, 2))
+    assert doc["statement"]["verdict"] == "FAIL" and recheck(doc).ok
+    flipped = copy.deepcopy(doc)
+    flipped["statement"]["verdict"] = "PASS"
+    assert not recheck(flipped).ok
+    assert ldp_level([[F(1), F(0)], [F(0), F(1)]]) == float("inf")
+
+
+def test_entries_equal_accepts_the_tools_grr_and_rejects_a_perturbed_entry():
+    r, n = F(7), 6
+    got = grr_matrix(n, r)
+    pairs = [(got[y][x], ["/", r if y == x else 1, ["+", r, n, -1]]) for y in range(n) for x in range(n)]
+    assert recheck(entries_equal_certificate("eq56", pairs)).ok
+    pairs[7] = (pairs[7][0] + F(1, 10**30), pairs[7][1])
+    bad = recheck(entries_equal_certificate("eq56", pairs))
+    assert not bad.ok and "not certainly" in bad.message
+
+
+def test_ratio_set_identities_accept_figure2_binary_and_reject_a_ratio_t_squared():
+    t = Tree.var("t")
+    QT = [[t, t, 1, t, 1], [1, 1, t, 1, t]]
+    good = ratio_set_identities("binary", [[v / (1 + t) for v in row] for row in QT], t)
+    assert len(good) == 2 and all(recheck(d).ok for d in good)
+    QT[0][1] = t * t
+    bad = ratio_set_identities("binary", [[v / (1 + t) for v in row] for row in QT], t)
+    assert not recheck(bad[0]).ok and recheck(bad[1]).ok
+
+
+def test_grr_claims_certificates_reject_a_tool_grr_with_a_wrong_denominator():
+    from proofs.rldp.ex4_grr_srr import _grr_certificates
+
+    r = F(2)
+    ok = _grr_certificates([(2, 2, r, grr_matrix(4, r))])
+    assert all(recheck(d).ok for d in ok)
+    wrong = [[v * (r + 3) / (r + 4) if y == x else v for x, v in enumerate(row)]
+             for y, row in enumerate(grr_matrix(4, r))]       # diagonal r / (r + |X|): off eq. (56)
+    assert not any(recheck(d).ok for d in _grr_certificates([(2, 2, r, wrong)]))
+
+
+def test_geometric_mechanism_audit_rejects_the_untruncated_rows():
+    from proofs.kairouz.sec3_4_experiments import geometric_truncated
+
+    a = F(1, 2)
+    Q = geometric_truncated(6, a)
+    assert recheck(ldp_audit_certificate("geo", transpose(Q), 32, level=32)).ok
+    c = (1 - a) / (1 + a)
+    untruncated = [[c * a ** abs(y - x) for y in range(6)] for x in range(6)]   # rows not summing to 1
+    assert not recheck(ldp_audit_certificate("geo", transpose(untruncated), 32, level=32)).ok
