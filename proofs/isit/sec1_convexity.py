@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from rldp_verify.certificates.claims import no_certificate
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.topics.chisquare.protocols import PROBLEMS, ProtocolSolver
 
 from ._common import PAPER
+
+DCP_REASON = no_certificate(  # issue 23
+    "a solver's model class: the verdict is cvxpy's DCP analysis of the engine's model objects (curvature rules of "
+    "its expression trees), not a fact about numbers that a certificate kind could re-derive")
 
 
 @claim(
@@ -45,6 +50,6 @@ def check_convex(ctx, form: str = "theorem1"):
                 bad.append(rows[-1])
     if bad:
         return Outcome.refuted(f"{len(bad)} of {len(rows)} models are not DCP", counterexample=bad[0], rows=rows,
-                               kind="false")
+                               kind="false", **DCP_REASON)
     return Outcome.verified(f"all {len(rows)} models (4 problems x 4 sizes) are DCP: convex programs by construction, "
-                            "solved by a standard conic solver (Clarabel)", rows=rows)
+                            "solved by a standard conic solver (Clarabel)", rows=rows, **DCP_REASON)
