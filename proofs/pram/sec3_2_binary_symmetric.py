@@ -5,6 +5,7 @@ from fractions import Fraction
 import mpmath
 
 from rldp_verify.certificates.claims import built
+from rldp_verify.certificates.instances_other import all_nonneg, covers
 from rldp_verify.certificates.value import value_certificate
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import working_precision
@@ -186,7 +187,7 @@ def _sym_values(p, S, t):
 )
 def check_sym_boundary(ctx):
     rng = ctx.rng("pram.ex3-2-3.b")
-    n = 0
+    n, chosen = 0, []
     with working_precision(ctx.dps):
         for S in range(2, 9):
             for t in T_VALUES:
@@ -198,8 +199,28 @@ def check_sym_boundary(ctx):
                     return Outcome.refuted("an interior q beats both ends",
                                            counterexample={"S": S, "e^alpha": t, "p": p}, kind="false")
                 n += 1
+                if T_VALUES.index(t) < 3 and max(p) != 1:
+                    chosen.append((p, S, t))
     return Outcome.verified(f"max over 15 interior points <= max of the two ends on {n} instances "
-                            "(as convexity guarantees)", instances=n)
+                            "(as convexity guarantees)", instances=n,
+                            certificate_covers=covers(len(chosen), n, "max(f(v_-alpha), f(v_alpha)) > max f at the "
+                                                      "15 interior points (the first three e^alpha per S, p not a "
+                                                      "point mass: there f = 0 on the whole interval, a tie)",
+                                                      chosen=True),
+                            **built(_boundary_certificate, chosen))  # issue 23
+
+
+def _boundary_certificate(chosen) -> dict:
+    """At each chosen (p, S, e^alpha): max f(ends) - max f(interior) > 0, f = I(X, Z) of the symmetric PRAM matrix
+    (8) at q = v_-alpha + (v_alpha - v_-alpha) k/16 (k = 0..16), evaluated by the checker in arb."""
+    terms = []
+    for p, S, t in chosen:
+        lo, hi = pram.v_malpha(S, t), pram.v_alpha(S, t)
+        qs = [lo + (hi - lo) * Fraction(k, 16) for k in range(17)]
+        terms.append(["-", ["max", f_expr(p, [qs[0]] * S), f_expr(p, [qs[16]] * S)],
+                      ["max", *[f_expr(p, [x] * S) for x in qs[1:16]]]])
+    return all_nonneg(f"max f(ends) > max f(15 interior points) at {len(chosen)} sampled (p, S, e^alpha)", terms,
+                      strict=True, exact=False)
 
 
 @claim(

@@ -15,6 +15,11 @@ Shapes (all ``rigorous-value``):
 - :func:`mu_expr` / :func:`utility_expr` -- Kairouz, Oh & Viswanath's column functionals mu(c) (Sec. 3.1, 4.1:
   total variation, chi^2, hockey-stick E_gamma, KL, mutual information) and U(Q) = sum_y mu(Q_y) (eq. (8)) of
   columns given as expressions, the dot products P.c written out;
+- :func:`near_zero` -- a list of expressions (differences of two sides of an equality of irrational values, which
+  arb cannot decide) that are all within :data:`TIE` = 10^-30 of 0 (``max |t| <= 10^-30`` in arb): a true,
+  re-checkable fact about each instance, weaker than the equality;
+- :func:`entropy_expr` -- the Shannon entropy -sum p_i log p_i (nats) of exact masses (zero masses left out, as
+  0 log 0 = 0), the masses given as expressions where they are sums of the data;
 - :func:`matmul` -- the entries of a product of two matrices as expressions of their entries (the checker
   multiplies and adds them itself), so that a composed channel is re-derived, not taken from the engine.
 """
@@ -27,6 +32,7 @@ from fractions import Fraction
 from rldp_verify.certificates.value import abs_expr, value_certificate
 
 CAP = 20
+TIE = Fraction(1, 10**30)
 
 
 def matmul(A, B) -> list[list]:
@@ -105,6 +111,22 @@ def all_nonneg(name: str, terms, *, binds=(), strict: bool = False, exact: bool 
     e = ["min", *terms]
     return value_certificate(name, ["let", list(binds), e] if binds else e, lower=0, strict=strict, exact=exact,
                              prec=prec)
+
+
+def near_zero(name: str, terms, *, binds=(), tol=TIE, prec: int = 128) -> dict:
+    """``rigorous-value`` in arb: max |t| over ``terms`` <= ``tol`` (10^-30): each difference of the two sides of an
+    equality of irrational values lies within ``tol`` of 0 (arb cannot prove it is 0)."""
+    if not terms:
+        raise ValueError(f"near_zero {name!r}: no terms")
+    e = ["max", *[abs_expr(t) for t in terms]]
+    return value_certificate(name, ["let", list(binds), e] if binds else e, lower=-fr(tol), upper=fr(tol), prec=prec)
+
+
+def entropy_expr(vals, exprs=None) -> list:
+    """H = -sum_i p_i log p_i (nats) over the masses with exact value ``vals[i] != 0`` (0 log 0 = 0), the mass
+    written as ``exprs[i]`` (default: the exact value itself)."""
+    exprs = list(vals) if exprs is None else list(exprs)
+    return ["-", 0, ["+", 0, *[["*", e, ["log", e]] for v, e in zip(vals, exprs, strict=True) if fr(v) != 0]]]
 
 
 def agreement(name: str, points) -> list[dict]:

@@ -1,0 +1,93 @@
+"""Certificates of the sampled instances of the high-precision property claims of the ISIT, Kairouz, PRAM and
+f-alpha papers (issue 23, helper props-other3): each shape a claim writes is accepted on a true instance and a wrong
+variant of it (a perturbed value, a flipped inequality, a wrong formula) is rejected by the independent checker."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+
+from rldp_verify.certificates import recheck
+from rldp_verify.certificates.instances_other import TIE, entropy_expr, near_zero
+
+
+def test_near_zero_accepts_an_irrational_identity_and_rejects_a_gap_above_1e30():
+    # log 6 = log 2 + log 3: arb cannot prove the equality, but |difference| <= 1e-30
+    good = ["-", ["log", 6], ["+", ["log", 2], ["log", 3]]]
+    assert recheck(near_zero("log 6", [good])).ok
+    assert not recheck(near_zero("log 6", [good, ["+", good, F(2, 10**30)]])).ok      # one term off by 2e-30
+    assert not recheck(near_zero("log 6", [["-", ["log", 6], ["+", ["log", 2], ["log", 4]]]])).ok
+    assert near_zero("x", [0])["statement"]["upper"] == "1/" + str(10**30) and F(1, 10**30) == TIE
+
+
+def test_entropy_expr_leaves_out_zero_masses_and_is_the_checkers_entropy():
+    p = [F(1, 2), 0, F(1, 4), F(1, 4)]
+    # H = (3/2) log 2
+    assert recheck(near_zero("H", [["-", entropy_expr(p), ["*", F(3, 2), ["log", 2]]]])).ok
+    assert not recheck(near_zero("H", [["-", entropy_expr(p), ["*", F(3, 2), ["log", 3]]]])).ok
+
+
+def test_pram_mi_identities_certificate_and_a_wrong_marginal():
+    from proofs.pram import sec2_background as m
+
+    laws = [(2, 3, [F(1, 10), F(2, 10), F(1, 10), F(3, 10), 0, F(3, 10)])]
+    ev = m._mi_certificates(laws, 1)
+    assert [recheck(d).ok for d in ev["certificates"]] == [True, True]
+    binds, t = m._mi_joint_exprs(*laws[0])
+    wrong = [[n, ["+", e, F(1, 100)]] if n == "x0" else [n, e] for n, e in binds]   # p_X(0) off by 1/100
+    assert not recheck(near_zero("(3) wrong p_X", [["let", wrong, t["(3)"]]])).ok
+    # (4) at a product law: D_KL = 0 exactly, so 'D_KL > 0' is rejected (and the claim leaves product laws out)
+    from rldp_verify.certificates.instances_other import all_nonneg
+
+    prod = (2, 2, [F(1, 4)] * 4)
+    assert m._is_product(*prod) and not m._is_product(*laws[0])
+    _, tp = m._mi_joint_exprs(*prod)
+    assert not recheck(all_nonneg("(4) at a product law", [tp["(4)"]], strict=True, exact=False)).ok
+
+
+def test_pram_entropy_certificates_and_a_uniform_p_as_an_inequality():
+    from proofs.pram import sec2_entropy as m
+
+    ev = m._certificates([[F(1, 3), F(2, 3)], [F(1), 0, 0]], [([F(1, 3), F(2, 3)], [F(1, 2), F(1, 4), F(1, 4)])], 2)
+    assert [recheck(d).ok for d in ev["certificates"]] == [True, True]
+    from rldp_verify.certificates.instances_other import all_nonneg
+
+    u = [F(1, 3)] * 3     # log 3 - H(uniform) = 0: the tie arb cannot decide, so never stated as an inequality
+    assert not recheck(all_nonneg("uniform", [["-", ["log", 3], entropy_expr(u)]], strict=True, exact=False)).ok
+    # H(Z|X) = H(Z) for a dependent pair is off: H(p x q) - H(p) - H(q) with q replaced by another law
+    bad = ["-", entropy_expr([a * b for a in [F(1, 3), F(2, 3)] for b in [F(1, 2), F(1, 2)]]),
+           ["+", entropy_expr([F(1, 3), F(2, 3)]), entropy_expr([F(1, 4), F(3, 4)])]]
+    assert not recheck(near_zero("H(Z|X)", [bad])).ok
+
+
+def test_pram_f_form_certificate_and_a_wrong_off_diagonal():
+    from proofs.pram import sec3_1_f_form as m
+
+    chosen = [([F(1, 2), F(1, 3), F(1, 6)], [F(1, 5), F(7, 10), F(1)]), ([F(1), F(0)], [F(0), F(0)])]
+    assert recheck(m._form_certificate(chosen)).ok
+    from rldp_verify.certificates.divergence import mi_expr
+
+    p, q = chosen[0]
+    # the off-diagonal (1 - q_x)/(S - 1) read as (1 - q_x): the form no longer equals I(X, Z)
+    wrong = ["+", _swap(m._form_expr(p, q), ["/", ["-", 1, q[0]], 2], ["-", 1, q[0]])]
+    M = [[q[x] if x == z else (1 - q[x]) / 2 for z in range(3)] for x in range(3)]
+    assert not recheck(near_zero("form", [["-", wrong, mi_expr([[M[x][z] for x in range(3)] for z in range(3)],
+                                                              p)]])).ok
+
+
+def test_pram_boundary_certificate_and_a_flipped_inequality():
+    from proofs.pram import sec3_2_binary_symmetric as m
+
+    chosen = [([F(1, 3), F(2, 3)], 2, F(3, 2)), ([F(1, 2), F(1, 4), F(1, 4)], 3, F(2))]
+    doc = m._boundary_certificate(chosen)
+    assert recheck(doc).ok
+    flipped = {**doc, "statement": {**doc["statement"], "lower": None, "upper": "0"}}   # ends <= interior
+    assert not recheck(flipped).ok
+
+
+def _swap(tree, old, new):
+    """``tree`` with every subtree equal to ``old`` (as JSON-able lists) replaced by ``new``."""
+    if tree == old:
+        return new
+    if isinstance(tree, list):
+        return [_swap(t, old, new) for t in tree]
+    return tree
