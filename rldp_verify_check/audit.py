@@ -245,6 +245,8 @@ def check(st: dict, data: dict) -> str:
     """Check an ``audit`` certificate; returns what was proved or raises CertificateError."""
     if "lattice-laplace" in st:
         return _lattice(st, data)
+    if {"laplace-histogram", "rsfd", "ordered-subsets"} & set(st):
+        from rldp_verify_check.forms_mfl import check_mfl; return check_mfl(st, data)  # noqa: E702, I001
     a1, a2 = (int(v) for v in st["sizes"])
     F, wit = st["set"], data.get("witness")
     U, L = _ratio_range(_channel(st["Q"], a1, a2), a1, a2, F, wit, data) if "Q" in st else \

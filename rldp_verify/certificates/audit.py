@@ -295,9 +295,8 @@ def structured_certificate(res, adapted, eps, *, name: str = "audit") -> dict:
     no certificate form exists: a FAIL of local hashing whose hash is not xxh32 (or under {P}: its witness seed
     needs every cell's bucket) or an (eps, P) upper end below max(a/b, b/a) (the whole seed range searched: it rests
     on the hash at every seed; any other upper end below it is written and rejected by the checker), ordered subsets
-    (m >= 2) and RS+FD's mixtures over attributes beyond STRUCTURED_DENSE_ENTRIES entries of their exact dense matrix
-    (below it, that matrix: :func:`_dense_head`), the ideal Laplace histogram (continuous outputs, irrational ratio),
-    a ball of infinite radius, local hashing on a ball, and a FAIL
+    (m >= 2), RS+FD and the ideal Laplace histogram beyond eps-LDP (for eps-LDP: the forms of
+    :mod:`~rldp_verify.certificates.audit_mfl`), a ball of infinite radius, local hashing on a ball, and a FAIL
     turned into PASS by ``--tolerance`` (not a certified verdict)."""
     from rldp_verify.structured.channels import PublicMixture, UnaryProduct
 
@@ -458,8 +457,9 @@ def _structured_head(res, st, sizes) -> dict:
         return {"seeded-grr": {"g": st.g, "a": qs(st.a), "b": qs(st.b)}, "sizes": shape,
                 **({"data": {"hash_witness": wit}} if wit else {})}
     from rldp_verify.certificates.audit_forms import lattice_form, product_form
+    from rldp_verify.certificates.audit_mfl import mfl_form
 
-    for make in (lattice_form, product_form):
+    for make in (lattice_form, product_form, partial(mfl_form, res=res)):
         if sizes is None and (form := make(st)) is not None:
             return form
     why = _NO_FORM.get(type(st).__name__, "no structured form in rldp_verify_check")

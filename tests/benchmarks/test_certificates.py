@@ -140,7 +140,8 @@ def test_protocol_row(tmp_path, params, want):
     assert cols["certificate"] == want and cols["certificate_seconds"]
 
 
-def test_protocol_row_without_form(tmp_path):
+def test_protocol_row_laplace_histogram_form(tmp_path):
+    """THE (HE_Client) had no certificate form; it now has ``laplace-histogram`` (re-checked)."""
     from multi_freq_ldpy.pure_frequency_oracles.HE import HE_Client
 
     from benchmarks.bench_protocols import _certificate
@@ -150,8 +151,7 @@ def test_protocol_row_without_form(tmp_path):
     adapted = adapt(HE_Client, k=4, epsilon=1)
     res = audit_structured(adapted, 0.25)
     cols = _certificate(Certifier("protocols", root=tmp_path), "THE", 4, res, adapted)
-    assert cols["certificate"].startswith("none: ") and "Laplace" in cols["certificate"], cols
-    assert cols["certificate_seconds"] is None
+    assert cols["certificate"] == "re-checked (audit: laplace-histogram, eps-LDP)", cols   # was "none" before its form
 
 
 def test_form_and_report_summary():
@@ -183,8 +183,9 @@ def test_protocol_row_no_form_without_listing_outputs(tmp_path, spec, params, st
     adapted = adapt_spec(spec, params)
     res = audit_structured(adapted, 0.25)
     cols = _certificate(Certifier("protocols", root=tmp_path), structure, 1024, res, adapted)
-    if structure == "dBitFlipPM":
-        assert cols["certificate"] == "re-checked (audit: product, eps-LDP)", cols
+    if structure in ("dBitFlipPM", "RS+FD"):                  # RS+FD: the ``rsfd`` form (test_audit_mfl.py)
+        assert cols["certificate"] == f"re-checked (audit: {'product' if structure == 'dBitFlipPM' else 'rsfd'}, " \
+            "eps-LDP)", cols
         return
     assert cols["certificate"].startswith("none: no certificate ") and structure in cols["certificate"], cols
 

@@ -1,0 +1,98 @@
+"""eps-LDP audit forms of multi-freq-ldpy's HE, RS+FD and ordered SS clients (statement ``set`` ldp, ``sizes``).
+
+- ``laplace-histogram`` {d, b}: Y = e_x + Z, Z_i i.i.d. Laplace(0, b), density f(y|x) = prod_i e^(-|y_i - [i = x]|/b)
+  / 2b.  eps-LDP for densities is f(y|x) <= e^eps f(y|x') for almost every y (then P(A|x) <= e^eps P(A|x') for every
+  event A, and conversely).  For x != x' every other coordinate cancels: f(y|x)/f(y|x') = e^(((|y_x| - |y_x - 1|)
+  + (|y_x' - 1| - |y_x'|))/b) <= e^(2/b) (each bracket is at most 1, triangle inequality), with equality on
+  {y_x >= 1, y_x' <= 0}, of positive measure under both: U = L = e^eps_c, eps_c = 2/b.
+  PASS: eps_c <= eps (exactly, or e^eps_c <= e^eps in arb); FAIL: the reverse, certainly (as ``lattice-laplace``).
+- ``rsfd`` {parts: [{fake, k, p, q}]} (RS+FD): attribute j uniform on the D parts and secret, reported by L_j, every
+  other attribute i by fake data F_i: Q(y|t) = prod_i F_i(y_i) (1/D) sum_j L_j(y_j|t_j)/F_j(y_j).  The factor
+  prod_i F_i(y_i)/D > 0 cancels: the ratio is sum_j u_j / sum_j v_j, (u_j, v_j) = (G_j(b1), G_j(b2)) w_j(n) per part,
+  b1, b2 the bits "t_j is hot at y_j", "t'_j is": ``uniform`` (GRR, Pr[y = t] = p, each other value q, F = 1/k):
+  G(b) = k (p if b else q); ``zero`` (UE of the zero vector, F = Z the all-cold law, 0 < q < 1): L/F = h(y_j[t_j]),
+  G = h = Pr[b|hot]/Pr[b|cold]; ``random`` (UE of a uniform value, 0 < p, q < 1): F(y) = Z(y) (n h(1) + (k - n) h(0))
+  / k, n = the ones of y_j, so G = h and w(n) = k / (n h(1) + (k - n) h(0)) (w = 1 otherwise), n in
+  [b1 + b2, k - 2 + b1 + b2] (t_j != t'_j) united with [b, k - 1 + b] (t_j = t'_j, b1 = b2 = b).  The parts choose
+  independently (k >= 2), so for the printed R: sum_j max (u_j - R v_j) <= 0 proves ratio <= R for every y, t, t'
+  (U = R); w(n) (G(b1) - R G(b2)) is monotone in n (1/w is affine), so the ends of each range suffice.  L: the
+  ``choice`` [[b1, b2(, n)], ...] per part (n in its range), ratio sum u / sum v (1 unless some b1 != b2: t != t').
+- ``ordered-subsets`` {k, m, p} (SS_Client's array, 2 <= m <= k - 1): with probability p, x then m - 1 other values
+  in a uniform order, else m values other than x: Q(Y|x) = p / perm(k-1, m-1) if Y_1 = x, 0 if x is later in Y,
+  (1-p) / perm(k-1, m) if x is not in Y.  Q(Y|x)/Q(Y|x') depends on the statuses (first, later, absent) of x and x'
+  only; a pair of statuses is realised by some Y iff not both are first, at most m - 1 are later and the other
+  values fill the m - placed remaining positions (m - placed <= k - 2): U = L = the max over realised pairs.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from rldp_verify_check import CertificateError, q
+from rldp_verify_check.audit import INF, _check_printed_ends, _check_verdict, _exp_sign, _num_or_inf, _ratio, _s
+
+
+def check_mfl(st: dict, data: dict) -> str:
+    """Check an ``audit`` statement in one of the forms above; returns what was proved."""
+    if st["set"]["type"] != "ldp":
+        raise CertificateError("laplace-histogram, rsfd and ordered-subsets are eps-LDP forms (set ldp)")
+    if "laplace-histogram" in st:
+        d, b = int(st["laplace-histogram"]["d"]), q(st["laplace-histogram"]["b"])
+        if d < 2 or b <= 0:
+            raise CertificateError(f"the Laplace histogram needs d >= 2 and b > 0 (d = {d}, b = {b})")
+        return _eps_c(st, 2 / b)
+    U, L = _rsfd(st["rsfd"]["parts"], st, data["choice"]) if "rsfd" in st else _ordered(st["ordered-subsets"])
+    _check_printed_ends(st, U, L)
+    _check_verdict(st["verdict"], st["eps"], U, L)
+    return f"{st['verdict']}: ratio in [{_s(L)}, {_s(U)}] ({'rsfd' if 'rsfd' in st else 'ordered subsets'})"
+
+
+def _eps_c(st: dict, e: Fraction) -> str:
+    """The printed bracket encloses e^e, and the verdict is e vs eps, certainly."""
+    up, lo, t, v = _exp_sign(e, _num_or_inf(st["ratio_upper"])), st.get("ratio_lower"), st["eps"], st["verdict"]
+    if up not in (-1, 0) or lo is not None and _exp_sign(e, q(lo)) not in (0, 1):
+        raise CertificateError(f"the printed ratio [{lo}, {st['ratio_upper']}] does not enclose e^{e}")
+    above = (1 if e > q(t["eps"]) else -1) if "eps" in t else _exp_sign(e, q(t["exp_eps"]))
+    if not (v == "INCONCLUSIVE" or v == "FAIL" and above == 1 or v == "PASS" and above in (-1, 0)):
+        raise CertificateError(f"{v} but eps_c = {e} is not certainly {'at most' if v == 'PASS' else 'above'} eps")
+    return f"{v}: Laplace histogram, eps_c = 2/b = {e}"
+
+
+def _rsfd(parts: list, st: dict, choice: list):
+    """(U, L) of RS+FD: the printed R checked by sum_j max (u_j - R v_j) <= 0, L at the ``choice``."""
+    R, terms, uv = _num_or_inf(st["ratio_upper"]), [], []
+    for part, ch in zip(parts, choice, strict=True):
+        fake, k, p, c = part["fake"], int(part["k"]), q(part["p"]), q(part["q"])
+        if k < 2 or not (0 <= p <= 1 and 0 <= c <= 1) or {"uniform": p + (k - 1) * c != 1, "zero": not 0 < c < 1,
+                                                          "random": not 0 < c < 1 or not 0 < p < 1}[fake]:
+            raise CertificateError(f"RS+FD part {part} is not a GRR / UE with k >= 2 and 0 < q < 1 (random: 0 < p < 1)")
+        G = [k * c, k * p] if fake == "uniform" else [(1 - p) / (1 - c), p / c]
+        ends = {(b1, b2): ([b1, k - 1 + b1] if b1 == b2 else [1, k - 1]) if fake == "random" else [0]
+                for b1 in (0, 1) for b2 in (0, 1)}
+        if R != INF:
+            terms.append(max(_w(G, k, n, fake) * (G[b1] - R * G[b2]) for (b1, b2), ns in ends.items() for n in ns))
+        b1, b2, n = (int(v) for v in (ch + [0])[:3])
+        if (b1, b2) not in ends or not min(ends[(b1, b2)]) <= n <= max(ends[(b1, b2)]):
+            raise CertificateError(f"the RS+FD choice {ch} is not an output of part {part}")
+        uv.append((_w(G, k, n, fake) * G[b1], _w(G, k, n, fake) * G[b2]))
+    if R != INF and sum(terms) > 0:
+        raise CertificateError(f"sum_j max (u_j - R v_j) = {_s(sum(terms))} > 0: the ratio is not <= R = {_s(R)}")
+    return R, _ratio(sum((u for u, _ in uv), Fraction(0)), sum((v for _, v in uv), Fraction(0)))
+
+
+def _w(G: list, k: int, n: int, fake: str) -> Fraction:
+    """w(n) = k / (n h(1) + (k - n) h(0)) for random fake data, else 1."""
+    return Fraction(k) / (n * G[1] + (k - n) * G[0]) if fake == "random" else Fraction(1)
+
+
+def _ordered(f: dict):
+    """(U, L) = the max of Q(Y|x)/Q(Y|x') over the realised pairs of statuses (first, later, absent)."""
+    k, m, p = int(f["k"]), int(f["m"]), q(f["p"])
+    if not 2 <= m <= k - 1 or not 0 <= p <= 1:
+        raise CertificateError(f"ordered subsets need 2 <= m <= k - 1 and 0 <= p <= 1 (k = {k}, m = {m}, p = {p})")
+    val = {"first": p / math.perm(k - 1, m - 1), "later": Fraction(0), "absent": (1 - p) / math.perm(k - 1, m)}
+    ok = lambda a, b: (a, b) != ("first", "first") and [a, b].count("later") <= m - 1 \
+        and m - 2 + [a, b].count("absent") <= k - 2  # noqa: E731
+    U = max(_ratio(val[a], val[b]) for a in val for b in val if ok(a, b))
+    return U, U
