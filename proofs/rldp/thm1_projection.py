@@ -141,6 +141,7 @@ def check_lift(ctx):
     n = worst_excess = 0
     worst_excess = mpmath.mpf(-1)
     worst_gap = mpmath.mpf(0)
+    interior, boundary = [], []   # (P^, alpha, B, P) for the certificates (issue 23)
     with working_precision(ctx.dps):
         for phat, alpha, B in _instances(rng, 18 if not ctx.include_slow else 60):
             ball = RenyiBall.from_radius(phat, alpha, B)
@@ -166,6 +167,9 @@ def check_lift(ctx):
                     worst_excess = max(worst_excess, excess)
                     if not inside and lam < 1:
                         worst_gap = max(worst_gap, abs(excess))
+                        boundary.append((phat, alpha, B, P))
+                    elif inside:
+                        interior.append((phat, alpha, B, P))
                     if excess > tol:
                         return Outcome.refuted(
                             f"lift leaves F: D_alpha(P^||P) = {nstr(D)} > B = {B}",
@@ -179,7 +183,29 @@ def check_lift(ctx):
     return Outcome.verified(f"{n} lifts (boundary and interior R, orders {', '.join(map(str, ALPHAS))}) lie in F; "
                             f"boundary R lift to D = B within {nstr(worst_gap, 3)}",
                             lifts=n, max_excess_over_B=nstr(worst_excess, 3), max_boundary_gap=nstr(worst_gap, 3),
-                            dps=ctx.dps)
+                            dps=ctx.dps, **_lift_certificates(interior, boundary))
+
+
+def _lift_certificates(interior, boundary) -> dict:
+    """Issue 23: B - D_alpha(P^||P) > 0 for the lifts of interior R, |D_alpha(P^||P) - B| <= 1e-30 for those of
+    boundary R (the lift is rounded to the working precision: D = B is an equality of irrational values), each in
+    arb from P^, alpha, B and the lift's entries as exact binary rationals."""
+    n_in, n_bd = min(len(interior), inst.CAP), min(len(boundary), inst.CAP)
+    covers = (f"the first {n_in} of the {len(interior)} interior lifts: B - D_alpha(P^||P) > 0, and the first {n_bd} "
+              f"of the {len(boundary)} boundary lifts: |D_alpha(P^||P) - B| <= 1e-30 (within 1e-30, not the "
+              "equality D = B), each re-derived by the checker in arb from P^, alpha, B and the lift's entries as the "
+              "exact binary rationals they are; not that the lift's conditional is R, nor the statement for every "
+              "instance")
+
+    def build():
+        docs = [inst.all_positive_certificate("rldp.thm1.lift-in-F: interior R, B - D_alpha(P^||P)",
+                                              inst.ball_slack_expressions(interior), exact=False)]
+        if boundary:
+            docs.append(inst.within_certificate("rldp.thm1.lift-in-F: boundary R, D_alpha(P^||P) - B",
+                                                [["-", 0, e] for e in inst.ball_slack_expressions(boundary)],
+                                                Fraction(1, 10**30)))
+        return docs
+    return {"certificate_covers": covers, **built(build)}
 
 
 @claim(
@@ -195,6 +221,7 @@ def check_projection(ctx):
     tol = mpmath.mpf(10) ** (-(ctx.dps - 12))
     n = 0
     worst = mpmath.mpf(-10)
+    cases = []   # (P^, alpha, B, P, s) with a finite B_s, for the certificates (issue 23)
     with working_precision(ctx.dps):
         for phat, alpha, B in _instances(rng, 18 if not ctx.include_slow else 60):
             ball = RenyiBall.from_radius(phat, alpha, B)
@@ -220,14 +247,25 @@ def check_projection(ctx):
                     D = renyi_divergence(conditional(phat, s), Rs, alpha, dps=ctx.dps)
                     if Bs != mpmath.inf:
                         worst = max(worst, D - Bs)
+                        cases.append((phat, alpha, B, P, s))
                     if Bs + tol < D:
                         return Outcome.refuted(
                             f"P in F projects outside the B_s-ball: D = {nstr(D)} > B_s = {nstr(Bs)}",
                             counterexample={"phat": [[str(v) for v in r] for r in phat], "alpha": str(alpha),
                                             "B": str(B), "s": s, "P": [nstr(x, 25) for x in P]}, kind="false")
                     n += 1
+    n_cert = min(len(cases), inst.CAP)
     return Outcome.verified(f"{n} projections of points of F (boundary and interior) lie in the B_s-ball",
-                            projections=n, max_D_minus_Bs=nstr(worst, 3))
+                            projections=n, max_D_minus_Bs=nstr(worst, 3),
+                            certificate_covers=inst.cover_note(
+                                len(cases), n_cert, "conclusion B_s - D_alpha(P^_(U|s)||P_(U|s)) > 0 (those with a "
+                                "finite B_s; B_s from eq. (23), the conditionals from P^ and P's entries as the exact "
+                                "binary rationals they are, in arb)",
+                                "; not the hypothesis that P lies in F (boundary points lie on F's boundary only up to "
+                                "rounding)"),
+                            **built(lambda: inst.all_positive_certificate(
+                                "rldp.thm1.projection-in-ball: B_s - D_alpha(P^_(U|s)||P_(U|s))",
+                                inst.projection_slack_expressions(cases), exact=False)))
 
 
 def _check_direct(ctx, count, salt):

@@ -217,3 +217,58 @@ def cone_membership_certificate(name: str, cases, *, same_s: bool = True) -> dic
                              for s1 in range(a1) for s2 in range(a1) if same_s or s1 != s2)])
     return all_nonneg_certificate(f"{name}: rows in {'Gamma_eps' if same_s else 'the relaxed cone'}, -max (3)",
                                   per, cap=len(per))
+
+
+# --- high-precision property tests (issue 23, round 3): arb certificates of each sampled instance's inequality ---
+
+def exact_vector(xs) -> list:
+    """Exact numbers (ints, Fractions, mpmath mpf as the binary rationals they are; floats refused)."""
+    from rldp_verify.certificates.series import exact_number
+
+    return [exact_number(x) for x in xs]
+
+
+def conditional_radius_expr(phat_s, alpha, B) -> list:
+    """B_s of Theorem 1 (eq. (23)) from P^_s, alpha, B (exact): ``alpha/(alpha-1) log((e^{(alpha-1)B/alpha} -
+    (1 - P^_s)) / P^_s)`` (alpha != 1), ``B / P^_s`` (alpha = 1); the checker requires the log's argument > 0
+    (for alpha < 1 a finite B_s needs e^{(alpha-1)B/alpha} > 1 - P^_s)."""
+    from fractions import Fraction
+
+    ps, a, b = Fraction(phat_s), Fraction(alpha), Fraction(B)
+    if a == 1:
+        return ["/", b, ps]
+    return ["*", a / (a - 1), ["log", ["/", ["-", ["exp", (a - 1) * b / a], 1 - ps], ps]]]
+
+
+def within_certificate(name: str, exprs, tol, *, cap: int = CAP, prec: int = 128) -> dict:
+    """The arb ``rigorous-value`` certificate that each of the first ``cap`` expressions has |e_i| <= ``tol``
+    (``max_i max(e_i, -e_i) <= tol``): an equality of irrational values that arb cannot decide, certified only
+    within ``tol`` (weaker than the equality)."""
+    es = _capped(exprs, cap)
+    return value_certificate(f"{name} ({len(es)} instances: each |.| <= {tol})", ["max", *(abs_expr(e) for e in es)],
+                             upper=tol, prec=prec)
+
+
+def projection_slack_expressions(cases) -> list:
+    """B_s - D_alpha(P^_{U|s} || P_{U|s}) per case (P^ a table of exact rows, alpha, B exact, P flat: exact or
+    mpf, s with P^_s > 0 and a finite B_s): > 0 iff the conditional of P at s lies strictly inside Theorem 1's
+    B_s-ball (Lemmas A1, A3), each written from the definitions (the conditionals as exact rationals)."""
+    from rldp_verify.certificates.divergence import renyi_expr
+
+    out = []
+    for phat, alpha, B, P, s in cases:
+        a2 = len(phat[s])
+        ps = sum(phat[s])
+        row = exact_vector(P[s * a2:(s + 1) * a2])
+        m = sum(row)
+        out.append(["-", conditional_radius_expr(ps, alpha, B),
+                    renyi_expr([v / ps for v in phat[s]], [v / m for v in row], alpha)])
+    return out
+
+
+def ball_slack_expressions(cases) -> list:
+    """B - D_alpha(P^ || P) per case (P^ a table of exact rows, alpha, B, P flat: exact or mpf)."""
+    from rldp_verify.certificates.divergence import renyi_expr
+
+    return [["-", B, renyi_expr([v for r in phat for v in r], exact_vector(P), alpha)]
+            for phat, alpha, B, P in cases]

@@ -1,0 +1,46 @@
+"""Certificates of the sampled instances of the rldp high-precision property tests (issue 23, round 3:
+:mod:`rldp_verify.certificates.instances_rldp`'s arb builders): each shape is accepted on a true instance and
+rejected once the instance is made false (a raw number perturbed, the inequality flipped or a tolerance
+tightened)."""
+
+from fractions import Fraction as F
+
+import mpmath
+
+from rldp_verify.certificates import instances_rldp as inst
+from rldp_verify.certificates import recheck
+from rldp_verify.certificates.series import exact_number
+from rldp_verify.core.divergence import renyi_divergence
+
+PHAT = [[F(1, 5), F(3, 10)], [F(2, 5), F(1, 10)]]
+
+
+def test_projection_slack_shape():
+    """B_s - D_alpha(P^_(U|s)||P_(U|s)) > 0 at a point of F; a B far smaller makes it false and the checker rejects."""
+    P = [F(9, 50), F(8, 25), F(2, 5), F(1, 10)]
+    ok = inst.all_positive_certificate("proj", inst.projection_slack_expressions([(PHAT, F(2), F(1, 10), P, 0)]),
+                                       exact=False)
+    assert recheck(ok).ok
+    for alpha in (F(1), F(1, 2)):
+        assert recheck(inst.all_positive_certificate(
+            "proj", inst.projection_slack_expressions([(PHAT, alpha, F(1, 10), P, 0)]), exact=False)).ok
+    tiny = inst.projection_slack_expressions([(PHAT, F(2), F(1, 10**6), P, 0)])   # B_s ~ 2e-6 < D
+    assert not recheck(inst.all_positive_certificate("proj", tiny, exact=False)).ok
+
+
+def test_ball_slack_and_within_shapes():
+    """B - D_alpha(P^||P) > 0 inside F; |D - B| <= 1e-30 at a point on the boundary (up to 60 digits); one P
+    moved off the boundary by 1e-25, or the flipped inequality, is rejected."""
+    P = [F(9, 50), F(8, 25), F(2, 5), F(1, 10)]
+    assert recheck(inst.all_positive_certificate("in", inst.ball_slack_expressions([(PHAT, F(2), F(1, 10), P)]),
+                                                 exact=False)).ok
+    assert not recheck(inst.all_positive_certificate(   # the flipped inequality: D - B > 0
+        "in", [["-", 0, e] for e in inst.ball_slack_expressions([(PHAT, F(2), F(1, 10), P)])], exact=False)).ok
+    flat = [v for r in PHAT for v in r]
+    with mpmath.workdps(60):
+        B = exact_number(renyi_divergence(flat, P, 2, dps=60))          # D as a binary rational: the boundary up to 1e-55
+        boundary = [(PHAT, F(2), B, P)]
+        far = [(PHAT, F(2), B + F(1, 10**25), P)]
+    tol = F(1, 10**30)
+    assert recheck(inst.within_certificate("bd", inst.ball_slack_expressions(boundary), tol)).ok
+    assert not recheck(inst.within_certificate("bd", inst.ball_slack_expressions(far), tol)).ok
