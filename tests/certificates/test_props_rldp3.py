@@ -44,3 +44,21 @@ def test_ball_slack_and_within_shapes():
     tol = F(1, 10**30)
     assert recheck(inst.within_certificate("bd", inst.ball_slack_expressions(boundary), tol)).ok
     assert not recheck(inst.within_certificate("bd", inst.ball_slack_expressions(far), tol)).ok
+
+
+def test_ball_dual_shape():
+    """rldp.audit.ball-support-dual's three shapes at R = R^ (in the ball, not the maximiser): R in the ball and
+    dual(mu) - v.R >= 0 are accepted, the 1e-15 tightness is rejected (R^ is no maximiser); e^{-d} written as
+    e^{+d} (a wrong dual) and an R outside the ball are rejected."""
+    import json
+
+    from proofs.rldp.thm1_joint_projection import _ball_dual_certificates
+
+    half = [F(1, 2), F(1, 2)]
+    inside, gap, tight = _ball_dual_certificates([(F(2), half, [F(0), F(1)], F(1, 10), F(2), half)])
+    assert recheck(inside).ok and recheck(gap).ok
+    assert not recheck(tight).ok
+    wrong = json.loads(json.dumps(gap).replace('["exp", "-1/10"]', '["exp", "1/10"]'))
+    assert wrong != gap and not recheck(wrong).ok
+    outside = _ball_dual_certificates([(F(2), half, [F(0), F(1)], F(1, 10), F(2), [F(1, 100), F(99, 100)])])[0]
+    assert not recheck(outside).ok
