@@ -444,10 +444,10 @@ def _structured_head(res, st, sizes) -> dict:
     if isinstance(st, UnaryProduct):
         return {"unary": {"d": st.d, "p": qs(st.bit.p), "q": qs(st.bit.q)}, "sizes": shape}
     if isinstance(st, PublicMixture):
-        from rldp_verify.certificates.audit_forms import hash_witness
+        from rldp_verify.certificates.audit_hash import seed_witness
 
         top = max(_key(ratio(st.a, st.b)), _key(ratio(st.b, st.a)))
-        wit = hash_witness(st) if sizes is None else None
+        wit = seed_witness(st) if sizes is None else None
         if res.verdict == "FAIL" and wit is None or sizes is not None and st.complete and _key(res.ratio_upper) < top:
             raise InputError(f"no certificate for the {res.verdict} of {res.adapter} ({st.kind}): "
                              + ("its lower end rests on a seed that separates two inputs under the library's hash, "
@@ -461,7 +461,7 @@ def _structured_head(res, st, sizes) -> dict:
 
     for make in (lattice_form, product_form, partial(mfl_form, res=res)):
         if sizes is None and (form := make(st)) is not None:
-            return form
+            return _with_compound_witness(st, form)
     why = _NO_FORM.get(type(st).__name__, "no structured form in rldp_verify_check")
     if isinstance(st, (Symmetric, SubsetSelection)):
         if sizes is None and _dense_entries(st) <= STRUCTURED_DENSE_ENTRIES:
@@ -471,6 +471,17 @@ def _structured_head(res, st, sizes) -> dict:
             return {"subsets": {"m": m, "p": qs(p)}, "sizes": shape}
         why = "ordered subsets of size m >= 2 (the position of x in the output tuple matters)"
     return _dense_head(res, st, shape, why)
+
+
+def _with_compound_witness(st, form: dict) -> dict:
+    """A ``product`` form without a lower end, given TreeHist's / SFP's witness over compound-seed local hashing
+    parts when there is one (:func:`~rldp_verify.certificates.audit_hash.compound_product_witness`)."""
+    from rldp_verify.certificates.audit_hash import compound_product_witness
+
+    if "product" in form and "product_witness" not in form.get("data", {}) and not form.get("coordinates") and \
+            (wit := compound_product_witness(st)) is not None:
+        return {**form, "data": {**form.get("data", {}), "product_witness": wit}}
+    return form
 
 
 def _dense_head(res, st, shape, why: str) -> dict:

@@ -1,0 +1,170 @@
+"""Witnesses over compound public seeds (issue 23): the lower end, and so a FAIL, of local hashing whose bucket is
+not xxh32(str(x), seed) % g alone, written as data the checker takes and a reader re-checks outside it.
+
+- The Hadamard mechanism (pure-ldp ``HadamardMechClient``): the released seed is the tuple of t rows (j_1, ..., j_t)
+  and the bucket of x is the index of the sign tuple ((-1)^popcount(x & j_i))_i in itertools.product((-1, 1),
+  repeat=t) (the library's ``hashes`` list; its ``_count_bin_ones`` is popcount(x & j)): :data:`HM_SIGNS`.
+- A sketch or prefix in front of local hashing (:class:`~rldp_verify.structured.sketch.SketchMixture`: pure-ldp's
+  ``SketchResponseClient`` over FastLH, ``PEMClient`` over LH): the released seed is (j, s), the inner client hashes
+  the image u = h_j(x) (the library's sketch row j, count sketch's cs_map, PEM's prefix index at group j), and the
+  bucket is xxh32(str(u), s) % g: :data:`SKETCH_XXH32`. The images are data too (read by running the library's
+  ``privatise``), re-checked with the library's row j; the buckets re-checked from them with xxhash.
+
+Each bucket is computed from its recipe here (xxhash, or the sign tuple) and compared with the audit's own bucket
+(the library's hash as the adapter runs it); on any mismatch no witness is written (the FAIL stays refused).
+:func:`compound_witness` gives the ``seeded-grr`` form's ``hash_witness``; :func:`compound_product_witness` the
+``product_witness`` of TreeHist and SFP over these parts (:mod:`rldp_verify_check.audit` states what both prove).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from rldp_verify.certificates.audit_forms import XXH32
+
+HM_SIGNS = ("[*itertools.product((-1, 1), repeat=len(seed))].index(tuple((-1) ** bin(x & j).count('1') for j in "
+            "seed)) (pure-ldp HadamardMechClient: the signs at the released rows seed = [j_1, ..., j_t])")
+SKETCH_XXH32 = ("xxh32(str(u).encode('utf-8'), seed=s & 0xFFFFFFFF) % g of the images u of x at seed = [j, s] (u: the "
+                "library's sketch row j / prefix index of group j, as its privatise passes it to the inner client)")
+
+
+def _free(fn, name: str):
+    """The closure variable ``name`` of the function ``fn`` (None when it has none)."""
+    names = getattr(getattr(fn, "__code__", None), "co_freevars", ())
+    return fn.__closure__[names.index(name)].cell_contents if name in names else None
+
+
+def _xxh32(v, s: int, g: int) -> int:
+    import xxhash
+
+    return xxhash.xxh32(str(v).encode("utf-8"), seed=s & 0xFFFFFFFF).intdigest() % g
+
+
+def _hm_bucket(x: int, rows) -> int:
+    return list(itertools.product((-1, 1), repeat=len(rows))).index(tuple((-1) ** bin(x & j).count("1") for j in rows))
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _recipe(pm, u: int, seed):
+    """(bucket, image or None, recipe) of input u at ``seed`` by the recipe of ``pm``'s hash (module docstring), or
+    None when none applies or it differs from the audit's bucket ``pm.hash_fn(u, seed)``."""
+    from rldp_verify.structured.sketch import SketchMixture
+
+    try:
+        import xxhash  # noqa: F401
+    except ImportError:
+        return None
+    image, inner = _free(pm.hash_fn, "image"), _free(pm.hash_fn, "pm")
+    if isinstance(pm, SketchMixture) and image is not None and inner is not None and isinstance(seed, tuple) \
+            and len(seed) == 2 and _is_int(seed[1]):
+        v = image(seed[0], u)
+        got = (_xxh32(v, seed[1], pm.g), v, SKETCH_XXH32) if _is_int(v) else None
+    elif isinstance(seed, tuple) and seed and all(_is_int(j) and j >= 0 for j in seed) and pm.g == 2 ** len(seed):
+        got = (_hm_bucket(u, seed), None, HM_SIGNS)
+    elif _is_int(seed):
+        got = (_xxh32(u, seed, pm.g), None, XXH32)
+    else:
+        return None
+    return got if got is not None and got[0] == int(pm.hash_fn(u, seed)) else None
+
+
+def part_data(pm, inputs: list, seed) -> dict | None:
+    """{seed, inputs, buckets[, images], hash} of a local-hashing part at ``seed`` for ``inputs`` [[u_r(x)],
+    [u_r(x')]], every bucket by its recipe (:func:`_recipe`); None when one is not reproduced."""
+    got = [[_recipe(pm, u, seed) for u in side] for side in inputs]
+    if any(r is None for side in got for r in side) or not all(_is_int(u) for side in inputs for u in side) or \
+            len({r[2] for side in got for r in side}) != 1:
+        return None
+    out = {"seed": list(seed) if isinstance(seed, tuple) else seed, "inputs": inputs,
+           "buckets": [[r[0] for r in side] for side in got]}
+    if got[0][0][1] is not None:
+        out["images"] = [[r[1] for r in side] for side in got]
+    return {**out, "hash": got[0][0][2]}
+
+
+def compound_witness(st) -> dict | None:
+    """The ``hash_witness`` {seed, inputs [x, x'], buckets [h, h'] (h != h')[, images], hash} of local hashing over a
+    compound seed (module docstring): the Hadamard mechanism's separating rows of inputs 0 and 1, a sketch's
+    separating (j, s) of input 0 and the x' the audit found; None when there is none or a bucket is not reproduced."""
+    from rldp_verify.structured.channels import PublicMixture
+    from rldp_verify.structured.sketch import SketchMixture
+
+    if not isinstance(st, PublicMixture) or st.hash_fn is None:
+        return None
+    xp, seed = st._pair() if isinstance(st, SketchMixture) else (1, st.separating(0, 1))
+    if seed is None or _is_int(seed):
+        return None                                  # an int seed: xxh32 alone (audit_forms.hash_witness)
+    part = part_data(st, [[0], [xp]], tuple(seed) if isinstance(seed, (tuple, list)) else seed)
+    if part is None or part["buckets"][0] == part["buckets"][1]:
+        return None
+    flat = {k: [v[0][0], v[1][0]] for k, v in part.items() if k in ("inputs", "buckets", "images")}
+    return {"seed": part["seed"], **flat, "hash": part["hash"]}
+
+
+def seed_witness(st) -> dict | None:
+    """Local hashing's ``hash_witness``: xxh32 at an int seed (:func:`~rldp_verify.certificates.audit_forms.
+    hash_witness`), else over a compound seed (:func:`compound_witness`); None when neither applies."""
+    from rldp_verify.certificates.audit_forms import hash_witness
+
+    return hash_witness(st) or compound_witness(st)
+
+
+def _default_seed(pm):
+    """Any seed of ``pm`` (for a part whose two inputs are equal: its factor is 1 at every seed)."""
+    from rldp_verify.structured.sketch import SketchMixture
+
+    first = next(iter(pm.seeds)) if pm.seeds is not None else 0
+    return tuple(first) if isinstance(pm, SketchMixture) or isinstance(first, (tuple, list)) else first
+
+
+def _part_at(pm, u: list, up: list, seed, y_of_x: bool | None = None, y=None) -> dict | None:
+    """A product witness part over local hashing: data at ``seed`` (any seed when the inputs are equal), the output
+    bucket y (given, else x's bucket when a >= b and x''s otherwise)."""
+    if seed is None:
+        if u != up:
+            return None
+        seed = _default_seed(pm)
+    part = part_data(pm, [u, up], tuple(seed) if isinstance(seed, list) else seed)
+    if part is None:
+        return None
+    if y is None:
+        y = part["buckets"][0 if (pm.a >= pm.b if y_of_x is None else y_of_x) else 1][0]
+    return {**part, "y": int(y)}
+
+
+def compound_product_witness(st) -> dict | None:
+    """The ``product_witness`` of TreeHist (:class:`~rldp_verify.structured.treehist.PrefixMixture`, parts [word,
+    fragment]) or SFP (:class:`~rldp_verify.structured.sketch.ReleasedProduct`, parts [fragment, word]) over local
+    hashing parts whose seeds are compound or plain (each part's buckets by its recipe, :func:`part_data`), at the
+    engine's searched inputs and seeds; None when there is no searched witness or a bucket is not reproduced."""
+    from rldp_verify.structured.channels import PublicMixture
+    from rldp_verify.structured.sketch import ReleasedProduct
+    from rldp_verify.structured.treehist import PrefixMixture
+
+    if not (isinstance(st, (PrefixMixture, ReleasedProduct)) and all(isinstance(c, PublicMixture) for c in
+                                                                     (st.word, st.frag))):
+        return None
+    if isinstance(st, PrefixMixture):
+        w = st.ratio_bounds(0)[2]
+        if w is None:
+            return None
+        x, xp = (w["x"], w["x_prime"]) if w["direction"] == 1 else (w["x_prime"], w["x"])
+        wi, ui = [st.word_index(x), st.word_index(xp)], [list(st.prefixes(x)), list(st.prefixes(xp))]
+        parts = [_part_at(st.word, [wi[0]], [wi[1]], w["word_seed"]),
+                 _part_at(st.frag, ui[0], ui[1], w["frag_seed"], y=w["frag_bucket"])]
+        what = "TreeHist's word index and prefix indices of x and x' (the library's index_mapper)"
+    else:
+        w = st._search()[1]
+        if w is None:
+            return None
+        x, xp, pos = w["x"], w["x_prime"], w["l"]
+        ins = [([st.frag_input(pos, x)], [st.frag_input(pos, xp)]), ([st.word_input(x)], [st.word_input(xp)])]
+        parts = [_part_at(c, u, up, c.separating(u[0], up[0]) if u != up else None)
+                 for c, (u, up) in zip((st.frag, st.word), ins, strict=True)]
+        what = f"the library's fragment and word indices of x = {x}, x' = {xp} at position {pos}"
+    if any(p is None for p in parts):
+        return None
+    return {"hash": f"{what}; per part its buckets' recipe (hash)", "parts": parts}
