@@ -34,7 +34,7 @@ def check_eq1(ctx, direction="p/q") -> Outcome:
     """For full-support P, Q: log(r*) + log(P(x*))/(alpha-1) <= D_alpha(P||Q) <= log(r*), r* = max P/Q, so
     D_alpha -> log r* as alpha -> inf. ``direction="q/p"`` is a wrong variant (log max Q/P)."""
     rng = ctx.rng("falpha.eq1")
-    rows = []
+    rows, pairs = [], []
     with working_precision(ctx.dps):
         tol = mpmath.mpf(10) ** (-(ctx.dps - 10))
         for _ in range(40):
@@ -58,9 +58,44 @@ def check_eq1(ctx, direction="p/q") -> Outcome:
                             "lower": mpmath.nstr(lower, 15)}, kind="false")
                 prev = d
             rows.append({"n": n, "D_10000": mpmath.nstr(d, 12), "log max P/Q": mpmath.nstr(dinf, 12)})
+            if direction == "p/q":
+                pairs.append((P, Q, r, px))
     return Outcome.verified(
         "on 40 random full-support pairs D_alpha is non-decreasing in alpha and log r* + log P(x*)/(alpha-1) <= D_alpha "
-        "<= log r* (r* = max P/Q attained at x*), so D_alpha -> log max P/Q = D_inf", rows=rows[:8])
+        "<= log r* (r* = max P/Q attained at x*), so D_alpha -> log max P/Q = D_inf", rows=rows[:8],
+        certificate_covers=covers(min(len(pairs), CAP), len(pairs), "log r* - D_alpha > 0 and D_alpha' - D_alpha > 0 "
+                                  "at the five orders alpha = 2.5, 10.5, 100.5, 1000.5, 10000.5, and D_alpha - log r* - "
+                                  "log P(x*)/(alpha - 1) > 0 at alpha = 2.5 and 10.5 only (at larger alpha that slack "
+                                  "falls below 10^-1500, which arb's 16384 bits cannot separate from 0 after the "
+                                  "cancellation against log r*); not the limit alpha -> infinity itself"),
+        **built(eq1_certificate, pairs[:CAP]))
+
+
+EQ1_ORDERS = tuple(Fraction(a) for a in ("2.5", "10.5", "100.5", "1000.5", "10000.5"))
+
+
+def eq1_certificate(pairs) -> dict:
+    """At each sampled (P, Q, r* = max P/Q, P(x*)) and each order of :data:`EQ1_ORDERS`: log r* - D_alpha > 0,
+    D_alpha - log r* - log P(x*)/(alpha - 1) > 0 (at alpha = 2.5 and 10.5 only: see below), and D_alpha increases strictly from one order to the next (P != Q),
+    D_alpha (eq. (2)) written from P and Q (:func:`rldp_verify.certificates.divergence.renyi_expr`); r* is checked
+    here to be the exact max of P/Q (a wrong r* changes the expressions the checker evaluates)."""
+    from rldp_verify.certificates.divergence import renyi_expr
+
+    terms = []
+    for P, Q, r, px in pairs:
+        if r != max(p / q for p, q in zip(P, Q, strict=True)) or (r, px) not in {(p / q, p) for p, q in zip(P, Q,
+                                                                                                           strict=True)}:
+            raise ValueError(f"r* = {r} at P(x*) = {px} is not max P/Q")
+        d = [renyi_expr(P, Q, a) for a in EQ1_ORDERS]
+        for a, da in zip(EQ1_ORDERS, d, strict=True):
+            terms.append(["-", ["log", r], da])
+            if a < 100:   # the lower bound's slack, (1/(alpha-1)) log(1 + sum_{x != x*} ...), is below 10^-1500 at
+                # alpha ~ 10^4 for many pairs: beyond arb's 16384 bits after the cancellation against log r*
+                terms.append(["-", da, ["+", ["log", r], ["/", ["log", px], a - 1]]])
+        terms += [["-", b, a] for a, b in pairwise(d)]
+    return all_nonneg(f"eq. (1): D_alpha < log r* and increasing in alpha (alpha = 2.5 ... 10000.5), "
+                      f"log r* + log P(x*)/(alpha-1) < D_alpha (alpha = 2.5, 10.5), at {len(pairs)} sampled "
+                      "full-support pairs", terms, strict=True, exact=False)
 
 
 @claim(id="falpha.eq1.dinf-limit", paper=PAPER, source="Sec. I, eq. (1)",

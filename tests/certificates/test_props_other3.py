@@ -90,4 +90,58 @@ def _swap(tree, old, new):
         return new
     if isinstance(tree, list):
         return [_swap(t, old, new) for t in tree]
+    if isinstance(tree, dict):
+        return {k: _swap(v, old, new) for k, v in tree.items()}
+    return tree
+
+
+def test_kairouz_mi_facts_certificate_a_tie_and_the_concave_variant():
+    from proofs.kairouz import sec4_6_sentences as m
+
+    P, Q1, Q2 = [F(1, 3), F(2, 3)], [[F(1, 2), F(1, 2)], [F(1, 5), F(4, 5)]], [[F(1), F(0)], [F(1, 3), F(2, 3)]]
+    good = m.mi_facts_certificates([(P, Q1, Q2, F(3, 10), True, True)])
+    assert recheck(good[0]).ok
+    # X a function of Y (Q1 the identity): H(X) - I(X;Y) = 0, a tie that 'slack > 0' must not certify
+    ident = [[F(1), F(0)], [F(0), F(1)]]
+    assert not recheck(m.mi_facts_certificates([(P, ident, Q2, F(3, 10), True, False)])[0]).ok
+    # the concave reading: the negated Jensen gap is rejected
+    doc = good[0]
+    terms = doc["statement"]["expr"][1:]
+    from rldp_verify.certificates.instances_other import all_nonneg
+
+    assert not recheck(all_nonneg("concave", [["-", 0, terms[1]]], strict=True, exact=False)).ok
+
+
+def test_falpha_eq1_certificate_refuses_a_wrong_r_star_and_the_checker_a_smaller_one():
+    import pytest
+
+    from proofs.falpha import sec1_6_sentences as m
+
+    P, Q = [F(1, 2), F(1, 3), F(1, 6)], [F(1, 4), F(1, 4), F(1, 2)]
+    doc = m.eq1_certificate([(P, Q, F(2), F(1, 2))])
+    assert recheck(doc).ok
+    with pytest.raises(ValueError, match="not max P/Q"):
+        m.eq1_certificate([(P, Q, F(4, 3), F(1, 3))])      # the second-largest ratio
+    assert not recheck(_swap(doc, ["log", 2], ["log", "19/10"])).ok   # log r* lowered: D_alpha < log r* fails
+
+
+def test_falpha_rem7_certificate_and_a_right_side_without_its_plus_one():
+    from proofs.falpha import thm6_reverse_pinsker as m
+
+    pairs = [([F(1, 2), F(1, 3), F(1, 6)], [F(1, 4), F(1, 4), F(1, 2)])]
+    doc = m.rem7_certificate(pairs)
+    assert recheck(doc).ok
+    # the right side of (35) without its '+ 1' inside the log (log(TV R) / (alpha - 1)): rejected
+    e = doc["statement"]["expr"]
+    bad = _drop_plus_one(e)
+    assert bad != e and not recheck({**doc, "statement": {**doc["statement"], "expr": bad}}).ok
+
+
+def _drop_plus_one(tree):
+    """``tree`` with every ["log", ["+", X, "1"]] replaced by ["log", X]."""
+    if isinstance(tree, list):
+        if len(tree) == 2 and tree[0] == "log" and isinstance(tree[1], list) and tree[1][0] == "+" \
+                and len(tree[1]) == 3 and tree[1][2] == 1:
+            return ["log", _drop_plus_one(tree[1][1])]
+        return [_drop_plus_one(t) for t in tree]
     return tree
