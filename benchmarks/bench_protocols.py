@@ -252,10 +252,12 @@ def _certificate(certs: Certifier, name: str, k: int, res, adapted) -> dict:
     return {COLUMN: cell, "certificate_seconds": seconds(t_build, t_check)}
 
 
-def _deployment_extras(k: int, certs: Certifier) -> list[dict]:
-    """The rows of :data:`DEPLOYMENT_EXTRAS` at domain size k (none below 2^10)."""
+def _deployment_extras(k: int, certs: Certifier, only=None) -> list[dict]:
+    """The rows of :data:`DEPLOYMENT_EXTRAS` at domain size k (none below 2^10); ``only``: the row names kept."""
     rows = []
     for name, spec, params in DEPLOYMENT_EXTRAS if k >= 2**10 else ():
+        if only is not None and name not in only:
+            continue
         t0 = time.perf_counter()
         adapted = adapt_spec(spec, [p.format(k=k, eps=EPS, eps2=2 * EPS, L=k.bit_length() - 1, kscale=k / EPS)
                                     for p in params])
@@ -268,6 +270,8 @@ def _deployment_extras(k: int, certs: Certifier) -> list[dict]:
         rows.append(row)
         print(json.dumps(row), flush=True)
     for name, make in OBJECT_EXTRAS if k >= 2**10 else ():
+        if only is not None and name not in only:
+            continue
         t0 = time.perf_counter()
         adapted = adapt(make(k))
         res = audit_structured(adapted, EPS)
@@ -285,12 +289,16 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default=str(ROOT / "reports" / "benchmarks" / "protocols.json"))
     ap.add_argument("--sizes", default=",".join(map(str, SIZES)), help="domain sizes k (comma-separated)")
     ap.add_argument("--no-baseline", action="store_true", help="only the exact audits")
+    ap.add_argument("--only", help="only these rows (comma-separated protocol names)")
     args = ap.parse_args(argv)
+    only = None if args.only is None else set(args.only.split(","))
     _xxhash_shim()
     rows = []
     certs = Certifier("protocols")
     for k in (int(v) for v in args.sizes.split(",")):
         for name, obj, params, client, attack in protocols(k):
+            if only is not None and name not in only:
+                continue
             client(0)                                   # numba compilation outside the clocks
             t0 = time.perf_counter()
             adapted = adapt(obj, **params)
@@ -310,7 +318,7 @@ def main(argv=None) -> int:
                             "ldp_audit_seconds_at_1e6": round(t_b * 1e6 / n, 1)})
             rows.append(row)
             print(json.dumps(row), flush=True)
-        rows.extend(_deployment_extras(k, certs))
+        rows.extend(_deployment_extras(k, certs, only))
     # the report's table format: columns and rows of values; the summary shows the verdict columns, the full
     # table (with the structure and sampler model of each row) is collapsed below it
     columns = list(dict.fromkeys(k for r in rows for k in r))
