@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from functools import lru_cache
 
 from rldp_verify.certificates import envelope, qs
 from rldp_verify.certificates.value import abs_expr, value_certificate
@@ -87,3 +88,81 @@ def ratio_set_identities(name: str, Q, t) -> list[dict]:
                                               f"(sum over {len(terms)} pairs of ((a - b)(a - t b)(t a - b))^2 = 0)",
                                               lhs, 0, words="t = e^eps"))
     return docs
+
+
+@lru_cache(maxsize=4096)
+def _qs_cached(x: Fraction) -> int | str:
+    return qs(x)
+
+
+def leaf(x):
+    """An expression node ready for JSON: lists and strings ("$name", "p/q") as they are, exact numbers as
+    :func:`~rldp_verify.certificates.qs` writes them (cached: the builders below write many equal numbers);
+    floats are refused."""
+    if isinstance(x, (list, str)):
+        return x
+    if isinstance(x, float):
+        raise TypeError(f"a float {x!r} in a certificate expression: pass an exact number")
+    return _qs_cached(Fraction(x))
+
+
+def in_sets_terms(w, allowed) -> list:
+    """prod_{a in allowed[i]} (w_i - a) for each coordinate i (``allowed[i]``: exact numbers or expressions): all 0
+    iff each w_i lies in its finite set."""
+    out = []
+    for x, vals in zip(w, allowed, strict=True):
+        x = leaf(x)
+        f = ["-", x, leaf(vals[0])]
+        for a in vals[1:]:
+            f = ["*", f, ["-", x, leaf(a)]]
+        out.append(f)
+    return out
+
+
+def convex_pair_terms(v, vp, vm, lam, mu) -> list:
+    """v_i - (lam vp_i + mu vm_i) for each coordinate (``lam``, ``mu``: expressions): all 0 iff v = lam vp + mu vm."""
+    lam, mu = leaf(lam), leaf(mu)
+    return [["-", leaf(x), ["+", ["*", lam, leaf(p)], ["*", mu, leaf(m)]]] for x, p, m in zip(v, vp, vm, strict=True)]
+
+
+def block_ratio_terms(v, a1: int, a2: int, t) -> list:
+    """The terms whose non-negativity says v lies in the cone {c >= 0 : c_{s,u} <= t c_{s',u'} for s != s'}
+    (``v`` over the flat X = S x U, x = s |U| + u): min_x v_x, and t min_u v_{s',u} - max_u v_{s,u} per s != s'
+    (the pairwise inequalities hold for all u, u' iff they hold for the block's max and the other block's min)."""
+    v, t = [leaf(x) for x in v], leaf(t)
+    blocks = [v[s * a2:(s + 1) * a2] for s in range(a1)]
+    return [["min", *v]] + [["-", ["*", t, ["min", *blocks[s2]]], ["max", *blocks[s1]]]
+                            for s1 in range(a1) for s2 in range(a1) if s1 != s2]
+
+
+def all_zero(name: str, groups) -> dict:
+    """The exact ``rigorous-value`` certificate that every term is 0: ``groups`` = [(binds, terms)], each group's
+    terms under its ``let`` bindings ``binds`` ([[name, expr], ...], e.g. the case's e^eps as "$t"); the value is
+    the sum over all terms of term^2 (fmpq), = 0 iff every term is 0 (each term written once).  No cap."""
+    parts = [_let(binds, ["+", 0, *(["pow", e, 2] for e in terms)]) for binds, terms in groups if terms]
+    n = sum(len(terms) for _, terms in groups)
+    if not parts:
+        raise ValueError(f"all_zero {name!r}: no terms")
+    return _exact_value(f"{name} ({n} terms, each = 0: their squares sum to 0)", ["+", 0, *parts], 0, 0, False)
+
+
+def all_nonneg(name: str, groups, *, strict: bool = False) -> dict:
+    """The exact ``rigorous-value`` certificate that every term is >= 0 (> 0 with ``strict``): the min over the
+    groups [(binds, terms)] of each group's min under its ``let`` bindings (fmpq).  No cap."""
+    parts = [_let(binds, ["min", *terms]) for binds, terms in groups if terms]
+    n = sum(len(terms) for _, terms in groups)
+    if not parts:
+        raise ValueError(f"all_nonneg {name!r}: no terms")
+    return _exact_value(f"{name} ({n} terms, each {'>' if strict else '>='} 0)", ["min", *parts], 0, None, strict)
+
+
+def _let(binds, body) -> list:
+    return ["let", [[n, leaf(e)] for n, e in binds], body] if binds else body
+
+
+def _exact_value(name: str, e: list, lower, upper, strict: bool) -> dict:
+    """:func:`~rldp_verify.certificates.value.value_certificate` (exact mode) of a tree whose numeric leaves went
+    through :func:`leaf` already (its conversion of every node would dominate the claims' time)."""
+    st = {"expr": e, "lower": None if lower is None else qs(lower), "upper": None if upper is None else qs(upper),
+          "strict": strict, "prec": 128, "exact": True}
+    return envelope("rigorous-value", name, st, {})

@@ -90,3 +90,31 @@ def test_geometric_mechanism_audit_rejects_the_untruncated_rows():
     c = (1 - a) / (1 + a)
     untruncated = [[c * a ** abs(y - x) for y in range(6)] for x in range(6)]   # rows not summing to 1
     assert not recheck(ldp_audit_certificate("geo", transpose(untruncated), 32, level=32)).ok
+
+
+def test_lemma_a8_reduction_certificates_reject_a_wrong_decomposition_and_a_vector_outside_c():
+    from proofs.rldp.lemA8_cone import _reduction_certificates
+
+    t = F(2)
+    fact = {"a1": 2, "a2": 1, "t": t, "decomp": [(0, [F(1), F(1)], [t, F(1)], [1 / t, F(1)])],
+            "in_C": [[F(1), F(1)], [t, F(1)]], "V2p": [(F(1), F(1)), (t, F(1)), (F(1), t), (t, t)]}
+    assert all(recheck(d).ok for d in _reduction_certificates([fact]))
+    swapped = {**fact, "decomp": [(0, [F(1), F(1)], [1 / t, F(1)], [t, F(1)])]}    # v+ and v- exchanged
+    assert not recheck(_reduction_certificates([swapped])[0]).ok
+    outside = {**fact, "in_C": [[t * t, F(1)]]}                                       # t^2 > t * 1
+    assert not recheck(_reduction_certificates([outside])[1]).ok
+
+
+def test_cor11_certificates_reject_a_mechanism_above_the_bound_and_a_wrong_binary():
+    from proofs.kairouz.thm6_tv import _cor11_certificates
+    from rldp_verify.topics.extremal.polytope import ldp_polytope_vertices
+    from rldp_verify.topics.extremal.utilities import binary_mechanism
+
+    t, P0, P1 = F(3), [F(1, 4), F(3, 4)], [F(2, 3), F(1, 3)]
+    V, Qb = ldp_polytope_vertices(2, 3, t), binary_mechanism(P0, P1, t)
+    docs = _cor11_certificates([(2, 3, t, V, [(P0, P1, Qb)])])
+    assert all(recheck(d).ok for d in docs)
+    identity = [[F(1), F(0), F(0)], [F(0), F(1), F(0)]]          # not eps-LDP: TV(M0, M1) = TV(P0, P1) > the bound
+    assert not recheck(_cor11_certificates([(2, 3, t, [identity], [(P0, P1, Qb)])])[0]).ok
+    rr = [[F(2, 3), F(1, 3)], [F(1, 3), F(2, 3)]]                  # log 2-LDP, below the bound: no equality
+    assert not recheck(_cor11_certificates([(2, 3, t, V, [(P0, P1, rr)])])[1]).ok
