@@ -52,7 +52,7 @@ def _one_line(text: str, limit: int = 320) -> str:
 
 
 #: the keys of an audit statement that are not its channel's form
-_STATEMENT = ("Q", "sizes", "set", "eps", "verdict", "ratio_upper", "ratio_lower")
+_STATEMENT = ("Q", "sizes", "set", "eps", "verdict", "ratio_upper", "ratio_lower", "column_sums")
 
 
 def form(doc: dict) -> str:

@@ -1,6 +1,9 @@
 """``audit``: an audit verdict for eps-LDP, (eps, {P})-, (eps, P_X)- or (eps, F)-RLDP with F a Rényi ball.
 
-Statement: ``Q`` (rows y, columns x = s |U| + u; every column a distribution), ``sizes`` [|S|, |U|],
+Statement: ``Q`` (rows y, columns x = s |U| + u; every column a distribution, or with ``"column_sums": "inexact"``
+any non-negative Q: float entries read exactly, whose columns sum to 1 only within rounding; no step below uses a
+column sum, P(y|s) = sum_u Q[y|s,u] P(u|s) and each bound reads rows of Q only, so the verdict holds for Q as given,
+and the message states max |column sum - 1|), ``sizes`` [|S|, |U|],
 ``set`` (``{"type": "ldp"}``, ``{"type": "simplex"}``, ``{"type": "distribution", "P": table}`` or
 ``{"type": "renyi-ball", "phat": table, "alpha": a, "radius": B}``), ``eps`` (``{"exp_eps": r}``: e^eps = r,
 or ``{"eps": e}``), and the printed ``verdict`` (PASS / FAIL / INCONCLUSIVE), ``ratio_upper`` (a number or
@@ -249,7 +252,8 @@ def check(st: dict, data: dict) -> str:
         from rldp_verify_check.forms_mfl import check_mfl; return check_mfl(st, data)  # noqa: E702, I001
     a1, a2 = (int(v) for v in st["sizes"])
     F, wit = st["set"], data.get("witness")
-    U, L = _ratio_range(_channel(st["Q"], a1, a2), a1, a2, F, wit, data) if "Q" in st else \
+    Q, note = _channel(st, a1, a2) if "Q" in st else (None, "")
+    U, L = _ratio_range(Q, a1, a2, F, wit, data) if "Q" in st else \
         _product(st, F, data.get("product_witness")) if "product" in st else _structured(st, F, data)
     _check_printed_ends(st, U, L)
     _check_verdict(verdict := st["verdict"], st["eps"], U, L)
@@ -257,7 +261,7 @@ def check(st: dict, data: dict) -> str:
     at = "" if not w else f"buckets {w['buckets']} of {w['inputs']} at seed {w['seed']}" if "seed" in w else \
         f"the parts' inputs and buckets (seeds {[p['seed'] for p in w['parts']]})"
     return msg + f" ({F['type']}{'' if wit is None else ', witness re-checked'})" + (
-        f"; data to re-check with {w['hash']}: {at}" if w else "")
+        f"; data to re-check with {w['hash']}: {at}" if w else "") + note
 
 
 def _lattice(st: dict, data: dict) -> str:
@@ -418,14 +422,16 @@ def _structured_channel(st: dict, F: dict, k: int):
     return kind, d, A, B, max(_ratio(A, B), _ratio(B, A))
 
 
-def _channel(rows, a1: int, a2: int) -> list[list[Fraction]]:
-    """Q: a1 a2 non-negative entries per row, every column a distribution."""
-    Q = [qvec(row) for row in rows]
+def _channel(st: dict, a1: int, a2: int):
+    """(Q, a note for the message): a1 a2 non-negative entries per row, every column a distribution (with
+    ``"column_sums": "inexact"``: summing to 1 within the stated deviation)."""
+    Q = [qvec(row) for row in st["Q"]]
     if any(len(row) != a1 * a2 for row in Q) or any(v < 0 for row in Q for v in row):
         raise CertificateError("Q has the wrong shape or a negative entry")
-    if any(sum(row[x] for row in Q) != 1 for x in range(a1 * a2)):
-        raise CertificateError("a column of Q is not a distribution")
-    return Q
+    dev = max(abs(sum((r[x] for r in Q), Fraction(0)) - 1) for x in range(a1 * a2))
+    if dev and st.get("column_sums") != "inexact" or st.get("column_sums", "inexact") != "inexact":
+        raise CertificateError("a column of Q is not a distribution (nor declared \"column_sums\": \"inexact\")")
+    return Q, f"; Q as given, its columns sum to 1 within {_s(dev)}" if dev else ""
 
 
 def _ratio_range(Q, a1: int, a2: int, F: dict, wit, data: dict):
@@ -440,16 +446,11 @@ def _ratio_range(Q, a1: int, a2: int, F: dict, wit, data: dict):
         U = max(_ratio(max(row[s * a2:(s + 1) * a2]), min(row[t * a2:(t + 1) * a2]))
                 for row in Q for s in range(a1) for t in range(a1) if s != t)
         return U, None if wit is None else rho_of(Q, _table(wit, a1, a2, "witness"), a1, a2)
-    if F["type"] == "renyi-ball":
-        return _ball_range(Q, a1, a2, F, wit, data)
+    if F["type"] == "renyi-ball":                     # U from the pair certificates, L from a witness in F
+        P, pairs = _ball_witness(F, wit, a1, a2), data.get("pairs", [])
+        U = _ball_upper(Q, a1, a2, _table(F["phat"], a1, a2, "phat"), q(F["alpha"]), q(F["radius"]), pairs)
+        return U, None if P is None else rho_of(Q, P, a1, a2)
     raise CertificateError(f"unknown uncertainty set {F['type']!r}")
-
-
-def _ball_range(Q, a1: int, a2: int, F: dict, wit, data: dict):
-    """(U, L) for a Rényi ball: U from the pair certificates, L from a witness certainly in the ball."""
-    P = _ball_witness(F, wit, a1, a2)
-    U = _ball_upper(Q, a1, a2, _table(F["phat"], a1, a2, "phat"), q(F["alpha"]), q(F["radius"]), data.get("pairs", []))
-    return U, None if P is None else rho_of(Q, P, a1, a2)
 
 
 def _ball_witness(F: dict, wit, a1: int, a2: int):
@@ -485,10 +486,8 @@ def _check_verdict(verdict, e: dict, U, L) -> None:
 
 def _vs_exp_eps(x, e: dict, above: bool) -> bool:
     """x <= e^eps (above False) / x > e^eps (above True), certainly; ``e`` is {"exp_eps": r} or {"eps": eps}."""
-    if x == INF:
-        return above
-    if "exp_eps" in e:
-        return x > q(e["exp_eps"]) if above else x <= q(e["exp_eps"])
+    if x == INF or "exp_eps" in e:
+        return above if x == INF else (x > q(e["exp_eps"])) == above
     return decide(lambda: _sure(num(x) > num(q(e["eps"])).exp(), num(x) <= num(q(e["eps"])).exp()) if above
                   else _sure(num(x) <= num(q(e["eps"])).exp(), num(x) > num(q(e["eps"])).exp()))
 
@@ -512,10 +511,7 @@ def _ball_upper(Q, a1, a2, phat, a, B, pairs):
         r = _num_or_inf(pc["r"])
         if r != INF:
             args = (Q[key[0]], a2, key[1], key[2], phat, a, B, pc)
-            def claim(args=args):
-                v = pair_bound(*args)
-                return _sure(v <= 0, v > 0)
-            if not decide(claim, 128):
+            if not decide(lambda args=args: _sure((v := pair_bound(*args)) <= 0, v > 0), 128):
                 raise CertificateError(f"pair (y, s, s') = {key}: the dual bound does not prove ratio <= {r}")
         U = max(U, r)
     if need:

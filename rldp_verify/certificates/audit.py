@@ -217,7 +217,9 @@ def audit_certificate(result, mechanism, eps, *, name: str = "audit", ball: Reny
                       alpha=None, radius=None, confidence=None, samples=None, full_simplex: bool = False,
                       distribution=None, ldp: bool = False, normalize: bool = False, sizes=None, **_ignored) -> dict:
     """The ``audit`` certificate of ``result`` = :func:`rldp_verify.rldp.audit.audit` (``mechanism``, ``eps``,
-    ...) called with the same arguments (extra keyword arguments of the audit, e.g. ``dps``, are ignored)."""
+    ...) called with the same arguments (extra keyword arguments of the audit, e.g. ``dps``, are ignored).  Q is the
+    mechanism's exact matrix (float entries read exactly); when its columns sum to 1 only within float rounding the
+    statement says ``"column_sums": "inexact"`` (Q as given: the checker's bounds use Q's rows only)."""
     if ball is None and phat is not None:
         if radius is not None:
             ball = RenyiBall.from_radius(phat, alpha, radius)
@@ -257,6 +259,8 @@ def audit_certificate(result, mechanism, eps, *, name: str = "audit", ball: Reny
     st = {"Q": _table(Q), "sizes": [a1, a2], "set": fset,
           "eps": {"exp_eps": qs(target.exp_exact)} if target.exp_exact is not None else {"eps": qs(target.eps_exact)},
           "verdict": str(result.verdict), "ratio_upper": out["ratio_upper"], "ratio_lower": out["ratio_lower"]}
+    if any(sum(row[c] for row in Q) != 1 for c in range(a1 * a2)):
+        st["column_sums"] = "inexact"
     return envelope("audit", name, st, data)
 
 

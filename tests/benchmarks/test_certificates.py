@@ -233,10 +233,10 @@ def test_grid_example_certificate(tmp_path):
     assert _certificate(certs, 2, inst, ("error", "bad input")) == "none: no audit verdict (error)"
 
 
-def test_audit_row_float_columns_none(tmp_path):
+def test_audit_row_float_columns_certified_as_given(tmp_path):
     """bench_audit's rows: an exact Q is certified; float columns that sum to 1 only within rounding (accepted by the
-    mechanism file within 1e-12) have no audit form, and the row says so instead of writing a certificate the
-    checker rejects ("a column of Q is not a distribution")."""
+    mechanism file within 1e-12) are certified as given (``"column_sums": "inexact"``: the checker's bounds use Q's
+    rows only), and the checker's line says how far the columns are from 1."""
     from benchmarks.bench_audit import _certificate
     from rldp_verify.rldp.mechio import Mechanism
     from rldp_verify.rldp.uncertainty import RenyiBall
@@ -251,7 +251,9 @@ def test_audit_row_float_columns_none(tmp_path):
     floats = Mechanism.from_matrix([[c] * 4 for c in col], 2, 2)
     res = audit(floats, "log(4)", ball=ball)
     cell = certs.certify("floats", lambda n: _certificate(res, floats, "log(4)", ball, n))[0]
-    assert cell.startswith("none: no certificate form: 4 of the 4 columns of Q"), cell
+    assert cell.startswith("re-checked"), cell
+    (chk,) = check_path(tmp_path / "audit" / "floats.json")
+    assert chk.ok and "Q as given, its columns sum to 1 within" in chk.message, chk.message
 
 
 def test_checker_exception_is_the_rows_failure(tmp_path, monkeypatch):
