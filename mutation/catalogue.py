@@ -1554,3 +1554,51 @@ MUTANTS += [
            "the wrong way: the inverse of the printed lower end)",
            wrap("rldp_verify.certificates.audit_forms:prefix_witness", _treehist_prefix_witness_swapped), _COMPOSED),
 ]
+
+# issue 23 (proto-mfl), the eps-LDP audit certificate forms of multi-freq-ldpy's HE ("laplace-histogram"), RS+FD
+# ("rsfd") and ordered SS ("ordered-subsets"), exercised by proofs/rldp/audit_certificate_mfl.py; each engine error
+# lowers the printed upper end (HE: eps = 1/b; RS+FD: neighbouring tuples read as differing in one attribute only;
+# ordered SS: the array read as a set), which the checker re-derives from the form
+def _he_eps_factor_two_dropped(orig):
+    def eps(self):
+        orig(self)
+        return 1 / Fraction(self.scale)                     # the factor 2 of |e_x - e_x'|_1 = 2 dropped
+    return eps
+
+
+def _rsfd_one_attribute_differs(orig):
+    def _solve(self):
+        from rldp_verify.structured.channels import max_ratio_of_sums
+
+        orig(self)
+        opts = [list(self._options(c)) for c in self.components]
+        opts = [opts[0]] + [[e for e in o if e[0][0] == e[0][1]] for o in opts[1:]]   # t_j = t'_j beyond attribute 0
+        return max_ratio_of_sums(opts, [self._weight(c) for c in self.components])
+    return _solve
+
+
+def _ordered_ss_read_as_set(orig):
+    def ratio(self):
+        from rldp_verify.structured.channels import _max
+
+        orig(self)
+        r = self._r()                                       # the unordered subsets' ratio: the order's leak forgotten
+        return _max(r, None if r is None or r == 0 else 1 / r)
+    return ratio
+
+
+_MFL = ("rldp.audit.mfl-he-rsfd-ordered-ss",)
+MUTANTS += [
+    mutant("certificate.he-eps-factor-two-dropped", "rldp_verify.structured.channels",
+           "histogram encoding's eps taken as 1/b instead of 2/b (the two coordinates where e_x and e_x' differ "
+           "counted once)",
+           wrap("rldp_verify.structured.channels:LaplaceHistogram.eps", _he_eps_factor_two_dropped), _MFL),
+    mutant("certificate.rsfd-one-attribute-differs", "rldp_verify.structured.channels",
+           "RS+FD's ratio of sums maximised over tuples that differ in the first attribute only (t_j = t'_j forced "
+           "on the others: neighbouring tuples misread as differing in one attribute)",
+           wrap("rldp_verify.structured.channels:FakeDataMixture._solve", _rsfd_one_attribute_differs), _MFL),
+    mutant("certificate.ordered-ss-read-as-set", "rldp_verify.structured.channels",
+           "subset selection's ordered array (the true value first) audited as the unordered set: max(r, 1/r) "
+           "instead of inf",
+           wrap("rldp_verify.structured.channels:SubsetSelection.ratio", _ordered_ss_read_as_set), _MFL),
+]

@@ -14,8 +14,8 @@
   G = h = Pr[b|hot]/Pr[b|cold]; ``random`` (UE of a uniform value, 0 < p, q < 1): F(y) = Z(y) (n h(1) + (k - n) h(0))
   / k, n = the ones of y_j, so G = h and w(n) = k / (n h(1) + (k - n) h(0)) (w = 1 otherwise), n in
   [b1 + b2, k - 2 + b1 + b2] (t_j != t'_j) united with [b, k - 1 + b] (t_j = t'_j, b1 = b2 = b).  The parts choose
-  independently (k >= 2), so for the printed R: sum_j max (u_j - R v_j) <= 0 proves ratio <= R for every y, t, t'
-  (U = R); w(n) (G(b1) - R G(b2)) is monotone in n (1/w is affine), so the ends of each range suffice.  L: the
+  independently (k >= 2), so for the bound R (data ``r``): sum_j max (u_j - R v_j) <= 0 proves ratio <= R for every
+  y, t, t' (U = R); w(n) (G(b1) - R G(b2)) is monotone in n (1/w is affine), so the ends of each range suffice.  L: the
   ``choice`` [[b1, b2(, n)], ...] per part (n in its range), ratio sum u / sum v (1 unless some b1 != b2: t != t').
 - ``ordered-subsets`` {k, m, p} (SS_Client's array, 2 <= m <= k - 1): with probability p, x then m - 1 other values
   in a uniform order, else m values other than x: Q(Y|x) = p / perm(k-1, m-1) if Y_1 = x, 0 if x is later in Y,
@@ -42,7 +42,7 @@ def check_mfl(st: dict, data: dict) -> str:
         if d < 2 or b <= 0:
             raise CertificateError(f"the Laplace histogram needs d >= 2 and b > 0 (d = {d}, b = {b})")
         return _eps_c(st, 2 / b)
-    U, L = _rsfd(st["rsfd"]["parts"], st, data["choice"]) if "rsfd" in st else _ordered(st["ordered-subsets"])
+    U, L = _rsfd(st["rsfd"]["parts"], data["r"], data["choice"]) if "rsfd" in st else _ordered(st["ordered-subsets"])
     _check_printed_ends(st, U, L)
     _check_verdict(st["verdict"], st["eps"], U, L)
     return f"{st['verdict']}: ratio in [{_s(L)}, {_s(U)}] ({'rsfd' if 'rsfd' in st else 'ordered subsets'})"
@@ -59,9 +59,9 @@ def _eps_c(st: dict, e: Fraction) -> str:
     return f"{v}: Laplace histogram, eps_c = 2/b = {e}"
 
 
-def _rsfd(parts: list, st: dict, choice: list):
-    """(U, L) of RS+FD: the printed R checked by sum_j max (u_j - R v_j) <= 0, L at the ``choice``."""
-    R, terms, uv = _num_or_inf(st["ratio_upper"]), [], []
+def _rsfd(parts: list, r, choice: list):
+    """(U, L) of RS+FD: the bound R = r checked by sum_j max (u_j - R v_j) <= 0, L at the ``choice``."""
+    R, terms, uv = _num_or_inf(r), [], []
     for part, ch in zip(parts, choice, strict=True):
         fake, k, p, c = part["fake"], int(part["k"]), q(part["p"]), q(part["q"])
         if k < 2 or not (0 <= p <= 1 and 0 <= c <= 1) or {"uniform": p + (k - 1) * c != 1, "zero": not 0 < c < 1,

@@ -463,7 +463,7 @@ def _structured_head(res, st, sizes) -> dict:
     from rldp_verify.certificates.audit_forms import lattice_form, product_form
     from rldp_verify.certificates.audit_mfl import mfl_form
 
-    for make in (lattice_form, product_form, partial(mfl_form, res=res)):
+    for make in (lattice_form, product_form, mfl_form):
         if sizes is None and (form := make(st)) is not None:
             return _with_compound_witness(st, form)
     why = _NO_FORM.get(type(st).__name__, "no structured form in rldp_verify_check")

@@ -4,11 +4,12 @@ structures' own fields; :mod:`rldp_verify_check.forms_mfl` derives what each pro
 - ``laplace-histogram`` {d, b}: :class:`~rldp_verify.structured.channels.LaplaceHistogram` (``HE_Client``: the
   ideal mechanism e_x + Laplace(0, b)^d with b the binary rational of the library's float scale 2 / epsilon; the
   float sampler is not modelled, as in the audit). Subclasses (lattice noise, sketches) are not this form.
-- ``rsfd`` {parts: [{fake, k, p, q}]} with the maximising ``choice`` [[b1, b2(, n)], ...] as data: RS+FD with GRR
+- ``rsfd`` {parts: [{fake, k, p, q}]} with the bound ``r`` and the maximising ``choice`` [[b1, b2(, n)], ...] as data
+  (r: the structure's exact ratio, so that a PASS at e^eps = r is certified, not its printed decimal): RS+FD with GRR
   and uniform fake values (:class:`~rldp_verify.structured.channels.FakeDataMixture`), UE and zero-vector fake data
   (:class:`~rldp_verify.structured.channels.FakeDataUnary`) or a fake law per attribute
   (:class:`~rldp_verify.structured.composite.FakeData`, UE with random fake data too). The choice maximises
-  u_j - R v_j per part at the audit's exact ratio R (Dinkelbach's fixed point: sum u / sum v = R there).
+  u_j - r v_j per part (Dinkelbach's fixed point: sum u / sum v = r there).
 - ``ordered-subsets`` {k, m, p}: :class:`~rldp_verify.structured.channels.SubsetSelection` with ``ordered`` and
   m >= 2 (``SS_Client``'s array: the true value, when included, first).
 """
@@ -22,9 +23,8 @@ from rldp_verify.certificates import qs
 INF = float("inf")
 
 
-def mfl_form(st, res=None) -> dict | None:
-    """The statement part (and ``data``) of ``st`` in one of the forms above, or None when it is none of them;
-    ``res``: the structured audit (its exact ratio picks the RS+FD choice)."""
+def mfl_form(st) -> dict | None:
+    """The statement part (and ``data``) of ``st`` in one of the forms above, or None when it is none of them."""
     from rldp_verify.structured.channels import LaplaceHistogram, SubsetSelection
 
     if type(st) is LaplaceHistogram:
@@ -34,11 +34,12 @@ def mfl_form(st, res=None) -> dict | None:
     parts = rsfd_parts(st)
     if parts is None:
         return None
-    R = INF if res is None or res.ratio_upper == INF else Fraction(res.ratio_upper)
+    r = st.ratio()
     k = 1
     for p in parts:
         k *= int(p["k"])
-    return {"rsfd": {"parts": parts}, "sizes": [k, 1], "data": {"choice": [best_choice(p, R) for p in parts]}}
+    return {"rsfd": {"parts": parts}, "sizes": [k, 1],
+            "data": {"r": qs(r), "choice": [best_choice(p, INF if r == INF else Fraction(r)) for p in parts]}}
 
 
 def rsfd_parts(st) -> list[dict] | None:

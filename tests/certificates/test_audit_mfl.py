@@ -109,8 +109,11 @@ def test_rsfd_matches_dense_and_rejects_wrong_twins(st):
     exact = copy.deepcopy(cert)
     exact["statement"]["ratio_upper"] = exact["statement"]["ratio_lower"] = f"{R.numerator}/{R.denominator}"
     assert recheck(exact).ok, recheck(exact).message
+    assert F(cert["data"]["r"]) == R                                        # the exact bound, not the printed decimal
     low = copy.deepcopy(exact)
     low["statement"]["ratio_upper"] = str(R - F(1, 2**60))
+    assert "below the certified bound" in recheck(low).message
+    low["data"]["r"] = low["statement"]["ratio_upper"]                       # the bound itself rounded down
     assert "is not <=" in recheck(low).message
     off = copy.deepcopy(exact)
     off["data"]["choice"] = [c[:1] * 2 + c[2:] for c in off["data"]["choice"]]   # b2 = b1: ratio 1
@@ -133,6 +136,9 @@ def test_rsfd_choice_out_of_range_and_pass():
     assert "not an output" in recheck(bad).message
     res, ok = _cert(st, "5")
     assert res.verdict == "PASS" and recheck(ok).ok, recheck(ok).message
+    R = F(st.ratio())
+    res, tight = _cert(st, f"log({R})")                                    # PASS at e^eps = the exact ratio
+    assert res.verdict == "PASS" and recheck(tight).ok, recheck(tight).message
     flip = copy.deepcopy(ok)
     flip["statement"]["eps"] = {"eps": "1/100"}
     assert not recheck(flip).ok
