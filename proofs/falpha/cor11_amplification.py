@@ -79,6 +79,7 @@ def _search(W, a, rng_np, starts=4):
 def _cor11(ctx, n_channels, n_search, starts):
     rng = ctx.rng("cor11")
     n = ties = 0
+    cases: list = []
     best_ratio = mpmath.mpf(0)
     with working_precision(ctx.dps):
         tol = mpmath.mpf(10) ** (-(ctx.dps - 15))
@@ -98,6 +99,8 @@ def _cor11(ctx, n_channels, n_search, starts):
                     if rhs > 0:
                         best_ratio = max(best_ratio, lhs / rhs)
                     n += 1
+                    if lhs < rhs * (1 - tol):
+                        cases.append((W, P_set, P, Q, a))
         # adversarial: maximise lhs/rhs over P_set = {P, Q}
         rng_np = ctx.np_rng("cor11.search")
         searched = []
@@ -116,7 +119,63 @@ def _cor11(ctx, n_channels, n_search, starts):
                             f"{len(searched)} Nelder-Mead maximisations of lhs/rhs found no violation (each maximiser "
                             "re-checked at high precision; the chain of three valid inequalities can be tight at the "
                             "boundary of the simplex)",
-                            cases=n, near_ties=ties, max_ratio=fstr(best_ratio, 6), searches=len(searched))
+                            cases=n, near_ties=ties, max_ratio=fstr(best_ratio, 6), searches=len(searched),
+                            **_cor11_evidence(cases, n))
+
+
+def _cor11_evidence(cases, n: int) -> dict:
+    from rldp_verify.certificates.instances_other import CAP, covers
+
+    return {"certificate_covers": covers(min(len(cases), CAP), n, "rhs - lhs > 0 of Corollary 11 (eqs. (44)-(46): "
+                                         "D_f_alpha(W o P || W o Q) below eta_TV(W, P) R_alpha(Gamma(Y)) g^-1(D_f_alpha"
+                                         "(P||Q)), eq. (41)'s printed inverse on the branch the certificate proves; "
+                                         "cases with a finite right side and lhs below it by more than 1e-35, in the "
+                                         "order sampled); not the Nelder-Mead searches (float maximisers, a search)"),
+            **built(cor11_certificate, cases[:CAP])}
+
+
+def cor11_expressions(W, P_set, P, Q, a) -> list:
+    """[rhs - lhs, the branch condition of eq. (41) as a positive expression] of Corollary 11 at one case, from the
+    definitions: lhs = D_f_alpha(W o P || W o Q) with W o P written as sums of the data; eta_TV(W, P_set) = max over
+    pairs of P_set of TV(W o A, W o B)/TV(A, B); the Gammas (42)-(43) over the output rows W o P_set (exact products
+    of the data); rhs = eta_TV R_alpha(Gamma_max, Gamma_min) g^-1(D_f_alpha(P||Q))."""
+    from itertools import combinations
+
+    from rldp_verify.certificates.value import abs_expr, expr
+    from rldp_verify_check.value import evaluate
+
+    from ._certs import f_alpha_expr, g_inverse_expr, gamma_exprs, r_alpha_expr, switch_h_expr
+
+    def out(D):
+        return [["+", *[["*", W[x][y], D[x]] for x in range(len(W)) if W[x][y] and D[x]]] for y in range(len(W[0]))]
+
+    def tv(u, v):
+        return ["/", ["+", *[abs_expr(["-", x, y]) for x, y in zip(u, v, strict=True)]], 2]
+
+    # lhs: D_f_alpha(P_Y||Q_Y) = sum_y Q_Y (P_Y/Q_Y)^alpha - Q_Y, the outputs as expressions (all > 0: W's columns)
+    py, qy = out(P), out(Q)
+    lhs = ["+", *[["-", ["*", q, ["pow", ["/", p, q], a]], q] for p, q in zip(py, qy, strict=True)]]
+    eta = ["max", *[["/", tv(out(A), out(B)), tv(A, B)] for A, B in combinations(P_set, 2) if A != B]]
+    gmin, gmax = gamma_exprs(channel_outputs(W, P_set))
+    s_in = f_alpha_expr(P, Q, a)
+    with flint.ctx.workprec(256):
+        d = evaluate(expr(["-", s_in, switch_h_expr(a)]))
+    if not (d < 0 or d > 0):
+        raise ValueError(f"D_f(P||Q) and eq. (41)'s switch point are not separated at alpha = {a}")
+    branch = "low" if d < 0 else "high"
+    rhs = ["*", eta, r_alpha_expr(gmax, gmin, a), g_inverse_expr(s_in, a, branch)]
+    cond = ["-", switch_h_expr(a), s_in] if branch == "low" else ["-", s_in, switch_h_expr(a)]
+    return [["-", rhs, lhs], cond]
+
+
+def cor11_certificate(cases) -> dict:
+    """One ``rigorous-value``: at each case, rhs - lhs > 0 and eq. (41)'s branch condition > 0
+    (:func:`cor11_expressions`), in arb."""
+    from rldp_verify.certificates.instances_other import all_nonneg
+
+    terms = [t for c in cases for t in cor11_expressions(*c)]
+    return all_nonneg(f"Corollary 11: lhs < rhs at {len(cases)} sampled (channel, set, pair, alpha), each with eq. "
+                      "(41)'s branch", terms, strict=True, exact=False)
 
 
 @claim(
@@ -163,6 +222,7 @@ def check_phi(ctx):
     rng = ctx.rng("sec6")
     n = 0
     worst = None
+    cases: list = []
     for k in range(40):
         M = _random_mechanism(rng, rng.randint(2, 4), rng.randint(2, 4))
         W = rand_channel(rng, len(M[0]), rng.randint(2, 4))
@@ -182,8 +242,62 @@ def check_phi(ctx):
             if worst is None or gap < worst[0]:
                 worst = (gap, s)
             n += 1
+            cases.append((M, W, a))
+    from rldp_verify.certificates.instances_other import CAP, covers
+
     return Outcome.verified(f"eps* < phi certified (arb) on {n} random (mechanism, channel, alpha) cases",
-                            cases=n, smallest_gap={"phi_minus_eps_star": worst[0], "alpha": worst[1]})
+                            cases=n, smallest_gap={"phi_minus_eps_star": worst[0], "alpha": worst[1]},
+                            certificate_covers=covers(min(n, CAP), n, "phi(eps_f, alpha) - eps* > 0, phi of eq. (53) "
+                                                      "with eta_TV the Dobrushin coefficient of W, the Gammas of "
+                                                      "(56)-(57) over the distinct rows of W o M and eq. (41)'s "
+                                                      "printed inverse on the branch the certificate proves; the rows "
+                                                      "of W o M are stated as exact products, not re-multiplied"),
+                            **built(phi_certificate, cases[:CAP]))
+
+
+def phi_expressions(M, W, a) -> tuple[list, list]:
+    """(phi - eps*, the branch condition of eq. (41) as a positive expression) for one (mechanism M, channel W,
+    alpha): eps_f = max over ordered pairs of distinct rows of M of D_f_alpha (eq. (3)); eta_TV = max over pairs of
+    rows of W of TV (Dobrushin); the Gammas over the distinct rows of W o M (exact products of the data); phi =
+    log(eta_TV R_alpha(Gamma_max, Gamma_min) g^-1(eps_f) + 1)/(alpha - 1) with eq. (41)'s printed g^-1 on the branch
+    eps_f < h (expression h - eps_f) or eps_f >= h (eps_f - h, decided here in arb and proved > 0 by the checker);
+    eps* = max over ordered pairs of distinct output rows of D_alpha (eqs. (47)-(48))."""
+
+    from rldp_verify.certificates.value import abs_expr, expr
+    from rldp_verify_check.value import evaluate
+
+    from ._certs import f_alpha_expr, g_inverse_expr, gamma_exprs, level_expr, r_alpha_expr, switch_h_expr
+
+    rows = []
+    for r in M:
+        if r not in rows:
+            rows.append(r)
+    outs = []
+    for r in channel_outputs(W, M):
+        if r not in outs:
+            outs.append(r)
+    eps_f = ["max", *[f_alpha_expr(x, y, a) for x, y in permutations(rows, 2)]]
+    with flint.ctx.workprec(256):
+        d = evaluate(expr(["-", eps_f, switch_h_expr(a)]))
+    if not (d < 0 or d > 0):
+        raise ValueError(f"eps_f and eq. (41)'s switch point are not separated at alpha = {a}")
+    branch = "low" if d < 0 else "high"
+    eta = ["max", *[["/", ["+", *[abs_expr(["-", u, v]) for u, v in zip(x, y, strict=True)]], 2]
+                    for x, y in permutations(W, 2)]]
+    gmin, gmax = gamma_exprs(outs)
+    phi = ["/", ["log", ["+", ["*", eta, r_alpha_expr(gmax, gmin, a), g_inverse_expr(eps_f, a, branch)], 1]], a - 1]
+    cond = ["-", switch_h_expr(a), eps_f] if branch == "low" else ["-", eps_f, switch_h_expr(a)]
+    return ["-", phi, level_expr(outs, a)], cond
+
+
+def phi_certificate(cases) -> dict:
+    """One ``rigorous-value``: at each (M, W, alpha) of ``cases``, phi - eps* > 0 and the branch condition of eq. (41)
+    > 0 (:func:`phi_expressions`), in arb."""
+    from rldp_verify.certificates.instances_other import all_nonneg
+
+    terms = [t for M, W, a in cases for t in phi_expressions(M, W, a)]
+    return all_nonneg(f"Sec. VI: eps* < phi(eps_f, alpha) at {len(cases)} sampled (mechanism, channel, alpha), each "
+                      "with eq. (41)'s branch", terms, strict=True, exact=False)
 
 
 @claim(

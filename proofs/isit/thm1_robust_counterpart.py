@@ -6,7 +6,7 @@ import warnings
 
 import numpy as np
 
-from rldp_verify.certificates.claims import built
+from rldp_verify.certificates.claims import built, no_certificate
 from rldp_verify.certificates.value import value_certificate
 from rldp_verify.claims import Method, Outcome, claim
 
@@ -57,8 +57,15 @@ def check(ctx):
     if worst < 1e-6 and agree == len(rows):
         return Outcome.verified(
             f"{len(rows)} random instances (box A, concave quadratic f): min_v delta*(v|A) - f_*(v) equals "
-            f"sup_A f (max |diff| {worst:.2g}), so (11) holds exactly when some v satisfies (14)", instances=rows)
-    return Outcome.inconclusive("duality gap observed", max_diff=worst, instances=rows)
+            f"sup_A f (max |diff| {worst:.2g}), so (11) holds exactly when some v satisfies (14)", instances=rows,
+            **FLOAT_REASON)
+    return Outcome.inconclusive("duality gap observed", max_diff=worst, instances=rows, **FLOAT_REASON)
+
+
+FLOAT_REASON = no_certificate(  # issue 23
+    "a floating-point solver's optimum: float instances (numpy) and min_v delta*(v|A) - f_*(v) by cvxpy/Clarabel in "
+    "double precision, compared with the clipped sup_A f within 1e-6; no exact instance data for a certificate to "
+    "re-derive")
 
 
 def nonconvex_certificates(f, a) -> list[dict]:

@@ -145,3 +145,42 @@ def _drop_plus_one(tree):
             return ["log", _drop_plus_one(tree[1][1])]
         return [_drop_plus_one(t) for t in tree]
     return tree
+
+
+M1 = [[F(1, 2), F(1, 3), F(1, 6)], [F(1, 4), F(1, 2), F(1, 4)]]
+W1 = [[F(3, 4), F(1, 4)], [F(1, 2), F(1, 2)], [F(1, 5), F(4, 5)]]
+
+
+def test_falpha_phi_certificate_a_flipped_inequality_and_a_wrong_branch():
+    from proofs.falpha import cor11_amplification as m
+    from rldp_verify.certificates.instances_other import all_nonneg
+
+    assert recheck(m.phi_certificate([(M1, W1, F(2)), (M1, W1, F(3, 2))])).ok
+    gap, cond = m.phi_expressions(M1, W1, F(2))
+    assert not recheck(all_nonneg("eps* > phi", [["-", 0, gap]], strict=True, exact=False)).ok
+    assert not recheck(all_nonneg("the other branch", [["-", 0, cond]], strict=True, exact=False)).ok
+
+
+def test_falpha_cor11_certificate_and_lhs_without_its_minus_one():
+    from proofs.falpha import cor11_amplification as m
+
+    P_set = [[F(1, 2), F(1, 3), F(1, 6)], [F(1, 4), F(1, 2), F(1, 4)], [F(1, 3), F(1, 3), F(1, 3)]]
+    doc = m.cor11_certificate([(W1, P_set, P_set[0], P_set[1], F(2)), (W1, P_set, P_set[2], P_set[0], F(3, 2))])
+    assert recheck(doc).ok
+    # D_f_alpha read as sum Q (P/Q)^alpha (without the - Q_Y terms, i.e. + 1): the inequality fails
+    bad = _strip_minus_q(doc)
+    assert bad != doc and not recheck(bad).ok
+
+
+def _strip_minus_q(tree):
+    """``tree`` with every ["-", ["*", q, ["pow", ...]], q] (a term Q_Y ((P_Y/Q_Y)^alpha - 1)) replaced by its first
+    part Q_Y (P_Y/Q_Y)^alpha."""
+    if isinstance(tree, dict):
+        return {k: _strip_minus_q(v) for k, v in tree.items()}
+    if isinstance(tree, list):
+        if len(tree) == 3 and tree[0] == "-" and isinstance(tree[1], list) and tree[1][:1] == ["*"] \
+                and len(tree[1]) == 3 and isinstance(tree[1][2], list) and tree[1][2][:1] == ["pow"] \
+                and tree[1][1] == tree[2]:
+            return _strip_minus_q(tree[1])
+        return [_strip_minus_q(t) for t in tree]
+    return tree
