@@ -62,3 +62,17 @@ def test_ball_dual_shape():
     assert wrong != gap and not recheck(wrong).ok
     outside = _ball_dual_certificates([(F(2), half, [F(0), F(1)], F(1, 10), F(2), [F(1, 100), F(99, 100)])])[0]
     assert not recheck(outside).ok
+
+
+def test_phi_second_difference_shape():
+    """rldp.sec42.phi-convex's second differences of eq. (26) are accepted at true points (alpha = 1/2, 1, 2);
+    the factor 2 written as 201/100 (a wrong second difference) is rejected."""
+    import json
+
+    from proofs.rldp.sec4_2_phi import _convexity_certificate
+
+    pts = [(a, F(1, 10), F(1, 2) / F(1, 10)) for a in (F(1, 2), F(1), F(2))]
+    doc = _convexity_certificate(pts)
+    assert recheck(doc).ok
+    wrong = json.loads(json.dumps(doc).replace('["*", 2, ', '["*", "201/100", '))
+    assert wrong != doc and not recheck(wrong).ok
