@@ -70,6 +70,23 @@ def check_symbolic(ctx):
                                 order=order_ok, **ev)
 
 
+def _roots_certificate(roots) -> dict:
+    """Issue 23: per (rho, B_s, sign) with the closed-form root t = rho xi-+ in (0, 1), |rho^2/t + (1-rho)^2/(1-t) -
+    e^{B_s}| <= 1e-30 (phi = 0 as e^{D_2} = e^{B_s}), the closed form written out and evaluated by the checker in arb."""
+    from rldp_verify.certificates import instances_rldp as inst
+    from rldp_verify.certificates.claims import built
+
+    n = min(len(roots), inst.CAP)
+    return {"certificate_covers": inst.cover_note(
+        len(roots), n, "closed-form roots t = rho xi-+ of Lemma 1 in (0, 1): |rho^2/t + (1-rho)^2/(1-t) - e^B_s| <= "
+        "1e-30 (within 1e-30, not the equality phi = 0), t written out from rho and B_s",
+        "; not the agreement with the engine's root finding"),
+        **built(lambda: inst.within_certificate(
+            "rldp.lemma1.roots-numeric: e^D_2(Bern(rho)||Bern(t)) - e^B_s at Lemma 1's closed-form roots",
+            [inst.alpha2_residual_expr(rho, inst.alpha2_root_expr(rho, ["exp", B], sign), ["exp", B])
+             for rho, B, sign in roots], Fraction(1, 10**30)))}
+
+
 @claim(
     id="rldp.lemma1.roots-numeric",
     paper=PAPER,
@@ -84,7 +101,7 @@ def check_numeric(ctx):
     rng = ctx.rng("lemma1.numeric")
     worst = mpmath.mpf(0)
     worst_res = mpmath.mpf(0)
-    n = 0
+    n, roots = 0, []   # (rho, B, sign) of the roots in (0, 1), for the certificates (issue 23)
     with working_precision(ctx.dps):
         for _k in range(60):
             rho = Fraction(rng.randint(1, 999), 1000)
@@ -92,13 +109,14 @@ def check_numeric(ctx):
             a = t_interval(rho, 2, B, dps=ctx.dps)
             b = t_interval_alpha2(rho, B, dps=ctx.dps)
             worst = max(worst, abs(a[0] - b[0]), abs(a[1] - b[1]))
-            for t in b:
+            for sign, t in zip((-1, 1), b, strict=True):
                 if 0 < t < 1 and B > 0:
                     worst_res = max(worst_res, abs(binary_renyi(rho, t, 2) - to_mpf(B)))
+                    roots.append((rho, B, sign))
             n += 1
     if worst < mpmath.mpf(10) ** (-(ctx.dps - 10)) and worst_res < mpmath.mpf(10) ** (-(ctx.dps - 10)):
         return Outcome.verified(f"{n} (rho, B_s) pairs: closed form vs root finding differ by <= {nstr(worst, 3)}, "
                                 f"phi residual <= {nstr(worst_res, 3)}", max_difference=nstr(worst, 3),
-                                max_residual=nstr(worst_res, 3))
+                                max_residual=nstr(worst_res, 3), **_roots_certificate(roots))
     return Outcome.refuted("closed form disagrees with the definition", counterexample={"max_difference": nstr(worst, 5)},
                            max_residual=nstr(worst_res, 3), kind="false")

@@ -81,6 +81,27 @@ def _random_balls(rng, count):
         yield RenyiBall.from_radius(phat, 2, B)
 
 
+def _part1_certificate(coords) -> dict:
+    """Issue 23: per coordinate, the closed form L = t- at E = e^{B_s} (B_s of eq. (23) from P^_s, alpha = 2, B) has
+    |p^2/L + (1-p)^2/(1-L) - E| <= 1e-30: L is on the boundary of the binary B_s-ball (arb)."""
+    from rldp_verify.certificates import instances_rldp as inst
+    from rldp_verify.certificates.claims import built
+
+    def build():
+        es = []
+        for phat, B, s, p in coords[:inst.CAP]:
+            E = ["exp", inst.conditional_radius_expr(sum(phat[s]), 2, B)]
+            es.append(inst.alpha2_residual_expr(p, inst.alpha2_root_expr(p, E, -1), E))
+        return inst.within_certificate("rldp.prop2.part1: e^D_2(Bern(p)||Bern(L)) - e^B_s at the closed-form L", es,
+                                       Fraction(1, 10**30))
+    n = min(len(coords), inst.CAP)
+    return {"certificate_covers": inst.cover_note(
+        len(coords), n, "closed forms L_(u|s) in (0, 1): |p^2/L + (1-p)^2/(1-L) - e^B_s| <= 1e-30 with B_s of eq. "
+        "(23) (within 1e-30, not the equality), L written out from P^_(u|s) and B_s",
+        "; not that L is the smaller root's minimum over the ball, nor the agreement with the engine's eq. (29)"),
+        **built(build)}
+
+
 @claim(
     id="rldp.prop2.part1",
     paper=PAPER,
@@ -94,16 +115,21 @@ def _random_balls(rng, count):
 def check_part1(ctx):
     rng = ctx.rng("prop2.part1")
     worst, n = mpmath.mpf(0), 0
+    coords = []   # (P^, B, s, p) with the closed form in (0, 1), for the certificates (issue 23)
     with working_precision(ctx.dps):
         for ball in _random_balls(rng, 10):
             for s in range(ball.sensitive_size):
                 Bs = ball.conditional_radius(s, dps=ctx.dps)
                 for u, p in enumerate(ball.conditional(s)):
-                    worst = max(worst, abs(ball.lower_value(u, s, dps=ctx.dps) - L_closed(to_mpf(p), Bs)))
+                    closed = L_closed(to_mpf(p), Bs)
+                    worst = max(worst, abs(ball.lower_value(u, s, dps=ctx.dps) - closed))
                     n += 1
+                    if 0 < closed < 1:
+                        coords.append((ball.phat, ball.radius, s, p))
     if worst < mpmath.mpf(10) ** (-(ctx.dps - 10)):
         return Outcome.verified(f"{n} coordinates: the closed form equals L_(u|s) from eq. (29) (root finding) within "
-                                f"{nstr(worst, 3)}", max_difference=nstr(worst, 3))
+                                f"{nstr(worst, 3)}", max_difference=nstr(worst, 3),
+                                **_part1_certificate(coords))
     return Outcome.refuted("closed form differs from eq. (29)", counterexample={"max_difference": nstr(worst, 5)}, kind="false")
 
 

@@ -272,3 +272,22 @@ def ball_slack_expressions(cases) -> list:
 
     return [["-", B, renyi_expr([v for r in phat for v in r], exact_vector(P), alpha)]
             for phat, alpha, B, P in cases]
+
+
+def alpha2_root_expr(p, E, sign: int) -> list:
+    """Lemma 1 / Proposition 2 part 1 (alpha = 2): t-+ = (E + 2p - 1 -+ sqrt((E - 1)(E - (2p - 1)^2))) / (2E), the
+    roots of p^2/t + (1-p)^2/(1-t) = E (``p`` exact, ``E`` = e^{B_s} an expression; ``sign`` -1 or +1)."""
+    from fractions import Fraction
+
+    p = Fraction(p)
+    root = ["sqrt", ["*", ["-", E, 1], ["-", E, (2 * p - 1) ** 2]]]
+    return ["/", ["+", E, 2 * p - 1, ["*", sign, root]], ["*", 2, E]]
+
+
+def alpha2_residual_expr(p, t, E) -> list:
+    """p^2/t + (1-p)^2/(1-t) - E: e^{D_2(Bern(p)||Bern(t))} - e^{B_s} (0 iff t is on the boundary of the binary
+    B_s-ball; ``t``, ``E`` expressions)."""
+    from fractions import Fraction
+
+    p = Fraction(p)
+    return ["-", ["+", ["/", p * p, t], ["/", (1 - p) ** 2, ["-", 1, t]]], E]

@@ -76,3 +76,18 @@ def test_phi_second_difference_shape():
     assert recheck(doc).ok
     wrong = json.loads(json.dumps(doc).replace('["*", 2, ', '["*", "201/100", '))
     assert wrong != doc and not recheck(wrong).ok
+
+
+def test_alpha2_root_residual_shape():
+    """Lemma 1's closed-form roots are on the boundary within 1e-30 (both signs, E = e^B and E = e^B_s of eq. (23));
+    the root at a B off by 1e-20, or with the square root dropped (the conversion's misprint), is rejected."""
+    rho, B, tol = F(3, 10), F(1, 5), F(1, 10**30)
+    E = ["exp", B]
+    good = [inst.alpha2_residual_expr(rho, inst.alpha2_root_expr(rho, E, sg), E) for sg in (-1, 1)]
+    Es = ["exp", inst.conditional_radius_expr(F(1, 2), 2, B)]
+    good.append(inst.alpha2_residual_expr(rho, inst.alpha2_root_expr(rho, Es, -1), Es))
+    assert recheck(inst.within_certificate("roots", good, tol)).ok
+    off = inst.alpha2_residual_expr(rho, inst.alpha2_root_expr(rho, ["exp", B + F(1, 10**20)], -1), E)
+    assert not recheck(inst.within_certificate("roots", [off], tol)).ok
+    no_sqrt = ["/", ["+", E, 2 * rho - 1, ["-", ["*", ["-", E, 1], ["-", E, (2 * rho - 1) ** 2]]]], ["*", 2, E]]
+    assert not recheck(inst.within_certificate("roots", [inst.alpha2_residual_expr(rho, no_sqrt, E)], tol)).ok
