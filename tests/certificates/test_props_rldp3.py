@@ -91,3 +91,38 @@ def test_alpha2_root_residual_shape():
     assert not recheck(inst.within_certificate("roots", [off], tol)).ok
     no_sqrt = ["/", ["+", E, 2 * rho - 1, ["-", ["*", ["-", E, 1], ["-", E, (2 * rho - 1) ** 2]]]], ["*", 2, E]]
     assert not recheck(inst.within_certificate("roots", [inst.alpha2_residual_expr(rho, no_sqrt, E)], tol)).ok
+
+
+def _perturbed(doc, delta=F(1, 10**20)):
+    """The document with the first rational leaf of its expression (a raw datum) moved by delta."""
+    import copy
+
+    bad = copy.deepcopy(doc)
+
+    def walk(e):
+        for i, a in enumerate(e):
+            if isinstance(a, list):
+                if walk(a):
+                    return True
+            elif i > 0 and isinstance(a, (int, str)) and not isinstance(a, bool) and a != "$x":
+                try:
+                    e[i] = str(F(a) + delta)
+                except (ValueError, ZeroDivisionError):
+                    continue
+                return True
+        return False
+    assert walk(bad["statement"]["expr"])
+    return bad
+
+
+def test_chain_rule_shape():
+    """Theorem 6's two identities at a rational (P, R1, R2) are accepted within 1e-30; one raw number moved by
+    1e-20 is rejected."""
+    from proofs.rldp.thm6_chain_rule import _chain_expressions
+
+    R1 = [[F(3, 4), F(1, 3)], [F(1, 4), F(2, 3)]]
+    R2 = [[F(1, 2), F(1, 5), F(1, 10)], [F(1, 2), F(4, 5), F(9, 10)]]
+    P = [F(1, 12), F(2, 12), F(3, 12), F(1, 12), F(0), F(5, 12)]
+    doc = inst.within_certificate("chain", _chain_expressions(P, R1, R2, 2, 3), F(1, 10**30))
+    assert recheck(doc).ok
+    assert not recheck(_perturbed(doc)).ok
