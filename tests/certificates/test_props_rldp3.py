@@ -126,3 +126,15 @@ def test_chain_rule_shape():
     doc = inst.within_certificate("chain", _chain_expressions(P, R1, R2, 2, 3), F(1, 10**30))
     assert recheck(doc).ok
     assert not recheck(_perturbed(doc)).ok
+
+
+def test_mi_concavity_gap_shape():
+    """Jensen's gap of I_P(X;Y) at a rational instance is certified > 0; the convex reading (the gap negated, the
+    claim's wrong variant) is rejected."""
+    from proofs.rldp.sec1_9_sentences import _concavity_gap_expr
+
+    W = [[F(3, 4), F(1, 4)], [F(1, 5), F(4, 5)], [F(1, 2), F(1, 2)]]
+    case = (W, [F(1, 2), F(1, 2), F(0)], [F(0), F(1, 3), F(2, 3)], F(3, 10))
+    assert recheck(inst.all_positive_certificate("jensen", [_concavity_gap_expr(*case)], exact=False)).ok
+    assert not recheck(inst.all_positive_certificate("jensen", [_concavity_gap_expr(*case, "convex")],
+                                                     exact=False)).ok
