@@ -38,7 +38,8 @@ def _chain_expressions(P, R1, R2, a1: int, a2: int) -> list:
     from rldp_verify.certificates.divergence import mi_expr
 
     b1, b2 = len(R1), len(R2)
-    Q = [[R1[y1][s] * R2[y2][u] for s in range(a1) for u in range(a2)] for y1 in range(b1) for y2 in range(b2)]
+    # Q = R1 (x) R2 over the flat X = S x U (S-major), output (y1, y2) y1-major
+    Q = [[R1[y1][x // a2] * R2[y2][x % a2] for x in range(a1 * a2)] for y1 in range(b1) for y2 in range(b2)]
     PS = [sum(P[s * a2:(s + 1) * a2]) for s in range(a1)]
     J = {(u, y1): sum(P[s * a2 + u] * R1[y1][s] for s in range(a1)) for u in range(a2) for y1 in range(b1)}
     h_form, eq81 = [], []
