@@ -68,10 +68,13 @@ def _points(rng, a, count):
 def check_68_69(ctx):
     rng = ctx.rng("falpha.steps.appa.68-69")
     t_ = Tally(ctx.dps, tol=mpmath.mpf(10) ** (-(ctx.dps // 2)))
+    pts68, pts69 = [], []
     with working_precision(ctx.dps):
         for k in range(25):
             a = ORDERS[k % len(ORDERS)]
-            for p, t in list(_points(rng, a, 3)) + [(mpmath.mpf(0), 1 / a)]:
+            inner = list(_points(rng, a, 3))
+            pts68 += [(a, p, t) for p, t in inner]
+            for p, t in inner + [(mpmath.mpf(0), 1 / a)]:
                 d = mpmath.diff(lambda z: psi(a, z, t), p) if p > 0 else mpmath.diff(lambda z: psi(a, z, t), p, direction=1)
                 pt = {"alpha": a, "p": p, "t": t}
                 t_.leq("(68) first", printed_68(a, p, t), d, pt)
@@ -80,11 +83,56 @@ def check_68_69(ctx):
             P = [mp(rand_fraction(rng, 0, 1)) for _ in range(n)]
             Q = [mp(rand_fraction(rng, 0, 1)) for _ in range(n)]
             P, Q = [x / mpmath.fsum(P) for x in P], [x / mpmath.fsum(Q) for x in Q]
+            pts69.append((a, P, Q))
             dfa = mpmath.fsum(x**a * y ** (1 - a) for x, y in zip(P, Q, strict=True)) - 1
             tv = mpmath.fsum(abs(x - y) for x, y in zip(P, Q, strict=True)) / 2
             t_.leq("(69)", printed_69(a, tv), dfa, {"alpha": a, "P": P, "Q": Q})
             t_.points += 1
-    return t_.outcome("(68)-(69)", statement_claims=THEOREM_8)
+    return t_.outcome("(68)-(69)", statement_claims=THEOREM_8,
+                      **(_eq68_69_evidence(pts68, pts69) if t_.failure is None else {}))
+
+
+def dpsi_dp(a, p, t):
+    """d psi/dp of (65) for p > 0, differentiated term by term: a p^(a-1) (p+t)^(1-a) + (1-a) p^a (p+t)^(-a)
+    - a (1-p)^(a-1) (1-p-t)^(1-a) - (1-a) (1-p)^a (1-p-t)^(-a) (arithmetic on Formula or mpf numbers)."""
+    return (a * p ** (a - 1) * (p + t) ** (1 - a) + (1 - a) * p**a * (p + t) ** (-a)
+            - a * (1 - p) ** (a - 1) * (1 - p - t) ** (1 - a) - (1 - a) * (1 - p) ** a * (1 - p - t) ** (-a))
+
+
+def eq68_69_certificate(pts68, pts69) -> dict:
+    """At each sampled (alpha, p, t) with p > 0 (mpf, taken as the binary rationals they are): d psi/dp - (68) >= 0 and
+    (68) >= 0 (printed_68 called on Formula numbers: a wrong printed step gives a wrong expression); at each sampled
+    (alpha, P, Q): D_f_alpha(P||Q) - (exp(2 (alpha - 1) TV^2) - 1) > 0 ((69)), TV and D_f_alpha from the definitions.
+    One ``rigorous-value`` in arb, the minimum of all, > 0."""
+    from rldp_verify.certificates.instances_other import all_nonneg
+    from rldp_verify.certificates.series import Formula
+    from rldp_verify.certificates.value import abs_expr
+
+    terms = []
+    for a, p, t in pts68:
+        A, P, T = numbers(a, p, t)
+        bound = printed_68(A, P, T)
+        terms += [(dpsi_dp(A, P, T) - bound).node, Formula.of(bound)]
+    for a, P, Q in pts69:
+        A = Formula.number(a)
+        Pf, Qf = numbers(*P), numbers(*Q)
+        tv = Formula(["+", *[abs_expr((x - y).node) for x, y in zip(Pf, Qf, strict=True)]]) / 2
+        dfa = Formula(["+", *[(x**A * y ** (1 - A)).node for x, y in zip(Pf, Qf, strict=True)]]) - 1
+        terms.append((dfa - Formula(["exp", (2 * (A - 1) * tv * tv).node]) + 1).node)
+    return all_nonneg(f"(68) at {len(pts68)} sampled (alpha, p, t), p > 0, and (69) at {len(pts69)} sampled (alpha, P, Q)",
+                      terms, strict=True, exact=False)
+
+
+def _eq68_69_evidence(pts68, pts69) -> dict:
+    from rldp_verify.certificates.instances_other import covers
+
+    boundary = len(pts69)   # one point p = 0, t = 1/alpha per sampled order
+    return {"certificate_covers": covers(len(pts68) + len(pts69), len(pts68) + boundary + len(pts69),
+                                         "(68)'s two inequalities at the points with p > 0 (not the boundary points "
+                                         "p = 0, t = 1/alpha, where (68)'s bound is 0 up to rounding), with d psi/dp "
+                                         "of (65) differentiated by hand (the differentiation is not re-derived by the "
+                                         "checker), and (69) at every sampled pair", chosen=True),
+            **built(eq68_69_certificate, pts68, pts69)}
 
 
 def extreme_certificate(a, p, t) -> list[dict]:
@@ -268,10 +316,13 @@ def check_renyi_monotone(ctx):
     rng = ctx.rng("falpha.steps.appa.renyi")
     t_ = Tally(ctx.dps)
     orders = sorted({mpmath.mpf(1) / 2, mpmath.mpf(9) / 10, mpmath.mpf(1), *ORDERS})
+    pairs = []
     with working_precision(ctx.dps):
         for _ in range(30):
             n = rng.choice((2, 3, 4, 5))
-            P, Q = _simplex(rng, n), _simplex(rng, n)
+            Pf, Qf = _simplex_exact(rng, n), _simplex_exact(rng, n)
+            pairs.append((Pf, Qf))
+            P, Q = [mp(x) for x in Pf], [mp(x) for x in Qf]
             for a1, a2 in zip(orders, orders[1:], strict=False):
                 pt = {"alpha1": a1, "alpha2": a2, "P": P, "Q": Q}
                 for name, f, lo in (("D_alpha", renyi, 0), ("D_f_alpha", d_f, 1)):
@@ -282,4 +333,44 @@ def check_renyi_monotone(ctx):
                     t_.truth(f"{name} {PRINTED_RENYI_MONOTONE} in alpha", direction == PRINTED_RENYI_MONOTONE, pt,
                              at_alpha1=v1, at_alpha2=v2, found=direction)
             t_.points += 1
-    return t_.outcome("the monotonicity in alpha", statement_claims=THEOREM_8)
+    return t_.outcome("the monotonicity in alpha", statement_claims=THEOREM_8,
+                      **(_monotone_evidence(pairs, orders) if t_.failure is None else {}))
+
+
+def _simplex_exact(rng, n):
+    """A random distribution on n points as exact rationals (the same draws as :func:`_simplex`)."""
+    P = [rand_fraction(rng, 0, 1) for _ in range(n)]
+    return [x / sum(P) for x in P]
+
+
+def monotone_certificate(pairs, orders) -> dict:
+    """At each (P, Q) of ``pairs`` and consecutive orders a1 < a2: D_a2 - D_a1 > 0 (D_alpha of eq. (2), KL at 1) and,
+    for a1 >= 1, D_f_a2 - D_f_a1 > 0 (D_f_alpha = sum P^alpha Q^(1-alpha) - 1), written from P and Q; the orders are
+    binary rationals (mpf), as exact numbers."""
+    from itertools import pairwise
+
+    from rldp_verify.certificates.divergence import renyi_expr
+    from rldp_verify.certificates.instances_other import all_nonneg
+    from rldp_verify.certificates.series import exact_number
+
+    ords = [exact_number(a) for a in orders]
+
+    def df(a, P, Q):
+        return ["-", ["+", *[["*", ["pow", x, a], ["pow", y, 1 - a]] for x, y in zip(P, Q, strict=True) if x]], 1]
+    terms = []
+    for P, Q in pairs:
+        for a1, a2 in pairwise(ords):
+            terms.append(["-", renyi_expr(P, Q, a2), renyi_expr(P, Q, a1)])
+            if a1 >= 1:
+                terms.append(["-", df(a2, P, Q), df(a1, P, Q)])
+    return all_nonneg(f"D_alpha and D_f_alpha increasing in alpha at {len(pairs)} sampled (P, Q), orders "
+                      f"{', '.join(map(str, ords))}", terms, strict=True, exact=False)
+
+
+def _monotone_evidence(pairs, orders) -> dict:
+    from rldp_verify.certificates.instances_other import covers
+
+    return {"certificate_covers": covers(len(pairs), len(pairs), "D_alpha(P||Q) and D_f_alpha(P||Q) strictly "
+                                         "increasing between consecutive orders of the check's grid (P, Q the exact "
+                                         "rationals the check rounds to 50 digits)"),
+            **built(monotone_certificate, pairs, orders)}

@@ -184,3 +184,29 @@ def _strip_minus_q(tree):
             return _strip_minus_q(tree[1])
         return [_strip_minus_q(t) for t in tree]
     return tree
+
+
+def test_falpha_renyi_monotone_certificate_and_equal_orders_or_a_swapped_pair():
+    from proofs.falpha import steps_appA_B as m
+
+    pairs = [([F(1, 2), F(1, 2)], [F(1, 3), F(2, 3)]), ([F(1, 5), F(3, 10), F(1, 2)], [F(1, 3), F(1, 3), F(1, 3)])]
+    assert recheck(m.monotone_certificate(pairs, [F(1, 2), F(1), F(3, 2), F(2)])).ok
+    assert not recheck(m.monotone_certificate(pairs, [F(2), F(3, 2)])).ok          # 'decreasing in alpha'
+    assert not recheck(m.monotone_certificate([(pairs[0][0], pairs[0][0])], [F(1, 2), F(2)])).ok   # P = Q: no increase
+
+
+def test_falpha_eq68_69_certificate_the_68_mutant_and_a_flipped_69(monkeypatch):
+    import mpmath
+
+    from proofs.falpha import steps_appA_B as m
+
+    with mpmath.workdps(50):
+        a, t = mpmath.mpf(2), mpmath.mpf(3) / 4
+        pts68 = [(a, mpmath.mpf(1) / 10, t)]
+        pts69 = [(a, [mpmath.mpf(1) / 4, mpmath.mpf(3) / 4], [mpmath.mpf(1) / 2, mpmath.mpf(1) / 2])]
+        assert recheck(m.eq68_69_certificate(pts68, pts69)).ok
+        doc = m.eq68_69_certificate([], pts69)
+        assert not recheck({**doc, "statement": {**doc["statement"], "lower": None, "upper": "0"}}).ok
+        # the mutant steps.falpha.68-without-minus-1: (alpha t + p) (1-p)^(alpha-1)/(1-p-t)^alpha exceeds d psi/dp
+        monkeypatch.setattr(m, "printed_68", lambda a, p, t: (a * t + p) * (1 - p) ** (a - 1) / (1 - p - t) ** a)
+        assert not recheck(m.eq68_69_certificate(pts68, [])).ok
