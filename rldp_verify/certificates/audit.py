@@ -302,6 +302,7 @@ def structured_certificate(res, adapted, eps, *, name: str = "audit") -> dict:
     (m >= 2), RS+FD and the ideal Laplace histogram beyond eps-LDP (for eps-LDP: the forms of
     :mod:`~rldp_verify.certificates.audit_mfl`), a ball of infinite radius, local hashing on a ball, and a FAIL
     turned into PASS by ``--tolerance`` (not a certified verdict)."""
+    from rldp_verify.certificates.audit_hash import upper_only
     from rldp_verify.structured.channels import PublicMixture, UnaryProduct
 
     st = adapted.structure
@@ -325,7 +326,7 @@ def structured_certificate(res, adapted, eps, *, name: str = "audit") -> dict:
         raise InputError(f"no certificate for the FAIL of {res.adapter} ({st.kind}): its lower end rests on data the "
                          "checker cannot re-derive (buckets not xxh32(str(x), seed) % g, prefixes, positions); a PASS "
                          "is certified from the parts")
-    if not lower and (isinstance(st, PublicMixture) or "product" in head):
+    if not lower and (isinstance(st, PublicMixture) or "product" in head) or upper_only(head, data, res):
         out["ratio_lower"] = None                           # the certificate supports the upper end only
     elif "subsets" in head and fset["type"] == "distribution" and res.structured_witness is not None:
         data["output"] = _subset_output(res, st, sizes)
@@ -461,9 +462,10 @@ def _structured_head(res, st, sizes) -> dict:
         return {"seeded-grr": {"g": st.g, "a": qs(st.a), "b": qs(st.b)}, "sizes": shape,
                 **({"data": {"hash_witness": wit}} if wit else {})}
     from rldp_verify.certificates.audit_forms import lattice_form, product_form
+    from rldp_verify.certificates.audit_hash import hash_form
     from rldp_verify.certificates.audit_mfl import mfl_form
 
-    for make in (lattice_form, product_form, mfl_form):
+    for make in (lattice_form, product_form, mfl_form, hash_form):
         if sizes is None and (form := make(st)) is not None:
             return _with_compound_witness(st, form)
     why = _NO_FORM.get(type(st).__name__, "no structured form in rldp_verify_check")

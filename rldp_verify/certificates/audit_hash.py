@@ -19,6 +19,7 @@ Each bucket is computed from its recipe here (xxhash, or the sign tuple) and com
 from __future__ import annotations
 
 import itertools
+from fractions import Fraction
 
 from rldp_verify.certificates.audit_forms import XXH32
 
@@ -168,3 +169,96 @@ def compound_product_witness(st) -> dict | None:
     if any(p is None for p in parts):
         return None
     return {"hash": f"{what}; per part its buckets' recipe (hash)", "parts": parts}
+
+
+def composed_form(st) -> dict | None:
+    """The ``product`` form of a composition whose parts' channels have checker forms but which
+    :func:`~rldp_verify.certificates.audit_forms.product_form` does not list: SFP over CMS
+    (:class:`~rldp_verify.structured.sketch.ReleasedProduct`, parts [fragment, word]) and TreeHist over CMS
+    (:class:`~rldp_verify.structured.treehist.RowPrefix`, parts [word, fragment]), a CMS report being a released row j
+    then a unary encoding of h_j(u) on m positions (``unary`` {m, p, q}); TreeHist over Hadamard response
+    (:class:`~rldp_verify.structured.treehist.PrefixTwoLevel`, ``two-level`` parts). Upper end only (the product of the
+    parts' ratios); only when the structure's own upper end is that product. None otherwise."""
+    from rldp_verify.certificates.audit_forms import part_form
+    from rldp_verify.structured.channels import BitChannel, UnaryProduct
+    from rldp_verify.structured.composite import BloomProduct, TwoLevel
+    from rldp_verify.structured.sketch import ReleasedProduct, _part_max, _times
+    from rldp_verify.structured.treehist import PrefixTwoLevel, RowPrefix
+
+    def cms(c):
+        ok = isinstance(c, BloomProduct) and c.hmax == 1 and c.m >= 2
+        return UnaryProduct(c.m, BitChannel(c.bit.p, c.bit.q)) if ok else None
+    if isinstance(st, ReleasedProduct):
+        parts = [cms(st.frag), cms(st.word)]
+    elif isinstance(st, RowPrefix):
+        parts = [cms(st.word), cms(st.frag)]
+    elif isinstance(st, PrefixTwoLevel) and all(isinstance(c, TwoLevel) for c in (st.word, st.frag)):
+        parts = [st.word, st.frag]
+    else:
+        return None
+    forms = [None if c is None else part_form(c) for c in parts]
+    if None in forms or st.upper() != _times(*(_part_max(c) for c in parts)):
+        return None
+    return {"product": forms, "sizes": [st.d, 1]}
+
+
+def hash_form(st) -> dict | None:
+    """The eps-LDP statement (with its ``data``) of pure-ldp's RAPPOR (``bloom`` {m, h, p, q}, h = the hash functions
+    per cohort: a :class:`~rldp_verify.structured.composite.BloomProduct` with hmax >= 2; the witness cohort, inputs
+    and their filter sets as data), private count sketch (``signed-sketch`` {w, hot, cold},
+    :class:`~rldp_verify.structured.sketch.SignedSketch`; the witness row, inputs and keys (h, s) as data), TreeHist /
+    SFP over histogram encoding (``laplace-reports`` {b: [b_F, b_W]},
+    :class:`~rldp_verify.structured.sketch.LaplaceReports`: upper end only) or a composition of
+    :func:`composed_form`; None for anything else (:mod:`rldp_verify_check.forms_hash` states what each proves)."""
+    from rldp_verify.certificates import qs
+    from rldp_verify.structured.composite import BloomProduct
+    from rldp_verify.structured.sketch import LaplaceReports, SignedSketch
+
+    if isinstance(st, LaplaceReports):
+        return {"laplace-reports": {"b": [qs(Fraction(st.frag_scale)), qs(Fraction(st.word_scale))]},
+                "sizes": [st.d, 1]}
+    if isinstance(st, BloomProduct) and st.hmax is not None and st.hmax >= 2 and st.m >= 2 and _top(st):
+        form = {"bloom": {"m": st.m, "h": st.hmax, "p": qs(st.bit.p), "q": qs(st.bit.q)}, "sizes": [st.d, 1]}
+        arg = st._solve()[1]
+        if arg is None:
+            return form
+        c, x, xp = arg[:3]
+        sets = [sorted(int(i) for i in st.sets(c, v)) for v in (x, xp)]
+        return {**form, "data": {"bloom_witness": {"cohort": c, "inputs": [x, xp], "sets": sets, "hash": (
+            f"the library's hash functions of cohort {c} at inputs {x}, {xp} (its positions, then {xp}'s)")}}}
+    if isinstance(st, SignedSketch) and _top(st):
+        form = {"signed-sketch": {"w": st.w, "hot": qs(st.hot), "cold": qs(st.cold)}, "sizes": [st.d, 1]}
+        where = st._scan()[1]
+        if where is None:
+            return form
+        j, x, xp = where
+        return {**form, "data": {"sketch_witness": {"row": j, "inputs": [x, xp], "keys": [list(st.key(j, v)) for v in (
+            x, xp)], "hash": f"the library's hash pair {j} (h onto w, s = 2 g - 1) at inputs {x}, {xp}"}}}
+    return composed_form(st)
+
+
+def _top(st) -> bool:
+    """Is the structure's exact ratio the bound the checker derives for any hash (``bloom``: (r1 r2)^h;
+    ``signed-sketch``: the max over all key pairs)? Else its form would print an upper end below that bound."""
+    from rldp_verify.structured.composite import BloomProduct
+
+    INF = float("inf")
+    if isinstance(st, BloomProduct):
+        r1, r2 = st._r()
+        top = INF if INF in (r1, r2) else (r1 * r2) ** st.hmax
+    else:
+        top = max(st._value(t) for t in st._types())
+    return st.ratio() == top
+
+
+def upper_only(head: dict, data: dict, res) -> bool:
+    """Does the statement ``head`` certify its upper end only (no witness for its lower end)? Raises InputError (one
+    line) for a FAIL of such a statement: a FAIL needs a certified lower end."""
+    from rldp_verify.core.errors import InputError
+
+    only = "laplace-reports" in head or "bloom" in head and "bloom_witness" not in data or \
+        "signed-sketch" in head and "sketch_witness" not in data
+    if only and str(res.verdict) == "FAIL":
+        raise InputError(f"no certificate for the FAIL of {res.adapter}: its form certifies the upper end only (no "
+                         "searched witness of the lower end)")
+    return only

@@ -11,6 +11,7 @@ import copy
 import functools
 import json
 import re
+from fractions import Fraction as F
 from pathlib import Path
 
 import pytest
@@ -163,3 +164,111 @@ def test_bucket_not_reproduced_refused():
     with pytest.raises(InputError, match="no certificate for the FAIL") as exc:
         structured_certificate(audit_structured(model, EPS), model, EPS)
     assert "\n" not in str(exc.value)
+
+
+# --------------------------------------------------------------------------- bloom, signed-sketch, laplace-reports
+
+
+def _bloom(p=F(3, 4), q=F(1, 4)):
+    """A Bloom filter on d = 4 inputs, m = 8 positions, h = 2 (disjoint sets {2x, 2x + 1}), 2 cohorts: ratio
+    (r1 r2)^2 = 81 for (3/4, 1/4); inf when a set bit is never cleared (p = 1, RAPPOR 1.1.2)."""
+    from rldp_verify.structured.channels import BitChannel
+    from rldp_verify.structured.composite import BloomProduct
+
+    return BloomProduct(4, 8, 2, BitChannel(p, q), lambda c, x: frozenset({(2 * x + c) % 8, (2 * x + 1 + c) % 8}),
+                        hmax=2)
+
+
+def _sketch(cold=F(2, 5)):
+    """A signed sketch on d = 4 inputs, w = 8, 2 rows, keys (x // 2, +-1), hot 9/10: every key pair occurs; the
+    top is r(1, 0) r(0, 1) = 9/4 * 6 = 27/2 at cold = 2/5."""
+    from rldp_verify.structured.sketch import SignedSketch
+
+    return SignedSketch(4, 8, 2, F(9, 10), cold, lambda j, x: ((x // 2 + j) % 8, 1 if x % 2 == 0 else -1))
+
+
+def _reports():
+    from rldp_verify.structured.sketch import LaplaceReports
+
+    return LaplaceReports(4, 1.0, frag_scale=4.0, word_scale=8.0, pieces=lambda x: [[x]], word_index=lambda x: x)
+
+
+def _model_cert(st, eps):
+    from rldp_verify.structured.audit import Adapted
+
+    model = Adapted(st, "test", "exact")
+    return structured_certificate(audit_structured(model, eps), model, eps)
+
+
+FORMS = {"bloom": (_bloom, "log(81)", "log(80)"), "bloom-inf": (lambda: _bloom(F(1), F(1, 4)), None, "log(80)"),
+         "signed-sketch": (_sketch, "log(27/2)", "log(13)"), "laplace-reports": (_reports, "3/4", None)}
+
+
+@pytest.mark.parametrize("name", list(FORMS))
+def test_new_forms_accepted(name):
+    make, at, below = FORMS[name]
+    for eps, verdict in ((at, "PASS"), (below, "FAIL")):
+        if eps is None:
+            continue
+        cert = _model_cert(make(), eps)
+        chk = recheck(cert)
+        assert cert["statement"]["verdict"] == verdict and chk.ok and chk.message.startswith(verdict), chk.message
+        assert name.split("-inf")[0] in cert["statement"]
+
+
+def test_laplace_reports_fail_refused():
+    with pytest.raises(InputError, match="upper end only") as exc:
+        _model_cert(_reports(), "1/2")
+    assert "\n" not in str(exc.value)
+
+
+def test_form_only_where_any_hash_bound_is_attained():
+    """A Bloom filter whose sets always overlap (the exact ratio below (r1 r2)^h) gets no bloom form."""
+    from rldp_verify.certificates.audit_hash import hash_form
+
+    st = _bloom()
+    st.sets = lambda c, x: frozenset({0, x + 1})
+    assert hash_form(st) is None and hash_form(_bloom()) is not None
+
+
+def _wrong(name, change, cert):
+    st, data = cert["statement"], cert["data"]
+    form = st[name.split("-inf")[0]]
+    w = data.get("bloom_witness") or data.get("sketch_witness")
+    if change == "upper-rounded-down":
+        st["ratio_upper"] = str(float(st["ratio_upper"]) * 0.999) if st["ratio_upper"] != "inf" else "1e300"
+    elif change == "part-loosened":              # a parameter that makes the certified bound larger than printed
+        key, val = {"bloom": ("h", 3), "bloom-inf": ("m", 1), "signed-sketch": ("hot", "19/20"),
+                    "laplace-reports": ("b", ["4", "7"])}[name]
+        form[key] = val
+    elif change == "witness-off":
+        if name == "laplace-reports":
+            st["ratio_lower"] = st["ratio_upper"]    # a lower end it does not certify
+        elif "sets" in w:
+            w["sets"][1] = list(w["sets"][0])        # x' given x's positions: ratio 1
+        else:
+            w["keys"][1] = list(w["keys"][0])
+    elif change == "inputs-equal":
+        if w is None:
+            st["verdict"] = "FAIL"
+        else:
+            w["inputs"][1] = w["inputs"][0]
+    else:                                            # data out of range
+        if w is None:
+            form["b"] = ["0", "8"]
+        elif "sets" in w:
+            w["sets"][0] = [0, 1, 2]                 # more than h positions
+        else:
+            w["keys"][0] = [8, 1]                    # h outside [0, w)
+
+
+@pytest.mark.parametrize("name", list(FORMS))
+@pytest.mark.parametrize("change", ["upper-rounded-down", "part-loosened", "witness-off", "inputs-equal",
+                                    "out-of-range"])
+def test_new_forms_wrong_twin_rejected(name, change):
+    make, at, below = FORMS[name]
+    good = _model_cert(make(), below or at)
+    assert recheck(good).ok
+    bad = copy.deepcopy(good)
+    _wrong(name, change, bad)
+    assert not recheck(bad).ok, (name, change)
