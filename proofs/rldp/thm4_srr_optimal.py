@@ -272,6 +272,7 @@ def check_single_secret(ctx):
 def check_mu_sublinear(ctx):
     rng = ctx.rng("mu")
     n = 0
+    facts: dict[str, list] = {"strict": [], "ties": []}   # (kind, p, v1, v2, gamma) for the certificates (issue 23)
     with arb_precision(40):
         for _ in range(200):
             a = rng.randint(2, 6)
@@ -282,6 +283,7 @@ def check_mu_sublinear(ctx):
             m1, m2, m12 = mu_arb(v1, p), mu_arb(v2, p), mu_arb([x + y for x, y in zip(v1, v2, strict=True)], p)
             mg = mu_arb([g * x for x in v1], p)
             n += 1
+            _sort_facts(facts, p, v1, v2, g, m1, m2, m12)
             hom = abs(mg - arb_exact(g) * m1)
             if arb_lower(m12 - m1 - m2) > 0 or arb_lower(hom) > 0 or arb_upper(m1) < 0:
                 return Outcome.refuted("mu is not sublinear / not non-negative",
@@ -292,7 +294,50 @@ def check_mu_sublinear(ctx):
                                             case={"P": list(map(str, p)), "v1": list(map(str, v1)),
                                                   "v2": list(map(str, v2))})
     return Outcome.verified(f"{n} random (P, v1, v2, gamma): mu(v1+v2) <= mu(v1)+mu(v2) and mu(gamma v) = "
-                            "gamma mu(v) within rigorous balls (exact ties within 1e-30), mu >= 0")
+                            "gamma mu(v) within rigorous balls (exact ties within 1e-30), mu >= 0",
+                            **_sublinear_certificates(facts, n))
+
+
+def _sort_facts(facts, p, v1, v2, g, m1, m2, m12) -> None:
+    """Each instance's three facts, as strict inequalities where the engine's balls exclude 0 and as ties (certified
+    within 1e-30) where they do not: subadditivity mu(v1) + mu(v2) - mu(v1 + v2), mu(v1) >= 0 and homogeneity (an
+    identity, always a tie)."""
+    facts["strict" if arb_upper(m12 - m1 - m2) < 0 else "ties"].append(("sub", p, v1, v2, g))
+    facts["strict" if arb_lower(m1) > 0 else "ties"].append(("nonneg", p, v1, v2, g))
+    facts["ties"].append(("hom", p, v1, v2, g))
+
+
+def _mu_fact_expr(kind, p, v1, v2, g) -> list:
+    """mu(v1) + mu(v2) - mu(v1 + v2) ("sub"), mu(v1) ("nonneg"), mu(gamma v1) - gamma mu(v1) ("hom"), mu written out
+    from its definition (staircase.mu_expr)."""
+    from rldp_verify.certificates.staircase import mu_expr
+
+    if kind == "sub":
+        return ["-", ["+", mu_expr(v1, p), mu_expr(v2, p)], mu_expr([x + y for x, y in zip(v1, v2, strict=True)], p)]
+    if kind == "nonneg":
+        return mu_expr(v1, p)
+    return ["-", mu_expr([g * x for x in v1], p), ["*", g, mu_expr(v1, p)]]
+
+
+def _sublinear_certificates(facts, n: int) -> dict:
+    """Issue 23: the strict facts > 0 and the ties within 1e-30, each over its first 50 (arb)."""
+    from rldp_verify.certificates import instances_rldp as inst
+
+    ns, nt = min(len(facts["strict"]), inst.CAP), min(len(facts["ties"]), inst.CAP)
+    covers = (f"of the {n} sampled (P, v1, v2, gamma): the first {ns} of {len(facts['strict'])} strict facts "
+              f"(mu(v1) + mu(v2) - mu(v1 + v2) > 0, mu(v1) > 0) and the first {nt} of {len(facts['ties'])} ties "
+              "(homogeneity, subadditivity with equality, mu = 0) within 1e-30 (not the equalities), mu written out "
+              "from the exact rationals, each re-derived by the checker in arb; not the statement for every instance")
+
+    def build():
+        name = "rldp.thm4.mu-sublinear"
+        docs = [inst.within_certificate(f"{name}: ties (homogeneity, equalities)",
+                                        [_mu_fact_expr(*f) for f in facts["ties"]], Fraction(1, 10**30))]
+        if facts["strict"]:
+            docs.append(inst.all_positive_certificate(f"{name}: strict subadditivity and mu > 0",
+                                                      [_mu_fact_expr(*f) for f in facts["strict"]], exact=False))
+        return docs
+    return {"certificate_covers": covers, **built(build)}
 
 
 def _theta_star_is_srr(a1, a2, t):
@@ -396,6 +441,7 @@ def _dual_certificates(cases) -> list[dict]:
 def check_utility_identity(ctx):
     rng = ctx.rng("thm4-mi")
     worst = Fraction(0)
+    cases = []   # exact (Q, p), for the certificate (issue 23)
     with arb_precision(40):
         for _ in range(60):
             a, b = rng.randint(2, 5), rng.randint(1, 5)
@@ -407,6 +453,7 @@ def check_utility_identity(ctx):
                     w[0] = 1
                 cols.append([Fraction(k, sum(w)) for k in w])
             Q = [[cols[x][y] for x in range(a)] for y in range(b)]
+            cases.append((Q, p))
             # I(X;Y) = sum_{x,y} P_x Q_{y|x} log(Q_{y|x} / P(y)) from the joint distribution
             mi = flint.arb(0)
             for y in range(b):
@@ -422,4 +469,21 @@ def check_utility_identity(ctx):
                                        counterexample={"P": list(map(str, p)), "Q": [list(map(str, r)) for r in Q]}, kind="false")
     if worst > Fraction(1, 10 ** 35):
         return Outcome.inconclusive("difference not resolved at 40 digits", worst=str(float(worst)))
-    return Outcome.verified(f"60 random (P, Q): |I_P(X;Y) - sum_y mu(Q_y)| <= {float(worst):.1e} (rigorous balls)")
+    return Outcome.verified(f"60 random (P, Q): |I_P(X;Y) - sum_y mu(Q_y)| <= {float(worst):.1e} (rigorous balls)",
+                            **_utility_certificate(cases))
+
+
+def _utility_certificate(cases) -> dict:
+    """Issue 23: |I_P(X;Y) - sum_y mu(Q_y)| <= 1e-30 at the first 50 sampled (P, Q), I from the joint distribution
+    (divergence.mi_expr) and mu from its definition (staircase.mu_expr), each written out (arb)."""
+    from rldp_verify.certificates import instances_rldp as inst
+    from rldp_verify.certificates.divergence import mi_expr
+    from rldp_verify.certificates.staircase import mu_expr
+
+    n = min(len(cases), inst.CAP)
+    return {"certificate_covers": inst.cover_note(
+        len(cases), n, "(P, Q): |I_P(X;Y) - sum_y mu(Q_y)| <= 1e-30 (within 1e-30, not the equality), both sides "
+        "written out from the exact rationals"),
+        **built(lambda: inst.within_certificate(
+            "rldp.thm4.utility-as-mu-sum: I_P(X;Y) - sum_y mu(Q_y)",
+            [["-", mi_expr(Q, p), ["+", 0, *(mu_expr(row, p) for row in Q)]] for Q, p in cases], Fraction(1, 10**30)))}

@@ -138,3 +138,24 @@ def test_mi_concavity_gap_shape():
     assert recheck(inst.all_positive_certificate("jensen", [_concavity_gap_expr(*case)], exact=False)).ok
     assert not recheck(inst.all_positive_certificate("jensen", [_concavity_gap_expr(*case, "convex")],
                                                      exact=False)).ok
+
+
+def test_mu_facts_shapes():
+    """Theorem 4's mu: I_P(X;Y) = sum_y mu(Q_y) and homogeneity within 1e-30, strict subadditivity > 0 at rational
+    instances; homogeneity with gamma off by 1e-20 and subadditivity at proportional vectors (a tie, not > 0) are
+    rejected."""
+    from proofs.rldp.thm4_srr_optimal import _mu_fact_expr
+    from rldp_verify.certificates.divergence import mi_expr
+    from rldp_verify.certificates.staircase import mu_expr
+
+    p = [F(1, 2), F(1, 3), F(1, 6)]
+    Q = [[F(1, 2), F(1, 4), F(0)], [F(1, 2), F(3, 4), F(1)]]
+    tol = F(1, 10**30)
+    assert recheck(inst.within_certificate("mi", [["-", mi_expr(Q, p), ["+", *(mu_expr(r, p) for r in Q)]]], tol)).ok
+    v1, v2 = [F(1), F(2), F(0)], [F(3), F(1), F(1)]
+    assert recheck(inst.within_certificate("hom", [_mu_fact_expr("hom", p, v1, v2, F(7, 3))], tol)).ok
+    assert recheck(inst.all_positive_certificate("sub", [_mu_fact_expr("sub", p, v1, v2, 1)], exact=False)).ok
+    wrong = ["-", mu_expr([F(7, 3) * x for x in v1], p), ["*", F(7, 3) + F(1, 10**20), mu_expr(v1, p)]]
+    assert not recheck(inst.within_certificate("hom", [wrong], tol)).ok
+    assert not recheck(inst.all_positive_certificate("sub", [_mu_fact_expr("sub", p, v1, [2 * x for x in v1], 1)],
+                                                     exact=False)).ok
