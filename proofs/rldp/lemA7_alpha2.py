@@ -156,6 +156,7 @@ def subset_argmax(center, Btil):
 def check_point1(ctx):
     rng = ctx.rng("lemma-a7.point1")
     n, fails, below = 0, [], None
+    cases = []   # (P^, B~) for the certificate (issue 23)
     with working_precision(30):
         for k in range(120):
             m = rng.choice((2, 3, 4, 5))
@@ -165,6 +166,7 @@ def check_point1(ctx):
             Btil = thr * (1 + mpmath.mpf(rng.random())) if k % 3 else thr
             v, X1 = subset_argmax(c, Btil)
             vmin = g_alpha2(pmin, Btil)
+            cases.append((c, Btil))
             n += 1
             if v > vmin + mpmath.mpf(10) ** -25:
                 fails.append({"P^": [str(x) for x in c], "B~": nstr(Btil, 15), "best": nstr(v, 15),
@@ -181,4 +183,22 @@ def check_point1(ctx):
     return Outcome.verified(f"{n} random P^ (|X| = 2..5) with B~ >= (1 - 2 P^_min)^2 (a third exactly at the "
                             "threshold): exhaustive subset maximisation always attains the maximum at {x_min}; the "
                             "stated (1 - P^_min)^2 >= (1 - 2 P^_min)^2 is a stronger (sufficient) hypothesis",
-                            instances=n, below_threshold_example=below)
+                            instances=n, below_threshold_example=below,
+                            **argmax_certificate("rldp.lemma-a7.point1-condition", cases, "B~ >= (1 - 2 P^_min)^2"))
+
+
+def argmax_certificate(name: str, cases, hypothesis: str) -> dict:
+    """Issue 23: per sampled (P^, B~) (B~ as the binary rational the check used), g(P^_min) - g(P^_X1) > 0 for every
+    subset mass P^_X1 != P^_min, g = 2 (t+ - rho) in Lemma 1's closed form at e^B = 1 + B~ (arb)."""
+    from rldp_verify.certificates import instances_rldp as inst
+    from rldp_verify.certificates.claims import built
+
+    n = min(len(cases), inst.CAP)
+    return {"certificate_covers": inst.cover_note(
+        len(cases), n, f"(P^, B~) with {hypothesis}: g(P^_min) > g(P^_X1) for every subset mass P^_X1 != P^_min "
+        "(g = 2 rho (xi+ - 1) in Lemma 1's closed form, B~ as the binary rational the check used; subsets of mass "
+        "P^_min tie by the same formula), each re-derived by the checker in arb",
+        "; not that Lemma 1's closed form is xi+ (rldp.lemma1.roots-numeric)"),
+        **built(lambda: inst.all_positive_certificate(f"{name}: g(P^_min) - g(P^_X1) over subsets",
+                                                      [inst.argmax_at_min_expression(c, B) for c, B in cases],
+                                                      exact=False))}

@@ -11,7 +11,7 @@ from rldp_verify.core.numbers import to_mpf, working_precision
 from rldp_verify.rldp.uncertainty import RenyiBall
 
 from ._sec34 import EX1_CONF, EX1_N, EX1_PHAT, PAPER, nstr, rand_dist, rand_table
-from .lemA7_alpha2 import READING, subset_argmax
+from .lemA7_alpha2 import READING, argmax_certificate, subset_argmax
 
 
 def L_closed(p, Bs):
@@ -190,12 +190,14 @@ def check_part2_formula(ctx):
 def check_part2_argmax(ctx):
     rng = ctx.rng("prop2.argmax")
     n, fails = 0, []
+    cases = []   # (P^_U|s, e^B_s - 1) for the certificate (issue 23)
     with working_precision(30):
         for k in range(100):
             c = rand_dist(rng, rng.choice((2, 3, 4, 5)))
             pmin = to_mpf(min(c))
             Btil = (1 - pmin) ** 2 * (1 + mpmath.mpf(rng.random()) if k % 3 else 1)
             v, X1 = subset_argmax(c, Btil)
+            cases.append((c, Btil))
             from .lemA7_alpha2 import g_alpha2
 
             if v > g_alpha2(min(c), Btil) + mpmath.mpf(10) ** -25:
@@ -206,7 +208,8 @@ def check_part2_argmax(ctx):
     return Outcome.verified(f"{n} random P^_(U|s) (|U| = 2..5) with e^B_s - 1 >= (1 - P^_min)^2 (a third at equality): "
                             "exhaustive maximisation over subsets attains the maximum at {u_min}. The proof (Lemma A7) "
                             "gives the weaker sufficient condition e^B_s - 1 >= (1 - 2 P^_min)^2, also verified "
-                            "(rldp.lemma-a7.point1-condition)", instances=n)
+                            "(rldp.lemma-a7.point1-condition)", instances=n,
+                            **argmax_certificate("rldp.prop2.part2-argmax", cases, "e^B_s - 1 >= (1 - P^_min)^2"))
 
 
 @claim(

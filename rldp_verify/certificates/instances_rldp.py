@@ -291,3 +291,26 @@ def alpha2_residual_expr(p, t, E) -> list:
 
     p = Fraction(p)
     return ["-", ["+", ["/", p * p, t], ["/", (1 - p) ** 2, ["-", 1, t]]], E]
+
+
+def subset_gain_expr(rho, E) -> list:
+    """2 rho (xi+(rho) - 1) = 2 (t+(rho) - rho) at alpha = 2 (Lemma 1's closed form, :func:`alpha2_root_expr`,
+    E = e^{B_s} = 1 + B~ exact or an expression): the value of the subset X1 with P^_{X1} = rho in (A6) / eq. (30)."""
+    return ["*", 2, ["-", alpha2_root_expr(rho, E, 1), rho]]
+
+
+def argmax_at_min_expression(center, Btil) -> list:
+    """min over the non-empty proper subsets X1 with P^_{X1} != P^_min of g(P^_min) - g(P^_{X1}) (g of
+    :func:`subset_gain_expr`, E = 1 + B~; ``center`` exact, ``Btil`` exact or mpf): > 0 iff the maximum over
+    subsets is attained at {x_min} and only at subsets of the same mass (those tie by the same formula)."""
+    from fractions import Fraction
+    from itertools import combinations
+
+    from rldp_verify.certificates.series import exact_number
+
+    c = [Fraction(x) for x in center]
+    E = 1 + exact_number(Btil)
+    pmin = min(c)
+    top = subset_gain_expr(pmin, "$E")
+    masses = sorted({sum(c[i] for i in X1) for r in range(1, len(c)) for X1 in combinations(range(len(c)), r)})
+    return ["let", [["E", E]], ["min", *(["-", top, subset_gain_expr(rho, "$E")] for rho in masses if rho != pmin)]]

@@ -159,3 +159,14 @@ def test_mu_facts_shapes():
     assert not recheck(inst.within_certificate("hom", [wrong], tol)).ok
     assert not recheck(inst.all_positive_certificate("sub", [_mu_fact_expr("sub", p, v1, [2 * x for x in v1], 1)],
                                                      exact=False)).ok
+
+
+def test_argmax_at_min_shape():
+    """Lemma A7 point 1: above the threshold (1 - 2 P^_min)^2 the maximum over subsets is certified at {x_min};
+    below it (the claim's own example: P^ = (1/10, 2/10, 7/10), B~ = 4/25, argmax {0, 1}) the certificate is
+    rejected."""
+    c = [F(1, 10), F(2, 10), F(7, 10)]
+    assert recheck(inst.all_positive_certificate("argmax", [inst.argmax_at_min_expression(c, (1 - 2 * c[0]) ** 2)],
+                                                 exact=False)).ok
+    assert not recheck(inst.all_positive_certificate("argmax", [inst.argmax_at_min_expression(c, F(4, 25))],
+                                                     exact=False)).ok
