@@ -113,7 +113,7 @@ def _fig2_certificates(ev: dict, printed) -> dict:
                                             f"({extra.get('no_certificate')})"}
     return {**ev, KEY: [*ev.get(KEY, []), *extra[KEY]],
             "certificate_covers": "from the printed entries: the rows summing to 1 and every likelihood ratio in "
-            "{1, t, 1/t} identically in t (symbolic identities; the ratios as a sum of squares of "
-            "(a - b)(a - t b)(t a - b) per output), and both mechanisms stochastic with positive entries and exactly "
+            "{1, t, 1/t} identically in t (symbolic identities: (a - b)(a - t b)(t a - b) = 0 per output and pair of "
+            "inputs), and both mechanisms stochastic with positive entries and exactly "
             "log(t)-LDP at t = 2, 7/3 (eps-LDP audits); the staircase pattern follows (each column's entries are its "
             "least entry c > 0 times 1 or t)"}

@@ -6,6 +6,7 @@ from fractions import Fraction
 import sympy as sp
 
 from rldp_verify.certificates.claims import built
+from rldp_verify.certificates.value import value_certificate
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.rigorous import arb_precision
 from rldp_verify.topics.extremal.staircase import pattern_column, pattern_index, pattern_set, solve_staircase_lp
@@ -77,11 +78,18 @@ def check_l24(ctx):
     t_small = 1 + Fraction(1, 10**6)
     viol = _violations(TIE_P0, TIE_P1, t_small)
     if positive and uni.a_star == 0 and viol:
+        from rldp_verify.certificates.claims import KEY
         from rldp_verify.certificates.identity import identity_evidence
 
-        certs = identity_evidence("kairouz.lemma24.ratio-bounds", {"ratio difference": (r_alt - r_bound, diff)},
-                                  uncovered="the sign of its coefficients (exact) and the violation at e^eps = 1 + 10^-6 "
-                                            "(exact rationals, no certificate)")
+        certs = identity_evidence("kairouz.lemma24.ratio-bounds", {"ratio difference": (r_alt - r_bound, diff)})
+        extra = built(_l24_certificates, sp.Poly(sp.expand(num), a).all_coeffs(),
+                      sp.Poly(sp.expand(den), a).all_coeffs(), t_small)
+        certs = {**certs, KEY: [*certs.get(KEY, []), *extra.get(KEY, [])], "certificate_covers": (
+            "the symbolic identity (ratio difference); from P0, P1 of the tie instance: r(T') - r(T) = N(a)/D(a), T' = {x1}, T = {x1, x3}, "
+            "identically in a = e^eps - 1 with N, D's coefficients all >= 0 and each with a positive one (so > 0 "
+            "for every a > 0), and the violation r(T') > the upper bound of (56) at e^eps = 1 + 10^-6 (exact)"
+            if KEY in extra else f"the symbolic identity; not the coefficients' sign nor the violation "
+                                 f"({extra.get('no_certificate')})")}
         return Outcome.refuted(
             "false when some x has P0(x) = P1(x): the pattern T' = T minus that x has a strictly larger likelihood "
             f"ratio for EVERY eps > 0 (ratio difference = {diff}, positive for a = e^eps - 1 > 0), so no eps* > 0 exists; "
@@ -93,6 +101,44 @@ def check_l24(ctx):
             symbolic_difference=str(diff), closed_form_a_star=str(uni.a_star), minimal="k = 3 is the smallest alphabet with such a tie", kind="missing-hypothesis",
             **certs)
     return Outcome.inconclusive("tie instance did not behave as expected", diff=str(diff), a_star=str(uni.a_star))
+
+
+def _pattern_ratio_expr(P0, P1, T, t="$t") -> list:
+    """P0.S_T / P1.S_T for the pattern column S_T (t on T, 1 elsewhere; Definition 3) as an expression."""
+    def dot_(P):
+        return ["+", *(["*", p, t if x in T else 1] for x, p in enumerate(P))]
+    return ["/", dot_(P0), dot_(P1)]
+
+
+def _l24_certificates(num_coeffs, den_coeffs, t_small) -> list[dict]:
+    """Issue 23, on the tie instance (TIE_P0, TIE_P1; T = {x1, x3}, T' = {x1}): the ``symbolic-identity``
+    r_T'(a) - r_T(a) = N(a)/D(a) in a = e^eps - 1 with the ratios written from P0, P1 and N, D from their stated
+    coefficients; exactly, every coefficient >= 0 and N, D each with a positive one (so N/D > 0 for every a > 0);
+    and r_T'(t) - r_T(t) > 0 at t = ``t_small`` (the violation of (56), exactly)."""
+    from rldp_verify.certificates.exact_gaps import all_nonneg
+    from rldp_verify.certificates.identity import Tree, tree_identity_certificate
+
+    a, cN, cD = Tree.var("a"), [Fraction(str(c)) for c in num_coeffs], [Fraction(str(c)) for c in den_coeffs]
+    P0, P1, T, Tp = TIE_P0, TIE_P1, (0, 2), (0,)
+
+    def r(S):     # (1 + a P0(S)) / (1 + a P1(S)) = P0.S_T / P1.S_T at t = 1 + a (P sums to 1)
+        return (1 + a * sum(P0[x] for x in S)) / (1 + a * sum(P1[x] for x in S))
+
+    def poly(c):   # c_0 + c_1 a + ... (c given highest first)
+        out = a * 0 + c[-1]
+        for i, ci in enumerate(reversed(c[:-1]), start=1):
+            out = out + ci * a ** i
+        return out
+    return [tree_identity_certificate("kairouz.lemma24.ratio-bounds: r(T')(a) - r(T)(a) = N(a)/D(a), N coefficients "
+                                      f"{[str(c) for c in cN]}, D coefficients {[str(c) for c in cD]} (highest first)",
+                                      r(Tp) - r(T), poly(cN) / poly(cD), words="a = e^eps - 1"),
+            all_nonneg("kairouz.lemma24.ratio-bounds: the coefficients of N and D", [([], [*cN, *cD])]),
+            value_certificate("kairouz.lemma24.ratio-bounds: N and D each have a positive coefficient",
+                              ["min", ["max", *cN], ["max", *cD]], lower=0, strict=True, exact=True),
+            value_certificate(f"kairouz.lemma24.ratio-bounds: r(T') - r(T) > 0 at e^eps = {t_small} (the upper bound "
+                              "of (56) violated)", ["let", [["t", t_small]], ["-", _pattern_ratio_expr(P0, P1, Tp),
+                                                                             _pattern_ratio_expr(P0, P1, T)]],
+                              lower=0, strict=True, exact=True)]
 
 
 @claim(
@@ -115,7 +161,7 @@ def check_eq61(ctx):
     eq61_ok = sp.simplify(root - D / (-C)) == 0
     # (ii) sharpness on random tie-free instances + hockey-stick witness just above the threshold
     rng = ctx.rng("eq61")
-    rows, bad = [], []
+    rows, bad, cert = [], [], []   # cert: per instance the data of its certificates (issue 23)
     for k in (3, 3, 4, 4, 5):
         P0, P1 = rand_pair(rng, k, 30)
         uni = universal_binary_threshold(P0, P1)
@@ -132,10 +178,13 @@ def check_eq61(ctx):
             gamma = (r + hi) / 2 if r > hi else (r + lo) / 2
             mu = mu_hockey(P0, P1, gamma) if r > hi else mu_hockey(P1, P0, 1 / gamma)
             bin_val = utility(binary_mechanism(P0, P1, t), mu)
-            opt = solve_staircase_lp(k, t, mu).value
+            sol = solve_staircase_lp(k, t, mu)
+            opt = sol.value
             witness = {"pattern": Tj, "gamma": str(gamma), "BIN": str(bin_val), "OPT": str(opt)}
             if not opt > bin_val:
                 witness = None
+            cert.append((P0, P1, uni.a_star, a_lo, a_hi, Tj, (P0, P1, gamma) if r > hi else (P1, P0, 1 / gamma),
+                         sol.theta))
         rows.append({"P0": fs(P0), "P1": fs(P1), "a_star": str(uni.a_star), "binding": uni.binding,
                      "bounds_hold_at_and_below": inside, "violation_above": bool(viol), "witness": witness})
         if not (inside and viol and witness):
@@ -152,16 +201,83 @@ def check_eq61(ctx):
         attain &= (M0[0] / M1[0] == hi and M0[1] / M1[1] == lo)
     if not eq61_ok or bad or not attain:
         return Outcome.refuted("closed form not sharp / not attained", counterexample=bad[:1] or {"eq61": eq61_ok, "attain": attain}, kind="false")
+    from rldp_verify.certificates.claims import KEY
     from rldp_verify.certificates.identity import identity_evidence
 
     certs = identity_evidence("kairouz.lemma24.eq61-closed-form", {
-        "(60)/a at a = eq. (61)": (sp.Add(D, sp.Mul(D / (-C), C, evaluate=False), evaluate=False), 0)},
-        uncovered=f"the sharpness on {len(rows)} instances (exact LPs, no certificate)")
+        "(60)/a at a = eq. (61)": (sp.Add(D, sp.Mul(D / (-C), C, evaluate=False), evaluate=False), 0)})
+    extra = built(_eq61_certificates, cert, [[Fraction(x) for x in r["P0"]] for r in rows[:3]],
+                  [[Fraction(x) for x in r["P1"]] for r in rows[:3]])
+    certs = {**certs, KEY: [*certs.get(KEY, []), *extra.get(KEY, [])], "certificate_covers": (
+        f"the symbolic identity ((60)/a at a = eq. (61)); and, exactly, from P0, P1 of the {len(cert)} instances: every "
+        "pattern's ratio inside the bounds (56) at a* and a*(1 - 1e-6), one pattern outside at a*(1 + 1e-6), there a "
+        "feasible theta of LP (11) whose hockey-stick utility exceeds the binary mechanism's (so the optimum does), "
+        "and the binary mechanism attaining both bounds (57) on 3 instances at e^eps = 3; not that a* is eq. (61)'s "
+        "minimum (the engine's closed form; its sharpness is what is certified)"
+        if KEY in extra else f"the symbolic identity; not the sharpness ({extra.get('no_certificate')})")}
     return Outcome.verified(f"eq. (61) is the root of (60)/a; on {len(rows)} tie-free instances the exact threshold "
                             "a* = e^eps* - 1 is sharp (all patterns inside the bounds at a* and a*(1 - 1e-6); a pattern "
                             "violates at a*(1 + 1e-6), where a hockey-stick f-divergence E_gamma has an exact LP optimum "
                             "strictly above the binary mechanism's); the binary mechanism attains both bounds (57)",
                             instances=rows, **certs)
+
+
+def _hockey_expr(A, B, gamma, col, t="$t") -> list:
+    """E_gamma's column functional (A.c - gamma B.c)_+ (Sec. 3.1) of a column ``col`` (numbers, or "t" for the
+    bound e^eps) as an expression."""
+    def dot_(P):
+        return ["+", *(["*", Fraction(p), t if c == "t" else Fraction(c)] for p, c in zip(P, col, strict=True))]
+    return ["max", ["-", dot_(A), ["*", Fraction(gamma), dot_(B)]], 0]
+
+
+def _eq61_certificates(cert, P0s, P1s) -> list[dict]:
+    """Issue 23, exact ``rigorous-value`` certificates from the instances' P0, P1 (``cert``: P0, P1, a*, a_lo, a_hi,
+    the violating pattern T_j, the hockey-stick witness (A, B, gamma), the LP optimum theta at e^eps = 1 + a_hi):
+    (1) every pattern's ratio r_j = P0.S_j / P1.S_j lies in [r(T^c), r(T)] at e^eps = 1 + a* and 1 + a_lo;
+    (2) r(T_j) lies outside it at 1 + a_hi; (3) theta is feasible for LP (11) (``lp-optimum`` feasibility) and
+    sum_j theta_j mu(S_j) - sum_y mu(Q_bin,y) > 0 with mu = E_gamma written from (A, B, gamma); (4) the binary
+    mechanism's output ratios equal r(T) and r(T^c) at e^eps = 3 on the instances (P0s, P1s)."""
+    from rldp_verify.certificates.exact_gaps import all_nonneg, all_zero
+
+    from ._certified import feasibility_certificate
+
+    inside, outside, gains, feas, attain = [], [], [], [], []
+    for P0, P1, a_star, a_lo, a_hi, Tj, (A, B, gamma), theta in cert:
+        k = len(P0)
+        T = binary_set_hypothesis(P0, P1)
+        Tc = frozenset(range(k)) - T
+        bounds = [["hi", _pattern_ratio_expr(P0, P1, T)], ["lo", _pattern_ratio_expr(P0, P1, Tc)]]
+        for a in (a_star, a_lo):
+            inside.append(([["t", 1 + a], *bounds], [e for j in range(2 ** k) for e in (
+                ["-", "$hi", _pattern_ratio_expr(P0, P1, pattern_set(j, k))],
+                ["-", _pattern_ratio_expr(P0, P1, pattern_set(j, k)), "$lo"])]))
+        rj = _pattern_ratio_expr(P0, P1, frozenset(Tj))
+        outside.append(["let", [["t", 1 + a_hi], *bounds], ["max", ["-", rj, "$hi"], ["-", "$lo", rj]]])
+        t = 1 + a_hi
+        cols = [["t" if x in pattern_set(j, k) else 1 for x in range(k)] for j in range(2 ** k)]
+        Qb = binary_mechanism(P0, P1, t)
+        opt = ["+", 0, *(["*", th, _hockey_expr(A, B, gamma, c)] for th, c in zip(theta, cols, strict=True) if th)]
+        binv = ["+", *(_hockey_expr(A, B, gamma, [Qb[x][y] for x in range(k)]) for y in range(len(Qb[0])))]
+        gains.append(["let", [["t", t]], ["-", opt, binv]])
+        E = [[t if x in pattern_set(j, k) else Fraction(1) for j in range(2 ** k)] for x in range(k)]
+        feas.append(feasibility_certificate(f"kairouz.lemma24.eq61-closed-form: theta feasible for LP (11), k = {k}, "
+                                            f"e^eps = 1 + a*(1 + 1e-6)", theta, E=E, f=[1] * k))
+    for P0, P1 in zip(P0s, P1s, strict=True):
+        P0, P1 = tuple(P0), tuple(P1)
+        T = binary_set_hypothesis(P0, P1)
+        Q = binary_mechanism(P0, P1, 3)
+        m = [(["+", *(["*", p, Q[x][y]] for x, p in enumerate(P0))], ["+", *(["*", p, Q[x][y]] for x, p in
+                                                                            enumerate(P1))]) for y in range(2)]
+        attain.append(([["t", 3]], [["-", ["/", *m[0]], _pattern_ratio_expr(P0, P1, T)],
+                                    ["-", ["/", *m[1]], _pattern_ratio_expr(P0, P1, frozenset(range(len(P0))) - T)]]))
+    name = "kairouz.lemma24.eq61-closed-form"
+    out = [all_nonneg(f"{name}: every pattern inside the bounds (56) at a* and a*(1 - 1e-6)", inside),
+           value_certificate(f"{name}: a pattern outside the bounds at a*(1 + 1e-6), each instance", ["min", *outside],
+                             lower=0, strict=True, exact=True),
+           value_certificate(f"{name}: E_gamma of the LP optimum theta minus the binary mechanism's > 0, each instance",
+                             ["min", *gains], lower=0, strict=True, exact=True), *feas]
+    return out + ([all_zero(f"{name}: the binary mechanism attains both bounds (57) at e^eps = 3", attain)]
+                  if attain else [])
 
 
 @claim(

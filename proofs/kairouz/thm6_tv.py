@@ -116,8 +116,9 @@ def check_cor11(ctx):
         certs = {**certs, KEY: [*certs.get(KEY, []), *extra[KEY]], "certificate_covers": (
             f"the symbolic identity (79); and, exactly, the {n} (vertex mechanism, P0, P1) checks "
             "((e^eps-1)/(e^eps+1) TV(P0, P1) - TV(M0, M1) >= 0) and the 9 binary equalities with each binary mechanism log(t)-LDP "
-            "(eps-LDP audits), re-derived by the checker from the entries, with the vertex lists of D_eps,l proved complete (vertex-enumeration) for "
-            "(k, l) = (2, 3), (3, 3), not for (3, 4) (its certificate would double the claim's time); TV(M0, M1) convex in Q is the argument that vertices suffice (not certified)")}
+            "(eps-LDP audits), re-derived by the checker from the entries, with the vertex list of D_eps,l proved complete (vertex-enumeration) for "
+            "(k, l, e^eps) = (2, 3, 3); (3, 3, 2)'s is kairouz.lemma23.corner-points' certificate, (3, 4, 5/2)'s is not "
+            "built (it would double the claim's time); TV(M0, M1) convex in Q is the argument that vertices suffice (not certified)")}
     else:
         certs["certificate_covers"] = f"the symbolic identity (79); not the {n} exact checks ({extra['no_certificate']})"
     return Outcome.verified(f"eq. (79) symbolic; exact check on {n} (vertex mechanism, P0, P1) pairs (TV is convex, "
@@ -128,7 +129,7 @@ def _cor11_certificates(checked) -> list[dict]:
     """Issue 23, per (k, l, t, vertices V of D_eps,l, pairs (P0, P1, binary Q)): exactly, b - TV(M0, M1) >= 0 for
     every vertex Q and pair, b = (t-1)/(t+1) TV(P0, P1), M_nu = P_nu Q; TV(M0, M1) - b = 0 for the binary Q; and
     the binary Q's eps-LDP ``audit``; the ``vertex-enumeration`` certificates that V is all of D_eps,l's vertices
-    (:mod:`.lem22_polytope`) for k l <= 9."""
+    (:mod:`.lem22_polytope`) for k l <= 6."""
     from rldp_verify.certificates.exact_gaps import all_nonneg, all_zero, ldp_audit_certificate, leaf, transpose
 
     from .lem22_polytope import _vertex_certificates
@@ -148,7 +149,8 @@ def _cor11_certificates(checked) -> list[dict]:
             eq.append((binds, [["-", tv_expr(k, Qb), "$b"]]))
             audits.append(ldp_audit_certificate(f"kairouz.cor11.tv-contraction: the binary mechanism (k = {k}, "
                                                 f"t = {t}, pair {len(audits) % 3}) is log(t)-LDP", transpose(Qb), t))
-    vert = _vertex_certificates([p for p in polys if p[0] * p[1] <= 9]).get("certificates", [])  # not 3 x 4: time
+    # D_eps,l at (2, 3, 3) only: (3, 3, 2) is kairouz.lemma23.corner-points' (the same enumeration); (3, 4) for time
+    vert = _vertex_certificates([p for p in polys if p[0] * p[1] <= 6]).get("certificates", [])
     return [all_nonneg("kairouz.cor11.tv-contraction: (e^eps-1)/(e^eps+1) TV(P0,P1) - TV(M0,M1) at the vertices",
                        ineq),
             all_zero("kairouz.cor11.tv-contraction: equality for the binary mechanism", eq), *audits, *vert]

@@ -11,6 +11,10 @@
   entries are rational functions of t lies in {1, t, 1/t}: for each output y and inputs x < x',
   (a - b)(a - t b)(t a - b) = 0 identically in t, with a = Q[y][x], b = Q[y][x'] (a product of reals is 0 iff a
   factor is, so a / b is 1, t or 1/t wherever b != 0).
+- :func:`all_zero` / :func:`all_nonneg` -- exact ``rigorous-value`` certificates that many terms are 0 (their
+  squares sum to 0) or >= 0 (their min), grouped under ``let`` bindings; :func:`leaf` writes numbers for them;
+  :func:`in_sets_terms`, :func:`convex_pair_terms`, :func:`block_ratio_terms` -- terms of set membership, of a
+  two-point combination and of the cone {c >= 0 : c_{s,u} <= t c_{s',u'}, s != s'}.
 - :func:`transpose` -- rows x to rows y.
 
 Nothing here decides a verdict: a wrong table or a channel above e^eps still gets its certificate, which the
@@ -24,7 +28,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from rldp_verify.certificates import envelope, qs
-from rldp_verify.certificates.value import abs_expr, value_certificate
+from rldp_verify.certificates.value import abs_expr
 
 
 def transpose(M) -> list[list]:
@@ -65,29 +69,19 @@ def entries_equal_certificate(name: str, pairs) -> dict:
     terms = [abs_expr(["-", v, f]) for v, f in pairs]
     if not terms:
         raise ValueError(f"entries_equal_certificate {name!r}: no entries")
-    return value_certificate(f"{name} ({len(terms)} entries, each equal to its formula)", ["max", *terms],
-                             lower=0, upper=0, exact=True)
+    return _exact_value(f"{name} ({len(terms)} entries, each equal to its formula)", ["max", *terms], 0, 0, False)
 
 
 def ratio_set_identities(name: str, Q, t) -> list[dict]:
-    """``symbolic-identity`` certificates (one per output y) that every ratio Q[y][x] / Q[y][x'] lies in
-    {1, t, 1/t}: sum over x < x' of ((a - b)(a - t b)(t a - b))^2 = 0 identically, a = Q[y][x], b = Q[y][x'];
-    ``Q[y][x]``: :class:`~rldp_verify.certificates.identity.Tree` entries in the variable ``t`` (also a Tree).
-    A sum of squares of reals is 0 only if each is, so at every real t each product vanishes."""
+    """``symbolic-identity`` certificates (one per output y and inputs x < x') that every ratio Q[y][x] / Q[y][x']
+    lies in {1, t, 1/t}: (a - b)(a - t b)(t a - b) = 0 identically in t, a = Q[y][x], b = Q[y][x'] (``Q[y][x]``:
+    :class:`~rldp_verify.certificates.identity.Tree` entries in the variable ``t``, also a Tree).  A product of
+    reals is 0 only if a factor is, so at every t the ratio a / b is 1, t or 1/t (where b != 0)."""
     from rldp_verify.certificates.identity import tree_identity_certificate
 
-    docs = []
-    for y, row in enumerate(Q):
-        terms = [((a - b) * (a - t * b) * (t * a - b)) ** 2 for i, a in enumerate(row) for b in row[i + 1:]]
-        if not terms:
-            continue
-        lhs = terms[0]
-        for s in terms[1:]:
-            lhs = lhs + s
-        docs.append(tree_identity_certificate(f"{name}: output {y}, every ratio in {{1, t, 1/t}} "
-                                              f"(sum over {len(terms)} pairs of ((a - b)(a - t b)(t a - b))^2 = 0)",
-                                              lhs, 0, words="t = e^eps"))
-    return docs
+    return [tree_identity_certificate(f"{name}: output {y}, inputs {x}, {x + 1 + i}: (a - b)(a - t b)(t a - b) = 0",
+                                      (a - b) * (a - t * b) * (t * a - b), 0, words="t = e^eps")
+            for y, row in enumerate(Q) for x, a in enumerate(row) for i, b in enumerate(row[x + 1:])]
 
 
 @lru_cache(maxsize=4096)
@@ -99,7 +93,10 @@ def leaf(x):
     """An expression node ready for JSON: lists and strings ("$name", "p/q") as they are, exact numbers as
     :func:`~rldp_verify.certificates.qs` writes them (cached: the builders below write many equal numbers);
     floats are refused."""
-    if isinstance(x, (list, str)):
+    t = type(x)
+    if t is Fraction:
+        return _qs_cached(x)
+    if t is int or t is str or t is list:
         return x
     if isinstance(x, float):
         raise TypeError(f"a float {x!r} in a certificate expression: pass an exact number")
@@ -160,9 +157,19 @@ def _let(binds, body) -> list:
     return ["let", [[n, leaf(e)] for n, e in binds], body] if binds else body
 
 
+def _tree(e):
+    """The expression ``e`` with every number written as JSON (:func:`leaf`; a faster walk than
+    :func:`~rldp_verify.certificates.value.expr`, whose per-node conversions would dominate the claims' time)."""
+    t = type(e)
+    if t is list or t is tuple:
+        return [_tree(a) for a in e]
+    if t is str or t is int:
+        return e
+    return leaf(e)
+
+
 def _exact_value(name: str, e: list, lower, upper, strict: bool) -> dict:
-    """:func:`~rldp_verify.certificates.value.value_certificate` (exact mode) of a tree whose numeric leaves went
-    through :func:`leaf` already (its conversion of every node would dominate the claims' time)."""
-    st = {"expr": e, "lower": None if lower is None else qs(lower), "upper": None if upper is None else qs(upper),
-          "strict": strict, "prec": 128, "exact": True}
+    """:func:`~rldp_verify.certificates.value.value_certificate` (exact mode) of the tree ``e`` (:func:`_tree`)."""
+    st = {"expr": _tree(e), "lower": None if lower is None else qs(lower),
+          "upper": None if upper is None else qs(upper), "strict": strict, "prec": 128, "exact": True}
     return envelope("rigorous-value", name, st, {})

@@ -64,10 +64,10 @@ def test_ratio_set_identities_accept_figure2_binary_and_reject_a_ratio_t_squared
     t = Tree.var("t")
     QT = [[t, t, 1, t, 1], [1, 1, t, 1, t]]
     good = ratio_set_identities("binary", [[v / (1 + t) for v in row] for row in QT], t)
-    assert len(good) == 2 and all(recheck(d).ok for d in good)
+    assert len(good) == 20 and all(recheck(d).ok for d in good)
     QT[0][1] = t * t
-    bad = ratio_set_identities("binary", [[v / (1 + t) for v in row] for row in QT], t)
-    assert not recheck(bad[0]).ok and recheck(bad[1]).ok
+    bad = [recheck(d).ok for d in ratio_set_identities("binary", [[v / (1 + t) for v in row] for row in QT], t)]
+    assert bad[:10].count(False) == 2 and all(bad[10:])     # pairs (x1, x2): t^2/t = t is fine; (x2, x3), (x2, x5)
 
 
 def test_grr_claims_certificates_reject_a_tool_grr_with_a_wrong_denominator():
@@ -118,3 +118,37 @@ def test_cor11_certificates_reject_a_mechanism_above_the_bound_and_a_wrong_binar
     assert not recheck(_cor11_certificates([(2, 3, t, [identity], [(P0, P1, Qb)])])[0]).ok
     rr = [[F(2, 3), F(1, 3)], [F(1, 3), F(2, 3)]]                  # log 2-LDP, below the bound: no equality
     assert not recheck(_cor11_certificates([(2, 3, t, V, [(P0, P1, rr)])])[1]).ok
+
+
+def test_lemma24_certificates_reject_wrong_coefficients_and_no_violation_at_eps_zero():
+    from proofs.kairouz.lem24_binary import _l24_certificates
+
+    ok = _l24_certificates([1, 0, 0], [2, 12, 16], 1 + F(1, 10**6))
+    assert all(recheck(d).ok for d in ok)
+    assert not recheck(_l24_certificates([1, 0, 0], [2, 12, 15], 1 + F(1, 10**6))[0]).ok   # N/D is not the difference
+    assert not recheck(_l24_certificates([-1, 0, 0], [2, 12, 16], 2)[1]).ok                # a negative coefficient
+    assert not recheck(_l24_certificates([1, 0, 0], [2, 12, 16], 1)[3]).ok                 # e^eps = 1: no violation
+
+
+def test_eq61_certificates_reject_a_threshold_moved_and_a_worse_theta():
+    from proofs.kairouz.lem24_binary import _eq61_certificates
+    from rldp_verify.topics.extremal.staircase import solve_staircase_lp
+    from rldp_verify.topics.extremal.thresholds import universal_binary_threshold
+    from rldp_verify.topics.extremal.utilities import mu_hockey
+
+    P0, P1 = (F(1, 2), F(1, 3), F(1, 6)), (F(1, 5), F(1, 5), F(3, 5))
+    a = universal_binary_threshold(P0, P1).a_star
+    a_lo, a_hi = a * (1 - F(1, 10**6)), a * (1 + F(1, 10**6))
+    from proofs.kairouz.lem24_binary import _bounds, _violations
+
+    Tj, r = _violations(P0, P1, 1 + a_hi)[0]
+    lo, hi = _bounds(P0, P1, 1 + a_hi)
+    wit = (P0, P1, (r + hi) / 2) if r > hi else (P1, P0, 2 / (r + lo))
+    theta = solve_staircase_lp(3, 1 + a_hi, mu_hockey(*wit)).theta
+    docs = _eq61_certificates([(P0, P1, a, a_lo, a_hi, Tj, wit, theta)], [list(P0)], [list(P1)])
+    assert all(recheck(d).ok for d in docs)
+    late = _eq61_certificates([(P0, P1, a_hi, a_lo, a_hi, Tj, wit, theta)], [], [])     # "inside" at a*(1 + 1e-6)
+    assert not recheck(late[0]).ok
+    worse = [F(0)] * len(theta)
+    worse[-1] = 1 / (1 + a_hi)                                         # the all-e^eps column: a utility of 0
+    assert not recheck(_eq61_certificates([(P0, P1, a, a_lo, a_hi, Tj, wit, worse)], [], [])[2]).ok
