@@ -103,9 +103,11 @@ def _instance(rng, k):
 def check_lift(ctx):
     rng = ctx.rng("isit.steps.appa.lift")
     t = Tally(ctx.dps)
+    cases = []
     with working_precision(ctx.dps):
         for k in range(50):
-            phat, Q, s1, s2 = _instance(rng, k)
+            ex = _instance_exact(rng, k)
+            phat, Q, s1, s2 = [[mp(v) for v in r] for r in ex[0]], [[mp(v) for v in r] for r in ex[1]], ex[2], ex[3]
             R1 = [q / mpmath.fsum(Q[s1]) for q in Q[s1]]
             R2 = [q / mpmath.fsum(Q[s2]) for q in Q[s2]]
             kap = _kappas(phat, R1, R2, s1, s2)
@@ -118,10 +120,54 @@ def check_lift(ctx):
             t.equal("(37)-(38)", printed_38(kap), mpmath.fsum(h**2 / p for h, p in zip(flatH, flatP, strict=True)), pt)
             t.equal("(39)", printed_39(flatP, flatH), mpmath.fsum((p - h) ** 2 / p for p, h in zip(flatP, flatH, strict=True)), pt)
             t.equal("(40)", printed_40(kap), _chi2(flatH, flatP), pt)
-            B = printed_40(kap) * (1 + mp(rand_fraction(rng, 0, 1)))     # any B with K <= sqrt(B + 1)
+            widen = rand_fraction(rng, 0, 1)
+            cases.append((*ex, widen))
+            B = printed_40(kap) * (1 + mp(widen))     # any B with K <= sqrt(B + 1)
             t.leq("(41)", _chi2(flatH, flatP), B, {**pt, "B": B})
             t.points += 1
-    return t.outcome("(33)-(41)", statement_claims=THEOREM_3)
+    return t.outcome("(33)-(41)", statement_claims=THEOREM_3,
+                     **(_lift_evidence(cases[:CS_CAP], len(cases)) if t.failure is None else {}))
+
+
+def lift_terms(phat, Q, s1, s2, widen) -> tuple[list, list]:
+    """(the differences of (35)-(36), the projections, (37)-(38), (39) and (40) -- each 0 --, [B - chi2(P^, P) for
+    (41)]) at one exact instance: R_{U|s} = Q_{U|s}, the kappas of (34) and the lift (33) built by calling the printed
+    steps on Formula numbers (square roots in the checker's language), B = (40) (1 + widen)."""
+    H = [numbers(*r) for r in phat]
+    R1 = [Formula.number(q / sum(Q[s1])) for q in Q[s1]]
+    R2 = [Formula.number(q / sum(Q[s2])) for q in Q[s2]]
+    ps1, ps2 = sum(phat[s1]), sum(phat[s2])
+    k1 = ps1 * root(sum((h / ps1) ** 2 / r for h, r in zip(H[s1], R1, strict=True)))
+    k2 = ps2 * root(sum((h / ps2) ** 2 / r for h, r in zip(H[s2], R2, strict=True)))
+    binds = [["k1", k1.node], ["k2", k2.node]]     # each kappa written once per term ("let")
+    kap = (Formula("$k1"), Formula("$k2"), Formula.number(1 - ps1 - ps2))
+    P = printed_33(H, R1, R2, s1, s2, kap)
+    flatP, flatH = [v for r in P for v in r], [v for r in H for v in r]
+    zero = Formula.number(0)
+    chi2 = sum(((p - h) ** 2 / p for p, h in zip(flatP, flatH, strict=True)), zero)
+    sq = sum((h * h / p for h, p in zip(flatH, flatP, strict=True)), zero)
+    eqs = [sum(flatP, zero) - 1]
+    for s, R in ((s1, R1), (s2, R2)):
+        eqs += [p / sum(P[s], zero) - r for p, r in zip(P[s], R, strict=True)]
+    eqs += [printed_38(kap) - sq,
+            sum((p - 2 * h for p, h in zip(flatP, flatH, strict=True)), zero) + sq - chi2,   # (39) (reading)
+            printed_40(kap) - (sq - 1)]
+    B = printed_40(kap) * (1 + Formula.number(widen))
+    return [["let", binds, e.node] for e in eqs], [["let", binds, (B - (sq - 1)).node]]
+
+
+def _lift_evidence(cases, n: int) -> dict:
+    from rldp_verify.certificates.instances_other import all_nonneg, covers, near_zero
+
+    def docs():
+        parts = [lift_terms(*c) for c in cases]
+        return [near_zero(f"(35)-(40) at {len(cases)} sampled (P^, Q, s1, s2): each identity within 1e-30",
+                          [e for eqs, _ in parts for e in eqs]),
+                all_nonneg(f"(41): chi2(P^, P) < B at {len(cases)} sampled instances, B = (40) (1 + r)",
+                           [e for _, ineq in parts for e in ineq], strict=True, exact=False)]
+    return {"certificate_covers": covers(len(cases), n, "(35)-(40) within 1e-30 each (not the equalities: square "
+                                         "roots in the kappas) and (41) strictly, the lift (33) and (38), (40) built "
+                                         "by the printed steps on exact data"), **built(docs)}
 
 
 def as_printed_certificates(phat, Q, s1, s2) -> list[dict]:
@@ -198,11 +244,15 @@ def check_as_printed(ctx):
 def check_cauchy_schwarz(ctx):
     rng = ctx.rng("isit.steps.appa.cs")
     t = Tally(ctx.dps)
+    cases = []
     with working_precision(ctx.dps):
         for k in range(50):
-            phat, P, s1, s2 = _instance(rng, k)
+            ex = _instance_exact(rng, k)
+            phat, P, s1, s2 = [[mp(v) for v in r] for r in ex[0]], [[mp(v) for v in r] for r in ex[1]], ex[2], ex[3]
             H, Pf = [v for r in phat for v in r], [v for r in P for v in r]
-            B = _chi2(H, Pf) * (1 + (mp(rand_fraction(rng, 0, 1)) if k % 2 else 0))     # P in F, sometimes on the boundary
+            widen = rand_fraction(rng, 0, 1) if k % 2 else 0
+            cases.append((*ex, widen))
+            B = _chi2(H, Pf) * (1 + mp(widen))     # P in F, sometimes on the boundary
             pt = {"case": k, "s1": s1, "s2": s2, "B": B}
             l42 = printed_42_lhs(phat, P, s1, s2)
             t.leq("(42)", l42, B + 1, pt)
@@ -210,7 +260,38 @@ def check_cauchy_schwarz(ctx):
             t.leq("(43)", l44**2, l42, pt)
             t.leq("(44)", l44, mpmath.sqrt(B + 1), pt)
             t.points += 1
-    return t.outcome("(42)-(44)", statement_claims=THEOREM_3)
+    return t.outcome("(42)-(44)", statement_claims=THEOREM_3,
+                     **(_cs_evidence(cases[:CS_CAP], len(cases)) if t.failure is None else {}))
+
+
+CS_CAP = 25
+
+
+def cs_terms(phat, P, s1, s2, widen) -> list:
+    """(B + 1 - (42)'s LHS, (42)'s LHS - (44)'s LHS^2, sqrt(B + 1) - (44)'s LHS) at one exact instance, B =
+    chi2(P^, P) (1 + widen), the displays written from their definitions in the checker's language (Formula)."""
+    H, Pt = [numbers(*r) for r in phat], [numbers(*r) for r in P]
+    chi2 = sum((h * h / p for rh, rp in zip(H, Pt, strict=True) for h, p in zip(rh, rp, strict=True)),
+               Formula.number(0)) - 1
+    B = chi2 * (1 + Formula.number(widen))
+    rest = 1 - sum(H[s1]) - sum(H[s2])
+    l42 = rest * rest / (1 - sum(Pt[s1]) - sum(Pt[s2]))
+    l44 = rest
+    for s in (s1, s2):
+        ph, ps = sum(H[s]), sum(Pt[s])
+        inner = sum(((h / ph) ** 2 / (p / ps) for h, p in zip(H[s], Pt[s], strict=True)), Formula.number(0))
+        l42 = l42 + ph * ph / ps * inner
+        l44 = l44 + ph * root(inner)
+    return [(B + 1 - l42).node, (l42 - l44 * l44).node, (root(B + 1) - l44).node]
+
+
+def _cs_evidence(cases, n: int) -> dict:
+    from rldp_verify.certificates.instances_other import all_nonneg, covers
+
+    return {"certificate_covers": covers(len(cases), n, "(42), (43) and (44), strict, with B = chi2(P^, P) (1 + r) "
+                                         "written from the tables"),
+            **built(lambda: all_nonneg(f"(42)-(44) at {len(cases)} sampled (P^, P, s1, s2, B)",
+                                       [x for c in cases for x in cs_terms(*c)], strict=True, exact=False))}
 
 
 def printed_74(v, kappa, x, i):

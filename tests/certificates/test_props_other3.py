@@ -210,3 +210,26 @@ def test_falpha_eq68_69_certificate_the_68_mutant_and_a_flipped_69(monkeypatch):
         # the mutant steps.falpha.68-without-minus-1: (alpha t + p) (1-p)^(alpha-1)/(1-p-t)^alpha exceeds d psi/dp
         monkeypatch.setattr(m, "printed_68", lambda a, p, t: (a * t + p) * (1 - p) ** (a - 1) / (1 - p - t) ** a)
         assert not recheck(m.eq68_69_certificate(pts68, [])).ok
+
+
+PHAT = ((F(1, 10), F(1, 10)), (F(1, 5), F(1, 10)), (F(3, 20), F(7, 20)))
+PT = ((F(1, 8), F(1, 8)), (F(1, 8), F(1, 8)), (F(1, 4), F(1, 4)))
+
+
+def test_isit_cauchy_schwarz_certificate_and_a_radius_below_chi2():
+    from proofs.isit import steps_appA_C as m
+    from rldp_verify.certificates.instances_other import all_nonneg
+
+    assert recheck(all_nonneg("cs", m.cs_terms(PHAT, PT, 0, 2, F(1, 3)), strict=True, exact=False)).ok
+    # B = chi2 (1 + r) with r = -1/2: P is outside F and (42) fails
+    assert not recheck(all_nonneg("cs", m.cs_terms(PHAT, PT, 0, 2, F(-1, 2)), strict=True, exact=False)).ok
+
+
+def test_isit_lift_certificate_and_the_38_mutant(monkeypatch):
+    from proofs.isit import steps_appA_C as m
+    from rldp_verify.certificates.instances_other import all_nonneg
+
+    eqs, ineq = m.lift_terms(PHAT, PT, 0, 2, F(1, 2))
+    assert recheck(near_zero("lift", eqs)).ok and recheck(all_nonneg("41", ineq, strict=True, exact=False)).ok
+    monkeypatch.setattr(m, "printed_38", lambda k: k[0] + k[1] + k[2])     # steps.isit.38-without-square
+    assert not recheck(near_zero("lift", m.lift_terms(PHAT, PT, 0, 2, F(1, 2))[0])).ok
