@@ -169,3 +169,26 @@ def test_ordered_subsets_matches_dense(k, m, p):
     bad = copy.deepcopy(cert)
     bad["statement"]["ordered-subsets"]["m"] = 1
     assert "2 <= m" in recheck(bad).message
+
+
+def test_rsfd_random_instances_match_dense():
+    """12 random RS+FD channels (1-3 attributes of 2-3 values, each GRR / UE-zero / UE-random with random rational
+    p, q): the certificate is accepted, its r is the dense channel's max ratio, and r lowered by 2^-40 is rejected."""
+    import random
+
+    rng = random.Random(23)
+    for i in range(12):
+        parts = []
+        for _ in range(rng.randint(1, 3) if i % 2 else 2):
+            k, fake = rng.randint(2, 3), rng.choice(["uniform", "zero", "random"])
+            a, b = sorted(F(rng.randint(1, 9), 10) for _ in range(2))
+            c = Symmetric(k, 1 - (k - 1) * F(1, 2 * k), F(1, 2 * k)) if fake == "uniform" else \
+                UnaryProduct(k, BitChannel(b, a) if rng.random() < 0.5 else BitChannel(a, b))
+            parts.append((c, fake))
+        st = FakeData(parts)
+        R = _dense_ratio(st)
+        _, cert = _cert(st, "1/100")
+        assert recheck(cert).ok and F(cert["data"]["r"]) == R, (parts, R, cert["data"], recheck(cert).message)
+        low = copy.deepcopy(cert)
+        low["data"]["r"] = str(R - F(1, 2**40))
+        assert not recheck(low).ok
