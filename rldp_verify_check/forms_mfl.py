@@ -1,27 +1,26 @@
 """eps-LDP audit forms of multi-freq-ldpy's HE, RS+FD and ordered SS clients (statement ``set`` ldp, ``sizes``).
 
-- ``laplace-histogram`` {d, b}: Y = e_x + Z, Z_i i.i.d. Laplace(0, b), density f(y|x) = prod_i e^(-|y_i - [i = x]|/b)
-  / 2b.  eps-LDP for densities is f(y|x) <= e^eps f(y|x') for almost every y (then P(A|x) <= e^eps P(A|x') for every
-  event A, and conversely).  For x != x' every other coordinate cancels: f(y|x)/f(y|x') = e^(((|y_x| - |y_x - 1|)
-  + (|y_x' - 1| - |y_x'|))/b) <= e^(2/b) (each bracket is at most 1, triangle inequality), with equality on
-  {y_x >= 1, y_x' <= 0}, of positive measure under both: U = L = e^eps_c, eps_c = 2/b.
-  PASS: eps_c <= eps (exactly, or e^eps_c <= e^eps in arb); FAIL: the reverse, certainly (as ``lattice-laplace``).
+- ``laplace-histogram`` {d >= 2, b}: Y = e_x + Z, Z_i i.i.d. Laplace(0, b), density f(y|x) = prod_i e^(-|y_i - [i =
+  x]|/b) / 2b; eps-LDP for densities is f(y|x) <= e^eps f(y|x') for almost every y (equivalently for every event).
+  For x != x' the other coordinates cancel: f(y|x)/f(y|x') = e^(((|y_x| - |y_x - 1|) + (|y_x' - 1| - |y_x'|))/b) <=
+  e^(2/b) (each bracket <= 1), with equality on {y_x >= 1, y_x' <= 0}, of positive measure: U = L = e^eps_c,
+  eps_c = 2/b.  PASS: eps_c <= eps (exactly, or in arb against e^eps = r); FAIL: the reverse, certainly.
 - ``rsfd`` {parts: [{fake, k, p, q}]} (RS+FD): attribute j uniform on the D parts and secret, reported by L_j, every
-  other attribute i by fake data F_i: Q(y|t) = prod_i F_i(y_i) (1/D) sum_j L_j(y_j|t_j)/F_j(y_j).  The factor
-  prod_i F_i(y_i)/D > 0 cancels: the ratio is sum_j u_j / sum_j v_j, (u_j, v_j) = (G_j(b1), G_j(b2)) w_j(n) per part,
-  b1, b2 the bits "t_j is hot at y_j", "t'_j is": ``uniform`` (GRR, Pr[y = t] = p, each other value q, F = 1/k):
-  G(b) = k (p if b else q); ``zero`` (UE of the zero vector, F = Z the all-cold law, 0 < q < 1): L/F = h(y_j[t_j]),
-  G = h = Pr[b|hot]/Pr[b|cold]; ``random`` (UE of a uniform value, 0 < p, q < 1): F(y) = Z(y) (n h(1) + (k - n) h(0))
-  / k, n = the ones of y_j, so G = h and w(n) = k / (n h(1) + (k - n) h(0)) (w = 1 otherwise), n in
-  [b1 + b2, k - 2 + b1 + b2] (t_j != t'_j) united with [b, k - 1 + b] (t_j = t'_j, b1 = b2 = b).  The parts choose
-  independently (k >= 2), so for the bound R (data ``r``): sum_j max (u_j - R v_j) <= 0 proves ratio <= R for every
-  y, t, t' (U = R); w(n) (G(b1) - R G(b2)) is monotone in n (1/w is affine), so the ends of each range suffice.  L: the
-  ``choice`` [[b1, b2(, n)], ...] per part (n in its range), ratio sum u / sum v (1 unless some b1 != b2: t != t').
+  other attribute i by fake data F_i: Q(y|t) = prod_i F_i(y_i) (1/D) sum_j L_j(y_j|t_j)/F_j(y_j); the factor before
+  the sum (> 0) cancels: the ratio is sum_j u_j / sum_j v_j, (u_j, v_j) = w_j(n) (G_j(b1), G_j(b2)), b1, b2 = "t_j,
+  t'_j hot at y_j": ``uniform`` (GRR: Pr[y = t] = p, other values q; F = 1/k): G(b) = k (p if b else q); ``zero``
+  (UE of the zero vector: F = Z, the all-cold law, 0 < q < 1): L/F = h(y_j[t_j]), G = h = Pr[b|hot]/Pr[b|cold];
+  ``random`` (UE of a uniform value, 0 < p, q < 1): F(y) = Z(y) (n h(1) + (k - n) h(0)) / k, n = the ones of y_j, so
+  G = h, w(n) = k / (n h(1) + (k - n) h(0)) (w = 1 otherwise), n in [b1 + b2, k - 2 + b1 + b2] (t_j != t'_j) or
+  [b, k - 1 + b] (t_j = t'_j, b1 = b2 = b).  Parts choose independently (k >= 2): for R = data ``r``,
+  sum_j max (u_j - R v_j) <= 0 proves ratio <= R at every y, t, t' (U = R); w(n) (G(b1) - R G(b2)) is monotone in n
+  (1/w is affine), so each range's ends suffice.  L: the ``choice`` [[b1, b2(, n)], ...] (n in its range),
+  sum u / sum v (1 unless some b1 != b2, i.e. t != t').
 - ``ordered-subsets`` {k, m, p} (SS_Client's array, 2 <= m <= k - 1): with probability p, x then m - 1 other values
   in a uniform order, else m values other than x: Q(Y|x) = p / perm(k-1, m-1) if Y_1 = x, 0 if x is later in Y,
-  (1-p) / perm(k-1, m) if x is not in Y.  Q(Y|x)/Q(Y|x') depends on the statuses (first, later, absent) of x and x'
-  only; a pair of statuses is realised by some Y iff not both are first, at most m - 1 are later and the other
-  values fill the m - placed remaining positions (m - placed <= k - 2): U = L = the max over realised pairs.
+  (1-p) / perm(k-1, m) if x is not in Y; so the ratio depends on the statuses (first, later, absent) of x and x'
+  only, and a pair of them is realised by some Y iff not both first, at most m - 1 later, and the m - placed other
+  positions fit the k - 2 other values: U = L = the max over realised pairs.
 """
 
 from __future__ import annotations
