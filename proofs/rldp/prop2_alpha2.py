@@ -224,6 +224,7 @@ def check_part2_argmax(ctx):
 def check_part3(ctx):
     rng = ctx.rng("prop2.part3")
     n, worst = 0, mpmath.mpf(-10)
+    cases = []   # (P^, B, s) meeting the hypothesis, for the certificates (issue 23)
     with working_precision(30):
         for ball in _random_balls(rng, 24):
             for s in range(ball.sensitive_size):
@@ -231,6 +232,7 @@ def check_part3(ctx):
                 pmin = to_mpf(min(ball.conditional(s)))
                 if Bs < mpmath.log(1 + (1 - pmin) ** 2):
                     worst = max(worst, ball.rad_value(s, dps=20) - mpmath.sqrt(mpmath.exp(Bs) - 1))
+                    cases.append((ball.phat, ball.radius, s))
                     n += 1
         # the literal bound fails: P^_(U|s) = (1/2, 1/2), e^B_s - 1 = 1/10 (< (1 - 1/2)^2 = 1/4)
         lit = RenyiBall.from_radius([[1, 1]], 2, "0")
@@ -247,4 +249,31 @@ def check_part3(ctx):
     return Outcome.verified(f"{n} random instances with B_s below the threshold: rad_s <= sqrt(e^B_s - 1) (max "
                             f"rad_s - bound {nstr(worst, 3)}); the literal bound e^B_s - 1 fails: P^_(U|s) = (1/2, 1/2), "
                             f"e^B_s = 1.1 gives rad_s = {nstr(rad_lit, 6)} > 0.1", instances=n,
-                            literal_reading_counterexample=literal)
+                            literal_reading_counterexample=literal, **_part3_certificates(cases))
+
+
+def _part3_certificates(cases) -> dict:
+    """Issue 23: per instance, the hypothesis 1 + (1 - P^_min)^2 - e^{B_s} > 0 and the conclusion sqrt(e^{B_s} - 1) -
+    rad_s > 0, rad_s as eq. (30)'s maximum over subsets of Lemma 1's closed form, B_s of eq. (23) (arb)."""
+    from rldp_verify.certificates import instances_rldp as inst
+    from rldp_verify.certificates.claims import built
+
+    def build():
+        hyp, concl = [], []
+        for phat, B, s in cases[:inst.CAP]:
+            ps = sum(phat[s])
+            c = [v / ps for v in phat[s]]
+            E = ["exp", inst.conditional_radius_expr(ps, 2, B)]
+            hyp.append(["-", 1 + (1 - min(c)) ** 2, E])
+            concl.append(inst.rad_below_sqrt_expression(c, E))
+        return [inst.all_positive_certificate("rldp.prop2.part3: hypothesis 1 + (1 - P^_min)^2 - e^B_s", hyp,
+                                              exact=False),
+                inst.all_positive_certificate("rldp.prop2.part3: sqrt(e^B_s - 1) - rad_s (eq. (30))", concl,
+                                              exact=False)]
+    n = min(len(cases), inst.CAP)
+    return {"certificate_covers": inst.cover_note(
+        len(cases), n, "(P^, B, s): the hypothesis e^B_s < 1 + (1 - P^_min)^2 and the conclusion rad_s < sqrt(e^B_s "
+        "- 1), rad_s written as eq. (30)'s maximum over subsets X1 of 2 (t+(P^_X1) - P^_X1) in Lemma 1's closed form "
+        "and B_s by eq. (23), each evaluated by the checker in arb",
+        "; eq. (30) itself (Lemma A6) and Lemma 1's closed form are taken as stated, not re-derived"),
+        **built(build)}

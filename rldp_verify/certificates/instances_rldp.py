@@ -314,3 +314,15 @@ def argmax_at_min_expression(center, Btil) -> list:
     top = subset_gain_expr(pmin, "$E")
     masses = sorted({sum(c[i] for i in X1) for r in range(1, len(c)) for X1 in combinations(range(len(c)), r)})
     return ["let", [["E", E]], ["min", *(["-", top, subset_gain_expr(rho, "$E")] for rho in masses if rho != pmin)]]
+
+
+def rad_below_sqrt_expression(center, E) -> list:
+    """sqrt(E - 1) - max over non-empty proper subsets X1 of g(P^_{X1}) (g of :func:`subset_gain_expr`; ``center``
+    = P^_{U|s} exact, ``E`` = e^{B_s} an expression): > 0 iff eq. (30)'s rad_s at alpha = 2 (the maximum over
+    subsets, Lemma A6) is below Proposition 2 part 3's sqrt(e^{B_s} - 1)."""
+    from fractions import Fraction
+    from itertools import combinations
+
+    c = [Fraction(x) for x in center]
+    masses = sorted({sum(c[i] for i in X1) for r in range(1, len(c)) for X1 in combinations(range(len(c)), r)})
+    return ["let", [["E", E]], ["-", ["sqrt", ["-", "$E", 1]], ["max", *(subset_gain_expr(rho, "$E") for rho in masses)]]]

@@ -170,3 +170,15 @@ def test_argmax_at_min_shape():
                                                  exact=False)).ok
     assert not recheck(inst.all_positive_certificate("argmax", [inst.argmax_at_min_expression(c, F(4, 25))],
                                                      exact=False)).ok
+
+
+def test_rad_below_sqrt_shape():
+    """Proposition 2 part 3 at P^_U|s = (1/2, 1/2), e^B_s = 11/10: rad_s = 0.3015 < sqrt(1/10) is certified; the
+    literal bound e^B_s - 1 = 1/10 (the sqrt dropped) is rejected."""
+    import json
+
+    doc = inst.all_positive_certificate("part3", [inst.rad_below_sqrt_expression([F(1, 2), F(1, 2)], F(11, 10))],
+                                        exact=False)
+    assert recheck(doc).ok
+    literal = json.loads(json.dumps(doc).replace('["sqrt", ["-", "$E", 1]]', '["-", "$E", 1]'))
+    assert literal != doc and not recheck(literal).ok
