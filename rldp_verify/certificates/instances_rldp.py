@@ -325,4 +325,5 @@ def rad_below_sqrt_expression(center, E) -> list:
 
     c = [Fraction(x) for x in center]
     masses = sorted({sum(c[i] for i in X1) for r in range(1, len(c)) for X1 in combinations(range(len(c)), r)})
-    return ["let", [["E", E]], ["-", ["sqrt", ["-", "$E", 1]], ["max", *(subset_gain_expr(rho, "$E") for rho in masses)]]]
+    rad = ["max", *(subset_gain_expr(rho, "$E") for rho in masses)]
+    return ["let", [["E", E]], ["-", ["sqrt", ["-", "$E", 1]], rad]]
