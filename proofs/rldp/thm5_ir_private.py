@@ -156,6 +156,25 @@ def check_private(ctx):
                             "with the proof's step ||P_{U|s} - P_{U|s'}||_1 <= d", **ev)
 
 
+def _diagonal_certificate(tables) -> dict:
+    """Issue 23: the exact ``rigorous-value`` certificate that for each P-hat of ``tables`` (the claim's: diagonal,
+    P-hat(s, u) = [s = u]/a) Theorem 5's d = min(2, 2 max_s rad_s + max_{s,s'} ||P-hat_{U|s} - P-hat_{U|s'}||_1) with rad = 0
+    is 2, and e^delta2 = 1 + 2 (e^eps2 - 1)/d equals e^eps2 = 3 there (each conditional P-hat(u|s) written as
+    P-hat(s, u) / sum_u P-hat(s, u) from the table's entries)."""
+    from rldp_verify.certificates.exact_gaps import all_zero
+
+    groups = []
+    for table in tables:
+        a = len(table)
+        cond = [[["/", v, ["+", *row]] for v in row] for row in table]
+        spread = ["max", *(["+", *(["max", ["-", x, y], ["-", y, x]] for x, y in zip(c1, c2, strict=True))]
+                           for c1 in cond for c2 in cond)]
+        binds = [["d", ["min", 2, ["+", ["*", 2, ["max", *([0] * a)]], spread]]], ["t", 3]]
+        groups.append((binds, [["-", "$d", 2], ["-", ["+", 1, ["/", ["*", 2, ["-", "$t", 1]], "$d"]], "$t"]]))
+    return all_zero("rldp.thm5.delta2-algebra: diagonal P-hat, d = 2 and e^delta2 = e^eps2 (|S| = "
+                    f"{', '.join(str(len(t)) for t in tables)})", groups)
+
+
 @claim(
     id="rldp.thm5.delta2-algebra",
     paper=PAPER,
@@ -180,14 +199,20 @@ def check_algebra(ctx):
         if dd != 2 or exp_delta2(Fraction(3), dd) != 3:
             ok_diag = False
     if inverse and mono and ok_diag:
+        from rldp_verify.certificates.claims import KEY, built
         from rldp_verify.certificates.identity import identity_evidence
 
+        ev = identity_evidence("rldp.thm5.delta2-algebra", {
+            "inverse": (sp.Add(1, sp.Mul(d, e_delta - 1, sp.Rational(1, 2), evaluate=False), evaluate=False), E),
+            "e^delta2 - e^eps2": (e_delta - E, (E - 1) * (2 - d) / d)})
+        extra = built(_diagonal_certificate, [[[Fraction(int(i == j), a) for j in range(a)] for i in range(a)]
+                                              for a in range(2, 6)])
+        ev = {**ev, KEY: [*ev.get(KEY, []), *extra.get(KEY, [])], "certificate_covers": (
+            "the symbolic identities (inverse, e^delta2 - e^eps2); and, exactly, the diagonal cases a = 2..5: d = "
+            "min(2, 2 max over s of rad(s) + max over s, s' of the L1 distance of P-hat's conditionals on U given s "
+            "and s') with rad = 0, written from the diagonal table, equals 2 and e^delta2 = e^eps2 at e^eps2 = 3" if KEY in extra else
+            f"the symbolic identities; not the diagonal cases ({extra.get('no_certificate')})")}
         return Outcome.verified("inverse identity and e^delta2 - e^eps2 = (e^eps2 - 1)(2 - d)/d symbolic; "
-                                "diagonal P-hat gives d = 2, delta2 = eps2 (a = 2..5)", factored=str(diff),
-                                **identity_evidence("rldp.thm5.delta2-algebra", {
-                                    "inverse": (sp.Add(1, sp.Mul(d, e_delta - 1, sp.Rational(1, 2), evaluate=False),
-                                                       evaluate=False), E),
-                                    "e^delta2 - e^eps2": (e_delta - E, (E - 1) * (2 - d) / d)},
-                                    uncovered="the exact diagonal cases d = 2 (a = 2..5, engine's distance_from)"))
+                                "diagonal P-hat gives d = 2, delta2 = eps2 (a = 2..5)", factored=str(diff), **ev)
     return Outcome.refuted("algebra of delta2 fails", counterexample={"inverse": inverse, "mono": mono,
                                                                     "diag": ok_diag}, kind="false")

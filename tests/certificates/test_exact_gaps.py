@@ -152,3 +152,13 @@ def test_eq61_certificates_reject_a_threshold_moved_and_a_worse_theta():
     worse = [F(0)] * len(theta)
     worse[-1] = 1 / (1 + a_hi)                                         # the all-e^eps column: a utility of 0
     assert not recheck(_eq61_certificates([(P0, P1, a, a_lo, a_hi, Tj, wit, worse)], [], [])[2]).ok
+
+
+def test_delta2_diagonal_certificate_rejects_a_table_whose_conditionals_coincide():
+    from proofs.rldp.thm5_ir_private import _diagonal_certificate
+
+    assert recheck(_diagonal_certificate([[[F(1, 2), F(0)], [F(0), F(1, 2)]]])).ok
+    half = [[F(1, 4), F(1, 4)], [F(1, 4), F(1, 4)]]        # equal conditionals: d = 0, not 2
+    assert not recheck(_diagonal_certificate([half])).ok
+    near = [[F(1, 3), F(1, 6)], [F(1, 6), F(1, 3)]]        # d = 2/3
+    assert not recheck(_diagonal_certificate([near])).ok
