@@ -1602,3 +1602,60 @@ MUTANTS += [
            "instead of inf",
            wrap("rldp_verify.structured.channels:SubsetSelection.ratio", _ordered_ss_read_as_set), _MFL),
 ]
+
+# issue 23 (proto-hash), the eps-LDP audit certificate forms of pure-ldp's RAPPOR ("bloom"), private count sketch
+# ("signed-sketch"), heavy hitters over histogram encoding ("laplace-reports") and local hashing over a compound seed
+# (the Hadamard mechanism's rows), exercised by proofs/rldp/audit_certificate_hash.py; the first three lower the
+# printed upper end below the bound the checker re-derives from the form, the fourth writes rows that do not separate
+
+
+def _bloom_cold_side_dropped(orig):
+    def _r(self):
+        r1, _ = orig(self)
+        return r1, Fraction(1)                              # the positions set under x' only forgotten
+    return _r
+
+
+def _signed_sketch_other_entry_dropped(orig):
+    def _value(self, typ):
+        if typ[0] == "same":
+            return orig(self, typ)
+        return self._r(typ[1], 0)                           # the entry at h_j(x') forgotten (r(0, s') dropped)
+    return _value
+
+
+def _laplace_reports_word_dropped(orig):
+    def eps(self):
+        orig(self)
+        return 2 / Fraction(self.frag_scale)                # the word report's 2/b_W forgotten
+    return eps
+
+
+def _compound_witness_first_row_halved(orig):
+    def compound_witness(st):
+        w = orig(st)
+        if w is None or not isinstance(w["seed"], list) or "images" in w:
+            return w
+        rows = [w["seed"][0] >> 1] + w["seed"][1:]          # an off-by-one in the row of the separating bit
+        return {**w, "seed": rows, "buckets": [int(st.hash_fn(x, tuple(rows))) for x in w["inputs"]]}
+    return compound_witness
+
+
+_HASH = ("rldp.audit.hash-bloom-sketch-reports",)
+MUTANTS += [
+    mutant("certificate.bloom-cold-side-dropped", "rldp_verify.structured.composite",
+           "the Bloom filter's pair ratio taken as r1^|S - T| only (the positions set under x' only, each worth "
+           "r2 = max_b C(b)/H(b), forgotten)",
+           wrap("rldp_verify.structured.composite:BloomProduct._r", _bloom_cold_side_dropped), _HASH),
+    mutant("certificate.signed-sketch-other-entry-dropped", "rldp_verify.structured.sketch",
+           "the signed sketch's ratio for two inputs at different positions taken as r(s, 0) (the other input's "
+           "entry forgotten)",
+           wrap("rldp_verify.structured.sketch:SignedSketch._value", _signed_sketch_other_entry_dropped), _HASH),
+    mutant("certificate.laplace-reports-word-dropped", "rldp_verify.structured.sketch",
+           "the two Laplace reports' eps taken as 2/b_F (the word report forgotten)",
+           wrap("rldp_verify.structured.sketch:LaplaceReports.eps", _laplace_reports_word_dropped), _HASH),
+    mutant("certificate.compound-witness-first-row-halved", "rldp_verify.certificates.audit_hash",
+           "the Hadamard mechanism's witness written at the first row halved (an off-by-one in the separating bit), "
+           "where the two inputs' sign tuples are equal",
+           wrap("rldp_verify.certificates.audit_hash:compound_witness", _compound_witness_first_row_halved), _HASH),
+]
