@@ -259,11 +259,13 @@ def printed_117_last(t):
 def check_chain_115_117(ctx):
     rng = ctx.rng("kairouz.steps.s9-2")
     T = Tally(ctx.dps)
+    cases: list = []
     with mpmath.workdps(ctx.dps):
         for _n in range(40):
             k = rng.choice((2, 3, 4, 5))
             P = rand_dist(rng, k, 60)
-            eps = mp(Fraction(rng.randint(1, 100), 100))
+            eps_q = Fraction(rng.randint(1, 100), 100)
+            eps = mp(eps_q)
             t = mpmath.exp(eps)
             Tset = _argmax_sets(P)[0]
             Tc = frozenset(range(k)) - Tset
@@ -276,8 +278,65 @@ def check_chain_115_117(ctx):
             T.equal("(117) first line", (mx * k / (t + k - 1)) / b, ratio * k / (t + k - 1) * (t + 1), pt)
             T.leq("(117) first <= second (Lemma 27)", ratio, 1, pt)
             T.leq("(117) second <= third", k / (t + k - 1) * (t + 1), printed_117_last(t), pt)
+            if len(cases) < CAP_115:
+                cases.append((P, eps_q, Tset, 1 - ratio > mp(10) ** -30))
             T.points += 1
-    return T.outcome("(115)-(117)", statement_claims=("kairouz.thm13.binary-mi-approximation",))
+    return T.outcome("(115)-(117)", statement_claims=("kairouz.thm13.binary-mi-approximation",),
+                     **(_chain_115_evidence(cases, T.points) if T.failure is None else {}))
+
+
+CAP_115 = 10   # each instance writes its 2^k column utilities: about 45 KB
+
+
+def chain_115_terms(P, eps, Tset) -> tuple[list, list]:
+    """(max |.| of [(115) - I(X;Y) of the binary mechanism, (117)'s first line - its rewriting] -- 0 --, [1 - ratio
+    (Lemma 27), (e^eps + 1) - k (e^eps + 1)/(e^eps + k - 1)] -- both > 0 --) at (P, eps, T), t = e^eps and the column
+    utilities bound by "let", mu the
+    MI column utility of the staircase columns (t on A, 1 off it) and I(X;Y) of the binary mechanism (29) from the
+    definition; printed_115 and printed_117_last called on the expressions (a wrong printed step, a wrong
+    certificate)."""
+    from rldp_verify.certificates.divergence import mi_expr
+    from rldp_verify.certificates.instances_other import mu_expr
+    from rldp_verify.certificates.series import Formula
+    from rldp_verify.certificates.value import abs_expr
+
+    k = len(P)
+    t = Formula("$t")
+    Tc = frozenset(range(k)) - Tset
+
+    subsets = _subsets(k)
+    let = [["t", ["exp", eps]]] + [[f"m{j}", mu_expr("mi", [t.node if i in A else 1 for i in range(k)], P=P,
+                                                      vals=[1] * k)] for j, A in enumerate(subsets)]
+
+    def mu(A):
+        return Formula(f"$m{subsets.index(A)}")     # each column utility written once ("let")
+    mu_T, mu_Tc = mu(Tset), mu(Tc)
+    b = printed_115(t, mu_T, mu_Tc)
+    binary = [[(t / (1 + t)).node, (1 / (1 + t)).node] if x in Tset else [(1 / (1 + t)).node, (t / (1 + t)).node]
+              for x in range(k)]
+    mi_bin = Formula(mi_expr([[1] * k, [1] * k], P, [[binary[x][y] for x in range(k)] for y in range(2)]))
+    mx = Formula(["max", *[mu(A).node for A in subsets]])
+    ratio = mx / (mu_T + mu_Tc)
+    eqs = [b - mi_bin, (mx * k / (t + k - 1)) / b - ratio * k / (t + k - 1) * (t + 1)]
+    ineqs = [1 - ratio, printed_117_last(t) - k / (t + k - 1) * (t + 1)]
+    return ["let", let, ["max", *[abs_expr(e.node) for e in eqs]]], [["let", let, e.node] for e in ineqs]
+
+
+def _chain_115_evidence(cases, total: int) -> dict:
+    from rldp_verify.certificates.claims import built
+    from rldp_verify.certificates.instances_other import all_nonneg, covers, near_zero
+
+    def docs():
+        parts = [(chain_115_terms(P, eps, Tset), sep) for P, eps, Tset, sep in cases]
+        return [near_zero(f"(115) and (117)'s first line within 1e-30 at {len(cases)} sampled (P, eps)",
+                          [eqs for (eqs, _), _ in parts]),
+                all_nonneg(f"(117): Lemma 27's ratio < 1 and k (e^eps + 1)/(e^eps + k - 1) < e^eps + 1 at {len(cases)} "
+                           "sampled (P, eps)", [e for (_, ineqs), sep in parts for e in (ineqs if sep else ineqs[1:])],
+                           strict=True, exact=False)]
+    ties = sum(1 for c in cases if not c[-1])
+    return {"certificate_covers": covers(len(cases), total, "(115) and (117)'s first line within 1e-30 (not the "
+                                         "equalities), Lemma 27's ratio < 1 and (117)'s last inequality strictly "
+                                         f"({ties} ratios within 1e-30 of 1 left out)"), **built(docs)}
 
 
 # --- Sec. 9.3: (118)-(120) -----------------------------------------------------------------------------------------
@@ -580,6 +639,7 @@ def printed_140_line3(W, mu_Q):
 def check_chain_140(ctx):
     rng = ctx.rng("kairouz.steps.s10")
     T = Tally(ctx.dps)
+    cases: list = []
 
     def stoch(r, c):
         M = [[Fraction(rng.randint(0, 6)) for _ in range(c)] for _ in range(r)]
@@ -606,8 +666,59 @@ def check_chain_140(ctx):
                 T.equal(f"{name}: (140) lines 1-2", line1, line2, pt)
                 T.leq(f"{name}: (140) line 2 <= line 3", line2, line3, pt)
                 T.equal(f"{name}: (140) line 3 = line 4", line3, sum(mu_q), pt)
+                if len(cases) < CAP_140:
+                    cases.append((name, Q, W, P0, P1, P, line3 - line2 > mp(10) ** -30))
             T.points += 1
-    return T.outcome("(140)", statement_claims=("kairouz.prop17.data-processing",))
+    return T.outcome("(140)", statement_claims=("kairouz.prop17.data-processing",),
+                     **(_chain_140_evidence(cases, 2 * T.points) if T.failure is None else {}))
+
+
+CAP_140 = 30
+
+
+def chain_140_certificates(cases) -> list[dict]:
+    """(140) at each (utility, Q, W, P0, P1, P): exactly, the entries of QW (line 1's columns) equal sum_y Q_{x,y}
+    W_{y,z} (line 2's) and each row of W sums to 1 (so line 3 = line 4: sum_z W_yz mu(Q_y) = mu(Q_y)); in arb, line 3 -
+    line 2 = sum_{y,z} W_yz mu(Q_y) - sum_z mu(sum_y W_yz Q_y) > 0 where the check found it above 1e-30 (at the others
+    a tie, e.g. each output z fed by one y, which arb cannot decide), mu the KL or MI column utility written out."""
+    from rldp_verify.certificates.instances_other import all_nonneg, all_zero, mu_expr
+
+    exact_terms, slack_terms = [], []
+    for name, Q, W, P0, P1, P, separated in cases:
+        k, l, m = len(Q), len(W), len(W[0])
+        QW = [[sum(Q[x][y] * W[y][z] for y in range(l)) for z in range(m)] for x in range(k)]
+        exact_terms += [["-", ["+", 0, *[["*", Q[x][y], W[y][z]] for y in range(l)]], QW[x][z]]
+                        for x in range(k) for z in range(m)]
+        exact_terms += [["-", ["+", *W[y]], 1] for y in range(l)]
+        if not separated:
+            continue
+
+        def mu(vals, exprs, name=name, P0=P0, P1=P1, P=P):
+            if not any(vals):
+                return 0
+            return mu_expr("kl", exprs, P0=P0, P1=P1) if name == "KL" else mu_expr("mi", exprs, P=P, vals=vals)
+        cols_q = [[Q[x][y] for x in range(k)] for y in range(l)]
+        line3 = ["+", 0, *[["*", W[y][z], mu(cols_q[y], cols_q[y])] for y in range(l) for z in range(m) if W[y][z]]]
+        line2 = ["+", 0, *[mu([QW[x][z] for x in range(k)],
+                              [["+", 0, *[["*", cols_q[y][x], W[y][z]] for y in range(l)]] for x in range(k)])
+                           for z in range(m)]]
+        slack_terms.append(["-", line3, line2])
+    docs = [all_zero(f"(140): the columns of QW and W's row sums, exactly, at {len(cases)} sampled cases", exact_terms)]
+    if slack_terms:
+        docs.append(all_nonneg(f"(140) line 2 < line 3 (sublinearity) at {len(slack_terms)} sampled cases", slack_terms,
+                               strict=True, exact=False))
+    return docs
+
+
+def _chain_140_evidence(cases, total: int) -> dict:
+    from rldp_verify.certificates.claims import built
+    from rldp_verify.certificates.instances_other import covers
+
+    ties = sum(1 for c in cases if not c[-1])
+    return {"certificate_covers": covers(len(cases), total, "(140): lines 1 = 2 and 3 = 4 through exact rational facts "
+                                         "(QW's entries, W's row sums) and line 2 < line 3 in arb (the KL and MI "
+                                         f"column utilities written out; {ties} ties within 1e-30 left out)"),
+            **built(chain_140_certificates, cases)}
 
 
 

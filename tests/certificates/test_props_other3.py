@@ -233,3 +233,43 @@ def test_isit_lift_certificate_and_the_38_mutant(monkeypatch):
     assert recheck(near_zero("lift", eqs)).ok and recheck(all_nonneg("41", ineq, strict=True, exact=False)).ok
     monkeypatch.setattr(m, "printed_38", lambda k: k[0] + k[1] + k[2])     # steps.isit.38-without-square
     assert not recheck(near_zero("lift", m.lift_terms(PHAT, PT, 0, 2, F(1, 2))[0])).ok
+
+
+def test_kairouz_large_eps_terms_and_a_bound_too_small():
+    from proofs.kairouz import steps_sec7_8 as m
+    from rldp_verify.certificates.instances_other import all_nonneg
+
+    assert recheck(all_nonneg("85", m.large_eps_terms(F(1, 2), F(3, 4), 3), strict=True, exact=False)).ok
+    assert recheck(all_nonneg("85 at a = 0", m.large_eps_terms(F(0), F(1, 4), 2), strict=True, exact=False)).ok
+    # k = 1 in the second bound: |(1/(e^eps + k - 1) - e^-eps) e^2eps| <= k - 1 = 0 fails for the true k = 2 remainder
+    terms = m.large_eps_terms(F(1, 2), F(3, 4), 2)
+    assert not recheck(all_nonneg("85", [["-", t, 1] if i % 2 else t for i, t in enumerate(terms)], strict=True,
+                                  exact=False)).ok
+
+
+def test_kairouz_chain_140_certificates_a_non_stochastic_w_and_reversed_sublinearity():
+    from proofs.kairouz import steps_sec9_10 as m
+
+    Q = [[F(1, 2), F(1, 2)], [F(1, 3), F(2, 3)]]
+    W = [[F(1, 4), F(3, 4)], [F(2, 3), F(1, 3)]]
+    P0, P1, P = [F(1, 3), F(2, 3)], [F(1, 2), F(1, 2)], [F(1, 4), F(3, 4)]
+    docs = m.chain_140_certificates([("KL", Q, W, P0, P1, P, True), ("MI", Q, W, P0, P1, P, True)])
+    assert [recheck(d).ok for d in docs] == [True, True]
+    W_bad = [[F(1, 4), F(4, 5)], W[1]]      # a row summing to 21/20
+    assert not recheck(m.chain_140_certificates([("KL", Q, W_bad, P0, P1, P, False)])[0]).ok
+    rev = docs[1]["statement"]["expr"]
+    flipped = ["min", *[["-", 0, t] for t in rev[1:]]]
+    assert not recheck({**docs[1], "statement": {**docs[1]["statement"], "expr": flipped}}).ok
+
+
+def test_kairouz_chain_115_terms_and_two_mutants(monkeypatch):
+    from proofs.kairouz import steps_sec9_10 as m
+    from rldp_verify.certificates.instances_other import all_nonneg
+
+    P, eps, Tset = [F(1, 5), F(3, 10), F(1, 2)], F(1, 2), frozenset({2})
+    eqs, ineqs = m.chain_115_terms(P, eps, Tset)
+    assert recheck(near_zero("115", [eqs])).ok and recheck(all_nonneg("117", ineqs, strict=True, exact=False)).ok
+    monkeypatch.setattr(m, "printed_115", lambda t, a, b: (a + b) / (t - 1))           # steps.kairouz.115-minus
+    assert not recheck(near_zero("115", [m.chain_115_terms(P, eps, Tset)[0]])).ok
+    monkeypatch.setattr(m, "printed_117_last", lambda t: t)                             # steps.kairouz.117-last
+    assert not recheck(all_nonneg("117", m.chain_115_terms(P, eps, Tset)[1], strict=True, exact=False)).ok
