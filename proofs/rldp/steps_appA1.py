@@ -148,6 +148,36 @@ def _normal(v):
     return [x / t for x in v]
 
 
+# --- certificates (issue 23): the steps at the sampled exact instances, in the checker's language ------------------
+
+def _xblocks(table, s):
+    """(flat, row s, the other rows flat) of an exact table."""
+    return ([v for r in table for v in r], list(table[s]), [v for i, r in enumerate(table) if i != s for v in r])
+
+
+def _xnormal(v):
+    t = sum(v)
+    return [x / t for x in v]
+
+
+def _power_sum_expr(ph, p, a) -> list:
+    """sum_{P^_x > 0} P^_x^a P_x^(1-a) (exact vectors, exact a)."""
+    return ["+", 0, *(["*", ["pow", x, a], ["pow", y, 1 - a]] for x, y in zip(ph, p, strict=True) if x != 0)]
+
+
+def _steps_evidence(name: str, n_points: int, ties: list, strict: list, what: str) -> dict:
+    """certificate_covers and the certificates of a step claim (instances_rldp.steps_certificates)."""
+    from rldp_verify.certificates import instances_rldp as inst
+    from rldp_verify.certificates.claims import built
+
+    covers = (f"of the {n_points} sampled points: the first {min(len(ties), inst.CAP)} of {len(ties)} equalities "
+              f"within 1e-30 (not the equalities) and the first {min(len(strict), inst.CAP)} of {len(strict)} strict "
+              f"inequalities ({what}), the printed steps called on the exact data and the definitions written out, "
+              "each re-derived by the checker in arb; ties of an inequality (B = D exactly) are not listed; not the "
+              "steps for every instance")
+    return {"certificate_covers": covers, **built(inst.steps_certificates, name, ties, strict)}
+
+
 # ---------------------------------------------------------------------------------------------
 # claims
 # ---------------------------------------------------------------------------------------------
@@ -169,6 +199,7 @@ def _normal(v):
 def check_a1_a4(ctx):
     rng = ctx.rng("steps.a1.a1-a4")
     t = Tally(ctx.dps)
+    cases = []   # exact (alpha, P^, P, s, r1, r2) for the certificates (issue 23)
     with working_precision(ctx.dps):
         for k in range(60):
             alpha = ORDERS[k % len(ORDERS)]
@@ -179,7 +210,9 @@ def check_a1_a4(ctx):
             total = _power_sum(fph, fp, a)
             D = renyi_divergence(fph, fp, alpha, dps=ctx.dps)
             # B below, at and above D(P^||P): the equivalence must hold on both sides and at the boundary
-            for B in (D * mp(rand_fraction(rng, 0, 1)), D * (1 + mp(rand_fraction(rng, 0, 1)))):
+            r1, r2 = rand_fraction(rng, 0, 1), rand_fraction(rng, 0, 1)
+            cases.append((alpha, phat, p, s, r1, r2))
+            for B in (D * mp(r1), D * (1 + mp(r2))):
                 C, rel = printed_A1(alpha, B)
                 holds = total >= C if rel == ">=" else total <= C
                 t.truth("(A1)", holds == (D <= B), {"alpha": alpha, "B": B, "s": s},
@@ -193,7 +226,32 @@ def check_a1_a4(ctx):
             t.equal("(A3)-(A4)", printed_A4(a, phs, ps, inner_ns), _power_sum(nph, np_, a), pt)
             t.equal("(A2)+(A4)", printed_A2(a, phs, ps, inner) + printed_A4(a, phs, ps, inner_ns), total, pt)
             t.points += 1
-    return t.outcome("(A1)-(A4)", statement_claims=LEMMA_A1)
+    return t.outcome("(A1)-(A4)", statement_claims=LEMMA_A1, **(_a1_certificates(cases) if t.failure is None else {}))
+
+
+def _a1_certificates(cases) -> dict:
+    """(A1) on both sides of the boundary (B = r1 D outside F, B = (1 + r2) D inside: the power sum strictly on the
+    side of C = e^{B(alpha-1)} that printed_A1's relation states), (A1) at B = D, (A2), (A3)-(A4) and their sum within
+    1e-30 (the printed steps called on Formula numbers)."""
+    from rldp_verify.certificates.divergence import renyi_expr
+    from rldp_verify.certificates.series import Formula
+
+    ties, strict = [], []
+    for alpha, phat, p, s, r1, r2 in cases:
+        (fph, rph, nph), (fp, rp, np_) = _xblocks(phat, s), _xblocks(p, s)
+        D, total = renyi_expr(fph, fp, alpha), _power_sum_expr(fph, fp, alpha)
+        ge = printed_A1(alpha, 0)[1] == ">="
+        for B, in_F in ((["*", D, r1], False), (["*", D, 1 + r2], True)):
+            C = ["exp", ["*", B, alpha - 1]]
+            strict.append(["-", total, C] if ge == in_F else ["-", C, total])
+        ties.append(["-", ["exp", ["*", D, alpha - 1]], total])
+        phs, ps = Formula.number(sum(rph)), Formula.number(sum(rp))
+        a2 = printed_A2(alpha, phs, ps, Formula(_power_sum_expr(_xnormal(rph), _xnormal(rp), alpha)))
+        a4 = printed_A4(alpha, phs, ps, Formula(_power_sum_expr(_xnormal(nph), _xnormal(np_), alpha)))
+        ties += [["-", a2.node, _power_sum_expr(rph, rp, alpha)], ["-", a4.node, _power_sum_expr(nph, np_, alpha)],
+                 ["-", (a2 + a4).node, total]]
+    return _steps_evidence("rldp.steps.a1.a1-a4-decomposition", len(cases), ties, strict,
+                           "(A1) on both sides of B = D")
 
 
 @claim(
@@ -210,6 +268,7 @@ def check_a1_a4(ctx):
 def check_a5_a6(ctx):
     rng = ctx.rng("steps.a1.a5-a6")
     t = Tally(ctx.dps)
+    cases = []   # exact (alpha, P^, P, s, r) for the certificates (issue 23)
     with working_precision(ctx.dps):
         for k in range(60):
             alpha = ORDERS[k % len(ORDERS)]
@@ -228,7 +287,9 @@ def check_a5_a6(ctx):
                 t.leq("(A5)", 1, inner_ns, pt)
             # (A6) at P in F: the smallest radius that contains P, and a larger one
             D = renyi_divergence(fph, fp, alpha, dps=ctx.dps)
-            B = D * (1 + mp(rand_fraction(rng, 0, 1))) if k % 2 else D
+            r = rand_fraction(rng, 0, 1) if k % 2 else None
+            B = D * (1 + mp(r)) if r is not None else D
+            cases.append((alpha, phat, p, s, r))
             C = mpmath.exp(B * (a - 1))
             phs, ps = mpmath.fsum(rph), mpmath.fsum(rp)
             lhs = _power_sum(rph, rp, a)
@@ -238,7 +299,30 @@ def check_a5_a6(ctx):
             else:
                 t.leq("(A6)", lhs, bound, {**pt, "B": B})
             t.points += 1
-    return t.outcome("(A5)-(A6)", statement_claims=LEMMA_A1)
+    return t.outcome("(A5)-(A6)", statement_claims=LEMMA_A1, **(_a5_certificates(cases) if t.failure is None else {}))
+
+
+def _a5_certificates(cases) -> dict:
+    """(A5)'s identity within 1e-30; (A5)'s relation and (A6) strictly, on the side printed_A5 states (B = D or
+    (1 + r) D, C = e^{B(alpha-1)}, the bound C - printed_A4(..., 1))."""
+    from rldp_verify.certificates.divergence import renyi_expr
+    from rldp_verify.certificates.series import Formula
+
+    ties, strict = [], []
+    for alpha, phat, p, s, r in cases:
+        (fph, rph, nph), (fp, rp, np_) = _xblocks(phat, s), _xblocks(p, s)
+        qn, pn = _xnormal(nph), _xnormal(np_)
+        inner_ns = _power_sum_expr(qn, pn, alpha)
+        ties.append(["-", inner_ns, ["exp", ["*", alpha - 1, renyi_expr(qn, pn, alpha)]]])
+        le = printed_A5(alpha) == "<="
+        strict.append(["-", 1, inner_ns] if le else ["-", inner_ns, 1])
+        D = renyi_expr(fph, fp, alpha)
+        B = D if r is None else ["*", D, 1 + r]
+        bound = ["-", ["exp", ["*", B, alpha - 1]],
+                 printed_A4(alpha, Formula.number(sum(rph)), Formula.number(sum(rp)), 1).node]
+        lhs = _power_sum_expr(rph, rp, alpha)
+        strict.append(["-", lhs, bound] if alpha < 1 else ["-", bound, lhs])
+    return _steps_evidence("rldp.steps.a1.a5-a6-direction", len(cases), ties, strict, "(A5)'s relation and (A6)")
 
 
 @claim(
@@ -406,6 +490,7 @@ def check_a13_a20(ctx):
 def check_a24_a26(ctx):
     rng = ctx.rng("steps.a1.a24-a26")
     t = Tally(ctx.dps)
+    cases = []   # exact (P^, P, s, r) for the certificates (issue 23)
     with working_precision(ctx.dps):
         for k in range(60):
             phat, p, s = _pair(rng, k)
@@ -416,10 +501,33 @@ def check_a24_a26(ctx):
             dns = kl_divergence(_normal(nph), _normal(np_), dps=ctx.dps)
             db = kl_divergence([phs, 1 - phs], [ps, 1 - ps], dps=ctx.dps)
             dc = kl_divergence(_normal(rph), _normal(rp), dps=ctx.dps)
-            B = dj * (1 + mp(rand_fraction(rng, 0, 1))) if k % 2 else dj
+            r = rand_fraction(rng, 0, 1) if k % 2 else None
+            B = dj * (1 + mp(r)) if r is not None else dj
             pt = {"s": s, "P^_s": phs, "P_s": ps, "B": B}
             t.equal("(A24)", printed_A24(phs, dj, dns, db), dc, pt)
             t.leq("(A25)", dc, printed_A25(phs, dj), pt)
             t.leq("(A26)", printed_A25(phs, dj), B / phs, pt)
             t.points += 1
-    return t.outcome("(A24)-(A26)", statement_claims=("rldp.thm1.kl-chain-rule", "rldp.thm1.projection-in-ball"))
+            cases.append((phat, p, s, r))
+    return t.outcome("(A24)-(A26)", statement_claims=("rldp.thm1.kl-chain-rule", "rldp.thm1.projection-in-ball"),
+                     **(_a24_certificates(cases) if t.failure is None else {}))
+
+
+def _a24_certificates(cases) -> dict:
+    """(A24) within 1e-30; (A25) D_1(P^||P)/P^_s - D_1(P^_(U|s)||P_(U|s)) > 0; (A26) B/P^_s - (A25) > 0 where
+    B = D_1(P^||P) (1 + r) (the ties B = D_1 are not listed)."""
+    from rldp_verify.certificates.divergence import renyi_expr
+    from rldp_verify.certificates.series import Formula
+
+    ties, strict = [], []
+    for phat, p, s, r in cases:
+        (fph, rph, nph), (fp, rp, np_) = _xblocks(phat, s), _xblocks(p, s)
+        phs, ps = sum(rph), sum(rp)
+        dj, dc = Formula(renyi_expr(fph, fp, 1)), renyi_expr(_xnormal(rph), _xnormal(rp), 1)
+        dns = Formula(renyi_expr(_xnormal(nph), _xnormal(np_), 1))
+        db = Formula(renyi_expr([phs, 1 - phs], [ps, 1 - ps], 1))
+        ties.append(["-", printed_A24(phs, dj, dns, db).node, dc])
+        strict.append(["-", printed_A25(phs, dj).node, dc])
+        if r is not None:
+            strict.append(["-", (dj * (1 + r) / phs).node, printed_A25(phs, dj).node])
+    return _steps_evidence("rldp.steps.a1.a24-a26-kl-bound", len(cases), ties, strict, "(A25), and (A26) where B > D_1")

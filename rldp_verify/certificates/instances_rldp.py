@@ -327,3 +327,20 @@ def rad_below_sqrt_expression(center, E) -> list:
     masses = sorted({sum(c[i] for i in X1) for r in range(1, len(c)) for X1 in combinations(range(len(c)), r)})
     rad = ["max", *(subset_gain_expr(rho, "$E") for rho in masses)]
     return ["let", [["E", E]], ["-", ["sqrt", ["-", "$E", 1]], rad]]
+
+
+def steps_certificates(name: str, ties: list, strict: list, *, tol=None, cap: int = CAP) -> list[dict]:
+    """A proof-step claim's certificates (``proofs/rldp/_steps.py``): the equalities ``ties`` (expressions lhs - rhs)
+    each within ``tol`` (default 1e-30: an equality of irrational values, certified only within it) and the strict
+    inequalities ``strict`` (expressions > 0), each list over its first ``cap``."""
+    from fractions import Fraction
+
+    docs = []
+    if ties:
+        docs.append(within_certificate(f"{name}: equalities", ties, Fraction(1, 10**30) if tol is None else tol,
+                                       cap=cap))
+    if strict:
+        docs.append(all_positive_certificate(f"{name}: strict inequalities", strict, exact=False, cap=cap))
+    if not docs:
+        raise ValueError(f"{name}: no step to certify")
+    return docs

@@ -182,3 +182,30 @@ def test_rad_below_sqrt_shape():
     assert recheck(doc).ok
     literal = json.loads(json.dumps(doc).replace('["sqrt", ["-", "$E", 1]]', '["-", "$E", 1]'))
     assert literal != doc and not recheck(literal).ok
+
+
+def _steps_ok(ev) -> bool:
+    docs = ev.get("certificates")
+    assert docs, ev.get("no_certificate")
+    return all(recheck(d).ok for d in docs)
+
+
+def test_steps_a1_shapes(monkeypatch):
+    """App. A.1's step certificates at an exact instance are accepted; with the catalogue's wrong printed steps
+    ((A2) with swapped exponents, (A24) times P^_s, (A5) reversed) they are rejected."""
+    from mutation import steps_catalogue as cat
+    from proofs.rldp import steps_appA1 as a1
+
+    phat = ((F(1, 10), F(2, 10), F(1, 10)), (F(3, 10), F(1, 10), F(2, 10)))
+    p = ((F(3, 10), F(1, 10), F(1, 10)), (F(1, 10), F(2, 10), F(2, 10)))   # P_s != P^_s
+    c1 = [(F(1, 2), phat, p, 0, F(1, 3), F(1, 2)), (F(3), phat, p, 1, F(1, 3), F(1, 2))]
+    c5 = [(F(1, 2), phat, p, 0, None), (F(3), phat, p, 1, F(1, 4))]
+    c24 = [(phat, p, 0, None), (phat, p, 1, F(1, 5))]
+    assert _steps_ok(a1._a1_certificates(c1)) and _steps_ok(a1._a5_certificates(c5))
+    assert _steps_ok(a1._a24_certificates(c24))
+    monkeypatch.setattr(a1, "printed_A2", cat._a2_swapped_exponents)
+    monkeypatch.setattr(a1, "printed_A24", cat._a24_times_phat)
+    monkeypatch.setattr(a1, "printed_A5", lambda alpha: ">=" if alpha < 1 else "<=")
+    assert not _steps_ok(a1._a1_certificates(c1))
+    assert not _steps_ok(a1._a24_certificates(c24))
+    assert not _steps_ok(a1._a5_certificates(c5))
