@@ -189,6 +189,8 @@ def _o3(f, what, T, pt):
 def check_dual_103_106(ctx):
     rng = ctx.rng("kairouz.steps.s9-1")
     T = Tally(ctx.dps)
+    configs: set = set()
+    zs: list = []
     with mpmath.workdps(max(ctx.dps, 60)):
         for _n in range(12):
             k = rng.choice((2, 3, 4))
@@ -211,6 +213,7 @@ def check_dual_103_106(ctx):
                 s, mu1, mu2, t = sta(eps, A)
                 T.equal("(103) third line", printed_103(t, mu1, mu2, len(A & Tset), len(Tset - A), len(A & Tc), len(Tc - A),
                                                          len(Tset), len(Tc)), s, {**pa, "eps": str(eps)})
+                configs.add((k, len(Tset), (len(A & Tset), len(Tset - A), len(A & Tc), len(Tc - A))))
                 _o3(lambda e, A=A: sta(e, A)[0] - mp(pT * (1 - pT)) * e**2 / 2, "(103) = P(T)P(T^c) eps^2/2 + O(eps^3)", T, pa)
                 pA = _mass(P, A)
                 _o3(lambda e, A=A, pA=pA: sta(e, A)[0] - _mu_mi(P, _col(A, k, mpmath.exp(e)))
@@ -229,7 +232,63 @@ def check_dual_103_106(ctx):
             ok = g(z1) < g(z2) and z1 * (1 - z1) < z2 * (1 - z2) and abs(z1 - Fraction(1, 2)) > abs(z2 - Fraction(1, 2))
             ok &= g(1 - z1) < g(1 - z2) and abs(Fraction(1, 2) - z1) == abs(Fraction(1, 2) - (1 - z1))
             T.truth("monotonicity of f, g, h", ok, {"z1": str(z1), "z2": str(z2)})
-    return T.outcome("(103)-(106)", statement_claims=("kairouz.thm12.binary-optimal-mi",))
+            zs.append((z1, z2))
+    return T.outcome("(103)-(106)", statement_claims=("kairouz.thm12.binary-optimal-mi",),
+                     **(_dual_103_evidence(configs, zs) if T.failure is None else {}))
+
+
+def dual_103_certificates(configs, zs) -> list[dict]:
+    """``symbolic-identity`` certificates in t = e^eps and mu1 = mu(S_T), mu2 = mu(S_T^c) (variables), alpha* of (98)
+    ((t mu1 - mu2)/|T| on T, (t mu2 - mu1)/|T^c| off it, over (t + 1)(t - 1)): for each (k, |T|) and each pattern's
+    counts (|T_j cap T|, |T_j^c cap T|, |T_j cap T^c|, |T_j^c cap T^c|) of ``configs``, (S_j^T alpha*) = (103)'s third
+    line (printed_103 on Tree variables), and (S_T^T alpha*) = mu1, (S_Tc^T alpha*) = mu2; and at the sampled z1 < z2
+    in (0, 1/2): g(z2) - g(z1) > 0 (g the binary entropy, arb), z2 (1 - z2) - z1 (1 - z1) > 0 and |z1 - 1/2| - |z2 -
+    1/2| > 0 (exact), and g(1 - z2) - g(1 - z1) > 0 (g decreasing on (1/2, 1): 1 - z2 < 1 - z1), as the check states
+    them."""
+    from rldp_verify.certificates.identity import Tree, tree_identity_certificate
+    from rldp_verify.certificates.instances_other import all_nonneg
+    from rldp_verify.certificates.value import abs_expr
+
+    t, mu1, mu2 = Tree.var("t"), Tree.var("mu1"), Tree.var("mu2")
+    words = "t = e^eps, mu1 = mu(S_T), mu2 = mu(S_T^c) (the MI column utilities of the patterns T, T^c)"
+    docs = []
+    for k, nT, (a, b, c, d) in sorted(configs):
+        nTc = k - nT
+        aT, aTc = (t * mu1 - mu2) / nT / ((t + 1) * (t - 1)), (t * mu2 - mu1) / nTc / ((t + 1) * (t - 1))
+        s_j = aT * (a * t + b) + aTc * (c * t + d)     # sum_i alpha_i S_ij: t on T_j, 1 off it
+        docs.append(tree_identity_certificate(
+            f"(103) third line, k = {k}, |T| = {nT}, |T_j cap T| = {a}, |T_j^c cap T| = {b}, |T_j cap T^c| = {c}, "
+            f"|T_j^c cap T^c| = {d}", s_j, printed_103(t, mu1, mu2, a, b, c, d, nT, nTc), words=words))
+    for k, nT in sorted({(k, nT) for k, nT, _ in configs}):
+        nTc = k - nT
+        aT, aTc = (t * mu1 - mu2) / nT / ((t + 1) * (t - 1)), (t * mu2 - mu1) / nTc / ((t + 1) * (t - 1))
+        docs += [tree_identity_certificate(f"(S_T^T alpha*) = mu(S_T), k = {k}, |T| = {nT}", aT * nT * t + aTc * nTc,
+                                           mu1, words=words),
+                 tree_identity_certificate(f"(S_Tc^T alpha*) = mu(S_Tc), k = {k}, |T| = {nT}", aT * nT + aTc * nTc * t,
+                                           mu2, words=words)]
+
+    def g(z):
+        return ["-", 0, ["+", ["*", z, ["log", z]], ["*", 1 - z, ["log", 1 - z]]]]
+    terms = [t_ for z1, z2 in zs for t_ in (["-", g(z2), g(z1)], ["-", g(1 - z2), g(1 - z1)])]
+    exact_terms = [t_ for z1, z2 in zs for t_ in (["-", z2 * (1 - z2), z1 * (1 - z1)],
+                                                   ["-", abs_expr(z1 - Fraction(1, 2)), abs_expr(z2 - Fraction(1, 2))])]
+    docs += [all_nonneg(f"g increasing on (0, 1/2) and decreasing on (1/2, 1) at {len(zs)} sampled z1 < z2", terms,
+                        strict=True, exact=False),
+             all_nonneg(f"h = z(1 - z) increasing and f = |z - 1/2| decreasing on (0, 1/2) at {len(zs)} sampled z1 < z2",
+                        exact_terms, strict=True)]
+    return docs
+
+
+def _dual_103_evidence(configs, zs) -> dict:
+    from rldp_verify.certificates.claims import built
+
+    return {"certificate_covers": f"(103)'s third line and (S^T alpha*)_j = mu_j at j1, j2 as rational identities in "
+                                  f"e^eps, mu(S_T), mu(S_T^c) for the {len(configs)} (k, |T|, pattern counts) met in "
+                                  f"the sample (every eps, every P with those counts); the monotonicity of f, g, h at "
+                                  f"the {len(zs)} sampled z1 < z2; not (103)'s, (104)'s and (106)'s O(eps^3) "
+                                  "statements (asymptotic: the check compares scaled remainders at four eps) nor "
+                                  "P(T)P(T^c) >= P(T_j)P(T_j^c) (exact comparisons in the check)",
+            **built(dual_103_certificates, configs, zs)}
 
 
 # --- Sec. 9.2: (115)-(117) ---------------------------------------------------------------------------------------
@@ -593,11 +652,13 @@ def printed_rr_alpha(t, k, singles, i):
 def check_rr_dual_singletons(ctx):
     rng = ctx.rng("kairouz.steps.rr-dual")
     T = Tally(ctx.dps)
+    laws = []
     with mpmath.workdps(ctx.dps):
         for _n in range(30):
             k = rng.choice((2, 3, 4, 5))
             P0, P1 = rand_pair(rng, k)
             P = rand_dist(rng, k, 60)
+            laws.append(P)
             eps = mp(Fraction(rng.randint(1, 800), 100))
             t = mpmath.exp(eps)
             pt = {"k": k, "P0": fs(P0), "P1": fs(P1), "P": fs(P), "eps": str(eps)}
@@ -615,7 +676,51 @@ def check_rr_dual_singletons(ctx):
                             {**pt, "T_j": sorted(A)})
             T.points += 1
     return T.outcome("the randomized-response duals at the singleton patterns",
-                     statement_claims=("kairouz.thm8.rr-optimal-kl-distinct-ratios", "kairouz.thm14.rr-optimal-mi"))
+                     statement_claims=("kairouz.thm8.rr-optimal-kl-distinct-ratios", "kairouz.thm14.rr-optimal-mi"),
+                     **(_rr_dual_evidence(laws) if T.failure is None else {}))
+
+
+def rr_dual_certificates(laws, ks=(2, 3, 4, 5)) -> list[dict]:
+    """For each k of ``ks``, ``symbolic-identity`` certificates in t = e^eps and the singleton utilities mu_0..mu_{k-1}
+    (variables), with alpha* built by printed_rr_alpha on Tree variables: t alpha*_i + sum_{l != i} alpha*_l = mu_i
+    (S_{j_i}^T alpha* = mu_{j_i}) for each i, and sum_i alpha*_i = sum_i mu_i/(t + k - 1) -- for every eps and every
+    utility, KL and MI alike; and, in arb, P(T_j) log P(T_j) - sum_{T_j} P log P > 0 for |T_j| >= 2 at each sampled P."""
+    from rldp_verify.certificates.identity import Tree, tree_identity_certificate
+    from rldp_verify.certificates.instances_other import all_nonneg
+
+    docs = []
+    t = Tree.var("t")
+    for k in ks:
+        mu = [Tree.var(f"mu{i}") for i in range(k)]
+        alpha = [printed_rr_alpha(t, k, mu, i) for i in range(k)]
+        words = "t = e^eps, mu<i> = mu(S_{j_i}) the singleton patterns' utilities (KL or MI)"
+        for i in range(k):
+            s_ji = sum((alpha[m] for m in range(k) if m != i), alpha[i] * t)
+            docs.append(tree_identity_certificate(f"(82)/(129), k = {k}: S_(j_{i})^T alpha* = mu_(j_{i})", s_ji, mu[i],
+                                                  words=words))
+        docs.append(tree_identity_certificate(f"(82)/(129), k = {k}: 1^T alpha* = sum_i mu_(j_i)/(e^eps + k - 1)",
+                                              sum(alpha[1:], alpha[0]), sum(mu[1:], mu[0]) / (t + k - 1), words=words))
+    terms = []
+    for P in laws:
+        for A in _subsets(len(P)):
+            if len(A) >= 2:
+                pa = _mass(P, A)
+                terms.append(["-", ["*", pa, ["log", pa]], ["+", *[["*", P[i], ["log", P[i]]] for i in sorted(A)]]])
+    docs.append(all_nonneg(f"P(T_j) log P(T_j) > sum_(T_j) P log P for |T_j| >= 2 at {len(laws)} sampled P", terms,
+                           strict=True, exact=False))
+    return docs
+
+
+def _rr_dual_evidence(laws) -> dict:
+    from rldp_verify.certificates.claims import built
+    from rldp_verify.certificates.instances_other import covers
+
+    return {"certificate_covers": "S_(j_i)^T alpha* = mu_(j_i) and 1^T alpha* = sum_i mu_(j_i)/(e^eps + k - 1) as "
+                                  "rational identities in e^eps and the singleton utilities for k = 2..5 (every eps, "
+                                  "KL and MI; not the utilities' own formulas); and " +
+                                  covers(len(laws), len(laws), "strict inequalities P(T_j) log P(T_j) > sum P log P "
+                                         "(|T_j| >= 2)"),
+            **built(rr_dual_certificates, laws)}
 
 
 # --- Sec. 10: (140) --------------------------------------------------------------------------------------------

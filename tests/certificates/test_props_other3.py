@@ -273,3 +273,26 @@ def test_kairouz_chain_115_terms_and_two_mutants(monkeypatch):
     assert not recheck(near_zero("115", [m.chain_115_terms(P, eps, Tset)[0]])).ok
     monkeypatch.setattr(m, "printed_117_last", lambda t: t)                             # steps.kairouz.117-last
     assert not recheck(all_nonneg("117", m.chain_115_terms(P, eps, Tset)[1], strict=True, exact=False)).ok
+
+
+def test_kairouz_rr_dual_identities_and_the_rr_alpha_mutant(monkeypatch):
+    from proofs.kairouz import steps_sec9_10 as m
+
+    docs = m.rr_dual_certificates([[F(1, 5), F(3, 10), F(1, 2)]], ks=(3,))
+    assert all(recheck(d).ok for d in docs)
+    # steps.kairouz.rr-alpha: (e^eps + k - 1) mu(S_(j_i)) in alpha*: the identities fail
+    monkeypatch.setattr(m, "printed_rr_alpha", lambda t, k, s, i: ((t + k - 1) * s[i] - sum(
+        x for j, x in enumerate(s) if j != i)) / ((t - 1) * (t + k - 1)))
+    bad = m.rr_dual_certificates([[F(1, 5), F(3, 10), F(1, 2)]], ks=(3,))
+    assert not any(recheck(d).ok for d in bad[:-1])
+
+
+def test_kairouz_dual_103_identities_and_the_weights_mutant(monkeypatch):
+    from proofs.kairouz import steps_sec9_10 as m
+
+    configs, zs = {(3, 1, (1, 0, 1, 1))}, [(F(1, 10), F(3, 10))]
+    assert all(recheck(d).ok for d in m.dual_103_certificates(configs, zs))
+    orig = m.printed_103
+    monkeypatch.setattr(m, "printed_103", lambda t, a, b, p, q, r, s, nT, nTc: orig(t, a, b, q, p, r, s, nT, nTc))
+    assert not recheck(m.dual_103_certificates(configs, zs)[0]).ok        # steps.kairouz.103-weights
+    assert not recheck(m.dual_103_certificates(configs, [(F(3, 10), F(1, 10))])[-2]).ok   # z1 > z2: g decreases
