@@ -311,3 +311,26 @@ def test_hash_form_mutant_rejected(mid, route, why):
     assert hit and any(not c.ok and why in c.message for c in hit.values()), [c.message for c in hit.values()]
     assert all(recheck(d).ok for n, d in bad.items() if not n.startswith(f"hash {route}"))   # only the mutated route
     assert all(recheck(d).ok for d in _claim_docs()[1].values())                              # reverted
+
+
+def test_rappor_and_pcs_witness_data_are_the_librarys_hashes():
+    """pure-ldp's RAPPOR (a 1 bit never cleared: FAIL, ratio inf) and private count sketch, as the spec builds them
+    (cohort c's hash i: generate_hash(m, c h + i); PCS row j: generate_hash(w, j), generate_hash(2, j)): both FAILs
+    certified, and the witness's filter sets / keys recomputed from xxh64(str(x), seed) % m, as the library hashes."""
+    from rldp_verify.adapters.specs import adapt_spec
+
+    rappor = adapt_spec("pure-ldp:RAPPORClient", ["f=0.5", "m=16", "num_hashes=2", "num_of_cohorts=2", "d=8"])
+    pcs = adapt_spec("pure-ldp:PCSClient", ["epsilon=1", "l=4", "w=16", "d=8"])
+    for a in (rappor, pcs):
+        cert = json.loads(json.dumps(structured_certificate(audit_structured(a, EPS), a, EPS)))
+        chk = recheck(cert)
+        assert cert["statement"]["verdict"] == "FAIL" and chk.ok, chk.message
+        if a is rappor:
+            w = cert["data"]["bloom_witness"]
+            c = w["cohort"]
+            assert w["sets"] == [sorted({_xxh64_row(x, 2 * c + i, 16) for i in range(2)}) for x in w["inputs"]]
+            assert cert["statement"]["ratio_upper"] == "inf"
+        else:
+            w = cert["data"]["sketch_witness"]
+            j = w["row"]
+            assert w["keys"] == [[_xxh64_row(x, j, 16), 2 * _xxh64_row(x, j, 2) - 1] for x in w["inputs"]]
