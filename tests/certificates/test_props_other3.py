@@ -296,3 +296,19 @@ def test_kairouz_dual_103_identities_and_the_weights_mutant(monkeypatch):
     monkeypatch.setattr(m, "printed_103", lambda t, a, b, p, q, r, s, nT, nTc: orig(t, a, b, q, p, r, s, nT, nTc))
     assert not recheck(m.dual_103_certificates(configs, zs)[0]).ok        # steps.kairouz.103-weights
     assert not recheck(m.dual_103_certificates(configs, [(F(3, 10), F(1, 10))])[-2]).ok   # z1 > z2: g decreases
+
+
+def test_falpha_rem10_certificates_and_the_wrong_branch(monkeypatch):
+    from proofs.falpha import rem10_inverse as m
+
+    pairs = [(F(3, 2), [F(1, 2), F(1, 2)], [F(1, 4), F(3, 4)]), (F(3), [F(1, 10), F(9, 10)], [F(9, 10), F(1, 10)])]
+    docs = m.inverse_certificates(pairs, orders=("1.5", "3"))
+    assert [recheck(d).ok for d in docs] == [True, True]
+    orig = m._branch
+
+    def other(s, a, v):
+        b, _ = orig(s, a, v)
+        from proofs.falpha._certs import switch_h_expr
+        return ("high", ["-", s, switch_h_expr(a)]) if b == "low" else ("low", ["-", switch_h_expr(a), s])
+    monkeypatch.setattr(m, "_branch", other)
+    assert not any(recheck(d).ok for d in m.inverse_certificates(pairs, orders=("1.5",)))
