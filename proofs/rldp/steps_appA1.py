@@ -395,6 +395,7 @@ def check_a8(ctx):
 def check_a7_a10(ctx):
     rng = ctx.rng("steps.a1.a7-a10")
     t = Tally(ctx.dps)
+    cases = []   # exact (alpha, P^, P, s, r, grid or None) for the certificates (issue 23)
     skipped = 0
     with working_precision(ctx.dps):
         for k in range(45):
@@ -404,7 +405,8 @@ def check_a7_a10(ctx):
             fph, rph, _ = _blocks(phat, s)
             fp, rp, _ = _blocks(p, s)
             D = renyi_divergence(fph, fp, alpha, dps=ctx.dps)
-            B = D * (1 + mp(rand_fraction(rng, 0, 1))) if k % 2 else D
+            r = rand_fraction(rng, 0, 1) if k % 2 else None
+            B = D * (1 + mp(r)) if r is not None else D
             C = mpmath.exp(B * (a - 1))
             phs, ps = mpmath.fsum(rph), mpmath.fsum(rp)
             pt = {"alpha": alpha, "s": s, "B": B, "P^_s": phs, "P_s": ps}
@@ -414,6 +416,7 @@ def check_a7_a10(ctx):
             xs = printed_stationary(a, C, phs)
             if not (0 < xs < 1) or mpmath.exp((a - 1) * B / a) <= 1 - phs:
                 skipped += 1
+                cases.append((alpha, phat, p, s, r, None))
                 continue
             best = printed_A7_rhs(a, C, phs, xs)
             grid = [mpmath.mpf(j) / 64 for j in range(1, 64)] + [mpmath.mpf(10) ** -8, 1 - mpmath.mpf(10) ** -8,
@@ -425,7 +428,40 @@ def check_a7_a10(ctx):
             dcond = renyi_divergence(_normal(rph), _normal(rp), alpha, dps=ctx.dps)
             t.leq("(A10)", dcond, printed_A10(a, B, phs), pt)
             t.points += 1
-    return t.outcome("(A7), (A9), (A10)", statement_claims=LEMMA_A1, skipped_outside_domain=skipped)
+            cases.append((alpha, phat, p, s, r, grid))
+    return t.outcome("(A7), (A9), (A10)", statement_claims=LEMMA_A1, skipped_outside_domain=skipped,
+                     **(_a7_certificates(cases) if t.failure is None else {}))
+
+
+def _a7_certificates(cases) -> dict:
+    """Per point (C = e^{B(alpha-1)}, B = D or (1 + r) D bound by ``let``): (A7) strictly on its side; where the
+    stationary point is inside, the extremum over the check's grid (min over the grid of the signed difference
+    with the value at printed_stationary, > 0), (A9) within 1e-30 and (A10) strictly (B_s of (A10) written out)."""
+    from rldp_verify.certificates.divergence import renyi_expr
+    from rldp_verify.certificates.series import Formula
+
+    ties, strict = [], []
+    for alpha, phat, p, s, r, grid in cases:
+        (fph, rph, _), (fp, rp, _) = _xblocks(phat, s), _xblocks(p, s)
+        D = renyi_expr(fph, fp, alpha)
+        B = D if r is None else ["*", D, 1 + r]
+        bind = [["B", B], ["C", ["exp", ["*", "$B", alpha - 1]]]]
+        C, phs, ps = Formula("$C"), Formula.number(sum(rph)), Formula.number(sum(rp))
+        sign = 1 if alpha < 1 else -1   # alpha < 1: the RHS of (A7) is below and minimised; alpha > 1: reversed
+        inner = _power_sum_expr(_xnormal(rph), _xnormal(rp), alpha)
+        strict.append(["let", bind, ["*", sign, ["-", inner, printed_A7_rhs(alpha, C, phs, ps).node]]])
+        if grid is None:
+            continue
+        best = printed_A7_rhs(alpha, C, phs, printed_stationary(alpha, C, phs))
+        # the grid of the check; its last point x_s (1 - 10^-6) with the factor exact
+        zs = [Formula.number(z) for z in grid[:-1]] + [printed_stationary(alpha, C, phs) * Fraction(999999, 10**6)]
+        strict.append(["let", bind, ["min", *(["*", sign, (printed_A7_rhs(alpha, C, phs, z) - best).node] for z in zs)]])
+        ties.append(["let", bind, (printed_A9(alpha, C, phs) - best).node])
+        Bs = ["*", alpha / (alpha - 1), ["log", ["/", ["-", ["exp", ["/", ["*", alpha - 1, "$B"], alpha]], 1 - sum(rph)],
+                                                 sum(rph)]]]
+        strict.append(["let", bind, ["-", Bs, renyi_expr(_xnormal(rph), _xnormal(rp), alpha)]])
+    return _steps_evidence("rldp.steps.a1.a7-a10-extremum", len(cases), ties, strict,
+                           "(A7), the extremum over the check's 66 grid points, (A10)")
 
 
 @claim(
@@ -443,6 +479,7 @@ def check_a7_a10(ctx):
 def check_a13_a20(ctx):
     rng = ctx.rng("steps.a1.a13-a20")
     t = Tally(ctx.dps)
+    cases = []   # exact (alpha, P^, P, s, r) for the certificates (issue 23)
     with working_precision(ctx.dps):
         for k in range(50):
             alpha = ORDERS[k % len(ORDERS)]
@@ -453,7 +490,9 @@ def check_a13_a20(ctx):
             phs = mpmath.fsum(rph)
             cond = _normal(rph)
             Dr = renyi_divergence(cond, R, alpha, dps=ctx.dps)
-            Bs = Dr * (1 + mp(rand_fraction(rng, 0, 1))) if k % 2 else Dr      # R on the boundary or inside
+            r = rand_fraction(rng, 0, 1) if k % 2 else None
+            Bs = Dr * (1 + mp(r)) if r is not None else Dr      # R on the boundary or inside
+            cases.append((alpha, phat, p, s, r))
             B = a / (a - 1) * mpmath.log(phs * mpmath.exp((a - 1) * Bs / a) + 1 - phs)   # the B whose B_s is Bs
             C = mpmath.exp(B * (a - 1))
             gamma = 1 - C ** (-1 / a) * (1 - phs)
@@ -475,7 +514,45 @@ def check_a13_a20(ctx):
             t.truth("P in F", renyi_divergence(fph, [v for r in P for v in r], alpha, dps=ctx.dps) <= B * (1 + t.tol),
                     pt)
             t.points += 1
-    return t.outcome("(A13)-(A20)", statement_claims=LEMMA_A2)
+    return t.outcome("(A13)-(A20)", statement_claims=LEMMA_A2, **(_a13_certificates(cases) if t.failure is None else {}))
+
+
+def _a13_certificates(cases) -> dict:
+    """Per point, with B_s = D_alpha(P^_(U|s)||R) (R on the boundary) or (1 + r) times it, B the radius whose B_s it
+    is, C = e^{B(alpha-1)} and gamma = 1 - C^{-1/alpha}(1 - P^_s) bound by ``let``: (A13) = (A14) (both written as
+    printed), the lift (A16) sums to 1, (A17) = (A18), (A20) (A19) = C within 1e-30; (A15) and (A19) strictly on
+    their side where R is inside (they are equalities on the boundary, then listed within 1e-30)."""
+    from rldp_verify.certificates.divergence import renyi_expr
+    from rldp_verify.certificates.series import Formula
+
+    ties, strict = [], []
+    for alpha, phat, p, s, r in cases:
+        (fph, rph, _), R = _xblocks(phat, s), _xnormal(list(p[s]))
+        ph_s, cond = sum(rph), _xnormal(rph)
+        Dr = renyi_expr(cond, R, alpha)
+        Bs = Dr if r is None else ["*", Dr, 1 + r]
+        e = (alpha - 1) / alpha
+        bind = [["Bs", Bs], ["B", ["*", 1 / e, ["log", ["+", ["*", ph_s, ["exp", ["*", e, "$Bs"]]], 1 - ph_s]]]],
+                ["C", ["exp", ["*", "$B", alpha - 1]]], ["g", ["-", 1, ["*", ["pow", "$C", -1 / alpha], 1 - ph_s]]]]
+        C, g, phs = Formula("$C"), Formula("$g"), Formula.number(ph_s)
+
+        def let(x):
+            return ["let", bind, x.node if isinstance(x, Formula) else x]   # noqa: B023 - used at once
+        a14 = ["*", 1 / e, ["log", ["/", ["*", ["pow", "$C", 1 / alpha], "$g"], ph_s]]]
+        a10 = ["*", 1 / e, ["log", ["/", ["-", ["exp", ["*", e, "$B"]], 1 - ph_s], ph_s]]]
+        ties.append(let(["-", a14, a10]))
+        lift = [["*", "$g", x] if i == s else ["*", ["pow", "$C", -1 / alpha], v]
+                for i, row in enumerate(phat) for x, v in zip(R, row, strict=True)]
+        ties.append(let(["-", ["+", *lift], 1]))
+        inner = Formula(_power_sum_expr(cond, R, alpha))
+        v18, v19 = printed_A18(alpha, C, g, phs, inner), printed_A19(alpha, C, g, phs)
+        ties.append(let(["-", v18.node, _power_sum_expr(fph, lift, alpha)]))
+        ties.append(let((v19 - C).node))
+        sign = 1 if alpha < 1 else -1
+        for low, high in ((printed_A15(alpha, C, g, phs), inner), (v19, v18)):
+            (ties if r is None else strict).append(let(["*", sign, (high - low).node]))
+    return _steps_evidence("rldp.steps.a1.a13-a20-lift", len(cases), ties, strict,
+                           "(A15) and (A19) where R is inside the B_s-ball")
 
 
 @claim(

@@ -209,3 +209,21 @@ def test_steps_a1_shapes(monkeypatch):
     assert not _steps_ok(a1._a1_certificates(c1))
     assert not _steps_ok(a1._a24_certificates(c24))
     assert not _steps_ok(a1._a5_certificates(c5))
+
+
+def test_steps_a1_extremum_and_lift_shapes(monkeypatch):
+    """(A7)-(A10) and (A13)-(A20) certificates at exact instances (boundary and inside) are accepted; with the
+    catalogue's wrong (A9) (exponent alpha - 1) and (A18) (C^{1/alpha}) they are rejected."""
+    from mutation import steps_catalogue as cat
+    from proofs.rldp import steps_appA1 as a1
+
+    phat = ((F(1, 10), F(2, 10), F(1, 10)), (F(3, 10), F(1, 10), F(2, 10)))
+    p = ((F(3, 10), F(1, 10), F(1, 10)), (F(1, 10), F(2, 10), F(2, 10)))
+    grid = [mpmath.mpf(j) / 64 for j in range(1, 64)] + [mpmath.mpf(10) ** -8, 1 - mpmath.mpf(10) ** -8, None]
+    c7 = [(F(1, 2), phat, p, 0, None, grid), (F(3), phat, p, 1, F(1, 3), grid)]
+    c13 = [(F(1, 2), phat, p, 0, None), (F(3), phat, p, 1, F(1, 3))]
+    assert _steps_ok(a1._a7_certificates(c7)) and _steps_ok(a1._a13_certificates(c13))
+    monkeypatch.setattr(a1, "printed_A9", cat._a9_exponent)
+    monkeypatch.setattr(a1, "printed_A18", cat._a18_c_power)
+    assert not _steps_ok(a1._a7_certificates(c7))
+    assert not _steps_ok(a1._a13_certificates(c13))
