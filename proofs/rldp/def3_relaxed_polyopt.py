@@ -160,7 +160,7 @@ def _cone_certificates(Q, L, t) -> list[dict]:
 @gamma_hat_nonempty
 def check_gain(ctx):
     rng = ctx.rng("relaxed.gain")
-    rows, members = [], []
+    rows, members, sols = [], [], []   # sols: (label, LP (46) solution) for the brackets' certificates
     cases = [(example_ball(), "log(2)")] + [rand_instance(rng, k) for k in range(3)]
     for ball, eps in cases:
         L = lower_bounds(ball, dps=ctx.dps)
@@ -170,6 +170,7 @@ def check_gain(ctx):
         inside = check_gamma(full, L, exact_level(r), include_same_s=False).holds is True
         ordered = rs.lower >= fs.upper - (rs.upper - rs.lower) - (fs.upper - fs.lower)
         members.append((full.matrix, L, r))
+        sols += [(f"instance {len(members) - 1}, PolyOpt", fs), (f"instance {len(members) - 1}, relaxed", rs)]
         rows.append({"size": f"{len(ball.phat)}x{len(ball.phat[0])}", "eps": eps, "alpha": str(ball.alpha),
                      "B": str(ball.radius), "I_polyopt": s(fs.lower, 8), "I_relaxed": s(rs.lower, 8),
                      "gain": s(rs.lower - fs.lower, 6), "rel_gain": s((rs.lower - fs.lower) / fs.lower, 4)
@@ -181,6 +182,25 @@ def check_gain(ctx):
                             f"{rows[0]['I_relaxed']} nats", table=rows,
                             certificate_covers=f"PolyOpt's Q inside the relaxed cone on all {len(members)} instances "
                                                "(Definition 3's inequalities with s1 != s2 from L and e^eps, exactly: "
-                                               "the nesting of the feasible sets); not the utilities' brackets",
-                            **built(inst.cone_membership_certificate, "rldp.relaxed-polyopt.utility-gain", members,
-                                    same_s=False))
+                                               "the nesting of the feasible sets); and the utilities' brackets of LP (46) "
+                                               "(arb: I(Q) >= lower, weak duality for upper at every listed vertex of "
+                                               f"Gamma-hat) of the {sum(len(x.vertices) <= BRACKET_CAP for _, x in sols)} "
+                                               f"of the {len(sols)} optima whose Gamma-hat has at most {BRACKET_CAP} "
+                                               "vertices (cap for time and size); not that the vertex lists are complete "
+                                               "(the engine's cdd enumeration), nor the ordering of the brackets' ends "
+                                               "(rationals)",
+                            **built(lambda: [inst.cone_membership_certificate("rldp.relaxed-polyopt.utility-gain",
+                                                                              members, same_s=False),
+                                             *_bracket_certificates("rldp.relaxed-polyopt.utility-gain", sols)]))
+
+
+BRACKET_CAP = 100   # the brackets' certificates only for Gamma-hats with at most this many vertices (time, size)
+
+
+def _bracket_certificates(name: str, sols) -> list[dict]:
+    """Issue 23: the ``rigorous-value`` certificates of each LP (46) bracket (:func:`eq46_bracket_certificates`)
+    whose Gamma-hat has at most :data:`BRACKET_CAP` vertices."""
+    from rldp_verify.certificates.exact_gaps import eq46_bracket_certificates
+
+    return [d for label, sol in sols if len(sol.vertices) <= BRACKET_CAP
+            for d in eq46_bracket_certificates(f"{name}: {label}", sol)]

@@ -173,3 +173,40 @@ def _exact_value(name: str, e: list, lower, upper, strict: bool) -> dict:
     st = {"expr": _tree(e), "lower": None if lower is None else qs(lower),
           "upper": None if upper is None else qs(upper), "strict": strict, "prec": 128, "exact": True}
     return envelope("rigorous-value", name, st, {})
+
+
+def mu_vertex_expr(v, p) -> list:
+    """mu(v) = sum_x p_x v_x log(v_x / (p . v)) (RLDP paper, Sec. 5, eq. (44): a row's contribution to I_p(X;Y)) as
+    an arb expression; the terms with p_x v_x = 0 are left out (they are 0), and mu(v) = 0 when p . v = 0."""
+    pv = sum((Fraction(a) * Fraction(b) for a, b in zip(p, v, strict=True)), Fraction(0))
+    if pv == 0:
+        return ["+", 0]
+    dot = ["+", *(["*", leaf(a), leaf(b)] for a, b in zip(p, v, strict=True) if a * b != 0)]
+    return ["let", [["pv", dot]], ["+", 0, *(["*", ["*", leaf(a), leaf(b)], ["log", ["/", leaf(b), "$pv"]]]
+                                            for a, b in zip(p, v, strict=True) if a * b != 0)]]
+
+
+def eq46_bracket_certificates(name: str, sol, *, prec: int = 128) -> list[dict]:
+    """The ``rigorous-value`` certificates of the bracket [lower, upper] of LP (46) (RLDP paper, Sec. 5, Theorem 3)
+    that :func:`rldp_verify.rldp.mechanisms.polyopt.solve_eq46` returned (``sol``: its vertices V, rows, dual y,
+    p, lower, upper), in arb:
+
+    - lower: I_p(X;Y) of the returned rows (Q_v = theta_v v) is >= lower;
+    - upper: for every vertex v of V, upper - 1.y - |X| (mu(v) - v.y) >= 0.  Every feasible theta of (46) has
+      sum_v theta_v = |X| (each v sums to 1 on Gamma-hat), so sum_v theta_v mu(v) = 1.y + sum_v theta_v (mu(v) -
+      v.y) <= 1.y + |X| max_v (mu(v) - v.y) <= upper: weak duality with the multipliers y.  (That V is all of
+      Gamma-hat's vertices is a separate ``vertex-enumeration`` certificate; that every cone mechanism's utility
+      is at most LP (46)'s optimum is Theorem 3's convexity and homogeneity argument, not certified.)"""
+    from rldp_verify.certificates.value import mutual_information_expr, value_certificate
+
+    p, y, a = list(sol.p), [Fraction(v) for v in sol.dual], len(sol.p)
+    lo = value_certificate(f"{name}: I_p(X;Y) of LP (46)'s rows >= the bracket's lower end",
+                           mutual_information_expr([list(r) for r in sol.rows], p), lower=sol.lower, prec=prec)
+    def vy(v):
+        return leaf(sum((Fraction(x) * yi for x, yi in zip(v, y, strict=True)), Fraction(0)))
+    terms = [["-", ["-", "$u", ["*", a, ["-", mu_vertex_expr(v, p), vy(v)]]], "$s"] for v in sol.vertices]
+    up = value_certificate(f"{name}: upper - 1.y - |X| (mu(v) - v.y) >= 0 at all {len(terms)} vertices of Gamma-hat "
+                           "(the bracket's upper end, weak duality)",
+                           ["let", [["u", leaf(Fraction(sol.upper))], ["s", leaf(sum(y, Fraction(0)))]],
+                            ["min", *terms]], lower=0, prec=prec)
+    return [lo, up]

@@ -87,7 +87,7 @@ def test_sec8_counts_certificates_with_a_wrong_operand_rejected():
 def test_geometric_prefactor_sign_reversed_rejected():
     from proofs.kairouz.sec3_4_experiments import check_geo
 
-    (doc,) = _certs(check_geo)
+    doc = _certs(check_geo)[0]              # the prefactor's sign (the corrected reading's audits follow it)
     bad = copy.deepcopy(doc)
     bad["statement"]["expr"] = ["-", 0, bad["statement"]["expr"]]
     _rejected(bad)

@@ -162,3 +162,19 @@ def test_delta2_diagonal_certificate_rejects_a_table_whose_conditionals_coincide
     assert not recheck(_diagonal_certificate([half])).ok
     near = [[F(1, 3), F(1, 6)], [F(1, 6), F(1, 3)]]        # d = 2/3
     assert not recheck(_diagonal_certificate([near])).ok
+
+
+def test_eq46_bracket_rejects_an_upper_end_lowered_and_a_lower_end_raised():
+    import dataclasses
+
+    from proofs.rldp._mech_common import rand_instance
+    from rldp_verify.certificates.exact_gaps import eq46_bracket_certificates
+    from rldp_verify.claims.core import Context
+    from rldp_verify.rldp.mechanisms import lower_bounds, polyopt_from_bounds
+
+    ball, eps = rand_instance(Context().rng("thm3"), 0)
+    _, sol = polyopt_from_bounds(ball.phat, lower_bounds(ball, dps=30), eps, dps=30)
+    assert all(recheck(d).ok for d in eq46_bracket_certificates("eq46", sol))
+    gap = F(1, 10**6)
+    assert not recheck(eq46_bracket_certificates("eq46", dataclasses.replace(sol, upper=sol.upper - gap))[1]).ok
+    assert not recheck(eq46_bracket_certificates("eq46", dataclasses.replace(sol, lower=sol.lower + gap))[0]).ok
