@@ -312,3 +312,13 @@ def test_falpha_rem10_certificates_and_the_wrong_branch(monkeypatch):
         return ("high", ["-", s, switch_h_expr(a)]) if b == "low" else ("low", ["-", switch_h_expr(a), s])
     monkeypatch.setattr(m, "_branch", other)
     assert not any(recheck(d).ok for d in m.inverse_certificates(pairs, orders=("1.5",)))
+
+
+def test_isit_lemma8_terms_and_the_77_exponent_mutant():
+    from proofs.isit import steps_appA_C as m
+
+    terms = m.lemma8_terms([F(1, 2), F(3, 2)], [F(-1, 3), F(-2)], [F(1), F(2)])
+    assert recheck(near_zero("lemma 8", terms)).ok
+    # steps.isit.77-exponent: c = 2^(-2/3) lambda^(-2/3)
+    bad = _swap(terms, ["pow", "$lam", F(-1, 3)], ["pow", "$lam", F(-2, 3)])
+    assert bad != terms and not recheck(near_zero("lemma 8", bad)).ok
