@@ -319,7 +319,7 @@ def _thm18_certificates(t, delta, pairs, verts) -> list[dict]:
 )
 def check_20(ctx):
     rng = ctx.rng("t20")
-    n, pos, bad, certified = 0, 0, [], []
+    n, pos, bad, certified, refuted = 0, 0, [], [], []
     for i in range(60):
         l, m = rng.randint(2, 3), rng.randint(2, 3)
         Q1 = _rand_stoch(rng, 2, l, 4)
@@ -330,6 +330,8 @@ def check_20(ctx):
         pos += dom
         if dom and inc and len(certified) < CAP:
             certified.append((Q1, Q2))
+        if not dom and not inc and len(refuted) < CAP:
+            refuted.append((Q1, Q2))
         if dom != inc:
             bad.append({"Q1": [[str(v) for v in r] for r in Q1], "Q2": [[str(v) for v in r] for r in Q2],
                         "dominates": dom, "region_included": inc})
@@ -338,10 +340,32 @@ def check_20(ctx):
     return Outcome.verified(f"{n} random pairs ({pos} dominated): exact dominance LP and exact region inclusion agree",
                             certificate_covers=covers(len(certified), pos, "dominated pairs' both sides: a stochastic W "
                                                       "with Q2 = Q1 W, and each deterministic-rule point of R_Q2 a "
-                                                      "convex combination of R_Q1's (exact feasible points); the "
-                                                      f"{n - pos} pairs where both fail would need Farkas certificates "
-                                                      "of infeasibility, not built", chosen=True),
-                            **built(lambda: [d for Q1, Q2 in certified for d in _t20_certificates(Q1, Q2)]))
+                                                      "convex combination of R_Q1's (exact feasible points); and "
+                                                      f"{len(refuted)} of the {n - pos} pairs where both fail: no "
+                                                      "stochastic W with Q2 = Q1 W and a point of R_Q2 outside "
+                                                      "conv(R_Q1), each by a phase-one LP with a positive exact "
+                                                      "optimum (lp-optimum)", chosen=True),
+                            **built(lambda: [d for Q1, Q2 in certified for d in _t20_certificates(Q1, Q2)]
+                                    + [d for Q1, Q2 in refuted for d in _t20_infeasible_certificates(Q1, Q2)]))
+
+
+def _t20_infeasible_certificates(Q1, Q2) -> list[dict]:
+    """Issue 23, for a pair where both sides fail: the system Q1 W = Q2, W >= 0 with rows summing to 1 has no
+    solution, and the first point of R_Q2 not in conv(R_Q1) is not (both by :func:`infeasibility_certificate`)."""
+    from rldp_verify.certificates.exact_gaps import infeasibility_certificate
+
+    l, m = len(Q1[0]), len(Q2[0])
+    tag = f"Q1={[[str(v) for v in r] for r in Q1]}, Q2={[[str(v) for v in r] for r in Q2]}"
+    E = [[Q1[x][y] if zz == z else Fraction(0) for y in range(l) for zz in range(m)] for x in range(2) for z in range(m)]
+    E += [[Fraction(1) if yy == y else Fraction(0) for yy in range(l) for zz in range(m)] for y in range(l)]
+    docs = [infeasibility_certificate(f"no stochastic W with Q2 = Q1 W, {tag}", E,
+                                      [Q2[x][z] for x in range(2) for z in range(m)] + [Fraction(1)] * l)]
+    P1 = _region_points(Q1)
+    outside = next(p for p in _region_points(Q2) if _point_in_hull(p, P1) is None)
+    E = [[q[0] for q in P1], [q[1] for q in P1], [Fraction(1)] * len(P1)]
+    docs.append(infeasibility_certificate(f"{tuple(map(str, outside))} of R_Q2 not in conv(R_Q1), {tag}", E,
+                                          [outside[0], outside[1], 1]))
+    return docs
 
 
 def _t20_certificates(Q1, Q2) -> list[dict]:

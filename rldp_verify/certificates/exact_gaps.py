@@ -210,3 +210,22 @@ def eq46_bracket_certificates(name: str, sol, *, prec: int = 128) -> list[dict]:
                            ["let", [["u", leaf(Fraction(sol.upper))], ["s", leaf(sum(y, Fraction(0)))]],
                             ["min", *terms]], lower=0, prec=prec)
     return [lo, up]
+
+
+def infeasibility_certificate(name: str, E, f) -> dict:
+    """The ``lp-optimum`` certificate that {x >= 0 : E x = f} is empty: the phase-one LP min 1.(s+ + s-) s.t.
+    E x + s+ - s- = f, x, s+, s- >= 0 (always feasible) has an optimum > 0 (its exact primal and dual; the checker
+    proves the optimum, and a positive optimum means no x meets every equality).  Raises ValueError when the
+    system is feasible (there is no such certificate)."""
+    from rldp_verify.certificates.lp import solve_with_certificate
+
+    E = [[Fraction(v) for v in row] for row in E]
+    k, n = len(E), len(E[0])
+    Ex = [row + [Fraction(int(i == j)) for j in range(k)] + [Fraction(-int(i == j)) for j in range(k)]
+          for i, row in enumerate(E)]
+    c = [Fraction(0)] * n + [Fraction(1)] * (2 * k)
+    res, doc = solve_with_certificate(f"{name} (phase one: min 1.(s+ + s-) > 0, so no x >= 0 with E x = f)", c,
+                                      (), (), Ex, [Fraction(v) for v in f], lower=[0] * (n + 2 * k), sense="min")
+    if not -res.value > 0:
+        raise ValueError(f"{name}: the system is feasible (phase-one optimum {-res.value})")
+    return doc

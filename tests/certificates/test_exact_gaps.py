@@ -178,3 +178,21 @@ def test_eq46_bracket_rejects_an_upper_end_lowered_and_a_lower_end_raised():
     gap = F(1, 10**6)
     assert not recheck(eq46_bracket_certificates("eq46", dataclasses.replace(sol, upper=sol.upper - gap))[1]).ok
     assert not recheck(eq46_bracket_certificates("eq46", dataclasses.replace(sol, lower=sol.lower + gap))[0]).ok
+
+
+def test_infeasibility_certificate_refuses_a_feasible_system_and_its_value_or_dual_perturbed_is_rejected():
+    import pytest
+
+    from rldp_verify.certificates.exact_gaps import infeasibility_certificate
+
+    E, f = [[F(1), F(1)], [F(1), F(-1)]], [F(1), F(3)]          # x1 + x2 = 1, x1 - x2 = 3: x2 = -1 < 0
+    doc = infeasibility_certificate("empty", E, f)
+    assert recheck(doc).ok and F(doc["statement"]["value"]) > 0
+    zero = copy.deepcopy(doc)
+    zero["statement"]["value"] = 0                                # "the phase-one optimum is 0": feasible
+    assert not recheck(zero).ok
+    dual = copy.deepcopy(doc)
+    dual["data"]["y"][0] = str(F(dual["data"]["y"][0]) + F(1, 7))
+    assert not recheck(dual).ok
+    with pytest.raises(ValueError, match="feasible"):
+        infeasibility_certificate("not empty", E, [F(2), F(0)])   # x = (1, 1)
