@@ -322,3 +322,17 @@ def test_isit_lemma8_terms_and_the_77_exponent_mutant():
     # steps.isit.77-exponent: c = 2^(-2/3) lambda^(-2/3)
     bad = _swap(terms, ["pow", "$lam", F(-1, 3)], ["pow", "$lam", F(-2, 3)])
     assert bad != terms and not recheck(near_zero("lemma 8", bad)).ok
+
+
+def test_falpha_eq63_certificate_and_the_minimum_at_p0_mutant():
+    import mpmath
+
+    from proofs.falpha import steps_appA_B as m
+
+    with mpmath.workdps(30):
+        a, t = mpmath.mpf(3), mpmath.mpf(2) / 7      # the minimiser is no grid point (1 - t) j/30
+        _, p = m.printed_63_rhs(a, t)
+        pair = (F(2), [F(1, 2), F(1, 2)], [F(1, 5), F(4, 5)], m.printed_63_rhs(a, mpmath.mpf(3) / 10)[1])
+        assert recheck(m.eq63_certificate([(a, p, t)], [pair])).ok
+        # steps.falpha.63-at-p0: the binary minimum taken at p = 0 is above psi at grid points
+        assert not recheck(m.eq63_certificate([(a, mpmath.mpf(0), t)], [])).ok
