@@ -14,6 +14,7 @@ from fractions import Fraction
 import mpmath
 import sympy as sp
 
+from rldp_verify.certificates.instances_rldp import guarded as _guarded
 from rldp_verify.claims import Method, claim
 from rldp_verify.core.divergence import kl_divergence, renyi_divergence
 from rldp_verify.core.numbers import working_precision
@@ -226,7 +227,8 @@ def check_a1_a4(ctx):
             t.equal("(A3)-(A4)", printed_A4(a, phs, ps, inner_ns), _power_sum(nph, np_, a), pt)
             t.equal("(A2)+(A4)", printed_A2(a, phs, ps, inner) + printed_A4(a, phs, ps, inner_ns), total, pt)
             t.points += 1
-    return t.outcome("(A1)-(A4)", statement_claims=LEMMA_A1, **(_a1_certificates(cases) if t.failure is None else {}))
+    return t.outcome("(A1)-(A4)", statement_claims=LEMMA_A1,
+                     **(_guarded(_a1_certificates, cases) if t.failure is None else {}))
 
 
 def _a1_certificates(cases) -> dict:
@@ -299,7 +301,8 @@ def check_a5_a6(ctx):
             else:
                 t.leq("(A6)", lhs, bound, {**pt, "B": B})
             t.points += 1
-    return t.outcome("(A5)-(A6)", statement_claims=LEMMA_A1, **(_a5_certificates(cases) if t.failure is None else {}))
+    return t.outcome("(A5)-(A6)", statement_claims=LEMMA_A1,
+                     **(_guarded(_a5_certificates, cases) if t.failure is None else {}))
 
 
 def _a5_certificates(cases) -> dict:
@@ -430,7 +433,7 @@ def check_a7_a10(ctx):
             t.points += 1
             cases.append((alpha, phat, p, s, r, grid))
     return t.outcome("(A7), (A9), (A10)", statement_claims=LEMMA_A1, skipped_outside_domain=skipped,
-                     **(_a7_certificates(cases) if t.failure is None else {}))
+                     **(_guarded(_a7_certificates, cases) if t.failure is None else {}))
 
 
 def _a7_certificates(cases) -> dict:
@@ -514,7 +517,8 @@ def check_a13_a20(ctx):
             t.truth("P in F", renyi_divergence(fph, [v for r in P for v in r], alpha, dps=ctx.dps) <= B * (1 + t.tol),
                     pt)
             t.points += 1
-    return t.outcome("(A13)-(A20)", statement_claims=LEMMA_A2, **(_a13_certificates(cases) if t.failure is None else {}))
+    return t.outcome("(A13)-(A20)", statement_claims=LEMMA_A2,
+                     **(_guarded(_a13_certificates, cases) if t.failure is None else {}))
 
 
 def _a13_certificates(cases) -> dict:
@@ -587,7 +591,7 @@ def check_a24_a26(ctx):
             t.points += 1
             cases.append((phat, p, s, r))
     return t.outcome("(A24)-(A26)", statement_claims=("rldp.thm1.kl-chain-rule", "rldp.thm1.projection-in-ball"),
-                     **(_a24_certificates(cases) if t.failure is None else {}))
+                     **(_guarded(_a24_certificates, cases) if t.failure is None else {}))
 
 
 def _a24_certificates(cases) -> dict:

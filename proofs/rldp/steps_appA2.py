@@ -15,6 +15,7 @@ import mpmath
 
 from rldp_verify.certificates.claims import built
 from rldp_verify.certificates.divergence import renyi_expr
+from rldp_verify.certificates.instances_rldp import guarded as _guarded
 from rldp_verify.certificates.value import abs_expr as inst_abs
 from rldp_verify.certificates.value import value_certificate
 from rldp_verify.claims import Method, claim
@@ -100,15 +101,19 @@ def printed_F_at_1(C):
 )
 def check_lagrangian(ctx):
     rng = ctx.rng("steps.a2.lagrangian")
+    zeros = []   # exact (alpha, lambda, mu, P^_x, P^_x') for the certificates (issue 23)
     t = Tally(ctx.dps, tol=mpmath.mpf(10) ** (-(ctx.dps // 2)))   # numerical differentiation: half the digits
     with working_precision(ctx.dps):
         for k in range(30):
             a = mp(ORDERS[k % len(ORDERS)])
             n = rng.choice((3, 4, 5))
-            phat = [mp(v) for v in rand_dist(rng, n)]
+            phat_q = rand_dist(rng, n)
+            phat = [mp(v) for v in phat_q]
             P = [mp(v) for v in rand_dist(rng, n)]
-            lam, mu, C = (mp(rand_fraction(rng, 0, 3)) for _ in range(3))
+            lam_q, mu_q, C_q = (rand_fraction(rng, 0, 3) for _ in range(3))
+            lam, mu, C = mp(lam_q), mp(mu_q), mp(C_q)
             x = rng.randrange(n)
+            zeros.append((ORDERS[k % len(ORDERS)], lam_q, mu_q, phat_q[x], phat_q[(x + 1) % n]))
 
             def lagrangian(*p):
                 return p[x] + lam * (mpmath.fsum(h**a * q ** (1 - a) for h, q in zip(phat, p, strict=True)) - C) + mu * (mpmath.fsum(p) - 1)
@@ -127,7 +132,36 @@ def check_lagrangian(ctx):
             t.equal("xi zero of (A34)", printed_A34(a, lam, mu, phat[x], xi * phat[x]), 0, pt)
             t.equal("psi zero of (A35)", printed_A35(a, lam, mu, phat[(x + 1) % n], psi * phat[(x + 1) % n]), 0, pt)
             t.points += 1
-    return t.outcome("(A34)-(A35) and their zeros", statement_claims=LEMMA_A5)
+    if t.failure is not None:
+        return t.outcome("(A34)-(A35) and their zeros", statement_claims=LEMMA_A5)
+    return t.outcome("(A34)-(A35) and their zeros", statement_claims=LEMMA_A5,
+                     **_guarded(lambda: _steps_evidence("rldp.steps.a2.a34-a35-lagrangian", len(zeros), _zero_ties(zeros),
+                                                         [], "none", "not (A34)-(A35) as derivatives of (A33) "
+                                                         "(numerical differentiation)")))
+
+
+def _zero_ties(zeros) -> list:
+    """printed_A34 at P_x = xi P^_x and printed_A35 at P_x' = psi P^_x' (xi, psi of printed_xi_psi), each = 0."""
+    from rldp_verify.certificates.series import Formula
+
+    out = []
+    for alpha, lam, mu, hx, hy in zeros:
+        xi, psi = printed_xi_psi(alpha, Formula.number(lam), Formula.number(mu))
+        hx_, hy_ = Formula.number(hx), Formula.number(hy)
+        out += [printed_A34(alpha, lam, mu, hx_, xi * hx_).node, printed_A35(alpha, lam, mu, hy_, psi * hy_).node]
+    return out
+
+
+def _steps_evidence(name: str, n_points: int, ties: list, strict: list, what: str, gap: str) -> dict:
+    """certificate_covers and the certificates of a step claim (instances_rldp.steps_certificates)."""
+    from rldp_verify.certificates import instances_rldp as inst
+
+    covers = (f"of the {n_points} sampled points: the first {min(len(ties), inst.CAP)} of {len(ties)} equalities "
+              f"within 1e-30 (not the equalities)" + (f" and the first {min(len(strict), inst.CAP)} of {len(strict)} "
+                                                        f"strict inequalities ({what})" if strict else "")
+              + ", the printed steps called on the exact data, each re-derived by the checker in arb; " + gap
+              + "; not the steps for every instance")
+    return {"certificate_covers": covers, **built(inst.steps_certificates, name, ties, strict)}
 
 
 @claim(
@@ -142,29 +176,73 @@ def check_lagrangian(ctx):
 )
 def check_psi(ctx):
     rng = ctx.rng("steps.a2.psi")
+    cases = []   # exact (alpha, P^, X1, r, r_over), xi = r / rho, for the certificates (issue 23)
     t = Tally(ctx.dps)
     with working_precision(ctx.dps):
         for k in range(60):
             a = mp(ORDERS[k % len(ORDERS)])
             n = rng.choice((2, 3, 5))
-            phat = [mp(v) for v in rand_dist(rng, n)]
+            phat_q = rand_dist(rng, n)
+            phat = [mp(v) for v in phat_q]
             X1 = [0] if k % 2 else sorted(rng.sample(range(n), rng.randint(1, n - 1)))
             rho = mpmath.fsum(phat[i] for i in X1)
             lim = printed_psi_nonnegative_bound(rho)
-            xi = lim * mp(rand_fraction(rng, 0, 1)) if k % 5 else lim
+            r = rand_fraction(rng, 0, 1) if k % 5 else 1
+            xi = lim * mp(r) if k % 5 else lim
             psi = printed_psi(rho, xi)
             P = [xi * h if i in X1 else psi * h for i, h in enumerate(phat)]
             pt = {"alpha": a, "rho": rho, "xi": xi, "X1": X1}
             t.equal("(A40)/(A46)", mpmath.fsum(P), 1, pt)
             t.truth("psi >= 0 iff xi <= 1/rho", (psi >= -t.tol) == (xi <= 1 / rho * (1 + t.tol)), pt, psi=psi)
-            over = lim * (1 + mp(rand_fraction(rng, 0, 1)))
+            r_over = rand_fraction(rng, 0, 1)
+            cases.append((ORDERS[k % len(ORDERS)], phat_q, X1, r, r_over))
+            over = lim * (1 + mp(r_over))
             t.truth("psi >= 0 iff xi <= 1/rho", (printed_psi(rho, over) >= 0) == (over <= 1 / rho), {**pt, "xi": over})
             if psi > 0:
                 power = mpmath.fsum(h**a * p ** (1 - a) for h, p in zip(phat, P, strict=True))
                 t.equal("(A36)-(A38)/(A45)", printed_A38(a, rho, xi, psi), power, pt)
                 t.equal("(A38) = F + C", printed_A38(a, rho, xi, psi), F(a, 0, rho, xi), pt)
             t.points += 1
-    return t.outcome("(A36)-(A40), (A45)-(A46)", statement_claims=LEMMA_A5 + ("rldp.lemma-a6.l1-radius",))
+    if t.failure is not None:
+        return t.outcome("(A36)-(A40), (A45)-(A46)", statement_claims=LEMMA_A5 + ("rldp.lemma-a6.l1-radius",))
+    return t.outcome("(A36)-(A40), (A45)-(A46)", statement_claims=LEMMA_A5 + ("rldp.lemma-a6.l1-radius",),
+                     **_guarded(_psi_evidence, cases))
+
+
+def _psi_evidence(cases) -> dict:
+    """Exactly: P = (xi P^ on X1, psi P^ elsewhere) sums to 1; psi >= 0 at xi = r/rho <= 1/rho and psi < 0 at
+    xi = (1 + r')/rho (printed_psi, printed_psi_nonnegative_bound on the exact data). In arb, where psi > 0: (A38) =
+    the power sum at P and (A38) = F(rho, xi) + C, within 1e-30."""
+    from rldp_verify.certificates import instances_rldp as inst
+    from rldp_verify.certificates.series import Formula
+
+    sums, nonneg, negative, ties = [], [], [], []
+    for alpha, phat, X1, r, r_over in cases:
+        rho = Formula(["+", *(phat[i] for i in X1)])           # the checker adds P^ over X1 itself
+        xi = printed_psi_nonnegative_bound(rho) * r
+        psi = printed_psi(rho, xi)
+        P = [xi * h if i in X1 else psi * h for i, h in enumerate(phat)]
+        sums.append(["-", ["+", *(q.node for q in P)], 1])
+        nonneg.append(psi.node)
+        negative.append((-printed_psi(rho, printed_psi_nonnegative_bound(rho) * (1 + r_over))).node)
+        rho_q = sum(phat[i] for i in X1)
+        if printed_psi(rho_q, r / rho_q) > 0:   # (A38) only where psi > 0, as the check
+            a38 = printed_A38(alpha, rho, xi, psi)
+            power = ["+", *(["*", ["pow", h, alpha], ["pow", q.node, 1 - alpha]] for h, q in zip(phat, P, strict=True))]
+            ties += [["-", a38.node, power], ["-", a38.node, F(alpha, 0, rho, xi).node]]
+    name = "rldp.steps.a2.a36-a40-psi"
+
+    def build():
+        return [inst.all_zero_certificate(f"{name}: (A40)/(A46) sum P = 1", sums),
+                inst.all_nonneg_certificate(f"{name}: psi >= 0 at xi <= 1/rho", nonneg),
+                inst.all_positive_certificate(f"{name}: psi < 0 at xi > 1/rho, -psi", negative),
+                *inst.steps_certificates(name, ties, [])]
+    n = min(len(cases), inst.CAP)
+    return {"certificate_covers": f"the first {n} of the {len(cases)} sampled points exactly (the lift sums to 1; psi "
+                                  "has the stated sign on both sides of 1/rho) and the first "
+                                  f"{min(len(ties), inst.CAP)} of {len(ties)} equalities (A38) = power sum = F + C "
+                                  "within 1e-30 (not the equalities), in arb, the printed steps called on the exact "
+                                  "data; not the steps for every instance", **built(build)}
 
 
 @claim(
@@ -180,17 +258,23 @@ def check_psi(ctx):
 )
 def check_f(ctx):
     rng = ctx.rng("steps.a2.f")
+    cases = []   # exact (alpha, B, rho, the three xi) for the certificates (issue 23)
     t = Tally(ctx.dps, tol=mpmath.mpf(10) ** (-(ctx.dps // 2)))
     with working_precision(ctx.dps):
         for k in range(40):
             a = mp(ORDERS[k % len(ORDERS)])
-            B = mp(rand_fraction(rng, 0, 2))
+            B_q = rand_fraction(rng, 0, 2)
+            B = mp(B_q)
             C = mpmath.exp((a - 1) * B)
-            rho = mp(rand_fraction(rng, 0, 1)) if k % 7 else mp(Fraction(1, 10**4))
+            rho_q = rand_fraction(rng, 0, 1) if k % 7 else Fraction(1, 10**4)
+            rho = mp(rho_q)
             pt = {"alpha": a, "B": B, "rho": rho}
             t.equal("F(rho, 1)", printed_F_at_1(C), F(a, C, rho, 1), pt)
             t.truth("F(rho, 1) < 0", printed_F_at_1(C) < 0, pt, value=printed_F_at_1(C))
-            for xi in (mp(rand_fraction(rng, 0, 1)) / rho, 1 / rho * (1 - mpmath.mpf(10) ** -6), mpmath.mpf(10) ** -6):
+            r_xi = rand_fraction(rng, 0, 1)
+            cases.append((ORDERS[k % len(ORDERS)], B_q, rho_q, (r_xi / rho_q, (1 - Fraction(1, 10**6)) / rho_q,
+                                                                Fraction(1, 10**6))))
+            for xi in (mp(r_xi) / rho, 1 / rho * (1 - mpmath.mpf(10) ** -6), mpmath.mpf(10) ** -6):
                 f = F(a, C, rho, xi)
                 eb = mpmath.log(f + C) / (a - 1) - B
                 t.truth("sign of E_B = sign of F", (eb <= 0) == (f <= 0), {**pt, "xi": xi}, F=f, E_B=eb)
@@ -200,7 +284,31 @@ def check_f(ctx):
             near = F(a, C, 1 - mpmath.mpf(10) ** (-(ctx.dps - 5)), xi)
             t.equal("F(1, xi) limit", near, xi ** (1 - a) - C, {**pt, "xi": xi})
             t.points += 1
-    return t.outcome("F's sign and convexity", statement_claims=LEMMA_A5)
+    if t.failure is not None:
+        return t.outcome("F's sign and convexity", statement_claims=LEMMA_A5)
+    return t.outcome("F's sign and convexity", statement_claims=LEMMA_A5, **_guarded(_f_evidence, cases))
+
+
+def _f_evidence(cases) -> dict:
+    """printed_F_at_1(C) = F(rho, 1) within 1e-30 and < 0; at each xi, F E_B > 0 (the same sign, strictly) and the
+    second difference of F(rho, .) with h = min(xi, 1/rho - xi)/1000 > 0; C = e^{(alpha-1)B} bound by ``let``."""
+    from rldp_verify.certificates.series import Formula
+
+    ties, strict = [], []
+    for alpha, B, rho, xis in cases:
+        bind = [["C", ["exp", ["*", alpha - 1, B]]]]
+        C, r = Formula("$C"), Formula.number(rho)
+        ties.append(["let", bind, (printed_F_at_1(C) - F(alpha, C, r, Formula.number(1))).node])
+        strict.append(["let", bind, (-printed_F_at_1(C)).node])
+        for xi in xis:
+            f = F(alpha, C, r, Formula.number(xi))
+            eb = ["-", ["/", ["log", (f + C).node], alpha - 1], B]
+            h = min(xi, 1 / rho - xi) / 1000
+            d2 = F(alpha, C, r, Formula.number(xi - h)) + F(alpha, C, r, Formula.number(xi + h)) - 2 * f
+            strict += [["let", bind, ["*", f.node, eb]], ["let", bind, d2.node]]
+    return _steps_evidence("rldp.steps.a2.f-sign-and-convexity", len(cases), ties, strict,
+                           "F(rho, 1) < 0, F E_B > 0, F's second differences", "convexity as second differences at the "
+                           "three points (exact rationals for the check's mpf points), not F'' nor the limit rho -> 1")
 
 
 def _root_above_one(a, C, rho, dps):
@@ -302,16 +410,21 @@ def printed_A44_ratio(a, lam, mu, side):
 )
 def check_a44(ctx):
     rng = ctx.rng("steps.a2.a44")
+    cases = []   # exact (alpha, P^, sides, lambda, mu) for the certificates (issue 23)
     t = Tally(ctx.dps, tol=mpmath.mpf(10) ** (-(ctx.dps // 2)))
     with working_precision(ctx.dps):
         for k in range(30):
             a = mp(ORDERS[k % len(ORDERS)])
             n = rng.choice((3, 4, 5))
-            phat = [mp(v) for v in rand_dist(rng, n)]
+            phat_q = rand_dist(rng, n)
+            phat = [mp(v) for v in phat_q]
             X1 = sorted(rng.sample(range(n), rng.randint(1, n - 1)))
-            lam, C = mp(rand_fraction(rng, 0, 3)), mp(rand_fraction(rng, 0, 3))
-            mu = 1 + mp(rand_fraction(rng, 0, 3))
+            lam_q, C_q = rand_fraction(rng, 0, 3), rand_fraction(rng, 0, 3)
+            lam, C = mp(lam_q), mp(C_q)
+            mu_q = 1 + rand_fraction(rng, 0, 3)
+            mu = mp(mu_q)
             sides = [1 if x in X1 else -1 for x in range(n)]
+            cases.append((ORDERS[k % len(ORDERS)], phat_q, sides, lam_q, mu_q))
             P = [printed_A44_ratio(a, lam, mu, sd) * h for sd, h in zip(sides, phat, strict=True)]
 
             def lagrangian(*p):
@@ -327,7 +440,25 @@ def check_a44(ctx):
                 order = tuple(1 if i == j else 0 for i in range(n))
                 t.equal("stationary", mpmath.diff(lagrangian, P, order), 0, {**pt, "coordinate": j})
             t.points += 1
-    return t.outcome("(A44)'s stationary points", statement_claims=("rldp.lemma-a6.l1-radius",))
+    if t.failure is not None:
+        return t.outcome("(A44)'s stationary points", statement_claims=("rldp.lemma-a6.l1-radius",))
+    return t.outcome("(A44)'s stationary points", statement_claims=("rldp.lemma-a6.l1-radius",),
+                     **_guarded(_a44_evidence, cases))
+
+
+def _a44_evidence(cases) -> dict:
+    """The statement's partial derivative +-1 + (1-alpha) lambda P^_x^alpha P_x^-alpha + mu at P_x =
+    printed_A44_ratio(...) P^_x, = 0 within 1e-30 per coordinate."""
+    from rldp_verify.certificates.series import Formula
+
+    ties = []
+    for alpha, phat, sides, lam, mu in cases:
+        for sd, h in zip(sides, phat, strict=True):
+            Px = printed_A44_ratio(alpha, Formula.number(lam), mu, sd) * h
+            ties.append((sd + (1 - alpha) * lam * Formula.number(h) ** alpha * Px ** (-alpha) + mu).node)
+    return _steps_evidence("rldp.steps.a2.a44-lagrangian", len(cases), ties, [], "none",
+                           "the derivative written as the statement states it, not derived from (A44) (the check "
+                           "differentiates numerically)")
 
 
 def printed_X1(P, phat):

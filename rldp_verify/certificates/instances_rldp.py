@@ -344,3 +344,15 @@ def steps_certificates(name: str, ties: list, strict: list, *, tol=None, cap: in
     if not docs:
         raise ValueError(f"{name}: no step to certify")
     return docs
+
+
+def guarded(evidence_builder, *args) -> dict:
+    """``evidence_builder(*args)`` (a claim's certificate evidence: documents and their ``certificate_covers``), or,
+    when it raises, a ``no_certificate`` naming the exception (as :func:`rldp_verify.certificates.claims.built`): a
+    certificate that cannot be built never turns a verdict into ERROR."""
+    from rldp_verify.certificates.claims import no_certificate
+
+    try:
+        return evidence_builder(*args)
+    except Exception as exc:  # noqa: BLE001 - reported per claim, never hidden
+        return no_certificate(f"building the certificate failed: {type(exc).__name__}: {str(exc)[:200]}")

@@ -227,3 +227,26 @@ def test_steps_a1_extremum_and_lift_shapes(monkeypatch):
     monkeypatch.setattr(a1, "printed_A18", cat._a18_c_power)
     assert not _steps_ok(a1._a7_certificates(c7))
     assert not _steps_ok(a1._a13_certificates(c13))
+
+
+def test_steps_a2_shapes(monkeypatch):
+    """App. A.2's step certificates at exact instances are accepted; with the catalogue's wrong steps ((A34)'s sign,
+    xi with mu - 1, psi without its denominator, F(rho, 1) flipped, (A44)'s sides swapped) they are rejected."""
+    from mutation import steps_catalogue as cat
+    from proofs.rldp import steps_appA2 as a2
+
+    phat = [F(1, 5), F(3, 10), F(1, 2)]
+    zeros = [(F(3, 2), F(1, 2), F(2, 3), F(1, 5), F(3, 10)), (F(3), F(2), F(1, 3), F(1, 2), F(1, 5))]
+    psi = [(F(2), phat, [0], F(1, 2), F(1, 3)), (F(3, 2), phat, [0, 2], F(1), F(1, 4))]
+    f = [(F(2), F(1, 2), F(1, 3), (F(3, 2), F(2), F(1, 10**6)))]
+    a44 = [(F(2), phat, [1, -1, 1], F(1, 2), F(3, 2))]
+
+    def all_ok():
+        return [_steps_ok(a2._steps_evidence("z", 2, a2._zero_ties(zeros), [], "", "")), _steps_ok(a2._psi_evidence(psi)),
+                _steps_ok(a2._f_evidence(f)), _steps_ok(a2._a44_evidence(a44))]
+    assert all(all_ok())
+    monkeypatch.setattr(a2, "printed_A34", cat._a34_sign)
+    monkeypatch.setattr(a2, "printed_psi", cat._psi_no_denominator)
+    monkeypatch.setattr(a2, "printed_F_at_1", cat._f_at_1_flipped)
+    monkeypatch.setattr(a2, "printed_A44_ratio", cat._a44_sides_swapped)
+    assert not any(all_ok())
