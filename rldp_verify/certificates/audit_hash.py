@@ -139,8 +139,9 @@ def _part_at(pm, u: list, up: list, seed, y_of_x: bool | None = None, y=None) ->
 def compound_product_witness(st) -> dict | None:
     """The ``product_witness`` of TreeHist (:class:`~rldp_verify.structured.treehist.PrefixMixture`, parts [word,
     fragment]) or SFP (:class:`~rldp_verify.structured.sketch.ReleasedProduct`, parts [fragment, word]) over local
-    hashing parts whose seeds are compound or plain (each part's buckets by its recipe, :func:`part_data`), at the
-    engine's searched inputs and seeds; None when there is no searched witness or a bucket is not reproduced."""
+    hashing parts (TreeHist: compound seeds, its int seeds being :func:`~rldp_verify.certificates.audit_forms.
+    product_witness`'s; SFP: compound or int), each part's buckets by its recipe (:func:`part_data`), at the engine's
+    searched inputs and seeds; None when there is no searched witness or a bucket is not reproduced."""
     from rldp_verify.structured.channels import PublicMixture
     from rldp_verify.structured.sketch import ReleasedProduct
     from rldp_verify.structured.treehist import PrefixMixture
@@ -150,8 +151,8 @@ def compound_product_witness(st) -> dict | None:
         return None
     if isinstance(st, PrefixMixture):
         w = st.ratio_bounds(0)[2]
-        if w is None:
-            return None
+        if w is None or _is_int(w["frag_seed"]) and (w["word_seed"] is None or _is_int(w["word_seed"])):
+            return None                              # int seeds: xxh32 alone (audit_forms.product_witness)
         x, xp = (w["x"], w["x_prime"]) if w["direction"] == 1 else (w["x_prime"], w["x"])
         wi, ui = [st.word_index(x), st.word_index(xp)], [list(st.prefixes(x)), list(st.prefixes(xp))]
         parts = [_part_at(st.word, [wi[0]], [wi[1]], w["word_seed"]),
