@@ -137,19 +137,30 @@ def certify_case(certs: Certifier, name: str, args, first: dict) -> tuple[str, s
     return cell, seconds(r["seconds"], t_check)
 
 
-def main() -> int:
+def main(argv=None) -> int:
+    """Run every case (``--only TEXT``: only the cases whose name contains TEXT, printed and, with ``--out``,
+    written there instead of reports/benchmarks/audit_redteam.json)."""
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--only", help="run only the cases whose name contains this text")
+    ap.add_argument("--out", help="write the table here (default: reports/benchmarks/audit_redteam.json; with "
+                                  "--only: not written)")
+    args = ap.parse_args(argv)
     rows = []
     certs = Certifier("audit_redteam")
     if not D.is_dir():
         notes = [f"{D} not found: no rows"]
     else:
-        for name, args, before in cases():
-            r = run_case(args)
-            cert, cert_s = certify_case(certs, name, args, r)
+        for name, cargs, before in cases():
+            if args.only and args.only not in name:
+                continue
+            r = run_case(cargs)
+            cert, cert_s = certify_case(certs, name, cargs, r)
             rows.append([name, r["exit"], r["verdict"], r["interval"], r["seconds"], r["cpu_seconds"], r["peak_rss_mb"],
                          r["traceback"], r["warning"], before, r["stderr"], cert, cert_s])
             print(f"{name}: exit {r['exit']} {r['verdict']} {r['interval']} {r['seconds']} s "
-                  f"({r['cpu_seconds']} s CPU) {r['peak_rss_mb']} MB", file=sys.stderr)
+                  f"({r['cpu_seconds']} s CPU) {r['peak_rss_mb']} MB; certificate: {cert} ({cert_s})", file=sys.stderr)
         notes = [f"max wall seconds {max(r[4] for r in rows):.1f}, max CPU seconds {max(r[5] or 0 for r in rows):.1f}, "
                  f"max peak RSS {max(r[6] or 0 for r in rows)} MB, tracebacks {sum(r[7] for r in rows)}, "
                  f"warnings {sum(r[8] for r in rows)}",
@@ -165,7 +176,9 @@ def main() -> int:
                        "traceback",
                        "warning", "before (README)", "stderr", COLUMN, "certificate s (CLI run / re-check)"],
            "rows": rows, "notes": notes}
-    dest = ROOT / "reports" / "benchmarks" / "audit_redteam.json"
+    dest = Path(args.out) if args.out else None if args.only else ROOT / "reports" / "benchmarks" / "audit_redteam.json"
+    if dest is None:
+        return 0
     dest.parent.mkdir(parents=True, exist_ok=True)
     dest.write_text(json.dumps(out, indent=1) + "\n")
     return 0   # a FAILED certificate shows in its row; a non-zero exit would replace the table (run.py)

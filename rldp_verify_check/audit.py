@@ -8,7 +8,8 @@ and the message states max |column sum - 1|), ``sizes`` [|S|, |U|],
 ``{"type": "renyi-ball", "phat": table, "alpha": a, "radius": B}``), ``eps`` (``{"exp_eps": r}``: e^eps = r,
 or ``{"eps": e}``), and the printed ``verdict`` (PASS / FAIL / INCONCLUSIVE), ``ratio_upper`` (a number or
 "inf") and ``ratio_lower`` (a number or null).  Data: ``witness`` (a table P, or null) and, for a Rényi
-ball, ``pairs``: for every y and s != s' an entry ``{"y", "s", "s_prime", "r", "t", "mu1", "mu2"}``.
+ball, ``pairs``: for every y and s != s' an entry ``{"y", "s", "s_prime", "r", "t", "mu1", "mu2"}`` (with
+``"simplex_rest": true`` some: the others have the simplex bound, below).
 
 Definitions.  Definition 3's ratio for a distribution P on S x U: P(Y=y|S=s) = sum_u Q[y|s,u] P(s,u) / P_s,
 rho(P) = max over y, s != s' (P_s, P_s' > 0) of P(y|s)/P(y|s') (0/0 = 1, x/0 = inf).  The Rényi
@@ -72,7 +73,10 @@ printed ratio_upper >= U, printed ratio_lower <= L, PASS: U <= e^eps, FAIL: L > 
   on part k, c1 <= t_k+1 and c2 <= Phi - t_k, and c_i <= T gives z_i >= (1 + beta T/p_i)^(-1/beta) (0 if the
   base is <= 0; e^{-T/p_i} at a = 1): the part's bound is mu1 + mu2 - M1 z1 - M2 z2 at these least z, the
   bound the max over the parts (tight for a <= 1/2 as the parts shrink).  The bound evaluated
-  in arb and certainly <= 0 proves P(y|s1) <= r P(y|s2) on F.  U = max r over all pairs.
+  in arb and certainly <= 0 proves P(y|s1) <= r P(y|s2) on F.  U = max r over all pairs; an unlisted pair (with
+  ``simplex_rest``) has r = max q1 / min q2 (P(y|s_i) is an average of q_i: Proposition 3, as P_X and the simplex).
+  a/b (0/0 = 1, x/0 = inf) is non-decreasing in a and non-increasing in b: such maxima over pairs take for each
+  numerator the least allowed denominator only (``_max_ratio``).
 - A product (``product`` [part, ...], each part a structured statement {form, sizes} of any form above, eps-LDP):
   Q[y|x] = prod_i sum_{r in R_i(y)} pi_ir(y) Q_i[z_ir(y)|u_ir(x)], independent parts, pi >= 0, z and R_i not
   depending on x, Q_i the part's channel: secret mixtures (TreeHist's prefixes), released ones (a public row j in y:
@@ -111,9 +115,7 @@ def _num_or_inf(x):
 
 
 def _ratio(a: Fraction, b: Fraction):
-    if b == 0:
-        return Fraction(1) if a == 0 else INF
-    return a / b
+    return (Fraction(1) if a == 0 else INF) if b == 0 else a / b
 
 
 def _table(t, a1: int, a2: int, what: str) -> list[list[Fraction]]:
@@ -129,11 +131,15 @@ def rho_of(Q, P, a1: int, a2: int):
     """rho(P) = max_{y, s != s'} P(y|s)/P(y|s') over s, s' of positive mass (Definition 3); 1 if there is no such
     pair (the condition is then vacuous; and max(a/b, b/a) >= 1 makes 1 a lower bound of any defined rho)."""
     mass = [sum(P[s]) for s in range(a1)]
-    rs = [Fraction(1)]
-    for row in Q:
-        cond = [(s, sum(row[s * a2 + u] * P[s][u] for u in range(a2)) / mass[s]) for s in range(a1) if mass[s]]
-        rs += [_ratio(cs, ct) for s, cs in cond for t, ct in cond if s != t]
-    return max(rs)
+    return max([Fraction(1)] + [_max_ratio(c, c) for row in Q for c in [[sum(
+        row[s * a2 + u] * P[s][u] for u in range(a2)) / mass[s] for s in range(a1) if mass[s]]]])
+
+
+def _max_ratio(num, den, skip=frozenset()):
+    """max(1, max of num[i]/den[j] over i != j, (i, j) not in ``skip``): per i, the least den[j] allowed (docstring)."""
+    order = sorted(range(len(den)), key=den.__getitem__)
+    js = [(i, next((j for j in order if j != i and (i, j) not in skip), None)) for i in range(len(num))]
+    return max([Fraction(1)] + [_ratio(num[i], den[j]) for i, j in js if j is not None])
 
 
 def in_ball(P, phat, a: Fraction, B: Fraction) -> bool:
@@ -143,21 +149,14 @@ def in_ball(P, phat, a: Fraction, B: Fraction) -> bool:
         return False                                   # an infinite term
     cells = [(h, p) for h, p in cells if p > 0]
     if a == 1:
-        def kl():
-            D = sum((num(h) * (num(h) / num(p)).log() for h, p in cells), num(Fraction(0)))
-            return _sure(num(B) >= D, num(B) < D)
-        return decide(kl)
-    if a.denominator == 1 and a <= 16:                # small integer order: the power sum is an exact rational
-        S = sum((h ** int(a) / p ** (int(a) - 1) for h, p in cells), Fraction(0))
-        Sb = lambda: num(S)  # noqa: E731
-    else:
-        Sb = lambda: sum(((num(a) * num(h).log() + num(1 - a) * num(p).log()).exp()  # noqa: E731
-                          for h, p in cells), num(Fraction(0)))
-
-    def claim():
-        bound, Sv = (num(a - 1) * num(B)).exp(), Sb()
-        return _sure(Sv <= bound if a > 1 else Sv >= bound, Sv > bound if a > 1 else Sv < bound)
-    return decide(claim)
+        return decide(lambda: _sure(num(B) >= (D := sum((num(h) * (num(h) / num(p)).log() for h, p in cells),
+                                                        num(Fraction(0)))), num(B) < D))
+    exact = a.denominator == 1 and a <= 16             # small integer order: the power sum is an exact rational
+    S = sum((h ** int(a) / p ** (int(a) - 1) for h, p in cells), Fraction(0)) if exact else Fraction(0)
+    Sb = lambda: num(S) if exact else sum(((num(a) * num(h).log() + num(1 - a) * num(p).log()).exp()  # noqa: E731
+                                           for h, p in cells), num(Fraction(0)))
+    return decide(lambda: (lambda Sv, e: _sure(Sv <= e if a > 1 else Sv >= e, Sv > e if a > 1 else Sv < e))(
+        Sb(), (num(a - 1) * num(B)).exp()))
 
 
 def _sure(yes, no):
@@ -396,8 +395,7 @@ def _subsets_range(P, d: int, A, B, a1: int, a2: int, data: dict):
     f = lambda t: B + (A - B) * t  # noqa: E731
     ends = {s: (f(sum(sorted(r)[:max(0, d - a1 * a2 + a2)])), f(sum(sorted(r)[a2 - min(d, a2):]))) for s, r in
             cond.items()}
-    his, los = sorted((-max(e), s) for s, e in ends.items())[:2], sorted((min(e), s) for s, e in ends.items())[:2]
-    U = max([Fraction(1)] + [_ratio(-h, lo) for h, s in his for lo, t in los if s != t])  # the best s != t is here
+    U = _max_ratio([max(e) for e in ends.values()], [min(e) for e in ends.values()])
     if len(cond) < 2 or "output" not in data:
         return U, U if len(cond) < 2 else None
     s, t, Y = int(data["output"]["s"]), int(data["output"]["s_prime"]), [int(x) for x in data["output"]["Y"]]
@@ -445,12 +443,11 @@ def _ratio_range(Q, a1: int, a2: int, F: dict, wit, data: dict):
     if F["type"] in ("simplex", "renyi-ball") and a1 < 2:
         return Fraction(1), Fraction(1)                # no pair s != s': the ratio is taken as 1
     if F["type"] == "simplex":
-        U = max(_ratio(max(row[s * a2:(s + 1) * a2]), min(row[t * a2:(t + 1) * a2]))
-                for row in Q for s in range(a1) for t in range(a1) if s != t)
-        return U, None if wit is None else rho_of(Q, _table(wit, a1, a2, "witness"), a1, a2)
+        return _simplex(Q, a1, a2, {}), None if wit is None else rho_of(Q, _table(wit, a1, a2, "witness"), a1, a2)
     if F["type"] == "renyi-ball":                     # U from the pair certificates, L from a witness in F
         P, pairs = _ball_witness(F, wit, a1, a2), data.get("pairs", [])
-        U = _ball_upper(Q, a1, a2, _table(F["phat"], a1, a2, "phat"), q(F["alpha"]), q(F["radius"]), pairs)
+        U = _ball_upper(Q, a1, a2, _table(F["phat"], a1, a2, "phat"), q(F["alpha"]), q(F["radius"]), pairs,
+                        data.get("simplex_rest") is True)
         return U, None if P is None else rho_of(Q, P, a1, a2)
     raise CertificateError(f"unknown uncertainty set {F['type']!r}")
 
@@ -501,21 +498,23 @@ def _s(x) -> str:
     return num(x).str(12, radius=False)
 
 
-def _ball_upper(Q, a1, a2, phat, a, B, pairs):
-    """max r over the pair certificates, each checked; every (y, s != s') must be covered."""
-    need = {(y, s, t) for y in range(len(Q)) for s in range(a1) for t in range(a1) if s != t}
-    U = Fraction(0)
+def _simplex(Q, a1: int, a2: int, skip: dict):
+    """max over (y, s != s') but the pairs skip[y] of max q1 / min q2 (exact; 1 at least)."""
+    return max(_max_ratio([max(b) for b in bl], [min(b) for b in bl], skip.get(y, ())) for y, bl in
+               enumerate([[row[s * a2:(s + 1) * a2] for s in range(a1)] for row in Q]))
+
+
+def _ball_upper(Q, a1, a2, phat, a, B, pairs, rest: bool):
+    """max r over the checked pair entries; each (y, s != s') is listed or (``rest``) has the simplex bound."""
+    listed: dict = {}
     for pc in pairs:
-        key = (int(pc["y"]), int(pc["s"]), int(pc["s_prime"]))
-        if key not in need:
+        key = (y, s, t) = (int(pc["y"]), int(pc["s"]), int(pc["s_prime"]))
+        if s == t or max(s, t) >= a1 or min(y, s, t) < 0 or y >= len(Q) or (s, t) in listed.setdefault(y, set()):
             raise CertificateError(f"pair {key} is not a pair of this audit (or is listed twice)")
-        need.discard(key)
-        r = _num_or_inf(pc["r"])
-        if r != INF:
-            args = (Q[key[0]], a2, key[1], key[2], phat, a, B, pc)
-            if not decide(lambda args=args: _sure((v := pair_bound(*args)) <= 0, v > 0), 128):
-                raise CertificateError(f"pair (y, s, s') = {key}: the dual bound does not prove ratio <= {r}")
-        U = max(U, r)
-    if need:
-        raise CertificateError(f"{len(need)} pairs (y, s, s') have no certificate, e.g. {min(need)}")
-    return U
+        listed[y].add((s, t))
+        if (r := _num_or_inf(pc["r"])) != INF and not decide(lambda: _sure(
+                (v := pair_bound(Q[y], a2, s, t, phat, a, B, pc)) <= 0, v > 0), 128):  # noqa: B023 (called here)
+            raise CertificateError(f"pair (y, s, s') = {key}: the dual bound does not prove ratio <= {r}")
+    if (n := len(Q) * a1 * (a1 - 1) - len(pairs)) and not rest:
+        raise CertificateError(f"{n} pairs (y, s, s') have no certificate")
+    return max([_num_or_inf(pc["r"]) for pc in pairs] + ([_simplex(Q, a1, a2, listed)] if n else [Fraction(0)]))

@@ -20,6 +20,7 @@ reported, never hidden.
 
 from __future__ import annotations
 
+import bisect
 import math
 from fractions import Fraction
 from functools import partial
@@ -133,14 +134,37 @@ def _screen_params(Q, ball: RenyiBall, R: Fraction, keys):
     return out
 
 
-def ball_pairs(Q, ball: RenyiBall, R, dps: int, entries: dict | None = None) -> list[dict]:
+#: beyond this many pairs (y, s, s') a Rényi-ball certificate lists only the pairs that Proposition 3 does not settle
+#: at the printed upper end R (``"simplex_rest": true``: the checker bounds every unlisted pair by max q1 / min q2
+#: itself): the red-team's 240 x 1 audit has 1,376,640 pairs, all settled so, and its certificate lists none
+INLINE_PAIRS = 10_000
+
+
+def _unsettled(rows, R: Fraction) -> list[tuple[int, int, int]]:
+    """The pairs (y, s, s') with max q1 > R min q2 (R > 0), those that Proposition 3 does not settle at R: per (y, s)
+    the s' whose min q2 is below max q1 / R, by bisection in the row's sorted minima."""
+    out = []
+    for y, blocks in enumerate(rows):
+        lows = sorted((min(b), t) for t, b in enumerate(blocks))
+        mins = [m for m, _ in lows]
+        for s, b in enumerate(blocks):
+            out += [(y, s, t) for _, t in lows[:bisect.bisect_left(mins, max(b) / R)] if t != s]
+    return sorted(out)
+
+
+def ball_pairs(Q, ball: RenyiBall, R, dps: int, entries: dict | None = None, unsettled: bool = False) -> list[dict]:
     """Per-(y, s, s') dual parameters proving P(y|s) <= r P(y|s') on the ball, r <= R where possible;
-    ``entries``: the audit's own pair entries ((y, s, s') -> entry), tried before any recomputation."""
+    ``entries``: the audit's own pair entries ((y, s, s') -> entry), tried before any recomputation; with
+    ``unsettled`` only the pairs that Proposition 3 does not settle at R (none when R is infinite: see
+    :data:`INLINE_PAIRS`)."""
     a1, a2 = ball.sensitive_size, ball.public_size
     alpha = Fraction(ball.alpha)
     phat = [list(r) for r in ball.phat]
     rows = [[tuple(Q[y][s * a2:(s + 1) * a2]) for s in range(a1)] for y in range(len(Q))]
-    keys = [(y, s1, s2) for y in range(len(Q)) for s1 in range(a1) for s2 in range(a1) if s1 != s2]
+    if unsettled and (R == INF or R <= 0):
+        return []                       # the checker's simplex bound is below an infinite R (R <= 0: no proof)
+    keys = _unsettled(rows, Fraction(R)) if unsettled else \
+        [(y, s1, s2) for y in range(len(Q)) for s1 in range(a1) for s2 in range(a1) if s1 != s2]
     if R == INF:
         return [{"y": y, "s": s1, "s_prime": s2, "r": "inf"} for y, s1, s2 in keys]
     R = Fraction(R)
@@ -252,8 +276,11 @@ def audit_certificate(result, mechanism, eps, *, name: str = "audit", ball: Reny
         fset = {"type": "renyi-ball", "phat": _table(ball.phat), "alpha": qs(ball.alpha), "radius": qs(ball.radius)}
         if result.witness is not None:
             data["witness"] = _table(result.witness)
+        rest = len(Q) * a1 * (a1 - 1) > INLINE_PAIRS
         data["pairs"] = ball_pairs(Q, ball, result.ratio_upper, result.dps,
-                                   getattr(result, "pair_entries", None)) if a1 >= 2 else []
+                                   getattr(result, "pair_entries", None), rest) if a1 >= 2 else []
+        if rest:
+            data["simplex_rest"] = True
     else:
         raise InputError("audit_certificate needs the audit's uncertainty set")
     st = {"Q": _table(Q), "sizes": [a1, a2], "set": fset,
