@@ -336,3 +336,22 @@ def test_falpha_eq63_certificate_and_the_minimum_at_p0_mutant():
         assert recheck(m.eq63_certificate([(a, p, t)], [pair])).ok
         # steps.falpha.63-at-p0: the binary minimum taken at p = 0 is above psi at grid points
         assert not recheck(m.eq63_certificate([(a, mpmath.mpf(0), t)], [])).ok
+
+
+def test_isit_thm2_bracket_certificates_and_two_wrong_variants():
+    import mpmath
+
+    from proofs.isit import sec4_general_renyi as m
+    from rldp_verify.topics.chisquare.ball import chi2_divergence, support_ball
+
+    v, P, B = [0.5, -0.25, 1.0], [0.25, 0.25, 0.5], 0.25
+    with mpmath.workdps(40):
+        res = support_ball(v, P, B)
+        Pm = [mpmath.mpf(x) for x in P]
+        th = mpmath.mpf(10) ** -20
+        Pw = [(1 - th) * a + th * b for a, b in zip(res.P_star, Pm, strict=True)]
+        assert chi2_divergence(Pw, Pm) <= B
+    assert [recheck(d).ok for d in m.thm2_certificates([(v, P, B, res.M, Pw)])] == [True, True, True]
+    assert not recheck(m.thm2_certificates([(v, P, 0.2, res.M, Pw)])[0]).ok          # W outside the smaller ball
+    off = m.thm2_certificates([(v, P, B, res.M + mpmath.mpf(10) ** -2, Pw)])   # M off the minimiser: bracket > 1e-9
+    assert not recheck(off[1]).ok and recheck(off[2]).ok
