@@ -170,7 +170,8 @@ def check_gain(ctx):
         inside = check_gamma(full, L, exact_level(r), include_same_s=False).holds is True
         ordered = rs.lower >= fs.upper - (rs.upper - rs.lower) - (fs.upper - fs.lower)
         members.append((full.matrix, L, r))
-        sols += [(f"instance {len(members) - 1}, PolyOpt", fs), (f"instance {len(members) - 1}, relaxed", rs)]
+        sols += [(f"instance {len(members) - 1}, PolyOpt", fs, L, r, True),
+                 (f"instance {len(members) - 1}, relaxed", rs, L, r, False)]
         rows.append({"size": f"{len(ball.phat)}x{len(ball.phat[0])}", "eps": eps, "alpha": str(ball.alpha),
                      "B": str(ball.radius), "I_polyopt": s(fs.lower, 8), "I_relaxed": s(rs.lower, 8),
                      "gain": s(rs.lower - fs.lower, 6), "rel_gain": s((rs.lower - fs.lower) / fs.lower, 4)
@@ -184,23 +185,36 @@ def check_gain(ctx):
                                                "(Definition 3's inequalities with s1 != s2 from L and e^eps, exactly: "
                                                "the nesting of the feasible sets); and the utilities' brackets of LP (46) "
                                                "(arb: I(Q) >= lower, weak duality for upper at every listed vertex of "
-                                               f"Gamma-hat) of the {sum(len(x.vertices) <= BRACKET_CAP for _, x in sols)} "
+                                               f"Gamma-hat) of the {sum(len(x[1].vertices) <= BRACKET_CAP for x in sols)} "
                                                f"of the {len(sols)} optima whose Gamma-hat has at most {BRACKET_CAP} "
-                                               "vertices (cap for time and size); not that the vertex lists are complete "
-                                               "(the engine's cdd enumeration), nor the ordering of the brackets' ends "
+                                               "vertices, with the vertex list (of Gamma-hat or of the relaxed cone's "
+                                               "slice) proved complete (vertex-enumeration) for the "
+                                               f"{sum(len(x[1].vertices) <= BRACKET_VERTEX_CAP for x in sols)} with at "
+                                               f"most {BRACKET_VERTEX_CAP} (caps for time and size); not the other "
+                                               "brackets or vertex lists, nor the ordering of the brackets' ends "
                                                "(rationals)",
                             **built(lambda: [inst.cone_membership_certificate("rldp.relaxed-polyopt.utility-gain",
                                                                               members, same_s=False),
                                              *_bracket_certificates("rldp.relaxed-polyopt.utility-gain", sols)]))
 
 
-BRACKET_CAP = 100   # the brackets' certificates only for Gamma-hats with at most this many vertices (time, size)
+# the brackets' certificates only for Gamma-hats with at most BRACKET_CAP vertices, their vertex-enumeration
+# certificates only up to BRACKET_VERTEX_CAP (the claim's time and certificate size)
+BRACKET_CAP, BRACKET_VERTEX_CAP = 100, 20
 
 
 def _bracket_certificates(name: str, sols) -> list[dict]:
     """Issue 23: the ``rigorous-value`` certificates of each LP (46) bracket (:func:`eq46_bracket_certificates`)
-    whose Gamma-hat has at most :data:`BRACKET_CAP` vertices."""
-    from rldp_verify.certificates.exact_gaps import eq46_bracket_certificates
+    whose Gamma-hat has at most :data:`BRACKET_CAP` vertices (``sols``: label, solution, L, e^eps, whether the
+    pairs s1 = s2 are in the cone), and the ``vertex-enumeration`` certificate of the vertex list for those with
+    at most :data:`BRACKET_VERTEX_CAP`."""
+    from rldp_verify.certificates.exact_gaps import eq46_bracket_certificates, gamma_hat_vertex_certificate
 
-    return [d for label, sol in sols if len(sol.vertices) <= BRACKET_CAP
-            for d in eq46_bracket_certificates(f"{name}: {label}", sol)]
+    docs = []
+    for label, sol, L, r, same_s in sols:
+        if len(sol.vertices) <= BRACKET_CAP:
+            docs += eq46_bracket_certificates(f"{name}: {label}", sol)
+        if len(sol.vertices) <= BRACKET_VERTEX_CAP:
+            docs.append(gamma_hat_vertex_certificate(f"{name}: {label}: LP (46)'s vertex list is complete", L, r,
+                                                     sol.vertices, include_same_s=same_s))
+    return docs

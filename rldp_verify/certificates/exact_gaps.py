@@ -229,3 +229,17 @@ def infeasibility_certificate(name: str, E, f) -> dict:
     if not -res.value > 0:
         raise ValueError(f"{name}: the system is feasible (phase-one optimum {-res.value})")
     return doc
+
+
+def gamma_hat_vertex_certificate(name: str, lower_table, exp_eps, vertices, *, include_same_s: bool = True) -> dict:
+    """The ``vertex-enumeration`` certificate that ``vertices`` (e.g. an LP (46) solution's) are all the vertices of
+    Gamma-hat = Gamma_eps ∩ {sum_x v_x = 1} (RLDP paper, Sec. 5; Definition 3's rows from
+    :func:`rldp_verify.rldp.gamma.gamma_inequalities`, without the pairs s1 = s2 when not ``include_same_s``: the
+    relaxed cone): the checker proves the list complete, so a bracket's weak-duality bound over it covers
+    Gamma-hat."""
+    from rldp_verify.certificates.vertices import vertex_certificate
+    from rldp_verify.rldp.gamma import gamma_inequalities
+
+    A, b = gamma_inequalities(lower_table, exp_eps, include_same_s=include_same_s)
+    n = len(A[0])
+    return vertex_certificate(name, A, b, [[1] * n], [1], [list(v) for v in vertices])

@@ -168,16 +168,20 @@ def test_eq46_bracket_rejects_an_upper_end_lowered_and_a_lower_end_raised():
     import dataclasses
 
     from proofs.rldp._mech_common import rand_instance
-    from rldp_verify.certificates.exact_gaps import eq46_bracket_certificates
+    from rldp_verify.certificates.exact_gaps import eq46_bracket_certificates, gamma_hat_vertex_certificate
     from rldp_verify.claims.core import Context
-    from rldp_verify.rldp.mechanisms import lower_bounds, polyopt_from_bounds
+    from rldp_verify.rldp.mechanisms import lower_bounds, polyopt_from_bounds, privacy_level
 
     ball, eps = rand_instance(Context().rng("thm3"), 0)
-    _, sol = polyopt_from_bounds(ball.phat, lower_bounds(ball, dps=30), eps, dps=30)
+    L = lower_bounds(ball, dps=30)
+    _, sol = polyopt_from_bounds(ball.phat, L, eps, dps=30)
     assert all(recheck(d).ok for d in eq46_bracket_certificates("eq46", sol))
     gap = F(1, 10**6)
     assert not recheck(eq46_bracket_certificates("eq46", dataclasses.replace(sol, upper=sol.upper - gap))[1]).ok
     assert not recheck(eq46_bracket_certificates("eq46", dataclasses.replace(sol, lower=sol.lower + gap))[0]).ok
+    r = privacy_level(eps).exp_eps
+    assert recheck(gamma_hat_vertex_certificate("V", L, r, sol.vertices)).ok
+    assert not recheck(gamma_hat_vertex_certificate("V", L, r, sol.vertices[1:])).ok      # a vertex missing
 
 
 def test_infeasibility_certificate_refuses_a_feasible_system_and_its_value_or_dual_perturbed_is_rejected():
