@@ -80,23 +80,36 @@ def check_geo(ctx):
             **_certificates(mechs), certificate_covers="the printed prefactor's sign, and the corrected reading on "
                                                        "the 3 instances: each truncated geometric Q stochastic and "
                                                        "exactly e^eps-LDP with e^eps attained (eps-LDP audits "
-                                                       "re-derived from Q's rational entries); the entries' formula "
-                                                       "(the truncated tails) is the tool's, not re-derived")
+                                                       "re-derived from Q's rational entries), its entries equal to "
+                                                       "c alpha^|y-x| plus the tails' geometric sums at the end "
+                                                       "points, c = (1 - alpha)/(1 + alpha), written from (k, alpha) "
+                                                       "(exact)")
     return Outcome.inconclusive("unexpected", rows=ok,
                                 would_decide="a prefactor reading that matches every row (none of ours does)")
 
 
 def _certificates(mechs) -> dict:
     """The printed prefactor (1 - 2^(1/5))/(1 + 2^(1/5)) (eps = 2, k = 6) is negative (``rigorous-value``), and per
-    corrected instance (k, alpha, e^eps = t, Q[x][y]) an eps-LDP ``audit`` of Q at e^eps = t with the level t stated
-    (the checker recomputes the column sums and the ratios from Q's entries: stochastic, level exactly t)."""
+    corrected instance (k, alpha, e^eps = t, Q[x][y]): Q's entries equal the truncated formula written from (k, alpha)
+    (exact), and an eps-LDP ``audit`` of Q at e^eps = t with the level t stated (the checker recomputes the column
+    sums and the ratios from Q's entries: stochastic, level exactly t)."""
     from rldp_verify.certificates.claims import built
-    from rldp_verify.certificates.exact_gaps import ldp_audit_certificate, transpose
+    from rldp_verify.certificates.exact_gaps import entries_equal_certificate, ldp_audit_certificate, transpose
     from rldp_verify.certificates.value import value_certificate
 
     root = ["exp", ["/", ["log", 2], 5]]   # 2^(1/5)
+
+    def formula(k, y, x):   # c alpha^|y-x|, plus the tails sum_{y' < 0} / sum_{y' > k-1} at the end points
+        c = ["/", ["-", 1, "$a"], ["+", 1, "$a"]]
+        e = ["*", c, ["pow", "$a", abs(y - x)]]
+        tails = ([["/", ["*", c, ["pow", "$a", x + 1]], ["-", 1, "$a"]]] if y == 0 else []) + (
+            [["/", ["*", c, ["pow", "$a", k - x]], ["-", 1, "$a"]]] if y == k - 1 else [])
+        return ["+", e, *tails]
     return built(lambda: [value_certificate("the printed prefactor (1 - 2^(1/5))/(1 + 2^(1/5)) at eps = 2, k = 6",
                                             ["/", ["-", 1, root], ["+", 1, root]], upper=0, strict=True)] + [
+        entries_equal_certificate(f"truncated geometric mechanism, k = {k}, alpha = {a}: Q(y|x) from the formula",
+                                  [(Q[x][y], ["let", [["a", a]], formula(k, y, x)]) for x in range(k)
+                                   for y in range(k)]) for k, a, _, Q in mechs] + [
         ldp_audit_certificate(f"truncated geometric mechanism, k = {k}, alpha = {a}: exactly e^eps-LDP, e^eps = {t}",
                               transpose(Q), t, level=t) for k, a, t, Q in mechs])
 

@@ -90,6 +90,12 @@ def test_geometric_mechanism_audit_rejects_the_untruncated_rows():
     c = (1 - a) / (1 + a)
     untruncated = [[c * a ** abs(y - x) for y in range(6)] for x in range(6)]   # rows not summing to 1
     assert not recheck(ldp_audit_certificate("geo", transpose(untruncated), 32, level=32)).ok
+    from proofs.kairouz.sec3_4_experiments import _certificates
+
+    docs = _certificates([(6, a, F(32), Q)])["certificates"]
+    assert [d["kind"] for d in docs] == ["rigorous-value", "rigorous-value", "audit"] and all(recheck(d).ok for d in docs)
+    docs = _certificates([(6, a, F(32), untruncated)])["certificates"]
+    assert not recheck(docs[1]).ok and not recheck(docs[2]).ok                  # off the formula, not stochastic
 
 
 def test_lemma_a8_reduction_certificates_reject_a_wrong_decomposition_and_a_vector_outside_c():
