@@ -14,6 +14,8 @@ from itertools import pairwise
 import mpmath
 
 from rldp_verify.certificates.claims import built
+from rldp_verify.certificates.instances_rldp import guarded
+from rldp_verify.certificates.series import Formula, root
 from rldp_verify.claims import Method, claim
 from rldp_verify.core.numbers import working_precision
 
@@ -122,11 +124,13 @@ def _a52_certificate(points) -> dict:
 )
 def check_a54(ctx):
     rng = ctx.rng("steps.a3.a54")
+    cases = []   # B~ (exact) for the certificates (issue 23)
     t = Tally(ctx.dps, tol=mpmath.mpf(10) ** (-(ctx.dps // 2)))
     with working_precision(ctx.dps):
         for _k in range(40):
             B = mp(rand_fraction(rng, 0, 1))
             r = mp(rand_fraction(rng, 0, 1))
+            cases.append(B)
             pt = {"B~": B, "rho": r}
             t.equal("(A54)", printed_A54(B, r), mpmath.diff(lambda z: printed_A53(B, z), r), pt)
             ro = printed_rho_opt(B)
@@ -138,7 +142,62 @@ def check_a54(ctx):
             changes = sum(1 for u, v in pairwise(signs) if u != v)
             t.truth("single zero", changes == 1 and signs[0] and not signs[-1], {"B~": B}, sign_changes=changes)
             t.points += 1
-    return t.outcome("(A54) and rho_opt", statement_claims=LEMMA_A7)
+    if t.failure is not None:
+        return t.outcome("(A54) and rho_opt", statement_claims=LEMMA_A7)
+    return t.outcome("(A54) and rho_opt", statement_claims=LEMMA_A7, **guarded(_a54_evidence, cases))
+
+
+# --- certificates (issue 23): the printed displays (A53), (A54), rho_opt, (A57), (A58) and xi+ written out in the
+# checker's language (the mpmath functions above, term by term, with sqrt as the checker's sqrt) -------------------
+
+def _a53_e(B, r):
+    return (B - 2 * B * r + root(B**2 + 4 * B * r - 4 * B * r**2)) / (B + 1)
+
+
+def _a54_e(B, r):
+    return -2 * B / (B + 1) + (2 * B - 4 * B * r) / ((B + 1) * root(B**2 + 4 * B * r - 4 * B * r**2))
+
+
+def _rho_opt_e(B):
+    return (1 - root(B)) / 2
+
+
+def _xi_plus_e(B, rho):
+    return (B + 2 * rho + root(B**2 + 4 * rho * B - 4 * B * rho**2)) / (2 * rho * (B + 1))
+
+
+def _a54_evidence(cases) -> dict:
+    """Per B~: (A54) = 0 at rho_opt within 1e-30, and (A54) > 0 at the grid points j/97 below rho_opt (and rho_opt/2,
+    rho_opt (1 - 10^-6)), < 0 above it (and rho_opt + (1 - rho_opt) 10^-6): the single sign change."""
+    from fractions import Fraction
+
+    ties, strict = [], []
+    for Bm in cases[:20]:   # the first 20 points (each with 99 grid evaluations): the claim's time stays ~2x
+        B, ro = Formula("$B"), Formula("$ro")
+        bind = [["B", Formula.number(Bm).node], ["ro", _rho_opt_e(B).node]]
+        ro_m = (1 - mpmath.sqrt(Bm)) / 2
+        ties.append(["let", bind, _a54_e(B, ro).node])
+        below = [_a54_e(B, Formula.number(Fraction(j, 97))).node for j in range(1, 97) if mp(Fraction(j, 97)) < ro_m]
+        above = [(-_a54_e(B, Formula.number(Fraction(j, 97)))).node for j in range(1, 97) if mp(Fraction(j, 97)) > ro_m]
+        below += [_a54_e(B, ro / 2).node, _a54_e(B, ro * Fraction(999999, 10**6)).node]
+        above.append((-_a54_e(B, ro + (1 - ro) * Fraction(1, 10**6))).node)
+        strict += [["let", bind, ["min", *below]], ["let", bind, ["min", *above]]]
+    return _steps_evidence("rldp.steps.a3.a54-derivative", len(cases), ties, strict,
+                           "the sign of (A54) on the check's grid: > 0 below rho_opt, < 0 above; of the first 20 "
+                           "points only",
+                           "not (A54) as the derivative of (A53) (numerical differentiation), nor a zero between grid "
+                           "points")
+
+
+def _steps_evidence(name: str, n_points: int, ties: list, strict: list, what: str, gap: str) -> dict:
+    """certificate_covers and the certificates of a step claim (instances_rldp.steps_certificates)."""
+    from rldp_verify.certificates import instances_rldp as inst
+
+    covers = (f"of the {n_points} sampled points: the first {min(len(ties), inst.CAP)} of {len(ties)} equalities "
+              f"within 1e-30 (not the equalities) and the first {min(len(strict), inst.CAP)} of {len(strict)} strict "
+              f"inequalities ({what}), the printed displays written out in the checker's language on the exact data, "
+              f"each re-derived by the checker in arb; {gap}; not the steps for every instance")
+    return {"certificate_covers": covers, **built(inst.steps_certificates, name, ties, strict)}
 
 
 @claim(
@@ -154,10 +213,13 @@ def check_a54(ctx):
 )
 def check_a56_a58(ctx):
     rng = ctx.rng("steps.a3.a56-a58")
+    cases = []   # (B~, the rho of (A56)) for the certificates (issue 23)
     t = Tally(ctx.dps)
     with working_precision(ctx.dps):
         for k in range(40):
             B = mp(rand_fraction(rng, 0, 1)) if k % 8 else mpmath.mpf(10) ** -8
+            rhos = []
+            cases.append((B, rhos))
             ro = printed_rho_opt(B)
             top = 2 * ro * (xi_plus(B, ro) - 1)
             pt = {"B~": B}
@@ -165,5 +227,25 @@ def check_a56_a58(ctx):
             t.equal("(A58)", printed_A58(B), printed_A57(B), pt)
             for r in [mp(rand_fraction(rng, 0, 1)) for _ in range(8)] + [mpmath.mpf(10) ** -9, 1 - mpmath.mpf(10) ** -9]:
                 t.leq("(A56)", 2 * r * (xi_plus(B, r) - 1), top, {**pt, "rho": r})
+                rhos.append(r)
             t.points += 1
-    return t.outcome("(A56)-(A58)", statement_claims=LEMMA_A7)
+    if t.failure is not None:
+        return t.outcome("(A56)-(A58)", statement_claims=LEMMA_A7)
+    return t.outcome("(A56)-(A58)", statement_claims=LEMMA_A7, **guarded(_a56_evidence, cases))
+
+
+def _a56_evidence(cases) -> dict:
+    """Per B~: (A57) = 2 rho_opt (xi+(rho_opt) - 1) and (A58) sqrt(B~) = (A57) within 1e-30; (A56) 2 rho_opt (xi+ - 1)
+    - 2 rho (xi+(rho) - 1) > 0 at the check's rho (their min per B~)."""
+    ties, strict = [], []
+    for Bm, rhos in cases:
+        B = Formula("$B")     # B~ and rho_opt bound once per point by let (the certificate stays small)
+        bind = [["B", Formula.number(Bm).node], ["ro", _rho_opt_e(B).node]]
+        ro = Formula("$ro")
+        top = 2 * ro * (_xi_plus_e(B, ro) - 1)
+        a57 = _a53_e(B, ro)
+        ties += [["let", bind, (a57 - top).node], ["let", bind, (root(B) - a57).node]]
+        strict.append(["let", bind, ["min", *((top - 2 * r * (_xi_plus_e(B, r) - 1)).node
+                                             for r in map(Formula.number, rhos))]])
+    return _steps_evidence("rldp.steps.a3.a56-a58", len(cases), ties, strict, "(A56) at the check's 10 rho per B~",
+                           "not (A56) between the sampled rho")

@@ -250,3 +250,18 @@ def test_steps_a2_shapes(monkeypatch):
     monkeypatch.setattr(a2, "printed_F_at_1", cat._f_at_1_flipped)
     monkeypatch.setattr(a2, "printed_A44_ratio", cat._a44_sides_swapped)
     assert not any(all_ok())
+
+
+def test_steps_a3_shapes():
+    """(A54)'s zero and signs, (A56)-(A58) at exact B~ are accepted; the radical of (A58) / rho_opt dropped (the
+    conversion's misprint, sqrt(B~) read as B~) is rejected."""
+    import json
+
+    from proofs.rldp import steps_appA3 as a3
+
+    docs54 = a3._a54_evidence([F(1, 4), F(3, 5)])["certificates"]
+    docs56 = a3._a56_evidence([(F(1, 4), [F(1, 10), F(26, 100)]), (F(3, 5), [F(1, 2)])])["certificates"]
+    assert all(recheck(d).ok for d in docs54 + docs56)
+    for d in docs54 + docs56:
+        wrong = json.loads(json.dumps(d).replace('["sqrt", "$B"]', '"$B"'))
+        assert wrong != d and not recheck(wrong).ok
