@@ -265,3 +265,14 @@ def test_steps_a3_shapes():
     for d in docs54 + docs56:
         wrong = json.loads(json.dumps(d).replace('["sqrt", "$B"]', '"$B"'))
         assert wrong != d and not recheck(wrong).ok
+
+
+def test_steps_a5_shape(monkeypatch):
+    """(A83)-(A89) at an exact mechanism are accepted; (A88) with the relation reversed is rejected."""
+    from proofs.rldp import steps_appA5 as a5
+
+    case = ([F(1, 3), F(2, 3)], [[1, 3], [4, 1], [2, 2]], [[F(1, 2), F(1, 2), F(0)], [F(0), F(1, 3), F(2, 3)]], [2, 5],
+            True)
+    assert _steps_ok(a5._convexity_evidence([case]))
+    monkeypatch.setattr(a5, "PRINTED_A88_RELATION", "<=")
+    assert not _steps_ok(a5._convexity_evidence([case]))
