@@ -51,9 +51,9 @@ def ldp_audit_certificate(name: str, Q, r, *, sizes=None, level=None) -> dict:
     e^eps = ``r`` (exact): verdict PASS when its exact level is <= r, else FAIL.  Both printed ends are ``level``
     when given (the level a claim states, e.g. r itself: the checker then proves the level is exactly that), else
     the level computed here.  ``sizes``: [|S|, |U|], |S| |U| the number of inputs (default [1, inputs])."""
-    Q = [[Fraction(v) for v in row] for row in Q]
     if any(isinstance(v, float) for row in Q for v in row) or isinstance(r, float):
         raise TypeError("an audit certificate needs exact entries and an exact e^eps")
+    Q = [[Fraction(v) for v in row] for row in Q]
     computed, r = ldp_level(Q), Fraction(r)
     level = computed if level is None else Fraction(level)
     st = {"Q": [[qs(v) for v in row] for row in Q], "sizes": list(sizes or [1, len(Q[0])]), "set": {"type": "ldp"},
@@ -98,8 +98,8 @@ def leaf(x):
         return _qs_cached(x)
     if t is int or t is str or t is list:
         return x
-    if isinstance(x, float):
-        raise TypeError(f"a float {x!r} in a certificate expression: pass an exact number")
+    if isinstance(x, (float, bool)):
+        raise TypeError(f"a {type(x).__name__} {x!r} in a certificate expression: pass an exact number")
     return _qs_cached(Fraction(x))
 
 

@@ -48,6 +48,10 @@ def test_ldp_audit_of_a_channel_above_eps_is_a_fail_that_the_checker_accepts_and
     flipped["statement"]["verdict"] = "PASS"
     assert not recheck(flipped).ok
     assert ldp_level([[F(1), F(0)], [F(0), F(1)]]) == float("inf")
+    import pytest
+
+    with pytest.raises(TypeError, match="exact"):
+        ldp_audit_certificate("float", [[0.5, 0.5], [0.5, 0.5]], 2)
 
 
 def test_entries_equal_accepts_the_tools_grr_and_rejects_a_perturbed_entry():
