@@ -8,7 +8,8 @@ A Farkas certificate ``{"lam": [[i, v], ...], "mu": [...]}`` proves h.x <= h0 on
 lam^T A + mu^T E = h and lam.b + mu.f <= h0 (then h.x = lam.(A x) + mu.(E x) <= lam.b + mu.f).
 An empty V needs ``infeasible``: a Farkas certificate of 0.x <= -1 (a contradiction: P is empty).
 
-What is checked (exact rationals; ranks by flint's fmpq_mat and fmpz_mat, on V scaled to integers):
+What is checked (exact rationals; ranks by flint's fmpq_mat and fmpz_mat; the affine dimension of points p_i is
+rank(rows (1, p_i)) - 1, each row scaled to integers by its own denominators, which keeps the rank):
 
 1. every v in V lies in P, its listed rows are tight, and they with E have rank n: v is a vertex of P;
 2. d = dim aff(V); n - d independent equations valid on V, each proved valid on P (P lies in aff(V));
@@ -77,8 +78,7 @@ def check(st: dict, data: dict) -> str:
     _check_vertices(V, data["tight"], A, b, E, f, n)
     d = _rank([[a - c for a, c in zip(v, V[0], strict=True)] for v in V[1:]])
     _check_equations(V, data.get("equations", []), A, b, E, f, n, d)
-    den = lcm(*(x.denominator for v in V for x in v))     # Vz: V in integers, for affine dimensions
-    Vz = [[int(x * den) for x in v] for v in V]
+    Vz = [[(m := lcm(*(x.denominator for x in v)))] + [int(x * m) for x in v] for v in V]   # (1, v) in integers
     facets = _check_facets(V, Vz, data.get("facets", []), A, b, E, f, d)
     if not _simple(V, facets, d) and not _complete(Vz, d, (1 << len(V)) - 1, facets, {}, {}):
         raise CertificateError("the facet list of conv(V) is incomplete (a ridge lies in only one listed facet)")
@@ -131,10 +131,9 @@ def _check_facets(V, Vz, data_facets, A, b, E, f, d: int) -> list[int]:
 
 
 def _affdim(Vz, S: int, memo) -> int:
-    """The affine dimension of the vertices in S (bit i: vertex i; Vz: V scaled to integers)."""
+    """The affine dimension of the vertices in S (bit i: vertex i; Vz: the rows (1, v) in integers)."""
     if S not in memo:
-        pts = [Vz[i] for i in range(S.bit_length()) if S >> i & 1]
-        memo[S] = flint.fmpz_mat([[a - c for a, c in zip(p, pts[0], strict=True)] for p in pts]).rank() - (not pts)
+        memo[S] = flint.fmpz_mat([Vz[i] for i in range(S.bit_length()) if S >> i & 1]).rank() - 1 if S else -1
     return memo[S]
 
 
