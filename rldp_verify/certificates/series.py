@@ -34,8 +34,9 @@ def exact_number(x) -> Fraction:
     if isinstance(x, mpmath.mpf):
         if not mpmath.isfinite(x):
             raise ValueError(f"not a finite number: {x!r}")
-        man, exp = x.man_exp
-        return Fraction(int(man)) * Fraction(2) ** int(exp)
+        man, exp = x.man_exp     # man is |mantissa|: the sign is separate (mpf._mpf_[0])
+        value = Fraction(int(man)) * Fraction(2) ** int(exp)
+        return -value if x < 0 else value
     raise TypeError(f"not an exact number: {x!r}")
 
 

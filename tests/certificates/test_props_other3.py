@@ -355,3 +355,33 @@ def test_isit_thm2_bracket_certificates_and_two_wrong_variants():
     assert not recheck(m.thm2_certificates([(v, P, 0.2, res.M, Pw)])[0]).ok          # W outside the smaller ball
     off = m.thm2_certificates([(v, P, B, res.M + mpmath.mpf(10) ** -2, Pw)])   # M off the minimiser: bracket > 1e-9
     assert not recheck(off[1]).ok and recheck(off[2]).ok
+
+
+def test_exact_number_keeps_the_sign_of_an_mpf():
+    import mpmath
+
+    from rldp_verify.certificates.series import exact_number
+
+    assert exact_number(mpmath.mpf(-0.5)) == F(-1, 2) and exact_number(mpmath.mpf(-3)) == -3
+    assert exact_number(mpmath.mpf(2.5)) == F(5, 2) and exact_number(mpmath.mpf(0)) == 0
+
+
+def test_isit_thm4_bracket_certificates_and_two_wrong_variants():
+    import mpmath
+
+    from proofs.isit import thm4_support_projection as m
+    from rldp_verify.topics.chisquare.ball import lift_to_ball, support_joint_projection
+
+    Pq = ((F(1, 5), F(1, 10)), (F(1, 10), F(3, 10)), (F(1, 5), F(1, 10)))
+    B, v1, v2 = F(3, 10), [F(1, 2), F(-1, 4)], [F(-3, 5), F(1, 5)]
+    with mpmath.workdps(50):
+        res = support_joint_projection(v1, v2, Pq[0], Pq[1], B)
+        th = mpmath.mpf(10) ** -25
+        R = [[(1 - th) * r + th * mpmath.mpf((h / sum(Pq[s])).numerator) / (h / sum(Pq[s])).denominator for r, h in zip(rr, Pq[s], strict=True)]
+             for s, rr in ((0, res.R1), (1, res.R2))]
+        P = lift_to_ball(R[0], R[1], Pq, 0, 1)
+    case = (Pq, B, v1, v2, res.M1, res.M2, res.c, P, True)
+    assert [recheck(d).ok for d in m.thm4_certificates([case])] == [True, True]
+    assert not recheck(m.thm4_certificates([(Pq, F(1, 5), *case[2:])])[0]).ok           # the lift outside a smaller F
+    off = (*case[:6], res.c * (1 + mpmath.mpf(10) ** -3), *case[7:])                      # c off the minimiser
+    assert not recheck(m.thm4_certificates([off])[1]).ok
