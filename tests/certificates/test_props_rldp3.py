@@ -276,3 +276,27 @@ def test_steps_a5_shape(monkeypatch):
     assert _steps_ok(a5._convexity_evidence([case]))
     monkeypatch.setattr(a5, "PRINTED_A88_RELATION", "<=")
     assert not _steps_ok(a5._convexity_evidence([case]))
+
+
+def test_min_over_gamma_shape():
+    """The closed-form minimum over gamma of D_alpha(P^||P_gamma) at a boundary R with P^'s other conditional is B
+    within 1e-30 (R from the engine's t_interval at 40 digits), and above B once the other conditional moves by 1/20;
+    the unmoved case claimed strictly above B is rejected."""
+    from proofs.rldp.sec4_1_projection import min_over_gamma_expr
+    from rldp_verify.rldp.uncertainty import RenyiBall
+    from rldp_verify.rldp.xi_interval import t_interval
+
+    phat, alpha, B = ((F(1, 5), F(3, 10)), (F(1, 10), F(2, 5))), F(2), F(1, 10)
+    ball = RenyiBall.from_radius(phat, alpha, B)
+    with mpmath.workdps(40):
+        Bs = ball.conditional_radius(0, dps=40)
+        c = [mpmath.mpf(v.numerator) / v.denominator for v in ball.conditional(0)]
+        t = t_interval(ball.conditional(0)[0], alpha, Bs, dps=40)[0]
+        R = [t, (1 - t) / (1 - c[0]) * c[1]]
+    other = list(ball.conditional(1))
+    moved = [other[0] * F(19, 20) + F(1, 20), other[1] * F(19, 20)]
+    same = ["-", min_over_gamma_expr(alpha, phat, 0, R, other), B]
+    assert recheck(inst.within_certificate("same", [same], F(1, 10**30))).ok
+    assert recheck(inst.all_positive_certificate("moved", [["-", min_over_gamma_expr(alpha, phat, 0, R, moved), B]],
+                                                 exact=False)).ok
+    assert not recheck(inst.all_positive_certificate("same", [same], exact=False)).ok
