@@ -113,6 +113,11 @@ def test_lemma_a8_reduction_certificates_reject_a_wrong_decomposition_and_a_vect
     assert not recheck(_reduction_certificates([swapped])[0]).ok
     outside = {**fact, "in_C": [[t * t, F(1)]]}                                       # t^2 > t * 1
     assert not recheck(_reduction_certificates([outside])[1]).ok
+    import pytest
+
+    off_block = {**fact, "decomp": [(0, [F(1), t], [t, t], [1 / t, t])]}              # block 1 is not all 1
+    with pytest.raises(ValueError, match="outside block"):
+        _reduction_certificates([off_block])
 
 
 def test_cor11_certificates_reject_a_mechanism_above_the_bound_and_a_wrong_binary():
