@@ -102,6 +102,11 @@ def _size(size) -> int | None:
     return n
 
 
+def _gauss(lo, hi, k: int, b: float, n: int) -> dict:
+    """The parameters of lattice Gaussian noise that its certificate form reads (``lattice-gaussian``)."""
+    return {"lattice-gaussian": {"lower": lo, "upper": hi, "k": k, "scale": b, "size": n}}
+
+
 def _vector(name, lo, hi, b: float, n: int, k: int, label: str, samp: str, notes: list) -> Adapted:
     """Vectors of n coordinates in [lo, hi] (lattice exponent k; integers k = 0): L1 (Laplace) or L2 (Gaussian)."""
     label = label.replace(f"{name} (", f"{name} on vectors of size {n} (", 1)
@@ -112,7 +117,7 @@ def _vector(name, lo, hi, b: float, n: int, k: int, label: str, samp: str, notes
     if name == "make_gaussian":
         st = UnboundedLoss("vector plus discrete Gaussian noise per coordinate", f"({hi!r},) * {n}", f"({lo!r},) * {n}",
                            "y_0 -> -inf: the ratio exp(sum_j ((y_j - i'_j)^2 - (y_j - i_j)^2) / (2 scale'^2)) has no "
-                           "bound", constant=i_lo == i_hi)
+                           "bound", constant=i_lo == i_hi, params=_gauss(lo, hi, k, b, n))
         notes.append("Gaussian noise (l2_distance) has no finite eps for eps-LDP (OpenDP's map is for "
                      "ZeroConcentratedDivergence)")
         return Adapted(st, label, samp, {}, None, notes)
@@ -146,7 +151,8 @@ def _noise(name, params) -> Adapted:
                        "to model", [])
     if name == "make_gaussian":
         return Adapted(UnboundedLoss("integer plus discrete Gaussian noise", str(hi), str(lo), f"y -> -inf: the ratio "
-                                     f"exp(((y - {lo})^2 - (y - {hi})^2) / (2 scale^2)) has no bound"), label,
+                                     f"exp(((y - {lo})^2 - (y - {hi})^2) / (2 scale^2)) has no bound",
+                                     params=_gauss(lo, hi, 0, b, 1)), label,
                        "exact discrete Gaussian (OpenDP's sampler, Canonne, Kamath, Steinke 2020)", {}, None,
                        ["Gaussian noise has no finite eps for eps-LDP: the privacy loss grows linearly in |y| (it is "
                         "(eps, delta)- or zCDP-private: OpenDP's map is for ZeroConcentratedDivergence)"])
@@ -182,7 +188,7 @@ def _float_noise(name, bounds, b: float, k, n: int | None = None) -> Adapted:
     if name == "make_gaussian":
         st = UnboundedLoss("float plus discrete Gaussian noise on the 2^k lattice", repr(hi), repr(lo),
                            "y -> -inf: the ratio exp(((y - i')^2 - (y - i)^2) / (2 (scale 2^-k)^2)) has no bound",
-                           constant=i_lo == i_hi)
+                           constant=i_lo == i_hi, params=_gauss(lo, hi, kk, b, 1))
         notes.append("Gaussian noise has no finite eps for eps-LDP (OpenDP's map is for ZeroConcentratedDivergence)"
                      if i_lo != i_hi else "both bounds round to the same lattice point: the output law is constant")
         return Adapted(st, label, samp, {}, None, notes)

@@ -344,7 +344,7 @@ def structured_certificate(res, adapted, eps, *, name: str = "audit") -> dict:
     elif fset["type"] == "renyi-ball" and not isinstance(st, UnaryProduct):
         _dense_ball(res, st)
     else:
-        head = _structured_head(res, st, sizes if fset["type"] != "ldp" else None)
+        head = _structured_head(res, st, sizes if fset["type"] != "ldp" else None, target)
     data.update(head.pop("data", {}))
     if "rows" in head:
         head = {"Q": _table(head.pop("rows")), "sizes": head.pop("shape")}
@@ -467,8 +467,8 @@ def _dense_ball(res, st) -> tuple[dict, dict]:
                      "rldp_verify_check")
 
 
-def _structured_head(res, st, sizes) -> dict:
-    """The channel part of a structured statement (``sizes``: (|S|, |U|), None for eps-LDP)."""
+def _structured_head(res, st, sizes, target=None) -> dict:
+    """The channel part of a structured statement (``sizes``: (|S|, |U|), None for eps-LDP; ``target``: eps)."""
     from rldp_verify.structured.channels import PublicMixture, SubsetSelection, Symmetric, UnaryProduct, ratio
 
     k = st.d if isinstance(st, (UnaryProduct, PublicMixture)) else getattr(st, "k", None)
@@ -491,8 +491,9 @@ def _structured_head(res, st, sizes) -> dict:
     from rldp_verify.certificates.audit_forms import lattice_form, product_form
     from rldp_verify.certificates.audit_hash import hash_form
     from rldp_verify.certificates.audit_mfl import mfl_form
+    from rldp_verify.certificates.audit_more import more_form
 
-    for make in (lattice_form, product_form, mfl_form, hash_form):
+    for make in (lattice_form, product_form, mfl_form, hash_form, partial(more_form, target=target)):
         if sizes is None and (form := make(st)) is not None:
             return _with_compound_witness(st, form)
     why = _NO_FORM.get(type(st).__name__, "no structured form in rldp_verify_check")

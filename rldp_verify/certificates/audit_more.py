@@ -1,0 +1,52 @@
+"""eps-LDP audit certificate forms of OpenDP's Gaussian noise, noisy max and noisy top k (issue 23), built from the
+structures' own fields; :mod:`rldp_verify_check.forms_more` derives what each proves.
+
+- ``lattice-gaussian`` {lower, upper, k, scale, size} with an output index ``y`` as data: integers (k = 0), floats on
+  the 2^k lattice and vectors of either plus discrete Gaussian noise
+  (:class:`~rldp_verify.structured.noise.UnboundedLoss` with these ``params``, set by the OpenDP adapter); ``y`` is
+  the least integer whose log ratio c(y) exceeds a rational upper bound of eps by 1 (so c(y) > eps certainly).
+- ``noisy-max`` {scores, scale, noise, negate, k}: :class:`~rldp_verify.structured.noise.NoisyArgmax` (k = 1) and
+  :class:`~rldp_verify.structured.noise.NoisyTopK`, the scores and the scale as the exact rationals the structure
+  holds (the float scale's binary value); the checker recomputes the output laws in arb.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from rldp_verify.certificates import qs
+
+
+def more_form(st, target=None) -> dict | None:
+    """The statement part (and ``data``) of ``st`` in one of the forms above, or None when it is none of them;
+    ``target`` (:func:`rldp_verify.rldp.audit.parse_eps`) places the Gaussian witness output."""
+    from rldp_verify.structured.noise import NoisyArgmax, NoisyTopK, UnboundedLoss
+
+    if isinstance(st, NoisyArgmax):
+        return {"noisy-max": {"scores": [[qs(Fraction(v)) for v in r] for r in st.inputs],
+                              "scale": qs(Fraction(st.scale)), "noise": st.noise, "negate": bool(st.negate),
+                              "k": st.k if isinstance(st, NoisyTopK) else 1},
+                "sizes": [len(st.inputs), 1]}
+    if not isinstance(st, UnboundedLoss) or "lattice-gaussian" not in st.params:
+        return None
+    g = dict(st.params["lattice-gaussian"])
+    form = {"lower": qs(Fraction(g["lower"])), "upper": qs(Fraction(g["upper"])), "k": int(g["k"]),
+            "scale": qs(Fraction(g["scale"])), "size": int(g["size"])}
+    return {"lattice-gaussian": form, "data": {} if st.constant else {"y": witness_output(form, target)}}
+
+
+def witness_output(form: dict, target) -> int:
+    """The least integer y with c(y) = size (i - i') (2y - i - i') / (2 sigma^2) >= eps_hi + 1, sigma = scale 2^-k,
+    eps_hi a rational upper bound of eps (exp_eps: log rounded up by 1)."""
+    from rldp_verify.structured.noise import lattice_index
+
+    k, n = form["k"], form["size"]
+    i_lo, i_hi = (lattice_index(Fraction(form[x]), k) for x in ("lower", "upper"))
+    sigma2 = (Fraction(form["scale"]) / Fraction(2) ** k) ** 2
+    if target is None or target.eps_exact is not None:
+        eps_hi = Fraction(0 if target is None else target.eps_exact)
+    else:
+        eps_hi = Fraction(math.ceil(math.log(target.exp_exact)) + 1)
+    need = (i_hi + i_lo + 2 * sigma2 * (eps_hi + 1) / (n * (i_hi - i_lo))) / 2
+    return math.ceil(need)
