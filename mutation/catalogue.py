@@ -1659,3 +1659,36 @@ MUTANTS += [
            "where the two inputs' sign tuples are equal",
            wrap("rldp_verify.certificates.audit_hash:compound_witness", _compound_witness_first_row_halved), _HASH),
 ]
+
+
+# issue 23 (proto-more), the eps-LDP audit certificate forms of OpenDP's discrete Gaussian ("lattice-gaussian") and
+# noisy max / top k ("noisy-max"), exercised by proofs/rldp/audit_certificate_more.py; each engine error prints a
+# finite or too low upper end, which the checker re-derives from the form
+def _gaussian_ratio_bounded(orig):
+    def ratio(self):
+        r = orig(self)
+        g = self.params.get("lattice-gaussian")
+        if r != math.inf or g is None:
+            return r
+        return Fraction(3) ** int(g["size"])                   # the unbounded Gaussian loss read as a bounded one
+    return ratio
+
+
+def _noisy_max_exponential_as_softmax(orig):
+    def _probs(self, s):
+        import dataclasses
+        return orig(dataclasses.replace(self, noise="gumbel"), s)   # exponential noise's argmax law read as softmax
+    return _probs
+
+
+_MORE = ("rldp.audit.opendp-gaussian-noisy-max",)
+MUTANTS += [
+    mutant("certificate.gaussian-ratio-bounded", "rldp_verify.structured.noise",
+           "discrete Gaussian noise's eps-LDP ratio taken as a finite constant (3 per coordinate) instead of inf (the "
+           "log ratio at y, linear in y, read as bounded)",
+           wrap("rldp_verify.structured.noise:UnboundedLoss.ratio", _gaussian_ratio_bounded), _MORE),
+    mutant("certificate.noisy-max-exponential-as-softmax", "rldp_verify.structured.noise",
+           "noisy max with exponential noise audited with the softmax law of Gumbel noise (permute-and-flip's law "
+           "replaced: its ratio e^(1/b) instead of 2 e^(1/b) - 1 at two scores)",
+           wrap("rldp_verify.structured.noise:NoisyArgmax._probs", _noisy_max_exponential_as_softmax), _MORE),
+]

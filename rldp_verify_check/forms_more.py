@@ -1,24 +1,22 @@
 """eps-LDP audit forms of OpenDP's Gaussian noise and noisy max / top k (statement ``set`` ldp).
 
 - ``lattice-gaussian`` {lower, upper, k, scale, size}: as ``lattice-laplace`` (:mod:`.audit`) with discrete Gaussian
-  noise Pr[Z = z] = c e^(-z^2 / (2 sigma^2)) on Z, sigma = scale 2^-k; c does not depend on the input.  At
-  x = (upper, ...), x' = (lower, ...) (indices i, i') and y = (y, ..., y) the ratio is e^c(y),
-  c(y) = size ((y - i')^2 - (y - i)^2) / (2 sigma^2) = size (i - i') (2y - i - i') / (2 sigma^2), unbounded in y when
-  i > i': rho = inf, so the printed upper end must be "inf" (any lower end is <= rho), and a FAIL is shown at the
-  integer ``y`` of the data: c(y) > eps, certainly.  i = i': one output law for every input, U = L = 1.
-- ``noisy-max`` {scores [[s_x,j]], scale b, noise, negate, k}: the ordered k indices (k = 1: the argmax) of
-  v + noise, v = s_x (-s_x with negate), in k rounds, each on the indices left.  ``gumbel``: one draw sorted, which is
-  the rounds' softmax w_i / sum_(j left) w_j, w = e^(v/b) (Plackett-Luce).  ``exponential`` (OpenDP peels k rounds of
-  fresh noise b E_j, E_j ~ Exp(1)): with v* = max v, p_j = e^((v_j - v*)/b) and t = e^(-(z - v*)/b), the argmax is i
-  with probability int f_i(z) prod_(j != i) F_j(z) dz = p_i int_0^1 prod_(j != i) (1 - p_j t) dt (F_j = 0 below
-  v_j <= v*; f_i dz = p_i dt).  Every output has positive probability: rho = max over outputs o and inputs of
-  P(o|x) / P(o|x') is at most max_x hi(P(o|x)) / min_x lo(P(o|x)) and at least max_x lo / min_x hi (arb ends).
-  PASS: the former <= e^eps for every o; FAIL: the latter > e^eps for some o; the printed ends likewise, certainly.
+  noise Pr[Z = z] = c e^(-z^2 / (2 sigma^2)) on Z, sigma = scale 2^-k, c the same for every input.  At x = (upper,
+  ...), x' = (lower, ...) (indices i, i') and y = (y, ..., y) the log ratio is c(y) = size ((y - i')^2 - (y - i)^2) /
+  (2 sigma^2) = size (i - i') (2y - i - i') / (2 sigma^2), unbounded in y when i > i': rho = inf, the printed upper
+  end must be "inf" (any lower end is <= rho), no PASS; a FAIL at the data's integer ``y``: c(y) > eps, certainly.
+  i = i' (both bounds on one lattice point): one output law, U = L = 1.
+- ``noisy-max`` {scores [[s_x,j]], scale b, noise, negate, k}: the ordered k indices (k = 1: the argmax) of v + noise,
+  v = s_x (-s_x with negate), as k rounds on the indices left.  ``gumbel`` (one draw sorted: Plackett-Luce): round law
+  w_i / sum_(j left) w_j, w = e^(v/b).  ``exponential`` (OpenDP peels rounds of fresh noise b E_j, E_j ~ Exp(1)): with
+  v* = max v, p_j = e^((v_j - v*)/b), t = e^(-(z - v*)/b), the argmax is i with probability int f_i(z) prod_(j != i)
+  F_j(z) dz = p_i int_0^1 prod_(j != i) (1 - p_j t) dt (F_j = 0 below v_j <= v*; f_i dz = p_i dt).  All outputs
+  have positive probability; rho = max_(o, x, x') P(o|x)/P(o|x') lies in [max_x lo / min_x hi, max_x hi / min_x lo]
+  per o (arb ends).  PASS: every o's upper <= e^eps; FAIL: some o's lower > e^eps; the printed ends likewise.
 """
 
 from __future__ import annotations
 
-import itertools
 import math
 from fractions import Fraction
 
@@ -40,9 +38,9 @@ def _gaussian(st: dict, data: dict) -> str:
     i_lo, i_hi = (math.floor(q(m[x]) / two_k + Fraction(1, 2)) for x in ("lower", "upper"))
     if s <= 0 or n < 1 or i_hi < i_lo:
         raise CertificateError("lattice Gaussian noise needs scale > 0, size >= 1 and lower <= upper")
-    if i_hi == i_lo:
-        _check_printed_ends(st, Fraction(1), Fraction(1))
-        _check_verdict(v, t, Fraction(1), Fraction(1))
+    if i_hi == i_lo:                                   # one output law
+        _check_printed_ends(st, 1, 1)
+        _check_verdict(v, t, 1, 1)
         return f"{v}: lattice Gaussian, both bounds on lattice point {i_lo}: ratio 1"
     y = int(data["y"])
     c = n * (i_hi - i_lo) * (2 * y - i_hi - i_lo) / (2 * (s / two_k) ** 2)
@@ -51,7 +49,7 @@ def _gaussian(st: dict, data: dict) -> str:
         raise CertificateError(f"{v} with upper end {st['ratio_upper']}: the ratio is unbounded (slope i - i' = "
                                f"{i_hi - i_lo}) and e^c(y) > e^eps is {'certain' if above == 1 else 'not certain'}")
     at = y if abs(y) < 10**20 else f"an integer of {len(str(abs(y)))} digits"
-    return f"{v}: lattice Gaussian, ratio unbounded; at y = {at}, log ratio c(y) = {float(c):.6g} > eps"
+    return f"{v}: lattice Gaussian, ratio unbounded; at y = {at}, log ratio c(y) = {float(c):.6g}"
 
 
 def _law(v: list, b: Fraction, noise: str) -> list:
@@ -68,8 +66,19 @@ def _law(v: list, b: Fraction, noise: str) -> list:
     return out
 
 
+def _table(V: list, b: Fraction, noise: str, k: int) -> list:
+    """P[x][o]: the arb probability of the ordered output o under the scores V[x], round by round (indices left)."""
+    n, laws, outs = len(V[0]), {}, [()]  # type: ignore[var-annotated]
+    for _ in range(k):
+        outs = [(*o, j) for o in outs for j in range(n) if j not in o]  # type: ignore[misc]
+    left = lambda o: tuple(j for j in range(n) if j not in o)  # noqa: E731
+    law = lambda x, o: laws.setdefault((x, o), _law([V[x][j] for j in left(o)], b, noise))  # noqa: E731
+    return [[math.prod((law(x, o[:m])[left(o[:m]).index(o[m])] for m in range(k)), start=num(Fraction(1)))
+             for o in outs] for x in range(len(V))]
+
+
 def _noisy(st: dict) -> str:
-    f, e = st["noisy-max"], st["eps"]
+    f, e, v = st["noisy-max"], st["eps"], st["verdict"]
     S, b, k, noise = [qvec(r) for r in f["scores"]], q(f["scale"]), int(f["k"]), f["noise"]
     n = len(S[0]) if S else 0
     if len(S) < 2 or any(len(r) != n for r in S) or b <= 0 or not 1 <= k <= n or noise not in ("gumbel", "exponential"):
@@ -79,23 +88,17 @@ def _noisy(st: dict) -> str:
     up, lo = _num_or_inf(st["ratio_upper"]), st.get("ratio_lower")
 
     def claim():
-        E = num(q(e["exp_eps"])) if "exp_eps" in e else num(q(e["eps"])).exp()
-        laws: dict = {}
-        P = [[math.prod((laws.setdefault((x, o[:m]), _law([V[x][j] for j in range(n) if j not in o[:m]], b, noise))
-                         [o[m] - sum(1 for j in o[:m] if j < o[m])] for m in range(k)), start=num(Fraction(1)))
-              for o in itertools.permutations(range(n), k)] for x in range(len(V))]
-        if any(not r[o] > 0 for r in P for o in range(len(P[0]))):
+        E, P = num(q(e["exp_eps"])) if "exp_eps" in e else num(q(e["eps"])).exp(), _table(V, b, noise, k)
+        if any(not p > 0 for r in P for p in r):
             return None
         hi = [max(r[o].upper() for r in P) / min(r[o].lower() for r in P) for o in range(len(P[0]))]
         at = [max(r[o].lower() for r in P) / min(r[o].upper() for r in P) for o in range(len(P[0]))]
         yes = [up == INF or all(h <= num(up) for h in hi), lo is None or any(a >= num(q(lo)) for a in at),
-               {"PASS": all(h <= E for h in hi), "FAIL": any(a > E for a in at)}.get(st["verdict"], True)]
+               {"PASS": all(h <= E for h in hi), "FAIL": any(a > E for a in at), "INCONCLUSIVE": True}[v]]
         no = [up != INF and any(a > num(up) for a in at), lo is not None and all(h < num(q(lo)) for h in hi),
-              {"PASS": any(a > E for a in at), "FAIL": all(h <= E for h in hi)}.get(st["verdict"], False)]
+              {"PASS": any(a > E for a in at), "FAIL": all(h <= E for h in hi)}.get(v, False)]
         return True if all(yes) else False if any(no) else None
-    if st["verdict"] not in ("PASS", "FAIL", "INCONCLUSIVE"):
-        raise CertificateError(f"unknown verdict {st['verdict']!r}")
+    what = f"noisy {'max' if k == 1 else f'top {k}'}"
     if not decide(claim):
-        raise CertificateError(f"{st['verdict']} with ratio in [{lo}, {st['ratio_upper']}] is not certain for noisy "
-                               f"{'max' if k == 1 else f'top {k}'} at precision up to the checker's limit")
-    return f"{st['verdict']}: noisy {'max' if k == 1 else f'top {k}'} ({noise}), ratio in [{lo}, {st['ratio_upper']}]"
+        raise CertificateError(f"{v} with ratio in [{lo}, {st['ratio_upper']}] is not certain for {what}")
+    return f"{v}: {what} ({noise}), ratio in [{lo}, {st['ratio_upper']}]"

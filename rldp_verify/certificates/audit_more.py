@@ -39,10 +39,8 @@ def more_form(st, target=None) -> dict | None:
 def witness_output(form: dict, target) -> int:
     """The least integer y with c(y) = size (i - i') (2y - i - i') / (2 sigma^2) >= eps_hi + 1, sigma = scale 2^-k,
     eps_hi a rational upper bound of eps (exp_eps: log rounded up by 1)."""
-    from rldp_verify.structured.noise import lattice_index
-
     k, n = form["k"], form["size"]
-    i_lo, i_hi = (lattice_index(Fraction(form[x]), k) for x in ("lower", "upper"))
+    i_lo, i_hi = (math.floor(Fraction(form[x]) / Fraction(2) ** k + Fraction(1, 2)) for x in ("lower", "upper"))
     sigma2 = (Fraction(form["scale"]) / Fraction(2) ** k) ** 2
     if target is None or target.eps_exact is not None:
         eps_hi = Fraction(0 if target is None else target.eps_exact)
