@@ -203,15 +203,16 @@ def thm4_certificates(brackets) -> list[dict]:
     conditionals of W, and <= 1e-20 where P^_(s1), P^_(s2) > 0, with (29)'s objective -(2^(-2/3) + 2^(1/3))
     c^(2/3) sum_i lambda_i^(2/3) + M1 + M2 + c C, lambda_i = sum_u P^_(s_i,u) sqrt(M_i - v_i(u)), C = sqrt(B + 1) - 1 +
     P^_(s1) + P^_(s2) (eq. (66)). With weak duality ((29) at a feasible (w, c) bounds the support function from above;
-    M_i >= max v_i is checked exactly here) this brackets delta*(v1, v2 | F_(U|s1,s2)) within 1e-20 of (29)."""
+    M_i is raised to max v_i where the engine's rounded value lies below it, so w_i >= v_i holds exactly) this brackets delta*(v1, v2 | F_(U|s1,s2)) within 1e-20 of (29)."""
     from rldp_verify.certificates.instances_other import all_nonneg
     from rldp_verify.certificates.series import exact_number
 
     exact_terms, bracket = [], []
     for Pq, Bq, v1, v2, M1, M2, c, P, positive in brackets:
-        M, cq = [exact_number(M1), exact_number(M2)], exact_number(c)
-        if M[0] < max(v1) or M[1] < max(v2) or cq < 0:
-            raise ValueError("(w, c) is not feasible for (29)")
+        # any feasible (w, c) bounds the support from above: the engine's M_i rounded below max v_i (by 10^-50)
+        # is raised to max v_i, a negative c to 0
+        M = [max(exact_number(M1), max(v1)), max(exact_number(M2), max(v2))]
+        cq = max(exact_number(c), Fraction(0))
         W = [[exact_number(x) for x in r] for r in P]
         tot = sum(sum(r) for r in W)
         W = [[x / tot for x in r] for r in W]

@@ -385,3 +385,17 @@ def test_isit_thm4_bracket_certificates_and_two_wrong_variants():
     assert not recheck(m.thm4_certificates([(Pq, F(1, 5), *case[2:])])[0]).ok           # the lift outside a smaller F
     off = (*case[:6], res.c * (1 + mpmath.mpf(10) ** -3), *case[7:])                      # c off the minimiser
     assert not recheck(m.thm4_certificates([off])[1]).ok
+
+
+def test_isit_thm3_certificates_and_a_point_outside_f():
+    from proofs.isit import thm3_joint_projection as m
+
+    Pq = ((F(1, 5), F(1, 10)), (F(1, 10), F(3, 10)), (F(1, 5), F(1, 10)))
+    near = [[0.19, 0.11], [0.1, 0.3], [0.2, 0.1]]            # floats (binary rationals), close to P^
+    assert all(recheck(d).ok for d in m.thm3_certificates([], [(Pq, F(3, 10), near)]))
+    far = [[0.5, 0.01], [0.01, 0.01], [0.46, 0.01]]
+    assert m._thm3_terms(Pq, F(3, 10), far) is None          # outside F: no certificate is written for it
+    ex, ar = m._thm3_terms(Pq, F(3, 10), near)
+    from rldp_verify.certificates.instances_other import all_nonneg
+
+    assert not recheck(all_nonneg("in F", ex[:-1] + [["-", F(1, 1000), ex[-1][2]]])).ok   # a ball of radius 1e-3
