@@ -300,3 +300,16 @@ def test_min_over_gamma_shape():
     assert recheck(inst.all_positive_certificate("moved", [["-", min_over_gamma_expr(alpha, phat, 0, R, moved), B]],
                                                  exact=False)).ok
     assert not recheck(inst.all_positive_certificate("same", [same], exact=False)).ok
+
+
+def test_tplus_concavity_shape():
+    """Lemma A6's concavity certificate at (alpha, B) = (2, 1/5) and (1/2, 4) (a plateau t+ = 1) is accepted; one t+
+    moved by 1e-6 (its enclosure no longer brackets the root) is rejected."""
+    from proofs.rldp.lemA6_l1_radius import _concavity_evidence
+    from rldp_verify.rldp.xi_interval import t_interval
+
+    combos = [(a, B, [t_interval(F(k, 40), a, B, dps=25)[1] for k in range(41)]) for a, B in ((F(2), F(1, 5)),
+                                                                                            (F(1, 2), F(4)))]
+    assert _steps_ok(_concavity_evidence(combos))
+    bad = [(a, B, [t + (mpmath.mpf(10) ** -6 if k == 20 else 0) for k, t in enumerate(ts)]) for a, B, ts in combos[:1]]
+    assert not _steps_ok(_concavity_evidence(bad))
