@@ -47,17 +47,13 @@ def _farkas(cert, A, b, E, f, h, h0, what: str) -> None:
     mu = qvec(cert.get("mu", [0] * len(E)))
     if len(mu) != len(E) or any(v < 0 for v in lam.values()):
         raise CertificateError(f"{what}: Farkas multipliers of the wrong length or sign")
-    comb = [Fraction(0)] * n
-    for i, li in lam.items():
-        for j, a in A[i].items():
+    comb, rhs = [Fraction(0)] * n, Fraction(0)
+    for li, row, bi in [(li, A[i], b[i]) for i, li in lam.items()] + list(zip(mu, E, f, strict=True)):
+        rhs += li * bi
+        for j, a in row.items():
             comb[j] += li * a
-    for r, mi in zip(E, mu, strict=True):
-        for j, a in r.items():
-            comb[j] += mi * a
     if comb != list(h):
         raise CertificateError(f"{what}: lam^T A + mu^T E differs from the inequality's normal")
-    rhs = (sum((li * b[i] for i, li in lam.items()), Fraction(0))
-           + sum((m * fi for m, fi in zip(mu, f, strict=True)), Fraction(0)))
     if rhs > h0:
         raise CertificateError(f"{what}: Farkas right-hand side {rhs} exceeds {h0}")
 
