@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 
+import pytest
+
 from rldp_verify.certificates import recheck
 from rldp_verify.certificates.instances_other import TIE, entropy_expr, near_zero
 
@@ -399,3 +401,20 @@ def test_isit_thm3_certificates_and_a_point_outside_f():
     from rldp_verify.certificates.instances_other import all_nonneg
 
     assert not recheck(all_nonneg("in F", ex[:-1] + [["-", F(1, 1000), ex[-1][2]]])).ok   # a ball of radius 1e-3
+
+
+@pytest.mark.slow
+def test_isit_thm4_general_certificates_a_wrong_psi_branch_and_a_smaller_ball(monkeypatch):
+    """Runs the claim's check once (about 1.5 s) to get the engine's instances."""
+    from proofs.isit import sec4_general_renyi as m
+    from rldp_verify.claims import Context
+
+    got = []
+    monkeypatch.setattr(m, "joint_certificates", lambda joints: got.extend(joints) or [])
+    m.check_thm4(Context())
+    monkeypatch.undo()
+    assert got and [recheck(d).ok for d in m.joint_certificates(got[:2])] == [True, True]
+    assert not recheck(m.joint_certificates([(got[0][0], got[0][1] / 2, *got[0][2:])])[0]).ok   # W outside F(B/2)
+    orig = m._psi_expr
+    monkeypatch.setattr(m, "_psi_expr", lambda k, M, kv, Mv: orig(k, M, Mv, kv))             # the other branch
+    assert not recheck(m.joint_certificates(got[:1])[1]).ok
