@@ -418,3 +418,17 @@ def test_isit_thm4_general_certificates_a_wrong_psi_branch_and_a_smaller_ball(mo
     orig = m._psi_expr
     monkeypatch.setattr(m, "_psi_expr", lambda k, M, kv, Mv: orig(k, M, Mv, kv))             # the other branch
     assert not recheck(m.joint_certificates(got[:1])[1]).ok
+
+
+def test_isit_rewritings_terms_and_a_wrong_radius():
+    from proofs.isit import steps_appA_C as m
+    from rldp_verify.certificates.instances_other import all_nonneg, all_zero
+
+    rec = {"ex": (PHAT, PT, 0, 2), "B": F(1, 2), "t": [F(-1, 2), F(-1), F(-3, 2), F(-1, 3), F(-2), F(-1, 4)],
+           "R": [([F(3, 2)] * 6, 1, F(3, 4))], "kappa": [F(1, 2), F(1), F(3, 2)], "v": [F(-1), F(-2)]}
+    ex, nz, pos = m.rewritings_terms(rec)
+    assert recheck(all_zero("ex", ex)).ok and recheck(near_zero("nz", nz)).ok
+    assert recheck(all_nonneg("pos", pos, strict=True, exact=False)).ok
+    # (57) with the radius B + 2 in the maximiser's boundary identity: off by far more than 1e-30
+    assert not recheck(near_zero("nz", [_swap(nz[-1], ["-", ["+", *nz[-1][2][1][1:]], F(3, 2)],
+                                              ["-", ["+", *nz[-1][2][1][1:]], F(5, 2)])])).ok
