@@ -1692,3 +1692,18 @@ MUTANTS += [
            "replaced: its ratio e^(1/b) instead of 2 e^(1/b) - 1 at two scores)",
            wrap("rldp_verify.structured.noise:NoisyArgmax._probs", _noisy_max_exponential_as_softmax), _MORE),
 ]
+
+
+def _hash_p_cell_off_by_one(orig):
+    def _hashing(st, P, a2):
+        import dataclasses
+        return orig(dataclasses.replace(st, hash_fn=lambda x, s, f=st.hash_fn: f(x + 1, s)), P, a2)
+    return _hashing
+
+
+MUTANTS += [
+    mutant("certificate.hash-p-cell-off-by-one", "rldp_verify.structured.rldp",
+           "local hashing's (eps, P) audit hashes cell x + 1 where it audits cell x (an off-by-one in the cell index "
+           "s |U| + u): the printed lower end is a ratio of other buckets",
+           wrap("rldp_verify.structured.rldp:_hashing", _hash_p_cell_off_by_one), _MORE),
+]

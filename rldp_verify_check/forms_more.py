@@ -13,6 +13,10 @@
   F_j(z) dz = p_i int_0^1 prod_(j != i) (1 - p_j t) dt (F_j = 0 below v_j <= v*; f_i dz = p_i dt).  All outputs
   have positive probability; rho = max_(o, x, x') P(o|x)/P(o|x') lies in [max_x lo / min_x hi, max_x hi / min_x lo]
   per o (arb ends).  PASS: every o's upper <= e^eps; FAIL: some o's lower > e^eps; the printed ends likewise.
+- ``seeded-grr`` {g, a, b} under {P} with ``p_witness`` {seed, y, s, s_prime, buckets [[h(s |U| + u)]_u, [the same
+  for s']], hash}: at the output (seed, y), P(y|s) = w (b + (a - b) m_s), m_s = sum_u P(u|s) [h(s |U| + u) = y], the
+  seed's weight w cancels: L = f(m_s) / f(m_s') exactly; U = max(a/b, b/a) (:mod:`.audit`); the buckets are data,
+  re-checked outside the checker with ``hash`` (as ``hash_witness``).
 """
 
 from __future__ import annotations
@@ -21,12 +25,14 @@ import math
 from fractions import Fraction
 
 from rldp_verify_check import CertificateError, q, qvec
-from rldp_verify_check.audit import INF, _check_printed_ends, _check_verdict, _exp_sign, _num_or_inf
+from rldp_verify_check import audit as A
 from rldp_verify_check.value import decide, num
 
 
 def check_more(st: dict, data: dict) -> str:
     """Check an ``audit`` statement in one of the forms above; returns what was proved."""
+    if "p_witness" in data:
+        return _hash_p(st, data["p_witness"])
     if st["set"]["type"] != "ldp":
         raise CertificateError("lattice-gaussian and noisy-max are eps-LDP forms (set ldp)")
     return _gaussian(st, data) if "lattice-gaussian" in st else _noisy(st)
@@ -39,13 +45,13 @@ def _gaussian(st: dict, data: dict) -> str:
     if s <= 0 or n < 1 or i_hi < i_lo:
         raise CertificateError("lattice Gaussian noise needs scale > 0, size >= 1 and lower <= upper")
     if i_hi == i_lo:                                   # one output law
-        _check_printed_ends(st, 1, 1)
-        _check_verdict(v, t, 1, 1)
+        A._check_printed_ends(st, 1, 1)
+        A._check_verdict(v, t, 1, 1)
         return f"{v}: lattice Gaussian, both bounds on lattice point {i_lo}: ratio 1"
     y = int(data["y"])
     c = n * (i_hi - i_lo) * (2 * y - i_hi - i_lo) / (2 * (s / two_k) ** 2)
-    above = (1 if c > q(t["eps"]) else -1) if "eps" in t else _exp_sign(c, q(t["exp_eps"]))
-    if _num_or_inf(st["ratio_upper"]) != INF or v == "PASS" or v == "FAIL" and above != 1:
+    above = (1 if c > q(t["eps"]) else -1) if "eps" in t else A._exp_sign(c, q(t["exp_eps"]))
+    if A._num_or_inf(st["ratio_upper"]) != A.INF or v == "PASS" or v == "FAIL" and above != 1:
         raise CertificateError(f"{v} with upper end {st['ratio_upper']}: the ratio is unbounded (slope i - i' = "
                                f"{i_hi - i_lo}) and e^c(y) > e^eps is {'certain' if above == 1 else 'not certain'}")
     at = y if abs(y) < 10**20 else f"an integer of {len(str(abs(y)))} digits"
@@ -66,7 +72,7 @@ def _law(v: list, b: Fraction, noise: str) -> list:
     return out
 
 
-def _table(V: list, b: Fraction, noise: str, k: int) -> list:
+def _probs(V: list, b: Fraction, noise: str, k: int) -> list:
     """P[x][o]: the arb probability of the ordered output o under the scores V[x], round by round (indices left)."""
     n, laws, outs = len(V[0]), {}, [()]  # type: ignore[var-annotated]
     for _ in range(k):
@@ -85,20 +91,38 @@ def _noisy(st: dict) -> str:
         raise CertificateError("noisy max needs >= 2 score vectors of one length n, scale > 0, 1 <= k <= n and noise "
                                "gumbel or exponential")
     V = [[-x for x in r] if f.get("negate") else r for r in S]
-    up, lo = _num_or_inf(st["ratio_upper"]), st.get("ratio_lower")
+    up, lo = A._num_or_inf(st["ratio_upper"]), st.get("ratio_lower")
 
     def claim():
-        E, P = num(q(e["exp_eps"])) if "exp_eps" in e else num(q(e["eps"])).exp(), _table(V, b, noise, k)
+        E, P = num(q(e["exp_eps"])) if "exp_eps" in e else num(q(e["eps"])).exp(), _probs(V, b, noise, k)
         if any(not p > 0 for r in P for p in r):
             return None
         hi = [max(r[o].upper() for r in P) / min(r[o].lower() for r in P) for o in range(len(P[0]))]
         at = [max(r[o].lower() for r in P) / min(r[o].upper() for r in P) for o in range(len(P[0]))]
-        yes = [up == INF or all(h <= num(up) for h in hi), lo is None or any(a >= num(q(lo)) for a in at),
+        yes = [up == A.INF or all(h <= num(up) for h in hi), lo is None or any(a >= num(q(lo)) for a in at),
                {"PASS": all(h <= E for h in hi), "FAIL": any(a > E for a in at), "INCONCLUSIVE": True}[v]]
-        no = [up != INF and any(a > num(up) for a in at), lo is not None and all(h < num(q(lo)) for h in hi),
+        no = [up != A.INF and any(a > num(up) for a in at), lo is not None and all(h < num(q(lo)) for h in hi),
               {"PASS": any(a > E for a in at), "FAIL": all(h <= E for h in hi)}.get(v, False)]
         return True if all(yes) else False if any(no) else None
     what = f"noisy {'max' if k == 1 else f'top {k}'}"
     if not decide(claim):
         raise CertificateError(f"{v} with ratio in [{lo}, {st['ratio_upper']}] is not certain for {what}")
     return f"{v}: {what} ({noise}), ratio in [{lo}, {st['ratio_upper']}]"
+
+
+def _hash_p(st: dict, w: dict) -> str:
+    """(eps, P) of local hashing with a ``p_witness`` (module docstring)."""
+    (a1, a2), F = (int(v) for v in st["sizes"]), st["set"]
+    kind, g, a, b, top = A._structured_channel(st, F, a1 * a2)
+    P, (s, t), y = A._table(F["P"], a1, a2, "P"), (int(w["s"]), int(w["s_prime"])), int(w["y"])
+    B = [[int(v) for v in r] for r in w["buckets"]]
+    if kind != "g" or F["type"] != "distribution" or s == t or not (sum(P[s]) and sum(P[t])) or \
+            [len(r) for r in B] != [a2, a2] or not all(0 <= v < g for v in [y, *B[0], *B[1]]):
+        raise CertificateError(f"the p_witness needs seeded-grr under {{P}}, secrets s != s' of positive mass and "
+                               f"|U| = {a2} buckets in [0, {g}) each")
+    m = [sum(c for c, h in zip(P[x], B[i], strict=True) if h == y) / sum(P[x]) for i, x in enumerate((s, t))]
+    f = [b + (a - b) * v for v in m]
+    A._check_printed_ends(st, top, L := A._ratio(*f))
+    A._check_verdict(st["verdict"], st["eps"], top, L)
+    return f"{st['verdict']}: ratio in [{A._s(L)}, {A._s(top)}] ({{P}}, seed {w['seed']}, bucket {y}); data to " \
+        f"re-check with {w['hash']}: buckets {B} of secrets {s}, {t}"

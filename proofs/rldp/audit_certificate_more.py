@@ -11,10 +11,14 @@ table), built here from their fields so that the claim needs no library:
   with Gumbel noise (softmax) rho = e^(1/4); noisy top 2 with Gumbel noise of scale 4 on (2, 1, 0) and (0, 1, 2):
   Plackett-Luce gives rho = e^(3/4) at the output (0, 1); the certificate ``noisy-max`` (the laws recomputed in arb).
 
-The verdicts are the audits'; an engine error that bounds Gaussian noise's ratio like Laplace's, or reads noisy
-max's exponential noise as Gumbel noise, is rejected by the independent checker (mutants
-``certificate.gaussian-ratio-bounded`` and ``certificate.noisy-max-exponential-as-softmax`` of
-mutation/catalogue.py).
+- local hashing (g = 8, a/b = 7, xxh32 buckets, the 16 seeds the whole public range) under {P}, P on 2 x 4 cells:
+  FAIL at eps = 1/2, certified at the witness seed and bucket with the buckets of both secrets' cells (``seeded-grr``
+  with ``p_witness``; skipped without xxhash).
+
+The verdicts are the audits'; an engine error that bounds Gaussian noise's ratio like Laplace's, reads noisy max's
+exponential noise as Gumbel noise, or hashes the cell after the one it audits under {P} is rejected by the
+independent checker (mutants ``certificate.gaussian-ratio-bounded``, ``certificate.noisy-max-exponential-as-softmax``
+and ``certificate.hash-p-cell-off-by-one`` of mutation/catalogue.py).
 """
 
 from __future__ import annotations
@@ -41,12 +45,34 @@ def _cases():
             ("noisy top 2 Gumbel", NoisyTopK([[2, 1, 0], [0, 1, 2]], 4.0, "gumbel", k=2), "0.7501", "0.7499")]
 
 
+def hashing_case():
+    """Local hashing over xxh32 (g = 8, a/b = 7, seeds 0..15 the whole range) and P on 2 x 4 cells; None without
+    xxhash."""
+    from fractions import Fraction
+
+    from rldp_verify.structured.channels import PublicMixture
+
+    try:
+        import xxhash
+    except ImportError:
+        return None
+    g, e = 8, Fraction(7)
+
+    def h(x, s):
+        return xxhash.xxh32(str(x).encode("utf-8"), seed=s & 0xFFFFFFFF).intdigest() % g
+    st = PublicMixture(8, g, e / (e + g - 1), 1 / (e + g - 1),
+                       lambda x, xp: next((s for s in range(16) if h(x, s) != h(xp, s)), None), seeds=range(16),
+                       hash_fn=h, complete=True)
+    P = [[Fraction(v, 20) for v in r] for r in ([2, 4, 1, 3], [4, 2, 2, 2])]
+    return st, P
+
+
 @claim(
     id="rldp.audit.opendp-gaussian-noisy-max",
     paper=PAPER,
-    source="Definition 2 (eps-LDP) for OpenDP's discrete Gaussian noise (integers and the float lattice), noisy max "
+    source="Definitions 2 (eps-LDP) and 3 ((eps, P)-RLDP, local hashing) for OpenDP's discrete Gaussian noise (integers and the float lattice), noisy max "
            "(exponential and Gumbel noise) and noisy top k (Gumbel noise)",
-    statement="Discrete Gaussian noise on 0..4 is not eps-LDP at eps = 10 (nor any eps); on [0, 0.1] at the lattice "
+    statement="Local hashing (g = 8, a/b = 7) is not (1/2, P)-RLDP for the P of the check; discrete Gaussian noise on 0..4 is not eps-LDP at eps = 10 (nor any eps); on [0, 0.1] at the lattice "
               "2^3 it is 0-LDP; noisy max on the scores (1, 0), (0, 1) at scale 4 is eps-LDP exactly from "
               "eps = log(2 e^(1/4) - 1) (exponential noise) and 1/4 (Gumbel noise), noisy top 2 on (2, 1, 0), "
               "(0, 1, 2) at scale 4 from 3/4 (Gumbel noise): PASS just above, FAIL just below.",
@@ -72,6 +98,14 @@ def check_more_forms(ctx):
             if str(res.verdict) != want:
                 wrong.append(rows[-1])
             docs.append((res, model, eps, f"more {name} {eps}"))
+    if (case := hashing_case()) is not None:
+        model = Adapted(case[0], "local hashing under P", "exact")
+        res = audit_structured(model, "0.5", distribution=case[1], sizes=(2, 4))
+        rows.append({"mechanism": "local hashing under P", "eps": "0.5", "verdict": str(res.verdict),
+                     "expected": "FAIL", "ratio": [str(res.ratio_lower), str(res.ratio_upper)]})
+        if str(res.verdict) != "FAIL":
+            wrong.append(rows[-1])
+        docs.append((res, model, "0.5", "more local hashing under P 0.5"))
     ev = dict(audits=rows, **built(lambda: [structured_certificate(r, m, e, name=n) for r, m, e, n in docs]))
     if wrong:
         return Outcome.refuted(f"{len(wrong)} of {len(rows)} audits do not have the stated verdicts",

@@ -320,12 +320,15 @@ def structured_certificate(res, adapted, eps, *, name: str = "audit") -> dict:
     (``seeded-grr`` {g, a, b}; for eps-LDP with the separating seed and its two buckets as data when the hash is
     xxh32, :func:`~rldp_verify.certificates.audit_forms.hash_witness`, else upper end only, ratio_lower null);
     OpenDP's lattice noise as ``lattice-laplace`` (:func:`~rldp_verify.certificates.audit_forms.lattice_form`);
+    OpenDP's Gaussian noise and noisy max / top k as ``lattice-gaussian`` / ``noisy-max``
+    (:mod:`~rldp_verify.certificates.audit_more`);
     k-ary randomized response and unordered subset selection as ``subsets`` {m, p} (GRR: m = 1, p = a) with, beyond
     eps-LDP, the output Y attaining the lower end (``data.output``), or for eps-LDP as their exact dense matrix when
     it has at most STRUCTURED_DENSE_ENTRIES entries. Raises :class:`InputError` (one line, naming the structure) where
-    no certificate form exists: a FAIL of local hashing whose hash is not xxh32 (or under {P}: its witness seed
-    needs every cell's bucket) or an (eps, P) upper end below max(a/b, b/a) (the whole seed range searched: it rests
-    on the hash at every seed; any other upper end below it is written and rejected by the checker), ordered subsets
+    no certificate form exists: a FAIL of local hashing whose hash is not xxh32 (under {P}: the witness seed and
+    bucket with both secrets' cells' buckets, :func:`~rldp_verify.certificates.audit_more.p_witness`) or an (eps, P)
+    upper end below max(a/b, b/a) (the whole seed range searched: it rests on the hash at every seed; any other
+    upper end below it is written and rejected by the checker), ordered subsets
     (m >= 2), RS+FD and the ideal Laplace histogram beyond eps-LDP (for eps-LDP: the forms of
     :mod:`~rldp_verify.certificates.audit_mfl`), a ball of infinite radius, local hashing on a ball, and a FAIL
     turned into PASS by ``--tolerance`` (not a certified verdict)."""
@@ -348,7 +351,10 @@ def structured_certificate(res, adapted, eps, *, name: str = "audit") -> dict:
     data.update(head.pop("data", {}))
     if "rows" in head:
         head = {"Q": _table(head.pop("rows")), "sizes": head.pop("shape")}
-    lower = "hash_witness" in data or "product_witness" in data or head.get("coordinates")   # a certified lower end
+    lower = "hash_witness" in data or "product_witness" in data or "p_witness" in data or head.get("coordinates")
+    if "p_witness" in data:                                 # under {P} the checker certifies max(a/b, b/a) above
+        out["ratio_upper"] = qs(max(Fraction(head["seeded-grr"]["a"]) / Fraction(head["seeded-grr"]["b"]),
+                                    Fraction(head["seeded-grr"]["b"]) / Fraction(head["seeded-grr"]["a"])))
     if "product" in head and not lower and res.verdict == "FAIL":
         raise InputError(f"no certificate for the FAIL of {res.adapter} ({st.kind}): its lower end rests on data the "
                          "checker cannot re-derive (buckets not xxh32(str(x), seed) % g, prefixes, positions); a PASS "
@@ -469,25 +475,14 @@ def _dense_ball(res, st) -> tuple[dict, dict]:
 
 def _structured_head(res, st, sizes, target=None) -> dict:
     """The channel part of a structured statement (``sizes``: (|S|, |U|), None for eps-LDP; ``target``: eps)."""
-    from rldp_verify.structured.channels import PublicMixture, SubsetSelection, Symmetric, UnaryProduct, ratio
+    from rldp_verify.structured.channels import PublicMixture, SubsetSelection, Symmetric, UnaryProduct
 
     k = st.d if isinstance(st, (UnaryProduct, PublicMixture)) else getattr(st, "k", None)
     shape = [k, 1] if sizes is None else list(sizes)
     if isinstance(st, UnaryProduct):
         return {"unary": {"d": st.d, "p": qs(st.bit.p), "q": qs(st.bit.q)}, "sizes": shape}
     if isinstance(st, PublicMixture):
-        from rldp_verify.certificates.audit_hash import seed_witness
-
-        top = max(_key(ratio(st.a, st.b)), _key(ratio(st.b, st.a)))
-        wit = seed_witness(st) if sizes is None else None
-        if res.verdict == "FAIL" and wit is None or sizes is not None and st.complete and _key(res.ratio_upper) < top:
-            raise InputError(f"no certificate for the {res.verdict} of {res.adapter} ({st.kind}): "
-                             + ("its lower end rests on a seed that separates two inputs under the library's hash, "
-                                "which is not xxh32(str(x), seed) % g (a PASS is certified from g, a, b alone)"
-                                if res.verdict == "FAIL" else "its upper end rests on the library's hash at every "
-                                "seed (below max(a/b, b/a), which is all the checker can certify from g, a, b)"))
-        return {"seeded-grr": {"g": st.g, "a": qs(st.a), "b": qs(st.b)}, "sizes": shape,
-                **({"data": {"hash_witness": wit}} if wit else {})}
+        return _hashing_head(res, st, sizes, shape)
     from rldp_verify.certificates.audit_forms import lattice_form, product_form
     from rldp_verify.certificates.audit_hash import hash_form
     from rldp_verify.certificates.audit_mfl import mfl_form
@@ -505,6 +500,29 @@ def _structured_head(res, st, sizes, target=None) -> dict:
             return {"subsets": {"m": m, "p": qs(p)}, "sizes": shape}
         why = "ordered subsets of size m >= 2 (the position of x in the output tuple matters)"
     return _dense_head(res, st, shape, why)
+
+
+def _hashing_head(res, st, sizes, shape) -> dict:
+    """Local hashing as ``seeded-grr`` {g, a, b}: for eps-LDP with the separating seed's ``hash_witness``, under {P}
+    a FAIL with the witness output's ``p_witness`` (:func:`~rldp_verify.certificates.audit_more.p_witness`);
+    InputError (one line) where the checker cannot certify the verdict (module docstring of
+    :func:`structured_certificate`)."""
+    from rldp_verify.certificates.audit_hash import seed_witness
+    from rldp_verify.certificates.audit_more import p_witness
+    from rldp_verify.structured.channels import ratio
+
+    top = max(_key(ratio(st.a, st.b)), _key(ratio(st.b, st.a)))
+    wit = seed_witness(st) if sizes is None else None
+    pw = p_witness(res, st, sizes) if sizes is not None and res.verdict == "FAIL" else None
+    if res.verdict == "FAIL" and wit is None and pw is None or \
+            pw is None and sizes is not None and st.complete and _key(res.ratio_upper) < top:
+        raise InputError(f"no certificate for the {res.verdict} of {res.adapter} ({st.kind}): "
+                         + ("its lower end rests on a seed that separates two inputs under the library's hash, "
+                            "which is not xxh32(str(x), seed) % g (a PASS is certified from g, a, b alone)"
+                            if res.verdict == "FAIL" else "its upper end rests on the library's hash at every "
+                            "seed (below max(a/b, b/a), which is all the checker can certify from g, a, b)"))
+    return {"seeded-grr": {"g": st.g, "a": qs(st.a), "b": qs(st.b)}, "sizes": shape,
+            **({"data": {"hash_witness": wit}} if wit else {"data": {"p_witness": pw}} if pw else {})}
 
 
 def _with_compound_witness(st, form: dict) -> dict:

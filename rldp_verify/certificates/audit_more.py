@@ -48,3 +48,30 @@ def witness_output(form: dict, target) -> int:
         eps_hi = Fraction(math.ceil(math.log(target.exp_exact)) + 1)
     need = (i_hi + i_lo + 2 * sigma2 * (eps_hi + 1) / (n * (i_hi - i_lo))) / 2
     return math.ceil(need)
+
+
+def p_witness(res, st, sizes) -> dict | None:
+    """Local hashing's lower end under {P} (the checker's ``p_witness``): the seed and bucket of the audit's witness
+    output (``res.structured_witness``, "(bucket v, seed h)") with the buckets of every cell of its two secrets under
+    that seed, when they are the buckets of ``XXH32`` (as
+    :func:`~rldp_verify.certificates.audit_forms.hash_witness`); None otherwise (other hashes, xxhash missing, no
+    witness output)."""
+    import re
+
+    from rldp_verify.certificates.audit_forms import XXH32
+
+    w = getattr(res, "structured_witness", None) or {}
+    hit = re.fullmatch(r"\(bucket (\d+), seed (\d+)\)", str(w.get("y", "")))
+    if hit is None or st.hash_fn is None or sizes is None:
+        return None
+    try:
+        import xxhash
+    except ImportError:                                       # xxhash not installed: no witness
+        return None
+    y, seed, a2 = int(hit.group(1)), int(hit.group(2)), int(sizes[1])
+    cells = [[int(w[k]) * a2 + u for u in range(a2)] for k in ("s", "s_prime")]
+    buckets = [[int(st.hash_fn(x, seed)) for x in row] for row in cells]
+    if buckets != [[xxhash.xxh32(str(x).encode("utf-8"), seed=seed & 0xFFFFFFFF).intdigest() % st.g for x in row]
+                   for row in cells]:
+        return None                                           # the XXH32 expression, evaluated
+    return {"seed": seed, "y": y, "s": int(w["s"]), "s_prime": int(w["s_prime"]), "buckets": buckets, "hash": XXH32}

@@ -107,3 +107,27 @@ def test_cli_writes_and_checks(tmp_path, adapter):
     assert json.loads(path.read_text())["kind"] == "audit"
     r = subprocess.run([sys.executable, "-m", "rldp_verify_check", str(path)], capture_output=True, text=True)
     assert r.returncode == 0 and r.stdout.startswith("OK"), r.stdout
+
+
+# ------------------------------------------------------------------------------------------ local hashing under {P}
+def test_hash_p_witness_accepted_and_twins_rejected():
+    xxhash = pytest.importorskip("xxhash")
+    from proofs.rldp.audit_certificate_more import hashing_case
+
+    st, P = hashing_case()
+    model = Adapted(st, "test local hashing under P", "exact")
+    res = audit_structured(model, "0.5", distribution=P, sizes=(2, 4))
+    doc = structured_certificate(res, model, "0.5")
+    assert str(res.verdict) == "FAIL" and recheck(doc).ok, recheck(doc).message
+    w = doc["data"]["p_witness"]
+    for s, row in zip((w["s"], w["s_prime"]), w["buckets"], strict=True):                # the data, re-checked
+        assert row == [xxhash.xxh32(str(s * 4 + u).encode("utf-8"), seed=w["seed"]).intdigest() % 8 for u in range(4)]
+    assert str(doc["statement"]["ratio_upper"]) == "7"                                    # max(a/b, b/a) above
+    moved = [[(v + 1) % 8 for v in w["buckets"][0]], w["buckets"][1]]                   # another bucket: m_s = 0
+    _bad(doc, "not attained by a witness", data_p_witness={**w, "buckets": moved})
+    _bad(doc, "not attained by a witness", data_p_witness={**w, "s": w["s_prime"], "s_prime": w["s"],
+                                                           "buckets": w["buckets"][::-1]})
+    _bad(doc, "buckets in [0, 8)", data_p_witness={**w, "y": 8})
+    _bad(doc, "secrets s != s'", data_p_witness={**w, "s_prime": w["s"]})
+    _bad(doc, "below the certified bound", ratio_upper=str(res.ratio_lower))   # < max(a/b, b/a) = 7
+    _bad(doc, "PASS but", verdict="PASS")
