@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import _cli_runner
 from tests.fakes import FakeStream
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,6 +40,14 @@ def _known(sub: str, what: str):
 
 
 def cli(*args, stdin=None, env=None, cwd=ROOT):
+    """``rldp-verify ARGS`` run in this process (tests/_cli_runner.py: as ``python -m rldp_verify`` would, without
+    an interpreter start per call)."""
+    return _cli_runner.run(*args, stdin=stdin, env=env, cwd=cwd)
+
+
+def cli_process(*args, stdin=None, env=None, cwd=ROOT):
+    """``python -m rldp_verify ARGS`` as a real process: for what is about the process (the entry point, C-level
+    output on file descriptor 1)."""
     e = dict(os.environ)
     e.update(env or {})
     return subprocess.run([sys.executable, "-m", "rldp_verify", *args], cwd=cwd, input=stdin, capture_output=True,
@@ -55,7 +64,8 @@ def assert_bad_input(out, *words):
 
 
 def test_version():
-    out = cli("--version")
+    """The entry point itself, in a real process (the other tests run the CLI in this one)."""
+    out = cli_process("--version")
     assert out.returncode == 0 and out.stdout.startswith("rldp-verify ") and out.stdout.split()[1][0].isdigit()
 
 
@@ -166,11 +176,11 @@ def test_report_help_documents_seed_quiet_and_exit_1():
 
 def test_json_on_stdout_is_clean_for_highs_paths():
     """HiGHS prints a banner on the first Highs() of a process: it must not reach stdout."""
-    nr = cli("mechanism", "nr", "--eps", "1", "--phat", "7,10;26,57")
+    nr = cli_process("mechanism", "nr", "--eps", "1", "--phat", "7,10;26,57")  # C-level output: a real process
     assert nr.returncode == 0, nr.stderr
     json.loads(nr.stdout)
     assert "HiGHS" not in nr.stdout + nr.stderr
-    th = cli("threshold", "--paper", "kairouz", "--utility", "kl", "--p0", ".5,.3,.2", "--p1", ".1,.4,.5",
+    th = cli_process("threshold", "--paper", "kairouz", "--utility", "kl", "--p0", ".5,.3,.2", "--p1", ".1,.4,.5",
              "--mechanism", "binary", "--json")
     assert th.returncode == 0, th.stderr
     json.loads(th.stdout)
@@ -361,7 +371,7 @@ def test_alpha_inf_says_it_must_be_finite(sub):
 
 
 def test_top_level_help_lists_every_exit_code():
-    text = cli("--help").stdout.split("exit codes:")[1]
+    text = cli_process("--help").stdout  # --help of the entry point, in a real process.split("exit codes:")[1]
     assert "check-certificates: a certificate failed" in text and "130  interrupted" in text
 
 
