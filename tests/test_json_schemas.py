@@ -2,23 +2,21 @@
 
 import json
 import math
-import subprocess
-import sys
 from pathlib import Path
 
 import jsonschema
 import pytest
 
 from rldp_verify.cli._json import INF, dec, schema
+from tests import _cli_runner
 
 ROOT = Path(__file__).resolve().parents[1]
 PHAT = "7,10;26,57"
 
 
 def cli(*args, stdin=None):
-    out = subprocess.run([sys.executable, "-m", "rldp_verify", *args], cwd=ROOT, input=stdin, capture_output=True,
-                         text=True, timeout=300)
-    return out
+    """``rldp-verify ARGS`` in this process (tests/_cli_runner.py), as ``python -m rldp_verify`` would run it."""
+    return _cli_runner.run(*args, stdin=stdin, cwd=ROOT)
 
 
 def validate(name, text):

@@ -7,6 +7,7 @@ from rldp_verify import report
 from rldp_verify.claims import Context, Outcome
 from rldp_verify.claims.core import Claim, Method
 from rldp_verify.claims.runner import run_claims
+from tests import _cli_runner
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -47,14 +48,14 @@ def test_report_is_deterministic_up_to_timings(tmp_path):
 
 
 def test_cli_report_only_prefix(tmp_path):
-    out = subprocess.run([sys.executable, "-m", "rldp_verify", "report", "--only", "rldp.example1", "--out",
-                          str(tmp_path), "--quiet"], cwd=ROOT, capture_output=True, text=True)
+    out = _cli_runner.run("report", "--only", "rldp.example1", "--out", str(tmp_path), "--quiet", cwd=ROOT)
     assert out.returncode == 0, out.stderr
     data = json.loads((tmp_path / "verification.json").read_text())
     assert all(c["id"].startswith("rldp.example1") for c in data["claims"])
 
 
 def test_cli_bad_input_is_one_line_exit_2():
+    """The report command's entry point in a real process (the other CLI tests here run it in this one)."""
     out = subprocess.run([sys.executable, "-m", "rldp_verify", "report", "--dps", "1"], cwd=ROOT,
                          capture_output=True, text=True)
     assert out.returncode == 2
@@ -62,12 +63,12 @@ def test_cli_bad_input_is_one_line_exit_2():
 
 
 def test_cli_report_from_json_rerenders_with_benchmarks(tmp_path):
-    run = [sys.executable, "-m", "rldp_verify", "report", "--only", "rldp.example1", "--out", str(tmp_path), "--quiet"]
-    assert subprocess.run(run, cwd=ROOT, capture_output=True, text=True).returncode == 0
+    run = ["report", "--only", "rldp.example1", "--out", str(tmp_path), "--quiet"]
+    assert _cli_runner.run(*run, cwd=ROOT).returncode == 0
     (tmp_path / "benchmarks").mkdir()
     (tmp_path / "benchmarks" / "x.json").write_text(json.dumps(
         {"title": "Bench X", "columns": ["n", "s"], "rows": [[1, 0.5]], "notes": ["first note", "second note"]}))
-    out = subprocess.run(run + ["--from-json"], cwd=ROOT, capture_output=True, text=True)
+    out = _cli_runner.run(*run, "--from-json", cwd=ROOT)
     assert out.returncode == 0, out.stderr
     md = (tmp_path / "verification.md").read_text()
     assert "### Bench X" in md and "- first note" in md and "- second note" in md

@@ -30,7 +30,7 @@ def _fake_main(monkeypatch, body):
 
 def test_same_as_a_subprocess_for_output_and_bad_input():
     """Plain output, JSON output and a one-line bad input are what the real process prints, byte for byte."""
-    for args in (["--version"], ["mechanism", "grr", "--eps", "0.5", "--phat", "7,10;26,57"],
+    for args in (["mechanism", "grr", "--eps", "0.5", "--phat", "7,10;26,57"],
                  ["mechanism", "grr", "--eps", "nan", "--phat", "7,10;26,57"], ["ball", "--nope"]):
         real = subprocess.run([sys.executable, "-m", "rldp_verify", *args], cwd=ROOT, capture_output=True, text=True,
                               timeout=300)
@@ -97,15 +97,15 @@ def test_warnings_are_pythons_defaults_inside_and_pytests_outside(monkeypatch):
     """pytest makes warnings errors (filterwarnings = error); a real run prints a UserWarning on stderr and
     ignores a DeprecationWarning raised outside __main__."""
     def main():
-        warnings.warn("careful", UserWarning)
-        warnings.warn("old", DeprecationWarning)
+        warnings.warn("careful", UserWarning, stacklevel=1)
+        warnings.warn("old", DeprecationWarning, stacklevel=1)
         return 0
 
     _fake_main(monkeypatch, main)
     out = run()
-    assert out.returncode == 0 and "UserWarning: careful" in out.stderr and "old" not in out.stderr
+    assert out.returncode == 0 and "UserWarning: careful" in out.stderr and "DeprecationWarning" not in out.stderr
     with pytest.raises(UserWarning):
-        warnings.warn("still an error here", UserWarning)
+        warnings.warn("still an error here", UserWarning, stacklevel=1)
 
 
 def test_a_temporary_proofs_package_is_imported_afresh(tmp_path):

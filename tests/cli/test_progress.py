@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from rldp_verify.core import progress
+from tests import _cli_runner
 from tests.fakes import FakeStream
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -136,8 +137,9 @@ def test_mechanism_quiet_on_a_terminal_and_nothing_on_a_pipe():
 def test_audit_progress_counts_pairs_and_precision_round(tmp_path):
     phat = "7,10;26,57;5,5"
     mech = tmp_path / "polyopt.json"
-    subprocess.run([sys.executable, "-m", "rldp_verify", "mechanism", "polyopt", "--eps", "1", "--phat", phat,
-                    "--alpha", "2", "--radius", "0.05", "-o", str(mech)], cwd=ROOT, check=True, capture_output=True)
+    made = _cli_runner.run("mechanism", "polyopt", "--eps", "1", "--phat", phat, "--alpha", "2", "--radius", "0.05",
+                           "-o", str(mech), cwd=ROOT)  # the input file: in this process (no terminal involved)
+    assert made.returncode == 0, made.stderr
     args = ["audit", str(mech), "--eps", "1", "--phat", phat, "--alpha", "2", "--radius", "0.05", "--no-screen",
             "--json"]
     rc, out, term = _run_on_pty(args)
@@ -230,8 +232,7 @@ def test_ball_time_limit_stops_with_one_line():
     done = int(re.search(r"\((\d+) of 1600 cells\)", line).group(1))
     assert done < 1600, line
     for bad in ("0", "-1", "inf", "x"):
-        q = subprocess.run([sys.executable, "-m", "rldp_verify", "ball", "--phat", "7,10;26,57", "--alpha", "2",
-                            "--radius", "0.05", "--time-limit", bad], cwd=ROOT, capture_output=True, text=True,
-                           timeout=300)
+        q = _cli_runner.run("ball", "--phat", "7,10;26,57", "--alpha", "2", "--radius", "0.05", "--time-limit", bad,
+                            cwd=ROOT)  # bad input, refused before any work: in this process
         assert q.returncode == 2 and q.stderr.strip() == ("rldp-verify: error: --time-limit must be a positive number "
                                                           f"of seconds, got {bad!r}"), q.stderr

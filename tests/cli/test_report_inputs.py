@@ -5,19 +5,19 @@ before any claim runs)."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
+from tests import _cli_runner
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def _cli(*args):
-    return subprocess.run([sys.executable, "-m", "rldp_verify", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=300)
+    """``rldp-verify ARGS`` in this process (tests/_cli_runner.py), as ``python -m rldp_verify`` would run it."""
+    return _cli_runner.run(*args, cwd=ROOT)
 
 
 @pytest.mark.parametrize("doc, says", [

@@ -133,14 +133,15 @@ def test_text_output_says_where_the_lower_end_comes_from_and_prints_the_witness_
     import subprocess
     import sys
 
+    from tests._cli_runner import run as cli
+
     mech = tmp_path / "srr.json"
+    assert cli("mechanism", "srr", "--eps", "1", "--phat", "0.1,0.2;0.3,0.4", "-o", str(mech)).returncode == 0
+    # the audit command's entry point once in a real process; the rest in this one (tests/_cli_runner.py)
     run = [sys.executable, "-m", "rldp_verify"]
-    assert subprocess.run(run + ["mechanism", "srr", "--eps", "1", "--phat", "0.1,0.2;0.3,0.4", "-o", str(mech)],
-                          capture_output=True, text=True).returncode == 0
     ldp = subprocess.run(run + ["audit", str(mech), "--eps", "1", "--ldp"], capture_output=True, text=True).stdout
     assert "attained at the pair of inputs in argmax" in ldp and "witness in F" not in ldp
-    ball = subprocess.run(run + ["audit", str(mech), "--eps", "1", "--phat", "0.1,0.2;0.3,0.4", "--alpha", "2",
-                                 "--radius", "0.5"], capture_output=True, text=True).stdout
+    ball = cli("audit", str(mech), "--eps", "1", "--phat", "0.1,0.2;0.3,0.4", "--alpha", "2", "--radius", "0.5").stdout
     lines = ball.splitlines()
     i = next(k for k, ln in enumerate(lines) if ln.startswith("witness:"))
     assert "attained by a witness in F" in ball
