@@ -24,7 +24,6 @@ import sympy as sp
 from scipy.optimize import minimize
 
 from rldp_verify.certificates.claims import built
-from rldp_verify.certificates.divergence import renyi_expr
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.divergence import renyi_divergence
 from rldp_verify.core.numbers import working_precision
@@ -201,27 +200,11 @@ def check_thm1(ctx):
 
 
 def _ball_dual_certificates(cases) -> list[dict]:
-    """Issue 23: per sampled ball, R in the ball (arb), and 0 <= dual(mu) - v.R <= 1e-15 with
-    dual(mu) = mu - e^{-d} M_beta(mu - v; R^) written out (beta = 1 - 1/alpha; the geometric mean at alpha = 1)."""
+    """Issue 23: per sampled ball, R in the ball (arb), and 0 <= dual(mu) - v.R <= 1e-15
+    (:func:`rldp_verify.certificates.instances_rldp.ball_dual_certificates`)."""
     from rldp_verify.certificates import instances_rldp as inst
 
-    gaps, inside = [], []
-    for alpha, wm, vm, dm, mu, R in cases:
-        w, v, d, m, r = inst.exact_vector(wm), inst.exact_vector(vm), inst.exact_vector([dm])[0], \
-            inst.exact_vector([mu])[0], inst.exact_vector(R)
-        be = 1 - 1 / Fraction(alpha)
-        if be == 0:
-            M = ["exp", ["+", *(["*", x, ["log", m - y]] for x, y in zip(w, v, strict=True))]]
-        else:
-            M = ["pow", ["+", *(["*", x, ["pow", m - y, be]] for x, y in zip(w, v, strict=True))], 1 / be]
-        vr = ["+", *(["*", x, y] for x, y in zip(v, r, strict=True))]
-        gaps.append(["-", ["-", m, ["*", ["exp", -d], M]], vr])
-        inside.append((w, alpha, d, r))
-    name = "rldp.audit.ball-support-dual"
-    return [inst.all_nonneg_certificate(f"{name}: d - D_alpha(R^||R) at the stated maximiser",
-                                        [["-", d, renyi_expr(w, r, a)] for w, a, d, r in inside], exact=False),
-            inst.all_nonneg_certificate(f"{name}: dual(mu) - v.R", gaps, exact=False),
-            inst.within_certificate(f"{name}: dual(mu) - v.R", gaps, Fraction(1, 10**15))]
+    return inst.ball_dual_certificates("rldp.audit.ball-support-dual", cases)
 
 
 @claim(

@@ -356,3 +356,29 @@ def guarded(evidence_builder, *args) -> dict:
         return evidence_builder(*args)
     except Exception as exc:  # noqa: BLE001 - reported per claim, never hidden
         return no_certificate(f"building the certificate failed: {type(exc).__name__}: {str(exc)[:200]}")
+
+
+def ball_dual_certificates(name: str, cases) -> list[dict]:
+    """rldp.audit.ball-support-dual's certificates: per case (alpha, R^, v, d, mu, R) (exact or mpf), the stated
+    maximiser R in the ball (d - D_alpha(R^||R) >= 0) and 0 <= dual(mu) - v.R <= 1e-15, with dual(mu) =
+    mu - e^{-d} M_beta(mu - v; R^) written out (beta = 1 - 1/alpha; the geometric mean at alpha = 1), in arb."""
+    from fractions import Fraction
+
+    from rldp_verify.certificates.divergence import renyi_expr
+
+    gaps, inside = [], []
+    for alpha, wm, vm, dm, mu, R in cases:
+        w, v, r = exact_vector(wm), exact_vector(vm), exact_vector(R)
+        d, m = exact_vector([dm])[0], exact_vector([mu])[0]
+        be = 1 - 1 / Fraction(alpha)
+        M: list
+        if be == 0:
+            M = ["exp", ["+", *(["*", x, ["log", m - y]] for x, y in zip(w, v, strict=True))]]
+        else:
+            M = ["pow", ["+", *(["*", x, ["pow", m - y, be]] for x, y in zip(w, v, strict=True))], 1 / be]
+        vr = ["+", *(["*", x, y] for x, y in zip(v, r, strict=True))]
+        gaps.append(["-", ["-", m, ["*", ["exp", -d], M]], vr])
+        inside.append(["-", d, renyi_expr(w, r, alpha)])
+    return [all_nonneg_certificate(f"{name}: d - D_alpha(R^||R) at the stated maximiser", inside, exact=False),
+            all_nonneg_certificate(f"{name}: dual(mu) - v.R", gaps, exact=False),
+            within_certificate(f"{name}: dual(mu) - v.R", gaps, Fraction(1, 10**15))]

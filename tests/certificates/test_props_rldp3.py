@@ -52,15 +52,14 @@ def test_ball_dual_shape():
     e^{+d} (a wrong dual) and an R outside the ball are rejected."""
     import json
 
-    from proofs.rldp.thm1_joint_projection import _ball_dual_certificates
-
     half = [F(1, 2), F(1, 2)]
-    inside, gap, tight = _ball_dual_certificates([(F(2), half, [F(0), F(1)], F(1, 10), F(2), half)])
+    inside, gap, tight = inst.ball_dual_certificates("dual", [(F(2), half, [F(0), F(1)], F(1, 10), F(2), half)])
     assert recheck(inside).ok and recheck(gap).ok
     assert not recheck(tight).ok
     wrong = json.loads(json.dumps(gap).replace('["exp", "-1/10"]', '["exp", "1/10"]'))
     assert wrong != gap and not recheck(wrong).ok
-    outside = _ball_dual_certificates([(F(2), half, [F(0), F(1)], F(1, 10), F(2), [F(1, 100), F(99, 100)])])[0]
+    outside = inst.ball_dual_certificates("dual", [(F(2), half, [F(0), F(1)], F(1, 10), F(2),
+                                                    [F(1, 100), F(99, 100)])])[0]
     assert not recheck(outside).ok
 
 
@@ -313,3 +312,21 @@ def test_tplus_concavity_shape():
     assert _steps_ok(_concavity_evidence(combos))
     bad = [(a, B, [t + (mpmath.mpf(10) ** -6 if k == 20 else 0) for k, t in enumerate(ts)]) for a, B, ts in combos[:1]]
     assert not _steps_ok(_concavity_evidence(bad))
+
+
+def test_pair_bracket_witness_shape():
+    """A bracket's lower end is certified at its witness (in F, ratio exactly >= lo); lo raised by 1e-12 and a witness
+    outside F are rejected."""
+    from types import SimpleNamespace
+
+    from proofs.rldp.def1_audit_pair import _witness_evidence
+    from rldp_verify.rldp.uncertainty import RenyiBall
+
+    ball = RenyiBall.from_radius(((1, 1), (1, 1)), 2, F(1, 10))
+    Qy = [F(1, 2), F(1, 4), F(1, 3), F(1, 5)]
+    W = ((F(1, 4), F(1, 4)), (F(1, 4), F(1, 4)))
+    lo = (F(1, 2) + F(1, 4)) / (F(1, 3) + F(1, 5))
+    assert _steps_ok(_witness_evidence([(ball, Qy, 0, 1, SimpleNamespace(witness=W, lo=lo))]))
+    assert not _steps_ok(_witness_evidence([(ball, Qy, 0, 1, SimpleNamespace(witness=W, lo=lo + F(1, 10**12)))]))
+    far = ((F(7, 10), F(1, 10)), (F(1, 10), F(1, 10)))      # D_2(P^||far) > 1/10; its ratio >= 0 holds
+    assert not _steps_ok(_witness_evidence([(ball, Qy, 0, 1, SimpleNamespace(witness=far, lo=F(0)))]))
