@@ -78,8 +78,12 @@ def _probs(V: list, b: Fraction, noise: str, k: int) -> list:
     for _ in range(k):
         outs = [(*o, j) for o in outs for j in range(n) if j not in o]  # type: ignore[misc]
     left = lambda o: tuple(j for j in range(n) if j not in o)  # noqa: E731
-    law = lambda x, o: laws.setdefault((x, o), _law([V[x][j] for j in left(o)], b, noise))  # noqa: E731
-    return [[math.prod((law(x, o[:m])[left(o[:m]).index(o[m])] for m in range(k)), start=num(Fraction(1)))
+
+    def law(x, rest):                                  # the round law on the indices ``rest``, once per (x, rest)
+        if (x, rest) not in laws:
+            laws[(x, rest)] = _law([V[x][j] for j in rest], b, noise)
+        return laws[(x, rest)]
+    return [[math.prod((law(x, left(o[:m]))[left(o[:m]).index(o[m])] for m in range(k)), start=num(Fraction(1)))
              for o in outs] for x in range(len(V))]
 
 
