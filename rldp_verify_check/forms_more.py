@@ -74,7 +74,7 @@ def _law(v: list, b: Fraction, noise: str) -> list:
 
 def _probs(V: list, b: Fraction, noise: str, k: int) -> list:
     """P[x][o]: the arb probability of the ordered output o under the scores V[x], round by round (indices left)."""
-    n, laws, outs = len(V[0]), {}, [()]  # type: ignore[var-annotated]
+    n, laws, outs = len(V[0]), {}, [()]
     for _ in range(k):
         outs = [(*o, j) for o in outs for j in range(n) if j not in o]  # type: ignore[misc]
     left = lambda o: tuple(j for j in range(n) if j not in o)  # noqa: E731
