@@ -4,7 +4,10 @@
   noise Pr[Z = z] = c e^(-z^2 / (2 sigma^2)) on Z, sigma = scale 2^-k, c the same for every input.  At x = (upper,
   ...), x' = (lower, ...) (indices i, i') and y = (y, ..., y) the log ratio is c(y) = size ((y - i')^2 - (y - i)^2) /
   (2 sigma^2) = size (i - i') (2y - i - i') / (2 sigma^2), unbounded in y when i > i': rho = inf, the printed upper
-  end must be "inf" (any lower end is <= rho), no PASS; a FAIL at the data's integer ``y``: c(y) > eps, certainly.
+  end must be "inf" (any lower end is <= rho), no PASS; a FAIL at the data's integer ``y``: c(y_lo) > eps,
+  certainly, y_lo = y - ceil(|y| 2^-52) - 1: the float64 output nearest y 2^k also holds the indices within half an ulp
+  (<= 2^-52 |y| indices) of y, and its ratio, a ratio of sums of terms each of ratio e^c(index) (c increasing), is
+  at least e^c(y_lo).
   i = i' (both bounds on one lattice point): one output law, U = L = 1.
 - ``noisy-max`` {scores [[s_x,j]], scale b, noise, negate, k}: the ordered k indices (k = 1: the argmax) of v + noise,
   v = s_x (-s_x with negate), as k rounds on the indices left.  ``gumbel`` (one draw sorted: Plackett-Luce): round law
@@ -49,13 +52,14 @@ def _gaussian(st: dict, data: dict) -> str:
         A._check_verdict(v, t, 1, 1)
         return f"{v}: lattice Gaussian, both bounds on lattice point {i_lo}: ratio 1"
     y = int(data["y"])
-    c = n * (i_hi - i_lo) * (2 * y - i_hi - i_lo) / (2 * (s / two_k) ** 2)
+    y_lo = y + (-abs(y) // 2**52) - 1                  # the least index of y's float (module docstring)
+    c = n * (i_hi - i_lo) * (2 * y_lo - i_hi - i_lo) / (2 * (s / two_k) ** 2)
     above = (1 if c > q(t["eps"]) else -1) if "eps" in t else A._exp_sign(c, q(t["exp_eps"]))
     if A._num_or_inf(st["ratio_upper"]) != A.INF or v == "PASS" or v == "FAIL" and above != 1:
         raise CertificateError(f"{v} with upper end {st['ratio_upper']}: the ratio is unbounded (slope i - i' = "
                                f"{i_hi - i_lo}) and e^c(y) > e^eps is {'certain' if above == 1 else 'not certain'}")
     at = y if abs(y) < 10**20 else f"an integer of {len(str(abs(y)))} digits"
-    return f"{v}: lattice Gaussian, ratio unbounded; at y = {at}, log ratio c(y) = {float(c):.6g}"
+    return f"{v}: lattice Gaussian, ratio unbounded; at y = {at}, log ratio at y_lo {float(c):.6g}"
 
 
 def _law(v: list, b: Fraction, noise: str) -> list:

@@ -37,8 +37,9 @@ def more_form(st, target=None) -> dict | None:
 
 
 def witness_output(form: dict, target) -> int:
-    """The least integer y with c(y) = size (i - i') (2y - i - i') / (2 sigma^2) >= eps_hi + 1, sigma = scale 2^-k,
-    eps_hi a rational upper bound of eps (exp_eps: log rounded up by 1)."""
+    """An integer y whose float's least index y_lo = y - ceil(|y| 2^-52) - 1 (:mod:`rldp_verify_check.forms_more`)
+    has c(y_lo) = size (i - i') (2 y_lo - i - i') / (2 sigma^2) >= eps_hi + 1, sigma = scale 2^-k, eps_hi a rational
+    upper bound of eps (exp_eps: log rounded up by 1)."""
     k, n = form["k"], form["size"]
     i_lo, i_hi = (math.floor(Fraction(form[x]) / Fraction(2) ** k + Fraction(1, 2)) for x in ("lower", "upper"))
     sigma2 = (Fraction(form["scale"]) / Fraction(2) ** k) ** 2
@@ -47,7 +48,7 @@ def witness_output(form: dict, target) -> int:
     else:
         eps_hi = Fraction(math.ceil(math.log(target.exp_exact)) + 1)
     need = (i_hi + i_lo + 2 * sigma2 * (eps_hi + 1) / (n * (i_hi - i_lo))) / 2
-    return math.ceil(need)
+    return math.ceil(need + 3 + abs(need) / 2**51)       # y - ceil(|y| 2^-52) - 1 >= need: the float's least index
 
 
 def p_witness(res, st, sizes) -> dict | None:

@@ -58,6 +58,14 @@ def test_gaussian_fail_accepted_and_twins_rejected(st, eps):
     assert recheck({**doc, "statement": {**doc["statement"], "verdict": "INCONCLUSIVE", "eps": e}}).ok
 
 
+def test_gaussian_float_margin():
+    """At y = 5 (integers 0..4, scale 1) the log ratio 4y - 8 = 12 > 10, but the checker takes the least index its
+    float output may hold, y - 2 (log ratio 4 < 10): rejected; at y = 7 accepted."""
+    res, doc = _cert(_gauss(), "10")
+    assert recheck({**doc, "data": {"y": 7}}).ok
+    _bad(doc, "not certain", data_y=5)
+
+
 def test_gaussian_constant_pass():
     res, doc = _cert(_gauss(0.0, 0.1, 3, constant=True), "0")
     assert str(res.verdict) == "PASS" and recheck(doc).ok
