@@ -53,16 +53,37 @@ def phi(rho, xi, alpha, B_s):
     return binary_renyi(rho, to_mpf(rho) * to_mpf(xi), alpha) - to_mpf(B_s)
 
 
-def _bisect(f, lo, hi, iters):
-    """f(lo) > 0 >= f(hi) (or the reverse); returns the bracket after ``iters`` halvings."""
-    flo = f(lo) > 0
-    for _ in range(iters):
-        mid = (lo + hi) / 2
-        if (f(mid) > 0) == flo:
-            lo = mid
+def _root_outside(g, out, inn, tol, cap: int):
+    """Shrink a bracket with g(out) > 0 >= g(inn) (either order) to width <= ``tol`` max(1, |out|) (or until no
+    working-precision point lies between its ends); returns its outside end.
+
+    The Illinois variant of regula falsi (superlinear on the smooth g here: ~10 evaluations instead of ~130
+    halvings at 30 digits), with a halving every fifth step, so that after ``cap`` steps the bracket is at most
+    2^-(cap/5) of its start even where interpolation stalls; the signs of g at both ends are kept throughout."""
+    go, gi = g(out), g(inn)
+    side = 0
+    for k in range(cap):
+        if abs(inn - out) <= tol * max(1, abs(out)):
+            break
+        m = (out + inn) / 2
+        if k % 5 != 4 and go != gi:
+            x = inn - gi * (inn - out) / (gi - go)
+            if min(out, inn) < x < max(out, inn):
+                m = x
+        if m in (out, inn):        # no representable point left between the ends
+            break
+        gm = g(m)
+        if gm > 0:
+            out, go = m, gm
+            if side == 1:
+                gi /= 2
+            side = 1
         else:
-            hi = mid
-    return lo, hi
+            inn, gi = m, gm
+            if side == -1:
+                go /= 2
+            side = -1
+    return out
 
 
 def t_interval(rho, alpha, radius, *, dps: int | None = None):
@@ -86,24 +107,25 @@ def t_interval(rho, alpha, radius, *, dps: int | None = None):
             r = to_mpf(rho)
             B = to_mpf(radius)
             f = lambda t: binary_renyi(r, t, alpha) - B  # noqa: E731
+            # the same sign as f, and near-linear in t about rho (D ~ c (t - rho)^2): what regula falsi needs
+            sB = mpmath.sqrt(B)
+            fs = lambda t: mpmath.sqrt(max(binary_renyi(r, t, alpha), 0)) - sB  # noqa: E731
             iters = int(3.33 * (d + 8)) + 10
+            tol = mpmath.mpf(10) ** -(d + 10)
             # lower end: f decreasing on [0, rho]; t- can be tiny (e.g. 1e-27), so bisect geometrically to keep
-            # the relative precision: first a bracket lo = rho (lo/rho)^2 ... with f(lo) > 0, then geometric means
+            # the relative precision: first a bracket lo = rho (lo/rho)^2 ... with f(lo) > 0, then a root in log t
             if r == 0 or f(mpmath.mpf(0)) <= 0:
                 tm = mpmath.mpf(0)
             else:
                 lo, hi = r / 2, r
                 while f(lo) <= 0:
                     hi, lo = lo, lo * lo / r
-                steps = int(mpmath.log(mpmath.log(hi / lo) + 2, 2)) + iters
-                for _ in range(steps):
-                    mid = mpmath.sqrt(lo * hi)
-                    if f(mid) > 0:
-                        lo = mid
-                    else:
-                        hi = mid
-                tm = lo
-            tp = mpmath.mpf(1) if r == 1 or f(mpmath.mpf(1)) <= 0 else _bisect(f, mpmath.mpf(1), r, iters)[0]
+                # in x = log t (relative precision of a tiny t-): to a relative width of 10^-(d + 10)
+                x = _root_outside(lambda x: fs(mpmath.exp(x)), mpmath.log(lo), mpmath.log(hi), tol,
+                                  5 * (iters + int(mpmath.log(mpmath.log(hi / lo) + 2, 2))))
+                tm = mpmath.exp(x)
+            tp = mpmath.mpf(1) if r == 1 or f(mpmath.mpf(1)) <= 0 else \
+                _root_outside(fs, mpmath.mpf(1), r, tol, 5 * iters)
         return +tm, +tp
 
 
