@@ -37,6 +37,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import traceback
 import warnings
 from pathlib import Path
@@ -120,7 +121,7 @@ def _restored_state():
         mpmath.mp.prec = saved_prec
         np.seterr(**saved_np)
         for s, h in saved_signals.items():
-            if h is not None:
+            if h is not None and threading.current_thread() is threading.main_thread():  # only there can it change
                 signal.signal(s, h)
         root.handlers[:], _, _ = saved_log
         root.setLevel(saved_log[1])
