@@ -35,12 +35,15 @@ lint: setup
 
 # the tests run on TEST_JOBS cores (pytest-xdist; each idle worker steals queued tests from a busy one);
 # `make test TEST_JOBS=0` runs them in this process. Hypothesis is derandomised (tests/conftest.py).
+# Bytecode is cached (__pycache__, git-ignored) even where PYTHONDONTWRITEBYTECODE is set: the tests start ~100
+# Python processes (CLI runs, report workers) that would otherwise compile the package from source each time
+# (measured: 28 s less CPU per run of the suite).
 TEST_JOBS ?= 2
 test: setup lint
-	@$(PY) -m pytest -q $(if $(filter 0,$(TEST_JOBS)),,-n $(TEST_JOBS) --dist worksteal)
+	@PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q $(if $(filter 0,$(TEST_JOBS)),,-n $(TEST_JOBS) --dist worksteal)
 
 test-slow: setup
-	@$(PY) -m pytest -q -m slow
+	@PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q -m slow
 
 benchmarks: setup
 	@$(PY) benchmarks/run.py
