@@ -209,6 +209,11 @@ def pair_bound(Q_y, a2, s1, s2, phat, a: Fraction, B: Fraction, pc: dict):
     return _bound(Q_y, a2, s1, s2, phat, a, B, pc, None)
 
 
+def _proves(*args) -> bool:
+    """Is the bound of ``pair_bound(*args)`` certainly <= 0 (which proves P(y|s1) <= r P(y|s2) on F)?"""
+    return decide(lambda: _sure((v := pair_bound(*args)) <= 0, v > 0))
+
+
 def _bound(Q_y, a2, s1, s2, phat, a: Fraction, B: Fraction, pc: dict, part):
     """The bound of one entry: weak duality with t (``part`` None), or the budget part (t_k, t_k+1 or None)."""
     beta = 1 - 1 / a
@@ -258,9 +263,7 @@ def check(st: dict, data: dict) -> str:
     Q, note = _channel(st, a1, a2) if "Q" in st else (None, "")
     U, L = _ratio_range(Q, a1, a2, F, wit, data) if "Q" in st else \
         _product(st, F, data.get("product_witness")) if "product" in st else _structured(st, F, data)
-    _check_printed_ends(st, U, L)
-    _check_verdict(verdict := st["verdict"], st["eps"], U, L)
-    w, msg = data.get("hash_witness") or data.get("product_witness"), f"{verdict}: ratio in [{_s(L)}, {_s(U)}]"
+    msg, w = _conclude(st, U, L), data.get("hash_witness") or data.get("product_witness")
     at = "" if not w else f"buckets {w['buckets']} of {w['inputs']} at seed {w['seed']}" if "seed" in w else \
         f"the parts' inputs and buckets (seeds {[p['seed'] for p in w['parts']]})"
     return msg + f" ({F['type']}{'' if wit is None else ', witness re-checked'})" + (
@@ -276,14 +279,24 @@ def _lattice(st: dict, data: dict) -> str:
                                f"(k = {k})")
     if s <= 0 or n < 1 or i[1] < i[0] or st["set"]["type"] != "ldp":
         raise CertificateError("lattice noise needs scale > 0, size >= 1, lower <= upper and the set ldp")
-    e, t, v = n * (i[1] - i[0]) * two_k / s, st["eps"], st["verdict"]
-    up, lo = _exp_sign(e, _num_or_inf(st["ratio_upper"])), st.get("ratio_lower")
+    return _eps_c(st, n * (i[1] - i[0]) * two_k / s, "lattice Laplace (indices re-computed), eps_c")
+
+
+def _eps_c(st: dict, e: Fraction, what: str) -> str:
+    """U = L = e^e (lattice noise, the Laplace forms): the printed bracket encloses e^e, and the verdict is e vs eps,
+    certainly; the message names ``what``."""
+    up, lo, v = _exp_sign(e, _num_or_inf(st["ratio_upper"])), st.get("ratio_lower"), st["verdict"]
     if up not in (-1, 0) or lo is not None and _exp_sign(e, q(lo)) not in (0, 1):
         raise CertificateError(f"the printed ratio [{lo}, {st['ratio_upper']}] does not enclose e^{e}")
-    above = (1 if e > q(t["eps"]) else -1) if "eps" in t else _exp_sign(e, q(t["exp_eps"]))
+    above = _above(e, st["eps"])
     if not (v == "INCONCLUSIVE" or v == "FAIL" and above == 1 or v == "PASS" and above in (-1, 0)):
         raise CertificateError(f"{v} but eps_c = {e} is not certainly {'at most' if v == 'PASS' else 'above'} eps")
-    return f"{v}: lattice Laplace, eps_c = {e} (indices re-computed)"
+    return f"{v}: {what} = {e}"
+
+
+def _above(e: Fraction, t: dict):
+    """The sign of e - eps (``t`` {"eps": eps} or {"exp_eps": r}, r = e^eps), certainly; None if undecided."""
+    return (1 if e > q(t["eps"]) else -1) if "eps" in t else _exp_sign(e, q(t["exp_eps"]))
 
 
 def _exp_sign(e: Fraction, x):
@@ -381,8 +394,7 @@ def _subsets_ball(F: dict, m: int, A, B, a1: int, a2: int, pairs) -> Fraction:
         need.discard(key)
         if (r := _num_or_inf(pc["r"])) != INF:
             (w1, v1), (w2, v2) = L1[key[0]], L2[key[1]]
-            args = (v1 + v2, 2, 0, 1, [w1, w2], a, rad, pc)
-            if not decide(lambda args=args: _sure((v := pair_bound(*args)) <= 0, v > 0), 128):
+            if not _proves(v1 + v2, 2, 0, 1, [w1, w2], a, rad, pc):
                 raise CertificateError(f"pair (s, s') = {key}: the dual bound on the lumped blocks does not prove "
                                        f"ratio <= {r}")
         U = max(U, r)
@@ -466,23 +478,22 @@ def _ball_witness(F: dict, wit, a1: int, a2: int):
     return None if wit is None else P
 
 
-def _check_printed_ends(st: dict, U, L) -> None:
-    """The printed ratio_upper is >= U; a printed ratio_lower is <= the witness's ratio L."""
+def _conclude(st: dict, U, L) -> str:
+    """The printed ratio_upper is >= U and a printed ratio_lower <= the witness's ratio L (None: no witness); PASS:
+    U <= e^eps, FAIL: L > e^eps (certainly), INCONCLUSIVE: nothing.  Returns "VERDICT: ratio in [L, U]"."""
+    verdict, e = st["verdict"], st["eps"]
     if _num_or_inf(st["ratio_upper"]) < U:
         raise CertificateError(f"the printed upper bound {st['ratio_upper']} is below the certified bound {_s(U)}")
     if st.get("ratio_lower") is not None and (L is None or _num_or_inf(st["ratio_lower"]) > L):
         raise CertificateError(f"the printed lower end {st['ratio_lower']} is not attained by a witness "
                                f"(witness ratio {_s(L)})")
-
-
-def _check_verdict(verdict, e: dict, U, L) -> None:
-    """PASS: U <= e^eps; FAIL: L > e^eps (certainly); INCONCLUSIVE: nothing."""
     if verdict == "PASS" and not _vs_exp_eps(U, e, False):
         raise CertificateError(f"PASS but the certified upper bound {_s(U)} is not <= e^eps")
     if verdict == "FAIL" and (L is None or not _vs_exp_eps(L, e, True)):
         raise CertificateError(f"FAIL but the witness ratio {_s(L)} is not > e^eps")
     if verdict not in ("PASS", "FAIL", "INCONCLUSIVE"):
         raise CertificateError(f"unknown verdict {verdict!r}")
+    return f"{verdict}: ratio in [{_s(L)}, {_s(U)}]"
 
 
 def _vs_exp_eps(x, e: dict, above: bool) -> bool:
@@ -514,8 +525,7 @@ def _ball_upper(Q, a1, a2, phat, a, B, pairs, rest: bool):
         if s == t or max(s, t) >= a1 or min(y, s, t) < 0 or y >= len(Q) or (s, t) in listed.setdefault(y, set()):
             raise CertificateError(f"pair {key} is not a pair of this audit (or is listed twice)")
         listed[y].add((s, t))
-        if (r := _num_or_inf(pc["r"])) != INF and not decide(lambda: _sure(
-                (v := pair_bound(Q[y], a2, s, t, phat, a, B, pc)) <= 0, v > 0), 128):  # noqa: B023 (called here)
+        if (r := _num_or_inf(pc["r"])) != INF and not _proves(Q[y], a2, s, t, phat, a, B, pc):
             raise CertificateError(f"pair (y, s, s') = {key}: the dual bound does not prove ratio <= {r}")
     if (n := len(Q) * a1 * (a1 - 1) - len(pairs)) and not rest:
         raise CertificateError(f"{n} pairs (y, s, s') have no certificate")

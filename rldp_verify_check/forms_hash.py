@@ -23,7 +23,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rldp_verify_check import CertificateError, q
-from rldp_verify_check.audit import INF, _check_printed_ends, _check_verdict, _ratio, _s
+from rldp_verify_check.audit import INF, _conclude, _eps_c, _ratio
 
 
 def _pow(r, n: int):
@@ -74,16 +74,12 @@ def check_hash(st: dict, data: dict) -> str:
     if st["set"]["type"] != "ldp" or d < 2:
         raise CertificateError("bloom, signed-sketch and laplace-reports are eps-LDP forms (set ldp, d >= 2)")
     if "laplace-reports" in st:
-        from rldp_verify_check.forms_mfl import _eps_c
         bs = [q(v) for v in st["laplace-reports"]["b"]]
         if not bs or min(bs) <= 0 or st.get("ratio_lower") is not None or st["verdict"] == "FAIL":
             raise CertificateError("laplace-reports needs scales b_i > 0 and certifies an upper end only (no lower "
                                    "end, no FAIL)")
-        msg = _eps_c(st, sum((2 / b for b in bs), Fraction(0)))
-        return msg.replace("histogram, eps_c = 2/b", "reports, eps_c = sum 2/b_i")
+        return _eps_c(st, sum((2 / b for b in bs), Fraction(0)), "Laplace reports, eps_c = sum 2/b_i")
     w = data.get("bloom_witness" if "bloom" in st else "sketch_witness")
     U, L = _bloom(st["bloom"], w, d) if "bloom" in st else _signed(st["signed-sketch"], w, d)
-    _check_printed_ends(st, U, L)
-    _check_verdict(st["verdict"], st["eps"], U, L)
-    return f"{st['verdict']}: ratio in [{_s(L)}, {_s(U)}] ({'bloom' if 'bloom' in st else 'signed sketch'}" + (
+    return _conclude(st, U, L) + f" ({'bloom' if 'bloom' in st else 'signed sketch'}" + (
         f"; data to re-check with the library's hash: {w}" if w else "") + ")"

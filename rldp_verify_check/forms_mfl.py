@@ -29,7 +29,7 @@ import math
 from fractions import Fraction
 
 from rldp_verify_check import CertificateError, q
-from rldp_verify_check.audit import INF, _check_printed_ends, _check_verdict, _exp_sign, _num_or_inf, _ratio, _s
+from rldp_verify_check.audit import INF, _conclude, _eps_c, _num_or_inf, _ratio, _s
 
 
 def check_mfl(st: dict, data: dict) -> str:
@@ -40,22 +40,9 @@ def check_mfl(st: dict, data: dict) -> str:
         d, b = int(st["laplace-histogram"]["d"]), q(st["laplace-histogram"]["b"])
         if d < 2 or b <= 0:
             raise CertificateError(f"the Laplace histogram needs d >= 2 and b > 0 (d = {d}, b = {b})")
-        return _eps_c(st, 2 / b)
+        return _eps_c(st, 2 / b, "Laplace histogram, eps_c = 2/b")
     U, L = _rsfd(st["rsfd"]["parts"], data["r"], data["choice"]) if "rsfd" in st else _ordered(st["ordered-subsets"])
-    _check_printed_ends(st, U, L)
-    _check_verdict(st["verdict"], st["eps"], U, L)
-    return f"{st['verdict']}: ratio in [{_s(L)}, {_s(U)}] ({'rsfd' if 'rsfd' in st else 'ordered subsets'})"
-
-
-def _eps_c(st: dict, e: Fraction) -> str:
-    """The printed bracket encloses e^e, and the verdict is e vs eps, certainly."""
-    up, lo, t, v = _exp_sign(e, _num_or_inf(st["ratio_upper"])), st.get("ratio_lower"), st["eps"], st["verdict"]
-    if up not in (-1, 0) or lo is not None and _exp_sign(e, q(lo)) not in (0, 1):
-        raise CertificateError(f"the printed ratio [{lo}, {st['ratio_upper']}] does not enclose e^{e}")
-    above = (1 if e > q(t["eps"]) else -1) if "eps" in t else _exp_sign(e, q(t["exp_eps"]))
-    if not (v == "INCONCLUSIVE" or v == "FAIL" and above == 1 or v == "PASS" and above in (-1, 0)):
-        raise CertificateError(f"{v} but eps_c = {e} is not certainly {'at most' if v == 'PASS' else 'above'} eps")
-    return f"{v}: Laplace histogram, eps_c = 2/b = {e}"
+    return _conclude(st, U, L) + f" ({'rsfd' if 'rsfd' in st else 'ordered subsets'})"
 
 
 def _rsfd(parts: list, r, choice: list):

@@ -48,13 +48,11 @@ def _gaussian(st: dict, data: dict) -> str:
     if s <= 0 or n < 1 or i_hi < i_lo:
         raise CertificateError("lattice Gaussian noise needs scale > 0, size >= 1 and lower <= upper")
     if i_hi == i_lo:                                   # one output law
-        A._check_printed_ends(st, 1, 1)
-        A._check_verdict(v, t, 1, 1)
-        return f"{v}: lattice Gaussian, both bounds on lattice point {i_lo}: ratio 1"
+        return f"{A._conclude(st, 1, 1)}: lattice Gaussian, both bounds on lattice point {i_lo}"
     y = int(data["y"])
     y_lo = y + (-abs(y) // 2**52) - 1                  # the least index of y's float (module docstring)
     c = n * (i_hi - i_lo) * (2 * y_lo - i_hi - i_lo) / (2 * (s / two_k) ** 2)
-    above = (1 if c > q(t["eps"]) else -1) if "eps" in t else A._exp_sign(c, q(t["exp_eps"]))
+    above = A._above(c, t)
     if A._num_or_inf(st["ratio_upper"]) != A.INF or v == "PASS" or v == "FAIL" and above != 1:
         raise CertificateError(f"{v} with upper end {st['ratio_upper']}: the ratio is unbounded (slope i - i' = "
                                f"{i_hi - i_lo}) and e^c(y) > e^eps is {'certain' if above == 1 else 'not certain'}")
@@ -130,7 +128,5 @@ def _hash_p(st: dict, w: dict) -> str:
                                f"|U| = {a2} buckets in [0, {g}) each")
     m = [sum(c for c, h in zip(P[x], B[i], strict=True) if h == y) / sum(P[x]) for i, x in enumerate((s, t))]
     f = [b + (a - b) * v for v in m]
-    A._check_printed_ends(st, top, L := A._ratio(*f))
-    A._check_verdict(st["verdict"], st["eps"], top, L)
-    return f"{st['verdict']}: ratio in [{A._s(L)}, {A._s(top)}] ({{P}}, seed {w['seed']}, bucket {y}); data to " \
-        f"re-check with {w['hash']}: buckets {B} of secrets {s}, {t}"
+    return A._conclude(st, top, A._ratio(*f)) + f" ({{P}}, seed {w['seed']}, bucket {y}); data to re-check with " \
+        f"{w['hash']}: buckets {B} of secrets {s}, {t}"

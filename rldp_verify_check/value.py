@@ -26,6 +26,8 @@ arb(lo).union(arb(hi)), which contains the whole box, so the inequality holds on
 
 from __future__ import annotations
 
+import functools
+import operator
 from fractions import Fraction
 
 import flint
@@ -72,15 +74,12 @@ def _let(args, env, exact: bool) -> flint.arb | flint.fmpq:
 
 # One function per operation, called with the balls xs of the arguments (and the arguments args themselves);
 # each checks its operation's domain on the balls.
-def _add(xs, args):
-    return sum(xs[1:], xs[0])
+def _fold(op):
+    """The operation of any number of arguments that applies the binary ``op`` from the left (+, *, min, max)."""
+    return lambda xs, args: functools.reduce(op, xs)
 
 
-def _multiply(xs, args):
-    out = xs[0]
-    for x in xs[1:]:
-        out = out * x
-    return out
+_add, _multiply, _min, _max = _fold(operator.add), _fold(operator.mul), _fold(flint.arb.min), _fold(flint.arb.max)
 
 
 def _minus(xs, args):
@@ -97,10 +96,6 @@ def _log(xs, args):
     if not xs[0] > 0:
         raise CertificateError("log of a ball not certainly positive")
     return xs[0].log()
-
-
-def _exp(xs, args):
-    return xs[0].exp()
 
 
 def _sqrt(xs, args):
@@ -137,23 +132,9 @@ def _xlogx(xs, args):
     return out if u < e1 else out.union(-e1)
 
 
-def _min(xs, args):
-    out = xs[0]
-    for x in xs[1:]:
-        out = out.min(x)
-    return out
-
-
-def _max(xs, args):
-    out = xs[0]
-    for x in xs[1:]:
-        out = out.max(x)
-    return out
-
-
-OPS = {"+": _add, "*": _multiply, "-": _minus, "/": _divide, "log": _log, "exp": _exp, "sqrt": _sqrt,
-       "erf": lambda xs, a: xs[0].erf(), "pi": lambda xs, a: flint.arb.pi(), "pow": _pow, "min": _min, "max": _max,
-       "xlogx": _xlogx}
+OPS = {"+": _add, "*": _multiply, "-": _minus, "/": _divide, "log": _log, "exp": lambda xs, a: xs[0].exp(),
+       "sqrt": _sqrt, "erf": lambda xs, a: xs[0].erf(), "pi": lambda xs, a: flint.arb.pi(), "pow": _pow, "min": _min,
+       "max": _max, "xlogx": _xlogx}
 EXACT_OPS = {**{k: OPS[k] for k in "+*-/"}, "pow": _power, "min": lambda xs, a: min(xs), "max": lambda xs, a: max(xs)}
 
 
