@@ -279,7 +279,7 @@ def _lattice(st: dict, data: dict) -> str:
                                f"(k = {k})")
     if s <= 0 or n < 1 or i[1] < i[0] or st["set"]["type"] != "ldp":
         raise CertificateError("lattice noise needs scale > 0, size >= 1, lower <= upper and the set ldp")
-    return _eps_c(st, n * (i[1] - i[0]) * two_k / s, "lattice Laplace (indices re-computed), eps_c")
+    return _eps_c(st, n * (i[1] - i[0]) * two_k / s, "lattice Laplace, eps_c") + " (indices re-computed)"
 
 
 def _eps_c(st: dict, e: Fraction, what: str) -> str:

@@ -26,8 +26,6 @@ arb(lo).union(arb(hi)), which contains the whole box, so the inequality holds on
 
 from __future__ import annotations
 
-import functools
-import operator
 from fractions import Fraction
 
 import flint
@@ -76,10 +74,16 @@ def _let(args, env, exact: bool) -> flint.arb | flint.fmpq:
 # each checks its operation's domain on the balls.
 def _fold(op):
     """The operation of any number of arguments that applies the binary ``op`` from the left (+, *, min, max)."""
-    return lambda xs, args: functools.reduce(op, xs)
+    def fold(xs, args):
+        out = xs[0]
+        for x in xs[1:]:
+            out = op(out, x)
+        return out
+    return fold
 
 
-_add, _multiply, _min, _max = _fold(operator.add), _fold(operator.mul), _fold(flint.arb.min), _fold(flint.arb.max)
+_add, _multiply = _fold(lambda a, b: a + b), _fold(lambda a, b: a * b)
+_min, _max = _fold(lambda a, b: a.min(b)), _fold(lambda a, b: a.max(b))
 
 
 def _minus(xs, args):
