@@ -116,7 +116,7 @@ def _vector(name, lo, hi, b: float, n: int, k: int, label: str, samp: str, notes
     i_lo, i_hi = lattice_index(lo, k), lattice_index(hi, k)
     if name == "make_gaussian":
         st = UnboundedLoss("vector plus discrete Gaussian noise per coordinate", f"({hi!r},) * {n}", f"({lo!r},) * {n}",
-                           "y_0 -> -inf: the ratio exp(sum_j ((y_j - i'_j)^2 - (y_j - i_j)^2) / (2 scale'^2)) has no "
+                           "y_0 -> +inf: the ratio exp(sum_j ((y_j - i'_j)^2 - (y_j - i_j)^2) / (2 scale'^2)) has no "
                            "bound", constant=i_lo == i_hi, params=_gauss(lo, hi, k, b, n))
         notes.append("Gaussian noise (l2_distance) has no finite eps for eps-LDP (OpenDP's map is for "
                      "ZeroConcentratedDivergence)")
@@ -150,7 +150,7 @@ def _noise(name, params) -> Adapted:
                        "value of the float scale (OpenDP's sampler, Canonne, Kamath, Steinke 2020): no float sampler "
                        "to model", [])
     if name == "make_gaussian":
-        return Adapted(UnboundedLoss("integer plus discrete Gaussian noise", str(hi), str(lo), f"y -> -inf: the ratio "
+        return Adapted(UnboundedLoss("integer plus discrete Gaussian noise", str(hi), str(lo), f"y -> +inf: the ratio "
                                      f"exp(((y - {lo})^2 - (y - {hi})^2) / (2 scale^2)) has no bound",
                                      params=_gauss(lo, hi, 0, b, 1)), label,
                        "exact discrete Gaussian (OpenDP's sampler, Canonne, Kamath, Steinke 2020)", {}, None,
@@ -187,7 +187,7 @@ def _float_noise(name, bounds, b: float, k, n: int | None = None) -> Adapted:
                                                                     "index"), notes)
     if name == "make_gaussian":
         st = UnboundedLoss("float plus discrete Gaussian noise on the 2^k lattice", repr(hi), repr(lo),
-                           "y -> -inf: the ratio exp(((y - i')^2 - (y - i)^2) / (2 (scale 2^-k)^2)) has no bound",
+                           "y -> +inf: the ratio exp(((y - i')^2 - (y - i)^2) / (2 (scale 2^-k)^2)) has no bound",
                            constant=i_lo == i_hi, params=_gauss(lo, hi, kk, b, 1))
         notes.append("Gaussian noise has no finite eps for eps-LDP (OpenDP's map is for ZeroConcentratedDivergence)"
                      if i_lo != i_hi else "both bounds round to the same lattice point: the output law is constant")
@@ -207,7 +207,8 @@ def _threshold(name, params) -> Adapted:
     except (TypeError, ValueError):
         raise InputError(f"threshold = {thr!r} is not a number") from None
     st = UnboundedLoss("threshold release of a map's keys", "{key: v}", "{} (the key absent)",
-                       "an output that contains the key (probability > 0 under x, 0 under x')")
+                       "an output that contains the key (probability > 0 under x, 0 under x')",
+                       params={"threshold-release": {"noise": name.split("_")[1], "scale": b, "threshold": t}})
     return Adapted(st, f"opendp {_version('opendp')} {name} (scale {b!r}, threshold {t!r})",
                    "exact noise; the key set of the output is the evidence (no sampler detail matters)", {}, None,
                    ["a threshold release is (eps, delta)-DP, not eps-DP: for eps-LDP on maps whose key sets differ, "

@@ -382,7 +382,7 @@ def _structured_set(res) -> tuple[dict, dict, tuple | None]:
                              "expose its uncertainty set (StructuredAudit.ball / .distribution)")
         return {"type": "ldp"}, {"witness": None}, None
     if ball.radius == INF:
-        raise InputError(f"no certificate form for {res.adapter} on a Rényi ball of infinite radius (the simplex)")
+        from rldp_verify.certificates.audit_more2 import infinite_ball; return infinite_ball(res)  # noqa: E702, I001
     return ({"type": "renyi-ball", "phat": _table(ball.phat), "alpha": qs(ball.alpha), "radius": qs(ball.radius)},
             {"witness": None if res.ratio_lower is None else _table(ball.phat)},
             (ball.sensitive_size, ball.public_size))
@@ -488,7 +488,7 @@ def _structured_head(res, st, sizes, target=None) -> dict:
     from rldp_verify.certificates.audit_mfl import mfl_form
     from rldp_verify.certificates.audit_more import more_form
 
-    for make in (lattice_form, product_form, mfl_form, hash_form, partial(more_form, target=target)):
+    for make in (partial(more_form, target=target), lattice_form, product_form, mfl_form, hash_form):
         if sizes is None and (form := make(st)) is not None:
             return _with_compound_witness(st, form)
     why = _NO_FORM.get(type(st).__name__, "no structured form in rldp_verify_check")
