@@ -1707,3 +1707,50 @@ MUTANTS += [
            "s |U| + u): the printed lower end is a ratio of other buckets",
            wrap("rldp_verify.structured.rldp:_hashing", _hash_p_cell_off_by_one), _MORE),
 ]
+
+
+# issue 23 (proto-more2), OpenDP's threshold releases ("threshold-release"), Hadamard response's FAIL ("two-level" with
+# "hadamard_witness") and a unary encoding on a ball of radius inf ("simplex"), exercised by
+# proofs/rldp/audit_certificate_more2.py; each engine error prints an end that the checker re-derives otherwise
+def _threshold_ratio_bounded(orig):
+    def ratio(self):
+        r = orig(self)
+        return Fraction(3) if "threshold-release" in self.params else r   # the key set's change ignored
+    return ratio
+
+
+def _hr_witness_output_swapped(orig):
+    def hadamard_witness(st):
+        w = orig(st)
+        if w is None:
+            return w
+        S = [set(st.support(v)) for v in w["inputs"]]
+        return {**w, "y": min(S[1] - S[0])}             # y taken in A(x') minus A(x): the inverse ratio
+    return hadamard_witness
+
+
+def _simplex_witness_one_secret(orig):
+    def infinite_ball(res):
+        fset, data, sizes = orig(res)
+        if data.get("witness") is not None:                 # all the mass on secret 0: the ratio 1 at this witness
+            data = {**data, "witness": [[("1" if s == u == 0 else "0") for u in range(sizes[1])]
+                                        for s in range(sizes[0])]}
+        return fset, data, sizes
+    return infinite_ball
+
+
+_MORE2 = ("rldp.audit.threshold-hadamard-simplex",)
+MUTANTS += [
+    mutant("certificate.threshold-ratio-bounded", "rldp_verify.structured.noise",
+           "a threshold release's eps-LDP ratio taken as a finite constant (3) instead of inf (a key released under x "
+           "and never under x' = {} ignored)",
+           wrap("rldp_verify.structured.noise:UnboundedLoss.ratio", _threshold_ratio_bounded), _MORE2),
+    mutant("certificate.hr-witness-output-swapped", "rldp_verify.certificates.audit_more2",
+           "Hadamard response's witness output taken in the support of x' and not of x (its ratio lo/hi, the inverse "
+           "of the printed lower end)",
+           wrap("rldp_verify.certificates.audit_more2:hadamard_witness", _hr_witness_output_swapped), _MORE2),
+    mutant("certificate.simplex-witness-one-secret", "rldp_verify.certificates.audit_more2",
+           "a unary encoding on a ball of radius inf written with a witness holding one secret only (ratio 1, below "
+           "the printed lower end)",
+           wrap("rldp_verify.certificates.audit_more2:infinite_ball", _simplex_witness_one_secret), _MORE2),
+]

@@ -30,11 +30,13 @@ from rldp_verify_check import audit as A
 def check_threshold(st: dict, data: dict) -> str:
     """Check an ``audit`` statement in one of the forms above; returns what was proved."""
     F, v = st["set"], st["verdict"]
+    U: object
+    L: object
     if "threshold-release" in st:
         f = st["threshold-release"]
         if F["type"] != "ldp" or f["noise"] not in ("laplace", "gaussian") or not q(f["scale"]) > 0:
             raise CertificateError("a threshold release needs laplace or gaussian noise of scale > 0 and the set ldp")
-        U = L = A.INF
+        U, L = A.INF, A.INF
         what = f"threshold release ({f['noise']}, threshold {q(f['threshold'])}): a key released under x only"
     elif F["type"] == "simplex":
         a1, a2 = (int(x) for x in st["sizes"])

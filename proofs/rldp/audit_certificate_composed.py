@@ -34,8 +34,9 @@ table), each built here from exact parts so that its worst ratio is known by han
 The sketch's and CMS's lower ends are the exact ratio at the released row's two positions, SFP's at the fragment
 and word indices of (l, x, x'), dBitFlipPM's at the buckets of x = 0 and x' = 7 (both among the released positions),
 TreeHist's at the word and prefix indices (data re-checked with the library's hash row, bucket map or index_mapper).
-Hadamard response's certificate certifies the upper end only (its lower end rests on supports the checker does not
-evaluate), so its PASS carries a certificate and its FAIL does not (the audit's InputError is recorded). An engine
+Hadamard response's PASS certificate certifies the upper end only; its FAIL is certified as ``two-level`` with the
+witness output and both supports as Hadamard rows (the checker evaluates y's membership,
+:mod:`rldp_verify_check.forms_threshold`). An engine
 error that drops a factor of SPL's ratio or SFP's upper end, takes SMP's ratio from its first attribute only or
 Hadamard response's against the mean level, or swaps TreeHist's witness, is rejected by the independent checker
 (mutants ``certificate.spl-*``, ``certificate.sfp-*``, ``certificate.smp-*``, ``certificate.hr-*`` and
@@ -78,7 +79,7 @@ def structures():
                                                  hmax=1), F(3), True),
         ("HR 8 outputs", TwoLevel(4, 8, F(3, 16), F(1, 16), lambda x: {y for y in range(8)
                                                                        if bin(y & (x + 1)).count("1") % 2 == 0}),
-         F(3), False),
+         F(3), True),
         ("TreeHist GRR fragment x GRR word", PrefixOracle(8, Symmetric(8, F(1, 3), F(2, 21)),
                                                           Symmetric(4, F(1, 2), F(1, 6)), lambda x: x,
                                                           lambda x: (x >> 2, x >> 1)), F(21, 2), True),
@@ -95,8 +96,8 @@ def structures():
     hypotheses=("the parts are independent given x; released indices and secret mixture indices do not depend on x",),
     method=(Method.EXACT,),
     reading="the structured eps-LDP audits: PASS at the ratio and FAIL just below, each PASS with its product "
-            "certificate, and the FAIL too for SPL and SMP (coordinates: the lower end derived from the parts') and "
-            "for the others but Hadamard response (the witness's inner indices); VERIFIED when every verdict agrees "
+            "certificate, and the FAIL too for SPL and SMP (coordinates: the lower end derived from the parts'), "
+            "Hadamard response (two-level with its witness output) and the others (the witness's inner indices); VERIFIED when every verdict agrees "
             "with the statement and every certificate the statement promises is written",
 )
 def check_composed_product_forms(ctx):

@@ -355,10 +355,9 @@ def structured_certificate(res, adapted, eps, *, name: str = "audit") -> dict:
     if "p_witness" in data:                                 # under {P} the checker certifies max(a/b, b/a) above
         out["ratio_upper"] = qs(max(Fraction(head["seeded-grr"]["a"]) / Fraction(head["seeded-grr"]["b"]),
                                     Fraction(head["seeded-grr"]["b"]) / Fraction(head["seeded-grr"]["a"])))
-    if "product" in head and not lower and res.verdict == "FAIL":
-        raise InputError(f"no certificate for the FAIL of {res.adapter} ({st.kind}): its lower end rests on data the "
-                         "checker cannot re-derive (buckets not xxh32(str(x), seed) % g, prefixes, positions); a PASS "
-                         "is certified from the parts")
+    if "product" in head and not lower and res.verdict == "FAIL":    # Hadamard response's witness, else InputError
+        from rldp_verify.certificates.audit_more2 import fail_head; head, lower = fail_head(res, st), True  # noqa: E702, I001
+        data.update(head.pop("data"))
     if not lower and (isinstance(st, PublicMixture) or "product" in head) or upper_only(head, data, res):
         out["ratio_lower"] = None                           # the certificate supports the upper end only
     elif "subsets" in head and fset["type"] == "distribution" and res.structured_witness is not None:
@@ -488,7 +487,7 @@ def _structured_head(res, st, sizes, target=None) -> dict:
     from rldp_verify.certificates.audit_mfl import mfl_form
     from rldp_verify.certificates.audit_more import more_form
 
-    for make in (partial(more_form, target=target), lattice_form, product_form, mfl_form, hash_form):
+    for make in (lattice_form, product_form, mfl_form, hash_form, partial(more_form, target=target)):
         if sizes is None and (form := make(st)) is not None:
             return _with_compound_witness(st, form)
     why = _NO_FORM.get(type(st).__name__, "no structured form in rldp_verify_check")

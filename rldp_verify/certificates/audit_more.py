@@ -22,10 +22,10 @@ def more_form(st, target=None) -> dict | None:
     """The statement part (and ``data``) of ``st`` in one of the forms above or of
     :mod:`~rldp_verify.certificates.audit_more2`, or None when it is none of them;
     ``target`` (:func:`rldp_verify.rldp.audit.parse_eps`) places the Gaussian witness output."""
-    from rldp_verify.certificates.audit_more2 import more2_form
+    from rldp_verify.certificates.audit_more2 import threshold_form
     from rldp_verify.structured.noise import NoisyArgmax, NoisyTopK, UnboundedLoss
 
-    if (form := more2_form(st)) is not None:                 # thresholds, Hadamard response (audit_more2)
+    if (form := threshold_form(st)) is not None:              # OpenDP's threshold releases (audit_more2)
         return form
     if isinstance(st, NoisyArgmax):
         return {"noisy-max": {"scores": [[qs(Fraction(v)) for v in r] for r in st.inputs],

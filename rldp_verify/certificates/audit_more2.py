@@ -3,10 +3,10 @@
 
 - ``threshold-release`` {noise, scale, threshold}: OpenDP's make_laplace_threshold / make_gaussian_threshold
   (:class:`~rldp_verify.structured.noise.UnboundedLoss` with these ``params``, set by the OpenDP adapter).
-- ``two-level`` {a, b} with ``hadamard_witness``: Hadamard response
-  (:class:`~rldp_verify.structured.composite.TwoLevel`), inputs 0 and 1, an output in the support of the input with
-  the larger level only, and each support as a Sylvester-Hadamard row r of order n at offset o, read off the
-  structure's support and checked against it (:func:`hadamard_support`).
+- ``two-level`` {a, b} with ``hadamard_witness``: the FAIL of Hadamard response
+  (:class:`~rldp_verify.structured.composite.TwoLevel`; its PASS keeps the ``product`` form), inputs 0 and 1, an
+  output in the support of the input with the larger level only, and each support as a Sylvester-Hadamard row r of
+  order n at offset o, read off the structure's support and checked against it (:func:`hadamard_support`).
 - a Rényi ball of radius inf is the simplex (:func:`infinite_ball`): the ``unary`` form under ``{"type": "simplex"}``.
 """
 
@@ -18,26 +18,43 @@ from rldp_verify.certificates import qs
 from rldp_verify.core.errors import InputError
 
 
-def more2_form(st) -> dict | None:
-    """The statement part (and ``data``) of ``st`` in one of the forms above, or None when it is none of them."""
-    from rldp_verify.structured.composite import TwoLevel
+def threshold_form(st) -> dict | None:
+    """The ``threshold-release`` statement of ``st``, or None when it is no threshold release."""
     from rldp_verify.structured.noise import UnboundedLoss
 
-    if isinstance(st, UnboundedLoss) and "threshold-release" in st.params:
-        f = st.params["threshold-release"]
-        return {"threshold-release": {"noise": f["noise"], "scale": qs(Fraction(f["scale"])),
-                                      "threshold": qs(Fraction(f["threshold"]))}}
-    if not isinstance(st, TwoLevel) or st.d < 2:
+    if not isinstance(st, UnboundedLoss) or "threshold-release" not in st.params:
+        return None
+    f = st.params["threshold-release"]
+    return {"threshold-release": {"noise": f["noise"], "scale": qs(Fraction(f["scale"])),
+                                  "threshold": qs(Fraction(f["threshold"]))}}
+
+
+def fail_head(res, st) -> dict:
+    """The statement (with its ``data``) of the eps-LDP FAIL of a ``product`` without a lower end: Hadamard response
+    as ``two-level`` with its ``hadamard_witness``; InputError (one line) for anything else (its lower end rests on
+    data the checker cannot re-derive)."""
+    from rldp_verify.structured.composite import TwoLevel
+
+    wit = hadamard_witness(st) if isinstance(st, TwoLevel) else None
+    if wit is None:
+        raise InputError(f"no certificate for the FAIL of {res.adapter} ({st.kind}): its lower end rests on data the "
+                         "checker cannot re-derive (buckets not xxh32(str(x), seed) % g, prefixes, positions); a PASS "
+                         "is certified from the parts")
+    return {"two-level": {"a": qs(st.hi), "b": qs(st.lo)}, "sizes": [st.d, 1], "data": {"hadamard_witness": wit}}
+
+
+def hadamard_witness(st) -> dict | None:
+    """Inputs 0 and 1 (x the one with the larger level on its support), the least output in A(x) minus A(x') and both
+    supports as [r, o, n] (:func:`hadamard_support`); None when a support is no such set or d < 2."""
+    if st.d < 2:
         return None
     x, xp = (0, 1) if st.hi >= st.lo else (1, 0)           # y in A(x) minus A(x'): Q[y|x] / Q[y|x'] = max level ratio
-    sup = [hadamard_support(st.support(v)) for v in (0, 1)]
-    if None in sup:
+    S = {v: set(st.support(v)) for v in (0, 1)}
+    sup = {v: hadamard_support(S[v]) for v in (0, 1)}
+    y = min(S[x] - S[xp], default=None)
+    if y is None or None in sup.values():
         return None
-    y = min(set(st.support(x)) - set(st.support(xp)), default=None)
-    if y is None:
-        return None
-    return {"two-level": {"a": qs(st.hi), "b": qs(st.lo)}, "sizes": [st.d, 1],
-            "data": {"hadamard_witness": {"inputs": [x, xp], "y": y, "supports": [sup[x], sup[xp]]}}}
+    return {"inputs": [x, xp], "y": y, "supports": [sup[x], sup[xp]]}
 
 
 def hadamard_support(S) -> list[int] | None:
@@ -49,7 +66,7 @@ def hadamard_support(S) -> list[int] | None:
     o = min(S)
     n = 1 << (max(S) - o).bit_length()
     r = sum(1 << i for i in range(n.bit_length() - 1) if o + (1 << i) not in S)
-    return [r, o, n] if S == {o + j for j in range(n) if bin(r & j).count("1") % 2 == 0} else None
+    return [r, o, n] if {o + j for j in range(n) if bin(r & j).count("1") % 2 == 0} == S else None
 
 
 def infinite_ball(res) -> tuple[dict, dict, tuple]:
