@@ -29,7 +29,7 @@ from rldp_verify_check import audit as A
 
 def check_threshold(st: dict, data: dict) -> str:
     """Check an ``audit`` statement in one of the forms above; returns what was proved."""
-    F, v = st["set"], st["verdict"]
+    F = st["set"]
     U: object
     L: object
     if "threshold-release" in st:
@@ -48,9 +48,7 @@ def check_threshold(st: dict, data: dict) -> str:
         what = "unary encoding on the simplex"
     else:
         U, L, what = _hadamard(st, data["hadamard_witness"])
-    A._check_printed_ends(st, U, L)
-    A._check_verdict(v, st["eps"], U, L)
-    return f"{v}: ratio in [{A._s(L)}, {A._s(U)}] ({what})"
+    return f"{A._conclude(st, U, L)} ({what})"
 
 
 def _hadamard(st: dict, w: dict):
