@@ -256,7 +256,7 @@ def check(st: dict, data: dict) -> str:
         from rldp_verify_check.forms_mfl import check_mfl; return check_mfl(st, data)  # noqa: E702, I001
     if {"bloom", "signed-sketch", "laplace-reports"} & set(st):
         from rldp_verify_check.forms_hash import check_hash; return check_hash(st, data)  # noqa: E702, I001
-    if "threshold-release" in st or "hadamard_witness" in data or "unary" in st and st["set"]["type"] == "simplex":
+    if "threshold-release" in st or "hadamard_witness" in data or "Q" not in st and st["set"] == {"type": "simplex"}:
         from rldp_verify_check.forms_threshold import check_threshold; return check_threshold(st, data)  # noqa: E702, I001
     if {"lattice-gaussian", "noisy-max"} & set(st) or "p_witness" in data:
         from rldp_verify_check.forms_more import check_more; return check_more(st, data)  # noqa: E702, I001

@@ -13,10 +13,12 @@ on the whole simplex.
   whether y lies in each support: L = Q[y|x] / Q[y|x'] exactly; U = max(a/b, b/a) (:mod:`.audit`).  Which row and
   offset the library gives an input (row x + 1 at offset 0 in the high-privacy encoder, a permuted column in a block in
   the general one) is data, re-checked outside the checker against the library.
-- ``unary`` {d, p, q} (0 < q < 1) under ``{"type": "simplex"}`` (a Rényi ball of radius inf is the simplex): as on a
-  ball (:mod:`.audit`), every P with two secrets of positive mass has rho = h_max/h_min, so U = that ratio when
-  |S| >= 2 (else 1); L from the witness table (any distribution is in the simplex): the same ratio when two of its
-  secrets have positive mass, else 1.
+- ``unary`` {d, p, q} (0 < q < 1) or ``subsets`` {m, p} under ``{"type": "simplex"}`` (a Rényi ball of radius inf
+  is the simplex): unary as on a ball (:mod:`.audit`), every P with two secrets of positive mass has rho =
+  h_max/h_min; subsets: P(Y|s) = f(c_s(Y)) with c_s(Y) in [0, 1] and f affine from B to A, so every ratio is at most
+  max(A/B, B/A), attained (m < k: an output Y holding the one cell of s in P's support and not that of s').  So U =
+  that ratio when |S| >= 2 (else 1); L from the witness table (any distribution is in the simplex): unary the same
+  ratio when two of its secrets have positive mass (else 1), subsets its ratio at the witness output as under {P}.
 """
 
 from __future__ import annotations
@@ -40,12 +42,16 @@ def check_threshold(st: dict, data: dict) -> str:
         what = f"threshold release ({f['noise']}, threshold {q(f['threshold'])}): a key released under x only"
     elif F["type"] == "simplex":
         a1, a2 = (int(x) for x in st["sizes"])
-        kind, _, _, _, top = A._structured_channel(st, {"type": "distribution"}, a1 * a2)
+        kind, m, qa, qb, top = A._structured_channel(st, {"type": "distribution"}, a1 * a2)
         P = A._table(data["witness"], a1, a2, "witness") if data.get("witness") is not None else None
-        if kind != "d":
-            raise CertificateError("the simplex form is a unary encoding's")
-        U, L = top if a1 >= 2 else Fraction(1), None if P is None else top if sum(1 for r in P if sum(r)) >= 2 else 1
-        what = "unary encoding on the simplex"
+        if kind not in "dm":
+            raise CertificateError("a structured form on the simplex is a unary encoding's or subset selection's")
+        U = top if a1 >= 2 else Fraction(1)
+        if kind == "d":
+            L = None if P is None else top if sum(1 for r in P if sum(r)) >= 2 else Fraction(1)
+        else:
+            L = None if P is None else A._subsets_range(P, m, qa, qb, a1, a2, data)[1]
+        what = f"{'unary encoding' if kind == 'd' else 'subsets'} on the simplex"
     else:
         U, L, what = _hadamard(st, data["hadamard_witness"])
     return f"{A._conclude(st, U, L)} ({what})"

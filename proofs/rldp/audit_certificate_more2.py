@@ -11,8 +11,10 @@ and a unary encoding on a Rényi ball of radius inf.
   rho = 3; PASS at e^eps = 3 (the ``product`` form, upper end) and FAIL at e^eps = 3 (1 - 10^-9), certified by
   ``two-level`` with the witness output y = 2 in A(0) minus A(1), the supports as Hadamard rows 1 and 2 of order 8;
 - a unary encoding (d = 4, p = 1/2, q = 1/4: rho = (p (1 - q)) / (q (1 - p)) = 3) on the Rényi ball of order 2 and
-  radius inf around the uniform P^ on 4 x 1 cells, which is the whole simplex: PASS at e^eps = 3, FAIL just below;
-  the certificate ``unary`` under the set ``simplex`` with a witness giving two secrets positive mass.
+  radius inf around the uniform P^ on 4 x 1 cells, which is the whole simplex, and GRR on k = 4 values (a = 1/2,
+  b = 1/6: rho = 3) on that ball around the uniform P^ on 2 x 2 cells: PASS at e^eps = 3, FAIL just below; the
+  certificates ``unary`` / ``subsets`` under the set ``simplex`` with a witness giving two secrets positive mass (GRR:
+  and the output attaining its ratio).
 
 The verdicts are the audits'; an engine error that bounds a threshold release's ratio, takes Hadamard response's
 witness output in the other input's support, or writes the simplex witness with one secret only is rejected by the
@@ -32,9 +34,9 @@ PAPER = paper("rldp").seed
 
 
 def _cases():
-    """(name, structure, ball or None, [(eps, expected verdict)])."""
+    """(name, structure, (ball, sizes) or None, [(eps, expected verdict)])."""
     from rldp_verify.rldp.uncertainty import RenyiBall
-    from rldp_verify.structured.channels import BitChannel, UnaryProduct
+    from rldp_verify.structured.channels import BitChannel, Symmetric, UnaryProduct
     from rldp_verify.structured.composite import TwoLevel
     from rldp_verify.structured.noise import UnboundedLoss
 
@@ -42,12 +44,15 @@ def _cases():
         return UnboundedLoss("threshold release of a map's keys", "{key: v}", "{}", "an output holding the key",
                              params={"threshold-release": {"noise": noise, "scale": 1.0, "threshold": 2.0}})
     hr = TwoLevel(4, 8, F(3, 16), F(1, 16), lambda x: {y for y in range(8) if bin(y & (x + 1)).count("1") % 2 == 0})
-    ball = RenyiBall.from_radius([[F(1, 4)]] * 4, 2, float("inf"))
+    ball = (RenyiBall.from_radius([[F(1, 4)]] * 4, 2, float("inf")), (4, 1))
+    ball22 = (RenyiBall.from_radius([[F(1, 4)] * 2] * 2, 2, float("inf")), (2, 2))
     below = f"log({3 * (1 - F(1, 10**9))})"
     return [("Laplace threshold", thr("laplace"), None, [("10", "FAIL")]),
             ("Gaussian threshold", thr("gaussian"), None, [("10", "FAIL")]),
             ("Hadamard response 8 outputs", hr, None, [("log(3)", "PASS"), (below, "FAIL")]),
             ("unary encoding d = 4 on the simplex", UnaryProduct(4, BitChannel(F(1, 2), F(1, 4))), ball,
+             [("log(3)", "PASS"), (below, "FAIL")]),
+            ("GRR k = 4 on the simplex over 2 x 2 cells", Symmetric(4, F(1, 2), F(1, 6)), ball22,
              [("log(3)", "PASS"), (below, "FAIL")])]
 
 
@@ -63,7 +68,7 @@ def _cases():
                 "rows of the Sylvester-Hadamard matrix",),
     method=(Method.EXACT,),
     reading="the structured audits with their certificates (threshold-release, two-level with hadamard_witness, "
-            "unary on the simplex); VERIFIED when every verdict is the stated one",
+            "unary and subsets on the simplex); VERIFIED when every verdict is the stated one",
 )
 def check_more2_forms(ctx):
     from rldp_verify.certificates.audit import structured_certificate
@@ -74,7 +79,7 @@ def check_more2_forms(ctx):
     for name, st, ball, runs in _cases():
         model = Adapted(st, name, "exact")
         for eps, want in runs:
-            res = audit_structured(model, eps, ball=ball, sizes=None if ball is None else (4, 1))
+            res = audit_structured(model, eps, **({} if ball is None else {"ball": ball[0], "sizes": ball[1]}))
             rows.append({"mechanism": name, "eps": eps, "verdict": str(res.verdict), "expected": want,
                          "ratio": [str(res.ratio_lower), str(res.ratio_upper)]})
             if str(res.verdict) != want:

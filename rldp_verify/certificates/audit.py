@@ -360,7 +360,7 @@ def structured_certificate(res, adapted, eps, *, name: str = "audit") -> dict:
         data.update(head.pop("data"))
     if not lower and (isinstance(st, PublicMixture) or "product" in head) or upper_only(head, data, res):
         out["ratio_lower"] = None                           # the certificate supports the upper end only
-    elif "subsets" in head and fset["type"] == "distribution" and res.structured_witness is not None:
+    elif "subsets" in head and fset["type"] in ("distribution", "simplex") and res.structured_witness is not None:
         data["output"] = _subset_output(res, st, sizes)
     e = {"exp_eps": qs(target.exp_exact)} if target.exp_exact is not None else {"eps": qs(target.eps_exact)}
     return envelope("audit", name, {**head, "set": fset, "eps": e, "verdict": str(res.verdict),

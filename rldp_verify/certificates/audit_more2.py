@@ -7,7 +7,8 @@
   (:class:`~rldp_verify.structured.composite.TwoLevel`; its PASS keeps the ``product`` form), inputs 0 and 1, an
   output in the support of the input with the larger level only, and each support as a Sylvester-Hadamard row r of
   order n at offset o, read off the structure's support and checked against it (:func:`hadamard_support`).
-- a Rényi ball of radius inf is the simplex (:func:`infinite_ball`): the ``unary`` form under ``{"type": "simplex"}``.
+- a Rényi ball of radius inf is the simplex (:func:`infinite_ball`): the ``unary`` / ``subsets`` forms (or a dense
+  matrix) under ``{"type": "simplex"}``.
 """
 
 from __future__ import annotations
@@ -71,14 +72,17 @@ def hadamard_support(S) -> list[int] | None:
 
 def infinite_ball(res) -> tuple[dict, dict, tuple]:
     """(set, data, sizes) of a structured audit on a Rényi ball of radius inf (every P: the simplex) of a unary
-    encoding, with a witness table giving two secrets positive mass (the uniform one); InputError for any other
-    structure."""
-    from rldp_verify.structured.channels import UnaryProduct
+    encoding, GRR or subset selection, with the audit's witness table (a unary encoding without one: the uniform
+    table, two secrets of positive mass); InputError for any other structure (local hashing)."""
+    from rldp_verify.structured.channels import SubsetSelection, Symmetric, UnaryProduct
 
     ball = res.ball
     a1, a2 = ball.sensitive_size, ball.public_size
-    if res.structure != UnaryProduct.kind:
+    if res.structure not in (UnaryProduct.kind, Symmetric.kind, SubsetSelection.kind):
         raise InputError(f"no certificate form for {res.adapter} on a Rényi ball of infinite radius (the simplex): "
-                         "only a unary encoding's")
-    uniform = [[qs(Fraction(1, a1 * a2))] * a2 for _ in range(a1)]
-    return {"type": "simplex"}, {"witness": uniform if res.ratio_lower is not None else None}, (a1, a2)
+                         "only a unary encoding's, GRR's or subset selection's")
+    wit = None
+    if res.ratio_lower is not None:
+        wit = [[qs(Fraction(v)) for v in r] for r in res.witness] if res.witness is not None else \
+            [[qs(Fraction(1, a1 * a2))] * a2 for _ in range(a1)] if res.structure == UnaryProduct.kind else None
+    return {"type": "simplex"}, {"witness": wit}, (a1, a2)

@@ -25,7 +25,7 @@ def _docs() -> dict:
     for name, st, ball, runs in _cases():
         model = Adapted(st, name, "exact")
         for eps, want in runs:
-            res = audit_structured(model, eps, ball=ball, sizes=None if ball is None else (4, 1))
+            res = audit_structured(model, eps, **({} if ball is None else {"ball": ball[0], "sizes": ball[1]}))
             assert str(res.verdict) == want
             out[f"{name} {want}"] = structured_certificate(res, model, eps, name=f"more2 {name} {want}")
     return out
@@ -90,6 +90,18 @@ def test_simplex_accepted_and_twins_rejected(docs):
     _bad(doc, "structured channel needs", lambda st, d: st["unary"].update(q="0"))     # q = 0: ratio inf
 
 
+def test_grr_simplex_accepted_and_twins_rejected(docs):
+    doc = docs["GRR k = 4 on the simplex over 2 x 2 cells FAIL"]
+    assert doc["statement"]["subsets"]["m"] == 1 and doc["data"]["output"]["Y"]
+    assert recheck(doc).ok and recheck(doc).message.startswith("FAIL: ratio in [3, 3]"), recheck(doc).message
+    y = doc["data"]["output"]["Y"][0]
+    other = next(x for x in range(4) if x // 2 == y // 2 and x != y)      # the other cell of the same secret
+    _bad(doc, "not attained", lambda st, d: d["output"].update(Y=[other]))
+    _bad(doc, "not attained", lambda st, d: d["output"].update(s=d["output"]["s_prime"], s_prime=d["output"]["s"]))
+    _bad(doc, "below the certified bound", lambda st, d: st["subsets"].update(p="3/5"))   # a/b = 9/2 > 3
+    _bad(doc, "witness ratio 1", lambda st, d: d.update(witness=[["1", "0"], ["0", "0"]]))   # one secret
+
+
 @pytest.mark.parametrize(("mid", "case", "why"), [
     ("certificate.threshold-ratio-bounded", "threshold", "below the certified bound inf"),
     ("certificate.hr-witness-output-swapped", "Hadamard response 8 outputs FAIL", "not attained by a witness"),
@@ -107,7 +119,8 @@ def test_more2_mutant_rejected(mid, case, why):
         bad = {}
         for name, st, ball, runs in _cases():
             for eps, _ in runs:
-                res = audit_structured(Ad(st, name, "exact"), eps, ball=ball, sizes=None if ball is None else (4, 1))
+                res = audit_structured(Ad(st, name, "exact"), eps, **({} if ball is None else {"ball": ball[0],
+                                                                                    "sizes": ball[1]}))
                 bad[f"{name} {res.verdict}"] = structured_certificate(res, Ad(st, name, "exact"), eps)
     finally:
         revert(done)
