@@ -28,6 +28,7 @@ from __future__ import annotations
 import flint
 
 from rldp_verify_check import CertificateError, q
+from rldp_verify_check.value import evaluate
 
 MAX_POINTS = 10**5
 
@@ -74,25 +75,6 @@ def _combine(op: str, subs: list) -> tuple[dict, dict]:
     return n, d
 
 
-def evaluate(e, env: dict) -> flint.fmpq:
-    """The exact value of ``e`` at the point ``env`` ({"$name": fmpq}); ZeroDivisionError on a zero divisor."""
-    if isinstance(e, str) and e.startswith("$"):
-        return env[e]
-    if not isinstance(e, list):
-        c = q(e)
-        return flint.fmpq(c.numerator, c.denominator)
-    op, xs = e[0], [evaluate(a, env) for a in e[1:]] if e[0] != "pow" else [evaluate(e[1], env)]
-    if op == "pow":
-        k = _k(e[2])
-        if k < 0 and xs[0] == 0:
-            raise ZeroDivisionError("negative power of 0")
-        return xs[0] ** k
-    out = xs[0]
-    for x in xs[1:]:
-        out = out + x if op == "+" else out * x if op == "*" else out - x if op == "-" else out / x
-    return -out if op == "-" and len(xs) == 1 else out
-
-
 def check(st: dict, data: dict) -> str:
     """Check a ``symbolic-identity`` certificate; returns what was proved or raises CertificateError."""
     names = list(st["variables"])
@@ -116,8 +98,8 @@ def check(st: dict, data: dict) -> str:
     for p, _ in points:
         at = {"$" + x: c for x, c in zip(names, p, strict=True)}
         try:
-            v = evaluate(e, at)
-        except ZeroDivisionError:
+            v = evaluate(e, at, exact=True)
+        except (ZeroDivisionError, CertificateError):   # a zero divisor, or 0 to a negative power
             raise CertificateError(f"a denominator vanishes at the grid point {at}") from None
         if v != 0:
             raise CertificateError(f"lhs - rhs = {v} != 0 at {at}")

@@ -173,20 +173,20 @@ def check(st: dict, data: dict) -> str:
             ok, no = ok and bool(good), no or bool(bad)
         return True if ok else (False if no else None)
 
+    ends = ("-inf" if lo is None else lo, "inf" if hi is None else hi)
     if st.get("forall") is not None:
-        return _forall(st, data, claim, lo, hi, strict, exact)
+        return _forall(st, data, claim, ends, strict, exact)
     if not decide(claim, int(st.get("prec", 128))):
-        ends = ("-inf" if lo is None else lo, "inf" if hi is None else hi)
         how = "exactly" if exact else f"in arb up to {MAX_PREC} bits"
         raise CertificateError(f"the value is not certainly in [{ends[0]}, {ends[1]}] (evaluated {how})")
     rel, how = "<" if strict else "<=", "exact" if exact else "arb"
-    return f"{'-inf' if lo is None else lo} {rel} value {rel} {'inf' if hi is None else hi} ({how})"
+    return f"{ends[0]} {rel} value {rel} {ends[1]} ({how})"
 
 
-def _forall(st: dict, data: dict, claim, lo, hi, strict: bool, exact: bool) -> str:
-    """The claim for every point of [a, b], box by box (module docstring)."""
+def _forall(st: dict, data: dict, claim, ends: tuple, strict: bool, exact: bool) -> str:
+    """The claim for every point of [a, b], box by box (module docstring); ``ends`` the bounds as printed."""
     name, a, b = st["forall"][0], q(st["forall"][1]), q(st["forall"][2])
-    boxes, ends = [(q(x), q(y)) for x, y in data["boxes"]], ("-inf" if lo is None else lo, "inf" if hi is None else hi)
+    boxes = [(q(x), q(y)) for x, y in data["boxes"]]
     if exact or not boxes or not a <= b:
         raise CertificateError("forall needs arb evaluation, a <= b and at least one box")
     if boxes[0][0] != a or boxes[-1][1] != b:
