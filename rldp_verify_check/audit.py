@@ -481,29 +481,21 @@ def _ball_witness(F: dict, wit, a1: int, a2: int):
 
 
 def _conclude(st: dict, U, L) -> str:
-    """Check the printed ends and the verdict against (U, L); returns "VERDICT: ratio in [L, U]"."""
-    _check_printed_ends(st, U, L)
-    _check_verdict(st["verdict"], st["eps"], U, L)
-    return f"{st['verdict']}: ratio in [{_s(L)}, {_s(U)}]"
-
-
-def _check_printed_ends(st: dict, U, L) -> None:
-    """The printed ratio_upper is >= U; a printed ratio_lower is <= the witness's ratio L (None: no witness)."""
+    """The printed ratio_upper is >= U and a printed ratio_lower <= the witness's ratio L (None: no witness); PASS:
+    U <= e^eps, FAIL: L > e^eps (certainly), INCONCLUSIVE: nothing.  Returns "VERDICT: ratio in [L, U]"."""
+    verdict, e = st["verdict"], st["eps"]
     if _num_or_inf(st["ratio_upper"]) < U:
         raise CertificateError(f"the printed upper bound {st['ratio_upper']} is below the certified bound {_s(U)}")
     if st.get("ratio_lower") is not None and (L is None or _num_or_inf(st["ratio_lower"]) > L):
         raise CertificateError(f"the printed lower end {st['ratio_lower']} is not attained by a witness "
                                f"(witness ratio {_s(L)})")
-
-
-def _check_verdict(verdict, e: dict, U, L) -> None:
-    """PASS: U <= e^eps; FAIL: L > e^eps (certainly); INCONCLUSIVE: nothing."""
     if verdict == "PASS" and not _vs_exp_eps(U, e, False):
         raise CertificateError(f"PASS but the certified upper bound {_s(U)} is not <= e^eps")
     if verdict == "FAIL" and (L is None or not _vs_exp_eps(L, e, True)):
         raise CertificateError(f"FAIL but the witness ratio {_s(L)} is not > e^eps")
     if verdict not in ("PASS", "FAIL", "INCONCLUSIVE"):
         raise CertificateError(f"unknown verdict {verdict!r}")
+    return f"{verdict}: ratio in [{_s(L)}, {_s(U)}]"
 
 
 def _vs_exp_eps(x, e: dict, above: bool) -> bool:
