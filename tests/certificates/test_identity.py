@@ -166,3 +166,11 @@ def test_roots_of_fractions_and_perfect_powers():
     docs = identity_certificate("square", sympy.sqrt(u**2 + 2 * u**3 + u**4), u * (1 + u))
     docs = docs if isinstance(docs, list) else [docs]
     assert all(recheck(d).ok for d in docs) and "= u*(u + 1)" in docs[0]["statement"]["substitution"]
+
+
+def test_difference_below_a_float_ulp_rejected():
+    """lhs - rhs = 10^-40 at every point: exact evaluation sees it (a ball at working precision would hold 0)."""
+    tiny = "1/" + "1" + "0" * 40
+    r = recheck(_doc("$x", ["+", "$x", tiny], ["x"], {"x": [1, 2]}))
+    assert not r.ok and "!= 0" in r.message
+    assert recheck(_doc(["+", "$x", tiny], ["+", tiny, "$x"], ["x"], {"x": [1, 2]})).ok
