@@ -27,9 +27,10 @@ import contextlib
 import itertools
 from fractions import Fraction
 
-from rldp_verify.claims import Method, Outcome, claim
+from rldp_verify.claims import Method, claim
 
 from ..papers import paper
+from ._pass_fail import outcome, pass_and_fail_below
 
 PAPER = paper("rldp").seed
 
@@ -76,20 +77,8 @@ def check_hash_forms(ctx):
     from rldp_verify.certificates.audit import structured_certificate
     from rldp_verify.certificates.claims import built
     from rldp_verify.core.errors import InputError
-    from rldp_verify.structured.audit import Adapted, audit_structured
 
-    rows, docs, wrong = [], [], []
-    for name, st, at in _cases():
-        model = Adapted(st, name, "exact")
-        val = Fraction(at[4:-1]) if at.startswith("log(") else Fraction(at)
-        below = f"log({val * (1 - Fraction(1, 10**9))})" if at.startswith("log(") else str(val * (1 - Fraction(1,
-                                                                                                               10**9)))
-        res, res_below = audit_structured(model, at), audit_structured(model, below)
-        rows.append({"mechanism": name, "eps": at, "verdict": str(res.verdict), "verdict_below": str(res_below.verdict),
-                     "ratio": [str(res.ratio_lower), str(res.ratio_upper)]})
-        if str(res.verdict) != "PASS" or str(res_below.verdict) != "FAIL":
-            wrong.append(rows[-1])
-        docs += [(res, model, at, name), (res_below, model, below, name + " below")]
+    rows, docs, wrong = pass_and_fail_below(_cases())
 
     def certs():
         out = []
@@ -97,8 +86,4 @@ def check_hash_forms(ctx):
             with contextlib.suppress(InputError):        # the Laplace reports' FAIL: an upper-end-only form
                 out.append(structured_certificate(r, m, e, name=f"hash {n}"))
         return out
-    ev = dict(audits=rows, **built(certs))
-    if wrong:
-        return Outcome.refuted(f"{len(wrong)} of {len(rows)} mechanisms do not have the stated eps",
-                               counterexample=wrong, **ev, kind="false")
-    return Outcome.verified(f"{len(rows)} mechanisms: PASS at the stated eps and FAIL just below, certified", **ev)
+    return outcome(rows, wrong, dict(audits=rows, **built(certs)))
