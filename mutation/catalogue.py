@@ -1754,3 +1754,21 @@ MUTANTS += [
            "the printed lower end)",
            wrap("rldp_verify.certificates.audit_more2:infinite_ball", _simplex_witness_one_secret), _MORE2),
 ]
+
+
+# issue 23, the series kind: the Taylor builder states a misprinted coefficient's sign without deciding it (always
+# "> 0"); (86)'s O(1) coefficient is certainly < 0, so the independent checker rejects the certificate
+def _series_sign_undecided(orig):
+    def coefficient_sign_certificate(name, f, j, *, at=0, prec=128):
+        from rldp_verify.certificates.taylor import series_certificate
+
+        return series_certificate(f"{name}: c_{j} > 0", f, [(j, 0, None)], at=at, strict=True, prec=prec)
+    return coefficient_sign_certificate
+
+
+MUTANTS += [
+    mutant("certificate.series-sign-undecided", "rldp_verify.certificates.taylor",
+           "the series builder states every refuting Taylor coefficient as > 0 without deciding its side",
+           wrap("rldp_verify.certificates.taylor:coefficient_sign_certificate", _series_sign_undecided),
+           ("kairouz.thm8.expansion-86",)),
+]

@@ -13,7 +13,7 @@ A certificate is one JSON object::
 (multipliers, points, incidences).  Numbers are ints or strings that :class:`fractions.Fraction` parses
 exactly ("p/q", "12", "0.07"); "inf" where stated; JSON floats are refused.  KIND is one of
 ``lp-optimum`` (:mod:`.lp`), ``vertex-enumeration`` (:mod:`.vertices`), ``rigorous-value``
-(:mod:`.value`), ``audit`` (:mod:`.audit`), ``symbolic-identity`` (:mod:`.identity`).
+(:mod:`.value`), ``audit`` (:mod:`.audit`), ``symbolic-identity`` (:mod:`.identity`), ``series`` (:mod:`.series`).
 ``python -m rldp_verify_check FILE|DIR`` checks files.
 """
 
@@ -88,10 +88,10 @@ def dot(row: dict[int, Fraction], x) -> Fraction:
 
 def check(doc: dict) -> Checked:
     """Check one certificate document; never raises on a bad certificate (``ok`` is False then)."""
-    from rldp_verify_check import audit, identity, lp, value, vertices
+    from rldp_verify_check import audit, identity, lp, series, value, vertices
 
     kinds = {"lp-optimum": lp.check, "vertex-enumeration": vertices.check, "rigorous-value": value.check,
-             "audit": audit.check, "symbolic-identity": identity.check}
+             "audit": audit.check, "symbolic-identity": identity.check, "series": series.check}
     name = str(doc.get("name", "?")) if isinstance(doc, dict) else "?"
     kind = str(doc.get("kind", "?")) if isinstance(doc, dict) else "?"
     try:

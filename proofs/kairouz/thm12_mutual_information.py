@@ -332,7 +332,8 @@ def _tie_instance(ctx):
     reading="a + b = 1 in the second expansion (a = P(T_j^c), b = P(T_j), as used in (102))",
 )
 def check_101(ctx):
-    from rldp_verify.certificates.claims import no_certificate
+    from rldp_verify.certificates.claims import built
+    from rldp_verify.certificates.taylor import eq101_certificate
 
     e, b = sp.symbols("e b", positive=True)
     first = sp.series(sp.exp(e) - (1 + e + e / 2), e, 0, 3).removeO()
@@ -344,11 +345,11 @@ def check_101(ctx):
             "(should read 1 + eps + eps^2/2); the other two expansions are correct",
             counterexample={"eps": "1/100", "e^eps": mpmath.nstr(mpmath.e ** mpmath.mpf("0.01"), 15),
                             "printed 1+eps+eps/2": "1.015"}, kind="misprint",
-            **no_certificate("the misprint is the eps^2 coefficient of e^eps (printed eps/2 for eps^2/2): e^eps is "
-                             "not rational in eps (no substitution makes eps and e^eps rational in one variable), so no "
-                             "symbolic identity e^eps = 1 + eps + c_2 eps^2 + eps^3 R(eps) with R rational exists; an "
-                             "O(eps^3) remainder needs a bound over an interval of eps (the rigorous-value kind "
-                             "evaluates at points)"))
+            **built(eq101_certificate),
+            certificate_covers="the first expansion: the eps^1 coefficient of e^eps - (1 + eps + eps/2) is certainly < 0 "
+                               "(series kind, arb; it is 1 - 3/2), so the difference is not O(eps^3); not the other two "
+                               "expansions (correct: a VERIFIED O(eps^k) needs lower coefficients exactly 0, which arb "
+                               "cannot decide)")
     return Outcome.verified("all three expansions correct") if first == 0 else Outcome.refuted(
         "expansions wrong", counterexample={"first": str(first), "second": str(second), "third": str(third)}, kind="false")
 

@@ -7,6 +7,7 @@ import mpmath
 import sympy as sp
 
 from rldp_verify.certificates.claims import built, no_certificate
+from rldp_verify.certificates.taylor import cor9_certificate
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.rigorous import arb_exact, arb_precision
 from rldp_verify.topics.extremal.staircase import solve_staircase_lp
@@ -173,10 +174,12 @@ def check_c9exp(ctx):
             counterexample={"P0(T)": "3/4", "P1(T)": "1/4", "true_eps^2_coefficient": str(c2.subs({p: sp.Rational(3, 4), q: sp.Rational(1, 4)})),
                             "middle_line_eps^2_coefficient": str(middle_line.subs({p: sp.Rational(3, 4), q: sp.Rational(1, 4)}))},
             series=str(ser), kind="misprint",
-            **no_certificate("the misprint is the a^2 coefficient (a = e^eps - 1) of the binary mechanism's KL, a sum "
-                             "of m_y (log(1 + a p) - log(1 + a q)): not rational in a, so no symbolic identity KL = c_2 "
-                             "a^2 + a^3 R(a) with R rational exists; an O(eps^3) remainder needs a bound over an interval "
-                             "of eps (the rigorous-value kind evaluates at points)"))
+            **built(cor9_certificate, Fraction(3, 4), Fraction(1, 4)),
+            certificate_covers="the middle line at P0(T) = 3/4, P1(T) = 1/4: D_kl(M0||M1) of the binary mechanism minus "
+                               "(e^eps-1)^2/(e^eps+1) (P0(T) - P1(T)), written in eps (e^eps as exp), is analytic at eps = "
+                               "0 and its eps^2 coefficient is certainly < 0 (series kind, arb): the difference is not "
+                               "O(eps^3); not the final line's TV^2 (correct: its coefficients up to eps^2 agree exactly, "
+                               "which arb cannot decide)")
     return Outcome.verified("expansion matches", c2=str(c2)) if middle_ok and final_ok else Outcome.refuted(
         "final line also wrong", counterexample={"c2": str(c2), "final": str(final_line)}, kind="false")
 

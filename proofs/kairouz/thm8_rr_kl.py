@@ -8,6 +8,7 @@ import sympy as sp
 
 from rldp_verify.certificates.claims import built, no_certificate
 from rldp_verify.certificates.interval import kl_m_expr, rr_point_certificate, rr_tail_certificates
+from rldp_verify.certificates.taylor import eq86_certificate
 from rldp_verify.certificates.value import value_certificate
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import to_mpf, working_precision
@@ -223,12 +224,11 @@ def check_86(ctx):
             "omits 1 - p/q, which is not O(e^-eps) (the e^eps term and the conclusion of the proof are unaffected)",
             counterexample={"p": "1/2", "q": "1/4", "remainder_at_large_eps": vals, "predicted_remainder": "1 - p/q = -1"},
             symbolic_constant_term=str(const), kind="misprint",
-            **no_certificate("the misprint is the O(1) coefficient of mu_j = (p + s(1-p))/s log((p + s(1-p))/(q + "
-                             "s(1-q))) in s = e^-eps: mu_j contains a logarithm of s, not rational in s, so no symbolic "
-                             "identity mu_j = c_-1/s + c_0 + s R(s) with R rational exists; the remainder's limit 1 - p/q "
-                             "needs a bound over (0, s0] of a quotient whose numerator and denominator vanish at s = 0 "
-                             "(a box of s at 0 divides by a ball containing 0: the interval certificates cannot); the "
-                             "high-precision remainders at eps = 10, 20, 40 are evidence, not a certificate"))
+            **built(eq86_certificate, P, Q),
+            certificate_covers="(86) times s = e^-eps at p = 1/2, q = 1/4: s mu_j = (p + s(1-p)) log((p + s(1-p))/(q + "
+                               "s(1-q))) (mu_j of (83) with t = 1/s) is analytic at s = 0, and its s^1 coefficient (mu_j's "
+                               "O(1) coefficient, shifted by the factor s) differs from the printed (1 - p) log(p/q): c_1 of "
+                               "s mu_j - s (86) is certainly < 0 (series kind, arb), so mu_j - (86) is not O(e^-eps)")
     return Outcome.verified("constant term matches", const=str(const))
 
 

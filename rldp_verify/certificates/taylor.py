@@ -1,0 +1,99 @@
+"""Certificates of Taylor coefficients (issue 23): the ``series`` kind (:mod:`rldp_verify_check.series`).
+
+A printed expansion "f = g + O((x - x0)^k)" of a function that is not rational in x (logs, exp) is refuted by one
+Taylor coefficient c_j (j < k) of f - g that is certainly non-zero; the limit at x0 of an f analytic at x0 is its c_0;
+a function with a pole of order m is certified through the analytic (x - x0)^m f.  The builders write f and g from the
+paper's formulas (Python functions called with :class:`~rldp_verify.certificates.series.Formula` arguments: the tree
+is the formula, unevaluated) and the paper's printed coefficients, never the engine's values; the sign a certificate
+states is the one the checker itself finds (:func:`coefficient_sign_certificate` tries both sides), so a wrong side or
+a zero coefficient yields no certificate, never a false one.
+
+- :func:`series_certificate` -- the document: enclosures of c_j of an expression in ``$x`` at x0;
+- :func:`coefficient_sign_certificate`, :func:`expansion_refutation` -- c_j certainly > 0 or < 0;
+- the paper's expansions: :func:`eq86_certificate` (Kairouz et al. (86)), :func:`cor9_certificate` (the display
+  after Corollary 9), :func:`eq101_certificate` ((101)), :func:`eq71_certificate` (ISIT App. C (71)),
+  :func:`rr_tie_certificates` (Theorem 8 under a likelihood-ratio tie).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from rldp_verify.certificates import envelope, qs
+from rldp_verify.certificates.series import Formula
+from rldp_verify.certificates.value import expr
+
+X = Formula("$x")
+
+
+def log(a) -> Formula:
+    """log(a) (the checker requires a's constant term certainly > 0)."""
+    return Formula(["log", Formula.of(a)])
+
+
+def exp(a) -> Formula:
+    """e^a."""
+    return Formula(["exp", Formula.of(a)])
+
+
+def _tree(f):
+    return expr(Formula.of(f) if isinstance(f, Formula) else f)
+
+
+def series_certificate(name: str, f, coefficients, *, at=0, strict: bool = False, prec: int = 128) -> dict:
+    """The ``series`` certificate of lower <= c_j <= upper (``<`` with ``strict``) for each ``(j, lower, upper)``
+    (an end may be None), c_j the Taylor coefficients of ``f`` (a Formula or a tree in ``$x``) at ``at``."""
+    rows = [[j, None if lo is None else qs(lo), None if hi is None else qs(hi)] for j, lo, hi in coefficients]
+    return envelope("series", name, {"expr": _tree(f), "at": qs(Fraction(at)), "coefficients": rows,
+                                     "strict": strict, "prec": prec}, {})
+
+
+def coefficient_sign_certificate(name: str, f, j: int, *, at=0, prec: int = 128) -> dict:
+    """The ``series`` certificate that c_j of ``f`` at ``at`` is certainly non-zero, on the side the checker finds
+    (it decides both sides itself); a zero, undecided or not-analytic coefficient raises ValueError."""
+    from rldp_verify.certificates import recheck
+
+    tried = []
+    for lo, hi, rel in ((0, None, "> 0"), (None, 0, "< 0")):
+        doc = series_certificate(f"{name}: c_{j} {rel}", f, [(j, lo, hi)], at=at, strict=True, prec=prec)
+        got = recheck(doc)
+        if got.ok:
+            return doc
+        tried.append(got.message)
+    raise ValueError(f"{name}: c_{j} is not certainly non-zero ({'; '.join(tried)})")
+
+
+def expansion_refutation(name: str, f, g, j: int, *, at=0) -> dict:
+    """A refutation of "f = g + O((x - at)^k)" for any k > j: c_j of f - g certainly non-zero."""
+    return coefficient_sign_certificate(name, ["-", Formula.of(f), Formula.of(g)], j, at=at)
+
+
+def eq86_certificate(p, q) -> dict:
+    """Kairouz et al. (86) at P0(T_j) = p, P1(T_j) = q, in s = e^-eps (``$x``): s mu_j with mu_j of (83),
+    mu_j = (p(t - 1) + 1) log((p(t - 1) + 1) / (q(t - 1) + 1)), t = e^eps = 1/s, so s mu_j = (p + s(1 - p))
+    log((p + s(1 - p)) / (q + s(1 - q))); (86) printed times s: p log(p/q) + s (1 - p) log(p/q) + O(s^2).  Their
+    s^1 coefficients differ (by 1 - p/q): c_1 of the difference is certainly non-zero."""
+    s, p, q = X, Fraction(p), Fraction(q)
+    a, b = p + s * (1 - p), q + s * (1 - q)
+    printed = p * log(p / q) + s * (1 - p) * log(p / q)
+    return expansion_refutation(f"Kairouz (86) times s = e^-eps, P0(T_j) = {p}, P1(T_j) = {q}", a * log(a / b),
+                                printed, 1)
+
+
+def cor9_certificate(p, q) -> dict:
+    """The display after Kairouz et al.'s Corollary 9 (middle line) at P0(T) = p, P1(T) = q, in eps (``$x``): the
+    binary mechanism's M_i(T) = (e^eps P_i(T) + 1 - P_i(T)) / (e^eps + 1), M_i(T^c) = 1 - M_i(T), and D_kl(M0||M1) =
+    sum_y M0(y) log(M0(y) / M1(y)) against (e^eps - 1)^2 / (e^eps + 1) (P0(T) - P1(T)): c_2 of the difference is
+    certainly non-zero, so the difference is not O(eps^3)."""
+    t, p, q = exp(X), Fraction(p), Fraction(q)
+    m0, m1 = (t * p + 1 - p) / (t + 1), (t * q + 1 - q) / (t + 1)
+    kl = m0 * log(m0 / m1) + (1 - m0) * log((1 - m0) / (1 - m1))
+    printed = (t - 1) * (t - 1) / (t + 1) * (p - q)
+    return expansion_refutation(f"Kairouz Cor. 9 display, P0(T) = {p}, P1(T) = {q}: KL vs the middle line", kl,
+                                printed, 2)
+
+
+def eq101_certificate() -> dict:
+    """Kairouz et al. (101), first expansion as printed: e^eps = 1 + eps + (1/2) eps + O(eps^3); c_1 of
+    e^eps - (1 + eps + eps/2) (it is 1 - 3/2) is certainly non-zero."""
+    return expansion_refutation("Kairouz (101): e^eps - (1 + eps + eps/2) in eps", exp(X), 1 + X + X / 2, 1)
