@@ -281,7 +281,8 @@ def check_slow(ctx):
 def check_eq71(ctx):
     import sympy as sp
 
-    from rldp_verify.certificates.claims import no_certificate
+    from rldp_verify.certificates.claims import built
+    from rldp_verify.certificates.taylor import eq71_certificates
 
     c, lam, C = sp.symbols("c lambda C", positive=True)
     K = 2 ** sp.Rational(-2, 3) + 2 ** sp.Rational(1, 3)
@@ -300,4 +301,7 @@ def check_eq71(ctx):
                         "printed_(71)_as_c->0+": str(lim_printed),
                         "corrected_minimum_-lambda^2/C^2": str(corr_min.subs(inst))},
         corrected_minimiser=str(cstar[0]), corrected_minimum=str(corr_min), kind="misprint",
-        **no_certificate("a limit (sympy.limit of (71) as printed as c -> 0+, no certificate kind for limits)"))
+        **built(eq71_certificates, 1, 1),
+        certificate_covers="at lambda = C = 1: with c = u^3, u (71)(u^3) = -K lambda^(2/3) + C u^4 is analytic at u = 0 "
+                           "with c_0 < 0 (series kind, arb), so (71) -> -inf as c -> 0+; not the rewriting (lambda / "
+                           "sqrt(u^3))^(2/3) u = lambda^(2/3) for u > 0 (a power rule), nor Lemma 8's h*")

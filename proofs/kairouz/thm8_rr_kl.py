@@ -8,7 +8,7 @@ import sympy as sp
 
 from rldp_verify.certificates.claims import built, no_certificate
 from rldp_verify.certificates.interval import kl_m_expr, rr_point_certificate, rr_tail_certificates
-from rldp_verify.certificates.taylor import eq86_certificate
+from rldp_verify.certificates.taylor import eq86_certificate, rr_tie_certificates
 from rldp_verify.certificates.value import value_certificate
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import to_mpf, working_precision
@@ -81,13 +81,14 @@ def check(ctx):
             counterexample={"P0": fs(RT_P0), "P1": fs(RT_P1), "pattern": [0, 1],
                             "limit_of_reduced_cost": str(sp.N(c_val, 20)), "certified": rows},
             series_in_s=str(ser), minimal="k = 3 (for k = 2 a shared ratio forces P0 = P1)", kind="missing-hypothesis",
-            **no_certificate("'for every eps >= eps*' is refuted by the limit of pattern {x1, x2}'s reduced cost as s = "
-                             "e^-eps -> 0 (a series in s whose terms contain log P0/P1 ratios and log(1 + s ...): not "
-                             "rational in s, so no symbolic identity f = c_0 + s R(s) with R rational exists); reduced "
-                             "costs certified at finitely many eps would not refute a statement about every large eps, "
-                             "and boxes of s (the interval certificates) cannot show h_(x1,x2)(s) = s g(1/s) < 0 on "
-                             "(0, s0]: h(0) = 0 exactly (the tie), so a box at 0 contains 0 and the sign needs h(0) = 0 "
-                             "(an equality of logarithms, which arb cannot decide) and h' < 0 (no derivative kind)"))
+            **built(rr_tie_certificates, RT_P0, RT_P1, [0, 1]),
+            certificate_covers="pattern {x1, x2}'s reduced cost g(t) (t = e^eps) through h(s) = s g(1/s), written from "
+                               "(82)-(83) with t = 1/s (alpha* with numerator and denominator times s^2): per likelihood "
+                               "ratio rho, the log(rho) part of h is s R(s) (symbolic-identity), and the series of h at "
+                               "s = 0 has c_0 = 0 exactly and c_1 < 0 (series kind, arb), so h < 0 on some (0, s0] and g < 0 "
+                               "for every eps > log(1/s0); not the split log((p + s(1-p))/(q + s(1-q))) = log(p/q) + "
+                               "log(1 + s(1-p)/p) - log(1 + s(1-q)/q) (a log rule), nor that a negative reduced cost "
+                               "makes RR not optimal (the LP argument)")
     return Outcome.inconclusive("ratio-tie instance did not refute", series=str(ser), rows=rows)
 
 

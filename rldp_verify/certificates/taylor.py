@@ -18,6 +18,7 @@ a zero coefficient yields no certificate, never a false one.
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 from rldp_verify.certificates import envelope, qs
 from rldp_verify.certificates.series import Formula
@@ -97,3 +98,60 @@ def eq101_certificate() -> dict:
     """Kairouz et al. (101), first expansion as printed: e^eps = 1 + eps + (1/2) eps + O(eps^3); c_1 of
     e^eps - (1 + eps + eps/2) (it is 1 - 3/2) is certainly non-zero."""
     return expansion_refutation("Kairouz (101): e^eps - (1 + eps + eps/2) in eps", exp(X), 1 + X + X / 2, 1)
+
+
+def _rr_reduced_cost(m: dict, s, k: int, T) -> Any:
+    """h_T(s) = s g_T(1/s), g_T = S_T^T alpha* - mu(S_T) the reduced cost of pattern T in the proof of Kairouz et al.'s
+    Theorem 8 (Sec. 8.4), from m_A = s mu(S_A) (keys: the inputs i and "T"): alpha* of (82) at t = 1/s with numerator
+    and denominator times s^2 is a_i = ((1 + (k - 2) s) m_i - s sum_{l != i} m_l) / ((1 - s)(1 + (k - 1) s)), and
+    s g_T = sum_{i in T} a_i + s sum_{i not in T} a_i - m_T.  Linear in the m_A; any arithmetic type."""
+    a = [((1 + (k - 2) * s) * m[i] - s * sum(m[j] for j in range(k) if j != i)) / ((1 - s) * (1 + (k - 1) * s))
+         for i in range(k)]
+    return sum(a[i] for i in T) + s * sum(a[i] for i in range(k) if i not in T) - m["T"]
+
+
+def rr_tie_certificates(P0, P1, T) -> list[dict]:
+    """'RR is optimal for every eps >= eps*' (Kairouz et al. Theorem 8) refuted by pattern T's reduced cost: with
+    mu(S_A) = (p_A (t - 1) + 1) log((p_A (t - 1) + 1) / (q_A (t - 1) + 1)) (83), p_A = P0(A), q_A = P1(A), s = 1/t, each
+    m_A = s mu(S_A) = (p_A + s(1 - p_A)) (log(p_A/q_A) + l_A(s)), l_A(s) = log(1 + s(1 - p_A)/p_A) -
+    log(1 + s(1 - q_A)/q_A) (l_A(0) = log 1 = 0 exactly).  h_T is linear in the m_A, so h_T = sum over the distinct
+    ratios rho = p_A/q_A of log(rho) h_rho(s) + h_T(m^l), h_rho = h_T(m_A = [p_A/q_A = rho] (p_A + s(1 - p_A))),
+    rational.  Certificates: per rho a ``symbolic-identity`` h_rho(s) = s R_rho(s) (so h_rho(0) = 0: the tie), and
+    the ``series`` of sum_rho log(rho) s R_rho(s) + h_T(m^l) at s = 0: c_0 = 0 (exactly: every term's constant term is
+    0) and c_1 < 0.
+    Then h_T(s) < 0 on some (0, s0] and g_T(e^eps) = h_T(e^-eps) e^eps < 0 for every eps > log(1/s0)."""
+    import sympy
+
+    from rldp_verify.certificates.identity import to_tree, tree_identity_certificate
+
+    k, T = len(P0), list(T)
+    sets: dict[int | str, list] = {**{i: [i] for i in range(k)}, "T": T}
+    p = {A: sum(Fraction(P0[i]) for i in S) for A, S in sets.items()}
+    q = {A: sum(Fraction(P1[i]) for i in S) for A, S in sets.items()}
+    name = f"Kairouz Thm. 8, P0 = {[str(x) for x in P0]}, P1 = {[str(x) for x in P1]}, pattern {T}: h_T(s) = s g_T(1/s)"
+    x, docs, parts = sympy.Symbol("x"), [], []
+    for rho in sorted({p[A] / q[A] for A in sets}):
+        def mask(s, rho=rho):
+            return {A: (p[A] + s * (1 - p[A])) if p[A] / q[A] == rho else 0 for A in sets}
+        R = sympy.cancel(_rr_reduced_cost(mask(x), x, k, T) / x)
+        if sympy.denom(R).subs(x, 0) == 0:
+            raise ValueError(f"{name}: the log({rho}) part does not vanish at s = 0 (no tie)")
+        docs.append(tree_identity_certificate(f"{name}: its log({rho}) part is s R(s)",
+                                              expr(Formula.of(_rr_reduced_cost(mask(X), X, k, T))),
+                                              ["*", "$x", to_tree(R)], words="s = e^-eps as $x"))
+        parts.append(log(rho) * Formula(["*", "$x", to_tree(R)]))
+    ml = {A: (p[A] + X * (1 - p[A])) * (log(1 + X * (1 - p[A]) / p[A]) - log(1 + X * (1 - q[A]) / q[A])) for A in sets}
+    h = sum(parts, _rr_reduced_cost(ml, X, k, T))
+    docs.append(series_certificate(f"{name}: c_0 = 0", h, [(0, 0, 0)]))
+    docs.append(coefficient_sign_certificate(name, h, 1))
+    return docs
+
+
+def eq71_certificates(lam, C) -> list[dict]:
+    """ISIT App. C (71) as printed, f(c) = h*(t/c) + c C with h*(t/c) = -K (lambda / sqrt(c))^(2/3) (Lemma 8,
+    K = 2^(-2/3) + 2^(1/3), lambda = sum_u P_hat_u sqrt(w_u - v_u)), is unbounded below as c -> 0+: with c = u^3
+    (u > 0), (lambda / u^(3/2))^(2/3) = lambda^(2/3) / u, so u f(u^3) = -K lambda^(2/3) + C u^4, analytic at u = 0 with
+    c_0 = -K lambda^(2/3) < 0 (the ``series`` certificate), hence f(u^3) -> -inf as u -> 0+."""
+    K = Formula(["pow", 2, "-2/3"]) + Formula(["pow", 2, "1/3"])
+    f = -K * Formula(["pow", qs(Fraction(lam)), "2/3"]) + Fraction(C) * X * X * X * X
+    return [coefficient_sign_certificate(f"ISIT (71) as printed, lambda = {lam}, C = {C}: u (71)(c = u^3)", f, 0)]

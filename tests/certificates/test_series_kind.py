@@ -148,3 +148,39 @@ def test_series_mutant_rejected_by_the_checker():
         revert(done)
     _rejected(bad, "not certainly")
     _ok(taylor.eq86_certificate(Fraction(1, 2), Fraction(1, 4)))
+
+
+RT_P0 = (Fraction(3, 10), Fraction(3, 10), Fraction(2, 5))
+RT_P1 = (Fraction(1, 5), Fraction(1, 5), Fraction(3, 5))
+
+
+def test_rr_tie_certificates_and_variants_without_a_tie_rejected():
+    """kairouz.thm8.rr-optimal-kl: two log-part identities, c_0 = 0 and c_1 < 0 of h(s) = s g(1/s); without a tie
+    (pattern {x1, x3}) the log part does not vanish at s = 0 and no certificate is written; the
+    series with the identity's s R(s) replaced by R(s) (no factor s) is rejected (c_0 is then not 0)."""
+    docs = taylor.rr_tie_certificates(RT_P0, RT_P1, [0, 1])
+    assert [d["kind"] for d in docs] == ["symbolic-identity", "symbolic-identity", "series", "series"]
+    assert all(recheck(d).ok for d in docs)
+    with pytest.raises(ValueError, match="does not vanish"):
+        taylor.rr_tie_certificates(RT_P0, RT_P1, [0, 2])
+    c0 = docs[2]
+    e = c0["statement"]["expr"]
+
+    def drop_s(t):        # ["*", "$x", R] -> R in the log parts
+        if isinstance(t, list):
+            if len(t) == 3 and t[0] == "*" and t[1] == "$x" and isinstance(t[2], list) and t[2][0] != "+":
+                return drop_s(t[2])
+            return [drop_s(a) for a in t]
+        return t
+    assert drop_s(e) != e
+    _rejected({**c0, "statement": {**c0["statement"], "expr": drop_s(e)}}, "not certainly")
+
+
+def test_eq71_certificate_and_the_corrected_form_rejected():
+    """isit.thm4.eq71-as-printed: u (71)(u^3) has c_0 < 0; with Lemma 5's factor c, u (c h*(t/c) + c C) at c = u^3
+    is -K lambda^(2/3) u^2 + C u^4 (bounded as c -> 0+): c_0 = 0, no certificate."""
+    (doc,) = taylor.eq71_certificates(1, 1)
+    assert "c_0 < 0" in _ok(doc)
+    K = taylor.Formula(["pow", 2, "-2/3"]) + taylor.Formula(["pow", 2, "1/3"])
+    with pytest.raises(ValueError, match="not certainly non-zero"):
+        taylor.coefficient_sign_certificate("71 corrected", -K * X * X + X * X * X * X, 0)
