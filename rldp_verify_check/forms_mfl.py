@@ -21,6 +21,15 @@
   (1-p) / perm(k-1, m) if x is not in Y; so the ratio depends on the statuses (first, later, absent) of x and x'
   only, and a pair of them is realised by some Y iff not both first, at most m - 1 later, and the m - placed other
   positions fit the k - 2 other values: U = L = the max over realised pairs.
+- ``rsfd`` under {P} (set ``distribution``, ``sizes`` [|S|, |U|], data ``r``; k_0 ... k_{D-1} = |S| |U|, x = s |U| +
+  u the lexicographic index of the tuple t, t_0 most significant): P(y|s) = sum_u P(u|s) Q(y|t(s, u)) = prod_i
+  F_i(y_i) (1/D) sum_j sum_v pi_j(v|s) (L_j/F_j)(y_j|v), pi_j(.|s) the marginal of t_j under P(.|s).  With Y the
+  values whose bit is 1 (UE) or Y = {y_j} (GRR), sum_v pi_j(v|s) (L_j/F_j)(y_j|v) = w(|Y|) (G(0) + (G(1) - G(0))
+  pi_j(Y|s)) (sum_v pi_j(v|s) = 1; w = 1 but for ``random``; |Y| = 1 for ``uniform``, any size for UE).  For each
+  pair s != s' of positive mass, Dinkelbach as above: sum_j max_Y (a_j - R b_j) <= 0 proves the ratio <= R at every
+  y; for each size n the best Y is the n values of largest (G(1) - G(0)) (pi_j(v|s) - R pi_j(v|s')) (w(n) > 0), so
+  the prefixes of that order suffice.  U = R (1 with fewer than two such secrets); L = the max over the pairs of
+  sum a / sum b at these maximisers (an output y; the factor before the sum is > 0 and cancels).
 """
 
 from __future__ import annotations
@@ -29,11 +38,13 @@ import math
 from fractions import Fraction
 
 from rldp_verify_check import CertificateError, q
-from rldp_verify_check.audit import INF, _conclude, _eps_c, _num_or_inf, _ratio, _s
+from rldp_verify_check.audit import INF, _conclude, _eps_c, _num_or_inf, _ratio, _s, _table
 
 
 def check_mfl(st: dict, data: dict) -> str:
     """Check an ``audit`` statement in one of the forms above; returns what was proved."""
+    if "rsfd" in st and st["set"]["type"] == "distribution":
+        return _conclude(st, *_rsfd_p(st, data["r"])) + " (rsfd, {P})"
     if st["set"]["type"] != "ldp":
         raise CertificateError("laplace-histogram, rsfd and ordered-subsets are eps-LDP forms (set ldp)")
     if "laplace-histogram" in st:
@@ -49,11 +60,7 @@ def _rsfd(parts: list, r, choice: list):
     """(U, L) of RS+FD: the bound R = r checked by sum_j max (u_j - R v_j) <= 0, L at the ``choice``."""
     R, terms, uv = _num_or_inf(r), [], []
     for part, ch in zip(parts, choice, strict=True):
-        fake, k, p, c = part["fake"], int(part["k"]), q(part["p"]), q(part["q"])
-        if k < 2 or not (0 <= p <= 1 and 0 <= c <= 1) or {"uniform": p + (k - 1) * c != 1, "zero": not 0 < c < 1,
-                                                          "random": not 0 < c < 1 or not 0 < p < 1}[fake]:
-            raise CertificateError(f"RS+FD part {part} is not a GRR / UE with k >= 2 and 0 < q < 1 (random: 0 < p < 1)")
-        G = [k * c, k * p] if fake == "uniform" else [(1 - p) / (1 - c), p / c]
+        fake, k, G = _part(part)
         ends = {(b1, b2): ([b1, k - 1 + b1] if b1 == b2 else [1, k - 1]) if fake == "random" else [0]
                 for b1 in (0, 1) for b2 in (0, 1)}
         if R != INF:
@@ -65,6 +72,49 @@ def _rsfd(parts: list, r, choice: list):
     if R != INF and sum(terms) > 0:
         raise CertificateError(f"sum_j max (u_j - R v_j) = {_s(sum(terms))} > 0: the ratio is not <= R = {_s(R)}")
     return R, _ratio(sum((u for u, _ in uv), Fraction(0)), sum((v for _, v in uv), Fraction(0)))
+
+
+def _part(part: dict):
+    """(fake, k, G) of an RS+FD part, its parameters checked."""
+    fake, k, p, c = part["fake"], int(part["k"]), q(part["p"]), q(part["q"])
+    if k < 2 or not (0 <= p <= 1 and 0 <= c <= 1) or {"uniform": p + (k - 1) * c != 1, "zero": not 0 < c < 1,
+                                                      "random": not 0 < c < 1 or not 0 < p < 1}[fake]:
+        raise CertificateError(f"RS+FD part {part} is not a GRR / UE with k >= 2 and 0 < q < 1 (random: 0 < p < 1)")
+    return fake, k, [k * c, k * p] if fake == "uniform" else [(1 - p) / (1 - c), p / c]
+
+
+def _rsfd_p(st: dict, r):
+    """(U, L) of RS+FD under {P} (module docstring): per pair of secrets sum_j max_Y (a_j - R b_j) <= 0."""
+    parts, (a1, a2), R = [_part(p) for p in st["rsfd"]["parts"]], (int(v) for v in st["sizes"]), _num_or_inf(r)
+    ks, P, pi = [k for _, k, _ in parts], _table(st["set"]["P"], a1, a2, "P"), {}
+    if math.prod(ks) != a1 * a2 or R == INF:
+        raise CertificateError(f"RS+FD under {{P}} needs k_0 ... k_D-1 = |S| |U| = {a1 * a2} (k = {ks}) and a finite r")
+    for s, row, m in ((s, row, sum(row)) for s, row in enumerate(P) if sum(row)):
+        pi[s] = [[Fraction(0)] * k for k in ks]
+        for x, c in ((s * a2 + u, c) for u, c in enumerate(row) if c):
+            for j in reversed(range(len(ks))):
+                x, v = divmod(x, ks[j])
+                pi[s][j][v] += c / m
+    L = Fraction(1)
+    for s, t in ((s, t) for s in pi for t in pi if s != t):
+        ab = [max(_prefixes(f, pi[s][j], pi[t][j], R), key=lambda e: e[0] - R * e[1]) for j, f in enumerate(parts)]
+        if sum(a - R * b for a, b in ab) > 0:
+            raise CertificateError(f"secrets {s}, {t}: sum_j max (a_j - R b_j) > 0, the ratio is not <= R = {_s(R)}")
+        L = max(L, _ratio(sum(a for a, _ in ab), sum(b for _, b in ab)))
+    return (R if len(pi) >= 2 else Fraction(1)), L
+
+
+def _prefixes(part, ps: list, pt: list, R) -> list:
+    """(a, b) = w(n) (G(0) + (G(1) - G(0)) pi(Y)) under s and s' for Y the first n values of the order, n allowed."""
+    (fake, k, G), dG = part, part[2][1] - part[2][0]
+    order = sorted(range(k), key=lambda v: -dG * (ps[v] - R * pt[v]))
+    out, a, b = [], Fraction(0), Fraction(0)
+    for n in range(k + 1):
+        if n > 0:
+            a, b = a + ps[order[n - 1]], b + pt[order[n - 1]]
+        if fake != "uniform" or n == 1:
+            out.append((_w(G, k, n, fake) * (G[0] + dG * a), _w(G, k, n, fake) * (G[0] + dG * b)))
+    return out
 
 
 def _w(G: list, k: int, n: int, fake: str) -> Fraction:

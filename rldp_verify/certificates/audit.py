@@ -328,10 +328,9 @@ def structured_certificate(res, adapted, eps, *, name: str = "audit") -> dict:
     no certificate form exists: a FAIL of local hashing whose hash is not xxh32 (under {P}: the witness seed and
     bucket with both secrets' cells' buckets, :func:`~rldp_verify.certificates.audit_more.p_witness`) or an (eps, P)
     upper end below max(a/b, b/a) (the whole seed range searched: it rests on the hash at every seed; any other
-    upper end below it is written and rejected by the checker), ordered subsets
-    (m >= 2), RS+FD and the ideal Laplace histogram beyond eps-LDP (for eps-LDP: the forms of
-    :mod:`~rldp_verify.certificates.audit_mfl`), a ball of infinite radius, local hashing on a ball, and a FAIL
-    turned into PASS by ``--tolerance`` (not a certified verdict)."""
+    upper end below it is written and rejected by the checker), ordered subsets (m >= 2) and the ideal Laplace
+    histogram beyond eps-LDP, RS+FD on a ball (eps-LDP and RS+FD under {P}: :mod:`~rldp_verify.certificates.audit_mfl`),
+    a ball of infinite radius, local hashing on a ball, and a FAIL turned into PASS by ``--tolerance``."""
     from rldp_verify.certificates.audit_hash import upper_only
     from rldp_verify.structured.channels import PublicMixture, UnaryProduct
 
@@ -484,9 +483,11 @@ def _structured_head(res, st, sizes, target=None) -> dict:
         return _hashing_head(res, st, sizes, shape)
     from rldp_verify.certificates.audit_forms import lattice_form, product_form
     from rldp_verify.certificates.audit_hash import hash_form
-    from rldp_verify.certificates.audit_mfl import mfl_form
+    from rldp_verify.certificates.audit_mfl import mfl_form, mfl_p_form
     from rldp_verify.certificates.audit_more import more_form
 
+    if sizes is not None and (form := mfl_p_form(st, res, sizes)) is not None:     # RS+FD under {P}
+        return form
     for make in (lattice_form, product_form, mfl_form, hash_form, partial(more_form, target=target)):
         if sizes is None and (form := make(st)) is not None:
             return _with_compound_witness(st, form)

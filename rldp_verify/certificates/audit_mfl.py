@@ -10,6 +10,9 @@ structures' own fields; :mod:`rldp_verify_check.forms_mfl` derives what each pro
   (:class:`~rldp_verify.structured.channels.FakeDataUnary`) or a fake law per attribute
   (:class:`~rldp_verify.structured.composite.FakeData`, UE with random fake data too). The choice maximises
   u_j - r v_j per part (Dinkelbach's fixed point: sum u / sum v = r there).
+- ``rsfd`` under {P} (:func:`mfl_p_form`): the same parts, ``sizes`` [|S|, |U|] and the exact (eps, P) ratio ``r`` of
+  :func:`rldp_verify.structured.rsfd.rsfd_p_audit` as data, at any size (no dense channel, no choice: the checker
+  finds the maximisers itself).
 - ``ordered-subsets`` {k, m, p}: :class:`~rldp_verify.structured.channels.SubsetSelection` with ``ordered`` and
   m >= 2 (``SS_Client``'s array: the true value, when included, first).
 """
@@ -40,6 +43,20 @@ def mfl_form(st) -> dict | None:
         k *= int(p["k"])
     return {"rsfd": {"parts": parts}, "sizes": [k, 1],
             "data": {"r": qs(r), "choice": [best_choice(p, INF if r == INF else Fraction(r)) for p in parts]}}
+
+
+def mfl_p_form(st, res, sizes) -> dict | None:
+    """The ``rsfd`` statement (with ``data``) of the (eps, P) audit ``res`` of an RS+FD structure ``st`` on
+    ``sizes`` = (|S|, |U|), None for other structures; InputError (one line) for an infinite ratio."""
+    from rldp_verify.core.errors import InputError
+
+    parts = rsfd_parts(st)
+    if parts is None:
+        return None
+    if res.ratio_upper == INF or res.ratio_upper != res.ratio_lower:
+        raise InputError(f"no certificate for {res.adapter} ({st.kind}) under {{P}}: the rsfd form needs the exact "
+                         f"finite ratio (got [{res.ratio_lower}, {res.ratio_upper}])")
+    return {"rsfd": {"parts": parts}, "sizes": [int(v) for v in sizes], "data": {"r": qs(Fraction(res.ratio_upper))}}
 
 
 def rsfd_parts(st) -> list[dict] | None:
