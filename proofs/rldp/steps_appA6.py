@@ -119,7 +119,7 @@ def _vectors(values, S, U):
     method=(Method.EXACT,),
 )
 def check_scaling(ctx):
-    T = Tally(50)
+    T, certified = Tally(50), []
     for S, U in ((2, 1), (2, 2), (3, 1), (2, 3), (3, 2)):
         for t in (Fraction(3, 2), Fraction(2), Fraction(71, 10)):
             pt = {"|S|": S, "|U|": U, "e^eps": str(t)}
@@ -132,13 +132,34 @@ def check_scaling(ctx):
             blocks = sum(1 for r in ones if t in r)
             T.truth("e^eps 1_X in V2", blocks >= 2, pt, blocks_with_e_eps=blocks)
             T.points += 1
-    from rldp_verify.certificates.claims import no_certificate
-
+            certified.append(["min", *_scaling_facts(V2, V3, U, t)])
+    if T.failure is not None:
+        return T.outcome("(A106) and V2', V3'", statement_claims=LEMMA_A8)
     return T.outcome("(A106) and V2', V3'", statement_claims=LEMMA_A8,
-                     **no_certificate("finite-set facts about explicit exact vectors (V3' = e^-eps V2' as sets, each "
-                                      "vector's defining inequalities of C, a count of blocks), decided by enumeration "
-                                      "in Fractions at 15 (|S|, |U|, e^eps) points: no certificate kind holds a set "
-                                      "equality or cone membership, whose data would be the statement itself"))
+                     certificate_covers=inst.cover_note(
+                         T.points, min(T.points, inst.CAP), "V2' and V3' (data) in C (each entry >= 0 and (A90)'s "
+                         "e^eps v_{s',u'} - v_{s,u} >= 0), and the printed image e^-eps v of every v in V2' (data) equal to "
+                         "e^-eps v, in {e^-eps, 1}^X",
+                         "; V3' = e^-eps V2' as sets then follows by counting (v -> e^-eps v is injective and both sets "
+                         "have 2^|X| elements, enumerated as data), and 'e^eps 1_X in V2' is a count of blocks (|S| >= 2), "
+                         "not a computation"),
+                     **built(lambda: inst.all_nonneg_certificate(
+                         "rldp.steps.a6.a106-scaling: V2', V3' in C and e^-eps V2' in {e^-eps, 1}^X", certified)))
+
+
+def _scaling_facts(V2, V3, U: int, t) -> list:
+    """Facts (each >= 0) that every v in V2' and V3' lies in C (A90), and that the printed image w = e^-eps v of each
+    v in V2' (data) is e^-eps v (t w - v = 0) with entries in {e^-eps, 1} ((w - 1/t)(w - 1) = 0), both ways."""
+    facts: list = []
+    for V in (V2, V3):
+        for v in sorted(V):
+            flat = [x for r in v for x in r]
+            facts += [*flat, *inst.prop3_expressions([flat], U, t)]
+    for v in sorted(V2):
+        for x, y in zip((x for r in v for x in r), (y for r in printed_V3_from_V2(v, t) for y in r), strict=True):
+            for e in (["-", ["*", y, t], x], ["*", ["-", y, ["/", 1, t]], ["-", y, 1]]):
+                facts += [e, ["-", e]]
+    return facts
 
 
 def printed_column_set(a1, a2, t):
