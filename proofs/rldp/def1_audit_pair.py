@@ -36,9 +36,13 @@ def _problem(ball, mech, y, s1, s2):
 
 def _witness_evidence(witnesses) -> dict:
     """Issue 23: each bracket's lower end is attained: its witness W (an exact table) lies in F (B - D_alpha(P^||W)
-    >= 0, arb) and W(y|s1) / W(y|s2) - lo >= 0 (exact, Definition 1's conditionals from W and Q_y)."""
+    >= 0, arb) and W(y|s1) / W(y|s2) - lo >= 0 (exact, Definition 1's conditionals from W and Q_y); and each upper
+    end hi bounds the sup: the weak-duality bound of the pair entry (r = hi, t, mu1, mu2) that the engine certified
+    hi with, written out (:func:`rldp_verify.certificates.partial.pair_upper_certificates`), is <= 0 (arb), with
+    its side conditions exactly."""
     from rldp_verify.certificates import instances_rldp as inst
     from rldp_verify.certificates.claims import built
+    from rldp_verify.certificates.partial import pair_upper_certificates
 
     usable = [(b, q, s1, s2, r) for b, q, s1, s2, r in witnesses
               if r.witness is not None and isinstance(r.lo, Fraction)]
@@ -48,17 +52,24 @@ def _witness_evidence(witnesses) -> dict:
         a2 = ball.public_size
         in_f.append((ball.phat, ball.alpha, ball.radius, W))
         ratio.append(["-", ["/", inst.conditional_expr(Qy, W, s1, a2), inst.conditional_expr(Qy, W, s2, a2)], r.lo])
+    entries = [(ball, Qy, s1, s2, r, getattr(r, "entry", None)) for ball, Qy, s1, s2, r in witnesses]
+    uppers = [(Qy, ball.public_size, s1, s2, ball.phat, ball.alpha, ball.radius, e)
+              for ball, Qy, s1, s2, r, e in entries if e is not None and e.get("mode") is None and e["r"] == r.hi]
 
     def build():
         name = "rldp.audit.pair-bracket"
         return [inst.all_nonneg_certificate(f"{name}: the lower end's witness in F, B - D_alpha(P^||W)",
                                             inst.ball_slack_expressions(in_f), exact=False),
-                inst.all_nonneg_certificate(f"{name}: W(y|s1)/W(y|s2) - lo", ratio)]
+                inst.all_nonneg_certificate(f"{name}: W(y|s1)/W(y|s2) - lo", ratio),
+                *pair_upper_certificates(name, uppers)]
     return {"certificate_covers": f"the lower ends of {len(usable)} of the {len(witnesses)} sampled pairs' brackets: "
                                   "each witness W (an exact table) lies in F (arb) and its ratio W(y|s1)/W(y|s2) is "
-                                  "at least lo (exact), so lo <= sup; not the upper ends hi (their dual entries are "
-                                  "re-checked only inside an audit certificate), nor the SLSQP comparison or the "
-                                  "product of projections", **built(build)}
+                                  "at least lo (exact), so lo <= sup; the upper ends of "
+                                  f"{len(uppers)} of the {len(witnesses)}: the weak-duality bound of P(y|s1) - hi "
+                                  "P(y|s2) over F at the engine's rational (t, mu1, mu2) is <= 0 (arb; the bound "
+                                  "written out in the checker's language, its derivation in "
+                                  "rldp_verify/certificates/partial.py), so sup <= hi; not the SLSQP comparison or "
+                                  "the product of projections", **built(build)}
 
 
 def product_of_projections(ball, mech, y, s1, s2, dps):

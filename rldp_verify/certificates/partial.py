@@ -1,0 +1,191 @@
+"""Certificates for the exact or rigorous evidence that other builders left uncovered (issue 23, "partial").
+
+Existing kinds only (``rigorous-value``, with its ``forall`` boxes, and ``symbolic-identity``):
+
+- :func:`pair_upper_certificates`: the upper end hi of an audit's bracket of one ratio sup_{P in F} P(y|s1)/P(y|s2)
+  over a Rényi ball F (``rldp.audit.pair-bracket``), from the pair entry (r = hi, t, mu1, mu2) that the engine
+  certified it with, the weak-duality bound written out in the checker's expression language;
+- :func:`phi_convexity_certificates`: phi_{B_s}(rho, xi) of eq. (26) convex in xi on a whole interval (not at grid
+  points): phi'' > 0 written out in closed form and evaluated on boxes covering the interval, with the algebra that
+  brings the quotient rule's numerator to that form as a ``symbolic-identity``.
+
+The weak-duality bound of a pair (the derivation is the docstring of :mod:`rldp_verify_check.audit`, restated here
+from the definitions).  Write q_i = Q[y|s_i, .], p_i = P^_{s_i}, w_i = P^_{U|s_i}, R_i = P_{U|s_i},
+d_i = D_a(w_i || R_i), z_i = e^{-d_i} in (0, 1], beta = 1 - 1/a, x1 = mu1 - q1 >= 0, x2 = mu2 + r q2 >= 0.  As each
+R_i sums to 1, <q1,R1> - r <q2,R2> = mu1 + mu2 - <x1,R1> - <x2,R2>, and Hölder (a > 1: exponents a, a/(a-1) on
+w x^beta = (w^a R^(1-a))^(1/a) (R x)^beta; a < 1 the reverse; Jensen at a = 1) gives <x_i, R_i> >= z_i M_i with
+M_i = (sum_u w_i(u) x_i(u)^beta)^(1/beta) (the geometric mean at beta = 0).  Membership in F: sum_x P^_x^a
+P_x^(1-a) = sum_s p_s^a P_s^(1-a) e^{(a-1) d_s} and Hölder over s give sum_s p_s z_s^-beta <= e^{beta B}
+(beta > 0; >= for beta < 0), and z_s^-beta >= 1 (<= 1) for the other secrets, so p1 z1^-beta + p2 z2^-beta <= K
+(>= K), K = e^{beta B} - 1 + p1 + p2; at a = 1 the chain rule gives p1 log(1/z1) + p2 log(1/z2) <= B.  With
+t beta >= 0 (t >= 0 at a = 1) the multiplier's term is >= 0 on F, so
+
+    <q1,R1> - r <q2,R2> <= mu1 + mu2 + t K + sum_i sup_{z in (0, 1]} h_i(z),   h_i(z) = -M_i z - t p_i z^-beta
+
+(t B and h_i(z) = -M_i z + t p_i log z at a = 1).  For -1 < beta, c = t p_i with c beta >= 0, h_i is concave with
+h_i'(z) = -M_i + c beta z^(-beta-1) (c log z: -M_i + c / z), so its sup on (0, 1] is h_i(min(1, z*)),
+z* = (c beta / M_i)^(1/(1+beta)) (c / M_i at beta = 0); c = 0: sup = 0.  The bound certainly <= 0 proves
+P(y|s1) <= r P(y|s2) for every P in F, i.e. the sup of the ratio is at most r = hi.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from rldp_verify.certificates.interval import interval_certificate
+from rldp_verify.certificates.value import expr, value_certificate
+
+
+def _power_mean_expr(x: list[Fraction], w: list[Fraction], beta: Fraction):
+    """M_beta(x; w) = (sum w_u x_u^beta)^(1/beta) over w_u > 0 (geometric mean at beta = 0), or 0 (exactly) when
+    it is 0: all x_u = 0, or some x_u = 0 with beta <= 0."""
+    items = [(xi, wi) for xi, wi in zip(x, w, strict=True) if wi > 0]
+    if all(xi == 0 for xi, _ in items) or (beta <= 0 and any(xi == 0 for xi, _ in items)):
+        return 0
+    items = [(xi, wi) for xi, wi in items if xi > 0]          # 0^beta = 0 for beta > 0
+    if beta == 0:
+        return ["exp", ["+", *(["*", wi, ["log", xi]] for xi, wi in items)]]
+    return ["pow", ["+", *(["*", wi, ["pow", xi, beta]] for xi, wi in items)], 1 / beta]
+
+
+def _sup_h_expr(M, c: Fraction, beta: Fraction):
+    """sup over z in (0, 1] of -M z - c z^-beta (-M z + c log z at beta = 0), for c beta >= 0 and -1 < beta (module
+    docstring): h(min(1, z*)); M = 0 (exactly): h increases, sup = h(1) = -c (0 at beta = 0)."""
+    if c == 0:
+        return 0
+    if M == 0:
+        return 0 if beta == 0 else -c
+    if beta == 0:
+        z = ["min", 1, ["/", c, M]]
+        return ["let", [["z", z]], ["+", ["-", ["*", M, "$z"]], ["*", c, ["log", "$z"]]]]
+    z = ["min", 1, ["pow", ["/", c * beta, M], 1 / (1 + beta)]]
+    return ["let", [["z", z]], ["-", ["-", ["*", M, "$z"]], ["*", c, ["pow", "$z", -beta]]]]
+
+
+def pair_bound_expr(Q_y, a2: int, s1: int, s2: int, phat, alpha, B, entry: dict) -> tuple[list, list]:
+    """(the weak-duality bound of <q1,R1> - r <q2,R2> over the Rényi ball (P^ = ``phat``, order alpha, radius B) at
+    the entry's (r, t, mu1, mu2), its exact side conditions as expressions that must be >= 0: x1, x2 >= 0 and
+    t beta >= 0 (t >= 0 at alpha = 1)).  ``Q_y``: the row of output y over the flat X = S x U."""
+    alpha, B = Fraction(alpha), Fraction(B)
+    if entry.get("mode") is not None:
+        raise ValueError(f"pair entry of mode {entry['mode']!r}: only the weak-duality entry (r, t, mu1, mu2) is "
+                         "written out here")
+    r, t, mu1, mu2 = (Fraction(entry[k]) for k in ("r", "t", "mu1", "mu2"))
+    beta = 1 - 1 / alpha
+    if not beta > -1:
+        raise ValueError(f"alpha = {alpha} <= 1/2: h is not concave, the weak-duality entry is not written out here")
+    q1, q2 = [Fraction(v) for v in Q_y[s1 * a2:(s1 + 1) * a2]], [Fraction(v) for v in Q_y[s2 * a2:(s2 + 1) * a2]]
+    x1, x2 = [mu1 - v for v in q1], [mu2 + r * v for v in q2]
+    p1, p2 = sum(Fraction(v) for v in phat[s1]), sum(Fraction(v) for v in phat[s2])
+    if p1 == 0 or p2 == 0:
+        raise ValueError("a secret of the pair has mass 0 under P^")
+    K = B if beta == 0 else ["+", ["exp", beta * B], p1 + p2 - 1]
+    terms: list = [mu1 + mu2, ["*", t, K]]
+    for x, p, s in ((x1, p1, s1), (x2, p2, s2)):
+        M = _power_mean_expr(x, [Fraction(v) / p for v in phat[s]], beta)
+        terms.append(_sup_h_expr(M, t * p, beta))
+    side = [*x1, *x2, t if beta == 0 else t * beta]
+    return ["+", *terms], side
+
+
+def pair_upper_certificates(name: str, cases) -> list[dict]:
+    """Per case (Q_y, a2, s1, s2, phat, alpha, B, entry) the arb ``rigorous-value`` certificate that the
+    weak-duality bound (:func:`pair_bound_expr`) is <= 0 (so sup_F P(y|s1)/P(y|s2) <= entry["r"]), and one exact
+    certificate of all cases' side conditions (each >= 0); none for no case."""
+    from rldp_verify.certificates.instances_rldp import all_nonneg_certificate
+
+    if not cases:
+        return []
+    docs, side = [], []
+    for Q_y, a2, s1, s2, phat, alpha, B, entry in cases:
+        bound, cond = pair_bound_expr(Q_y, a2, s1, s2, phat, alpha, B, entry)
+        side += cond
+        docs.append(value_certificate(f"{name}: sup over F of P(y|{s1})/P(y|{s2}) <= hi = {float(entry['r']):.15g}... "
+                                      f"(the entry's exact r; alpha = "
+                                      f"{alpha}, B = {B}): the weak-duality bound of P(y|s1) - hi P(y|s2) at "
+                                      "(t, mu1, mu2) is <= 0", bound, upper=0))
+    docs.append(all_nonneg_certificate(f"{name}: the pair entries' side conditions x1 = mu1 - q1, x2 = mu2 + hi q2, "
+                                       "t beta (t at alpha = 1)", side, cap=len(side)))
+    return docs
+
+
+def phi_second_derivative_expr(rho: Fraction, alpha: Fraction, var: str = "xi") -> list:
+    """phi''(xi) for phi(xi) = D_alpha(Bern(rho) || Bern(rho xi)) (eq. (26), B_s drops out), xi the variable
+    ``$var``: rho^2 f''(t) at t = rho xi, f(t) = D_alpha(Bern(rho)||Bern(t)).
+
+    f = log(S)/(alpha - 1), S = A t^(1-alpha) + C (1-t)^(1-alpha), A = rho^alpha, C = (1-rho)^alpha.  With
+    a = A t^-alpha, c = C (1-t)^-alpha: S = a t + c (1-t), S' = (1-alpha)(a - c), S'' = alpha (alpha-1)
+    (a/t + c/(1-t)), so f'' = (S'' S - S'^2) / ((alpha-1) S^2) = (alpha (a/t + c/(1-t)) S - (alpha-1) (a-c)^2) / S^2
+    = ((a - c)^2 + alpha a c / (t (1-t))) / S^2 (the last step: :func:`phi_numerator_identity`), positive for every
+    alpha > 0 and t in (0, 1).  alpha = 1 (KL): f'' = rho/t^2 + (1-rho)/(1-t)^2."""
+    rho, alpha = Fraction(rho), Fraction(alpha)
+    t = ["*", rho, f"${var}"]
+    if alpha == 1:
+        f2 = ["+", ["/", rho, ["pow", "$t", 2]], ["/", 1 - rho, ["pow", ["-", 1, "$t"], 2]]]
+        return ["let", [["t", t]], ["*", rho * rho, f2]]
+    binds = [["t", t], ["a", ["*", ["pow", rho, alpha], ["pow", "$t", -alpha]]],
+             ["c", ["*", ["pow", 1 - rho, alpha], ["pow", ["-", 1, "$t"], -alpha]]],
+             ["S", ["+", ["*", "$a", "$t"], ["*", "$c", ["-", 1, "$t"]]]]]
+    num = ["+", ["pow", ["-", "$a", "$c"], 2], ["/", ["*", alpha, "$a", "$c"], ["*", "$t", ["-", 1, "$t"]]]]
+    return ["let", binds, ["*", rho * rho, ["/", num, ["pow", "$S", 2]]]]
+
+
+def phi_numerator_identity(name: str) -> dict:
+    """The ``symbolic-identity`` certificate of the algebra in :func:`phi_second_derivative_expr`:
+    alpha (a/t + c/(1-t)) (a t + c (1-t)) - (alpha-1) (a-c)^2 = (a - c)^2 + alpha a c / (t (1-t)), as rational
+    functions of a, c, t, alpha (uses (1-t) + t = 1)."""
+    import sympy
+
+    from rldp_verify.certificates.identity import identity_certificate
+
+    a, c, t, al = sympy.symbols("a c t alpha")
+    lhs = al * (a / t + c / (1 - t)) * (a * t + c * (1 - t)) - (al - 1) * (a - c) ** 2
+    rhs = (a - c) ** 2 + al * a * c / (t * (1 - t))
+    doc = identity_certificate(f"{name}: the quotient rule's numerator of f'' = ((a - c)^2 + alpha a c/(t(1-t))) "
+                               "S^2 f''", lhs, rhs)
+    return doc if isinstance(doc, dict) else doc[0]
+
+
+def positive_boxes(e, var: str, a: Fraction, b: Fraction, *, max_boxes: int = 4096) -> list[tuple]:
+    """Boxes covering [a, b] on each of which the checker's arb evaluation of ``e`` (``$var`` the box) is
+    certainly > 0, by bisection from [a, b]; ValueError beyond ``max_boxes`` (the proposal; the checker re-decides)."""
+    import flint
+
+    from rldp_verify_check import CertificateError
+    from rldp_verify_check.value import evaluate, num
+
+    e = expr(e)
+
+    def positive(lo, hi) -> bool:
+        with flint.ctx.workprec(128):
+            try:
+                return bool(evaluate(e, {"$" + var: num(lo).union(num(hi))}) > 0)
+            except CertificateError:
+                return False
+
+    todo, out = [(Fraction(a), Fraction(b))], []
+    while todo:
+        lo, hi = todo.pop()
+        if positive(lo, hi):
+            out.append((lo, hi))
+        elif len(out) + len(todo) >= max_boxes or hi - lo < Fraction(1, 10**12):
+            raise ValueError(f"no cover of [{a}, {b}] by at most {max_boxes} boxes on which the value is > 0")
+        else:
+            mid = (lo + hi) / 2
+            todo += [(mid, hi), (lo, mid)]
+    return sorted(out)
+
+
+def phi_convexity_certificates(name: str, cases, t_lo: Fraction, t_hi: Fraction) -> list[dict]:
+    """Per (alpha, rho) of ``cases`` the ``forall`` certificate that phi''(xi) > 0 for every xi in
+    [t_lo/rho, t_hi/rho] (:func:`phi_second_derivative_expr`, boxes from :func:`positive_boxes`), and the
+    identity behind its closed form (:func:`phi_numerator_identity`)."""
+    docs = []
+    for alpha, rho in cases:
+        e = phi_second_derivative_expr(rho, alpha)
+        lo, hi = Fraction(t_lo) / rho, Fraction(t_hi) / rho
+        docs.append(interval_certificate(f"{name}: phi''(xi) > 0 for every xi in [{lo}, {hi}] (rho xi in [{t_lo}, "
+                                         f"{t_hi}]), alpha = {alpha}, rho = {rho}", e, "xi", lo, hi,
+                                         positive_boxes(e, "xi", lo, hi), lower=0, strict=True))
+    docs.append(phi_numerator_identity(name))
+    return docs

@@ -1,0 +1,101 @@
+"""Certificates of the evidence that earlier rounds left uncovered (issue 23, helper "partial",
+:mod:`rldp_verify.certificates.partial` and the claims' builders): each is accepted as built and rejected once
+made wrong (an upper end lowered, a multiplier out of its range, a box missing, a term of a formula dropped, an
+enclosure moved)."""
+
+from fractions import Fraction as F
+
+import pytest
+
+from rldp_verify.certificates import partial, recheck
+from rldp_verify.certificates.partial import pair_upper_certificates, phi_convexity_certificates
+from rldp_verify.rldp.audit.pair import PairProblem, solve_pair
+from rldp_verify.rldp.uncertainty import RenyiBall
+
+PHAT = [[3, 5, 2], [4, 1, 6]]
+Q_Y = [F(1, 5), F(1, 2), F(3, 10), F(2, 5), F(1, 10), F(7, 20)]     # one output's row over X = S x U
+
+
+def _case(alpha, radius=F(1, 5)):
+    ball = RenyiBall.from_radius(PHAT, alpha, radius)
+    rows = [tuple(Q_Y[0:3]), tuple(Q_Y[3:6])]
+    r = solve_pair(PairProblem(ball, rows, 0, 0, 1), 30)
+    assert r.entry is not None and r.entry.get("mode") is None and r.entry["r"] == r.hi
+    return (Q_Y, 3, 0, 1, ball.phat, ball.alpha, ball.radius, r.entry), r
+
+
+@pytest.mark.parametrize("alpha", [F(3, 4), F(1), F(2)])
+def test_pair_upper_end(alpha):
+    """hi = the entry's r is certified (beta < 0, = 0, > 0); hi lowered by a millionth is rejected; the lower end
+    lo of the same bracket in place of hi is rejected (lo < hi)."""
+    case, r = _case(alpha)
+    assert all(recheck(d).ok for d in pair_upper_certificates("pair", [case]))
+    entry = case[-1]
+    low = pair_upper_certificates("pair", [(*case[:-1], {**entry, "r": entry["r"] * (1 - F(1, 10**6))})])
+    assert not recheck(low[0]).ok
+    assert r.lo < r.hi
+    at_lo = pair_upper_certificates("pair", [(*case[:-1], {**entry, "r": r.lo})])
+    assert not recheck(at_lo[0]).ok
+
+
+def test_pair_upper_side_conditions():
+    """mu1 below max q1 (x1 < 0) or t of the wrong sign for alpha fails the exact side conditions."""
+    case, _ = _case(F(2))
+    entry = case[-1]
+    for wrong in ({**entry, "mu1": max(Q_Y[0:3]) - F(1, 10**9)}, {**entry, "t": -abs(entry["t"]) - 1}):
+        docs = pair_upper_certificates("pair", [(*case[:-1], wrong)])
+        assert not recheck(docs[-1]).ok
+
+
+def test_phi_convexity_boxes():
+    """phi'' > 0 on [1/1000, 999/1000] / rho is accepted; a box dropped, or phi'' without its alpha a c / (t(1-t))
+    term (which vanishes where a = c), is rejected; the identity with that term dropped is rejected too."""
+    docs = phi_convexity_certificates("phi", [(F(3), F(3, 10))], F(1, 1000), F(999, 1000))
+    assert all(recheck(d).ok for d in docs)
+    box_doc = docs[0]
+    boxes = box_doc["data"]["boxes"]
+    assert len(boxes) >= 2
+    gap = {**box_doc, "data": {"boxes": boxes[:1] + boxes[2:]}}
+    assert not recheck(gap).ok
+    e = box_doc["statement"]["expr"]            # ["let", binds, ["*", rho^2, ["/", num, S^2]]]
+    num_ = e[2][2][1]
+    wrong = ["let", e[1], ["*", e[2][1], ["/", num_[1], e[2][2][2]]]]
+    assert not recheck({**box_doc, "statement": {**box_doc["statement"], "expr": wrong}}).ok
+    ident = docs[-1]
+    assert ident["kind"] == "symbolic-identity"
+    rhs = ident["statement"]["rhs"]                # ["+", (a - c)^2, alpha a c / (t (1-t))]
+    no_alpha = ["+", rhs[1], [rhs[2][0], *(f for f in rhs[2][1:] if f != "$alpha")]]
+    assert not recheck({**ident, "statement": {**ident["statement"], "rhs": no_alpha}}).ok
+
+
+def test_phi_second_derivative_matches_mpmath():
+    """The closed form of phi'' agrees with mpmath's numerical second derivative of D_alpha(Bern(rho)||Bern(rho xi))
+    (alpha = 1/2, 1, 5)."""
+    import mpmath
+
+    from rldp_verify.certificates.value import expr
+    from rldp_verify.rldp.xi_interval import phi
+    from rldp_verify_check.value import evaluate, num
+
+    for alpha in (F(1, 2), F(1), F(5)):
+        rho, xi = F(3, 10), F(2)
+        e = expr(partial.phi_second_derivative_expr(rho, alpha))
+        closed = float(evaluate(e, {"$xi": num(xi)}).mid())
+        with mpmath.workdps(30):
+            numeric = mpmath.diff(lambda x: phi(mpmath.mpf(3) / 10, x, alpha, 0), 2, 2)
+        assert abs(closed - float(numeric)) <= 1e-12 * abs(closed)
+
+
+def test_lemma_a6_enclosure_near_one():
+    """alpha = 1, B = 4, rho = 19/20: the engine's 25-digit t+ is 1 while D_1(Bern(rho)||Bern(1)) is infinite; the
+    enclosure recomputed at 120 digits is certified (D(lo) <= B), and lo moved up past t+ is rejected."""
+    from proofs.rldp.lemA6_l1_radius import _tplus_enclosure
+    from rldp_verify.certificates.divergence import binary_renyi_expr
+    from rldp_verify.certificates.value import value_certificate
+
+    rho, B = F(19, 20), F(4)
+    lo, hi = _tplus_enclosure(F(1), rho, F(1), B)
+    assert rho < lo < hi <= 1 and hi - lo < (1 - lo) / 10**5
+    assert recheck(value_certificate("in", ["-", B, binary_renyi_expr(rho, lo, 1)], lower=0)).ok
+    above = 1 - (1 - lo) / 10**9
+    assert not recheck(value_certificate("in", ["-", B, binary_renyi_expr(rho, above, 1)], lower=0)).ok
