@@ -1083,6 +1083,22 @@ MUTANTS += [
 ]
 
 
+# issue 23 (identities): symbolic identities with log and exp atoms (rldp_verify/certificates/identity_logs.py)
+def _log_node_atom_dropped(orig):
+    def log_of(self, x, ns):
+        return orig(self, x, dict(list(dict(ns).items())[:-1]))    # log(x y) written as log x
+    return log_of
+
+
+MUTANTS += [
+    mutant("certificate.identity-log-atom-dropped", "rldp_verify.certificates.identity_logs",
+           "the log-atom identity builder drops the last atom of every log node's decomposition (log(x y) written as "
+           "log x, log x as log 1)",
+           wrap("rldp_verify.certificates.identity_logs:Atoms.log_of", _log_node_atom_dropped),
+           ("rldp.thm1.factorisation",)),
+]
+
+
 def _decide_side_flipped(orig):
     def decide(reading, rows, statistic, threshold, side, **kw):
         return orig(reading, rows, statistic, threshold, "<=" if side == ">=" else ">=", **kw)

@@ -21,7 +21,15 @@ takes L = {alpha : alpha_x <= d_x, sum alpha <= D}, which holds N_e's monomials,
 at every point of L, then N_e = 0, D_e != 0 (it is non-zero there), and lhs = rhs wherever both are defined.  The
 certificate's points are data: the checker requires them distinct and at least d_x + 1 per variable (it uses the
 first d_x + 1, in order) and rejects a division by zero at any point of L.
-"""
+
+Log and exp atoms (optional ``logs`` {L: b_L}, b_L rational, and ``exps`` {E: y_E}, in order, y_E any expression
+over the atoms before it).  An atom a has a base beta_a and a logarithm lambda_a: ($L's base b_L, $L) and ($E,
+y_E).  Nodes ``["log", x, {a: n_a}]`` and ``["exp", x, {a: n_a}]`` (integers n_a) stand for log x and exp x; the
+checker proves x == prod beta_a^n_a (a log node) or x == sum n_a lambda_a (an exp node) as rational identities
+(the grid above) and replaces the node by sum n_a lambda_a or prod beta_a^n_a.  Then lhs == rhs is proved with the
+atoms as variables ($L, $E).  Wherever every b_L > 0, $L = log b_L and $E = exp(y_E): log(prod beta^n) = sum n
+log(beta) and exp(sum n lambda) = prod exp(lambda)^n, with log beta_a = lambda_a, so each replaced node has its
+node's value; an identity in independent variables holds at these values.  Only there is it proved."""
 
 from __future__ import annotations
 
@@ -75,12 +83,42 @@ def _combine(op: str, subs: list) -> tuple[dict, dict]:
     return n, d
 
 
+def replace_atoms(st: dict, checks: list) -> tuple:
+    """lhs and rhs with log and exp nodes replaced (docstring), the node identities appended to ``checks``."""
+    logs, exps = dict(st.get("logs", {})), dict(st.get("exps", {}))
+    beta, lam = {**logs, **{a: "$" + a for a in exps}}, {a: "$" + a for a in logs}
+
+    def sub(e):
+        if not (isinstance(e, list) and e and e[0] in ("log", "exp")):
+            return [e[0], *map(sub, e[1:])] if isinstance(e, list) and e else e
+        ns = e[2]
+        if not isinstance(ns, dict) or any(a not in lam or type(n) is not int for a, n in ns.items()):
+            raise CertificateError(f"{e[0]} node {str(e)[:80]}: integers n_a of atoms declared before it needed")
+        prod = ["*", 1, *(["pow", beta[a], n] for a, n in ns.items())]
+        total = ["+", 0, *(["*", n, lam[a]] for a, n in ns.items())]
+        checks.append((sub(e[1]), prod if e[0] == "log" else total))
+        return total if e[0] == "log" else prod
+    for a, y in exps.items():
+        lam[a] = sub(y)
+    return sub(st["lhs"]), sub(st["rhs"]), [*logs, *exps]
+
+
 def check(st: dict, data: dict) -> str:
     """Check a ``symbolic-identity`` certificate; returns what was proved or raises CertificateError."""
-    names = list(st["variables"])
+    checks: list = []
+    lhs, rhs, atoms = replace_atoms(st, checks)
+    names = [*st["variables"], *atoms]
     if len(set(names)) != len(names) or not all(isinstance(x, str) and x for x in names):
-        raise CertificateError(f"variables must be distinct names: {names!r}")
-    e = ["-", st["lhs"], st["rhs"]]
+        raise CertificateError(f"variables and atoms must be distinct names: {names!r}")
+    for k, (x, y) in enumerate(checks):
+        _zero(["-", x, y], names, data, f"log/exp node {k}: its argument - its value")
+    out = _zero(["-", lhs, rhs], names, data)
+    where = f" wherever the bases of {', '.join(st['logs'])} are > 0" if st.get("logs") else ""
+    return out + (f"; {len(checks)} log/exp nodes{where}" if checks else "")
+
+
+def _zero(e, names: list, data: dict, what: str = "lhs - rhs") -> str:
+    """e == 0 as a rational function of ``names`` on the certificate's grid (module docstring)."""
     dn, _ = degrees(e, names)
     grid = []
     for x in names:
@@ -102,7 +140,7 @@ def check(st: dict, data: dict) -> str:
         except (ZeroDivisionError, CertificateError):   # a zero divisor, or 0 to a negative power
             raise CertificateError(f"a denominator vanishes at the grid point {at}") from None
         if v != 0:
-            raise CertificateError(f"lhs - rhs = {v} != 0 at {at}")
+            raise CertificateError(f"{what} = {v} != 0 at {at}")
     degs = ", ".join(f"{x}: {dn[x]}" for x in names)
     return (f"lhs == rhs as rational functions (numerator degree <= {{{degs}}}, total <= {dn['']}; 0 at {size} "
             "points)")

@@ -43,11 +43,44 @@ def check_factorisation(ctx):
     rhs = ph_u**a * p_u ** (1 - a) * ph_s**a * p_s ** (1 - a)
     diff = sp.simplify(sp.powsimp(sp.expand_power_base(lhs - rhs, force=True), force=True))
     if diff == 0:
-        from rldp_verify.certificates.identity import identity_evidence
-
         return Outcome.verified("sympy: the difference simplifies to 0 (P_x = P_s P_{u|s})", difference=str(diff),
-                                **identity_evidence("rldp.thm1.factorisation", {"(25)": (lhs, rhs)}))
+                                **built(eq25_certificate),
+                                certificate_covers="(25) for positive P^_{u|s}, P_{u|s}, P^_s, P_s and every real "
+                                                   "alpha (x^c read as exp(c log x)); not a zero entry")
     return Outcome.inconclusive("sympy could not simplify the difference to 0", difference=str(diff))
+
+
+def eq25_certificate(variant: str | None = None) -> dict:
+    """The ``symbolic-identity`` certificate of (25), P^_x^alpha P_x^(1-alpha) = P^_{u|s}^alpha P_{u|s}^(1-alpha) *
+    P^_s^alpha P_s^(1-alpha) with P^_x = P^_{u|s} P^_s, P_x = P_{u|s} P_s, both sides as printed, each power
+    x^c = exp(c log x) over the basis atoms log x and x^alpha of the four positive factors.  ``variant`` (a wrong
+    one, for the tests): "sign" (the rhs's 1 - alpha read alpha - 1) or "factor2" (the rhs doubled)."""
+    from rldp_verify.certificates.identity import Tree
+    from rldp_verify.certificates.identity_logs import Atoms, log_identity_certificate
+
+    a = Tree.var("alpha")
+    A = Atoms()
+    for n in ("Phat_us", "P_us", "Phat_s", "P_s"):
+        A.exp(f"{n}^alpha", a * A.log(f"log {n}", Tree.var(n)))
+
+    def pw(factors: tuple, c, sign: int = 1):
+        """(prod of the factors)^c for c = alpha or sign (1 - alpha): c log(prod) = sum_f (alpha log f) or
+        sign (log f - alpha log f)."""
+        base = Tree.var(factors[0]) * Tree.var(factors[1]) if len(factors) == 2 else Tree.var(factors[0])
+        logs = {f"log {n}": 1 for n in factors}
+        exps = {f"{n}^alpha": 1 for n in factors} if c is a else {k: sign * v for n in factors for k, v in (
+            (f"log {n}", 1), (f"{n}^alpha", -1))}
+        return A.power(base, c, logs, exps)
+
+    lhs = pw(("Phat_us", "Phat_s"), a) * pw(("P_us", "P_s"), 1 - a)
+    p_us = pw(("P_us",), a - 1, -1) if variant == "sign" else pw(("P_us",), 1 - a)
+    rhs = pw(("Phat_us",), a) * p_us * pw(("Phat_s",), a) * pw(("P_s",), 1 - a)
+    if variant == "factor2":
+        rhs = 2 * rhs
+    return log_identity_certificate(
+        "rldp.thm1.factorisation: (25)", lhs, rhs, A,
+        words="(25) as printed, x = (s, u): P^_x = P^_{u|s} P^_s, P_x = P_{u|s} P_s; x^c = exp(c log x) for x > 0, "
+              "with the atoms log x and x^alpha = exp(alpha log x) of the four factors")
 
 
 @claim(
