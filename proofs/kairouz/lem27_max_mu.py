@@ -61,14 +61,38 @@ def check_27(ctx):
     if not (d121 and root122) or bad or zmax > mpmath.mpf(1) / 2 or worst > 1:
         return Outcome.refuted("Lemma 27 chain fails", counterexample=bad[:1] or {"d121": d121, "root122": root122,
                                                                                "zmax": str(zmax), "case3": str(worst)}, kind="false")
-    from rldp_verify.certificates.identity import identity_evidence
+    from rldp_verify.certificates.claims import built
 
-    certs = identity_evidence("kairouz.lemma27.max-mu", {
-        "(121)": (sp.diff(mu, z), t * e - (t - 1) - (t - 1) * sp.log(z * (t - 1) + 1))},
-        uncovered="(122) (a log rule), z* <= 1/2 and the case-3 ratio (grids at high precision), Claim 5 and the "
-                  "max-mu comparison on random P")
+    certs = {**built(eq122_certificate),
+             "certificate_covers": "(122): (121) as printed vanishes at z*(eps) of (122), for every eps > 0; not (121) "
+                                   "as mu's derivative in z (differentiation is not in the certificate language), "
+                                   "z* <= 1/2 and the case-3 ratio (grids at high precision), Claim 5 and the max-mu "
+                                   "comparison on random P"}
     return Outcome.verified(f"(121) symbolic, (122) root of (121) (symbolic or to 50 digits at 5 eps); z*(eps) <= 1/2 on a grid of eps in (0, 10] (max "
                             f"{mpmath.nstr(zmax, 12)}); Claim 5 and 1/4 <= P(T) <= 1/2 exact on {n} random P; "
                             "max_j mu_j <= mu(P(T)) + mu(P(T^c)) at eps = 0.01, 0.3, 1 on the same P; case-3 ratio "
                             f"<= {mpmath.nstr(worst, 8)} on a 1000-point eps grid in (0, 1] (grid evidence, not a proof "
                             "for every eps)", **certs)
+
+
+def eq122_certificate(variant: str | None = None) -> dict:
+    """The ``symbolic-identity`` certificate that (121) as printed, mu'(z, eps) = e^eps eps - (e^eps - 1) - (e^eps - 1)
+    log(z(e^eps - 1) + 1), vanishes at (122)'s z*(eps) = (e^{e^eps eps/(e^eps - 1) - 1} - 1)/(e^eps - 1), with the exp
+    atoms T = e^eps and G = e^{T eps/(T - 1) - 1} (no log atom: it holds wherever eps != 0).  ``variant`` (a wrong
+    one, for the tests): "sign" ((121)'s last minus read plus) or "factor2" (z* doubled)."""
+    from rldp_verify.certificates.identity import Tree
+    from rldp_verify.certificates.identity_logs import Atoms, log_identity_certificate
+
+    e = Tree.var("eps")
+    A = Atoms()
+    T = A.exp("T", e)
+    A.exp("G", T * e / (T - 1) - 1)
+    t = A.exp_of(e, {"T": 1})                                    # e^eps as printed
+    z_star = 1 / (t - 1) * (A.exp_of(t * e / (t - 1) - 1, {"G": 1}) - 1)
+    if variant == "factor2":
+        z_star = 2 * z_star
+    log_term = (t - 1) * A.log_of(z_star * (t - 1) + 1, {"G": 1})
+    d121 = t * e - (t - 1) + log_term if variant == "sign" else t * e - (t - 1) - log_term
+    return log_identity_certificate(
+        "kairouz.lemma27.max-mu: (121) at (122)", d121, 0, A,
+        words="(121) as printed at z = z*(eps) of (122) as printed; atoms T = exp(eps), G = exp(T eps/(T - 1) - 1)")

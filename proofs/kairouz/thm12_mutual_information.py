@@ -354,6 +354,30 @@ def check_101(ctx):
         "expansions wrong", counterexample={"first": str(first), "second": str(second), "third": str(third)}, kind="false")
 
 
+def eq99_102_certificate(variant: str | None = None) -> dict:
+    """The ``symbolic-identity`` certificate of (99) = (102) in z = P(T_j), P(T_j^c) = 1 - z, both as printed:
+    z e^eps log(e^eps/(P(T_j^c) + e^eps z)) + P(T_j^c) log(1/(P(T_j^c) + e^eps z)) = z e^eps eps - (z(e^eps - 1) + 1)
+    log(z(e^eps - 1) + 1), with the atoms T = e^eps (log T = eps) and W = log(P(T_j^c) + e^eps z).  ``variant`` (a wrong
+    one, for the tests): "sign" ((102)'s minus read plus) or "factor2" ((102)'s first term doubled)."""
+    from rldp_verify.certificates.identity import Tree
+    from rldp_verify.certificates.identity_logs import Atoms, log_identity_certificate
+
+    e, z = Tree.var("eps"), Tree.var("z")
+    A = Atoms()
+    T = A.exp("T", e)
+    A.log("W", (1 - z) + T * z)
+    t = A.exp_of(e, {"T": 1})                                    # e^eps as printed
+    form99 = z * t * A.log_of(t / ((1 - z) + t * z), {"T": 1, "W": -1}) \
+        + (1 - z) * A.log_of(1 / ((1 - z) + t * z), {"W": -1})
+    first = 2 * z * t * e if variant == "factor2" else z * t * e
+    rest = (z * (t - 1) + 1) * A.log_of(z * (t - 1) + 1, {"W": 1})
+    form102 = first + rest if variant == "sign" else first - rest
+    return log_identity_certificate(
+        "kairouz.thm12.eq102-mu-expansion: (99) = (102)", form99, form102, A,
+        words="(99) and (102) as printed with z = P(T_j), P(T_j^c) = 1 - z; atoms T = exp(eps) and W = "
+              "log(P(T_j^c) + e^eps z)")
+
+
 @claim(
     id="kairouz.thm12.eq102-mu-expansion",
     paper=PAPER,
@@ -370,11 +394,13 @@ def check_102(ctx):
     same = sp.simplify(sp.expand_log(form99 - form102, force=True)) == 0
     ser = sp.simplify(sp.series(form102, e, 0, 3).removeO() - z * (1 - z) * e**2 / 2)
     if same and ser == 0:
-        from rldp_verify.certificates.identity import identity_evidence
+        from rldp_verify.certificates.claims import built
 
         return Outcome.verified("(99) = (102) identically and the series is z(1-z) eps^2/2 + O(eps^3)",
-                                **identity_evidence("kairouz.thm12.eq102-mu-expansion", {"(99) = (102)": (form99, form102)},
-                                                    uncovered="the series z(1-z) eps^2/2 + O(eps^3) (sympy.series)"))
+                                **built(eq99_102_certificate),
+                                certificate_covers="(99) = (102) for every eps and every P(T_j) = z with P(T_j^c) + "
+                                                   "e^eps P(T_j) > 0 (all z in [0, 1]); not the series z(1-z) eps^2/2 "
+                                                   "+ O(eps^3) (sympy.series)")
     return Outcome.refuted("expansion mismatch", counterexample={"same": same, "series_diff": str(ser)}, kind="false")
 
 

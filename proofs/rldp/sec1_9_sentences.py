@@ -221,16 +221,52 @@ def check_power_divergence(ctx, normalisation="alpha-1") -> Outcome:
                                counterexample=rows, **ev, kind="false")
     if sp.simplify(dphi - 1) != 0:
         return Outcome.refuted("phi is not increasing", counterexample=str(dphi), **ev, kind="false")
-    from rldp_verify.certificates.identity import identity_evidence
+    from rldp_verify.certificates.claims import built
 
-    ev.update(identity_evidence("rldp.sec3.power-divergence", {
-        "phi'(h) (1 + (alpha-1) h) = 1": (sp.diff(phi, h) * (1 + (a - 1) * h), 1)},
-        uncovered="f'' = alpha t^(alpha-2) (a power rule) and D_alpha = phi(H_alpha) on 80 random pairs (high precision)"))
+    ev.update(built(power_divergence_certificates))
+    ev["certificate_covers"] = (
+        "H_alpha = sum q f(p/q) = (sum p^alpha q^(1-alpha) - 1)/(alpha-1) term by term (p, q > 0; the sum over the "
+        "support with sum q = 1 is linear and not certified) and D_alpha = phi(H_alpha) for every S = sum p^alpha "
+        "q^(1-alpha) > 0; not phi' > 0 nor f'' = alpha t^(alpha-2) > 0 (derivatives, not printed by the paper; "
+        "differentiation is not in the certificate language), nor the 80 random pairs (high precision)")
     return Outcome.verified(
         "D_alpha = phi(H_alpha) with phi(h) = log(1 + (alpha-1) h)/(alpha-1), continuous with phi'(h) = 1/(1 + (alpha-1) h) "
         "> 0 on its domain, and H_alpha = sum q f(p/q) with f(t) = (t^alpha - 1)/(alpha-1) convex (f'' = alpha t^(alpha-2) "
         f"> 0), f(1) = 0: an f-divergence (symbolic; identity to {mpmath.nstr(worst, 3)} on 80 random pairs, "
         "alpha in {0.3, 0.5, 2, 3.7})", **ev)
+
+
+def power_divergence_certificates(variant: str | None = None) -> list[dict]:
+    """Two ``symbolic-identity`` certificates with log and exp atoms, from the definitions: (1) one term of the
+    f-divergence, q f(p/q) = (p^alpha q^(1-alpha) - q)/(alpha-1) with f(t) = (t^alpha - 1)/(alpha-1), powers x^c =
+    exp(c log x) over the atoms log p, log q, p^alpha, q^alpha; (2) phi(H_alpha) = D_alpha: log(1 + (alpha-1) H)/(alpha-1)
+    = log(S)/(alpha-1) with H = (S - 1)/(alpha-1), S = sum p^alpha q^(1-alpha) > 0 (the atom log S).  ``variant`` (a
+    wrong one, for the tests): "alpha" (the claim's wrong normalisation f(t) = (t^alpha - 1)/alpha), "sign" (phi's
+    1 + (alpha-1) h read 1 - (alpha-1) h) or "factor2" (D_alpha doubled)."""
+    from rldp_verify.certificates.identity import Tree
+    from rldp_verify.certificates.identity_logs import Atoms, log_identity_certificate
+
+    a, p, q, S = Tree.var("alpha"), Tree.var("p"), Tree.var("q"), Tree.var("S")
+    A = Atoms()
+    A.exp("p^alpha", a * A.log("log p", p))
+    A.exp("q^alpha", a * A.log("log q", q))
+    ratio_a = A.power(p / q, a, {"log p": 1, "log q": -1}, {"p^alpha": 1, "q^alpha": -1})     # (p/q)^alpha
+    f = (ratio_a - 1) / (a if variant == "alpha" else a - 1)
+    p_a_q = A.power(p, a, {"log p": 1}, {"p^alpha": 1}) * A.power(q, 1 - a, {"log q": 1}, {"log q": 1, "q^alpha": -1})
+    term = log_identity_certificate(
+        "rldp.sec3.power-divergence: q f(p/q) = (p^alpha q^(1-alpha) - q)/(alpha-1)", q * f, (p_a_q - q) / (a - 1), A,
+        words="one term of H_alpha = sum q f(p/q), f(t) = (t^alpha - 1)/(alpha-1), against the term of "
+              "(sum p^alpha q^(1-alpha) - 1)/(alpha-1) (sum q = 1); x^c = exp(c log x) for x > 0")
+    B = Atoms()
+    B.log("log S", S)
+    H = (S - 1) / (a - 1)
+    phi = B.log_of(1 - (a - 1) * H if variant == "sign" else 1 + (a - 1) * H, {"log S": 1}) / (a - 1)
+    D = B.log_of(S, {"log S": 1}) / (a - 1)
+    phi_of_h = log_identity_certificate(
+        "rldp.sec3.power-divergence: phi(H_alpha) = D_alpha", phi, 2 * D if variant == "factor2" else D, B,
+        words="phi(h) = log(1 + (alpha-1) h)/(alpha-1) at H_alpha = (S - 1)/(alpha-1) against D_alpha = log(S)/(alpha-1), "
+              "S = sum p^alpha q^(1-alpha)")
+    return [term, phi_of_h]
 
 
 @claim(id="rldp.sec3.power-divergence", paper=PAPER, source="Sec. 3, after eq. (7) ('a Rényi divergence is a continuous "

@@ -123,10 +123,46 @@ def _lp_certificates(mechs) -> list[dict]:
     return docs
 
 
-MU_NO_CERTIFICATE = ("the sampled instances are equalities of logarithms (mu(theta v) = theta mu(v)) and convexity "
-                     "gaps that are exactly 0 along rays (mu is homogeneous): arb cannot decide a value at 0 and the "
-                     "exact mode has no log; the symbolic part is a sympy simplification with log (no rational "
-                     "identity)")
+MU_COVERS = ("homogeneity mu(theta v) = theta mu(v) of (45) for |X| = 2, 3 and v_x > 0 (each term's identity, the "
+             "same for every |X|); not a zero v_x (0 log 0 = 0), not the convexity (a Hessian: differentiation is not "
+             "in the certificate language) and not the 200 sampled points (equalities and gaps of logarithms at 0: "
+             "arb cannot decide 0)")
+
+
+def mu_homogeneity_certificate(size: int, variant: str | None = None) -> dict:
+    """The ``symbolic-identity`` certificate of mu(theta v) = theta mu(v) for |X| = ``size``, mu(v) = sum_x v_x P_x
+    log(v_x / sum_x' v_x' P_x') (45) written out on both sides, with the log atoms log v_x and log q, q = sum v_x P_x
+    (positive where v > 0).  ``variant`` (a wrong one, for the tests): "sign" (the first log's argument inverted on
+    the right) or "factor2" (theta read 2 theta on the right)."""
+    from rldp_verify.certificates.identity import Tree
+    from rldp_verify.certificates.identity_logs import Atoms, log_identity_certificate
+
+    th = Tree.var("theta")
+    v = [Tree.var(f"v{x}") for x in range(size)]
+    P = [Tree.var(f"P{x}") for x in range(size)]
+    A = Atoms()
+    for x in range(size):
+        A.log(f"log v{x}", v[x])
+    q = v[0] * P[0]
+    for x in range(1, size):
+        q = q + v[x] * P[x]
+    A.log("log q", q)
+
+    def mu(w, flip: bool = False):
+        qw = w[0] * P[0]
+        for x in range(1, size):
+            qw = qw + w[x] * P[x]
+        terms = [w[x] * P[x] * (A.log_of(qw / w[x], {f"log v{x}": -1, "log q": 1}) if flip and x == 0 else
+                                A.log_of(w[x] / qw, {f"log v{x}": 1, "log q": -1})) for x in range(size)]
+        out = terms[0]
+        for t in terms[1:]:
+            out = out + t
+        return out
+
+    rhs = (2 * th if variant == "factor2" else th) * mu(v, flip=variant == "sign")
+    return log_identity_certificate(
+        f"rldp.thm3.mu-properties: mu(theta v) = theta mu(v), |X| = {size}", mu([th * w for w in v]), rhs, A,
+        words="(45) written out for |X| = " + str(size) + " at theta v and at v; atoms log v_x and log q, q = sum v_x P_x")
 
 
 @claim(
@@ -175,7 +211,8 @@ def check_mu(ctx):
     if ok:
         return Outcome.verified("homogeneity symbolic; Hessian (|X| = 2) has determinant 0 and is PSD; convexity and "
                                 f"homogeneity hold at 200 random points (worst violation {mpmath.nstr(worst, 3)})",
-                                hessian_trace=str(tr), no_certificate=MU_NO_CERTIFICATE)
+                                hessian_trace=str(tr), **built(lambda: [mu_homogeneity_certificate(k) for k in (2, 3)]),
+                                certificate_covers=MU_COVERS)
     return Outcome.refuted("mu not homogeneous/convex", counterexample={"homog": homog, "det": str(det),
                                                                        "worst": mpmath.nstr(worst, 5)}, kind="false")
 

@@ -133,11 +133,26 @@ def test_catalogue_mutant_log_atom_dropped_rejected():
     assert recheck(eq25_certificate()).ok
 
 
-@pytest.mark.parametrize("variant", ["sign", "factor2"])
-def test_wrong_variants_of_wired_identities_rejected(variant):
-    """Each wired identity with a sign flipped or a factor 2 is rejected by the checker."""
+def _wired():
+    """Each wired identity's builder: (name, builder(variant) -> list of certificates, its wrong variants)."""
+    from proofs.kairouz.lem27_max_mu import eq122_certificate
+    from proofs.kairouz.thm12_mutual_information import eq99_102_certificate
+    from proofs.rldp.sec1_9_sentences import power_divergence_certificates
     from proofs.rldp.thm1_projection import eq25_certificate
+    from proofs.rldp.thm3_lp import mu_homogeneity_certificate
 
-    assert recheck(eq25_certificate()).ok
-    r = recheck(eq25_certificate(variant))
-    assert not r.ok and "lhs - rhs" in r.message
+    return [("(25)", lambda v: [eq25_certificate(v)], ("sign", "factor2")),
+            ("(99) = (102)", lambda v: [eq99_102_certificate(v)], ("sign", "factor2")),
+            ("(121) at (122)", lambda v: [eq122_certificate(v)], ("sign", "factor2")),
+            ("power divergence", power_divergence_certificates, ("alpha", "sign", "factor2")),
+            ("mu homogeneity", lambda v: [mu_homogeneity_certificate(2, v)], ("sign", "factor2"))]
+
+
+def test_wrong_variants_of_wired_identities_rejected():
+    """Each wired identity is accepted as the claim writes it; with a sign flipped, a factor 2 (or the power
+    divergence's wrong normalisation f(t) = (t^alpha - 1)/alpha), one of its certificates is rejected."""
+    for name, build, variants in _wired():
+        assert all(recheck(d).ok for d in build(None)), name
+        for v in variants:
+            bad = [recheck(d) for d in build(v)]
+            assert any(not r.ok and "!= 0" in r.message for r in bad), (name, v, [r.message for r in bad])
