@@ -11,6 +11,7 @@ import mpmath
 import sympy as sp
 
 from rldp_verify.certificates.claims import built, no_certificate
+from rldp_verify.certificates.taylor import large_n_certificates
 from rldp_verify.certificates.value import expr, value_certificate
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.divergence import renyi_divergence
@@ -361,8 +362,10 @@ def check_asym(ctx):
             return Outcome.inconclusive("no convergence seen", **out)
     return Outcome.verified("gap phi - eps* decreases below 1e-3 by alpha = 1e4 in every setting (order 1/alpha)", gaps=out,
         **no_certificate(  # issue 23
-            "a limit (alpha -> inf) read off three orders (10.5, 1000.5, 10000.5): finite gaps do "
-            "not prove a limit"))
+            "a limit (alpha -> inf) read off three orders (10.5, 1000.5, 10000.5): finite gaps do not prove a limit, "
+            "and the series kind cannot take it: in x = 1/alpha the levels contain Gamma^(1/x) = exp(log(Gamma)/x) "
+            "(an essential singularity at x = 0, not analytic) and phi the inverse g_alpha^-1, outside the "
+            "expression language"))
 
 
 @claim(
@@ -394,6 +397,10 @@ def check_large_N(ctx):
             f"phi <= log(1 + R_alpha)/(alpha - 1) -> 0; phi(alpha = 3, e^eps = 10) = {fstr(seq[-1], 4)} at N = 160. Note: randomized response alone also tends to perfect Renyi privacy as N grows "
             "(RLDP(RR) shown in evidence), so the limit is not specific to the post-processing.",
             phi_N_10_40_160=[fstr(x, 6) for x in seq], rldp_rr_N_10_40_160=[fstr(x, 6) for x in rr_seq],
-            **no_certificate("two limits (sympy.limit; no certificate kind for limits) and a decreasing sequence at "
-                             "high precision"))
+            **built(large_n_certificates, 10, 3),
+            certificate_covers="the limit at e^eps = 10, alpha = 3: R_3(u, 1/u) of eq. (23) equals its polynomial form "
+                               "in u, 1/u (symbolic-identity), and log(1 + R_3(Gamma_max, 1/Gamma_max))/2 with Gamma_max = "
+                               "(N + 18)/N, in x = 1/N, is analytic at x = 0 with c_0 = 0 exactly (series kind), so the "
+                               "bound tends to 0; not g^-1 <= 1 (so phi <= that bound), Gamma_min = 1/Gamma_max nor "
+                               "Gamma_max's closed form (the check's reading), nor the phi values at N = 10, 40, 160")
     return Outcome.inconclusive("limit not confirmed", limit=lim, r3=r3, phi=[fstr(x, 6) for x in seq])

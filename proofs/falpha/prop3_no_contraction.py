@@ -197,8 +197,10 @@ def check_appb(ctx):
                 return Outcome.inconclusive("ratio does not approach 1", ratios=rows)
     return Outcome.verified("ratios approach 1 as gamma = 10^-1 .. 10^-32", channel=W, ratios=rows,
         **no_certificate(  # issue 23
-            "a limit (gamma -> 0) read off a finite sequence of high-precision ratios: no finite "
-            "evaluation proves a limit"))
+            "a limit (gamma -> 0) of a ratio whose numerator and denominator both vanish at gamma = 0 (0/0): it is the "
+            "quotient of their leading Taylor coefficients only if the lower ones are exactly 0, an equality of "
+            "logarithms of power sums that arb balls cannot decide (the series kind certifies a coefficient inside an "
+            "interval or away from 0); the ratios at gamma = 10^-1 .. 10^-32 are evidence, not the limit"))
 
 
 @claim(

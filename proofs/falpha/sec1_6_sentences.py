@@ -16,6 +16,7 @@ import mpmath
 
 from rldp_verify.certificates.claims import built, no_certificate
 from rldp_verify.certificates.instances_other import CAP, all_nonneg, covers, dot
+from rldp_verify.certificates.taylor import rr_level_limit_certificate
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.divergence import renyi_divergence
 from rldp_verify.core.numbers import working_precision
@@ -308,9 +309,11 @@ def check_linear_nonzeros(ctx, alpha="2") -> Outcome:
             f"{mpmath.nstr(levels[0], 4)} (N = 5) to {mpmath.nstr(levels[-1], 4)} (N = 80), below RR_N's own level "
             "(DPI), whose limit is 0: the system approaches perfect privacy, but the condition on the number of "
             "non-zeros is not needed (every channel inherits RR_N's limit)", **ev,
-            **no_certificate(  # issue 23
-                "a limit (N -> inf): the levels at N = 5..80 are high-precision (mpmath) values "
-                "and the limit of RR_N's level is sympy's; finite evaluations do not prove a limit"))
+            **built(rr_level_limit_certificate, t, alpha),
+            certificate_covers="the limit: RR_N's Rényi level (its two rows' sum with the N - 2 equal terms collected, "
+                               "in x = 1/N) is analytic at x = 0 with c_0 = 0 exactly (series kind), so it tends to 0; "
+                               "not the DPI bound eps*(RR_N o P^(N)) <= eps*(RR_N) (a theorem) nor the cascade's levels "
+                               "at N = 5..80 (high precision)")
     return Outcome.refuted(
         f"the level of RR_N o P^(N) does not tend to 0 (alpha = {alpha}): {[mpmath.nstr(x, 4) for x in levels]}, "
         f"bound limit {bound_limit}",

@@ -57,5 +57,11 @@ def check_c15(ctx):
                                 "(P(T)P(T^c) eps^2/2) -> 1 as eps -> 0 (|ratio - 1| = "
                                 + ", ".join(f"{v:.2e} at eps={k_}" for k_, v in d.items()) + "), incl. a tied P",
                                 instances=rows, **no_certificate(
-                                    "the symbolic step is a series expansion (sympy.series; no certificate kind for asymptotic expansions); the LP optima are certified in arb but not written as certificates here"))
+                                    "the binary mechanism's I = P(T)P(T^c) eps^2/2 + O(eps^3) is an equality of Taylor "
+                                    "coefficients (c_0 = c_1 = 0 and c_2 = P(T)P(T^c)/2 exactly, for every P(T)): the "
+                                    "series kind certifies a coefficient inside an interval or away from 0, and arb "
+                                    "balls of these coefficients (sums of logs' coefficients with non-dyadic "
+                                    "rationals) are not exact, so it cannot; the bound for every eps-LDP Q is a limit "
+                                    "for every delta read off a trend at three eps (the LP optima there are certified in "
+                                    "arb but would not prove the limit)"))
     return Outcome.refuted("small-eps bound not approached", counterexample=rows, kind="false")

@@ -184,3 +184,43 @@ def test_eq71_certificate_and_the_corrected_form_rejected():
     K = taylor.Formula(["pow", 2, "-2/3"]) + taylor.Formula(["pow", 2, "1/3"])
     with pytest.raises(ValueError, match="not certainly non-zero"):
         taylor.coefficient_sign_certificate("71 corrected", -K * X * X + X * X * X * X, 0)
+
+
+def test_eq87_certificates_and_the_reversed_88_rejected():
+    """kairouz.thm8.expansion-87: s S^T alpha* and h_T minus the printed e^eps coefficients have c_0 = 0 exactly; with
+    (88)'s coefficient negated (the printed '>' read as the coefficient's sign) no certificate is written, and an
+    identity whose claimed constant is moved by 1/1000 is rejected by the checker."""
+    P0, P1 = (Fraction(1, 2), Fraction(3, 10), Fraction(1, 5)), (Fraction(1, 10), Fraction(2, 5), Fraction(1, 2))
+    docs, _ = taylor.rr_leading_certificates(P0, P1, [0, 1], {0: P0[0], 1: P0[1], "T": -(P0[0] + P0[1])})
+    assert docs[-1]["kind"] == "series" and "0 <= c_0 <= 0" in _ok(docs[-1])
+    assert all(recheck(d).ok for d in docs)
+    with pytest.raises(ValueError, match="does not vanish"):
+        taylor.rr_leading_certificates(P0, P1, [0, 1], {0: -P0[0], 1: -P0[1], "T": P0[0] + P0[1]})
+    ident = docs[0]
+    moved = {**ident, "statement": {**ident["statement"], "lhs": ["+", ident["statement"]["lhs"], "1/1000"]}}
+    _rejected(moved, "!= 0")
+
+
+def test_rr_level_limit_and_wrong_levels_rejected():
+    """falpha.sec6.linear-nonzeros: RR_N's Rényi-2 level in x = 1/N has c_0 = 0; the pure-LDP level log 10 (the
+    claim's wrong variant, alpha = inf) has c_0 = log 10, and the sum without its N - 2 equal terms is log of a series
+    with constant term 0 (not analytic)."""
+    assert "0 <= c_0 <= 0" in _ok(taylor.rr_level_limit_certificate(10, 2))
+    _rejected(taylor.series_certificate("pure LDP", log(10) + 0 * X, [(0, 0, 0)]), "not certainly")
+    s = Fraction(100) + Fraction(1, 10)
+    _rejected(taylor.series_certificate("N - 2 terms dropped", log(X * s / (1 + 9 * X)), [(0, 0, 0)]), "log of a ball")
+
+
+def test_large_n_certificates_and_a_constant_gamma_rejected():
+    """falpha.ex12.large-N: the identity of R_3(u, 1/u) and the bound's c_0 = 0; with Gamma_max = e^eps = 10 fixed
+    (channel P^(N), whose Gamma does not depend on N) the bound's c_0 is log(1 + R_3(10, 1/10))/2 > 0: rejected; the
+    polynomial form without its u^2 term is rejected by the identity check."""
+    ident, limit = taylor.large_n_certificates(10, 3)
+    _ok(ident)
+    _ok(limit)
+    u = 10 + 0 * X
+    poly = (1 + u + u * u) - (1 + 1 / u + 1 / (u * u))
+    _rejected(taylor.series_certificate("P^(N)", log(1 + poly) / 2, [(0, 0, 0)]), "not certainly")
+    rhs = ident["statement"]["rhs"]
+    short = {**ident, "statement": {**ident["statement"], "rhs": ["-", rhs[1][1], rhs[2]]}}
+    _rejected(short, "!= 0")
