@@ -1788,3 +1788,36 @@ MUTANTS += [
            wrap("rldp_verify.certificates.taylor:coefficient_sign_certificate", _series_sign_undecided),
            ("kairouz.thm8.expansion-86",)),
 ]
+
+
+# issue 23 (mfl2), RS+FD under {P} ("rsfd" with the set "distribution"), exercised by
+# proofs/rldp/audit_certificate_mfl.py: UE-r's best set of ones of each size taken by P(.|s) alone (Dinkelbach's
+# lambda P(.|s') left out of the order), so the engine prints a ratio below eq. (62)'s, which the checker re-derives
+def _rsfd_p_ones_by_s_alone(orig):
+    def _random_oracle(c, pi, pj, j):
+        from rldp_verify.structured.rsfd import _h
+
+        orig(c, pi, pj, j)
+        h0, h1 = _h(c, "random")
+        k, dh = c.d, h1 - h0
+        w = [Fraction(k) / (n * h1 + (k - n) * h0) for n in range(k + 1)]
+
+        def best(lam):
+            order = sorted(range(k), key=lambda v: -dh * pi[v])          # the mistake: pi(.|s') not in the order
+            n, a, b, top = 0, Fraction(0), Fraction(0), w[0] * h0 * (1 - lam)
+            sa = sb = Fraction(0)
+            for m, v in enumerate(order, 1):
+                sa, sb = sa + pi[v], sb + pj[v]
+                if (val := w[m] * (h0 * (1 - lam) + dh * (sa - lam * sb))) > top:
+                    n, a, b, top = m, sa, sb, val
+            return (w[n] * (h0 + dh * a), w[n] * (h0 + dh * b)), f"attribute {j}: {n} ones"
+        return best
+    return _random_oracle
+
+
+MUTANTS += [
+    mutant("certificate.rsfd-p-ones-by-s-alone", "rldp_verify.structured.rsfd",
+           "RS+FD's (eps, P) audit picks UE-r's ones of each size by P(.|s) alone instead of by (h1 - h0)(P(v|s) - "
+           "lambda P(v|s')), so Dinkelbach stops below eq. (62)'s ratio and the printed upper end is too low",
+           wrap("rldp_verify.structured.rsfd:_random_oracle", _rsfd_p_ones_by_s_alone), _MFL),
+]

@@ -69,7 +69,8 @@ def _structured_first(run):
             from rldp_verify.structured.rldp import SUPPORTED
 
             adapted = adapt_spec(args.adapter, args.param, model=args.sampler_model)
-            if _exclusive(args) and (ldp or (isinstance(adapted.structure, SUPPORTED)
+            ordered = getattr(adapted.structure, "ordered", False) and adapted.structure.m >= 2   # {P}: dense only
+            if _exclusive(args) and (ldp or (isinstance(adapted.structure, SUPPORTED) and not ordered
                                              and not (getattr(args, "certificate", None)
                                                       and getattr(adapted.structure, "complete", False)))):
                 return run_structured(args, adapted)

@@ -3,7 +3,8 @@ applied as the mutation runner applies them. For each: the claim's certificates 
 engine; under the mutant, those of the mutated route are rejected by rldp_verify_check with the expected reason,
 the other routes' are still accepted, and after the revert all are accepted again.
 
-- proofs/rldp/audit_certificate_mfl.py (rldp.audit.mfl-he-rsfd-ordered-ss): laplace-histogram, rsfd, ordered-subsets;
+- proofs/rldp/audit_certificate_mfl.py (rldp.audit.mfl-he-rsfd-ordered-ss): laplace-histogram, rsfd (eps-LDP and {P}),
+  ordered-subsets;
 - proofs/rldp/audit_certificate_more.py (rldp.audit.opendp-gaussian-noisy-max): lattice-gaussian, noisy-max and
   local hashing's witness under {P};
 - proofs/rldp/audit_certificate_hash.py (rldp.audit.hash-bloom-sketch-reports): bloom, signed-sketch,
@@ -27,6 +28,7 @@ MUTANTS = [
     ("mfl", "certificate.he-eps-factor-two-dropped", "HE", "does not enclose e^1/4", True),
     ("mfl", "certificate.rsfd-one-attribute-differs", "RS+FD", "the ratio is not <= R", True),
     ("mfl", "certificate.ordered-ss-read-as-set", "ordered SS", "below the certified bound inf", True),
+    ("mfl", "certificate.rsfd-p-ones-by-s-alone", "UE-r RS+FD under P", "the ratio is not <= R", True),
     ("more", "certificate.gaussian-ratio-bounded", "Gaussian integers", "the ratio is unbounded", False),
     ("more", "certificate.noisy-max-exponential-as-softmax", "noisy max exponential", "is not certain", False),
     ("more", "certificate.hash-p-cell-off-by-one", "local hashing under P", "not attained by a witness", False),
