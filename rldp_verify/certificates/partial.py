@@ -189,3 +189,104 @@ def phi_convexity_certificates(name: str, cases, t_lo: Fraction, t_hi: Fraction)
                                          positive_boxes(e, "xi", lo, hi), lower=0, strict=True))
     docs.append(phi_numerator_identity(name))
     return docs
+
+
+# --- Theorem 8 of the f_alpha paper: min over p in [0, 1-t) of psi_alpha(p, t) >= g_alpha(t), integer alpha ---
+
+def binary_f_alpha_expr(p, t, alpha: int) -> list:
+    """psi_alpha(p, t) = D_{f_alpha}(Bern(p) || Bern(p + t)) = sum_x Q(x) ((P(x)/Q(x))^alpha - 1) (eq. (3)), q = p + t;
+    ``p`` an expression (e.g. the box variable "$p")."""
+    q = ["+", p, t]
+    return ["+", ["*", q, ["-", ["pow", ["/", p, q], alpha], 1]],
+            ["*", ["-", 1, q], ["-", ["pow", ["/", ["-", 1, p], ["-", 1, q]], alpha], 1]]]
+
+
+def dpsi_expr(p, t, alpha: int) -> list:
+    """d/dp psi_alpha(p, t) (eq. (66)): with q = p + t, d/dp [p^a q^(1-a)] = p^(a-1) q^-a (a q - (a-1) p) =
+    (a t + p) A and d/dp [(1-p)^a (1-q)^(1-a)] = (1-p)^(a-1) (1-q)^-a ((a-1)(1-p) - a (1-q)) = (a t + p - 1) B,
+    A = p^(a-1)/q^a, B = (1-p)^(a-1)/(1-q)^a (the -q - (1-q) of psi's two terms differentiate to 0)."""
+    A = ["/", ["pow", p, alpha - 1], ["pow", ["+", p, t], alpha]]
+    B = ["/", ["pow", ["-", 1, p], alpha - 1], ["pow", ["-", ["-", 1, p], t], alpha]]
+    return ["+", ["*", ["+", ["*", alpha, t], p], A], ["*", ["-", ["+", ["*", alpha, t], p], 1], B]]
+
+
+def g_alpha_value(t: Fraction, alpha: int) -> Fraction:
+    """g_alpha(t) of eq. (39) for integer alpha >= 2 (exact): (4t^2 + 1)^(alpha-1) - 1 below 1/alpha, else
+    (1-t)^(1-alpha) - 1."""
+    return (4 * t * t + 1) ** (alpha - 1) - 1 if t < Fraction(1, alpha) else (1 - t) ** (1 - alpha) - 1
+
+
+def _tail_cut(t: Fraction, alpha: int, g: Fraction) -> Fraction:
+    """A dyadic p_c < 1 - t with t^alpha (1 - p_c - t)^(1-alpha) - 1 >= g + 1 (so the tail bound holds with room)."""
+    m = 8
+    while True:
+        pc = Fraction(int((1 - t) * 2**m) - 1, 2**m)
+        e = 1 - t - pc
+        if pc >= 0 and t**alpha * e ** (1 - alpha) - 1 >= g + 1:
+            return pc
+        m += 4
+
+
+def pinsker_certificates(name: str, alpha: int, ts, *, max_boxes: int = 400) -> tuple[list[dict], list, list]:
+    """(certificates, the t certified, the t left out with why) of min over p in [0, 1-t) of psi_alpha(p, t) >=
+    g_alpha(t) at integer ``alpha`` >= 2 and each rational t in (0, 1) of ``ts``:
+
+    - the tail p in [p_c, 1-t): psi >= (1-p)^a (1-p-t)^(1-a) - 1 (the first term of psi is >= 0) >=
+      t^a (1-p_c-t)^(1-a) - 1 (1 - p > t, and (1-p-t)^(1-a) grows as p grows), and that is >= g(t) (exact);
+    - t < 1/alpha, alpha >= 3 (the bound is strict there): psi(p, t) - g(t) > 0 for every p in [0, p_c] (arb, boxes);
+    - t > 1/alpha (tight: psi(0, t) = g(t)): psi(0, t) = g(t) exactly and eq. (66) > 0 on [0, p_c] (arb, boxes), so
+      psi increases from psi(0, t) there;
+    - alpha = 2, t < 1/2 (tight inside): one ``symbolic-identity`` for every t and p, psi_2(p, t) - 4 t^2 =
+      t^2 (1 - 2q)^2 / (q (1 - q)) with q = p + t in (0, 1), a square over a positive number.
+    Left out: t = 1/alpha (eq. (66) vanishes at p = 0: no box around it is decided), and t whose cover needs more
+    than ``max_boxes`` boxes (the small t, where psi and g are both O(t^2) and arb's boxes lose their difference)."""
+    from rldp_verify.certificates.instances_rldp import all_nonneg_certificate
+
+    docs: list[dict] = []
+    done, left = [], []
+    tails = []
+    for t in ts:
+        t = Fraction(t)
+        g = g_alpha_value(t, alpha)
+        if alpha == 2 and t < Fraction(1, 2):
+            done.append(t)
+            continue
+        if t * alpha == 1:
+            left.append((t, "t = 1/alpha: eq. (66) is 0 at p = 0"))
+            continue
+        pc = _tail_cut(t, alpha, g)
+        e = dpsi_expr("$p", t, alpha) if t * alpha > 1 else ["-", binary_f_alpha_expr("$p", t, alpha), g]
+        try:
+            boxes = positive_boxes(e, "p", Fraction(0), pc, max_boxes=max_boxes)
+        except ValueError:
+            left.append((t, f"more than {max_boxes} boxes"))
+            continue
+        what = "eq. (66) > 0" if t * alpha > 1 else "psi(p, t) - g(t) > 0"
+        docs.append(interval_certificate(f"{name}: {what} for every p in [0, {pc}], alpha = {alpha}, t = {t}", e, "p",
+                                         0, pc, boxes, lower=0, strict=True))
+        if t * alpha > 1:
+            docs.append(value_certificate(f"{name}: psi(0, t) - g(t) = 0, alpha = {alpha}, t = {t}",
+                                          ["-", binary_f_alpha_expr(0, t, alpha), g], lower=0, upper=0, exact=True))
+        tails.append(["-", ["-", ["*", ["pow", t, alpha], ["pow", 1 - t - pc, 1 - alpha]], 1], g])
+        done.append(t)
+    if tails:
+        docs.append(all_nonneg_certificate(f"{name}: the tails p >= p_c, t^alpha (1 - p_c - t)^(1-alpha) - 1 - g(t), "
+                                           f"alpha = {alpha}", tails, cap=len(tails)))
+    if alpha == 2 and any(t < Fraction(1, 2) for t in done):
+        docs.append(_chi2_identity(name))
+    return docs, done, left
+
+
+def _chi2_identity(name: str) -> dict:
+    """psi_2(p, t) - 4 t^2 = t^2 (1 - 2q)^2 / (q (1 - q)), q = p + t (eq. (3) at alpha = 2 is chi^2)."""
+    import sympy
+
+    from rldp_verify.certificates.identity import identity_certificate
+
+    p, t = sympy.symbols("p t")
+    q = p + t
+    lhs = q * ((p / q) ** 2 - 1) + (1 - q) * (((1 - p) / (1 - q)) ** 2 - 1) - 4 * t**2
+    rhs = t**2 * (1 - 2 * q) ** 2 / (q * (1 - q))
+    doc = identity_certificate(f"{name}: alpha = 2, psi_2(p, t) - g_2(t) = t^2 (1 - 2q)^2 / (q (1 - q)), q = p + t "
+                               "(>= 0 for every t < 1/2 and p in [0, 1-t))", lhs, rhs)
+    return doc if isinstance(doc, dict) else doc[0]
