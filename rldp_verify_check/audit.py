@@ -28,8 +28,10 @@ printed ratio_upper >= U, printed ratio_lower <= L, PASS: U <= e^eps, FAIL: L > 
   the buckets are data that the checker cannot evaluate (re-checked outside it with the library's ``hash``).
   ``two-level`` {a, b} (Hadamard response: every entry of Q is a or b): each ratio is a/b, b/a or 1, so
   U = max(a/b, b/a); no L (that two inputs' supports differ both ways is not checked).
-- Structured channels on X = S x U (x = s |U| + u) under {P} (unary: or a ball), c_s(u) = P(u|s): ``seeded-grr``:
-  P(y|s) = w (b + (a - b) m), m in [0, 1], so U = max(a/b, b/a) still.  ``unary`` (0 < q < 1): Q[y|x] =
+- Structured channels on X = S x U (x = s |U| + u) under {P} (unary, seeded-grr: or a ball), c_s(u) = P(u|s):
+  ``seeded-grr``: at y = (seed h, bucket v) each Q[y|s,u] is w_h a or w_h b, so P(y|s) = sum_u Q[y|s,u] c_s(u), a
+  convex combination, lies in w_h [min(a, b), max(a, b)]: P(y|s)/P(y|s') <= max(a/b, b/a) = U for every P (so on
+  any F; L from a ``p_witness``, :mod:`.forms_more`, at a P certainly in F).  ``unary`` (0 < q < 1): Q[y|x] =
   Z(y) h(y_x), h = H/C, so P(y|s) = Z(y) sum_u c_s(u) h(y_(s,u)); the bits of s and s' are disjoint, so the ratio
   is h_max/h_min = the eps-LDP ratio for every P with two secrets of positive mass (1 otherwise): the ball's U,
   attained by a witness in F with two such secrets.  ``subsets`` {m, p} (GRR: m = 1, p = a): Q[Y|x] = A if x in
@@ -427,8 +429,7 @@ def _structured_channel(st: dict, F: dict, k: int):
     d, p, c = int(u.get(kind, 2)), q(u.get("p", u.get("a"))), q(u.get("q", u.get("b", 0)))
     ok = {"d": d == k >= 2 and (ldp or 0 < c < 1), "g": d >= 2 and p + (d - 1) * c == 1, "m": 1 <= d < k,
           "t": ldp}[kind]
-    if not ok or not (0 <= p <= 1 and 0 <= c <= 1) or F["type"] not in ("ldp", "distribution", "renyi-ball") \
-            or F["type"] == "renyi-ball" and kind == "g":
+    if not ok or not (0 <= p <= 1 and 0 <= c <= 1) or F["type"] not in ("ldp", "distribution", "renyi-ball"):
         raise CertificateError("a structured channel needs d = |X| >= 2 (0 < q < 1 beyond eps-LDP), g >= 2, "
                                "1 <= m < |X|, probabilities (a + (g-1) b = 1), the set ldp, distribution (or a ball)")
     A, B = (p / math.comb(k - 1, d - 1), (1 - p) / math.comb(k - 1, d)) if kind == "m" else (p, c)

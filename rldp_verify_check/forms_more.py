@@ -16,10 +16,10 @@
   F_j(z) dz = p_i int_0^1 prod_(j != i) (1 - p_j t) dt (F_j = 0 below v_j <= v*; f_i dz = p_i dt).  All outputs
   have positive probability; rho = max_(o, x, x') P(o|x)/P(o|x') lies in [max_x lo / min_x hi, max_x hi / min_x lo]
   per o (arb ends).  PASS: every o's upper <= e^eps; FAIL: some o's lower > e^eps; the printed ends likewise.
-- ``seeded-grr`` {g, a, b} under {P} with ``p_witness`` {seed, y, s, s_prime, buckets [[h(s |U| + u)]_u, [the same
-  for s']], hash}: at the output (seed, y), P(y|s) = w (b + (a - b) m_s), m_s = sum_u P(u|s) [h(s |U| + u) = y], the
-  seed's weight w cancels: L = f(m_s) / f(m_s') exactly; U = max(a/b, b/a) (:mod:`.audit`); the buckets are data,
-  re-checked outside the checker with ``hash`` (as ``hash_witness``).
+- ``seeded-grr`` {g, a, b} under {P} (or a ball: P its ``witness``, certainly in it) with ``p_witness`` {seed, y, s,
+  s_prime, buckets [[h(s |U| + u)]_u, [the same for s']], hash}: at the output (seed, y), P(y|s) = w (b + (a - b) m_s),
+  m_s = sum_u P(u|s) [h(s |U| + u) = y], the seed's weight w cancels: L = f(m_s) / f(m_s') exactly; U = max(a/b,
+  b/a) (:mod:`.audit`); the buckets are data, re-checked outside the checker with ``hash`` (as ``hash_witness``).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from rldp_verify_check.value import decide, num
 def check_more(st: dict, data: dict) -> str:
     """Check an ``audit`` statement in one of the forms above; returns what was proved."""
     if "p_witness" in data:
-        return _hash_p(st, data["p_witness"])
+        return _hash_p(st, data["p_witness"], data.get("witness"))
     if st["set"]["type"] != "ldp":
         raise CertificateError("lattice-gaussian and noisy-max are eps-LDP forms (set ldp)")
     return _gaussian(st, data) if "lattice-gaussian" in st else _noisy(st)
@@ -116,17 +116,18 @@ def _noisy(st: dict) -> str:
     return f"{v}: {what} ({noise}), ratio in [{lo}, {st['ratio_upper']}]"
 
 
-def _hash_p(st: dict, w: dict) -> str:
-    """(eps, P) of local hashing with a ``p_witness`` (module docstring)."""
+def _hash_p(st: dict, w: dict, wit) -> str:
+    """(eps, P) (or a ball, at the witness P certainly in it) of local hashing with a ``p_witness`` (docstring)."""
     (a1, a2), F = (int(v) for v in st["sizes"]), st["set"]
     kind, g, a, b, top = A._structured_channel(st, F, a1 * a2)
-    P, (s, t), y = A._table(F["P"], a1, a2, "P"), (int(w["s"]), int(w["s_prime"])), int(w["y"])
+    P = A._ball_witness(F, wit, a1, a2) if F["type"] in ("distribution", "renyi-ball") else None
+    (s, t), y = (int(w["s"]), int(w["s_prime"])), int(w["y"])
     B = [[int(v) for v in r] for r in w["buckets"]]
-    if kind != "g" or F["type"] != "distribution" or s == t or not (sum(P[s]) and sum(P[t])) or \
+    if kind != "g" or P is None or s == t or not (sum(P[s]) and sum(P[t])) or \
             [len(r) for r in B] != [a2, a2] or not all(0 <= v < g for v in [y, *B[0], *B[1]]):
-        raise CertificateError(f"the p_witness needs seeded-grr under {{P}}, secrets s != s' of positive mass and "
-                               f"|U| = {a2} buckets in [0, {g}) each")
+        raise CertificateError(f"the p_witness needs seeded-grr under {{P}} (or a ball's witness), secrets s != s' of "
+                               f"positive mass and |U| = {a2} buckets in [0, {g}) each")
     m = [sum(c for c, h in zip(P[x], B[i], strict=True) if h == y) / sum(P[x]) for i, x in enumerate((s, t))]
     f = [b + (a - b) * v for v in m]
-    return A._conclude(st, top, A._ratio(*f)) + f" ({{P}}, seed {w['seed']}, bucket {y}); data to re-check with " \
-        f"{w['hash']}: buckets {B} of secrets {s}, {t}"
+    return A._conclude(st, top, A._ratio(*f)) + f" ({'{P}' if wit is None else 'ball witness'}, seed {w['seed']}, " \
+        f"bucket {y}); data to re-check with {w['hash']}: buckets {B} of secrets {s}, {t}"

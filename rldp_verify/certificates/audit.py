@@ -330,7 +330,8 @@ def structured_certificate(res, adapted, eps, *, name: str = "audit") -> dict:
     upper end below max(a/b, b/a) (the whole seed range searched: it rests on the hash at every seed; any other
     upper end below it is written and rejected by the checker), ordered subsets (m >= 2) and the ideal Laplace
     histogram beyond eps-LDP, RS+FD on a ball (eps-LDP and RS+FD under {P}: :mod:`~rldp_verify.certificates.audit_mfl`),
-    a ball of infinite radius, local hashing on a ball, and a FAIL turned into PASS by ``--tolerance``."""
+    a ball of infinite radius, and a FAIL turned into PASS by ``--tolerance``. Local hashing on a Rényi ball:
+    :func:`~rldp_verify.certificates.audit_hash.hashing_ball`."""
     from rldp_verify.certificates.audit_hash import upper_only
     from rldp_verify.structured.channels import PublicMixture, UnaryProduct
 
@@ -343,8 +344,8 @@ def structured_certificate(res, adapted, eps, *, name: str = "audit") -> dict:
     fset, data, sizes = _structured_set(res)
     if fset["type"] == "renyi-ball" and has_subsets_form(st):
         head, data = _subsets_ball(res, st)
-    elif fset["type"] == "renyi-ball" and not isinstance(st, UnaryProduct):
-        _dense_ball(res, st)
+    elif fset["type"] == "renyi-ball" and not isinstance(st, UnaryProduct):     # local hashing, else InputError
+        from rldp_verify.certificates.audit_hash import hashing_ball; head, data = hashing_ball(res, st)  # noqa: E702, I001
     else:
         head = _structured_head(res, st, sizes if fset["type"] != "ldp" else None, target)
     data.update(head.pop("data", {}))
@@ -462,13 +463,6 @@ def _moving_entry(lump, const, moving: int, ball, R: Fraction, dps: int) -> dict
         entry = {**entry, "mu2": -entry["r"] * const} if moving == 0 else {**entry, "mu1": const}
     return {k: x if k in ("mode", "r", "cuts") else [c * y for y in x] if isinstance(x, list) else c * x
             for k, x in entry.items()}
-
-
-def _dense_ball(res, st) -> tuple[dict, dict]:
-    """A Rényi-ball audit of a structure without a ball form in the checker (local hashing: its ratio couples both
-    rows through the hash): InputError, one line."""
-    raise InputError(f"no certificate form for {res.adapter} ({st.kind}) on a Rényi ball: no structured form in "
-                     "rldp_verify_check")
 
 
 def _structured_head(res, st, sizes, target=None) -> dict:

@@ -263,3 +263,33 @@ def upper_only(head: dict, data: dict, res) -> bool:
         raise InputError(f"no certificate for the FAIL of {res.adapter}: its form certifies the upper end only (no "
                          "searched witness of the lower end)")
     return only
+
+
+def hashing_ball(res, st) -> tuple[dict, dict]:
+    """(head, data) of a Rényi-ball audit of local hashing (a :class:`~rldp_verify.structured.channels.PublicMixture`)
+    as ``seeded-grr`` {g, a, b}: its upper end max(a/b, b/a) holds for every P (each P(y|s) is a convex combination of
+    the row's entries w_h a, w_h b: :mod:`rldp_verify_check.audit`), so on the ball; its lower end at the audit's
+    witness P (certified in F, re-checked by the checker) and output (seed, bucket), the buckets of both secrets' cells
+    as ``p_witness`` data (:func:`~rldp_verify.certificates.audit_more.p_witness`: xxh32 only), else upper end only.
+    InputError (one line) for another structure, for a FAIL without such a witness, and for a printed upper end below
+    max(a/b, b/a) (a complete seed range: it rests on the library's hash at every seed) unless the verdict is a FAIL
+    with a witness (its certificate then states the upper end max(a/b, b/a))."""
+    from rldp_verify.certificates import qs
+    from rldp_verify.certificates.audit import _key, _table
+    from rldp_verify.certificates.audit_more import p_witness
+    from rldp_verify.core.errors import InputError
+    from rldp_verify.structured.channels import PublicMixture, ratio
+
+    if not isinstance(st, PublicMixture):
+        raise InputError(f"no certificate form for {res.adapter} ({st.kind}) on a Rényi ball: no structured form in "
+                         "rldp_verify_check")
+    sizes = (res.ball.sensitive_size, res.ball.public_size)
+    top = max(_key(ratio(st.a, st.b)), _key(ratio(st.b, st.a)))
+    pw = p_witness(res, st, sizes) if res.witness is not None and res.ratio_lower is not None else None
+    if res.verdict == "FAIL" and pw is None or _key(res.ratio_upper) < top and (pw is None or res.verdict == "PASS"):
+        raise InputError(f"no certificate for the {res.verdict} of {res.adapter} ({st.kind}) on a Rényi ball: " + (
+            "its upper end rests on the library's hash at every seed (below max(a/b, b/a), which is all the checker "
+            "can certify from g, a, b)" if res.verdict != "FAIL" else "its lower end rests on the library's hash, "
+            "which is not xxh32(str(x), seed) % g (a PASS is certified from g, a, b alone)"))
+    head = {"seeded-grr": {"g": st.g, "a": qs(st.a), "b": qs(st.b)}, "sizes": list(sizes)}
+    return head, ({"witness": _table(res.witness), "p_witness": pw} if pw else {"witness": None})
