@@ -510,11 +510,8 @@ def _hashing_head(res, st, sizes, shape) -> dict:
     pw = p_witness(res, st, sizes) if sizes is not None and res.verdict == "FAIL" else None
     if res.verdict == "FAIL" and wit is None and pw is None or \
             pw is None and sizes is not None and st.complete and _key(res.ratio_upper) < top:
-        raise InputError(f"no certificate for the {res.verdict} of {res.adapter} ({st.kind}): "
-                         + ("its lower end rests on a seed that separates two inputs under the library's hash, "
-                            "which is not xxh32(str(x), seed) % g (a PASS is certified from g, a, b alone)"
-                            if res.verdict == "FAIL" else "its upper end rests on the library's hash at every "
-                            "seed (below max(a/b, b/a), which is all the checker can certify from g, a, b)"))
+        from rldp_verify.certificates.audit_hash import hashing_refusal
+        raise InputError(hashing_refusal(res, st, top, ""))
     return {"seeded-grr": {"g": st.g, "a": qs(st.a), "b": qs(st.b)}, "sizes": shape,
             **({"data": {"hash_witness": wit}} if wit else {"data": {"p_witness": pw}} if pw else {})}
 

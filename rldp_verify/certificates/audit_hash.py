@@ -287,9 +287,23 @@ def hashing_ball(res, st) -> tuple[dict, dict]:
     top = max(_key(ratio(st.a, st.b)), _key(ratio(st.b, st.a)))
     pw = p_witness(res, st, sizes) if res.witness is not None and res.ratio_lower is not None else None
     if res.verdict == "FAIL" and pw is None or _key(res.ratio_upper) < top and (pw is None or res.verdict == "PASS"):
-        raise InputError(f"no certificate for the {res.verdict} of {res.adapter} ({st.kind}) on a Rényi ball: " + (
-            "its upper end rests on the library's hash at every seed (below max(a/b, b/a), which is all the checker "
-            "can certify from g, a, b)" if res.verdict != "FAIL" else "its lower end rests on the library's hash, "
-            "which is not xxh32(str(x), seed) % g (a PASS is certified from g, a, b alone)"))
+        raise InputError(hashing_refusal(res, st, top, " on a Rényi ball"))
     head = {"seeded-grr": {"g": st.g, "a": qs(st.a), "b": qs(st.b)}, "sizes": list(sizes)}
     return head, ({"witness": _table(res.witness), "p_witness": pw} if pw else {"witness": None})
+
+
+def hashing_refusal(res, st, top, where: str) -> str:
+    """The one-line reason why local hashing's verdict ``res`` has no certificate (``top`` = max(a/b, b/a)): a FAIL
+    whose lower end rests on a hash other than xxh32 (its buckets are not reproduced), or an upper end below ``top``
+    (a complete seed range: the exact maximum over every seed and bucket). The latter is refused, not written with
+    the buckets as data: the checker cannot evaluate the library's hash, and bucket data it cannot re-derive is taken
+    for a lower end only (a wrong bucket could then only make a FAIL wrong, never a PASS)."""
+    from rldp_verify.certificates.audit import _key
+
+    head = f"no certificate for the {res.verdict} of {res.adapter} ({st.kind}){where}: "
+    if res.verdict == "FAIL" or _key(res.ratio_upper) >= top:
+        return head + ("its lower end rests on a seed that separates two inputs under the library's hash, which is "
+                       "not xxh32(str(x), seed) % g (a PASS is certified from g, a, b alone)")
+    return head + (f"its upper end {float(res.ratio_upper):.9g} < max(a/b, b/a) = {float(top):.9g} is the maximum "
+                   f"over all {len(st.seeds)} seeds of the library's hash, which the checker cannot evaluate (bucket "
+                   "data is taken for lower ends only, never for a PASS)")

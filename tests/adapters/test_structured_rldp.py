@@ -263,10 +263,6 @@ def test_cli_distribution_structured_equals_dense(capsys, tmp_path):
 @pytest.mark.parametrize("argv, msg", [
     (["--adapter", "pure-ldp:LHClient", "--param", "d=4", "--param", "g=2", "--param", "epsilon=1",
       "--sizes", "2,2", "--full-simplex"], "local hashing)): this uncertainty set is not audited exactly"),
-    (["--adapter", "pure-ldp:LHClient", "--param", "d=4", "--param", "epsilon=1", "--sizes", "2,2",
-      "--phat", "1,1;1,1", "--alpha", "2", "--radius", "0.1",
-      "--certificate", "/tmp/wt-struct-rldp-unwritten.json"],      # no certificate form: the dense route
-     "(local hashing)): (eps, F)-RLDP for a Rényi ball is not audited exactly"),
     (["--adapter", "pure-ldp:UEClient", "--param", "d=4", "--param", "epsilon=1", "--phat", "1,1;1,1", "--alpha",
       "2", "--radius", "0.1", "--tolerance", "0.1"], "--tolerance applies to --ldp and --distribution"),
     (["--adapter", "pure-ldp:UEClient", "--param", "d=4", "--param", "epsilon=1", "--ldp",
