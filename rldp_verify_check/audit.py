@@ -29,9 +29,8 @@ printed ratio_upper >= U, printed ratio_lower <= L, PASS: U <= e^eps, FAIL: L > 
   ``two-level`` {a, b} (Hadamard response: every entry of Q is a or b): each ratio is a/b, b/a or 1, so
   U = max(a/b, b/a); no L (that two inputs' supports differ both ways is not checked).
 - Structured channels on X = S x U (x = s |U| + u) under {P} (unary, seeded-grr: or a ball), c_s(u) = P(u|s):
-  ``seeded-grr``: at y = (seed h, bucket v) each Q[y|s,u] is w_h a or w_h b, so P(y|s) = sum_u Q[y|s,u] c_s(u), a
-  convex combination, lies in w_h [min(a, b), max(a, b)]: P(y|s)/P(y|s') <= max(a/b, b/a) = U for every P (so on
-  any F; L from a ``p_witness``, :mod:`.forms_more`, at a P certainly in F).  ``unary`` (0 < q < 1): Q[y|x] =
+  ``seeded-grr``: at y = (seed h, bucket v) each Q[y|s,u] is w_h a or w_h b, so P(y|s) = sum_u Q[y|s,u] c_s(u) is in
+  w_h [min(a, b), max(a, b)]: U = max(a/b, b/a) for every P, any F (L: ``p_witness``).  ``unary`` (0 < q < 1): Q[y|x] =
   Z(y) h(y_x), h = H/C, so P(y|s) = Z(y) sum_u c_s(u) h(y_(s,u)); the bits of s and s' are disjoint, so the ratio
   is h_max/h_min = the eps-LDP ratio for every P with two secrets of positive mass (1 otherwise): the ball's U,
   attained by a witness in F with two such secrets.  ``subsets`` {m, p} (GRR: m = 1, p = a): Q[Y|x] = A if x in

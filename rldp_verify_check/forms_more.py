@@ -120,9 +120,8 @@ def _hash_p(st: dict, w: dict, wit) -> str:
     """(eps, P) (or a ball, at the witness P certainly in it) of local hashing with a ``p_witness`` (docstring)."""
     (a1, a2), F = (int(v) for v in st["sizes"]), st["set"]
     kind, g, a, b, top = A._structured_channel(st, F, a1 * a2)
-    P = A._ball_witness(F, wit, a1, a2) if F["type"] in ("distribution", "renyi-ball") else None
-    (s, t), y = (int(w["s"]), int(w["s_prime"])), int(w["y"])
-    B = [[int(v) for v in r] for r in w["buckets"]]
+    P, (s, t) = A._ball_witness(F, wit, a1, a2) if F["type"] != "ldp" else None, (int(w["s"]), int(w["s_prime"]))
+    B, y = [[int(v) for v in r] for r in w["buckets"]], int(w["y"])
     if kind != "g" or P is None or s == t or not (sum(P[s]) and sum(P[t])) or \
             [len(r) for r in B] != [a2, a2] or not all(0 <= v < g for v in [y, *B[0], *B[1]]):
         raise CertificateError(f"the p_witness needs seeded-grr under {{P}} (or a ball's witness), secrets s != s' of "
