@@ -1821,3 +1821,22 @@ MUTANTS += [
            "lambda P(v|s')), so Dinkelbach stops below eq. (62)'s ratio and the printed upper end is too low",
            wrap("rldp_verify.structured.rsfd:_random_oracle", _rsfd_p_ones_by_s_alone), _MFL),
 ]
+
+
+# issue 23, local hashing on a Rényi ball ("seeded-grr", set renyi-ball), exercised by
+# proofs/rldp/audit_certificate_structured.py (its "OLH ball"): the engine's upper end lowered to the witness's ratio
+def _hashing_ball_upper_at_witness(orig):
+    def hashing_ball_interval(st, ball, **kw):
+        res = orig(st, ball, **kw)
+        res.upper = res.lower                       # as if the best searched seed and witness were the supremum
+        return res
+    return hashing_ball_interval
+
+
+MUTANTS += [
+    mutant("certificate.seeded-grr-ball-upper-at-witness", "rldp_verify.structured.ball_hashing",
+           "local hashing's Rényi-ball upper end taken as its witness's exact ratio (the best searched seed at one P "
+           "in F) instead of max(a/b, b/a), which bounds every P",
+           wrap("rldp_verify.structured.ball_hashing:hashing_ball_interval", _hashing_ball_upper_at_witness),
+           ("rldp.audit.structured-p-and-ball",)),
+]

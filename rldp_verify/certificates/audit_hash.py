@@ -271,9 +271,10 @@ def hashing_ball(res, st) -> tuple[dict, dict]:
     the row's entries w_h a, w_h b: :mod:`rldp_verify_check.audit`), so on the ball; its lower end at the audit's
     witness P (certified in F, re-checked by the checker) and output (seed, bucket), the buckets of both secrets' cells
     as ``p_witness`` data (:func:`~rldp_verify.certificates.audit_more.p_witness`: xxh32 only), else upper end only.
-    InputError (one line) for another structure, for a FAIL without such a witness, and for a printed upper end below
-    max(a/b, b/a) (a complete seed range: it rests on the library's hash at every seed) unless the verdict is a FAIL
-    with a witness (its certificate then states the upper end max(a/b, b/a))."""
+    InputError (one line) for another structure, for a FAIL without such a witness, and for an upper end below
+    max(a/b, b/a) of a complete seed range (it rests on the library's hash at every seed) unless the verdict is a FAIL
+    with a witness (its certificate then states the upper end max(a/b, b/a)); any other upper end below max(a/b, b/a)
+    is written, and rejected by the checker."""
     from rldp_verify.certificates import qs
     from rldp_verify.certificates.audit import _key, _table
     from rldp_verify.certificates.audit_more import p_witness
@@ -286,7 +287,8 @@ def hashing_ball(res, st) -> tuple[dict, dict]:
     sizes = (res.ball.sensitive_size, res.ball.public_size)
     top = max(_key(ratio(st.a, st.b)), _key(ratio(st.b, st.a)))
     pw = p_witness(res, st, sizes) if res.witness is not None and res.ratio_lower is not None else None
-    if res.verdict == "FAIL" and pw is None or _key(res.ratio_upper) < top and (pw is None or res.verdict == "PASS"):
+    if res.verdict == "FAIL" and pw is None or \
+            st.complete and _key(res.ratio_upper) < top and (pw is None or res.verdict == "PASS"):
         raise InputError(hashing_refusal(res, st, top, " on a Rényi ball"))
     head = {"seeded-grr": {"g": st.g, "a": qs(st.a), "b": qs(st.b)}, "sizes": list(sizes)}
     return head, ({"witness": _table(res.witness), "p_witness": pw} if pw else {"witness": None})

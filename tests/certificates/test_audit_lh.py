@@ -140,8 +140,8 @@ def test_lh_channel_without_p_witness_on_a_ball_needs_no_lower_end():
 @pytest.mark.parametrize(("module", "argv", "verdict"), [
     ("multi_freq_ldpy", ["multi-freq-ldpy:LH_Client", "--param", "k=16", "--param", "epsilon=1", "--phat",
                          "1,2,3,4,1,2,3,4;4,3,2,1,4,3,2,1", "--eps", "1.01"], "PASS"),
-    ("pure_ldp", ["pure-ldp:LHClient", "--param", "d=4", "--param", "epsilon=1", "--sizes", "2,2", "--phat", "1,1;1,1",
-                  "--eps", "1/10"], "FAIL")])
+    pytest.param("pure_ldp", ["pure-ldp:LHClient", "--param", "d=4", "--param", "epsilon=1", "--sizes", "2,2", "--phat",
+                              "1,1;1,1", "--eps", "1/10"], "FAIL", marks=pytest.mark.slow)])      # 4 s: the import
 def test_cli_lh_ball_certificate(tmp_path, capsys, module, argv, verdict):
     """``rldp-verify audit --adapter ... --phat ... --certificate FILE`` of local hashing (multi-freq-ldpy's OLH,
     pure-ldp's LH) writes a certificate (before: refused, the dense route) that ``check-certificates`` re-checks."""
@@ -155,3 +155,30 @@ def test_cli_lh_ball_certificate(tmp_path, capsys, module, argv, verdict):
     doc = json.loads(path.read_text())
     assert "seeded-grr" in doc["statement"] and doc["statement"]["set"]["type"] == "renyi-ball"
     assert main(["check-certificates", str(path)]) == 0
+
+
+def test_catalogue_mutant_ball_upper_at_witness_rejected():
+    """mutation/catalogue.py ``certificate.seeded-grr-ball-upper-at-witness`` (the engine's ball upper end lowered to
+    the witness's ratio), applied as the mutation runner applies it: the "OLH ball" certificate of
+    rldp.audit.structured-p-and-ball is accepted on the unmutated engine and rejected by the checker under it."""
+    from mutation.catalogue import MODULES, MUTANTS
+    from proofs.rldp.audit_certificate_structured import check_structured_p_and_ball
+    from rldp_verify.claims.mutants import apply, revert
+
+    class Ctx:
+        dps = 30
+
+    def docs():
+        fn = getattr(check_structured_p_and_ball, "__wrapped__", check_structured_p_and_ball)
+        return {d["name"]: d for d in fn(Ctx()).evidence["certificates"]}
+
+    good = docs()["structured-OLH ball"]
+    assert recheck(good).ok and good["statement"]["set"]["type"] == "renyi-ball" and "seeded-grr" in good["statement"]
+    (m,) = [m for m in MUTANTS if m.id == "certificate.seeded-grr-ball-upper-at-witness"]
+    done = apply(m, MODULES)
+    try:
+        bad = docs()["structured-OLH ball"]
+    finally:
+        revert(done)
+    chk = recheck(bad)
+    assert not chk.ok and "below the certified bound 3" in chk.message, chk.message
