@@ -133,11 +133,12 @@ def test_catalogue_mutant_log_atom_dropped_rejected():
     assert recheck(eq25_certificate()).ok
 
 
-def _wired():
-    """Each wired identity's builder: (name, builder(variant) -> list of certificates, its wrong variants)."""
+def _wired(slow: bool):
+    """Each wired identity's builder (with ``slow``, also rldp.audit.joint-projection's ten certificates): (name, builder(variant) -> list of certificates, its wrong variants)."""
     from proofs.kairouz.lem27_max_mu import eq122_certificate
     from proofs.kairouz.thm12_mutual_information import eq99_102_certificate
     from proofs.rldp.sec1_9_sentences import power_divergence_certificates
+    from proofs.rldp.thm1_joint_projection import joint_projection_certificates
     from proofs.rldp.thm1_projection import eq25_certificate
     from proofs.rldp.thm3_lp import mu_homogeneity_certificate
 
@@ -145,14 +146,27 @@ def _wired():
             ("(99) = (102)", lambda v: [eq99_102_certificate(v)], ("sign", "factor2")),
             ("(121) at (122)", lambda v: [eq122_certificate(v)], ("sign", "factor2")),
             ("power divergence", power_divergence_certificates, ("alpha", "sign", "factor2")),
-            ("mu homogeneity", lambda v: [mu_homogeneity_certificate(2, v)], ("sign", "factor2"))]
+            ("mu homogeneity", lambda v: [mu_homogeneity_certificate(2, v)], ("sign", "factor2")),
+            ("joint projection", joint_projection_certificates, ("sign", "factor2"))][:None if slow else -1]
+
+
+def _variants_rejected(slow: bool):
+    for name, build, variants in _wired(slow)[-1:] if slow else _wired(slow):
+        assert all(recheck(d).ok for d in build(None)), name
+        for v in variants:
+            bad = [recheck(d) for d in build(v)]
+            assert any(not r.ok and "!= 0" in r.message for r in bad), (name, v, [r.message for r in bad])
+            assert sum(not r.ok for r in bad) == 1, (name, v)                 # only the identity the variant changes
 
 
 def test_wrong_variants_of_wired_identities_rejected():
     """Each wired identity is accepted as the claim writes it; with a sign flipped, a factor 2 (or the power
     divergence's wrong normalisation f(t) = (t^alpha - 1)/alpha), one of its certificates is rejected."""
-    for name, build, variants in _wired():
-        assert all(recheck(d).ok for d in build(None)), name
-        for v in variants:
-            bad = [recheck(d) for d in build(v)]
-            assert any(not r.ok and "!= 0" in r.message for r in bad), (name, v, [r.message for r in bad])
+    _variants_rejected(slow=False)
+
+
+@pytest.mark.slow
+def test_wrong_variants_of_the_joint_projection_rejected():
+    """The same for rldp.audit.joint-projection (its variants: phi^-1's 1 + beta y read 1 - beta y, the mass step's
+    value doubled), about 3.5 s."""
+    _variants_rejected(slow=True)
