@@ -127,3 +127,27 @@ def test_pinsker_strict_tight_and_chi2():
     d2, done2, _ = pinsker_certificates("thm8", 2, [F(1, 8), F(3, 4)])
     assert done2 == [F(1, 8), F(3, 4)] and all(recheck(d).ok for d in d2)
     assert d2[-1]["kind"] == "symbolic-identity"
+
+
+def test_eq46_bracket_beyond_100_vertices():
+    """The LP (46) claims' brackets and vertex lists are certified beyond the former caps (100 and 20 vertices): a
+    Gamma-hat with 162 vertices is accepted; its upper end lowered by 10^-6, or a vertex dropped from the list
+    (vertex-enumeration), is rejected."""
+    import dataclasses
+
+    from proofs.rldp._mech_common import rand_instance
+    from rldp_verify.certificates.exact_gaps import eq46_bracket_certificates, gamma_hat_vertex_certificate
+    from rldp_verify.claims.core import Context
+    from rldp_verify.rldp.mechanisms import lower_bounds, polyopt_from_bounds, privacy_level
+
+    rng = Context().rng("partial2")
+    rand_instance(rng, 1)
+    ball, eps = rand_instance(rng, 2)
+    L = lower_bounds(ball, dps=30)
+    _, sol = polyopt_from_bounds(ball.phat, L, eps, dps=30)
+    assert len(sol.vertices) > 100
+    assert all(recheck(d).ok for d in eq46_bracket_certificates("eq46", sol))
+    assert not recheck(eq46_bracket_certificates("eq46", dataclasses.replace(sol, upper=sol.upper - F(1, 10**6)))[1]).ok
+    r = privacy_level(eps).exp_eps
+    assert recheck(gamma_hat_vertex_certificate("V", L, r, sol.vertices)).ok
+    assert not recheck(gamma_hat_vertex_certificate("V", L, r, sol.vertices[:-1])).ok
