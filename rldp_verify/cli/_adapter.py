@@ -9,10 +9,11 @@ returns its exit code (0 PASS, 1 FAIL, 3 INCONCLUSIVE). ``--distribution P`` tak
 for GRR, unary encodings, subset selection and local hashing ((eps, P)-RLDP, :mod:`rldp_verify.structured.rldp`),
 and a Rényi ball (``--phat``/``--data``) for unary encodings, GRR / L-GRR, subset selection and local hashing
 (:mod:`rldp_verify.structured.ball`, :mod:`rldp_verify.structured.ball_hashing`), with ``--certificate`` too
-for unary encodings, GRR, unordered subset selection and local hashing (the structured certificate forms; the others
-take the dense route then). Other uncertainty
-sets and structures use the dense channel (small domains); local hashing over a large seed range is refused
-there (its dense form keeps a few seeds), and a dense channel too large is refused naming the structure.
+for unary encodings, GRR, unordered subset selection and local hashing over a seed range not searched whole (the
+structured certificate forms; the others, and local hashing's complete seed ranges, take the dense route then).
+Other uncertainty sets and structures use the dense channel (small domains); local hashing over a large seed
+range is refused there (its dense form keeps a few seeds), and a dense channel too large is refused naming the
+structure.
 """
 
 from __future__ import annotations
@@ -86,8 +87,9 @@ def _structured_first(run):
             from rldp_verify.structured.channels import PublicMixture
 
             st, cert = adapted.structure, getattr(args, "certificate", None)
-            sets = (PublicMixture,) if cert else (*SUPPORTED_BALL, PublicMixture)   # certificate: the checker's forms
-            if (isinstance(st, (UnaryProduct, *sets)) or cert and has_subsets_form(st)) \
+            lh = isinstance(st, PublicMixture) and not st.complete       # a complete seed range: the exact dense route
+            sets = () if cert else (*SUPPORTED_BALL, PublicMixture)   # with a certificate: the checker's forms only
+            if (isinstance(st, (UnaryProduct, *sets)) or cert and (has_subsets_form(st) or lh)) \
                     and _exclusive(args, ball=True):
                 return run_structured(args, adapted)
         return run(args)

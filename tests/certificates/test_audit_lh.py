@@ -137,14 +137,21 @@ def test_lh_channel_without_p_witness_on_a_ball_needs_no_lower_end():
     assert recheck(bad).ok
 
 
-@pytest.mark.parametrize(("module", "argv", "verdict"), [
+_FAST = ["pure-ldp:FastLHClient", "--param", "epsilon=1", "--param", "d=16", "--param", "k=4", "--param", "use_olh=true",
+         "--sizes", "2,8", "--phat", "1,1,1,1,1,1,1,1;1,1,1,1,1,1,1,1", "--eps", "3"]
+
+
+@pytest.mark.parametrize(("module", "argv", "verdict", "form"), [
     ("multi_freq_ldpy", ["multi-freq-ldpy:LH_Client", "--param", "k=16", "--param", "epsilon=1", "--phat",
-                         "1,2,3,4,1,2,3,4;4,3,2,1,4,3,2,1", "--eps", "1.01"], "PASS"),
+                         "1,2,3,4,1,2,3,4;4,3,2,1,4,3,2,1", "--eps", "1.01"], "PASS", "seeded-grr"),
     pytest.param("pure_ldp", ["pure-ldp:LHClient", "--param", "d=4", "--param", "epsilon=1", "--sizes", "2,2", "--phat",
-                              "1,1;1,1", "--eps", "1/10"], "FAIL", marks=pytest.mark.slow)])      # 4 s: the import
-def test_cli_lh_ball_certificate(tmp_path, capsys, module, argv, verdict):
+                              "1,1;1,1", "--eps", "1/10"], "FAIL", "seeded-grr", marks=pytest.mark.slow),  # 4 s: import
+    pytest.param("pure_ldp", _FAST, "PASS", "Q", marks=pytest.mark.slow)])
+def test_cli_lh_ball_certificate(tmp_path, capsys, module, argv, verdict, form):
     """``rldp-verify audit --adapter ... --phat ... --certificate FILE`` of local hashing (multi-freq-ldpy's OLH,
-    pure-ldp's LH) writes a certificate (before: refused, the dense route) that ``check-certificates`` re-checks."""
+    pure-ldp's LH) writes a certificate (before: refused, the dense route) that ``check-certificates`` re-checks; a
+    complete seed range (FastLH, k = 4 seeds: exact upper end 2.03 < max(a/b, b/a) = e, which the structured form
+    cannot certify) keeps the dense route and its dense certificate."""
     pytest.importorskip(module)
     from rldp_verify.cli import main
 
@@ -153,7 +160,7 @@ def test_cli_lh_ball_certificate(tmp_path, capsys, module, argv, verdict):
     out = capsys.readouterr()
     assert rc == {"PASS": 0, "FAIL": 1}[verdict] and "re-checked" in out.err and json.loads(out.out)["verdict"] == verdict
     doc = json.loads(path.read_text())
-    assert "seeded-grr" in doc["statement"] and doc["statement"]["set"]["type"] == "renyi-ball"
+    assert form in doc["statement"] and doc["statement"]["set"]["type"] == "renyi-ball"
     assert main(["check-certificates", str(path)]) == 0
 
 
