@@ -22,14 +22,14 @@ at every point of L, then N_e = 0, D_e != 0 (it is non-zero there), and lhs = rh
 certificate's points are data: the checker requires them distinct and at least d_x + 1 per variable (it uses the
 first d_x + 1, in order) and rejects a division by zero at any point of L.
 
-Log and exp atoms (optional ``logs`` {L: b_L}, b_L rational, and ``exps`` {E: y_E}, in order, y_E any expression
-over the atoms before it).  An atom a has a base beta_a and a logarithm lambda_a: ($L's base b_L, $L) and ($E,
-y_E).  Nodes ``["log", x, {a: n_a}]`` and ``["exp", x, {a: n_a}]`` (integers n_a) stand for log x and exp x; the
-checker proves x == prod beta_a^n_a (a log node) or x == sum n_a lambda_a (an exp node) as rational identities
-(the grid above) and replaces the node by sum n_a lambda_a or prod beta_a^n_a.  Then lhs == rhs is proved with the
-atoms as variables ($L, $E).  Wherever every b_L > 0, $L = log b_L and $E = exp(y_E): log(prod beta^n) = sum n
-log(beta) and exp(sum n lambda) = prod exp(lambda)^n, with log beta_a = lambda_a, so each replaced node has its
-node's value; an identity in independent variables holds at these values.  Only there is it proved."""
+Log and exp atoms (optional ``atoms`` {a: ["log", b_a] or ["exp", y_a]}, in order: a definition uses the variables
+and earlier atoms only).  Atom a has a base beta_a and a log lambda_a: (b_a, $a) if a log atom, ($a, y_a) if an exp
+atom.  Nodes ``["log", x, {a: n_a}]``, ``["exp", x, {a: n_a}]`` (integers n_a) stand for log x, exp x; the checker
+proves x == prod beta_a^n_a (log) or x == sum n_a lambda_a (exp) as rational identities (the grid above), replaces the
+node by sum n_a lambda_a or prod beta_a^n_a, and proves lhs == rhs with the atoms as variables.  Where every b_a > 0,
+the atoms take in order the values $a = log b_a, $a = exp(y_a); as log(prod beta^n) = sum n log(beta), exp(sum n
+lambda) = prod exp(lambda)^n and log beta_a = lambda_a, each replaced node has its node's value, and an identity in
+independent variables holds at these values.  Only there is it proved."""
 
 from __future__ import annotations
 
@@ -83,10 +83,9 @@ def _combine(op: str, subs: list) -> tuple[dict, dict]:
     return n, d
 
 
-def replace_atoms(st: dict, checks: list) -> tuple:
-    """lhs and rhs with log and exp nodes replaced (docstring), the node identities appended to ``checks``."""
-    logs, exps = dict(st.get("logs", {})), dict(st.get("exps", {}))
-    beta, lam = {**logs, **{a: "$" + a for a in exps}}, {a: "$" + a for a in logs}
+def replace_atoms(st: dict) -> tuple:
+    """(lhs, rhs, the atoms' names, the node identities [(x, its value)]), log and exp nodes replaced (docstring)."""
+    beta, lam, known, checks = {}, {}, list(st["variables"]), []  # type: dict, dict, list, list
 
     def sub(e):
         if not (isinstance(e, list) and e and e[0] in ("log", "exp")):
@@ -98,22 +97,25 @@ def replace_atoms(st: dict, checks: list) -> tuple:
         total = ["+", 0, *(["*", n, lam[a]] for a, n in ns.items())]
         checks.append((sub(e[1]), prod if e[0] == "log" else total))
         return total if e[0] == "log" else prod
-    for a, y in exps.items():
-        lam[a] = sub(y)
-    return sub(st["lhs"]), sub(st["rhs"]), [*logs, *exps]
+    for a, (kind, d) in dict(st.get("atoms", {})).items():
+        if kind not in ("log", "exp") or degrees(d := sub(d), known) is None:   # a later atom in d: not among known
+            raise CertificateError(f"atom {a!r}: {kind!r} is not log or exp")
+        beta[a], lam[a] = (d, "$" + a) if kind == "log" else ("$" + a, d)
+        known.append(a)
+    return sub(st["lhs"]), sub(st["rhs"]), list(beta), checks
 
 
 def check(st: dict, data: dict) -> str:
     """Check a ``symbolic-identity`` certificate; returns what was proved or raises CertificateError."""
-    checks: list = []
-    lhs, rhs, atoms = replace_atoms(st, checks)
+    lhs, rhs, atoms, checks = replace_atoms(st)
     names = [*st["variables"], *atoms]
     if len(set(names)) != len(names) or not all(isinstance(x, str) and x for x in names):
         raise CertificateError(f"variables and atoms must be distinct names: {names!r}")
     for k, (x, y) in enumerate(checks):
         _zero(["-", x, y], names, data, f"log/exp node {k}: its argument - its value")
     out = _zero(["-", lhs, rhs], names, data)
-    where = f" wherever the bases of {', '.join(st['logs'])} are > 0" if st.get("logs") else ""
+    logs = ", ".join(a for a, (kind, _) in dict(st.get("atoms", {})).items() if kind == "log")
+    where = f" wherever the bases of {logs} are > 0" if logs else ""
     return out + (f"; {len(checks)} log/exp nodes{where}" if checks else "")
 
 

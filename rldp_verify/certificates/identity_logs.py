@@ -17,23 +17,22 @@ from rldp_verify.certificates.identity import MAX_POINTS, Tree, _grid, tree_vari
 
 
 class Atoms:
-    """The log and exp atoms of one identity, in declaration order (an exp atom's exponent may use only the atoms
-    declared before it)."""
+    """The log and exp atoms of one identity, in declaration order (a base or an exponent may use only the variables
+    and the atoms declared before it)."""
 
     def __init__(self) -> None:
-        self.logs: dict = {}
-        self.exps: dict = {}
+        self.atoms: dict = {}     # name -> ["log", base] or ["exp", exponent], in declaration order
 
     def log(self, name: str, base) -> Tree:
         """Declare the log atom ``name`` = log(base) (base a rational :class:`Tree`); returns its variable."""
         self._new(name)
-        self.logs[name] = Tree.of(base)
+        self.atoms[name] = ["log", Tree.of(base)]
         return Tree.var(name)
 
     def exp(self, name: str, exponent) -> Tree:
         """Declare the exp atom ``name`` = exp(exponent); returns its variable (the value exp(exponent))."""
         self._new(name)
-        self.exps[name] = Tree.of(exponent)
+        self.atoms[name] = ["exp", Tree.of(exponent)]
         return Tree.var(name)
 
     def log_of(self, x, ns: dict) -> Tree:
@@ -50,7 +49,7 @@ class Atoms:
         return self.exp_of(c * self.log_of(x, logs), exps)
 
     def _new(self, name: str) -> None:
-        if not name or name in self.logs or name in self.exps:
+        if not name or name in self.atoms:
             raise ValueError(f"atom name {name!r} empty or declared twice")
 
 
@@ -62,12 +61,10 @@ def log_identity_certificate(name: str, lhs, rhs, atoms: Atoms, *, words: str) -
     from rldp_verify_check import CertificateError
     from rldp_verify_check.identity import check, degrees, replace_atoms
 
-    st = {"lhs": Tree.of(lhs), "rhs": Tree.of(rhs), "logs": atoms.logs, "exps": atoms.exps}
-    every = [st["lhs"], st["rhs"], *atoms.logs.values(), *atoms.exps.values()]
-    declared = [*atoms.logs, *atoms.exps]
-    st["variables"] = sorted({v for t in every for v in tree_variables(t)} - set(declared))
-    checks: list = []
-    lhs_, rhs_, names = replace_atoms(st, checks)
+    st = {"lhs": Tree.of(lhs), "rhs": Tree.of(rhs), "atoms": atoms.atoms}
+    every = [st["lhs"], st["rhs"], *(d for _, d in atoms.atoms.values())]
+    st["variables"] = sorted({v for t in every for v in tree_variables(t)} - set(atoms.atoms))
+    lhs_, rhs_, names, checks = replace_atoms(st)
     names = [*st["variables"], *names]
     degree = dict.fromkeys([*names, ""], 0)
     for x, y in [*checks, (lhs_, rhs_)]:

@@ -13,9 +13,9 @@ from rldp_verify.certificates.identity_logs import Atoms, log_identity_certifica
 x, y = Tree.var("x"), Tree.var("y")
 
 
-def _doc(lhs, rhs, variables, points, logs=None, exps=None):
-    return envelope("symbolic-identity", "t", {"lhs": lhs, "rhs": rhs, "variables": variables, "logs": logs or {},
-                                               "exps": exps or {}}, {"points": points})
+def _doc(lhs, rhs, variables, points, atoms=None):
+    return envelope("symbolic-identity", "t", {"lhs": lhs, "rhs": rhs, "variables": variables, "atoms": atoms or {}},
+                    {"points": points})
 
 
 def _log_product():
@@ -44,7 +44,7 @@ def test_base_whose_product_is_not_the_argument_rejected():
     A, lhs, rhs = _log_product()
     doc = log_identity_certificate("log", lhs, rhs, A, words="test")
     bad = copy.deepcopy(doc)
-    bad["statement"]["logs"]["L1"] = ["+", "$x", 2]            # log(x + 2) in place of log(x + 1)
+    bad["statement"]["atoms"]["L1"] = ["log", ["+", "$x", 2]]  # log(x + 2) in place of log(x + 1)
     r = recheck(bad)
     assert not r.ok and "log/exp node 0: its argument - its value" in r.message
 
@@ -92,14 +92,19 @@ def test_powers_as_exp_atoms():
 
 def test_malformed_atoms_rejected():
     good = _doc(["log", ["*", "$x", "$x"], {"L": 2}], ["*", 2, "$L"], ["x"], {"x": [2, 3, 4], "L": [1, 2]},
-                logs={"L": "$x"})
+                atoms={"L": ["log", "$x"]})
     assert recheck(good).ok
     for path, value, words in [(("statement", "lhs"), ["log", "$x", {"M": 1}], "atoms declared before it"),
                                (("statement", "lhs"), ["log", "$x", {"L": "1/2"}], "integers"),
                                (("statement", "lhs"), ["log", "$x", {"L": True}], "integers"),
                                (("statement", "lhs"), ["log", "$x", [["L", 1]]], "integers"),
                                (("statement", "variables"), ["x", "L"], "distinct names"),
-                               (("statement", "exps"), {"E": ["exp", "$x", {"E": 1}]}, "atoms declared before it")]:
+                               (("statement", "atoms"), {"L": ["sin", "$x"]}, "not log or exp"),
+                               # a definition using itself or a later atom: no order gives the atoms their values
+                               (("statement", "atoms"), {"L": ["log", ["+", "$x", "$L"]]}, "$L not among"),
+                               (("statement", "atoms"), {"L": ["log", "$E"], "E": ["exp", "$x"]}, "$E not among"),
+                               (("statement", "atoms"), {"L": ["log", "$x"], "E": ["exp", ["log", "$x", {"E": 1}]]},
+                                "atoms declared before it")]:
         doc = copy.deepcopy(good)
         doc[path[0]][path[1]] = value
         r = recheck(doc)
