@@ -9,6 +9,7 @@ import mpmath
 import sympy as sp
 
 from rldp_verify.certificates.claims import built
+from rldp_verify.certificates.partial import exact_ties_evidence
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import exact, to_mpf, working_precision
 from rldp_verify.topics.fdiv import (
@@ -120,14 +121,14 @@ def check_inverse_sound(ctx):
         return Outcome.refuted("g^-1(g(t)) != t", counterexample={"max_abs_error": fstr(worst_left, 5)}, kind="false")
     return Outcome.verified(f"TV <= g^-1(D_f) on {n} boundary and random pairs; g^-1(g(t)) = t to {fstr(worst_left, 3)}",
                             pairs=n, left_inverse_max_error=fstr(worst_left, 3),
-                            certificate_covers=f"g^-1(g(t)) - t within 1e-30 (not the equality) at every t of the "
-                                               f"grid for the 7 orders (but the points where g(t) equals eq. (41)'s "
-                                               "switch point exactly, as at alpha = 2, t = 1/2), and TV(P, Q) < g^-1(D_f_alpha(P||Q)) at the "
-                                               f"{len(pairs)} random pairs (of the {n} pairs checked: not the pairs on "
-                                               "the joint-range boundary, whose D_f comes from the engine's binary "
-                                               "minimisation), each with eq. (41)'s branch proved; the sampled "
-                                               "instances only, not the statement for every pair",
-                            **built(inverse_certificates, pairs))
+                            **exact_ties_evidence(
+                                "g^-1(g(t)) - t within 1e-30 (not the equality) at every t of the grid for the 7 "
+                                "orders (but the points where g(t) equals eq. (41)'s switch point exactly, as at "
+                                "alpha = 2, t = 1/2), and TV(P, Q) < g^-1(D_f_alpha(P||Q)) at the "
+                                f"{len(pairs)} random pairs (of the {n} pairs checked: not the pairs on the joint-range "
+                                "boundary, whose D_f comes from the engine's binary minimisation), each with eq. "
+                                "(41)'s branch proved; the sampled instances only, not the statement for every pair",
+                                inverse_certificates, pairs))
 
 
 REM10_ORDERS = ("1.01", "1.5", "1.9", "2", "3.7", "8", "50.5")

@@ -169,14 +169,15 @@ def _power_sum_expr(ph, p, a) -> list:
 def _steps_evidence(name: str, n_points: int, ties: list, strict: list, what: str) -> dict:
     """certificate_covers and the certificates of a step claim (instances_rldp.steps_certificates)."""
     from rldp_verify.certificates import instances_rldp as inst
-    from rldp_verify.certificates.claims import built
 
     covers = (f"of the {n_points} sampled points: the first {min(len(ties), inst.CAP)} of {len(ties)} equalities "
               f"within 1e-30 (not the equalities) and the first {min(len(strict), inst.CAP)} of {len(strict)} strict "
               f"inequalities ({what}), the printed steps called on the exact data and the definitions written out, "
               "each re-derived by the checker in arb; ties of an inequality (B = D exactly) are not listed; not the "
               "steps for every instance")
-    return {"certificate_covers": covers, **built(inst.steps_certificates, name, ties, strict)}
+    from rldp_verify.certificates.partial import exact_ties_evidence
+
+    return exact_ties_evidence(covers, inst.steps_certificates, name, ties, strict)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -238,11 +238,13 @@ def _psi_evidence(cases) -> dict:
                 inst.all_positive_certificate(f"{name}: psi < 0 at xi > 1/rho, -psi", negative),
                 *inst.steps_certificates(name, ties, [])]
     n = min(len(cases), inst.CAP)
-    return {"certificate_covers": f"the first {n} of the {len(cases)} sampled points exactly (the lift sums to 1; psi "
-                                  "has the stated sign on both sides of 1/rho) and the first "
-                                  f"{min(len(ties), inst.CAP)} of {len(ties)} equalities (A38) = power sum = F + C "
-                                  "within 1e-30 (not the equalities), in arb, the printed steps called on the exact "
-                                  "data; not the steps for every instance", **built(build)}
+    covers = (f"the first {n} of the {len(cases)} sampled points exactly (the lift sums to 1; psi has the stated sign "
+              f"on both sides of 1/rho) and the first {min(len(ties), inst.CAP)} of {len(ties)} equalities (A38) = "
+              "power sum = F + C within 1e-30 (not the equalities), in arb, the printed steps called on the exact "
+              "data; not the steps for every instance")
+    from rldp_verify.certificates.partial import exact_ties_evidence
+
+    return exact_ties_evidence(covers, build)
 
 
 @claim(

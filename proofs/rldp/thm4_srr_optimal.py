@@ -337,7 +337,9 @@ def _sublinear_certificates(facts, n: int) -> dict:
             docs.append(inst.all_positive_certificate(f"{name}: strict subadditivity and mu > 0",
                                                       [_mu_fact_expr(*f) for f in facts["strict"]], exact=False))
         return docs
-    return {"certificate_covers": covers, **built(build)}
+    from rldp_verify.certificates.partial import exact_ties_evidence
+
+    return exact_ties_evidence(covers, build)
 
 
 def _theta_star_is_srr(a1, a2, t):

@@ -290,3 +290,70 @@ def _chi2_identity(name: str) -> dict:
     doc = identity_certificate(f"{name}: alpha = 2, psi_2(p, t) - g_2(t) = t^2 (1 - 2q)^2 / (q (1 - q)), q = p + t "
                                "(>= 0 for every t < 1/2 and p in [0, 1-t))", lhs, rhs)
     return doc if isinstance(doc, dict) else doc[0]
+
+
+# --- equalities certified "within 1e-30" whose two sides are rational: exactly instead ---
+
+def _abs_arg(e):
+    """e when ``e`` is abs_expr(e) = ["max", e, ["-", e]], else None."""
+    if isinstance(e, list) and len(e) == 3 and e[0] == "max" and e[2] == ["-", e[1]]:
+        return e[1]
+    return None
+
+
+def exact_ties(docs: list[dict]) -> tuple[list[dict], int]:
+    """(the documents with, in each arb "within tol" certificate (``max_i |e_i| <= tol``), the instances whose e_i
+    evaluates in exact rationals (+ - * /, integer powers: both sides of the equality rational) to exactly 0 moved
+    to an exact certificate ``max |e_i| = 0`` (lower = upper = 0), the number moved).  An instance that is rational
+    but not 0 stays in its "within" certificate (the equality is then false exactly, true within tol only)."""
+    from rldp_verify.certificates.value import expr as json_expr
+    from rldp_verify_check import CertificateError
+    from rldp_verify_check.value import evaluate
+
+    out, moved = [], 0
+    for d in docs:
+        st = d.get("statement", {})
+        e = st.get("expr")
+        binds = None
+        if isinstance(e, list) and e and e[0] == "let":
+            binds, e = e[1], e[2]
+        args = [_abs_arg(a) for a in e[1:]] if isinstance(e, list) and e and e[0] == "max" else []
+        if d.get("kind") != "rigorous-value" or st.get("exact") or st.get("forall") or not args or None in args:
+            out.append(d)
+            continue
+        zero: list = []
+        rest: list = []
+        for a in args:
+            try:
+                v = evaluate(json_expr(["let", binds, a] if binds else a), None, exact=True)
+            except (CertificateError, ZeroDivisionError, ValueError, TypeError):
+                v = None
+            (zero if v is not None and v == 0 else rest).append(a)
+        if not zero:
+            out.append(d)
+            continue
+        moved += len(zero)
+        exact_max, rest_max = (["max", *(["max", a, ["-", a]] for a in xs)] for xs in (zero, rest))
+        out.append(value_certificate(f"{d['name']}: the {len(zero)} with both sides rational, exactly "
+                                     f"(each = 0)", ["let", binds, exact_max] if binds else exact_max,
+                                     lower=0, upper=0, exact=True))
+        if rest:
+            out.append({**d, "name": f"{d['name']}: the other {len(rest)}",
+                        "statement": {**st, "expr": ["let", binds, rest_max] if binds else rest_max}})
+    return out, moved
+
+
+def exact_ties_evidence(covers: str, builder, *args) -> dict:
+    """A claim's certificate evidence ``{"certificate_covers": covers, **built(builder, *args)}`` with
+    :func:`exact_ties` applied to the documents; when some equalities moved, ``covers`` says how many are now
+    certified exactly (both sides rational) instead of within a tolerance."""
+    from rldp_verify.certificates.claims import KEY, built
+
+    ev = built(builder, *args)
+    if KEY not in ev:
+        return {"certificate_covers": covers, **ev}
+    docs, moved = exact_ties(ev[KEY])
+    if moved:
+        covers += (f"; of the equalities listed, the {moved} whose two sides are rational (their difference evaluates "
+                   "in exact rationals) are certified exactly (= 0) instead of within the tolerance")
+    return {"certificate_covers": covers, KEY: docs}

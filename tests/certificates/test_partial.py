@@ -151,3 +151,25 @@ def test_eq46_bracket_beyond_100_vertices():
     r = privacy_level(eps).exp_eps
     assert recheck(gamma_hat_vertex_certificate("V", L, r, sol.vertices)).ok
     assert not recheck(gamma_hat_vertex_certificate("V", L, r, sol.vertices[:-1])).ok
+
+
+def test_exact_ties_moves_rational_equalities():
+    """An arb "within 1e-30" certificate's rational equalities that are exactly 0 move to an exact certificate; a
+    rational difference of 10^-40 (false exactly, true within 1e-30) and an irrational one (log 2 - log 2 written
+    apart) stay in arb; all accepted. The exact certificate with the 10^-40 difference forced in is rejected."""
+    from rldp_verify.certificates.instances_rldp import within_certificate
+    from rldp_verify.certificates.partial import exact_ties
+
+    zero = ["-", ["*", F(1, 3), 3], 1]
+    tiny = ["-", ["+", 1, F(1, 10**40)], 1]
+    irrational = ["-", ["log", 2], ["*", 2, ["log", ["sqrt", 2]]]]
+    doc = within_certificate("ties", [zero, tiny, irrational], F(1, 10**30))
+    docs, moved = exact_ties([doc])
+    assert moved == 1 and len(docs) == 2
+    exact, rest = docs
+    assert exact["statement"]["exact"] and exact["statement"]["lower"] == exact["statement"]["upper"] == 0
+    assert all(recheck(d).ok for d in docs)
+    assert len(rest["statement"]["expr"]) == 3                  # ["max", |tiny|, |irrational|]
+    forced = {**exact, "statement": {**exact["statement"], "expr": [*exact["statement"]["expr"], rest["statement"]["expr"][1]]}}
+    assert not recheck(forced).ok
+    assert exact_ties([within_certificate("none", [irrational], F(1, 10**30))])[1] == 0
