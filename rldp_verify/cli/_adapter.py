@@ -11,6 +11,7 @@ and a Rényi ball (``--phat``/``--data``) for unary encodings, GRR / L-GRR, subs
 (:mod:`rldp_verify.structured.ball`, :mod:`rldp_verify.structured.ball_hashing`), with ``--certificate`` too
 for unary encodings, GRR, unordered subset selection and local hashing over a seed range not searched whole (the
 structured certificate forms; the others, and local hashing's complete seed ranges, take the dense route then).
+Ordered subset selection (m >= 2) has neither an (eps, P) nor a ball audit: it takes the dense route.
 Other uncertainty sets and structures use the dense channel (small domains); local hashing over a large seed
 range is refused there (its dense form keeps a few seeds), and a dense channel too large is refused naming the
 structure.
@@ -89,6 +90,7 @@ def _structured_first(run):
             st, cert = adapted.structure, getattr(args, "certificate", None)
             lh = isinstance(st, PublicMixture) and not st.complete       # a complete seed range: the exact dense route
             sets = () if cert else (*SUPPORTED_BALL, PublicMixture)   # with a certificate: the checker's forms only
+            sets = () if getattr(st, "ordered", False) and st.m >= 2 else sets   # ordered SS: no ball audit, dense
             if (isinstance(st, (UnaryProduct, *sets)) or cert and (has_subsets_form(st) or lh)) \
                     and _exclusive(args, ball=True):
                 return run_structured(args, adapted)

@@ -173,13 +173,14 @@ def test_rsfd_p_empty_report_and_a_loose_r():
 def test_cli_ordered_ss_under_p_dense_or_one_line(tmp_path):
     """``audit --adapter multi-freq-ldpy:SS_Client --distribution`` for ordered subsets (m >= 2), which have no
     structured (eps, P) audit: the CLI takes the dense channel (a verdict with a dense certificate the checker
-    accepts) where it can be listed, else one line naming the refusal (exit 2), no verdict and nothing written."""
+    accepts) where it can be listed, else one line naming the refusal (exit 2), no verdict and nothing written; on
+    a Rényi ball without --certificate the dense route too (a verdict, as with --certificate)."""
     pytest.importorskip("multi_freq_ldpy")
     from tests._cli_runner import run
 
     cert = tmp_path / "c.json"
     base = ["audit", "--adapter", "multi-freq-ldpy:SS_Client", "--param", "epsilon=0.3", "--eps", "1"]
-    out = run(*base, "--param", "k=6", "--distribution", "0.1,0.2,0.1;0.3,0.2,0.1", "--sizes", "2,3", "--certificate", cert)
+    out = run(*base, "--param", "k=4", "--distribution", "0.1,0.2;0.3,0.4", "--sizes", "2,2", "--certificate", cert)
     assert out.returncode == 1 and "FAIL" in out.stdout and "(re-checked)" in out.stderr, out.stderr
     ok = run("check-certificates", cert)
     assert ok.returncode == 0 and "(distribution)" in ok.stdout, ok.stdout
@@ -188,3 +189,5 @@ def test_cli_ordered_ss_under_p_dense_or_one_line(tmp_path):
     out = run(*base, "--param", "k=16", "--distribution", big, "--sizes", "4,4", "--certificate", cert)
     assert out.returncode == 2 and out.stdout == "" and not cert.exists()
     assert out.stderr.count("\n") == 1 and "too many ordered subsets for a dense channel" in out.stderr, out.stderr
+    ball = run(*base, "--param", "k=4", "--phat", "1,2;3,4", "--alpha", "2", "--radius", "1/10", "--sizes", "2,2")
+    assert ball.returncode == 1 and "FAIL" in ball.stdout, ball.stderr              # was: refused without --certificate
