@@ -168,7 +168,7 @@ def positive_boxes(e, var: str, a: Fraction, b: Fraction, *, max_boxes: int = 40
         lo, hi = todo.pop()
         if positive(lo, hi):
             out.append((lo, hi))
-        elif len(out) + len(todo) >= max_boxes or hi - lo < Fraction(1, 10**12):
+        elif len(out) + len(todo) >= max_boxes or hi - lo < Fraction(1, 10**60):
             raise ValueError(f"no cover of [{a}, {b}] by at most {max_boxes} boxes on which the value is > 0")
         else:
             mid = (lo + hi) / 2
@@ -238,13 +238,17 @@ def pinsker_certificates(name: str, alpha: int, ts, *, max_boxes: int = 400) -> 
       psi increases from psi(0, t) there;
     - alpha = 2, t < 1/2 (tight inside): one ``symbolic-identity`` for every t and p, psi_2(p, t) - 4 t^2 =
       t^2 (1 - 2q)^2 / (q (1 - q)) with q = p + t in (0, 1), a square over a positive number.
-    Left out: t = 1/alpha (eq. (66) vanishes at p = 0: no box around it is decided), and t whose cover needs more
-    than ``max_boxes`` boxes (the small t, where psi and g are both O(t^2) and arb's boxes lose their difference)."""
+    - where that cover needs more than ``max_boxes`` boxes (small t: psi and g are both O(t^2), and eq. (3) as
+      written loses their difference in arb's boxes), t < 1/alpha <= 1/3, alpha <= :data:`SPLIT_MAX_ALPHA`: the
+      cancellation-free form psi = q R1(t/q) + (1-q) R2(t/(1-q)) (:func:`_split_psi`, :func:`_split_identities`).
+    Left out: t = 1/alpha (eq. (66) vanishes at p = 0: no box around it is decided), and t whose covers need more
+    than ``max_boxes`` boxes."""
     from rldp_verify.certificates.instances_rldp import all_nonneg_certificate
 
     docs: list[dict] = []
     done, left = [], []
     tails = []
+    identities: set[int] = set()
     for t in ts:
         t = Fraction(t)
         g = g_alpha_value(t, alpha)
@@ -259,7 +263,15 @@ def pinsker_certificates(name: str, alpha: int, ts, *, max_boxes: int = 400) -> 
         try:
             boxes = positive_boxes(e, "p", Fraction(0), pc, max_boxes=max_boxes)
         except ValueError:
-            left.append((t, f"more than {max_boxes} boxes"))
+            split = _split_cover(name, t, alpha, g, pc, max_boxes) if t * alpha < 1 and alpha <= SPLIT_MAX_ALPHA \
+                else None
+            if split is None:
+                left.append((t, f"more than {max_boxes} boxes"))
+                continue
+            docs += split
+            identities.add(alpha)
+            tails.append(["-", ["-", ["*", ["pow", t, alpha], ["pow", 1 - t - pc, 1 - alpha]], 1], g])
+            done.append(t)
             continue
         what = "eq. (66) > 0" if t * alpha > 1 else "psi(p, t) - g(t) > 0"
         docs.append(interval_certificate(f"{name}: {what} for every p in [0, {pc}], alpha = {alpha}, t = {t}", e, "p",
@@ -274,7 +286,73 @@ def pinsker_certificates(name: str, alpha: int, ts, *, max_boxes: int = 400) -> 
                                            f"alpha = {alpha}", tails, cap=len(tails)))
     if alpha == 2 and any(t < Fraction(1, 2) for t in done):
         docs.append(_chi2_identity(name))
+    if identities:
+        docs += _split_identities(name, alpha)
     return docs, done, left
+
+
+#: the split form's covers are tried up to this order (beyond, its binomial coefficients cancel too much in arb:
+#: alpha = 32 needed more than 400 boxes at every t <= 1/100)
+SPLIT_MAX_ALPHA = 16
+
+
+def _r1_direct(s, k: int) -> list:
+    """R1(s) = (1-s)^k - 1 + k s (>= 0: the remainder of (1-s)^k after its linear part)."""
+    return ["+", ["-", ["pow", ["-", 1, s], k], 1], ["*", k, s]]
+
+
+def _r_series(x, k: int, sign: int) -> list:
+    """sum_{j=2}^k C(k, j) (sign x)^j: R1(x) (sign -1) or R2(x) = (1+x)^k - 1 - k x (sign +1) by the binomial
+    theorem, without the cancellation of the direct forms at small x."""
+    import math
+
+    return ["+", *(["*", math.comb(k, j) * sign**j, ["pow", x, j]] for j in range(2, k + 1))]
+
+
+def _split_psi(p, t, k: int, near: bool) -> list:
+    """psi_k(p, t) = q R1(t/q) + (1-q) R2(t/(1-q)), q = p + t (eq. (3): q (1 - t/q)^k + (1-q) (1 + t/(1-q))^k - 1,
+    whose linear terms -k t + k t cancel), R1 in its direct form (``near``: p <= t, t/q >= 1/2) or as its series,
+    R2 as its series."""
+    q = ["+", p, t]
+    s, u = ["/", t, q], ["/", t, ["-", 1, q]]
+    r1 = _r1_direct(s, k) if near else _r_series(s, k, -1)
+    return ["+", ["*", q, r1], ["*", ["-", 1, q], _r_series(u, k, 1)]]
+
+
+def _split_cover(name: str, t: Fraction, k: int, g: Fraction, pc: Fraction, max_boxes: int) -> list[dict] | None:
+    """psi_k(p, t) - g(t) > 0 for every p in [0, pc] from the cancellation-free form of psi (:func:`_split_psi`):
+    R1 direct on [0, t], as a series on [t, pc] (small t, where eq. (3) as written loses psi ~ t^2 in arb's
+    boxes); None when either cover needs more than ``max_boxes`` boxes."""
+    docs = []
+    for lo, hi, near in ((Fraction(0), min(t, pc), True), (min(t, pc), pc, False)):
+        e = ["-", _split_psi("$p", t, k, near), g]
+        try:
+            boxes = positive_boxes(e, "p", lo, hi, max_boxes=max_boxes)
+        except ValueError:
+            return None
+        form = "R1 direct" if near else "R1 as its series"
+        docs.append(interval_certificate(f"{name}: q R1(t/q) + (1-q) R2(t/(1-q)) - g(t) > 0 ({form}) for every p in "
+                                         f"[{lo}, {hi}], alpha = {k}, t = {t}", e, "p", lo, hi, boxes, lower=0,
+                                         strict=True))
+    return docs
+
+
+def _split_identities(name: str, k: int) -> list[dict]:
+    """The ``symbolic-identity`` certificates of the binomial expansions in :func:`_split_psi` at this k:
+    (1-s)^k - 1 + k s = sum_{j>=2} C(k, j) (-s)^j and (1+u)^k - 1 - k u = sum_{j>=2} C(k, j) u^j (polynomials in
+    one variable).  That eq. (3)'s psi equals q R1(t/q) + (1-q) R2(t/(1-q)) is the one line of that docstring
+    (p/q = 1 - t/q, (1-p)/(1-q) = 1 + t/(1-q), and q k (t/q) = (1-q) k (t/(1-q)) = k t), not certified."""
+    import sympy
+
+    from rldp_verify.certificates.identity import identity_certificate
+
+    s, u = sympy.symbols("s u")
+    out = []
+    for label, lhs, x, sign in (("R1", (1 - s) ** k - 1 + k * s, s, -1), ("R2", (1 + u) ** k - 1 - k * u, u, 1)):
+        rhs = sum(sympy.binomial(k, j) * (sign * x) ** j for j in range(2, k + 1))
+        doc = identity_certificate(f"{name}: alpha = {k}, {label}'s binomial expansion", lhs, rhs)
+        out += [doc] if isinstance(doc, dict) else doc
+    return out
 
 
 def _chi2_identity(name: str) -> dict:

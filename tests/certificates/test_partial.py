@@ -173,3 +173,25 @@ def test_exact_ties_moves_rational_equalities():
     forced = {**exact, "statement": {**exact["statement"], "expr": [*exact["statement"]["expr"], rest["statement"]["expr"][1]]}}
     assert not recheck(forced).ok
     assert exact_ties([within_certificate("none", [irrational], F(1, 10**30))])[1] == 0
+
+
+def test_pinsker_small_t_split_form():
+    """alpha = 3, t = 10^-8: eq. (3) as written needs too many boxes, the cancellation-free form q R1(t/q) + (1-q)
+    R2(t/(1-q)) certifies it (two covers, the binomial expansions as identities); R2's j = 2 term dropped is
+    rejected (psi - g < 0 then), and a binomial coefficient off by one in the identity is rejected."""
+    import json
+
+    from rldp_verify.certificates.partial import pinsker_certificates
+
+    t = F(1, 10**8)
+    docs, done, left = pinsker_certificates("thm8", 3, [t])
+    assert done == [t] and not left
+    assert all(recheck(d).ok for d in docs)
+    far = next(d for d in docs if "series) for every p" in d["name"])
+    text = json.dumps(far["statement"]["expr"])
+    dropped = text.replace('["*", 3, ["pow", ["/", "1/100000000", ["-", 1, ["+", "$p", "1/100000000"]]], 2]], ', "", 1)
+    assert dropped != text
+    assert not recheck({**far, "statement": {**far["statement"], "expr": json.loads(dropped)}}).ok
+    ident = next(d for d in docs if "R2's binomial expansion" in d["name"])
+    wrong = json.loads(json.dumps(ident).replace('["*", 3, ', '["*", 4, ', 1))
+    assert wrong != ident and not recheck(wrong).ok
