@@ -1840,3 +1840,23 @@ MUTANTS += [
            wrap("rldp_verify.structured.ball_hashing:hashing_ball_interval", _hashing_ball_upper_at_witness),
            ("rldp.audit.structured-p-and-ball",)),
 ]
+
+
+# issue 23, local hashing's ``seed_table`` under {P} over a complete seed range, exercised by
+# proofs/rldp/audit_certificate_structured.py (its "OLH complete"): the builder hashes the public index u alone
+def _seed_table_hashes_u_only(orig):
+    def seed_table(st, sizes):
+        t = orig(st, sizes)
+        a2 = int(sizes[1])
+        return t if t is None else {**t, "buckets": [[int(st.hash_fn(x % a2, h)) for x in range(len(r))]
+                                                     for h, r in zip(st.seeds, t["buckets"], strict=True)]}
+    return seed_table
+
+
+MUTANTS += [
+    mutant("certificate.seed-table-hashes-u-only", "rldp_verify.certificates.audit_hash",
+           "local hashing's seed table written with the bucket of the public index u instead of the input x = s |U| + "
+           "u (every secret's cells sharing the same buckets): the checker's ratio differs from the printed exact one",
+           wrap("rldp_verify.certificates.audit_hash:seed_table", _seed_table_hashes_u_only),
+           ("rldp.audit.structured-p-and-ball",)),
+]

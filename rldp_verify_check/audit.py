@@ -255,7 +255,7 @@ def check(st: dict, data: dict) -> str:
         return _lattice(st, data)
     if {"laplace-histogram", "rsfd", "ordered-subsets"} & set(st):
         from rldp_verify_check.forms_mfl import check_mfl; return check_mfl(st, data)  # noqa: E702, I001
-    if {"bloom", "signed-sketch", "laplace-reports"} & set(st):
+    if {"bloom", "signed-sketch", "laplace-reports"} & set(st) or "seed_table" in data:
         from rldp_verify_check.forms_hash import check_hash; return check_hash(st, data)  # noqa: E702, I001
     if "threshold-release" in st or "hadamard_witness" in data or "Q" not in st and st["set"] == {"type": "simplex"}:
         from rldp_verify_check.forms_threshold import check_threshold; return check_threshold(st, data)  # noqa: E702, I001

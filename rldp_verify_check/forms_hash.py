@@ -16,6 +16,10 @@
   (SFP).  Each report's density ratio is at most e^(2/b_i) (``laplace-histogram``), a ratio of two mixtures with the
   same weights is at most the largest component ratio and released draws cancel: U = e^eps_c, eps_c = sum_i 2/b_i.
   Upper end only (ratio_lower null, no FAIL): PASS when eps_c <= eps, certainly.
+- ``seeded-grr`` {g, a, b} under {P} with ``seed_table`` {seeds, buckets [[h(x)]_x per seed], hash}, the seeds the
+  whole public range (data, as the buckets: re-checked with ``hash``): at y = (h, v), P(y|s) = w_h f(m_s), f(m) =
+  b + (a - b) m, m_s = P(h(s |U| + u) = v | s); w_h > 0 cancels, so rho(P) = max over the listed h, v and s != s' of
+  positive mass of f(m_s) / f(m_s') = U = L exactly (the dense channel's rho, from seeds x |X| buckets).
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rldp_verify_check import CertificateError, q
-from rldp_verify_check.audit import INF, _conclude, _eps_c, _ratio
+from rldp_verify_check.audit import INF, _conclude, _eps_c, _max_ratio, _ratio, _structured_channel, _table
 
 
 def _pow(r, n: int):
@@ -71,6 +75,8 @@ def _signed(s: dict, w, d: int):
 def check_hash(st: dict, data: dict) -> str:
     """Check an ``audit`` statement in one of the forms above; returns what was proved."""
     d = int(st["sizes"][0]) * int(st["sizes"][1])
+    if "seed_table" in data:
+        return _seed_table(st, data["seed_table"], int(st["sizes"][1]), d)
     if st["set"]["type"] != "ldp" or d < 2:
         raise CertificateError("bloom, signed-sketch and laplace-reports are eps-LDP forms (set ldp, d >= 2)")
     if "laplace-reports" in st:
@@ -83,3 +89,21 @@ def check_hash(st: dict, data: dict) -> str:
     U, L = _bloom(st["bloom"], w, d) if "bloom" in st else _signed(st["signed-sketch"], w, d)
     return _conclude(st, U, L) + f" ({'bloom' if 'bloom' in st else 'signed sketch'}" + (
         f"; data to re-check with the library's hash: {w}" if w else "") + ")"
+
+
+def _seed_table(st: dict, w: dict, a2: int, d: int) -> str:
+    """(eps, P) of local hashing over its whole seed range (``seed_table``, module docstring): U = L = rho(P)."""
+    kind, g, a, b, _ = _structured_channel(st, F := st["set"], d)
+    T = [[int(v) for v in r] for r in w["buckets"]]
+    if kind != "g" or F["type"] != "distribution" or not T or len(T) != len(w["seeds"]) or \
+            any(len(r) != d or not all(0 <= v < g for v in r) for r in T):
+        raise CertificateError(f"a seed table needs seeded-grr under {{P}} and per seed {d} buckets in [0, {g})")
+    P = _table(F["P"], d // a2, a2, "P")
+    pos, U = [s for s in range(d // a2) if sum(P[s])], Fraction(1)
+    for r in T:                                        # m[v][i] = P(bucket v | secret pos[i]) at this seed
+        m = [[Fraction(0)] * len(pos) for _ in range(g)]
+        for i, s in enumerate(pos):
+            for u in range(a2):
+                m[r[s * a2 + u]][i] += P[s][u] / sum(P[s])
+        U = max([U] + [_max_ratio(f, f) for f in ([b + (a - b) * c for c in mv] for mv in m)])
+    return _conclude(st, U, U) + f" (seed table of {len(T)} seeds; data to re-check with {w['hash']})"

@@ -9,7 +9,8 @@ channel's matrix) on a domain small enough for both, and carries the structured 
 
 - ``subsets`` {m, p} under {P} (GRR as m = 1, and subset selection m = 2), with the witness output Y;
 - ``unary`` {d, p, q} under {P} and for a Rényi ball (the witness P-hat re-checked in the ball);
-- ``seeded-grr`` {g, a, b} under {P} and for a Rényi ball (a PASS, upper end only: this hash is not xxh32).
+- ``seeded-grr`` {g, a, b} under {P} and for a Rényi ball (a PASS, upper end only: this hash is not xxh32), and
+  under {P} over its seeds declared the whole range (``complete``) with the ``seed_table`` of every input's bucket.
 
 An engine error in one of these routes that loosens a printed upper end is rejected by the independent checker
 (the mutants ``certificate.subsets-*``, ``certificate.unary-p-*``, ``certificate.seeded-grr-p-*`` of
@@ -18,6 +19,7 @@ mutation/catalogue.py), whatever the comparison with the dense audit says.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 from rldp_verify.claims import Method, Outcome, claim
@@ -58,14 +60,16 @@ def _dense(st):
               "selection (k = 4, m = 2, Pr[x in Y] = 3/4) and the optimised unary encoding (p = 1/2, q = 1/4) give "
               "the worst ratio of the dense audit of the same channel, local hashing (g = 4, a = 1/2, b = 1/6, three "
               "seeds) an interval whose lower end is the dense ratio over its seeds and whose upper end is "
-              "max(a/b, b/a) = 3; the Rényi-ball audit (alpha = 2, radius 1/10 around P-hat) of the unary "
-              "encoding gives the dense ball audit's ratio 3, those of GRR and local hashing intervals meeting the "
-              "dense ones; all PASS at eps = log 3.",
+              "max(a/b, b/a) = 3 (the same three seeds declared the whole range: the dense ratio exactly); the "
+              "Rényi-ball audit (alpha = 2, radius 1/10 around P-hat) of the unary encoding gives the dense ball "
+              "audit's ratio 3, those of GRR and local hashing intervals meeting the dense ones; all PASS at "
+              "eps = log 3.",
     hypotheses=("the dense audits are the reference (rldp_verify.rldp.audit.audit on the channels' matrices)",),
     method=(Method.EXACT, Method.HIGH_PRECISION),
     reading="VERIFIED when every structured verdict is PASS and every structured ratio equals the dense one (local "
             "hashing: its lower end, and upper end 3; GRR's and local hashing's balls: the two intervals meet); the "
-            "structured certificates (forms subsets, unary, seeded-grr, subsets and seeded-grr on a ball) are "
+            "structured certificates (forms subsets, unary, seeded-grr, with a seed table, subsets and seeded-grr on "
+            "a ball) are "
             "re-checked by the independent checker",
 )
 def check_structured_p_and_ball(ctx):
@@ -82,6 +86,8 @@ def check_structured_p_and_ball(ctx):
                  dict(phat=PHAT, alpha=ALPHA, radius=RADIUS)))
     runs += [(n, _channels()[i][1], dict(ball=RenyiBall.from_radius(P, ALPHA, RADIUS)),
               dict(phat=PHAT, alpha=ALPHA, radius=RADIUS)) for n, i in (("GRR ball", 0), ("OLH ball", 3))]
+    runs.append(("OLH complete", replace(_channels()[3][1], complete=True),   # its three seeds the whole range
+                 dict(distribution=P), dict(distribution=PHAT)))
     for name, st, kw, dense_kw in runs:
         model = Adapted(st, name, "exact")
         res = audit_structured(model, EPS, **kw)
@@ -90,7 +96,8 @@ def check_structured_p_and_ball(ctx):
                "dense_ratio": [str(ref.ratio_lower), str(ref.ratio_upper)]}
         want_hi = max(st.a / st.b, st.b / st.a) if name == "OLH" else ref.ratio_upper
         meet = res.ratio_lower <= ref.ratio_upper and ref.ratio_lower <= res.ratio_upper   # both hold the sup
-        if str(res.verdict) != "PASS" or (not meet if name in ("GRR ball", "OLH ball") else res.ratio_lower != ref.ratio_lower
+        ball = name in ("GRR ball", "OLH ball")
+        if str(res.verdict) != "PASS" or (not meet if ball else res.ratio_lower != ref.ratio_lower
                                           or res.ratio_upper != want_hi):
             wrong.append(row)
         rows.append(row)
@@ -101,5 +108,6 @@ def check_structured_p_and_ball(ctx):
         return Outcome.refuted(f"{len(wrong)} of {len(rows)} structured audits differ from the dense audit",
                                counterexample=wrong, **ev, kind="false")
     return Outcome.verified("GRR, subset selection, OUE under P-hat and OUE on the Rényi ball: the dense audit's "
-                            "ratio; local hashing: [dense ratio over its seeds, 3]; GRR and local hashing on the ball: "
+                            "ratio; local hashing: [dense ratio over its seeds, 3] (its seeds the whole range: the "
+                            "dense ratio); GRR and local hashing on the ball: "
                             "intervals meeting the dense ones; all PASS at log 3", **ev)

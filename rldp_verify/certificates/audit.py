@@ -351,7 +351,7 @@ def structured_certificate(res, adapted, eps, *, name: str = "audit") -> dict:
     data.update(head.pop("data", {}))
     if "rows" in head:
         head = {"Q": _table(head.pop("rows")), "sizes": head.pop("shape")}
-    lower = "hash_witness" in data or "product_witness" in data or "p_witness" in data or head.get("coordinates")
+    lower = {"hash_witness", "product_witness", "p_witness", "seed_table"} & set(data) or head.get("coordinates")
     if "p_witness" in data:                                 # under {P} the checker certifies max(a/b, b/a) above
         out["ratio_upper"] = qs(max(Fraction(head["seeded-grr"]["a"]) / Fraction(head["seeded-grr"]["b"]),
                                     Fraction(head["seeded-grr"]["b"]) / Fraction(head["seeded-grr"]["a"])))
@@ -498,22 +498,23 @@ def _structured_head(res, st, sizes, target=None) -> dict:
 
 def _hashing_head(res, st, sizes, shape) -> dict:
     """Local hashing as ``seeded-grr`` {g, a, b}: for eps-LDP with the separating seed's ``hash_witness``, under {P}
-    a FAIL with the witness output's ``p_witness`` (:func:`~rldp_verify.certificates.audit_more.p_witness`);
-    InputError (one line) where the checker cannot certify the verdict (module docstring of
-    :func:`structured_certificate`)."""
-    from rldp_verify.certificates.audit_hash import seed_witness
+    a FAIL with the witness output's ``p_witness`` (:func:`~rldp_verify.certificates.audit_more.p_witness`), else, over
+    a complete seed range, a FAIL or an upper end below max(a/b, b/a) with its ``seed_table``
+    (:func:`~rldp_verify.certificates.audit_hash.seed_table`); InputError (one line) where the checker cannot certify
+    the verdict (module docstring of :func:`structured_certificate`)."""
+    from rldp_verify.certificates.audit_hash import hashing_refusal, seed_table, seed_witness
     from rldp_verify.certificates.audit_more import p_witness
     from rldp_verify.structured.channels import ratio
 
     top = max(_key(ratio(st.a, st.b)), _key(ratio(st.b, st.a)))
     wit = seed_witness(st) if sizes is None else None
     pw = p_witness(res, st, sizes) if sizes is not None and res.verdict == "FAIL" else None
-    if res.verdict == "FAIL" and wit is None and pw is None or \
-            pw is None and sizes is not None and st.complete and _key(res.ratio_upper) < top:
-        from rldp_verify.certificates.audit_hash import hashing_refusal
+    below = sizes is not None and st.complete and _key(res.ratio_upper) < top
+    tab = seed_table(st, sizes) if pw is None and (below or sizes is not None and res.verdict == "FAIL") else None
+    if res.verdict == "FAIL" and wit is None and pw is None and tab is None or pw is None and tab is None and below:
         raise InputError(hashing_refusal(res, st, top, ""))
-    return {"seeded-grr": {"g": st.g, "a": qs(st.a), "b": qs(st.b)}, "sizes": shape,
-            **({"data": {"hash_witness": wit}} if wit else {"data": {"p_witness": pw}} if pw else {})}
+    data = {"hash_witness": wit} if wit else {"p_witness": pw} if pw else {"seed_table": tab} if tab else {}
+    return {"seeded-grr": {"g": st.g, "a": qs(st.a), "b": qs(st.b)}, "sizes": shape, **({"data": data} if data else {})}
 
 
 def _with_compound_witness(st, form: dict) -> dict:

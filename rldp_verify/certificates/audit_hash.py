@@ -297,15 +297,39 @@ def hashing_ball(res, st) -> tuple[dict, dict]:
 def hashing_refusal(res, st, top, where: str) -> str:
     """The one-line reason why local hashing's verdict ``res`` has no certificate (``top`` = max(a/b, b/a)): a FAIL
     whose lower end rests on a hash other than xxh32 (its buckets are not reproduced), or an upper end below ``top``
-    (a complete seed range: the exact maximum over every seed and bucket). The latter is refused, not written with
-    the buckets as data: the checker cannot evaluate the library's hash, and bucket data it cannot re-derive is taken
-    for a lower end only (a wrong bucket could then only make a FAIL wrong, never a PASS)."""
+    (a complete seed range: the exact maximum over every seed and bucket) whose :func:`seed_table` is too large (under
+    {P}) or which has no form (on a Rényi ball, ``where``: its upper end is the decoupled projection bound)."""
     from rldp_verify.certificates.audit import _key
 
     head = f"no certificate for the {res.verdict} of {res.adapter} ({st.kind}){where}: "
     if res.verdict == "FAIL" or _key(res.ratio_upper) >= top:
         return head + ("its lower end rests on a seed that separates two inputs under the library's hash, which is "
                        "not xxh32(str(x), seed) % g (a PASS is certified from g, a, b alone)")
-    return head + (f"its upper end {float(res.ratio_upper):.9g} < max(a/b, b/a) = {float(top):.9g} is the maximum "
-                   f"over all {len(st.seeds)} seeds of the library's hash, which the checker cannot evaluate (bucket "
-                   "data is taken for lower ends only, never for a PASS)")
+    n = len(st.seeds)
+    return head + f"its upper end {float(res.ratio_upper):.9g} < max(a/b, b/a) = {float(top):.9g} " + (
+        f"is the maximum over all {n} seeds of the library's hash, and its seed table ({n} x |X| buckets) has more "
+        f"than {SEED_TABLE_ENTRIES} entries" if not where else f"is Theorem 1's decoupled bound over all {n} seeds of "
+        "the library's hash, which has no form in rldp_verify_check (the dense route certifies small domains)")
+
+
+#: the largest ``seed_table`` (seeds x |X| buckets) a certificate writes
+SEED_TABLE_ENTRIES = 2**21
+
+
+def seed_table(st, sizes) -> dict | None:
+    """The ``seed_table`` {seeds, buckets, hash} of local hashing over its whole seed range (``st.complete``) under
+    {P}: the bucket of every input x = s |U| + u at every seed, from which the checker recomputes rho(P) exactly
+    (:mod:`rldp_verify_check.forms_hash`); the hash named xxh32 when every bucket is reproduced so, else the library's.
+    None for a seed range not searched whole, or beyond SEED_TABLE_ENTRIES buckets."""
+    from rldp_verify.certificates.audit_forms import XXH32
+
+    seeds, k = list(st.seeds) if st.seeds is not None else [], int(sizes[0]) * int(sizes[1])
+    if not st.complete or not seeds or len(seeds) * k > SEED_TABLE_ENTRIES:
+        return None
+    buckets = [[int(st.hash_fn(x, h)) for x in range(k)] for h in seeds]
+    try:
+        xxh = all(_is_int(h) for h in seeds) and buckets == [[_xxh32(x, h, st.g) for x in range(k)] for h in seeds]
+    except ImportError:                                       # xxhash missing: named as the library's hash
+        xxh = False
+    return {"seeds": [list(h) if isinstance(h, tuple) else h for h in seeds], "buckets": buckets,
+            "hash": XXH32 if xxh else f"the library's hash of {st.kind} at each listed seed (its whole range)"}

@@ -69,7 +69,8 @@ def test_lh_ball_complete_range_below_top_refused():
     st = _lh(hash_fn=lambda x, s: (x + s) % 4, seeds=range(4), complete=True)
     res = audit_structured(Adapted(st, "LH test", "exact"), "log(3)", ball=RenyiBall.from_radius(PHAT, 2, F(1, 10)))
     assert str(res.verdict) == "PASS" and res.ratio_upper < 3
-    with pytest.raises(InputError, match=r"its upper end [0-9.]+ < max\(a/b, b/a\) = 3 is the maximum over all 4 "):
+    with pytest.raises(InputError, match=r"its upper end [0-9.]+ < max\(a/b, b/a\) = 3 is Theorem 1's decoupled bound "
+                                         r"over all 4 seeds"):
         structured_certificate(res, Adapted(st, "LH test", "exact"), "log(3)")
 
 
@@ -164,10 +165,14 @@ def test_cli_lh_ball_certificate(tmp_path, capsys, module, argv, verdict, form):
     assert main(["check-certificates", str(path)]) == 0
 
 
-def test_catalogue_mutant_ball_upper_at_witness_rejected():
+@pytest.mark.parametrize(("mid", "name", "why"), [
+    ("certificate.seeded-grr-ball-upper-at-witness", "structured-OLH ball", "below the certified bound 3"),
+    ("certificate.seed-table-hashes-u-only", "structured-OLH complete", "not attained by a witness")])
+def test_catalogue_mutant_rejected(mid, name, why):
     """mutation/catalogue.py ``certificate.seeded-grr-ball-upper-at-witness`` (the engine's ball upper end lowered to
-    the witness's ratio), applied as the mutation runner applies it: the "OLH ball" certificate of
-    rldp.audit.structured-p-and-ball is accepted on the unmutated engine and rejected by the checker under it."""
+    the witness's ratio) and ``certificate.seed-table-hashes-u-only`` (the seed table at the public index u alone),
+    applied as the mutation runner applies them: the certificate of rldp.audit.structured-p-and-ball's route is
+    accepted on the unmutated engine and rejected by the checker under the mutant."""
     from mutation.catalogue import MODULES, MUTANTS
     from proofs.rldp.audit_certificate_structured import check_structured_p_and_ball
     from rldp_verify.claims.mutants import apply, revert
@@ -179,13 +184,69 @@ def test_catalogue_mutant_ball_upper_at_witness_rejected():
         fn = getattr(check_structured_p_and_ball, "__wrapped__", check_structured_p_and_ball)
         return {d["name"]: d for d in fn(Ctx()).evidence["certificates"]}
 
-    good = docs()["structured-OLH ball"]
-    assert recheck(good).ok and good["statement"]["set"]["type"] == "renyi-ball" and "seeded-grr" in good["statement"]
-    (m,) = [m for m in MUTANTS if m.id == "certificate.seeded-grr-ball-upper-at-witness"]
+    good = docs()[name]
+    assert recheck(good).ok and "seeded-grr" in good["statement"]
+    (m,) = [m for m in MUTANTS if m.id == mid]
     done = apply(m, MODULES)
     try:
-        bad = docs()["structured-OLH ball"]
+        bad = docs()[name]
     finally:
         revert(done)
     chk = recheck(bad)
-    assert not chk.ok and "below the certified bound 3" in chk.message, chk.message
+    assert not chk.ok and why in chk.message, chk.message
+
+
+def _p_cert(st, eps):
+    model = Adapted(st, "LH test", "exact")
+    res = audit_structured(model, eps, distribution=PHAT)
+    return res, structured_certificate(res, model, eps)
+
+
+@pytest.mark.parametrize("hash_fn", [None, lambda x, s: (x * (s + 1) + s) % 4])
+def test_seed_table_certifies_complete_range_under_p(hash_fn):
+    """Item 2: over a complete seed range (four seeds) the (eps, P) ratio is exact and below max(a/b, b/a) = 3; the
+    ``seed_table`` (every input's bucket at every seed) lets the checker recompute it: PASS and FAIL accepted, the
+    ratio the dense audit's (rldp_verify.rldp.audit on the whole mixture's matrix); xxh32 named when reproduced (its
+    FAIL then carries the witness output's p_witness instead)."""
+    from rldp_verify.rldp.audit import audit
+    from rldp_verify.rldp.mechio import Mechanism
+
+    st = _lh(hash_fn=hash_fn, seeds=range(4), complete=True)
+    rows, _ = st.dense()
+    ref = audit(Mechanism.from_matrix(rows, ["s1", "s2"], [f"u{i}" for i in range(8)]), "1", distribution=PHAT)
+    for eps, verdict in (("log(3)", "PASS"), ("1/10", "FAIL")):
+        res, cert = _p_cert(st, eps)
+        assert str(res.verdict) == verdict and res.ratio_lower == res.ratio_upper == ref.ratio_upper < 3
+        chk = recheck(cert)
+        assert chk.ok and chk.message.startswith(f"{verdict}: ratio in ["), chk.message
+        if verdict == "FAIL" and hash_fn is None:  # xxh32: the witness output's buckets suffice (p_witness)
+            assert "p_witness" in cert["data"]
+            continue
+        tab = cert["data"]["seed_table"]
+        assert len(tab["buckets"]) == 4 and ("xxh32" in tab["hash"]) == (hash_fn is None)
+        assert "seed table of 4 seeds" in chk.message
+        for k in range(1, 4):                      # the seeds' order is irrelevant: every rotation is accepted
+            rot = copy.deepcopy(cert)
+            rot["data"]["seed_table"].update(seeds=tab["seeds"][k:] + tab["seeds"][:k],
+                                             buckets=tab["buckets"][k:] + tab["buckets"][:k])
+            assert recheck(rot).ok
+
+
+@pytest.mark.parametrize("change", ["upper", "bucket", "seed-dropped", "bucket-range", "ball"])
+def test_wrong_seed_table_rejected(change):
+    res, cert = _p_cert(_lh(seeds=range(4), complete=True), "log(3)")
+    bad = copy.deepcopy(cert)
+    st, tab = bad["statement"], bad["data"]["seed_table"]
+    if change == "upper":                          # 10^-12 below the exact ratio
+        st["ratio_upper"], why = str(res.ratio_upper - F(1, 10**12)), "below the certified bound"
+    elif change == "bucket":                       # every input in bucket 0 at every seed: ratio 1 < the printed lower
+        tab["buckets"], why = [[0] * 16 for _ in tab["buckets"]], "not attained by a witness"
+    elif change == "seed-dropped":
+        tab["buckets"], why = tab["buckets"][1:], "a seed table needs"
+    elif change == "bucket-range":
+        tab["buckets"][0][3], why = 4, "a seed table needs"
+    else:                                          # a seed table is an (eps, P) form
+        st["set"] = {"type": "renyi-ball", "phat": st["set"]["P"], "alpha": "2", "radius": "1/10"}
+        why = "a seed table needs"
+    chk = recheck(bad)
+    assert not chk.ok and why in chk.message, chk.message
