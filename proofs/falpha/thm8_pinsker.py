@@ -164,13 +164,17 @@ def _thm8_evidence(int_alphas, dense: bool, step: int, pairs) -> dict:
     if below:
         docs.append(all_positive_certificate(f"{name}: random pairs with g's first branch, 1/alpha - TV", below,
                                              cap=len(below)))
+    rest = ("all of them" if not left else "not " + ("; ".join(left) if len(left) <= 8 else
+                                                      f"{len(left)} of them ({'; '.join(left[:6])}; ...)"))
     covers = (f"the binary bound at {n_done} of the {n_grid} (integer alpha, t) with t in t_grid(alpha)[::{step}] "
-              f"(of {sum(len(t_grid(a, dense=dense)) for a in int_alphas)} grid points): boxes of p on [0, p_c] in arb (psi - g > 0 "
-              "where t < 1/alpha; where t > 1/alpha, tight, eq. (66) > 0 with psi(0, t) = g(t) exactly), the tail "
-              "p >= p_c by an exact bound, alpha = 2 below 1/2 by one identity for every t; not "
-              + ("; ".join(left) if len(left) <= 8 else f"{len(left)} of them ({'; '.join(left[:6])}; ...)")
-              + "; eq. (66) as the derivative of psi is derived in the builder's docstring, not by the checker; the "
-              f"first {len(pairs)} random pairs at the integer orders (10 per order) exactly; the non-integer orders (mpmath) carry none")
+              f"(of {sum(len(t_grid(a, dense=dense)) for a in int_alphas)} grid points; {rest}): boxes of p on "
+              "[0, p_c] in arb (psi - g > 0 where t < 1/alpha, at small t in the cancellation-free form q R1(t/q) + "
+              "(1-q) R2(t/(1-q)) with its binomial expansions as identities; where t > 1/alpha, tight, eq. (66) > 0 "
+              "with psi(0, t) = g(t) exactly; at t = 1/alpha eq. (67) > 0 with eq. (66) = 0 and psi = g at p = 0 "
+              "exactly), the tail p >= p_c by an exact bound, alpha = 2 below 1/2 by one identity for every t; eqs. "
+              "(66)-(67) as derivatives of psi are derived in the builder's docstrings, not by the checker; the first "
+              f"{len(pairs)} random pairs at the integer orders (10 per order) exactly; the non-integer orders "
+              "(mpmath) carry none")
     return {"certificate_covers": covers, **evidence(*docs)}
 
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rldp_verify.certificates.interval import interval_certificate
-from rldp_verify.certificates.value import expr, value_certificate
+from rldp_verify.certificates.value import abs_expr, expr, value_certificate
 
 
 def _power_mean_expr(x: list[Fraction], w: list[Fraction], beta: Fraction):
@@ -241,8 +241,9 @@ def pinsker_certificates(name: str, alpha: int, ts, *, max_boxes: int = 400) -> 
     - where that cover needs more than ``max_boxes`` boxes (small t: psi and g are both O(t^2), and eq. (3) as
       written loses their difference in arb's boxes), t < 1/alpha <= 1/3, alpha <= :data:`SPLIT_MAX_ALPHA`: the
       cancellation-free form psi = q R1(t/q) + (1-q) R2(t/(1-q)) (:func:`_split_psi`, :func:`_split_identities`).
-    Left out: t = 1/alpha (eq. (66) vanishes at p = 0: no box around it is decided), and t whose covers need more
-    than ``max_boxes`` boxes."""
+    - t = 1/alpha (tight, and eq. (66) vanishes at p = 0, so no box of eq. (66) around 0 is decided): eq. (67) > 0 on
+      [0, p_c] with eq. (66) = 0 and psi(0, t) = g(t) at p = 0 exactly (:func:`_tangent_certificates`).
+    Left out: t whose covers need more than ``max_boxes`` boxes."""
     from rldp_verify.certificates.instances_rldp import all_nonneg_certificate
 
     docs: list[dict] = []
@@ -255,10 +256,16 @@ def pinsker_certificates(name: str, alpha: int, ts, *, max_boxes: int = 400) -> 
         if alpha == 2 and t < Fraction(1, 2):
             done.append(t)
             continue
-        if t * alpha == 1:
-            left.append((t, "t = 1/alpha: eq. (66) is 0 at p = 0"))
-            continue
         pc = _tail_cut(t, alpha, g)
+        if t * alpha == 1:
+            at = _tangent_certificates(name, t, alpha, g, pc, max_boxes)
+            if at is None:
+                left.append((t, f"t = 1/alpha: eq. (67) needs more than {max_boxes} boxes"))
+                continue
+            docs += at
+            tails.append(["-", ["-", ["*", ["pow", t, alpha], ["pow", 1 - t - pc, 1 - alpha]], 1], g])
+            done.append(t)
+            continue
         e = dpsi_expr("$p", t, alpha) if t * alpha > 1 else ["-", binary_f_alpha_expr("$p", t, alpha), g]
         try:
             boxes = positive_boxes(e, "p", Fraction(0), pc, max_boxes=max_boxes)
@@ -289,6 +296,33 @@ def pinsker_certificates(name: str, alpha: int, ts, *, max_boxes: int = 400) -> 
     if identities:
         docs += _split_identities(name, alpha)
     return docs, done, left
+
+
+def d2psi_expr(p, t, alpha: int) -> list:
+    """d^2/dp^2 psi_alpha(p, t) (eq. (67)): (a-1) a t^2 (p^(a-2)/(p+t)^(a+1) + (1-p)^(a-2)/(1-p-t)^(a+1)), the
+    derivative of :func:`dpsi_expr` (with q = p + t: d/dp [(a t + p) p^(a-1) q^-a] = p^(a-2) q^(-a-1) (q p + (a-1)
+    (a t + p) q - a (a t + p) p) = (a-1) a t^2 p^(a-2) q^(-a-1), and the same for the 1 - p terms); the
+    ``falpha.appA.derivatives-and-jensen`` claim compares it with sympy's derivative."""
+    first = ["/", ["pow", p, alpha - 2], ["pow", ["+", p, t], alpha + 1]]
+    second = ["/", ["pow", ["-", 1, p], alpha - 2], ["pow", ["-", ["-", 1, p], t], alpha + 1]]
+    return ["*", (alpha - 1) * alpha * t * t, ["+", first, second]]
+
+
+def _tangent_certificates(name: str, t: Fraction, k: int, g: Fraction, pc: Fraction,
+                          max_boxes: int) -> list[dict] | None:
+    """t = 1/alpha (the bound is tight at p = 0 and eq. (66) vanishes there): eq. (67) > 0 on [0, pc] (boxes), so
+    eq. (66) increases from its value 0 at p = 0 (exact) and psi from psi(0, t) = g(t) (exact); None when the cover
+    needs more than ``max_boxes`` boxes."""
+    e = d2psi_expr("$p", t, k)
+    try:
+        boxes = positive_boxes(e, "p", Fraction(0), pc, max_boxes=max_boxes)
+    except ValueError:
+        return None
+    return [interval_certificate(f"{name}: eq. (67) > 0 for every p in [0, {pc}], alpha = {k}, t = 1/alpha", e, "p",
+                                 0, pc, boxes, lower=0, strict=True),
+            value_certificate(f"{name}: eq. (66) at p = 0 is 0 and psi(0, t) - g(t) = 0, alpha = {k}, t = 1/alpha",
+                              ["max", abs_expr(dpsi_expr(0, t, k)), abs_expr(["-", binary_f_alpha_expr(0, t, k), g])],
+                              lower=0, upper=0, exact=True)]
 
 
 #: the split form's covers are tried up to this order (beyond, its binomial coefficients cancel too much in arb:

@@ -102,17 +102,22 @@ def test_lemma_a6_enclosure_near_one():
 
 
 def test_pinsker_strict_tight_and_chi2():
-    """Theorem 8's binary bound at alpha = 3: t = 1/4 (strict: psi - g > 0 on boxes, exact tail) and t = 1/2 (tight:
-    eq. (66) > 0 on boxes, psi(0, t) = g(t) exactly), alpha = 2 by the chi^2 identity; t = 1/3 = 1/alpha is left out.
-    Wrong variants rejected: g with exponent alpha instead of alpha - 1, g(1/2) + 10^-9 in the equality, a box
-    dropped, and a tail cut p_c = 1/2 too early."""
+    """Theorem 8's binary bound at alpha = 3: t = 1/4 (strict: psi - g > 0 on boxes, exact tail), t = 1/2 (tight:
+    eq. (66) > 0 on boxes, psi(0, t) = g(t) exactly) and t = 1/3 = 1/alpha (eq. (67) > 0 on boxes, eq. (66) = 0 and
+    psi = g at p = 0 exactly); alpha = 2 by the chi^2 identity. Wrong variants rejected: g with exponent alpha
+    instead of alpha - 1, g(1/2) + 10^-9 in the equality, a box dropped, a tail cut p_c = 1/2 too early, eq. (67)
+    with its sign flipped."""
     from rldp_verify.certificates import qs
     from rldp_verify.certificates.partial import g_alpha_value, pinsker_certificates
 
     docs, done, left = pinsker_certificates("thm8", 3, [F(1, 4), F(1, 3), F(1, 2)])
-    assert done == [F(1, 4), F(1, 2)] and [t for t, _ in left] == [F(1, 3)]
+    assert done == [F(1, 4), F(1, 3), F(1, 2)] and not left
     assert all(recheck(d).ok for d in docs)
-    strict, tight_boxes, tight_eq, tails = docs
+
+    def named(*words):
+        return next(d for d in docs if all(w in d["name"] for w in words))
+    strict, tight_boxes = named("psi(p, t) - g(t) > 0", "t = 1/4"), named("eq. (66) > 0", "t = 1/2")
+    tight_eq, tails, tangent = named("psi(0, t) - g(t) = 0", "t = 1/2"), named("the tails"), named("eq. (67) > 0")
     wrong = (4 * F(1, 16) + 1) ** 3 - 1                         # (4t^2 + 1)^alpha - 1 at t = 1/4: above min psi
     bad = {**strict, "statement": {**strict["statement"], "expr": [*strict["statement"]["expr"][:2], qs(wrong)]}}
     assert not recheck(bad).ok
@@ -124,6 +129,8 @@ def test_pinsker_strict_tight_and_chi2():
     assert not recheck({**tight_boxes, "data": {"boxes": boxes[:-2] + boxes[-1:]}}).ok
     early = ["-", ["-", ["*", ["pow", qs(F(1, 4)), 3], ["pow", qs(F(1, 4)), -2]], 1], qs(g_alpha_value(F(1, 4), 3))]
     assert not recheck({**tails, "statement": {**tails["statement"], "expr": ["min", early]}}).ok
+    assert not recheck({**tangent, "statement": {**tangent["statement"],
+                                                 "expr": ["-", tangent["statement"]["expr"]]}}).ok
     d2, done2, _ = pinsker_certificates("thm8", 2, [F(1, 8), F(3, 4)])
     assert done2 == [F(1, 8), F(3, 4)] and all(recheck(d).ok for d in d2)
     assert d2[-1]["kind"] == "symbolic-identity"
