@@ -1,4 +1,4 @@
-"""eps-LDP audit forms of multi-freq-ldpy's HE, RS+FD and ordered SS clients (statement ``set`` ldp, ``sizes``).
+"""Audit forms of multi-freq-ldpy's HE, RS+FD and ordered SS clients (``set`` ldp; RS+FD also {P}; ``sizes``).
 
 - ``laplace-histogram`` {d >= 2, b}: Y = e_x + Z, Z_i i.i.d. Laplace(0, b), density f(y|x) = prod_i e^(-|y_i - [i =
   x]|/b) / 2b; eps-LDP for densities is f(y|x) <= e^eps f(y|x') for almost every y (equivalently for every event).

@@ -191,3 +191,19 @@ def test_cli_ordered_ss_under_p_dense_or_one_line(tmp_path):
     assert out.stderr.count("\n") == 1 and "too many ordered subsets for a dense channel" in out.stderr, out.stderr
     ball = run(*base, "--param", "k=4", "--phat", "1,2;3,4", "--alpha", "2", "--radius", "1/10", "--sizes", "2,2")
     assert ball.returncode == 1 and "FAIL" in ball.stdout, ball.stderr              # was: refused without --certificate
+
+
+def test_rsfd_p_builder_refuses_what_it_cannot_state():
+    """The builder writes the exact finite ratio only: an infinite or non-exact (eps, P) bracket is refused in one
+    line naming the structure; other structures are not its business (None)."""
+    from types import SimpleNamespace
+
+    from rldp_verify.certificates.audit_mfl import mfl_p_form
+    from rldp_verify.core.errors import InputError
+
+    for lo, hi in ((float("inf"), float("inf")), (F(2), F(3))):
+        res = SimpleNamespace(ratio_upper=hi, ratio_lower=lo, adapter="test")
+        with pytest.raises(InputError, match="exact finite ratio") as err:
+            mfl_p_form(ST2, res, (3, 2))
+        assert "\n" not in str(err.value)
+    assert mfl_p_form(Symmetric(4, F(1, 2), F(1, 6)), None, (2, 2)) is None
