@@ -42,7 +42,7 @@ def _witness_evidence(witnesses) -> dict:
     its side conditions exactly."""
     from rldp_verify.certificates import instances_rldp as inst
     from rldp_verify.certificates.claims import built
-    from rldp_verify.certificates.partial import pair_upper_certificates
+    from rldp_verify.certificates.partial import pair_audit_certificate, pair_upper_certificates
 
     usable = [(b, q, s1, s2, r) for b, q, s1, s2, r in witnesses
               if r.witness is not None and isinstance(r.lo, Fraction)]
@@ -61,15 +61,21 @@ def _witness_evidence(witnesses) -> dict:
         return [inst.all_nonneg_certificate(f"{name}: the lower end's witness in F, B - D_alpha(P^||W)",
                                             inst.ball_slack_expressions(in_f), exact=False),
                 inst.all_nonneg_certificate(f"{name}: W(y|s1)/W(y|s2) - lo", ratio),
-                *pair_upper_certificates(name, uppers)]
+                *pair_upper_certificates(name, uppers),
+                *(pair_audit_certificate(name, Qy, ball.public_size, s1, s2, ball.phat, ball.alpha, ball.radius,
+                                         r.lo, r.hi, e, r.witness)
+                  for ball, Qy, s1, s2, r, e in entries if e is not None and e.get("mode") is None and e["r"] == r.hi
+                  and r.witness is not None and isinstance(r.lo, Fraction))]
     return {"certificate_covers": f"the lower ends of {len(usable)} of the {len(witnesses)} sampled pairs' brackets: "
                                   "each witness W (an exact table) lies in F (arb) and its ratio W(y|s1)/W(y|s2) is "
                                   "at least lo (exact), so lo <= sup; the upper ends of "
                                   f"{len(uppers)} of the {len(witnesses)}: the weak-duality bound of P(y|s1) - hi "
                                   "P(y|s2) over F at the engine's rational (t, mu1, mu2) is <= 0 (arb; the bound "
                                   "written out in the checker's language, its derivation in "
-                                  "rldp_verify/certificates/partial.py), so sup <= hi; not the SLSQP comparison or "
-                                  "the product of projections", **built(build)}
+                                  "rldp_verify/certificates/partial.py), so sup <= hi, and again as an audit "
+                                  "certificate of the one-row channel (c q1, q2) whose bound at R = c hi the checker "
+                                  "derives itself from the same entry scaled by c; not the SLSQP comparison or the "
+                                  "product of projections", **built(build)}
 
 
 def product_of_projections(ball, mech, y, s1, s2, dps):

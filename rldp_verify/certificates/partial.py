@@ -469,3 +469,50 @@ def exact_ties_evidence(covers: str, builder, *args) -> dict:
         covers += (f"; of the equalities listed, the {moved} whose two sides are rational (their difference evaluates "
                    "in exact rationals) are certified exactly (= 0) instead of within the tolerance")
     return {"certificate_covers": covers, KEY: docs}
+
+
+def pair_audit_certificate(name: str, Q_y, a2: int, s1: int, s2: int, phat, alpha, B, lo, hi, entry: dict,
+                           witness) -> dict:
+    """The bracket [lo, hi] of sup_{P in F} P(y|s1)/P(y|s2) (F the Rényi ball) as an ``audit`` certificate, whose
+    bounds the checker derives itself (not an expression the builder wrote): the audited channel is one row, Q' =
+    (c q1 on the cells of s1, q2 on those of s2, kappa on the others), c, kappa > 0 rational (``"column_sums":
+    "inexact"``: the checker's bounds read rows only), so P'(s1)/P'(s2) = c P(y|s1)/P(y|s2) for every P.  The pair
+    (s1, s2) carries the entry scaled by c (r = c hi, t, mu1, mu2 times c: the weak-duality bound scales by c); every
+    other pair Proposition 3's entry at R = c hi (t = 0), valid as c^2 >= max q2 / (hi min q1) and kappa lies between
+    the other blocks' max / R and R min; with e^eps = R, PASS and ratio_lower = c lo at the witness, the checker's
+    U <= R gives c sup P(y|s1)/P(y|s2) <= sup rho' <= R = c hi, i.e. sup <= hi.  (Its L >= c lo is the max over
+    all pairs of the witness's ratios: the lower end of this pair is the exact ratio certificate of the claim.)"""
+    import math
+
+    from rldp_verify.certificates import envelope, qs
+
+    a1 = len(phat)
+    q1 = [Fraction(v) for v in Q_y[s1 * a2:(s1 + 1) * a2]]
+    q2 = [Fraction(v) for v in Q_y[s2 * a2:(s2 + 1) * a2]]
+    hi, lo = Fraction(hi), Fraction(lo)
+    need = max(q2) / (hi * min(q1))
+    c = Fraction(max(1, math.isqrt(math.ceil(need)) + 1))
+    R = c * hi
+    blocks = {s1: [c * v for v in q1], s2: q2}
+    kappa = max(max(c * max(q1), max(q2)) / R, Fraction(1, 10**6))
+    row = [v for s in range(a1) for v in blocks.get(s, [kappa] * a2)]
+    pairs = []
+    for s in range(a1):
+        for t in range(a1):
+            if s == t:
+                continue
+            b1, b2 = row[s * a2:(s + 1) * a2], row[t * a2:(t + 1) * a2]
+            if (s, t) == (s1, s2):
+                e = {"r": R, **{k: c * Fraction(entry[k]) for k in ("t", "mu1", "mu2")}}
+            else:
+                if max(b1) > R * min(b2):
+                    raise ValueError(f"Proposition 3 does not bound the pair ({s}, {t}) of the scaled row at R")
+                e = {"r": R, "t": Fraction(0), "mu1": max(b1), "mu2": -R * min(b2)}
+            pairs.append({"y": 0, "s": s, "s_prime": t, **{k: qs(v) for k, v in e.items()}})
+    table = [[qs(v) for v in r] for r in phat]
+    st = {"Q": [[qs(v) for v in row]], "sizes": [a1, a2], "column_sums": "inexact",
+          "set": {"type": "renyi-ball", "phat": table, "alpha": qs(alpha), "radius": qs(B)},
+          "eps": {"exp_eps": qs(R)}, "verdict": "PASS", "ratio_upper": qs(R), "ratio_lower": qs(c * lo)}
+    data = {"witness": [[qs(v) for v in r] for r in witness], "pairs": pairs}
+    return envelope("audit", f"{name}: sup P(y|{s1})/P(y|{s2}) <= hi, as the audit of one row scaled by c = {c} "
+                             "(U <= c hi)", st, data)

@@ -202,3 +202,21 @@ def test_pinsker_small_t_split_form():
     ident = next(d for d in docs if "R2's binomial expansion" in d["name"])
     wrong = json.loads(json.dumps(ident).replace('["*", 3, ', '["*", 4, ', 1))
     assert wrong != ident and not recheck(wrong).ok
+
+
+def test_pair_audit_certificate():
+    """The bracket's upper end as an ``audit`` of the scaled one-row channel: accepted; R = c hi lowered by 10^-9
+    (with its pair entry) rejected; the entry's mu1 not scaled by c rejected."""
+    from rldp_verify.certificates import qs
+    from rldp_verify.certificates.partial import pair_audit_certificate
+
+    (Q_y, a2, s1, s2, phat, alpha, B, entry), r = _case(F(2))
+    doc = pair_audit_certificate("pair", Q_y, a2, s1, s2, phat, alpha, B, r.lo, r.hi, entry, r.witness)
+    assert recheck(doc).ok
+    st, pairs = doc["statement"], doc["data"]["pairs"]
+    low = qs(F(st["ratio_upper"]) * (1 - F(1, 10**9)))
+    lowered = {**doc, "statement": {**st, "ratio_upper": low, "eps": {"exp_eps": low}},
+               "data": {**doc["data"], "pairs": [{**p, "r": low} for p in pairs]}}
+    assert not recheck(lowered).ok
+    unscaled = [{**p, "mu1": qs(entry["mu1"])} if (p["s"], p["s_prime"]) == (s1, s2) else p for p in pairs]
+    assert not recheck({**doc, "data": {**doc["data"], "pairs": unscaled}}).ok
