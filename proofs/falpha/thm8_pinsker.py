@@ -128,7 +128,7 @@ def _thm8_outcome(ctx, int_alphas, real_alphas, *, dense, step, search, random_p
     if und:
         return Outcome.inconclusive(f"{len(und)} grid points undecided; " + summary, **evidence)
     return Outcome.verified(summary, **evidence,
-                            **guarded(_thm8_evidence, int_alphas, dense, 32 if dense else 8, pairs))
+                            **guarded(_thm8_evidence, int_alphas, dense, 48 if dense else 8, pairs))
 
 
 def _thm8_evidence(int_alphas, dense: bool, step: int, pairs) -> dict:

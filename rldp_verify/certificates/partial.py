@@ -325,9 +325,8 @@ def _tangent_certificates(name: str, t: Fraction, k: int, g: Fraction, pc: Fract
                               lower=0, upper=0, exact=True)]
 
 
-#: the split form's covers are tried up to this order (beyond, its binomial coefficients cancel too much in arb:
-#: alpha = 32 needed more than 400 boxes at every t <= 1/100)
-SPLIT_MAX_ALPHA = 16
+#: the split form's covers are tried up to this order (the orders of the claims go to 32)
+SPLIT_MAX_ALPHA = 64
 
 
 def _r1_direct(s, k: int) -> list:
@@ -345,8 +344,8 @@ def _r_series(x, k: int, sign: int) -> list:
 
 def _split_psi(p, t, k: int, near: bool) -> list:
     """psi_k(p, t) = q R1(t/q) + (1-q) R2(t/(1-q)), q = p + t (eq. (3): q (1 - t/q)^k + (1-q) (1 + t/(1-q))^k - 1,
-    whose linear terms -k t + k t cancel), R1 in its direct form (``near``: p <= t, t/q >= 1/2) or as its series,
-    R2 as its series."""
+    whose linear terms -k t + k t cancel), R1 in its direct form (``near``: p <= (k-1) t, s = t/q >= 1/k, where
+    R1(s) >= R1(1/k) ~ 1/e) or as its series (s < 1/k: C(k, j) s^j < 1/j!, no cancellation), R2 as its series."""
     q = ["+", p, t]
     s, u = ["/", t, q], ["/", t, ["-", 1, q]]
     r1 = _r1_direct(s, k) if near else _r_series(s, k, -1)
@@ -355,10 +354,11 @@ def _split_psi(p, t, k: int, near: bool) -> list:
 
 def _split_cover(name: str, t: Fraction, k: int, g: Fraction, pc: Fraction, max_boxes: int) -> list[dict] | None:
     """psi_k(p, t) - g(t) > 0 for every p in [0, pc] from the cancellation-free form of psi (:func:`_split_psi`):
-    R1 direct on [0, t], as a series on [t, pc] (small t, where eq. (3) as written loses psi ~ t^2 in arb's
+    R1 direct on [0, (k-1) t], as a series on [(k-1) t, pc] (small t, where eq. (3) as written loses psi ~ t^2 in arb's
     boxes); None when either cover needs more than ``max_boxes`` boxes."""
     docs = []
-    for lo, hi, near in ((Fraction(0), min(t, pc), True), (min(t, pc), pc, False)):
+    mid = min((k - 1) * t, pc)
+    for lo, hi, near in ((Fraction(0), mid, True), (mid, pc, False)):
         e = ["-", _split_psi("$p", t, k, near), g]
         try:
             boxes = positive_boxes(e, "p", lo, hi, max_boxes=max_boxes)
