@@ -1,0 +1,69 @@
+"""Certificates of the last limits (issue 23, :mod:`rldp_verify.certificates.rest`): the builders' documents are
+accepted, and wrong variants of what they state are rejected by the checker."""
+
+import copy
+from fractions import Fraction as F
+
+import pytest
+
+from rldp_verify.certificates import recheck
+from rldp_verify.certificates.identity import Tree, tree_identity_certificate
+from rldp_verify.certificates.rest import appb_limit_certificates, appb_power_sums
+from rldp_verify.certificates.taylor import X, log, series_certificate
+
+W = [[F(1, 2), F(1, 2), 0, 0], [0, 0, F(1, 3), F(2, 3)], [F(1, 4)] * 4]   # falpha.prop3.appendix-b-limit's channel
+
+
+@pytest.mark.parametrize("a", [2, 3])
+def test_appb_limit_accepted(a):
+    docs = appb_limit_certificates(W, 0, 1, 3, a)
+    assert [d["kind"] for d in docs] == ["symbolic-identity", "series", "series"]
+    assert all(recheck(d).ok for d in docs)
+
+
+def test_appb_limit_rows_sharing_an_output_refused():
+    """Rows 0 and 1 both reach output 1: S_out(0) != S_in(0), so log(S_out/S_in) has c_0 != 0 (the ratio's limit is
+    not 1): no certificate."""
+    V = [[F(1, 2), F(1, 2), 0, 0], [0, F(1, 2), F(1, 4), F(1, 4)], [F(1, 4)] * 4]
+    with pytest.raises(ValueError, match="c_0 = 0"):
+        appb_limit_certificates(V, 0, 1, 3, 2)
+
+
+def test_appb_limit_wrong_output_power_sum_rejected():
+    """S_out with Q_Y^(-alpha) in place of Q_Y^(1 - alpha): S_out'(0) = 8 != S_in(0) = 2, so c_0 = log 4."""
+    s_in, s_out = appb_power_sums(X, W, 0, 1, 3, 2)
+    P = [1 - X, X / 2, X / 2]
+    Q = [(1 - X) / 2, (1 - X) / 2, X]
+    PY = [sum(P[x] * W[x][y] for x in range(3)) for y in range(4)]
+    QY = [sum(Q[x] * W[x][y] for x in range(3)) for y in range(4)]
+    right = sum(PY[y] ** 2 * QY[y] ** -1 for y in range(4))
+    wrong = sum(PY[y] ** 2 * QY[y] ** -2 for y in range(4))
+    assert recheck(series_certificate("t", log(s_out / s_in), [(0, 0, 0)])).ok
+    assert recheck(series_certificate("t", log(right / s_in), [(0, 0, 0)])).ok
+    r = recheck(series_certificate("t", log(wrong / s_in), [(0, 0, 0)]))
+    assert not r.ok and "not certainly in its interval" in r.message, r.message
+
+
+def test_appb_cancelled_form_with_a_wrong_factor_rejected():
+    """The cancelled S_in with ((N - 2)/(N - 1))^(alpha - 1) in place of ^alpha is not the printed S_in."""
+    g, a = Tree.var("gamma"), 3
+    printed = appb_power_sums(g, W, 0, 1, 3, a, cancelled=False)[0]
+    right = (1 - g) ** a * ((1 - g) / 2) ** (1 - a) + (g / 2) ** a * ((1 - g) / 2) ** (1 - a) + g * F(1, 2) ** a
+    assert recheck(tree_identity_certificate("t", printed, right)).ok
+    wrong = (1 - g) ** a * ((1 - g) / 2) ** (1 - a) + (g / 2) ** a * ((1 - g) / 2) ** (1 - a) + g * F(1, 2) ** (a - 1)
+    assert not recheck(tree_identity_certificate("t", printed, wrong)).ok
+
+
+def test_appb_limit_document_edits_rejected():
+    docs = appb_limit_certificates(W, 0, 1, 3, 2)
+    bad = copy.deepcopy(docs[1])
+    bad["statement"]["coefficients"] = [[0, "1/1000000", "1/1000000"]]     # a non-zero constant term
+    assert not recheck(bad).ok
+    bad = copy.deepcopy(docs[2])
+    bad["statement"]["coefficients"] = [[0, None, 0]]                      # log S_in < 0
+    assert not recheck(bad).ok
+
+
+def test_appb_power_sums_refuse_a_non_integer_order():
+    with pytest.raises(ValueError, match="integer >= 2"):
+        appb_power_sums(X, W, 0, 1, 3, F(7, 2))
