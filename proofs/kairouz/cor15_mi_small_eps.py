@@ -5,6 +5,7 @@ from fractions import Fraction
 import mpmath
 import sympy as sp
 
+from rldp_verify.certificates.rest import cor15_binary_mi, cor15_binary_mi_certificates
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.rigorous import arb_exact, arb_precision
 from rldp_verify.topics.extremal.staircase import solve_staircase_lp
@@ -29,8 +30,7 @@ def check_c15(ctx):
     a, z = sp.symbols("a z", positive=True)
     t = 1 + a
     lt = sp.log(1 + a)
-    I_bin = (1 / (t + 1)) * (z * t * (lt - sp.log(1 + a * z)) - (1 - z) * sp.log(1 + a * z)) + \
-            (1 / (t + 1)) * ((1 - z) * t * (lt - sp.log(1 + a * (1 - z))) - z * sp.log(1 + a * (1 - z)))
+    I_bin = cor15_binary_mi(t, z, lt, sp.log(1 + a * z), sp.log(1 + a * (1 - z)))   # the certificate's formula too
     ser = sp.expand(sp.series(I_bin, a, 0, 3).removeO())
     ser_ok = sp.simplify(ser.coeff(a, 1)) == 0 and sp.simplify(ser.coeff(a, 0)) == 0 and \
         sp.simplify(ser.coeff(a, 2) - z * (1 - z) / 2) == 0
@@ -51,17 +51,18 @@ def check_c15(ctx):
                 dev[(n, eps)] = abs(float(r.mid()) - 1)
     d = {eps: max(dev[(n, eps)] for n in range(3)) for eps in ("1/10", "1/100", "1/1000")}
     if ser_ok and d["1/1000"] < d["1/100"] < d["1/10"] and d["1/1000"] < 0.01:
-        from rldp_verify.certificates.claims import no_certificate
+        from rldp_verify.certificates.claims import built
 
         return Outcome.verified("binary MI = P(T)P(T^c) eps^2/2 + O(eps^3) (symbolic); certified LP optimum / "
                                 "(P(T)P(T^c) eps^2/2) -> 1 as eps -> 0 (|ratio - 1| = "
                                 + ", ".join(f"{v:.2e} at eps={k_}" for k_, v in d.items()) + "), incl. a tied P",
-                                instances=rows, **no_certificate(
-                                    "the binary mechanism's I = P(T)P(T^c) eps^2/2 + O(eps^3) is an equality of Taylor "
-                                    "coefficients (c_0 = c_1 = 0 and c_2 = P(T)P(T^c)/2 exactly, for every P(T)): the "
-                                    "series kind certifies a coefficient inside an interval or away from 0, and arb "
-                                    "balls of these coefficients (sums of logs' coefficients with non-dyadic "
-                                    "rationals) are not exact, so it cannot; the bound for every eps-LDP Q is a limit "
-                                    "for every delta read off a trend at three eps (the LP optima there are certified in "
-                                    "arb but would not prove the limit)"))
+                                instances=rows,
+                                certificate_covers="the binary mechanism's I = P(T)P(T^c) eps^2/2 + O(eps^3) for every "
+                                "P(T) = z (issue 23): in a = e^eps - 1, I = a^2 z(1-z)/2 + a^3 R(a, z) + sum_k A_k(a, z) "
+                                "m(b_k a) as a symbolic identity with the log atoms log(1 + a), log(1 + a z), "
+                                "log(1 + a(1 - z)) (R, A_k rational over powers of 2 + a), and m(u) = log(1 + u) - u + "
+                                "u^2/2 with c_0 = c_1 = c_2 = 0 exactly (series); not certified: the bound for every "
+                                "eps-LDP Q, a limit for every delta read off the ratios OPT / (P(T)P(T^c) eps^2/2) at "
+                                "eps = 1/10, 1/100, 1/1000 (finite values do not prove it)",
+                                **built(cor15_binary_mi_certificates))
     return Outcome.refuted("small-eps bound not approached", counterexample=rows, kind="false")

@@ -58,3 +58,60 @@ def appb_limit_certificates(W, i: int, j: int, N: int, a: int) -> list[dict]:
             raise ValueError(f"{d['name']}: {got.message}")
     return docs
 
+
+
+def cor15_binary_mi(t, z, L1, L2, L3):
+    """The binary mechanism's I(X;Y) as the claim kairouz.cor15.mi-small-eps writes it, t = e^eps, z = P(T), with
+    L1 = log t, L2 = log(1 + (t - 1) z), L3 = log(1 + (t - 1)(1 - z)); any arithmetic type."""
+    return (1 / (t + 1)) * (z * t * (L1 - L2) - (1 - z) * L2) + (1 / (t + 1)) * ((1 - z) * t * (L1 - L3) - z * L3)
+
+
+def cor15_binary_mi_certificates(printed=cor15_binary_mi) -> list[dict]:
+    """Kairouz et al. Corollary 15 (the display after (31)): the binary mechanism's I(X;Y) = (1/2) P(T)P(T^c) eps^2
+    + O(eps^3), for every z = P(T) in (0, 1), in a = e^eps - 1 = eps + O(eps^2) (so O(a^3) = O(eps^3) and a^2 =
+    eps^2 + O(eps^3)).  With t = 1 + a, I as printed (``printed``: :func:`cor15_binary_mi`) is sum_k A_k(a, z) L_k
+    with the log atoms L_1 = log(1 + a), L_2 = log(1 + a z), L_3 = log(1 + a (1 - z)) (b_k = 1, z, 1 - z) and A_k
+    rational.  With m(u) = log(1 + u) - u + u^2/2:
+
+        I = a^2 z (1 - z)/2 + a^3 R(a, z) + sum_k A_k(a, z) m(b_k a),
+
+    R = (sum_k A_k (b_k a - (b_k a)^2/2) - a^2 z (1 - z)/2) / a^3 cancelled (a ``symbolic-identity`` with the three
+    atoms, each log written as a node log(1 + b_k a) that the checker proves equal to its atom, for every a and z),
+    and m has c_0 = c_1 = c_2 = 0 at u = 0 (a ``series``: arb's log(1 + u) coefficients
+    0, 1, -1/2 are exact), so m(u) = u^3 M(u) with M analytic.  R and the A_k are polynomials in z over powers of
+    t + 1 = 2 + a (ValueError otherwise), analytic at a = 0: I - a^2 z (1 - z)/2 = a^3 (R + sum_k A_k b_k^3
+    M(b_k a)) = O(a^3)."""
+    import sympy
+
+    from rldp_verify.certificates.identity import to_tree
+    from rldp_verify.certificates.identity_logs import Atoms, log_identity_certificate
+
+    a, z = sympy.symbols("a z")
+    b = [sympy.Integer(1), z, 1 - z]
+    L = sympy.symbols("L1 L2 L3")
+    t = 1 + a
+    mi = printed(t, z, *L)
+    A = [sympy.cancel(sympy.expand(mi).coeff(Lk)) for Lk in L]
+    lead = a ** 2 * z * (1 - z) / 2
+    R = sympy.cancel((sum(Ak * (bk * a - (bk * a) ** 2 / 2) for Ak, bk in zip(A, b, strict=True)) - lead) / a ** 3)
+    for name, e in (("R", R), *((f"A_{k + 1}", Ak) for k, Ak in enumerate(A))):
+        den = sympy.Poly(sympy.denom(e), a, z)
+        if den.degree(z) > 0 or den.as_expr().subs(a, 0) == 0:
+            raise ValueError(f"{name}'s denominator {den.as_expr()} vanishes at a = 0 or depends on z")
+    at = Atoms()
+    av, zv = Tree.var("a"), Tree.var("z")
+    bv = [1, zv, 1 - zv]
+    for k, bk in enumerate(bv):    # each log written as a node log(1 + b_k a) that the checker proves equal to L_k
+        at.log(f"L{k + 1}", 1 + bk * av)
+    Lv = [at.log_of(1 + bk * av, {f"L{k + 1}": 1}) for k, bk in enumerate(bv)]
+    tv = 1 + av
+    lhs = printed(tv, zv, *Lv)
+    rhs = av * av * zv * (1 - zv) / 2 + av * av * av * Tree(to_tree(R)) + sum(
+        (Tree(to_tree(Ak)) * (Lk - (bk * av - (bk * av) * (bk * av) / 2))
+         for Ak, Lk, bk in zip(A, Lv, bv, strict=True)), Tree(0))
+    name = "Kairouz Cor. 15, the binary mechanism's I(X;Y) in a = e^eps - 1, z = P(T)"
+    return [log_identity_certificate(f"{name}: I = a^2 z(1-z)/2 + a^3 R(a, z) + sum_k A_k m(b_k a)", lhs, rhs, at,
+                                     words="the claim's printed I with log(1 + a), log(1 + a z), log(1 + a (1 - z)) as "
+                                           "atoms; m(u) = log(1 + u) - u + u^2/2"),
+            series_certificate("m(u) = log(1 + u) - u + u^2/2 at u = 0: c_0 = c_1 = c_2 = 0",
+                               log(1 + X) - X + X * X / 2, [(0, 0, 0), (1, 0, 0), (2, 0, 0)])]

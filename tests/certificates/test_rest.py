@@ -67,3 +67,46 @@ def test_appb_limit_document_edits_rejected():
 def test_appb_power_sums_refuse_a_non_integer_order():
     with pytest.raises(ValueError, match="integer >= 2"):
         appb_power_sums(X, W, 0, 1, 3, F(7, 2))
+
+
+def test_cor15_binary_mi_accepted_and_wrong_leading_coefficient_rejected():
+    from rldp_verify.certificates.rest import cor15_binary_mi_certificates
+
+    ident, ser = cor15_binary_mi_certificates()
+    assert recheck(ident).ok and recheck(ser).ok
+    lead = ident["statement"]["rhs"][1][1]
+    assert lead[0] == "/" and lead[2] == 2                   # a^2 z (1 - z) / 2
+    for wrong in (3, 1):                                      # z(1-z)/3 and z(1-z) in place of z(1-z)/2
+        bad = copy.deepcopy(ident)
+        bad["statement"]["rhs"][1][1][2] = wrong
+        assert not recheck(bad).ok
+    bad = copy.deepcopy(ident)                                # the a^3 remainder dropped: not I either
+    bad["statement"]["rhs"][1][2] = 0
+    assert not recheck(bad).ok
+
+
+def test_cor15_wrong_printed_mechanism_and_wrong_log_expansion_rejected():
+    from rldp_verify.certificates.rest import cor15_binary_mi_certificates
+
+    ident, ser = cor15_binary_mi_certificates()
+    bad = copy.deepcopy(ident)
+    bad["statement"]["atoms"]["L2"] = ["log", ["+", 1, ["*", ["-", 1, "$z"], "$a"]]]   # log(1 + a(1 - z)) for L2
+    r = recheck(bad)
+    assert not r.ok and "log/exp node" in r.message, r.message
+    r = recheck(series_certificate("t", log(1 + X) - X + X * X / 3, [(0, 0, 0), (1, 0, 0), (2, 0, 0)]))
+    assert not r.ok and "not certainly in its interval" in r.message
+    r = recheck(series_certificate("t", log(1 + X) - X, [(0, 0, 0), (1, 0, 0), (2, 0, 0)]))   # c_2 = -1/2
+    assert not r.ok
+
+
+def test_cor15_wrong_mechanism_gets_no_certificate():
+    """I with (1 - z) and z swapped in one term (not the binary mechanism's): its a^1 or a^2 coefficient differs, so
+    R has a pole at a = 0 and the builder refuses; the printed formula itself is accepted."""
+    from rldp_verify.certificates.rest import cor15_binary_mi, cor15_binary_mi_certificates
+
+    def swapped(t, z, L1, L2, L3):
+        return (1 / (t + 1)) * (z * t * (L1 - L2) - z * L2) + (1 / (t + 1)) * ((1 - z) * t * (L1 - L3) - z * L3)
+
+    assert all(recheck(d).ok for d in cor15_binary_mi_certificates(cor15_binary_mi))
+    with pytest.raises(ValueError, match="vanishes at a = 0"):
+        cor15_binary_mi_certificates(swapped)
