@@ -115,3 +115,95 @@ def cor15_binary_mi_certificates(printed=cor15_binary_mi) -> list[dict]:
                                            "atoms; m(u) = log(1 + u) - u + u^2/2"),
             series_certificate("m(u) = log(1 + u) - u + u^2/2 at u = 0: c_0 = c_1 = c_2 = 0",
                                log(1 + X) - X + X * X / 2, [(0, 0, 0), (1, 0, 0), (2, 0, 0)])]
+
+
+def _inverse_transpose(B: list) -> list:
+    """M = (B^T)^-1 for the k columns ``B`` (exact Fractions; Gauss-Jordan); ValueError when singular."""
+    k = len(B)
+    A = [[Fraction(B[r][c]) for c in range(k)] + [Fraction(int(r == c)) for c in range(k)] for r in range(k)]  # B^T
+    for c in range(k):
+        p = next((r for r in range(c, k) if A[r][c] != 0), None)
+        if p is None:
+            raise ValueError("the basis columns are linearly dependent")
+        A[c], A[p] = A[p], A[c]
+        A[c] = [v / A[c][c] for v in A[c]]
+        for r in range(k):
+            if r != c and A[r][c] != 0:
+                A[r] = [v - A[r][c] * w for v, w in zip(A[r], A[c], strict=True)]
+    return [row[k:] for row in A]
+
+
+def binary_optimality_certificates(P, T, t, basis) -> list[dict]:
+    """Kairouz et al. Theorem 12 at one rational t = e^eps: the binary mechanism on T (theta = 1/(1 + t) on the
+    patterns S_T and S_T^c) is optimal for LP (11) with the MI utility mu(c) = sum_i P_i c_i log(c_i / P.c).  With
+    the k basic patterns ``basis`` (0-based column indices of :func:`pattern_matrix`, containing T's and T^c's) and
+    M = (S_B^T)^-1 exact, the dual alpha = M mu_B:
+
+    - ``symbolic-identity`` (atoms: the logs log(c_i / P.c) of the basic columns): S_j^T alpha = mu_j for each basic
+      j, and 1^T alpha = (mu(S_T) + mu(S_T^c)) / (1 + t), the binary mechanism's utility;
+    - ``rigorous-value``: every non-basic reduced cost S_j^T alpha - mu(S_j) > 0 (arb, alpha bound once by "let").
+
+    Then alpha is dual feasible and 1^T alpha = BIN: by weak duality OPT <= BIN <= OPT (the binary theta is feasible:
+    S_T + S_T^c = (1 + t) 1).  ValueError when a part fails (a basis that does not certify it, a zero reduced cost)."""
+    from rldp_verify.certificates import recheck
+    from rldp_verify.certificates.identity_logs import Atoms, log_identity_certificate
+    from rldp_verify.certificates.staircase import mu_expr
+    from rldp_verify.certificates.value import value_certificate
+    from rldp_verify.topics.extremal.staircase import pattern_index, pattern_matrix
+
+    P, t, k = [Fraction(p) for p in P], Fraction(t), len(P)
+    cols, basis = pattern_matrix(k, t), [int(j) for j in basis]
+    jT, jTc = pattern_index(frozenset(T), k), pattern_index(frozenset(range(k)) - frozenset(T), k)
+    if len(set(basis)) != k or not {jT, jTc} <= set(basis):
+        raise ValueError(f"the basis {basis} must be {k} distinct patterns including T's ({jT}) and T^c's ({jTc})")
+    M = _inverse_transpose([cols[j] for j in basis])
+    at = Atoms()
+
+    def mu_tree(r):            # mu of basic column r with its logs as atoms
+        c = cols[basis[r]]
+        Pc = sum(p * ci for p, ci in zip(P, c, strict=True))
+        return sum((P[i] * c[i] * at.log(f"l{r}_{i}", c[i] / Pc) for i in range(k) if P[i] * c[i] != 0), Tree(0))
+
+    mus = [mu_tree(r) for r in range(k)]
+    alpha = [sum((M[i][r] * mus[r] for r in range(k) if M[i][r] != 0), Tree(0)) for i in range(k)]
+    name = f"Kairouz LP (11), MI utility, P = {[str(p) for p in P]}, t = {t}, binary on T = {sorted(T)}"
+    sides = {f"S_{j}^T alpha = mu(S_{j}) (basic)": (sum((c * a for c, a in zip(cols[j], alpha, strict=True)), Tree(0)),
+                                                    mus[r]) for r, j in enumerate(basis)}
+    sides["1^T alpha = (mu(S_T) + mu(S_T^c)) / (1 + t)"] = (sum(alpha, Tree(0)),
+                                                           (mus[basis.index(jT)] + mus[basis.index(jTc)]) / (1 + t))
+    docs = [log_identity_certificate(f"{name}: {label}", lhs, rhs, at, words=f"alpha = M mu_B, M = (S_B^T)^-1 = "
+                                     f"{[[str(v) for v in row] for row in M]}, B = {basis}")
+            for label, (lhs, rhs) in sides.items()]
+    lets = [[f"m{r}", mu_expr(cols[j], P)] for r, j in enumerate(basis)]
+    lets += [[f"a{i}", ["+", 0, *[["*", M[i][r].__str__(), f"$m{r}"] for r in range(k) if M[i][r] != 0]]]
+             for i in range(k)]
+    costs = [["-", ["+", *[["*", str(c), f"$a{i}"] for i, c in enumerate(cols[j])]], mu_expr(cols[j], P)]
+             for j in range(len(cols)) if j not in basis]
+    docs.append(value_certificate(f"{name}: every non-basic reduced cost S_j^T alpha - mu(S_j) is > 0 (basis {basis})",
+                                  ["let", lets, ["min", *costs]], lower=0, strict=True))
+    for d in docs:
+        got = recheck(d)
+        if not got.ok:
+            raise ValueError(f"{d['name']}: {got.message}")
+    return docs
+
+
+def binary_basis(P, T, t) -> list[int]:
+    """A basis of LP (11) (MI utility) that makes the binary mechanism on T optimal at t, as the engine finds it
+    (:func:`~rldp_verify.topics.extremal.staircase.solve_staircase_lp`'s basis when its support is {T, T^c}, else
+    the degenerate basis search of :func:`~rldp_verify.topics.extremal.thresholds.binary_status`); not trusted:
+    :func:`binary_optimality_certificates` checks it.  ValueError when there is none."""
+    from rldp_verify.topics.extremal.staircase import pattern_index, pattern_matrix, solve_staircase_lp
+    from rldp_verify.topics.extremal.thresholds import _binary_optimal_basis
+    from rldp_verify.topics.extremal.utilities import mu_mi
+
+    k, mu = len(P), mu_mi(P)
+    jT, jTc = pattern_index(frozenset(T), k), pattern_index(frozenset(range(k)) - frozenset(T), k)
+    sol = solve_staircase_lp(k, t, mu)
+    if sol.gap == 0 and {j for j, th in enumerate(sol.theta) if th != 0} <= {jT, jTc} and {jT, jTc} <= set(sol.basis):
+        return list(sol.basis)
+    cols = pattern_matrix(k, t)
+    found = _binary_optimal_basis(cols, [mu(c) for c in cols], sol.alpha, jT, jTc, k)
+    if found is None:
+        raise ValueError(f"no basis certifying the binary mechanism on {sorted(T)} at t = {t}")
+    return list(found)

@@ -110,3 +110,65 @@ def test_cor15_wrong_mechanism_gets_no_certificate():
     assert all(recheck(d).ok for d in cor15_binary_mi_certificates(cor15_binary_mi))
     with pytest.raises(ValueError, match="vanishes at a = 0"):
         cor15_binary_mi_certificates(swapped)
+
+
+P3 = [F(1, 5), F(3, 10), F(1, 2)]          # T = {2} (P(T) = 1/2) maximises P(A) P(A^c)
+
+
+def _t(eps):
+    from rldp_verify.topics.extremal.thresholds import t_from_eps
+
+    return t_from_eps(eps)
+
+
+def test_binary_optimality_accepted_and_edits_rejected():
+    from rldp_verify.certificates.rest import binary_basis, binary_optimality_certificates
+
+    t = _t(0.01)
+    docs = binary_optimality_certificates(P3, {2}, t, binary_basis(P3, {2}, t))
+    assert [d["kind"] for d in docs] == ["symbolic-identity"] * 4 + ["rigorous-value"]
+    bad = copy.deepcopy(docs[0])                       # an entry of M = (S_B^T)^-1 perturbed in S_j^T alpha = mu_j
+    lhs = bad["statement"]["lhs"]
+    assert "M = " in bad["statement"]["substitution"]
+    bad["statement"]["lhs"] = ["*", "1000001/1000000", lhs]
+    assert not recheck(bad).ok
+    from rldp_verify_check.value import evaluate
+
+    least = evaluate(docs[-1]["statement"]["expr"])      # the smallest non-basic reduced cost (a positive ball)
+    assert least > 0
+    bad = copy.deepcopy(docs[-1])                      # claimed above twice its value: rejected
+    bad["statement"]["lower"] = str(F(float(least.mid()) * 2))
+    assert not recheck(bad).ok
+
+
+def test_binary_optimality_refused_where_false():
+    """The binary mechanism on a set that does not maximise P(A)P(A^c), and at eps = 3 (where binary is not optimal),
+    gets no certificate; a basis without T^c's pattern is refused."""
+    from rldp_verify.certificates.rest import binary_basis, binary_optimality_certificates
+
+    t = _t(0.01)
+    basis = binary_basis(P3, {2}, t)
+    with pytest.raises(ValueError, match="non-basic reduced cost"):
+        binary_optimality_certificates(P3, {0}, t, [1, 3, 4])       # {0} (P = 1/5) and {1, 2}: the patterns 4, 3
+    with pytest.raises(ValueError, match="non-basic reduced cost"):
+        binary_optimality_certificates(P3, {2}, _t(3), basis)
+    with pytest.raises(ValueError, match="including T's"):
+        binary_optimality_certificates(P3, {2}, t, [1, 2, 3])
+
+
+def test_binary_optimality_with_a_wrong_inverse_refused(monkeypatch):
+    """A builder whose (S_B^T)^-1 is off in one entry writes identities the checker rejects."""
+    from rldp_verify.certificates import rest
+
+    right = rest._inverse_transpose
+
+    def off(B):
+        M = right(B)
+        M[0][0] += F(1, 10 ** 9)
+        return M
+
+    t = _t(0.01)
+    basis = rest.binary_basis(P3, {2}, t)
+    monkeypatch.setattr(rest, "_inverse_transpose", off)
+    with pytest.raises(ValueError, match="alpha"):
+        rest.binary_optimality_certificates(P3, {2}, t, basis)
