@@ -5,6 +5,12 @@
   For x != x' the other coordinates cancel: f(y|x)/f(y|x') = e^(((|y_x| - |y_x - 1|) + (|y_x' - 1| - |y_x'|))/b) <=
   e^(2/b) (each bracket <= 1), with equality on {y_x >= 1, y_x' <= 0}, of positive measure: U = L = e^eps_c,
   eps_c = 2/b.  PASS: eps_c <= eps (exactly, or in arb against e^eps = r); FAIL: the reverse, certainly.
+  Under F ({P}, a Rényi ball, P_X; ``sizes`` [|S|, |U|], d = |S||U|, x = s |U| + u): for s != s' of positive mass
+  (Definition 3) P(y|s)/P(y|s') = sum_u P(u|s) l(y_(s,u)) / sum_u P(u|s') l(y_(s',u)), l(t) = e^((|t| - |t - 1|)/b)
+  in [e^(-1/b), e^(1/b)] (f_0(y) = prod_i e^(-|y_i|/b)/2b cancels): <= e^(2/b), with equality where y_i >= 1 on the
+  cells of s and y_i <= 0 on those of s' (disjoint coordinates: positive measure, any weights).  So U = e^(2/b) for
+  every P in any F (|S| >= 2; {P}: 1 unless P gives two secrets positive mass), L = U at a P in F (P itself, the
+  ``witness`` re-checked in the ball, or any distribution on P_X) giving two secrets positive mass, else no L.
 - ``rsfd`` {parts: [{fake, k, p, q}]} (RS+FD): attribute j uniform on the D parts and secret, reported by L_j, every
   other attribute i by fake data F_i: Q(y|t) = prod_i F_i(y_i) (1/D) sum_j L_j(y_j|t_j)/F_j(y_j); the factor before
   the sum (> 0) cancels: the ratio is sum_j u_j / sum_j v_j, (u_j, v_j) = w_j(n) (G_j(b1), G_j(b2)), b1, b2 = "t_j,
@@ -38,20 +44,29 @@ import math
 from fractions import Fraction
 
 from rldp_verify_check import CertificateError, q
-from rldp_verify_check.audit import INF, _conclude, _eps_c, _num_or_inf, _ratio, _s, _table
+from rldp_verify_check.audit import INF, _ball_witness, _conclude, _eps_c, _num_or_inf, _ratio, _s, _table
 
 
 def check_mfl(st: dict, data: dict) -> str:
     """Check an ``audit`` statement in one of the forms above; returns what was proved."""
     if "rsfd" in st and st["set"]["type"] == "distribution":
         return _conclude(st, *_rsfd_p(st, data["r"])) + " (rsfd, {P})"
-    if st["set"]["type"] != "ldp":
-        raise CertificateError("laplace-histogram, rsfd and ordered-subsets are eps-LDP forms (set ldp)")
     if "laplace-histogram" in st:
-        d, b = int(st["laplace-histogram"]["d"]), q(st["laplace-histogram"]["b"])
+        d, b, F = int(st["laplace-histogram"]["d"]), q(st["laplace-histogram"]["b"]), st["set"]
         if d < 2 or b <= 0:
             raise CertificateError(f"the Laplace histogram needs d >= 2 and b > 0 (d = {d}, b = {b})")
-        return _eps_c(st, 2 / b, "Laplace histogram, eps_c = 2/b")
+        if F["type"] == "ldp":
+            return _eps_c(st, 2 / b, "Laplace histogram, eps_c = 2/b")
+        a1, a2, w = int(st["sizes"][0]), int(st["sizes"][1]), data.get("witness")
+        if a1 * a2 != d or F["type"] not in ("distribution", "renyi-ball", "simplex"):
+            raise CertificateError(f"the Laplace histogram under F needs d = |S||U| (d = {d}, sizes {st['sizes']})")
+        P = (w and _table(w, a1, a2, "witness")) if F["type"] == "simplex" else _ball_witness(F, w, a1, a2)
+        two, up = P is not None and sum(1 for r in P if sum(r)) >= 2, a1 >= 2 and F["type"] != "distribution"
+        if up and not two and (st["verdict"] == "FAIL" or st.get("ratio_lower") is not None):
+            raise CertificateError("a lower end or FAIL needs a witness P in F giving two secrets positive mass")
+        return _eps_c(st, 2 / b if two or up else Fraction(0), f"Laplace histogram under {F['type']}, eps_c")
+    if st["set"]["type"] != "ldp":
+        raise CertificateError("laplace-histogram, rsfd and ordered-subsets are eps-LDP forms (set ldp)")
     U, L = _rsfd(st["rsfd"]["parts"], data["r"], data["choice"]) if "rsfd" in st else _ordered(st["ordered-subsets"])
     return _conclude(st, U, L) + f" ({'rsfd' if 'rsfd' in st else 'ordered subsets'})"
 

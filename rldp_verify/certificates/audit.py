@@ -328,12 +328,12 @@ def structured_certificate(res, adapted, eps, *, name: str = "audit") -> dict:
     no certificate form exists: a FAIL of local hashing whose hash is not xxh32 (under {P}: the witness seed and
     bucket with both secrets' cells' buckets, :func:`~rldp_verify.certificates.audit_more.p_witness`) or an (eps, P)
     upper end below max(a/b, b/a) (the whole seed range searched: it rests on the hash at every seed; any other
-    upper end below it is written and rejected by the checker), ordered subsets (m >= 2) and the ideal Laplace
-    histogram beyond eps-LDP, RS+FD on a ball (eps-LDP and RS+FD under {P}: :mod:`~rldp_verify.certificates.audit_mfl`),
+    upper end below it is written and rejected by the checker), ordered subsets (m >= 2) beyond eps-LDP, RS+FD
+    on a ball (eps-LDP, RS+FD under {P}, the Laplace histogram under any F: :mod:`~rldp_verify.certificates.audit_mfl`),
     a ball of infinite radius, and a FAIL turned into PASS by ``--tolerance``. Local hashing on a Rényi ball:
     :func:`~rldp_verify.certificates.audit_hash.hashing_ball`."""
     from rldp_verify.certificates.audit_hash import upper_only
-    from rldp_verify.structured.channels import PublicMixture, UnaryProduct
+    from rldp_verify.structured.channels import LaplaceHistogram, PublicMixture, UnaryProduct
 
     st = adapted.structure
     if res.tolerance is not None and res.verdict == "PASS" and res.excess is not None:
@@ -344,7 +344,7 @@ def structured_certificate(res, adapted, eps, *, name: str = "audit") -> dict:
     fset, data, sizes = _structured_set(res)
     if fset["type"] == "renyi-ball" and has_subsets_form(st):
         head, data = _subsets_ball(res, st)
-    elif fset["type"] == "renyi-ball" and not isinstance(st, UnaryProduct):     # local hashing, else InputError
+    elif fset["type"] == "renyi-ball" and not isinstance(st, UnaryProduct) and type(st) is not LaplaceHistogram:  # LH
         from rldp_verify.certificates.audit_hash import hashing_ball; head, data = hashing_ball(res, st)  # noqa: E702, I001
     else:
         head = _structured_head(res, st, sizes if fset["type"] != "ldp" else None, target)
@@ -375,6 +375,8 @@ def _structured_set(res) -> tuple[dict, dict, tuple | None]:
         P = ball.phat
     if P is not None:
         return {"type": "distribution", "P": _table(P)}, {"witness": None}, (len(P), len(P[0]))
+    if getattr(res, "simplex", None) is not None:                       # the Laplace histogram on P_X
+        return {"type": "simplex"}, {"witness": None if res.witness is None else _table(res.witness)}, res.simplex
     if ball is None:
         if not str(res.uncertainty).startswith("eps-LDP"):
             raise InputError(f"no certificate for {res.adapter}: the result of its {res.uncertainty} audit does not "

@@ -13,6 +13,9 @@ structures' own fields; :mod:`rldp_verify_check.forms_mfl` derives what each pro
 - ``rsfd`` under {P} (:func:`mfl_p_form`): the same parts, ``sizes`` [|S|, |U|] and the exact (eps, P) ratio ``r`` of
   :func:`rldp_verify.structured.rsfd.rsfd_p_audit` as data, at any size (no dense channel, no choice: the checker
   finds the maximisers itself).
+- ``laplace-histogram`` {d, b} with ``sizes`` [|S|, |U|] (d = |S||U|) under {P}, a Rényi ball or P_X
+  (:func:`mfl_p_form`; :mod:`rldp_verify.structured.laplace_rldp`): the same statement, the set's witness P (P^ on a
+  ball, the uniform P on P_X) as data when the audit printed a lower end.
 - ``ordered-subsets`` {k, m, p}: :class:`~rldp_verify.structured.channels.SubsetSelection` with ``ordered`` and
   m >= 2 (``SS_Client``'s array: the true value, when included, first).
 """
@@ -47,9 +50,14 @@ def mfl_form(st) -> dict | None:
 
 def mfl_p_form(st, res, sizes) -> dict | None:
     """The ``rsfd`` statement (with ``data``) of the (eps, P) audit ``res`` of an RS+FD structure ``st`` on
-    ``sizes`` = (|S|, |U|), None for other structures; InputError (one line) for an infinite ratio."""
+    ``sizes`` = (|S|, |U|), or the ``laplace-histogram`` statement of the Laplace histogram's audit under {P}, on a
+    Rényi ball or on P_X (its witness P, when the audit has one, is the set's data); None for other structures;
+    InputError (one line) for an infinite RS+FD ratio."""
     from rldp_verify.core.errors import InputError
+    from rldp_verify.structured.channels import LaplaceHistogram
 
+    if type(st) is LaplaceHistogram:                # {P}, a Rényi ball or P_X: the set and witness are the caller's
+        return {"laplace-histogram": {"d": st.d, "b": qs(Fraction(st.scale))}, "sizes": [int(v) for v in sizes]}
     parts = rsfd_parts(st)
     if parts is None:
         return None

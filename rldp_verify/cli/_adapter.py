@@ -12,6 +12,10 @@ and a Rényi ball (``--phat``/``--data``) for unary encodings, GRR / L-GRR, subs
 for unary encodings, GRR, unordered subset selection and local hashing over a seed range not searched whole (the
 structured certificate forms; the others, and local hashing's complete seed ranges, take the dense route then).
 Ordered subset selection (m >= 2) has neither an (eps, P) nor a ball audit: it takes the dense route.
+The ideal Laplace histogram (HE) takes the structured route under {P}, a Rényi ball and ``--full-simplex``
+(:mod:`rldp_verify.structured.laplace_rldp`, with ``--certificate`` too). Local hashing over a complete seed range
+under {P} with ``--certificate`` takes the dense route while its dense channel fits, else the structured one (its
+``seed_table`` certificate).
 Other uncertainty sets and structures use the dense channel (small domains); local hashing over a large seed
 range is refused there (its dense form keeps a few seeds), and a dense channel too large is refused naming the
 structure.
@@ -64,39 +68,74 @@ def _structured_first(run):
 
     def route(args):
         ldp, dist = getattr(args, "ldp", False), getattr(args, "distribution", None)
-        if getattr(args, "adapter", None) is not None and (ldp or dist is not None):
-            if args.mechanism is not None:
-                raise InputError(f"give either a mechanism file ({args.mechanism!r}) or --adapter, not both")
-            from rldp_verify.adapters import adapt_spec
-            from rldp_verify.structured.rldp import SUPPORTED
-
-            adapted = adapt_spec(args.adapter, args.param, model=args.sampler_model)
-            ordered = getattr(adapted.structure, "ordered", False) and adapted.structure.m >= 2   # {P}: dense only
-            if _exclusive(args) and (ldp or (isinstance(adapted.structure, SUPPORTED) and not ordered
-                                             and not (getattr(args, "certificate", None)
-                                                      and getattr(adapted.structure, "complete", False)))):
+        simplex = getattr(args, "full_simplex", False)
+        if getattr(args, "adapter", None) is not None and (ldp or dist is not None or simplex):
+            adapted = _structured_p(args, ldp, dist)
+            if adapted is not None:
                 return run_structured(args, adapted)
         if getattr(args, "adapter", None) is not None and has_ball(args):
-            from rldp_verify.adapters import adapt_spec
-            from rldp_verify.structured import UnaryProduct
-            from rldp_verify.structured.ball import SUPPORTED_BALL
-
-            if args.mechanism is not None:
-                raise InputError(f"give either a mechanism file ({args.mechanism!r}) or --adapter, not both")
-            adapted = adapt_spec(args.adapter, args.param, model=args.sampler_model)
-            from rldp_verify.certificates.audit import has_subsets_form
-            from rldp_verify.structured.channels import PublicMixture
-
-            st, cert = adapted.structure, getattr(args, "certificate", None)
-            lh = isinstance(st, PublicMixture) and not st.complete       # a complete seed range: the exact dense route
-            sets = () if cert else (*SUPPORTED_BALL, PublicMixture)   # with a certificate: the checker's forms only
-            sets = () if getattr(st, "ordered", False) and st.m >= 2 else sets   # ordered SS: no ball audit, dense
-            if (isinstance(st, (UnaryProduct, *sets)) or cert and (has_subsets_form(st) or lh)) \
-                    and _exclusive(args, ball=True):
+            adapted = _structured_ball(args)
+            if adapted is not None:
                 return run_structured(args, adapted)
         return run(args)
     func.__doc__ = run.__doc__
     return func
+
+
+def _adapted(args):
+    if args.mechanism is not None:
+        raise InputError(f"give either a mechanism file ({args.mechanism!r}) or --adapter, not both")
+    from rldp_verify.adapters import adapt_spec
+
+    return adapt_spec(args.adapter, args.param, model=args.sampler_model)
+
+
+def _structured_p(args, ldp, dist):
+    """The adapted mechanism when ``--ldp``, ``--distribution`` or ``--full-simplex`` takes the structured route
+    (eps-LDP; {P} for the structures of :mod:`rldp_verify.structured.rldp` but ordered subsets and, with
+    ``--certificate``, complete local hashing whose dense channel fits; the Laplace histogram under both and on the
+    simplex), else None (the dense route)."""
+    from rldp_verify.structured.laplace_rldp import is_laplace_histogram
+    from rldp_verify.structured.rldp import SUPPORTED
+
+    adapted = _adapted(args)
+    st = adapted.structure
+    ordered = getattr(st, "ordered", False) and st.m >= 2   # {P}: dense only
+    dense = getattr(args, "certificate", None) and getattr(st, "complete", False) and _dense_fits(st)
+    if _exclusive(args) and (ldp or is_laplace_histogram(st) or dist is not None and (
+            isinstance(st, SUPPORTED) and not ordered and not dense)):
+        return adapted
+    return None
+
+
+def _structured_ball(args):
+    """The adapted mechanism when a Rényi ball takes the structured route (unary encodings, the Laplace histogram;
+    without ``--certificate`` GRR / subset selection and local hashing; with it the checker's forms only), else
+    None (the dense route)."""
+    from rldp_verify.certificates.audit import has_subsets_form
+    from rldp_verify.structured import UnaryProduct
+    from rldp_verify.structured.ball import SUPPORTED_BALL
+    from rldp_verify.structured.channels import PublicMixture
+    from rldp_verify.structured.laplace_rldp import is_laplace_histogram
+
+    adapted = _adapted(args)
+    st, cert = adapted.structure, getattr(args, "certificate", None)
+    lh = isinstance(st, PublicMixture) and not st.complete       # a complete seed range: the exact dense route
+    sets = () if cert else (*SUPPORTED_BALL, PublicMixture)   # with a certificate: the checker's forms only
+    sets = () if getattr(st, "ordered", False) and st.m >= 2 else sets   # ordered SS: no ball audit, dense
+    if (isinstance(st, (UnaryProduct, *sets)) or is_laplace_histogram(st) or cert and (has_subsets_form(st) or lh)) \
+            and _exclusive(args, ball=True):
+        return adapted
+    return None
+
+
+def _dense_fits(st) -> bool:
+    """Local hashing over a complete seed range: does its dense channel (seeds x g x d entries) fit? Then
+    ``--certificate`` under {P} takes the exact dense route (its dense certificate); beyond, the structured one,
+    whose certificate carries the ``seed_table`` (at most 2^21 buckets) or refuses in one line naming its size."""
+    from rldp_verify.structured.channels import MAX_DENSE_ENTRIES
+
+    return len(list(st.seeds)) * st.g * st.d <= MAX_DENSE_ENTRIES
 
 
 def _exclusive(args, ball: bool = False) -> bool:
@@ -175,6 +214,9 @@ def run_structured(args, adapted) -> int:
             raise InputError("--tolerance applies to --ldp and --distribution, not to a Rényi ball")
         ball = build_ball(args, read_estimate(args), dps=args.dps, purpose="a Rényi ball")
         res = audit_structured(adapted, args.eps, ball=ball, sizes=sizes)
+    elif getattr(args, "full_simplex", False) and not getattr(args, "ldp", False):
+        res = audit_structured(adapted, args.eps, tolerance=getattr(args, "tolerance", None), simplex=True,
+                               sizes=sizes)
     else:
         res = audit_structured(adapted, args.eps, tolerance=getattr(args, "tolerance", None))
     if getattr(args, "certificate", None):  # no certificate form: InputError (exit 2) before anything is printed

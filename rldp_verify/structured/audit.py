@@ -64,6 +64,7 @@ class StructuredAudit(AuditResult):
     structured_witness: dict | None = None    # x, x_prime, y (descriptions: outputs are not enumerated)
     distribution: Any = None                  # the exact table P of an (eps, P) audit (for its certificate)
     ball: Any = None                          # the RenyiBall of an (eps, F) audit (for its certificate)
+    simplex: tuple | None = None              # (|S|, |U|) of an audit on the whole simplex P_X (its certificate)
 
     def to_json(self) -> dict:
         """:meth:`AuditResult.to_json` plus excess, rounding_budget, tolerance (decimal strings), structure,
@@ -151,14 +152,14 @@ def _budget(model: Adapted, rho, ratio_of=None):
 
 
 def audit_structured(model: Adapted, eps, *, tolerance=None, distribution=None, sizes=None,
-                     ball=None) -> StructuredAudit:
+                     ball=None, simplex: bool = False) -> StructuredAudit:
     """The eps-LDP audit of ``model.structure`` against ``eps`` (see the module docstring); with
     ``distribution`` (an |S| x |U| table P, exact), the (eps, P)-RLDP audit of eq. (62) on X = S x U
     (:func:`rldp_verify.structured.rldp.p_audit`; ``sizes`` defaults to the table's shape and must agree); with
     ``ball`` (a :class:`~rldp_verify.rldp.uncertainty.RenyiBall`), (eps, F)-RLDP where the structure allows it
     exactly or with a certified interval (:func:`_audit_ball`: unary encodings, GRR / L-GRR, subset selection,
-    local hashing),
-    else an InputError naming the structure."""
+    local hashing, the Laplace histogram); with ``simplex``, (eps, P_X)-RLDP on ``sizes`` (the Laplace histogram:
+    :mod:`rldp_verify.structured.laplace_rldp`), else an InputError naming the structure."""
     t0 = time.perf_counter()
     target = parse_eps(eps)
     tol = _tolerance(tolerance)
@@ -167,6 +168,8 @@ def audit_structured(model: Adapted, eps, *, tolerance=None, distribution=None, 
         return _audit_p(model, target, tol, tolerance, distribution, sizes, t0)
     if ball is not None:
         return _audit_ball(model, target, ball, sizes, t0)
+    if simplex:
+        return _audit_simplex(model, target, tol, tolerance, sizes, t0)
     lo, hi = _ratio_bounds(st)
     dps = SCREEN_DPS   # the precision of _ratio_bounds above
     verdict = _verdict(st, target, lo, hi, dps)
@@ -277,10 +280,13 @@ def _p_table(distribution, sizes):
 
 def _audit_p(model: Adapted, target, tol, tolerance, distribution, sizes, t0) -> StructuredAudit:
     """(eps, P)-RLDP of ``model.structure`` for the one exact P (eq. (62)), verdict and excess as for eps-LDP."""
+    from rldp_verify.structured.laplace_rldp import audit_laplace_rldp, is_laplace_histogram
     from rldp_verify.structured.rldp import p_interval
 
     P, shape = _p_table(distribution, sizes)
     st = model.structure
+    if is_laplace_histogram(st):
+        return audit_laplace_rldp(model, target, shape, t0, P=P, tol=tol, tolerance=tolerance)
     lo, hi, wit = p_interval(st, P, shape)
     dps = SCREEN_DPS
     verdict = PASS if target.le(hi, dps) else (FAIL if target.lt_strict(lo, dps) else INCONCLUSIVE)
@@ -316,10 +322,26 @@ def _audit_ball(model: Adapted, target, ball, sizes, t0) -> StructuredAudit:
     if sizes is not None and tuple(int(v) for v in sizes) != (a1, a2):
         raise InputError(f"sizes = {tuple(sizes)} but P^ is {a1} x {a2}")
     from rldp_verify.structured.channels import PublicMixture
+    from rldp_verify.structured.laplace_rldp import audit_laplace_rldp, is_laplace_histogram
 
     if isinstance(model.structure, (*SUPPORTED_BALL, PublicMixture)):
         return _audit_ball_sets(model, target, ball, t0)
+    if is_laplace_histogram(model.structure):
+        return audit_laplace_rldp(model, target, (a1, a2), t0, ball=ball)
     return _audit_ball_unary(model, target, ball, sizes, t0)
+
+
+def _audit_simplex(model: Adapted, target, tol, tolerance, sizes, t0) -> StructuredAudit:
+    """(eps, P_X)-RLDP on ``sizes`` = (|S|, |U|) (default d x 1): the Laplace histogram only (its ratio is e^(2/b)
+    for every P with two secrets of positive mass); other structures: InputError naming the structure."""
+    from rldp_verify.structured.laplace_rldp import audit_laplace_rldp, is_laplace_histogram
+
+    st = model.structure
+    if not is_laplace_histogram(st):
+        raise InputError(f"{model.name} ({st.kind}): (eps, P_X)-RLDP on the whole simplex is audited without "
+                         "enumerating outputs for the Laplace histogram only; use the dense channel (--sizes S,U)")
+    shape = (st.d, 1) if sizes is None else tuple(int(v) for v in sizes)
+    return audit_laplace_rldp(model, target, shape, t0, tol=tol, tolerance=tolerance)
 
 
 def _audit_ball_sets(model: Adapted, target, ball, t0) -> StructuredAudit:

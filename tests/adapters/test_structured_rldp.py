@@ -338,9 +338,10 @@ def test_renyi_ball_wrong_variant_and_refusals(capsys):
     from rldp_verify.rldp.uncertainty import RenyiBall, read_table
     from rldp_verify.structured import audit_structured
 
-    g = adapt_spec("multi-freq-ldpy:HE_Client", ["epsilon=1", "k=4"], model="code")
-    with pytest.raises(InputError, match="is not audited without enumerating outputs for this structure"):
-        audit_structured(g, 1, ball=RenyiBall.from_radius(read_table("1,1;1,1"), Fraction(2), Fraction(1, 10)))
+    g = adapt_spec("multi-freq-ldpy:HE_Client", ["epsilon=1", "k=4"], model="code")   # e^(2/b) = e for any F
+    res = audit_structured(g, 1, ball=RenyiBall.from_radius(read_table("1,1;1,1"), Fraction(2), Fraction(1, 10)))
+    assert res.verdict == "PASS" and Fraction(2718281828, 10**9) < res.ratio_lower < res.ratio_upper < Fraction(
+        2718281829, 10**9)
 
 
 def test_cli_unary_renyi_ball_at_d_4096(capsys):
