@@ -207,3 +207,58 @@ def binary_basis(P, T, t) -> list[int]:
     if found is None:
         raise ValueError(f"no basis certifying the binary mechanism on {sorted(T)} at t = {t}")
     return list(found)
+
+
+def robust_counterpart_certificates(x, a0, gamma, tau, lo, hi) -> list[dict]:
+    """ISIT Theorem 1 (eq. (14)) on one instance of the claim isit.thm1.robust-counterpart, exactly: A the box
+    [lo, hi], f(a) = x.a - gamma |a - a0|^2 - tau (concave), f_*(v) = (v - x).a0 - |v - x|^2/(4 gamma) + tau,
+    delta*(v|A) = sum_i max(v_i lo_i, v_i hi_i) (the claim's closed forms; all data exact rationals -- a float
+    instance as the binary rationals it is).  With a* = clip(a0 + x/(2 gamma), lo, hi) and v* = x - 2 gamma (a* - a0),
+    ``rigorous-value`` certificates in exact rationals: a* in A; delta*(v*|A) - f_*(v*) - f(a*) = 0; and the sign of
+    f(a*).  By weak duality (sup_A f <= delta*(v|A) - f_*(v) for every v, Fenchel-Young: stated, not checked) f(a*) <=
+    sup_A f <= min_v (...) <= f(a*): all three are equal, so (11) (sup_A f <= 0) holds exactly when v* (hence some v)
+    satisfies (14), and the sign certificate says which."""
+    from rldp_verify.certificates import recheck
+    from rldp_verify.certificates.series import Formula
+    from rldp_verify.certificates.value import value_certificate
+
+    x, a0, lo, hi = ([Fraction(v) for v in vs] for vs in (x, a0, lo, hi))
+    gamma, tau, m = Fraction(gamma), Fraction(tau), len(x)
+    if gamma <= 0 or any(lo[i] > hi[i] for i in range(m)):
+        raise ValueError(f"gamma = {gamma} must be > 0 and lo <= hi")
+    a = [min(max(a0[i] + x[i] / (2 * gamma), lo[i]), hi[i]) for i in range(m)]
+    v = _dual_point(x, a0, gamma, a)
+    A, V = [Formula.number(c) for c in a], [Formula.number(c) for c in v]
+
+    def f(p):
+        return sum((x[i] * p[i] - gamma * (p[i] - a0[i]) * (p[i] - a0[i]) for i in range(m)), Formula.number(0)) - tau
+
+    def f_conj(w):
+        return sum(((w[i] - x[i]) * a0[i] - (w[i] - x[i]) * (w[i] - x[i]) / (4 * gamma) for i in range(m)),
+                   Formula.number(0)) + tau
+
+    def support(w):
+        return sum((Formula(["max", (w[i] * lo[i]).node, (w[i] * hi[i]).node]) for i in range(m)), Formula.number(0))
+
+    name = f"ISIT Thm. 1, box A = [{[str(c) for c in lo]}, {[str(c) for c in hi]}], f = x.a - {gamma} |a - a0|^2 - tau"
+    inside = Formula(["min", *[(A[i] - lo[i]).node for i in range(m)], *[(hi[i] - A[i]).node for i in range(m)]])
+    fa = f(A)
+    docs = [value_certificate(f"{name}: a* = {[str(c) for c in a]} is in A", inside.node, lower=0, exact=True),
+            value_certificate(f"{name}: delta*(v*|A) - f_*(v*) = f(a*) at v* = x - 2 gamma (a* - a0)",
+                              (support(V) - f_conj(V) - fa).node, lower=0, upper=0, exact=True)]
+    value = fa.node
+
+    below = value_certificate(f"{name}: sup_A f = f(a*) <= 0: (11) holds and v* satisfies (14)", value, upper=0,
+                              exact=True)
+    docs.append(below if recheck(below).ok else value_certificate(
+        f"{name}: sup_A f = f(a*) > 0: (11) fails and no v satisfies (14)", value, lower=0, strict=True, exact=True))
+    for d in docs:
+        got = recheck(d)
+        if not got.ok:
+            raise ValueError(f"{d['name']}: {got.message}")
+    return docs
+
+
+def _dual_point(x, a0, gamma, a) -> list:
+    """v* = x - 2 gamma (a* - a0), the gradient of f at a* (so that v* is in A's normal cone at a*)."""
+    return [x[i] - 2 * gamma * (a[i] - a0[i]) for i in range(len(x))]

@@ -172,3 +172,37 @@ def test_binary_optimality_with_a_wrong_inverse_refused(monkeypatch):
     monkeypatch.setattr(rest, "_inverse_transpose", off)
     with pytest.raises(ValueError, match="alpha"):
         rest.binary_optimality_certificates(P3, {2}, t, basis)
+
+
+ISIT = ([F(3, 10), F(-6, 5), F(5)], [F(1, 10), F(1, 2), F(0)], F(7, 10), [F(-1), F(-1, 2), F(-1)], [F(1, 5), F(3, 2), F(1)])
+
+
+@pytest.mark.parametrize("tau, side", [(F(-1, 5), "> 0"), (F(10), "<= 0")])
+def test_robust_counterpart_accepted_on_both_sides(tau, side):
+    from rldp_verify.certificates.rest import robust_counterpart_certificates
+
+    x, a0, g, lo, hi = ISIT
+    docs = robust_counterpart_certificates(x, a0, g, tau, lo, hi)
+    assert all(recheck(d).ok for d in docs) and f"f(a*) {side}" in docs[-1]["name"]
+
+
+def test_robust_counterpart_wrong_dual_point_and_edits_rejected(monkeypatch):
+    """v* = x - gamma (a* - a0) (a factor 2 dropped) leaves a duality gap: the builder's equality is rejected; edits
+    of the sign, of a* in A and of the equality are rejected."""
+    from rldp_verify.certificates import rest
+
+    x, a0, g, lo, hi = ISIT
+    docs = rest.robust_counterpart_certificates(x, a0, g, F(-1, 5), lo, hi)
+    bad = copy.deepcopy(docs[1])
+    bad["statement"]["expr"] = ["+", bad["statement"]["expr"], "1/1000000000"]
+    assert not recheck(bad).ok
+    bad = copy.deepcopy(docs[-1])
+    bad["statement"]["lower"], bad["statement"]["upper"] = None, 0
+    assert not recheck(bad).ok
+    bad = copy.deepcopy(docs[0])
+    bad["statement"]["expr"] = ["-", bad["statement"]["expr"], 100]
+    assert not recheck(bad).ok
+    monkeypatch.setattr(rest, "_dual_point", lambda x, a0, gamma, a: [x[i] - gamma * (a[i] - a0[i])
+                                                                      for i in range(len(x))])
+    with pytest.raises(ValueError, match="delta"):
+        rest.robust_counterpart_certificates(x, a0, g, F(-1, 5), lo, hi)
