@@ -1866,17 +1866,17 @@ def _he_ball_upper_from_phat(orig):
     def audit_laplace_rldp(model, target, shape, t0, **kw):
         res = orig(model, target, shape, t0, **kw)
         ball = kw.get("ball")
-        if ball is not None and res.ratio_lower is None:       # the ratio of P^ taken for every P in F
+        if ball is not None and sum(1 for r in ball.phat if sum(r) > 0) < 2:   # P^'s ratio 1 taken for all of F
             from rldp_verify.rldp.audit import PASS
 
-            res.ratio_upper, res.verdict = Fraction(1), PASS
+            res.ratio_upper, res.ratio_lower, res.verdict = Fraction(1), Fraction(1), PASS
         return res
     return audit_laplace_rldp
 
 
 MUTANTS += [
     mutant("certificate.he-ball-upper-from-phat", "rldp_verify.structured.laplace_rldp",
-           "the Laplace histogram's upper end on a Rényi ball taken from P^ (ratio 1 when P^ gives one secret "
-           "positive mass) instead of e^(2/b) for every P in F (a P in F moving mass to a second secret attains it)",
+           "the Laplace histogram's ratio on a Rényi ball taken from P^ (1 when P^ gives one secret positive mass) "
+           "instead of e^(2/b) for every P in F (a P in F moving mass to a second secret attains it)",
            wrap("rldp_verify.structured.laplace_rldp:audit_laplace_rldp", _he_ball_upper_from_phat), _MFL),
 ]

@@ -385,7 +385,7 @@ def _structured_set(res) -> tuple[dict, dict, tuple | None]:
     if ball.radius == INF:
         from rldp_verify.certificates.audit_more2 import infinite_ball; return infinite_ball(res)  # noqa: E702, I001
     return ({"type": "renyi-ball", "phat": _table(ball.phat), "alpha": qs(ball.alpha), "radius": qs(ball.radius)},
-            {"witness": None if res.ratio_lower is None else _table(ball.phat)},
+            {"witness": None if res.ratio_lower is None else _table(ball.phat if res.witness is None else res.witness)},
             (ball.sensitive_size, ball.public_size))
 
 

@@ -14,8 +14,8 @@ coordinates and L is constant beyond [0, 1], so the supremum is attained on a se
 limit), whatever the weights P(u|s), P(u|s').  Hence rho(P) = e^(2/b) = the eps-LDP ratio for every P giving two
 secrets positive mass, and 1 otherwise (Definition 1 has no pair).  So for any F: the upper end e^(2/b) (|S| >= 2),
 attained by any P in F with two secrets of positive mass: P itself under {P}, P^ on a Rényi ball (in F at
-divergence 0), the uniform P on the simplex P_X.  A P^ with one secret of positive mass leaves the lower end open
-(as the dense and unary audits do).
+divergence 0) or, when P^ gives one secret positive mass and the radius B > 0, P^ with mass B / (1 + B) moved to
+another secret (:func:`_moved`: in F for every order alpha), the uniform P on the simplex P_X.  Radius 0 is F = {P^}.
 
 THE (thresholded HE) is the same client: its threshold is applied by the aggregator to the released reals
 (post-processing, which cannot raise the ratio); a client releasing thresholded bits would be a unary encoding with
@@ -31,8 +31,8 @@ from fractions import Fraction
 
 from rldp_verify.core.errors import InputError
 from rldp_verify.core.numbers import SCREEN_DPS
-from rldp_verify.rldp.audit import FAIL, INCONCLUSIVE, PASS
-from rldp_verify.structured.channels import LaplaceHistogram
+from rldp_verify.rldp.audit import FAIL, PASS
+from rldp_verify.structured.channels import INF, LaplaceHistogram
 
 __all__ = ["is_laplace_histogram", "audit_laplace_rldp"]
 
@@ -48,24 +48,42 @@ def _positive(rows) -> list[int]:
     return [s for s, r in enumerate(rows) if sum(Fraction(v) for v in r) > 0]
 
 
+def _moved(phat, a1: int, a2: int, radius):
+    """A P in the Rényi ball around ``phat`` (one secret s0 of positive mass, |S| >= 2, radius B > 0) giving a
+    second secret positive mass: P_delta = (1 - delta) P^ + delta on the first cell of another secret.  On P^'s
+    support P_delta = (1 - delta) P^, so sum_x P^_x^a P_delta,x^(1-a) = (1 - delta)^(1-a) and D_a(P^||P_delta) =
+    -log(1 - delta) for every order a > 0 (KL too); delta = B / (1 + B) gives log(1 + B) < B (delta = 1/2 for B =
+    inf): P_delta is in F, strictly."""
+    s0 = _positive(phat)[0]
+    delta = Fraction(1, 2) if radius == INF else Fraction(radius) / (1 + Fraction(radius))
+    P = [[(1 - delta) * Fraction(v) for v in r] for r in phat]
+    P[1 if s0 == 0 else 0][0] += delta
+    return P
+
+
 def _set_of(P, ball, a1: int, a2: int):
-    """(the witness candidate in F: P, P^ or the uniform P; the uncertainty set's description)."""
+    """(the witness candidate in F: P, P^ (radius 0: F = {P^}), a P moved from P^ (:func:`_moved`) or the uniform P;
+    the uncertainty set's description; whether some P in F gives two secrets positive mass)."""
     from rldp_verify.rldp.audit.core import _describe
     from rldp_verify.structured.audit import P_UNCERTAINTY
 
     if P is not None:
-        return P, P_UNCERTAINTY
+        return P, P_UNCERTAINTY, len(_positive(P)) >= 2
+    if a1 < 2:
+        return ball.phat if ball is not None else [[Fraction(1, a2)] * a2], "any F (|S| = 1)", False
+    if ball is not None and ball.radius == 0:
+        return ball.phat, _describe(ball) + ": F = {P^}", len(_positive(ball.phat)) >= 2
     if ball is not None:
-        return ball.phat, ("any F (|S| = 1)" if a1 < 2 else _describe(ball) + (": F = {P^}" if ball.radius == 0
-                                                                               else ""))
-    return [[Fraction(1, a1 * a2)] * a2 for _ in range(a1)], SIMPLEX if a1 >= 2 else "any F (|S| = 1)"
+        one = len(_positive(ball.phat)) < 2
+        return (_moved(ball.phat, a1, a2, ball.radius) if one else ball.phat), _describe(ball), True
+    return [[Fraction(1, a1 * a2)] * a2 for _ in range(a1)], SIMPLEX, True
 
 
 def audit_laplace_rldp(model, target, shape, t0: float, *, P=None, ball=None, tol=None, tolerance=None):
     """The audit of the Laplace histogram ``model.structure`` on X = S x U (``shape`` = (|S|, |U|)) under {P}
-    (``P``), a Rényi ball (``ball``) or the simplex (neither): upper end e^(2/b) (1 with fewer than two secrets that
-    some P in F gives positive mass), lower end the same at a witness P in F with two secrets of positive mass (module
-    docstring); the verdict exact when eps is rational (2/b against eps).  A :class:`StructuredAudit`."""
+    (``P``), a Rényi ball (``ball``) or the simplex (neither): e^(2/b) (an enclosure) when some P in F gives two
+    secrets positive mass, attained by the witness of :func:`_set_of`, else 1 (module docstring); the verdict exact
+    when eps is rational (2/b against eps).  A :class:`StructuredAudit`."""
     from rldp_verify.structured.audit import StructuredAudit, _explain_fail, _ratio_bounds, _verdict
 
     st = model.structure
@@ -75,19 +93,10 @@ def audit_laplace_rldp(model, target, shape, t0: float, *, P=None, ball=None, to
     if st.d != a1 * a2:
         raise InputError(f"the Laplace histogram on {st.d} values is not a channel on the {a1} x {a2} = {a1 * a2} "
                          "inputs of P (|S| x |U|)")
-    wit_P, uncertainty = _set_of(P, ball, a1, a2)
-    pos = _positive(wit_P)
-    upper_two = len(pos) >= 2 if P is not None else a1 >= 2      # some P in F gives two secrets positive mass
+    wit_P, uncertainty, two = _set_of(P, ball, a1, a2)
     dps = SCREEN_DPS
-    if not upper_two:
-        lo = hi = Fraction(1)
-        verdict = PASS if target.le(hi, dps) else FAIL
-    else:
-        lo, hi = _ratio_bounds(st, dps)
-        verdict = _verdict(st, target, lo, hi, dps)
-        if len(pos) < 2:
-            lo = None
-            verdict = INCONCLUSIVE if verdict == FAIL else verdict
+    lo, hi = _ratio_bounds(st, dps) if two else (Fraction(1), Fraction(1))
+    verdict = _verdict(st, target, lo, hi, dps) if two else PASS if target.le(hi, dps) else FAIL
     notes = [f"structure: {st.kind}; (eps, F)-RLDP without enumerating outputs: every P giving two secrets positive "
              "mass has the density ratio e^(2/b) (the cells of s and s' are disjoint coordinates; attained where "
              "y_i >= 1 on the cells of s and y_i <= 0 on those of s')", f"sampler model: {model.sampler}",
@@ -98,19 +107,18 @@ def audit_laplace_rldp(model, target, shape, t0: float, *, P=None, ball=None, to
         verdict, excess, budget, msg = _explain_fail(model, target, hi, dps, tol, tolerance)
         notes.insert(0, msg)
     wit = None
-    if not upper_two:
+    if not two:
         notes.append("|S| = 1: Definition 1 has no pair s != s'; the ratio is taken as 1" if a1 < 2 else
                      "fewer than two secrets have positive mass under P: the ratio is 1")
-    elif lo is None:
-        notes.append("P^ gives one secret positive mass: the lower end is left open (as in the dense audit)")
     else:
+        pos = _positive(wit_P)
         wit = {"s": pos[0], "s_prime": pos[1], "y": f"y_i >= 1 on the cells of s = {pos[0]}, y_i <= 0 on those of "
                                                      f"s' = {pos[1]} (density ratio e^(2/b))"}
-        notes.append(f"witness: P in F ({'P' if P is not None else 'P^' if ball is not None else 'uniform'}), "
-                     f"secrets s = {pos[0]}, s' = {pos[1]}, output {wit['y']}")
-    witness = None if lo is None or a1 < 2 else [list(r) for r in wit_P]
-    res = StructuredAudit(verdict, lo, hi, None, witness, dps, time.perf_counter() - t0, uncertainty, target.text,
-                          notes, excess=excess, rounding_budget=budget, tolerance=tol, structure=st.kind,
-                          sampler=model.sampler, adapter=model.name, structured_witness=wit,
-                          distribution=P, ball=ball, simplex=(a1, a2) if P is None and ball is None else None)
-    return res
+        which = "P" if P is not None else "uniform" if ball is None else "P^" if wit_P is ball.phat else \
+            "P^ with mass (B / (1 + B)) moved to a second secret: D_alpha(P^||P) = log(1 + B) < B"
+        notes.append(f"witness: P in F ({which}), secrets s = {pos[0]}, s' = {pos[1]}, output {wit['y']}")
+    witness = [list(r) for r in wit_P] if two else None
+    return StructuredAudit(verdict, lo, hi, None, witness, dps, time.perf_counter() - t0, uncertainty, target.text,
+                           notes, excess=excess, rounding_budget=budget, tolerance=tol, structure=st.kind,
+                           sampler=model.sampler, adapter=model.name, structured_witness=wit,
+                           distribution=P, ball=ball, simplex=(a1, a2) if P is None and ball is None else None)

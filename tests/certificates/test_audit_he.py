@@ -38,8 +38,9 @@ def _ball(phat, radius=F(1, 10)):
     ("1/2", {"distribution": ONE}, "PASS", True),                  # one secret: ratio 1
     ("1", {"ball": _ball(TWO)}, "PASS", True),
     ("9/10", {"ball": _ball(TWO)}, "FAIL", True),                  # P^ in F is the witness
-    ("9/10", {"ball": _ball(ONE)}, "INCONCLUSIVE", False),         # e^(2/b) above, no witness
-    ("1", {"ball": _ball(ONE)}, "PASS", False),
+    ("9/10", {"ball": _ball(ONE)}, "FAIL", True),                  # witness: P^ with mass moved to secret 1
+    ("1", {"ball": _ball(ONE)}, "PASS", True),
+    ("1/2", {"ball": _ball(ONE, F(0))}, "PASS", True),             # radius 0: F = {P^}, ratio 1
     ("1", {"simplex": True, "sizes": (2, 2)}, "PASS", True),
     ("1/2", {"simplex": True}, "FAIL", True),
 ])
@@ -51,7 +52,7 @@ def test_he_under_f_certified(eps, kw, verdict, lower):
     assert "laplace-histogram" in doc["statement"]
     chk = recheck(doc)
     assert chk.ok, chk.message
-    one = kw.get("distribution") is ONE
+    one = kw.get("distribution") is ONE or "ball" in kw and kw["ball"].radius == 0
     e_lo, e_hi = F(2718281828459045, 10**15), F(2718281828459046, 10**15)
     assert (res.ratio_upper == 1) == one and (one or e_lo < res.ratio_upper < e_hi)
     assert one or res.ratio_lower is None or e_lo < res.ratio_lower <= res.ratio_upper < res.ratio_lower + F(1, 10**30)
@@ -100,7 +101,8 @@ def test_wrong_he_certificate_rejected(eps, kw, change, why):
 
 def test_engine_variants_rejected(monkeypatch):
     """Wrong variants of the engine and the builder, certificates rejected: the upper end taken as the enclosure's
-    lower end at 5 digits (rounded the wrong way), the builder's b doubled, and catalogue mutant
+    lower end at 5 digits (rounded the wrong way), the builder's b doubled, the moved witness's delta for radius 2B (out
+    of F), and catalogue mutant
     ``certificate.he-ball-upper-from-phat`` (the ball's upper end from P^ alone)."""
     import rldp_verify.certificates.audit_mfl as am
     import rldp_verify.structured.audit as sa
@@ -116,6 +118,13 @@ def test_engine_variants_rejected(monkeypatch):
         "d": st.d, "b": str(2 * F(st.scale))}})
     assert not recheck(_audit("9/10", ball=_ball(TWO))[1]).ok          # FAIL at eps_c = 1/2: not certainly above
     monkeypatch.setattr(am, "mfl_p_form", real_form)
+    import rldp_verify.structured.laplace_rldp as lr
+
+    real_moved = lr._moved
+    monkeypatch.setattr(lr, "_moved", lambda phat, a1, a2, radius: real_moved(phat, a1, a2, 2 * radius))
+    chk = recheck(_audit("9/10", ball=_ball(ONE))[1])                  # delta = 2B / (1 + 2B): log(1 + 2B) > B
+    assert not chk.ok and "not certainly in F" in chk.message, chk.message
+    monkeypatch.setattr(lr, "_moved", real_moved)
     assert recheck(_audit("9/10", ball=_ball(ONE))[1]).ok
     (m,) = [m for m in MUTANTS if m.id == "certificate.he-ball-upper-from-phat"]
     done = apply(m, MODULES)
@@ -145,8 +154,10 @@ _HE = ["audit", "--adapter", "multi-freq-ldpy:HE_Client", "--param", "k=4", "--p
     (["--sizes", "2,2", "--distribution", "1/4,1/4;1/2,0", "--eps", "0.99"], 1, "FAIL", "distribution"),
     (["--sizes", "2,2", "--phat", "1/4,1/4;1/2,0", "--alpha", "2", "--radius", "0.1", "--eps", "0.9"], 1, "FAIL",
      "renyi-ball"),
-    (["--sizes", "2,2", "--phat", "1/4,3/4;0,0", "--alpha", "2", "--radius", "0.1", "--eps", "0.9"], 3,
-     "INCONCLUSIVE", "renyi-ball"),
+    (["--sizes", "2,2", "--phat", "1/4,3/4;0,0", "--alpha", "1/2", "--radius", "0.1", "--eps", "0.9"], 1,
+     "FAIL", "renyi-ball"),                                 # the witness: P^ with mass moved to secret 1
+    (["--sizes", "2,2", "--phat", "1/4,3/4;0,0", "--alpha", "1", "--radius", "0", "--eps", "0.9"], 0,
+     "PASS", "distribution"),                               # radius 0: F = {P^}, one secret, ratio 1
     (["--full-simplex", "--eps", "1"], 0, "PASS", "simplex"),
 ])
 def test_cli_he_under_f(tmp_path, argv, rc, verdict, set_type):
