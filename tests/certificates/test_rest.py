@@ -206,3 +206,44 @@ def test_robust_counterpart_wrong_dual_point_and_edits_rejected(monkeypatch):
                                                                       for i in range(len(x))])
     with pytest.raises(ValueError, match="delta"):
         rest.robust_counterpart_certificates(x, a0, g, F(-1, 5), lo, hi)
+
+
+def test_cor9_ratio_enclosure_accepted_and_moved_ends_rejected():
+    """kairouz.cor9.symkl-bound-small-eps's ratio OPT / bound at one (instance, eps): the enclosure is accepted; the
+    same certificates with the upper end below the ratio, or the lower end above it, are rejected."""
+    from proofs.kairouz import thm7_kl_small_eps as c9
+    from rldp_verify.core.rigorous import arb_exact, arb_precision
+    from rldp_verify.topics.extremal.staircase import solve_staircase_lp
+    from rldp_verify.topics.extremal.utilities import mu_symkl
+
+    P0, P1, t = c9.TIE_P0, c9.TIE_P1, F(101, 100)
+    with arb_precision(50):
+        sol = solve_staircase_lp(3, t, mu_symkl(P0, P1))
+        r = sol.value / arb_exact(2 * (t - 1) ** 2 / (t + 1) * c9._tv(P0, P1) ** 2)
+    docs = c9._c9_ratio_certificates(P0, P1, t, sol, r)
+    assert [d["kind"] for d in docs] == ["rigorous-value", "lp-optimum", "rigorous-value"]
+    assert all(recheck(d).ok for d in docs)
+    shift = 4 * (float(r.rad()) + 1e-11)                     # beyond the rounding: the ends cross the ratio
+    low = c9._c9_ratio_certificates(P0, P1, t, sol, r - shift)
+    high = c9._c9_ratio_certificates(P0, P1, t, sol, r + shift)
+    assert recheck(high[0]).ok and not recheck(high[2]).ok   # lower end above the ratio: rejected
+    assert not recheck(low[0]).ok and recheck(low[2]).ok     # upper end below the ratio: rejected
+
+
+def test_lp_complexity_grid_accepted_and_wrong_form_rejected():
+    """rldp.sec5.lp-complexity's grid facts: accepted for the paper's a^(omega a); the wrong variant a^omega (its
+    ratio grows without bound) and a bound lowered below the grid's maximum are rejected."""
+    from proofs.rldp import sec1_9_sentences as s
+
+    grid = [(a, de) for a in (3, 100, 10 ** 8) for de in (1, 30)]
+    tail = [(10 ** 7, 6), (10 ** 8, 6)]
+    docs = s._lp_complexity_certificates(grid, tail)
+    assert all(recheck(d).ok for d in docs)
+    assert not recheck(s._lp_complexity_certificates(grid, tail, "omega")[0]).ok
+    bad = copy.deepcopy(docs[0])
+    bad["statement"]["upper"] = "-13913/10000"                # log(cost/stated) <= -0.0050: not so at a = 10^8 (~0)
+    assert not recheck(bad).ok
+    bad = copy.deepcopy(docs[1])
+    bad["statement"]["expr"] = ["-", bad["statement"]["expr"][2], bad["statement"]["expr"][1]]   # steps reversed
+    bad["statement"]["upper"] = "-1/10"
+    assert not recheck(bad).ok
