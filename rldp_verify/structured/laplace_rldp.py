@@ -118,7 +118,8 @@ def audit_laplace_rldp(model, target, shape, t0: float, *, P=None, ball=None, to
             "P^ with mass (B / (1 + B)) moved to a second secret: D_alpha(P^||P) = log(1 + B) < B"
         notes.append(f"witness: P in F ({which}), secrets s = {pos[0]}, s' = {pos[1]}, output {wit['y']}")
     witness = [list(r) for r in wit_P] if two else None
+    whole = P is None and (ball is None or ball.radius == INF)     # radius inf: the simplex (its certificate's set)
     return StructuredAudit(verdict, lo, hi, None, witness, dps, time.perf_counter() - t0, uncertainty, target.text,
                            notes, excess=excess, rounding_budget=budget, tolerance=tol, structure=st.kind,
                            sampler=model.sampler, adapter=model.name, structured_witness=wit,
-                           distribution=P, ball=ball, simplex=(a1, a2) if P is None and ball is None else None)
+                           distribution=P, ball=None if whole else ball, simplex=(a1, a2) if whole else None)

@@ -41,6 +41,7 @@ def _ball(phat, radius=F(1, 10)):
     ("9/10", {"ball": _ball(ONE)}, "FAIL", True),                  # witness: P^ with mass moved to secret 1
     ("1", {"ball": _ball(ONE)}, "PASS", True),
     ("1/2", {"ball": _ball(ONE, F(0))}, "PASS", True),             # radius 0: F = {P^}, ratio 1
+    ("9/10", {"ball": _ball(ONE, float("inf"))}, "FAIL", True),    # radius inf: the simplex
     ("1", {"simplex": True, "sizes": (2, 2)}, "PASS", True),
     ("1/2", {"simplex": True}, "FAIL", True),
 ])
