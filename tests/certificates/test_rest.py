@@ -247,3 +247,18 @@ def test_lp_complexity_grid_accepted_and_wrong_form_rejected():
     bad["statement"]["expr"] = ["-", bad["statement"]["expr"][2], bad["statement"]["expr"][1]]   # steps reversed
     bad["statement"]["upper"] = "-1/10"
     assert not recheck(bad).ok
+
+
+def test_ex12_gaps_accepted_and_wrong_variants_rejected():
+    """falpha.ex12.asymptotically-tight's finite facts on the setting N = 5, e^eps = 2, P^(N): accepted; the orders
+    swapped (the gap at 10.5 is not below 1e-3 nor below the gap at 10000.5) and a gap bound of 1e-6 (the gap is of
+    order 1/alpha) rejected."""
+    from proofs.falpha import ex12_randomized_response as ex12
+
+    docs = ex12._asym_certs(5, 2, "P")
+    assert all(recheck(d).ok for d in docs)
+    swapped = ex12._asym_certs(5, 2, "P", alphas=("10000.5", "10.5"))
+    assert not recheck(swapped[2]).ok and not recheck(swapped[3]).ok
+    bad = copy.deepcopy(docs[2])
+    bad["statement"]["upper"] = "1/1000000"
+    assert not recheck(bad).ok
