@@ -58,7 +58,9 @@ P_RSFD = [[Fraction(1, 16), Fraction(1, 4), Fraction(1, 4)], [Fraction(1, 16), F
 
 
 def _cases():
-    """(name, structure, eps at which it is private or None, the dense channel's ratio or None, P or None)."""
+    """(name, structure, eps at which it is private or None, the dense channel's ratio or None, the audit's set:
+    {} (eps-LDP), {"distribution": P} or {"ball": F})."""
+    from rldp_verify.rldp.uncertainty import RenyiBall
     from rldp_verify.structured.channels import (
         BitChannel,
         FakeDataUnary,
@@ -74,10 +76,14 @@ def _cases():
     ss = SubsetSelection(5, 3, Fraction(2, 3), ordered=True)
     rnd = FakeData([(Symmetric(2, Fraction(3, 4), Fraction(1, 4)), "uniform"),
                     (UnaryProduct(3, BitChannel(Fraction(1, 2), Fraction(1, 5))), "random")])
-    return [("HE d = 16, b = 8", LaplaceHistogram(16, 8.0), Fraction(1, 4), None, None),
-            ("RS+FD UE-zero, k = 3, 2", rsfd, None, _dense_ratio(rsfd), None),
-            ("ordered SS k = 5, m = 3", ss, None, _dense_ratio(ss), None),
-            ("UE-r RS+FD under P, k = 2, 3", rnd, None, _dense_p_ratio(rnd, P_RSFD), P_RSFD)]
+    one_secret = [[Fraction(1, 4), Fraction(3, 4)], [Fraction(0), Fraction(0)]]
+    return [("HE d = 16, b = 8", LaplaceHistogram(16, 8.0), Fraction(1, 4), None, {}),
+            ("RS+FD UE-zero, k = 3, 2", rsfd, None, _dense_ratio(rsfd), {}),
+            ("ordered SS k = 5, m = 3", ss, None, _dense_ratio(ss), {}),
+            ("UE-r RS+FD under P, k = 2, 3", rnd, None, _dense_p_ratio(rnd, P_RSFD),
+             {"distribution": P_RSFD, "sizes": (2, 3)}),
+            ("HE d = 4, b = 2 on a Renyi ball (alpha 2, B 1/10) around a P^ with one secret", LaplaceHistogram(4, 2.0),
+             Fraction(1), None, {"ball": RenyiBall.from_radius(one_secret, Fraction(2), Fraction(1, 10))})]
 
 
 @claim(
@@ -90,12 +96,15 @@ def _cases():
               "log(84/17)-LDP and not below; ordered subset selection (k = 5, m = 3, p = 2/3) is not eps-LDP at "
               "eps = 10; RS+FD with GRR (3/4, 1/4) on 2 values (S) and UE (1/2, 1/5) with random fake data on 3 "
               "(U) under P = [[1/16, 1/4, 1/4], [1/16, 1/8, 1/4]] has the (eps, P) ratio of eq. (62) on its dense "
-              "channel (93/49), so it is (log(93/49), P)-RLDP and not below.",
+              "channel (93/49), so it is (log(93/49), P)-RLDP and not below; HE with b = 2 on a Rényi ball (alpha = 2, "
+              "B = 1/10) around a P^ that gives one secret positive mass is (1, F)-RLDP and not below (F holds a P "
+              "giving two secrets mass, where the ratio is e^(2/b)).",
     hypotheses=("HE: the ideal continuous mechanism (the float sampler is not modelled)",
                 "RS+FD: the sampled attribute is uniform and secret"),
     method=(Method.EXACT,),
     reading="the structured eps-LDP and (eps, P) audits (PASS at the stated eps, FAIL just below; ordered SS: FAIL "
-            "at eps = 10) with their certificates (laplace-histogram, rsfd, ordered-subsets, rsfd under {P}); "
+            "at eps = 10) with their certificates (laplace-histogram for eps-LDP and on a Rényi ball, rsfd, "
+            "ordered-subsets, rsfd under {P}); "
             "VERIFIED when every verdict agrees with the statement and RS+FD's ratios equal the dense channel's",
 )
 def check_mfl_forms(ctx):
@@ -104,7 +113,7 @@ def check_mfl_forms(ctx):
     from rldp_verify.structured.audit import Adapted, audit_structured
 
     rows, docs, wrong = [], [], []
-    for name, st, eps, dense, P in _cases():
+    for name, st, eps, dense, kw in _cases():
         model = Adapted(st, name, "exact")
         if eps is None and dense != float("inf"):
             eps = Fraction(dense)                             # RS+FD: private at log(dense ratio) exactly
@@ -113,14 +122,13 @@ def check_mfl_forms(ctx):
             at, below = None, "10"
         else:
             at, below = str(eps), str(eps * (1 - Fraction(1, 10**9)))
-        kw = {} if P is None else {"distribution": P, "sizes": (len(P), len(P[0]))}
         res_at = audit_structured(model, at, **kw) if at else None
         res_below = audit_structured(model, below, **kw)
         rows.append({"mechanism": name, "eps": at, "verdict": None if res_at is None else str(res_at.verdict),
                      "below": below, "verdict_below": str(res_below.verdict), "dense_ratio": str(dense)})
         if res_at is not None and str(res_at.verdict) != "PASS" or str(res_below.verdict) != "FAIL" \
                 or name.startswith("RS+FD") and dense != Fraction(84, 17) \
-                or P is not None and dense != Fraction(93, 49):
+                or "distribution" in kw and dense != Fraction(93, 49):
             wrong.append(rows[-1])
         docs += [(r, model, e, f"{name} {e}") for r, e in ((res_at, at), (res_below, below)) if r is not None]
     ev = dict(audits=rows, **built(lambda: [structured_certificate(r, m, e, name=f"mfl {n}") for r, m, e, n in docs]))
