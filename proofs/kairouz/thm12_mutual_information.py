@@ -287,9 +287,12 @@ def _tie_instance(ctx):
             tied_identities[f"slack of the tied class (|A|, P(A)) = ({n}, {z})"] = (slack, 0)
             rows.append({"size": n, "mass": str(z), "tied": True, "slack": "0 (identity)" if ok else str(slack)})
         else:
-            lead = sp.series(slack, e, 0, 3).removeO().coeff(e, 2)
-            ok = lead == (zs - sp.Rational(1, 2)) ** 2 / 2 and lead > 0
-            rows.append({"size": n, "mass": str(z), "tied": False, "eps^2 coefficient": str(lead)})
+            # Taylor coefficients at eps = 0 by derivatives (slack is analytic there: every log's argument is 1 at
+            # eps = 0); ten times faster than sympy's series and it also checks that c_0 = c_1 = 0
+            c0, c1, lead = (sp.simplify(sp.diff(slack, e, j).subs(e, 0) / sp.factorial(j)) for j in range(3))
+            ok = c0 == 0 and c1 == 0 and lead == (zs - sp.Rational(1, 2)) ** 2 / 2 and lead > 0
+            rows.append({"size": n, "mass": str(z), "tied": False, "eps^2 coefficient": str(lead),
+                         "eps^0, eps^1 coefficients": f"{c0}, {c1}"})
         if not ok:
             failing.append(rows[-1])
     tested = []
