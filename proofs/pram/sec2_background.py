@@ -7,6 +7,7 @@ import mpmath
 
 from rldp_verify.certificates.claims import built
 from rldp_verify.certificates.instances_other import CAP, all_nonneg, covers, entropy_expr, near_zero
+from rldp_verify.certificates.rest import log_ties_evidence
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import to_mpf, working_precision
 from rldp_verify.topics import pram
@@ -110,8 +111,8 @@ def _mi_certificates(laws, total: int) -> dict:
                                    "product laws)", [["let", bd, t["(4)"]] for bd, t in dep], strict=True, exact=False))
         return docs
 
-    return {"certificate_covers": covers(len(laws), total, "(3) and (5) within 1e-30, not the equalities, and (4)'s "
-                                         "D_KL > 0 where the law is not a product of its marginals"), **built(build)}
+    return log_ties_evidence(covers(len(laws), total, "(3) and (5) within 1e-30, not the equalities, and (4)'s "
+                                    "D_KL > 0 where the law is not a product of its marginals"), build)
 
 
 def _is_product(a: int, b: int, flat) -> bool:

@@ -6,8 +6,8 @@ from fractions import Fraction
 
 import mpmath
 
-from rldp_verify.certificates.claims import built
 from rldp_verify.certificates.instances_other import all_nonneg, covers, entropy_expr, near_zero
+from rldp_verify.certificates.rest import log_ties_evidence
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import working_precision
 
@@ -73,11 +73,11 @@ def _certificates(ps, pairs, total: int) -> dict:
                 near_zero(f"H(uniform) = log n (n = 2..8) and H(Z|X) = H(Z) for independent X, Z at {len(pairs)} "
                           "sampled (p, q), within 1e-30", ties)]
 
-    return {"certificate_covers": covers(len(ps), total, "H(p) >= 0 and H(p) <= log|X| (non-uniform p; a uniform p is "
-                                         "the equality case, certified within 1e-30 with H(uniform) = log n for n = "
-                                         "2..8), and H(Z|X) = H(Z) for independent X, Z within 1e-30, not the "
-                                         "equalities; not H(point mass) = 0 beyond these (0 log 0 = 0 by convention)"),
-            **built(build)}
+    return log_ties_evidence(covers(len(ps), total, "H(p) >= 0 and H(p) <= log|X| (non-uniform p; a uniform p is "
+                                    "the equality case, certified within 1e-30 with H(uniform) = log n for n = "
+                                    "2..8), and H(Z|X) = H(Z) for independent X, Z within 1e-30, not the "
+                                    "equalities; not H(point mass) = 0 beyond these (0 log 0 = 0 by convention)"),
+                             build)
 
 
 @claim(id="pram.sec2-2.entropy-facts", paper=PAPER, source="Sec. 2.2, after the definitions of H(X) and H(Z|X)",

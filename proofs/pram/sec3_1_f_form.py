@@ -6,6 +6,7 @@ import mpmath
 
 from rldp_verify.certificates.claims import built
 from rldp_verify.certificates.instances_other import covers
+from rldp_verify.certificates.rest import log_ties_evidence
 from rldp_verify.claims import Method, Outcome, claim
 from rldp_verify.core.numbers import working_precision
 from rldp_verify.topics import pram
@@ -44,10 +45,10 @@ def check_form(ctx):
     return Outcome.verified(f"O(S) form = I(X, Z) on {n} instances (S = 2..8, q incl. 0 and 1); "
                             f"max |difference| {mpmath.nstr(worst, 3)} at {ctx.dps} digits",
                             instances=n, max_abs_difference=mpmath.nstr(worst, 5), dps=ctx.dps,
-                            certificate_covers=covers(len(chosen), n, "O(S) form - I(X, Z) within 1e-30, not the "
-                                                      "equality (the first 4 random q and the two ends q = 1, q = 0 "
-                                                      "for each S = 2..8)", chosen=True),
-                            **built(_form_certificate, chosen))  # issue 23
+                            **log_ties_evidence(covers(len(chosen), n, "O(S) form - I(X, Z) within 1e-30, not the "
+                                                       "equality (the first 4 random q and the two ends q = 1, q = 0 "
+                                                       "for each S = 2..8)", chosen=True),
+                                                _form_certificate, chosen))  # issue 23
 
 
 def _form_expr(p, q) -> list:

@@ -262,3 +262,165 @@ def robust_counterpart_certificates(x, a0, gamma, tau, lo, hi) -> list[dict]:
 def _dual_point(x, a0, gamma, a) -> list:
     """v* = x - 2 gamma (a* - a0), the gradient of f at a* (so that v* is in A's normal cone at a*)."""
     return [x[i] - 2 * gamma * (a[i] - a0[i]) for i in range(len(x))]
+
+
+def _factor(r: Fraction) -> dict[int, int]:
+    """{prime: exponent} of a positive rational (python-flint's fmpz factorisation; ValueError beyond 2^128 in a
+    numerator or denominator)."""
+    import flint
+
+    if r <= 0:
+        raise ValueError(f"log of a non-positive number {r}")
+    out: dict[int, int] = {}
+    for n, sign in ((r.numerator, 1), (r.denominator, -1)):
+        if n > 2 ** 128:
+            raise ValueError(f"{n} too large to factor here")
+        for p, k in (flint.fmpz(n).factor() if n > 1 else []):
+            out[int(p)] = out.get(int(p), 0) + sign * int(k)
+    return {p: k for p, k in out.items() if k}
+
+
+class _NotLogRational(ValueError):
+    """The expression leaves the rational functions of logarithms of positive rationals."""
+
+
+def _to_log_tree(e, env: dict, atoms):
+    """The value-language tree ``e`` (numbers, + * - /, integer pow, let, log of a rational expression) as an identity
+    tree with each log(x) a node ["log", x, {L_p: n_p}] over the primes p of x's exact value (atoms L_p = log p).
+    :class:`_NotLogRational` for anything else (exp, sqrt, a non-integer power, min, max, ...)."""
+    import flint
+
+    from rldp_verify_check.value import evaluate
+
+    if isinstance(e, str) and e.startswith("$"):
+        if e[1:] not in env:
+            raise _NotLogRational(f"free name {e}")
+        return env[e[1:]]
+    if not isinstance(e, list):
+        return e
+    op, args = e[0], e[1:]
+    if op == "let":
+        inner = dict(env)
+        for name, sub in args[0]:
+            inner[name] = _to_log_tree(sub, inner, atoms)
+        return _to_log_tree(args[1], inner, atoms)
+    if op == "pow" and not isinstance(args[1], list) and Fraction(args[1]).denominator == 1:
+        return ["pow", _to_log_tree(args[0], env, atoms), int(Fraction(args[1]))]
+    if op in ("+", "*", "-", "/"):
+        return [op, *(_to_log_tree(a, env, atoms) for a in args)]
+    if op == "xlogx" and len(args) == 1:      # x log x for x > 0, 0 for x <= 0: decided on x's exact value
+        x = _to_log_tree(args[0], env, atoms)
+        if _has_log(x):
+            raise _NotLogRational("xlogx of a logarithm")
+        return ["*", x, _to_log_tree(["log", args[0]], env, atoms)] if evaluate(x, exact=True) > 0 else 0
+    if op == "log" and len(args) == 1:
+        x = _to_log_tree(args[0], env, atoms)
+        if _has_log(x):
+            raise _NotLogRational("a log of a logarithm")
+        v = evaluate(x, exact=True)
+        if not isinstance(v, flint.fmpq):
+            raise _NotLogRational("a log argument that is not an exact rational")
+        ns = {}
+        for p, k in _factor(Fraction(int(v.p), int(v.q))).items():
+            if f"L{p}" not in atoms.atoms:
+                atoms.log(f"L{p}", p)
+            ns[f"L{p}"] = k
+        return ["log", x, ns]
+    raise _NotLogRational(f"operation {op!r}")
+
+
+def _has_log(t) -> bool:
+    return isinstance(t, list) and bool(t) and (t[0] == "log" or any(_has_log(a) for a in t[1:]))
+
+
+def log_tie_certificate(name: str, e, *, max_atoms: int = 16) -> dict:
+    """The ``symbolic-identity`` that ``e`` (a value-language tree whose two sides of an equality differ by e) is
+    exactly 0, when e is a rational function of logarithms of positive rationals: each log(r) written as sum_p n_p
+    log p over r's primes (log atoms log p; the checker proves r = prod p^n_p), and e == 0 proved with the atoms as
+    independent variables (so for their values too).  ValueError when e is not of this form or the identity is not
+    one (then it is false, or true only through relations between the log p that the checker does not use), or when
+    it has more than ``max_atoms`` primes (the checker's grid grows with them)."""
+    from rldp_verify.certificates.identity_logs import Atoms
+
+    atoms = Atoms()
+    tree = _to_log_tree(e, {}, atoms)
+    if not atoms.atoms or len(atoms.atoms) > max_atoms:
+        raise _NotLogRational(f"{len(atoms.atoms)} log atoms (0: a rational equality, exact_ties's case; more than "
+                              f"{max_atoms}: a grid too slow to check here)")
+    return _checked_log_identity(name, tree, atoms, "each log(r) as sum_p n_p log p over the primes of r")
+
+
+def _checked_log_identity(name: str, lhs, atoms, words: str) -> dict:
+    """The ``symbolic-identity`` lhs == 0 with ``atoms``, as :func:`~rldp_verify.certificates.identity_logs.
+    log_identity_certificate` writes it, checked once by the checker here; ValueError when it rejects it."""
+    from rldp_verify.certificates import envelope
+    from rldp_verify.certificates.identity import _grid
+    from rldp_verify.certificates.identity_logs import _size_within_limit
+    from rldp_verify_check import CertificateError
+    from rldp_verify_check.identity import check, degrees, replace_atoms
+
+    st = {"lhs": lhs, "rhs": 0, "atoms": atoms.atoms, "variables": []}
+    lhs_, rhs_, names, checks = replace_atoms(st)
+    degree = dict.fromkeys([*names, ""], 0)
+    for x, y in [*checks, (lhs_, rhs_)]:
+        dn, _ = degrees(["-", x, y], names)
+        _size_within_limit(dn, names)
+        degree = {k: max(degree[k], dn[k]) for k in degree}
+    st["substitution"] = words
+    data = {"points": _grid(names, degree, 0)}
+    try:
+        check(st, data)
+    except CertificateError as exc:
+        raise ValueError(f"{name}: {exc}") from None
+    return envelope("symbolic-identity", name, st, data)
+
+
+def log_ties(docs: list[dict]) -> tuple[list[dict], int]:
+    """(the documents with, in each arb "within tol" certificate (``max_i |e_i| <= tol``, as written by
+    :func:`~rldp_verify.certificates.instances_other.near_zero`), each instance e_i that :func:`log_tie_certificate`
+    proves exactly 0 moved to its own ``symbolic-identity``, the number moved).  The other instances stay "within"."""
+    from rldp_verify.certificates.partial import _abs_arg
+
+    out, moved = [], 0
+    for d in docs:
+        st = d.get("statement", {})
+        e = st.get("expr")
+        binds = []
+        if isinstance(e, list) and e and e[0] == "let":
+            binds, e = e[1], e[2]
+        args = [_abs_arg(a) for a in e[1:]] if isinstance(e, list) and e and e[0] == "max" else []
+        if (d.get("kind") != "rigorous-value" or st.get("exact") or st.get("forall") or not args or None in args
+                or st.get("lower") is None or st.get("upper") is None or Fraction(st["lower"]) != -Fraction(st["upper"])
+                or Fraction(st["upper"]) > Fraction(1, 10 ** 20)):
+            out.append(d)
+            continue
+        proved, rest = [], []
+        for i, a in enumerate(args):
+            try:
+                proved.append(log_tie_certificate(f"{d['name']}: instance {i} exactly (= 0)",
+                                                  ["let", binds, a] if binds else a))
+            except (ValueError, ArithmeticError, TypeError):
+                rest.append(a)
+        moved += len(proved)
+        out.extend(proved)
+        if rest:
+            rest_max = ["max", *(["max", a, ["-", a]] for a in rest)]
+            out.append({**d, "name": f"{d['name']}: the other {len(rest)}" if proved else d["name"],
+                        "statement": {**st, "expr": ["let", binds, rest_max] if binds else rest_max}})
+    return out, moved
+
+
+def log_ties_evidence(covers: str, builder, *args) -> dict:
+    """A claim's certificate evidence ``{"certificate_covers": covers, **built(builder, *args)}`` with :func:`log_ties`
+    applied to the documents; when some equalities moved, ``covers`` says how many are now certified exactly."""
+    from rldp_verify.certificates.claims import KEY, built
+
+    ev = built(builder, *args)
+    if KEY not in ev:
+        return {"certificate_covers": covers, **ev}
+    docs, moved = log_ties(ev[KEY])
+    if moved:
+        covers += (f"; of the equalities listed, the {moved} that are rational functions of logarithms of rationals "
+                   "(at most 16 primes) are certified exactly instead (symbolic identities with the atoms log p, "
+                   "each log(r) = sum_p n_p log p)")
+    return {"certificate_covers": covers, KEY: docs}

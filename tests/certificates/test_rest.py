@@ -2,6 +2,7 @@
 accepted, and wrong variants of what they state are rejected by the checker."""
 
 import copy
+import json
 from fractions import Fraction as F
 
 import pytest
@@ -262,3 +263,38 @@ def test_ex12_gaps_accepted_and_wrong_variants_rejected():
     bad = copy.deepcopy(docs[2])
     bad["statement"]["upper"] = "1/1000000"
     assert not recheck(bad).ok
+
+
+def _entropy(p):
+    return ["-", 0, ["+", 0, *[["*", x, ["log", x]] for x in p]]]
+
+
+def test_log_ties_moves_only_true_log_identities():
+    """A near_zero certificate of four 'equalities': H(uniform_4) = log 4 and log 6 - log 2 = log 3 (true, rational
+    functions of logs: proved with the atoms log p), H(uniform_4) = log 3 + 1e-40 (false; stays within, and is
+    then rejected there), e - exp(1) (not of this form: stays)."""
+    from rldp_verify.certificates.instances_other import near_zero
+    from rldp_verify.certificates.rest import log_ties
+
+    q = "1/4"
+    ties = [["-", _entropy([q] * 4), ["log", 4]], ["-", ["-", ["log", 6], ["log", 2]], ["log", 3]],
+            ["-", _entropy([q] * 4), ["+", ["log", 3], "1/10000000000000000000000000000000000000000"]],
+            ["-", ["exp", 1], ["exp", 1]]]
+    docs, moved = log_ties([near_zero("t", ties)])
+    assert moved == 2 and [d["kind"] for d in docs] == ["symbolic-identity", "symbolic-identity", "rigorous-value"]
+    assert recheck(docs[0]).ok and recheck(docs[1]).ok
+    assert not recheck(docs[2]).ok                     # log 4 - log 3 is not within 1e-30 of 0
+    assert set(docs[0]["statement"]["atoms"]) == {"L2"}
+    bad = copy.deepcopy(docs[0])                       # log(1/4) written as -1 log 2 (not -2 log 2): rejected
+    s = json.dumps(bad)
+    bad = json.loads(s.replace('{"L2": -2}', '{"L2": -1}', 1))
+    assert not recheck(bad).ok
+
+
+def test_log_tie_certificate_refuses_a_false_identity():
+    from rldp_verify.certificates.rest import log_tie_certificate
+
+    with pytest.raises(ValueError):
+        log_tie_certificate("t", ["-", ["log", 6], ["+", ["log", 2], ["log", 2]]])
+    with pytest.raises(ValueError, match="operation 'sqrt'"):
+        log_tie_certificate("t", ["-", ["sqrt", 4], 2])
