@@ -32,8 +32,9 @@ def test_pram_mi_identities_certificate_and_a_wrong_marginal():
     from proofs.pram import sec2_background as m
 
     laws = [(2, 3, [F(1, 10), F(2, 10), F(1, 10), F(3, 10), 0, F(3, 10)])]
-    ev = m._mi_certificates(laws, 1)
-    assert [recheck(d).ok for d in ev["certificates"]] == [True, True]
+    ev = m._mi_certificates(laws, 1)     # (3), (5) as log identities (rest.log_ties), (4) > 0
+    assert [d["kind"] for d in ev["certificates"]] == ["symbolic-identity"] * 2 + ["rigorous-value"]
+    assert all(recheck(d).ok for d in ev["certificates"])
     binds, t = m._mi_joint_exprs(*laws[0])
     wrong = [[n, ["+", e, F(1, 100)]] if n == "x0" else [n, e] for n, e in binds]   # p_X(0) off by 1/100
     assert not recheck(near_zero("(3) wrong p_X", [["let", wrong, t["(3)"]]])).ok
@@ -50,7 +51,9 @@ def test_pram_entropy_certificates_and_a_uniform_p_as_an_inequality():
     from proofs.pram import sec2_entropy as m
 
     ev = m._certificates([[F(1, 3), F(2, 3)], [F(1), 0, 0]], [([F(1, 3), F(2, 3)], [F(1, 2), F(1, 4), F(1, 4)])], 2)
-    assert [recheck(d).ok for d in ev["certificates"]] == [True, True]
+    # the inequalities, then the 8 equalities as log identities (rest.log_ties)
+    assert [d["kind"] for d in ev["certificates"]] == ["rigorous-value"] + ["symbolic-identity"] * 8
+    assert all(recheck(d).ok for d in ev["certificates"])
     from rldp_verify.certificates.instances_other import all_nonneg
 
     u = [F(1, 3)] * 3     # log 3 - H(uniform) = 0: the tie arb cannot decide, so never stated as an inequality
