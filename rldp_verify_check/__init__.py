@@ -86,6 +86,30 @@ def dot(row: dict[int, Fraction], x) -> Fraction:
     return sum((a * x[j] for j, a in row.items()), Fraction(0))
 
 
+def polyhedron(st: dict, n: int):
+    """(A, b, E, f) of a statement's rows A x <= b, E x = f in n variables (rows as :func:`qrows`)."""
+    A, b, E, f = qrows(st.get("A", []), n), qvec(st.get("b", [])), qrows(st.get("E", []), n), qvec(st.get("f", []))
+    if len(A) != len(b) or len(E) != len(f):
+        raise CertificateError("A and b (or E and f) have different numbers of rows")
+    return A, b, E, f
+
+
+def outside(A, b, E, f, x) -> str | None:
+    """The first row of A x <= b, E x = f that x violates ("inequality i" / "equality i"), or None."""
+    return next((f"inequality {i}" for i, (r, bi) in enumerate(zip(A, b, strict=True)) if dot(r, x) > bi), None) or \
+        next((f"equality {i}" for i, (r, fi) in enumerate(zip(E, f, strict=True)) if dot(r, x) != fi), None)
+
+
+def combine(ys, rows, rhs, n: int) -> tuple[list[Fraction], Fraction]:
+    """(sum_i y_i row_i, sum_i y_i rhs_i) exactly: the combination of rows that a dual or Farkas certificate names."""
+    comb, total = [Fraction(0)] * n, Fraction(0)
+    for y, row, r in zip(ys, rows, rhs, strict=True):
+        total += y * r
+        for j, a in row.items():
+            comb[j] += y * a
+    return comb, total
+
+
 def check(doc: dict) -> Checked:
     """Check one certificate document; never raises on a bad certificate (``ok`` is False then)."""
     from rldp_verify_check import audit, identity, lp, series, value, vertices

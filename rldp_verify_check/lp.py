@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from rldp_verify_check import CertificateError, dot, q, qrows, qvec
+from rldp_verify_check import CertificateError, combine, outside, polyhedron, q, qvec
 
 
 def _bounds(v, n):
@@ -39,68 +39,29 @@ def check(st: dict, data: dict) -> str:
     sign = 1 if sense == "max" else -1
     c = [sign * v for v in qvec(st["c"])]
     n = len(c)
-    A, b = qrows(st.get("A", []), n), qvec(st.get("b", []))
-    E, f = qrows(st.get("E", []), n), qvec(st.get("f", []))
+    A, b, E, f = polyhedron(st, n)
     lo, up = _bounds(st.get("lower"), n), _bounds(st.get("upper"), n)
-    value = sign * q(st["value"])
-    x, y = qvec(data["x"]), qvec(data["y"])
+    value, x, y = sign * q(st["value"]), qvec(data["x"]), qvec(data["y"])
     d = qvec(data["d"]) if data.get("d") is not None else [Fraction(0)] * n
-    _check_shapes(A, b, E, f, x, y, d, n)
-    _check_feasible(A, b, E, f, lo, up, x)
-    yA, yE = y[: len(A)], y[len(A):]
-    _check_stationary(A, E, yA, yE, d, c)
-    dual = _dual_value(b, f, yA, yE, d, lo, up)
-    primal = sum((cj * xj for cj, xj in zip(c, x, strict=True)), Fraction(0))
-    if primal != value:
+    if len(x) != n or len(d) != n or len(y) != len(A) + len(E):
+        raise CertificateError("x, y or d has the wrong length")
+    if bad := outside(A, b, E, f, x):                                                  # check 1
+        raise CertificateError(f"x violates {bad}")
+    if (j := next((j for j in range(n) if lo[j] is not None and x[j] < lo[j] or up[j] is not None and x[j] > up[j]),
+                  None)) is not None:
+        raise CertificateError(f"x violates the bounds of variable {j}")
+    if any(v < 0 for v in y[:len(A)]):                                                  # check 2
+        raise CertificateError("a multiplier of an inequality is negative")
+    stat, dual = combine(y, A + E, b + f, n)
+    if js := [j for j in range(n) if stat[j] + d[j] != c[j]]:
+        raise CertificateError(f"the dual is not stationary: (A^T y + d)_j != c_j at j = {js[0]}")
+    for j, dj in enumerate(d):                                                          # check 3
+        if dj:
+            if (bound := up[j] if dj > 0 else lo[j]) is None:
+                raise CertificateError(f"bound multiplier d_{j} = {dj} has no bound on its side")
+            dual += dj * bound
+    if (primal := sum((cj * xj for cj, xj in zip(c, x, strict=True)), Fraction(0))) != value:
         raise CertificateError(f"c.x = {sign * primal} is not the stated value {sign * value}")
     if dual != value:
         raise CertificateError(f"the dual bound {sign * dual} is not the stated value {sign * value}")
     return f"{sense} = {sign * value} ({n} variables, {len(A)} inequalities, {len(E)} equalities)"
-
-
-def _check_shapes(A, b, E, f, x, y, d, n):
-    """The rows of A and b (E and f) match; x and d have n entries, y one per row of A and of E."""
-    if len(A) != len(b) or len(E) != len(f):
-        raise CertificateError("A and b (or E and f) have different numbers of rows")
-    if len(x) != n or len(d) != n or len(y) != len(A) + len(E):
-        raise CertificateError("x, y or d has the wrong length")
-
-
-def _check_feasible(A, b, E, f, lo, up, x):
-    """Check 1: A x <= b, E x = f, lower <= x <= upper."""
-    for i, (r, bi) in enumerate(zip(A, b, strict=True)):
-        if dot(r, x) > bi:
-            raise CertificateError(f"x violates inequality {i}")
-    for i, (r, fi) in enumerate(zip(E, f, strict=True)):
-        if dot(r, x) != fi:
-            raise CertificateError(f"x violates equality {i}")
-    for j in range(len(x)):
-        if (lo[j] is not None and x[j] < lo[j]) or (up[j] is not None and x[j] > up[j]):
-            raise CertificateError(f"x violates the bounds of variable {j}")
-
-
-def _check_stationary(A, E, yA, yE, d, c):
-    """Check 2: y_A >= 0 and c = A^T y_A + E^T y_E + d."""
-    if any(v < 0 for v in yA):
-        raise CertificateError("a multiplier of an inequality is negative")
-    stat = list(d)
-    for rows, ys in ((A, yA), (E, yE)):
-        for r, yi in zip(rows, ys, strict=True):
-            for j, a in r.items():
-                stat[j] += a * yi
-    bad = [j for j in range(len(c)) if stat[j] != c[j]]
-    if bad:
-        raise CertificateError(f"the dual is not stationary: (A^T y + d)_j != c_j at j = {bad[0]}")
-
-
-def _dual_value(b, f, yA, yE, d, lo, up) -> Fraction:
-    """The dual value of check 3, b.y_A + f.y_E + the bound terms; each d_j != 0 needs a bound on its side (check 2)."""
-    dual = (sum((bi * v for bi, v in zip(b, yA, strict=True)), Fraction(0))
-            + sum((fi * v for fi, v in zip(f, yE, strict=True)), Fraction(0)))
-    for j, dj in enumerate(d):
-        if dj:
-            bound = up[j] if dj > 0 else lo[j]
-            if bound is None:
-                raise CertificateError(f"bound multiplier d_{j} = {dj} has no bound on its side")
-            dual += dj * bound
-    return dual

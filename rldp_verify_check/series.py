@@ -19,7 +19,7 @@ from __future__ import annotations
 import flint
 
 from rldp_verify_check import CertificateError, q
-from rldp_verify_check.value import decide, evaluate, num
+from rldp_verify_check.value import decide, evaluate, inside, num, sure
 
 
 def _op(f):  # an operation of arb_series lifted to Series
@@ -56,9 +56,8 @@ def check(st: dict, data: dict) -> str:
         s = v.s if isinstance(v, Series) else flint.arb_series([v], prec=n)
         if s.prec < n:
             raise CertificateError(f"the series has {s.prec} < {n} coefficients")
-        ds = [sign * (s[j] - num(q(end))) for j, lo, hi in want for end, sign in ((lo, 1), (hi, -1)) if end is not None]
-        return True if all(d > 0 if strict else d >= 0 for d in ds) else (
-            False if any(d <= 0 if strict else d < 0 for d in ds) else None)
+        r = [inside(s[j], lo, hi, strict, lambda e: num(q(e))) for j, lo, hi in want]
+        return sure(all(x is True for x in r), any(x is False for x in r))
 
     try:
         flint.ctx.cap = n

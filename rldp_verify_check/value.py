@@ -35,9 +35,26 @@ from rldp_verify_check import CertificateError, q
 MAX_PREC = 16384
 
 
+def fq(x: Fraction) -> flint.fmpq:
+    """A rational as flint's fmpq."""
+    return flint.fmpq(x.numerator, x.denominator)
+
+
 def num(x: Fraction) -> flint.arb:
     """The exact ball of a rational."""
-    return flint.arb(flint.fmpq(x.numerator, x.denominator))
+    return flint.arb(fq(x))
+
+
+def sure(yes, no):
+    """True when certainly yes, False when certainly no, else None (undecided)."""
+    return True if yes else (False if no else None)
+
+
+def inside(v, lo, hi, strict: bool = False, conv=num):
+    """Is the ball (or exact number) v certainly in [lo, hi] (open with ``strict``; an end None is absent)?  True,
+    False (certainly not), or None (undecided); ``conv`` turns an end into v's type."""
+    ds = [sign * (v - conv(end)) for end, sign in ((lo, 1), (hi, -1)) if end is not None]
+    return sure(all(d > 0 if strict else d >= 0 for d in ds), any(d <= 0 if strict else d < 0 for d in ds))
 
 
 def evaluate(e, env=None, exact: bool = False) -> flint.arb | flint.fmpq:
@@ -49,7 +66,7 @@ def evaluate(e, env=None, exact: bool = False) -> flint.arb | flint.fmpq:
             raise CertificateError(f"unbound name {e}")
         return env[e]
     if not isinstance(e, list):
-        return flint.fmpq(q(e).numerator, q(e).denominator) if exact else num(q(e))
+        return fq(q(e)) if exact else num(q(e))
     if not e:
         raise CertificateError("empty expression")
     op, args = e[0], e[1:]
@@ -90,22 +107,18 @@ def _minus(xs, args):
     return -xs[0] if len(xs) == 1 else xs[0] - xs[1]
 
 
-def _divide(xs, args):
-    if not (xs[1] > 0 or xs[1] < 0):
-        raise CertificateError("division by a ball that contains 0")
-    return xs[0] / xs[1]
+def _guard(f, test, what: str, i: int = 0):
+    """The operation f(xs) on the domain where test(xs[i]) certainly holds; elsewhere refused with ``what``."""
+    def rule(xs, args):
+        if not test(xs[i]):
+            raise CertificateError(what)
+        return f(xs)
+    return rule
 
 
-def _log(xs, args):
-    if not xs[0] > 0:
-        raise CertificateError("log of a ball not certainly positive")
-    return xs[0].log()
-
-
-def _sqrt(xs, args):
-    if not xs[0] >= 0:
-        raise CertificateError("sqrt of a ball not certainly non-negative")
-    return xs[0].sqrt()
+_divide = _guard(lambda xs: xs[0] / xs[1], lambda x: x > 0 or x < 0, "division by a ball that contains 0", 1)
+_log = _guard(lambda xs: xs[0].log(), lambda x: x > 0, "log of a ball not certainly positive")
+_sqrt = _guard(lambda xs: xs[0].sqrt(), lambda x: x >= 0, "sqrt of a ball not certainly non-negative")
 
 
 def _pow(xs, args):
@@ -155,23 +168,11 @@ def decide(claim, prec: int = 128) -> bool:
 
 def check(st: dict, data: dict) -> str:
     """Check a ``rigorous-value`` certificate; returns what was proved or raises CertificateError."""
-    lo = None if st.get("lower") is None else q(st["lower"])
-    hi = None if st.get("upper") is None else q(st["upper"])
+    lo, hi = (None if st.get(k) is None else q(st[k]) for k in ("lower", "upper"))
     strict, exact = bool(st.get("strict", False)), bool(st.get("exact", False))
     if lo is None and hi is None:
         raise CertificateError("neither lower nor upper is stated")
-
-    def claim(env=None):
-        v = evaluate(st["expr"], env, exact=exact)
-        ok, no = True, False
-        for end, above in ((lo, True), (hi, False)):
-            if end is None:
-                continue
-            e = flint.fmpq(end.numerator, end.denominator) if exact else num(end)
-            good = (v > e if strict else v >= e) if above else (v < e if strict else v <= e)
-            bad = (v <= e if strict else v < e) if above else (v >= e if strict else v > e)
-            ok, no = ok and bool(good), no or bool(bad)
-        return True if ok else (False if no else None)
+    claim = lambda env=None: inside(evaluate(st["expr"], env, exact), lo, hi, strict, fq if exact else num)  # noqa: E731
 
     ends = ("-inf" if lo is None else lo, "inf" if hi is None else hi)
     if st.get("forall") is not None:

@@ -32,7 +32,7 @@ from math import lcm
 
 import flint
 
-from rldp_verify_check import CertificateError, dot, q, qrows, qvec
+from rldp_verify_check import CertificateError, combine, dot, outside, polyhedron, q, qrows, qvec
 
 MAX_FACES = 200_000
 
@@ -42,16 +42,11 @@ def _rank(rows) -> int:
 
 
 def _farkas(cert, A, b, E, f, h, h0, what: str) -> None:
-    n = len(h)
     lam = qrows([cert.get("lam", [])], len(A))[0] if A else {}
     mu = qvec(cert.get("mu", [0] * len(E)))
     if len(mu) != len(E) or any(v < 0 for v in lam.values()):
         raise CertificateError(f"{what}: Farkas multipliers of the wrong length or sign")
-    comb, rhs = [Fraction(0)] * n, Fraction(0)
-    for li, row, bi in [(li, A[i], b[i]) for i, li in lam.items()] + list(zip(mu, E, f, strict=True)):
-        rhs += li * bi
-        for j, a in row.items():
-            comb[j] += li * a
+    comb, rhs = combine([*lam.values(), *mu], [*(A[i] for i in lam), *E], [*(b[i] for i in lam), *f], len(h))
     if comb != list(h):
         raise CertificateError(f"{what}: lam^T A + mu^T E differs from the inequality's normal")
     if rhs > h0:
@@ -62,16 +57,21 @@ def check(st: dict, data: dict) -> str:
     """Check a ``vertex-enumeration`` certificate; returns what was proved or raises CertificateError."""
     V = [qvec(v) for v in st["vertices"]]
     n = int(st["n"]) if "n" in st else len(V[0])
-    A, b = qrows(st.get("A", []), n), qvec(st.get("b", []))
-    E, f = qrows(st.get("E", []), n), qvec(st.get("f", []))
-    if len(A) != len(b) or len(E) != len(f):
-        raise CertificateError("A and b (or E and f) have different numbers of rows")
+    A, b, E, f = polyhedron(st, n)
     if not V:
         _farkas(data["infeasible"], A, b, E, f, [Fraction(0)] * n, Fraction(-1), "emptiness")
         return "P is empty (no vertices)"
     if len({tuple(v) for v in V}) != len(V) or any(len(v) != n for v in V):
         raise CertificateError("vertices repeated or of the wrong length")
-    _check_vertices(V, data["tight"], A, b, E, f, n)
+    if len(data["tight"]) != len(V):                   # 1: each vertex in P, on its tight rows, of rank n with E
+        raise CertificateError("one list of tight rows per vertex is needed")
+    for k, (v, T) in enumerate(zip(V, data["tight"], strict=True)):
+        if outside(A, b, E, f, v):
+            raise CertificateError(f"vertex {k} is not in P")
+        if any(dot(A[i], v) != b[i] for i in T):
+            raise CertificateError(f"vertex {k} is off a row it lists as tight")
+        if _rank([[r.get(j, Fraction(0)) for j in range(n)] for r in [A[i] for i in T] + E]) != n:
+            raise CertificateError(f"the tight rows of vertex {k} do not determine it (rank < {n})")
     d = _rank([[a - c for a, c in zip(v, V[0], strict=True)] for v in V[1:]])
     _check_equations(V, data.get("equations", []), A, b, E, f, n, d)
     Vz = [[(m := lcm(*(x.denominator for x in v)))] + [int(x * m) for x in v] for v in V]   # (1, v) in integers
@@ -79,20 +79,6 @@ def check(st: dict, data: dict) -> str:
     if not _simple(V, facets, d) and not _complete(Vz, d, (1 << len(V)) - 1, facets, {}, {}):
         raise CertificateError("the facet list of conv(V) is incomplete (a ridge lies in only one listed facet)")
     return f"{len(V)} vertices, complete (polytope of dimension {d} in R^{n}, {len(facets)} facets)"
-
-
-def _check_vertices(V, tight, A, b, E, f, n: int) -> None:
-    """Each vertex lies in P, on the rows it lists as tight, and those rows with E have rank n."""
-    if len(tight) != len(V):
-        raise CertificateError("one list of tight rows per vertex is needed")
-    for k, (v, T) in enumerate(zip(V, tight, strict=True)):
-        if (any(dot(r, v) > bi for r, bi in zip(A, b, strict=True))
-                or any(dot(r, v) != fi for r, fi in zip(E, f, strict=True))):
-            raise CertificateError(f"vertex {k} is not in P")
-        if any(dot(A[i], v) != b[i] for i in T):
-            raise CertificateError(f"vertex {k} is off a row it lists as tight")
-        if _rank([[r.get(j, Fraction(0)) for j in range(n)] for r in [A[i] for i in T] + E]) != n:
-            raise CertificateError(f"the tight rows of vertex {k} do not determine it (rank < {n})")
 
 
 def _check_equations(V, eqs, A, b, E, f, n: int, d: int) -> None:
