@@ -106,7 +106,7 @@ import math
 from fractions import Fraction
 
 from rldp_verify_check import CertificateError, q, qvec
-from rldp_verify_check.value import _max, decide, num
+from rldp_verify_check.value import _max, decide, inside, num
 
 INF = math.inf
 
@@ -150,19 +150,17 @@ def in_ball(P, phat, a: Fraction, B: Fraction) -> bool:
         return False                                   # an infinite term
     cells = [(h, p) for h, p in cells if p > 0]
     if a == 1:
-        return decide(lambda: _sure(num(B) >= (D := sum((num(h) * (num(h) / num(p)).log() for h, p in cells),
-                                                        num(Fraction(0)))), num(B) < D))
+        return decide(lambda: inside(sum((num(h) * (num(h) / num(p)).log() for h, p in cells), num(Fraction(0))),
+                                     None, B))
     exact = a.denominator == 1 and a <= 16             # small integer order: the power sum is an exact rational
     S = sum((h ** int(a) / p ** (int(a) - 1) for h, p in cells), Fraction(0)) if exact else Fraction(0)
-    Sb = lambda: num(S) if exact else sum(((num(a) * num(h).log() + num(1 - a) * num(p).log()).exp()  # noqa: E731
-                                           for h, p in cells), num(Fraction(0)))
-    return decide(lambda: (lambda Sv, e: _sure(Sv <= e if a > 1 else Sv >= e, Sv > e if a > 1 else Sv < e))(
-        Sb(), (num(a - 1) * num(B)).exp()))
 
-
-def _sure(yes, no):
-    """True when certainly yes, False when certainly no, else None (undecided)."""
-    return True if yes else (False if no else None)
+    def claim():                                       # sum P^^a P^(1-a) <= e^((a-1)B) (a > 1), >= (a < 1)
+        e = (num(a - 1) * num(B)).exp()
+        return inside(num(S) if exact else sum(((num(a) * num(h).log() + num(1 - a) * num(p).log()).exp()
+                                                for h, p in cells), num(Fraction(0))),
+                      *((None, e) if a > 1 else (e, None)), conv=lambda x: x)
+    return decide(claim)
 
 
 def _power_mean(x, w, beta: Fraction):
@@ -212,7 +210,7 @@ def pair_bound(Q_y, a2, s1, s2, phat, a: Fraction, B: Fraction, pc: dict):
 
 def _proves(*args) -> bool:
     """Is the bound of ``pair_bound(*args)`` certainly <= 0 (which proves P(y|s1) <= r P(y|s2) on F)?"""
-    return decide(lambda: _sure((v := pair_bound(*args)) <= 0, v > 0))
+    return decide(lambda: inside(pair_bound(*args), None, Fraction(0)))
 
 
 def _bound(Q_y, a2, s1, s2, phat, a: Fraction, B: Fraction, pc: dict, part):
@@ -288,8 +286,8 @@ def _lattice(st: dict, data: dict) -> str:
 def _eps_c(st: dict, e: Fraction, what: str) -> str:
     """U = L = e^e (lattice noise, the Laplace forms): the printed bracket encloses e^e, and the verdict is e vs eps,
     certainly; the message names ``what``."""
-    up, lo, v = _exp_sign(e, _num_or_inf(st["ratio_upper"])), st.get("ratio_lower"), st["verdict"]
-    if up not in (-1, 0) or lo is not None and _exp_sign(e, q(lo)) not in (0, 1):
+    up, lo, v = _exp_cmp(_num_or_inf(st["ratio_upper"]), e), st.get("ratio_lower"), st["verdict"]
+    if up not in (1, 0) or lo is not None and _exp_cmp(q(lo), e) not in (-1, 0):
         raise CertificateError(f"the printed ratio [{lo}, {st['ratio_upper']}] does not enclose e^{e}")
     above = _above(e, st["eps"])
     if not (v == "INCONCLUSIVE" or v == "FAIL" and above == 1 or v == "PASS" and above in (-1, 0)):
@@ -299,14 +297,20 @@ def _eps_c(st: dict, e: Fraction, what: str) -> str:
 
 def _above(e: Fraction, t: dict):
     """The sign of e - eps (``t`` {"eps": eps} or {"exp_eps": r}, r = e^eps), certainly; None if undecided."""
-    return (1 if e > q(t["eps"]) else -1) if "eps" in t else _exp_sign(e, q(t["exp_eps"]))
+    return (e > q(t["eps"])) - (e < q(t["eps"])) if "eps" in t else \
+        None if (r := _exp_cmp(q(t["exp_eps"]), e)) is None else -r
 
 
-def _exp_sign(e: Fraction, x):
-    """The sign of e^e - x (x rational or inf), certainly; None if undecided (e^e is irrational for e != 0)."""
+def _vs_eps(x, t: dict):
+    """The sign of x - e^eps (x rational or inf; ``t`` as in :func:`_above`), certainly; None if undecided."""
+    return _exp_cmp(x, q(t["eps"])) if "eps" in t else 1 if x == INF else (x > q(t["exp_eps"])) - (x < q(t["exp_eps"]))
+
+
+def _exp_cmp(x, e: Fraction):
+    """The sign of x - e^e (x rational or inf), certainly; None if undecided (e^e is irrational for e != 0)."""
     if x == INF or e == 0:
-        return -1 if x == INF else (x < 1) - (x > 1)
-    r = decide(lambda: (lambda w: 1 if w > 0 else -1 if w < 0 else None)(num(e).exp() - num(x)))
+        return 1 if x == INF else (x > 1) - (x < 1)
+    r = decide(lambda: (lambda w: 1 if w > 0 else -1 if w < 0 else None)(num(x) - num(e).exp()))
     return r if r in (1, -1) else None
 
 
@@ -322,9 +326,9 @@ def _structured(st: dict, F: dict, data: dict):
     if kind == "d":                                    # every P with two secrets of mass > 0 has the ratio top
         L = None if P is None else top if sum(1 for r in P if sum(r)) >= 2 else Fraction(1)
         return (L if F["type"] == "distribution" else top if a1 >= 2 else Fraction(1)), L
-    if F["type"] == "renyi-ball":
-        return _subsets_ball(F, d, A, B, a1, a2, data.get("pairs", [])), \
-            None if P is None else _subsets_range(P, d, A, B, a1, a2, data)[1]
+    if F["type"] != "distribution":                  # simplex: max(A/B, B/A) (:mod:`.forms_threshold`)
+        return _subsets_ball(F, d, A, B, a1, a2, data.get("pairs", [])) if F["type"] == "renyi-ball" else \
+            top if a1 >= 2 else Fraction(1), None if P is None else _subsets_range(P, d, A, B, a1, a2, data)[1]
     return _subsets_range(P or [], d, A, B, a1, a2, data)                # P: the set {P}
 
 
@@ -381,7 +385,7 @@ def _hash_witness(w: dict, g: int, k: int, top):
 
 def _subsets_ball(F: dict, m: int, A, B, a1: int, a2: int, pairs) -> Fraction:
     """U of subsets {m} on a Rényi ball: max r over one checked entry per (s, s') on the lumped blocks."""
-    phat, a, rad = _table(F["phat"], a1, a2, "phat"), q(F["alpha"]), q(F["radius"])
+    phat, a, rad = _ball(F, a1, a2)
     take, rest = min(m, a2), max(0, m - a1 * a2 + a2)
     (n1, h1), (n2, h2) = ((take, True), (rest, False))[::1 if A >= B else -1]
 
@@ -426,9 +430,9 @@ def _structured_channel(st: dict, F: dict, k: int):
     u, ldp = st.get("unary") or st.get("subsets") or st.get("two-level") or st["seeded-grr"], F["type"] == "ldp"
     kind = "d" if "d" in u else "g" if "g" in u else "t" if "two-level" in st else "m"
     d, p, c = int(u.get(kind, 2)), q(u.get("p", u.get("a"))), q(u.get("q", u.get("b", 0)))
-    ok = {"d": d == k >= 2 and (ldp or 0 < c < 1), "g": d >= 2 and p + (d - 1) * c == 1, "m": 1 <= d < k,
-          "t": ldp}[kind]
-    if not ok or not (0 <= p <= 1 and 0 <= c <= 1) or F["type"] not in ("ldp", "distribution", "renyi-ball"):
+    ok = {"d": d == k >= 2 and (ldp or 0 < c < 1), "g": d >= 2 and p + (d - 1) * c == 1 and F["type"] != "simplex",
+          "m": 1 <= d < k, "t": ldp}[kind]
+    if not ok or not (0 <= p <= 1 and 0 <= c <= 1) or F["type"] not in ("ldp", "distribution", "renyi-ball", "simplex"):
         raise CertificateError("a structured channel needs d = |X| >= 2 (0 < q < 1 beyond eps-LDP), g >= 2, "
                                "1 <= m < |X|, probabilities (a + (g-1) b = 1), the set ldp, distribution (or a ball)")
     A, B = (p / math.comb(k - 1, d - 1), (1 - p) / math.comb(k - 1, d)) if kind == "m" else (p, c)
@@ -454,30 +458,34 @@ def _ratio_range(Q, a1: int, a2: int, F: dict, wit, data: dict):
     """(U, L): the certified upper bound of the ratio over the set F, and the witness's ratio (None: no witness)."""
     if F["type"] == "ldp":
         return (U := max(_ratio(max(row), min(row)) for row in Q)), U
-    if F["type"] == "distribution":
-        return (U := rho_of(Q, _table(F["P"], a1, a2, "P"), a1, a2)), U
-    if F["type"] in ("simplex", "renyi-ball") and a1 < 2:
+    if F["type"] not in ("distribution", "simplex", "renyi-ball"):
+        raise CertificateError(f"unknown uncertainty set {F['type']!r}")
+    if F["type"] != "distribution" and a1 < 2:
         return Fraction(1), Fraction(1)                # no pair s != s': the ratio is taken as 1
-    if F["type"] == "simplex":
-        return _simplex(Q, a1, a2, {}), None if wit is None else rho_of(Q, _table(wit, a1, a2, "witness"), a1, a2)
-    if F["type"] == "renyi-ball":                     # U from the pair certificates, L from a witness in F
-        P, pairs = _ball_witness(F, wit, a1, a2), data.get("pairs", [])
-        U = _ball_upper(Q, a1, a2, _table(F["phat"], a1, a2, "phat"), q(F["alpha"]), q(F["radius"]), pairs,
-                        data.get("simplex_rest") is True)
-        return U, None if P is None else rho_of(Q, P, a1, a2)
-    raise CertificateError(f"unknown uncertainty set {F['type']!r}")
+    L = None if (P := _ball_witness(F, wit, a1, a2)) is None else rho_of(Q, P, a1, a2)
+    if F["type"] == "distribution":                  # U = L = rho(P); the ball's U from its pair certificates
+        return L, L
+    return (_simplex(Q, a1, a2, {}) if F["type"] == "simplex" else _ball_upper(
+        Q, a1, a2, _ball(F, a1, a2), data.get("pairs", []), data.get("simplex_rest") is True)), L
 
 
-def _ball_witness(F: dict, wit, a1: int, a2: int):
-    """The table P of {P}, or a Rényi ball's witness certainly in it (None if there is none)."""
-    if F["type"] == "distribution":
-        return _table(F["P"], a1, a2, "P")
+def _ball(F: dict, a1: int, a2: int):
+    """(phat, alpha, radius) of a Rényi ball, alpha > 0 and radius >= 0 checked."""
     phat, a, B = _table(F["phat"], a1, a2, "phat"), q(F["alpha"]), q(F["radius"])
     if a <= 0 or B < 0:
         raise CertificateError("alpha must be > 0 and the radius >= 0")
-    if wit is not None and not in_ball(P := _table(wit, a1, a2, "witness"), phat, a, B):
+    return phat, a, B
+
+
+def _ball_witness(F: dict, wit, a1: int, a2: int):
+    """The table P of {P}, or the witness (None if there is none): any distribution on the simplex, one certainly
+    in a Rényi ball."""
+    if F["type"] == "distribution":
+        return _table(F["P"], a1, a2, "P")
+    ball, P = F["type"] == "renyi-ball" and _ball(F, a1, a2), None if wit is None else _table(wit, a1, a2, "witness")
+    if ball and P is not None and not in_ball(P, *ball):
         raise CertificateError("the witness is not certainly in F (D_alpha(P^||P) <= B fails)")
-    return None if wit is None else P
+    return P
 
 
 def _conclude(st: dict, U, L) -> str:
@@ -489,21 +497,13 @@ def _conclude(st: dict, U, L) -> str:
     if st.get("ratio_lower") is not None and (L is None or _num_or_inf(st["ratio_lower"]) > L):
         raise CertificateError(f"the printed lower end {st['ratio_lower']} is not attained by a witness "
                                f"(witness ratio {_s(L)})")
-    if verdict == "PASS" and not _vs_exp_eps(U, e, False):
+    if verdict == "PASS" and _vs_eps(U, e) not in (-1, 0):
         raise CertificateError(f"PASS but the certified upper bound {_s(U)} is not <= e^eps")
-    if verdict == "FAIL" and (L is None or not _vs_exp_eps(L, e, True)):
+    if verdict == "FAIL" and (L is None or _vs_eps(L, e) != 1):
         raise CertificateError(f"FAIL but the witness ratio {_s(L)} is not > e^eps")
     if verdict not in ("PASS", "FAIL", "INCONCLUSIVE"):
         raise CertificateError(f"unknown verdict {verdict!r}")
     return f"{verdict}: ratio in [{_s(L)}, {_s(U)}]"
-
-
-def _vs_exp_eps(x, e: dict, above: bool) -> bool:
-    """x <= e^eps (above False) / x > e^eps (above True), certainly; ``e`` is {"exp_eps": r} or {"eps": eps}."""
-    if x == INF or "exp_eps" in e:
-        return above if x == INF else (x > q(e["exp_eps"])) == above
-    return decide(lambda: _sure(num(x) > num(q(e["eps"])).exp(), num(x) <= num(q(e["eps"])).exp()) if above
-                  else _sure(num(x) <= num(q(e["eps"])).exp(), num(x) > num(q(e["eps"])).exp()))
 
 
 def _s(x) -> str:
@@ -519,7 +519,7 @@ def _simplex(Q, a1: int, a2: int, skip: dict):
                enumerate([[row[s * a2:(s + 1) * a2] for s in range(a1)] for row in Q]))
 
 
-def _ball_upper(Q, a1, a2, phat, a, B, pairs, rest: bool):
+def _ball_upper(Q, a1, a2, ball, pairs, rest: bool):
     """max r over the checked pair entries; each (y, s != s') is listed or (``rest``) has the simplex bound."""
     listed: dict = {}
     for pc in pairs:
@@ -527,7 +527,7 @@ def _ball_upper(Q, a1, a2, phat, a, B, pairs, rest: bool):
         if s == t or max(s, t) >= a1 or min(y, s, t) < 0 or y >= len(Q) or (s, t) in listed.setdefault(y, set()):
             raise CertificateError(f"pair {key} is not a pair of this audit (or is listed twice)")
         listed[y].add((s, t))
-        if (r := _num_or_inf(pc["r"])) != INF and not _proves(Q[y], a2, s, t, phat, a, B, pc):
+        if (r := _num_or_inf(pc["r"])) != INF and not _proves(Q[y], a2, s, t, *ball, pc):
             raise CertificateError(f"pair (y, s, s') = {key}: the dual bound does not prove ratio <= {r}")
     if (n := len(Q) * a1 * (a1 - 1) - len(pairs)) and not rest:
         raise CertificateError(f"{n} pairs (y, s, s') have no certificate")

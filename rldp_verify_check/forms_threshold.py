@@ -23,8 +23,6 @@ on the whole simplex.
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from rldp_verify_check import CertificateError, q
 from rldp_verify_check import audit as A
 
@@ -40,18 +38,11 @@ def check_threshold(st: dict, data: dict) -> str:
             raise CertificateError("a threshold release needs laplace or gaussian noise of scale > 0 and the set ldp")
         U, L = A.INF, A.INF
         what = f"threshold release ({f['noise']}, threshold {q(f['threshold'])}): a key released under x only"
-    elif F["type"] == "simplex":
-        a1, a2 = (int(x) for x in st["sizes"])
-        kind, m, qa, qb, top = A._structured_channel(st, {"type": "distribution"}, a1 * a2)
-        P = A._table(data["witness"], a1, a2, "witness") if data.get("witness") is not None else None
-        if kind not in "dm":
+    elif F["type"] == "simplex":                       # the structured route of :mod:`.audit`
+        if not {"unary", "subsets"} & set(st):
             raise CertificateError("a structured form on the simplex is a unary encoding's or subset selection's")
-        U = top if a1 >= 2 else Fraction(1)
-        if kind == "d":
-            L = None if P is None else top if sum(1 for r in P if sum(r)) >= 2 else Fraction(1)
-        else:
-            L = None if P is None else A._subsets_range(P, m, qa, qb, a1, a2, data)[1]
-        what = f"{'unary encoding' if kind == 'd' else 'subsets'} on the simplex"
+        U, L = A._structured(st, F, data)
+        what = f"{'unary encoding' if 'unary' in st else 'subsets'} on the simplex"
     else:
         U, L, what = _hadamard(st, data["hadamard_witness"])
     return f"{A._conclude(st, U, L)} ({what})"
