@@ -24,11 +24,18 @@ from rldp_verify_check import CertificateError, combine, outside, polyhedron, q,
 
 
 def _bounds(v, n):
-    if v is None:
-        return [None] * n
-    if len(v) != n:
+    if v is not None and len(v) != n:
         raise CertificateError(f"a bound vector has {len(v)} entries, expected {n}")
-    return [None if x is None else q(x) for x in v]
+    return [None if v is None or v[j] is None else q(v[j]) for j in range(n)]
+
+
+def _feasible(A, b, E, f, lo, up, x) -> None:
+    """Check 1: A x <= b, E x = f, lower <= x <= upper."""
+    if bad := outside(A, b, E, f, x):
+        raise CertificateError(f"x violates {bad}")
+    if (j := next((j for j in range(len(x)) if lo[j] is not None and x[j] < lo[j] or up[j] is not None and
+                   x[j] > up[j]), None)) is not None:
+        raise CertificateError(f"x violates the bounds of variable {j}")
 
 
 def check(st: dict, data: dict) -> str:
@@ -45,11 +52,7 @@ def check(st: dict, data: dict) -> str:
     d = qvec(data["d"]) if data.get("d") is not None else [Fraction(0)] * n
     if len(x) != n or len(d) != n or len(y) != len(A) + len(E):
         raise CertificateError("x, y or d has the wrong length")
-    if bad := outside(A, b, E, f, x):                                                  # check 1
-        raise CertificateError(f"x violates {bad}")
-    if (j := next((j for j in range(n) if lo[j] is not None and x[j] < lo[j] or up[j] is not None and x[j] > up[j]),
-                  None)) is not None:
-        raise CertificateError(f"x violates the bounds of variable {j}")
+    _feasible(A, b, E, f, lo, up, x)
     if any(v < 0 for v in y[:len(A)]):                                                  # check 2
         raise CertificateError("a multiplier of an inequality is negative")
     stat, dual = combine(y, A + E, b + f, n)
