@@ -298,3 +298,24 @@ def test_log_tie_certificate_refuses_a_false_identity():
         log_tie_certificate("t", ["-", ["log", 6], ["+", ["log", 2], ["log", 2]]])
     with pytest.raises(ValueError, match="operation 'sqrt'"):
         log_tie_certificate("t", ["-", ["sqrt", 4], 2])
+
+
+def test_cor15_ratio_enclosure_accepted_and_moved_ends_rejected():
+    """kairouz.cor15.mi-small-eps's ratio OPT / (P(T)P(T^c) eps^2/2) at one (P, t): accepted; the upper end below the
+    ratio or the lower end above it rejected."""
+    from proofs.kairouz import cor15_mi_small_eps as c15
+    from rldp_verify.core.rigorous import arb_exact, arb_precision
+    from rldp_verify.topics.extremal.staircase import solve_staircase_lp
+    from rldp_verify.topics.extremal.utilities import mu_mi
+
+    P, t, c = P3, F(101, 100), F(1, 8)                         # T = {2}: P(T)P(T^c)/2 = 1/8
+    with arb_precision(50):
+        sol = solve_staircase_lp(3, t, mu_mi(P))
+        e = arb_exact(t).log()
+        r = sol.value / (arb_exact(c) * e * e)
+    docs = c15._ratio_certificates(P, c, t, sol, r)
+    assert all(recheck(d).ok for d in docs)
+    shift = 4 * (float(r.rad()) + 1e-11)
+    high, low = (c15._ratio_certificates(P, c, t, sol, r + s) for s in (shift, -shift))
+    assert recheck(high[0]).ok and not recheck(high[2]).ok
+    assert not recheck(low[0]).ok and recheck(low[2]).ok
