@@ -1880,3 +1880,31 @@ MUTANTS += [
            "instead of e^(2/b) for every P in F (a P in F moving mass to a second secret attains it)",
            wrap("rldp_verify.structured.laplace_rldp:audit_laplace_rldp", _he_ball_upper_from_phat), _MFL),
 ]
+
+
+# issue 23 (helper rest): the last limits and duals (rldp_verify/certificates/rest.py); each builder writes what it
+# computed and the checker rejects it
+def _robust_dual_point_half(orig):
+    return lambda x, a0, gamma, a: [x[i] - gamma * (a[i] - a0[i]) for i in range(len(x))]
+
+
+def _binary_inverse_off(orig):
+    def inverse(B):
+        M = orig(B)
+        M[0][0] += Fraction(1, 10 ** 9)
+        return M
+    return inverse
+
+
+MUTANTS += [
+    mutant("certificate.robust-dual-point-half", "rldp_verify.certificates.rest",
+           "ISIT Theorem 1's dual point written as v* = x - gamma (a* - a0) (the factor 2 of the gradient dropped): "
+           "delta*(v*|A) - f_*(v*) no longer equals f(a*)",
+           wrap("rldp_verify.certificates.rest:_dual_point", _robust_dual_point_half),
+           ("isit.thm1.robust-counterpart",)),
+    mutant("certificate.binary-dual-inverse-off", "rldp_verify.certificates.rest",
+           "the binary mechanism's dual alpha = M mu_B with M = (S_B^T)^-1 off by 1e-9 in one entry: alpha no longer "
+           "solves the basic equations S_B^T alpha = mu_B",
+           wrap("rldp_verify.certificates.rest:_inverse_transpose", _binary_inverse_off),
+           ("kairouz.thm12.binary-optimal-mi",)),
+]
