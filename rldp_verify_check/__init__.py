@@ -139,20 +139,16 @@ def check_path(path) -> list[Checked]:
     files = sorted([*path.rglob("*.json"), *path.rglob("*.json.gz")]) if path.is_dir() else [path]
     out = []
     for f in files:
+        floats: list[str] = []                         # a JSON float (or NaN) makes the whole file unreadable
         try:
-            text = zlib.decompress(f.read_bytes(), 31).decode() if f.name.endswith(".gz") else f.read_text()
-            if path.is_dir():
-                plain = json.loads(text)
-                if not any(isinstance(d, dict) and "certificate" in d for d in (
-                        plain if isinstance(plain, list) else [plain])):
-                    continue
-            docs = json.loads(text, parse_float=_no_float, parse_constant=_no_float)
-        except (OSError, ValueError, zlib.error, CertificateError) as exc:
+            docs = json.loads(zlib.decompress(f.read_bytes(), 31).decode() if f.name.endswith(".gz") else
+                              f.read_text(), parse_float=floats.append, parse_constant=floats.append)
+        except (OSError, ValueError, zlib.error) as exc:
             out.append(Checked(str(f), "?", False, f"unreadable: {exc}"))
             continue
-        out.extend(check(d) for d in (docs if isinstance(docs, list) else [docs]))
+        docs = docs if isinstance(docs, list) else [docs]
+        if path.is_dir() and not any(isinstance(d, dict) and "certificate" in d for d in docs):
+            continue
+        out.extend([Checked(str(f), "?", False, f"unreadable: JSON float {floats[0]} in a certificate (numbers must "
+                                                "be exact)")] if floats else (check(d) for d in docs))
     return out
-
-
-def _no_float(s: str):
-    raise CertificateError(f"JSON float {s} in a certificate (numbers must be exact)")

@@ -273,14 +273,21 @@ def check(st: dict, data: dict) -> str:
 
 def _lattice(st: dict, data: dict) -> str:
     """A ``lattice-laplace`` statement (module docstring): eps_c from the recomputed lattice indices."""
-    m, i = st["lattice-laplace"], [q(data["i_lower"]), q(data["i_upper"])]
-    k, n, s, two_k = int(m["k"]), int(m["size"]), q(m["scale"]), Fraction(2) ** int(m["k"])
-    if [math.floor(q(m[x]) / two_k + Fraction(1, 2)) for x in ("lower", "upper")] != i:
+    n, s, two_k, *i = _lattice_indices(st, "lattice-laplace")
+    if i != [q(data["i_lower"]), q(data["i_upper"])]:
         raise CertificateError(f"the lattice indices i_lower, i_upper are not floor(x 2^-k + 1/2) of the bounds "
-                               f"(k = {k})")
-    if s <= 0 or n < 1 or i[1] < i[0] or st["set"]["type"] != "ldp":
-        raise CertificateError("lattice noise needs scale > 0, size >= 1, lower <= upper and the set ldp")
+                               f"(k = {st['lattice-laplace']['k']})")
     return _eps_c(st, n * (i[1] - i[0]) * two_k / s, "lattice Laplace, eps_c") + " (indices re-computed)"
+
+
+def _lattice_indices(st: dict, form: str):
+    """(size, scale, 2^k, i(lower), i(upper)) of a lattice form, i(x) = floor(x 2^-k + 1/2), parameters checked."""
+    m = st[form]
+    n, s, two_k = int(m["size"]), q(m["scale"]), Fraction(2) ** int(m["k"])
+    i = [math.floor(q(m[x]) / two_k + Fraction(1, 2)) for x in ("lower", "upper")]
+    if s <= 0 or n < 1 or i[1] < i[0] or st["set"]["type"] != "ldp":
+        raise CertificateError(f"{form} needs scale > 0, size >= 1, lower <= upper and the set ldp")
+    return n, s, two_k, *i
 
 
 def _eps_c(st: dict, e: Fraction, what: str) -> str:

@@ -42,11 +42,7 @@ def check_more(st: dict, data: dict) -> str:
 
 
 def _gaussian(st: dict, data: dict) -> str:
-    m, v, t = st["lattice-gaussian"], st["verdict"], st["eps"]
-    n, s, two_k = int(m["size"]), q(m["scale"]), Fraction(2) ** int(m["k"])
-    i_lo, i_hi = (math.floor(q(m[x]) / two_k + Fraction(1, 2)) for x in ("lower", "upper"))
-    if s <= 0 or n < 1 or i_hi < i_lo:
-        raise CertificateError("lattice Gaussian noise needs scale > 0, size >= 1 and lower <= upper")
+    (n, s, two_k, i_lo, i_hi), v, t = A._lattice_indices(st, "lattice-gaussian"), st["verdict"], st["eps"]
     if i_hi == i_lo:                                   # one output law
         return f"{A._conclude(st, 1, 1)}: lattice Gaussian, both bounds on lattice point {i_lo}"
     y = int(data["y"])

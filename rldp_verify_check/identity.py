@@ -41,14 +41,6 @@ from rldp_verify_check.value import evaluate
 MAX_POINTS = 10**5
 
 
-def _k(e) -> int:
-    """The integer exponent of a "pow" node."""
-    k = q(e)
-    if k.denominator != 1:
-        raise CertificateError(f"non-integer power {e!r}")
-    return int(k)
-
-
 def degrees(e, names) -> tuple[dict, dict]:
     """Per variable, and for the total degree (key ""), bounds on the degrees of N_e and D_e (the formal numerator
     and denominator of ``e``)."""
@@ -62,9 +54,11 @@ def degrees(e, names) -> tuple[dict, dict]:
         return zero, zero
     op, args = (e[0], e[1:]) if e else (None, [])
     if op == "pow" and len(args) == 2:
-        (n, d), k = degrees(args[0], names), _k(args[1])
+        if (k := q(args[1])).denominator != 1:
+            raise CertificateError(f"non-integer power {args[1]!r}")
+        n, d = degrees(args[0], names)
         n, d = (n, d) if k >= 0 else (d, n)
-        return {x: abs(k) * n[x] for x in zero}, {x: abs(k) * d[x] for x in zero}
+        return {x: int(abs(k)) * n[x] for x in zero}, {x: int(abs(k)) * d[x] for x in zero}
     subs = [degrees(a, names) for a in args]
     if not subs or op not in ("+", "*", "-", "/") or (op == "/" and len(subs) != 2) or (op == "-" and len(subs) > 2):
         raise CertificateError(f"malformed expression node {str(e)[:80]}")

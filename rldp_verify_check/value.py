@@ -173,20 +173,14 @@ def check(st: dict, data: dict) -> str:
     if lo is None and hi is None:
         raise CertificateError("neither lower nor upper is stated")
     claim = lambda env=None: inside(evaluate(st["expr"], env, exact), lo, hi, strict, fq if exact else num)  # noqa: E731
-
-    ends = ("-inf" if lo is None else lo, "inf" if hi is None else hi)
-    if st.get("forall") is not None:
-        return _forall(st, data, claim, ends, strict, exact)
-    if not decide(claim, int(st.get("prec", 128))):
-        how = "exactly" if exact else f"in arb up to {MAX_PREC} bits"
-        raise CertificateError(f"the value is not certainly in [{ends[0]}, {ends[1]}] (evaluated {how})")
-    rel, how = "<" if strict else "<=", "exact" if exact else "arb"
-    return f"{ends[0]} {rel} value {rel} {ends[1]} ({how})"
-
-
-def _forall(st: dict, data: dict, claim, ends: tuple, strict: bool, exact: bool) -> str:
-    """The claim for every point of [a, b], box by box (module docstring); ``ends`` the bounds as printed."""
-    name, a, b = st["forall"][0], q(st["forall"][1]), q(st["forall"][2])
+    ends, rel, prec = ("-inf" if lo is None else lo, "inf" if hi is None else hi), "<" if strict else "<=", int(
+        st.get("prec", 128))
+    if st.get("forall") is None:
+        if not decide(claim, prec):
+            how = "exactly" if exact else f"in arb up to {MAX_PREC} bits"
+            raise CertificateError(f"the value is not certainly in [{ends[0]}, {ends[1]}] (evaluated {how})")
+        return f"{ends[0]} {rel} value {rel} {ends[1]} ({'exact' if exact else 'arb'})"
+    name, a, b = st["forall"][0], q(st["forall"][1]), q(st["forall"][2])    # every point of [a, b], box by box
     boxes = [(q(x), q(y)) for x, y in data["boxes"]]
     if exact or not boxes or not a <= b:
         raise CertificateError("forall needs arb evaluation, a <= b and at least one box")
@@ -197,10 +191,9 @@ def _forall(st: dict, data: dict, claim, ends: tuple, strict: bool, exact: bool)
             raise CertificateError(f"box [{x}, {y}] is empty or not followed by a box starting at {y}")
     for x, y in boxes:
         try:
-            ok = decide(lambda x=x, y=y: claim({"$" + name: num(x).union(num(y))}), int(st.get("prec", 128)))
+            ok = decide(lambda x=x, y=y: claim({"$" + name: num(x).union(num(y))}), prec)
         except CertificateError as exc:
             raise CertificateError(f"on the box [{x}, {y}]: {exc}") from None
         if not ok:
             raise CertificateError(f"the value is not certainly in [{ends[0]}, {ends[1]}] on the box [{x}, {y}]")
-    rel = "<" if strict else "<="
     return f"{ends[0]} {rel} value {rel} {ends[1]} for every {name} in [{a}, {b}] ({len(boxes)} boxes, arb)"
