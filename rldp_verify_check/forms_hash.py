@@ -34,12 +34,6 @@ def _pow(r, n: int):
     return Fraction(1) if n == 0 else INF if r == INF else r ** n
 
 
-def _inputs(w: dict, d: int) -> None:
-    x, xp = (int(v) for v in w["inputs"])
-    if x == xp or min(x, xp) < 0 or max(x, xp) >= d:
-        raise CertificateError(f"the witness needs inputs x != x' in [0, {d})")
-
-
 def _bloom(b: dict, w, d: int):
     m, h, p, c = int(b["m"]), int(b["h"]), q(b["p"]), q(b["q"])
     if m < 2 or h < 1 or not (0 <= p <= 1 and 0 <= c <= 1):
@@ -48,7 +42,6 @@ def _bloom(b: dict, w, d: int):
     r1, r2 = max(_ratio(H[v], C[v]) for v in (0, 1)), max(_ratio(C[v], H[v]) for v in (0, 1))
     if w is None:
         return _pow(r1, h) * _pow(r2, h), None
-    _inputs(w, d)
     S, T = ({int(i) for i in s} for s in w["sets"])
     if max(len(S), len(T)) > h or not set(range(m)) >= S | T:
         raise CertificateError(f"the witness sets must hold at most h = {h} positions in [0, {m})")
@@ -65,7 +58,6 @@ def _signed(s: dict, w, d: int):
     U = max(val((0, a), (h, b)) for a in (1, -1) for b in (1, -1) for h in (0, 1))
     if w is None:
         return U, None
-    _inputs(w, d)
     keys = [(int(h), int(v)) for h, v in w["keys"]]
     if not all(0 <= h < n and v in (1, -1) for h, v in keys):
         raise CertificateError(f"the witness keys must be (h, s) with h in [0, {n}) and s = +-1")
@@ -86,6 +78,9 @@ def check_hash(st: dict, data: dict) -> str:
                                    "end, no FAIL)")
         return _eps_c(st, sum((2 / b for b in bs), Fraction(0)), "Laplace reports, eps_c = sum 2/b_i")
     w = data.get("bloom_witness" if "bloom" in st else "sketch_witness")
+    if w is not None and (len(x := [int(v) for v in w["inputs"]]) != 2 or x[0] == x[1] or
+                          not 0 <= min(x) <= max(x) < d):
+        raise CertificateError(f"the witness needs inputs x != x' in [0, {d})")
     U, L = _bloom(st["bloom"], w, d) if "bloom" in st else _signed(st["signed-sketch"], w, d)
     return _conclude(st, U, L) + f" ({'bloom' if 'bloom' in st else 'signed sketch'}" + (
         f"; data to re-check with the library's hash: {w}" if w else "") + ")"
