@@ -60,7 +60,7 @@ def check_mfl(st: dict, data: dict) -> str:
         a1, a2, w = int(st["sizes"][0]), int(st["sizes"][1]), data.get("witness")
         if a1 * a2 != d or F["type"] not in ("distribution", "renyi-ball", "simplex"):
             raise CertificateError(f"the Laplace histogram under F needs d = |S||U| (d = {d}, sizes {st['sizes']})")
-        P = (w and _table(w, a1, a2, "witness")) if F["type"] == "simplex" else _ball_witness(F, w, a1, a2)
+        P = _ball_witness(F, w, a1, a2)               # {P}, or the witness (certainly in a ball)
         two, up = P is not None and sum(1 for r in P if sum(r)) >= 2, a1 >= 2 and F["type"] != "distribution"
         if up and not two and (st["verdict"] == "FAIL" or st.get("ratio_lower") is not None):
             raise CertificateError("a lower end or FAIL needs a witness P in F giving two secrets positive mass")
