@@ -274,13 +274,9 @@ class _NotLogRational(ValueError):
 
 
 def _to_log_tree(e, env: dict, atoms):
-    """The value-language tree ``e`` (numbers, + * - /, integer pow, let, log of a rational expression) as an identity
-    tree with each log(x) a node ["log", x, {L_p: n_p}] over the primes p of x's exact value (atoms L_p = log p).
-    :class:`_NotLogRational` for anything else (exp, sqrt, a non-integer power, min, max, ...)."""
-    import flint
-
-    from rldp_verify_check.value import evaluate
-
+    """The value-language tree ``e`` (numbers, + * - /, integer pow, let, exp of a rational, log and xlogx of a
+    rational function of those exps) as an identity tree: each exp(q) an exp atom, each log(x) a node ["log", x, ns]
+    (:func:`_log_node`).  :class:`_NotLogRational` for anything else (sqrt, a non-integer power, min, max, ...)."""
     if isinstance(e, str) and e.startswith("$"):
         if e[1:] not in env:
             raise _NotLogRational(f"free name {e}")
@@ -297,24 +293,112 @@ def _to_log_tree(e, env: dict, atoms):
         return ["pow", _to_log_tree(args[0], env, atoms), int(Fraction(args[1]))]
     if op in ("+", "*", "-", "/"):
         return [op, *(_to_log_tree(a, env, atoms) for a in args)]
-    if op == "xlogx" and len(args) == 1:      # x log x for x > 0, 0 for x <= 0: decided on x's exact value
+    if op == "exp" and len(args) == 1:
+        return _exp_atom(_to_log_tree(args[0], env, atoms), atoms)
+    if op == "xlogx" and len(args) == 1:      # x log x for x > 0, 0 for x <= 0: decided on x's value
         x = _to_log_tree(args[0], env, atoms)
-        if _has_log(x):
-            raise _NotLogRational("xlogx of a logarithm")
-        return ["*", x, _to_log_tree(["log", args[0]], env, atoms)] if evaluate(x, exact=True) > 0 else 0
+        return ["*", x, _log_node(x, atoms)] if _value(x, atoms) > 0 else 0
     if op == "log" and len(args) == 1:
-        x = _to_log_tree(args[0], env, atoms)
-        if _has_log(x):
-            raise _NotLogRational("a log of a logarithm")
-        v = evaluate(x, exact=True)
-        if not isinstance(v, flint.fmpq):
-            raise _NotLogRational("a log argument that is not an exact rational")
-        ns = {}
-        for p, k in _factor(Fraction(int(v.p), int(v.q))).items():
-            if f"L{p}" not in atoms.atoms:
-                atoms.log(f"L{p}", p)
-            ns[f"L{p}"] = k
-        return ["log", x, ns]
+        return _log_node(_to_log_tree(args[0], env, atoms), atoms)
+    raise _NotLogRational(f"operation {op!r}")
+
+
+def _value(x, atoms):
+    """x's value: exact (fmpq) without exp atoms, else an arb ball (the atoms at their values); _NotLogRational when
+    its sign is not decided."""
+    from rldp_verify_check.value import evaluate
+
+    exps = {f"${n}": evaluate(["exp", d[1]]) for n, d in atoms.atoms.items() if d[0] == "exp"}
+    v = evaluate(x, exps) if exps and _names(x) else evaluate(x, exact=True)
+    if not (v > 0 or v < 0 or v == 0):
+        raise _NotLogRational("a sign arb does not decide")
+    return v
+
+
+def _names(t) -> set:
+    if isinstance(t, str) and t.startswith("$"):
+        return {t[1:]}
+    return set().union(*(_names(a) for a in t[1:])) if isinstance(t, list) and t else set()
+
+
+def _exp_atom(y, atoms) -> str:
+    """The exp atom exp(q) of the rational constant y (one atom per q)."""
+    if _has_log(y) or _names(y):
+        raise _NotLogRational("exp of a non-constant")
+    v = _value(y, atoms)
+    q = Fraction(int(v.p), int(v.q))
+    for n, d in atoms.atoms.items():
+        if d[0] == "exp" and Fraction(d[1]) == q:
+            return f"${n}"
+    name = f"E{sum(d[0] == 'exp' for d in atoms.atoms.values())}"
+    atoms.exp(name, q)
+    return f"${name}"
+
+
+def _log_node(x, atoms) -> list:
+    """["log", x, ns]: x (a rational function of the exp atoms, > 0) as a product of powers of atoms' bases -- the
+    primes of its rational content (log atoms L_p = log p), exp atoms E (log E = its exponent) and the irreducible
+    factors f of its numerator and denominator, each a log atom with base f (or -f: positive at the atoms' values)."""
+    import sympy
+
+    from rldp_verify.certificates.identity import to_tree
+
+    if _has_log(x):
+        raise _NotLogRational("a log of a logarithm")
+    if not _value(x, atoms) > 0:
+        raise _NotLogRational("log of a number not certainly > 0")
+    syms = {n: sympy.Symbol(n) for n in sorted(_names(x))}
+    num, den = sympy.fraction(sympy.together(_sympy(x, syms)))
+    ns: dict = {}
+    content = Fraction(1)
+    for part, sign in ((num, 1), (den, -1)):
+        c, facs = sympy.factor_list(sympy.expand(part), *syms.values()) if syms else (part, [])
+        content *= Fraction(int(sympy.Rational(c).p), int(sympy.Rational(c).q)) ** sign
+        for f, m in facs:
+            if f in syms.values():
+                name = str(f)
+            else:
+                if not _value(to_tree(f), atoms) > 0:
+                    f, content = -f, content * (-1) ** m
+                name = _base_atom(to_tree(f), atoms)
+            ns[name] = ns.get(name, 0) + sign * int(m)
+    for p, k in _factor(content).items():
+        if f"L{p}" not in atoms.atoms:
+            atoms.log(f"L{p}", p)
+        ns[f"L{p}"] = ns.get(f"L{p}", 0) + k
+    return ["log", x, {a: k for a, k in ns.items() if k}]
+
+
+def _base_atom(base, atoms) -> str:
+    """The log atom whose base is ``base`` (declared once)."""
+    for n, d in atoms.atoms.items():
+        if d[0] == "log" and d[1] == base:
+            return n
+    name = f"B{sum(n.startswith('B') for n in atoms.atoms)}"
+    atoms.atoms[name] = ["log", base]
+    return name
+
+
+def _sympy(t, syms: dict):
+    """An identity tree (numbers, $names, + * - /, integer pow) as a sympy expression."""
+    import sympy
+
+    if isinstance(t, str) and t.startswith("$"):
+        return syms[t[1:]]
+    if not isinstance(t, list):
+        f = Fraction(t)
+        return sympy.Rational(f.numerator, f.denominator)
+    op, a = t[0], [_sympy(x, syms) for x in t[1:]]
+    if op == "+":
+        return sympy.Add(*a)
+    if op == "*":
+        return sympy.Mul(*a)
+    if op == "-":
+        return -a[0] if len(a) == 1 else a[0] - a[1]
+    if op == "/":
+        return a[0] / a[1]
+    if op == "pow":
+        return a[0] ** int(Fraction(t[2]))
     raise _NotLogRational(f"operation {op!r}")
 
 

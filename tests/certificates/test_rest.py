@@ -270,20 +270,22 @@ def _entropy(p):
 
 
 def test_log_ties_moves_only_true_log_identities():
-    """A near_zero certificate of four 'equalities': H(uniform_4) = log 4 and log 6 - log 2 = log 3 (true, rational
-    functions of logs: proved with the atoms log p), H(uniform_4) = log 3 + 1e-40 (false; stays within, and is
-    then rejected there), e - exp(1) (not of this form: stays)."""
+    """A near_zero certificate of five 'equalities': H(uniform_4) = log 4, log 6 - log 2 = log 3 and t log t = 7 t/50
+    at t = e^(7/50) (true, rational functions of logs and exps: proved with the atoms log p and e^(7/50)),
+    H(uniform_4) = log 3 + 1e-40 (false; stays within, and is then rejected there), sqrt 2 - sqrt 2 (not of this
+    form: stays)."""
     from rldp_verify.certificates.instances_other import near_zero
     from rldp_verify.certificates.rest import log_ties
 
     q = "1/4"
     ties = [["-", _entropy([q] * 4), ["log", 4]], ["-", ["-", ["log", 6], ["log", 2]], ["log", 3]],
             ["-", _entropy([q] * 4), ["+", ["log", 3], "1/10000000000000000000000000000000000000000"]],
-            ["-", ["exp", 1], ["exp", 1]]]
+            ["-", ["sqrt", 2], ["sqrt", 2]], ["-", ["xlogx", ["exp", "7/50"]], ["*", ["exp", "7/50"], "7/50"]]]
     docs, moved = log_ties([near_zero("t", ties)])
-    assert moved == 2 and [d["kind"] for d in docs] == ["symbolic-identity", "symbolic-identity", "rigorous-value"]
-    assert recheck(docs[0]).ok and recheck(docs[1]).ok
-    assert not recheck(docs[2]).ok                     # log 4 - log 3 is not within 1e-30 of 0
+    assert moved == 3 and [d["kind"] for d in docs] == ["symbolic-identity"] * 3 + ["rigorous-value"]
+    assert all(recheck(d).ok for d in docs[:3])
+    assert not recheck(docs[3]).ok                     # log 4 - log 3 is not within 1e-30 of 0
+    assert docs[2]["statement"]["atoms"] == {"E0": ["exp", "7/50"]}
     assert set(docs[0]["statement"]["atoms"]) == {"L2"}
     bad = copy.deepcopy(docs[0])                       # log(1/4) written as -1 log 2 (not -2 log 2): rejected
     s = json.dumps(bad)
