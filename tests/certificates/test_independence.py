@@ -37,10 +37,13 @@ def test_checker_is_small():
     # lattice-noise, witness-with-hash-data and product audit forms); 1700 since the sixth round: the protocol
     # families' forms in four modules (forms_mfl: Laplace histogram, RS+FD, ordered subsets; forms_hash: Bloom
     # filter, signed sketch, Laplace reports; forms_more: lattice Gaussian, noisy max / top-k, local hashing's {P}
-    # witness; forms_threshold: thresholds, Hadamard response's witness, the simplex) and a compaction (-44 lines).
+    # witness; forms_threshold: thresholds, Hadamard response's witness, the simplex) and a compaction (-44 lines);
+    # 1800 since the seventh round: the series kind (Taylor coefficients, 70 lines), log/exp atoms of
+    # symbolic-identity (+40), local hashing's seed table (+24), RS+FD and the Laplace histogram under {P} / a ball
+    # (+65), and a second compaction (-54 lines: shared polyhedron / comparison helpers).
     # Each kind stays a short module written from the definitions; the README states the current count.
     lines = sum(len(f.read_text().splitlines()) for f in PKG.glob("*.py"))
-    assert lines < 1700, lines
+    assert lines < 1800, lines
 
 
 def test_checker_runs_without_the_engine(tmp_path):
