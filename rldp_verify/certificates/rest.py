@@ -113,19 +113,15 @@ def cor15_binary_mi_certificates(printed=cor15_binary_mi) -> list[dict]:
 
 
 def _inverse_transpose(B: list) -> list:
-    """M = (B^T)^-1 for the k columns ``B`` (exact Fractions; Gauss-Jordan); ValueError when singular."""
+    """M = (B^T)^-1 for the k columns ``B`` (exact: :func:`rldp_verify.core.linalg.exact_inverse`); ValueError when
+    singular."""
+    from rldp_verify.core.linalg import exact_inverse
+
     k = len(B)
-    A = [[Fraction(B[r][c]) for c in range(k)] + [Fraction(int(r == c)) for c in range(k)] for r in range(k)]  # B^T
-    for c in range(k):
-        p = next((r for r in range(c, k) if A[r][c] != 0), None)
-        if p is None:
-            raise ValueError("the basis columns are linearly dependent")
-        A[c], A[p] = A[p], A[c]
-        A[c] = [v / A[c][c] for v in A[c]]
-        for r in range(k):
-            if r != c and A[r][c] != 0:
-                A[r] = [v - A[r][c] * w for v, w in zip(A[r], A[c], strict=True)]
-    return [row[k:] for row in A]
+    try:
+        return exact_inverse([[Fraction(B[r][c]) for c in range(k)] for r in range(k)])   # (B^T)[r][c] = B[r][c]
+    except ZeroDivisionError:
+        raise ValueError("the basis columns are linearly dependent") from None
 
 
 def binary_optimality_certificates(P, T, t, basis) -> list[dict]:

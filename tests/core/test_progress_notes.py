@@ -25,7 +25,8 @@ def test_notes_reach_every_installed_sink_and_only_inside_the_block():
 
 def test_no_engine_code_writes_log_lines_through_a_callback_of_its_own():
     """A call ``log(<string>)`` / ``self.log(<string>)`` / ``cg.log(<string>)`` anywhere in the engine is a
-    ``log=`` callback beside core.progress (the three solvers had them until issue 27)."""
+    ``log=`` callback beside core.progress (the three solvers had them until issue 27). A callback takes one message:
+    ``Atoms.log(name, base)`` of the identity certificates (a log atom, two arguments) is not one."""
     offenders = []
     for f in sorted(ENGINE.rglob("*.py")):
         for node in ast.walk(ast.parse(f.read_text())):
@@ -33,7 +34,7 @@ def test_no_engine_code_writes_log_lines_through_a_callback_of_its_own():
                 continue
             fn = node.func
             name = fn.id if isinstance(fn, ast.Name) else fn.attr if isinstance(fn, ast.Attribute) else None
-            if name == "log" and isinstance(node.args[0], (ast.JoinedStr, ast.Constant)) and \
+            if name == "log" and len(node.args) == 1 and isinstance(node.args[0], (ast.JoinedStr, ast.Constant)) and \
                     isinstance(getattr(node.args[0], "value", ""), str):
                 offenders.append(f"{f.relative_to(ENGINE)}:{node.lineno}")
     assert not offenders, offenders
