@@ -12,8 +12,7 @@ false identity or a wrong n_a is written and rejected by the checker.
 
 from __future__ import annotations
 
-from rldp_verify.certificates import envelope
-from rldp_verify.certificates.identity import MAX_POINTS, Tree, _grid, tree_variables
+from rldp_verify.certificates.identity import MAX_POINTS, Tree, tree_variables
 
 
 class Atoms:
@@ -58,12 +57,20 @@ def log_identity_certificate(name: str, lhs, rhs, atoms: Atoms, *, words: str) -
     holds, per variable and atom, enough points for the largest of the checker's degree bounds over the identity and
     its node identities.  ``words``: the identity's source and how its sides were written (stated, not checked).
     ValueError when the grid would exceed MAX_POINTS evaluations for one identity."""
-    from rldp_verify_check import CertificateError
-    from rldp_verify_check.identity import check, degrees, replace_atoms
+    from rldp_verify.certificates.identity import _grid_certificate
 
     st = {"lhs": Tree.of(lhs), "rhs": Tree.of(rhs), "atoms": atoms.atoms}
     every = [st["lhs"], st["rhs"], *(d for _, d in atoms.atoms.values())]
     st["variables"] = sorted({v for t in every for v in tree_variables(t)} - set(atoms.atoms))
+    return _grid_certificate(name, st, *grid_degrees(st), words)
+
+
+def grid_degrees(st: dict) -> tuple[list, dict]:
+    """(names, degree bounds) of a ``symbolic-identity`` statement with atoms: its variables and atoms as the checker
+    replaces them, and per name (and "" for the total) the largest of the checker's degree bounds over the identity
+    and its node identities; ValueError when one grid would exceed MAX_POINTS evaluations."""
+    from rldp_verify_check.identity import degrees, replace_atoms
+
     lhs_, rhs_, names, checks = replace_atoms(st)
     names = [*st["variables"], *names]
     degree = dict.fromkeys([*names, ""], 0)
@@ -71,16 +78,7 @@ def log_identity_certificate(name: str, lhs, rhs, atoms: Atoms, *, words: str) -
         dn, _ = degrees(["-", x, y], names)
         _size_within_limit(dn, names)
         degree = {k: max(degree[k], dn[k]) for k in degree}
-    st["substitution"] = words
-    for attempt in range(4):
-        data = {"points": _grid(names, degree, attempt)}
-        try:
-            check(st, data)
-        except CertificateError as exc:
-            if "denominator vanishes" in str(exc):
-                continue
-        return envelope("symbolic-identity", name, st, data)
-    raise ValueError("a denominator vanishes on every grid tried")
+    return names, degree
 
 
 def _size_within_limit(degree: dict, names: list) -> None:

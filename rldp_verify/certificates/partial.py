@@ -459,15 +459,22 @@ def exact_ties_evidence(covers: str, builder, *args) -> dict:
     """A claim's certificate evidence ``{"certificate_covers": covers, **built(builder, *args)}`` with
     :func:`exact_ties` applied to the documents; when some equalities moved, ``covers`` says how many are now
     certified exactly (both sides rational) instead of within a tolerance."""
+    return ties_evidence(covers, exact_ties, "; of the equalities listed, the {moved} whose two sides are rational "
+                         "(their difference evaluates in exact rationals) are certified exactly (= 0) instead of "
+                         "within the tolerance", builder, *args)
+
+
+def ties_evidence(covers: str, ties, note: str, builder, *args) -> dict:
+    """``{"certificate_covers": covers, **built(builder, *args)}`` with ``ties`` (documents -> (documents, number
+    moved)) applied to the documents; when some equalities moved, ``note`` (with ``{moved}``) is added to ``covers``."""
     from rldp_verify.certificates.claims import KEY, built
 
     ev = built(builder, *args)
     if KEY not in ev:
         return {"certificate_covers": covers, **ev}
-    docs, moved = exact_ties(ev[KEY])
+    docs, moved = ties(ev[KEY])
     if moved:
-        covers += (f"; of the equalities listed, the {moved} whose two sides are rational (their difference evaluates "
-                   "in exact rationals) are certified exactly (= 0) instead of within the tolerance")
+        covers += note.format(moved=moved)
     return {"certificate_covers": covers, KEY: docs}
 
 

@@ -424,17 +424,12 @@ def _checked_log_identity(name: str, lhs, atoms, words: str) -> dict:
     log_identity_certificate` writes it, checked once by the checker here; ValueError when it rejects it."""
     from rldp_verify.certificates import envelope
     from rldp_verify.certificates.identity import _grid
-    from rldp_verify.certificates.identity_logs import _size_within_limit
+    from rldp_verify.certificates.identity_logs import grid_degrees
     from rldp_verify_check import CertificateError
-    from rldp_verify_check.identity import check, degrees, replace_atoms
+    from rldp_verify_check.identity import check
 
     st = {"lhs": lhs, "rhs": 0, "atoms": atoms.atoms, "variables": []}
-    lhs_, rhs_, names, checks = replace_atoms(st)
-    degree = dict.fromkeys([*names, ""], 0)
-    for x, y in [*checks, (lhs_, rhs_)]:
-        dn, _ = degrees(["-", x, y], names)
-        _size_within_limit(dn, names)
-        degree = {k: max(degree[k], dn[k]) for k in degree}
+    names, degree = grid_degrees(st)
     st["substitution"] = words
     data = {"points": _grid(names, degree, 0)}
     try:
@@ -482,14 +477,8 @@ def log_ties(docs: list[dict]) -> tuple[list[dict], int]:
 def log_ties_evidence(covers: str, builder, *args) -> dict:
     """A claim's certificate evidence ``{"certificate_covers": covers, **built(builder, *args)}`` with :func:`log_ties`
     applied to the documents; when some equalities moved, ``covers`` says how many are now certified exactly."""
-    from rldp_verify.certificates.claims import KEY, built
+    from rldp_verify.certificates.partial import ties_evidence
 
-    ev = built(builder, *args)
-    if KEY not in ev:
-        return {"certificate_covers": covers, **ev}
-    docs, moved = log_ties(ev[KEY])
-    if moved:
-        covers += (f"; of the equalities listed, the {moved} that are rational functions of logarithms of rationals "
-                   "(at most 16 primes) are certified exactly instead (symbolic identities with the atoms log p, "
-                   "each log(r) = sum_p n_p log p)")
-    return {"certificate_covers": covers, KEY: docs}
+    return ties_evidence(covers, log_ties, "; of the equalities listed, the {moved} that are rational functions of "
+                         "logarithms of rationals (at most 16 primes) are certified exactly instead (symbolic "
+                         "identities with the atoms log p, each log(r) = sum_p n_p log p)", builder, *args)
