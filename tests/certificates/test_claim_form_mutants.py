@@ -8,7 +8,9 @@ the other routes' are still accepted, and after the revert all are accepted agai
 - proofs/rldp/audit_certificate_more.py (rldp.audit.opendp-gaussian-noisy-max): lattice-gaussian, noisy-max and
   local hashing's witness under {P};
 - proofs/rldp/audit_certificate_hash.py (rldp.audit.hash-bloom-sketch-reports): bloom, signed-sketch,
-  laplace-reports and the compound-seed witnesses."""
+  laplace-reports and the compound-seed witnesses;
+- proofs/rldp/audit_certificate_noise.py (rldp.audit.lattice-noise-and-hash-witness, rldp.audit.treehist-product):
+  lattice-laplace, local hashing's separating-seed witness and TreeHist's product."""
 
 from __future__ import annotations
 
@@ -19,9 +21,12 @@ import pytest
 from rldp_verify.certificates import recheck
 from rldp_verify.claims.mutants import apply, revert
 
-# claim module -> (its check function, the prefix of its certificates' names, how many it writes)
-CLAIMS = {"mfl": ("check_mfl_forms", "mfl", None), "more": ("check_more_forms", "more", None),
-          "hash": ("check_hash_forms", "hash", 7)}
+# claim -> (its module in proofs/rldp/, its check function, the prefix of its certificates' names, how many it writes)
+CLAIMS = {"mfl": ("audit_certificate_mfl", "check_mfl_forms", "mfl", None),
+          "more": ("audit_certificate_more", "check_more_forms", "more", None),
+          "hash": ("audit_certificate_hash", "check_hash_forms", "hash", 7),
+          "noise": ("audit_certificate_noise", "check_lattice_and_hash_witness", "noise", None),
+          "treehist": ("audit_certificate_noise", "check_treehist_product", "treehist", None)}
 
 # (claim, mutant, route (certificate name after the prefix), the checker's reason, every routed certificate fails)
 MUTANTS = [
@@ -37,12 +42,15 @@ MUTANTS = [
      False),
     ("hash", "certificate.laplace-reports-word-dropped", "Laplace reports", "does not enclose e^3/4", False),
     ("hash", "certificate.compound-witness-first-row-halved", "Hadamard", "with different buckets", False),
+    ("noise", "certificate.lattice-eps-without-rounding", "floats [0.2, 1.7]", "does not enclose e^4", False),
+    ("noise", "certificate.hash-witness-seed-before", "local hashing", "with different buckets", False),
+    ("treehist", "certificate.treehist-upper-word-only", "", "below the certified bound 9", False),
 ]
 
 
 def _docs(claim: str):
-    func, _, _ = CLAIMS[claim]
-    check = getattr(importlib.import_module(f"proofs.rldp.audit_certificate_{claim}"), func)
+    module, func, _, _ = CLAIMS[claim]
+    check = getattr(importlib.import_module(f"proofs.rldp.{module}"), func)
 
     class Ctx:
         dps = 30
@@ -56,9 +64,9 @@ def test_form_mutant_rejected_by_the_checker(claim, mid, route, why, every):
     from mutation.catalogue import MODULES
     from mutation.catalogue import MUTANTS as CATALOGUE
 
-    if mid.startswith("certificate.hash-p"):
+    if mid.startswith(("certificate.hash-p", "certificate.hash-witness")):
         pytest.importorskip("xxhash")
-    _, prefix, count = CLAIMS[claim]
+    _, _, prefix, count = CLAIMS[claim]
     out, good = _docs(claim)
     assert str(out.verdict) == "VERIFIED" and all(recheck(d).ok for d in good.values())
     assert count is None or len(good) == count
