@@ -132,16 +132,23 @@ def check_lift(ctx):
                      **(_lift_evidence(cases[:CS_CAP], len(cases)) if t.failure is None else {}))
 
 
-def lift_terms(phat, Q, s1, s2, widen) -> tuple[list, list]:
-    """(the differences of (35)-(36), the projections, (37)-(38), (39) and (40) -- each 0 --, [B - chi2(P^, P) for
-    (41)]) at one exact instance: R_{U|s} = Q_{U|s}, the kappas of (34) and the lift (33) built by calling the printed
-    steps on Formula numbers (square roots in the checker's language), B = (40) (1 + widen)."""
+def _kappa_terms(phat, Q, s1, s2):
+    """(P^ as Formula numbers, R_{U|s1} = Q_{U|s1}, R_{U|s2}, P^(s1), P^(s2), kappa_1, kappa_2 of (34) with their square
+    roots in the checker's language) at one exact instance."""
     H = [numbers(*r) for r in phat]
     R1 = [Formula.number(q / sum(Q[s1])) for q in Q[s1]]
     R2 = [Formula.number(q / sum(Q[s2])) for q in Q[s2]]
     ps1, ps2 = sum(phat[s1]), sum(phat[s2])
     k1 = ps1 * root(sum((h / ps1) ** 2 / r for h, r in zip(H[s1], R1, strict=True)))
     k2 = ps2 * root(sum((h / ps2) ** 2 / r for h, r in zip(H[s2], R2, strict=True)))
+    return H, R1, R2, ps1, ps2, k1, k2
+
+
+def lift_terms(phat, Q, s1, s2, widen) -> tuple[list, list]:
+    """(the differences of (35)-(36), the projections, (37)-(38), (39) and (40) -- each 0 --, [B - chi2(P^, P) for
+    (41)]) at one exact instance: R_{U|s} = Q_{U|s}, the kappas of (34) and the lift (33) built by calling the printed
+    steps on Formula numbers (square roots in the checker's language), B = (40) (1 + widen)."""
+    H, R1, R2, ps1, ps2, k1, k2 = _kappa_terms(phat, Q, s1, s2)
     binds = [["k1", k1.node], ["k2", k2.node]]     # each kappa written once per term ("let")
     kap = (Formula("$k1"), Formula("$k2"), Formula.number(1 - ps1 - ps2))
     P = printed_33(H, R1, R2, s1, s2, kap)
@@ -178,12 +185,7 @@ def as_printed_certificates(phat, Q, s1, s2) -> list[dict]:
     (square roots in the checker's language) and (37), (39) as printed re-evaluated by the checker: (37)'s literal
     sum_{s,u} P_{s,u}^2/P_{s,u} differs from (kappa_1 + kappa_2 + kappa_3)^2, and (39)'s literal right-hand side
     from sum (P - P^)^2/P."""
-    H = [numbers(*r) for r in phat]
-    R1 = [Formula.number(q / sum(Q[s1])) for q in Q[s1]]
-    R2 = [Formula.number(q / sum(Q[s2])) for q in Q[s2]]
-    ps1, ps2 = sum(phat[s1]), sum(phat[s2])
-    k1 = ps1 * root(sum((h / ps1) ** 2 / r for h, r in zip(H[s1], R1, strict=True)))
-    k2 = ps2 * root(sum((h / ps2) ** 2 / r for h, r in zip(H[s2], R2, strict=True)))
+    H, R1, R2, ps1, ps2, k1, k2 = _kappa_terms(phat, Q, s1, s2)
     kap = (k1, k2, Formula.number(1 - ps1 - ps2))
     P = [v for r in printed_33(H, R1, R2, s1, s2, kap) for v in r]
     flat = [v for r in H for v in r]
